@@ -1,0 +1,20 @@
+import babel from '@rolldown/plugin-babel'
+import { lingui } from '@lingui/vite-plugin'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+/**
+ * The web app build. The lingui macro runs in Babel *before* react() so that <Trans> and t``
+ * are compiled away before JSX is transformed (stack-notes.md).
+ */
+export default defineConfig({
+  plugins: [babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), react(), lingui()],
+  worker: { format: 'es' },
+  build: {
+    outDir: 'dist/web',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 2000,
+  },
+  server: { proxy: { '/web': 'http://127.0.0.1:8080' } },
+})

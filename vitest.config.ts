@@ -1,0 +1,63 @@
+import babel from '@rolldown/plugin-babel'
+import { lingui } from '@lingui/vite-plugin'
+import { playwright } from '@vitest/browser-playwright'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vitest/config'
+import { chromiumArgs, chromiumExecutablePath } from './tools/chromium'
+
+const webPlugins = () => [
+  babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+  react(),
+  lingui(),
+]
+
+/**
+ * Three projects:
+ * - node: server (through inject on a real database), contract, workers' pure modules, engine, tools
+ * - dom: React components and the web core, in happy-dom
+ * - browser: the few tests that need a real browser (a real `new Worker()`), in Debian Chromium
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['{server,contract,workers,engine,tools,bench}/**/*.test.ts'],
+          exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: webPlugins(),
+        test: {
+          name: 'dom',
+          environment: 'happy-dom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.browser.test.{ts,tsx}'],
+          setupFiles: ['src/testing/setup-dom.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        plugins: webPlugins(),
+        worker: { format: 'es' },
+        test: {
+          name: 'browser',
+          include: ['{src,engine,workers}/**/*.browser.test.{ts,tsx}'],
+          testTimeout: 60_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+})
