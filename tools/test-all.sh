@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# `npm test`: every check a change must pass, in the order that fails fastest.
+# Prints one closing line "N passed, M failed" summed over vitest and Playwright.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .tmp/reports
+rm -f .tmp/reports/*.json
+
+bash tools/ensure-chromium.sh || exit 1
+
+status=0
+step() {
+  echo "── $1"
+  shift
+  "$@" || status=1
+}
+step "lint" npm run --silent lint
+step "typecheck" npm run --silent typecheck
+step "unit, server, dom and browser tests (vitest)" \
+  npx vitest run --reporter=default --reporter=json --outputFile=.tmp/reports/vitest.json
+step "build the web app" npm run --silent build
+step "end-to-end (Playwright, production build, real server)" \
+  env PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/reports/e2e.json npx playwright test --reporter=list,json
+
+node tools/summarise-tests.mjs .tmp/reports/vitest.json .tmp/reports/e2e.json || status=1
+exit $status
