@@ -14,7 +14,7 @@ const config: LinguiConfig = {
     {
       path: '<rootDir>/src/i18n/locales/{locale}/messages',
       include: ['<rootDir>/src'],
-      exclude: ['<rootDir>/src/ui'],
+      exclude: ['<rootDir>/src/ui/**'],
     },
   ],
   format: 'po',

@@ -1,11 +1,33 @@
-import { Trans } from '@lingui/react/macro'
+import { i18n } from '@lingui/core'
+import { I18nProvider } from '@lingui/react'
+import { Router } from 'wouter'
+import { ParticleBackground } from '../components/background/ParticleBackground'
+import { UiRoot } from '../ui'
+import { AppRoutes } from './AppRoutes'
+import { useHashPath } from './hash-location'
+import { type AppServices, defaultServices, ServicesProvider } from './services'
 
-export function App() {
+/** Props of {@link App}. */
+export interface AppProps {
+  /** The server calls of the frame; tests pass their own. */
+  services?: AppServices
+}
+
+/**
+ * The console: lingui, hash routing (queries inside the hash, see hash-location.ts), the widget
+ * kit's hosts, the particle background behind every page, and the guarded routes.
+ */
+export function App({ services = defaultServices }: AppProps) {
   return (
-    <main>
-      <h1>
-        <Trans>Welcome to Twinscape</Trans>
-      </h1>
-    </main>
+    <I18nProvider i18n={i18n}>
+      <ServicesProvider services={services}>
+        <UiRoot>
+          <Router hook={useHashPath}>
+            <ParticleBackground />
+            <AppRoutes />
+          </Router>
+        </UiRoot>
+      </ServicesProvider>
+    </I18nProvider>
   )
 }

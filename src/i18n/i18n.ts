@@ -23,6 +23,7 @@ export async function activateLanguage(language: Language): Promise<void> {
   const messages = await catalogLoaders[language]()
   i18n.loadAndActivate({ locale: language, messages })
   document.documentElement.lang = language
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Firefox and Safari
   document.cookie = `${languageCookieName}=${language}; path=/; max-age=31536000; samesite=lax`
 }
 

@@ -1,0 +1,164 @@
+import { z } from 'zod'
+import { userSchema } from './user'
+
+/** Shortest password a new account or a password change accepts (decisions.md "Accounts"). */
+export const passwordMinLength = 8
+/** Longest accepted password text; longer input is refused before any hashing is done. */
+export const passwordMaxLength = 128
+
+/** `POST /web/login` input. The password is checked, not validated, so old passwords still work. */
+export const loginBodySchema = z.object({
+  name: z.string().trim().min(1).max(64),
+  password: z.string().min(1).max(passwordMaxLength),
+})
+export type LoginBody = z.input<typeof loginBodySchema>
+
+/** `POST /web/login` answer: the opaque token to send in the `Token` header, and who signed in. */
+export const loginDatumSchema = z.object({ token: z.string(), user: userSchema })
+export type LoginDatum = z.infer<typeof loginDatumSchema>
+
+/** `POST /web/refreshToken` answer: the same token, whose idle window starts again. */
+export const refreshTokenDatumSchema = z.object({ token: z.string() })
+
+/** Header that carries the user token on every call (SPEC §6). */
+export const tokenHeaderName = 'Token'
+
+/**
+ * A new password: 8–128 characters. The server also refuses the most common passwords and the
+ * account's own name, phone or e-mail, answering `validation` on the field `password`.
+ */
+export const newPasswordSchema = z
+  .string()
+  .min(passwordMinLength, `The password needs at least ${passwordMinLength} characters.`)
+  .max(passwordMaxLength, `The password may have at most ${passwordMaxLength} characters.`)
+
+/** Characters people type inside phone numbers that carry no meaning. */
+const phoneSeparators = /[\s\-().]/g
+
+/**
+ * A phone number: 6–15 digits with an optional leading `+` (E.164 length). Spaces, dashes,
+ * dots and brackets are dropped, so `010-1234-5678` and `01012345678` are the same account.
+ */
+export const telSchema = z
+  .string()
+  .max(32, 'This is not a phone number.')
+  .transform((text) => text.replace(phoneSeparators, ''))
+  .pipe(z.string().regex(/^\+?\d{6,15}$/, 'This is not a phone number.'))
+
+/** An e-mail address, trimmed and lower-cased so one mailbox is one account. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, 'This is not an e-mail address.')
+  .toLowerCase()
+  .pipe(z.email('This is not an e-mail address.'))
+
+/** Digits in a verification code (decisions.md "Accounts"). */
+export const verificationCodeLength = 6
+/** How long a code stays valid. */
+export const verificationCodeValidityMs = 10 * 60_000
+/** Wrong entries a code survives; the next code must then be requested. */
+export const verificationCodeMaxTries = 5
+/** SPEC's again_second: a new code for the same phone or address only after this long. */
+export const verificationResendIntervalMs = 60_000
+
+/** A 6-digit verification code as typed (surrounding spaces are forgiven). */
+export const verificationCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, `The code has ${verificationCodeLength} digits.`)
+
+/** What an SMS code is for. */
+export const smsPurposeSchema = z.enum(['register', 'forget'])
+export type SmsPurpose = z.infer<typeof smsPurposeSchema>
+
+/**
+ * `POST /web/register/verificationSms`. The answer is the same whether the phone has an account
+ * or not (an SMS explains the case to the phone's owner), so it cannot be used to probe numbers.
+ * Too soon after the previous code it answers `rateLimited` with
+ * {@link rateLimitedDatumSchema} `datum.retryAfterSeconds`.
+ */
+export const verificationSmsBodySchema = z.object({ tel: telSchema, purpose: smsPurposeSchema })
+export type VerificationSmsBody = z.input<typeof verificationSmsBodySchema>
+
+/** `POST /web/register/verificationMail`: a sign-up code sent to an e-mail address. */
+export const verificationMailBodySchema = z.object({ email: emailSchema })
+export type VerificationMailBody = z.input<typeof verificationMailBodySchema>
+
+/** Optional account name at sign-up; without it the phone number (or e-mail) is the name. */
+const accountNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[^\s]+$/, 'The user name may not contain spaces.')
+
+/** `POST /web/register/registerByTelNo`: creates an editor account and signs it in. */
+export const registerByTelBodySchema = z.object({
+  tel: telSchema,
+  code: verificationCodeSchema,
+  password: newPasswordSchema,
+  name: accountNameSchema.optional(),
+})
+export type RegisterByTelBody = z.input<typeof registerByTelBodySchema>
+
+/** `POST /web/register/registerbymail`: the same with an e-mail code. */
+export const registerByMailBodySchema = z.object({
+  email: emailSchema,
+  code: verificationCodeSchema,
+  password: newPasswordSchema,
+  name: accountNameSchema.optional(),
+})
+export type RegisterByMailBody = z.input<typeof registerByMailBodySchema>
+
+/** Answer of the sign-up calls: the new account is signed in. */
+export const registerDatumSchema = loginDatumSchema
+
+/** `POST /web/register/forgetPasswordByTelNo`: sets a new password; every open session ends. */
+export const forgetPasswordByTelBodySchema = z.object({
+  tel: telSchema,
+  code: verificationCodeSchema,
+  password: newPasswordSchema,
+})
+export type ForgetPasswordByTelBody = z.input<typeof forgetPasswordByTelBodySchema>
+
+/**
+ * `POST /web/register/forgetPasswordVer`: checks a `forget` code before the new password is
+ * typed. A right code stays usable; a wrong one costs one of its tries.
+ */
+export const forgetPasswordVerBodySchema = z.object({
+  tel: telSchema,
+  code: verificationCodeSchema,
+})
+export type ForgetPasswordVerBody = z.input<typeof forgetPasswordVerBodySchema>
+
+/** `POST /web/register/isexistemail` (rate-limited per address of the caller). */
+export const isExistEmailBodySchema = z.object({ email: emailSchema })
+/** Whether an account uses the address. */
+export const isExistEmailDatumSchema = z.object({ exists: z.boolean() })
+
+/** `POST /web/login/guest` answer: a short-lived, read-only guest session. */
+export const guestLoginDatumSchema = loginDatumSchema
+
+/** Lifetime of a sign-in ticket (`/web/user/createTicket`). */
+export const ticketLifetimeMs = 60_000
+
+/** `POST /web/user/createTicket` answer: a one-time ticket for `GET /web/getTokenByTicket`. */
+export const createTicketDatumSchema = z.object({
+  ticket: z.string(),
+  /** ISO time after which the ticket no longer works. */
+  expires_at: z.string(),
+})
+export type CreateTicketDatum = z.infer<typeof createTicketDatumSchema>
+
+/** `GET /web/getTokenByTicket?ticket=` query. */
+export const getTokenByTicketQuerySchema = z.object({ ticket: z.string().min(1).max(128) })
+/** Its answer: a new token of the ticket's user. */
+export const getTokenByTicketDatumSchema = loginDatumSchema
+
+/**
+ * `datum` of a `rateLimited` answer (code '1029'): whole seconds until the call may succeed,
+ * e.g. the SMS resend countdown. The `Retry-After` header carries the same number.
+ */
+export const rateLimitedDatumSchema = z.object({ retryAfterSeconds: z.number().int().min(1) })
+export type RateLimitedDatum = z.infer<typeof rateLimitedDatumSchema>

@@ -1,0 +1,79 @@
+import { z } from 'zod'
+import { formInteger, formNumber } from './form-fields'
+
+/**
+ * Offline geocoding for the map address picker (decisions.md "Maps"): place search and reverse
+ * geocoding over data shipped with the product, and the data of the offline map style.
+ */
+
+/** The languages results can be named in. */
+export const geoLanguageSchema = z.enum(['ko', 'zh', 'en'])
+export type GeoLanguage = z.infer<typeof geoLanguageSchema>
+
+/** `POST /web/geo/search` input. */
+export const geoSearchBodySchema = z.object({
+  q: z.string().trim().min(1).max(100),
+  language: geoLanguageSchema.default('en'),
+  limit: formInteger({ min: 1, max: 50 }).default(10),
+})
+export type GeoSearchBody = z.input<typeof geoSearchBodySchema>
+
+const latLngSchema = z.object({ lat: z.number(), lng: z.number() })
+
+/** One search hit. */
+export const geoSearchResultSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['place', 'region']),
+  name: z.string(),
+  /** Where it is, to tell same-named places apart ('Jiangsu, China'). */
+  context: z.string(),
+  /** Name and context as one address line. */
+  address: z.string(),
+  location: latLngSchema,
+  countryCode: z.string(),
+  /** 'approximate': the location is the nearest located parent region's (streets, districts). */
+  precision: z.enum(['exact', 'approximate']),
+  regionCode: z.string().optional(),
+})
+export type GeoSearchResult = z.infer<typeof geoSearchResultSchema>
+
+/** `POST /web/geo/search` answer. */
+export const geoSearchDatumSchema = z.array(geoSearchResultSchema)
+
+/** `POST /web/geo/reverse` input: a clicked point. */
+export const geoReverseBodySchema = z.object({
+  lat: formNumber(z.number().min(-90).max(90)),
+  lng: formNumber(z.number().min(-180).max(180)),
+  language: geoLanguageSchema.default('en'),
+})
+export type GeoReverseBody = z.input<typeof geoReverseBodySchema>
+
+/** `POST /web/geo/reverse` answer. */
+export const geoReverseDatumSchema = z.object({
+  location: latLngSchema,
+  /** A readable address; the coordinates when the point is in no country and near no place. */
+  address: z.string(),
+  countryCode: z.string().nullable(),
+  countryName: z.string().nullable(),
+  nearestPlace: z
+    .object({ id: z.string(), name: z.string(), distanceMeters: z.number() })
+    .nullable(),
+})
+export type GeoReverseDatum = z.infer<typeof geoReverseDatumSchema>
+
+/** Where the offline map style's GeoJSON sources are served (GET, public, cacheable). */
+export const offlineMapDataPaths = {
+  countries: '/web/maps/countries.geojson',
+  places: '/web/maps/places.geojson',
+} as const
+
+/** Properties of each feature of `/web/maps/places.geojson`. */
+export interface MapPlaceProperties {
+  id: string
+  nameEn: string
+  nameZh: string
+  nameKo: string
+  population: number
+  /** 0 for capitals and megacities … 3 for small places, to size circles and pick labels. */
+  rank: number
+}

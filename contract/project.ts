@@ -1,0 +1,237 @@
+import { z } from 'zod'
+import { recordIdSchema, timestampSchema } from './common'
+import { formBoolean, formInteger, formNumber } from './form-fields'
+
+/**
+ * Projects (SPEC §3 "Project", §7 "Project"). Field names keep the spec's spelling
+ * (`prewiewpath`, `title_level`, `detailedaddress`) so every client agrees on them.
+ */
+
+/** The two project kinds: an outdoor city scene and an indoor building ("space") scene. */
+export const projectKindSchema = z.enum(['city', 'building'])
+export type ProjectKind = z.infer<typeof projectKindSchema>
+
+/** SPEC §9 defaults for a new project's tile settings and scope. */
+export const projectDefaults = {
+  gis_width: 600,
+  gis_height: 800,
+  tile_radius: 0.5,
+  title_level: 15,
+} as const
+
+/** Text limits of the project form (the text area's default 100 for the description, SPEC §5). */
+export const projectLimits = {
+  nameMaxLength: 50,
+  detailedAddressMaxLength: 200,
+  descriptionMaxLength: 100,
+} as const
+
+/** A point in WGS84 degrees, as the map picker gives it (SPEC §3 "Map pick result"). */
+export const lngLatSchema = z.object({
+  lng: z.number().min(-180).max(180),
+  lat: z.number().min(-90).max(90),
+})
+export type LngLat = z.infer<typeof lngLatSchema>
+
+/**
+ * A JSON value that may arrive as JSON or, from a form, as its JSON text (SPEC §3 says
+ * `project_center` and `tile_coordinates` are JSON).
+ */
+function jsonOrText<Inner extends z.ZodType>(inner: Inner) {
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value
+    try {
+      return JSON.parse(value) as unknown
+    } catch {
+      return value
+    }
+  }, inner)
+}
+
+/** A picked point as input: numbers from JSON, or decimal text from a nested form field. */
+export const lngLatInputSchema = z.object({
+  lng: formNumber(z.number().min(-180).max(180)),
+  lat: formNumber(z.number().min(-90).max(90)),
+})
+
+/** Tile indexes `[x, y]` at `title_level` (SPEC §3 `tile_coordinates`). */
+export const tileCoordinatesSchema = z
+  .array(z.tuple([z.number().int().min(0), z.number().int().min(0)]))
+  .max(10_000)
+
+/** A project as the API shows it. */
+export const projectSchema = z.object({
+  /** Shown as AppID. */
+  id: recordIdSchema,
+  kind: projectKindSchema,
+  name: z.string(),
+  /** The deepest chosen division code of the region cascade, or null. */
+  area_id: z.string().nullable(),
+  /** Its path, e.g. '湖北省 / 武汉市 / 江岸区', derived by the server from `area_id`. */
+  area_name: z.string().nullable(),
+  detailedaddress: z.string(),
+  use_shadow_editor_render: z.boolean(),
+  /** Address of the cover image (`GET` it), or null. */
+  prewiewpath: z.string().nullable(),
+  /** The uploaded cover's uuid (`/upload/uploadJpg`), or null. */
+  prewiewpath_uuid: z.string().nullable(),
+  /** A small version of the cover for lists; the cover itself when none was made. */
+  prewiewpath_thumb: z.string().nullable(),
+  description: z.string(),
+  gis_width: z.number(),
+  gis_height: z.number(),
+  tile_radius: z.number(),
+  title_level: z.number(),
+  tile_coordinates: tileCoordinatesSchema.nullable(),
+  project_center: lngLatSchema.nullable(),
+  shell_json_path: z.string().nullable(),
+  owner_id: recordIdSchema,
+  owner_name: z.string(),
+  /** A paid (VIP) project may download its offline package (SPEC §6). */
+  is_paid: z.boolean(),
+  /** An official example shown in the project case gallery, readable by everyone. */
+  is_case: z.boolean(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+export type Project = z.infer<typeof projectSchema>
+
+const nameField = z.string().trim().min(1).max(projectLimits.nameMaxLength)
+const addressField = z.string().trim().min(1).max(projectLimits.detailedAddressMaxLength)
+const descriptionField = z.string().trim().min(1).max(projectLimits.descriptionMaxLength)
+const uuidField = z.string().trim().uuid()
+/** '' from a form means "no region". */
+const areaIdField = z
+  .string()
+  .trim()
+  .regex(/^(\d{2}|\d{4}|\d{6}|\d{9})?$/, 'Expected a division code')
+
+/** The editable fields, shared by create and update. */
+const editableFields = {
+  name: nameField,
+  detailedaddress: addressField,
+  description: descriptionField,
+  /** The cover: a uuid returned by `/upload/uploadJpg` to the same user. */
+  prewiewpath_uuid: uuidField,
+  project_center: jsonOrText(lngLatInputSchema),
+  area_id: areaIdField.optional(),
+  use_shadow_editor_render: formBoolean().optional(),
+  gis_width: formNumber(z.number().positive().max(1_000_000)).optional(),
+  gis_height: formNumber(z.number().positive().max(1_000_000)).optional(),
+  tile_radius: formNumber(z.number().positive().max(1_000)).optional(),
+  title_level: formInteger({ min: 0, max: 24 }).optional(),
+  tile_coordinates: jsonOrText(tileCoordinatesSchema.nullable()).optional(),
+  shell_json_path: z.string().trim().max(500).nullable().optional(),
+}
+
+/**
+ * `POST /web/project/addProject` and `/createProject` input: a new project. Name, detailed
+ * address, cover and description are required (SPEC §5), and the address needs a picked
+ * location (`project_center`). `kind` defaults to city.
+ */
+export const createProjectBodySchema = z.object({
+  kind: projectKindSchema.default('city'),
+  ...editableFields,
+})
+export type CreateProjectBody = z.input<typeof createProjectBodySchema>
+
+/** `POST /web/project/updateProject` input: the id and the fields to change. */
+export const updateProjectBodySchema = z.object({
+  id: recordIdSchema,
+  name: nameField.optional(),
+  detailedaddress: addressField.optional(),
+  description: descriptionField.optional(),
+  prewiewpath_uuid: uuidField.optional(),
+  project_center: jsonOrText(lngLatInputSchema).optional(),
+  area_id: editableFields.area_id,
+  use_shadow_editor_render: editableFields.use_shadow_editor_render,
+  gis_width: editableFields.gis_width,
+  gis_height: editableFields.gis_height,
+  tile_radius: editableFields.tile_radius,
+  title_level: editableFields.title_level,
+  tile_coordinates: editableFields.tile_coordinates,
+  shell_json_path: editableFields.shell_json_path,
+})
+export type UpdateProjectBody = z.input<typeof updateProjectBodySchema>
+
+/** Calls that name one project: delete, findProject(One), findprojectinfoall, tokens, share. */
+export const projectIdBodySchema = z.object({ id: recordIdSchema })
+export type ProjectIdBody = z.input<typeof projectIdBodySchema>
+
+/** `POST /web/project/copyProject` input; the copy's name defaults to the original's. */
+export const copyProjectBodySchema = z.object({ id: recordIdSchema, name: nameField.optional() })
+export type CopyProjectBody = z.input<typeof copyProjectBodySchema>
+
+/** Sort keys of project lists. */
+export const projectSortSchema = z.enum(['updated_at', 'created_at', 'name'])
+
+/** Largest page a list call returns. */
+export const projectPageSizeMax = 100
+
+/**
+ * `POST /web/project/findProjectAll`, `/searchProject` and `/findProjectAllByUser` input: a
+ * page of the projects the caller may see, newest change first unless asked otherwise.
+ * `keyword` matches name and detailed address (case-insensitive substring).
+ */
+export const projectListBodySchema = z.object({
+  kind: projectKindSchema.optional(),
+  keyword: z.string().trim().max(100).optional(),
+  pageNo: formInteger({ min: 1, max: 1_000_000 }).default(1),
+  pageSize: formInteger({ min: 1, max: projectPageSizeMax }).default(20),
+  sort: projectSortSchema.default('updated_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  /** Only for `/findProjectAllByUser`: whose projects (admins may name anyone; default: self). */
+  user_id: recordIdSchema.optional(),
+})
+export type ProjectListBody = z.input<typeof projectListBodySchema>
+
+/** A page of projects with the total count across all pages. */
+export const projectPageSchema = z.object({
+  list: z.array(projectSchema),
+  total: z.number().int(),
+  pageNo: z.number().int(),
+  pageSize: z.number().int(),
+})
+export type ProjectPage = z.infer<typeof projectPageSchema>
+
+/** `POST /web/project/findProjectCases` answer (and `/projectCase`): the official examples. */
+export const projectCasesDatumSchema = z.array(projectSchema)
+
+/** A division on the project's region path (see `contract/region.ts`). */
+const regionStepSchema = z.object({ codeid: z.string(), name: z.string() })
+
+/** `POST /web/project/findprojectinfoall` answer: the project and what the info viewer shows. */
+export const projectInfoSchema = projectSchema.extend({
+  region_path: z.array(regionStepSchema),
+})
+export type ProjectInfo = z.infer<typeof projectInfoSchema>
+
+/**
+ * `POST /web/project/getPTokenByprojectId` answer: a project token (decisions.md), scoped to
+ * this one project, for the scene editor and public preview links. It can be revoked.
+ */
+export const projectTokenDatumSchema = z.object({
+  project_id: recordIdSchema,
+  project_token: z.string(),
+  expires_at: timestampSchema,
+})
+export type ProjectTokenDatum = z.infer<typeof projectTokenDatumSchema>
+
+/** `POST /web/project/projectShareUrl` answer: a public preview address carrying a token. */
+export const projectShareDatumSchema = projectTokenDatumSchema.extend({
+  /** Relative to the web app's origin, e.g. `/#/bim4/outPreview?project_id=…&project_token=…`. */
+  url: z.string(),
+})
+export type ProjectShareDatum = z.infer<typeof projectShareDatumSchema>
+
+/** `POST /web/project/findProjectCounts` answer: how many projects of each kind the caller has. */
+export const projectCountsDatumSchema = z.object({ city: z.number(), building: z.number() })
+
+/** `POST /web/project/revokeProjectTokens` answer: how many tokens stopped working. */
+export const revokeProjectTokensDatumSchema = z.object({ revoked: z.number().int() })
+
+/** The public preview route the share address opens (SPEC §2). */
+export function projectShareUrl(projectId: string, projectToken: string): string {
+  const query = new URLSearchParams({ project_id: projectId, project_token: projectToken })
+  return `/#/bim4/outPreview?${query.toString()}`
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto'
+import fastifyMultipart from '@fastify/multipart'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Config } from './config'
+import { createServerDeps } from './deps'
+import { AppError } from './http/app-error'
+import { defaultFormLimits, parseFormBody } from './http/form-body'
+import { OpenApiRegistry } from './http/openapi'
+import { type Clock, systemClock, timestampOf } from './modules/clock'
+import { registerAuthHook } from './plugins/auth'
+import { openDatabase } from './plugins/db'
+import { registerErrorHandling, sendError } from './plugins/errors'
+import { createFileStorage } from './plugins/storage'
+import { registerSecurityHeaders, registerWebApp } from './plugins/web-app'
+import { registerWebRoutes } from './routes/web'
+
+/** Options for tests and embedding; production uses the defaults. */
+export interface BuildAppOptions {
+  /** Time source for sessions and timestamps; tests pass a clock they can move. */
+  clock?: Clock
+  /** Where log lines go (default stdout); tests capture them to check what is logged. */
+  logStream?: { write(line: string): void }
+}
+
+/** Largest JSON or form body; uploads go through multipart, which has its own limits. */
+export const bodyLimitBytes = 1_048_576
+
+/** Ended sessions are deleted this long after they end, and the sweep runs this often. */
+const sessionSweepIntervalMs = 3_600_000
+
+/** Marks a query string that could not be parsed; the error is answered once routing is done. */
+const queryError = Symbol('queryError')
+
+function parseQueryString(text: string): Record<string, unknown> {
+  try {
+    return parseFormBody(text, defaultFormLimits)
+  } catch (error) {
+    return { [queryError]: error }
+  }
+}
+
+/** True for paths of the JSON API. */
+export function isWebApiPath(path: string): boolean {
+  return path === '/web' || path.startsWith('/web/')
+}
+
+/**
+ * Builds the whole server without listening, so tests drive it with `app.inject()`. Opens the
+ * database (not migrated: serve.ts and the test app do that) and the file store; closing the
+ * app closes them.
+ */
+export async function buildApp(
+  config: Config,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(options.logStream === undefined ? {} : { stream: options.logStream }),
+      redact: {
+        paths: [
+          'req.headers.token',
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'password',
+          '*.password',
+          'token',
+          '*.token',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: {
+        // The path only: query strings may carry tickets and tokens.
+        req: (request: { method: string; url: string; ip?: string }) => ({
+          method: request.method,
+          path: request.url.split('?')[0],
+          remoteAddress: request.ip,
+        }),
+      },
+    },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { querystringParser: parseQueryString },
+    // Errors before routing (a malformed address) get the envelope too.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+  })
+
+  const database = openDatabase(config.database)
+  app.addHook('onClose', async () => {
+    await database.close()
+  })
+  try {
+    const storage = await createFileStorage(config.filesDir)
+    const deps = createServerDeps({
+      config,
+      clock: options.clock ?? systemClock,
+      database,
+      storage,
+    })
+    app.decorate('deps', deps)
+    app.decorate('openApi', new OpenApiRegistry())
+
+    registerErrorHandling(app)
+    registerBodyParsers(app)
+    await app.register(fastifyMultipart, {
+      throwFileSizeLimit: true,
+      limits: { fileSize: config.uploadLimitBytes, fields: defaultFormLimits.maxPairs },
+    })
+    await registerSecurityHeaders(app, config.cspExtraOrigins)
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id)
+      const query = request.query as Record<symbol, unknown> | undefined
+      if (query?.[queryError] !== undefined) throw query[queryError]
+    })
+    registerAuthHook(app, deps.services.auth)
+    registerWebRoutes(app)
+
+    const webAppFallback = await registerWebApp(app, config.webDir)
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '/'
+      const isPageRequest = request.method === 'GET' || request.method === 'HEAD'
+      if (isPageRequest && !isWebApiPath(path) && !path.startsWith('/assets/')) {
+        return webAppFallback(reply)
+      }
+      sendError(request, reply, new AppError('notFound', `Not found: ${request.method} ${path}`))
+    })
+
+    startSessionSweep(app)
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+  return app
+}
+
+/** JSON (an empty body counts as no body) and form-encoded bodies with nested keys. */
+function registerBodyParsers(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Clients send `findUserName` and the like with a JSON content type and no body at all.
+    if (body === '') {
+      done(null, undefined)
+      return
+    }
+    parseJson(request, body as string, done)
+  })
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      try {
+        done(null, parseFormBody(body as string))
+      } catch (error) {
+        done(error as Error, undefined)
+      }
+    },
+  )
+}
+
+/** Deletes sessions that ended over an hour ago, hourly, so the table does not grow forever. */
+function startSessionSweep(app: FastifyInstance): void {
+  const sweep = async () => {
+    const { clock, repositories } = app.deps
+    try {
+      const cutoff = timestampOf(clock.nowMs() - sessionSweepIntervalMs)
+      const deleted = await repositories.sessions.deleteEndedBefore(cutoff)
+      if (deleted > 0) app.log.info({ deleted }, 'ended sessions removed')
+    } catch (error) {
+      app.log.warn({ err: error }, 'session sweep failed')
+    }
+  }
+  let timer: NodeJS.Timeout | undefined
+  app.addHook('onReady', async () => {
+    timer = setInterval(sweep, sessionSweepIntervalMs)
+    timer.unref()
+  })
+  app.addHook('onClose', async () => {
+    if (timer !== undefined) clearInterval(timer)
+  })
+}

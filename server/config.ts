@@ -1,0 +1,166 @@
+import { isAbsolute, join, resolve } from 'node:path'
+import { z } from 'zod'
+import { passwordMaxLength } from '../contract/auth'
+
+/** Log levels pino understands; `silent` turns logging off. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof logLevels)[number]
+
+/** Where the data lives: a SQLite file in the data directory, or a PostgreSQL server. */
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; schema: string | undefined }
+
+/** The server's settings, read once at start-up from the environment (docs/configuration.md). */
+export interface Config {
+  port: number
+  host: string
+  /** Absolute path of DATA_DIR. */
+  dataDir: string
+  /** Uploaded files, content-addressed (server/plugins/storage.ts). */
+  filesDir: string
+  /** Outgoing SMS/e-mail of the default local provider, one JSON object a line. */
+  outboxFile: string
+  database: DatabaseConfig
+  adminName: string
+  /** Unset: a strong password is generated when the admin is first created, and printed once. */
+  adminPassword: string | undefined
+  seedDemoUser: boolean
+  tokenIdleMs: number
+  tokenLifetimeMs: number
+  logLevel: LogLevel
+  /** The built web app (`vite build` output). */
+  webDir: string
+  /** Largest file a multipart upload may carry. */
+  uploadLimitBytes: number
+  trustProxy: boolean
+  /** Remote origins the web app may load maps, video and embedded pages from (CSP). */
+  cspExtraOrigins: string[]
+}
+
+/** A configuration the server cannot start with; the message names every wrong variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+const integerText = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `${name} must be from ${min} to ${max}`)
+
+const booleanText = (name: string) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+      error: `${name} must be true or false`,
+    })
+    .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+const environmentSchema = z.object({
+  PORT: integerText('PORT', 0, 65_535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\/.+/,
+      'DATABASE_URL must be a postgres:// address (leave it unset for SQLite in DATA_DIR)',
+    )
+    .optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(
+      /^[a-z_][a-z0-9_]{0,62}$/,
+      'DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _)',
+    )
+    .optional(),
+  ADMIN_NAME: z
+    .string()
+    .regex(/^\S{1,64}$/, 'ADMIN_NAME must be 1 to 64 characters without spaces')
+    .default('admin'),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8, 'ADMIN_PASSWORD must have at least 8 characters')
+    .max(passwordMaxLength, `ADMIN_PASSWORD must have at most ${passwordMaxLength} characters`)
+    .optional(),
+  SEED_DEMO_USER: booleanText('SEED_DEMO_USER').default(true),
+  TOKEN_IDLE_MINUTES: integerText('TOKEN_IDLE_MINUTES', 1, 525_600).default(30),
+  TOKEN_LIFETIME_HOURS: integerText('TOKEN_LIFETIME_HOURS', 1, 8_760).default(12),
+  LOG_LEVEL: z
+    .enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` })
+    .default('info'),
+  WEB_DIR: z.string().min(1).default('./dist/web'),
+  UPLOAD_LIMIT_MB: integerText('UPLOAD_LIMIT_MB', 1, 1_048_576).default(2048),
+  TRUST_PROXY: booleanText('TRUST_PROXY').default(false),
+  CSP_EXTRA_ORIGINS: z
+    .string()
+    .transform((text) => text.split(/[\s,]+/).filter((origin) => origin !== ''))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(https?|wss?):(\/\/[^\s/'";]+)?$/,
+            'CSP_EXTRA_ORIGINS must list origins like https://tiles.example.com (or a scheme like https:), separated by spaces',
+          ),
+      ),
+    )
+    .default([]),
+})
+
+/** Variables whose values must not appear in an error message. */
+const secretVariables = new Set(['ADMIN_PASSWORD', 'DATABASE_URL'])
+
+/**
+ * Reads the configuration from environment variables. Empty variables count as unset.
+ * Throws a ConfigError naming each invalid variable (and its value unless it is a secret).
+ */
+export function loadConfig(
+  environment: Record<string, string | undefined> = process.env,
+  workingDirectory = process.cwd(),
+): Config {
+  const present: Record<string, string> = {}
+  for (const name of Object.keys(environmentSchema.shape)) {
+    const value = environment[name]
+    if (value !== undefined && value.trim() !== '') present[name] = value.trim()
+  }
+  const parsed = environmentSchema.safeParse(present)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '')
+      const shown = secretVariables.has(name) ? '' : ` (got '${present[name] ?? ''}')`
+      return `  ${name}: ${issue.message}${shown}`
+    })
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const values = parsed.data
+  const absolute = (path: string) => (isAbsolute(path) ? path : resolve(workingDirectory, path))
+  const dataDir = absolute(values.DATA_DIR)
+  if (values.DATABASE_SCHEMA !== undefined && values.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_SCHEMA: only applies with a postgres:// DATABASE_URL',
+    )
+  }
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir,
+    filesDir: join(dataDir, 'files'),
+    outboxFile: join(dataDir, 'outbox.jsonl'),
+    database:
+      values.DATABASE_URL === undefined
+        ? { kind: 'sqlite', file: join(dataDir, 'twinscape.sqlite') }
+        : { kind: 'postgres', url: values.DATABASE_URL, schema: values.DATABASE_SCHEMA },
+    adminName: values.ADMIN_NAME,
+    adminPassword: values.ADMIN_PASSWORD,
+    seedDemoUser: values.SEED_DEMO_USER,
+    tokenIdleMs: values.TOKEN_IDLE_MINUTES * 60_000,
+    tokenLifetimeMs: values.TOKEN_LIFETIME_HOURS * 3_600_000,
+    logLevel: values.LOG_LEVEL,
+    webDir: absolute(values.WEB_DIR),
+    uploadLimitBytes: values.UPLOAD_LIMIT_MB * 1_048_576,
+    trustProxy: values.TRUST_PROXY,
+    cspExtraOrigins: values.CSP_EXTRA_ORIGINS,
+  }
+}

@@ -1,0 +1,71 @@
+import type { Config } from './config'
+import type { OpenApiRegistry } from './http/openapi'
+import { createAuthService, type AuthService } from './modules/auth.service'
+import type { Clock } from './modules/clock'
+import { createNoticesRepository, type NoticesRepository } from './modules/notices.repository'
+import { createNoticesService, type NoticesService } from './modules/notices.service'
+import { createSessionsRepository, type SessionsRepository } from './modules/sessions.repository'
+import { createUsersRepository, type UsersRepository } from './modules/users.repository'
+import { createUsersService, type UsersService } from './modules/users.service'
+import type { DatabaseHandle } from './plugins/db'
+import type { FileStorage } from './plugins/storage'
+
+/**
+ * Everything routes build on, made once per app (`app.deps`). A new area adds its repository
+ * and service here; services receive only the pieces they use (architecture.md §5).
+ */
+export interface ServerDeps {
+  config: Config
+  clock: Clock
+  database: DatabaseHandle
+  storage: FileStorage
+  repositories: {
+    users: UsersRepository
+    sessions: SessionsRepository
+    notices: NoticesRepository
+  }
+  services: {
+    auth: AuthService
+    users: UsersService
+    notices: NoticesService
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's database, storage, repositories and services. */
+    deps: ServerDeps
+    /** The routes registered through defineRoute, for `GET /web/openapi.json`. */
+    openApi: OpenApiRegistry
+  }
+}
+
+/** Wires repositories and services on an open database and file store. */
+export function createServerDeps(parts: {
+  config: Config
+  clock: Clock
+  database: DatabaseHandle
+  storage: FileStorage
+}): ServerDeps {
+  const { config, clock, database, storage } = parts
+  const users = createUsersRepository(database.db)
+  const sessions = createSessionsRepository(database.db)
+  const notices = createNoticesRepository(database.db)
+  return {
+    config,
+    clock,
+    database,
+    storage,
+    repositories: { users, sessions, notices },
+    services: {
+      auth: createAuthService({
+        users,
+        sessions,
+        clock,
+        policy: { idleMs: config.tokenIdleMs, lifetimeMs: config.tokenLifetimeMs },
+      }),
+      users: createUsersService({ users, clock }),
+      notices: createNoticesService({ notices, clock }),
+    },
+  }
+}

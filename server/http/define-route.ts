@@ -1,0 +1,286 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { z } from 'zod'
+import type { emptyBodySchema } from '../../contract/common'
+import type { ValidationIssue } from '../../contract/envelope'
+import type { AuthUser } from '../modules/users.service'
+import type { FileStorage } from '../plugins/storage'
+import { AppError } from './app-error'
+import { okEnvelope } from './envelope'
+import { nestFormPairs } from './form-body'
+import type { RouteAuth, RouteMethod } from './openapi'
+
+export type { RouteAuth, RouteMethod } from './openapi'
+
+/** A file a multipart request carried, already stored (server/plugins/storage.ts). */
+export interface UploadedFile {
+  fieldName: string
+  /** The name the client gave; only for display, never a path. */
+  fileName: string
+  /** The type the client claimed; check the content before trusting it. */
+  mimeType: string
+  sha256: string
+  sizeBytes: number
+}
+
+/** Multipart file fields a route accepts. */
+export interface FileFieldsOptions {
+  /** Field names that may carry files; others are refused. */
+  fields: readonly string[]
+  maxFiles: number
+  /** Per file; also capped by UPLOAD_LIMIT_MB. */
+  maxFileSizeBytes: number
+}
+
+/** What a handler receives: validated input, the caller, and the raw request when needed. */
+export interface RouteContext<Body, Query, Auth extends RouteAuth> {
+  body: Body
+  query: Query
+  /** Always set on routes that need a sign-in; on public routes only when a valid token came. */
+  user: Auth extends 'public' ? AuthUser | null : AuthUser
+  /** Files of a multipart request, empty otherwise. */
+  files: UploadedFile[]
+  request: FastifyRequest
+  reply: FastifyReply
+}
+
+type EmptyBody = typeof emptyBodySchema
+
+/** One /web/ call: its contract schemas, who may call it, and the handler that answers its datum. */
+export interface RouteDefinition<
+  BodySchema extends z.ZodType,
+  QuerySchema extends z.ZodType,
+  DatumSchema extends z.ZodType,
+  Auth extends RouteAuth,
+> {
+  method: RouteMethod
+  /** The full path, e.g. '/web/user/findUserName'. */
+  url: string
+  auth: Auth
+  /** One line for the OpenAPI document. */
+  summary: string
+  description?: string
+  /** OpenAPI tags; defaults to the path segment after /web/. */
+  tags?: string[]
+  /**
+   * Body schema (JSON, form-encoded or multipart fields). Form values are strings: use
+   * contract/form-fields.ts (`formNumber`, `formBoolean`, `formList`) for non-string fields.
+   */
+  body?: BodySchema
+  /** Query-string schema; values are strings, as for forms. */
+  query?: QuerySchema
+  /** Schema of the answer's datum; the handler's result is checked against it. */
+  datum: DatumSchema
+  /** Accept multipart files on these fields. */
+  files?: FileFieldsOptions
+  /** Overrides the server's 1 MiB limit for JSON and form bodies. */
+  bodyLimitBytes?: number
+  handler(
+    context: RouteContext<z.output<BodySchema>, z.output<QuerySchema>, Auth>,
+  ): Promise<z.input<DatumSchema>> | z.input<DatumSchema>
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by defineRoute; read by the auth hook (server/plugins/auth.ts). */
+    auth?: RouteAuth
+  }
+}
+
+/**
+ * Registers a /web/ route from its contract: the input is validated (a failure answers
+ * `validation` naming each field), the auth hook checks the caller before the body is read, the
+ * handler's datum is wrapped in the envelope, and the route joins the OpenAPI document.
+ *
+ * ```ts
+ * defineRoute(app, {
+ *   method: 'POST', url: '/web/notice/createNotice', auth: 'admin', summary: 'Publish a notice',
+ *   body: createNoticeBodySchema, datum: noticeSchema,
+ *   handler: ({ body, user }) => notices.createNotice(user.id, body),
+ * })
+ * ```
+ */
+export function defineRoute<
+  DatumSchema extends z.ZodType,
+  Auth extends RouteAuth,
+  BodySchema extends z.ZodType = EmptyBody,
+  QuerySchema extends z.ZodType = EmptyBody,
+>(
+  app: FastifyInstance,
+  definition: RouteDefinition<BodySchema, QuerySchema, DatumSchema, Auth>,
+): void {
+  const tags = definition.tags ?? [definition.url.split('/')[2] ?? 'web']
+  app.openApi.add({
+    method: definition.method,
+    url: definition.url,
+    auth: definition.auth,
+    summary: definition.summary,
+    ...(definition.description === undefined ? {} : { description: definition.description }),
+    tags,
+    ...(definition.body === undefined ? {} : { body: definition.body }),
+    ...(definition.query === undefined ? {} : { query: definition.query }),
+    datum: definition.datum,
+    ...(definition.files === undefined ? {} : { fileFields: definition.files.fields }),
+  })
+
+  app.route({
+    method: definition.method,
+    url: definition.url,
+    config: { auth: definition.auth },
+    ...(definition.bodyLimitBytes === undefined ? {} : { bodyLimit: definition.bodyLimitBytes }),
+    handler: async (request, reply) => {
+      let rawBody: unknown = request.body
+      let files: UploadedFile[] = []
+      if (request.isMultipart()) {
+        const multipart = await readMultipart(request, definition.files, app.deps.storage, {
+          uploadLimitBytes: app.deps.config.uploadLimitBytes,
+        })
+        rawBody = multipart.fields
+        files = multipart.files
+      }
+      let body: z.output<BodySchema>
+      let query: z.output<QuerySchema>
+      try {
+        body = (
+          definition.body === undefined ? {} : parseInput(definition.body, rawBody ?? {})
+        ) as z.output<BodySchema>
+        query = (
+          definition.query === undefined ? {} : parseInput(definition.query, request.query ?? {})
+        ) as z.output<QuerySchema>
+      } catch (error) {
+        await removeNewFiles(app.deps.storage, files)
+        throw error
+      }
+      const result = await definition.handler({
+        body,
+        query,
+        user: request.user as RouteContext<unknown, unknown, Auth>['user'],
+        files,
+        request,
+        reply,
+      })
+      const datum = definition.datum.safeParse(result)
+      if (!datum.success) {
+        // A handler answering outside its contract is our bug, never the caller's.
+        throw new Error(
+          `${definition.method} ${definition.url} answered a datum outside its contract: ${datum.error.message}`,
+        )
+      }
+      return okEnvelope(datum.data)
+    },
+  })
+}
+
+/** Says "Required" for a missing field instead of zod's "expected string, received undefined". */
+const requiredFieldMessages: z.core.$ZodErrorMap = (issue) =>
+  issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')
+    ? 'Required'
+    : undefined
+
+/**
+ * Validates input with a contract schema. Throws a `validation` AppError whose message names the
+ * fields (`name: Required`) and whose details list `{ field, message }` for each.
+ */
+export function parseInput<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+): z.output<Schema> {
+  const result = schema.safeParse(value, { error: requiredFieldMessages })
+  if (result.success) return result.data
+  throw validationErrorOf(result.error.issues)
+}
+
+/** The validation AppError for a list of zod issues. */
+export function validationErrorOf(issues: readonly z.core.$ZodIssue[]): AppError {
+  const details: ValidationIssue[] = issues.map((issue) => ({
+    field: issue.path.map(String).join('.'),
+    message: issue.message,
+  }))
+  const shown = details
+    .slice(0, 3)
+    .map((detail) => (detail.field === '' ? detail.message : `${detail.field}: ${detail.message}`))
+  const more = details.length > 3 ? ` (and ${details.length - 3} more)` : ''
+  return new AppError('validation', `${shown.join('; ')}${more}`, details)
+}
+
+/** Most plain (non-file) multipart fields per request, matching the form-body limit. */
+const maxMultipartFields = 2_000
+
+async function readMultipart(
+  request: FastifyRequest,
+  options: FileFieldsOptions | undefined,
+  storage: FileStorage,
+  limits: { uploadLimitBytes: number },
+): Promise<{ fields: Record<string, unknown>; files: UploadedFile[] }> {
+  const pairs: Array<[string, string]> = []
+  const files: UploadedFile[] = []
+  const maxFileSizeBytes = Math.min(options?.maxFileSizeBytes ?? 0, limits.uploadLimitBytes)
+  const parts = request.parts({
+    limits: {
+      fields: maxMultipartFields,
+      // One more than allowed, so our checks below answer with a clear message first.
+      files: (options?.maxFiles ?? 0) + 1,
+      fileSize: maxFileSizeBytes + 1,
+      parts: maxMultipartFields + (options?.maxFiles ?? 0) + 1,
+    },
+  })
+  try {
+    while (true) {
+      const next = await nextPart(parts)
+      if (next.done) break
+      const part = next.value
+      if (part.type === 'field') {
+        pairs.push([part.fieldname, String(part.value)])
+        continue
+      }
+      if (options === undefined || !options.fields.includes(part.fieldname)) {
+        part.file.destroy()
+        throw new AppError('validation', `${part.fieldname}: a file is not accepted here.`)
+      }
+      if (files.length >= options.maxFiles) {
+        part.file.destroy()
+        throw new AppError('validation', `At most ${options.maxFiles} file(s) per request.`)
+      }
+      const stored = await storage.put(part.file, { maxSizeBytes: maxFileSizeBytes })
+      files.push({
+        fieldName: part.fieldname,
+        fileName: part.filename,
+        mimeType: part.mimetype,
+        sha256: stored.sha256,
+        sizeBytes: stored.sizeBytes,
+        ...(stored.isNew ? { [newFileMark]: true } : {}),
+      })
+    }
+    return { fields: nestFormPairs(pairs), files }
+  } catch (error) {
+    await removeNewFiles(storage, files)
+    throw error
+  }
+}
+
+/**
+ * The next part of a multipart body. The parser reports a malformed body (no boundary, cut
+ * short, bad part headers) as a plain Error: that is the caller's mistake, not ours.
+ */
+async function nextPart<Part>(parts: AsyncIterator<Part>): Promise<IteratorResult<Part>> {
+  try {
+    return await parts.next()
+  } catch (error) {
+    const isKnown =
+      error instanceof AppError ||
+      typeof (error as { statusCode?: unknown }).statusCode === 'number'
+    if (isKnown) throw error
+    throw new AppError('validation', `Malformed multipart body: ${(error as Error).message}`)
+  }
+}
+
+/** Marks uploads that created their stored file, so a refused request can take them back. */
+const newFileMark = Symbol('newFile')
+
+async function removeNewFiles(storage: FileStorage, files: UploadedFile[]): Promise<void> {
+  // Content-addressed files may be shared: only files this request created are removed.
+  for (const file of files) {
+    if ((file as UploadedFile & { [newFileMark]?: boolean })[newFileMark]) {
+      await storage.remove(file.sha256)
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { type Kysely, type Migration, Migrator } from 'kysely'
+import type { Tables } from './tables'
+import * as accounts from './0001-accounts'
+import * as projects from './0002-projects'
+
+/**
+ * Every migration, imported in code (not read from a folder at run time) so the server runs the
+ * same way from source, a bundle or a test. Names sort in order: add the next as '0002-…'.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-accounts': accounts,
+  '0002-projects': projects,
+}
+
+/**
+ * Brings the schema to the latest migration; throws (and changes nothing more) on failure.
+ * Pass the PostgreSQL schema when one is configured (`DatabaseHandle.schema`): Kysely looks for
+ * its bookkeeping tables across all schemas otherwise, and finds another schema's.
+ */
+export async function migrateToLatest(
+  db: Kysely<Tables>,
+  options: { schema?: string | undefined } = {},
+): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName
+    throw new Error(`Database migration ${failed ?? ''} failed: ${String(error)}`, {
+      cause: error,
+    })
+  }
+  return (results ?? []).map((result) => result.migrationName)
+}

@@ -1,0 +1,42 @@
+import type { ErrorKind } from '../../../contract/errors'
+
+/**
+ * Why a model was refused. Stable codes, so the web client can show a translated sentence and
+ * fill in `names`; `message` is the English sentence for logs, the CLI and the API envelope.
+ */
+export type ConversionRefusal =
+  /** The file is not glTF/GLB/DAE/FBX, or its content does not match its extension. */
+  | 'unsupportedInput'
+  /** glTF 1.0 (or another version that is not 2.x). */
+  | 'unsupportedGltfVersion'
+  /** Buffers or textures the model refers to were not provided (`names` lists them). */
+  | 'missingResources'
+  /** Required extensions this converter cannot decode (`names` lists them). */
+  | 'unsupportedExtensions'
+  /** A text encoding the importer cannot read even after transcoding. */
+  | 'unsupportedEncoding'
+  /** Textures in a format that neither browsers nor the converter can decode (`names`). */
+  | 'unsupportedTextures'
+  /** The importer could not make sense of the file. */
+  | 'unreadableModel'
+  /** The file parses but holds no triangle mesh to show. */
+  | 'noMeshes'
+
+/** A model the converter refuses, with a reason a user can act on. */
+export class ConversionError extends Error {
+  /** `convert.<reason>`, in the style of the other workers' error codes. */
+  readonly code: `convert.${ConversionRefusal}`
+  /** The contract's error kind: missing files are a bad request, the rest an unsupported file. */
+  readonly errorKind: ErrorKind
+
+  constructor(
+    readonly reason: ConversionRefusal,
+    message: string,
+    readonly names: string[] = [],
+  ) {
+    super(message)
+    this.name = 'ConversionError'
+    this.code = `convert.${reason}`
+    this.errorKind = reason === 'missingResources' ? 'validation' : 'unsupportedFile'
+  }
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { projectDefaults } from '../../contract/project'
+import type { DatabaseHandle } from '../plugins/db'
+import type { FileStorage } from '../plugins/storage'
+import { type Clock, timestampOf } from './clock'
+import { createProjectsRepository } from './projects.repository'
+import { projectFileHolder } from './projects.service'
+import { createUploadsRepository, withProjectTables } from './uploads.repository'
+import type { UsersRepository } from './users.repository'
+
+/** One official example project and the files it opens (public/cases/README.md). */
+interface ProjectCase {
+  kind: 'city' | 'building'
+  name: string
+  description: string
+  detailedaddress: string
+  center: { lng: number; lat: number }
+  shellJsonPath: string
+  coverFile: string
+}
+
+/** The seeded cases: a 3D Tiles city scene and a building with an SBM shell. */
+export const projectCases: readonly ProjectCase[] = [
+  {
+    kind: 'city',
+    name: 'Dragon tileset (3D Tiles)',
+    description: 'A georeferenced 3D Tiles 1.0 tileset with two levels of detail.',
+    detailedaddress: 'Exton, Pennsylvania, United States',
+    center: { lng: -75.61209, lat: 40.04253 },
+    shellJsonPath: '/cases/city/scene.json',
+    coverFile: 'city-cover.png',
+  },
+  {
+    kind: 'building',
+    name: 'House (SBM building)',
+    description: 'A one-floor house model converted to SBM, with its building structure.',
+    detailedaddress: 'Seoul, South Korea',
+    center: { lng: 126.978408, lat: 37.566653 },
+    shellJsonPath: '/cases/building/shell.json',
+    coverFile: 'building-cover.png',
+  },
+]
+
+const coversFolder = new URL('../resources/cases/', import.meta.url)
+
+/**
+ * Seeds the project cases into an empty database: only when there is no project and no upload
+ * yet, so restarting never brings back cases an admin deleted. Owned by the admin named
+ * `adminName`; does nothing when there is none. Resolves to how many cases were created.
+ */
+export async function seedProjectCases(dependencies: {
+  database: DatabaseHandle
+  storage: FileStorage
+  clock: Clock
+  users: UsersRepository
+  adminName: string
+}): Promise<number> {
+  const { database, storage, clock, users, adminName } = dependencies
+  const db = withProjectTables(database.db)
+  const projects = createProjectsRepository(db, database.dialect)
+  const uploads = createUploadsRepository(db)
+  if ((await projects.countAll()) > 0 || (await uploads.countAll()) > 0) return 0
+  const admin = await users.findByName(adminName)
+  if (!admin || admin.role !== 'admin') return 0
+
+  const seededAtMs = clock.nowMs()
+  const covers = await Promise.all(
+    projectCases.map(async (projectCase) => {
+      const bytes = await readFile(new URL(projectCase.coverFile, coversFolder))
+      return { bytes, stored: await storage.put(bytes) }
+    }),
+  )
+  await db.transaction().execute(async (transaction) => {
+    const caseProjects = createProjectsRepository(transaction, database.dialect)
+    const caseUploads = createUploadsRepository(transaction)
+    for (const [index, projectCase] of projectCases.entries()) {
+      // a millisecond apart, so the gallery lists them in this order
+      const createdAt = timestampOf(seededAtMs + index)
+      const cover = covers[index]!
+      const fileId = randomUUID()
+      const projectId = randomUUID()
+      await caseUploads.insert({
+        id: fileId,
+        sha256: cover.stored.sha256,
+        size_bytes: cover.bytes.byteLength,
+        content_type: 'image/png',
+        extension: 'png',
+        original_name: projectCase.coverFile,
+        thumbnail_sha256: null,
+        owner_id: admin.id,
+        project_id: null,
+        purpose: 'project-cover',
+        created_at: createdAt,
+      })
+      await caseProjects.insert({
+        id: projectId,
+        kind: projectCase.kind,
+        name: projectCase.name,
+        area_id: null,
+        area_name: null,
+        detailedaddress: projectCase.detailedaddress,
+        prewiewpath_uuid: fileId,
+        description: projectCase.description,
+        ...projectDefaults,
+        tile_coordinates: null,
+        project_center_lng: projectCase.center.lng,
+        project_center_lat: projectCase.center.lat,
+        shell_json_path: projectCase.shellJsonPath,
+        owner_id: admin.id,
+        is_case: 1,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      await caseUploads.addReference(fileId, projectFileHolder(projectId), createdAt)
+    }
+  })
+  return projectCases.length
+}

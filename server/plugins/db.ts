@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { DatabaseConfig } from '../config'
+import type { Tables } from '../migrations/tables'
+
+/** The two supported SQL engines. */
+export type DatabaseDialect = 'sqlite' | 'postgres'
+
+/** The Kysely instance the repositories use. */
+export type Database = Kysely<Tables>
+
+/** An open database: the query builder, which engine it is, and how to close it. */
+export interface DatabaseHandle {
+  db: Database
+  dialect: DatabaseDialect
+  /** The PostgreSQL schema tables live in, when DATABASE_SCHEMA sets one. */
+  schema: string | undefined
+  /** Answers whether the database responds to a trivial query. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+/** How long a SQLite writer waits for a lock held by another connection before failing. */
+const sqliteBusyTimeoutMs = 5_000
+
+/**
+ * Opens the configured database. SQLite runs in WAL mode with `synchronous=FULL`, so a
+ * transaction acknowledged to a client survives the process being killed (and a power cut),
+ * and enforces foreign keys (off by default in SQLite).
+ */
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  if (config.kind === 'sqlite') {
+    mkdirSync(dirname(config.file), { recursive: true })
+    const connection = new BetterSqlite3(config.file)
+    connection.pragma('journal_mode = WAL')
+    connection.pragma('synchronous = FULL')
+    connection.pragma('foreign_keys = ON')
+    connection.pragma(`busy_timeout = ${sqliteBusyTimeoutMs}`)
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) })
+    return handleFor(db, 'sqlite', undefined)
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    // Each connection resolves unqualified table names in the configured schema.
+    ...(config.schema === undefined ? {} : { options: `-c search_path=${config.schema}` }),
+  })
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+  return handleFor(db, 'postgres', config.schema)
+}
+
+function handleFor(
+  db: Database,
+  dialect: DatabaseDialect,
+  schema: string | undefined,
+): DatabaseHandle {
+  let isClosed = false
+  return {
+    db,
+    dialect,
+    schema,
+    async ping() {
+      await sql`select 1 as ok`.execute(db)
+    },
+    async close() {
+      if (isClosed) return
+      isClosed = true
+      await db.destroy()
+    },
+  }
+}
+
+/**
+ * True when an error is a unique-constraint violation, in either dialect, so services can
+ * answer `conflict` instead of `internal` when two requests race for the same name.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const code = (error as { code?: unknown }).code
+  return (
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === '23505'
+  )
+}

@@ -1,0 +1,162 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { AppError } from '../http/app-error'
+
+/** What `put` stored: the content's SHA-256 (its id) and its size. */
+export interface StoredFile {
+  sha256: string
+  sizeBytes: number
+  /** False when the same bytes were already stored (the existing file was kept). */
+  isNew: boolean
+}
+
+/**
+ * The file store (architecture.md §5): every uploaded file lives here, named by the SHA-256 of
+ * its content, so the same bytes are stored once and a name can never point outside the store.
+ */
+export interface FileStorage {
+  /** Stores bytes; resolves once they are on disk (fsync'd), so an acknowledged file survives a crash. */
+  put(
+    source: Readable | AsyncIterable<Uint8Array> | Uint8Array,
+    options?: { maxSizeBytes?: number },
+  ): Promise<StoredFile>
+  /** Reads a stored file. Throws a `notFound` AppError when it does not exist. */
+  open(sha256: string): Promise<Readable>
+  exists(sha256: string): Promise<boolean>
+  /** Size of a stored file, or undefined if it does not exist. */
+  sizeOf(sha256: string): Promise<number | undefined>
+  /** Deletes a stored file; resolves to whether it existed. */
+  remove(sha256: string): Promise<boolean>
+}
+
+const sha256Pattern = /^[0-9a-f]{64}$/
+const temporaryPrefix = 'incoming-'
+/** Leftovers of writes cut short by a crash are removed when older than this. */
+const staleTemporaryAgeMs = 24 * 3_600_000
+
+/** True for a well-formed file id: 64 lower-case hex digits. */
+export function isSha256(value: string): boolean {
+  return sha256Pattern.test(value)
+}
+
+/**
+ * Opens the store in `directory` (created if missing). Files sit in 256 sub-folders named by the
+ * first two hex digits, so no folder grows huge. A write goes to a temporary file in the same
+ * folder tree (same file system, so the final `rename` is atomic), is fsync'd, then renamed.
+ */
+export async function createFileStorage(directory: string): Promise<FileStorage> {
+  await mkdir(directory, { recursive: true })
+  await removeStaleTemporaryFiles(directory)
+
+  const pathOf = (sha256: string): string => {
+    if (!isSha256(sha256)) throw new AppError('validation', 'Invalid file id.')
+    return join(directory, sha256.slice(0, 2), sha256)
+  }
+
+  return {
+    async put(source, options = {}) {
+      const maxSizeBytes = options.maxSizeBytes ?? Number.POSITIVE_INFINITY
+      const temporaryPath = join(directory, `${temporaryPrefix}${randomUUID()}`)
+      const hash = createHash('sha256')
+      let sizeBytes = 0
+      let handle: FileHandle | undefined = await open(temporaryPath, 'wx')
+      try {
+        const chunks = source instanceof Uint8Array ? [source] : source
+        for await (const chunk of chunks) {
+          const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+          sizeBytes += bytes.byteLength
+          if (sizeBytes > maxSizeBytes) {
+            throw new AppError('tooLarge', `The file is larger than ${maxSizeBytes} bytes.`)
+          }
+          hash.update(bytes)
+          await handle.write(bytes)
+        }
+        await handle.sync()
+        await handle.close()
+        handle = undefined
+        const sha256 = hash.digest('hex')
+        const finalPath = pathOf(sha256)
+        const shardDirectory = join(directory, sha256.slice(0, 2))
+        await mkdir(shardDirectory, { recursive: true })
+        // Same content already stored: keep the existing file, drop the copy.
+        const isNew = !(await fileExists(finalPath))
+        if (isNew) {
+          await rename(temporaryPath, finalPath)
+          await syncDirectory(shardDirectory)
+        } else {
+          await unlink(temporaryPath)
+        }
+        return { sha256, sizeBytes, isNew }
+      } catch (error) {
+        await handle?.close().catch(() => undefined)
+        await rm(temporaryPath, { force: true })
+        throw error
+      }
+    },
+
+    async open(sha256) {
+      const path = pathOf(sha256)
+      if (!(await fileExists(path))) throw new AppError('notFound', 'File not found.')
+      return createReadStream(path)
+    },
+
+    async exists(sha256) {
+      return fileExists(pathOf(sha256))
+    },
+
+    async sizeOf(sha256) {
+      try {
+        return (await stat(pathOf(sha256))).size
+      } catch (error) {
+        if (isMissing(error)) return undefined
+        throw error
+      }
+    },
+
+    async remove(sha256) {
+      try {
+        await unlink(pathOf(sha256))
+        return true
+      } catch (error) {
+        if (isMissing(error)) return false
+        throw error
+      }
+    },
+  }
+}
+
+async function fileExists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile()
+  } catch (error) {
+    if (isMissing(error)) return false
+    throw error
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as { code?: unknown }).code === 'ENOENT'
+}
+
+/** Makes a rename durable: the directory entry itself is flushed to disk. */
+async function syncDirectory(path: string): Promise<void> {
+  const handle = await open(path, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+async function removeStaleTemporaryFiles(directory: string): Promise<void> {
+  const cutoffMs = Date.now() - staleTemporaryAgeMs
+  for (const name of await readdir(directory)) {
+    if (!name.startsWith(temporaryPrefix)) continue
+    const path = join(directory, name)
+    const info = await stat(path).catch(() => undefined)
+    if (info !== undefined && info.mtimeMs < cutoffMs) await rm(path, { force: true })
+  }
+}

@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import fastifyHelmet from '@fastify/helmet'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+
+/** Answers a browser path that is not a file: the app's index.html, or how to build it. */
+export type WebAppFallback = (reply: FastifyReply) => FastifyReply
+
+/** What `/` says when `vite build` has not been run. */
+export const webAppMissingMessage =
+  'The Twinscape web app is not built yet. Run `npm run build`, then restart the server.\n'
+
+/**
+ * Serves the built web app (`vite build` into WEB_DIR). Hashed files under /assets/ never change,
+ * so browsers keep them for a year; index.html and other unhashed files are revalidated on
+ * every load, so a new build shows up at once.
+ */
+export async function registerWebApp(
+  app: FastifyInstance,
+  webDir: string,
+): Promise<WebAppFallback> {
+  if (!existsSync(join(webDir, 'index.html'))) {
+    return (reply) => reply.code(503).type('text/plain; charset=utf-8').send(webAppMissingMessage)
+  }
+  await app.register(fastifyStatic, {
+    root: webDir,
+    // One route per built file instead of a catch-all, so unknown /web/ calls stay 404 envelopes.
+    wildcard: false,
+    cacheControl: false,
+    setHeaders(reply, path) {
+      const isHashedAsset = relative(webDir, path).startsWith(`assets${sep}`)
+      reply.header(
+        'cache-control',
+        isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+      )
+    },
+  })
+  return (reply) => reply.sendFile('index.html')
+}
+
+/**
+ * Security headers on every answer. The CSP lets the app run what it needs: WebAssembly
+ * decoders ('wasm-unsafe-eval'), workers and decoded media from blob: URLs, data: images,
+ * WebGL (no directive needed), inline style attributes set by UI libraries; `extraOrigins`
+ * (CSP_EXTRA_ORIGINS) adds map, video and embedded-page servers.
+ */
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  extraOrigins: readonly string[],
+): Promise<void> {
+  const remote = [...extraOrigins]
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        workerSrc: ["'self'", 'blob:'],
+        childSrc: ["'self'", 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...remote],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'blob:', 'data:', ...remote],
+        mediaSrc: ["'self'", 'blob:', ...remote],
+        frameSrc: ["'self'", ...remote],
+        frameAncestors: ["'self'", ...remote],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    // Served over plain HTTP on a LAN as often as behind TLS: do not force HTTPS.
+    strictTransportSecurity: false,
+  })
+}

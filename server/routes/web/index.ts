@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify'
+import { registerAuthRoutes } from './auth'
+import { registerNoticeRoutes } from './notice'
+import { registerProjectArea } from './project-area'
+import { registerSystemRoutes } from './system'
+import { registerUserRoutes } from './user'
+
+/**
+ * Every /web/ area, one file each (architecture.md §5). A new area exports
+ * `register<Area>Routes(app)` built with defineRoute and is added to this list.
+ */
+const areas: Array<(app: FastifyInstance) => void> = [
+  registerSystemRoutes,
+  registerAuthRoutes,
+  registerUserRoutes,
+  registerNoticeRoutes,
+  registerProjectArea,
+]
+
+/** Registers the routes of every area. */
+export function registerWebRoutes(app: FastifyInstance): void {
+  for (const register of areas) register(app)
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify'
+import { seedProjectCases } from '../../modules/project-cases'
+import { createProjectsService, type ProjectsService } from '../../modules/projects.service'
+import { shippedRegions } from '../../modules/regions'
+import { createUploadsService, type UploadsService } from '../../modules/uploads.service'
+import { registerGeoRoutes } from './geo'
+import { registerProjectRoutes } from './project'
+import { registerUploadRoutes } from './upload'
+
+/** The services of the project area, made once per app. */
+export interface ProjectArea {
+  projects: ProjectsService
+  uploads: UploadsService
+}
+
+const areas = new WeakMap<FastifyInstance, ProjectArea>()
+
+/** How often abandoned uploads (never attached to anything) are looked for. */
+const abandonedUploadSweepMs = 3_600_000
+
+/**
+ * The project area's services for an app. Other areas reach them here, e.g.
+ * `projectAreaOf(app).projects.verifyProjectToken(token)` for project-scoped calls.
+ */
+export function projectAreaOf(app: FastifyInstance): ProjectArea {
+  let area = areas.get(app)
+  if (!area) {
+    const { database, storage, clock } = app.deps
+    const uploads = createUploadsService({ database, storage, clock })
+    area = {
+      uploads,
+      projects: createProjectsService({ database, uploads, clock, regions: shippedRegions }),
+    }
+    areas.set(app, area)
+  }
+  return area
+}
+
+/**
+ * Projects, uploads of images, regions and offline geocoding: the routes, the seed of the
+ * project cases on an empty database (once the database is migrated and the admin exists,
+ * i.e. when the app is ready) and the hourly sweep of abandoned uploads.
+ */
+export function registerProjectArea(app: FastifyInstance): void {
+  const area = projectAreaOf(app)
+  registerProjectRoutes(app)
+  registerUploadRoutes(app)
+  registerGeoRoutes(app)
+
+  let timer: NodeJS.Timeout | undefined
+  const sweep = async () => {
+    try {
+      const removed = await area.uploads.collectAbandoned()
+      if (removed > 0) app.log.info({ removed }, 'abandoned uploads removed')
+    } catch (error) {
+      app.log.warn({ err: error }, 'sweep of abandoned uploads failed')
+    }
+  }
+  app.addHook('onReady', async () => {
+    const { database, storage, clock, config, repositories } = app.deps
+    const seeded = await seedProjectCases({
+      database,
+      storage,
+      clock,
+      users: repositories.users,
+      adminName: config.adminName,
+    })
+    if (seeded > 0) app.log.info({ cases: seeded }, 'project cases seeded')
+    timer = setInterval(sweep, abandonedUploadSweepMs)
+    timer.unref()
+  })
+  app.addHook('onClose', async () => {
+    if (timer !== undefined) clearInterval(timer)
+  })
+}

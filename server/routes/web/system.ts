@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify'
+import { healthDatumSchema } from '../../../contract/system'
+import { AppError } from '../../http/app-error'
+import { defineRoute } from '../../http/define-route'
+import { appVersion } from '../../version'
+
+/** Health and the API description. */
+export function registerSystemRoutes(app: FastifyInstance): void {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/web/health',
+    auth: 'public',
+    tags: ['system'],
+    summary: 'Whether the server and its database answer',
+    datum: healthDatumSchema,
+    handler: async () => {
+      const { database } = app.deps
+      try {
+        await database.ping()
+      } catch (error) {
+        app.log.error({ err: error }, 'health check: database does not answer')
+        throw new AppError('unavailable', 'The database does not answer.')
+      }
+      return { status: 'ok' as const, database: database.dialect, version: appVersion }
+    },
+  })
+
+  // Served raw, not in an envelope: OpenAPI tools read the document itself.
+  app.get('/web/openapi.json', { config: { auth: 'public' } }, async () =>
+    app.openApi.document({ title: 'Twinscape /web/ API', version: appVersion }),
+  )
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import {
+  imageUploadMaxBytes,
+  uploadJpgDatumSchema,
+  uploadJpgFieldsSchema,
+} from '../../../contract/files'
+import { AppError } from '../../http/app-error'
+import { parseInput } from '../../http/define-route'
+import { okEnvelope } from '../../http/envelope'
+import { nestFormPairs } from '../../http/form-body'
+import type { IncomingImage, ServedFile } from '../../modules/uploads.service'
+import { projectAreaOf } from './project-area'
+
+/** The shared image upload (SPEC §7 `/upload/uploadJpg`) and the serving of uploaded files. */
+export function registerUploadRoutes(app: FastifyInstance): void {
+  const { uploads } = projectAreaOf(app)
+
+  const description =
+    'Multipart: `file` (checked by content, not by name, before anything is stored), optional ' +
+    '`thumbnail` (a JPEG ≤ 256 KB the browser made for lists) and `project_id` (the project ' +
+    'the image is for: if it is deleted before the upload is recorded, nothing is kept).'
+  app.openApi.add({
+    method: 'POST',
+    url: '/web/upload/uploadJpg',
+    auth: 'editor',
+    summary: 'Upload a JPEG or PNG image (≤ 2 MB), e.g. a project cover',
+    description,
+    tags: ['upload'],
+    body: uploadJpgFieldsSchema,
+    datum: uploadJpgDatumSchema,
+    fileFields: ['file', 'thumbnail'],
+  })
+  // Not defineRoute: that stores every file as it streams in, while an image is small enough
+  // to check in memory first, so a refused file never touches the store.
+  app.post('/web/upload/uploadJpg', { config: { auth: 'editor' } }, async (request) => {
+    if (!request.isMultipart()) {
+      throw new AppError('validation', 'Send the image as multipart/form-data (field file).')
+    }
+    const images: Partial<Record<'file' | 'thumbnail', IncomingImage>> = {}
+    const fields: Array<[string, string]> = []
+    const parts = request.parts({
+      limits: { files: 2, fields: 10, fileSize: imageUploadMaxBytes + 1 },
+    })
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        fields.push([part.fieldname, String(part.value)])
+        continue
+      }
+      if (part.fieldname !== 'file' && part.fieldname !== 'thumbnail') {
+        part.file.resume()
+        throw new AppError('validation', `${part.fieldname}: a file is not accepted here.`)
+      }
+      let bytes: Buffer
+      try {
+        bytes = await part.toBuffer()
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError('tooLarge', 'Image size is over 2MB!')
+        }
+        throw error
+      }
+      images[part.fieldname] = { fileName: part.filename, bytes }
+    }
+    const body = parseInput(uploadJpgFieldsSchema, nestFormPairs(fields))
+    const datum = await uploads.acceptImage({
+      user: request.user!,
+      image: images.file,
+      thumbnail: images.thumbnail,
+      projectId: body.project_id,
+      purpose: body.purpose,
+    })
+    return okEnvelope(uploadJpgDatumSchema.parse(datum))
+  })
+
+  const send = (reply: FastifyReply, served: ServedFile) => {
+    reply.type(served.contentType)
+    if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
+    // an upload's bytes never change under its uuid
+    reply.header('cache-control', 'public, max-age=31536000, immutable')
+    return reply.send(served.stream)
+  }
+
+  // Raw bytes, not envelopes: `<img src>` loads these. Public, as the names are random uuids.
+  app.get<{ Params: { name: string } }>(
+    '/web/files/:name',
+    { config: { auth: 'public' } },
+    async (request, reply) => send(reply, await uploads.openServed(request.params.name, 'image')),
+  )
+  app.get<{ Params: { name: string } }>(
+    '/web/files/thumbs/:name',
+    { config: { auth: 'public' } },
+    async (request, reply) =>
+      send(reply, await uploads.openServed(request.params.name, 'thumbnail')),
+  )
+}

@@ -1,0 +1,16 @@
+import { api } from './index'
+import type { UploadedImage } from './types'
+
+/** `POST /web/upload/uploadJpg` (multipart field `file`). */
+export async function uploadImage(file: File): Promise<UploadedImage> {
+  const form = new FormData()
+  form.append('file', file)
+  const { datum } = await api.post<UploadedImage>('/upload/uploadJpg', form)
+  return datum
+}
+
+/** The address an uploaded image is served from. */
+export function uploadedImagePath(image: UploadedImage): string {
+  const root = image.rootPath.endsWith('/') ? image.rootPath : `${image.rootPath}/`
+  return `${root}${image.jpgName}`
+}

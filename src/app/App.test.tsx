@@ -1,0 +1,191 @@
+import { act, render, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { User } from '../api/types'
+import {
+  clearSession,
+  reloadSessionFromStorage,
+  session,
+  signIn,
+  storeToken,
+  storeUserData,
+} from '../state/session'
+import { App } from './App'
+import type { AppServices } from './services'
+
+const ada: User = {
+  id: 'u1',
+  name: 'ada',
+  nickname: 'Ada',
+  sex: null,
+  tel: null,
+  email: null,
+  birthday: null,
+  job_title: null,
+  company: null,
+  avatar: null,
+  role: 'editor',
+  created_at: '2026-11-25T00:00:00.000Z',
+  updated_at: '2026-11-25T00:00:00.000Z',
+}
+
+/**
+ * An in-memory stand-in for the server behind the frame's calls: it accepts ada/secret-pass and
+ * writes the real session store the way the real calls do, and records what was called.
+ */
+function inMemoryServices() {
+  const calls: string[] = []
+  const services: AppServices = {
+    signInWithPassword: async (name, password) => {
+      calls.push('signIn')
+      if (name !== 'ada' || password !== 'secret-pass') throw new Error('bad credentials')
+      signIn('token-1', ada)
+      return ada
+    },
+    signInAsGuest: async () => {
+      calls.push('guest')
+      const guest = { ...ada, id: 'g1', name: 'guest-1', nickname: null, role: 'guest' as const }
+      signIn('guest-token', guest)
+      return guest
+    },
+    requestSmsCode: async () => {
+      calls.push('sms')
+    },
+    registerByTel: async () => {
+      calls.push('register')
+    },
+    resetPasswordByTel: async () => {
+      calls.push('reset')
+    },
+    refreshToken: async () => {
+      calls.push('refresh')
+      storeToken('token-2')
+    },
+    fetchCurrentUser: async () => {
+      calls.push('fetchUser')
+      storeUserData(ada)
+      return ada
+    },
+    signOut: async () => {
+      calls.push('signOut')
+      clearSession()
+    },
+    queryNotices: async () => [],
+    markNoticeRead: async () => undefined,
+    fetchRoleMenuKeys: async () => [],
+  }
+  return { services, calls }
+}
+
+function openAt(fullPath: string) {
+  window.history.replaceState(null, '', `/#${fullPath}`)
+}
+
+beforeEach(() => {
+  localStorage.clear()
+  reloadSessionFromStorage()
+  session.isOverTime = false
+})
+
+describe('App routing with the guard', () => {
+  it('sends a signed-out user to sign-in with the wanted page, then back to it', async () => {
+    const { services } = inMemoryServices()
+    openAt('/project/more/ordetails?orderId=42')
+    render(<App services={services} />)
+
+    await screen.findByRole('button', { name: 'Sign in' })
+    expect(window.location.hash).toBe(
+      '#/login?redirect=%2Fproject%2Fmore%2Fordetails%3ForderId%3D42',
+    )
+    expect(document.title).toBe('Sign in - Twinscape')
+
+    const user = userEvent.setup()
+    await user.type(screen.getByLabelText(/User name/), 'ada')
+    await user.type(screen.getByLabelText(/^Password/), 'secret-pass')
+    await user.click(screen.getByRole('button', { name: 'Sign in' }))
+
+    await screen.findByRole('heading', { name: 'My order' })
+    expect(window.location.hash).toBe('#/project/more/ordetails?orderId=42')
+    expect(document.title).toBe('My order - Twinscape')
+    expect(session.token).toBe('token-2')
+  })
+
+  it('redirects / through /projectManage to the project list and highlights it', async () => {
+    const { services } = inMemoryServices()
+    signIn('token-1', ada)
+    openAt('/')
+    render(<App services={services} />)
+    await screen.findByRole('heading', { name: 'Project list' })
+    expect(window.location.hash).toBe('#/projectManage/bim')
+    expect(screen.getByRole('link', { name: 'City' }).getAttribute('aria-current')).toBe('page')
+    expect(screen.getByRole('link', { name: 'Space' }).getAttribute('aria-current')).toBeNull()
+    expect(screen.getByTestId('greeting').textContent).toMatch(/, Ada$/)
+  })
+
+  it('fetches the user when only the token survived, before showing the page', async () => {
+    const { services, calls } = inMemoryServices()
+    signIn('token-1', ada)
+    session.userData = null
+    openAt('/system/person')
+    render(<App services={services} />)
+    await screen.findByRole('heading', { name: 'Personal info' })
+    expect(calls).toContain('fetchUser')
+    expect((screen.getByLabelText(/User name/) as HTMLInputElement).value).toBe('ada')
+  })
+
+  it('signs out on /logout and lands on sign-in', async () => {
+    const { services, calls } = inMemoryServices()
+    signIn('token-1', ada)
+    openAt('/note')
+    render(<App services={services} />)
+    await screen.findByRole('heading', { name: 'Version notes' })
+    act(() => {
+      window.location.hash = '#/logout'
+    })
+    await screen.findByRole('button', { name: 'Sign in' })
+    expect(calls).toContain('signOut')
+    expect(window.location.hash).toBe('#/login')
+    expect(session.token).toBeNull()
+  })
+
+  it('shows the 404 page for an unknown address without asking to sign in', async () => {
+    const { services } = inMemoryServices()
+    openAt('/no/such/page')
+    render(<App services={services} />)
+    await screen.findByRole('heading', { name: 'Page not found' })
+    expect(document.title).toBe('Page not found - Twinscape')
+    expect(window.location.hash).toBe('#/no/such/page')
+  })
+
+  it('keeps admin pages from other users', async () => {
+    const { services } = inMemoryServices()
+    signIn('token-1', ada)
+    openAt('/system/users')
+    render(<App services={services} />)
+    await screen.findByText('Only administrators can open this page.')
+    expect(screen.queryByRole('link', { name: 'User management' })).toBeNull()
+  })
+
+  it('lets a guest in and shows editing as disabled', async () => {
+    const { services } = inMemoryServices()
+    openAt('/login?redirect=%2Fsystem%2Fsecurity')
+    render(<App services={services} />)
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Continue as guest' }))
+    await screen.findByRole('heading', { name: 'System settings' })
+    expect(screen.getByText('Guests cannot change the password.')).toBeTruthy()
+    expect((screen.getByRole('button', { name: 'Modify' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    )
+    expect((screen.getByLabelText(/Current password/) as HTMLInputElement).disabled).toBe(true)
+  })
+
+  it('opens a scene-editor subpage straight from a pasted link at poi', async () => {
+    const { services } = inMemoryServices()
+    signIn('token-1', ada)
+    openAt('/bim4/style')
+    render(<App services={services} />)
+    await screen.findByRole('heading', { name: 'POI' })
+    await waitFor(() => expect(window.location.hash).toBe('#/bim4/poi'))
+  })
+})

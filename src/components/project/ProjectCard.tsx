@@ -1,0 +1,94 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import type { Project } from '../../api/project'
+import { Button } from '../../ui'
+import './project.css'
+
+/** What a card offers; absent actions are not shown (guests, the case gallery). */
+export interface ProjectCardActions {
+  onEnter: (project: Project) => void
+  onInfo: (project: Project) => void
+  onEdit?: (project: Project) => void
+  onCopy?: (project: Project) => void
+  onDelete?: (project: Project) => void
+}
+
+/** One project of a list: its cover, name and address, and enter / info / edit / copy / delete. */
+export function ProjectCard({
+  project,
+  actions,
+  busyAction,
+}: {
+  project: Project
+  actions: ProjectCardActions
+  /** Which action of this card is running, to show it busy. */
+  busyAction?: 'enter' | 'copy' | 'delete' | null
+}) {
+  const { t } = useLingui()
+  const name = project.name
+  return (
+    <li className="ts-project-card" data-testid="project-card" data-project-id={project.id}>
+      <button
+        type="button"
+        className="ts-project-card__cover"
+        onClick={() => actions.onEnter(project)}
+        aria-label={t`Enter ${name}`}
+      >
+        {project.prewiewpath_thumb ? (
+          <img src={project.prewiewpath_thumb} alt="" loading="lazy" />
+        ) : (
+          <span className="ts-project-card__no-cover" aria-hidden="true" />
+        )}
+      </button>
+      <div className="ts-project-card__body">
+        <h3 className="ts-project-card__name" title={project.name}>
+          {project.name}
+        </h3>
+        <p className="ts-project-card__address" title={project.detailedaddress}>
+          {project.detailedaddress}
+        </p>
+      </div>
+      <div className="ts-project-card__actions">
+        <Button
+          variant="primary"
+          onClick={() => actions.onEnter(project)}
+          isBusy={busyAction === 'enter'}
+          aria-label={t`Enter ${name}`}
+        >
+          <Trans>Enter</Trans>
+        </Button>
+        <Button variant="ghost" onClick={() => actions.onInfo(project)} aria-label={t`Info of ${name}`}>
+          <Trans>Info</Trans>
+        </Button>
+        {actions.onEdit && (
+          <Button
+            variant="ghost"
+            onClick={() => actions.onEdit?.(project)}
+            aria-label={t`Edit ${name}`}
+          >
+            <Trans>Edit</Trans>
+          </Button>
+        )}
+        {actions.onCopy && (
+          <Button
+            variant="ghost"
+            onClick={() => actions.onCopy?.(project)}
+            isBusy={busyAction === 'copy'}
+            aria-label={t`Copy ${name}`}
+          >
+            <Trans>Copy</Trans>
+          </Button>
+        )}
+        {actions.onDelete && (
+          <Button
+            variant="ghost"
+            onClick={() => actions.onDelete?.(project)}
+            isBusy={busyAction === 'delete'}
+            aria-label={t`Delete ${name}`}
+          >
+            <Trans>Delete</Trans>
+          </Button>
+        )}
+      </div>
+    </li>
+  )
+}

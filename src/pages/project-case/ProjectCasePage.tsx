@@ -1,0 +1,95 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useCallback, useEffect, useState } from 'react'
+import { copyProject, findProjectCases, type Project } from '../../api/project'
+import type { PageProps } from '../../app/page-props'
+import { errorText, showErrorToast } from '../../components/feedback/error-text'
+import { ProjectCard } from '../../components/project/ProjectCard'
+import { ProjectInfoDialog } from '../../components/project/ProjectInfoDialog'
+import { enterProject } from '../../components/project/enter-project'
+import { usePermissions } from '../../components/use-permissions'
+import { EmptyState, ErrorState, Spinner, toast } from '../../ui'
+import '../project-manage/project-manage.css'
+
+/**
+ * `/projectCase`, the project case gallery (SPEC §2): the official examples, one city and one
+ * building scene, which guests may open too. Editors can copy one into their own projects.
+ */
+export function ProjectCasePage(props: Partial<PageProps> & { load?: typeof findProjectCases }) {
+  const load = props.load ?? findProjectCases
+  const { t } = useLingui()
+  const { canEdit } = usePermissions()
+  const [cases, setCases] = useState<Project[] | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [infoProject, setInfoProject] = useState<Project | null>(null)
+  const [busy, setBusy] = useState<{ projectId: string; action: 'enter' | 'copy' } | null>(null)
+
+  const reload = useCallback(
+    async (signal?: AbortSignal) => {
+      try {
+        setCases(await load(signal))
+        setError(null)
+      } catch (failure) {
+        if (!signal?.aborted) setError(failure)
+      }
+    },
+    [load],
+  )
+  useEffect(() => {
+    const controller = new AbortController()
+    void reload(controller.signal)
+    return () => controller.abort()
+  }, [reload])
+
+  async function run(project: Project, action: 'enter' | 'copy', work: () => Promise<void>) {
+    if (busy) return
+    setBusy({ projectId: project.id, action })
+    try {
+      await work()
+    } catch (failure) {
+      showErrorToast(failure)
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  return (
+    <div className="ts-project-manage">
+      <h1 className="ts-page-title">
+        <Trans>Project cases</Trans>
+      </h1>
+      <section className="ts-project-list" data-testid="project-cases">
+        {error !== null ? (
+          <ErrorState message={errorText(error)} onRetry={() => void reload()} />
+        ) : !cases ? (
+          <Spinner />
+        ) : cases.length === 0 ? (
+          <EmptyState title={<Trans>No project cases yet</Trans>} />
+        ) : (
+          <ul className="ts-project-list__grid">
+            {cases.map((project) => (
+              <ProjectCard
+                key={project.id}
+                project={project}
+                busyAction={busy?.projectId === project.id ? busy.action : null}
+                actions={{
+                  onEnter: (chosen) => void run(chosen, 'enter', () => enterProject(chosen)),
+                  onInfo: setInfoProject,
+                  ...(canEdit
+                    ? {
+                        onCopy: (chosen: Project) =>
+                          void run(chosen, 'copy', async () => {
+                            await copyProject(chosen.id)
+                            toast.success(t`Copied to your projects.`)
+                          }),
+                      }
+                    : {}),
+                }}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+      <ProjectInfoDialog project={infoProject} onClose={() => setInfoProject(null)} />
+    </div>
+  )
+}
