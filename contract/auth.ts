@@ -1,10 +1,19 @@
 import { z } from 'zod'
-import { userSchema } from './user'
+import {
+  emailSchema,
+  newPasswordSchema,
+  passwordMaxLength,
+  telSchema,
+  userSchema,
+} from './user'
 
-/** Shortest password a new account or a password change accepts (decisions.md "Accounts"). */
-export const passwordMinLength = 8
-/** Longest accepted password text; longer input is refused before any hashing is done. */
-export const passwordMaxLength = 128
+export {
+  emailSchema,
+  newPasswordSchema,
+  passwordMaxLength,
+  passwordMinLength,
+  telSchema,
+} from './user'
 
 /** `POST /web/login` input. The password is checked, not validated, so old passwords still work. */
 export const loginBodySchema = z.object({
@@ -22,36 +31,6 @@ export const refreshTokenDatumSchema = z.object({ token: z.string() })
 
 /** Header that carries the user token on every call (SPEC §6). */
 export const tokenHeaderName = 'Token'
-
-/**
- * A new password: 8–128 characters. The server also refuses the most common passwords and the
- * account's own name, phone or e-mail, answering `validation` on the field `password`.
- */
-export const newPasswordSchema = z
-  .string()
-  .min(passwordMinLength, `The password needs at least ${passwordMinLength} characters.`)
-  .max(passwordMaxLength, `The password may have at most ${passwordMaxLength} characters.`)
-
-/** Characters people type inside phone numbers that carry no meaning. */
-const phoneSeparators = /[\s\-().]/g
-
-/**
- * A phone number: 6–15 digits with an optional leading `+` (E.164 length). Spaces, dashes,
- * dots and brackets are dropped, so `010-1234-5678` and `01012345678` are the same account.
- */
-export const telSchema = z
-  .string()
-  .max(32, 'This is not a phone number.')
-  .transform((text) => text.replace(phoneSeparators, ''))
-  .pipe(z.string().regex(/^\+?\d{6,15}$/, 'This is not a phone number.'))
-
-/** An e-mail address, trimmed and lower-cased so one mailbox is one account. */
-export const emailSchema = z
-  .string()
-  .trim()
-  .max(254, 'This is not an e-mail address.')
-  .toLowerCase()
-  .pipe(z.email('This is not an e-mail address.'))
 
 /** Digits in a verification code (decisions.md "Accounts"). */
 export const verificationCodeLength = 6

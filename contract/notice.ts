@@ -17,3 +17,23 @@ export const noticeSchema = z.object({
   created_at: timestampSchema,
 })
 export type Notice = z.infer<typeof noticeSchema>
+
+/** One notice of `POST /web/notice/queryNotices`, with whether the caller has read it. */
+export const noticeListItemSchema = z.object({
+  id: recordIdSchema,
+  title: z.string(),
+  body: z.string(),
+  created_at: timestampSchema,
+  is_read: z.boolean(),
+})
+export type NoticeListItem = z.infer<typeof noticeListItemSchema>
+
+/** Most notices `queryNotices` answers, newest first. */
+export const noticeListMaxLength = 200
+
+/** `queryNotices` answer: the newest notices for the caller. */
+export const queryNoticesDatumSchema = z.array(noticeListItemSchema)
+
+/** `POST /web/notice/createNoticeUser`: marks a notice read for the caller (repeats are fine). */
+export const createNoticeUserBodySchema = z.object({ notice_id: recordIdSchema })
+export type CreateNoticeUserBody = z.input<typeof createNoticeUserBodySchema>

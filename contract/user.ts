@@ -1,5 +1,41 @@
 import { z } from 'zod'
 import { recordIdSchema, timestampSchema } from './common'
+import { formInteger } from './form-fields'
+
+/** Shortest password a new account or a password change accepts (decisions.md "Accounts"). */
+export const passwordMinLength = 8
+/** Longest accepted password text; longer input is refused before any hashing is done. */
+export const passwordMaxLength = 128
+
+/**
+ * A new password: 8–128 characters. The server also refuses the most common passwords and the
+ * account's own name, phone or e-mail, answering `validation` on the field `password`.
+ */
+export const newPasswordSchema = z
+  .string()
+  .min(passwordMinLength, `The password needs at least ${passwordMinLength} characters.`)
+  .max(passwordMaxLength, `The password may have at most ${passwordMaxLength} characters.`)
+
+/** Characters people type inside phone numbers that carry no meaning. */
+const phoneSeparators = /[\s\-().]/g
+
+/**
+ * A phone number: 6–15 digits with an optional leading `+` (E.164 length). Spaces, dashes,
+ * dots and brackets are dropped, so `010-1234-5678` and `01012345678` are the same account.
+ */
+export const telSchema = z
+  .string()
+  .max(32, 'This is not a phone number.')
+  .transform((text) => text.replace(phoneSeparators, ''))
+  .pipe(z.string().regex(/^\+?\d{6,15}$/, 'This is not a phone number.'))
+
+/** An e-mail address, trimmed and lower-cased so one mailbox is one account. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, 'This is not an e-mail address.')
+  .toLowerCase()
+  .pipe(z.email('This is not an e-mail address.'))
 
 /** Roles are data (decisions.md "Accounts"): admin, editor (every registered user), guest. */
 export const userRoleSchema = z.enum(['admin', 'editor', 'guest'])
@@ -26,3 +62,115 @@ export type User = z.infer<typeof userSchema>
 
 /** `POST /web/user/findUserName`: the signed-in user. */
 export const findUserNameDatumSchema = userSchema
+
+/** A login name: no spaces, 1–64 characters. */
+export const userNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Please enter a user name.')
+  .max(64, 'The user name may have at most 64 characters.')
+  .regex(/^[^\s]+$/, 'The user name may not contain spaces.')
+
+/** Turns '' (an emptied form field) into null: "not given". */
+function emptyAsNull<Schema extends z.ZodType>(schema: Schema) {
+  return z.union([z.null(), z.literal('').transform(() => null), schema])
+}
+
+/** An optional free-text profile field of at most `maxLength` characters; '' clears it. */
+const profileText = (maxLength: number) =>
+  emptyAsNull(z.string().trim().max(maxLength, `At most ${maxLength} characters.`))
+
+/** Sex as the personal-info form offers it. */
+export const sexSchema = z.enum(['male', 'female', 'other'])
+
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
+export const calendarDateSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the form YYYY-MM-DD.')
+  .refine((text) => {
+    const date = new Date(`${text}T00:00:00Z`)
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text)
+  }, 'This date does not exist.')
+
+/**
+ * An avatar: the address `/upload/uploadJpg` gave for an image the caller uploaded
+ * (`{rootPath}{jpgName}`, e.g. `/web/files/<uuid>.png`), or its bare `jpgName`.
+ */
+export const avatarSchema = z
+  .string()
+  .trim()
+  .regex(
+    /^(\/web\/files\/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png)$/,
+    'The avatar must be an image uploaded with /upload/uploadJpg.',
+  )
+
+/** The profile fields of SPEC §3 "User" a user edits; every one optional (absent: unchanged). */
+export const profileFieldsSchema = z.object({
+  name: userNameSchema.optional(),
+  nickname: profileText(64).optional(),
+  sex: emptyAsNull(sexSchema).optional(),
+  tel: emptyAsNull(telSchema).optional(),
+  email: emptyAsNull(emailSchema).optional(),
+  birthday: emptyAsNull(calendarDateSchema).optional(),
+  job_title: profileText(100).optional(),
+  company: profileText(100).optional(),
+  avatar: emptyAsNull(avatarSchema).optional(),
+})
+
+/**
+ * `POST /web/user/updateUser` (and its alias `updateuser`): changes the signed-in user's own
+ * profile and answers the updated user. Admins may pass `id` to edit another account and `role`
+ * (a role id or name, see contract/role.ts) to change its role; anyone else gets `forbidden`.
+ */
+export const updateUserBodySchema = profileFieldsSchema.extend({
+  id: recordIdSchema.optional(),
+  role: z.string().trim().min(1).max(64).optional(),
+})
+export type UpdateUserBody = z.input<typeof updateUserBodySchema>
+
+/** `POST /web/user/updateUserPassword`: every other session of the account ends. */
+export const updateUserPasswordBodySchema = z.object({
+  oldPassword: z.string().min(1, 'Please enter your current password.').max(128),
+  password: newPasswordSchema,
+})
+export type UpdateUserPasswordBody = z.input<typeof updateUserPasswordBodySchema>
+
+/** `POST /web/user/selectUser` (admin): a page of accounts, guests left out. */
+export const selectUserBodySchema = z.object({
+  /** 1-based. */
+  pageNo: formInteger({ min: 1, max: 1_000_000 }).default(1),
+  pageSize: formInteger({ min: 1, max: 100 }).default(20),
+  /** Matched anywhere in the name, nickname, phone or e-mail, ignoring case. */
+  keyword: z.string().trim().max(100).default(''),
+})
+export type SelectUserBody = z.input<typeof selectUserBodySchema>
+
+/** A user in the admin list, with the role they hold. */
+export const managedUserSchema = userSchema.extend({
+  role_id: recordIdSchema,
+  role_name: z.string(),
+})
+export type ManagedUser = z.infer<typeof managedUserSchema>
+
+/** `selectUser` answer. */
+export const userPageDatumSchema = z.object({
+  total: z.number().int(),
+  list: z.array(managedUserSchema),
+})
+export type UserPageDatum = z.infer<typeof userPageDatumSchema>
+
+/**
+ * `POST /web/user/insertUser` (admin): an account with a password and a role (id or name of a
+ * role that is not the guest role; default `editor`). The avatar is the account's own to upload.
+ */
+export const insertUserBodySchema = profileFieldsSchema.omit({ avatar: true }).extend({
+  name: userNameSchema,
+  password: newPasswordSchema,
+  role: z.string().trim().min(1).max(64).default('editor'),
+})
+export type InsertUserBody = z.input<typeof insertUserBodySchema>
+
+/** `POST /web/user/deleteUser` (admin): nobody deletes their own account this way. */
+export const deleteUserBodySchema = z.object({ id: recordIdSchema })
+export type DeleteUserBody = z.input<typeof deleteUserBodySchema>

@@ -1,6 +1,11 @@
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { passwordMaxLength } from '../contract/auth'
+import {
+  type AccountSecuritySettings,
+  accountSecurityEnvironmentShape,
+  accountSecuritySettingsOf,
+} from './modules/account-security-settings'
 
 /** Log levels pino understands; `silent` turns logging off. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -36,6 +41,8 @@ export interface Config {
   trustProxy: boolean
   /** Remote origins the web app may load maps, video and embedded pages from (CSP). */
   cspExtraOrigins: string[]
+  /** Sign-in, sign-up code, e-mail check and guest limits; the message gateway. */
+  accountSecurity: AccountSecuritySettings
 }
 
 /** A configuration the server cannot start with; the message names every wrong variable. */
@@ -107,10 +114,11 @@ const environmentSchema = z.object({
       ),
     )
     .default([]),
+  ...accountSecurityEnvironmentShape,
 })
 
 /** Variables whose values must not appear in an error message. */
-const secretVariables = new Set(['ADMIN_PASSWORD', 'DATABASE_URL'])
+const secretVariables = new Set(['ADMIN_PASSWORD', 'DATABASE_URL', 'MESSAGE_WEBHOOK_URL'])
 
 /**
  * Reads the configuration from environment variables. Empty variables count as unset.
@@ -162,5 +170,6 @@ export function loadConfig(
     uploadLimitBytes: values.UPLOAD_LIMIT_MB * 1_048_576,
     trustProxy: values.TRUST_PROXY,
     cspExtraOrigins: values.CSP_EXTRA_ORIGINS,
+    accountSecurity: accountSecuritySettingsOf(values),
   }
 }

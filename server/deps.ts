@@ -1,5 +1,10 @@
 import type { Config } from './config'
 import type { OpenApiRegistry } from './http/openapi'
+import {
+  type AccountRepositories,
+  type AccountServices,
+  createAccountDeps,
+} from './modules/accounts'
 import { createAuthService, type AuthService } from './modules/auth.service'
 import type { Clock } from './modules/clock'
 import { createNoticesRepository, type NoticesRepository } from './modules/notices.repository'
@@ -23,12 +28,12 @@ export interface ServerDeps {
     users: UsersRepository
     sessions: SessionsRepository
     notices: NoticesRepository
-  }
+  } & AccountRepositories
   services: {
     auth: AuthService
     users: UsersService
     notices: NoticesService
-  }
+  } & AccountServices
 }
 
 declare module 'fastify' {
@@ -51,21 +56,33 @@ export function createServerDeps(parts: {
   const users = createUsersRepository(database.db)
   const sessions = createSessionsRepository(database.db)
   const notices = createNoticesRepository(database.db)
+  const auth = createAuthService({
+    users,
+    sessions,
+    clock,
+    policy: { idleMs: config.tokenIdleMs, lifetimeMs: config.tokenLifetimeMs },
+  })
+  const usersService = createUsersService({ users, clock })
+  const accounts = createAccountDeps({
+    config,
+    clock,
+    database,
+    users,
+    sessions,
+    auth,
+    usersService,
+  })
   return {
     config,
     clock,
     database,
     storage,
-    repositories: { users, sessions, notices },
+    repositories: { users, sessions, notices, ...accounts.repositories },
     services: {
-      auth: createAuthService({
-        users,
-        sessions,
-        clock,
-        policy: { idleMs: config.tokenIdleMs, lifetimeMs: config.tokenLifetimeMs },
-      }),
-      users: createUsersService({ users, clock }),
+      auth,
+      users: usersService,
       notices: createNoticesService({ notices, clock }),
+      ...accounts.services,
     },
   }
 }

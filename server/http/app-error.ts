@@ -3,7 +3,8 @@ import { type ErrorKind, errorCatalogue } from '../../contract/errors'
 /**
  * An expected failure with its kind from the error catalogue (contract/errors.ts). Thrown
  * anywhere in a request, it becomes the envelope `{ code, message, datum }` with the catalogue's
- * HTTP status; `details`, when given, travels as `datum.details`.
+ * HTTP status; `details`, when given, travels as `datum.details`, and the fields of `datum`
+ * beside it (e.g. `{ retryAfterSeconds }` of a `rateLimited` answer, also sent as `Retry-After`).
  */
 export class AppError extends Error {
   override name = 'AppError'
@@ -12,6 +13,7 @@ export class AppError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly details?: unknown,
+    readonly datum?: Record<string, unknown>,
   ) {
     super(message)
   }

@@ -9,15 +9,23 @@ export function okEnvelope<Datum>(datum: Datum, message = okMessage): Envelope<D
   return { code: OK_CODE, message, datum }
 }
 
-/** A failure envelope: `datum` is `{ details }` when there are details, else null. */
+/**
+ * A failure envelope: `datum` holds `details` when there are details and the fields of `datum`
+ * when given (e.g. `retryAfterSeconds`); null when there is neither.
+ */
 export function errorEnvelope(
   kind: ErrorKind,
   message: string,
   details?: unknown,
-): Envelope<{ details: unknown } | null> {
+  datum?: Record<string, unknown>,
+): Envelope<Record<string, unknown> | null> {
+  const fields = {
+    ...datum,
+    ...(details === undefined ? {} : { details }),
+  }
   return {
     code: errorCatalogue[kind].code,
     message,
-    datum: details === undefined ? null : { details },
+    datum: Object.keys(fields).length === 0 ? null : fields,
   }
 }

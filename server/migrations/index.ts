@@ -2,6 +2,7 @@ import { type Kysely, type Migration, Migrator } from 'kysely'
 import type { Tables } from './tables'
 import * as accounts from './0001-accounts'
 import * as projects from './0002-projects'
+import * as accountSecurity from './0003-account-security'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -10,6 +11,7 @@ import * as projects from './0002-projects'
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-projects': projects,
+  '0003-account-security': accountSecurity,
 }
 
 /**

@@ -16,6 +16,13 @@ export interface Tables {
   sessions: SessionsTable
   notices: NoticesTable
   notice_reads: NoticeReadsTable
+  outbox: OutboxTable
+  verification_codes: VerificationCodesTable
+  rate_limit_events: RateLimitEventsTable
+  sign_in_lockouts: SignInLockoutsTable
+  session_tickets: SessionTicketsTable
+  roles: RolesTable
+  user_roles: UserRolesTable
 }
 
 /** Accounts (SPEC §3 "User"). `name`, `tel` and `email` are unique; tel and email may be null. */
@@ -66,4 +73,78 @@ export interface NoticeReadsTable {
   notice_id: string
   user_id: string
   read_at: string
+}
+
+/** Messages of the default local provider (server/modules/messaging/), newest last. */
+export interface OutboxTable {
+  id: string
+  channel: 'sms' | 'email'
+  /** A phone number or an e-mail address. */
+  recipient: string
+  subject: string | null
+  text: string
+  created_at: string
+}
+
+/** Sign-up and password-reset codes. Only a hash of the code is kept. */
+export interface VerificationCodesTable {
+  id: string
+  channel: 'sms' | 'email'
+  recipient: string
+  purpose: 'register' | 'forget'
+  /** SHA-256 of `<id>:<code>`, hex. */
+  code_hash: string
+  /** Wrong entries so far (a check in progress counts until it proves right). */
+  tries: Generated<number>
+  created_at: string
+  expires_at: string
+  consumed_at: string | null
+}
+
+/** One counted action of a rate limit (e.g. `sms:ip:<address>`), for sliding hourly windows. */
+export interface RateLimitEventsTable {
+  id: string
+  bucket: string
+  created_at: string
+}
+
+/** Failed sign-ins of one account name since its last success, and its lock. */
+export interface SignInLockoutsTable {
+  /** The name typed at sign-in (existing or not, so probing names looks the same). */
+  account_key: string
+  failure_count: number
+  last_failure_at: string
+  locked_until: string | null
+}
+
+/** One-time tickets exchanged for a token of the session that issued them. */
+export interface SessionTicketsTable {
+  id: string
+  /** SHA-256 of the ticket, hex. */
+  ticket_hash: string
+  session_id: string
+  created_at: string
+  expires_at: string
+  used_at: string | null
+}
+
+/** Roles as data (contract/role.ts). */
+export interface RolesTable {
+  id: string
+  name: string
+  description: string | null
+  /** The level the server enforces; `users.role` of every holder equals it. */
+  access_level: 'admin' | 'editor' | 'guest'
+  /** JSON array of menu keys. */
+  menu_keys: string
+  is_builtin: Generated<number>
+  created_at: string
+  updated_at: string
+}
+
+/** A user's role when it is not the built-in role of their level. */
+export interface UserRolesTable {
+  user_id: string
+  role_id: string
+  assigned_at: string
 }

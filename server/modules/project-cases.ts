@@ -62,7 +62,7 @@ export async function seedProjectCases(dependencies: {
   const uploads = createUploadsRepository(db)
   if ((await projects.countAll()) > 0 || (await uploads.countAll()) > 0) return 0
   const admin = await users.findByName(adminName)
-  if (!admin || admin.role !== 'admin') return 0
+  if (admin?.role !== 'admin') return 0
 
   const seededAtMs = clock.nowMs()
   const covers = await Promise.all(

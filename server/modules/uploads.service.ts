@@ -16,7 +16,6 @@ import { type Clock, timestampOf } from './clock'
 import { createProjectsRepository } from './projects.repository'
 import {
   createUploadsRepository,
-  type ProjectsDatabase,
   type UploadedFileRow,
   withProjectTables,
 } from './uploads.repository'

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely'
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
 import type { UsersTable } from '../migrations/tables'
 import type { Database } from '../plugins/db'
 
@@ -20,6 +20,24 @@ export interface UsersRepository {
   /** Applies changes; resolves to whether the user exists. */
   update(id: string, changes: UserRowChanges): Promise<boolean>
   countAll(): Promise<number>
+  /** Deletes a user (sessions, read marks and projects go with it); resolves to whether it existed. */
+  deleteById(id: string): Promise<boolean>
+  /**
+   * A page of users, newest first, guests left out; `keyword` matches anywhere in the name,
+   * nickname, phone or e-mail, ignoring case (`%` and `_` are plain characters).
+   */
+  findPage(query: {
+    keyword: string
+    offset: number
+    limit: number
+  }): Promise<{ total: number; rows: UserRow[] }>
+  /** Deletes guest users created before the cutoff; resolves to how many. */
+  deleteGuestsCreatedBefore(cutoff: string): Promise<number>
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped (escape character `\`). */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`
 }
 
 /** The users repository on a database. */
@@ -49,6 +67,42 @@ export function createUsersRepository(db: Database): UsersRepository {
         .executeTakeFirstOrThrow()
       // PostgreSQL answers count(*) as a bigint string, SQLite as a number.
       return Number(row.count)
+    },
+    async deleteById(id) {
+      const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst()
+      return result.numDeletedRows > 0n
+    },
+    async findPage({ keyword, offset, limit }) {
+      let query = db.selectFrom('users').where('role', '!=', 'guest')
+      if (keyword !== '') {
+        const pattern = containsPattern(keyword)
+        query = query.where((where) =>
+          where.or(
+            (['name', 'nickname', 'tel', 'email'] as const).map(
+              (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
+            ),
+          ),
+        )
+      }
+      const counted = await query
+        .select((builder) => builder.fn.countAll().as('count'))
+        .executeTakeFirstOrThrow()
+      const rows = await query
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute()
+      return { total: Number(counted.count), rows }
+    },
+    async deleteGuestsCreatedBefore(cutoff) {
+      const result = await db
+        .deleteFrom('users')
+        .where('role', '=', 'guest')
+        .where('created_at', '<', cutoff)
+        .executeTakeFirst()
+      return Number(result.numDeletedRows)
     },
   }
 }

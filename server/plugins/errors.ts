@@ -10,6 +10,7 @@ interface ClassifiedError {
   kind: ErrorKind
   message: string
   details?: unknown
+  datum?: Record<string, unknown>
 }
 
 /** Fastify and plugin errors we know, with a message a client can show. */
@@ -40,7 +41,7 @@ const knownErrors: Record<string, ClassifiedError> = {
 /** Maps any thrown value to an envelope. Exported for tests and for code answering outside routes. */
 export function classifyError(error: unknown): ClassifiedError {
   if (error instanceof AppError) {
-    return { kind: error.kind, message: error.message, details: error.details }
+    return { kind: error.kind, message: error.message, details: error.details, datum: error.datum }
   }
   if (error instanceof z.ZodError) {
     const appError = validationErrorOf(error.issues)
@@ -80,10 +81,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
       'request refused',
     )
   }
+  const retryAfterSeconds = classified.datum?.retryAfterSeconds
+  if (typeof retryAfterSeconds === 'number') reply.header('retry-after', String(retryAfterSeconds))
   reply
     .status(errorCatalogue[classified.kind].httpStatus)
     .type('application/json; charset=utf-8')
-    .send(errorEnvelope(classified.kind, classified.message, classified.details))
+    .send(
+      errorEnvelope(classified.kind, classified.message, classified.details, classified.datum),
+    )
 }
 
 /**

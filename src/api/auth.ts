@@ -21,9 +21,17 @@ export async function requestSmsCode(tel: string, purpose: SmsPurpose): Promise<
   await api.post('/register/verificationSms', { tel, purpose })
 }
 
-/** `POST /web/register/registerByTelNo`: creates an account from phone, code and password. */
+/**
+ * `POST /web/register/registerByTelNo`: creates an account from phone, code and password. The
+ * server signs the new account in, so the session is stored like after `/login`.
+ */
 export async function registerByTel(tel: string, code: string, password: string): Promise<void> {
-  await api.post('/register/registerByTelNo', { tel, code, password })
+  const { datum } = await api.post<SignInResult>('/register/registerByTelNo', {
+    tel,
+    code,
+    password,
+  })
+  signIn(datum.token, datum.user)
 }
 
 /** `POST /web/register/forgetPasswordByTelNo`: sets a new password after an SMS check. */

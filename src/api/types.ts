@@ -24,18 +24,11 @@ export type Notice = Pick<ContractNotice, 'id' | 'title' | 'body' | 'created_at'
   is_read: boolean | 0 | 1
 }
 
-/** A page of `/user/selectUser`. */
-export interface UserPage {
-  total: number
-  list: User[]
-}
+/** A page of `/user/selectUser`: accounts with the role each holds (admin). */
+export type { ManagedUser, UserPageDatum as UserPage } from '../../contract/user'
 
-/** A role of `/role/findAll`; the spec shows no fields beyond these. */
-export interface Role {
-  id: string
-  name: string
-  description?: string | null
-}
+/** A role of `/role/findAll`: its access level and the menu keys its holders see. */
+export type { Role } from '../../contract/role'
 
 /** Why an SMS code is requested (`/register/verificationSms`). */
 export type SmsPurpose = 'register' | 'forget'

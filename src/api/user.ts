@@ -1,6 +1,6 @@
 import { storeUserData } from '../state/session'
 import { api } from './index'
-import type { Role, User, UserPage, UserProfile } from './types'
+import type { ManagedUser, User, UserPage, UserProfile } from './types'
 
 /** `POST /web/user/updateUser`: saves the personal info and keeps the session copy in step. */
 export async function updateProfile(current: User, profile: UserProfile): Promise<User> {
@@ -28,25 +28,30 @@ export async function searchUsers(
 /** The fields an admin fills to create an account. */
 export interface NewUser {
   name: string
+  /** Empty when the account has no phone number. */
   tel: string
   password: string
+  /** The id (or name) of the role the account holds. */
   role: string
 }
 
-/** `POST /web/user/insertUser` (admin). */
-export async function insertUser(user: NewUser): Promise<void> {
-  await api.post('/user/insertUser', { ...user })
+/** `POST /web/user/insertUser` (admin): answers the account with its role. */
+export async function insertUser(user: NewUser): Promise<ManagedUser> {
+  const { tel, ...rest } = user
+  // An empty phone is "no phone": the field is left out rather than sent as ''.
+  const { datum } = await api.post<ManagedUser>('/user/insertUser', tel ? user : rest)
+  return datum
+}
+
+/** `POST /web/user/updateUser` with `id` and `role` (admin): gives another account a role. */
+export async function changeUserRole(id: User['id'], roleId: string): Promise<User> {
+  const { datum } = await api.post<User>('/user/updateUser', { id, role: roleId })
+  return datum
 }
 
 /** `POST /web/user/deleteUser` (admin). */
 export async function deleteUser(id: User['id']): Promise<void> {
   await api.post('/user/deleteUser', { id })
-}
-
-/** `POST /web/role/findAll`: every role (admin). */
-export async function findAllRoles(): Promise<Role[]> {
-  const { datum } = await api.post<Role[]>('/role/findAll', {})
-  return datum ?? []
 }
 
 /** `GET /web/roleMenu/selectRoleMenu_Vue`: the menu keys the signed-in user's role may see. */

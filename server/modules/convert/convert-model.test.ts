@@ -6,7 +6,7 @@ import { Box3, Matrix4, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
 import { decodeSbm } from '../../../workers/sbm/decode-sbm'
 import type { DecodedSbm } from '../../../workers/sbm/decoded-sbm'
-import { convertTwoStoreys } from '../../../workers/sbm/fixtures/make-fixtures'
+import { convertDuck, convertTwoStoreys } from '../../../workers/sbm/fixtures/make-fixtures'
 import { writeGlb } from '../../../workers/sbm/glb'
 import { type ConversionRefusal, ConversionError } from './conversion-error'
 import { convertModelToSbm } from './convert-model'
@@ -281,12 +281,13 @@ describe('refusals for bad input', () => {
   })
 })
 
-describe('the committed test fixture', () => {
-  it('still equals a fresh conversion (regenerate with workers/sbm/fixtures/make-fixtures.ts)', async () => {
-    const committed = await readFile(
-      new URL('../../../workers/sbm/fixtures/two-storeys.sbm', import.meta.url),
-    )
+describe('the committed test fixtures', () => {
+  const committed = (name: string) =>
+    readFile(new URL(`../../../workers/sbm/fixtures/${name}`, import.meta.url))
+
+  it('still equal fresh conversions (regenerate with workers/sbm/fixtures/make-fixtures.ts)', async () => {
     const { sbm } = await convertTwoStoreys()
-    expect(Buffer.from(sbm).equals(committed)).toBe(true)
+    expect(Buffer.from(sbm).equals(await committed('two-storeys.sbm'))).toBe(true)
+    expect(Buffer.from(await convertDuck()).equals(await committed('duck.sbm'))).toBe(true)
   })
 })

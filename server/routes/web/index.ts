@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { registerAccountArea } from './accounts-area'
 import { registerAuthRoutes } from './auth'
 import { registerNoticeRoutes } from './notice'
 import { registerProjectArea } from './project-area'
@@ -15,6 +16,7 @@ const areas: Array<(app: FastifyInstance) => void> = [
   registerUserRoutes,
   registerNoticeRoutes,
   registerProjectArea,
+  registerAccountArea,
 ]
 
 /** Registers the routes of every area. */

@@ -440,7 +440,11 @@ describe('image upload', () => {
   it('forgets abandoned project-cover uploads after the grace period, keeping other images', async () => {
     const cover = await upload([
       { name: 'purpose', value: 'project-cover' },
-      { name: 'file', value: Buffer.concat([files.png, Buffer.from('abandoned')]), fileName: 'c.png' },
+      {
+        name: 'file',
+        value: Buffer.concat([files.png, Buffer.from('abandoned')]),
+        fileName: 'c.png',
+      },
     ])
     const avatar = await upload([
       { name: 'file', value: Buffer.concat([files.png, Buffer.from('avatar')]), fileName: 'a.png' },

@@ -23,7 +23,7 @@ export const offlineMapColors = {
  * The offline basemap has country outlines and cities only: past this zoom it shows nothing new,
  * so the picker opens no closer than this.
  */
-export const offlineDetailMaxZoom = 10
+export const offlineDetailMaxZoom = 8
 
 /** Fonts tried for labels, in order; the browser picks what is installed (CJK included). */
 const labelFonts = ['Noto Sans CJK SC', 'Noto Sans CJK KR', 'Noto Sans', 'sans-serif']

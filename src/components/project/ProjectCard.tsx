@@ -56,7 +56,11 @@ export function ProjectCard({
         >
           <Trans>Enter</Trans>
         </Button>
-        <Button variant="ghost" onClick={() => actions.onInfo(project)} aria-label={t`Info of ${name}`}>
+        <Button
+          variant="ghost"
+          onClick={() => actions.onInfo(project)}
+          aria-label={t`Info of ${name}`}
+        >
           <Trans>Info</Trans>
         </Button>
         {actions.onEdit && (

@@ -132,9 +132,7 @@ function ProjectForm({
       onOpenChange(false)
     } catch (error) {
       const reason = errorText(error)
-      toast.error(
-        mode === 'create' ? t`Failed to add. ${reason}` : t`Failed to modify. ${reason}`,
-      )
+      toast.error(mode === 'create' ? t`Failed to add. ${reason}` : t`Failed to modify. ${reason}`)
     }
   }
 

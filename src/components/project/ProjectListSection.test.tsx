@@ -54,10 +54,20 @@ describe('project list of one kind', () => {
     const server = pagedServer(projectListPageSize + 3)
     const user = userEvent.setup()
     renderWithI18n(
-      <ProjectListSection kind="city" title="City projects" actions={noActions} revision={0} load={server.load} />,
+      <ProjectListSection
+        kind="city"
+        title="City projects"
+        actions={noActions}
+        revision={0}
+        load={server.load}
+      />,
     )
-    await waitFor(() => expect(screen.getAllByTestId('project-card')).toHaveLength(projectListPageSize))
-    expect(screen.getByTestId('project-count-city').textContent).toBe(`Total: ${projectListPageSize + 3}`)
+    await waitFor(() =>
+      expect(screen.getAllByTestId('project-card')).toHaveLength(projectListPageSize),
+    )
+    expect(screen.getByTestId('project-count-city').textContent).toBe(
+      `Total: ${projectListPageSize + 3}`,
+    )
     expect(server.asked[0]).toEqual({ kind: 'city', pageNo: 1, pageSize: projectListPageSize })
     await user.click(screen.getByRole('button', { name: 'Next' }))
     await waitFor(() => expect(screen.getAllByTestId('project-card')).toHaveLength(3))
@@ -103,7 +113,11 @@ describe('project list of one kind', () => {
         kind="city"
         title="City projects"
         revision={0}
-        actions={{ onEnter: (chosen) => entered.push(chosen.id), onInfo: () => undefined, onDelete: () => undefined }}
+        actions={{
+          onEnter: (chosen) => entered.push(chosen.id),
+          onInfo: () => undefined,
+          onDelete: () => undefined,
+        }}
         load={async (query) => {
           if (shouldFail) throw new Error('offline')
           return server.load(query)
@@ -123,10 +137,24 @@ describe('project list of one kind', () => {
   it('loads again when the page bumps its revision', async () => {
     const server = pagedServer(2)
     const { rerender } = renderWithI18n(
-      <ProjectListSection kind="city" title="City" actions={noActions} revision={0} load={server.load} />,
+      <ProjectListSection
+        kind="city"
+        title="City"
+        actions={noActions}
+        revision={0}
+        load={server.load}
+      />,
     )
     await waitFor(() => expect(server.asked).toHaveLength(1))
-    rerender(<ProjectListSection kind="city" title="City" actions={noActions} revision={1} load={server.load} />)
+    rerender(
+      <ProjectListSection
+        kind="city"
+        title="City"
+        actions={noActions}
+        revision={1}
+        load={server.load}
+      />,
+    )
     await waitFor(() => expect(server.asked).toHaveLength(2))
   })
 })

@@ -71,7 +71,11 @@ export function ProjectListSection({
   const pageCount = Math.max(1, Math.ceil(total / projectListPageSize))
   const busyFor = (project: Project) => (busy?.projectId === project.id ? busy.action : null)
   return (
-    <section className="ts-project-list" aria-labelledby={headingId} data-testid={`project-list-${kind}`}>
+    <section
+      className="ts-project-list"
+      aria-labelledby={headingId}
+      data-testid={`project-list-${kind}`}
+    >
       <header className="ts-project-list__header">
         <h2 id={headingId} className="ts-project-list__title">
           {title}

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { type ReactNode, useEffect, useState } from 'react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
 import { findAreaJson, type RegionOption } from '../../api/geo'
 import { Button, Select } from '../../ui'
 import { errorText } from '../feedback/error-text'
@@ -39,8 +39,12 @@ export function RegionPicker({
   const [options, setOptions] = useState<RegionOption[][]>([])
   const [error, setError] = useState<string | null>(null)
 
+  // The saved value is read once, when the picker opens; later values come from the picker
+  const openingValue = useRef(value)
+
   // Opens on the saved value: its path, and every level's list along it.
   useEffect(() => {
+    const value = openingValue.current
     let isCurrent = true
     ;(async () => {
       try {
@@ -60,8 +64,6 @@ export function RegionPicker({
     return () => {
       isCurrent = false
     }
-    // the value is read when the picker opens; later changes come from the picker itself
-    // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   }, [loadChildren])
 
   async function choose(level: number, codeid: string) {

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
+import type { PageProps } from '../../app/page-props'
 import { copyProject, deleteProject, type Project, type ProjectKind } from '../../api/project'
 import { showErrorToast } from '../../components/feedback/error-text'
 import { ProjectFormDialog } from '../../components/project/ProjectFormDialog'
@@ -21,7 +22,7 @@ type BusyState = { projectId: string; action: 'enter' | 'copy' | 'delete' } | nu
  * its total and a Create button; each project can be entered, viewed, edited, copied and deleted.
  * Guests see the lists read-only.
  */
-export function ProjectManagePage() {
+export function ProjectManagePage({ search = '' }: Partial<PageProps>) {
   const { t } = useLingui()
   const { canEdit } = usePermissions()
   const [form, setForm] = useState<FormState>(null)
@@ -29,10 +30,24 @@ export function ProjectManagePage() {
   const [revisions, setRevisions] = useState<Record<ProjectKind, number>>({ city: 0, building: 0 })
   const [busy, setBusy] = useState<BusyState>(null)
 
+  // the left menu's City and Space entries open this page with ?kind=city or ?kind=space
+  const wantedKind = new URLSearchParams(search).get('kind')
+  useEffect(() => {
+    const kind = wantedKind === 'space' ? 'building' : wantedKind
+    if (kind !== 'city' && kind !== 'building') return
+    document
+      .querySelector(`[data-testid="project-list-${kind}"]`)
+      ?.scrollIntoView?.({ block: 'start', behavior: 'smooth' })
+  }, [wantedKind])
+
   const reloadList = (kind: ProjectKind) =>
     setRevisions((current) => ({ ...current, [kind]: current[kind] + 1 }))
 
-  async function run(project: Project, action: 'enter' | 'copy' | 'delete', work: () => Promise<void>) {
+  async function run(
+    project: Project,
+    action: 'enter' | 'copy' | 'delete',
+    work: () => Promise<void>,
+  ) {
     if (busy) return
     setBusy({ projectId: project.id, action })
     try {
@@ -69,7 +84,8 @@ export function ProjectManagePage() {
       : {}),
   }
 
-  const create = (kind: ProjectKind) => (canEdit ? () => setForm({ mode: 'create', kind, project: null }) : undefined)
+  const create = (kind: ProjectKind) =>
+    canEdit ? () => setForm({ mode: 'create', kind, project: null }) : undefined
   return (
     <div className="ts-project-manage">
       <h1 className="ts-page-title">

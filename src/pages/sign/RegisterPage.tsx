@@ -6,7 +6,7 @@ import { toast } from '../../ui'
 import { TelCodePasswordForm } from './TelCodePasswordForm'
 import './sign.css'
 
-/** Sign up by phone, SMS code and password (SPEC §2); success leads to sign-in. */
+/** Sign up by phone, SMS code and password (SPEC §2); the new account is signed in at once. */
 export function RegisterPage() {
   const { t } = useLingui()
   const services = useServices()
@@ -17,8 +17,8 @@ export function RegisterPage() {
         requestCode={services.requestSmsCode}
         submit={services.registerByTel}
         onDone={() => {
-          toast.success(t`Your account is ready. Please sign in.`)
-          navigateHash('/login', { replace: true })
+          toast.success(t`Your account is ready.`)
+          navigateHash('/', { replace: true })
         }}
       />
       <div className="ts-sign-page__links">

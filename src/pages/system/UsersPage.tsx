@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
-import type { User, UserPage } from '../../api/types'
-import { deleteUser, insertUser, type NewUser, searchUsers } from '../../api/user'
+import { findAllRoles } from '../../api/role'
+import type { ManagedUser, Role, UserPage } from '../../api/types'
+import { changeUserRole, deleteUser, insertUser, type NewUser, searchUsers } from '../../api/user'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
 import { session } from '../../state/session'
 import {
@@ -13,17 +14,26 @@ import {
   FormDialog,
   PasswordField,
   Select,
+  type SelectOption,
   Spinner,
   TextField,
   toast,
 } from '../../ui'
-import { newPasswordProblem, telProblem } from '../sign/validation'
+import { newPasswordProblem, normaliseTel, telProblem } from '../sign/validation'
+import { accessLevelName, RoleName } from './role-text'
 import './system.css'
 
 /** Rows per page of the user list. */
 const usersPageSize = 10
 
-/** `/system/users` (admin): search, page through, add and delete accounts. */
+/** Which dialog is open: adding an account, or changing one account's role. */
+type UserDialog = { mode: 'add' } | { mode: 'role'; user: ManagedUser } | null
+
+/**
+ * `/system/users` (admin): search and page through the accounts, add one with a role, change an
+ * account's role, and delete one after confirming. Admins cannot delete themselves or change
+ * their own role here, so the console always keeps the admin who is using it.
+ */
 export function UsersPage() {
   const { t } = useLingui()
   const { userData } = useSnapshot(session)
@@ -33,7 +43,8 @@ export function UsersPage() {
   const [page, setPage] = useState<UserPage | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
   const [isLoading, setIsLoading] = useState(false)
-  const [isAddOpen, setIsAddOpen] = useState(false)
+  const [roles, setRoles] = useState<Role[] | null>(null)
+  const [dialog, setDialog] = useState<UserDialog>(null)
 
   const load = useCallback(async () => {
     setIsLoading(true)
@@ -51,7 +62,18 @@ export function UsersPage() {
     void load()
   }, [load])
 
-  async function remove(user: User) {
+  useEffect(() => {
+    let isCurrent = true
+    findAllRoles()
+      .then((loaded) => isCurrent && setRoles(loaded))
+      // The list still works; the dialogs say the roles are missing and offer no choice.
+      .catch(() => isCurrent && setRoles([]))
+    return () => {
+      isCurrent = false
+    }
+  }, [])
+
+  async function remove(user: ManagedUser) {
     if (!(await confirmDelete({ itemName: user.name }))) return
     try {
       await deleteUser(user.id)
@@ -64,6 +86,7 @@ export function UsersPage() {
     }
   }
 
+  const isBuiltinRole = (roleId: string) => roles?.find((role) => role.id === roleId)?.is_builtin
   const pageCount = page ? Math.max(1, Math.ceil(page.total / usersPageSize)) : 1
   return (
     <section className="ts-system-page">
@@ -91,7 +114,7 @@ export function UsersPage() {
           </Button>
           <Button
             variant="primary"
-            onClick={() => setIsAddOpen(true)}
+            onClick={() => setDialog({ mode: 'add' })}
             style={{ marginLeft: 'auto' }}
           >
             <Trans>Add user</Trans>
@@ -132,20 +155,35 @@ export function UsersPage() {
             <tbody>
               {page.list.map((user) => {
                 const userName = user.name
+                const isSelf = user.id === userData?.id
                 return (
                   <tr key={user.id}>
-                    <td>{user.name}</td>
+                    <th scope="row">{user.name}</th>
                     <td>{user.nickname}</td>
                     <td>{user.tel}</td>
                     <td>{user.email}</td>
                     <td>
-                      <RoleLabel role={user.role} />
+                      <RoleName
+                        name={user.role_name}
+                        isBuiltin={
+                          isBuiltinRole(user.role_id) ??
+                          accessLevelName(user.role_name) !== undefined
+                        }
+                      />
                     </td>
-                    <td>
+                    <td className="ts-table__actions">
+                      <Button
+                        variant="ghost"
+                        onClick={() => setDialog({ mode: 'role', user })}
+                        disabled={isSelf}
+                        aria-label={t`Change the role of ${userName}`}
+                      >
+                        <Trans>Change role</Trans>
+                      </Button>
                       <Button
                         variant="ghost"
                         onClick={() => void remove(user)}
-                        disabled={user.id === userData?.id}
+                        disabled={isSelf}
                         aria-label={t`Delete ${userName}`}
                       >
                         <Trans>Delete</Trans>
@@ -176,53 +214,85 @@ export function UsersPage() {
           </nav>
         )}
       </div>
-      <AddUserDialog
-        isOpen={isAddOpen}
-        onOpenChange={setIsAddOpen}
-        onAdded={() => {
-          setIsAddOpen(false)
-          void load()
-        }}
-      />
+      {dialog?.mode === 'add' && (
+        <AddUserDialog
+          roles={roles}
+          onClose={() => setDialog(null)}
+          onAdded={() => {
+            setDialog(null)
+            void load()
+          }}
+        />
+      )}
+      {dialog?.mode === 'role' && (
+        <ChangeRoleDialog
+          key={dialog.user.id}
+          user={dialog.user}
+          roles={roles}
+          onClose={() => setDialog(null)}
+          onChanged={() => {
+            setDialog(null)
+            void load()
+          }}
+        />
+      )}
     </section>
   )
 }
 
-/** A role's translated name; unknown roles show as sent. */
-export function RoleLabel({ role }: { role: string }) {
-  if (role === 'admin') return <Trans>Administrator</Trans>
-  if (role === 'editor') return <Trans>Editor</Trans>
-  if (role === 'guest') return <Trans>Guest</Trans>
-  return <>{role}</>
+/** The roles an account may be given: every role but the guest one, which only guests hold. */
+function useRoleOptions(roles: readonly Role[] | null): SelectOption[] {
+  const { i18n } = useLingui()
+  return (roles ?? [])
+    .filter((role) => role.access_level !== 'guest')
+    .map((role) => {
+      const builtinName = role.is_builtin ? accessLevelName(role.name) : undefined
+      return { value: role.id, label: builtinName ? i18n._(builtinName) : role.name }
+    })
+}
+
+/** The id of the built-in editor role, where every new account starts. */
+function editorRoleId(roles: readonly Role[] | null): string | null {
+  return roles?.find((role) => role.is_builtin && role.name === 'editor')?.id ?? null
 }
 
 function AddUserDialog({
-  isOpen,
-  onOpenChange,
+  roles,
+  onClose,
   onAdded,
 }: {
-  isOpen: boolean
-  onOpenChange: (isOpen: boolean) => void
+  roles: readonly Role[] | null
+  onClose: () => void
   onAdded: () => void
 }) {
   const { i18n, t } = useLingui()
-  const emptyUser: NewUser = { name: '', tel: '', password: '', role: 'editor' }
-  const [user, setUser] = useState<NewUser>(emptyUser)
+  const roleOptions = useRoleOptions(roles)
+  const [user, setUser] = useState<Omit<NewUser, 'role'>>({ name: '', tel: '', password: '' })
+  const [chosenRoleId, setChosenRoleId] = useState<string | null>(null)
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
+  const roleId = chosenRoleId ?? editorRoleId(roles)
 
-  const nameError = !user.name.trim() ? t`Please enter your user name.` : undefined
+  const nameError = !user.name.trim()
+    ? t`Please enter your user name.`
+    : /\s/.test(user.name.trim())
+      ? t`The user name may not contain spaces.`
+      : undefined
   const telDescriptor = user.tel.trim() ? telProblem(user.tel) : null
   const passwordDescriptor = newPasswordProblem(user.password)
+  const roleError = roleId ? undefined : t`Please choose a role.`
   const shown = (message: string | undefined) => (hasTriedSubmit ? message : undefined)
 
   async function submit() {
     setHasTriedSubmit(true)
-    if (nameError || telDescriptor || passwordDescriptor) return
+    if (nameError || telDescriptor || passwordDescriptor || !roleId) return
     try {
-      await insertUser({ ...user, name: user.name.trim(), tel: user.tel.trim() })
+      await insertUser({
+        name: user.name.trim(),
+        tel: user.tel.trim() ? normaliseTel(user.tel) : '',
+        password: user.password,
+        role: roleId,
+      })
       toast.success(t`Added successfully.`)
-      setUser(emptyUser)
-      setHasTriedSubmit(false)
       onAdded()
     } catch (error) {
       showErrorToast(error)
@@ -231,8 +301,8 @@ function AddUserDialog({
 
   return (
     <FormDialog
-      isOpen={isOpen}
-      onOpenChange={onOpenChange}
+      isOpen
+      onOpenChange={(isOpen) => !isOpen && onClose()}
       title={<Trans>Add user</Trans>}
       onSubmit={submit}
       submitLabel={<Trans>Save</Trans>}
@@ -242,6 +312,7 @@ function AddUserDialog({
         value={user.name}
         onChange={(event) => setUser({ ...user, name: event.target.value })}
         error={shown(nameError)}
+        maxLength={64}
         required
       />
       <TextField
@@ -262,12 +333,64 @@ function AddUserDialog({
       />
       <Select
         label={t`Role`}
-        value={user.role}
-        onValueChange={(role) => setUser({ ...user, role })}
-        options={[
-          { value: 'editor', label: t`Editor` },
-          { value: 'admin', label: t`Administrator` },
-        ]}
+        value={roleId}
+        onValueChange={setChosenRoleId}
+        options={roleOptions}
+        placeholder={roles ? t`No roles available` : t`Loading…`}
+        error={shown(roleError)}
+        disabled={roleOptions.length === 0}
+        required
+      />
+    </FormDialog>
+  )
+}
+
+function ChangeRoleDialog({
+  user,
+  roles,
+  onClose,
+  onChanged,
+}: {
+  user: ManagedUser
+  roles: readonly Role[] | null
+  onClose: () => void
+  onChanged: () => void
+}) {
+  const { t } = useLingui()
+  const roleOptions = useRoleOptions(roles)
+  const [roleId, setRoleId] = useState(user.role_id)
+  const userName = user.name
+
+  async function submit() {
+    if (roleId === user.role_id) {
+      onClose()
+      return
+    }
+    try {
+      await changeUserRole(user.id, roleId)
+      toast.success(t`Modified successfully.`)
+      onChanged()
+    } catch (error) {
+      showErrorToast(error)
+    }
+  }
+
+  return (
+    <FormDialog
+      isOpen
+      onOpenChange={(isOpen) => !isOpen && onClose()}
+      title={<Trans>Change the role of {userName}</Trans>}
+      onSubmit={submit}
+      submitLabel={<Trans>Modify</Trans>}
+    >
+      <Select
+        label={t`Role`}
+        value={roleId}
+        onValueChange={setRoleId}
+        options={roleOptions}
+        placeholder={roles ? t`No roles available` : t`Loading…`}
+        disabled={roleOptions.length === 0}
+        required
       />
     </FormDialog>
   )

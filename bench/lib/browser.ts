@@ -1,0 +1,22 @@
+import { type Browser, chromium } from 'playwright-core'
+import { chromiumArgs, chromiumExecutablePath } from '../../tools/chromium'
+
+/**
+ * Debian Chromium as every test launches it (tools/chromium.ts), plus what benchmarks need: no
+ * frame-rate cap, no throttling of a page that headless Chromium considers hidden, and `gc()`
+ * so each timed run starts from a collected heap.
+ */
+export function launchBenchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumExecutablePath,
+    headless: true,
+    args: [
+      ...chromiumArgs,
+      '--disable-frame-rate-limit',
+      '--disable-gpu-vsync',
+      '--disable-background-timer-throttling',
+      '--disable-renderer-backgrounding',
+      '--js-flags=--expose-gc',
+    ],
+  })
+}

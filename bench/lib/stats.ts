@@ -1,0 +1,86 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+
+/** One measured quantity of one case, over its timed runs. */
+export interface Measurement {
+  median: number
+  min: number
+  max: number
+  /** How many timed runs the numbers come from. */
+  runs: number
+  unit: string
+  samples: number[]
+}
+
+/** Summarises samples; values are rounded to 0.01 of their unit for reading. */
+export function measure(samples: readonly number[], unit: string): Measurement {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const round = (value: number) => Math.round(value * 100) / 100
+  const middle = Math.floor(sorted.length / 2)
+  const median =
+    sorted.length % 2 === 1
+      ? sorted[middle]!
+      : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+  return {
+    median: round(median),
+    min: round(sorted[0] ?? Number.NaN),
+    max: round(sorted.at(-1) ?? Number.NaN),
+    runs: sorted.length,
+    unit,
+    samples: samples.map(round),
+  }
+}
+
+/** One "ours ÷ anchor" comparison of medians measured in the same run. */
+export interface Ratio {
+  ours: string
+  anchor: string
+  metric: string
+  /** ours ÷ anchor: below 1 means ours takes less (time) or has less (of the metric). */
+  value: number
+}
+
+/** Builds a {@link Ratio} from two medians. */
+export function ratioOf(
+  ours: string,
+  anchor: string,
+  metric: string,
+  oursMedian: number,
+  anchorMedian: number,
+): Ratio {
+  return { ours, anchor, metric, value: Math.round((oursMedian / anchorMedian) * 1000) / 1000 }
+}
+
+/** What the numbers were measured on; the load average shows how shared the machine was. */
+export interface MachineInfo {
+  cpuModel: string
+  cpuCount: number
+  totalMemoryBytes: number
+  loadAverageAtStart: number[]
+  node: string
+  chromium: string | null
+  platform: string
+}
+
+/** Describes this machine; pass the Chromium version for browser benchmarks. */
+export function machineInfo(chromium: string | null): MachineInfo {
+  return {
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    cpuCount: cpus().length,
+    totalMemoryBytes: totalmem(),
+    loadAverageAtStart: loadavg().map((value) => Math.round(value * 100) / 100),
+    node: process.version,
+    chromium,
+    platform: `${process.platform}-${process.arch}`,
+  }
+}
+
+/** Writes bench/results/<name>.json and returns its path. */
+export function writeBenchResult(name: string, report: unknown): string {
+  const folder = fileURLToPath(new URL('../results/', import.meta.url))
+  mkdirSync(folder, { recursive: true })
+  const path = `${folder}${name}.json`
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`)
+  return path
+}

@@ -1,0 +1,35 @@
+/**
+ * `npm run bench` runs every benchmark; `npm run bench -- unzip` only the named ones. Each
+ * writes bench/results/<name>.json (see bench/README.md for how to read them).
+ */
+import { runUnzipBench } from './scenes/unzip'
+
+const benchmarks: Record<string, () => Promise<unknown>> = {
+  unzip: () => runUnzipBench(),
+  'gml-route': async () => (await import('./gml/gml-route')).runGmlRouteBench(),
+  'find-project-all': async () =>
+    (await import('./projects/find-project-all')).runFindProjectAllBench(),
+}
+
+const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))
+const unknown = requested.filter((name) => !(name in benchmarks))
+if (unknown.length > 0) {
+  console.error(
+    `Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(benchmarks).join(', ')}`,
+  )
+  process.exit(2)
+}
+
+let failures = 0
+for (const name of requested.length > 0 ? requested : Object.keys(benchmarks)) {
+  const startedAtMs = performance.now()
+  console.log(`== ${name}`)
+  try {
+    await benchmarks[name]!()
+    console.log(`== ${name} done in ${((performance.now() - startedAtMs) / 1000).toFixed(1)} s`)
+  } catch (error) {
+    failures++
+    console.error(`== ${name} failed:`, error)
+  }
+}
+process.exit(failures > 0 ? 1 : 0)

@@ -1,0 +1,261 @@
+/**
+ * The in-browser half of the SBM benchmark (bench/sbm/sbm-browser-bench.ts drives it), built by
+ * Vite for production with real module workers. Each round loads the same building twice:
+ * the anchor (fetch the GLB, GLTFLoader on the main thread, then new MeshBVH() per mesh on the
+ * main thread) and ours (the decode worker fetches and decodes the SBM once and hands a copy to
+ * the picking worker through the main thread by transfer; the main thread only wraps the
+ * transferred buffers into three.js objects). The order
+ * alternates by round so load from other processes on the shared machine hits both alike.
+ */
+import * as Comlink from 'comlink'
+import { Box3, DoubleSide, Matrix4, type Mesh, type Object3D, Raycaster, Vector3 } from 'three'
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh'
+import type { BvhWorkerApi } from '../../../workers/bvh/bvh.worker'
+import { STALE } from '../../../workers/bvh/latest-wins'
+import type { PickRay } from '../../../workers/bvh/picking-scene'
+import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
+import { transferablesOf } from '../../../workers/sbm/decoded-sbm'
+import { createSbmObject } from '../../../workers/sbm/sbm-three'
+import type { SbmLoadSample, SbmPageConfig, SbmPageResult } from './sbm-bench-protocol'
+
+declare global {
+  interface Window {
+    runSbmBench(config: SbmPageConfig): Promise<SbmPageResult>
+    gc?: () => void
+  }
+}
+
+type Load = () => Promise<{ extra?: Partial<SbmLoadSample>; release: () => void }>
+
+/** Times one load while watching the main thread (Long Tasks, a 4 ms heartbeat, frames). */
+async function watchLoad(load: Load): Promise<SbmLoadSample> {
+  const longTasksMs: number[] = []
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longTasksMs.push(entry.duration)
+  })
+  observer.observe({ type: 'longtask', buffered: false })
+  let isWatching = true
+  let lastBeatMs = performance.now()
+  let longestHeartbeatGapMs = 0
+  const beat = () => {
+    const nowMs = performance.now()
+    longestHeartbeatGapMs = Math.max(longestHeartbeatGapMs, nowMs - lastBeatMs)
+    lastBeatMs = nowMs
+    if (isWatching) setTimeout(beat, 4)
+  }
+  setTimeout(beat, 4)
+  let frameCount = 0
+  let lastFrameMs = performance.now()
+  let longestFrameGapMs = 0
+  const frame = (nowMs: number) => {
+    frameCount++
+    longestFrameGapMs = Math.max(longestFrameGapMs, nowMs - lastFrameMs)
+    lastFrameMs = nowMs
+    if (isWatching) requestAnimationFrame(frame)
+  }
+  requestAnimationFrame(frame)
+
+  const startMs = performance.now()
+  const { extra, release } = await load()
+  const loadToPickableMs = performance.now() - startMs
+  isWatching = false
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  for (const entry of observer.takeRecords()) longTasksMs.push(entry.duration)
+  observer.disconnect()
+  release()
+  return {
+    loadToPickableMs,
+    longestLongTaskMs: Math.max(0, ...longTasksMs),
+    longTaskCount: longTasksMs.length,
+    longestHeartbeatGapMs,
+    frameCount,
+    longestFrameGapMs,
+    ...(extra ?? {}),
+  }
+}
+
+/** The anchor: what a three.js app does with a plain GLB. */
+async function loadAnchor(url: string) {
+  const bytes = await (await fetch(url)).arrayBuffer()
+  const gltf = await new GLTFLoader().parseAsync(bytes, '')
+  const meshes: Mesh[] = []
+  gltf.scene.traverse((object: Object3D) => {
+    const mesh = object as Mesh
+    if (!mesh.isMesh) return
+    mesh.geometry.boundsTree = new MeshBVH(mesh.geometry)
+    meshes.push(mesh)
+  })
+  gltf.scene.updateMatrixWorld(true)
+  return { scene: gltf.scene, meshes }
+}
+
+function seededRandom(seed: number) {
+  let state = seed >>> 0
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    return state / 4294967296
+  }
+}
+
+/** Rays from around the building toward random points inside its box (the same on both sides). */
+function raysAround(box: { min: Vector3; max: Vector3 }, count: number, seed: number): PickRay[] {
+  const random = seededRandom(seed)
+  const center = box.min.clone().add(box.max).multiplyScalar(0.5)
+  const radius = box.max.distanceTo(box.min)
+  return Array.from({ length: count }, () => {
+    const theta = random() * Math.PI * 2
+    const phi = Math.acos(2 * random() - 1)
+    const origin = new Vector3(
+      center.x + radius * Math.sin(phi) * Math.cos(theta),
+      center.y + radius * Math.cos(phi),
+      center.z + radius * Math.sin(phi) * Math.sin(theta),
+    )
+    const target = new Vector3(
+      box.min.x + random() * (box.max.x - box.min.x),
+      box.min.y + random() * (box.max.y - box.min.y),
+      box.min.z + random() * (box.max.z - box.min.z),
+    )
+    return {
+      origin: origin.toArray() as [number, number, number],
+      direction: target.sub(origin).normalize().toArray() as [number, number, number],
+    }
+  })
+}
+
+window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
+  // Workers start once, like the app's long-lived picking worker and decode pool.
+  const decoder = Comlink.wrap<SbmDecodeWorkerApi>(
+    new Worker(new URL('../../../workers/sbm/sbm-decode.worker.ts', import.meta.url), {
+      type: 'module',
+    }),
+  )
+  const picking = Comlink.wrap<BvhWorkerApi>(
+    new Worker(new URL('../../../workers/bvh/bvh.worker.ts', import.meta.url), { type: 'module' }),
+  )
+  const sbmUrl = new URL(config.sbmUrl, location.href).href
+  const anchorSamples: SbmLoadSample[] = []
+  const ourSamples: SbmLoadSample[] = []
+  let triangleCount = 0
+
+  const loadOurs: Load = async () => {
+    const startMs = performance.now()
+    // One fetch and one decode in the decode worker; its copy for picking goes on to the
+    // picking worker by transfer, so the main thread never copies or decodes geometry.
+    const decoded = await decoder.decode(sbmUrl, { forPicking: true })
+    const decodedAtMs = performance.now() - startMs
+    if (!decoded.ok) throw new Error(decoded.error.detail)
+    const pickingCopy = decoded.pickingCopy!
+    const pickable = picking.addDecoded(
+      'building',
+      Comlink.transfer(pickingCopy, transferablesOf(pickingCopy)),
+    )
+    const model = createSbmObject(decoded.model, { imageBitmaps: decoded.imageBitmaps })
+    triangleCount = (await pickable).triangleCount
+    const pickerReadyAtMs = performance.now() - startMs
+    return {
+      extra: { decodedAtMs, pickerReadyAtMs },
+      release: () => {
+        model.dispose()
+        void picking.removeModel('building')
+      },
+    }
+  }
+  const loadAnchorCase: Load = async () => {
+    const { meshes } = await loadAnchor(config.glbUrl)
+    return {
+      release: () => {
+        for (const mesh of meshes) mesh.geometry.dispose()
+      },
+    }
+  }
+
+  for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
+    const isTimed = round >= config.warmupRounds
+    const order = round % 2 === 0 ? (['ours', 'anchor'] as const) : (['anchor', 'ours'] as const)
+    for (const which of order) {
+      window.gc?.()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const sample = await watchLoad(which === 'ours' ? loadOurs : loadAnchorCase)
+      console.log(
+        `[sbm-bench] round ${round + 1} ${which}: ${sample.loadToPickableMs.toFixed(0)} ms`,
+      )
+      if (isTimed) (which === 'ours' ? ourSamples : anchorSamples).push(sample)
+    }
+  }
+
+  // Picking through the worker on the loaded model: latency of single picks and hover bursts
+  // first, while the page holds only our model, then throughput of one big batch against
+  // three.js raycasting on the main thread (which needs the anchor loaded).
+  const added = await picking.addSbm('building', sbmUrl)
+  if (!added.ok) throw new Error(added.error.detail)
+  const stats = await decoder.decode(sbmUrl, { purpose: 'picking' })
+  if (!stats.ok) throw new Error(stats.error.detail)
+  const box = {
+    min: new Vector3(Infinity, Infinity, Infinity),
+    max: new Vector3(-Infinity, -Infinity, -Infinity),
+  }
+  for (const instance of stats.model.instances) {
+    for (const primitiveId of stats.model.meshes[instance.meshIndex]!.primitiveIds) {
+      const [minX, minY, minZ, maxX, maxY, maxZ] = stats.model.primitives[primitiveId]!.boundingBox
+      const worldBox = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ))
+      worldBox.applyMatrix4(new Matrix4().fromArray(instance.matrixWorld))
+      box.min.min(worldBox.min)
+      box.max.max(worldBox.max)
+    }
+  }
+  const pickRays = raysAround(box, config.pickCount, config.seed)
+  for (const ray of pickRays.slice(0, 50)) await picking.raycast(ray)
+  window.gc?.()
+  const pickRoundTripMs: number[] = []
+  let hits = 0
+  for (const ray of pickRays) {
+    const startMs = performance.now()
+    const hit = await picking.raycast(ray)
+    pickRoundTripMs.push(performance.now() - startMs)
+    if (hit) hits++
+  }
+  let stale = 0
+  let hoverRequests = 0
+  for (let burst = 0; burst < 20; burst++) {
+    const answers = await Promise.all(
+      pickRays.slice(burst * 10, burst * 10 + 10).map((ray) => picking.hover(ray)),
+    )
+    hoverRequests += answers.length
+    stale += answers.filter((answer) => answer === STALE).length
+  }
+  const anchor = await loadAnchor(config.glbUrl)
+  for (const mesh of anchor.meshes) {
+    mesh.raycast = acceleratedRaycast
+    mesh.geometry.computeBoundingSphere()
+    for (const material of [mesh.material].flat()) material.side = DoubleSide
+  }
+  const batch = raysAround(box, config.batchRayCount, config.seed + 1)
+  const raycaster = new Raycaster()
+  raycaster.firstHitOnly = true
+  const workerRaysPerSecond: number[] = []
+  const mainThreadRaysPerSecond: number[] = []
+  for (let round = 0; round < config.rounds; round++) {
+    const workerStartMs = performance.now()
+    await picking.raycastBatch(batch)
+    workerRaysPerSecond.push(batch.length / ((performance.now() - workerStartMs) / 1000))
+    const mainStartMs = performance.now()
+    for (const ray of batch) {
+      raycaster.ray.origin.fromArray(ray.origin)
+      raycaster.ray.direction.fromArray(ray.direction)
+      raycaster.intersectObjects(anchor.meshes, false)
+    }
+    mainThreadRaysPerSecond.push(batch.length / ((performance.now() - mainStartMs) / 1000))
+  }
+  await picking.dispose()
+  return {
+    anchor: anchorSamples,
+    ours: ourSamples,
+    triangleCount,
+    pickRoundTripMs,
+    pickHitShare: hits / pickRays.length,
+    hoverStaleShare: stale / hoverRequests,
+    workerRaysPerSecond,
+    mainThreadRaysPerSecond,
+  }
+}

@@ -1,0 +1,43 @@
+/** What the SBM bench page is asked to do (sent by bench/sbm/sbm-browser-bench.ts). */
+export interface SbmPageConfig {
+  glbUrl: string
+  sbmUrl: string
+  rounds: number
+  warmupRounds: number
+  /** Sequential picks through the worker after loading, for the latency distribution. */
+  pickCount: number
+  /** Rays per throughput batch, in the worker and on the main thread. */
+  batchRayCount: number
+  seed: number
+}
+
+/** One timed load, with what the main thread went through meanwhile. */
+export interface SbmLoadSample {
+  loadToPickableMs: number
+  /** Longest Long Tasks API entry (tasks ≥ 50 ms); 0 when none. */
+  longestLongTaskMs: number
+  longTaskCount: number
+  /** Longest gap of a 4 ms timer heartbeat: catches blocking below 50 ms too. */
+  longestHeartbeatGapMs: number
+  /** Animation frames delivered during the load, and the longest gap between two. */
+  frameCount: number
+  longestFrameGapMs: number
+  /** Ours only: when the decode worker's answer and the picking worker's answer arrived. */
+  decodedAtMs?: number
+  pickerReadyAtMs?: number
+}
+
+/** What the page returns. */
+export interface SbmPageResult {
+  anchor: SbmLoadSample[]
+  ours: SbmLoadSample[]
+  triangleCount: number
+  /** Round trips of single picks through the picking worker (ms). */
+  pickRoundTripMs: number[]
+  pickHitShare: number
+  /** Hover bursts of 10 requests: how many were answered stale (skipped work). */
+  hoverStaleShare: number
+  /** Rays per second: one batch in the picking worker vs three.js Raycaster on the main thread. */
+  workerRaysPerSecond: number[]
+  mainThreadRaysPerSecond: number[]
+}

@@ -1,0 +1,289 @@
+/**
+ * SBM in Node, each figure side by side with its anchor in the same run:
+ * (a) file size: SBM ÷ the source GLB;
+ * (b) BVH bytes per triangle: the stored, deserialized BVH ÷ a BVH three-mesh-bvh builds itself;
+ * (c) decode to pickable: decodeSbm + three.js objects with stored BVHs ÷ GLTFLoader + new MeshBVH;
+ * (d) raycast throughput: our PickingScene (the picking worker's module) ÷ three.js Raycaster
+ *     with three-mesh-bvh's accelerated raycast over the same meshes.
+ * Standalone: `npx tsx bench/sbm/sbm-node-bench.ts`; writes bench/results/sbm-node.json.
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import {
+  Box3,
+  type BufferGeometry,
+  DoubleSide,
+  type Mesh,
+  type Object3D,
+  Raycaster,
+  Vector3,
+} from 'three'
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh'
+import { decodeSbm } from '../../workers/sbm/decode-sbm'
+import { createSbmObject } from '../../workers/sbm/sbm-three'
+import { addDecodedSbm } from '../../workers/bvh/add-decoded-sbm'
+import { type PickRay, PickingScene } from '../../workers/bvh/picking-scene'
+import { BVH_CHUNK_TYPE } from '../../workers/sbm/bvh-chunk'
+import { parseGlb } from '../../workers/sbm/glb'
+import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+import { benchBuildingRecipe, type BuildingRecipe } from './generate-building'
+import { prepareBuilding } from './prepare-building'
+
+/** Issue 5 goals these figures are held against. */
+export const sbmNodeGoals = {
+  decodeToPickableVsAnchorAtMost: 0.3,
+  bvhBytesPerTriangleVsAnchorAtMost: 1.05,
+  raycastThroughputVsAnchorAtLeast: 0.9,
+}
+
+/** Options of {@link runSbmNodeBench}. */
+export interface SbmNodeBenchOptions {
+  recipe?: BuildingRecipe
+  rounds?: number
+  warmupRounds?: number
+  rayCount?: number
+  log?: (line: string) => void
+}
+
+const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.()
+
+function arrayBufferOf(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+}
+
+/** The common three.js path: parse the GLB, then build a BVH for every mesh, all on one thread. */
+async function loadAnchor(glb: Uint8Array) {
+  const gltf = await new GLTFLoader().parseAsync(arrayBufferOf(glb), '')
+  const meshes: Mesh[] = []
+  gltf.scene.traverse((object: Object3D) => {
+    const mesh = object as Mesh
+    if (!mesh.isMesh) return
+    mesh.geometry.boundsTree = new MeshBVH(mesh.geometry)
+    meshes.push(mesh)
+  })
+  gltf.scene.updateMatrixWorld(true)
+  return { scene: gltf.scene, meshes }
+}
+
+/** Ours: validate, decode (meshopt), deserialize the stored BVHs, make three.js objects. */
+async function loadOurs(sbm: Uint8Array) {
+  const decoded = await decodeSbm(sbm)
+  const model = createSbmObject(decoded)
+  return { decoded, model }
+}
+
+/** Rays from a sphere around the building toward random points inside it: mostly hits. */
+function seededRays(bounds: Box3, count: number, seed: number): PickRay[] {
+  let state = seed >>> 0
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    return state / 4294967296
+  }
+  const center = bounds.getCenter(new Vector3())
+  const radius = bounds.getSize(new Vector3()).length()
+  return Array.from({ length: count }, () => {
+    const theta = random() * Math.PI * 2
+    const phi = Math.acos(2 * random() - 1)
+    const origin = new Vector3(
+      center.x + radius * Math.sin(phi) * Math.cos(theta),
+      center.y + radius * Math.cos(phi),
+      center.z + radius * Math.sin(phi) * Math.sin(theta),
+    )
+    const target = new Vector3(
+      bounds.min.x + random() * (bounds.max.x - bounds.min.x),
+      bounds.min.y + random() * (bounds.max.y - bounds.min.y),
+      bounds.min.z + random() * (bounds.max.z - bounds.min.z),
+    )
+    return {
+      origin: origin.toArray() as [number, number, number],
+      direction: target.sub(origin).normalize().toArray() as [number, number, number],
+    }
+  })
+}
+
+function bvhBytes(bvh: MeshBVH): number {
+  return MeshBVH.serialize(bvh, { cloneBuffers: false }).roots.reduce(
+    (sum, root) => sum + root.byteLength,
+    0,
+  )
+}
+
+/** Runs (a)–(d) and writes bench/results/sbm-node.json; returns the report. */
+export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
+  const log = options.log ?? console.log
+  const recipe = options.recipe ?? benchBuildingRecipe
+  const rounds = options.rounds ?? 5
+  const warmupRounds = options.warmupRounds ?? 1
+  const rayCount = options.rayCount ?? 20_000
+  const startedAtMs = performance.now()
+  const machine = machineInfo(null)
+  const prepared = await prepareBuilding(recipe, log)
+  const glb = new Uint8Array(readFileSync(prepared.glbPath))
+  const sbm = new Uint8Array(readFileSync(prepared.sbmPath))
+
+  // (c) decode to pickable, alternating ours and the anchor so machine load hits both alike.
+  const oursMs: number[] = []
+  const anchorMs: number[] = []
+  for (let round = 0; round < warmupRounds + rounds; round++) {
+    const isTimed = round >= warmupRounds
+    for (const which of round % 2 === 0 ? ['ours', 'anchor'] : ['anchor', 'ours']) {
+      collectGarbage()
+      const start = performance.now()
+      if (which === 'ours') {
+        const { model } = await loadOurs(sbm)
+        const elapsed = performance.now() - start
+        model.dispose()
+        if (isTimed) oursMs.push(elapsed)
+      } else {
+        const { meshes } = await loadAnchor(glb)
+        const elapsed = performance.now() - start
+        for (const mesh of meshes) mesh.geometry.dispose()
+        if (isTimed) anchorMs.push(elapsed)
+      }
+    }
+    log(`sbm: decode round ${round + 1}/${warmupRounds + rounds} done`)
+  }
+  const decodeOurs = measure(oursMs, 'ms')
+  const decodeAnchor = measure(anchorMs, 'ms')
+
+  // One loaded copy of each for (b) and (d).
+  const ours = await loadOurs(sbm)
+  const anchor = await loadAnchor(glb)
+
+  // (b) BVH bytes per triangle, over each side's distinct geometries.
+  const oursBvhBytes = ours.decoded.bvhRoots.reduce((sum, root) => sum + root.byteLength, 0)
+  const oursTriangles = ours.decoded.indices.length / 3
+  const anchorGeometries = new Set<BufferGeometry>(anchor.meshes.map((mesh) => mesh.geometry))
+  let anchorBvhBytes = 0
+  let anchorTriangles = 0
+  for (const geometry of anchorGeometries) {
+    anchorBvhBytes += bvhBytes(geometry.boundsTree as MeshBVH)
+    anchorTriangles += geometry.index!.count / 3
+  }
+  const storedChunk = parseGlb(sbm).extraChunks.find((chunk) => chunk.type === BVH_CHUNK_TYPE)
+  const bvhMemory = {
+    oursBytesPerTriangle: oursBvhBytes / oursTriangles,
+    anchorBytesPerTriangle: anchorBvhBytes / anchorTriangles,
+    storedInFileBytesPerTriangle: (storedChunk?.data.byteLength ?? 0) / oursTriangles,
+  }
+
+  // (d) raycast throughput over the same rays.
+  const scene = new PickingScene()
+  addDecodedSbm(scene, 'building', ours.decoded)
+  const bounds = new Box3().setFromObject(anchor.scene)
+  const rays = seededRays(bounds, rayCount, recipe.seed)
+  for (const mesh of anchor.meshes) {
+    mesh.raycast = acceleratedRaycast
+    mesh.geometry.computeBoundingSphere()
+    // Picking counts both faces (a POI can go on the inside of a pipe or wall); so must the anchor.
+    for (const material of [mesh.material].flat()) material.side = DoubleSide
+  }
+  const raycaster = new Raycaster()
+  raycaster.firstHitOnly = true
+  const castAnchor = (ray: PickRay) => {
+    raycaster.ray.origin.fromArray(ray.origin)
+    raycaster.ray.direction.fromArray(ray.direction)
+    return raycaster.intersectObjects(anchor.meshes, false)[0] ?? null
+  }
+  let disagreements = 0
+  let hits = 0
+  for (const ray of rays.slice(0, 500)) {
+    const a = scene.raycast(ray)
+    const b = castAnchor(ray)
+    if (a) hits++
+    if ((a === null) !== (b === null) || (a && b && Math.abs(a.distance - b.distance) > 1e-4)) {
+      disagreements++
+    }
+  }
+  const oursRaysPerSecond: number[] = []
+  const anchorRaysPerSecond: number[] = []
+  for (let round = 0; round < warmupRounds + rounds; round++) {
+    const isTimed = round >= warmupRounds
+    for (const which of round % 2 === 0 ? ['ours', 'anchor'] : ['anchor', 'ours']) {
+      const start = performance.now()
+      if (which === 'ours') for (const ray of rays) scene.raycast(ray)
+      else for (const ray of rays) castAnchor(ray)
+      const perSecond = rays.length / ((performance.now() - start) / 1000)
+      if (isTimed) (which === 'ours' ? oursRaysPerSecond : anchorRaysPerSecond).push(perSecond)
+    }
+  }
+  const raycastOurs = measure(oursRaysPerSecond, 'rays/s')
+  const raycastAnchor = measure(anchorRaysPerSecond, 'rays/s')
+
+  const ratios = {
+    fileSize: ratioOf(
+      'SBM file',
+      'source GLB',
+      'bytes',
+      prepared.sbmSizeBytes,
+      prepared.glbSizeBytes,
+    ),
+    bvhBytesPerTriangle: ratioOf(
+      'stored BVH (deserialized)',
+      'new MeshBVH()',
+      'bytes per triangle',
+      bvhMemory.oursBytesPerTriangle,
+      bvhMemory.anchorBytesPerTriangle,
+    ),
+    decodeToPickable: ratioOf(
+      'decodeSbm + createSbmObject (stored BVHs)',
+      'GLTFLoader.parse + new MeshBVH()',
+      'ms',
+      decodeOurs.median,
+      decodeAnchor.median,
+    ),
+    raycastThroughput: ratioOf(
+      'PickingScene.raycast',
+      'Raycaster + acceleratedRaycast (firstHitOnly)',
+      'rays/s',
+      raycastOurs.median,
+      raycastAnchor.median,
+    ),
+  }
+  const report = {
+    benchmark: 'sbm-node',
+    description:
+      'SBM vs the plain-GLB three.js path in Node on a seeded multi-floor building; ratios are ours ÷ anchor of medians measured in the same run, rounds alternating',
+    machine,
+    recipe,
+    building: {
+      triangleCount: prepared.conversion.triangleCount,
+      distinctGeometryTriangleCount: oursTriangles,
+      meshCount: prepared.conversion.meshCount,
+      conversionMs: Math.round(prepared.conversionMs),
+    },
+    fileSize: {
+      sourceGlbBytes: prepared.glbSizeBytes,
+      sbmBytes: prepared.sbmSizeBytes,
+    },
+    bvhMemory,
+    decodeToPickable: { ours: decodeOurs, anchor: decodeAnchor },
+    raycast: {
+      rayCount,
+      hitShareOfFirst500: hits / 500,
+      disagreementsInFirst500: disagreements,
+      ours: raycastOurs,
+      anchor: raycastAnchor,
+    },
+    ratios,
+    goals: {
+      ...sbmNodeGoals,
+      decodeToPickableMet:
+        ratios.decodeToPickable.value <= sbmNodeGoals.decodeToPickableVsAnchorAtMost,
+      bvhBytesPerTriangleMet:
+        ratios.bvhBytesPerTriangle.value <= sbmNodeGoals.bvhBytesPerTriangleVsAnchorAtMost,
+      raycastThroughputMet:
+        ratios.raycastThroughput.value >= sbmNodeGoals.raycastThroughputVsAnchorAtLeast,
+    },
+    durationMs: Math.round(performance.now() - startedAtMs),
+  }
+  ours.model.dispose()
+  log(`sbm: wrote ${writeBenchResult('sbm-node', report)}`)
+  return report
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const report = await runSbmNodeBench()
+  console.log(JSON.stringify(report.ratios, null, 2))
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod'
+import { recordIdSchema, timestampSchema } from './common'
+import { formInteger, formList } from './form-fields'
+import { userRoleSchema } from './user'
+
+/**
+ * Roles as data (SPEC §6, decisions.md "Accounts"). A role names the menu keys its holders see
+ * (`GET /web/roleMenu/selectRoleMenu_Vue`) and the access level the server enforces on every
+ * call: `admin`, `editor` or `guest` (contract/user.ts `userRoleSchema`). The three built-in
+ * roles, one per level, cannot be deleted, renamed or moved to another level.
+ */
+
+/** Menu keys of the console's left menu (`<group>.<item>`, src/components/shell/left-menu.ts). */
+export const consoleMenuKeys = [
+  'projectManage.city',
+  'projectManage.space',
+  'projectManage.cases',
+  'templateManage.list',
+  'modelConfig.merge',
+  'modelConfig.add',
+  'modelConfig.conversion',
+  'modelConfig.cases',
+  'system.person',
+  'system.security',
+  'system.users',
+  'system.roles',
+  'system.issue',
+  'orderManage.personal',
+  'orderManage.myOrder',
+  'orderManage.balance',
+] as const
+
+/** Menu keys only admins hold by default. */
+export const adminOnlyMenuKeys = ['system.users', 'system.roles', 'system.issue'] as const
+
+/** The menu keys each built-in role starts with. */
+export const builtinRoleMenuKeys: Record<z.infer<typeof userRoleSchema>, readonly string[]> = {
+  admin: consoleMenuKeys,
+  editor: consoleMenuKeys.filter(
+    (key) => !(adminOnlyMenuKeys as readonly string[]).includes(key),
+  ),
+  // decisions.md: guests view project cases and preview links, read-only.
+  guest: ['projectManage.cases', 'system.person'],
+}
+
+/** A menu key: letters, digits and `._-`. Keys the console does not know are kept, unused. */
+export const menuKeySchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'A menu key has 1 to 64 letters, digits, dots, _ or -.')
+
+/** A role as the API shows it. */
+export const roleSchema = z.object({
+  id: recordIdSchema,
+  name: z.string(),
+  /** Null for the built-in roles: the console shows its own translated text for them. */
+  description: z.string().nullable(),
+  access_level: userRoleSchema,
+  menu_keys: z.array(z.string()),
+  is_builtin: z.boolean(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+export type Role = z.infer<typeof roleSchema>
+
+const roleNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Please enter the role name.')
+  .max(64, 'The role name may have at most 64 characters.')
+
+const roleDescriptionSchema = z.union([
+  z.null(),
+  z
+    .string()
+    .trim()
+    .max(500)
+    .transform((text) => (text === '' ? null : text)),
+])
+
+const menuKeysSchema = formList(menuKeySchema).pipe(
+  z.array(z.string()).max(200, 'At most 200 menu keys.'),
+)
+
+/**
+ * Levels a custom role may have. The guest level belongs to guest sign-in alone: guest accounts
+ * are throwaway rows deleted when their session ends, never real accounts.
+ */
+export const customRoleLevelSchema = z.enum(['admin', 'editor'])
+
+/** `POST /web/role/add` (admin). A custom role has the `editor` level unless told otherwise. */
+export const addRoleBodySchema = z.object({
+  name: roleNameSchema,
+  description: roleDescriptionSchema.optional(),
+  access_level: customRoleLevelSchema.default('editor'),
+  menu_keys: menuKeysSchema.default([]),
+})
+export type AddRoleBody = z.input<typeof addRoleBodySchema>
+
+/** `POST /web/role/edit` (admin): fields absent stay as they are. */
+export const editRoleBodySchema = z.object({
+  id: recordIdSchema,
+  name: roleNameSchema.optional(),
+  description: roleDescriptionSchema.optional(),
+  /** Built-in roles keep their level. */
+  access_level: customRoleLevelSchema.optional(),
+  menu_keys: menuKeysSchema.optional(),
+})
+export type EditRoleBody = z.input<typeof editRoleBodySchema>
+
+/** `POST /web/role/delete` and `/web/role/findOne` (admin). */
+export const roleIdBodySchema = z.object({ id: recordIdSchema })
+
+/** `POST /web/role/findAll` answer. */
+export const roleListDatumSchema = z.array(roleSchema)
+
+/** `POST /web/role/search` (admin): a page of roles whose name or description has the keyword. */
+export const searchRoleBodySchema = z.object({
+  pageNo: formInteger({ min: 1, max: 1_000_000 }).default(1),
+  pageSize: formInteger({ min: 1, max: 100 }).default(20),
+  keyword: z.string().trim().max(100).default(''),
+})
+export type SearchRoleBody = z.input<typeof searchRoleBodySchema>
+
+/** `search` answer. */
+export const rolePageDatumSchema = z.object({
+  total: z.number().int(),
+  list: z.array(roleSchema),
+})
+
+/** `GET /web/roleMenu/selectRoleMenu_Vue` answer: the menu keys the caller's role may see. */
+export const roleMenuDatumSchema = z.array(z.string())

@@ -1,0 +1,36 @@
+import type { ZipErrorCode } from '../../workers/unzip/zip-errors'
+
+/**
+ * Every way an engine command can fail, as a stable code the UI maps to a translated message
+ * (src/engine-bridge/engine-error-messages.ts must name each one; the compiler checks it).
+ */
+export type EngineErrorCode =
+  | ZipErrorCode
+  /** A view command ran before a canvas was attached. */
+  | 'view.noCanvas'
+  /** The command ran after `dispose()`. */
+  | 'engine.disposed'
+  /** A worker could not start or crashed; the work may succeed if retried. */
+  | 'engine.workerFailed'
+  /** An unexpected failure: a bug, reported with its message for the logs. */
+  | 'engine.internal'
+
+/** A failed command: `code` says what happened, `detail` names the entry, limit or job. */
+export class EngineError extends Error {
+  override readonly name = 'EngineError'
+  readonly code: EngineErrorCode
+  readonly detail: string | undefined
+
+  constructor(code: EngineErrorCode, message: string, detail?: string) {
+    super(message)
+    this.code = code
+    this.detail = detail
+  }
+}
+
+/** Wraps anything thrown into an EngineError, keeping codes that are already there. */
+export function toEngineError(error: unknown): EngineError {
+  if (error instanceof EngineError) return error
+  const message = error instanceof Error ? error.message : String(error)
+  return new EngineError('engine.internal', message)
+}

@@ -1,0 +1,40 @@
+import { transferHandlers } from 'comlink'
+
+type ThrowHandler = {
+  canHandle: (value: unknown) => boolean
+  serialize: (value: { value: unknown }) => [unknown, Transferable[]]
+  deserialize: (serialized: unknown) => unknown
+}
+
+/**
+ * comlink sends a thrown Error as { message, name, stack } only, which would drop the
+ * GmlError `code` the UI translates by. The receiving side rebuilds errors with
+ * Object.assign(new Error(), value), so adding `code` here is enough: no client change.
+ * Call once in a worker (or worker_threads) entry before `expose`.
+ */
+export function keepErrorCodesAcrossComlink(): void {
+  const original = transferHandlers.get('throw') as unknown as ThrowHandler
+  const withCodes: ThrowHandler = {
+    canHandle: original.canHandle,
+    deserialize: original.deserialize,
+    serialize({ value }) {
+      if (value instanceof Error) {
+        const code = (value as { code?: unknown }).code
+        return [
+          {
+            isError: true,
+            value: {
+              message: value.message,
+              name: value.name,
+              stack: value.stack,
+              ...(typeof code === 'string' ? { code } : {}),
+            },
+          },
+          [],
+        ]
+      }
+      return original.serialize({ value })
+    },
+  }
+  transferHandlers.set('throw', withCodes as unknown as Parameters<typeof transferHandlers.set>[1])
+}

@@ -1,0 +1,269 @@
+import { readFile } from 'node:fs/promises'
+import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Ray, Vector3 } from 'three'
+import { MeshBVH } from 'three-mesh-bvh'
+import { describe, expect, it } from 'vitest'
+import { BVH_CHUNK_TYPE } from './bvh-chunk'
+import { decodeSbm } from './decode-sbm'
+import { transferablesOf } from './decoded-sbm'
+import { deserializeStoredBvh } from './deserialize-bvh'
+import { parseGlb, writeGlb } from './glb'
+import { readSbm } from './read-sbm'
+import { NOT_VALID_SBM_MESSAGE, SbmError } from './sbm-error'
+import { describeSbm } from './sbm-info'
+
+const fixture = async () =>
+  new Uint8Array(await readFile(new URL('./fixtures/two-storeys.sbm', import.meta.url)))
+const sharedData = (path: string) =>
+  readFile(new URL(`../../../shared/data/${path}`, import.meta.url)).then((b) => new Uint8Array(b))
+
+async function refusal(bytes: Uint8Array): Promise<string> {
+  try {
+    await decodeSbm(bytes)
+  } catch (error) {
+    expect(error).toBeInstanceOf(SbmError)
+    expect((error as Error).message).toBe(NOT_VALID_SBM_MESSAGE)
+    return (error as SbmError).detail
+  }
+  throw new Error('expected the file to be refused')
+}
+
+/** Re-assembles the fixture with its JSON, BIN or BVH chunk changed by `edit`. */
+async function tampered(
+  edit: (parts: { json: Record<string, unknown>; bin: Uint8Array; bvh: Uint8Array }) => void,
+): Promise<Uint8Array> {
+  const container = parseGlb(await fixture())
+  const parts = {
+    json: structuredClone(container.json),
+    bin: container.bin!.slice(),
+    bvh: container.extraChunks.find((chunk) => chunk.type === BVH_CHUNK_TYPE)!.data.slice(),
+  }
+  edit(parts)
+  return writeGlb({
+    json: parts.json,
+    bin: parts.bin,
+    extraChunks: parts.bvh.byteLength ? [{ type: BVH_CHUNK_TYPE, data: parts.bvh }] : [],
+  })
+}
+
+describe('decodeSbm on the converter-made fixture', () => {
+  it('reads the marker, floors and scene, using every stored BVH and building none', async () => {
+    const decoded = await decodeSbm(await fixture())
+    expect(decoded.header).toMatchObject({ version: 1, role: 'floor', units: 'm', upAxis: 'Y' })
+    expect(decoded.header.floors).toEqual([
+      { id: 'F1', name: '1F', elevationMeters: 0 },
+      { id: 'F2', name: '2F', elevationMeters: 3 },
+    ])
+    expect(decoded.stats).toEqual({
+      triangleCount: 24,
+      vertexCount: 48,
+      storedBvhCount: 2,
+      builtBvhCount: 0,
+      skippedPrimitiveCount: 0,
+    })
+    expect(decoded.meshes.map((mesh) => mesh.name)).toEqual(['slab', 'column'])
+    expect(decoded.instances.map((instance) => [instance.name, instance.matrixWorld[13]])).toEqual([
+      ['F1 slab', 0],
+      ['F2 slab', 3],
+      ['F1 column', 1.5],
+    ])
+    expect(decoded.materials[0]).toMatchObject({ name: 'concrete', alphaMode: 'OPAQUE' })
+    const slab = decoded.primitives[0]!
+    expect(slab.boundingBox.map((value) => Math.round(value * 100) / 100)).toEqual([
+      -5, -0.1, -5, 5, 0.1, 5,
+    ])
+    expect(slab.boundingSphere[3]).toBeCloseTo(Math.hypot(5, 0.1, 5), 5)
+  })
+
+  it('packs geometry into a handful of distinct transferable buffers', async () => {
+    const decoded = await decodeSbm(await fixture())
+    const buffers = transferablesOf(decoded)
+    expect(new Set(buffers).size).toBe(buffers.length)
+    expect(decoded.positions.length).toBe(decoded.stats.vertexCount * 3)
+    expect(decoded.normals!.length).toBe(decoded.stats.vertexCount * 3)
+    expect(decoded.indices.length).toBe(decoded.stats.triangleCount * 3)
+  })
+
+  it('gives a stored BVH that raycasts exactly like one built from scratch', async () => {
+    const decoded = await decodeSbm(await fixture())
+    const column = decoded.primitives[1]!
+    const positions = decoded.positions.subarray(
+      column.vertexOffset * 3,
+      (column.vertexOffset + column.vertexCount) * 3,
+    )
+    const indices = decoded.indices.subarray(
+      column.indexOffset,
+      column.indexOffset + column.indexCount,
+    )
+    const storedGeometry = new BufferGeometry()
+    storedGeometry.setAttribute('position', new BufferAttribute(positions, 3))
+    storedGeometry.setIndex(new BufferAttribute(indices, 1))
+    const stored = deserializeStoredBvh(
+      column.bvhRootIndices.map((index) => decoded.bvhRoots[index]!),
+      indices,
+      storedGeometry,
+    )
+    const fresh = new BufferGeometry()
+    fresh.setAttribute('position', new BufferAttribute(positions.slice(), 3))
+    fresh.setIndex(new BufferAttribute(indices.slice(), 1))
+    const built = new MeshBVH(fresh)
+    for (const [origin, direction] of [
+      [new Vector3(-5, 0.3, 0.1), new Vector3(1, 0, 0)],
+      [new Vector3(0.1, 5, 0.05), new Vector3(0, -1, 0)],
+      [new Vector3(2, 1, 2), new Vector3(-1, -0.2, -1).normalize()],
+    ] as const) {
+      const a = stored.raycastFirst(new Ray(origin, direction), DoubleSide)
+      const b = built.raycastFirst(new Ray(origin, direction), DoubleSide)
+      expect(a?.distance).toBeCloseTo(b!.distance, 6)
+    }
+  })
+
+  it('builds a BVH only for primitives that have none stored', async () => {
+    const withoutBvh = await tampered((parts) => {
+      parts.bvh = new Uint8Array(0)
+    })
+    const decoded = await decodeSbm(withoutBvh)
+    expect(decoded.stats.storedBvhCount).toBe(0)
+    expect(decoded.stats.builtBvhCount).toBe(2)
+    expect(decoded.primitives.every((primitive) => !primitive.isBvhStored)).toBe(true)
+    const slab = decoded.primitives[0]!
+    expect(slab.boundingBox.map((value) => Math.round(value * 100) / 100)).toEqual([
+      -5, -0.1, -5, 5, 0.1, 5,
+    ])
+  })
+
+  it('decodes for picking without normals, uvs or images', async () => {
+    const decoded = await decodeSbm(await fixture(), { purpose: 'picking' })
+    expect(decoded.normals).toBeNull()
+    expect(decoded.uvs).toBeNull()
+    expect(decoded.materials).toEqual([])
+    expect(decoded.stats.storedBvhCount).toBe(2)
+  })
+})
+
+describe('decodeSbm refuses what is not a valid SBM', () => {
+  it('refuses empty, truncated and renamed files', async () => {
+    const bytes = await fixture()
+    expect(await refusal(new Uint8Array(0))).toMatch(/empty/)
+    expect(await refusal(bytes.subarray(0, bytes.byteLength - 100))).toMatch(/declares/)
+    expect(await refusal(bytes.subarray(0, 16))).toMatch(/too short|declares/)
+    const png = await sharedData('gltf/BoxTextured/separate/CesiumLogoFlat.png')
+    expect(await refusal(png)).toMatch(/magic/)
+  })
+
+  it('refuses a plain GLB (no marker) and glTF 1.0 binaries', async () => {
+    expect(await refusal(await sharedData('gltf/Duck/Duck.glb'))).toMatch(/no asset.extras.sbm/)
+    expect(await refusal(await sharedData('gltf/edge-cases/glTF1.0-BoxTextured.glb'))).toMatch(
+      /version 1/,
+    )
+  })
+
+  it('refuses a GLB whose chunk lengths lie', async () => {
+    const bytes = (await fixture()).slice()
+    const view = new DataView(bytes.buffer)
+    const jsonLength = view.getUint32(12, true)
+    view.setUint32(20 + jsonLength, 0x7fff_fff0, true)
+    expect(await refusal(bytes)).toMatch(/declares 2147483632 bytes/)
+  })
+
+  it('refuses a marker with an unknown version or role, or malformed floors', async () => {
+    const withMarker = (sbm: Record<string, unknown>) =>
+      tampered((parts) => {
+        const asset = parts.json.asset as { extras: { sbm: Record<string, unknown> } }
+        asset.extras.sbm = { ...asset.extras.sbm, ...sbm }
+      })
+    expect(await refusal(await withMarker({ version: 2 }))).toMatch(/SBM version 2/)
+    expect(await refusal(await withMarker({ role: 'roof' }))).toMatch(/role roof/)
+    expect(await refusal(await withMarker({ floors: [{ id: 'F1' }] }))).toMatch(/floors\[0\]/)
+  })
+
+  it('refuses a BVH that belongs to other geometry or is not a sound tree', async () => {
+    const otherCount = await tampered((parts) => {
+      new DataView(parts.bvh.buffer).setUint32(8 + 8, 13, true)
+    })
+    expect(await refusal(otherCount)).toMatch(/covers other geometry/)
+    const orphan = await tampered((parts) => {
+      new DataView(parts.bvh.buffer).setUint32(8, 7, true)
+    })
+    expect(await refusal(orphan)).toMatch(/do not exist/)
+    const garbage = await tampered((parts) => {
+      const dataStart = parts.bvh.byteLength - 40
+      parts.bvh.fill(0xab, dataStart)
+    })
+    expect(await refusal(garbage)).toMatch(/BVH/)
+  })
+
+  it('refuses damaged geometry: indices past the vertices, views past the BIN, external buffers', async () => {
+    const outOfRange = await tampered((parts) => {
+      const accessors = parts.json.accessors as { count: number; type: string }[]
+      const position = accessors.find((accessor) => accessor.type === 'VEC3')!
+      position.count = 3
+    })
+    expect(await refusal(outOfRange)).toMatch(/indexes vertex|past the end|does not decode/)
+    const pastBin = await tampered((parts) => {
+      const views = parts.json.bufferViews as {
+        extensions?: { EXT_meshopt_compression?: { byteOffset?: number } }
+      }[]
+      views[0]!.extensions!.EXT_meshopt_compression!.byteOffset = 1 << 20
+    })
+    expect(await refusal(pastBin)).toMatch(/outside the BIN chunk/)
+    const external = await tampered((parts) => {
+      ;(parts.json.buffers as { uri?: string }[])[0]!.uri = 'https://example.com/steal.bin'
+    })
+    expect(await refusal(external)).toMatch(/outside data/)
+    const bomb = await tampered((parts) => {
+      const views = parts.json.bufferViews as {
+        extensions?: { EXT_meshopt_compression?: { count: number } }
+      }[]
+      views[0]!.extensions!.EXT_meshopt_compression!.count = 2 ** 31
+    })
+    expect(await refusal(bomb)).toMatch(/would decode to/)
+  })
+
+  it('refuses a node graph with a cycle', async () => {
+    const cyclic = await tampered((parts) => {
+      const nodes = parts.json.nodes as { children?: number[] }[]
+      nodes[0]!.children = [1]
+      nodes[1]!.children = [0]
+    })
+    expect(await refusal(cyclic)).toMatch(/reached twice/)
+  })
+})
+
+describe('readSbm and describeSbm', () => {
+  it('describe meshes, triangles, stored BVHs, role and floors without decoding geometry', async () => {
+    const bytes = await fixture()
+    expect(readSbm(bytes).bvhEntries).toHaveLength(2)
+    expect(describeSbm(bytes)).toMatchObject({
+      role: 'floor',
+      floors: [
+        { id: 'F1', name: '1F', elevationMeters: 0 },
+        { id: 'F2', name: '2F', elevationMeters: 3 },
+      ],
+      meshCount: 2,
+      triangleCount: 24,
+      meshesWithStoredBvh: 2,
+      isMeshoptCompressed: true,
+      meshes: [
+        { name: 'slab', triangleCount: 12, hasStoredBvh: true },
+        { name: 'column', triangleCount: 12, hasStoredBvh: true },
+      ],
+    })
+  })
+
+  it('reports meshes without a stored BVH', async () => {
+    const withoutBvh = await tampered((parts) => {
+      parts.bvh = new Uint8Array(0)
+    })
+    const info = describeSbm(withoutBvh)
+    expect(info.meshesWithStoredBvh).toBe(0)
+    expect(info.meshes.map((mesh) => mesh.hasStoredBvh)).toEqual([false, false])
+  })
+
+  it('keeps world placement: the F2 slab sits 3 m above the F1 slab', async () => {
+    const decoded = await decodeSbm(await fixture())
+    const [f1, f2] = decoded.instances
+    const lift = new Vector3().setFromMatrixPosition(new Matrix4().fromArray(f2!.matrixWorld))
+    const base = new Vector3().setFromMatrixPosition(new Matrix4().fromArray(f1!.matrixWorld))
+    expect(lift.y - base.y).toBe(3)
+  })
+})

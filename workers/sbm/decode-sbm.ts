@@ -1,0 +1,533 @@
+import { MeshoptDecoder } from 'meshoptimizer/decoder'
+import { BufferAttribute, BufferGeometry, Matrix4, Quaternion, Vector3 } from 'three'
+import { MeshBVH } from 'three-mesh-bvh'
+import { decodeBvhRoots, type StoredBvhEntry } from './bvh-chunk'
+import type {
+  DecodedImage,
+  DecodedInstance,
+  DecodedMaterial,
+  DecodedMesh,
+  DecodedPrimitive,
+  DecodedSbm,
+  DecodedTexture,
+  DecodedTextureReference,
+} from './decoded-sbm'
+import { GltfBufferReader } from './gltf-buffers'
+import { readSbm } from './read-sbm'
+import { SbmError } from './sbm-error'
+
+/** What to decode: everything three.js needs, or only what picking needs (no normals, uvs, images). */
+export interface DecodeSbmOptions {
+  purpose?: 'render' | 'picking'
+}
+
+type Json = Record<string, unknown>
+
+const TRIANGLES = 4
+
+function list(json: Json, key: string): unknown[] {
+  const value = json[key]
+  if (value === undefined) return []
+  if (!Array.isArray(value)) throw new SbmError(`glTF ${key} is not an array`)
+  return value
+}
+
+function record(value: unknown, what: string): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SbmError(`${what} is not an object`)
+  }
+  return value as Json
+}
+
+function integerOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback
+}
+
+function numbersOr<Tuple extends number[]>(value: unknown, fallback: Tuple): Tuple {
+  if (!Array.isArray(value) || value.length !== fallback.length) return fallback
+  return value.map((item, index) => numberOr(item, fallback[index]!)) as Tuple
+}
+
+/**
+ * Decodes an SBM file into {@link DecodedSbm}: validates it (throwing {@link SbmError} with the
+ * user-facing 'not a valid SBM file' message for anything wrong), decodes meshopt-compressed
+ * geometry, deserializes each primitive's stored BVH after checking it is a sound tree over that
+ * primitive's triangles, and builds a BVH only for primitives that have none stored.
+ * Pure: runs the same in a worker, on the main thread and in Node.
+ */
+export async function decodeSbm(
+  input: Uint8Array | ArrayBuffer,
+  options: DecodeSbmOptions = {},
+): Promise<DecodedSbm> {
+  await MeshoptDecoder.ready
+  try {
+    const file = readSbm(input)
+    return decodeValidated(file.json, file.bin, file.header, file.bvhEntries, options)
+  } catch (error) {
+    // Any slip on hostile data (a RangeError, a bad index) is still "not a valid SBM".
+    if (error instanceof SbmError) throw error
+    throw new SbmError(`decoding failed: ${(error as Error).message}`)
+  }
+}
+
+function decodeValidated(
+  json: Json,
+  bin: Uint8Array | null,
+  header: DecodedSbm['header'],
+  bvhEntries: StoredBvhEntry[],
+  options: DecodeSbmOptions,
+): DecodedSbm {
+  const isForRender = options.purpose !== 'picking'
+  const reader = new GltfBufferReader(json, bin, MeshoptDecoder)
+  const meshDefinitions = list(json, 'meshes')
+  const instances = collectInstances(json, meshDefinitions.length)
+
+  // Plan every triangle primitive first, so each output buffer is allocated once at full size.
+  interface Plan {
+    primitive: DecodedPrimitive
+    positionAccessor: number
+    normalAccessor: number | null
+    uvAccessor: number | null
+    indexAccessor: number | null
+  }
+  const plans: Plan[] = []
+  const meshes: DecodedMesh[] = []
+  let vertexTotal = 0
+  let indexTotal = 0
+  let skippedPrimitiveCount = 0
+  meshDefinitions.forEach((meshValue, meshIndex) => {
+    const mesh = record(meshValue, `mesh ${meshIndex}`)
+    const primitiveIds: number[] = []
+    list(mesh, 'primitives').forEach((primitiveValue, primitiveIndex) => {
+      const primitive = record(primitiveValue, `mesh ${meshIndex} primitive ${primitiveIndex}`)
+      const attributes = record(primitive.attributes, `mesh ${meshIndex} attributes`)
+      const positionAccessor = integerOrNull(attributes.POSITION)
+      if ((primitive.mode ?? TRIANGLES) !== TRIANGLES || positionAccessor === null) {
+        skippedPrimitiveCount++
+        return
+      }
+      const vertexCount = reader.count(positionAccessor)
+      const indexAccessor = integerOrNull(primitive.indices)
+      const indexCount = indexAccessor === null ? vertexCount : reader.count(indexAccessor)
+      if (indexCount % 3 !== 0) {
+        throw new SbmError(`mesh ${meshIndex} primitive ${primitiveIndex} has a partial triangle`)
+      }
+      const normalAccessor = isForRender ? integerOrNull(attributes.NORMAL) : null
+      const uvAccessor = isForRender ? integerOrNull(attributes.TEXCOORD_0) : null
+      for (const accessor of [positionAccessor, normalAccessor, uvAccessor, indexAccessor]) {
+        if (accessor !== null) reader.expectReads(accessor)
+      }
+      primitiveIds.push(plans.length)
+      plans.push({
+        positionAccessor,
+        normalAccessor,
+        uvAccessor,
+        indexAccessor,
+        primitive: {
+          meshIndex,
+          primitiveIndex,
+          materialIndex: integerOrNull(primitive.material),
+          vertexOffset: vertexTotal,
+          vertexCount,
+          indexOffset: indexTotal,
+          indexCount,
+          hasUvs: uvAccessor !== null,
+          bvhRootIndices: [],
+          isBvhStored: false,
+          boundingBox: [0, 0, 0, 0, 0, 0],
+          boundingSphere: [0, 0, 0, 0],
+        },
+      })
+      vertexTotal += vertexCount
+      indexTotal += indexCount
+    })
+    meshes.push({ name: typeof mesh.name === 'string' ? mesh.name : '', primitiveIds })
+  })
+
+  const positions = new Float32Array(vertexTotal * 3)
+  const normals = isForRender ? new Float32Array(vertexTotal * 3) : null
+  const hasAnyUvs = plans.some((plan) => plan.uvAccessor !== null)
+  const uvs = hasAnyUvs ? new Float32Array(vertexTotal * 2) : null
+  const indices = new Uint32Array(indexTotal)
+  const storedByKey = new Map(
+    bvhEntries.map((entry) => [`${entry.meshIndex}/${entry.primitiveIndex}`, entry]),
+  )
+  const usedEntries = new Set<StoredBvhEntry>()
+  const bvhRoots: ArrayBuffer[] = []
+  let storedBvhCount = 0
+  let builtBvhCount = 0
+
+  for (const plan of plans) {
+    const { primitive } = plan
+    reader.readFloatsInto(plan.positionAccessor, 3, positions, primitive.vertexOffset)
+    if (plan.indexAccessor === null) {
+      for (let index = 0; index < primitive.indexCount; index++) {
+        indices[primitive.indexOffset + index] = index
+      }
+    } else {
+      reader.readIndicesInto(
+        plan.indexAccessor,
+        primitive.vertexCount,
+        indices,
+        primitive.indexOffset,
+      )
+    }
+    if (normals) {
+      if (plan.normalAccessor !== null) {
+        reader.readFloatsInto(plan.normalAccessor, 3, normals, primitive.vertexOffset)
+      } else {
+        computeVertexNormals(positions, indices, primitive, normals)
+      }
+    }
+    if (uvs && plan.uvAccessor !== null) {
+      reader.readFloatsInto(plan.uvAccessor, 2, uvs, primitive.vertexOffset)
+    }
+
+    const key = `${primitive.meshIndex}/${primitive.primitiveIndex}`
+    const stored = storedByKey.get(key)
+    let roots: ArrayBuffer[] = []
+    if (primitive.indexCount === 0) {
+      // Nothing to pick: three-mesh-bvh cannot build over zero triangles, and needs not.
+    } else if (stored) {
+      if (stored.triangleCount !== primitive.indexCount / 3) {
+        throw new SbmError(`the stored BVH of ${key} covers other geometry`)
+      }
+      roots = decodeBvhRoots(stored, MeshoptDecoder)
+      usedEntries.add(stored)
+      primitive.isBvhStored = true
+      storedBvhCount++
+    } else {
+      roots = buildBvhRoots(positions, indices, primitive)
+      builtBvhCount++
+    }
+    primitive.bvhRootIndices = roots.map((root) => bvhRoots.push(root) - 1)
+    primitive.boundingBox = roots.length > 0 ? boundsOfRoots(roots) : [0, 0, 0, 0, 0, 0]
+    primitive.boundingSphere = boundingSphereOf(positions, primitive)
+  }
+  if (usedEntries.size !== bvhEntries.length) {
+    throw new SbmError('the BVH chunk has entries for primitives that do not exist')
+  }
+
+  const images = isForRender ? collectImages(json, reader) : { images: [], imageBytes: null }
+  return {
+    header,
+    positions,
+    normals,
+    uvs: isForRender ? uvs : null,
+    indices,
+    bvhRoots,
+    primitives: plans.map((plan) => plan.primitive),
+    meshes,
+    instances,
+    materials: isForRender ? list(json, 'materials').map(readMaterial) : [],
+    textures: isForRender ? list(json, 'textures').map(readTexture(json)) : [],
+    images: images.images,
+    imageBytes: images.imageBytes,
+    stats: {
+      triangleCount: indexTotal / 3,
+      vertexCount: vertexTotal,
+      storedBvhCount,
+      builtBvhCount,
+      skippedPrimitiveCount,
+    },
+  }
+}
+
+/**
+ * Walks the default scene (or, without scenes, every root node) and returns each node that has a
+ * mesh with its world matrix. glTF requires the node graph to be a forest; a node reached twice
+ * (a cycle or a shared child) is refused, so a hostile file cannot loop the walk.
+ */
+function collectInstances(json: Json, meshCount: number): DecodedInstance[] {
+  const nodes = list(json, 'nodes').map((node, index) => record(node, `node ${index}`))
+  const childrenOf = nodes.map((node, index) => {
+    const children = node.children === undefined ? [] : node.children
+    if (!Array.isArray(children) || !children.every((child) => integerOrNull(child) !== null)) {
+      throw new SbmError(`node ${index} has malformed children`)
+    }
+    for (const child of children as number[]) {
+      if (child >= nodes.length) throw new SbmError(`node ${index} has a missing child ${child}`)
+    }
+    return children as number[]
+  })
+  let roots: number[]
+  const scenes = list(json, 'scenes')
+  if (scenes.length > 0) {
+    const sceneIndex = integerOrNull(json.scene) ?? 0
+    const scene = record(scenes[sceneIndex], `scene ${sceneIndex}`)
+    const sceneNodes = scene.nodes === undefined ? [] : scene.nodes
+    if (!Array.isArray(sceneNodes) || !sceneNodes.every((node) => integerOrNull(node) !== null)) {
+      throw new SbmError(`scene ${sceneIndex} has malformed nodes`)
+    }
+    roots = sceneNodes as number[]
+  } else {
+    const isChild = new Set(childrenOf.flat())
+    roots = nodes.map((_, index) => index).filter((index) => !isChild.has(index))
+  }
+
+  const instances: DecodedInstance[] = []
+  const visited = new Set<number>()
+  const stack: { node: number; parent: Matrix4 }[] = roots
+    .map((node) => ({ node, parent: new Matrix4() }))
+    .reverse()
+  while (stack.length > 0) {
+    const { node, parent } = stack.pop()!
+    if (node >= nodes.length) throw new SbmError(`a scene lists missing node ${node}`)
+    if (visited.has(node))
+      throw new SbmError(`node ${node} is reached twice (a cycle or shared child)`)
+    visited.add(node)
+    const definition = nodes[node]!
+    const world = parent.clone().multiply(localMatrix(definition, node))
+    const meshIndex = integerOrNull(definition.mesh)
+    if (meshIndex !== null) {
+      if (meshIndex >= meshCount) throw new SbmError(`node ${node} uses missing mesh ${meshIndex}`)
+      instances.push({
+        nodeIndex: node,
+        name: typeof definition.name === 'string' ? definition.name : '',
+        meshIndex,
+        matrixWorld: world.elements.slice(),
+      })
+    }
+    const children = childrenOf[node]!
+    for (let index = children.length - 1; index >= 0; index--) {
+      stack.push({ node: children[index]!, parent: world })
+    }
+  }
+  return instances
+}
+
+function localMatrix(node: Json, index: number): Matrix4 {
+  if (node.matrix !== undefined) {
+    const elements = node.matrix
+    if (
+      !Array.isArray(elements) ||
+      elements.length !== 16 ||
+      !elements.every((value) => typeof value === 'number' && Number.isFinite(value))
+    ) {
+      throw new SbmError(`node ${index} has a malformed matrix`)
+    }
+    return new Matrix4().fromArray(elements as number[])
+  }
+  const translation = numbersOr(node.translation, [0, 0, 0])
+  const rotation = numbersOr(node.rotation, [0, 0, 0, 1])
+  const scale = numbersOr(node.scale, [1, 1, 1])
+  return new Matrix4().compose(
+    new Vector3(...translation),
+    new Quaternion(...rotation),
+    new Vector3(...scale),
+  )
+}
+
+/** Builds a BVH over one primitive in place: three-mesh-bvh reorders that primitive's indices. */
+function buildBvhRoots(
+  positions: Float32Array,
+  indices: Uint32Array,
+  primitive: DecodedPrimitive,
+): ArrayBuffer[] {
+  const geometry = new BufferGeometry()
+  geometry.setAttribute(
+    'position',
+    new BufferAttribute(
+      positions.subarray(
+        primitive.vertexOffset * 3,
+        (primitive.vertexOffset + primitive.vertexCount) * 3,
+      ),
+      3,
+    ),
+  )
+  geometry.setIndex(
+    new BufferAttribute(
+      indices.subarray(primitive.indexOffset, primitive.indexOffset + primitive.indexCount),
+      1,
+    ),
+  )
+  const bvh = new MeshBVH(geometry, { setBoundingBox: false })
+  return MeshBVH.serialize(bvh, { cloneBuffers: false }).roots
+}
+
+/** The union of the root nodes' bounds: a BVH root node is the primitive's bounding box. */
+function boundsOfRoots(roots: ArrayBuffer[]): DecodedPrimitive['boundingBox'] {
+  const box: DecodedPrimitive['boundingBox'] = [
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ]
+  for (const root of roots) {
+    const bounds = new Float32Array(root, 0, 6)
+    for (let axis = 0; axis < 3; axis++) {
+      box[axis] = Math.min(box[axis]!, bounds[axis]!)
+      box[axis + 3] = Math.max(box[axis + 3]!, bounds[axis + 3]!)
+    }
+  }
+  return box
+}
+
+/** Box-centred bounding sphere, the way three.js computes it, done here so the main thread need not. */
+function boundingSphereOf(
+  positions: Float32Array,
+  primitive: DecodedPrimitive,
+): DecodedPrimitive['boundingSphere'] {
+  const [minX, minY, minZ, maxX, maxY, maxZ] = primitive.boundingBox
+  const centerX = (minX + maxX) / 2
+  const centerY = (minY + maxY) / 2
+  const centerZ = (minZ + maxZ) / 2
+  let radiusSquared = 0
+  const end = (primitive.vertexOffset + primitive.vertexCount) * 3
+  for (let at = primitive.vertexOffset * 3; at < end; at += 3) {
+    const dx = positions[at]! - centerX
+    const dy = positions[at + 1]! - centerY
+    const dz = positions[at + 2]! - centerZ
+    radiusSquared = Math.max(radiusSquared, dx * dx + dy * dy + dz * dz)
+  }
+  return [centerX, centerY, centerZ, Math.sqrt(radiusSquared)]
+}
+
+/** Area-weighted vertex normals for a primitive stored without them. */
+function computeVertexNormals(
+  positions: Float32Array,
+  indices: Uint32Array,
+  primitive: DecodedPrimitive,
+  normals: Float32Array,
+): void {
+  const base = primitive.vertexOffset
+  for (let at = primitive.indexOffset; at < primitive.indexOffset + primitive.indexCount; at += 3) {
+    const a = (base + indices[at]!) * 3
+    const b = (base + indices[at + 1]!) * 3
+    const c = (base + indices[at + 2]!) * 3
+    const abX = positions[b]! - positions[a]!
+    const abY = positions[b + 1]! - positions[a + 1]!
+    const abZ = positions[b + 2]! - positions[a + 2]!
+    const acX = positions[c]! - positions[a]!
+    const acY = positions[c + 1]! - positions[a + 1]!
+    const acZ = positions[c + 2]! - positions[a + 2]!
+    const normalX = abY * acZ - abZ * acY
+    const normalY = abZ * acX - abX * acZ
+    const normalZ = abX * acY - abY * acX
+    for (const vertex of [a, b, c]) {
+      normals[vertex] = normals[vertex]! + normalX
+      normals[vertex + 1] = normals[vertex + 1]! + normalY
+      normals[vertex + 2] = normals[vertex + 2]! + normalZ
+    }
+  }
+  const end = (base + primitive.vertexCount) * 3
+  for (let at = base * 3; at < end; at += 3) {
+    const length = Math.hypot(normals[at]!, normals[at + 1]!, normals[at + 2]!)
+    if (length > 0) {
+      normals[at] = normals[at]! / length
+      normals[at + 1] = normals[at + 1]! / length
+      normals[at + 2] = normals[at + 2]! / length
+    }
+  }
+}
+
+function readTextureReference(value: unknown): DecodedTextureReference | null {
+  if (typeof value !== 'object' || value === null) return null
+  const reference = value as Json
+  const textureIndex = integerOrNull(reference.index)
+  if (textureIndex === null) return null
+  const transform = (reference.extensions as Json | undefined)?.KHR_texture_transform as
+    | Json
+    | undefined
+  if (!transform) return { textureIndex }
+  return {
+    textureIndex,
+    transform: {
+      offset: numbersOr(transform.offset, [0, 0]),
+      scale: numbersOr(transform.scale, [1, 1]),
+      rotation: numberOr(transform.rotation, 0),
+    },
+  }
+}
+
+function readMaterial(value: unknown, index: number): DecodedMaterial {
+  const material = record(value, `material ${index}`)
+  const pbr = (material.pbrMetallicRoughness ?? {}) as Json
+  const normal = (material.normalTexture ?? {}) as Json
+  const alphaMode = material.alphaMode
+  const extensions = (material.extensions ?? {}) as Json
+  return {
+    name: typeof material.name === 'string' ? material.name : '',
+    baseColorFactor: numbersOr(pbr.baseColorFactor, [1, 1, 1, 1]),
+    baseColorTexture: readTextureReference(pbr.baseColorTexture),
+    metallicFactor: numberOr(pbr.metallicFactor, 1),
+    roughnessFactor: numberOr(pbr.roughnessFactor, 1),
+    metallicRoughnessTexture: readTextureReference(pbr.metallicRoughnessTexture),
+    normalTexture: readTextureReference(material.normalTexture),
+    normalScale: numberOr(normal.scale, 1),
+    occlusionTexture: readTextureReference(material.occlusionTexture),
+    emissiveFactor: numbersOr(material.emissiveFactor, [0, 0, 0]),
+    emissiveTexture: readTextureReference(material.emissiveTexture),
+    alphaMode: alphaMode === 'MASK' || alphaMode === 'BLEND' ? alphaMode : 'OPAQUE',
+    alphaCutoff: numberOr(material.alphaCutoff, 0.5),
+    isDoubleSided: material.doubleSided === true,
+    isUnlit: extensions.KHR_materials_unlit !== undefined,
+  }
+}
+
+function readTexture(json: Json) {
+  const samplers = list(json, 'samplers')
+  return (value: unknown, index: number): DecodedTexture => {
+    const texture = record(value, `texture ${index}`)
+    const extensions = (texture.extensions ?? {}) as Json
+    const webp = (extensions.EXT_texture_webp ?? {}) as Json
+    const samplerIndex = integerOrNull(texture.sampler)
+    const sampler = (samplerIndex === null ? {} : (samplers[samplerIndex] ?? {})) as Json
+    return {
+      // A WebP source is preferred when given: browsers decode it, and it is what the author chose.
+      imageIndex: integerOrNull(webp.source) ?? integerOrNull(texture.source),
+      magFilter: integerOrNull(sampler.magFilter),
+      minFilter: integerOrNull(sampler.minFilter),
+      wrapS: integerOrNull(sampler.wrapS) ?? 10497,
+      wrapT: integerOrNull(sampler.wrapT) ?? 10497,
+    }
+  }
+}
+
+/** Copies every embedded image into one buffer, so images cross threads as a single transfer. */
+function collectImages(
+  json: Json,
+  reader: GltfBufferReader,
+): { images: DecodedImage[]; imageBytes: Uint8Array<ArrayBuffer> | null } {
+  const definitions = list(json, 'images')
+  const sources = definitions.map((value, index) => {
+    const image = record(value, `image ${index}`)
+    const viewIndex = integerOrNull(image.bufferView)
+    if (viewIndex === null) return null
+    return {
+      mimeType: typeof image.mimeType === 'string' ? image.mimeType : 'application/octet-stream',
+      bytes: reader.viewBytes(viewIndex),
+    }
+  })
+  const totalBytes = sources.reduce((sum, source) => sum + (source?.bytes.byteLength ?? 0), 0)
+  if (totalBytes === 0) {
+    return {
+      images: sources.map((source) => ({
+        mimeType: source?.mimeType ?? '',
+        byteOffset: 0,
+        byteLength: 0,
+      })),
+      imageBytes: null,
+    }
+  }
+  const imageBytes = new Uint8Array(totalBytes)
+  let offset = 0
+  const images = sources.map((source) => {
+    if (!source) return { mimeType: '', byteOffset: offset, byteLength: 0 }
+    imageBytes.set(source.bytes, offset)
+    const image = {
+      mimeType: source.mimeType,
+      byteOffset: offset,
+      byteLength: source.bytes.byteLength,
+    }
+    offset += source.bytes.byteLength
+    return image
+  })
+  return { images, imageBytes }
+}

@@ -1,0 +1,147 @@
+import type { SbmHeader } from './sbm-header'
+
+/**
+ * One mesh primitive of a decoded SBM: where its vertices and indices sit in the shared buffers
+ * of {@link DecodedSbm}. Vertex ranges index `positions` (×3), `normals` (×3) and `uvs` (×2).
+ */
+export interface DecodedPrimitive {
+  meshIndex: number
+  primitiveIndex: number
+  materialIndex: number | null
+  vertexOffset: number
+  vertexCount: number
+  indexOffset: number
+  indexCount: number
+  hasUvs: boolean
+  /** Which entries of `bvhRoots` form this primitive's BVH (three-mesh-bvh `roots`). */
+  bvhRootIndices: number[]
+  /** True when the BVH came from the file; false when the decoder had to build it. */
+  isBvhStored: boolean
+  /** min x, y, z, max x, y, z in the primitive's local space, in metres. */
+  boundingBox: [number, number, number, number, number, number]
+  /** centre x, y, z and radius in local space, as three.js would compute it. */
+  boundingSphere: [number, number, number, number]
+}
+
+/** One glTF mesh: a name and its primitives (indices into `primitives`). */
+export interface DecodedMesh {
+  name: string
+  primitiveIds: number[]
+}
+
+/** One placement of a mesh in the scene (a glTF node with a mesh). */
+export interface DecodedInstance {
+  nodeIndex: number
+  name: string
+  meshIndex: number
+  /** Column-major world matrix, as three.js `Matrix4.elements`. */
+  matrixWorld: number[]
+}
+
+/** A texture slot of a material. */
+export interface DecodedTextureReference {
+  textureIndex: number
+  /** KHR_texture_transform, when present. */
+  transform?: { offset: [number, number]; scale: [number, number]; rotation: number }
+}
+
+/** A glTF metallic-roughness material as plain data. */
+export interface DecodedMaterial {
+  name: string
+  baseColorFactor: [number, number, number, number]
+  baseColorTexture: DecodedTextureReference | null
+  metallicFactor: number
+  roughnessFactor: number
+  metallicRoughnessTexture: DecodedTextureReference | null
+  normalTexture: DecodedTextureReference | null
+  normalScale: number
+  occlusionTexture: DecodedTextureReference | null
+  emissiveFactor: [number, number, number]
+  emissiveTexture: DecodedTextureReference | null
+  alphaMode: 'OPAQUE' | 'MASK' | 'BLEND'
+  alphaCutoff: number
+  isDoubleSided: boolean
+  isUnlit: boolean
+}
+
+/** A texture: which image, and the glTF sampler's WebGL enums. */
+export interface DecodedTexture {
+  imageIndex: number | null
+  magFilter: number | null
+  minFilter: number | null
+  wrapS: number
+  wrapT: number
+}
+
+/** An embedded image: its bytes are `imageBytes[byteOffset, byteOffset + byteLength)`. */
+export interface DecodedImage {
+  mimeType: string
+  byteOffset: number
+  byteLength: number
+}
+
+/** Counts that describe a decode, for the UI and the benchmarks. */
+export interface DecodeStats {
+  triangleCount: number
+  vertexCount: number
+  storedBvhCount: number
+  builtBvhCount: number
+  /** Points, lines and strips are not part of a building's pickable surface; they are left out. */
+  skippedPrimitiveCount: number
+}
+
+/**
+ * An SBM decoded for three.js and picking: all geometry in a few large typed arrays (cheap to
+ * transfer between threads) plus plain-data tables describing meshes, materials and textures.
+ */
+export interface DecodedSbm {
+  header: SbmHeader
+  positions: Float32Array<ArrayBuffer>
+  /** Null when decoded for picking only. */
+  normals: Float32Array<ArrayBuffer> | null
+  /** Null when no primitive has texture coordinates, or when decoded for picking only. */
+  uvs: Float32Array<ArrayBuffer> | null
+  /** Per-primitive local vertex indices, already in the order their BVH expects. */
+  indices: Uint32Array<ArrayBuffer>
+  /** One buffer per BVH root, because three-mesh-bvh views each root from its byte 0. */
+  bvhRoots: ArrayBuffer[]
+  primitives: DecodedPrimitive[]
+  meshes: DecodedMesh[]
+  instances: DecodedInstance[]
+  materials: DecodedMaterial[]
+  textures: DecodedTexture[]
+  images: DecodedImage[]
+  imageBytes: Uint8Array<ArrayBuffer> | null
+  stats: DecodeStats
+}
+
+/** The buffers to list in `postMessage`/`Comlink.transfer` so a decode moves without copies. */
+export function transferablesOf(decoded: DecodedSbm): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [decoded.positions.buffer, decoded.indices.buffer]
+  if (decoded.normals) buffers.push(decoded.normals.buffer)
+  if (decoded.uvs) buffers.push(decoded.uvs.buffer)
+  if (decoded.imageBytes) buffers.push(decoded.imageBytes.buffer)
+  buffers.push(...decoded.bvhRoots)
+  return buffers
+}
+
+/**
+ * A second, independent copy of what picking needs (positions, indices, BVH roots and the
+ * tables), made where the decode ran. The decode worker sends it along so the main thread can
+ * hand it to the picking worker by transfer: one fetch and one decode feed both threads, and
+ * the main thread never copies geometry.
+ */
+export function copyForPicking(decoded: DecodedSbm): DecodedSbm {
+  return {
+    ...decoded,
+    positions: decoded.positions.slice(),
+    normals: null,
+    uvs: null,
+    indices: decoded.indices.slice(),
+    bvhRoots: decoded.bvhRoots.map((root) => root.slice(0)),
+    materials: [],
+    textures: [],
+    images: [],
+    imageBytes: null,
+  }
+}

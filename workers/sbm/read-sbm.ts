@@ -1,0 +1,60 @@
+import { BVH_CHUNK_TYPE, parseBvhChunk, type StoredBvhEntry } from './bvh-chunk'
+import { type GlbContainer, parseGlb } from './glb'
+import { SbmError } from './sbm-error'
+import { readSbmHeader, type SbmHeader } from './sbm-header'
+
+/** An SBM file split and validated, with geometry still encoded. */
+export interface SbmFile {
+  header: SbmHeader
+  /** The glTF JSON. */
+  json: Record<string, unknown>
+  /** The GLB BIN chunk (buffer 0), or null for a file without binary data. */
+  bin: Uint8Array | null
+  /** Stored BVHs, one per mesh primitive that has one; empty when the file has no BVH chunk. */
+  bvhEntries: StoredBvhEntry[]
+}
+
+/**
+ * Validates an SBM file's container and marker without decoding geometry: GLB 2.0 structure and
+ * lengths (see {@link parseGlb}), the `asset.extras.sbm` marker, a self-contained buffer list
+ * (no external or data URIs, buffer 0 inside the BIN chunk) and the BVH chunk's table.
+ * Throws {@link SbmError} for anything else.
+ */
+export function readSbm(input: Uint8Array | ArrayBuffer): SbmFile {
+  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input)
+  const container: GlbContainer = parseGlb(bytes)
+  const header = readSbmHeader(container.json)
+  checkBuffers(container)
+  const bvhChunks = container.extraChunks.filter((chunk) => chunk.type === BVH_CHUNK_TYPE)
+  if (bvhChunks.length > 1) throw new SbmError('more than one BVH chunk')
+  const bvhEntries = bvhChunks[0] ? parseBvhChunk(bvhChunks[0].data) : []
+  return { header, json: container.json, bin: container.bin, bvhEntries }
+}
+
+function checkBuffers(container: GlbContainer): void {
+  const buffers = container.json.buffers
+  if (buffers === undefined) return
+  if (!Array.isArray(buffers)) throw new SbmError('glTF buffers is not an array')
+  buffers.forEach((buffer, index) => {
+    if (typeof buffer !== 'object' || buffer === null) {
+      throw new SbmError(`glTF buffer ${index} is not an object`)
+    }
+    const { uri, byteLength } = buffer as { uri?: unknown; byteLength?: unknown }
+    if (uri !== undefined) throw new SbmError(`buffer ${index} refers to outside data (${uri})`)
+    if (typeof byteLength !== 'number' || !Number.isInteger(byteLength) || byteLength < 0) {
+      throw new SbmError(`buffer ${index} has no valid byteLength`)
+    }
+    if (isMeshoptFallback(buffer)) return
+    // In a GLB only buffer 0 can live in the BIN chunk; any other buffer would have no bytes.
+    if (index > 0) throw new SbmError(`buffer ${index} has no data in a GLB`)
+    if (byteLength > (container.bin?.byteLength ?? 0)) {
+      throw new SbmError(`buffer 0 declares ${byteLength} bytes, the BIN chunk is shorter`)
+    }
+  })
+}
+
+/** EXT_meshopt_compression's placeholder buffer: declared, never read, so it has no bytes. */
+function isMeshoptFallback(buffer: object): boolean {
+  const extensions = (buffer as { extensions?: Record<string, { fallback?: unknown }> }).extensions
+  return extensions?.EXT_meshopt_compression?.fallback === true
+}

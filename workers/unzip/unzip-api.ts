@@ -1,0 +1,94 @@
+import * as Comlink from 'comlink'
+import type { ArchiveLimits } from './archive-limits'
+import { type ArchiveInput, toArchiveSource } from './archive-source'
+import type { ExtractedArchive } from './extracted-archive'
+import { type ExtractProgress, extractArchive } from './zip-extractor'
+import { type ArchiveListing, readArchiveDirectory } from './zip-reader'
+import { ZipError, type ZipErrorData } from './zip-errors'
+
+/**
+ * A worker call's answer. Archive problems come back as data because comlink rebuilds thrown
+ * errors from name/message/stack only, and the caller needs the stable `code`.
+ */
+export type WorkerOutcome<Value> = { ok: true; value: Value } | { ok: false; error: ZipErrorData }
+
+/** Options of {@link unzipApi.list}. */
+export interface UnzipListOptions {
+  limits?: Partial<ArchiveLimits>
+  fallbackNameEncoding?: string
+}
+
+/** Options of {@link unzipApi.extract}; an AbortSignal cannot cross threads, a port can. */
+export interface UnzipExtractOptions extends UnzipListOptions {
+  names?: readonly string[]
+  verifyChecksums?: boolean
+  packSizeBytes?: number
+  progressIntervalMs?: number
+  chunkedAboveCompressedBytes?: number
+  /** Any message on this port aborts the extraction; transfer it with the call. */
+  abortPort?: MessagePort
+}
+
+async function outcomeOf<Value>(work: () => Promise<Value>): Promise<WorkerOutcome<Value>> {
+  try {
+    return { ok: true, value: await work() }
+  } catch (error) {
+    if (error instanceof ZipError) {
+      return {
+        ok: false,
+        error: { code: error.code, message: error.message, detail: error.detail },
+      }
+    }
+    throw error
+  }
+}
+
+/**
+ * What the unzip worker exposes. Kept apart from `unzip.worker.ts` so the same object can be
+ * served in-process over a MessageChannel (tests, and a fallback where workers are missing).
+ */
+export const unzipApi = {
+  /** Lists an archive's entries; reads only its tail. */
+  list(
+    input: ArchiveInput,
+    options: UnzipListOptions = {},
+  ): Promise<WorkerOutcome<ArchiveListing>> {
+    return outcomeOf(() => readArchiveDirectory(toArchiveSource(input), options))
+  },
+
+  /**
+   * Extracts all or the named entries. The packed result is transferred, not copied; progress
+   * goes to `onProgress` (a `Comlink.proxy`), throttled, as uncompressed bytes done/total.
+   */
+  async extract(
+    input: ArchiveInput,
+    options: UnzipExtractOptions = {},
+    onProgress?: (progress: ExtractProgress) => unknown,
+  ): Promise<WorkerOutcome<ExtractedArchive>> {
+    const { abortPort, ...extractOptions } = options
+    const controller = new AbortController()
+    if (abortPort) {
+      abortPort.onmessage = () => controller.abort()
+    }
+    try {
+      const outcome = await outcomeOf(() =>
+        extractArchive(input, {
+          ...extractOptions,
+          signal: controller.signal,
+          // A progress report must never fail the work (e.g. the caller released its proxy).
+          onProgress:
+            onProgress &&
+            ((progress) => void Promise.resolve(onProgress(progress)).catch(() => undefined)),
+        }),
+      )
+      return outcome.ok ? Comlink.transfer(outcome, outcome.value.packs) : outcome
+    } finally {
+      abortPort?.close()
+      // A proxied callback holds a MessageChannel open on both sides until it is released.
+      const releaseCallback = (onProgress as { [Comlink.releaseProxy]?: () => void } | undefined)?.[
+        Comlink.releaseProxy
+      ]
+      releaseCallback?.()
+    }
+  },
+}
