@@ -1,12 +1,16 @@
 /**
  * `npm run bench` runs every benchmark; `npm run bench -- unzip` only the named ones. Each
- * writes bench/results/<name>.json (see bench/README.md for how to read them).
+ * writes bench/results/<name>.json (see bench/README.md for how to read them). Modules are
+ * imported only when their benchmark runs, so one that is broken does not stop the others.
  */
 import { runUnzipBench } from './scenes/unzip'
 
 const benchmarks: Record<string, () => Promise<unknown>> = {
   unzip: () => runUnzipBench(),
   'gml-route': async () => (await import('./gml/gml-route')).runGmlRouteBench(),
+  'gml-parse': async () => (await import('./gml/gml-parse')).runGmlParseBench(),
+  'sbm-node': async () => (await import('./sbm/sbm-node-bench')).runSbmNodeBench(),
+  'sbm-browser': async () => (await import('./sbm/sbm-browser-bench')).runSbmBrowserBench(),
   'find-project-all': async () =>
     (await import('./projects/find-project-all')).runFindProjectAllBench(),
 }

@@ -1,11 +1,5 @@
 import { z } from 'zod'
-import {
-  emailSchema,
-  newPasswordSchema,
-  passwordMaxLength,
-  telSchema,
-  userSchema,
-} from './user'
+import { emailSchema, newPasswordSchema, passwordMaxLength, telSchema, userSchema } from './user'
 
 export {
   emailSchema,

@@ -61,6 +61,13 @@ export const geoReverseDatumSchema = z.object({
 })
 export type GeoReverseDatum = z.infer<typeof geoReverseDatumSchema>
 
+/**
+ * `GET /web/publicselect/mapConfig` answer (public): the map style the picker uses. `styleUrl`
+ * is the MAP_STYLE_URL the server is configured with, or null for the offline style.
+ */
+export const mapConfigDatumSchema = z.object({ styleUrl: z.url().nullable() })
+export type MapConfigDatum = z.infer<typeof mapConfigDatumSchema>
+
 /** Where the offline map style's GeoJSON sources are served (GET, public, cacheable). */
 export const offlineMapDataPaths = {
   countries: '/web/maps/countries.geojson',

@@ -36,9 +36,7 @@ export const adminOnlyMenuKeys = ['system.users', 'system.roles', 'system.issue'
 /** The menu keys each built-in role starts with. */
 export const builtinRoleMenuKeys: Record<z.infer<typeof userRoleSchema>, readonly string[]> = {
   admin: consoleMenuKeys,
-  editor: consoleMenuKeys.filter(
-    (key) => !(adminOnlyMenuKeys as readonly string[]).includes(key),
-  ),
+  editor: consoleMenuKeys.filter((key) => !(adminOnlyMenuKeys as readonly string[]).includes(key)),
   // decisions.md: guests view project cases and preview links, read-only.
   guest: ['projectManage.cases', 'system.person'],
 }

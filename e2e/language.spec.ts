@@ -49,6 +49,13 @@ test('ko by default, switching to zh and en and back, the cookie surviving reloa
   expect(await untranslatedWords(page)).toEqual([])
   expect(await languageCookie(page)).toBe('ko')
 
+  // The server words its refusals in English; the console shows the known ones translated.
+  await signInThroughForm(page, 'nobody-by-this-name', 'Not-the-password-1', 'ko')
+  await expect(
+    page.getByText('사용자 이름 또는 비밀번호가 올바르지 않습니다.').first(),
+  ).toBeVisible()
+  expect(await untranslatedWords(page)).toEqual([])
+
   await signInThroughForm(page, e2eAdmin.name, e2eAdmin.password, 'ko')
   await expect.poll(() => hashPathOf(page)).toBe('/projectManage/bim')
   const mainMenu = page.getByRole('navigation', { name: '메인 메뉴' })

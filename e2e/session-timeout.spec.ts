@@ -6,8 +6,8 @@ import {
   hashPathOf,
   pageToken,
   signInLabels,
-  signInThroughForm,
-  useLanguage,
+  setLanguageCookie,
+  startSignedIn,
 } from './support/accounts'
 
 /**
@@ -35,13 +35,13 @@ for (const { language, message, securityLink } of cases) {
     baseURL,
     request,
   }) => {
-    await useLanguage(context, baseURL, language)
+    await setLanguageCookie(context, baseURL, language)
     await enableTestApi(page)
-    await page.goto('/#/login')
-    await signInThroughForm(page, e2eAdmin.name, e2eAdmin.password, language)
-    await expect.poll(() => hashPathOf(page)).toBe('/projectManage/bim')
+    const { token } = await startSignedIn(page, request, e2eAdmin.name, e2eAdmin.password)
+    await page.goto('/#/projectManage/bim')
+    await expect(page.getByRole('link', { name: securityLink, exact: true })).toBeVisible()
+    expect(await pageToken(page)).toBe(token)
 
-    const token = await pageToken(page)
     const signOut = await callApi(request, '/logout', {}, token)
     expect(signOut.envelope.code).toBe('0')
     const afterRevoke = await callApi(request, '/user/findUserName', {}, token)

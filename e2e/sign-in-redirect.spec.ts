@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test'
-import { e2eAdmin, hashPathOf, signInThroughForm, useLanguage } from './support/accounts'
+import { e2eAdmin, hashPathOf, signInThroughForm, setLanguageCookie } from './support/accounts'
 
 test.beforeEach(async ({ context, baseURL }) => {
-  await useLanguage(context, baseURL, 'en')
+  await setLanguageCookie(context, baseURL, 'en')
 })
 
 test('a deep link opened signed out goes through sign-in and back to the wanted page', async ({

@@ -8,7 +8,7 @@ import {
   signInThroughForm,
   textbox,
   uniqueTel,
-  useLanguage,
+  setLanguageCookie,
 } from './support/accounts'
 
 /**
@@ -17,7 +17,7 @@ import {
  */
 
 test.beforeEach(async ({ context, baseURL, page }) => {
-  await useLanguage(context, baseURL, 'en')
+  await setLanguageCookie(context, baseURL, 'en')
   await enableTestApi(page)
 })
 

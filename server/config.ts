@@ -41,6 +41,12 @@ export interface Config {
   trustProxy: boolean
   /** Remote origins the web app may load maps, video and embedded pages from (CSP). */
   cspExtraOrigins: string[]
+  /** A Nominatim-compatible geocoder tried before the offline one, or undefined for offline only. */
+  geocoderUrl: string | undefined
+  /** How long the online geocoder may take before the offline answer is used instead. */
+  geocoderTimeoutMs: number
+  /** A MapLibre style the map picker uses instead of the offline style, or undefined. */
+  mapStyleUrl: string | undefined
   /** Sign-in, sign-up code, e-mail check and guest limits; the message gateway. */
   accountSecurity: AccountSecuritySettings
 }
@@ -63,6 +69,15 @@ const booleanText = (name: string) =>
       error: `${name} must be true or false`,
     })
     .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+const httpUrlText = (name: string) =>
+  z.string().refine((text) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(text).protocol)
+    } catch {
+      return false
+    }
+  }, `${name} must be an http:// or https:// address`)
 
 const environmentSchema = z.object({
   PORT: integerText('PORT', 0, 65_535).default(8080),
@@ -114,6 +129,9 @@ const environmentSchema = z.object({
       ),
     )
     .default([]),
+  GEOCODER_URL: httpUrlText('GEOCODER_URL').optional(),
+  GEOCODER_TIMEOUT_MS: integerText('GEOCODER_TIMEOUT_MS', 100, 60_000).default(3000),
+  MAP_STYLE_URL: httpUrlText('MAP_STYLE_URL').optional(),
   ...accountSecurityEnvironmentShape,
 })
 
@@ -169,7 +187,14 @@ export function loadConfig(
     webDir: absolute(values.WEB_DIR),
     uploadLimitBytes: values.UPLOAD_LIMIT_MB * 1_048_576,
     trustProxy: values.TRUST_PROXY,
-    cspExtraOrigins: values.CSP_EXTRA_ORIGINS,
+    // the browser fetches the online style itself, so its origin must pass the CSP
+    cspExtraOrigins: [
+      ...values.CSP_EXTRA_ORIGINS,
+      ...(values.MAP_STYLE_URL === undefined ? [] : [new URL(values.MAP_STYLE_URL).origin]),
+    ],
+    geocoderUrl: values.GEOCODER_URL,
+    geocoderTimeoutMs: values.GEOCODER_TIMEOUT_MS,
+    mapStyleUrl: values.MAP_STYLE_URL,
     accountSecurity: accountSecuritySettingsOf(values),
   }
 }

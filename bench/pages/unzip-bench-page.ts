@@ -14,11 +14,12 @@ import {
   localHeaderSizeBytes,
   readArchiveDirectory,
 } from '../../workers/unzip/zip-reader'
-import type {
-  UnzipCaseName,
-  UnzipCaseSample,
-  UnzipPageConfig,
-  UnzipPageResult,
+import {
+  type UnzipCaseName,
+  type UnzipCaseSample,
+  type UnzipPageConfig,
+  type UnzipPageResult,
+  unzipMarkPrefix,
 } from './unzip-bench-protocol'
 
 declare global {
@@ -43,7 +44,7 @@ type Extract = () => Promise<() => Output>
  * Watches the main thread while work runs: Long Tasks API entries (tasks ≥ 50 ms) and a 4 ms
  * timer heartbeat whose longest gap also catches blocking shorter than 50 ms.
  */
-async function watchMainThread(work: Extract) {
+async function watchMainThread(work: Extract, label: string) {
   const longTasksMs: number[] = []
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) longTasksMs.push(entry.duration)
@@ -59,9 +60,11 @@ async function watchMainThread(work: Extract) {
     if (isWatching) setTimeout(beat, 4)
   }
   setTimeout(beat, 4)
+  performance.mark(`${unzipMarkPrefix}start:${label}`)
   const startMs = performance.now()
   const summarise = await work()
   const durationMs = performance.now() - startMs
+  performance.mark(`${unzipMarkPrefix}end:${label}`)
   isWatching = false
   // Let the observer deliver the entries of the last task before reading them.
   await new Promise((resolve) => setTimeout(resolve, 20))
@@ -90,13 +93,12 @@ window.runUnzipBench = async (config) => {
   const log = (line: string) => console.log(`[unzip-bench] ${line}`)
   const response = await fetch(config.archiveUrl)
   const archiveBlob = await response.blob()
-  const archiveBytes = new Uint8Array(await archiveBlob.arrayBuffer())
-  const listing = await readArchiveDirectory(toArchiveSource(archiveBytes))
+  const listing = await readArchiveDirectory(toArchiveSource(archiveBlob))
   const files = listing.entries.filter((entry) => !entry.isDirectory)
   const largest = files.reduce((a, b) =>
     b.uncompressedSizeBytes > a.uncompressedSizeBytes ? b : a,
   )
-  log(`archive ${archiveBytes.byteLength} bytes, ${files.length} files`)
+  log(`archive ${archiveBlob.size} bytes, ${files.length} files`)
 
   const engine = new Engine({ maxUnzipWorkers: 1 })
   const oursWith =
@@ -116,7 +118,8 @@ window.runUnzipBench = async (config) => {
     'ours-worker': oursWith(true),
     'ours-worker-no-crc': oursWith(false),
     'fflate-unzipSync-main': async () => {
-      const unzipped = unzipSync(archiveBytes)
+      // From the same Blob as the other cases (an upload is a File): read it whole, then unzip.
+      const unzipped = unzipSync(new Uint8Array(await archiveBlob.arrayBuffer()))
       return () =>
         summariseFiles(
           Object.entries(unzipped)
@@ -164,7 +167,8 @@ window.runUnzipBench = async (config) => {
     for (const name of order) {
       window.gc?.()
       await new Promise((resolve) => setTimeout(resolve, 50))
-      const measured = await watchMainThread(cases[name])
+      const label = `${name}#${round}`
+      const measured = await watchMainThread(cases[name], label)
       const { output } = measured
       if (
         output.totalBytes !== listing.totalUncompressedSizeBytes ||
@@ -180,6 +184,7 @@ window.runUnzipBench = async (config) => {
       if (!isWarmup) {
         samples.push({
           caseName: name,
+          label,
           durationMs: measured.durationMs,
           longestTaskMs: measured.longestTaskMs,
           longestHeartbeatGapMs: measured.longestHeartbeatGapMs,
@@ -189,7 +194,7 @@ window.runUnzipBench = async (config) => {
   }
   engine.dispose()
   return {
-    archiveSizeBytes: archiveBytes.byteLength,
+    archiveSizeBytes: archiveBlob.size,
     uncompressedSizeBytes: listing.totalUncompressedSizeBytes,
     fileCount: files.length,
     samples,

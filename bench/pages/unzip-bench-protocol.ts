@@ -16,9 +16,14 @@ export interface UnzipPageConfig {
   rounds: number
 }
 
+/** Prefix of the performance marks around each extraction, which the driver finds in the trace. */
+export const unzipMarkPrefix = 'unzip-bench:'
+
 /** One timed extraction. */
 export interface UnzipCaseSample {
   caseName: UnzipCaseName
+  /** Names its window in the trace: marks `<prefix>start:<label>` and `<prefix>end:<label>`. */
+  label: string
   durationMs: number
   /** Longest Long Tasks API entry on the main thread during the run; 0 if none (all < 50 ms). */
   longestTaskMs: number

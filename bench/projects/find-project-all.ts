@@ -15,7 +15,7 @@ import { projectDefaults } from '../../contract/project'
 import { timestampOf } from '../../server/modules/clock'
 import { createProjectsRepository } from '../../server/modules/projects.repository'
 import { projectFileHolder } from '../../server/modules/projects.service'
-import { createUploadsRepository, withProjectTables } from '../../server/modules/uploads.repository'
+import { createUploadsRepository } from '../../server/modules/uploads.repository'
 import {
   callApi,
   createTestApp,
@@ -36,7 +36,7 @@ async function seedProjects(testApp: TestApp, count: number): Promise<void> {
   const { database, repositories } = testApp.app.deps
   const owner = await repositories.users.findByName(testEditor.name)
   if (!owner) throw new Error('the test app has no demo editor')
-  const db = withProjectTables(database.db)
+  const { db } = database
   const baseMs = Date.parse('2026-01-01T00:00:00.000Z')
   await db.transaction().execute(async (transaction) => {
     const projects = createProjectsRepository(transaction, database.dialect)

@@ -85,7 +85,7 @@ export function uniqueTel(): string {
 }
 
 /** The console starts in ko without a cookie; specs that read English labels set it first. */
-export async function useLanguage(
+export async function setLanguageCookie(
   context: BrowserContext,
   baseURL: string | undefined,
   language: Language,
@@ -109,8 +109,8 @@ export function hashPathOf(page: Page): string {
  * A text or password input by its accessible name. Not `getByLabel`: the visible label carries
  * a required mark (`User name*`), and a password's show/hide toggle mentions "password" too.
  */
-export function textbox(page: Page, name: string): Locator {
-  return page.getByRole('textbox', { name, exact: true })
+export function textbox(scope: Page | Locator, name: string): Locator {
+  return scope.getByRole('textbox', { name, exact: true })
 }
 
 /** The console's languages, as the `language` cookie spells them. */
@@ -176,4 +176,31 @@ export async function pageToken(page: Page): Promise<string> {
   const token = await page.evaluate(() => window.__twinTest?.getSession().token ?? null)
   if (!token) throw new Error('the page holds no token (is the test API enabled and signed in?)')
   return token
+}
+
+/**
+ * Signs in through `/web/login` and hands the session to the page the way the console keeps it
+ * (localStorage `token`, `signin_status`, `user_data`, see src/state/session.ts), so a spec
+ * about something else skips the sign-in screen. Applied on the tab's first load only: a later
+ * reload finds whatever the console itself left there (e.g. nothing after a sign-out).
+ */
+export async function startSignedIn(
+  page: Page,
+  request: APIRequestContext,
+  name: string,
+  password: string,
+): Promise<{ token: string }> {
+  const { envelope } = await callApi<{ token: string; user: unknown }>(request, '/login', {
+    name,
+    password,
+  })
+  expect(envelope.code, envelope.message).toBe('0')
+  await page.addInitScript((datum) => {
+    if (sessionStorage.getItem('e2eSessionSeeded')) return
+    sessionStorage.setItem('e2eSessionSeeded', '1')
+    localStorage.setItem('token', datum.token)
+    localStorage.setItem('signin_status', '1')
+    localStorage.setItem('user_data', JSON.stringify(datum.user))
+  }, envelope.datum)
+  return { token: envelope.datum.token }
 }

@@ -55,6 +55,7 @@ const seededMenuKeys = {
   guest: ['projectManage.cases', 'system.person'],
 }
 
+/** Creates the tables and seeds the three built-in roles. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('outbox')
@@ -85,10 +86,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'text', (column) => column.notNull())
     .addColumn('consumed_at', 'text')
     .addCheckConstraint('verification_codes_channel_check', sql`channel in ('sms', 'email')`)
-    .addCheckConstraint(
-      'verification_codes_purpose_check',
-      sql`purpose in ('register', 'forget')`,
-    )
+    .addCheckConstraint('verification_codes_purpose_check', sql`purpose in ('register', 'forget')`)
     .execute()
   await db.schema
     .createIndex('verification_codes_recipient_index')
@@ -191,7 +189,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('role_id', 'text', (column) => column.notNull().references('roles.id'))
     .addColumn('assigned_at', 'text', (column) => column.notNull())
     .execute()
-  await db.schema.createIndex('user_roles_role_id_index').on('user_roles').column('role_id').execute()
+  await db.schema
+    .createIndex('user_roles_role_id_index')
+    .on('user_roles')
+    .column('role_id')
+    .execute()
 }
 
 /** Drops what `up` created, dependants first. */

@@ -3,7 +3,7 @@ import type { Generated } from 'kysely'
 /**
  * Row types of the tables of migration 0002-projects, in the conventions of ./tables.ts (text
  * UUID ids, ISO text timestamps, 0/1 booleans). Repositories reach them with
- * `db.withTables<ProjectTables>()`.
+ * the app's `Database` (they are part of `Tables`).
  */
 export interface ProjectTables {
   projects: ProjectsTable

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import type { ProjectTables } from './projects-tables'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -11,7 +12,7 @@ import type { Generated } from 'kysely'
  * - booleans are integers 0/1 (SQLite has no boolean type);
  * - calendar dates are `YYYY-MM-DD` text.
  */
-export interface Tables {
+export interface Tables extends ProjectTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

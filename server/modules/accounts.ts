@@ -19,7 +19,7 @@ import {
 import { createSessionTicketsService, type SessionTicketsService } from './session-tickets.service'
 import type { SessionsRepository } from './sessions.repository'
 import { createSignInGuard, type SignInGuard } from './sign-in-guard'
-import { createUploadsRepository, withProjectTables } from './uploads.repository'
+import { createUploadsRepository } from './uploads.repository'
 import { createUserAccountsService, type UserAccountsService } from './user-accounts.service'
 import type { UsersRepository } from './users.repository'
 import type { UsersService } from './users.service'
@@ -70,7 +70,7 @@ export function createAccountDeps(parts: {
   const rateLimits = createRateLimitsRepository(database.db)
   const sessionTickets = createSessionTicketsRepository(database.db)
   const rolesRepository = createRolesRepository(database.db)
-  const uploads = createUploadsRepository(withProjectTables(database.db))
+  const uploads = createUploadsRepository(database.db)
 
   const messages =
     settings.messageWebhookUrl === undefined

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { User } from '../../contract/user'
+import { isUniqueViolation } from '../plugins/db'
 import type { AuthService } from './auth.service'
 import { type Clock, timestampOf } from './clock'
 import { hourMs, type RateLimiter } from './rate-limiter'
@@ -20,6 +21,26 @@ export interface GuestsService {
 /** Not a scrypt hash: verifyPassword never matches it (server/modules/passwords.ts). */
 const unusablePasswordHash = '!guest'
 
+function guestRow(now: string): UserRow {
+  return {
+    id: randomUUID(),
+    name: `guest-${randomBytes(6).toString('hex')}`,
+    nickname: 'Guest',
+    sex: null,
+    tel: null,
+    email: null,
+    birthday: null,
+    job_title: null,
+    company: null,
+    avatar: null,
+    password_hash: unusablePasswordHash,
+    role: 'guest',
+    disabled: 0,
+    created_at: now,
+    updated_at: now,
+  }
+}
+
 /** Builds the guests service. */
 export function createGuestsService(dependencies: {
   users: UsersRepository
@@ -38,24 +59,18 @@ export function createGuestsService(dependencies: {
         'Too many guest sessions from your network in the last hour. Please try again later.',
       )
       const now = timestampOf(clock.nowMs())
-      const row: UserRow = {
-        id: randomUUID(),
-        name: `guest-${randomBytes(6).toString('hex')}`,
-        nickname: 'Guest',
-        sex: null,
-        tel: null,
-        email: null,
-        birthday: null,
-        job_title: null,
-        company: null,
-        avatar: null,
-        password_hash: unusablePasswordHash,
-        role: 'guest',
-        disabled: 0,
-        created_at: now,
-        updated_at: now,
+      let row: UserRow | undefined
+      // 48 random bits make a clash with an existing name (someone may sign up as
+      // "guest-…") unlikely, not impossible: draw again rather than fail.
+      for (let attempt = 0; row === undefined; attempt++) {
+        const candidate = guestRow(now)
+        try {
+          await users.insert(candidate)
+          row = candidate
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt >= 2) throw error
+        }
       }
-      await users.insert(row)
       const token = await auth.startSession(row, {
         kind: 'guest',
         lifetimeMs: settings.guestSessionMs,

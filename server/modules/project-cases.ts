@@ -6,7 +6,7 @@ import type { FileStorage } from '../plugins/storage'
 import { type Clock, timestampOf } from './clock'
 import { createProjectsRepository } from './projects.repository'
 import { projectFileHolder } from './projects.service'
-import { createUploadsRepository, withProjectTables } from './uploads.repository'
+import { createUploadsRepository } from './uploads.repository'
 import type { UsersRepository } from './users.repository'
 
 /** One official example project and the files it opens (public/cases/README.md). */
@@ -57,7 +57,7 @@ export async function seedProjectCases(dependencies: {
   adminName: string
 }): Promise<number> {
   const { database, storage, clock, users, adminName } = dependencies
-  const db = withProjectTables(database.db)
+  const { db } = database
   const projects = createProjectsRepository(db, database.dialect)
   const uploads = createUploadsRepository(db)
   if ((await projects.countAll()) > 0 || (await uploads.countAll()) > 0) return 0

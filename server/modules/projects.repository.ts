@@ -1,7 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
 import type { ProjectsTable, ProjectTokensTable } from '../migrations/projects-tables'
-import type { DatabaseDialect } from '../plugins/db'
-import type { ProjectsDatabase } from './uploads.repository'
+import type { Database, DatabaseDialect } from '../plugins/db'
 
 /** A `projects` row as stored. */
 export type ProjectRow = Selectable<ProjectsTable>
@@ -63,7 +62,7 @@ function escapeLike(text: string): string {
 
 /** The projects repository on a database or inside a transaction. */
 export function createProjectsRepository(
-  db: ProjectsDatabase,
+  db: Database,
   dialect: DatabaseDialect,
 ): ProjectsRepository {
   const selectRecords = () =>

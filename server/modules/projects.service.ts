@@ -20,7 +20,7 @@ import type {
   updateProjectBodySchema,
 } from '../../contract/project'
 import { AppError } from '../http/app-error'
-import type { DatabaseHandle } from '../plugins/db'
+import type { Database, DatabaseHandle } from '../plugins/db'
 import { type Clock, timestampOf } from './clock'
 import {
   createProjectsRepository,
@@ -30,11 +30,7 @@ import {
 } from './projects.repository'
 import { regionPathName, type RegionIndex } from './regions'
 import { createToken, hashToken, isWellFormedToken } from './tokens'
-import {
-  createUploadsRepository,
-  type ProjectsDatabase,
-  withProjectTables,
-} from './uploads.repository'
+import { createUploadsRepository } from './uploads.repository'
 import type { UploadsService } from './uploads.service'
 import type { AuthUser } from './users.service'
 
@@ -52,8 +48,8 @@ export function projectFileHolder(projectId: string): string {
  * `projectFileHolder(id)` so the project's delete releases them.
  */
 export interface ProjectLifecycleHook {
-  onCopy?(database: ProjectsDatabase, fromProjectId: string, toProjectId: string): Promise<void>
-  onDelete?(database: ProjectsDatabase, projectId: string): Promise<void>
+  onCopy?(database: Database, fromProjectId: string, toProjectId: string): Promise<void>
+  onDelete?(database: Database, projectId: string): Promise<void>
 }
 
 /** The caller of a project call: a signed-in user, or a holder of a project token. */
@@ -147,8 +143,8 @@ export function createProjectsService(dependencies: {
 }): ProjectsService {
   const { database, uploads, clock } = dependencies
   const hooks = dependencies.hooks ?? []
-  const db = withProjectTables(database.db)
-  const repositoryOf = (handle: ProjectsDatabase): ProjectsRepository =>
+  const { db } = database
+  const repositoryOf = (handle: Database): ProjectsRepository =>
     createProjectsRepository(handle, database.dialect)
   const projects = repositoryOf(db)
   const now = () => timestampOf(clock.nowMs())

@@ -21,10 +21,11 @@ export interface RateLimitsRepository {
   findLockout(accountKey: string): Promise<SignInLockoutRow | undefined>
   /**
    * Counts one more failure (or attempt in progress) of an account name in one statement, so
-   * parallel attempts each see a distinct count; resolves to the new count.
+   * parallel attempts each see a distinct count. A lock that has ended is cleared and the count
+   * starts again at 1. Resolves to the new count and the lock still running, if any.
    */
-  addFailure(accountKey: string, at: string): Promise<number>
-  /** Locks the name until `until` and starts its count again. */
+  addFailure(accountKey: string, at: string): Promise<{ count: number; lockedUntil: string | null }>
+  /** Locks the name until `until`; its count stays until the lock ends. */
   lock(accountKey: string, until: string): Promise<void>
   /** Forgets the name's failures and lock (after a success or a password reset). */
   clearLockout(accountKey: string): Promise<void>
@@ -87,23 +88,32 @@ export function createRateLimitsRepository(db: Database): RateLimitsRepository {
         .executeTakeFirst()
     },
     async addFailure(accountKey, at) {
+      const lockEnded = sql<boolean>`sign_in_lockouts.locked_until is not null and sign_in_lockouts.locked_until <= ${at}`
       const row = await db
         .insertInto('sign_in_lockouts')
-        .values({ account_key: accountKey, failure_count: 1, last_failure_at: at, locked_until: null })
+        .values({
+          account_key: accountKey,
+          failure_count: 1,
+          last_failure_at: at,
+          locked_until: null,
+        })
         .onConflict((conflict) =>
           conflict.column('account_key').doUpdateSet({
-            failure_count: sql<number>`sign_in_lockouts.failure_count + 1`,
+            failure_count: sql<number>`case when ${lockEnded} then 1 else sign_in_lockouts.failure_count + 1 end`,
+            locked_until: sql<
+              string | null
+            >`case when ${lockEnded} then null else sign_in_lockouts.locked_until end`,
             last_failure_at: at,
           }),
         )
-        .returning('failure_count')
+        .returning(['failure_count', 'locked_until'])
         .executeTakeFirstOrThrow()
-      return Number(row.failure_count)
+      return { count: Number(row.failure_count), lockedUntil: row.locked_until }
     },
     async lock(accountKey, until) {
       await db
         .updateTable('sign_in_lockouts')
-        .set({ locked_until: until, failure_count: 0 })
+        .set({ locked_until: until })
         .where('account_key', '=', accountKey)
         .execute()
     },
@@ -114,7 +124,9 @@ export function createRateLimitsRepository(db: Database): RateLimitsRepository {
       const result = await db
         .deleteFrom('sign_in_lockouts')
         .where('last_failure_at', '<', cutoff)
-        .where((where) => where.or([where('locked_until', 'is', null), where('locked_until', '<', now)]))
+        .where((where) =>
+          where.or([where('locked_until', 'is', null), where('locked_until', '<', now)]),
+        )
         .executeTakeFirst()
       return Number(result.numDeletedRows)
     },

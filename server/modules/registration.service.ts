@@ -1,11 +1,12 @@
 import type { SmsPurpose } from '../../contract/auth'
-import { verificationCodeValidityMs, verificationResendIntervalMs } from '../../contract/auth'
+import { verificationResendIntervalMs } from '../../contract/auth'
 import type { User } from '../../contract/user'
 import { AppError } from '../http/app-error'
 import type { AccountSecuritySettings } from './account-security-settings'
 import type { AuthService } from './auth.service'
 import { type Clock, timestampOf } from './clock'
 import type { MessageSender, OutgoingMessage } from './messaging/message-sender'
+import { type MessageLanguage, messageTexts } from './messaging/message-texts'
 import { assertAcceptablePassword } from './password-policy'
 import { hourMs, type RateLimiter, rateLimitedError } from './rate-limiter'
 import type { SessionsRepository } from './sessions.repository'
@@ -16,9 +17,10 @@ import { hashPassword } from './passwords'
 import type { UserRow, UsersRepository } from './users.repository'
 import { toPublicUser, type UsersService } from './users.service'
 
-/** Who asks: the client address the per-IP limits count against. */
+/** Who asks: the client address the per-IP limits count against, and the message language. */
 export interface Requester {
   clientAddress: string
+  language: MessageLanguage
 }
 
 /** A new account signed in. */
@@ -56,21 +58,8 @@ export interface RegistrationService {
   /** Checks a `forget` code without using it up. */
   checkResetCode(input: { tel: string; code: string }): Promise<void>
   /** Whether an account uses the address; limited per client address. */
-  isEmailRegistered(input: { email: string } & Requester): Promise<boolean>
+  isEmailRegistered(input: { email: string } & Pick<Requester, 'clientAddress'>): Promise<boolean>
 }
-
-const validityMinutes = verificationCodeValidityMs / 60_000
-
-/** The texts the provider sends. Product name first, so the phone shows who writes. */
-export const messageTexts = {
-  registerCode: (code: string) =>
-    `Twinscape: your sign-up code is ${code}. It is valid for ${validityMinutes} minutes. Do not share it with anyone.`,
-  resetCode: (code: string) =>
-    `Twinscape: your password reset code is ${code}. It is valid for ${validityMinutes} minutes. If you did not ask for it, ignore this message.`,
-  alreadyRegistered: (what: 'phone number' | 'e-mail address') =>
-    `Twinscape: someone asked to sign up with this ${what}, which already has an account. To get back in, use "Forgot password". If it was not you, ignore this message.`,
-  mailSubject: 'Twinscape sign-up',
-} as const
 
 const resendMessage = 'A code was just sent. Please wait before asking for another one.'
 const tooManyCodesForRecipient =
@@ -104,7 +93,7 @@ export function createRegistrationService(dependencies: {
    */
   async function sendLimited(
     recipient: string,
-    requester: Requester,
+    requester: Pick<Requester, 'clientAddress'>,
     compose: () => Promise<OutgoingMessage | undefined>,
   ): Promise<void> {
     const recipientBucket = `code:to:${recipient}`
@@ -186,39 +175,41 @@ export function createRegistrationService(dependencies: {
   }
 
   return {
-    async requestSmsCode({ tel, purpose, clientAddress }) {
+    async requestSmsCode({ tel, purpose, clientAddress, language }) {
+      const texts = messageTexts[language]
       await sendLimited(tel, { clientAddress }, async () => {
         const account = await users.findByTel(tel)
         if (purpose === 'register') {
           if (account !== undefined) {
-            return { channel: 'sms', to: tel, text: messageTexts.alreadyRegistered('phone number') }
+            return { channel: 'sms', to: tel, text: texts.alreadyRegistered('phone') }
           }
           const code = await codes.issue(smsAddress(tel, 'register'))
-          return { channel: 'sms', to: tel, text: messageTexts.registerCode(code) }
+          return { channel: 'sms', to: tel, text: texts.registerCode(code) }
         }
         // A reset code only goes to phones that have an account; others get nothing.
         if (account === undefined || account.role === 'guest') return undefined
         const code = await codes.issue(smsAddress(tel, 'forget'))
-        return { channel: 'sms', to: tel, text: messageTexts.resetCode(code) }
+        return { channel: 'sms', to: tel, text: texts.resetCode(code) }
       })
     },
 
-    async requestMailCode({ email, clientAddress }) {
+    async requestMailCode({ email, clientAddress, language }) {
+      const texts = messageTexts[language]
       await sendLimited(email, { clientAddress }, async () => {
         if ((await users.findByEmail(email)) !== undefined) {
           return {
             channel: 'email',
             to: email,
-            subject: messageTexts.mailSubject,
-            text: messageTexts.alreadyRegistered('e-mail address'),
+            subject: texts.mailSubject,
+            text: texts.alreadyRegistered('email'),
           }
         }
         const code = await codes.issue(mailAddress(email))
         return {
           channel: 'email',
           to: email,
-          subject: messageTexts.mailSubject,
-          text: messageTexts.registerCode(code),
+          subject: texts.mailSubject,
+          text: texts.registerCode(code),
         }
       })
     },

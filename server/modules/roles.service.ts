@@ -84,7 +84,9 @@ export function createRolesService(dependencies: {
   const assertNameFree = async (name: string, exceptId?: string) => {
     const existing = await roles.findByName(name)
     if (existing !== undefined && existing.id !== exceptId) {
-      throw new AppError('conflict', nameTakenMessage, [{ field: 'name', message: nameTakenMessage }])
+      throw new AppError('conflict', nameTakenMessage, [
+        { field: 'name', message: nameTakenMessage },
+      ])
     }
   }
 

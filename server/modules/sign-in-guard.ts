@@ -24,6 +24,14 @@ export interface SignInGuard {
   clear(accountName: string): Promise<void>
 }
 
+function lockedError(lockedUntilMs: number, nowMs: number) {
+  const retryAfterSeconds = secondsUntil(lockedUntilMs, nowMs)
+  return rateLimitedError(
+    `Too many failed sign-ins: this account is locked for ${Math.ceil(retryAfterSeconds / 60)} more minute(s).`,
+    retryAfterSeconds,
+  )
+}
+
 const tooManyForAddress =
   'Too many failed sign-ins from your network. Please wait before trying again.'
 
@@ -57,16 +65,12 @@ export function createSignInGuard(dependencies: {
       const key = keyOf(accountName)
       const nowMs = clock.nowMs()
       const lockout = await rateLimits.findLockout(key)
-      if (lockout?.locked_until && Date.parse(lockout.locked_until) > nowMs) {
-        const retryAfterSeconds = secondsUntil(Date.parse(lockout.locked_until), nowMs)
-        throw rateLimitedError(
-          `Too many failed sign-ins: this account is locked for ${Math.ceil(retryAfterSeconds / 60)} more minute(s).`,
-          retryAfterSeconds,
-        )
-      }
-      if (lockout !== undefined) {
-        const allowedAtMs =
-          Date.parse(lockout.last_failure_at) + slowDelayMs(lockout.failure_count)
+      const lockedUntilMs = lockout?.locked_until ? Date.parse(lockout.locked_until) : undefined
+      if (lockedUntilMs !== undefined && lockedUntilMs > nowMs)
+        throw lockedError(lockedUntilMs, nowMs)
+      // Once a lock has ended the name starts again unslowed (addFailure resets its count).
+      if (lockout !== undefined && lockedUntilMs === undefined) {
+        const allowedAtMs = Date.parse(lockout.last_failure_at) + slowDelayMs(lockout.failure_count)
         if (nowMs < allowedAtMs) {
           const retryAfterSeconds = secondsUntil(allowedAtMs, nowMs)
           throw rateLimitedError(
@@ -81,17 +85,18 @@ export function createSignInGuard(dependencies: {
         hourMs,
         tooManyForAddress,
       )
-      // Counted as a failure until proven right, so parallel guesses cannot outrun the lock.
-      const failures = await rateLimits.addFailure(key, timestampOf(nowMs))
-      if (failures > settings.signInLockAfterFailures) {
+      // Counted as a failure until proven right, so parallel guesses cannot outrun the lock:
+      // each sees its own count, and only the first `signInLockAfterFailures` are checked.
+      const counted = await rateLimits.addFailure(key, timestampOf(nowMs))
+      const runningLockMs =
+        counted.lockedUntil === null ? undefined : Date.parse(counted.lockedUntil)
+      if (runningLockMs !== undefined || counted.count > settings.signInLockAfterFailures) {
         await limiter.giveBack(addressEvent)
-        const lockedUntilMs = nowMs + settings.signInLockMs
-        await rateLimits.lock(key, timestampOf(lockedUntilMs))
-        throw rateLimitedError(
-          'Too many failed sign-ins: this account is locked for a while.',
-          secondsUntil(lockedUntilMs, nowMs),
-        )
+        const untilMs = runningLockMs ?? nowMs + settings.signInLockMs
+        if (runningLockMs === undefined) await rateLimits.lock(key, timestampOf(untilMs))
+        throw lockedError(untilMs, nowMs)
       }
+      const failures = counted.count
       return {
         async succeeded() {
           await rateLimits.clearLockout(key)

@@ -1,23 +1,11 @@
-import type { Insertable, Kysely, Selectable } from 'kysely'
-import type { ProjectTables, UploadedFilesTable } from '../migrations/projects-tables'
-import type { Tables } from '../migrations/tables'
+import type { Insertable, Selectable } from 'kysely'
+import type { UploadedFilesTable } from '../migrations/projects-tables'
 import type { Database } from '../plugins/db'
 
 /** An `uploaded_files` row. */
 export type UploadedFileRow = Selectable<UploadedFilesTable>
 /** The columns needed to record an upload. */
 export type NewUploadedFileRow = Insertable<UploadedFilesTable>
-
-/** A database (or transaction) that has the project tables. */
-export type ProjectsDatabase = Kysely<Tables & ProjectTables>
-
-/**
- * The app's database typed with the tables of migration 0002-projects as well. A cast, because
- * `Tables` (migrations/tables.ts) does not list them yet; the migration guarantees they exist.
- */
-export function withProjectTables(db: Database): ProjectsDatabase {
-  return db as unknown as ProjectsDatabase
-}
 
 /**
  * SQL for `uploaded_files` and `file_references`: which uploads exist, and who uses them.
@@ -50,7 +38,7 @@ export interface UploadsRepository {
 }
 
 /** The uploads repository on a database or inside a transaction. */
-export function createUploadsRepository(db: ProjectsDatabase): UploadsRepository {
+export function createUploadsRepository(db: Database): UploadsRepository {
   return {
     async insert(row) {
       await db.insertInto('uploaded_files').values(row).execute()

@@ -14,11 +14,7 @@ import type { DatabaseHandle } from '../plugins/db'
 import type { FileStorage } from '../plugins/storage'
 import { type Clock, timestampOf } from './clock'
 import { createProjectsRepository } from './projects.repository'
-import {
-  createUploadsRepository,
-  type UploadedFileRow,
-  withProjectTables,
-} from './uploads.repository'
+import { createUploadsRepository, type UploadedFileRow } from './uploads.repository'
 import type { AuthUser } from './users.service'
 
 /** An image of a multipart request, read into memory (≤ 2 MB) so it is checked before storing. */
@@ -80,7 +76,7 @@ export function createUploadsService(dependencies: {
   clock: Clock
 }): UploadsService {
   const { database, storage, clock } = dependencies
-  const db = withProjectTables(database.db)
+  const { db } = database
   const uploads = createUploadsRepository(db)
 
   const sniff = async (bytes: Uint8Array): Promise<string | undefined> =>

@@ -96,8 +96,12 @@ export function createUserAccountsService(dependencies: {
 
   /** Refuses a name, phone or e-mail another account already has. */
   const assertUnique = async (
-    changes: { name?: string; tel?: string | null; email?: string | null },
-    ownId: string | undefined,
+    changes: {
+      name: string | undefined
+      tel: string | null | undefined
+      email: string | null | undefined
+    },
+    ownId: string,
   ) => {
     const checks = [
       ['name', changes.name, users.findByName, 'This user name is already taken.'],
@@ -128,28 +132,17 @@ export function createUserAccountsService(dependencies: {
       if (target === undefined || target.role === 'guest') {
         throw new AppError('notFound', 'User not found.')
       }
-      const role =
-        input.role === undefined ? undefined : await roles.resolveAssignable(input.role)
-      const changes: UserRowChanges = {}
-      for (const field of [
-        'name',
-        'nickname',
-        'sex',
-        'tel',
-        'email',
-        'birthday',
-        'job_title',
-        'company',
-      ] as const) {
-        if (input[field] !== undefined) changes[field] = input[field] as never
-      }
-      if (input.avatar !== undefined) {
+      const role = input.role === undefined ? undefined : await roles.resolveAssignable(input.role)
+      const { id: _id, role: _role, avatar, ...profile } = input
+      // Absent fields stay as they are; null (or an emptied field) clears one.
+      const changes: UserRowChanges = Object.fromEntries(
+        Object.entries(profile).filter(([, value]) => value !== undefined),
+      )
+      if (avatar !== undefined) {
         changes.avatar =
-          input.avatar === null
-            ? null
-            : await avatarOf(input.avatar, new Set([target.id, caller.id]))
+          avatar === null ? null : await avatarOf(avatar, new Set([target.id, caller.id]))
       }
-      await assertUnique(changes as Parameters<typeof assertUnique>[0], target.id)
+      await assertUnique({ name: input.name, tel: input.tel, email: input.email }, target.id)
       changes.updated_at = timestampOf(clock.nowMs())
       try {
         await users.update(target.id, changes)

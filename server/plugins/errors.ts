@@ -86,9 +86,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   reply
     .status(errorCatalogue[classified.kind].httpStatus)
     .type('application/json; charset=utf-8')
-    .send(
-      errorEnvelope(classified.kind, classified.message, classified.details, classified.datum),
-    )
+    .send(errorEnvelope(classified.kind, classified.message, classified.details, classified.datum))
 }
 
 /**

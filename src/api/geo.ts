@@ -1,8 +1,18 @@
-import type { GeoLanguage, GeoReverseDatum, GeoSearchResult } from '../../contract/geo'
+import type {
+  GeoLanguage,
+  GeoReverseDatum,
+  GeoSearchResult,
+  MapConfigDatum,
+} from '../../contract/geo'
 import type { RegionOption } from '../../contract/region'
 import { api } from './index'
 
-export type { GeoLanguage, GeoReverseDatum, GeoSearchResult } from '../../contract/geo'
+export type {
+  GeoLanguage,
+  GeoReverseDatum,
+  GeoSearchResult,
+  MapConfigDatum,
+} from '../../contract/geo'
 export type { RegionOption } from '../../contract/region'
 
 /** `POST /web/publicselect/findAreaJson`: the children of a region code ('0' for provinces). */
@@ -15,7 +25,17 @@ export async function findAreaJson(codeid: string, signal?: AbortSignal): Promis
   return datum
 }
 
-/** `POST /web/geo/search`: places and China's divisions by name, answered offline. */
+/** `GET /web/publicselect/mapConfig`: the online style to draw, or null for the offline one. */
+export async function fetchMapConfig(signal?: AbortSignal): Promise<MapConfigDatum> {
+  const { datum } = await api.get<MapConfigDatum>(
+    '/publicselect/mapConfig',
+    undefined,
+    signal ? { signal } : {},
+  )
+  return datum
+}
+
+/** `POST /web/geo/search`: places and China's divisions by name (offline unless configured). */
 export async function searchPlaces(
   q: string,
   language: GeoLanguage,
@@ -29,7 +49,7 @@ export async function searchPlaces(
   return datum
 }
 
-/** `POST /web/geo/reverse`: the address of a clicked point, answered offline. */
+/** `POST /web/geo/reverse`: the address of a clicked point (offline unless configured). */
 export async function reverseGeocode(
   location: { lat: number; lng: number },
   language: GeoLanguage,

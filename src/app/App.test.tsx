@@ -1,6 +1,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ProjectPage } from '../api/project'
 import type { User } from '../api/types'
 import {
   clearSession,
@@ -77,14 +78,54 @@ function inMemoryServices() {
   return { services, calls }
 }
 
+/**
+ * The pages inside the frame (the project home's lists) call the API through `fetch`; this
+ * in-memory server answers them the way an account without projects sees them, and records
+ * every path so a test can tell the page really asked.
+ */
+function stubPageCalls() {
+  const paths: string[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const path = new URL(url, 'http://localhost').pathname
+      paths.push(path)
+      const envelope = (status: number, code: string, message: string, datum: unknown) =>
+        new Response(JSON.stringify({ code, message, datum }), {
+          status,
+          headers: { 'content-type': 'application/json' },
+        })
+      if (path === '/web/project/findProjectAll') {
+        const query = new URLSearchParams(String(init?.body ?? ''))
+        const page: ProjectPage = {
+          list: [],
+          total: 0,
+          pageNo: Number(query.get('pageNo') ?? 1),
+          pageSize: Number(query.get('pageSize') ?? 12),
+        }
+        return envelope(200, '0', 'OK', page)
+      }
+      return envelope(404, '1004', `No stub for ${path}`, null)
+    }),
+  )
+  return { paths }
+}
+
 function openAt(fullPath: string) {
   window.history.replaceState(null, '', `/#${fullPath}`)
 }
+
+let pageCalls: ReturnType<typeof stubPageCalls>
 
 beforeEach(() => {
   localStorage.clear()
   reloadSessionFromStorage()
   session.isOverTime = false
+  pageCalls = stubPageCalls()
+})
+
+afterEach(() => {
+  vi.unstubAllGlobals()
 })
 
 describe('App routing with the guard', () => {
@@ -120,6 +161,10 @@ describe('App routing with the guard', () => {
     expect(screen.getByRole('link', { name: 'City' }).getAttribute('aria-current')).toBe('page')
     expect(screen.getByRole('link', { name: 'Space' }).getAttribute('aria-current')).toBeNull()
     expect(screen.getByTestId('greeting').textContent).toMatch(/, Ada$/)
+    // both lists loaded (from the stub) and show their totals
+    expect((await screen.findByTestId('project-count-city')).textContent).toBe('Total: 0')
+    expect((await screen.findByTestId('project-count-building')).textContent).toBe('Total: 0')
+    expect(pageCalls.paths.filter((path) => path === '/web/project/findProjectAll')).toHaveLength(2)
   })
 
   it('fetches the user when only the token survived, before showing the page', async () => {

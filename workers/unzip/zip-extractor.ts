@@ -8,6 +8,7 @@ import {
   extractedFileAlignmentBytes,
 } from './extracted-archive'
 import { createTaskYielder } from './task-yielder'
+import { WindowReader } from './window-reader'
 import {
   type ArchiveEntry,
   type ArchiveListing,
@@ -54,8 +55,6 @@ export interface ExtractOptions {
 }
 
 const mebibyte = 1024 * 1024
-/** Bytes read from the source at a time: few enough reads, little memory held. */
-const windowSizeBytes = 4 * mebibyte
 /**
  * Compressed bytes inflated between checks of the output size, abort flag and progress, for
  * entries inflated in chunks. Deflate expands at most ~1032-fold, so a lying entry overshoots
@@ -278,35 +277,6 @@ function planPacks(
 
 function alignUp(offsetBytes: number): number {
   return Math.ceil(offsetBytes / extractedFileAlignmentBytes) * extractedFileAlignmentBytes
-}
-
-/**
- * Reads the source through a sliding window so that thousands of small entries cost a few
- * large reads, while a huge entry is still read piece by piece.
- */
-class WindowReader {
-  private window: Uint8Array = new Uint8Array(0)
-  private windowStartBytes = 0
-
-  constructor(private readonly source: ArchiveSource) {}
-
-  async read(offsetBytes: number, lengthBytes: number): Promise<Uint8Array> {
-    const windowEnd = this.windowStartBytes + this.window.byteLength
-    if (offsetBytes < this.windowStartBytes || offsetBytes + lengthBytes > windowEnd) {
-      this.window = await this.source.read(offsetBytes, Math.max(lengthBytes, windowSizeBytes))
-      this.windowStartBytes = offsetBytes
-    }
-    const start = offsetBytes - this.windowStartBytes
-    return this.window.subarray(start, Math.min(this.window.byteLength, start + lengthBytes))
-  }
-
-  async readExactly(offsetBytes: number, lengthBytes: number): Promise<Uint8Array> {
-    const bytes = await this.read(offsetBytes, lengthBytes)
-    if (bytes.byteLength < lengthBytes) {
-      throw new ZipError('archive.truncated', 'The archive ends in the middle of an entry.')
-    }
-    return bytes
-  }
 }
 
 function abortedError(): ZipError {

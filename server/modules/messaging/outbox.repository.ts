@@ -31,7 +31,10 @@ export function createOutboxRepository(db: Database): OutboxRepository {
         .execute()
     },
     async deleteBefore(cutoff) {
-      const result = await db.deleteFrom('outbox').where('created_at', '<', cutoff).executeTakeFirst()
+      const result = await db
+        .deleteFrom('outbox')
+        .where('created_at', '<', cutoff)
+        .executeTakeFirst()
       return Number(result.numDeletedRows)
     },
   }

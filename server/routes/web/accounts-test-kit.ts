@@ -19,9 +19,10 @@ export async function callFrom<Datum = unknown>(
     token?: string
     json?: unknown
     form?: Record<string, string>
+    headers?: Record<string, string>
   },
 ): Promise<ApiAnswer<Datum>> {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { ...call.headers }
   if (call.token !== undefined) headers.token = call.token
   let payload: string | undefined
   if (call.json !== undefined) {

@@ -5,12 +5,14 @@ import {
   geoSearchBodySchema,
   geoSearchDatumSchema,
   type MapPlaceProperties,
+  mapConfigDatumSchema,
   offlineMapDataPaths,
 } from '../../../contract/geo'
 import { findAreaJsonBodySchema, findAreaJsonDatumSchema } from '../../../contract/region'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
 import { type Place, shippedGeocoderInstance } from '../../modules/geocoder'
+import type { GeocodingService } from '../../modules/online-geocoder'
 import { shippedRegions } from '../../modules/regions'
 
 /** Rank for map styling: 0 capitals and megacities … 3 small places. */
@@ -21,8 +23,13 @@ function placeRank(place: Place): number {
   return 3
 }
 
-/** Region cascade (SPEC §7 `/publicselect/findAreaJson`), offline geocoding and map data. */
-export function registerGeoRoutes(app: FastifyInstance): void {
+/**
+ * Region cascade (SPEC §7 `/publicselect/findAreaJson`), geocoding for the map picker (through
+ * `geocoding`: offline, or online with an offline fallback) and the offline map's data.
+ */
+export function registerGeoRoutes(app: FastifyInstance, geocoding: GeocodingService): void {
+  const { mapStyleUrl } = app.deps.config
+
   defineRoute(app, {
     method: 'POST',
     url: '/web/publicselect/findAreaJson',
@@ -44,22 +51,33 @@ export function registerGeoRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/web/geo/search',
     auth: 'user',
-    summary: 'Find places and China’s divisions by name, offline',
+    summary: 'Find places and China’s divisions by name',
+    description:
+      'Offline over shipped data; with GEOCODER_URL set, the online geocoder answers first ' +
+      'and the offline one when it fails, times out or finds nothing.',
     body: geoSearchBodySchema,
     datum: geoSearchDatumSchema,
-    handler: ({ body }) =>
-      shippedGeocoderInstance().search(body.q, { language: body.language, limit: body.limit }),
+    handler: ({ body }) => geocoding.search(body.q, { language: body.language, limit: body.limit }),
   })
 
   defineRoute(app, {
     method: 'POST',
     url: '/web/geo/reverse',
     auth: 'user',
-    summary: 'The address of a point: nearest place and the country containing it, offline',
+    summary: 'The address of a point: nearest place and the country containing it',
+    description: 'Online first when GEOCODER_URL is set, offline otherwise or on failure.',
     body: geoReverseBodySchema,
     datum: geoReverseDatumSchema,
-    handler: ({ body }) =>
-      shippedGeocoderInstance().reverse({ lat: body.lat, lng: body.lng }, body.language),
+    handler: ({ body }) => geocoding.reverse({ lat: body.lat, lng: body.lng }, body.language),
+  })
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/web/publicselect/mapConfig',
+    auth: 'public',
+    summary: 'How the map picker draws: an online style address, or null for the offline style',
+    datum: mapConfigDatumSchema,
+    handler: () => ({ styleUrl: mapStyleUrl ?? null }),
   })
 
   // GeoJSON sources of the offline map style, built once and cached by browsers for a day.

@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import { seedProjectCases } from '../../modules/project-cases'
+import { shippedGeocoderInstance } from '../../modules/geocoder'
+import {
+  createFallbackGeocodingService,
+  createNominatimGeocoder,
+  type GeocodingService,
+  offlineGeocodingService,
+} from '../../modules/online-geocoder'
 import { createProjectsService, type ProjectsService } from '../../modules/projects.service'
 import { shippedRegions } from '../../modules/regions'
 import { createUploadsService, type UploadsService } from '../../modules/uploads.service'
+import { appVersion } from '../../version'
 import { registerGeoRoutes } from './geo'
 import { registerProjectRoutes } from './project'
 import { registerUploadRoutes } from './upload'
@@ -11,6 +19,8 @@ import { registerUploadRoutes } from './upload'
 export interface ProjectArea {
   projects: ProjectsService
   uploads: UploadsService
+  /** The map picker's search and reverse geocoding: online when configured, else offline. */
+  geocoding: GeocodingService
 }
 
 const areas = new WeakMap<FastifyInstance, ProjectArea>()
@@ -25,15 +35,39 @@ const abandonedUploadSweepMs = 3_600_000
 export function projectAreaOf(app: FastifyInstance): ProjectArea {
   let area = areas.get(app)
   if (!area) {
-    const { database, storage, clock } = app.deps
+    const { database, storage, clock, config } = app.deps
     const uploads = createUploadsService({ database, storage, clock })
     area = {
       uploads,
       projects: createProjectsService({ database, uploads, clock, regions: shippedRegions }),
+      geocoding: geocodingServiceFor(app, config.geocoderUrl, config.geocoderTimeoutMs),
     }
     areas.set(app, area)
   }
   return area
+}
+
+function geocodingServiceFor(
+  app: FastifyInstance,
+  geocoderUrl: string | undefined,
+  timeoutMs: number,
+): GeocodingService {
+  const offline = offlineGeocodingService(shippedGeocoderInstance)
+  if (geocoderUrl === undefined) return offline
+  return createFallbackGeocodingService({
+    online: createNominatimGeocoder({
+      baseUrl: geocoderUrl,
+      userAgent: `Twinscape/${appVersion} (self-hosted digital-twin console)`,
+    }),
+    offline,
+    timeoutMs,
+    onFallback: ({ operation, reason, error }) => {
+      // an empty answer or a resting service is routine; a failure is worth a line
+      if (reason === 'timeout' || reason === 'error') {
+        app.log.warn({ operation, reason, err: error }, 'online geocoder failed, answered offline')
+      }
+    },
+  })
 }
 
 /**
@@ -45,7 +79,7 @@ export function registerProjectArea(app: FastifyInstance): void {
   const area = projectAreaOf(app)
   registerProjectRoutes(app)
   registerUploadRoutes(app)
-  registerGeoRoutes(app)
+  registerGeoRoutes(app, area.geocoding)
 
   let timer: NodeJS.Timeout | undefined
   const sweep = async () => {

@@ -79,6 +79,7 @@ describe('sign-up by phone, sign-in, password change and reset (a new user’s p
     clock.advanceMs(61 * secondMs)
     const resetSent = await callApi(app, {
       url: '/web/register/verificationSms',
+      headers: { cookie: 'language=en' },
       json: { tel: normalizedTel, purpose: 'forget' },
     })
     expect(resetSent.envelope.code).toBe('0')
@@ -234,7 +235,8 @@ describe('verification codes', () => {
     const unknown = await requestCode('13900000006')
     expect(registeredAgain.envelope).toEqual(unknown.envelope)
     const notice = (await messagesTo(config.outboxFile, tel)).at(-1)?.text ?? ''
-    expect(notice).toContain('already has an account')
+    // Korean without a language cookie, like the console.
+    expect(notice).toContain('이미 계정이 있습니다')
     expect(notice).not.toMatch(/\d{6}/)
 
     // A reset code goes only to a phone with an account; the answer does not say which.
@@ -246,6 +248,30 @@ describe('verification codes', () => {
     })
     expect(resetUnknown.envelope).toEqual({ code: '0', message: 'OK', datum: null })
     expect((await readOutboxFile(config.outboxFile)).length).toBe(before)
+  })
+
+  it('writes the message in the language of the language cookie, Korean by default', async () => {
+    const { config, clock } = testApp
+    clock.advanceMs(2 * 3_600_000)
+    const cases = [
+      [undefined, '가입 인증번호는'],
+      ['language=zh', '您的注册验证码为'],
+      ['theme=dark; language=en', 'your sign-up code is'],
+      ['language=fr', '가입 인증번호는'],
+    ] as const
+    for (const [index, [cookie, expected]] of cases.entries()) {
+      const tel = `1390000030${index}`
+      const sent = await callFrom(testApp.app, {
+        url: '/web/register/verificationSms',
+        clientAddress: `10.0.3.${index}`,
+        ...(cookie === undefined ? {} : { headers: { cookie } }),
+        json: { tel, purpose: 'register' },
+      })
+      expect(sent.envelope.code).toBe('0')
+      const text = (await messagesTo(config.outboxFile, tel)).at(-1)?.text ?? ''
+      expect(text, String(cookie)).toContain(expected)
+      expect(text).toContain(await latestCodeTo(config.outboxFile, tel))
+    }
   })
 
   it('refuses short, common and self-describing passwords without using the code', async () => {

@@ -12,10 +12,13 @@ import {
 } from '../../../contract/auth'
 import { nullDatumSchema } from '../../../contract/common'
 import { defineRoute } from '../../http/define-route'
+import { messageLanguageOf } from '../../modules/messaging/message-texts'
 
 const codeRules =
   'Codes have 6 digits, work for 10 minutes and survive 5 wrong entries; only the newest code ' +
   'of a phone or address works. '
+const language =
+  'The message is written in the language of the `language` cookie (ko, zh or en; default ko). '
 const limits =
   'A new code for the same recipient only 60 s after the previous one, and a limited number ' +
   'per recipient and per client address per hour: otherwise `rateLimited` with ' +
@@ -32,11 +35,15 @@ export function registerRegisterRoutes(app: FastifyInstance): void {
     url: '/web/register/verificationSms',
     auth: 'public',
     summary: 'Send a sign-up or password-reset code by SMS',
-    description: `${codeRules}${limits}`,
+    description: `${codeRules}${language}${limits}`,
     body: verificationSmsBodySchema,
     datum: nullDatumSchema,
     handler: async ({ body, request }) => {
-      await registration.requestSmsCode({ ...body, clientAddress: request.ip })
+      await registration.requestSmsCode({
+        ...body,
+        clientAddress: request.ip,
+        language: messageLanguageOf(request.headers.cookie),
+      })
       return null
     },
   })
@@ -46,11 +53,15 @@ export function registerRegisterRoutes(app: FastifyInstance): void {
     url: '/web/register/verificationMail',
     auth: 'public',
     summary: 'Send a sign-up code by e-mail',
-    description: `${codeRules}${limits}`,
+    description: `${codeRules}${language}${limits}`,
     body: verificationMailBodySchema,
     datum: nullDatumSchema,
     handler: async ({ body, request }) => {
-      await registration.requestMailCode({ ...body, clientAddress: request.ip })
+      await registration.requestMailCode({
+        ...body,
+        clientAddress: request.ip,
+        language: messageLanguageOf(request.headers.cookie),
+      })
       return null
     },
   })

@@ -28,19 +28,21 @@ describe('roles as data', () => {
 
   it('starts with the built-in admin, editor and guest roles and their menus', async () => {
     const all = await asAdmin<Role[]>('/web/role/findAll')
-    expect(all.envelope.datum.map((role) => [role.name, role.access_level, role.is_builtin])).toEqual(
-      [
-        ['admin', 'admin', true],
-        ['editor', 'editor', true],
-        ['guest', 'guest', true],
-      ],
-    )
+    expect(
+      all.envelope.datum.map((role) => [role.name, role.access_level, role.is_builtin]),
+    ).toEqual([
+      ['admin', 'admin', true],
+      ['editor', 'editor', true],
+      ['guest', 'guest', true],
+    ])
     for (const role of all.envelope.datum) {
       expect(role.menu_keys).toEqual(builtinRoleMenuKeys[role.access_level])
       expect(role.description).toBeNull()
     }
     expect(await menuOf(adminToken)).toContain('system.roles')
-    const editorMenu = await menuOf(await signIn(testApp.app, { name: 'demo', password: 'demo-twinscape-2026' }))
+    const editorMenu = await menuOf(
+      await signIn(testApp.app, { name: 'demo', password: 'demo-twinscape-2026' }),
+    )
     expect(editorMenu).toContain('projectManage.city')
     expect(editorMenu).not.toContain('system.users')
   })
@@ -91,7 +93,10 @@ describe('roles as data', () => {
       access_level: 'admin',
       menu_keys: ['system.users'],
     })
-    expect(edited.envelope.datum).toMatchObject({ access_level: 'admin', menu_keys: ['system.users'] })
+    expect(edited.envelope.datum).toMatchObject({
+      access_level: 'admin',
+      menu_keys: ['system.users'],
+    })
     const allowedAfter = await callApi(testApp.app, {
       url: '/web/user/selectUser',
       token: ritaToken,

@@ -84,7 +84,11 @@ describe('the signed-in user’s own profile', () => {
       tel: '01011112222',
       email: 'other@example.com',
     })
-    for (const body of [{ tel: '010-1111-2222' }, { email: 'OTHER@example.com' }, { name: 'other-editor' }]) {
+    for (const body of [
+      { tel: '010-1111-2222' },
+      { email: 'OTHER@example.com' },
+      { name: 'other-editor' },
+    ]) {
       const answer = await update(body)
       expect(answer.statusCode, JSON.stringify(body)).toBe(409)
     }
@@ -92,9 +96,12 @@ describe('the signed-in user’s own profile', () => {
 
   it('takes as avatar only an image the user uploaded', async () => {
     const { png } = await sampleFiles()
-    const uploaded = await postMultipart<UploadJpgDatum>(testApp.app, '/web/upload/uploadJpg', token, [
-      { name: 'file', value: png, fileName: 'me.png', contentType: 'image/png' },
-    ])
+    const uploaded = await postMultipart<UploadJpgDatum>(
+      testApp.app,
+      '/web/upload/uploadJpg',
+      token,
+      [{ name: 'file', value: png, fileName: 'me.png', contentType: 'image/png' }],
+    )
     expect(uploaded.envelope.code).toBe('0')
     const path = `${uploaded.envelope.datum.rootPath}${uploaded.envelope.datum.jpgName}`
     const answer = await update({ avatar: path })
@@ -201,8 +208,9 @@ describe('account management by an admin', () => {
       role: 'admin',
     })
     expect(promoted.envelope.datum).toMatchObject({ nickname: 'Promoted', role: 'admin' })
-    const admin = (await callApi<User>(testApp.app, { url: '/web/user/findUserName', token: adminToken }))
-      .envelope.datum
+    const admin = (
+      await callApi<User>(testApp.app, { url: '/web/user/findUserName', token: adminToken })
+    ).envelope.datum
     const own = await asAdmin('/web/user/updateUser', { id: admin.id, role: 'editor' })
     expect(own.statusCode).toBe(403)
     const unknownRole = await asAdmin('/web/user/updateUser', {
@@ -221,16 +229,17 @@ describe('account management by an admin', () => {
       name: 'short-lived',
       password: 'Short-Lived-Pass-3',
     })
-    expect((await asAdmin('/web/user/deleteUser', { id: victim.envelope.datum.id })).envelope.code).toBe(
-      '0',
-    )
+    expect(
+      (await asAdmin('/web/user/deleteUser', { id: victim.envelope.datum.id })).envelope.code,
+    ).toBe('0')
     const after = await callApi(testApp.app, { url: '/web/user/findUserName', token: victimToken })
     expect(after.envelope.code).toBe('2011')
-    expect((await asAdmin('/web/user/deleteUser', { id: victim.envelope.datum.id })).statusCode).toBe(
-      404,
-    )
-    const admin = (await callApi<User>(testApp.app, { url: '/web/user/findUserName', token: adminToken }))
-      .envelope.datum
+    expect(
+      (await asAdmin('/web/user/deleteUser', { id: victim.envelope.datum.id })).statusCode,
+    ).toBe(404)
+    const admin = (
+      await callApi<User>(testApp.app, { url: '/web/user/findUserName', token: adminToken })
+    ).envelope.datum
     const self = await asAdmin('/web/user/deleteUser', { id: admin.id })
     expect(self.statusCode).toBe(403)
   })
@@ -263,8 +272,20 @@ describe('notices', () => {
       callApi<NoticeListItem[]>(app, { url: '/web/notice/queryNotices', token, json: {} })
     const before = await list(editorToken)
     expect(before.envelope.datum).toEqual([
-      { id: ids[1], title: 'New release', body: 'New release details', created_at: expect.any(String), is_read: false },
-      { id: ids[0], title: 'Maintenance', body: 'Maintenance details', created_at: expect.any(String), is_read: false },
+      {
+        id: ids[1],
+        title: 'New release',
+        body: 'New release details',
+        created_at: expect.any(String),
+        is_read: false,
+      },
+      {
+        id: ids[0],
+        title: 'Maintenance',
+        body: 'Maintenance details',
+        created_at: expect.any(String),
+        is_read: false,
+      },
     ])
     for (let repeat = 0; repeat < 2; repeat++) {
       const marked = await callApi(app, {

@@ -1,6 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useId, useState } from 'react'
-import { type GeoSearchResult, reverseGeocode, searchPlaces } from '../../api/geo'
+import {
+  fetchMapConfig,
+  type GeoSearchResult,
+  type MapConfigDatum,
+  reverseGeocode,
+  searchPlaces,
+} from '../../api/geo'
 import { isLanguage, type Language } from '../../i18n/languages'
 import { Button, Dialog, Spinner, TextField } from '../../ui'
 import { errorText } from '../feedback/error-text'
@@ -18,9 +24,25 @@ export interface MapPickResult {
 export interface MapPickerServices {
   search: typeof searchPlaces
   reverse: typeof reverseGeocode
+  /** Which style to draw; without it (or when it fails) the offline style is drawn. */
+  loadMapConfig?: () => Promise<MapConfigDatum>
 }
 
-const defaultServices: MapPickerServices = { search: searchPlaces, reverse: reverseGeocode }
+// The server's map configuration does not change while the page is open: ask once.
+let mapConfigOnce: Promise<MapConfigDatum> | undefined
+const loadMapConfigOnce = () => {
+  mapConfigOnce ??= fetchMapConfig().catch((error: unknown) => {
+    mapConfigOnce = undefined
+    throw error
+  })
+  return mapConfigOnce
+}
+
+const defaultServices: MapPickerServices = {
+  search: searchPlaces,
+  reverse: reverseGeocode,
+  loadMapConfig: loadMapConfigOnce,
+}
 
 /** How long typing must pause before a search is sent. */
 export const searchDebounceMs = 250
@@ -98,6 +120,24 @@ function PickerBody({
   const [picked, setPicked] = useState<MapPickResult | null>(initial)
   const [isResolving, setIsResolving] = useState(false)
   const [flyTo, setFlyTo] = useState<{ location: LatLng; zoom: number } | null>(null)
+  // undefined while asking the server; null draws the offline style
+  const [styleUrl, setStyleUrl] = useState<string | null | undefined>(
+    services.loadMapConfig ? undefined : null,
+  )
+
+  useEffect(() => {
+    const load = services.loadMapConfig
+    if (!load) return
+    let isCurrent = true
+    load().then(
+      (config) => isCurrent && setStyleUrl(config.styleUrl),
+      // the offline style needs nothing from the server's configuration
+      () => isCurrent && setStyleUrl(null),
+    )
+    return () => {
+      isCurrent = false
+    }
+  }, [services])
 
   useEffect(() => {
     const text = query.trim()
@@ -189,13 +229,20 @@ function PickerBody({
           </p>
         )}
       </div>
-      <OfflineMap
-        startView={startView}
-        language={language}
-        marker={picked?.location ?? null}
-        flyTo={flyTo}
-        onPick={(location) => void pickPoint(location)}
-      />
+      {styleUrl === undefined ? (
+        <div className="ts-offline-map">
+          <Spinner />
+        </div>
+      ) : (
+        <OfflineMap
+          startView={startView}
+          language={language}
+          marker={picked?.location ?? null}
+          flyTo={flyTo}
+          styleUrl={styleUrl}
+          onPick={(location) => void pickPoint(location)}
+        />
+      )}
       <div className="ts-map-picker__footer">
         <div className="ts-map-picker__address" aria-live="polite" data-testid="map-picker-address">
           {isResolving ? (

@@ -121,3 +121,54 @@ describe('offline map in a real browser', () => {
     expect(picks[0]!.lat).toBeCloseTo(37, 0)
   })
 })
+
+/** Renders the map on a style address and answers the map once its first full frame is drawn. */
+async function renderOnStyle(styleUrl: string): Promise<MapLibreMap> {
+  let readyMap: MapLibreMap | null = null
+  renderWithI18n(
+    <div style={{ width: 320, height: 240 }}>
+      <OfflineMap
+        startView={{ center: { lng: 134, lat: 37 }, zoom: 4 }}
+        language="en"
+        marker={null}
+        flyTo={null}
+        onPick={() => undefined}
+        data={{ countries, places }}
+        styleUrl={styleUrl}
+        onReady={(map) => {
+          readyMap = map
+        }}
+      />
+    </div>,
+  )
+  await expect.poll(() => readyMap, { timeout: 30_000 }).not.toBeNull()
+  const map = readyMap as unknown as MapLibreMap
+  await new Promise<void>((resolve) => {
+    if (map.loaded() && map.areTilesLoaded()) resolve()
+    else map.once('idle', () => resolve())
+  })
+  return map
+}
+
+describe('online map style (MAP_STYLE_URL)', () => {
+  it('draws the configured style instead of the offline one', async () => {
+    const magenta = '#d01cd0'
+    const style = { version: 8, sources: {}, layers: [] as unknown[] }
+    style.layers.push({ id: 'bg', type: 'background', paint: { 'background-color': magenta } })
+    const styleUrl = URL.createObjectURL(
+      new Blob([JSON.stringify(style)], { type: 'application/json' }),
+    )
+    const map = await renderOnStyle(styleUrl)
+    const total = map.getCanvas().width * map.getCanvas().height
+    expect(countPixels(map, magenta) / total).toBeGreaterThan(0.9)
+    expect(countPixels(map, offlineMapColors.land)).toBe(0)
+  })
+
+  it('falls back to the offline style when the online one cannot be loaded', async () => {
+    // nothing listens on port 9 (discard): the request is refused at once
+    const map = await renderOnStyle('http://127.0.0.1:9/style.json')
+    const total = map.getCanvas().width * map.getCanvas().height
+    expect(countPixels(map, offlineMapColors.land) / total).toBeGreaterThan(0.2)
+    expect(countPixels(map, offlineMapColors.water) / total).toBeGreaterThan(0.2)
+  })
+})

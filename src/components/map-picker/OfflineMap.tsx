@@ -39,12 +39,21 @@ export interface OfflineMapProps {
   onPick: (location: LatLng) => void
   /** The style's data; defaults to our server's GeoJSON. */
   data?: OfflineStyleData
+  /**
+   * An online MapLibre style (MAP_STYLE_URL) to draw instead of the offline style; the offline
+   * style takes over when it cannot be loaded.
+   */
+  styleUrl?: string | null
   /** Reports the MapLibre map once its style has loaded (tests read its canvas). */
   onReady?: (map: MapLibreMap) => void
 }
 
+/** How long an online style may take to load before the offline style is drawn instead. */
+export const onlineStyleTimeoutMs = 8_000
+
 /**
- * A MapLibre map on the offline style. Without WebGL it says so instead of failing, so search
+ * A MapLibre map on the offline style (or on a configured online style, falling back to the
+ * offline one when it fails or is too slow to load). Without WebGL it says so instead of failing, so search
  * still works and a place can be picked from the results.
  */
 export function OfflineMap({
@@ -54,6 +63,7 @@ export function OfflineMap({
   flyTo,
   onPick,
   data,
+  styleUrl,
   onReady,
 }: OfflineMapProps) {
   const { t } = useLingui()
@@ -66,15 +76,19 @@ export function OfflineMap({
   onReadyRef.current = onReady
   const [failure, setFailure] = useState<string | null>(null)
 
-  // One map per mount and language; the start view and data are read once on purpose.
+  // One map per mount, language and style; the start view and data are read once on purpose.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-creating the map on view changes would lose the user's panning
   useEffect(() => {
     if (!container.current) return
+    const offlineStyle = createOfflineMapStyle(
+      data ?? serverMapData(window.location.origin),
+      language,
+    )
     let map: MapLibreMap
     try {
       map = new MapLibreMap({
         container: container.current,
-        style: createOfflineMapStyle(data ?? serverMapData(window.location.origin), language),
+        style: styleUrl ?? offlineStyle,
         center: [startView.center.lng, startView.center.lat],
         zoom: startView.zoom,
         maxZoom: 18,
@@ -87,16 +101,39 @@ export function OfflineMap({
       return
     }
     mapRef.current = map
+    let fallbackTimer: ReturnType<typeof setTimeout> | undefined
+    if (styleUrl) {
+      // Errors before the style has loaded are the style's own (tiles come after it); once it
+      // loaded, a failing tile is MapLibre's business and the style stays.
+      let isSettled = false
+      const switchToOfflineStyle = () => {
+        if (isSettled) return
+        isSettled = true
+        clearTimeout(fallbackTimer)
+        map.off('error', switchToOfflineStyle)
+        // no diff: there is no loaded style to diff against
+        map.setStyle(offlineStyle, { diff: false })
+      }
+      fallbackTimer = setTimeout(switchToOfflineStyle, onlineStyleTimeoutMs)
+      map.on('error', switchToOfflineStyle)
+      map.once('style.load', () => {
+        if (isSettled) return
+        isSettled = true
+        clearTimeout(fallbackTimer)
+        map.off('error', switchToOfflineStyle)
+      })
+    }
     map.addControl(new NavigationControl({ showCompass: false }), 'top-right')
     map.addControl(new ScaleControl({}), 'bottom-left')
     map.on('click', (event) => onPickRef.current({ lat: event.lngLat.lat, lng: event.lngLat.lng }))
     map.once('load', () => onReadyRef.current?.(map))
     return () => {
+      clearTimeout(fallbackTimer)
       markerRef.current = null
       mapRef.current = null
       map.remove()
     }
-  }, [language])
+  }, [language, styleUrl])
 
   useEffect(() => {
     const map = mapRef.current

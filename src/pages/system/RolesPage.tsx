@@ -17,7 +17,7 @@ import {
   toast,
 } from '../../ui'
 import { MenuKeyPicker } from './MenuKeyPicker'
-import { AccessLevelLabel, accessLevelName, BuiltinRoleDescription, RoleName } from './role-text'
+import { AccessLevelLabel, accessLevelName, BuiltinRoleDescription } from './role-text'
 import './system.css'
 
 /** Longest role name and description the server takes (contract/role.ts). */
@@ -33,7 +33,7 @@ type RoleDialog = { mode: 'add' } | { mode: 'edit'; role: Role } | null
  * cannot be deleted; a custom role can go once nobody holds it.
  */
 export function RolesPage() {
-  const { t } = useLingui()
+  const { i18n, t } = useLingui()
   const [roles, setRoles] = useState<Role[] | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
   const [isLoading, setIsLoading] = useState(false)
@@ -55,8 +55,14 @@ export function RolesPage() {
     void load()
   }, [load])
 
+  /** What the page calls a role: the translated name of a built-in one, else its own. */
+  const displayName = (role: Role) => {
+    const builtinName = role.is_builtin ? accessLevelName(role.name) : undefined
+    return builtinName ? i18n._(builtinName) : role.name
+  }
+
   async function remove(role: Role) {
-    if (!(await confirmDelete({ itemName: role.name }))) return
+    if (!(await confirmDelete({ itemName: displayName(role) }))) return
     try {
       await deleteRole(role.id)
       toast.success(t`Deleted.`)
@@ -112,13 +118,11 @@ export function RolesPage() {
             </thead>
             <tbody>
               {roles.map((role) => {
-                const roleName = role.name
+                const roleName = displayName(role)
                 const menuCount = role.menu_keys.length
                 return (
                   <tr key={role.id}>
-                    <th scope="row">
-                      <RoleName name={role.name} isBuiltin={role.is_builtin} />
-                    </th>
+                    <th scope="row">{roleName}</th>
                     <td>
                       {role.description ??
                         (role.is_builtin ? <BuiltinRoleDescription name={role.name} /> : null)}

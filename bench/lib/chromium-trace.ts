@@ -1,0 +1,104 @@
+/**
+ * Reads a Chromium trace (playwright's `browser.startTracing`/`stopTracing`) for what wall
+ * clocks cannot tell on a shared machine: how much CPU each thread really used. A task that took
+ * 60 ms of wall time but 1 ms of CPU was a page waiting for a core, not code blocking it.
+ */
+
+/** Categories to record: top-level tasks with thread CPU times, and performance.mark(). */
+export const traceCategories = ['toplevel', 'blink.user_timing']
+
+interface TraceEvent {
+  name: string
+  cat?: string
+  ph: string
+  pid: number
+  tid: number
+  ts: number
+  dur?: number
+  tdur?: number
+  args?: { name?: string }
+}
+
+/** CPU and blocking of the page's threads between two marks. */
+export interface TraceWindow {
+  /** CPU of the page's main thread and its dedicated workers (ms). */
+  rendererCpuMs: number
+  /** The main thread's longest task by wall time (ms), which includes waiting for a core. */
+  longestMainTaskWallMs: number
+  /** The main thread's longest task by its own CPU time (ms): what the page's code blocked. */
+  longestMainTaskCpuMs: number
+}
+
+/**
+ * Measures every window between the marks `<prefix>start:<label>` and `<prefix>end:<label>`
+ * made with
+ * `performance.mark` in the page; returns the windows by label.
+ */
+export function measureTraceWindows(traceJson: string, prefix: string): Map<string, TraceWindow> {
+  const parsed = JSON.parse(traceJson) as { traceEvents: TraceEvent[] } | TraceEvent[]
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents
+  const threadNames = new Map<string, string>()
+  for (const event of events) {
+    if (event.ph === 'M' && event.name === 'thread_name') {
+      threadNames.set(`${event.pid}:${event.tid}`, event.args?.name ?? '')
+    }
+  }
+  const starts = new Map<string, TraceEvent>()
+  const ends = new Map<string, number>()
+  for (const event of events) {
+    if (!event.cat?.includes('blink.user_timing') || !event.name.startsWith(prefix)) continue
+    const rest = event.name.slice(prefix.length)
+    const separator = rest.indexOf(':')
+    const kind = rest.slice(0, separator)
+    const label = rest.slice(separator + 1)
+    if (kind === 'start') starts.set(label, event)
+    else if (kind === 'end') ends.set(label, event.ts)
+  }
+  const pagePid = starts.values().next().value?.pid
+  // Top-level work of the page's renderer threads (tasks, and microtask checkpoints that run
+  // outside any task event), outermost only: nested events would count the same CPU twice.
+  const tasks = events
+    .filter(
+      (event) =>
+        event.ph === 'X' &&
+        event.pid === pagePid &&
+        Boolean(event.cat?.split(',').includes('toplevel')),
+    )
+    .map((event) => ({ event, thread: threadNames.get(`${event.pid}:${event.tid}`) ?? '' }))
+    .filter(({ thread }) => thread === 'CrRendererMain' || thread.startsWith('DedicatedWorker'))
+    .sort((a, b) => a.event.ts - b.event.ts)
+  const outermost: typeof tasks = []
+  const openUntil = new Map<number, number>()
+  for (const task of tasks) {
+    if ((openUntil.get(task.event.tid) ?? 0) > task.event.ts) continue
+    openUntil.set(task.event.tid, task.event.ts + (task.event.dur ?? 0))
+    outermost.push(task)
+  }
+
+  const windows = new Map<string, TraceWindow>()
+  for (const [label, start] of starts) {
+    const endTs = ends.get(label)
+    if (endTs === undefined) continue
+    let rendererCpuUs = 0
+    let longestWallUs = 0
+    let longestCpuUs = 0
+    for (const { event, thread } of outermost) {
+      const wallUs = event.dur ?? 0
+      const overlapUs = Math.min(endTs, event.ts + wallUs) - Math.max(start.ts, event.ts)
+      if (overlapUs <= 0) continue
+      // A task straddling the window's edge counts in proportion to its part inside.
+      const cpuUs = (event.tdur ?? 0) * (wallUs > 0 ? overlapUs / wallUs : 1)
+      rendererCpuUs += cpuUs
+      if (thread === 'CrRendererMain') {
+        longestWallUs = Math.max(longestWallUs, wallUs)
+        longestCpuUs = Math.max(longestCpuUs, event.tdur ?? 0)
+      }
+    }
+    windows.set(label, {
+      rendererCpuMs: rendererCpuUs / 1000,
+      longestMainTaskWallMs: longestWallUs / 1000,
+      longestMainTaskCpuMs: longestCpuUs / 1000,
+    })
+  }
+  return windows
+}

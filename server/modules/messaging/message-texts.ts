@@ -1,0 +1,71 @@
+import { verificationCodeValidityMs } from '../../../contract/auth'
+
+/**
+ * The texts of the SMS and e-mails the account features send, in the console's three languages
+ * (decisions.md "Identity and language"). The language is the requester's `language` cookie,
+ * the one the console sets; without it, ko, like the console.
+ */
+
+/** Languages a message can be written in. */
+export type MessageLanguage = 'ko' | 'zh' | 'en'
+
+const messageLanguages: readonly MessageLanguage[] = ['ko', 'zh', 'en']
+
+/** The language of the `language` cookie in a Cookie header; ko when absent or unknown. */
+export function messageLanguageOf(cookieHeader: string | undefined): MessageLanguage {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [name, ...value] = part.split('=')
+    if (name?.trim() !== 'language') continue
+    let text = value.join('=').trim()
+    try {
+      text = decodeURIComponent(text)
+    } catch {
+      // A malformed escape is just an unknown language.
+    }
+    if ((messageLanguages as readonly string[]).includes(text)) return text as MessageLanguage
+  }
+  return 'ko'
+}
+
+const minutes = verificationCodeValidityMs / 60_000
+
+/** What a message is about. */
+export type AccountHolder = 'phone' | 'email'
+
+interface Texts {
+  registerCode(code: string): string
+  resetCode(code: string): string
+  alreadyRegistered(holder: AccountHolder): string
+  mailSubject: string
+}
+
+/** Every message text per language. The product name comes first, so the phone shows who writes. */
+export const messageTexts: Record<MessageLanguage, Texts> = {
+  ko: {
+    registerCode: (code) =>
+      `[Twinscape] 가입 인증번호는 ${code}입니다. ${minutes}분 동안 유효합니다. 다른 사람에게 알려 주지 마세요.`,
+    resetCode: (code) =>
+      `[Twinscape] 비밀번호 재설정 인증번호는 ${code}입니다. ${minutes}분 동안 유효합니다. 요청하지 않으셨다면 이 메시지를 무시하세요.`,
+    alreadyRegistered: (holder) =>
+      `[Twinscape] 이 ${holder === 'phone' ? '휴대폰 번호' : '이메일 주소'}로 가입 요청이 있었지만 이미 계정이 있습니다. 로그인하거나 "비밀번호 찾기"를 이용하세요. 요청하지 않으셨다면 이 메시지를 무시하세요.`,
+    mailSubject: 'Twinscape 가입',
+  },
+  zh: {
+    registerCode: (code) =>
+      `【Twinscape】您的注册验证码为 ${code}，${minutes} 分钟内有效。请勿告诉他人。`,
+    resetCode: (code) =>
+      `【Twinscape】您的重置密码验证码为 ${code}，${minutes} 分钟内有效。如非本人操作，请忽略本消息。`,
+    alreadyRegistered: (holder) =>
+      `【Twinscape】有人使用此${holder === 'phone' ? '手机号' : '邮箱'}申请注册，但它已有账号。请直接登录或使用"忘记密码"。如非本人操作，请忽略本消息。`,
+    mailSubject: 'Twinscape 注册',
+  },
+  en: {
+    registerCode: (code) =>
+      `Twinscape: your sign-up code is ${code}. It is valid for ${minutes} minutes. Do not share it with anyone.`,
+    resetCode: (code) =>
+      `Twinscape: your password reset code is ${code}. It is valid for ${minutes} minutes. If you did not ask for it, ignore this message.`,
+    alreadyRegistered: (holder) =>
+      `Twinscape: someone asked to sign up with this ${holder === 'phone' ? 'phone number' : 'e-mail address'}, which already has an account. To get back in, use "Forgot password". If it was not you, ignore this message.`,
+    mailSubject: 'Twinscape sign-up',
+  },
+}
