@@ -44,6 +44,25 @@ export default defineConfig({
       {
         plugins: webPlugins(),
         worker: { format: 'es' },
+        // Pre-bundle up front: a dependency discovered mid-run makes Vite reload and can leave
+        // two copies of React in one page ("Invalid hook call").
+        optimizeDeps: {
+          include: [
+            'react',
+            'react/jsx-runtime',
+            'react/jsx-dev-runtime',
+            'react-dom',
+            'react-dom/client',
+            'radix-ui',
+            '@lingui/core',
+            '@lingui/react',
+            'valtio',
+            'comlink',
+            'fflate',
+            'maplibre-gl',
+            'three',
+          ],
+        },
         test: {
           name: 'browser',
           include: ['{src,engine,workers}/**/*.browser.test.{ts,tsx}'],

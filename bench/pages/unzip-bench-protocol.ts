@@ -3,7 +3,7 @@
 /** The ways of extracting the archive that are timed side by side. */
 export type UnzipCaseName =
   | 'ours-worker'
-  | 'ours-worker-no-crc'
+  | 'ours-single-worker'
   | 'fflate-unzipSync-main'
   | 'decompression-stream-main'
 

@@ -28,7 +28,7 @@ export interface EngineOptions {
   canvas?: HTMLCanvasElement | OffscreenCanvas
   /** Starts an unzip worker; tests pass an in-process one (engine/testing). */
   createUnzipWorker?: () => WorkerEndpoint
-  /** Unzip workers that may run at once (default: cores − 1, at least 1, at most 2). */
+  /** Unzip workers that may run at once, also for one big extraction (default: cores, ≤ 4). */
   maxUnzipWorkers?: number
   frameScheduler?: FrameScheduler
 }
@@ -55,9 +55,11 @@ export class Engine {
     this.state = state
     this.frameScheduler = options.frameScheduler ?? createAnimationFrameScheduler()
     const cores = typeof navigator === 'undefined' ? 2 : (navigator.hardwareConcurrency ?? 2)
+    // Unzipping is CPU-bound and the main thread only waits meanwhile, so every core may help.
+    const maxUnzipWorkers = options.maxUnzipWorkers ?? Math.min(4, Math.max(1, cores))
     this.unzipPool = createWorkerPool<UnzipWorkerApi>(
       options.createUnzipWorker ?? createUnzipWorker,
-      { maxWorkers: options.maxUnzipWorkers ?? Math.min(2, Math.max(1, cores - 1)) },
+      { maxWorkers: maxUnzipWorkers },
     )
     const context: EngineContext = {
       getState: () => this.state,
@@ -65,7 +67,7 @@ export class Engine {
       events: this.events,
       startJob: (kind, callerSignal) => this.startJob(kind, callerSignal),
       cancelJob: (jobId) => this.cancelJob(jobId),
-      unzip: createUnzipService(this.unzipPool),
+      unzip: createUnzipService(this.unzipPool, { maxParallelJobs: maxUnzipWorkers }),
     }
     this.handlers = {
       ...createArchiveHandlers(context),

@@ -23,7 +23,10 @@ export class WindowReader {
   /** Reads `[offsetBytes, offsetBytes + lengthBytes)`, shorter only at the end of the source. */
   async read(offsetBytes: number, lengthBytes: number): Promise<Uint8Array> {
     const endBytes = offsetBytes + lengthBytes
-    if (!this.covers(offsetBytes, endBytes)) await this.moveTo(offsetBytes, lengthBytes)
+    if (!this.covers(offsetBytes, endBytes)) {
+      const straddling = await this.moveTo(offsetBytes, lengthBytes)
+      if (straddling) return straddling
+    }
     const start = offsetBytes - this.windowStartBytes
     return this.window.subarray(start, Math.min(this.window.byteLength, start + lengthBytes))
   }
@@ -46,25 +49,29 @@ export class WindowReader {
     )
   }
 
-  private async moveTo(offsetBytes: number, lengthBytes: number): Promise<void> {
+  /**
+   * Makes the window cover a read that it does not. A read that starts in the current window
+   * and ends in the prefetched one is answered with a copy of just its bytes, which is
+   * returned; the prefetched window then becomes current without being copied.
+   */
+  private async moveTo(offsetBytes: number, lengthBytes: number): Promise<Uint8Array | undefined> {
     const windowEnd = this.windowStartBytes + this.window.byteLength
     const next = this.next
     this.next = undefined
+    let straddling: Uint8Array | undefined
     if (next && next.startBytes === windowEnd && offsetBytes >= this.windowStartBytes) {
       const nextBytes = await next.bytes
-      if (offsetBytes >= windowEnd) {
-        this.window = nextBytes
-        this.windowStartBytes = next.startBytes
-      } else {
-        // The request straddles the two windows: keep the current window's tail in front.
-        const joined = new Uint8Array(windowEnd - offsetBytes + nextBytes.byteLength)
-        joined.set(this.window.subarray(offsetBytes - this.windowStartBytes))
-        joined.set(nextBytes, windowEnd - offsetBytes)
-        this.window = joined
-        this.windowStartBytes = offsetBytes
+      const nextEnd = next.startBytes + nextBytes.byteLength
+      const endBytes = Math.min(offsetBytes + lengthBytes, this.source.sizeBytes)
+      if (offsetBytes < windowEnd && endBytes <= nextEnd) {
+        straddling = new Uint8Array(endBytes - offsetBytes)
+        straddling.set(this.window.subarray(offsetBytes - this.windowStartBytes))
+        straddling.set(nextBytes.subarray(0, endBytes - windowEnd), windowEnd - offsetBytes)
       }
+      this.window = nextBytes
+      this.windowStartBytes = next.startBytes
     }
-    if (!this.covers(offsetBytes, offsetBytes + lengthBytes)) {
+    if (!straddling && !this.covers(offsetBytes, offsetBytes + lengthBytes)) {
       this.window = await this.source.read(offsetBytes, Math.max(lengthBytes, this.windowSizeBytes))
       this.windowStartBytes = offsetBytes
     }
@@ -74,5 +81,6 @@ export class WindowReader {
       // A read-ahead that is never used must not surface as an unhandled rejection.
       this.next.bytes.catch(() => undefined)
     }
+    return straddling
   }
 }

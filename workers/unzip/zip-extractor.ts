@@ -215,7 +215,11 @@ export async function extractEntries(
   return { packs, files, totalSizeBytes: totalBytes }
 }
 
-function selectEntries(
+/**
+ * The files an extraction covers, in archive order: all of them, or the named ones (a name
+ * ending in `/` selects a folder). Unknown names are refused rather than skipped.
+ */
+export function selectEntries(
   entries: readonly ArchiveEntry[],
   names: readonly string[] | undefined,
 ): ArchiveEntry[] {

@@ -50,7 +50,7 @@ export function patchCentralRecord(
   zip: Uint8Array,
   name: string,
   patch: CentralRecordPatch,
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   const patched = zip.slice()
   const view = new DataView(patched.buffer)
   const at = findCentralRecord(patched, name)
@@ -67,7 +67,11 @@ export function patchCentralRecord(
 }
 
 /** Replaces an entry's name bytes in both headers with others of the same length. */
-export function replaceRawName(zip: Uint8Array, name: string, rawName: Uint8Array): Uint8Array {
+export function replaceRawName(
+  zip: Uint8Array,
+  name: string,
+  rawName: Uint8Array,
+): Uint8Array<ArrayBuffer> {
   const nameBytes = new TextEncoder().encode(name)
   if (nameBytes.byteLength !== rawName.byteLength) throw new Error('names must be equally long')
   const patched = zip.slice()
