@@ -1,4 +1,5 @@
 import type { MessageDescriptor } from '@lingui/core'
+import type { consoleMenuKeys } from '../../../contract/role'
 import { msg } from '@lingui/core/macro'
 import type { HashLocation } from '../../app/hash-location'
 import { matchPattern } from '../../app/route-table'
@@ -7,9 +8,10 @@ import { matchPattern } from '../../app/route-table'
 export interface LeftMenuItem {
   /**
    * Stable key the role-menu lookup (`GET /web/roleMenu/selectRoleMenu_Vue`) answers with:
-   * `<group>.<item>`, e.g. `system.users`.
+   * `<group>.<item>`, e.g. `system.users`. Typed by the contract's list, which the server's
+   * role seed uses too, so the two cannot drift apart.
    */
-  key: string
+  key: (typeof consoleMenuKeys)[number]
   label: MessageDescriptor
   /** Route path the link opens. */
   path: string
