@@ -2,6 +2,8 @@ import type { ArchiveLimits } from '../../workers/unzip/archive-limits'
 import type { ArchiveInput } from '../../workers/unzip/archive-source'
 import type { ExtractedArchive } from '../../workers/unzip/extracted-archive'
 import type { ArchiveListing } from '../../workers/unzip/zip-reader'
+import type { BuildingCommands } from './building-commands'
+import type { CityCommands } from './city-commands'
 import type { JobId } from './ids'
 import type { WebGLInfo } from './snapshot'
 
@@ -10,7 +12,7 @@ import type { WebGLInfo } from './snapshot'
  * arguments and result. The engine's handler table is typed from this map, so adding a command
  * here without a handler does not compile.
  */
-export interface EngineCommands {
+export interface EngineCommands extends BuildingCommands, CityCommands {
   /**
    * Lists a zip's entries (names, sizes, compression) from its central directory, in a worker.
    * Refuses unsafe names and archives over the limits before anything is extracted.

@@ -1,3 +1,5 @@
+import { type BuildingSnapshot, createInitialBuildingSnapshot } from './building-snapshot'
+import { type CitySnapshot, createInitialCitySnapshot } from './city-snapshot'
 import type { JobId } from './ids'
 import type { EngineErrorCode } from './errors'
 
@@ -49,6 +51,10 @@ export interface EngineSnapshot {
     /** Null until `view.probeWebGL` has run for the current canvas. */
     readonly webgl: WebGLInfo | null
   }
+  /** The building scene (engine/building); `isOpen` false when none is open. */
+  readonly building: BuildingSnapshot
+  /** The city scene (engine/city); `isOpen` false when none is open. */
+  readonly city: CitySnapshot
   /** Measured by the frame loop: how many frames the engine ran and how long their work took. */
   readonly frameStats: {
     readonly frameCount: number
@@ -64,6 +70,8 @@ export function createInitialSnapshot(): EngineSnapshot {
     loading: { jobs: [], doneBytes: 0, totalBytes: 0 },
     lastError: null,
     view: { hasCanvas: false, webgl: null },
+    building: createInitialBuildingSnapshot(),
+    city: createInitialCitySnapshot(),
     frameStats: { frameCount: 0, lastFrameWorkMs: 0, longestFrameWorkMs: 0 },
   }
 }

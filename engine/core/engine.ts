@@ -1,5 +1,7 @@
 import type { UnzipWorkerApi } from '../../workers/unzip/unzip.worker'
 import { createArchiveHandlers } from '../archive/archive-commands'
+import { createBuildingHandlers } from '../building/building-handlers'
+import { createCityHandlers } from '../city/city-handlers'
 import type {
   CommandArgs,
   CommandArgsTuple,
@@ -49,6 +51,7 @@ export class Engine {
   private cancelFrame: (() => void) | undefined
   private jobSequence = 0
   private isDisposed = false
+  private readonly disposeScenes: () => void
 
   constructor(options: EngineOptions = {}) {
     const { revision: _revision, frameStats: _frameStats, ...state } = this.snapshot
@@ -69,8 +72,16 @@ export class Engine {
       cancelJob: (jobId) => this.cancelJob(jobId),
       unzip: createUnzipService(this.unzipPool, { maxParallelJobs: maxUnzipWorkers }),
     }
+    const { dispose: disposeBuilding, ...buildingHandlers } = createBuildingHandlers(context)
+    const { dispose: disposeCity, ...cityHandlers } = createCityHandlers(context)
+    this.disposeScenes = () => {
+      disposeBuilding()
+      disposeCity()
+    }
     this.handlers = {
       ...createArchiveHandlers(context),
+      ...buildingHandlers,
+      ...cityHandlers,
       ...createViewHandlers(context, options.canvas),
       'job.cancel': async ({ jobId }) => ({ wasRunning: this.cancelJob(jobId) }),
     }
@@ -121,6 +132,7 @@ export class Engine {
     this.cancelFrame?.()
     this.cancelFrame = undefined
     this.unzipPool.dispose()
+    this.disposeScenes()
     this.events.clear()
   }
 
