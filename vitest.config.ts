@@ -61,6 +61,12 @@ export default defineConfig({
             'fflate',
             'maplibre-gl',
             'three',
+            '@deck.gl/core',
+            '@deck.gl/geo-layers',
+            '@deck.gl/maplibre',
+            '@deck.gl/mesh-layers',
+            '@loaders.gl/3d-tiles',
+            'pmtiles',
           ],
         },
         test: {

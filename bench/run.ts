@@ -13,6 +13,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'sbm-browser': async () => (await import('./sbm/sbm-browser-bench')).runSbmBrowserBench(),
   'find-project-all': async () =>
     (await import('./projects/find-project-all')).runFindProjectAllBench(),
+  'tileset-ingest': async () => (await import('./tileset-ingest')).runTilesetIngestBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

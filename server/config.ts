@@ -38,6 +38,18 @@ export interface Config {
   webDir: string
   /** Largest file a multipart upload may carry. */
   uploadLimitBytes: number
+  /** Unfinished and unclaimed resumable (tus) uploads, one file and one `.json` each. */
+  resumableDir: string
+  /** Largest resumable upload. */
+  resumableUploadLimitBytes: number
+  /** An unfinished or unclaimed resumable upload is deleted this long after its creation. */
+  resumableUploadExpiryMs: number
+  /** Largest IndoorGML file a building project may carry. */
+  gmlUploadLimitBytes: number
+  /** Largest oblique-photography upload (zip or .3tz), and the most it may expand to. */
+  tilesetUploadLimitBytes: number
+  /** Largest PMTiles basemap upload. */
+  basemapUploadLimitBytes: number
   trustProxy: boolean
   /** Remote origins the web app may load maps, video and embedded pages from (CSP). */
   cspExtraOrigins: string[]
@@ -114,6 +126,11 @@ const environmentSchema = z.object({
     .default('info'),
   WEB_DIR: z.string().min(1).default('./dist/web'),
   UPLOAD_LIMIT_MB: integerText('UPLOAD_LIMIT_MB', 1, 1_048_576).default(2048),
+  RESUMABLE_UPLOAD_LIMIT_MB: integerText('RESUMABLE_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
+  RESUMABLE_UPLOAD_EXPIRY_HOURS: integerText('RESUMABLE_UPLOAD_EXPIRY_HOURS', 1, 8_760).default(24),
+  GML_UPLOAD_LIMIT_MB: integerText('GML_UPLOAD_LIMIT_MB', 1, 10_240).default(200),
+  TILESET_UPLOAD_LIMIT_MB: integerText('TILESET_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
+  BASEMAP_UPLOAD_LIMIT_MB: integerText('BASEMAP_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   TRUST_PROXY: booleanText('TRUST_PROXY').default(false),
   CSP_EXTRA_ORIGINS: z
     .string()
@@ -186,6 +203,12 @@ export function loadConfig(
     logLevel: values.LOG_LEVEL,
     webDir: absolute(values.WEB_DIR),
     uploadLimitBytes: values.UPLOAD_LIMIT_MB * 1_048_576,
+    resumableDir: join(dataDir, 'resumable'),
+    resumableUploadLimitBytes: values.RESUMABLE_UPLOAD_LIMIT_MB * 1_048_576,
+    resumableUploadExpiryMs: values.RESUMABLE_UPLOAD_EXPIRY_HOURS * 3_600_000,
+    gmlUploadLimitBytes: values.GML_UPLOAD_LIMIT_MB * 1_048_576,
+    tilesetUploadLimitBytes: values.TILESET_UPLOAD_LIMIT_MB * 1_048_576,
+    basemapUploadLimitBytes: values.BASEMAP_UPLOAD_LIMIT_MB * 1_048_576,
     trustProxy: values.TRUST_PROXY,
     // the browser fetches the online style itself, so its origin must pass the CSP
     cspExtraOrigins: [

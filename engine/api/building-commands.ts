@@ -1,7 +1,129 @@
+import type {
+  BuildingPick,
+  BuildingSceneDescription,
+  GmlDisplayMode,
+  GmlPlacement,
+  GmlRoute,
+  Vector3Tuple,
+} from './building-snapshot'
+
+export type {
+  BuildingFloorDescription,
+  BuildingModelDescription,
+  BuildingPick,
+  BuildingSceneDescription,
+  GmlDisplayMode,
+  GmlPlacement,
+  GmlRoute,
+} from './building-snapshot'
+
+/** One end of a route: a State of the network, or a scene point snapped to the nearest State. */
+export type GmlRouteEndpoint = { stateId: string } | { point: Vector3Tuple }
+
+/** What `gml.route` answers: the route (also drawn and put in the snapshot), or why there is none. */
+export type GmlRouteAnswer = GmlRoute | { stateIds: null; reason: 'unreachable' }
+
+/** What `building.open` resolves to once every model has settled (loaded or failed). */
+export interface BuildingOpenResult {
+  loadedModelIds: string[]
+  failedModelIds: string[]
+}
+
+/** What `gml.load` resolves to. */
+export interface GmlLoadResult {
+  stateCount: number
+  transitionCount: number
+  storeyLabels: string[]
+}
+
 /**
  * Commands of the building half of the engine (three.js scene, SBM models, floors, picking,
  * GML networks). `EngineCommands` extends this map, so each entry needs a handler in
  * engine/building.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by the building engine
-export interface BuildingCommands {}
+export interface BuildingCommands {
+  /**
+   * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in
+   * the SBM decode workers, registers its stored BVHs in the picking worker and renders. Each
+   * model's load state is in `snapshot.building.models`; a model that fails does not stop the
+   * others. Any open scene is disposed first. Resolves when every model has settled.
+   */
+  'building.open': {
+    args: { description: BuildingSceneDescription }
+    result: BuildingOpenResult
+  }
+  /** Closes the building scene and frees everything it held (GPU resources, worker state). */
+  'building.close': { args: undefined; result: undefined }
+  /**
+   * Chooses a floor as the floor-select visit tool does: floors above it and the shell are
+   * hidden, so the chosen floor is seen from above. Null shows every floor again.
+   */
+  'building.selectFloor': { args: { floorId: string | null }; result: undefined }
+  /** Shows or hides one floor (its models). */
+  'building.setFloorVisible': { args: { floorId: string; isVisible: boolean }; result: undefined }
+  /** Shows or hides the shell. */
+  'building.setShellVisible': { args: { isVisible: boolean }; result: undefined }
+  /**
+   * Makes the shell translucent (0..1; 1 opaque). Below 1 it is drawn blended without writing
+   * depth, and picks pass through it to what is inside, which is what the translucent visit
+   * tool is for.
+   */
+  'building.setShellOpacity': { args: { opacity: number }; result: undefined }
+  /** Shows or hides one model. */
+  'building.setModelVisible': { args: { modelId: string; isVisible: boolean }; result: undefined }
+  /** Moves the camera so the shown models (or the one named) fill the view. */
+  'view.fitToModel': { args: { modelId?: string }; result: undefined }
+  /**
+   * Places the camera at `position` looking at `target` (scene metres); the orbit pivots about
+   * `target` afterwards. The distance is kept inside the zoom limits.
+   */
+  'view.setCamera': { args: { position: Vector3Tuple; target: Vector3Tuple }; result: undefined }
+  /**
+   * Sets the zoom limits as factors of the building base distances (SPEC §9: minimum distance
+   * 1 m × minFactor, maximum 1e7 m × maxFactor; the UI offers 1…0.1 and 1…10).
+   */
+  'view.setZoomLimits': { args: { minFactor: number; maxFactor: number }; result: undefined }
+  /**
+   * Renders now and counts the canvas pixels that differ from the background, read back in the
+   * same task (the drawing buffer is not kept after compositing). Tells a drawn scene from a
+   * blank canvas, for e2e checks and diagnostics.
+   */
+  'view.countDrawnPixels': {
+    args: undefined
+    result: { drawnPixelCount: number; totalPixelCount: number }
+  }
+  /** Sets the mouse wheel scale option (SPEC §9: 1…2.5); the zoom speed is this × 0.5. */
+  'view.setWheelScale': { args: { scale: number }; result: undefined }
+  /**
+   * Picks the shown surface under a point of the canvas (CSS pixels from its top-left) in the
+   * picking worker. The answer becomes `snapshot.building.lastPick` and is marked in the scene.
+   */
+  'pick.atScreenPoint': { args: { x: number; y: number }; result: BuildingPick | null }
+  /**
+   * Hover picking: like `pick.atScreenPoint` but not recorded, and when a newer hover was sent
+   * before this one was answered, this one resolves `{ isStale: true }` without a pick.
+   */
+  'pick.hover': {
+    args: { x: number; y: number }
+    result: { isStale: false; pick: BuildingPick | null } | { isStale: true }
+  }
+  /**
+   * Loads an IndoorGML file (fetched with progress, parsed in the routing worker) and draws its
+   * network. Fails with 'Failed to load GML file.' (`gml.loadFailed`); the previous network
+   * stays then.
+   */
+  'gml.load': { args: { url: string }; result: GmlLoadResult }
+  /** Removes the network and its route, and stops the routing worker. */
+  'gml.unload': { args: undefined; result: undefined }
+  /** 0 hide all, 1 nodes and paths, 2 nodes only, 3 paths only. */
+  'gml.setDisplayMode': { args: { mode: GmlDisplayMode }; result: undefined }
+  /** Aligns the network with the model; drawing and point snapping both use it. */
+  'gml.setPlacement': { args: GmlPlacement; result: undefined }
+  /**
+   * Finds the shortest route between two States or scene points (snapped to the nearest State)
+   * and draws it on top of everything.
+   */
+  'gml.route': { args: { from: GmlRouteEndpoint; to: GmlRouteEndpoint }; result: GmlRouteAnswer }
+  /** Removes the drawn route. */
+  'gml.clearRoute': { args: undefined; result: undefined }
+}

@@ -1,6 +1,124 @@
+import type {
+  CityBasemap,
+  CityCameraTarget,
+  CityFeaturePick,
+  CityStreamingSettings,
+  CityTilesetPlacement,
+  CityTilesetSource,
+} from './city-snapshot'
+
 /**
  * Commands of the city half of the engine (MapLibre basemap, deck.gl, 3D Tiles). `EngineCommands`
  * extends this map, so each entry needs a handler in engine/city.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by the city engine
-export interface CityCommands {}
+export interface CityCommands {
+  /**
+   * Gives the engine the element the city map lives in (null to let it go, which closes an open
+   * city). MapLibre creates its own canvas inside it, so the element should be empty and sized.
+   */
+  'city.attachContainer': {
+    args: { container: HTMLElement | null }
+    result: undefined
+  }
+  /**
+   * Opens a city project: the basemap, then the tilesets streamed in 3D Tiles. Resolves once the
+   * map exists (the basemap and tiles keep loading; follow `snapshot.city`). Opening again closes
+   * the previous city first. Fails with `city.noContainer` before `city.attachContainer`.
+   */
+  'city.open': {
+    args: {
+      projectId: string
+      center: { lng: number; lat: number }
+      /** MapLibre zoom; defaults to 16 (SPEC §9). */
+      zoom?: number
+      basemap: CityBasemap
+      tilesets: readonly CityTilesetSource[]
+      streaming?: Partial<CityStreamingSettings>
+    }
+    result: undefined
+  }
+  /** Closes the open city: removes the map and the overlay and releases every tile. */
+  'city.close': {
+    args: undefined
+    result: undefined
+  }
+  /**
+   * Moves the camera: to a place, to a tileset's centre, or to a feature that was picked
+   * (`{tilesetId, featureId}` of the current selection). Resolves when the flight ends.
+   */
+  'city.flyTo': {
+    args: CityCameraTarget
+    result: undefined
+  }
+  /** Replaces the basemap style; the tilesets stay loaded. */
+  'city.setBasemap': {
+    args: { basemap: CityBasemap }
+    result: undefined
+  }
+  /** Adds a tileset to the open city (e.g. after an upload). Its id must be new. */
+  'city.addTileset': {
+    args: CityTilesetSource
+    result: undefined
+  }
+  /** Removes a tileset and releases its tiles. */
+  'city.removeTileset': {
+    args: { id: string }
+    result: undefined
+  }
+  /** Shows or hides a tileset; a hidden tileset keeps its tiles cached but draws nothing. */
+  'city.setTilesetVisible': {
+    args: { id: string; isVisible: boolean }
+    result: undefined
+  }
+  /**
+   * Places a tileset on the globe (for tilesets in local metres without georeference), or null
+   * to draw it where its own transform says. The tileset reloads its tiles at the new place.
+   */
+  'city.setTilesetPlacement': {
+    args: { id: string; placement: CityTilesetPlacement | null }
+    result: undefined
+  }
+  /**
+   * Streaming limits of every tileset: the tile cache budget and the screen-space error that
+   * drives refinement. Tilesets restart streaming with the new limits.
+   */
+  'city.setStreaming': {
+    args: Partial<CityStreamingSettings>
+    result: undefined
+  }
+  /**
+   * What is drawn at a point of the map (CSS pixels from the container's top-left): the tileset,
+   * tile and batched feature with its batch-table properties, or null for the basemap.
+   */
+  'city.pickAtScreenPoint': {
+    args: { x: number; y: number }
+    result: CityFeaturePick | null
+  }
+  /**
+   * Selects and highlights one batched feature of a loaded tile (from a pick), or clears the
+   * selection with `featureId: null`. Without `tileId` the first loaded tile holding that
+   * feature id is used.
+   */
+  'city.selectFeature': {
+    args: { tilesetId: string; tileId?: string; featureId: number | null }
+    result: undefined
+  }
+  /** Where a geographic point appears in the container, in CSS pixels (for tests and overlays). */
+  'city.projectToScreen': {
+    args: { lng: number; lat: number; heightMeters?: number }
+    result: { x: number; y: number }
+  }
+  /** Mouse-wheel zoom speed as one of the SPEC §9 wheel scale options (1 = the basic speed). */
+  'city.setWheelScale': {
+    args: { wheelScale: number }
+    result: undefined
+  }
+  /**
+   * Zoom limits as SPEC §9 factors of the base camera distances (min 0.5 m, max 2e8 m): a
+   * smaller minimum factor lets the camera come closer, a bigger maximum factor go farther.
+   */
+  'city.setZoomLimits': {
+    args: { minDistanceFactor: number; maxDistanceFactor: number }
+    result: undefined
+  }
+}

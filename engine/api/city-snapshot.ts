@@ -1,8 +1,160 @@
+/**
+ * The basemap under the city: the offline default style (built by the UI from shipped Natural
+ * Earth data, given inline or as a URL), an online MapLibre style URL, or a user's PMTiles file.
+ */
+export type CityBasemap =
+  | { kind: 'offline'; styleUrl: string }
+  | { kind: 'offline'; style: Record<string, unknown> }
+  | { kind: 'online'; styleUrl: string }
+  | { kind: 'pmtiles'; url: string }
+
+/** Where a tileset without georeference sits: its local origin on the globe, turned by heading. */
+export interface CityTilesetPlacement {
+  lng: number
+  lat: number
+  /** Metres above the ellipsoid of the tileset's local origin. */
+  heightOffset: number
+  /** Degrees clockwise from north of the tileset's local +Y axis. */
+  heading: number
+}
+
+/** A 3D Tiles tileset to stream into the city. */
+export interface CityTilesetSource {
+  id: string
+  name: string
+  /** Address of its tileset.json (absolute, or relative to the page). */
+  url: string
+  placement?: CityTilesetPlacement | null
+  isVisible: boolean
+}
+
+/** Streaming limits shared by the tilesets of the open city. */
+export interface CityStreamingSettings {
+  /** Tile cache budget per tileset; tiles out of view are released above it. */
+  memoryBudgetMB: number
+  /** Pixels of geometric error tolerated before a tile refines into its children. */
+  maximumScreenSpaceError: number
+}
+
+/** Where `city.flyTo` goes. */
+export type CityCameraTarget =
+  | {
+      lng: number
+      lat: number
+      zoom?: number
+      pitch?: number
+      bearing?: number
+      /** 0 jumps; default lets MapLibre pick a duration. */
+      durationMs?: number
+    }
+  | { tilesetId: string; featureId?: number; durationMs?: number }
+
+/** What `city.pickAtScreenPoint` found. */
+export interface CityFeaturePick {
+  tilesetId: string
+  tileId: string
+  /** Batch id within its tile (b3dm `_BATCHID`, i3dm instance), null for content without one. */
+  featureId: number | null
+  /** Batch-table properties of the feature (JSON-safe values). */
+  properties: Record<string, unknown>
+  /** The picked point on the surface, when the depth could be read. */
+  position: { lng: number; lat: number; heightMeters: number } | null
+}
+
+/** A tile whose content failed (404, glTF 1.0, a required extension without decoder …). */
+export interface CityTileError {
+  tileUrl: string
+  message: string
+}
+
+/** How far one tileset has got. */
+export interface CityTilesetState {
+  id: string
+  name: string
+  url: string
+  isVisible: boolean
+  placement: CityTilesetPlacement | null
+  /** `failed` when tileset.json itself could not be loaded (see `failure`). */
+  loadState: 'loading' | 'ready' | 'failed'
+  failure: string | null
+  /** Tiles whose content is in memory now. */
+  tilesLoaded: number
+  /** Tiles selected for the current view. */
+  tilesInView: number
+  gpuMemoryBytes: number
+  /** The tileset's centre on the globe once tileset.json is read. */
+  center: { lng: number; lat: number; heightMeters: number } | null
+  /** The most recent tile failures (capped); `errorCount` counts them all. */
+  errors: readonly CityTileError[]
+  errorCount: number
+}
+
+/** A camera summary in MapLibre terms. */
+export interface CityCamera {
+  lng: number
+  lat: number
+  zoom: number
+  pitch: number
+  bearing: number
+}
+
 /** What the UI may know about the open city scene (plain, JSON-safe). */
 export interface CitySnapshot {
   readonly isOpen: boolean
+  readonly hasContainer: boolean
+  readonly projectId: string | null
+  readonly basemap: {
+    readonly kind: CityBasemap['kind']
+    readonly isLoaded: boolean
+    readonly error: string | null
+  } | null
+  readonly camera: CityCamera
+  readonly tilesets: readonly CityTilesetState[]
+  /** Sums over the tilesets. */
+  readonly tilesLoaded: number
+  readonly memoryBytes: number
+  readonly streaming: CityStreamingSettings
+  readonly controls: {
+    readonly wheelScale: number
+    readonly minDistanceFactor: number
+    readonly maxDistanceFactor: number
+  }
+  readonly selectedFeature: {
+    readonly tilesetId: string
+    readonly tileId: string
+    readonly featureId: number
+    readonly properties: Record<string, unknown>
+  } | null
+  /** Map frames drawn since the city opened and the time between the last two. */
+  readonly frameStats: {
+    readonly renderedFrameCount: number
+    readonly lastFrameIntervalMs: number
+  }
 }
 
+/** SPEC §9 / decisions.md: a city opens at lon 121.6, lat 31.2, zoom 16. */
+export const cityDefaultCamera: CityCamera = { lng: 121.6, lat: 31.2, zoom: 16, pitch: 0, bearing: 0 }
+
+/** Streaming limits before `city.setStreaming`: 3D Tiles' customary error of 16 px, 256 MB. */
+export const cityDefaultStreaming: CityStreamingSettings = {
+  memoryBudgetMB: 256,
+  maximumScreenSpaceError: 16,
+}
+
+/** The city part of a fresh engine's snapshot. */
 export function createInitialCitySnapshot(): CitySnapshot {
-  return { isOpen: false }
+  return {
+    isOpen: false,
+    hasContainer: false,
+    projectId: null,
+    basemap: null,
+    camera: cityDefaultCamera,
+    tilesets: [],
+    tilesLoaded: 0,
+    memoryBytes: 0,
+    streaming: cityDefaultStreaming,
+    controls: { wheelScale: 1, minDistanceFactor: 1, maxDistanceFactor: 1 },
+    selectedFeature: null,
+    frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
+  }
 }

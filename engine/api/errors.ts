@@ -8,6 +8,26 @@ export type EngineErrorCode =
   | ZipErrorCode
   /** A view command ran before a canvas was attached. */
   | 'view.noCanvas'
+  /** A building command ran while no building scene is open. */
+  | 'building.notOpen'
+  /** A command argument is out of range or names nothing (the detail says which). */
+  | 'engine.invalidArgument'
+  /** An IndoorGML file could not be fetched or read: 'Failed to load GML file.' */
+  | 'gml.loadFailed'
+  /** A route was asked for while no GML network is loaded. */
+  | 'gml.notLoaded'
+  /** A route end names a State the loaded network does not have. */
+  | 'gml.unknownState'
+  /** A city command ran before `city.attachContainer` gave the map an element. */
+  | 'city.noContainer'
+  /** A city command ran while no city is open. */
+  | 'city.notOpen'
+  /** A city command named a tileset that is not open. */
+  | 'city.unknownTileset'
+  /** A tileset was asked for before its tileset.json had loaded. */
+  | 'city.tilesetNotReady'
+  /** The basemap (online style or PMTiles archive) could not be read. */
+  | 'city.basemapFailed'
   /** The command ran after `dispose()`. */
   | 'engine.disposed'
   /** A worker could not start or crashed; the work may succeed if retried. */

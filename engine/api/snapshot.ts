@@ -20,7 +20,8 @@ export type WebGLInfo =
 /** One running job, as the UI shows it in a progress bar. */
 export interface LoadingJob {
   jobId: JobId
-  kind: 'archive.extract'
+  /** What runs: an extraction, a building model download + decode, or a GML file load. */
+  kind: 'archive.extract' | 'model.load' | 'gml.load'
   doneBytes: number
   totalBytes: number
 }

@@ -1,10 +1,243 @@
+import type { SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
+import { STALE } from '../../workers/bvh/latest-wins'
 import type { BuildingCommands } from '../api/building-commands'
+import {
+  type BuildingCameraState,
+  type BuildingRenderState,
+  type BuildingSceneDescription,
+  createInitialBuildingSnapshot,
+} from '../api/building-snapshot'
 import type { CommandHandlers } from '../api/commands'
+import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
+import { createWorkerPool, type WorkerEndpoint } from '../workers/create-worker-client'
+import {
+  createBvhWorker,
+  createIndoorRouteWorker,
+  createSbmDecodeWorker,
+} from '../workers/building-workers'
+import { BuildingScene } from './building-scene'
+import { BuildingView } from './building-view'
+import { placementProblem } from './gml-placement'
 
-/** Handlers of the building commands; everything three.js stays inside engine/building. */
+/** Worker factories and limits of the building scene (all optional). */
+export interface BuildingEngineOptions {
+  createSbmDecodeWorker?: () => WorkerEndpoint
+  createBvhWorker?: () => WorkerEndpoint
+  createIndoorRouteWorker?: () => WorkerEndpoint
+  /** SBM decode workers that may run at once (default: cores, at most 3). */
+  maxDecodeWorkers?: number
+}
+
+type BuildingHandlers = Pick<CommandHandlers, keyof BuildingCommands>
+
+/**
+ * Handlers of the building commands; everything three.js stays inside engine/building. One view
+ * (renderer, camera, controls) lives as long as the engine; each `building.open` makes a new
+ * BuildingScene and disposes the previous one.
+ */
 export function createBuildingHandlers(
-  _context: EngineContext,
-): Pick<CommandHandlers, keyof BuildingCommands> & { dispose(): void } {
-  return { dispose() {} }
+  context: EngineContext,
+  options: BuildingEngineOptions = {},
+): BuildingHandlers & { dispose(): void } {
+  const cores = typeof navigator === 'undefined' ? 2 : (navigator.hardwareConcurrency ?? 2)
+  const decodePool = createWorkerPool<SbmDecodeWorkerApi>(
+    options.createSbmDecodeWorker ?? createSbmDecodeWorker,
+    { maxWorkers: options.maxDecodeWorkers ?? Math.min(3, Math.max(1, cores)) },
+  )
+  let scene: BuildingScene | null = null
+  let renderState: BuildingRenderState | null = null
+  let zoomFactors = { minFactor: 1, maxFactor: 1 }
+  let wheelScale = 1
+
+  const cameraState = (): BuildingCameraState => {
+    const { camera, target } = view
+    const limits = view.getLimits()
+    return {
+      distance: view.distance(),
+      target: [target.x, target.y, target.z],
+      position: [camera.position.x, camera.position.y, camera.position.z],
+      minDistance: limits.minDistance,
+      maxDistance: limits.maxDistance,
+      minZoomFactor: zoomFactors.minFactor,
+      maxZoomFactor: zoomFactors.maxFactor,
+      wheelScale,
+    }
+  }
+
+  const publish = () => {
+    const base = scene ? scene.snapshot() : createInitialBuildingSnapshot()
+    context.updateState({ building: { ...base, camera: cameraState(), render: renderState } })
+  }
+
+  const view = new BuildingView({
+    onRendered: (stats) => {
+      renderState = stats
+      publish()
+    },
+    onCameraChanged: publish,
+    beforeRender: (camera, viewportPixels) => scene?.beforeRender(camera, viewportPixels),
+  })
+  view.attach(context.getCanvas())
+  const stopWatchingCanvas = context.onCanvasChanged(() => {
+    view.attach(context.getCanvas())
+    if (!view.hasCanvas) renderState = null
+    publish()
+  })
+
+  const openScene = (): BuildingScene => {
+    if (!scene) throw new EngineError('building.notOpen', 'No building is open.')
+    return scene
+  }
+  const requireCanvas = () => {
+    if (!view.hasCanvas) {
+      throw new EngineError('view.noCanvas', 'No canvas is attached to the engine.')
+    }
+  }
+  const closeScene = () => {
+    scene?.dispose()
+    scene = null
+    view.hasUserMovedCamera = false
+    view.requestRender()
+    publish()
+  }
+
+  const handlers: BuildingHandlers = {
+    'building.open': async ({ description }) => {
+      checkDescription(description)
+      closeScene()
+      const opened = new BuildingScene(description, {
+        context,
+        view,
+        decodePool,
+        createBvhWorker: options.createBvhWorker ?? createBvhWorker,
+        createIndoorRouteWorker: options.createIndoorRouteWorker ?? createIndoorRouteWorker,
+        onChange: () => {
+          if (scene === opened) publish()
+        },
+      })
+      scene = opened
+      publish()
+      const result = await opened.load()
+      if (scene !== opened) throw new EngineError('building.notOpen', 'The building was closed.')
+      return result
+    },
+    'building.close': async () => {
+      closeScene()
+    },
+    'building.selectFloor': async ({ floorId }) => {
+      openScene().selectFloor(floorId)
+    },
+    'building.setFloorVisible': async ({ floorId, isVisible }) => {
+      openScene().setFloorVisible(floorId, isVisible)
+    },
+    'building.setShellVisible': async ({ isVisible }) => {
+      openScene().setShellVisible(isVisible)
+    },
+    'building.setShellOpacity': async ({ opacity }) => {
+      openScene().setShellOpacity(opacity)
+    },
+    'building.setModelVisible': async ({ modelId, isVisible }) => {
+      openScene().setModelVisible(modelId, isVisible)
+    },
+    'view.fitToModel': async ({ modelId }) => {
+      const box = openScene().boundsOf(modelId)
+      if (box.isEmpty() && modelId !== undefined) {
+        throw new EngineError('engine.invalidArgument', `Model '${modelId}' is not loaded.`)
+      }
+      view.fitTo(box)
+    },
+    'view.setCamera': async ({ position, target }) => {
+      const isValid = (point: readonly number[]) =>
+        Array.isArray(point) && point.length === 3 && point.every(Number.isFinite)
+      if (!isValid(position) || !isValid(target)) {
+        throw new EngineError('engine.invalidArgument', 'Camera points need three finite numbers.')
+      }
+      view.setCamera(position, target)
+    },
+    'view.setZoomLimits': async ({ minFactor, maxFactor }) => {
+      try {
+        view.setZoomLimits(minFactor, maxFactor)
+      } catch (error) {
+        throw new EngineError('engine.invalidArgument', (error as Error).message)
+      }
+      zoomFactors = { minFactor, maxFactor }
+      publish()
+    },
+    'view.setWheelScale': async ({ scale }) => {
+      try {
+        view.setWheelScale(scale)
+      } catch (error) {
+        throw new EngineError('engine.invalidArgument', (error as Error).message)
+      }
+      wheelScale = scale
+      publish()
+    },
+    'view.countDrawnPixels': async () => {
+      requireCanvas()
+      return view.countDrawnPixels()
+    },
+    'pick.atScreenPoint': async ({ x, y }) => {
+      const current = openScene()
+      requireCanvas()
+      const pick = await current.pick(view.rayAt(x, y), false)
+      const answer = pick === STALE ? null : pick
+      if (scene === current) current.setLastPick(answer)
+      return answer
+    },
+    'pick.hover': async ({ x, y }) => {
+      const current = openScene()
+      requireCanvas()
+      const pick = await current.pick(view.rayAt(x, y), true)
+      return pick === STALE ? { isStale: true } : { isStale: false, pick }
+    },
+    'gml.load': async ({ url }) => openScene().loadGml(url),
+    'gml.unload': async () => {
+      openScene().unloadGml()
+    },
+    'gml.setDisplayMode': async ({ mode }) => {
+      openScene().setGmlDisplayMode(mode)
+    },
+    'gml.setPlacement': async (placement) => {
+      const problem = placementProblem(placement)
+      if (problem) throw new EngineError('engine.invalidArgument', `GML placement: ${problem}.`)
+      openScene().setGmlPlacement(placement)
+    },
+    'gml.route': async ({ from, to }) => openScene().routeGml(from, to),
+    'gml.clearRoute': async () => {
+      openScene().clearGmlRoute()
+    },
+  }
+
+  return {
+    ...handlers,
+    dispose() {
+      stopWatchingCanvas()
+      scene?.dispose()
+      scene = null
+      decodePool.dispose()
+      view.dispose()
+    },
+  }
+}
+
+/** Refuses descriptions the scene cannot be built from, before the old scene is closed. */
+function checkDescription(description: BuildingSceneDescription): void {
+  const problem = (() => {
+    if (!description || typeof description.projectId !== 'string') return 'projectId is missing'
+    if (!Array.isArray(description.models) || !Array.isArray(description.floors)) {
+      return 'models and floors must be lists'
+    }
+    const ids = new Set<string>()
+    for (const model of description.models) {
+      if (ids.has(model.id)) return `model '${model.id}' is listed twice`
+      ids.add(model.id)
+      if (typeof model.url !== 'string' || model.url === '') return `model '${model.id}' has no url`
+    }
+    for (const floor of description.floors) {
+      if (!Number.isFinite(floor.elevationMeters)) return `floor '${floor.id}' has no elevation`
+    }
+    return null
+  })()
+  if (problem) throw new EngineError('engine.invalidArgument', `Building description: ${problem}.`)
 }

@@ -1,7 +1,7 @@
 import type { EventEmitter } from './event-emitter'
 import type { EngineEvents } from '../api/events'
 import type { JobId } from '../api/ids'
-import type { EngineSnapshot } from '../api/snapshot'
+import type { EngineSnapshot, LoadingJob } from '../api/snapshot'
 import type { UnzipService } from '../workers/unzip-client'
 
 /** The snapshot's parts that command handlers change (revision and frame stats are the loop's). */
@@ -24,7 +24,11 @@ export interface EngineContext {
   /** Replaces parts of the state; the snapshot follows at the next frame. */
   updateState(patch: Partial<EngineState>): void
   events: EventEmitter<EngineEvents>
-  startJob(kind: 'archive.extract', callerSignal?: AbortSignal): JobHandle
+  startJob(kind: LoadingJob['kind'], callerSignal?: AbortSignal): JobHandle
   cancelJob(jobId: JobId): boolean
   unzip: UnzipService
+  /** The canvas given with `view.attachCanvas` (or the constructor), or null. */
+  getCanvas(): HTMLCanvasElement | OffscreenCanvas | null
+  /** Calls `listener` after `view.attachCanvas` changed the canvas; returns the unsubscribe. */
+  onCanvasChanged(listener: () => void): () => void
 }

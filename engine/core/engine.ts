@@ -1,6 +1,6 @@
 import type { UnzipWorkerApi } from '../../workers/unzip/unzip.worker'
 import { createArchiveHandlers } from '../archive/archive-commands'
-import { createBuildingHandlers } from '../building/building-handlers'
+import { type BuildingEngineOptions, createBuildingHandlers } from '../building/building-handlers'
 import { createCityHandlers } from '../city/city-handlers'
 import type {
   CommandArgs,
@@ -33,6 +33,8 @@ export interface EngineOptions {
   /** Unzip workers that may run at once, also for one big extraction (default: cores, ≤ 4). */
   maxUnzipWorkers?: number
   frameScheduler?: FrameScheduler
+  /** Worker factories and limits of the building scene; tests pass counting factories. */
+  building?: BuildingEngineOptions
 }
 
 /**
@@ -64,6 +66,8 @@ export class Engine {
       options.createUnzipWorker ?? createUnzipWorker,
       { maxWorkers: maxUnzipWorkers },
     )
+    let canvas = options.canvas ?? null
+    const canvasListeners = new Set<() => void>()
     const context: EngineContext = {
       getState: () => this.state,
       updateState: (patch) => this.updateState(patch),
@@ -71,8 +75,14 @@ export class Engine {
       startJob: (kind, callerSignal) => this.startJob(kind, callerSignal),
       cancelJob: (jobId) => this.cancelJob(jobId),
       unzip: createUnzipService(this.unzipPool, { maxParallelJobs: maxUnzipWorkers }),
+      getCanvas: () => canvas,
+      onCanvasChanged: (listener) => {
+        canvasListeners.add(listener)
+        return () => canvasListeners.delete(listener)
+      },
     }
-    const { dispose: disposeBuilding, ...buildingHandlers } = createBuildingHandlers(context)
+    const viewHandlers = createViewHandlers(context, options.canvas)
+    const { dispose: disposeBuilding, ...buildingHandlers } = createBuildingHandlers(context, options.building)
     const { dispose: disposeCity, ...cityHandlers } = createCityHandlers(context)
     this.disposeScenes = () => {
       disposeBuilding()
@@ -82,7 +92,12 @@ export class Engine {
       ...createArchiveHandlers(context),
       ...buildingHandlers,
       ...cityHandlers,
-      ...createViewHandlers(context, options.canvas),
+      ...viewHandlers,
+      'view.attachCanvas': async (args) => {
+        await viewHandlers['view.attachCanvas'](args)
+        canvas = args.canvas
+        for (const listener of [...canvasListeners]) listener()
+      },
       'job.cancel': async ({ jobId }) => ({ wasRunning: this.cancelJob(jobId) }),
     }
   }

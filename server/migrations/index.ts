@@ -3,6 +3,9 @@ import type { Tables } from './tables'
 import * as accounts from './0001-accounts'
 import * as projects from './0002-projects'
 import * as accountSecurity from './0003-account-security'
+import * as buildingModels from './0004-building-models'
+import * as uploadsAndGml from './0005-uploads-and-gml'
+import * as city from './0006-city'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -12,6 +15,9 @@ export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-projects': projects,
   '0003-account-security': accountSecurity,
+  '0004-building-models': buildingModels,
+  '0005-uploads-and-gml': uploadsAndGml,
+  '0006-city': city,
 }
 
 /**

@@ -139,6 +139,11 @@ export const appRoutes = [
   { id: 'balance', pattern: '/project/more/balance', title: msg`My balance`, frame: 'shell' },
 
   { id: 'bim4Poi', pattern: '/bim4/poi', title: msg`POI`, frame: 'editor' },
+  // Building projects: /bim4/{module}/{tab} (SPEC §2 "Sidebar path patterns").
+  { id: 'bim4Model', pattern: '/bim4/model/:tab?', title: msg`Model`, frame: 'editor' },
+  { id: 'bim4Gml', pattern: '/bim4/gml/:tab?', title: msg`GML path`, frame: 'editor' },
+  { id: 'bim4Location', pattern: '/bim4/location/:tab?', title: msg`Location`, frame: 'editor' },
+  { id: 'bim4Template', pattern: '/bim4/template/:tab?', title: msg`Template`, frame: 'editor' },
   { id: 'bim4Download', pattern: '/bim4/download', title: msg`Offline file`, frame: 'editor' },
   {
     id: 'bim4StyleOtherset',

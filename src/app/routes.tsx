@@ -1,6 +1,9 @@
 import type { ComponentType } from 'react'
+import { Bim4Page } from '../pages/bim4/Bim4Page'
+import { CityEditorPage } from '../pages/city/CityEditorPage'
 import { IssuePage } from '../pages/issue/IssuePage'
 import { LogoutPage, NotFoundPage } from '../pages/misc/NotFoundPage'
+import { ModelConversionPage } from '../pages/model-config/ModelConversionPage'
 import { NotePage } from '../pages/note/NotePage'
 import { ProjectCasePage } from '../pages/project-case/ProjectCasePage'
 import { ProjectManagePage } from '../pages/project-manage/ProjectManagePage'
@@ -33,7 +36,7 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   modelConfigCases: planned,
   modelConfigMerge: planned,
   modelConfigAdd: planned,
-  modelConfigConversion: planned,
+  modelConfigConversion: ModelConversionPage,
   systemPerson: PersonPage,
   systemSecurity: SecurityPage,
   systemUsers: UsersPage,
@@ -45,22 +48,28 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   personalOrders: planned,
   orderDetails: planned,
   balance: planned,
-  bim4Poi: planned,
-  bim4Download: planned,
-  bim4StyleOtherset: planned,
-  bim4StyleLightset: planned,
-  bim4VisitLink: planned,
-  bim4VisitPreview: planned,
-  bim4VisitMoreCase: planned,
-  bim4VisitExpand: planned,
-  cityModelPoi: planned,
-  cityMap: planned,
-  cityModel: planned,
-  cityPoi: planned,
-  cityPath: planned,
-  cityLocation: planned,
-  cityStyle: planned,
-  cityTemplate: planned,
-  cityVisit: planned,
+  // One component for every /bim4 page, so React keeps the editor (engine, canvas, scene)
+  // mounted while the user moves between its modules and tabs.
+  bim4Poi: Bim4Page,
+  bim4Model: Bim4Page,
+  bim4Gml: Bim4Page,
+  bim4Location: Bim4Page,
+  bim4Template: Bim4Page,
+  bim4Download: Bim4Page,
+  bim4StyleOtherset: Bim4Page,
+  bim4StyleLightset: Bim4Page,
+  bim4VisitLink: Bim4Page,
+  bim4VisitPreview: Bim4Page,
+  bim4VisitMoreCase: Bim4Page,
+  bim4VisitExpand: Bim4Page,
+  cityModelPoi: CityEditorPage,
+  cityMap: CityEditorPage,
+  cityModel: CityEditorPage,
+  cityPoi: CityEditorPage,
+  cityPath: CityEditorPage,
+  cityLocation: CityEditorPage,
+  cityStyle: CityEditorPage,
+  cityTemplate: CityEditorPage,
+  cityVisit: CityEditorPage,
   notFound: NotFoundPage,
 }

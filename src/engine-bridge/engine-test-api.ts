@@ -12,6 +12,15 @@ declare global {
       name: Name,
       ...args: CommandArgsTuple<Name>
     ): Promise<CommandResult<Name>>
+    /**
+     * Renders the engine's canvas and reports whether anything but the background was drawn
+     * (read back in the same task; a screenshot of a WebGL canvas may come back empty).
+     */
+    canvasHasContent(): Promise<boolean>
+    /** Picks the building surface under a canvas point (CSS pixels), as a click does. */
+    pickAtScreenPoint(x: number, y: number): Promise<CommandResult<'pick.atScreenPoint'>>
+    /** Resolves once no model of the open building is still loading; returns the snapshot. */
+    waitForBuildingLoaded(): Promise<EngineSnapshot>
   }
 }
 
@@ -21,9 +30,28 @@ declare global {
  */
 export function installEngineTestApi(engine: Pick<Engine, 'getSnapshot' | 'run'>): () => void {
   if (!isTestApiEnabled()) return () => undefined
-  const members: Pick<TwinTestApi, 'getEngineSnapshot' | 'runEngineCommand'> = {
+  type EngineMembers =
+    | 'getEngineSnapshot'
+    | 'runEngineCommand'
+    | 'canvasHasContent'
+    | 'pickAtScreenPoint'
+    | 'waitForBuildingLoaded'
+  const members: Pick<TwinTestApi, EngineMembers> = {
     getEngineSnapshot: () => engine.getSnapshot(),
     runEngineCommand: (name, ...args) => engine.run(name, ...args),
+    canvasHasContent: async () =>
+      (await engine.run('view.countDrawnPixels')).drawnPixelCount > 0,
+    pickAtScreenPoint: (x, y) => engine.run('pick.atScreenPoint', { x, y }),
+    waitForBuildingLoaded: () =>
+      new Promise((resolve) => {
+        const check = () => {
+          const snapshot = engine.getSnapshot()
+          const isLoading = snapshot.building.models.some((model) => model.loadState === 'loading')
+          if (snapshot.building.isOpen && !isLoading) resolve(snapshot)
+          else requestAnimationFrame(check)
+        }
+        check()
+      }),
   }
   window.__twinTest = Object.assign(window.__twinTest ?? ({} as TwinTestApi), members)
   return () => {
@@ -31,6 +59,9 @@ export function installEngineTestApi(engine: Pick<Engine, 'getSnapshot' | 'run'>
     if (testApi?.getEngineSnapshot === members.getEngineSnapshot) {
       delete testApi.getEngineSnapshot
       delete testApi.runEngineCommand
+      delete testApi.canvasHasContent
+      delete testApi.pickAtScreenPoint
+      delete testApi.waitForBuildingLoaded
     }
   }
 }

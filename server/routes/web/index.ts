@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { registerAccountArea } from './accounts-area'
 import { registerAuthRoutes } from './auth'
+import { registerBuildingRoutes } from './building'
+import { registerCityArea } from './city'
+import { registerGmlRoutes } from './gml'
 import { registerNoticeRoutes } from './notice'
 import { registerProjectArea } from './project-area'
+import { registerResumableUploadRoutes } from './resumable-upload'
 import { registerSystemRoutes } from './system'
 import { registerUserRoutes } from './user'
 
@@ -17,6 +21,10 @@ const areas: Array<(app: FastifyInstance) => void> = [
   registerNoticeRoutes,
   registerProjectArea,
   registerAccountArea,
+  registerResumableUploadRoutes,
+  registerGmlRoutes,
+  registerBuildingRoutes,
+  registerCityArea,
 ]
 
 /** Registers the routes of every area. */

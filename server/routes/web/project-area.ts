@@ -7,7 +7,11 @@ import {
   type GeocodingService,
   offlineGeocodingService,
 } from '../../modules/online-geocoder'
-import { createProjectsService, type ProjectsService } from '../../modules/projects.service'
+import {
+  createProjectsService,
+  type ProjectLifecycleHook,
+  type ProjectsService,
+} from '../../modules/projects.service'
 import { shippedRegions } from '../../modules/regions'
 import { createUploadsService, type UploadsService } from '../../modules/uploads.service'
 import { appVersion } from '../../version'
@@ -21,6 +25,8 @@ export interface ProjectArea {
   uploads: UploadsService
   /** The map picker's search and reverse geocoding: online when configured, else offline. */
   geocoding: GeocodingService
+  /** What other areas do when a project is copied or deleted: they push their hook here. */
+  lifecycleHooks: ProjectLifecycleHook[]
 }
 
 const areas = new WeakMap<FastifyInstance, ProjectArea>()
@@ -37,9 +43,18 @@ export function projectAreaOf(app: FastifyInstance): ProjectArea {
   if (!area) {
     const { database, storage, clock, config } = app.deps
     const uploads = createUploadsService({ database, storage, clock })
+    // the service reads this array on every copy/delete, so hooks pushed later take part
+    const lifecycleHooks: ProjectLifecycleHook[] = []
     area = {
       uploads,
-      projects: createProjectsService({ database, uploads, clock, regions: shippedRegions }),
+      lifecycleHooks,
+      projects: createProjectsService({
+        database,
+        uploads,
+        clock,
+        regions: shippedRegions,
+        hooks: lifecycleHooks,
+      }),
       geocoding: geocodingServiceFor(app, config.geocoderUrl, config.geocoderTimeoutMs),
     }
     areas.set(app, area)

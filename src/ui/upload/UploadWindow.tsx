@@ -96,8 +96,15 @@ function UploadRowItem({ row }: { row: Readonly<UploadRow> }) {
       <span className="ts-upload__name" title={row.name}>
         {row.name}
       </span>
-      <span className="ts-upload__size">{formatFileSize(row.sizeBytes)}</span>
-      <span className="ts-upload__state">
+      <span className="ts-upload__size">
+        {row.status === 'uploading' && row.sentBytes !== undefined
+          ? `${formatFileSize(row.sentBytes)} / ${formatFileSize(row.sizeBytes)}`
+          : formatFileSize(row.sizeBytes)}
+      </span>
+      <span
+        className="ts-upload__state"
+        title={row.status === 'failure' ? row.errorMessage : undefined}
+      >
         {row.status === 'ready' && <Trans>waiting</Trans>}
         {row.status === 'uploading' && `${Math.round(row.progressPercent)}%`}
         {row.status === 'success' && <Trans>success</Trans>}

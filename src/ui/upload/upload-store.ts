@@ -14,6 +14,10 @@ export interface UploadRow {
   /** 0–100. */
   progressPercent: number
   status: UploadStatus
+  /** Bytes really sent so far, when the transport reports them (shown beside the size). */
+  sentBytes?: number
+  /** Why a failed upload failed, for the row's tooltip. */
+  errorMessage?: string
 }
 
 /** What {@link uploadStore}'s `add` takes: progress and status start at 0 and `ready`. */

@@ -1,0 +1,257 @@
+import { z } from 'zod'
+import { recordIdSchema, timestampSchema } from './common'
+import { formBoolean, formNumber } from './form-fields'
+
+/**
+ * Building models of a project (SPEC §2 model library, §3 "POI/model record", "Model library
+ * item", §4 model load state and payment, §5 "Model files", §7 models and uploads), and the
+ * building-structure manifest (decisions.md "Building structure").
+ */
+
+/** What a model is in the building: the outer shell, one floor, or a free-standing model. */
+export const buildingModelRoleSchema = z.enum(['shell', 'floor', 'model'])
+export type BuildingModelRole = z.infer<typeof buildingModelRoleSchema>
+
+/** Where model files are served from: `{buildingModelFilesRoot}{modelId}/{sha256}.sbm`. */
+export const buildingModelFilesRoot = '/web/model/files/'
+/** Where converted (library) SBMs are served from: `{convertedModelFilesRoot}{uuid}.sbm`. */
+export const convertedModelFilesRoot = '/web/model/converted/'
+/** Where structure manifests are served from: `{buildingStructureFilesRoot}{projectId}/{sha256}.json`. */
+export const buildingStructureFilesRoot = '/web/model/structure/'
+
+/** Largest SBM accepted in one upload (a whole building's floor can be big). */
+export const sbmUploadMaxBytes = 512 * 1024 * 1024
+/** Largest floor ZIP accepted. */
+export const floorZipUploadMaxBytes = 1024 * 1024 * 1024
+/** Most SBM files in one floor upload (multipart files or ZIP entries). */
+export const floorUploadMaxFiles = 200
+/** Largest structure manifest (.json). */
+export const structureManifestMaxBytes = 1024 * 1024
+/** Largest source model for conversion, per file (main file, .bin, textures). */
+export const conversionSourceMaxBytes = 256 * 1024 * 1024
+/** Most files of one glTF conversion upload (.gltf + .bin + textures). */
+export const conversionMaxFiles = 64
+
+/** The message for a file that is not a loadable SBM (SPEC §5 "Model files"). */
+export const notValidSbmMessage = 'Failed to load a model, not a valid SBM file!'
+
+/**
+ * How the engine should load a model: with the BVH stored in the file, or by building one in a
+ * worker (older or foreign SBMs without the BVH chunk).
+ */
+export const modelLoadHintSchema = z.enum(['storedBvh', 'buildBvh'])
+export type ModelLoadHint = z.infer<typeof modelLoadHintSchema>
+
+/** A vector of three finite numbers. */
+const vector3Schema = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()])
+
+/** Where a model sits in the building: metres, degrees (XYZ Euler), and scale factors. */
+export const modelPlacementSchema = z.object({
+  position: vector3Schema,
+  rotationDegrees: vector3Schema,
+  scale: vector3Schema,
+})
+export type ModelPlacement = z.infer<typeof modelPlacementSchema>
+
+/** One model of a project's model library, as every model call answers it. */
+export const buildingModelSchema = z.object({
+  id: recordIdSchema,
+  project_id: recordIdSchema,
+  /** The name shown in the model list (SPEC `modelname`). */
+  name: z.string(),
+  /** The uploaded file's name; manifests refer to models by it. */
+  file_name: z.string(),
+  role: buildingModelRoleSchema,
+  floor_id: recordIdSchema.nullable(),
+  /** Address of the SBM bytes (changes when the file is replaced, so it may be cached forever). */
+  url: z.string(),
+  size_bytes: z.number().int(),
+  triangle_count: z.number().int(),
+  has_stored_bvh: z.boolean(),
+  preview_path: z.string().nullable(),
+  model_load_hint: modelLoadHintSchema,
+  placement: modelPlacementSchema,
+  is_visible: z.boolean(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+export type BuildingModel = z.infer<typeof buildingModelSchema>
+
+/** A floor of a building project. */
+export const buildingFloorSchema = z.object({
+  id: recordIdSchema,
+  project_id: recordIdSchema,
+  name: z.string(),
+  /** Height of the floor's base above the building's origin, in metres. */
+  elevation: z.number(),
+  sort_order: z.number().int(),
+  /** The floor's id in the manifest or the SBM floor metadata (e.g. 'F1'), if it came from one. */
+  floor_key: z.string().nullable(),
+})
+export type BuildingFloor = z.infer<typeof buildingFloorSchema>
+
+/** One floor entry of the building-structure manifest. */
+export const structureManifestFloorSchema = z.object({
+  id: z.string().min(1).max(100),
+  name: z.string().max(100),
+  elevation: z.number().finite(),
+  /** File name of the floor's SBM, or null for a floor with no model yet. */
+  model: z.string().min(1).max(255).nullable().optional(),
+  /** File names of the floor's maps (images); kept as given. */
+  maps: z.array(z.string().max(255)).max(100).default([]),
+})
+
+/**
+ * The building-structure manifest (the "shell" `.json`): which model is the shell and which
+ * floors exist, each with its model by file name. `preview` names the preview image.
+ */
+export const structureManifestSchema = z.object({
+  version: z.literal(1),
+  kind: z.literal('building'),
+  name: z.string().min(1).max(100),
+  shell: z.object({ model: z.string().min(1).max(255) }).nullable(),
+  floors: z.array(structureManifestFloorSchema).max(500),
+  preview: z.string().max(255).nullable().optional(),
+})
+export type StructureManifest = z.output<typeof structureManifestSchema>
+
+/** `POST /web/model/findModelInfo`: the scene description the engine loads. */
+export const modelInfoDatumSchema = z.object({
+  structure: z.object({
+    name: z.string(),
+    shellModelId: recordIdSchema.nullable(),
+    floors: z.array(
+      z.object({
+        id: recordIdSchema,
+        name: z.string(),
+        elevation: z.number(),
+        modelIds: z.array(recordIdSchema),
+      }),
+    ),
+  }),
+  models: z.array(buildingModelSchema),
+  /** The stored manifest's address, or null before one was uploaded. */
+  shell_json_path: z.string().nullable(),
+})
+export type ModelInfoDatum = z.infer<typeof modelInfoDatumSchema>
+
+/** Bodies that name only a project. */
+export const buildingProjectBodySchema = z.object({ project_id: recordIdSchema })
+
+/** Bodies that name only a model. */
+export const buildingModelIdBodySchema = z.object({ id: recordIdSchema })
+
+/**
+ * The multipart text fields of the floor upload (`/upload/uploadZip`). The files are `file`
+ * parts (many `.sbm`, or one `.zip` of SBMs); `upload_id` names a finished resumable upload
+ * instead.
+ */
+export const floorUploadFieldsSchema = z.object({
+  project_id: recordIdSchema,
+  upload_id: z.string().min(1).max(200).optional(),
+})
+
+/** `POST /web/upload/uploadZip` answer: the models added or replaced and the project's floors. */
+export const floorUploadDatumSchema = z.object({
+  models: z.array(buildingModelSchema),
+  floors: z.array(buildingFloorSchema),
+})
+export type FloorUploadDatum = z.infer<typeof floorUploadDatumSchema>
+
+/** Multipart text fields of the shell (structure manifest) upload. */
+export const structureUploadFieldsSchema = z.object({
+  project_id: recordIdSchema,
+  upload_id: z.string().min(1).max(200).optional(),
+})
+
+/** `POST /web/upload/configModelFileStructureReturnUrl` answer. */
+export const structureUploadDatumSchema = z.object({
+  /** Where the stored manifest is served (also the project's new `shell_json_path`). */
+  url: z.string(),
+  structure: modelInfoDatumSchema.shape.structure,
+  /** Model file names the manifest names that the project has no model for yet. */
+  missingModels: z.array(z.string()),
+})
+export type StructureUploadDatum = z.infer<typeof structureUploadDatumSchema>
+
+/** Multipart text fields of `/upload/uploadandupdatemodel` (plus one `.sbm` file part). */
+export const replaceModelFieldsSchema = z.object({
+  id: recordIdSchema,
+  upload_id: z.string().min(1).max(200).optional(),
+})
+
+/** `POST /web/BIMupload/updateBimModel`: rename, move to a floor (null: no floor), change role. */
+export const updateBimModelBodySchema = z.object({
+  id: recordIdSchema,
+  name: z.string().trim().min(1).max(100).optional(),
+  /** A floor of the same project; '' or null takes the model off its floor. */
+  floor_id: z
+    .union([recordIdSchema, z.literal(''), z.null()])
+    .transform((value) => (value === '' ? null : value))
+    .optional(),
+  role: buildingModelRoleSchema.optional(),
+})
+
+/** `POST /web/project/updatemodelinfo`: save a model's placement and visibility. */
+export const updateModelInfoBodySchema = z.object({
+  id: recordIdSchema,
+  position: z.array(formNumber(z.number().finite())).length(3).optional(),
+  rotationDegrees: z.array(formNumber(z.number().finite())).length(3).optional(),
+  scale: z
+    .array(formNumber(z.number().finite().positive().max(1e6)))
+    .length(3)
+    .optional(),
+  is_visible: formBoolean().optional(),
+})
+
+/**
+ * `POST /web/model/createModelByCategory`: adds a converted library model (the `uuid` an
+ * `uploadGltfForSbm` or `convertSbm` answered) to a project's model library.
+ */
+export const createModelByCategoryBodySchema = z.object({
+  project_id: recordIdSchema,
+  sbm_uuid: recordIdSchema,
+  name: z.string().trim().min(1).max(100).optional(),
+  role: buildingModelRoleSchema.default('model'),
+  floor_id: recordIdSchema.optional(),
+})
+
+/** `POST /web/findmodelnum` answer: how many models a project has, in total and per role. */
+export const modelCountDatumSchema = z.object({
+  count: z.number().int(),
+  shell: z.number().int(),
+  floor: z.number().int(),
+  model: z.number().int(),
+})
+export type ModelCountDatum = z.infer<typeof modelCountDatumSchema>
+
+/** Multipart text fields of `/upload/uploadGltfForSbm` (files in `glbf_arr`). */
+export const uploadGltfForSbmFieldsSchema = z.object({
+  category_zip_uuid: z.string().max(100).optional(),
+  option_type: z.literal('add').default('add'),
+  /** With a project, the converted model is also added to its model library. */
+  project_id: recordIdSchema.optional(),
+  upload_id: z.string().min(1).max(200).optional(),
+})
+
+/** Multipart text fields of `/upload/convertSbm` (one `.dae` or `.fbx` in `file`). */
+export const convertSbmFieldsSchema = z.object({
+  project_id: recordIdSchema.optional(),
+  upload_id: z.string().min(1).max(200).optional(),
+})
+
+/** What a conversion answers (SPEC §7: uuid, rootPath, sbmName), with its summary. */
+export const conversionDatumSchema = z.object({
+  uuid: recordIdSchema,
+  /** Folder the SBM is served from, ending in '/'. */
+  rootPath: z.string(),
+  /** The served file name, `<uuid>.sbm`. */
+  sbmName: z.string(),
+  sizeBytes: z.number().int(),
+  triangleCount: z.number().int(),
+  /** Things the user may want to know (dropped animations, converted textures…). */
+  warnings: z.array(z.string()),
+  /** The library model made in the project, when a `project_id` was given. */
+  model: buildingModelSchema.nullable(),
+})
+export type ConversionDatum = z.infer<typeof conversionDatumSchema>

@@ -1,0 +1,270 @@
+import { z } from 'zod'
+import { recordIdSchema, timestampSchema } from './common'
+import { formBoolean, formList, formNumber } from './form-fields'
+
+/**
+ * The city editor's server calls (SPEC §3 "Oblique photography item", "Single-building model",
+ * §7 `/obliquephotograph/*`, GIS models, `/upload/uploadTiltModel`; decisions.md "Oblique
+ * photography", "maps"): 3D Tiles tilesets uploaded as a zip or `.3tz`, the named building
+ * selections made in them ("monomer" / GIS models), and each project's basemap setting with its
+ * uploaded PMTiles files.
+ *
+ * Project scope: calls that list a project's records take `project_id` in the body; a public
+ * preview may instead send the project token (`ProjectToken` header or `project_token` field),
+ * which names its project by itself.
+ *
+ * Tiles and PMTiles are served under signed addresses (`root_url`, `url` below) that work
+ * without headers, so MapLibre, deck.gl and loaders.gl can fetch them and resolve relative URIs.
+ * An address stays valid 12 to 24 hours; ask `find` again for a fresh one after that.
+ */
+
+/** Where a tileset without its own georeference is placed (3D Tiles 1.1 samples have none). */
+export const tilesetPlacementSchema = z.object({
+  lng: formNumber(z.number().min(-180).max(180)),
+  lat: formNumber(z.number().min(-90).max(90)),
+  /** Metres added to the height, e.g. to sit a model on the terrain. */
+  height_offset: formNumber(z.number().min(-100_000).max(100_000)).default(0),
+  /** Degrees clockwise from north. */
+  heading: formNumber(z.number().min(-360).max(360)).default(0),
+})
+export type TilesetPlacement = z.output<typeof tilesetPlacementSchema>
+
+/** Tile content formats recognised by their magic bytes. */
+export const tileFormats = ['b3dm', 'i3dm', 'pnts', 'cmpt', 'glb', 'subtree', 'json'] as const
+export type TileFormat = (typeof tileFormats)[number]
+
+/** What an accepted tileset holds. */
+export const tilesetStatsSchema = z.object({
+  /** Files in the tileset, the tileset JSON files included. */
+  file_count: z.number().int(),
+  /** Tile contents (b3dm, i3dm, pnts, cmpt, glb) in the archive. */
+  tile_count: z.number().int(),
+  /** Bytes on disk (gzip-on-disk files count compressed). */
+  total_bytes: z.number().int(),
+  /** Files per recognised format; anything else (textures, .gltf…) counts as 'other'. */
+  formats: z.record(z.string(), z.number().int()),
+  /** Files stored gzip-compressed on disk (served with `Content-Encoding: gzip`). */
+  gzip_file_count: z.number().int(),
+})
+export type TilesetStats = z.infer<typeof tilesetStatsSchema>
+
+/** A child of the root tile: the second layer of the oblique-photography tree. */
+export const tilesetTopTileSchema = z.object({
+  index: z.number().int(),
+  /** The content's file name when it has one, else `Tile <n>`. */
+  name: z.string(),
+  /** The content URI relative to the root tileset JSON, or null. */
+  content_uri: z.string().nullable(),
+  /** The tile's 3D Tiles bounding volume (`box`, `region` or `sphere`) as the file states it. */
+  bounding_volume: z.record(z.string(), z.unknown()).nullable(),
+})
+export type TilesetTopTile = z.infer<typeof tilesetTopTileSchema>
+
+/** An oblique-photography tileset of a project (SPEC §3 "id, name", and what the viewer needs). */
+export const obliquePhotographSchema = z.object({
+  id: recordIdSchema,
+  project_id: recordIdSchema,
+  name: z.string(),
+  /** Signed address of the root tileset JSON, or null while nothing was uploaded. */
+  root_url: z.string().nullable(),
+  is_visible: z.boolean(),
+  /** Null: use the tileset's own georeference. */
+  placement: tilesetPlacementSchema.nullable(),
+  /** True when the root tile has a `transform` or a `region` volume (placed on the globe). */
+  is_georeferenced: z.boolean(),
+  /** `asset.version` of the root tileset JSON ('1.0', '1.1'…), or null. */
+  asset_version: z.string().nullable(),
+  stats: tilesetStatsSchema.nullable(),
+  top_tiles: z.array(tilesetTopTileSchema),
+  /** Things accepted but worth knowing, e.g. a referenced content missing from the archive. */
+  warnings: z.array(z.string()),
+  /** The original file name of the current upload, or null. */
+  file_name: z.string().nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+export type ObliquePhotograph = z.infer<typeof obliquePhotographSchema>
+
+/** SPEC §7 `findObliquePhotograph`: the list of id and name. */
+export const obliquePhotographListItemSchema = z.object({ id: recordIdSchema, name: z.string() })
+export type ObliquePhotographListItem = z.infer<typeof obliquePhotographListItemSchema>
+
+/** The project scope of list calls (see the module comment). */
+export const projectScopeBodySchema = z.object({
+  project_id: recordIdSchema.optional(),
+  project_token: z.string().max(100).optional(),
+})
+
+/** `/obliquephotograph/add`: a named, empty tileset record; `uploadTiltModel` with its id fills it. */
+export const addObliquePhotographBodySchema = z.object({
+  project_id: recordIdSchema,
+  name: z.string().trim().min(1).max(100),
+  placement: tilesetPlacementSchema.optional(),
+  is_visible: formBoolean().default(true),
+})
+export type AddObliquePhotographBody = z.input<typeof addObliquePhotographBodySchema>
+
+/** `/obliquephotograph/update`: rename, show/hide, place (null placement: use its own). */
+export const updateObliquePhotographBodySchema = z.object({
+  id: recordIdSchema,
+  name: z.string().trim().min(1).max(100).optional(),
+  placement: tilesetPlacementSchema.nullable().optional(),
+  is_visible: formBoolean().optional(),
+})
+export type UpdateObliquePhotographBody = z.input<typeof updateObliquePhotographBodySchema>
+
+/** `/obliquephotograph/del`, `/gismodel/delete`, `/basemap/del`. */
+export const idBodySchema = z.object({ id: recordIdSchema })
+
+/** `/obliquephotograph/find`: the project's tilesets in full, or one when `id` is given. */
+export const findObliquePhotographBodySchema = projectScopeBodySchema.extend({
+  id: recordIdSchema.optional(),
+})
+
+/**
+ * `POST /web/upload/uploadTiltModel` fields (multipart with one `file`, or form/JSON with the
+ * `upload_id` of a finished resumable upload). Without `id` a new tileset is made (named `name`
+ * or after the file); with `id` that tileset's content is replaced, keeping id, name and
+ * placement. The previous content keeps being served until the new one is fully accepted.
+ */
+export const uploadTiltModelFieldsSchema = z.object({
+  project_id: recordIdSchema,
+  id: recordIdSchema.optional(),
+  name: z.string().trim().min(1).max(100).optional(),
+  upload_id: z.string().min(1).max(200).optional(),
+})
+export type UploadTiltModelFields = z.input<typeof uploadTiltModelFieldsSchema>
+
+/**
+ * A single-building ("monomer") model: a named selection of features (b3dm batch ids or feature
+ * ids) in one of the project's tilesets, with properties the user attached.
+ */
+export const gisModelSchema = z.object({
+  id: recordIdSchema,
+  /** SPEC §3 "Single-building model: id, modelname". */
+  modelname: z.string(),
+  project_id: recordIdSchema,
+  tileset_id: recordIdSchema.nullable(),
+  /** Batch ids (numbers) or feature ids (strings) of the selected features. */
+  feature_ids: z.array(z.union([z.number().int(), z.string()])),
+  properties: z.record(z.string(), z.unknown()),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+export type GisModel = z.infer<typeof gisModelSchema>
+
+const featureIdsSchema = formList(
+  z.union([z.number().int().min(0), z.string().regex(/^\d+$/).transform(Number), z.string()]),
+).pipe(z.array(z.union([z.number().int(), z.string().min(1).max(200)])).max(100_000))
+
+/** Properties travel as an object (JSON) or as its JSON text (form). */
+const propertiesSchema = z
+  .union([
+    z.record(z.string(), z.unknown()),
+    z.string().transform((text, context) => {
+      try {
+        const value = JSON.parse(text) as unknown
+        if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+          return value as Record<string, unknown>
+        }
+      } catch {
+        // reported below
+      }
+      context.addIssue({ code: 'custom', message: 'Expected a JSON object' })
+      return z.NEVER
+    }),
+  ])
+  .refine((value) => JSON.stringify(value).length <= 64 * 1024, 'At most 64 KB of properties')
+
+/** `/gismodel/add`. */
+export const addGisModelBodySchema = z.object({
+  project_id: recordIdSchema,
+  modelname: z.string().trim().min(1).max(100),
+  tileset_id: recordIdSchema.optional(),
+  feature_ids: featureIdsSchema.default([]),
+  properties: propertiesSchema.default({}),
+})
+export type AddGisModelBody = z.input<typeof addGisModelBodySchema>
+
+/** `/gismodel/update`. */
+export const updateGisModelBodySchema = z.object({
+  id: recordIdSchema,
+  modelname: z.string().trim().min(1).max(100).optional(),
+  tileset_id: recordIdSchema.nullable().optional(),
+  feature_ids: featureIdsSchema.optional(),
+  properties: propertiesSchema.optional(),
+})
+export type UpdateGisModelBody = z.input<typeof updateGisModelBodySchema>
+
+/** An uploaded PMTiles basemap of a project. */
+export const basemapFileSchema = z.object({
+  id: recordIdSchema,
+  name: z.string(),
+  size_bytes: z.number().int(),
+  /** Signed address (HTTP Range capable); MapLibre uses it as `pmtiles://<absolute url>`. */
+  url: z.string(),
+  created_at: timestampSchema,
+})
+export type BasemapFile = z.infer<typeof basemapFileSchema>
+
+/** The basemap kinds (decisions.md "maps"). */
+export const basemapKinds = ['offline', 'online', 'pmtiles'] as const
+
+/** A project's basemap setting. */
+export const basemapSettingSchema = z.object({
+  kind: z.enum(basemapKinds),
+  /** The MapLibre style of an 'online' basemap. */
+  style_url: z.string().nullable(),
+  /** The uploaded PMTiles of a 'pmtiles' basemap. */
+  pmtiles_id: recordIdSchema.nullable(),
+})
+export type BasemapSetting = z.infer<typeof basemapSettingSchema>
+
+/** `/basemap/find` answer: the setting (offline when never saved) and the uploaded files. */
+export const basemapFindDatumSchema = z.object({
+  setting: basemapSettingSchema,
+  /** The signed address of the chosen PMTiles, or null. */
+  pmtiles_url: z.string().nullable(),
+  files: z.array(basemapFileSchema),
+})
+export type BasemapFindDatum = z.infer<typeof basemapFindDatumSchema>
+
+const httpUrlSchema = z
+  .string()
+  .max(2000)
+  .refine((text) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(text).protocol)
+    } catch {
+      return false
+    }
+  }, 'Expected an http:// or https:// address')
+
+/** `/basemap/save`: 'online' needs `style_url`, 'pmtiles' needs `pmtiles_id`. */
+export const saveBasemapBodySchema = z
+  .object({
+    project_id: recordIdSchema,
+    kind: z.enum(basemapKinds),
+    style_url: httpUrlSchema.optional(),
+    pmtiles_id: recordIdSchema.optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.kind === 'online' && body.style_url === undefined) {
+      context.addIssue({ code: 'custom', path: ['style_url'], message: 'Required for online' })
+    }
+    if (body.kind === 'pmtiles' && body.pmtiles_id === undefined) {
+      context.addIssue({ code: 'custom', path: ['pmtiles_id'], message: 'Required for pmtiles' })
+    }
+  })
+export type SaveBasemapBody = z.input<typeof saveBasemapBodySchema>
+
+/** `POST /web/upload/uploadBasemap` fields: multipart `file` (.pmtiles v3) or `upload_id`. */
+export const uploadBasemapFieldsSchema = z.object({
+  project_id: recordIdSchema,
+  name: z.string().trim().min(1).max(100).optional(),
+  upload_id: z.string().min(1).max(200).optional(),
+})
+export type UploadBasemapFields = z.input<typeof uploadBasemapFieldsSchema>
+
+/** Number of `top_tiles` listed at most (huge flat roots list only the first ones). */
+export const maxTopTiles = 500

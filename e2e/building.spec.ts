@@ -1,0 +1,148 @@
+import { expect, test } from '@playwright/test'
+import { enableTestApi } from './support/accounts'
+import {
+  buildingSnapshot,
+  canvasIsNotBlank,
+  createBuildingProject,
+  enterBuildingProject,
+  makeSbmFiles,
+  openSpaceModule,
+  writeStructureManifest,
+} from './support/building'
+import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+
+/**
+ * Issue #5 as a user meets it, on the production build and the real server: a fresh editor
+ * opens a new building project, uploads the structure .json and the floor SBMs through the
+ * model library (made from ../shared/data with the project's own converter), sees every model
+ * load, switches floors, makes the shell translucent, sees the scene drawn, picks the model at
+ * the centre of the canvas and deletes a model.
+ */
+
+let files: Record<string, string> = {}
+let structurePath = ''
+
+test.beforeAll(async () => {
+  // three converter processes at once; each is mostly tsx start-up on this machine
+  test.setTimeout(120_000)
+  files = await makeSbmFiles([
+    { source: 'gltf/edge-cases/Box.glb', output: 'shell.sbm', role: 'shell' },
+    {
+      source: 'gltf/Duck/Duck.glb',
+      output: '1F.sbm',
+      role: 'floor',
+      floors: [{ id: 'F1', name: '1F', elevation: 0 }],
+    },
+    {
+      source: 'gltf/BoxTextured/glb/BoxTextured.glb',
+      output: '2F.sbm',
+      role: 'floor',
+      floors: [{ id: 'F2', name: '2F', elevation: 3 }],
+    },
+  ])
+  structurePath = await writeStructureManifest({
+    name: 'E2E house',
+    shell: 'shell.sbm',
+    floors: [
+      { id: 'F1', name: '1F', elevation: 0, model: '1F.sbm' },
+      { id: 'F2', name: '2F', elevation: 3, model: '2F.sbm' },
+    ],
+  })
+})
+
+test('a user uploads a building, switches floors, picks a model and deletes one', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  await useEnglish(context, baseURL)
+  await enableTestApi(page)
+  const account = await createEditor(request)
+  const signedIn = await postApi<{ token: string }>(request, 'login', account)
+  const projectName = `House ${Date.now()}`
+  await createBuildingProject(request, signedIn.datum.token, projectName)
+
+  await signInThroughPage(page, account)
+  await enterBuildingProject(page, projectName)
+  await openSpaceModule(page, 'Model')
+  await expect(page).toHaveURL(/#\/bim4\/model\/library$/)
+  await expect(page.getByText('No models yet')).toBeVisible()
+
+  // Floors first (three SBMs in one request), then the structure that names them.
+  await page
+    .getByTestId('floor-file-input')
+    .setInputFiles([files['shell.sbm'], files['1F.sbm'], files['2F.sbm']].map(String))
+  const uploadList = page.getByRole('region', { name: 'upload list' })
+  await expect(uploadList.locator('[data-status="success"]')).toHaveCount(3, { timeout: 30_000 })
+  await page.getByTestId('shell-file-input').setInputFiles(structurePath)
+  await expect(uploadList.locator('[data-status="success"]')).toHaveCount(4, { timeout: 30_000 })
+  await expect(uploadList.getByText('uploading (4/4)')).toBeVisible()
+
+  // Every model of the library reaches "loaded".
+  const items = page.getByTestId('model-item')
+  await expect(items).toHaveCount(3, { timeout: 30_000 })
+  await expect(items.locator('[data-load-state="success"]')).toHaveCount(3, { timeout: 45_000 })
+
+  let building = await buildingSnapshot(page)
+  expect(building.floors.map((floor) => floor.name)).toEqual(['1F', '2F'])
+  expect(building.shell.modelId).not.toBeNull()
+  const floor1 = building.floors.find((floor) => floor.name === '1F')!
+  const floor2 = building.floors.find((floor) => floor.name === '2F')!
+  const duck = building.models.find((model) => model.floorId === floor1.id)!
+  const topBox = building.models.find((model) => model.floorId === floor2.id)!
+
+  const canvas = page.getByTestId('building-canvas')
+  await expect.poll(() => canvasIsNotBlank(canvas), { timeout: 20_000 }).toBe(true)
+
+  // Floor select: 1F keeps itself, 2F (above) hides; "All floors" brings it back.
+  await page.getByRole('radio', { name: '1F' }).check()
+  await expect.poll(async () => (await buildingSnapshot(page)).selectedFloorId).toBe(floor1.id)
+  building = await buildingSnapshot(page)
+  expect(building.floors.find((floor) => floor.id === floor2.id)?.isShown).toBe(false)
+  expect(building.floors.find((floor) => floor.id === floor1.id)?.isShown).toBe(true)
+  await page.getByRole('radio', { name: 'All floors' }).check()
+  await expect
+    .poll(async () => (await buildingSnapshot(page)).floors.every((floor) => floor.isShown))
+    .toBe(true)
+
+  // Translucent shell: ten steps of 5 % down from opaque.
+  const opacity = page.getByRole('slider', { name: 'Shell opacity' })
+  await opacity.focus()
+  for (let step = 0; step < 10; step += 1) await opacity.press('ArrowLeft')
+  await expect.poll(async () => (await buildingSnapshot(page)).shell.opacity).toBeCloseTo(0.5)
+  await expect.poll(() => canvasIsNotBlank(canvas), { timeout: 20_000 }).toBe(true)
+
+  // Pick: only the duck shown and filling the view, a click at the centre hits it.
+  await page.getByRole('checkbox', { name: 'Show the shell' }).uncheck()
+  await page.getByRole('radio', { name: '1F' }).check()
+  await expect.poll(async () => (await buildingSnapshot(page)).shell.isShown).toBe(false)
+  await page
+    .locator(`[data-model-id="${duck.id}"]`)
+    .getByRole('button', { name: /^Show / })
+    .click()
+  const box = await canvas.boundingBox()
+  if (!box) throw new Error('the canvas has no box')
+  await canvas.click({ position: { x: box.width / 2, y: box.height / 2 } })
+  await expect(page.getByTestId('pick-info')).toBeVisible()
+  const pick = (await buildingSnapshot(page)).lastPick
+  expect(pick).toMatchObject({ modelId: duck.id, floorId: floor1.id, meshName: 'LOD3spShape' })
+  await expect(page.getByTestId('pick-model')).toHaveText(duck.name)
+  await expect(page.getByTestId('pick-mesh')).toHaveText('LOD3spShape')
+
+  // Delete the top floor's model, after confirming.
+  await page
+    .locator(`[data-model-id="${topBox.id}"]`)
+    .getByRole('button', { name: /^Delete / })
+    .click()
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
+  await expect(items).toHaveCount(2, { timeout: 20_000 })
+  await expect
+    .poll(async () => (await buildingSnapshot(page)).models.map((model) => model.id).sort())
+    .toEqual([building.shell.modelId, duck.id].sort())
+
+  expect(pageErrors).toEqual([])
+})

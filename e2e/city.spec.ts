@@ -1,0 +1,212 @@
+import { expect, type Page, test } from '@playwright/test'
+import { offlineMapColors } from '../src/components/map-picker/offline-style'
+import { enableTestApi, startSignedIn } from './support/accounts'
+import {
+  citySnapshot,
+  createCityProject,
+  enterCityProject,
+  openCityModule,
+  sharedCityData,
+} from './support/city'
+import { blockRemoteRequests, canvasColours, createEditor, useEnglish } from './project-helpers'
+
+/**
+ * Issue 7 as a user meets it, with every request that would leave the machine refused: open a
+ * city project on the offline basemap, upload an oblique-photography tileset with real progress,
+ * see its tiles stream in, click a building and read its properties, switch the basemap, and
+ * have an ambiguous archive refused with its candidate roots named.
+ */
+
+/** A MapLibre style the spec serves itself (from localhost): one magenta background. */
+const onlineStylePath = '/e2e-city-style.json'
+const onlineStyleColour = '#ff00ff'
+
+function mapCanvas(page: Page) {
+  return page.getByTestId('city-map').locator('canvas.maplibregl-canvas')
+}
+
+/** Records every percentage the upload window shows, however briefly. */
+async function recordUploadPercents(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: number[] = []
+    ;(window as unknown as { uploadPercents: number[] }).uploadPercents = seen
+    const read = () => {
+      for (const state of document.querySelectorAll('.ts-upload__row .ts-upload__state')) {
+        const match = /(\d+)%/.exec(state.textContent ?? '')
+        if (match) seen.push(Number(match[1]))
+      }
+    }
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    })
+  })
+}
+
+test.describe('city editor', () => {
+  // ~60 s on a quiet machine; SwiftShader shares two cores with everything else running
+  test.setTimeout(150_000)
+
+  test('offline basemap, tileset upload and streaming, picking, basemap switch, refusal', async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
+    const attemptedRemote = await blockRemoteRequests(context)
+    const pageErrors: string[] = []
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    await useEnglish(context, baseURL)
+    await enableTestApi(page)
+    await page.route(`**${onlineStylePath}`, (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          version: 8,
+          sources: {},
+          layers: [
+            { id: 'bg', type: 'background', paint: { 'background-color': onlineStyleColour } },
+          ],
+        }),
+      }),
+    )
+    const account = await createEditor(request)
+    const { token } = await startSignedIn(page, request, account.name, account.password)
+    await createCityProject(request, token, 'Harbour city')
+
+    // Entering opens /home/map on the oblique-photography tab, over the offline basemap.
+    await enterCityProject(page, 'Harbour city')
+    await expect(page).toHaveURL(/#\/home\/map/)
+    await expect(page.getByRole('tab', { name: 'Oblique photography' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    )
+    const canvas = mapCanvas(page)
+    await expect(canvas).toBeVisible()
+    const land = offlineMapColors.land
+    const water = offlineMapColors.water
+    await expect
+      .poll(
+        async () => {
+          const seen = await canvasColours(canvas, [land, water])
+          return (seen.shareOf[land] ?? 0) + (seen.shareOf[water] ?? 0) > 0.5
+        },
+        { timeout: 30_000, message: 'the offline basemap drawn on the city map' },
+      )
+      .toBe(true)
+    await expect(page.getByText('No oblique photography yet')).toBeVisible()
+
+    // Upload the request-volume tileset (a zip with one top folder): progress reaches 100 %.
+    await recordUploadPercents(page)
+    await page
+      .getByTestId('oblique-upload-input')
+      .setInputFiles(sharedCityData('zip/derived/tileset-request-volume-nested.zip'))
+    const uploadRow = page.locator('.ts-upload__row', {
+      hasText: 'tileset-request-volume-nested.zip',
+    })
+    await expect(uploadRow).toHaveAttribute('data-status', 'success', { timeout: 60_000 })
+    const percents = await page.evaluate(
+      () => (window as unknown as { uploadPercents: number[] }).uploadPercents,
+    )
+    expect(Math.max(...percents)).toBe(100)
+
+    // The tree lists the tileset with its parts; its tiles stream in once the map flew there.
+    const tree = page.getByRole('tree', { name: 'Oblique photography' })
+    await expect(tree.getByRole('treeitem', { name: 'city' })).toBeVisible()
+    await expect(tree.getByRole('treeitem', { name: 'building' })).toBeVisible()
+    await expect
+      .poll(async () => (await citySnapshot(page)).tilesLoaded, {
+        timeout: 60_000,
+        message: 'tiles loaded by the city engine',
+      })
+      .toBeGreaterThan(0)
+    await expect(page.getByTestId('city-status-tiles')).not.toHaveText('Tiles loaded: 0')
+
+    // A city building (ll.b3dm batch 0, position from its batch table) is clicked in the
+    // monomer tab: it is selected and its batch-table properties are listed.
+    await tree.getByRole('treeitem', { name: 'city' }).click()
+    await openCityModule(page, 'Model')
+    await expect(page.getByTestId('city-monomer-tab')).toBeVisible()
+    const building = { lng: (-1.3197004795898053 * 180) / Math.PI, lat: (0.6988582109 * 180) / Math.PI }
+    const point = await expect
+      .poll(
+        async () =>
+          page.evaluate(async (target) => {
+            const api = window.__twinTest
+            if (!api) throw new Error('the test API is not enabled')
+            const screen = await api.runEngineCommand('city.projectToScreen', {
+              ...target,
+              heightMeters: 5,
+            })
+            const pick = await api.runEngineCommand('city.pickAtScreenPoint', screen)
+            return pick?.featureId !== null && pick?.featureId !== undefined ? screen : null
+          }, building),
+        { timeout: 30_000, message: 'a building of the city tiles under its projected point' },
+      )
+      .not.toBeNull()
+    void point
+    const screenPoint = await page.evaluate(
+      (target) =>
+        window.__twinTest?.runEngineCommand('city.projectToScreen', { ...target, heightMeters: 5 }),
+      building,
+    )
+    if (!screenPoint) throw new Error('no screen point for the building')
+    const mapBox = await page.getByTestId('city-map').boundingBox()
+    if (!mapBox) throw new Error('the city map has no box')
+    await page.mouse.click(mapBox.x + screenPoint.x, mapBox.y + screenPoint.y)
+    const properties = page.getByTestId('monomer-properties')
+    await expect(properties).toBeVisible({ timeout: 20_000 })
+    await expect(properties.getByRole('rowheader', { name: 'Longitude' })).toBeVisible()
+    await expect(properties.getByRole('rowheader', { name: 'Height' })).toBeVisible()
+    expect((await citySnapshot(page)).selectedFeature).not.toBeNull()
+
+    // Save it as a monomer model: it appears in the single-building tree.
+    await page.getByRole('button', { name: 'Save as monomer model' }).click()
+    const saveDialog = page.getByRole('dialog', { name: 'Save as monomer model' })
+    await saveDialog.getByRole('textbox', { name: 'Name' }).fill('Harbour tower')
+    await saveDialog.getByRole('button', { name: 'Save' }).click()
+    await expect(
+      page.getByRole('tree', { name: 'Monomer models' }).getByRole('treeitem', {
+        name: 'Harbour tower',
+      }),
+    ).toBeVisible()
+
+    // Switch the basemap to an online style (served from localhost) and back to offline.
+    await openCityModule(page, 'Style')
+    await page.getByRole('radio', { name: 'Online style address' }).check()
+    await page
+      .getByRole('textbox', { name: 'Style address' })
+      .fill(new URL(onlineStylePath, baseURL).href)
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await expect
+      .poll(
+        async () => (await canvasColours(canvas, [onlineStyleColour])).shareOf[onlineStyleColour],
+        { timeout: 30_000, message: 'the online style drawn' },
+      )
+      .toBeGreaterThan(0.3)
+    await page.getByRole('radio', { name: /Offline map/ }).check()
+    await expect
+      .poll(
+        async () => (await canvasColours(canvas, [onlineStyleColour])).shareOf[onlineStyleColour],
+        { timeout: 30_000, message: 'the offline style back' },
+      )
+      .toBeLessThan(0.05)
+
+    // An archive with two candidate roots and no tileset.json is refused, naming both.
+    await openCityModule(page, 'Map')
+    await page
+      .getByTestId('oblique-upload-input')
+      .setInputFiles(sharedCityData('zip/3dtiles-convert/ambiguous.zip'))
+    const refusal = page.getByTestId('oblique-upload-refusal')
+    await expect(refusal).toBeVisible({ timeout: 30_000 })
+    await expect(refusal).toContainText('tilesetA.json')
+    await expect(refusal).toContainText('tilesetB.json')
+    await expect(
+      page.locator('.ts-upload__row', { hasText: 'ambiguous.zip' }),
+    ).toHaveAttribute('data-status', 'failure')
+
+    expect(attemptedRemote).toEqual([])
+    expect(pageErrors).toEqual([])
+  })
+})

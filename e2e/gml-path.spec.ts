@@ -1,0 +1,102 @@
+import { expect, type Page, test } from '@playwright/test'
+import { enableTestApi } from './support/accounts'
+import {
+  buildingSnapshot,
+  createBuildingProject,
+  enterBuildingProject,
+  openSpaceModule,
+  sharedData,
+} from './support/building'
+import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+
+/**
+ * Issue #6 as a user meets it: upload the FJK-Haus IndoorGML file to a building project, see
+ * its network, switch the display modes, and find the shortest path between two States on
+ * different floors. The expected route comes from ../shared/data/README.md §4: R10 → R21 =
+ * R10 R3 R12 R23 R21, 13.367 long along the Transition lines.
+ */
+
+const fjkHaus = sharedData('indoorgml/FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml')
+
+function toast(page: Page, text: string) {
+  return page.getByText(text, { exact: true }).first()
+}
+
+test('a user uploads a GML path, changes its display and finds a route across floors', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  await useEnglish(context, baseURL)
+  await enableTestApi(page)
+  const account = await createEditor(request)
+  const signedIn = await postApi<{ token: string }>(request, 'login', account)
+  const projectName = `GML house ${Date.now()}`
+  await createBuildingProject(request, signedIn.datum.token, projectName)
+
+  await signInThroughPage(page, account)
+  await enterBuildingProject(page, projectName)
+  await openSpaceModule(page, 'GML path')
+  await expect(page).toHaveURL(/#\/bim4\/gml\/path$/)
+  await expect(page.getByText('There is no GML file.')).toBeVisible()
+
+  // Routing before any network says so.
+  await page.getByRole('button', { name: 'Find route' }).click()
+  await expect(toast(page, 'Load the GML path first.')).toBeVisible()
+
+  await page.getByTestId('gml-file-input').setInputFiles(fjkHaus)
+  const uploadList = page.getByRole('region', { name: 'upload list' })
+  await expect(uploadList.locator('[data-status="success"]')).toHaveCount(1, { timeout: 30_000 })
+  await expect(page.getByTestId('gml-file-name')).toHaveText(
+    'FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml',
+  )
+  await expect(page.getByTestId('gml-network')).toContainText('14 States', { timeout: 30_000 })
+  let gml = (await buildingSnapshot(page)).gml
+  expect(gml).toMatchObject({ isLoaded: true, stateCount: 14 })
+  expect(gml.storeys.length).toBe(3)
+
+  // Display modes 0–3 (SPEC §9).
+  for (const [label, mode] of [
+    ['Node only', 2],
+    ['Path only', 3],
+    ['Hide all', 0],
+    ['Node and path', 1],
+  ] as const) {
+    await page.getByRole('radio', { name: label, exact: true }).check()
+    await expect.poll(async () => (await buildingSnapshot(page)).gml.displayMode).toBe(mode)
+  }
+
+  // The spec's messages for incomplete requests.
+  await page.getByRole('button', { name: 'Find route' }).click()
+  await expect(toast(page, 'Not selected paths')).toBeVisible()
+  await page.getByRole('button', { name: 'Clear route' }).click()
+  await expect(toast(page, 'Draw the shortest path first, please.')).toBeVisible()
+
+  // R10 on the ground floor to R21 on the second floor, chosen from the State list.
+  await page.getByLabel('Start', { exact: true }).selectOption('R10')
+  await page.getByRole('button', { name: 'Find route' }).click()
+  await expect(toast(page, 'Re-select the start point or the end point.')).toBeVisible()
+  await page.getByLabel('End', { exact: true }).selectOption('R21')
+  await page.getByRole('button', { name: 'Find route' }).click()
+
+  await expect(page.getByTestId('route-length')).toHaveText('Total length: 13.37 m', {
+    timeout: 20_000,
+  })
+  gml = (await buildingSnapshot(page)).gml
+  expect(gml.route?.stateIds).toEqual(['R10', 'R3', 'R12', 'R23', 'R21'])
+  expect(gml.route?.lengthMeters).toBeCloseTo(13.367, 2)
+  expect(gml.route?.floorChanges.length).toBeGreaterThan(0)
+  const steps = page.getByTestId('route-result').locator('li[data-state-id]')
+  await expect(steps).toHaveCount(5)
+  await expect(steps.first()).toHaveAttribute('data-state-id', 'R10')
+  await expect(steps.last()).toHaveAttribute('data-state-id', 'R21')
+
+  await page.getByRole('button', { name: 'Clear route' }).click()
+  await expect.poll(async () => (await buildingSnapshot(page)).gml.route).toBeNull()
+
+  expect(pageErrors).toEqual([])
+})

@@ -1,0 +1,187 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
+
+/**
+ * Steps of the building-editor specs (building, GML path, conversion): make the SBM files with
+ * the project's own converter, create a building project through the API, open it the way a
+ * user does, and read the engine through `window.__twinTest`.
+ */
+
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const runFile = promisify(execFile)
+
+/** A file of the shared test data (../shared/data). */
+export function sharedData(relativePath: string): string {
+  return resolve(repositoryRoot, '..', 'shared', 'data', relativePath)
+}
+
+/** One SBM to make with `tools/sbm-convert.ts`. */
+export interface SbmRecipe {
+  /** Source model, relative to ../shared/data. */
+  source: string
+  /** Output file name, e.g. `1F.sbm`. */
+  output: string
+  role: 'shell' | 'floor' | 'model'
+  floors?: { id: string; name: string; elevation: number }[]
+}
+
+/**
+ * Converts the recipes in parallel (each is a separate `tsx` process, mostly start-up time) into
+ * a fresh temporary folder; answers each output's path by its file name.
+ */
+export async function makeSbmFiles(recipes: readonly SbmRecipe[]): Promise<Record<string, string>> {
+  const folder = await mkdtemp(join(tmpdir(), 'twinscape-e2e-sbm-'))
+  const paths: Record<string, string> = {}
+  await Promise.all(
+    recipes.map(async (recipe) => {
+      const output = join(folder, recipe.output)
+      const args = ['tsx', 'tools/sbm-convert.ts', sharedData(recipe.source), output]
+      args.push('--role', recipe.role)
+      if (recipe.floors) args.push('--floors', JSON.stringify(recipe.floors))
+      await runFile('npx', args, { cwd: repositoryRoot })
+      paths[recipe.output] = output
+    }),
+  )
+  return paths
+}
+
+/** Writes a building-structure manifest (the "shell" .json) and answers its path. */
+export async function writeStructureManifest(manifest: {
+  name: string
+  shell: string | null
+  floors: { id: string; name: string; elevation: number; model: string | null }[]
+}): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'twinscape-e2e-structure-'))
+  const path = join(folder, 'structure.json')
+  const body = {
+    version: 1,
+    kind: 'building',
+    name: manifest.name,
+    shell: manifest.shell ? { model: manifest.shell } : null,
+    floors: manifest.floors.map((floor) => ({ ...floor, maps: [] })),
+  }
+  await writeFile(path, JSON.stringify(body, null, 2))
+  return path
+}
+
+interface Envelope<Datum> {
+  code: string
+  message: string
+  datum: Datum
+}
+
+/**
+ * Creates a building project owned by the token's user, with a cover uploaded through
+ * `/web/upload/uploadJpg` (a project needs one, SPEC §5); answers its id.
+ */
+export async function createBuildingProject(
+  request: APIRequestContext,
+  token: string,
+  name: string,
+): Promise<string> {
+  const cover = await readFile(sharedData('gltf/Duck/DuckCM.png'))
+  const uploaded = await request.post('/web/upload/uploadJpg', {
+    headers: { Token: token },
+    multipart: {
+      purpose: 'project-cover',
+      file: { name: 'cover.png', mimeType: 'image/png', buffer: cover },
+    },
+  })
+  const coverEnvelope = (await uploaded.json()) as Envelope<{ uuid: string }>
+  expect(coverEnvelope.code, coverEnvelope.message).toBe('0')
+  const created = await request.post('/web/project/addProject', {
+    headers: { Token: token },
+    data: {
+      kind: 'building',
+      name,
+      detailedaddress: 'Test street 1',
+      description: 'A building for the e2e specs',
+      prewiewpath_uuid: coverEnvelope.datum.uuid,
+      project_center: { lng: 121.6, lat: 31.2 },
+    },
+  })
+  const projectEnvelope = (await created.json()) as Envelope<{ id: string }>
+  expect(projectEnvelope.code, projectEnvelope.message).toBe('0')
+  return projectEnvelope.datum.id
+}
+
+/** Enters a building project from the project home, as a user does; lands on /bim4/poi. */
+export async function enterBuildingProject(page: Page, projectName: string): Promise<void> {
+  await page.goto('/#/projectManage/bim?kind=space')
+  await page
+    .getByTestId('project-list-building')
+    .getByRole('button', { name: `Enter ${projectName}` })
+    .first()
+    .click()
+  await expect(page.getByTestId('bim4-editor')).toBeVisible()
+}
+
+/** Opens a module of the space sidebar by its label. */
+export async function openSpaceModule(page: Page, label: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Space project' })
+    .getByRole('link', { name: label, exact: true })
+    .click()
+}
+
+/** The engine's building snapshot, read through the test API. */
+export async function buildingSnapshot(page: Page) {
+  return page.evaluate(() => {
+    const snapshot = window.__twinTest?.getEngineSnapshot()
+    if (!snapshot) throw new Error('the test API is not enabled')
+    return snapshot.building
+  })
+}
+
+/** Waits until every model of the open scene has settled, and answers their load states. */
+export async function waitForModelsSettled(
+  page: Page,
+  expectedCount: number,
+): Promise<Record<string, string>> {
+  await expect
+    .poll(
+      async () => {
+        const building = await buildingSnapshot(page)
+        return building.models.filter((model) => model.loadState !== 'loading').length
+      },
+      { timeout: 30_000, message: 'every model loaded or failed' },
+    )
+    .toBe(expectedCount)
+  const building = await buildingSnapshot(page)
+  return Object.fromEntries(building.models.map((model) => [model.name, model.loadState]))
+}
+
+/**
+ * Whether the canvas shows a drawing rather than one flat colour. A screenshot of the element
+ * sees what the compositor shows (the engine does not preserve its drawing buffer, so reading
+ * the canvas itself could see a cleared buffer); the browser's own PNG decoder reads it back.
+ * "Not blank" is more than a handful of distinct colours and no colour covering nearly all of it.
+ */
+export async function canvasIsNotBlank(canvas: Locator): Promise<boolean> {
+  const png = await canvas.screenshot()
+  return canvas.page().evaluate(async (base64) => {
+    const image = new Image()
+    image.src = `data:image/png;base64,${base64}`
+    await image.decode()
+    const copy = document.createElement('canvas')
+    copy.width = image.naturalWidth
+    copy.height = image.naturalHeight
+    const context = copy.getContext('2d')
+    if (!context) return false
+    context.drawImage(image, 0, 0)
+    const { data } = context.getImageData(0, 0, copy.width, copy.height)
+    const counts = new Map<number, number>()
+    for (let index = 0; index < data.length; index += 4) {
+      const key = ((data[index] ?? 0) << 16) | ((data[index + 1] ?? 0) << 8) | (data[index + 2] ?? 0)
+      counts.set(key, (counts.get(key) ?? 0) + 1)
+    }
+    const pixelCount = Math.max(1, data.length / 4)
+    const dominantShare = Math.max(0, ...counts.values()) / pixelCount
+    return counts.size > 8 && dominantShare < 0.98
+  }, png.toString('base64'))
+}

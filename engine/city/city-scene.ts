@@ -1,0 +1,736 @@
+import {
+  COORDINATE_SYSTEM,
+  type FilterContext,
+  type Layer,
+  type PickingInfo,
+  WebMercatorViewport,
+} from '@deck.gl/core'
+import { Tile3DLayer } from '@deck.gl/geo-layers'
+import { MapLibreOverlay } from '@deck.gl/maplibre'
+import { SimpleMeshLayer } from '@deck.gl/mesh-layers'
+import { Tiles3DLoader } from '@loaders.gl/3d-tiles'
+import dracoWorkerUrl from '@loaders.gl/draco/draco-worker.js?url'
+import type { Tile3D, Tileset3D } from '@loaders.gl/tiles'
+import { Matrix4 } from '@math.gl/core'
+import { Ellipsoid } from '@math.gl/geospatial'
+import {
+  addProtocol,
+  Map as MapLibreMap,
+  removeProtocol,
+  setWorkerUrl,
+  type StyleSpecification,
+} from 'maplibre-gl'
+import mapLibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
+import 'maplibre-gl/dist/maplibre-gl.css'
+import { PMTiles, Protocol, TileType } from 'pmtiles'
+import type {
+  CityBasemap,
+  CityCamera,
+  CityCameraTarget,
+  CityFeaturePick,
+  CitySnapshot,
+  CityStreamingSettings,
+  CityTileError,
+  CityTilesetPlacement,
+  CityTilesetSource,
+  CityTilesetState,
+} from '../api/city-snapshot'
+import { EngineError } from '../api/errors'
+import { createPmtilesStyle } from './basemap-style'
+import {
+  type BatchedGltf,
+  type BatchedPrimitive,
+  batchLength,
+  collectBatchedPrimitives,
+  featureProperties,
+  featureTrianglePositions,
+  nearestBatchId,
+  type TileContentTables,
+} from './batched-features'
+import { cityZoomLimits, wheelZoomRate } from './city-controls'
+import { placementModelMatrix } from './tileset-placement'
+
+// MapLibre's worker is bundled as its own file; MapLibre must be told where it went.
+setWorkerUrl(mapLibreWorkerUrl)
+
+/** A patch of the city snapshot; the handlers merge it into the engine state. */
+export type CityPatch = Partial<CitySnapshot>
+
+/** How many tile failures per tileset the snapshot lists; a broken tileset can fail thousands. */
+const maximumListedTileErrors = 20
+/** The highlight drawn over a selected feature. */
+const highlightColor: [number, number, number, number] = [255, 196, 0, 190]
+/** How far (metres) the closest vertex may be from a picked point and still name its feature. */
+const featurePickToleranceMeters = 50
+
+/** What the scene keeps per tileset. */
+interface TilesetEntry {
+  source: CityTilesetSource
+  /** Bumped when the tileset must stream again (placement, streaming limits): a new layer id. */
+  generation: number
+  tileset3d: Tileset3D | null
+  loadState: CityTilesetState['loadState']
+  failure: string | null
+  center: CityTilesetState['center']
+  errors: CityTileError[]
+  errorCount: number
+}
+
+/** The loaded tile content fields this scene reads (loaders.gl types them loosely). */
+interface TileContent extends TileContentTables {
+  type?: string
+  gltf?: BatchedGltf
+  instances?: unknown[]
+  cartographicOrigin?: number[]
+  modelMatrix?: number[]
+}
+
+/** A selected feature with the geometry its highlight draws. */
+interface Selection {
+  tilesetId: string
+  tileId: string
+  featureId: number
+  properties: Record<string, unknown>
+  highlight: { positions: Float32Array; origin: number[]; modelMatrix: number[] } | null
+}
+
+/** The error loaders.gl hides inside the Tile3DLayer's own promise, caught per layer. */
+type TilesetFailureListener = (error: unknown) => void
+
+/**
+ * A Tile3DLayer that reports a tileset.json that cannot be loaded or parsed (the stock layer
+ * loads it in an un-awaited promise, so a 404 would only be an unhandled rejection), and that
+ * picks every drawn tile: the stock layer skips tiles whose centre is a quarter screen away
+ * from the cursor, which misses the outer buildings of a big b3dm tile.
+ */
+class GuardedTile3DLayer extends Tile3DLayer {
+  static override layerName = 'GuardedTile3DLayer'
+
+  override filterSubLayer(context: FilterContext): boolean {
+    return super.filterSubLayer({ ...context, isPicking: false })
+  }
+}
+{
+  const prototype = Tile3DLayer.prototype as unknown as {
+    _loadTileset(this: Tile3DLayer, url: string): Promise<void>
+  }
+  const loadTileset = prototype._loadTileset
+  Object.defineProperty(GuardedTile3DLayer.prototype, '_loadTileset', {
+    value: async function guardedLoadTileset(this: Tile3DLayer, url: string) {
+      try {
+        await loadTileset.call(this, url)
+      } catch (error) {
+        const props = this.props as unknown as { onTilesetFailure?: TilesetFailureListener }
+        props.onTilesetFailure?.(error)
+      }
+    },
+  })
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Registered once: MapLibre protocols are global, the archives in it are per URL. */
+let pmtilesProtocol: Protocol | null = null
+let pmtilesProtocolUsers = 0
+
+/** Reads a PMTiles archive's header and builds a style that draws it. */
+async function pmtilesStyle(url: string): Promise<StyleSpecification> {
+  const archive = new PMTiles(url)
+  pmtilesProtocol?.add(archive)
+  const header = await archive.getHeader()
+  const isVector = header.tileType === TileType.Mvt
+  const metadata = (isVector ? await archive.getMetadata() : {}) as {
+    vector_layers?: { id: string }[]
+    attribution?: string
+  }
+  return createPmtilesStyle({
+    url,
+    kind: isVector ? 'vector' : 'raster',
+    minZoom: header.minZoom,
+    maxZoom: header.maxZoom,
+    vectorLayerIds: (metadata.vector_layers ?? []).map((layer) => layer.id),
+    ...(metadata.attribution ? { attribution: metadata.attribution } : {}),
+  })
+}
+
+/** Options of {@link CityScene}. */
+export interface CitySceneOptions {
+  container: HTMLElement
+  projectId: string
+  camera: CityCamera
+  basemap: CityBasemap
+  tilesets: readonly CityTilesetSource[]
+  streaming: CityStreamingSettings
+  controls: CitySnapshot['controls']
+  /** Receives every change of the city snapshot (the engine publishes once per frame). */
+  publish(patch: CityPatch): void
+}
+
+/**
+ * One open city: a MapLibre map in the container, a deck.gl overlay interleaved into its WebGL
+ * context, one Tile3DLayer per tileset streaming with loaders.gl. Everything here is main
+ * thread; nothing of it reaches the UI except through `publish`.
+ */
+export class CityScene {
+  private readonly map: MapLibreMap
+  private readonly overlay: MapLibreOverlay
+  private readonly entries = new Map<string, TilesetEntry>()
+  /** deck layer id → tileset id, to name the tileset of a pick. */
+  private readonly layerTilesets = new Map<string, string>()
+  private readonly publish: (patch: CityPatch) => void
+  private streaming: CityStreamingSettings
+  private controls: CitySnapshot['controls']
+  private selection: Selection | null = null
+  private basemapKind: CityBasemap['kind']
+  private isDisposed = false
+  private renderedFrameCount = 0
+  private lastRenderAtMs = 0
+  private lastFrameIntervalMs = 0
+  private lastPublishedTilesets = ''
+  private readonly primitivesByTile = new WeakMap<object, BatchedPrimitive[]>()
+  /** Where the last feature was picked, so `flyTo {featureId}` has a destination. */
+  private lastPickPosition: { lng: number; lat: number } | null = null
+
+  constructor(options: CitySceneOptions) {
+    this.publish = options.publish
+    this.streaming = options.streaming
+    this.controls = options.controls
+    this.basemapKind = options.basemap.kind
+    for (const source of options.tilesets) this.entries.set(source.id, this.newEntry(source))
+    if (options.basemap.kind === 'pmtiles') this.retainPmtilesProtocol()
+
+    this.map = new MapLibreMap({
+      container: options.container,
+      // The real style may need an async read (PMTiles header); an empty one draws meanwhile.
+      style: { version: 8, sources: {}, layers: [] },
+      center: [options.camera.lng, options.camera.lat],
+      zoom: options.camera.zoom,
+      pitch: options.camera.pitch,
+      bearing: options.camera.bearing,
+      maxPitch: 85,
+      attributionControl: { compact: true },
+      // Lets tests and thumbnails read the drawn pixels back.
+      canvasContextAttributes: { preserveDrawingBuffer: true, antialias: true },
+    })
+    this.overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
+    this.map.addControl(this.overlay)
+    this.applyControls()
+
+    this.map.on('move', () => this.publishCamera())
+    this.map.on('resize', () => this.applyControls())
+    this.map.on('render', () => this.onRender())
+    this.map.on('load', () => this.publishBasemap(true, null))
+    this.map.on('error', (event: { error?: unknown }) => {
+      // Tile and style failures of the basemap arrive here; tilesets report theirs per tile.
+      if (!this.map.isStyleLoaded()) this.publishBasemap(false, messageOf(event.error))
+    })
+    this.publish({
+      isOpen: true,
+      projectId: options.projectId,
+      basemap: { kind: options.basemap.kind, isLoaded: false, error: null },
+      streaming: this.streaming,
+      controls: this.controls,
+      selectedFeature: null,
+      frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
+    })
+    this.publishCamera()
+    void this.setBasemap(options.basemap)
+    this.updateLayers()
+  }
+
+  /** Switches the basemap style; deck layers survive MapLibre's style swap. */
+  async setBasemap(basemap: CityBasemap): Promise<void> {
+    if (basemap.kind === 'pmtiles' && this.basemapKind !== 'pmtiles') this.retainPmtilesProtocol()
+    if (basemap.kind !== 'pmtiles' && this.basemapKind === 'pmtiles') this.releasePmtilesProtocol()
+    this.basemapKind = basemap.kind
+    this.publishBasemap(false, null)
+    let style: StyleSpecification | string
+    try {
+      style =
+        basemap.kind === 'pmtiles'
+          ? await pmtilesStyle(basemap.url)
+          : 'style' in basemap
+            ? (basemap.style as unknown as StyleSpecification)
+            : basemap.styleUrl
+    } catch (error) {
+      this.publishBasemap(false, messageOf(error))
+      throw new EngineError('city.basemapFailed', messageOf(error))
+    }
+    if (this.isDisposed) return
+    this.map.setStyle(style, { diff: false })
+    this.map.once('style.load', () => this.publishBasemap(true, null))
+  }
+
+  /** Adds a tileset; its tiles start streaming at the next frame. */
+  addTileset(source: CityTilesetSource): void {
+    if (this.entries.has(source.id)) {
+      throw new EngineError('engine.invalidArgument', `Tileset ${source.id} is already open.`, source.id)
+    }
+    this.entries.set(source.id, this.newEntry(source))
+    this.updateLayers()
+  }
+
+  /** Removes a tileset; deck finalizes its layer, which destroys the loaders.gl tileset. */
+  removeTileset(id: string): void {
+    this.entry(id)
+    this.entries.delete(id)
+    if (this.selection?.tilesetId === id) this.clearSelection()
+    this.updateLayers()
+  }
+
+  setTilesetVisible(id: string, isVisible: boolean): void {
+    const entry = this.entry(id)
+    entry.source = { ...entry.source, isVisible }
+    this.updateLayers()
+  }
+
+  setTilesetPlacement(id: string, placement: CityTilesetPlacement | null): void {
+    const entry = this.entry(id)
+    entry.source = { ...entry.source, placement }
+    this.restream(entry)
+    this.updateLayers()
+  }
+
+  setStreaming(settings: Partial<CityStreamingSettings>): void {
+    this.streaming = { ...this.streaming, ...settings }
+    for (const entry of this.entries.values()) this.restream(entry)
+    this.publish({ streaming: this.streaming })
+    this.updateLayers()
+  }
+
+  setControls(controls: Partial<CitySnapshot['controls']>): void {
+    this.controls = { ...this.controls, ...controls }
+    this.applyControls()
+    this.publish({ controls: this.controls })
+  }
+
+  async flyTo(target: CityCameraTarget): Promise<void> {
+    const destination = this.cameraDestination(target)
+    const durationMs = target.durationMs
+    await new Promise<void>((resolve) => {
+      this.map.once('moveend', () => resolve())
+      const options = {
+        center: [destination.lng, destination.lat] as [number, number],
+        ...(destination.zoom === undefined ? {} : { zoom: destination.zoom }),
+        ...(destination.pitch === undefined ? {} : { pitch: destination.pitch }),
+        ...(destination.bearing === undefined ? {} : { bearing: destination.bearing }),
+      }
+      if (durationMs === 0) this.map.jumpTo(options)
+      else this.map.flyTo({ ...options, ...(durationMs ? { duration: durationMs } : {}) })
+    })
+  }
+
+  /** Where a geographic point is drawn, in CSS pixels of the container. */
+  projectToScreen(lng: number, lat: number, heightMeters = 0): { x: number; y: number } {
+    const [x = 0, y = 0] = this.viewport().project([lng, lat, heightMeters])
+    return { x, y }
+  }
+
+  /** The tileset, tile and batched feature drawn at a container point, or null. */
+  pick(x: number, y: number): CityFeaturePick | null {
+    const info = this.overlay.pickObject({ x, y, radius: 2, unproject3D: true }) as
+      | (PickingInfo & { sourceTile?: Tile3D })
+      | null
+    if (!info?.picked || !info.layer) return null
+    const tilesetId = this.layerTilesets.get(info.layer.id)
+    const tile = (info.sourceTile ?? info.object) as Tile3D | undefined
+    if (!tilesetId || !tile) return null
+    const content = tile.content as TileContent | undefined
+    const coordinate = info.coordinate
+    const position =
+      coordinate && coordinate.length >= 2
+        ? { lng: coordinate[0]!, lat: coordinate[1]!, heightMeters: coordinate[2] ?? 0 }
+        : null
+    let featureId: number | null = null
+    if (content?.instances) {
+      // i3dm: deck's instance index is the batch id of the instance.
+      featureId = info.index >= 0 ? info.index : null
+    } else if (content?.gltf && position) {
+      featureId = this.featureAtPosition(content, position)
+    }
+    if (position && featureId !== null) this.lastPickPosition = position
+    return {
+      tilesetId,
+      tileId: tile.id,
+      featureId,
+      properties: content && featureId !== null ? featureProperties(content, featureId) : {},
+      position,
+    }
+  }
+
+  /** Selects (and highlights) one feature of a loaded tile, or clears with `featureId: null`. */
+  selectFeature(tilesetId: string, tileId: string | undefined, featureId: number | null): void {
+    const entry = this.entry(tilesetId)
+    if (featureId === null) {
+      this.clearSelection()
+      return
+    }
+    const tile = this.loadedTiles(entry).find((candidate) => {
+      if (tileId !== undefined) return candidate.id === tileId
+      const content = candidate.content as TileContent | undefined
+      return content ? featureId < batchLength(content) : false
+    })
+    if (!tile?.content) {
+      throw new EngineError(
+        'engine.invalidArgument',
+        `No loaded tile of ${tilesetId} holds feature ${featureId}.`,
+        `${tilesetId}/${tileId ?? ''}/${featureId}`,
+      )
+    }
+    const content = tile.content as TileContent
+    if (featureId < 0 || featureId >= batchLength(content)) {
+      throw new EngineError(
+        'engine.invalidArgument',
+        `Tile ${tile.id} has no feature ${featureId}.`,
+        `${tilesetId}/${tile.id}/${featureId}`,
+      )
+    }
+    const primitives = content.gltf ? this.primitivesOf(content) : []
+    const positions = featureTrianglePositions(primitives, featureId)
+    this.selection = {
+      tilesetId,
+      tileId: tile.id,
+      featureId,
+      properties: featureProperties(content, featureId),
+      highlight:
+        positions.length > 0 && content.cartographicOrigin && content.modelMatrix
+          ? { positions, origin: content.cartographicOrigin, modelMatrix: content.modelMatrix }
+          : null,
+    }
+    this.publishSelection()
+    this.updateLayers()
+  }
+
+  /** Removes the map, finalizes deck (and with it every loaders.gl tileset and its requests). */
+  dispose(): void {
+    if (this.isDisposed) return
+    this.isDisposed = true
+    if (this.basemapKind === 'pmtiles') this.releasePmtilesProtocol()
+    this.overlay.setProps({ layers: [] })
+    this.map.removeControl(this.overlay)
+    this.overlay.finalize()
+    this.map.remove()
+    this.entries.clear()
+    this.layerTilesets.clear()
+    this.selection = null
+  }
+
+  private newEntry(source: CityTilesetSource): TilesetEntry {
+    return {
+      source,
+      generation: 0,
+      tileset3d: null,
+      loadState: 'loading',
+      failure: null,
+      center: null,
+      errors: [],
+      errorCount: 0,
+    }
+  }
+
+  private entry(id: string): TilesetEntry {
+    const entry = this.entries.get(id)
+    if (!entry) throw new EngineError('city.unknownTileset', `No tileset ${id} is open.`, id)
+    return entry
+  }
+
+  private restream(entry: TilesetEntry): void {
+    entry.generation++
+    entry.tileset3d = null
+    entry.loadState = 'loading'
+    entry.failure = null
+    entry.errors = []
+    entry.errorCount = 0
+    if (this.selection?.tilesetId === entry.source.id) this.clearSelection()
+  }
+
+  private clearSelection(): void {
+    if (!this.selection) return
+    this.selection = null
+    this.publishSelection()
+    this.updateLayers()
+  }
+
+  private layerFor(entry: TilesetEntry): Layer {
+    const { source } = entry
+    const layerId = `tileset-${source.id}-${entry.generation}`
+    this.layerTilesets.set(layerId, source.id)
+    const generation = entry.generation
+    // Callbacks of a superseded layer generation must not touch the current entry.
+    const isCurrent = () => this.entries.get(source.id) === entry && entry.generation === generation
+    const tilesetOptions = {
+      maximumMemoryUsage: this.streaming.memoryBudgetMB,
+      maximumScreenSpaceError: this.streaming.maximumScreenSpaceError,
+      // Above the budget, coarser tiles are chosen instead of overflowing memory.
+      memoryAdjustedScreenSpaceError: true,
+      throttleRequests: true,
+      maxRequests: 16,
+      ...(source.placement ? { modelMatrix: placementModelMatrix(source.placement) } : {}),
+    }
+    return new GuardedTile3DLayer({
+      id: layerId,
+      data: source.url,
+      loaders: [Tiles3DLoader],
+      visible: source.isVisible,
+      pickable: true,
+      loadOptions: {
+        tileset: tilesetOptions,
+        // Decoders come from our own origin: no CDN request may leave the machine. Draco runs
+        // in loaders.gl's worker; its wasm is looked up locally and a tile that needs a decoder
+        // we do not ship fails alone, reported in its tileset's errors.
+        core: { worker: true, useLocalLibraries: true },
+        draco: { workerUrl: dracoWorkerUrl },
+        '3d-tiles': { loadGLTF: true },
+      },
+      onTilesetLoad: (tileset3d: Tileset3D) => {
+        if (!isCurrent()) return
+        entry.tileset3d = tileset3d
+        entry.loadState = 'ready'
+        const center = tileset3d.cartographicCenter
+        entry.center = center
+          ? { lng: center[0]!, lat: center[1]!, heightMeters: center[2]! }
+          : null
+        this.publishTilesets()
+      },
+      onTileLoad: () => {
+        if (isCurrent()) this.publishTilesets()
+      },
+      onTileUnload: () => {
+        if (isCurrent()) this.publishTilesets()
+      },
+      // loaders.gl calls it with (tile, message, url), whatever deck's typings say.
+      onTileError: (tile: Tile3D, message: string, url: string) => {
+        if (!isCurrent()) return
+        entry.errorCount++
+        entry.errors = [...entry.errors, { tileUrl: tile.contentUrl ?? url, message }].slice(
+          -maximumListedTileErrors,
+        )
+        this.publishTilesets()
+      },
+      onTilesetFailure: (error: unknown) => {
+        if (!isCurrent()) return
+        entry.loadState = 'failed'
+        entry.failure = messageOf(error)
+        this.publishTilesets()
+      },
+    } as ConstructorParameters<typeof Tile3DLayer>[0])
+  }
+
+  private highlightLayer(selection: Selection): Layer | null {
+    if (!selection.highlight) return null
+    const { positions, origin, modelMatrix } = selection.highlight
+    return new SimpleMeshLayer({
+      id: `selection-${selection.tilesetId}-${selection.tileId}-${selection.featureId}`,
+      data: [0],
+      mesh: { positions: { value: positions, size: 3 } } as never,
+      getPosition: () => [0, 0, 0],
+      getColor: highlightColor,
+      coordinateSystem: COORDINATE_SYSTEM.METER_OFFSETS,
+      coordinateOrigin: origin as [number, number, number],
+      modelMatrix: new Matrix4(modelMatrix),
+      flatShading: true,
+      pickable: false,
+      // Drawn over everything: a selected building stays visible behind its neighbours.
+      parameters: { depthCompare: 'always' },
+    })
+  }
+
+  private updateLayers(): void {
+    if (this.isDisposed) return
+    this.layerTilesets.clear()
+    const layers: Layer[] = [...this.entries.values()].map((entry) => this.layerFor(entry))
+    const highlight = this.selection && this.highlightLayer(this.selection)
+    if (highlight) layers.push(highlight)
+    this.overlay.setProps({ layers })
+    this.publishTilesets()
+  }
+
+  private loadedTiles(entry: TilesetEntry): Tile3D[] {
+    return ((entry.tileset3d?.tiles ?? []) as Tile3D[]).filter((tile) => tile.contentAvailable)
+  }
+
+  private primitivesOf(content: TileContent): BatchedPrimitive[] {
+    let primitives = this.primitivesByTile.get(content)
+    if (!primitives) {
+      primitives = content.gltf ? collectBatchedPrimitives(content.gltf) : []
+      this.primitivesByTile.set(content, primitives)
+    }
+    return primitives
+  }
+
+  /** The batch id at a picked surface point, from the closest vertex of the tile's glTF. */
+  private featureAtPosition(
+    content: TileContent,
+    position: { lng: number; lat: number; heightMeters: number },
+  ): number | null {
+    if (!content.cartographicOrigin || !content.modelMatrix) return null
+    const primitives = this.primitivesOf(content)
+    if (primitives.length === 0) return null
+    // Picked point → east-north-up metres at the tile's origin → the glTF's scene space.
+    const fixedFrame = Ellipsoid.WGS84.eastNorthUpToFixedFrame(
+      Ellipsoid.WGS84.cartographicToCartesian(content.cartographicOrigin),
+    )
+    const pointFixed = Ellipsoid.WGS84.cartographicToCartesian([
+      position.lng,
+      position.lat,
+      position.heightMeters,
+    ])
+    const pointEastNorthUp = new Matrix4(fixedFrame).invert().transformAsPoint(pointFixed)
+    const pointScene = new Matrix4(content.modelMatrix).invert().transformAsPoint(pointEastNorthUp)
+    const nearest = nearestBatchId(primitives, [pointScene[0]!, pointScene[1]!, pointScene[2]!])
+    return nearest && nearest.distanceMeters <= featurePickToleranceMeters ? nearest.batchId : null
+  }
+
+  private cameraDestination(target: CityCameraTarget): {
+    lng: number
+    lat: number
+    zoom?: number
+    pitch?: number
+    bearing?: number
+  } {
+    if ('lng' in target) return target
+    const entry = this.entry(target.tilesetId)
+    if (
+      target.featureId !== undefined &&
+      this.selection?.tilesetId === target.tilesetId &&
+      this.selection.featureId === target.featureId
+    ) {
+      const pickedAt = this.lastPickPosition
+      if (pickedAt) return { lng: pickedAt.lng, lat: pickedAt.lat, zoom: 18 }
+    }
+    if (!entry.center) {
+      throw new EngineError(
+        'city.tilesetNotReady',
+        `Tileset ${target.tilesetId} has not loaded its tileset.json yet.`,
+        target.tilesetId,
+      )
+    }
+    const zoom = entry.tileset3d?.zoom
+    return {
+      lng: entry.center.lng,
+      lat: entry.center.lat,
+      ...(zoom !== undefined && Number.isFinite(zoom) ? { zoom: Math.min(zoom, 20) } : {}),
+    }
+  }
+
+
+  private viewport(): WebMercatorViewport {
+    const canvas = this.map.getCanvas()
+    const center = this.map.getCenter()
+    return new WebMercatorViewport({
+      width: canvas.clientWidth,
+      height: canvas.clientHeight,
+      longitude: center.lng,
+      latitude: center.lat,
+      zoom: this.map.getZoom(),
+      pitch: this.map.getPitch(),
+      bearing: this.map.getBearing(),
+    })
+  }
+
+  private applyControls(): void {
+    const { minZoom, maxZoom } = cityZoomLimits({
+      minDistanceFactor: this.controls.minDistanceFactor,
+      maxDistanceFactor: this.controls.maxDistanceFactor,
+      latitudeDegrees: this.map.getCenter().lat,
+      viewportHeightPixels: this.map.getCanvas().clientHeight || 600,
+    })
+    this.map.setMinZoom(minZoom)
+    this.map.setMaxZoom(maxZoom)
+    this.map.scrollZoom.setWheelZoomRate(wheelZoomRate(this.controls.wheelScale))
+  }
+
+  private retainPmtilesProtocol(): void {
+    if (pmtilesProtocolUsers++ === 0) {
+      pmtilesProtocol = new Protocol()
+      addProtocol('pmtiles', pmtilesProtocol.tile)
+    }
+  }
+
+  private releasePmtilesProtocol(): void {
+    if (--pmtilesProtocolUsers === 0) {
+      removeProtocol('pmtiles')
+      pmtilesProtocol = null
+    }
+  }
+
+  private onRender(): void {
+    const nowMs = performance.now()
+    if (this.lastRenderAtMs > 0) this.lastFrameIntervalMs = nowMs - this.lastRenderAtMs
+    this.lastRenderAtMs = nowMs
+    this.renderedFrameCount++
+    this.publish({
+      frameStats: {
+        renderedFrameCount: this.renderedFrameCount,
+        lastFrameIntervalMs: this.lastFrameIntervalMs,
+      },
+    })
+    // Tiles enter and leave the view on camera moves without a load event.
+    this.publishTilesets()
+  }
+
+  private publishCamera(): void {
+    const center = this.map.getCenter()
+    this.publish({
+      camera: {
+        lng: center.lng,
+        lat: center.lat,
+        zoom: this.map.getZoom(),
+        pitch: this.map.getPitch(),
+        bearing: this.map.getBearing(),
+      },
+    })
+  }
+
+  private publishBasemap(isLoaded: boolean, error: string | null): void {
+    if (this.isDisposed) return
+    this.publish({ basemap: { kind: this.basemapKind, isLoaded, error } })
+  }
+
+  private publishSelection(): void {
+    const selection = this.selection
+    this.publish({
+      selectedFeature: selection
+        ? {
+            tilesetId: selection.tilesetId,
+            tileId: selection.tileId,
+            featureId: selection.featureId,
+            properties: selection.properties,
+          }
+        : null,
+    })
+  }
+
+  /** Publishes tileset progress when it changed (it is polled on every drawn frame). */
+  private publishTilesets(): void {
+    if (this.isDisposed) return
+    const tilesets: CityTilesetState[] = [...this.entries.values()].map((entry) => {
+      const tileset3d = entry.tileset3d
+      return {
+        id: entry.source.id,
+        name: entry.source.name,
+        url: entry.source.url,
+        isVisible: entry.source.isVisible,
+        placement: entry.source.placement ?? null,
+        loadState: entry.loadState,
+        failure: entry.failure,
+        tilesLoaded: tileset3d ? this.loadedTiles(entry).length : 0,
+        tilesInView: tileset3d?.selectedTiles.length ?? 0,
+        gpuMemoryBytes: tileset3d?.gpuMemoryUsageInBytes ?? 0,
+        center: entry.center,
+        errors: entry.errors,
+        errorCount: entry.errorCount,
+      }
+    })
+    const key = JSON.stringify(tilesets)
+    if (key === this.lastPublishedTilesets) return
+    this.lastPublishedTilesets = key
+    this.publish({
+      tilesets,
+      tilesLoaded: tilesets.reduce((sum, tileset) => sum + tileset.tilesLoaded, 0),
+      memoryBytes: tilesets.reduce((sum, tileset) => sum + tileset.gpuMemoryBytes, 0),
+    })
+  }
+}

@@ -1,0 +1,34 @@
+import { Ellipsoid } from '@math.gl/geospatial'
+import { describe, expect, it } from 'vitest'
+import { placementModelMatrix } from './tileset-placement'
+
+function toCartographic(matrix: ReturnType<typeof placementModelMatrix>, local: number[]) {
+  const fixed = matrix.transformAsPoint(local)
+  return Ellipsoid.WGS84.cartesianToCartographic(fixed)
+}
+
+describe('placementModelMatrix', () => {
+  const placement = { lng: 121.6, lat: 31.2, heightOffset: 12, heading: 0 }
+
+  it('puts the local origin at the anchor, heightOffset above the ellipsoid', () => {
+    const [lng, lat, height] = toCartographic(placementModelMatrix(placement), [0, 0, 0])
+    expect(lng).toBeCloseTo(121.6, 9)
+    expect(lat).toBeCloseTo(31.2, 9)
+    expect(height).toBeCloseTo(12, 6)
+  })
+
+  it('keeps local +Y north and +Z up without heading', () => {
+    const matrix = placementModelMatrix(placement)
+    const north = toCartographic(matrix, [0, 100, 0])
+    expect(north[1]).toBeGreaterThan(31.2)
+    expect(north[0]).toBeCloseTo(121.6, 6)
+    expect(toCartographic(matrix, [0, 0, 10])[2]).toBeCloseTo(22, 4)
+  })
+
+  it('turns local +Y clockwise by the heading: 90° points it east', () => {
+    const matrix = placementModelMatrix({ ...placement, heading: 90 })
+    const [lng, lat] = toCartographic(matrix, [0, 100, 0])
+    expect(lng).toBeGreaterThan(121.6)
+    expect(lat).toBeCloseTo(31.2, 5)
+  })
+})

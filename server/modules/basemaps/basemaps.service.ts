@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto'
+import { copyFile, link, mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Selectable } from 'kysely'
+import type { BasemapFile, BasemapFindDatum, BasemapSetting } from '../../../contract/city'
+import { AppError } from '../../http/app-error'
+import type { BasemapFilesTable } from '../../migrations/0006-city'
+import type { Database, DatabaseHandle } from '../../plugins/db'
+import { type Clock, timestampOf } from '../clock'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
+import type { CityAccess } from '../tilesets/city-access'
+import { readHead, type UrlSigner } from '../tilesets/served-files'
+import type { AuthUser } from '../users.service'
+
+type BasemapFileRow = Selectable<BasemapFilesTable>
+
+/** PMTiles basemaps and each city project's basemap setting (decisions.md "maps"). */
+export interface BasemapsService {
+  /**
+   * Takes an uploaded file into the basemap store (linked, or copied across file systems; the
+   * caller still owns and removes its path) after checking it is PMTiles v3 by its header.
+   */
+  accept(input: {
+    user: AuthUser
+    projectId: string
+    name?: string | undefined
+    filePath: string
+    fileName: string
+  }): Promise<BasemapFile>
+  find(caller: ProjectCaller | null, projectId: string | undefined): Promise<BasemapFindDatum>
+  save(
+    user: AuthUser,
+    input: {
+      project_id: string
+      kind: BasemapSetting['kind']
+      style_url?: string | undefined
+      pmtiles_id?: string | undefined
+    },
+  ): Promise<BasemapFindDatum>
+  remove(user: AuthUser, id: string): Promise<void>
+  /** The stored file behind a signed address, or undefined when the address is not valid. */
+  servedPath(fileKey: string, grant: string): string | undefined
+  lifecycleHook: ProjectLifecycleHook
+  /** Removes stored files no row names, older than `minimumAgeMs`. */
+  sweep(minimumAgeMs: number): Promise<number>
+}
+
+/** The PMTiles v3 header starts with these 7 bytes and the version byte 3. */
+const pmtilesMagic = Buffer.from('PMTiles')
+const pmtilesVersion = 3
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const offlineSetting: BasemapSetting = { kind: 'offline', style_url: null, pmtiles_id: null }
+
+/** True when the bytes start a PMTiles version 3 archive. */
+export function isPmtilesV3(head: Uint8Array): boolean {
+  return (
+    head.byteLength >= 8 &&
+    Buffer.from(head.subarray(0, 7)).equals(pmtilesMagic) &&
+    head[7] === pmtilesVersion
+  )
+}
+
+/** Builds the service; `directory` is the basemap store (DATA_DIR/basemaps). */
+export function createBasemapsService(dependencies: {
+  database: DatabaseHandle
+  clock: Clock
+  access: CityAccess
+  signer: UrlSigner
+  directory: string
+  onBackgroundError?: (error: unknown) => void
+}): BasemapsService {
+  const { database, clock, access, signer, directory } = dependencies
+  const { db } = database
+  const now = () => timestampOf(clock.nowMs())
+  const pathOf = (fileKey: string) => join(directory, `${fileKey}.pmtiles`)
+  const grantKey = (fileKey: string) => `basemaps/${fileKey}`
+
+  const urlOf = (row: BasemapFileRow) => {
+    const safeName = row.name.replace(/[^\w.-]+/g, '_').replace(/\.pmtiles$/i, '') || 'basemap'
+    return `/web/basemaps/${row.file_key}/${signer.grant(grantKey(row.file_key), clock.nowMs())}/${safeName}.pmtiles`
+  }
+  const toFile = (row: BasemapFileRow): BasemapFile => ({
+    id: row.id,
+    name: row.name,
+    size_bytes: Number(row.size_bytes),
+    url: urlOf(row),
+    created_at: row.created_at,
+  })
+  const listFiles = (handle: Database, projectId: string) =>
+    handle
+      .selectFrom('basemap_files')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+  const settingOf = async (handle: Database, projectId: string) =>
+    handle
+      .selectFrom('basemap_settings')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .executeTakeFirst()
+
+  const findDatum = async (projectId: string): Promise<BasemapFindDatum> => {
+    const files = await listFiles(db, projectId)
+    const row = await settingOf(db, projectId)
+    const setting: BasemapSetting = row
+      ? { kind: row.kind, style_url: row.style_url, pmtiles_id: row.pmtiles_id }
+      : offlineSetting
+    const chosen = files.find((file) => file.id === setting.pmtiles_id)
+    return {
+      setting,
+      pmtiles_url: setting.kind === 'pmtiles' && chosen ? urlOf(chosen) : null,
+      files: files.map(toFile),
+    }
+  }
+
+  const releaseKeys = async (fileKeys: readonly string[]) => {
+    for (const fileKey of new Set(fileKeys)) {
+      const user = await db
+        .selectFrom('basemap_files')
+        .select('id')
+        .where('file_key', '=', fileKey)
+        .executeTakeFirst()
+      if (!user) await rm(pathOf(fileKey), { force: true })
+    }
+  }
+
+  return {
+    async accept({ user, projectId, name, filePath, fileName }) {
+      await access.requireEditable(user, projectId)
+      if (!isPmtilesV3(await readHead(filePath, 8))) {
+        throw new AppError(
+          'unsupportedFile',
+          'A basemap must be a PMTiles version 3 file (.pmtiles); this file is not one.',
+        )
+      }
+      await mkdir(directory, { recursive: true })
+      const fileKey = randomUUID()
+      const sizeBytes = (await stat(filePath)).size
+      try {
+        // a second name for the same bytes: no copy of a multi-gigabyte file
+        await link(filePath, pathOf(fileKey))
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'EXDEV') throw error
+        await copyFile(filePath, pathOf(fileKey))
+      }
+      const row: BasemapFileRow = {
+        id: randomUUID(),
+        project_id: projectId,
+        name: (name ?? fileName.replace(/\.pmtiles$/i, '')).slice(0, 100) || 'basemap',
+        file_key: fileKey,
+        size_bytes: sizeBytes,
+        created_at: now(),
+      }
+      try {
+        await db.insertInto('basemap_files').values(row).execute()
+      } catch (error) {
+        await rm(pathOf(fileKey), { force: true })
+        throw error
+      }
+      return toFile(row)
+    },
+
+    async find(caller, projectId) {
+      return findDatum(await access.resolveReadable(caller, projectId))
+    },
+
+    async save(user, input) {
+      await access.requireEditable(user, input.project_id)
+      if (input.kind === 'pmtiles') {
+        const file = await db
+          .selectFrom('basemap_files')
+          .select('project_id')
+          .where('id', '=', input.pmtiles_id ?? '')
+          .executeTakeFirst()
+        if (file?.project_id !== input.project_id) {
+          throw new AppError('validation', 'pmtiles_id: no such basemap file in this project', [
+            { field: 'pmtiles_id', message: 'No such basemap file in this project' },
+          ])
+        }
+      }
+      const values = {
+        kind: input.kind,
+        style_url: input.kind === 'online' ? (input.style_url ?? null) : null,
+        pmtiles_id: input.kind === 'pmtiles' ? (input.pmtiles_id ?? null) : null,
+        updated_at: now(),
+      }
+      await db
+        .insertInto('basemap_settings')
+        .values({ project_id: input.project_id, ...values })
+        .onConflict((conflict) => conflict.column('project_id').doUpdateSet(values))
+        .execute()
+      return findDatum(input.project_id)
+    },
+
+    async remove(user, id) {
+      const row = await db
+        .selectFrom('basemap_files')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst()
+      if (!row) throw new AppError('notFound', 'This basemap file does not exist.')
+      await access.requireEditable(user, row.project_id)
+      const setting = await settingOf(db, row.project_id)
+      if (setting?.kind === 'pmtiles' && setting.pmtiles_id === id) {
+        throw new AppError('conflict', 'This basemap is in use: choose another basemap first.')
+      }
+      await db.deleteFrom('basemap_files').where('id', '=', id).execute()
+      await releaseKeys([row.file_key])
+    },
+
+    servedPath(fileKey, grant) {
+      if (!uuidPattern.test(fileKey)) return undefined
+      if (!signer.verify(grantKey(fileKey), grant, clock.nowMs())) return undefined
+      return pathOf(fileKey)
+    },
+
+    lifecycleHook: {
+      async onCopy(transaction, fromProjectId, toProjectId) {
+        const idMap = new Map<string, string>()
+        for (const row of await listFiles(transaction, fromProjectId)) {
+          const id = randomUUID()
+          idMap.set(row.id, id)
+          await transaction
+            .insertInto('basemap_files')
+            .values({ ...row, id, project_id: toProjectId })
+            .execute()
+        }
+        const setting = await settingOf(transaction, fromProjectId)
+        if (setting) {
+          await transaction
+            .insertInto('basemap_settings')
+            .values({
+              ...setting,
+              project_id: toProjectId,
+              pmtiles_id:
+                setting.pmtiles_id === null ? null : (idMap.get(setting.pmtiles_id) ?? null),
+            })
+            .execute()
+        }
+      },
+      async onDelete(transaction, projectId) {
+        const rows = await listFiles(transaction, projectId)
+        await transaction.deleteFrom('basemap_files').where('project_id', '=', projectId).execute()
+        await transaction
+          .deleteFrom('basemap_settings')
+          .where('project_id', '=', projectId)
+          .execute()
+        if (rows.length > 0) {
+          // inside the project's transaction: check once it has ended (the sweep catches the rest)
+          setTimeout(() => {
+            releaseKeys(rows.map((row) => row.file_key)).catch((error) =>
+              dependencies.onBackgroundError?.(error),
+            )
+          }, 1_000).unref()
+        }
+      },
+    },
+
+    async sweep(minimumAgeMs) {
+      let names: string[]
+      try {
+        names = await readdir(directory)
+      } catch {
+        return 0
+      }
+      const cutoffMs = Date.now() - minimumAgeMs
+      let removed = 0
+      for (const name of names) {
+        const fileKey = name.replace(/\.pmtiles$/, '')
+        if (!uuidPattern.test(fileKey)) continue
+        const info = await stat(join(directory, name)).catch(() => undefined)
+        if (!info || info.mtimeMs >= cutoffMs) continue
+        const user = await db
+          .selectFrom('basemap_files')
+          .select('id')
+          .where('file_key', '=', fileKey)
+          .executeTakeFirst()
+        if (!user) {
+          await rm(join(directory, name), { force: true })
+          removed++
+        }
+      }
+      return removed
+    },
+  }
+}

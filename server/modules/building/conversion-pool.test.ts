@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises'
+import { afterAll, describe, expect, it } from 'vitest'
+import { describeSbm } from '../../../workers/sbm/sbm-info'
+import { ConversionError } from '../convert/conversion-error'
+import { createConversionPool } from './conversion-pool'
+
+const data = new URL('../../../../shared/data/', import.meta.url)
+
+describe('conversion pool (worker threads)', () => {
+  const pool = createConversionPool({ size: 1, maxQueued: 1 })
+  afterAll(() => pool.close())
+
+  it('converts a GLB to a valid SBM in a worker thread', async () => {
+    const bytes = new Uint8Array(await readFile(new URL('gltf/Duck/Duck.glb', data)))
+    const { sbm, summary } = await pool.convert({
+      entryPath: 'Duck.glb',
+      files: [{ path: 'Duck.glb', bytes }],
+      role: 'model',
+      allowMissingTextures: false,
+    })
+    const info = describeSbm(sbm)
+    expect(info.role).toBe('model')
+    expect(info.triangleCount).toBe(summary.triangleCount)
+    expect(summary.triangleCount).toBeGreaterThan(0)
+  })
+
+  it('passes the converter refusal through with its reason', async () => {
+    const bytes = new Uint8Array(
+      await readFile(new URL('gltf/edge-cases/glTF1.0-BoxTextured.glb', data)),
+    )
+    const error = await pool
+      .convert({
+        entryPath: 'old.glb',
+        files: [{ path: 'old.glb', bytes }],
+        role: 'model',
+        allowMissingTextures: false,
+      })
+      .catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(ConversionError)
+    expect((error as ConversionError).reason).toBe('unsupportedGltfVersion')
+  })
+
+  it('refuses jobs beyond the queue limit as unavailable, then recovers', async () => {
+    const bytes = new Uint8Array(await readFile(new URL('fbx/box.fbx', data)))
+    const job = () => ({
+      entryPath: 'box.fbx',
+      files: [{ path: 'box.fbx', bytes: bytes.slice() }],
+      role: 'model' as const,
+      allowMissingTextures: false,
+    })
+    const running = pool.convert(job())
+    const queued = pool.convert(job())
+    const refused = await pool.convert(job()).catch((caught: unknown) => caught)
+    expect(refused).toMatchObject({ kind: 'unavailable' })
+    await expect(running).resolves.toMatchObject({ summary: { sourceFormat: 'fbx' } })
+    await expect(queued).resolves.toMatchObject({ summary: { sourceFormat: 'fbx' } })
+    expect(pool.load()).toEqual({ running: 0, queued: 0 })
+  })
+})

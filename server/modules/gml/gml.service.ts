@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import type { Readable } from 'node:stream'
+import {
+  type GmlDisplayModeValue,
+  type GmlPath,
+  type GmlPlacementDatum,
+  gmlFilesRoot,
+} from '../../../contract/gml'
+import { GmlError, isGmlError } from '../../../workers/indoor-route/gml-errors'
+import { AppError } from '../../http/app-error'
+import type { DatabaseHandle } from '../../plugins/db'
+import type { FileStorage } from '../../plugins/storage'
+import { type Clock, timestampOf } from '../clock'
+import { createProjectsRepository } from '../projects.repository'
+import type { ProjectCaller, ProjectLifecycleHook, ProjectsService } from '../projects.service'
+import { createUploadsRepository } from '../uploads.repository'
+import type { AuthUser } from '../users.service'
+import { createGmlRepository, type ProjectGmlRow } from './gml.repository'
+import {
+  type GmlInspectionOptions,
+  type GmlSummary,
+  inspectGml,
+  inspectGmlInThread,
+} from './inspect-gml'
+
+/** A GML file on local disk, waiting to be checked and stored. */
+export interface IncomingGml {
+  filePath: string
+  /** The name the client gave; for display only. */
+  fileName: string
+  sizeBytes: number
+}
+
+/** A stored GML file to serve. */
+export interface ServedGml {
+  stream: Readable
+  sizeBytes: number
+}
+
+/** A building project's IndoorGML network (issue #6). */
+export interface GmlService {
+  /**
+   * Checks the file by parsing it (refusals carry the parser's reason), stores it and makes it
+   * the project's GML file in one step, replacing the previous one (whose placement is kept:
+   * both describe the same building). Owner or admin, building projects only.
+   */
+  accept(user: AuthUser, projectId: string, file: IncomingGml): Promise<GmlPath>
+  /** The project's GML file, or null; anyone who may read the project (project tokens too). */
+  find(caller: ProjectCaller, projectId: string): Promise<GmlPath | null>
+  /** Saves how the network is placed and shown. Owner or admin. */
+  updatePlacement(
+    user: AuthUser,
+    input: { projectId: string; placement: GmlPlacementDatum; displayMode: GmlDisplayModeValue },
+  ): Promise<GmlPath>
+  /** Opens `<file_id>.gml` for `GET /web/gml/files/…`; `notFound` for anything else. */
+  openFile(name: string): Promise<ServedGml>
+  /** Copies a project's GML file with the project, and drops it with the project. */
+  lifecycleHook: ProjectLifecycleHook
+}
+
+/** Files at least this large are parsed in a worker thread, so requests keep being answered. */
+export const defaultInThreadThresholdBytes = 4 * 1024 * 1024
+
+const servedNamePattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.gml$/
+
+/** Checks that a deleted row's bytes went after its transaction committed (see below). */
+const unusedContentCheckDelaysMs = [1_000, 30_000]
+
+/** The API view of a stored row. */
+export function toGmlPath(row: ProjectGmlRow): GmlPath {
+  return {
+    url: `${gmlFilesRoot}${row.file_id}.gml`,
+    file_name: row.file_name,
+    size_bytes: row.size_bytes,
+    state_count: row.state_count,
+    transition_count: row.transition_count,
+    placement: {
+      offset: [row.offset_x, row.offset_y, row.offset_z],
+      rotation_deg: row.rotation_deg,
+      scale: row.scale,
+    },
+    display_mode: Math.min(3, Math.max(0, Math.trunc(row.display_mode))) as GmlDisplayModeValue,
+    updated_at: row.updated_at,
+  }
+}
+
+/** Builds the GML service. */
+export function createGmlService(dependencies: {
+  database: DatabaseHandle
+  storage: FileStorage
+  clock: Clock
+  projects: ProjectsService
+  maxSizeBytes: number
+  inThreadThresholdBytes?: number
+  onWarning?: (message: string, error: unknown) => void
+}): GmlService {
+  const { database, storage, clock, projects, maxSizeBytes } = dependencies
+  const threshold = dependencies.inThreadThresholdBytes ?? defaultInThreadThresholdBytes
+  const { db } = database
+  const gml = createGmlRepository(db)
+  const now = () => timestampOf(clock.nowMs())
+
+  // Content-addressed bytes may be shared with other uploads: remove only what nobody uses.
+  const removeIfUnused = async (sha256: string) => {
+    if (await gml.isContentUsed(sha256)) return
+    if (await createUploadsRepository(db).isContentUsed(sha256)) return
+    await storage.remove(sha256)
+  }
+
+  const checkOwnedBuilding = async (user: AuthUser, projectId: string) => {
+    const project = await createProjectsRepository(db, database.dialect).findById(projectId)
+    if (!project) throw new AppError('notFound', 'This project does not exist.')
+    if (project.owner_id !== user.id && user.role !== 'admin') {
+      throw new AppError('forbidden', 'This project belongs to someone else.')
+    }
+    if (project.kind !== 'building') {
+      throw new AppError('validation', 'A GML path belongs to a building project, not a city.')
+    }
+  }
+
+  const inspect = async (file: IncomingGml): Promise<GmlSummary> => {
+    if (file.sizeBytes === 0) throw new AppError('validation', 'The GML file is empty.')
+    if (file.sizeBytes > maxSizeBytes) {
+      throw new AppError(
+        'tooLarge',
+        `The GML file is larger than ${Math.round(maxSizeBytes / 1_048_576)} MB.`,
+      )
+    }
+    const options: GmlInspectionOptions = { maxSizeBytes, totalSizeBytes: file.sizeBytes }
+    const source = createReadStream(file.filePath)
+    try {
+      return file.sizeBytes >= threshold
+        ? await inspectGmlInThread(source, options)
+        : await inspectGml(source, options)
+    } catch (error) {
+      if (isGmlError(error)) {
+        const reason = new GmlError(error.code, error.message)
+        throw new AppError(reason.errorKind, `GML file refused: ${error.message}`, {
+          gml_error: error.code,
+        })
+      }
+      throw error
+    } finally {
+      source.destroy()
+    }
+  }
+
+  const scheduleUnusedCheck = (sha256: string) => {
+    // A lifecycle hook runs inside the project's transaction, and bytes may go only once the
+    // row's delete is committed; checking later (twice, for a slow commit) is the simple way.
+    for (const delayMs of unusedContentCheckDelaysMs) {
+      const timer = setTimeout(() => {
+        removeIfUnused(sha256).catch((error: unknown) =>
+          dependencies.onWarning?.('removing unused GML bytes failed', error),
+        )
+      }, delayMs)
+      timer.unref()
+    }
+  }
+
+  return {
+    async accept(user, projectId, file) {
+      await checkOwnedBuilding(user, projectId)
+      const summary = await inspect(file)
+      const stored = await storage.put(createReadStream(file.filePath), { maxSizeBytes })
+      const at = now()
+      let replaced: ProjectGmlRow | undefined
+      try {
+        replaced = await db.transaction().execute(async (transaction) => {
+          // Locked, so a concurrent delete of the project runs wholly before or after this.
+          const project = await createProjectsRepository(
+            transaction,
+            database.dialect,
+          ).lockForChange(projectId)
+          if (!project) throw new AppError('notFound', 'This project does not exist (any more).')
+          const repository = createGmlRepository(transaction)
+          const previous = await repository.findByProject(projectId)
+          await repository.replace({
+            project_id: projectId,
+            file_id: randomUUID(),
+            sha256: stored.sha256,
+            file_name: file.fileName.slice(0, 255),
+            size_bytes: stored.sizeBytes,
+            state_count: summary.stateCount,
+            transition_count: summary.transitionCount,
+            offset_x: previous?.offset_x ?? 0,
+            offset_y: previous?.offset_y ?? 0,
+            offset_z: previous?.offset_z ?? 0,
+            rotation_deg: previous?.rotation_deg ?? 0,
+            scale: previous?.scale ?? 1,
+            display_mode: previous?.display_mode ?? 1,
+            created_at: at,
+            updated_at: at,
+          })
+          return previous
+        })
+      } catch (error) {
+        if (stored.isNew) await removeIfUnused(stored.sha256)
+        throw error
+      }
+      if (replaced && replaced.sha256 !== stored.sha256) await removeIfUnused(replaced.sha256)
+      const row = await gml.findByProject(projectId)
+      if (!row) throw new AppError('notFound', 'This project does not exist (any more).')
+      return toGmlPath(row)
+    },
+
+    async find(caller, projectId) {
+      // Throws notFound/forbidden exactly as reading the project itself would.
+      await projects.findOne(caller, projectId)
+      const row = await gml.findByProject(projectId)
+      return row ? toGmlPath(row) : null
+    },
+
+    async updatePlacement(user, { projectId, placement, displayMode }) {
+      await checkOwnedBuilding(user, projectId)
+      const isUpdated = await gml.update(projectId, {
+        offset_x: placement.offset[0],
+        offset_y: placement.offset[1],
+        offset_z: placement.offset[2],
+        rotation_deg: placement.rotation_deg,
+        scale: placement.scale,
+        display_mode: displayMode,
+        updated_at: now(),
+      })
+      const row = isUpdated ? await gml.findByProject(projectId) : undefined
+      if (!row) throw new AppError('notFound', 'There is no GML file.')
+      return toGmlPath(row)
+    },
+
+    async openFile(name) {
+      const match = servedNamePattern.exec(name)
+      const row = match ? await gml.findByFileId(match[1]!) : undefined
+      if (!row) throw new AppError('notFound', 'File not found.')
+      return { stream: await storage.open(row.sha256), sizeBytes: row.size_bytes }
+    },
+
+    lifecycleHook: {
+      async onCopy(transaction, fromProjectId, toProjectId) {
+        await createGmlRepository(transaction).copy(fromProjectId, toProjectId, now())
+      },
+      async onDelete(transaction, projectId) {
+        const deleted = await createGmlRepository(transaction).deleteByProject(projectId)
+        if (deleted) scheduleUnusedCheck(deleted.sha256)
+      },
+    },
+  }
+}

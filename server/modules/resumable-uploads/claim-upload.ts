@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify'
+import {
+  type ResumableUploadPurpose,
+  resumableUploadIdPattern,
+} from '../../../contract/resumable-upload'
+import { AppError } from '../../http/app-error'
+import { resumableUploadsOf } from './resumable-uploads'
+
+/** A finished resumable upload, taken by the route that consumes it. */
+export interface ClaimedUpload {
+  /** The complete file on disk; read it (stream it), do not move or change it. */
+  filePath: string
+  /** The name the client gave; for display and for guessing the type only, never a path. */
+  fileName: string
+  sizeBytes: number
+  /** What the client said the upload is for; a route may refuse a purpose it does not take. */
+  purpose: ResumableUploadPurpose
+  /**
+   * Deletes the temporary upload. Call it once the consumer has stored what it needs (or
+   * refused the file for good), so the bytes do not wait for the expiry sweep.
+   */
+  release(): Promise<void>
+  /**
+   * Gives the upload back untouched (e.g. the database was briefly unavailable), so the client
+   * may send the same `upload_id` again. Call `release` or `giveBack` exactly once.
+   */
+  giveBack(): void
+}
+
+const goneMessage = 'This upload does not exist (any more); upload the file again.'
+
+/**
+ * Takes a finished resumable upload for the route that consumes it, e.g. a model or tileset
+ * upload given `upload_id` instead of a multipart file:
+ *
+ * ```ts
+ * const claimed = await claimResumableUpload(app, { userId: user.id, uploadId: body.upload_id })
+ * try {
+ *   const stored = await storage.put(createReadStream(claimed.filePath))
+ *   ...
+ * } finally {
+ *   await claimed.release()
+ * }
+ * ```
+ *
+ * Refuses with a `validation` AppError a malformed id or an upload still in progress, and with
+ * `notFound` an unknown, expired or another user's upload (the same answer for all three, so ids
+ * cannot be probed), or `conflict` one another request is consuming right now.
+ */
+export async function claimResumableUpload(
+  app: FastifyInstance,
+  input: { userId: string; uploadId: string },
+): Promise<ClaimedUpload> {
+  const { userId, uploadId } = input
+  if (!resumableUploadIdPattern.test(uploadId)) {
+    throw new AppError('validation', 'upload_id: not the id of a resumable upload.', [
+      { field: 'upload_id', message: 'Expected the id of a resumable upload (32 hex digits)' },
+    ])
+  }
+  const uploads = resumableUploadsOf(app)
+  if (!uploads.lock(uploadId)) {
+    throw new AppError('conflict', 'This upload is already being processed by another request.')
+  }
+  let isHeld = true
+  const unlock = () => {
+    if (isHeld) uploads.unlock(uploadId)
+    isHeld = false
+  }
+  try {
+    const info = await uploads.describeUpload(uploadId)
+    if (info === undefined || info.ownerId !== userId || uploads.isExpired(info)) {
+      throw new AppError('notFound', goneMessage)
+    }
+    if (info.sizeBytes === undefined || info.offsetBytes < info.sizeBytes) {
+      const total = info.sizeBytes === undefined ? 'an unknown number of' : `${info.sizeBytes}`
+      throw new AppError(
+        'validation',
+        `This upload is not finished: ${info.offsetBytes} of ${total} bytes received.`,
+      )
+    }
+    return {
+      filePath: info.filePath,
+      fileName: info.fileName,
+      sizeBytes: info.sizeBytes,
+      purpose: info.purpose,
+      async release() {
+        try {
+          await uploads.remove(uploadId)
+        } finally {
+          unlock()
+        }
+      },
+      giveBack: unlock,
+    }
+  } catch (error) {
+    unlock()
+    throw error
+  }
+}

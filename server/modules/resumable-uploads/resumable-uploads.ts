@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import { readdir, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { FileStore } from '@tus/file-store'
+import { Server, type ServerOptions } from '@tus/server'
+import type { FastifyInstance } from 'fastify'
+import {
+  type ResumableUploadPurpose,
+  resumableFileNameMaxLength,
+  resumableUploadIdPattern,
+  resumableUploadPath,
+  resumableUploadPurposes,
+} from '../../../contract/resumable-upload'
+
+/** What the server knows of one resumable upload. */
+export interface ResumableUploadInfo {
+  uploadId: string
+  ownerId: string
+  fileName: string
+  purpose: ResumableUploadPurpose
+  /** Bytes received so far (the data file's size on disk, so it survives a restart). */
+  offsetBytes: number
+  /** The length the client declared, or undefined while it is deferred. */
+  sizeBytes: number | undefined
+  createdAtMs: number
+  /** Where the bytes are; complete only once `offsetBytes === sizeBytes`. */
+  filePath: string
+}
+
+/**
+ * The resumable (tus 1.0) uploads of one app: the tus server answering `/web/upload/resumable`,
+ * its file store under `DATA_DIR/resumable/`, and what claiming and expiry need.
+ */
+export interface ResumableUploads {
+  /** Answers one tus request; the route has already authenticated it and called `bindUser`. */
+  handle(raw: IncomingMessage, response: import('node:http').ServerResponse): Promise<void>
+  /** Says whose request this is, for ownership checks inside the tus hooks. */
+  bindUser(raw: IncomingMessage, userId: string): void
+  /** The upload, or undefined if there is none with this id (or the id is malformed). */
+  describeUpload(uploadId: string): Promise<ResumableUploadInfo | undefined>
+  /** True once the upload's creation is older than the expiry period. */
+  isExpired(info: ResumableUploadInfo): boolean
+  /** Deletes an upload's bytes and metadata; a missing upload is not an error. */
+  remove(uploadId: string): Promise<void>
+  /**
+   * Marks an upload as being consumed, so it cannot be claimed twice, patched or deleted
+   * meanwhile; false if it already is.
+   */
+  lock(uploadId: string): boolean
+  unlock(uploadId: string): void
+  /** Deletes expired uploads (unfinished, or finished and never claimed); how many. */
+  sweepExpired(): Promise<number>
+}
+
+/** A tus hook's error: the status and plain-text body tus answers with. */
+interface TusError {
+  status_code: number
+  body: string
+}
+
+const tusError = (status_code: number, body: string): TusError => ({
+  status_code,
+  body: `${body}\n`,
+})
+
+const notFound = () => tusError(404, 'The file for this url was not found')
+
+type TusRequest = Parameters<NonNullable<ServerOptions['onIncomingRequest']>>[0]
+
+/** The Node request under a tus (srvx) request. */
+function nodeRequestOf(request: TusRequest): IncomingMessage | undefined {
+  const runtime = (request as { runtime?: { node?: { req?: IncomingMessage } } }).runtime
+  return runtime?.node?.req
+}
+
+/** Control characters and path separators never belong in a displayed file name. */
+function isSafeFileName(fileName: string): boolean {
+  for (const character of fileName) {
+    const code = character.charCodeAt(0)
+    if (code < 0x20 || code === 0x7f || character === '/' || character === '\\') return false
+  }
+  return true
+}
+
+/** Options for {@link createResumableUploads}. */
+export interface ResumableUploadsOptions {
+  directory: string
+  maxSizeBytes: number
+  expiryMs: number
+  /** The wall clock the expiry is measured on; tus itself uses `Date.now()` too. */
+  nowMs?: () => number
+}
+
+/** Builds the tus server and its file store (the directory is created on first use). */
+export function createResumableUploads(options: ResumableUploadsOptions): ResumableUploads {
+  const { directory, maxSizeBytes, expiryMs } = options
+  const nowMs = options.nowMs ?? Date.now
+  const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs })
+  // Weak, so a request that ends without reaching tus leaves nothing behind.
+  const usersOfRequests = new WeakMap<IncomingMessage, string>()
+  const locked = new Set<string>()
+
+  const userOf = (request: TusRequest): string => {
+    const raw = nodeRequestOf(request)
+    const userId = raw === undefined ? undefined : usersOfRequests.get(raw)
+    if (userId === undefined) throw tusError(401, 'Sign in first')
+    return userId
+  }
+
+  const describeUpload = async (uploadId: string): Promise<ResumableUploadInfo | undefined> => {
+    if (!resumableUploadIdPattern.test(uploadId)) return undefined
+    let upload: Awaited<ReturnType<FileStore['getUpload']>>
+    try {
+      upload = await store.getUpload(uploadId)
+    } catch {
+      return undefined
+    }
+    const metadata = upload.metadata ?? {}
+    const purpose = metadata.purpose as ResumableUploadPurpose | undefined
+    if (!metadata.owner || !metadata.filename || !purpose) return undefined
+    return {
+      uploadId,
+      ownerId: metadata.owner,
+      fileName: metadata.filename,
+      purpose,
+      offsetBytes: upload.offset,
+      sizeBytes: upload.size,
+      createdAtMs: upload.creation_date ? Date.parse(upload.creation_date) : nowMs(),
+      filePath: join(directory, uploadId),
+    }
+  }
+
+  const removeQuietly = async (uploadId: string): Promise<void> => {
+    if (!resumableUploadIdPattern.test(uploadId)) return
+    // Both files, each may already be gone (expired, terminated by its owner, released twice).
+    await rm(join(directory, uploadId), { force: true })
+    await rm(join(directory, `${uploadId}.json`), { force: true })
+  }
+
+  const tus = new Server({
+    path: resumableUploadPath,
+    datastore: store,
+    maxSize: maxSizeBytes,
+    // Relative: the Host header is the client's to choose, the path is ours.
+    relativeLocation: true,
+    // Same-origin only: the web app is served by this server, nobody else uploads here.
+    allowedOrigins: () => false,
+    namingFunction: () => randomBytes(16).toString('hex'),
+    async onUploadCreate(request, upload) {
+      const ownerId = userOf(request)
+      const fileName = upload.metadata?.filename ?? ''
+      const purpose = upload.metadata?.purpose ?? ''
+      if (fileName === '' || fileName.length > resumableFileNameMaxLength) {
+        throw tusError(
+          400,
+          `Upload-Metadata filename is required (1 to ${resumableFileNameMaxLength} characters)`,
+        )
+      }
+      if (!isSafeFileName(fileName)) {
+        throw tusError(
+          400,
+          'Upload-Metadata filename may not contain slashes or control characters',
+        )
+      }
+      if (!(resumableUploadPurposes as readonly string[]).includes(purpose)) {
+        throw tusError(
+          400,
+          `Upload-Metadata purpose must be one of ${resumableUploadPurposes.join(', ')}`,
+        )
+      }
+      // Only what we chose to keep: the owner is ours to set, never the client's.
+      return { metadata: { filename: fileName, purpose, owner: ownerId } }
+    },
+    async onIncomingRequest(request, uploadId) {
+      const userId = userOf(request)
+      if (request.method === 'POST') return
+      const info = await describeUpload(uploadId)
+      // Someone else's upload is as unknown to this user as a made-up id.
+      if (info === undefined || info.ownerId !== userId) throw notFound()
+      if ((request.method === 'PATCH' || request.method === 'DELETE') && locked.has(uploadId)) {
+        throw tusError(423, 'This upload is being processed and can no longer change')
+      }
+    },
+  })
+
+  return {
+    handle: (raw, response) => tus.handle(raw, response),
+    bindUser(raw, userId) {
+      usersOfRequests.set(raw, userId)
+    },
+    describeUpload,
+    isExpired: (info) => nowMs() > info.createdAtMs + expiryMs,
+    remove: removeQuietly,
+    lock(uploadId) {
+      if (locked.has(uploadId)) return false
+      locked.add(uploadId)
+      return true
+    },
+    unlock(uploadId) {
+      locked.delete(uploadId)
+    },
+    async sweepExpired() {
+      let removed = 0
+      let names: string[]
+      try {
+        names = await readdir(directory)
+      } catch {
+        return 0
+      }
+      // A crash between writing the data file and its .json leaves one without the other.
+      const uploadIds = new Set(names.map((name) => name.replace(/\.json$/, '')))
+      for (const uploadId of uploadIds) {
+        // An upload being consumed right now finishes first; the next sweep takes it if needed.
+        if (!resumableUploadIdPattern.test(uploadId) || locked.has(uploadId)) continue
+        const info = await describeUpload(uploadId)
+        const createdAtMs =
+          info?.createdAtMs ??
+          Math.min(
+            await modifiedAtMs(join(directory, uploadId)),
+            await modifiedAtMs(join(directory, `${uploadId}.json`)),
+          )
+        if (nowMs() > createdAtMs + expiryMs) {
+          await removeQuietly(uploadId)
+          removed += 1
+        }
+      }
+      return removed
+    },
+  }
+}
+
+const perApp = new WeakMap<FastifyInstance, ResumableUploads>()
+
+/** The resumable uploads of an app, made on first use from its configuration. */
+export function resumableUploadsOf(app: FastifyInstance): ResumableUploads {
+  let uploads = perApp.get(app)
+  if (uploads === undefined) {
+    const { config } = app.deps
+    uploads = createResumableUploads({
+      directory: config.resumableDir,
+      maxSizeBytes: config.resumableUploadLimitBytes,
+      expiryMs: config.resumableUploadExpiryMs,
+    })
+    perApp.set(app, uploads)
+  }
+  return uploads
+}
+
+async function modifiedAtMs(path: string): Promise<number> {
+  try {
+    return (await stat(path)).mtimeMs
+  } catch {
+    return Number.POSITIVE_INFINITY
+  }
+}

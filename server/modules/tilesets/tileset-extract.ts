@@ -1,0 +1,198 @@
+import type { FileHandle } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { Transform, type TransformCallback } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createInflateRaw, inflateRawSync, crc32 as nativeCrc32 } from 'node:zlib'
+import { createWriteStream } from 'node:fs'
+import type { TilesetStats } from '../../../contract/city'
+import type { ArchiveSource } from '../../../workers/unzip/archive-source'
+import type { ArchiveEntry } from '../../../workers/unzip/zip-reader'
+import { ZipError } from '../../../workers/unzip/zip-errors'
+import { checkEntryResult, entryDataOffset, inflateError } from './file-archive'
+import { detectTileFormat, expectedFormatOf, isGzip, peelGzipHead } from './tileset-json'
+
+/** What extraction found. */
+export interface ExtractionResult {
+  stats: TilesetStats
+  /** Files whose first bytes are not the format their extension promises. */
+  mismatches: Array<{ path: string; expected: string; found: string }>
+}
+
+/**
+ * Entries up to this compressed size are read and inflated in one call (fast for the many
+ * small tiles of real tilesets); larger ones stream through zlib so memory stays flat.
+ */
+const inMemoryMaxCompressedBytes = 8 * 1024 * 1024
+/**
+ * Bytes of a file's start kept to recognise its format: a gzip-on-disk file needs a few hundred
+ * to inflate the inner magic.
+ */
+const headBytes = 4096
+/** Small entries in flight at once: file writes overlap inflating the next entries. */
+const parallelSmallEntries = 4
+
+const tileFormats = new Set(['b3dm', 'i3dm', 'pnts', 'cmpt', 'glb'])
+
+/**
+ * Extracts the planned entries into `targetDirectory` (which must be new and empty): every
+ * entry's size and CRC-32 is checked against the directory, inflating stops as soon as an entry
+ * expands past its declared size, and each file's format is recognised from its first bytes
+ * (gzip-on-disk files by their 1f 8b magic, then by the content inside). Throws a ZipError on
+ * the first damaged entry; the caller removes the folder.
+ */
+export async function extractTilesetEntries(input: {
+  handle: FileHandle
+  source: ArchiveSource
+  entries: readonly ArchiveEntry[]
+  targetDirectory: string
+}): Promise<ExtractionResult> {
+  const { handle, source, targetDirectory } = input
+  // archive order: the disk is read front to back
+  const entries = [...input.entries].sort(
+    (a, b) => a.localHeaderOffsetBytes - b.localHeaderOffsetBytes,
+  )
+  const madeFolders = new Set<string>()
+  const formats: Record<string, number> = {}
+  const mismatches: ExtractionResult['mismatches'] = []
+  let totalBytes = 0
+  let gzipFileCount = 0
+  let tileCount = 0
+
+  const ensureFolder = async (path: string) => {
+    const folder = dirname(path)
+    if (madeFolders.has(folder)) return
+    await mkdir(folder, { recursive: true })
+    madeFolders.add(folder)
+  }
+
+  const record = (entry: ArchiveEntry, head: Uint8Array) => {
+    totalBytes += entry.uncompressedSizeBytes
+    const gzip = isGzip(head)
+    if (gzip) gzipFileCount++
+    const found = detectTileFormat(gzip ? peelGzipHead(head) : head)
+    const expected = expectedFormatOf(entry.name)
+    const format = found ?? 'other'
+    formats[format] = (formats[format] ?? 0) + 1
+    if (tileFormats.has(format)) tileCount++
+    if (expected !== undefined && found !== expected && entry.uncompressedSizeBytes > 0) {
+      mismatches.push({
+        path: entry.name,
+        expected,
+        found: found ?? (gzip ? 'unknown gzip data' : 'unknown data'),
+      })
+    }
+  }
+
+  const extractSmall = async (entry: ArchiveEntry) => {
+    const start = await entryDataOffset(source, entry)
+    const compressed = await source.read(start, entry.compressedSizeBytes)
+    if (compressed.byteLength < entry.compressedSizeBytes) {
+      throw new ZipError(
+        'archive.truncated',
+        'The archive ends early: it was cut off before its end.',
+      )
+    }
+    let bytes: Uint8Array
+    if (entry.compressionMethod === 'stored') bytes = compressed
+    else {
+      try {
+        bytes = inflateRawSync(compressed, { maxOutputLength: entry.uncompressedSizeBytes + 1 })
+      } catch (error) {
+        throw inflateError(entry, error)
+      }
+    }
+    checkEntryResult(entry, bytes.byteLength, nativeCrc32(bytes))
+    const path = join(targetDirectory, entry.name)
+    await ensureFolder(path)
+    await writeFile(path, bytes, { flag: 'wx' })
+    record(entry, bytes.subarray(0, headBytes))
+  }
+
+  const extractLarge = async (entry: ArchiveEntry) => {
+    const start = await entryDataOffset(source, entry)
+    const path = join(targetDirectory, entry.name)
+    await ensureFolder(path)
+    const check = new EntryCheck(entry)
+    const reader = handle.createReadStream({
+      start,
+      end: start + entry.compressedSizeBytes - 1,
+      autoClose: false,
+      highWaterMark: 1024 * 1024,
+    })
+    const output = createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 })
+    try {
+      if (entry.compressionMethod === 'stored') await pipeline(reader, check, output)
+      else await pipeline(reader, createInflateRaw({ chunkSize: 256 * 1024 }), check, output)
+    } catch (error) {
+      if (error instanceof ZipError) throw error
+      throw inflateError(entry, error)
+    }
+    checkEntryResult(entry, check.sizeBytes, check.crc)
+    record(entry, check.head)
+  }
+
+  // small entries run a few at a time; a large one waits for them and runs alone
+  let inFlight: Promise<void>[] = []
+  const settle = async () => {
+    // every write has ended before a failure is reported, so the caller's clean-up is final
+    const results = await Promise.allSettled(inFlight)
+    inFlight = []
+    const failure = results.find((result) => result.status === 'rejected')
+    if (failure) throw failure.reason
+  }
+  for (const entry of entries) {
+    if (entry.compressedSizeBytes > inMemoryMaxCompressedBytes) {
+      await settle()
+      await extractLarge(entry)
+      continue
+    }
+    inFlight.push(extractSmall(entry))
+    if (inFlight.length >= parallelSmallEntries) await settle()
+  }
+  await settle()
+
+  return {
+    stats: {
+      file_count: entries.length,
+      tile_count: tileCount,
+      total_bytes: totalBytes,
+      formats,
+      gzip_file_count: gzipFileCount,
+    },
+    mismatches,
+  }
+}
+
+/**
+ * Counts, checksums and bounds an entry's bytes on their way to disk: the stream fails as soon
+ * as the entry produces more than it declared (a lying header or a zip bomb).
+ */
+class EntryCheck extends Transform {
+  sizeBytes = 0
+  crc = 0
+  head: Uint8Array = new Uint8Array()
+
+  constructor(private readonly entry: ArchiveEntry) {
+    super()
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.sizeBytes += chunk.byteLength
+    if (this.sizeBytes > this.entry.uncompressedSizeBytes) {
+      done(
+        new ZipError(
+          'archive.corrupt',
+          `The archive is damaged: ${this.entry.name} expands past its declared size.`,
+          this.entry.name,
+        ),
+      )
+      return
+    }
+    if (this.head.byteLength < headBytes) {
+      this.head = Buffer.concat([this.head, chunk.subarray(0, headBytes - this.head.byteLength)])
+    }
+    this.crc = nativeCrc32(chunk, this.crc)
+    done(null, chunk)
+  }
+}

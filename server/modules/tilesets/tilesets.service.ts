@@ -1,0 +1,418 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, open, readdir, rename, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  type ObliquePhotograph,
+  type ObliquePhotographListItem,
+  maxTopTiles,
+  type TilesetPlacement,
+  type TilesetStats,
+  type TilesetTopTile,
+} from '../../../contract/city'
+import { AppError } from '../../http/app-error'
+import type { DatabaseHandle } from '../../plugins/db'
+import { type Clock, timestampOf } from '../clock'
+import { createProjectsRepository } from '../projects.repository'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
+import type { AuthUser } from '../users.service'
+import type { CityAccess } from './city-access'
+import { fileArchiveSource } from './file-archive'
+import { removeTree, type UrlSigner } from './served-files'
+import { inspectTilesetArchive, toAppError } from './tileset-archive'
+import { extractTilesetEntries } from './tileset-extract'
+import { createTilesetsRepository, type TilesetRow } from './tilesets.repository'
+
+/** An uploaded archive waiting on disk to be ingested. */
+export interface IncomingArchive {
+  path: string
+  /** The client's name for it, for display and to tell `.3tz` apart. */
+  fileName: string
+}
+
+/** Oblique photography of city projects (SPEC §7 `/obliquephotograph/*`, `uploadTiltModel`). */
+export interface TilesetsService {
+  /**
+   * Inspects, extracts and publishes an uploaded tileset archive: a new tileset, or a new
+   * version of `tilesetId`. The previous version stays served until the new one is complete;
+   * on any refusal nothing changes. The archive file itself is left to the caller.
+   */
+  ingest(input: {
+    user: AuthUser
+    projectId: string
+    tilesetId?: string | undefined
+    name?: string | undefined
+    archive: IncomingArchive
+  }): Promise<ObliquePhotograph>
+  add(
+    user: AuthUser,
+    input: {
+      project_id: string
+      name: string
+      placement?: TilesetPlacement | undefined
+      is_visible: boolean
+    },
+  ): Promise<ObliquePhotograph>
+  update(
+    user: AuthUser,
+    input: {
+      id: string
+      name?: string | undefined
+      placement?: TilesetPlacement | null | undefined
+      is_visible?: boolean | undefined
+    },
+  ): Promise<ObliquePhotograph>
+  remove(user: AuthUser, id: string): Promise<void>
+  /** The project's tilesets (or the one with `id`), with fresh signed addresses. */
+  find(
+    caller: ProjectCaller | null,
+    projectId: string | undefined,
+    id?: string,
+  ): Promise<ObliquePhotograph[]>
+  list(
+    caller: ProjectCaller | null,
+    projectId: string | undefined,
+  ): Promise<ObliquePhotographListItem[]>
+  /** The path on disk of a served file, or undefined when the address is not valid. */
+  servedPath(
+    tilesetId: string,
+    versionId: string,
+    grant: string,
+    relativePath: string,
+  ): string | undefined
+  /** Copies (sharing the files) and deletes a project's tilesets with the project. */
+  lifecycleHook: ProjectLifecycleHook
+  /** Removes version folders no row serves, and abandoned extractions, older than `minimumAgeMs`. */
+  sweep(minimumAgeMs: number): Promise<number>
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const stagingPrefix = '.staging-'
+const notFoundMessage = 'This oblique photography does not exist.'
+
+/** Builds the service; `directory` is the tileset store (DATA_DIR/tilesets). */
+export function createTilesetsService(dependencies: {
+  database: DatabaseHandle
+  clock: Clock
+  access: CityAccess
+  signer: UrlSigner
+  directory: string
+  limits: { maxUploadBytes: number; maxEntryCount?: number }
+  onBackgroundError?: (error: unknown) => void
+}): TilesetsService {
+  const { database, clock, access, signer, directory } = dependencies
+  const { db } = database
+  const tilesets = createTilesetsRepository(db)
+  const now = () => timestampOf(clock.nowMs())
+  const versionPath = (versionId: string) => join(directory, versionId)
+
+  const grantKey = (tilesetId: string, versionId: string) => `tiles/${tilesetId}/${versionId}`
+
+  const toDatum = (row: TilesetRow): ObliquePhotograph => {
+    const rootUrl =
+      row.version_id === null || row.root_path === null
+        ? null
+        : `/web/tiles/${row.id}/${row.version_id}/${signer.grant(grantKey(row.id, row.version_id), clock.nowMs())}/${row.root_path
+            .split('/')
+            .map(encodeURIComponent)
+            .join('/')}`
+    const hasPlacement = row.placement_lng !== null && row.placement_lat !== null
+    return {
+      id: row.id,
+      project_id: row.project_id,
+      name: row.name,
+      root_url: rootUrl,
+      is_visible: row.is_visible === 1,
+      placement: hasPlacement
+        ? {
+            lng: row.placement_lng!,
+            lat: row.placement_lat!,
+            height_offset: row.placement_height_offset ?? 0,
+            heading: row.placement_heading ?? 0,
+          }
+        : null,
+      is_georeferenced: row.is_georeferenced === 1,
+      asset_version: row.asset_version,
+      stats: row.stats_json === null ? null : (JSON.parse(row.stats_json) as TilesetStats),
+      top_tiles: JSON.parse(row.top_tiles_json) as TilesetTopTile[],
+      warnings: JSON.parse(row.warnings_json) as string[],
+      file_name: row.file_name,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }
+  }
+
+  const placementColumns = (placement: TilesetPlacement | null) => ({
+    placement_lng: placement?.lng ?? null,
+    placement_lat: placement?.lat ?? null,
+    placement_height_offset: placement === null ? null : placement.height_offset,
+    placement_heading: placement === null ? null : placement.heading,
+  })
+
+  /** The tileset if the user may change it. */
+  const loadEditable = async (user: AuthUser, id: string): Promise<TilesetRow> => {
+    const row = await tilesets.findById(id)
+    if (!row) throw new AppError('notFound', notFoundMessage)
+    await access.requireEditable(user, row.project_id)
+    return row
+  }
+
+  /** Deletes version folders that no row serves any more (after the change committed). */
+  const releaseVersions = async (versionIds: readonly (string | null)[]) => {
+    const candidates = versionIds.filter((id): id is string => id !== null)
+    if (candidates.length === 0) return
+    const inUse = await tilesets.versionsInUse(candidates)
+    for (const versionId of candidates) {
+      if (!inUse.has(versionId)) await removeTree(versionPath(versionId))
+    }
+  }
+
+  const releaseLater = (versionIds: readonly string[]) => {
+    // Hooks run inside the project's transaction: check once it has ended. Anything still
+    // referenced then (or missed) is left to the sweep.
+    setTimeout(() => {
+      releaseVersions(versionIds).catch((error) => dependencies.onBackgroundError?.(error))
+    }, 1_000).unref()
+  }
+
+  return {
+    async ingest({ user, projectId, tilesetId, name, archive }) {
+      await access.requireEditable(user, projectId)
+      if (tilesetId !== undefined) {
+        const existing = await loadEditable(user, tilesetId)
+        if (existing.project_id !== projectId) {
+          throw new AppError(
+            'validation',
+            'id: this oblique photography belongs to another project.',
+          )
+        }
+      }
+      await mkdir(directory, { recursive: true })
+      const versionId = randomUUID()
+      const stagingPath = join(directory, `${stagingPrefix}${versionId}`)
+      const handle = await open(archive.path, 'r')
+      let isPublished = false
+      try {
+        const sizeBytes = (await handle.stat()).size
+        const source = fileArchiveSource(handle, sizeBytes)
+        const plan = await inspectTilesetArchive(source, archive.fileName, {
+          maxTotalUncompressedBytes: dependencies.limits.maxUploadBytes,
+          maxEntryCount: dependencies.limits.maxEntryCount ?? 1_000_000,
+          maxJsonBytes: 256 * 1024 * 1024,
+          maxTopTiles,
+        })
+        await mkdir(stagingPath)
+        const extraction = await extractTilesetEntries({
+          handle,
+          source,
+          entries: plan.entries,
+          targetDirectory: stagingPath,
+        }).catch((error: unknown) => {
+          throw toAppError(error)
+        })
+        const wrong = extraction.mismatches.filter(
+          (mismatch) => plan.referencedPaths.has(mismatch.path) || mismatch.expected !== 'json',
+        )
+        if (wrong.length > 0) {
+          const shown = wrong
+            .slice(0, 5)
+            .map((item) => `${item.path} (named .${item.expected}, contains ${item.found})`)
+            .join(', ')
+          throw new AppError(
+            'validation',
+            `Some files are not what their names say: ${shown}${wrong.length > 5 ? ` and ${wrong.length - 5} more` : ''}.`,
+            { mismatches: wrong.slice(0, 100) },
+          )
+        }
+        // the folder appears under its final name only once complete (same file system: atomic)
+        await rename(stagingPath, versionPath(versionId))
+        isPublished = true
+
+        const timestamp = now()
+        const content = {
+          version_id: versionId,
+          root_path: plan.rootPath,
+          asset_version: plan.assetVersion,
+          is_georeferenced: plan.isGeoreferenced ? 1 : 0,
+          stats_json: JSON.stringify(extraction.stats),
+          top_tiles_json: JSON.stringify(plan.topTiles),
+          warnings_json: JSON.stringify(plan.warnings),
+          file_name: archive.fileName.slice(0, 255),
+          updated_at: timestamp,
+        }
+        let previousVersion: string | null = null
+        const id = tilesetId ?? randomUUID()
+        await db.transaction().execute(async (transaction) => {
+          // ordered against the project's delete, like every upload made for a project
+          const project = await createProjectsRepository(
+            transaction,
+            database.dialect,
+          ).lockForChange(projectId)
+          if (!project) throw new AppError('notFound', 'This project does not exist (any more).')
+          const repository = createTilesetsRepository(transaction)
+          if (tilesetId !== undefined) {
+            const current = await repository.findById(tilesetId)
+            if (!current) throw new AppError('notFound', notFoundMessage)
+            previousVersion = current.version_id
+            await repository.update(tilesetId, content)
+          } else {
+            await repository.insert({
+              id,
+              project_id: projectId,
+              name: name ?? defaultNameOf(archive.fileName),
+              is_visible: 1,
+              ...placementColumns(null),
+              ...content,
+              created_at: timestamp,
+            })
+          }
+        })
+        await releaseVersions([previousVersion])
+        return toDatum((await tilesets.findById(id))!)
+      } catch (error) {
+        await removeTree(stagingPath)
+        if (isPublished) await removeTree(versionPath(versionId))
+        throw toAppError(error)
+      } finally {
+        await handle.close()
+      }
+    },
+
+    async add(user, input) {
+      await access.requireEditable(user, input.project_id)
+      const timestamp = now()
+      const id = randomUUID()
+      await tilesets.insert({
+        id,
+        project_id: input.project_id,
+        name: input.name,
+        is_visible: input.is_visible ? 1 : 0,
+        ...placementColumns(input.placement ?? null),
+        version_id: null,
+        root_path: null,
+        asset_version: null,
+        is_georeferenced: 0,
+        stats_json: null,
+        top_tiles_json: '[]',
+        warnings_json: '[]',
+        file_name: null,
+        created_at: timestamp,
+        updated_at: timestamp,
+      })
+      return toDatum((await tilesets.findById(id))!)
+    },
+
+    async update(user, input) {
+      await loadEditable(user, input.id)
+      await tilesets.update(input.id, {
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.is_visible === undefined ? {} : { is_visible: input.is_visible ? 1 : 0 }),
+        ...(input.placement === undefined ? {} : placementColumns(input.placement)),
+        updated_at: now(),
+      })
+      return toDatum((await tilesets.findById(input.id))!)
+    },
+
+    async remove(user, id) {
+      const row = await loadEditable(user, id)
+      await db.transaction().execute(async (transaction) => {
+        await createTilesetsRepository(transaction).delete(id)
+        // the project's single-building models pointing into it lose their tileset
+        await transaction
+          .updateTable('gis_models')
+          .set({ tileset_id: null })
+          .where('tileset_id', '=', id)
+          .execute()
+      })
+      await releaseVersions([row.version_id])
+    },
+
+    async find(caller, projectId, id) {
+      const resolved = await access.resolveReadable(caller, projectId)
+      const rows = await tilesets.listByProject(resolved)
+      return rows.filter((row) => id === undefined || row.id === id).map(toDatum)
+    },
+
+    async list(caller, projectId) {
+      const resolved = await access.resolveReadable(caller, projectId)
+      return (await tilesets.listByProject(resolved)).map((row) => ({ id: row.id, name: row.name }))
+    },
+
+    servedPath(tilesetId, versionId, grant, relativePath) {
+      if (!uuidPattern.test(tilesetId) || !uuidPattern.test(versionId)) return undefined
+      if (!signer.verify(grantKey(tilesetId, versionId), grant, clock.nowMs())) return undefined
+      const segments: string[] = []
+      for (const segment of relativePath.split('/')) {
+        if (segment === '' || segment === '.') continue
+        if (segment === '..' || segment.includes('\\') || segment.includes('\u0000'))
+          return undefined
+        segments.push(segment)
+      }
+      if (segments.length === 0) return undefined
+      return join(versionPath(versionId), ...segments)
+    },
+
+    lifecycleHook: {
+      async onCopy(transaction, fromProjectId, toProjectId) {
+        const repository = createTilesetsRepository(transaction)
+        const idMap = new Map<string, string>()
+        for (const row of await repository.listByProject(fromProjectId)) {
+          const id = randomUUID()
+          idMap.set(row.id, id)
+          // the version folder is immutable, so the copy serves the same files
+          await repository.insert({ ...row, id, project_id: toProjectId })
+        }
+        // single-building models of the copy point at the copied tilesets
+        for (const [from, to] of idMap) {
+          await transaction
+            .updateTable('gis_models')
+            .set({ tileset_id: to })
+            .where('project_id', '=', toProjectId)
+            .where('tileset_id', '=', from)
+            .execute()
+        }
+      },
+      async onDelete(transaction, projectId) {
+        const versions = await createTilesetsRepository(transaction).deleteByProject(projectId)
+        if (versions.length > 0) releaseLater(versions)
+      },
+    },
+
+    async sweep(minimumAgeMs) {
+      let names: string[]
+      try {
+        names = await readdir(directory)
+      } catch {
+        return 0
+      }
+      const cutoffMs = Date.now() - minimumAgeMs
+      const old = async (name: string) => {
+        const info = await stat(join(directory, name)).catch(() => undefined)
+        return info !== undefined && info.mtimeMs < cutoffMs
+      }
+      let removed = 0
+      const versions: string[] = []
+      for (const name of names) {
+        if (name.startsWith(stagingPrefix)) {
+          if (await old(name)) {
+            await removeTree(join(directory, name))
+            removed++
+          }
+        } else if (uuidPattern.test(name) && (await old(name))) versions.push(name)
+      }
+      const inUse = await tilesets.versionsInUse(versions)
+      for (const versionId of versions) {
+        if (!inUse.has(versionId)) {
+          await removeTree(versionPath(versionId))
+          removed++
+        }
+      }
+      return removed
+    },
+  }
+}
+
+/** A tileset's default name: the upload's file name without its extension. */
+function defaultNameOf(fileName: string): string {
+  const base = fileName.replace(/\.(zip|3tz)$/i, '').trim()
+  return (base === '' ? 'Oblique photography' : base).slice(0, 100)
+}

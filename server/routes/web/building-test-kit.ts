@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises'
+import { parseGlb, writeGlb } from '../../../workers/sbm/glb'
+
+/**
+ * Model files for the building route tests: the committed SBM fixtures, real glTF/DAE/FBX from
+ * the shared test data, and hostile variants made from them. Test-only.
+ */
+
+const sharedData = new URL('../../../../shared/data/', import.meta.url)
+const sbmFixtures = new URL('../../../workers/sbm/fixtures/', import.meta.url)
+
+/** Reads a file of ../shared/data. */
+export async function sharedFile(path: string): Promise<Buffer> {
+  return readFile(new URL(path, sharedData))
+}
+
+/** The two SBM fixtures: a two-storey floor model (floors F1 at 0 m, F2 at 3 m) and the Duck. */
+export async function sbmFixtureFiles() {
+  return {
+    twoStoreys: await readFile(new URL('two-storeys.sbm', sbmFixtures)),
+    duck: await readFile(new URL('duck.sbm', sbmFixtures)),
+  }
+}
+
+/** The same SBM with another role (and floors) in its marker, e.g. to make a shell. */
+export function withSbmMarker(
+  sbm: Uint8Array,
+  marker: {
+    role: 'shell' | 'floor' | 'model'
+    floors?: Array<{ id: string; name: string; elevation: number }>
+  },
+): Buffer {
+  const glb = parseGlb(sbm)
+  const json = structuredClone(glb.json) as { asset: { extras: { sbm: Record<string, unknown> } } }
+  json.asset.extras.sbm.role = marker.role
+  if (marker.floors) json.asset.extras.sbm.floors = marker.floors
+  else delete json.asset.extras.sbm.floors
+  return Buffer.from(writeGlb({ json, bin: glb.bin, extraChunks: glb.extraChunks }))
+}
+
+/** A GLB whose JSON chunk claims to be far longer than the file. */
+export function withLyingChunkLength(glb: Uint8Array): Buffer {
+  const bytes = Buffer.from(glb)
+  bytes.writeUInt32LE(0x7fff_fff0, 12)
+  return bytes
+}
+
+/** Marks the central-directory record of `name` as a Unix symbolic link. */
+export function markAsSymlink(zip: Uint8Array, name: string): Buffer {
+  const bytes = Buffer.from(zip)
+  const encodedName = Buffer.from(name)
+  for (let offset = 0; offset + 46 < bytes.length; offset++) {
+    if (bytes.readUInt32LE(offset) !== 0x02014b50) continue
+    const nameLength = bytes.readUInt16LE(offset + 28)
+    if (!bytes.subarray(offset + 46, offset + 46 + nameLength).equals(encodedName)) continue
+    bytes.writeUInt16LE((3 << 8) | 20, offset + 4)
+    bytes.writeUInt32LE((0o120777 << 16) >>> 0, offset + 38)
+    return bytes
+  }
+  throw new Error(`${name} is not in the archive`)
+}
+
+/** The same GLB/SBM with a note in `asset.extras`, so its bytes (and hash) are its own. */
+export function uniqueCopy(glbBytes: Uint8Array, note: string): Buffer {
+  const glb = parseGlb(glbBytes)
+  const json = structuredClone(glb.json) as { asset: { extras?: Record<string, unknown> } }
+  json.asset.extras = { ...json.asset.extras, testNote: note }
+  return Buffer.from(writeGlb({ json, bin: glb.bin, extraChunks: glb.extraChunks }))
+}
+
+/** The same GLB declaring a required extension no converter knows. */
+export function withRequiredExtension(glbBytes: Uint8Array, extension: string): Buffer {
+  const glb = parseGlb(glbBytes)
+  const json = structuredClone(glb.json)
+  json.extensionsUsed = [...((json.extensionsUsed as string[] | undefined) ?? []), extension]
+  json.extensionsRequired = [
+    ...((json.extensionsRequired as string[] | undefined) ?? []),
+    extension,
+  ]
+  return Buffer.from(writeGlb({ json, bin: glb.bin, extraChunks: glb.extraChunks }))
+}

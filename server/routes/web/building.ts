@@ -1,0 +1,376 @@
+import { createReadStream } from 'node:fs'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import {
+  buildingModelIdBodySchema,
+  buildingModelSchema,
+  buildingProjectBodySchema,
+  conversionDatumSchema,
+  conversionMaxFiles,
+  conversionSourceMaxBytes,
+  convertSbmFieldsSchema,
+  createModelByCategoryBodySchema,
+  floorUploadDatumSchema,
+  floorUploadFieldsSchema,
+  floorUploadMaxFiles,
+  floorZipUploadMaxBytes,
+  modelCountDatumSchema,
+  modelInfoDatumSchema,
+  replaceModelFieldsSchema,
+  sbmUploadMaxBytes,
+  structureManifestMaxBytes,
+  structureUploadDatumSchema,
+  structureUploadFieldsSchema,
+  updateBimModelBodySchema,
+  updateModelInfoBodySchema,
+  uploadGltfForSbmFieldsSchema,
+} from '../../../contract/building'
+import { nullDatumSchema } from '../../../contract/common'
+import { AppError } from '../../http/app-error'
+import { defineRoute, type UploadedFile } from '../../http/define-route'
+import {
+  type BuildingService,
+  createBuildingService,
+  type IncomingFile,
+  type ServedModelFile,
+} from '../../modules/building/building.service'
+import { type ConversionPool, createConversionPool } from '../../modules/building/conversion-pool'
+import type { ProjectCaller } from '../../modules/projects.service'
+import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
+import type { AuthUser } from '../../modules/users.service'
+import { sessionTimeoutMessage } from '../../plugins/auth'
+import { projectTokenHeaderName } from './project'
+import { projectAreaOf } from './project-area'
+
+/** The building area's services, made once per app. */
+export interface BuildingArea {
+  building: BuildingService
+  conversions: ConversionPool
+}
+
+const areas = new WeakMap<FastifyInstance, BuildingArea>()
+
+/** The building area's services for an app (other areas and tests reach them here). */
+export function buildingAreaOf(app: FastifyInstance): BuildingArea {
+  let area = areas.get(app)
+  if (!area) {
+    const { database, storage, clock } = app.deps
+    const conversions = createConversionPool()
+    const building = createBuildingService({
+      database,
+      storage,
+      clock,
+      projects: projectAreaOf(app).projects,
+      conversions,
+    })
+    area = { building, conversions }
+    areas.set(app, area)
+  }
+  return area
+}
+
+/**
+ * The files of an upload request: its multipart files, or the finished resumable upload named
+ * by `upload_id` (copied into the file store, then released), never both.
+ */
+async function incomingFilesOf(
+  app: FastifyInstance,
+  user: AuthUser,
+  files: readonly UploadedFile[],
+  uploadId: string | undefined,
+): Promise<IncomingFile[]> {
+  if (uploadId === undefined) {
+    return files.map((file) => ({
+      fileName: file.fileName,
+      sha256: file.sha256,
+      sizeBytes: file.sizeBytes,
+    }))
+  }
+  if (files.length > 0) {
+    await buildingAreaOf(app).building.releaseUnused(files.map((file) => file.sha256))
+    throw new AppError('validation', 'Send either files or an upload_id, not both.', [
+      { field: 'upload_id', message: 'Not together with files' },
+    ])
+  }
+  const claimed = await claimResumableUpload(app, { userId: user.id, uploadId })
+  try {
+    const stored = await app.deps.storage.put(createReadStream(claimed.filePath))
+    await claimed.release()
+    return [{ fileName: claimed.fileName, sha256: stored.sha256, sizeBytes: stored.sizeBytes }]
+  } catch (error) {
+    claimed.giveBack()
+    throw error
+  }
+}
+
+/** Who reads: the signed-in user, else the holder of a project token, else nobody ('2011'). */
+function readerOf(request: FastifyRequest, bodyToken?: string): ProjectCaller {
+  if (request.user) return request.user
+  const header = request.headers[projectTokenHeaderName.toLowerCase()]
+  const query = (request.query as { project_token?: unknown } | undefined)?.project_token
+  const token =
+    bodyToken ??
+    (Array.isArray(header) ? header[0] : header) ??
+    (typeof query === 'string' ? query : undefined)
+  if (token) return { projectToken: token }
+  throw new AppError('sessionTimeout', sessionTimeoutMessage)
+}
+
+const readModelInfoBodySchema = buildingProjectBodySchema.extend({
+  /** A project token instead of a user token, for preview links. */
+  project_token: z.string().max(100).optional(),
+})
+
+/**
+ * Building models (SPEC §7 "Models", "Uploads"): the floor and shell uploads, model changes,
+ * the scene description the engine loads, conversions, and the serving of model files.
+ */
+export function registerBuildingRoutes(app: FastifyInstance): void {
+  const { building, conversions } = buildingAreaOf(app)
+  projectAreaOf(app).lifecycleHooks.push(building.lifecycleHook)
+  app.addHook('onClose', async () => {
+    await building.settleReleases()
+    await conversions.close()
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/upload/uploadZip',
+    auth: 'editor',
+    summary: 'Floor upload: many .sbm files or one .zip of SBMs',
+    description:
+      'Multipart: `project_id`, then `file` parts (SBM files, or one ZIP holding SBMs), or ' +
+      '`upload_id` of a finished resumable upload. Every SBM is validated; any invalid file ' +
+      'refuses the whole upload. An SBM with floor metadata registers those floors; otherwise a ' +
+      'floor named after the file is made. A file name already in the project replaces that model.',
+    tags: ['upload'],
+    body: floorUploadFieldsSchema,
+    datum: floorUploadDatumSchema,
+    files: {
+      fields: ['file'],
+      maxFiles: floorUploadMaxFiles,
+      maxFileSizeBytes: floorZipUploadMaxBytes,
+    },
+    handler: async ({ body, user, files }) =>
+      building.uploadFloorModels(
+        user,
+        body.project_id,
+        await incomingFilesOf(app, user, files, body.upload_id),
+      ),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/upload/configModelFileStructureReturnUrl',
+    auth: 'editor',
+    summary: 'Shell upload: the building structure manifest (.json)',
+    description:
+      'Multipart: `project_id` and exactly one `.json` `file`. The manifest is validated, stored ' +
+      "and becomes the project's `shell_json_path`; its shell and floors are linked to the " +
+      "project's models by file name (models not uploaded yet are listed in `missingModels`).",
+    tags: ['upload'],
+    body: structureUploadFieldsSchema,
+    datum: structureUploadDatumSchema,
+    files: { fields: ['file'], maxFiles: 1, maxFileSizeBytes: structureManifestMaxBytes },
+    handler: async ({ body, user, files }) =>
+      building.uploadStructure(
+        user,
+        body.project_id,
+        await incomingFilesOf(app, user, files, body.upload_id),
+      ),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/upload/uploadandupdatemodel',
+    auth: 'editor',
+    summary: "Replace a model's SBM file",
+    tags: ['upload'],
+    body: replaceModelFieldsSchema,
+    datum: buildingModelSchema,
+    files: { fields: ['file'], maxFiles: 1, maxFileSizeBytes: sbmUploadMaxBytes },
+    handler: async ({ body, user, files }) =>
+      building.replaceModelFile(
+        user,
+        body.id,
+        await incomingFilesOf(app, user, files, body.upload_id),
+      ),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/BIMupload/updateBimModel',
+    auth: 'editor',
+    summary: 'Rename a model, move it to a floor, or change its role',
+    body: updateBimModelBodySchema,
+    datum: buildingModelSchema,
+    handler: ({ body, user }) => building.updateModel(user, body),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/BIMupload/deleteBimModel',
+    auth: 'editor',
+    summary: 'Delete a model (refused once the project is paid)',
+    body: buildingModelIdBodySchema,
+    datum: nullDatumSchema,
+    handler: async ({ body, user }) => {
+      await building.deleteModel(user, body.id)
+      return null
+    },
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/model/findModelInfo',
+    auth: 'public',
+    summary: "A project's building structure and models, as the engine loads them",
+    description:
+      'For the owner (user token) or a project-token holder (`project_token` or the ProjectToken ' +
+      'header); project cases for everyone signed in.',
+    body: readModelInfoBodySchema,
+    datum: modelInfoDatumSchema,
+    handler: ({ body, request }) =>
+      building.modelInfo(readerOf(request, body.project_token), body.project_id),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/model/createModelByCategory',
+    auth: 'editor',
+    summary: 'Add a converted library model to a project',
+    body: createModelByCategoryBodySchema,
+    datum: buildingModelSchema,
+    handler: ({ body, user }) => building.createFromConverted(user, body),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/findmodelnum',
+    auth: 'editor',
+    summary: 'How many models a project has',
+    tags: ['model'],
+    body: buildingProjectBodySchema,
+    datum: modelCountDatumSchema,
+    handler: ({ body, user }) => building.countModels(user, body.project_id),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/project/updatemodelinfo',
+    auth: 'editor',
+    summary: "Save a model's placement (position, rotation, scale) and visibility",
+    tags: ['model'],
+    body: updateModelInfoBodySchema,
+    datum: buildingModelSchema,
+    handler: ({ body, user }) => building.updatePlacement(user, body),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/upload/uploadGltfForSbm',
+    auth: 'editor',
+    summary: 'Convert a glTF/GLB model to SBM',
+    description:
+      'Multipart `glbf_arr`: one `.glb`, or one `.gltf` with its `.bin` and image files; ' +
+      '`category_zip_uuid`, `option_type` (add) and optional `project_id` (the SBM then joins ' +
+      "that project's model library). Conversion runs in a worker thread.",
+    tags: ['upload'],
+    body: uploadGltfForSbmFieldsSchema,
+    datum: conversionDatumSchema,
+    files: {
+      fields: ['glbf_arr'],
+      maxFiles: conversionMaxFiles,
+      maxFileSizeBytes: conversionSourceMaxBytes,
+    },
+    handler: async ({ body, user, files }) =>
+      building.convert(user, {
+        kind: 'gltf',
+        files: await incomingFilesOf(app, user, files, body.upload_id),
+        projectId: body.project_id,
+        categoryZipUuid: body.category_zip_uuid,
+      }),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/upload/convertSbm',
+    auth: 'editor',
+    summary: 'Convert one DAE or FBX model to SBM',
+    description:
+      'Multipart: exactly one `.dae` or `.fbx` `file` and optional `project_id`. A refusal ' +
+      "carries the converter's reason (glTF 1.0, missing buffers, unsupported extension, " +
+      'UTF-16 DAE…) as the message.',
+    tags: ['upload'],
+    body: convertSbmFieldsSchema,
+    datum: conversionDatumSchema,
+    files: { fields: ['file'], maxFiles: 1, maxFileSizeBytes: conversionSourceMaxBytes },
+    handler: async ({ body, user, files }) =>
+      building.convert(user, {
+        kind: 'daeOrFbx',
+        files: await incomingFilesOf(app, user, files, body.upload_id),
+        projectId: body.project_id,
+      }),
+  })
+
+  registerModelFileRoutes(app, building)
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const sha256NamePattern = (extension: string) => new RegExp(`^([0-9a-f]{64})\\.${extension}$`)
+
+function registerModelFileRoutes(app: FastifyInstance, building: BuildingService): void {
+  const send = (reply: FastifyReply, served: ServedModelFile, isPrivate: boolean) => {
+    reply.type(served.contentType)
+    if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
+    // the address holds the content hash (or a random id), so the bytes never change under it;
+    // files of a project stay out of shared caches
+    reply.header(
+      'cache-control',
+      `${isPrivate ? 'private' : 'public'}, max-age=31536000, immutable`,
+    )
+    return reply.send(served.stream)
+  }
+  const notFound = () => new AppError('notFound', 'File not found.')
+
+  // Raw bytes, not envelopes: the engine fetches these. The owner, a project-token holder
+  // (ProjectToken header or ?project_token=) or anyone for a project case may read them.
+  app.get<{ Params: { modelId: string; name: string } }>(
+    '/web/model/files/:modelId/:name',
+    { config: { auth: 'public' } },
+    async (request, reply) => {
+      const match = sha256NamePattern('sbm').exec(request.params.name)
+      if (!match || !uuidPattern.test(request.params.modelId)) throw notFound()
+      const served = await building.openModelFile(
+        readerOf(request),
+        request.params.modelId,
+        match[1]!,
+      )
+      return send(reply, served, true)
+    },
+  )
+  app.get<{ Params: { projectId: string; name: string } }>(
+    '/web/model/structure/:projectId/:name',
+    { config: { auth: 'public' } },
+    async (request, reply) => {
+      const match = sha256NamePattern('json').exec(request.params.name)
+      if (!match || request.params.projectId.length > 64) throw notFound()
+      const served = await building.openStructureFile(
+        readerOf(request),
+        request.params.projectId,
+        match[1]!,
+      )
+      return send(reply, served, true)
+    },
+  )
+  // Converted library models are public by their random id, like uploaded images.
+  app.get<{ Params: { name: string } }>(
+    '/web/model/converted/:name',
+    { config: { auth: 'public' } },
+    async (request, reply) => {
+      const match = /^(.+)\.sbm$/.exec(request.params.name)
+      if (!match || !uuidPattern.test(match[1]!)) throw notFound()
+      return send(reply, await building.openConvertedFile(match[1]!), false)
+    },
+  )
+}

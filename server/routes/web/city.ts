@@ -1,0 +1,489 @@
+import { randomUUID } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import {
+  addGisModelBodySchema,
+  addObliquePhotographBodySchema,
+  basemapFileSchema,
+  basemapFindDatumSchema,
+  findObliquePhotographBodySchema,
+  gisModelSchema,
+  idBodySchema,
+  obliquePhotographListItemSchema,
+  obliquePhotographSchema,
+  projectScopeBodySchema,
+  saveBasemapBodySchema,
+  updateGisModelBodySchema,
+  updateObliquePhotographBodySchema,
+  uploadBasemapFieldsSchema,
+  uploadTiltModelFieldsSchema,
+} from '../../../contract/city'
+import { nullDatumSchema } from '../../../contract/common'
+import { AppError } from '../../http/app-error'
+import { defineRoute, parseInput } from '../../http/define-route'
+import { okEnvelope } from '../../http/envelope'
+import { nestFormPairs } from '../../http/form-body'
+import {
+  type BasemapsService,
+  createBasemapsService,
+} from '../../modules/basemaps/basemaps.service'
+import {
+  createGisModelsService,
+  type GisModelsService,
+} from '../../modules/gis-models/gis-models.service'
+import type { ProjectCaller } from '../../modules/projects.service'
+import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
+import { createCityAccess } from '../../modules/tilesets/city-access'
+import { cityDirectories, openUrlSigner } from '../../modules/tilesets/served-files'
+import {
+  createTilesetsService,
+  type TilesetsService,
+} from '../../modules/tilesets/tilesets.service'
+import type { AuthUser } from '../../modules/users.service'
+import { projectTokenHeaderName } from './project'
+import { projectAreaOf } from './project-area'
+import { registerTileRoutes } from './tiles'
+
+/** The city area's services, made once per app. */
+export interface CityArea {
+  tilesets: TilesetsService
+  gisModels: GisModelsService
+  basemaps: BasemapsService
+  directories: ReturnType<typeof cityDirectories>
+}
+
+const areas = new WeakMap<FastifyInstance, Promise<CityArea>>()
+
+/** The city area's services for an app (made on first use: the signing key is read from disk). */
+export function cityAreaOf(app: FastifyInstance): Promise<CityArea> {
+  let area = areas.get(app)
+  if (!area) {
+    area = makeCityArea(app)
+    areas.set(app, area)
+  }
+  return area
+}
+
+async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
+  const { database, clock, config } = app.deps
+  const directories = cityDirectories(config.dataDir)
+  const signer = await openUrlSigner(directories.signingKey, config.dataDir)
+  const access = createCityAccess({ database, projects: projectAreaOf(app).projects })
+  const onBackgroundError = (error: unknown) =>
+    app.log.warn({ err: error }, 'city file clean-up failed')
+  return {
+    directories,
+    tilesets: createTilesetsService({
+      database,
+      clock,
+      access,
+      signer,
+      directory: directories.tilesets,
+      limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
+      onBackgroundError,
+    }),
+    gisModels: createGisModelsService({ database, clock, access }),
+    basemaps: createBasemapsService({
+      database,
+      clock,
+      access,
+      signer,
+      directory: directories.basemaps,
+      onBackgroundError,
+    }),
+  }
+}
+
+/** Who reads: the signed-in user, else the holder of a project token (header or field), else null. */
+function readerOf(
+  request: FastifyRequest,
+  user: AuthUser | null,
+  bodyToken: string | undefined,
+): ProjectCaller | null {
+  if (user) return user
+  const header = request.headers[projectTokenHeaderName.toLowerCase()]
+  const token = bodyToken ?? (Array.isArray(header) ? header[0] : header)
+  return token ? { projectToken: token } : null
+}
+
+/** How often orphaned tileset folders and basemap files are looked for. */
+const sweepIntervalMs = 3_600_000
+/** Files younger than this are never swept: an upload may be about to record them. */
+const sweepMinimumAgeMs = 3_600_000
+
+/**
+ * The city area (issue #7): oblique photography (`/obliquephotograph/*`,
+ * `/findObliquePhotograph`, `/upload/uploadTiltModel`), single-building GIS models
+ * (`/gismodel/*`), basemaps (`/basemap/*`, `/upload/uploadBasemap`) and the signed tile and
+ * PMTiles addresses (./tiles.ts). Project copies and deletes carry these records along.
+ */
+export function registerCityArea(app: FastifyInstance): void {
+  const ready = cityAreaOf(app)
+  const hooks = projectAreaOf(app).lifecycleHooks
+  // GIS models first: the tilesets' copy hook repoints the copied models at the copied tilesets
+  hooks.push(
+    {
+      onCopy: async (...args) => (await ready).gisModels.lifecycleHook.onCopy?.(...args),
+      onDelete: async (...args) => (await ready).gisModels.lifecycleHook.onDelete?.(...args),
+    },
+    {
+      onCopy: async (...args) => (await ready).tilesets.lifecycleHook.onCopy?.(...args),
+      onDelete: async (...args) => (await ready).tilesets.lifecycleHook.onDelete?.(...args),
+    },
+    {
+      onCopy: async (...args) => (await ready).basemaps.lifecycleHook.onCopy?.(...args),
+      onDelete: async (...args) => (await ready).basemaps.lifecycleHook.onDelete?.(...args),
+    },
+  )
+  registerObliquePhotographRoutes(app, ready)
+  registerGisModelRoutes(app, ready)
+  registerBasemapRoutes(app, ready)
+  registerUploadRoutes(app, ready)
+  registerTileRoutes(app, ready)
+
+  let timer: NodeJS.Timeout | undefined
+  const sweep = async () => {
+    try {
+      const area = await ready
+      const removed =
+        (await area.tilesets.sweep(sweepMinimumAgeMs)) +
+        (await area.basemaps.sweep(sweepMinimumAgeMs))
+      await rm(area.directories.incoming, { recursive: true, force: true }).catch(() => undefined)
+      if (removed > 0) app.log.info({ removed }, 'orphaned city files removed')
+    } catch (error) {
+      app.log.warn({ err: error }, 'sweep of city files failed')
+    }
+  }
+  app.addHook('onReady', async () => {
+    await ready
+    timer = setInterval(sweep, sweepIntervalMs)
+    timer.unref()
+  })
+  app.addHook('onClose', async () => {
+    if (timer !== undefined) clearInterval(timer)
+  })
+}
+
+function registerObliquePhotographRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/obliquephotograph/add',
+    auth: 'editor',
+    summary: 'Add an oblique photography record (content comes with uploadTiltModel and its id)',
+    body: addObliquePhotographBodySchema,
+    datum: obliquePhotographSchema,
+    handler: async ({ body, user }) => (await ready).tilesets.add(user, body),
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/obliquephotograph/update',
+    auth: 'editor',
+    summary: 'Rename, show/hide or place an oblique photography tileset',
+    body: updateObliquePhotographBodySchema,
+    datum: obliquePhotographSchema,
+    handler: async ({ body, user }) => (await ready).tilesets.update(user, body),
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/obliquephotograph/del',
+    auth: 'editor',
+    summary: 'Delete an oblique photography tileset and its files',
+    body: idBodySchema,
+    datum: nullDatumSchema,
+    handler: async ({ body, user }) => {
+      await (await ready).tilesets.remove(user, body.id)
+      return null
+    },
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/obliquephotograph/find',
+    auth: 'public',
+    summary: "A project's oblique photography in full, with signed tileset addresses",
+    description:
+      'Owner or admin Token, or the project token (`ProjectToken` header or `project_token`). `root_url` is a signed address valid 12–24 h that loads without headers.',
+    body: findObliquePhotographBodySchema,
+    datum: z.array(obliquePhotographSchema),
+    handler: async ({ body, user, request }) =>
+      (await ready).tilesets.find(
+        readerOf(request, user, body.project_token),
+        body.project_id,
+        body.id,
+      ),
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/findObliquePhotograph',
+    auth: 'public',
+    summary: "A project's oblique photography as a list of id and name (SPEC §7)",
+    body: projectScopeBodySchema,
+    datum: z.array(obliquePhotographListItemSchema),
+    handler: async ({ body, user, request }) =>
+      (await ready).tilesets.list(readerOf(request, user, body.project_token), body.project_id),
+  })
+}
+
+function registerGisModelRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/gismodel/select',
+    auth: 'public',
+    summary: "A project's single-building (monomer) models: id, modelname, tileset and features",
+    body: projectScopeBodySchema,
+    datum: z.array(gisModelSchema),
+    handler: async ({ body, user, request }) =>
+      (await ready).gisModels.select(readerOf(request, user, body.project_token), body.project_id),
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/gismodel/add',
+    auth: 'editor',
+    summary: 'Save picked features of a tileset as a named single-building model',
+    body: addGisModelBodySchema,
+    datum: gisModelSchema,
+    handler: async ({ body, user }) => (await ready).gisModels.add(user, body),
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/gismodel/update',
+    auth: 'editor',
+    summary: 'Rename a single-building model or change its features and properties',
+    body: updateGisModelBodySchema,
+    datum: gisModelSchema,
+    handler: async ({ body, user }) => (await ready).gisModels.update(user, body),
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/gismodel/delete',
+    auth: 'editor',
+    summary: 'Delete a single-building model',
+    body: idBodySchema,
+    datum: nullDatumSchema,
+    handler: async ({ body, user }) => {
+      await (await ready).gisModels.remove(user, body.id)
+      return null
+    },
+  })
+}
+
+function registerBasemapRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/basemap/find',
+    auth: 'public',
+    summary: "A project's basemap setting (offline by default) and its uploaded PMTiles",
+    body: projectScopeBodySchema,
+    datum: basemapFindDatumSchema,
+    handler: async ({ body, user, request }) =>
+      (await ready).basemaps.find(readerOf(request, user, body.project_token), body.project_id),
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/basemap/save',
+    auth: 'editor',
+    summary: "Save a project's basemap: offline, an online style URL, or an uploaded PMTiles",
+    body: saveBasemapBodySchema,
+    datum: basemapFindDatumSchema,
+    handler: async ({ body, user }) => (await ready).basemaps.save(user, body),
+  })
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/basemap/del',
+    auth: 'editor',
+    summary: 'Delete an uploaded PMTiles basemap (refused while it is the chosen basemap)',
+    body: idBodySchema,
+    datum: nullDatumSchema,
+    handler: async ({ body, user }) => {
+      await (await ready).basemaps.remove(user, body.id)
+      return null
+    },
+  })
+}
+
+/** An upload's file: received now into the incoming folder, or a claimed resumable upload. */
+interface ReceivedFile {
+  path: string
+  fileName: string
+  /** Called once the route is done with the file (`refused`: it will never be accepted). */
+  dispose(outcome: 'done' | 'refused' | 'failed'): Promise<void>
+}
+
+/**
+ * Reads an upload request: multipart fields plus one `file`, streamed to disk as it arrives
+ * (never held in memory), or form/JSON fields with the `upload_id` of a resumable upload.
+ */
+async function receiveUpload(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  options: { incomingDirectory: string; maxFileBytes: number; tooLargeMessage: string },
+): Promise<{ fields: Record<string, unknown>; file: ReceivedFile | undefined }> {
+  if (!request.isMultipart()) {
+    const fields = (request.body ?? {}) as Record<string, unknown>
+    const uploadId = fields.upload_id
+    if (typeof uploadId !== 'string') return { fields, file: undefined }
+    const claimed = await claimResumableUpload(app, { userId: request.user!.id, uploadId })
+    if (claimed.sizeBytes > options.maxFileBytes) {
+      await claimed.release()
+      throw new AppError('tooLarge', options.tooLargeMessage)
+    }
+    return {
+      fields,
+      file: {
+        path: claimed.filePath,
+        fileName: claimed.fileName,
+        async dispose(outcome) {
+          if (outcome === 'failed') claimed.giveBack()
+          else await claimed.release()
+        },
+      },
+    }
+  }
+  await mkdir(options.incomingDirectory, { recursive: true })
+  const pairs: Array<[string, string]> = []
+  let file: ReceivedFile | undefined
+  const parts = request.parts({
+    limits: { files: 2, fields: 50, fileSize: options.maxFileBytes + 1 },
+  })
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        pairs.push([part.fieldname, String(part.value)])
+        continue
+      }
+      if (part.fieldname !== 'file' || file !== undefined) {
+        part.file.resume()
+        throw new AppError(
+          'validation',
+          `${part.fieldname}: only one file, in the field "file", is accepted.`,
+        )
+      }
+      const path = join(options.incomingDirectory, `${randomUUID()}.upload`)
+      const received: ReceivedFile = {
+        path,
+        fileName: part.filename || 'upload',
+        dispose: () => rm(path, { force: true }),
+      }
+      file = received
+      try {
+        await pipeline(part.file, createWriteStream(path, { flags: 'wx' }))
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError('tooLarge', options.tooLargeMessage)
+        }
+        throw error
+      }
+      if (part.file.truncated) throw new AppError('tooLarge', options.tooLargeMessage)
+    }
+  } catch (error) {
+    await file?.dispose('failed')
+    if (
+      error instanceof AppError ||
+      typeof (error as { statusCode?: unknown }).statusCode === 'number'
+    ) {
+      throw error
+    }
+    throw new AppError('validation', `Malformed multipart body: ${(error as Error).message}`)
+  }
+  return { fields: nestFormPairs(pairs), file }
+}
+
+const mebibyte = 1024 * 1024
+
+function registerUploadRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
+  const { config } = app.deps
+
+  app.openApi.add({
+    method: 'POST',
+    url: '/web/upload/uploadTiltModel',
+    auth: 'editor',
+    summary: 'Upload or update oblique photography: a 3D Tiles zip or .3tz',
+    description:
+      'Multipart `project_id`, optional `id` (the tileset to update) and `name`, and one `file`; or form/JSON with `upload_id` of a finished resumable upload instead of the file. The archive is inspected before anything is extracted; the previous version stays served until the new one is complete.',
+    tags: ['upload'],
+    body: uploadTiltModelFieldsSchema,
+    datum: obliquePhotographSchema,
+    fileFields: ['file'],
+  })
+  // Not defineRoute: that stores files in the content-addressed store, while a tileset archive
+  // (up to TILESET_UPLOAD_LIMIT_MB) only passes through on its way to being extracted.
+  app.post('/web/upload/uploadTiltModel', { config: { auth: 'editor' } }, async (request) => {
+    const area = await ready
+    const tooLargeMessage = `The tileset archive is larger than ${Math.round(config.tilesetUploadLimitBytes / mebibyte)} MB (TILESET_UPLOAD_LIMIT_MB).`
+    const { fields, file } = await receiveUpload(app, request, {
+      incomingDirectory: area.directories.incoming,
+      maxFileBytes: config.tilesetUploadLimitBytes,
+      tooLargeMessage,
+    })
+    let outcome: 'done' | 'refused' | 'failed' = 'failed'
+    try {
+      const body = parseInput(uploadTiltModelFieldsSchema, fields)
+      if (!file) {
+        throw new AppError('validation', 'file: Required (or upload_id of a resumable upload)', [
+          { field: 'file', message: 'Required' },
+        ])
+      }
+      const datum = await area.tilesets.ingest({
+        user: request.user!,
+        projectId: body.project_id,
+        tilesetId: body.id,
+        name: body.name,
+        archive: { path: file.path, fileName: file.fileName },
+      })
+      outcome = 'done'
+      return okEnvelope(obliquePhotographSchema.parse(datum))
+    } catch (error) {
+      if (error instanceof AppError) outcome = 'refused'
+      throw error
+    } finally {
+      await file?.dispose(outcome)
+    }
+  })
+
+  app.openApi.add({
+    method: 'POST',
+    url: '/web/upload/uploadBasemap',
+    auth: 'editor',
+    summary: 'Upload a PMTiles (v3) basemap for a city project',
+    description:
+      'Multipart `project_id`, optional `name` and one `file`; or form/JSON with `upload_id` of a finished resumable upload. Choose it with /basemap/save.',
+    tags: ['upload'],
+    body: uploadBasemapFieldsSchema,
+    datum: basemapFileSchema,
+    fileFields: ['file'],
+  })
+  app.post('/web/upload/uploadBasemap', { config: { auth: 'editor' } }, async (request) => {
+    const area = await ready
+    const { fields, file } = await receiveUpload(app, request, {
+      incomingDirectory: area.directories.incoming,
+      maxFileBytes: config.basemapUploadLimitBytes,
+      tooLargeMessage: `The basemap is larger than ${Math.round(config.basemapUploadLimitBytes / mebibyte)} MB (BASEMAP_UPLOAD_LIMIT_MB).`,
+    })
+    let outcome: 'done' | 'refused' | 'failed' = 'failed'
+    try {
+      const body = parseInput(uploadBasemapFieldsSchema, fields)
+      if (!file) {
+        throw new AppError('validation', 'file: Required (or upload_id of a resumable upload)', [
+          { field: 'file', message: 'Required' },
+        ])
+      }
+      const datum = await area.basemaps.accept({
+        user: request.user!,
+        projectId: body.project_id,
+        name: body.name,
+        filePath: file.path,
+        fileName: file.fileName,
+      })
+      outcome = 'done'
+      return okEnvelope(basemapFileSchema.parse(datum))
+    } catch (error) {
+      if (error instanceof AppError) outcome = 'refused'
+      throw error
+    } finally {
+      await file?.dispose(outcome)
+    }
+  })
+}

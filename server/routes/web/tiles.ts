@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify'
+import { AppError } from '../../http/app-error'
+import { readHead } from '../../modules/tilesets/served-files'
+import { sendFile } from '../../modules/tilesets/send-file'
+import { isGzip } from '../../modules/tilesets/tileset-json'
+import type { CityArea } from './city'
+
+/** Content types by extension; tiles without a registered type are plain binary. */
+const contentTypes: Record<string, string> = {
+  json: 'application/json',
+  b3dm: 'application/octet-stream',
+  i3dm: 'application/octet-stream',
+  pnts: 'application/octet-stream',
+  cmpt: 'application/octet-stream',
+  subtree: 'application/octet-stream',
+  glb: 'model/gltf-binary',
+  gltf: 'model/gltf+json',
+  bin: 'application/octet-stream',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  ktx2: 'image/ktx2',
+  geojson: 'application/geo+json',
+}
+
+/** The content type a served tileset file gets. */
+export function tileContentType(path: string): string {
+  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase()
+  return contentTypes[extension] ?? 'application/octet-stream'
+}
+
+/** Version folders never change, so a file at a versioned address can be cached for good. */
+const immutableCache = 'private, max-age=31536000, immutable'
+
+const forbiddenMessage = 'This address is not valid (any more): ask for the tileset again.'
+
+/**
+ * Serving of tileset files and PMTiles basemaps at the signed addresses `find` hands out:
+ *
+ * - `GET /web/tiles/<tilesetId>/<versionId>/<grant>/<path inside the tileset>`: relative
+ *   content URIs of tileset.json resolve below the same prefix, so loaders.gl, deck.gl and
+ *   3DTilesRendererJS load whole tilesets with no headers or query parameters.
+ *   Gzip-on-disk files are sent as stored with `Content-Encoding: gzip`.
+ * - `GET /web/basemaps/<fileKey>/<grant>/<name>.pmtiles`: for `pmtiles://` sources.
+ *
+ * Both: strong ETag, `Range` (206/416), immutable caching, 403 for a wrong or expired grant,
+ * 404 for anything not there; `..` and links never leave the folder.
+ */
+export function registerTileRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
+  app.get<{ Params: { tilesetId: string; versionId: string; grant: string; '*': string } }>(
+    '/web/tiles/:tilesetId/:versionId/:grant/*',
+    { config: { auth: 'public' } },
+    async (request, reply) => {
+      const { tilesetId, versionId, grant } = request.params
+      const area = await ready
+      const path = area.tilesets.servedPath(tilesetId, versionId, grant, request.params['*'])
+      if (path === undefined) {
+        if (area.tilesets.servedPath(tilesetId, versionId, grant, 'tileset.json') === undefined) {
+          throw new AppError('forbidden', forbiddenMessage)
+        }
+        throw new AppError('notFound', 'No such file in this tileset.')
+      }
+      const head = await readHead(path, 2).catch(() => {
+        throw new AppError('notFound', 'No such file in this tileset.')
+      })
+      return sendFile(request, reply, {
+        path,
+        contentType: tileContentType(path),
+        contentEncoding: isGzip(head) ? 'gzip' : undefined,
+        cacheControl: immutableCache,
+        etagSeed: versionId.slice(0, 8),
+      })
+    },
+  )
+
+  app.get<{ Params: { fileKey: string; grant: string; name: string } }>(
+    '/web/basemaps/:fileKey/:grant/:name',
+    { config: { auth: 'public' } },
+    async (request, reply) => {
+      const { fileKey, grant } = request.params
+      const path = (await ready).basemaps.servedPath(fileKey, grant)
+      if (path === undefined) throw new AppError('forbidden', forbiddenMessage)
+      return sendFile(request, reply, {
+        path,
+        contentType: 'application/vnd.pmtiles',
+        cacheControl: immutableCache,
+        etagSeed: fileKey.slice(0, 8),
+      })
+    },
+  )
+}

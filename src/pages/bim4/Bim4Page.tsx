@@ -1,0 +1,176 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useEffect, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { Link } from 'wouter'
+import type { BuildingPick } from '../../../engine/api/building-commands'
+import { navigateHash, useHashPath } from '../../app/hash-location'
+import type { PageProps } from '../../app/page-props'
+import { matchAppRoute } from '../../app/route-table'
+import { EngineProvider } from '../../engine-bridge'
+import { currentProject } from '../../state/project'
+import { ErrorState, SidePanel, Spinner, toast } from '../../ui'
+import { plannedPageDescriptions } from '../planned/planned-descriptions'
+import { BuildingCanvas } from './BuildingCanvas'
+import { buildingSession, requestSceneReload } from './building-session'
+import { GmlPathPanel } from './gml/GmlPathPanel'
+import { VisitToolsPanel } from './gml/VisitToolsPanel'
+import { ModelLibraryPanel } from './model/ModelLibraryPanel'
+import { PickInfoBox } from './PickInfoBox'
+import { SceneStatusBar } from './SceneStatusBar'
+import { SpaceSidebar } from './SpaceSidebar'
+import { SwitchProjectDialog } from './SwitchProjectDialog'
+import { spaceBackPath, spaceLocationOf } from './space-modules'
+import { useBuildingProject } from './use-building-project'
+import { useOwnedEngine } from './use-owned-engine'
+import './bim4.css'
+
+/**
+ * Every /bim4/* page of a building project (SPEC §2 "Scene editor at /bim4"). All of them render
+ * this one component, so moving between modules and tabs only swaps the side panel: the engine,
+ * its canvas and the loaded scene stay. The engine lives as long as the editor is open.
+ */
+export function Bim4Page(_props: PageProps) {
+  const engine = useOwnedEngine()
+  const { projectId } = useSnapshot(currentProject)
+  const { t } = useLingui()
+
+  // SPEC: the editor opens the current project; without one there is nothing to edit.
+  useEffect(() => {
+    if (projectId) return
+    toast.warning(t`Open a space project first.`)
+    navigateHash(spaceBackPath, { replace: true })
+  }, [projectId, t])
+
+  if (!engine || !projectId) {
+    return (
+      <div className="ts-bim4 ts-bim4--starting">
+        <Spinner label={t`Opening the scene`} />
+      </div>
+    )
+  }
+  return (
+    <EngineProvider engine={engine}>
+      <BuildingEditor engine={engine} />
+    </EngineProvider>
+  )
+}
+
+function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useOwnedEngine>> }) {
+  const { t, i18n } = useLingui()
+  const [path] = useHashPath()
+  const { module, tab } = spaceLocationOf(path)
+  const session = useSnapshot(buildingSession)
+  const [isSwitching, setSwitching] = useState(false)
+  useBuildingProject(engine)
+
+  function handlePick(pick: BuildingPick | null) {
+    const purpose = buildingSession.clickPurpose
+    if (purpose === 'inspect') {
+      buildingSession.inspectedPick = pick
+      return
+    }
+    buildingSession.clickPurpose = 'inspect'
+    if (!pick) {
+      toast.warning(t`Nothing was hit there. Click on the building.`)
+      return
+    }
+    const [x, y, z] = pick.point.map((value) => value.toFixed(2))
+    const choice = {
+      kind: 'point' as const,
+      point: pick.point,
+      label: t`Point ${x}, ${y}, ${z}`,
+    }
+    if (purpose === 'routeStart') buildingSession.routeStart = choice
+    else buildingSession.routeEnd = choice
+  }
+
+  const moduleTitle = i18n._(module.label)
+  return (
+    <div className="ts-bim4" data-testid="bim4-editor" data-module={module.id}>
+      <SpaceSidebar
+        currentModuleId={module.id}
+        onSwitchProject={() => setSwitching(true)}
+        onBack={() => navigateHash(spaceBackPath)}
+      />
+      <SidePanel label={moduleTitle}>
+        <div className="ts-bim4-panel">
+          <header className="ts-bim4-panel__header">
+            <h1 className="ts-bim4-panel__title">{moduleTitle}</h1>
+            {session.project && (
+              <p className="ts-bim4-panel__project" data-testid="bim4-project-name">
+                {session.project.name}
+              </p>
+            )}
+          </header>
+          {module.tabs.length > 1 && (
+            <nav className="ts-bim4-panel__tabs" aria-label={t`${moduleTitle} tabs`}>
+              {module.tabs.map((candidate) => (
+                <Link
+                  key={candidate.id}
+                  href={candidate.path}
+                  className="ts-bim4-panel__tab"
+                  aria-current={candidate.id === tab.id ? 'page' : undefined}
+                >
+                  {i18n._(candidate.label)}
+                </Link>
+              ))}
+            </nav>
+          )}
+          <div className="ts-bim4-panel__body">
+            {session.status === 'error' ? (
+              <ErrorState message={session.errorMessage} onRetry={requestSceneReload} />
+            ) : (
+              <ModuleContent moduleId={module.id} tabId={tab.id} path={path} />
+            )}
+          </div>
+        </div>
+      </SidePanel>
+      <div className="ts-bim4-stage">
+        <BuildingCanvas onPick={handlePick} />
+        {session.status === 'loading' && !session.modelInfo && (
+          <div className="ts-bim4-stage__overlay">
+            <Spinner label={t`Opening the scene`} />
+          </div>
+        )}
+        {session.clickPurpose !== 'inspect' && (
+          <p className="ts-bim4-stage__hint" role="status">
+            {session.clickPurpose === 'routeStart' ? (
+              <Trans>Click the start point in the scene.</Trans>
+            ) : (
+              <Trans>Click the end point in the scene.</Trans>
+            )}
+          </p>
+        )}
+        <PickInfoBox />
+        <SceneStatusBar />
+      </div>
+      <SwitchProjectDialog
+        isOpen={isSwitching}
+        onOpenChange={setSwitching}
+        currentProjectId={session.projectId}
+      />
+    </div>
+  )
+}
+
+function ModuleContent({
+  moduleId,
+  tabId,
+  path,
+}: {
+  moduleId: string
+  tabId: string
+  path: string
+}) {
+  const { i18n } = useLingui()
+  if (moduleId === 'model') return <ModelLibraryPanel />
+  if (moduleId === 'gml') return <GmlPathPanel />
+  if (moduleId === 'visit' && tabId === 'expand') return <VisitToolsPanel />
+  // Modules other parts of the product fill: say what will be here.
+  const description = plannedPageDescriptions[matchAppRoute(path).route.id]
+  return (
+    <p className="ts-bim4-panel__planned">
+      {description ? i18n._(description) : <Trans>This module is being prepared.</Trans>}
+    </p>
+  )
+}

@@ -1,0 +1,22 @@
+import { Trans } from '@lingui/react/macro'
+import { useSnapshot } from 'valtio'
+import { sceneStore } from '../../../engine-bridge'
+import { EmptyState } from '../../../ui'
+import { FloorControls } from '../model/FloorControls'
+import { ShortestPathTool } from './ShortestPathTool'
+
+/**
+ * Visit → function expansion: the visit tools that act on the building scene (SPEC §2 "Visit
+ * tools"): floor select, translucent control and shortest path, the same controls the model
+ * and GML tabs use, so a visitor does not have to leave the visit module.
+ */
+export function VisitToolsPanel() {
+  const { building } = useSnapshot(sceneStore)
+  if (!building.isOpen) return <EmptyState title={<Trans>No building is open.</Trans>} />
+  return (
+    <div className="ts-bim4-visit">
+      <FloorControls />
+      <ShortestPathTool />
+    </div>
+  )
+}

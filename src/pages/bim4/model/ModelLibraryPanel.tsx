@@ -1,0 +1,184 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { type ChangeEvent, useRef, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import type { BuildingModel } from '../../../../contract/building'
+import { deleteBimModel } from '../../../api/building'
+import { showErrorToast } from '../../../components/feedback/error-text'
+import { sceneStore, useEngine } from '../../../engine-bridge'
+import { Button, confirmDelete, EmptyState, Spinner, toast } from '../../../ui'
+import { buildingSession, requestSceneReload } from '../building-session'
+import { FloorControls } from './FloorControls'
+import {
+  checkFloorFiles,
+  checkModelFile,
+  checkShellFiles,
+  type FileCheck,
+  floorFileAccept,
+  shellFileAccept,
+} from './model-files'
+import { ModelListItem } from './ModelListItem'
+import { uploadFloors, uploadReplacement, uploadShell } from './upload-model-files'
+import { ViewControls } from './ViewControls'
+
+type Busy = { kind: 'shell' | 'floors' } | { kind: 'model'; modelId: string } | null
+
+/**
+ * The model library tab (SPEC §2 "Model library"): upload the shell (structure .json) and the
+ * floors (SBMs or one ZIP) with real progress in the upload window, the list of models with
+ * their load state, update and delete, then floor, shell and view controls. Every change
+ * reopens the scene so what is drawn matches the server.
+ */
+export function ModelLibraryPanel() {
+  const { t, i18n } = useLingui()
+  const engine = useEngine()
+  const session = useSnapshot(buildingSession)
+  const scene = useSnapshot(sceneStore)
+  const [busy, setBusy] = useState<Busy>(null)
+  const shellInputRef = useRef<HTMLInputElement>(null)
+  const floorInputRef = useRef<HTMLInputElement>(null)
+  const projectId = session.projectId
+  const isPaid = session.project?.is_paid ?? false
+
+  async function runUpload(kind: Busy, check: FileCheck, send: (files: File[]) => Promise<unknown>) {
+    if (!check.isValid) {
+      toast.warning(i18n._(check.reason))
+      return
+    }
+    if (busy) return
+    setBusy(kind)
+    try {
+      await send(check.files)
+      toast.success(t`Uploaded.`)
+      requestSceneReload()
+    } catch (error) {
+      showErrorToast(error)
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  function filesOf(event: ChangeEvent<HTMLInputElement>): File[] {
+    const files = Array.from(event.target.files ?? [])
+    // cleared so picking the same file again still fires a change
+    event.target.value = ''
+    return files
+  }
+
+  async function handleDelete(model: Pick<BuildingModel, 'id' | 'name'>) {
+    if (!(await confirmDelete({ itemName: model.name }))) return
+    setBusy({ kind: 'model', modelId: model.id })
+    try {
+      await deleteBimModel(model.id)
+      toast.success(t`Deleted.`)
+      requestSceneReload()
+    } catch (error) {
+      showErrorToast(error)
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  if (!projectId) return null
+  const models = session.modelInfo?.models ?? []
+  const floorNames = new Map(session.modelInfo?.structure.floors.map((floor) => [floor.id, floor.name]))
+
+  return (
+    <div className="ts-bim4-library">
+      <div className="ts-bim4-library__uploads">
+        <Button
+          onClick={() => shellInputRef.current?.click()}
+          isBusy={busy?.kind === 'shell'}
+          disabled={busy !== null}
+        >
+          <Trans>Upload shell</Trans>
+        </Button>
+        <Button
+          onClick={() => floorInputRef.current?.click()}
+          isBusy={busy?.kind === 'floors'}
+          disabled={busy !== null}
+        >
+          <Trans>Upload floors</Trans>
+        </Button>
+        <input
+          ref={shellInputRef}
+          type="file"
+          hidden
+          accept={shellFileAccept}
+          aria-label={t`Shell file (.json)`}
+          data-testid="shell-file-input"
+          onChange={(event) =>
+            void runUpload({ kind: 'shell' }, checkShellFiles(filesOf(event)), (files) =>
+              uploadShell(projectId, files),
+            )
+          }
+        />
+        <input
+          ref={floorInputRef}
+          type="file"
+          hidden
+          multiple
+          accept={floorFileAccept}
+          aria-label={t`Floor files (.sbm or .zip)`}
+          data-testid="floor-file-input"
+          onChange={(event) =>
+            void runUpload({ kind: 'floors' }, checkFloorFiles(filesOf(event)), (files) =>
+              uploadFloors(projectId, files),
+            )
+          }
+        />
+      </div>
+      <p className="ts-bim4-muted">
+        <Trans>
+          The shell is a building structure .json naming the shell and floor models; floors are
+          .sbm files or one .zip of them.
+        </Trans>
+      </p>
+
+      <section aria-label={t`Models`}>
+        {session.status === 'loading' && !session.modelInfo ? (
+          <Spinner label={t`Loading models`} />
+        ) : models.length === 0 ? (
+          <EmptyState
+            title={<Trans>No models yet</Trans>}
+            description={<Trans>Upload the shell and the floors to build the scene.</Trans>}
+          />
+        ) : (
+          <ul className="ts-bim4-library__list" data-testid="model-list">
+            {models.map((model) => {
+              const state = scene.building.models.find((candidate) => candidate.id === model.id)
+              return (
+                <ModelListItem
+                  key={model.id}
+                  model={model}
+                  loadState={state?.loadState ?? null}
+                  errorMessage={state?.errorMessage ?? null}
+                  floorName={model.floor_id ? (floorNames.get(model.floor_id) ?? null) : null}
+                  isProjectPaid={isPaid}
+                  isBusy={busy !== null}
+                  onDelete={() => void handleDelete(model)}
+                  onFit={() =>
+                    void engine.run('view.fitToModel', { modelId: model.id }).catch(() => undefined)
+                  }
+                  onReplace={(files) =>
+                    void runUpload(
+                      { kind: 'model', modelId: model.id },
+                      checkModelFile(files),
+                      (checked) => uploadReplacement(model.id, checked),
+                    )
+                  }
+                />
+              )
+            })}
+          </ul>
+        )}
+      </section>
+
+      {scene.building.isOpen && (
+        <>
+          <FloorControls />
+          <ViewControls />
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,199 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useEffect, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import type { PageProps } from '../../app/page-props'
+import { navigateHash, useHashPath } from '../../app/hash-location'
+import { Engine, EngineProvider, sceneStore, useEngine } from '../../engine-bridge'
+import { currentProject } from '../../state/project'
+import { Button, EmptyState, ErrorState, SidePanel, Spinner, Tabs } from '../../ui'
+import { pickBuildingAt } from './city-actions'
+import { CityProjectProvider } from './city-context'
+import { cityModules, cityTabPath, parseCityPath, type CityTab } from './city-modules'
+import { type CityProjectState, createCityProjectStore, loadCityProject } from './city-project-store'
+import { CityServicesProvider, defaultCityServices, useCityServices } from './city-services'
+import { CityMap } from './CityMap'
+import { CityStatusBar } from './CityStatusBar'
+import { BasemapTab } from './basemap/BasemapTab'
+import { MonomerTab } from './monomer/MonomerTab'
+import { ObliqueTab } from './oblique/ObliqueTab'
+import './city.css'
+
+/**
+ * Every /home route renders this page, so React keeps one instance (and one engine, one map)
+ * while the user moves between modules and tabs.
+ */
+export function CityEditorPage(_props: PageProps) {
+  const [engine, setEngine] = useState<Engine | null>(null)
+  useEffect(() => {
+    const created = new Engine()
+    setEngine(created)
+    return () => created.dispose()
+  }, [])
+  if (!engine) return null
+  return (
+    <EngineProvider engine={engine}>
+      <CityServicesProvider services={defaultCityServices}>
+        <CityEditor />
+      </CityServicesProvider>
+    </EngineProvider>
+  )
+}
+
+/** Props of {@link CityEditor}. */
+export interface CityEditorProps {
+  /** The store to show; tests pass one they can inspect. */
+  store?: CityProjectState
+}
+
+/**
+ * The city editor frame: the sidebar of modules, a resizable side panel with the module's
+ * sub-tabs, the map and the status bar. Needs an EngineProvider and CityServicesProvider above.
+ */
+export function CityEditor({ store: givenStore }: CityEditorProps) {
+  const { t, i18n } = useLingui()
+  const [path] = useHashPath()
+  const { module, tab } = parseCityPath(path)
+  const [store] = useState(() => givenStore ?? createCityProjectStore())
+  const services = useCityServices()
+  const engine = useEngine()
+  const { projectId } = useSnapshot(currentProject)
+  const { loadState, loadError, project } = useSnapshot(store)
+  const [retryCount, setRetryCount] = useState(0)
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: retryCount re-runs the load on purpose
+  useEffect(() => {
+    if (!projectId) return
+    const controller = new AbortController()
+    void loadCityProject(store, services, projectId, controller.signal)
+    return () => controller.abort()
+  }, [projectId, services, store, retryCount])
+
+  if (!projectId) {
+    return (
+      <div className="ts-city ts-city--empty">
+        <EmptyState
+          title={<Trans>No project is open</Trans>}
+          description={<Trans>Choose a city project in the project list to edit it.</Trans>}
+          action={
+            <Button variant="primary" onClick={() => navigateHash('/projectManage/bim')}>
+              <Trans>Go to the project list</Trans>
+            </Button>
+          }
+        />
+      </div>
+    )
+  }
+
+  const moduleTitle = i18n._(module.title)
+  const onMapClick =
+    tab.id === 'monomer' && module.id === 'model'
+      ? (point: { x: number; y: number }) =>
+          void pickBuildingAt(engine, point, sceneStore.city.selectedFeature)
+      : undefined
+
+  return (
+    <CityProjectProvider store={store}>
+      <div className="ts-city" data-testid="city-editor">
+        <nav className="ts-city__sidebar" aria-label={t`City project`}>
+          <ul className="ts-city__modules">
+            {cityModules.map((item) => (
+              <li key={item.id}>
+                <a
+                  className="ts-city__module"
+                  href={`#${cityTabPath(item.id, item.defaultTabId)}`}
+                  aria-current={item.id === module.id ? 'page' : undefined}
+                >
+                  <svg viewBox="0 0 24 24" aria-hidden="true">
+                    <path d={item.iconPath} />
+                  </svg>
+                  <span>{i18n._(item.title)}</span>
+                </a>
+              </li>
+            ))}
+            <li>
+              <a className="ts-city__module" href="#/projectManage/bim">
+                <svg viewBox="0 0 24 24" aria-hidden="true">
+                  <path d="M4 7h13l-3-3 M20 17H7l3 3" />
+                </svg>
+                <span>
+                  <Trans>Switch project</Trans>
+                </span>
+              </a>
+            </li>
+          </ul>
+        </nav>
+        <SidePanel label={moduleTitle}>
+          <div className="ts-city__panel">
+            <h2 className="ts-city__panel-title">
+              {project?.name ?? ''}
+              <span className="ts-city__panel-module">{moduleTitle}</span>
+            </h2>
+            <Tabs
+              label={t`${moduleTitle} tabs`}
+              value={tab.id}
+              onValueChange={(next) => navigateHash(cityTabPath(module.id, next))}
+              items={module.tabs.map((item) => ({
+                value: item.id,
+                label: i18n._(item.title),
+                content: (
+                  <CityTabContent
+                    tab={item}
+                    loadState={loadState}
+                    loadError={loadError}
+                    onRetry={() => setRetryCount((count) => count + 1)}
+                  />
+                ),
+              }))}
+            />
+          </div>
+        </SidePanel>
+        <div className="ts-city__stage">
+          <CityMap onMapClick={onMapClick} />
+          {loadState === 'loading' && (
+            <div className="ts-city__overlay" role="status">
+              <Spinner label={t`Loading the project…`} />
+            </div>
+          )}
+          <CityStatusBar />
+        </div>
+      </div>
+    </CityProjectProvider>
+  )
+}
+
+function CityTabContent({
+  tab,
+  loadState,
+  loadError,
+  onRetry,
+}: {
+  tab: CityTab
+  loadState: CityProjectState['loadState']
+  loadError: string | null
+  onRetry: () => void
+}) {
+  const { t, i18n } = useLingui()
+  if (!tab.isBuilt) {
+    const title = i18n._(tab.title)
+    return (
+      <p className="ts-city-tab__planned" data-testid="city-tab-planned">
+        <Trans>“{title}” is planned and not available yet.</Trans>
+      </p>
+    )
+  }
+  if (loadState === 'failed') {
+    return (
+      <ErrorState
+        title={<Trans>The project could not be loaded</Trans>}
+        message={loadError ?? undefined}
+        onRetry={onRetry}
+      />
+    )
+  }
+  if (loadState !== 'ready') return <Spinner label={t`Loading…`} />
+  if (tab.id === 'oblique') return <ObliqueTab />
+  if (tab.id === 'monomer') return <MonomerTab />
+  if (tab.id === 'basemap') return <BasemapTab />
+  return null
+}
+

@@ -1,0 +1,90 @@
+import { useLingui } from '@lingui/react/macro'
+import { type PointerEvent, useEffect, useRef } from 'react'
+import { useSnapshot } from 'valtio'
+import { useEngine } from '../../engine-bridge'
+import type { Language } from '../../i18n/languages'
+import { useCityProjectStore } from './city-context'
+import { engineBasemap, projectCenter, tilesetSource } from './city-project-store'
+
+/** A press that moves further than this is a drag of the map, not a click on it. */
+const clickMaxTravelPx = 4
+
+/** Props of {@link CityMap}. */
+export interface CityMapProps {
+  /** Called for a click (not a drag) on the map, in CSS pixels from its top-left corner. */
+  onMapClick?: (point: { x: number; y: number }) => void
+}
+
+/**
+ * The one map element of the city editor. It stays mounted for every /home route (all of them
+ * render the same page), is handed to the engine once, and the project is opened in it as soon
+ * as its records have loaded; later changes go to the engine as commands from the tabs.
+ */
+export function CityMap({ onMapClick }: CityMapProps) {
+  const { t, i18n } = useLingui()
+  const engine = useEngine()
+  const store = useCityProjectStore()
+  const { loadState, projectId } = useSnapshot(store)
+  const container = useRef<HTMLDivElement>(null)
+  const press = useRef<{ x: number; y: number } | null>(null)
+
+  useEffect(() => {
+    const element = container.current
+    if (!element) return
+    // failures land in snapshot.lastError; after the engine was disposed there is nothing to do
+    engine.run('city.attachContainer', { container: element }).catch(() => undefined)
+    return () => {
+      engine.run('city.attachContainer', { container: null }).catch(() => undefined)
+    }
+  }, [engine])
+
+  // Opens once per loaded project; the language is read at that moment on purpose (switching
+  // language re-labels the offline style only when the basemap is applied again).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reopening on every store change would reload all tiles
+  useEffect(() => {
+    if (loadState !== 'ready' || !projectId) return
+    const tilesets = store.tilesets.flatMap((tileset) => {
+      const source = tilesetSource(tileset)
+      return source ? [source] : []
+    })
+    void engine
+      .run('city.open', {
+        projectId,
+        center: projectCenter(store.project),
+        zoom: 16,
+        basemap: engineBasemap(store.basemap, i18n.locale as Language),
+        tilesets,
+      })
+      .catch(() => {
+        // the failure is in snapshot.lastError, which the status bar shows
+      })
+    return () => {
+      void engine.run('city.close').catch(() => undefined)
+    }
+  }, [engine, loadState, projectId])
+
+  function handlePointerDown(event: PointerEvent<HTMLDivElement>) {
+    press.current = { x: event.clientX, y: event.clientY }
+  }
+
+  function handlePointerUp(event: PointerEvent<HTMLDivElement>) {
+    const start = press.current
+    press.current = null
+    if (!start || !onMapClick || !container.current) return
+    if (Math.hypot(event.clientX - start.x, event.clientY - start.y) > clickMaxTravelPx) return
+    const bounds = container.current.getBoundingClientRect()
+    onMapClick({ x: event.clientX - bounds.left, y: event.clientY - bounds.top })
+  }
+
+  return (
+    <div
+      ref={container}
+      className="ts-city__map"
+      data-testid="city-map"
+      role="application"
+      aria-label={t`City map`}
+      onPointerDown={handlePointerDown}
+      onPointerUp={handlePointerUp}
+    />
+  )
+}

@@ -1,0 +1,53 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useSnapshot } from 'valtio'
+import { engineErrorMessage, sceneStore } from '../../engine-bridge'
+import { formatFileSize } from '../../ui'
+
+/**
+ * The strip under the city map: tiles in memory, tile memory, the last map frame's draw time
+ * and what went wrong (tile failures, the basemap, the last failed command).
+ */
+export function CityStatusBar() {
+  const { t, i18n } = useLingui()
+  const scene = useSnapshot(sceneStore)
+  const city = scene.city
+  const tileErrorCount = city.tilesets.reduce((sum, tileset) => sum + tileset.errorCount, 0)
+  const failedTilesets = city.tilesets.filter((tileset) => tileset.loadState === 'failed')
+  const problems: string[] = []
+  for (const tileset of failedTilesets) {
+    const name = tileset.name
+    const reason = tileset.failure ?? ''
+    problems.push(t`${name} could not be loaded: ${reason}`)
+  }
+  if (tileErrorCount > 0) problems.push(t`${tileErrorCount} tiles failed to load`)
+  if (city.basemap?.error) {
+    const reason = city.basemap.error
+    problems.push(t`Basemap: ${reason}`)
+  }
+  if (scene.lastError?.command.startsWith('city.')) {
+    problems.push(i18n._(engineErrorMessage(scene.lastError.code)))
+  }
+  const frameMs = city.frameStats.lastFrameIntervalMs.toFixed(1)
+  const tilesLoaded = city.tilesLoaded
+  const memory = formatFileSize(city.memoryBytes)
+  return (
+    <footer className="ts-city__status" aria-label={t`Scene status`} data-testid="city-status">
+      <span data-testid="city-status-tiles">
+        <Trans>Tiles loaded: {tilesLoaded}</Trans>
+      </span>
+      <span>
+        <Trans>Tile memory: {memory}</Trans>
+      </span>
+      <span>
+        <Trans>Frame: {frameMs} ms</Trans>
+      </span>
+      <span
+        className={problems.length > 0 ? 'ts-city__status-problems' : undefined}
+        role={problems.length > 0 ? 'status' : undefined}
+        title={problems.join('\n')}
+      >
+        {problems.length === 0 ? <Trans>No errors</Trans> : problems.join(' · ')}
+      </span>
+    </footer>
+  )
+}

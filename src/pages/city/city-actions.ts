@@ -1,0 +1,340 @@
+import { t } from '@lingui/core/macro'
+import type { ObliquePhotograph, TilesetPlacement as ServerPlacement } from '../../api/city'
+import { trackUploadRow } from '../../api/resumable-upload'
+import type { EngineHandle } from '../../engine-bridge'
+import { toast, uploadStore } from '../../ui'
+import { type CityProjectState, errorMessage, tilesetSource } from './city-project-store'
+import type { CityServices } from './city-services'
+import {
+  type TilesetPlacement,
+  tilesetCenter,
+  tilesetParts,
+  zoomToFit,
+} from './oblique/tileset-parts'
+
+/**
+ * What the city tabs do: each action asks the server first and, once it agreed, changes the
+ * store and the open scene the same way, so the tree, the map and the server never disagree.
+ */
+export interface CityActionContext {
+  store: CityProjectState
+  services: CityServices
+  engine: EngineHandle
+}
+
+/** File names a tileset upload accepts (decisions.md "Oblique photography"). */
+export const tilesetFilePattern = /\.(zip|3tz)$/i
+
+let uploadSequence = 0
+
+function engineFailureIsHarmless(): void {
+  // engine failures land in snapshot.lastError, which the status bar shows
+}
+
+function localPlacement(placement: ServerPlacement | null): TilesetPlacement | null {
+  return placement
+    ? {
+        lng: placement.lng,
+        lat: placement.lat,
+        heightOffsetMeters: placement.height_offset,
+        headingDegrees: placement.heading,
+      }
+    : null
+}
+
+const rootJsonCache = new Map<string, Promise<unknown>>()
+
+/** The tileset's root JSON, read once per address (a new upload gets a new signed address). */
+function rootJson(context: CityActionContext, tileset: ObliquePhotograph): Promise<unknown> {
+  const source = tilesetSource(tileset)
+  if (!source) return Promise.resolve(null)
+  let cached = rootJsonCache.get(source.url)
+  if (!cached) {
+    cached = context.services.fetchJson(source.url).catch((error: unknown) => {
+      rootJsonCache.delete(source.url)
+      throw error
+    })
+    rootJsonCache.set(source.url, cached)
+  }
+  return cached
+}
+
+/**
+ * Flies to a tileset, or to one of its top-level parts. The place is computed from the root
+ * JSON so it works before the engine has streamed anything; when that fails the engine flies to
+ * whatever it knows of the tileset.
+ */
+export async function flyToTileset(
+  context: CityActionContext,
+  tileset: ObliquePhotograph,
+  partIndex?: number,
+): Promise<void> {
+  let target: { lng: number; lat: number; zoom: number } | null = null
+  try {
+    const json = await rootJson(context, tileset)
+    const placement = localPlacement(tileset.placement)
+    const located =
+      partIndex === undefined
+        ? tilesetCenter(json, placement)
+        : (() => {
+            const part = tilesetParts(json, placement)[partIndex]
+            return part?.center ? { center: part.center, radiusMeters: part.radiusMeters } : null
+          })()
+    if (located) {
+      target = {
+        lng: located.center.lng,
+        lat: located.center.lat,
+        zoom: zoomToFit(located.radiusMeters, located.center.lat),
+      }
+    }
+  } catch {
+    // fall through to the engine's own idea of the tileset
+  }
+  await context.engine
+    .run('city.flyTo', target ?? { tilesetId: tileset.id })
+    .catch(engineFailureIsHarmless)
+}
+
+/**
+ * Uploads a 3D Tiles zip or `.3tz` (a new tileset, or new content for `updateId`) with real
+ * byte progress in the upload window, then shows it on the map and flies there. A refusal
+ * (e.g. an archive with several candidate root files) is kept in the store so the tab can show
+ * the server's reason, and answers null.
+ */
+export async function uploadTilesetFile(
+  context: CityActionContext,
+  file: File,
+  options: { updateId?: string } = {},
+): Promise<ObliquePhotograph | null> {
+  const { store, services, engine } = context
+  const projectId = store.projectId
+  if (!projectId) return null
+  uploadSequence += 1
+  const rowId = `tileset-${Date.now()}-${uploadSequence}`
+  uploadStore.open()
+  uploadStore.add({ id: rowId, name: file.name, sizeBytes: file.size })
+  store.lastUploadRefusal = null
+  const fileName = file.name
+  if (!tilesetFilePattern.test(file.name)) {
+    const message = t`Only a 3D Tiles package (.zip or .3tz) can be uploaded: ${fileName}`
+    uploadStore.update(rowId, { status: 'failure', errorMessage: message })
+    store.lastUploadRefusal = { fileName, message }
+    toast.error(message)
+    return null
+  }
+  const row = trackUploadRow(rowId)
+  try {
+    const { uploadId } = await services.uploadResumable(file, {
+      purpose: 'tileset',
+      onProgress: row.onProgress,
+    })
+    const tileset = await services.uploadTiltModel({
+      projectId,
+      uploadId,
+      ...(options.updateId ? { id: options.updateId } : {}),
+    })
+    row.succeed()
+    const index = store.tilesets.findIndex((existing) => existing.id === tileset.id)
+    if (index === -1) store.tilesets.push(tileset)
+    else store.tilesets[index] = tileset
+    const source = tilesetSource(tileset)
+    if (source) {
+      if (index !== -1) await engine.run('city.removeTileset', { id: tileset.id }).catch(() => {})
+      await engine.run('city.addTileset', source).catch(engineFailureIsHarmless)
+      await flyToTileset(context, tileset)
+    }
+    const name = tileset.name
+    toast.success(
+      options.updateId ? t`Oblique photography ${name} updated.` : t`Oblique photography ${name} uploaded.`,
+    )
+    return tileset
+  } catch (error) {
+    const message = errorMessage(error)
+    row.fail(error)
+    store.lastUploadRefusal = { fileName, message }
+    toast.error(message)
+    return null
+  }
+}
+
+/** Renames a tileset. */
+export async function renameTileset(
+  context: CityActionContext,
+  tileset: ObliquePhotograph,
+  name: string,
+): Promise<boolean> {
+  try {
+    replaceTileset(context.store, await context.services.updateObliquePhotograph({ id: tileset.id, name }))
+    return true
+  } catch (error) {
+    toast.error(errorMessage(error))
+    return false
+  }
+}
+
+/** Shows or hides a tileset, on the server (so it is remembered) and on the map. */
+export async function setTilesetVisible(
+  context: CityActionContext,
+  tileset: ObliquePhotograph,
+  isVisible: boolean,
+): Promise<void> {
+  try {
+    replaceTileset(
+      context.store,
+      await context.services.updateObliquePhotograph({ id: tileset.id, is_visible: isVisible }),
+    )
+    await context.engine
+      .run('city.setTilesetVisible', { id: tileset.id, isVisible })
+      .catch(engineFailureIsHarmless)
+  } catch (error) {
+    toast.error(errorMessage(error))
+  }
+}
+
+/** Places a tileset (null: back to its own georeference), saves it and moves it on the map. */
+export async function placeTileset(
+  context: CityActionContext,
+  tileset: ObliquePhotograph,
+  placement: ServerPlacement | null,
+): Promise<boolean> {
+  try {
+    const updated = await context.services.updateObliquePhotograph({ id: tileset.id, placement })
+    replaceTileset(context.store, updated)
+    await context.engine
+      .run('city.setTilesetPlacement', {
+        id: tileset.id,
+        placement: placement
+          ? {
+              lng: placement.lng,
+              lat: placement.lat,
+              heightOffset: placement.height_offset,
+              heading: placement.heading,
+            }
+          : null,
+      })
+      .catch(engineFailureIsHarmless)
+    await flyToTileset(context, updated)
+    return true
+  } catch (error) {
+    toast.error(errorMessage(error))
+    return false
+  }
+}
+
+/** Deletes a tileset (the caller has confirmed) and removes it from the map. */
+export async function deleteTileset(
+  context: CityActionContext,
+  tileset: ObliquePhotograph,
+): Promise<boolean> {
+  try {
+    await context.services.deleteObliquePhotograph(tileset.id)
+    context.store.tilesets = context.store.tilesets.filter((existing) => existing.id !== tileset.id)
+    await context.engine.run('city.removeTileset', { id: tileset.id }).catch(engineFailureIsHarmless)
+    return true
+  } catch (error) {
+    toast.error(errorMessage(error))
+    return false
+  }
+}
+
+function replaceTileset(store: CityProjectState, tileset: ObliquePhotograph): void {
+  const index = store.tilesets.findIndex((existing) => existing.id === tileset.id)
+  if (index !== -1) store.tilesets[index] = tileset
+}
+
+/**
+ * Picks what is drawn at a point of the map and selects (highlights) the building found there;
+ * a click on the basemap clears the selection. Answers whether a building was found.
+ */
+export async function pickBuildingAt(
+  engine: EngineHandle,
+  point: { x: number; y: number },
+  currentSelection: { tilesetId: string } | null,
+): Promise<boolean> {
+  const pick = await engine.run('city.pickAtScreenPoint', point).catch(() => null)
+  if (pick && pick.featureId !== null) {
+    await engine
+      .run('city.selectFeature', {
+        tilesetId: pick.tilesetId,
+        tileId: pick.tileId,
+        featureId: pick.featureId,
+      })
+      .catch(engineFailureIsHarmless)
+    return true
+  }
+  if (currentSelection) {
+    await engine
+      .run('city.selectFeature', { tilesetId: currentSelection.tilesetId, featureId: null })
+      .catch(engineFailureIsHarmless)
+  }
+  return false
+}
+
+/** Saves the selected building as a named single-building (monomer) model. */
+export async function saveMonomerModel(
+  context: CityActionContext,
+  selection: { tilesetId: string; featureId: number; properties: Record<string, unknown> },
+  modelname: string,
+): Promise<boolean> {
+  const projectId = context.store.projectId
+  if (!projectId) return false
+  try {
+    const model = await context.services.addGisModel({
+      project_id: projectId,
+      modelname,
+      tileset_id: selection.tilesetId,
+      feature_ids: [selection.featureId],
+      properties: selection.properties,
+    })
+    context.store.gisModels.push(model)
+    toast.success(t`Saved as monomer model ${modelname}.`)
+    return true
+  } catch (error) {
+    toast.error(errorMessage(error))
+    return false
+  }
+}
+
+/** Renames a single-building model. */
+export async function renameMonomerModel(
+  context: CityActionContext,
+  id: string,
+  modelname: string,
+): Promise<boolean> {
+  try {
+    const model = await context.services.updateGisModel({ id, modelname })
+    const index = context.store.gisModels.findIndex((existing) => existing.id === id)
+    if (index !== -1) context.store.gisModels[index] = model
+    return true
+  } catch (error) {
+    toast.error(errorMessage(error))
+    return false
+  }
+}
+
+/** Deletes a single-building model (the caller has confirmed). */
+export async function deleteMonomerModel(context: CityActionContext, id: string): Promise<boolean> {
+  try {
+    await context.services.deleteGisModel(id)
+    context.store.gisModels = context.store.gisModels.filter((existing) => existing.id !== id)
+    return true
+  } catch (error) {
+    toast.error(errorMessage(error))
+    return false
+  }
+}
+
+/** Highlights a saved model's building on the map and flies to it. */
+export async function showMonomerModel(
+  context: CityActionContext,
+  model: { tileset_id: string | null; feature_ids: readonly (number | string)[] },
+): Promise<void> {
+  const featureId = model.feature_ids.find((id): id is number => typeof id === 'number')
+  if (!model.tileset_id || featureId === undefined) return
+  await context.engine
+    .run('city.selectFeature', { tilesetId: model.tileset_id, featureId })
+    .catch(engineFailureIsHarmless)
+  await context.engine
+    .run('city.flyTo', { tilesetId: model.tileset_id, featureId })
+    .catch(engineFailureIsHarmless)
+}

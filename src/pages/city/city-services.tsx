@@ -1,0 +1,76 @@
+import { createContext, type ReactNode, useContext } from 'react'
+import * as cityApi from '../../api/city'
+import { findProjectInfo } from '../../api/project'
+import { uploadResumable } from '../../api/resumable-upload'
+
+/**
+ * The server calls the city editor makes, as one object handed down through context: the app
+ * uses the real `/web/` client, component tests pass an in-memory server with the same shape.
+ */
+export interface CityServices {
+  findProjectInfo: typeof findProjectInfo
+  findObliquePhotographs: typeof cityApi.findObliquePhotographs
+  uploadTiltModel: typeof cityApi.uploadTiltModel
+  updateObliquePhotograph: typeof cityApi.updateObliquePhotograph
+  deleteObliquePhotograph: typeof cityApi.deleteObliquePhotograph
+  selectGisModels: typeof cityApi.selectGisModels
+  addGisModel: typeof cityApi.addGisModel
+  updateGisModel: typeof cityApi.updateGisModel
+  deleteGisModel: typeof cityApi.deleteGisModel
+  findBasemap: typeof cityApi.findBasemap
+  saveBasemap: typeof cityApi.saveBasemap
+  uploadBasemap: typeof cityApi.uploadBasemap
+  /** Sends a file in resumable chunks with real byte progress; answers the upload's id. */
+  uploadResumable: (
+    file: File,
+    options: {
+      purpose: 'tileset' | 'basemap'
+      onProgress: (sentBytes: number, totalBytes: number) => void
+      signal?: AbortSignal
+    },
+  ) => Promise<{ uploadId: string }>
+  /** Reads a tileset's root JSON (its parts are located from it). */
+  fetchJson: (url: string, signal?: AbortSignal) => Promise<unknown>
+}
+
+async function fetchJson(url: string, signal?: AbortSignal): Promise<unknown> {
+  const response = await fetch(url, signal ? { signal } : {})
+  if (!response.ok) throw new Error(`HTTP ${response.status}`)
+  return response.json()
+}
+
+/** The real calls. */
+export const defaultCityServices: CityServices = {
+  findProjectInfo,
+  findObliquePhotographs: cityApi.findObliquePhotographs,
+  uploadTiltModel: cityApi.uploadTiltModel,
+  updateObliquePhotograph: cityApi.updateObliquePhotograph,
+  deleteObliquePhotograph: cityApi.deleteObliquePhotograph,
+  selectGisModels: cityApi.selectGisModels,
+  addGisModel: cityApi.addGisModel,
+  updateGisModel: cityApi.updateGisModel,
+  deleteGisModel: cityApi.deleteGisModel,
+  findBasemap: cityApi.findBasemap,
+  saveBasemap: cityApi.saveBasemap,
+  uploadBasemap: cityApi.uploadBasemap,
+  uploadResumable: (file, options) => uploadResumable(file, options),
+  fetchJson,
+}
+
+const CityServicesContext = createContext<CityServices>(defaultCityServices)
+
+/** Provides the city editor's server calls (tests pass their own). */
+export function CityServicesProvider({
+  services,
+  children,
+}: {
+  services: CityServices
+  children: ReactNode
+}) {
+  return <CityServicesContext value={services}>{children}</CityServicesContext>
+}
+
+/** The city editor's server calls. */
+export function useCityServices(): CityServices {
+  return useContext(CityServicesContext)
+}

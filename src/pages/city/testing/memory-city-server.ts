@@ -1,0 +1,167 @@
+import type {
+  BasemapFile,
+  BasemapFindDatum,
+  GisModel,
+  ObliquePhotograph,
+} from '../../../api/city'
+import type { ProjectInfo } from '../../../../contract/project'
+import type { CityServices } from '../city-services'
+
+/**
+ * An in-memory stand-in for the city part of the server, for component tests: it keeps
+ * tilesets, models and the basemap setting like the real routes do, refuses an archive named
+ * `ambiguous.zip` the way the server refuses several candidate roots, and reports upload
+ * progress in four steps.
+ */
+export function createMemoryCityServer(projectId: string) {
+  const tilesets: ObliquePhotograph[] = []
+  const gisModels: GisModel[] = []
+  const uploads = new Map<string, File>()
+  const progressSeen: number[] = []
+  let basemap: BasemapFindDatum = {
+    setting: { kind: 'offline', style_url: null, pmtiles_id: null },
+    pmtiles_url: null,
+    files: [],
+  }
+  let sequence = 0
+  const now = '2026-01-01T00:00:00.000Z'
+  const nextId = (prefix: string) => {
+    sequence += 1
+    return `${prefix}-${sequence}`
+  }
+
+  const services: CityServices = {
+    findProjectInfo: async (id) =>
+      ({ id, name: 'Harbour district', kind: 'city', project_center: { lng: 121.6, lat: 31.2 } }) as ProjectInfo,
+    findObliquePhotographs: async () => structuredClone(tilesets),
+    uploadResumable: async (file, { onProgress }) => {
+      for (const step of [1, 2, 3, 4]) {
+        const sent = Math.round((file.size * step) / 4)
+        progressSeen.push(sent)
+        onProgress(sent, file.size)
+      }
+      const uploadId = nextId('upload')
+      uploads.set(uploadId, file)
+      return { uploadId }
+    },
+    uploadTiltModel: async (input) => {
+      const file = 'uploadId' in input ? uploads.get(input.uploadId) : undefined
+      if (!file) throw new Error('Unknown upload')
+      if (file.name === 'ambiguous.zip') {
+        throw new Error(
+          'The archive has no tileset.json and several candidate root files: tilesetA.json, tilesetB.json',
+        )
+      }
+      const existing = input.id ? tilesets.find((tileset) => tileset.id === input.id) : undefined
+      const tileset: ObliquePhotograph = {
+        id: existing?.id ?? nextId('tileset'),
+        project_id: input.projectId,
+        name: existing?.name ?? file.name.replace(/\.[^.]+$/, ''),
+        root_url: `/web/tiles/${nextId('version')}/tileset.json`,
+        is_visible: true,
+        placement: existing?.placement ?? null,
+        is_georeferenced: true,
+        asset_version: '1.0',
+        stats: { file_count: 8, tile_count: 6, total_bytes: file.size, formats: { b3dm: 5 }, gzip_file_count: 0 },
+        top_tiles: [
+          { index: 0, name: 'city', content_uri: 'city/tileset.json', bounding_volume: null },
+          { index: 1, name: 'building', content_uri: 'building.b3dm', bounding_volume: null },
+        ],
+        warnings: [],
+        file_name: file.name,
+        created_at: now,
+        updated_at: now,
+      }
+      if (existing) tilesets[tilesets.indexOf(existing)] = tileset
+      else tilesets.push(tileset)
+      return structuredClone(tileset)
+    },
+    updateObliquePhotograph: async (body) => {
+      const tileset = tilesets.find((candidate) => candidate.id === body.id)
+      if (!tileset) throw new Error('Not found')
+      if (body.name !== undefined) tileset.name = body.name
+      if (body.is_visible !== undefined) tileset.is_visible = Boolean(body.is_visible)
+      if (body.placement !== undefined) {
+        tileset.placement = body.placement
+          ? {
+              lng: Number(body.placement.lng),
+              lat: Number(body.placement.lat),
+              height_offset: Number(body.placement.height_offset ?? 0),
+              heading: Number(body.placement.heading ?? 0),
+            }
+          : null
+      }
+      return structuredClone(tileset)
+    },
+    deleteObliquePhotograph: async (id) => {
+      const index = tilesets.findIndex((tileset) => tileset.id === id)
+      if (index === -1) throw new Error('Not found')
+      tilesets.splice(index, 1)
+    },
+    selectGisModels: async () => structuredClone(gisModels),
+    addGisModel: async (body) => {
+      const model: GisModel = {
+        id: nextId('model'),
+        modelname: body.modelname,
+        project_id: body.project_id,
+        tileset_id: body.tileset_id ?? null,
+        feature_ids: (body.feature_ids ?? []) as (number | string)[],
+        properties: (body.properties ?? {}) as Record<string, unknown>,
+        created_at: now,
+        updated_at: now,
+      }
+      gisModels.push(model)
+      return structuredClone(model)
+    },
+    updateGisModel: async (body) => {
+      const model = gisModels.find((candidate) => candidate.id === body.id)
+      if (!model) throw new Error('Not found')
+      if (body.modelname !== undefined) model.modelname = body.modelname
+      return structuredClone(model)
+    },
+    deleteGisModel: async (id) => {
+      const index = gisModels.findIndex((model) => model.id === id)
+      if (index === -1) throw new Error('Not found')
+      gisModels.splice(index, 1)
+    },
+    findBasemap: async () => structuredClone(basemap),
+    saveBasemap: async (body) => {
+      const file = basemap.files.find((candidate) => candidate.id === body.pmtiles_id)
+      basemap = {
+        setting: {
+          kind: body.kind,
+          style_url: body.kind === 'online' ? (body.style_url ?? null) : null,
+          pmtiles_id: body.kind === 'pmtiles' ? (body.pmtiles_id ?? null) : null,
+        },
+        pmtiles_url: body.kind === 'pmtiles' && file ? file.url : null,
+        files: basemap.files,
+      }
+      return structuredClone(basemap)
+    },
+    uploadBasemap: async (input) => {
+      const file: BasemapFile = {
+        id: nextId('pmtiles'),
+        name: 'uploadId' in input ? (uploads.get(input.uploadId)?.name ?? 'map.pmtiles') : 'map.pmtiles',
+        size_bytes: 1024,
+        url: `/web/basemaps/${sequence}.pmtiles`,
+        created_at: now,
+      }
+      basemap.files.push(file)
+      return structuredClone(file)
+    },
+    fetchJson: async () => {
+      throw new Error('no tiles in component tests')
+    },
+  }
+
+  return {
+    projectId,
+    services,
+    tilesets,
+    gisModels,
+    get basemap() {
+      return basemap
+    },
+    progressSeen,
+  }
+}
