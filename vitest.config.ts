@@ -61,6 +61,9 @@ export default defineConfig({
             'fflate',
             'maplibre-gl',
             'three',
+            'three-mesh-bvh',
+            'saxes',
+            'meshoptimizer/decoder',
             '@deck.gl/core',
             '@deck.gl/geo-layers',
             '@deck.gl/maplibre',
@@ -69,6 +72,8 @@ export default defineConfig({
             'pmtiles',
           ],
         },
+        // Browser tests may read the shared test data beside the repository (../shared/data).
+        server: { fs: { allow: ['.', '../shared/data'] } },
         test: {
           name: 'browser',
           include: ['{src,engine,workers}/**/*.browser.test.{ts,tsx}'],

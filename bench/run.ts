@@ -14,6 +14,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'find-project-all': async () =>
     (await import('./projects/find-project-all')).runFindProjectAllBench(),
   'tileset-ingest': async () => (await import('./tileset-ingest')).runTilesetIngestBench(),
+  'city-tiles': async () => (await import('./city-tiles')).runCityTilesBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

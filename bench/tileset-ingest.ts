@@ -10,7 +10,7 @@
  * The archive is generated from a seed in a temporary folder: ≥ 1 GiB of b3dm-like tiles
  * (a 28-byte b3dm header, then mostly random bytes with some structure, so deflate gains
  * little, as with real JPEG-textured meshes), every other tile stored instead of deflated, a
- * few tiles above 8 MiB so the streaming path runs too, and a tileset.json naming them all.
+ * few tiles above 16 MiB so the streaming path runs too, and a tileset.json naming them all.
  *
  *   npx tsx bench/tileset-ingest.ts      (or `npm run bench -- tileset-ingest`)
  *
@@ -118,8 +118,8 @@ async function generateArchive(
 
   const tileNames: string[] = []
   for (let index = 0; offsetBytes < targetArchiveBytes - 2 * mebibyte; index++) {
-    // mostly 64 KiB – 1 MiB, every 200th one 12 MiB (streamed, not inflated in one call)
-    const sizeBytes = index % 200 === 199 ? 12 * mebibyte : 64 * 1024 + (random() % (960 * 1024))
+    // mostly 64 KiB – 1 MiB, every 200th one 24 MiB (streamed, not inflated in one call)
+    const sizeBytes = index % 200 === 199 ? 24 * mebibyte : 64 * 1024 + (random() % (960 * 1024))
     const name = `tiles/${index % 16}/${Math.floor(index / 16)}/tile-${index}.b3dm`
     await addEntry(name, tileBytes(random, sizeBytes), index % 2 === 0)
     tileNames.push(name)

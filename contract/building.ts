@@ -12,7 +12,7 @@ import { formBoolean, formNumber } from './form-fields'
 export const buildingModelRoleSchema = z.enum(['shell', 'floor', 'model'])
 export type BuildingModelRole = z.infer<typeof buildingModelRoleSchema>
 
-/** Where model files are served from: `{buildingModelFilesRoot}{modelId}/{sha256}.sbm`. */
+/** Where model files are served from: `{buildingModelFilesRoot}{modelId}/{sha256}.sbm?grant=…`. */
 export const buildingModelFilesRoot = '/web/model/files/'
 /** Where converted (library) SBMs are served from: `{convertedModelFilesRoot}{uuid}.sbm`. */
 export const convertedModelFilesRoot = '/web/model/converted/'
@@ -63,7 +63,10 @@ export const buildingModelSchema = z.object({
   file_name: z.string(),
   role: buildingModelRoleSchema,
   floor_id: recordIdSchema.nullable(),
-  /** Address of the SBM bytes (changes when the file is replaced, so it may be cached forever). */
+  /**
+   * Address of the SBM bytes, with a read grant in its query so a plain `fetch` loads it (no
+   * Token header needed). It changes when the file is replaced, so it may be cached forever.
+   */
   url: z.string(),
   size_bytes: z.number().int(),
   triangle_count: z.number().int(),
@@ -130,7 +133,7 @@ export const modelInfoDatumSchema = z.object({
     ),
   }),
   models: z.array(buildingModelSchema),
-  /** The stored manifest's address, or null before one was uploaded. */
+  /** The stored manifest's address (with a read grant, like model URLs), or null before one was uploaded. */
   shell_json_path: z.string().nullable(),
 })
 export type ModelInfoDatum = z.infer<typeof modelInfoDatumSchema>
@@ -166,7 +169,10 @@ export const structureUploadFieldsSchema = z.object({
 
 /** `POST /web/upload/configModelFileStructureReturnUrl` answer. */
 export const structureUploadDatumSchema = z.object({
-  /** Where the stored manifest is served (also the project's new `shell_json_path`). */
+  /**
+   * Where the stored manifest is served, with a read grant; the project's new `shell_json_path`
+   * is the same address without the grant (readable with the Token or ProjectToken header).
+   */
   url: z.string(),
   structure: modelInfoDatumSchema.shape.structure,
   /** Model file names the manifest names that the project has no model for yet. */

@@ -177,7 +177,8 @@ export async function canvasIsNotBlank(canvas: Locator): Promise<boolean> {
     const { data } = context.getImageData(0, 0, copy.width, copy.height)
     const counts = new Map<number, number>()
     for (let index = 0; index < data.length; index += 4) {
-      const key = ((data[index] ?? 0) << 16) | ((data[index + 1] ?? 0) << 8) | (data[index + 2] ?? 0)
+      const key =
+        ((data[index] ?? 0) << 16) | ((data[index + 1] ?? 0) << 8) | (data[index + 2] ?? 0)
       counts.set(key, (counts.get(key) ?? 0) + 1)
     }
     const pixelCount = Math.max(1, data.length / 4)

@@ -81,6 +81,8 @@ export interface CityTilesetState {
   tilesLoaded: number
   /** Tiles selected for the current view. */
   tilesInView: number
+  /** Nothing is loading for the current view: what is drawn is what this view will show. */
+  isSettled: boolean
   gpuMemoryBytes: number
   /** The tileset's centre on the globe once tileset.json is read. */
   center: { lng: number; lat: number; heightMeters: number } | null

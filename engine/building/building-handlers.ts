@@ -49,6 +49,7 @@ export function createBuildingHandlers(
   let renderState: BuildingRenderState | null = null
   let zoomFactors = { minFactor: 1, maxFactor: 1 }
   let wheelScale = 1
+  let hoverSequence = 0
 
   const cameraState = (): BuildingCameraState => {
     const { camera, target } = view
@@ -188,8 +189,12 @@ export function createBuildingHandlers(
     'pick.hover': async ({ x, y }) => {
       const current = openScene()
       requireCanvas()
+      const sequence = ++hoverSequence
       const pick = await current.pick(view.rayAt(x, y), true)
-      return pick === STALE ? { isStale: true } : { isStale: false, pick }
+      // The worker drops hovers still queued behind a newer one; one it already answered is
+      // dropped here, so an answer never arrives after a newer hover's.
+      if (pick === STALE || sequence !== hoverSequence) return { isStale: true }
+      return { isStale: false, pick }
     },
     'gml.load': async ({ url }) => openScene().loadGml(url),
     'gml.unload': async () => {

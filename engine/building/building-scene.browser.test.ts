@@ -98,10 +98,38 @@ function houseDescription(projectId = 'house'): BuildingSceneDescription {
       { ...floors[0]!, modelIds: ['f1', 'broken'] },
     ],
     models: [
-      { id: 'shell', name: 'Shell', role: 'shell', floorId: null, url: blobUrl(shell), sizeBytes: shell.byteLength },
-      { id: 'f1', name: 'F1', role: 'floor', floorId: 'F1', url: blobUrl(floor1), sizeBytes: floor1.byteLength },
-      { id: 'f2', name: 'F2', role: 'floor', floorId: null, url: blobUrl(floor2), sizeBytes: floor2.byteLength },
-      { id: 'broken', name: 'Broken', role: 'floor', floorId: 'F1', url: blobUrl(png), sizeBytes: png.byteLength },
+      {
+        id: 'shell',
+        name: 'Shell',
+        role: 'shell',
+        floorId: null,
+        url: blobUrl(shell),
+        sizeBytes: shell.byteLength,
+      },
+      {
+        id: 'f1',
+        name: 'F1',
+        role: 'floor',
+        floorId: 'F1',
+        url: blobUrl(floor1),
+        sizeBytes: floor1.byteLength,
+      },
+      {
+        id: 'f2',
+        name: 'F2',
+        role: 'floor',
+        floorId: null,
+        url: blobUrl(floor2),
+        sizeBytes: floor2.byteLength,
+      },
+      {
+        id: 'broken',
+        name: 'Broken',
+        role: 'floor',
+        floorId: 'F1',
+        url: blobUrl(png),
+        sizeBytes: png.byteLength,
+      },
     ],
   }
 }
@@ -112,6 +140,12 @@ const fromAbove = { position: [1, 40, 1.5] as const, target: [1, 0, 1] as const 
 describe('building scene in Chromium', () => {
   it('loads every good model, reports the bad one, draws, and picks through floors and shell', async () => {
     const { engine } = startEngine()
+    const modelJobBytes = new Map<string, number>()
+    engine.on('snapshot.changed', (snapshot) => {
+      for (const job of snapshot.loading.jobs) {
+        if (job.kind === 'model.load') modelJobBytes.set(job.jobId, job.totalBytes)
+      }
+    })
     const result = await engine.run('building.open', { description: houseDescription() })
     await expect
       .poll(() => engine.getSnapshot().building.models.map((model) => model.loadState))
@@ -122,11 +156,18 @@ describe('building scene in Chromium', () => {
     expect(building.isOpen).toBe(true)
     expect(building.floors.map((floor) => floor.id)).toEqual(['F1', 'F2'])
     const byId = Object.fromEntries(building.models.map((model) => [model.id, model]))
-    expect(byId.broken).toMatchObject({ loadState: 'error', errorMessage: NOT_SBM, errorCode: 'sbm.invalid' })
+    expect(byId.broken).toMatchObject({
+      loadState: 'error',
+      errorMessage: NOT_SBM,
+      errorCode: 'sbm.invalid',
+    })
     expect(byId.f1).toMatchObject({ loadState: 'success', triangleCount: 12, hasStoredBvh: true })
     // The floor came from the floor's model list when the model itself named none.
     expect(byId.f2).toMatchObject({ loadState: 'success', floorId: 'F2' })
     expect(engine.getSnapshot().loading.jobs).toEqual([])
+    // Each model had its own download job, with its size known.
+    expect(modelJobBytes.size).toBeGreaterThan(0)
+    expect([...modelJobBytes.values()].every((totalBytes) => totalBytes > 0)).toBe(true)
 
     const drawn = await engine.run('view.countDrawnPixels')
     expect(drawn.drawnPixelCount).toBeGreaterThan(drawn.totalPixelCount / 20)
@@ -162,6 +203,10 @@ describe('building scene in Chromium', () => {
     await engine.run('building.setShellVisible', { isVisible: false })
     expect(await engine.run('pick.atScreenPoint', centre)).toMatchObject({ meshName: 'F1 slab' })
     await engine.run('building.setModelVisible', { modelId: 'f1', isVisible: false })
+    // With every model hidden, the marker of the last pick is all that is drawn.
+    const markerOnly = await engine.run('view.countDrawnPixels')
+    expect(markerOnly.drawnPixelCount).toBeGreaterThan(0)
+    expect(markerOnly.drawnPixelCount).toBeLessThan(markerOnly.totalPixelCount / 50)
     expect(await engine.run('pick.atScreenPoint', { x: 5, y: 5 })).toBeNull()
     expect(await engine.run('pick.atScreenPoint', centre)).toBeNull()
     await expect.poll(() => engine.getSnapshot().building.lastPick).toBeNull()
@@ -205,34 +250,52 @@ describe('building scene in Chromium', () => {
 
   it('frees every GPU resource and worker when another project opens and when it closes', async () => {
     const { engine, workers } = startEngine()
+    const renderCounts = () => {
+      const render = engine.getSnapshot().building.render
+      return render && [render.geometryCount, render.textureCount, render.programCount]
+    }
+    // three keeps one texture of its own once a PBR material has drawn (its shared DFG lookup
+    // table); the untextured house measures it.
+    await engine.run('building.open', { description: houseDescription('first') })
+    await expect.poll(() => engine.getSnapshot().building.render?.geometryCount).toBeGreaterThan(2)
+    const sharedTextureCount = engine.getSnapshot().building.render!.textureCount
+    expect(sharedTextureCount).toBeLessThanOrEqual(1)
+
     const duck = await (await fetch(duckUrl)).arrayBuffer()
     const textured: BuildingSceneDescription = {
       projectId: 'duck',
       name: 'Duck',
       shellModelId: null,
       floors: [],
-      models: [{ id: 'duck', name: 'Duck', role: 'model', floorId: null, url: duckUrl, sizeBytes: duck.byteLength }],
+      models: [
+        {
+          id: 'duck',
+          name: 'Duck',
+          role: 'model',
+          floorId: null,
+          url: duckUrl,
+          sizeBytes: duck.byteLength,
+        },
+      ],
     }
     await engine.run('building.open', { description: textured })
-    await expect.poll(() => engine.getSnapshot().building.render?.textureCount).toBeGreaterThan(0)
-    expect(engine.getSnapshot().building.render!.geometryCount).toBeGreaterThan(0)
+    await expect
+      .poll(() => engine.getSnapshot().building.render?.textureCount)
+      .toBe(sharedTextureCount + 1)
+    await expect.poll(() => engine.getSnapshot().building.render?.geometryCount).toBe(1)
     expect(workers.alive.bvh).toBe(1)
 
     await engine.run('building.open', { description: houseDescription('second') })
     await engine.run('gml.load', { url: twoStoreyGmlUrl })
     expect(workers.alive.route).toBe(1)
-    // The duck's texture is gone; only the new scene's resources remain (one per box model,
-    // the pick marker and the GML network's states and lines).
-    await expect.poll(() => engine.getSnapshot().building.render?.textureCount).toBe(0)
+    // The duck's texture and mesh are gone; only the new scene's resources remain.
+    await expect
+      .poll(() => engine.getSnapshot().building.render?.textureCount)
+      .toBe(sharedTextureCount)
     expect(workers.alive.bvh).toBe(1)
 
     await engine.run('building.close')
-    await expect
-      .poll(() => {
-        const render = engine.getSnapshot().building.render
-        return render && [render.geometryCount, render.textureCount, render.programCount]
-      })
-      .toEqual([0, 0, 0])
+    await expect.poll(renderCounts).toEqual([0, sharedTextureCount, 0])
     expect(workers.alive).toMatchObject({ bvh: 0, route: 0 })
     expect(engine.getSnapshot().building).toMatchObject({ isOpen: false, models: [] })
     await expect(engine.run('pick.atScreenPoint', centre)).rejects.toMatchObject({

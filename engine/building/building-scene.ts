@@ -81,7 +81,12 @@ interface ModelEntry {
   isVisible: boolean
   three: SbmThreeModel | null
   /** The materials' own transparency, restored when the shell becomes opaque again. */
-  materialDefaults: { material: Material; transparent: boolean; opacity: number; depthWrite: boolean }[]
+  materialDefaults: {
+    material: Material
+    transparent: boolean
+    opacity: number
+    depthWrite: boolean
+  }[]
 }
 
 interface LoadedGml {
@@ -103,7 +108,12 @@ export class BuildingScene {
   private readonly marker: Mesh<SphereGeometry, MeshBasicMaterial>
   private readonly models = new Map<string, ModelEntry>()
   private readonly meshes = new Map<string, { name: string; modelId: string }>()
-  private readonly floors: { id: string; name: string; elevationMeters: number; isVisible: boolean }[]
+  private readonly floors: {
+    id: string
+    name: string
+    elevationMeters: number
+    isVisible: boolean
+  }[]
   private readonly abort = new AbortController()
   private readonly picking: WorkerClient<BvhWorkerApi>
   private selectedFloorId: string | null = null
@@ -303,7 +313,9 @@ export class BuildingScene {
       const distance = camera.position.distanceTo(this.marker.position)
       const worldPerPixel =
         (2 * distance * Math.tan((camera.fov * Math.PI) / 360)) / Math.max(1, viewportPixels.y)
-      this.marker.scale.setScalar(worldPerPixel * 6 * (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1))
+      this.marker.scale.setScalar(
+        worldPerPixel * 6 * (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1),
+      )
     }
     this.gml?.layer.setViewport(viewportPixels)
   }
@@ -331,7 +343,9 @@ export class BuildingScene {
       const report = await Promise.race([
         api.load(
           Comlink.transfer(bytes, [bytes]),
-          Comlink.proxy((progress: GmlParseProgress) => job.reportProgress(sizeBytes + progress.read, sizeBytes * 2)),
+          Comlink.proxy((progress: GmlParseProgress) =>
+            job.reportProgress(sizeBytes + progress.read, sizeBytes * 2),
+          ),
         ),
         client.failure,
       ])
@@ -343,8 +357,7 @@ export class BuildingScene {
       this.unloadGmlObjects()
       const layer = new GmlLayer(network, this.gmlState.placement, this.gmlState.displayMode)
       this.root.add(layer.group)
-      const stateIndex = new Map<string, number>()
-      network.stateIds.forEach((id, index) => stateIndex.set(id, index))
+      const stateIndex = new Map(network.stateIds.map((id, index) => [id, index] as const))
       this.gml = { client, layer, network, stateIndex }
       client = null
       this.gmlState = {

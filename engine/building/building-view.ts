@@ -1,5 +1,5 @@
 import {
-  Box3,
+  type Box3,
   Color,
   DirectionalLight,
   HemisphereLight,
@@ -195,7 +195,10 @@ export class BuildingView {
     const canvas = this.canvas
     if (!canvas) return { width: 1, height: 1 }
     if (typeof HTMLCanvasElement !== 'undefined' && canvas instanceof HTMLCanvasElement) {
-      return { width: canvas.clientWidth || canvas.width, height: canvas.clientHeight || canvas.height }
+      return {
+        width: canvas.clientWidth || canvas.width,
+        height: canvas.clientHeight || canvas.height,
+      }
     }
     return { width: canvas.width, height: canvas.height }
   }

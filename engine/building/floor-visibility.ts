@@ -30,7 +30,8 @@ export function computeVisibility(input: VisibilityInput): VisibilityResult {
   const selected = input.floors.find((floor) => floor.id === input.selectedFloorId)
   const floorShown = new Map<string, boolean>()
   for (const floor of input.floors) {
-    const isAboveSelection = selected !== undefined && floor.elevationMeters > selected.elevationMeters
+    const isAboveSelection =
+      selected !== undefined && floor.elevationMeters > selected.elevationMeters
     floorShown.set(floor.id, floor.isVisible && !isAboveSelection)
   }
   const isShellShown = input.shell.isVisible && selected === undefined && input.shell.opacity > 0

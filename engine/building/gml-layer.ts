@@ -77,7 +77,11 @@ export class GmlLayer {
     for (let edge = 0; edge + 1 < starts.length; edge++) {
       for (let point = starts[edge]!; point + 1 < starts[edge + 1]!; point++) {
         for (const at of [point, point + 1]) {
-          segmentPoints.push(points[at * 3]! - cx, points[at * 3 + 1]! - cy, points[at * 3 + 2]! - cz)
+          segmentPoints.push(
+            points[at * 3]! - cx,
+            points[at * 3 + 1]! - cy,
+            points[at * 3 + 2]! - cz,
+          )
         }
       }
     }

@@ -47,7 +47,12 @@ export function placementMatrix(placement: GmlPlacement): number[] {
   const xAxis = networkToScene([1, 0, 0], placement)
   const yAxis = networkToScene([0, 1, 0], placement)
   const zAxis = networkToScene([0, 0, 1], placement)
-  const column = (axis: Point3) => [axis[0] - origin[0], axis[1] - origin[1], axis[2] - origin[2], 0]
+  const column = (axis: Point3) => [
+    axis[0] - origin[0],
+    axis[1] - origin[1],
+    axis[2] - origin[2],
+    0,
+  ]
   return [...column(xAxis), ...column(yAxis), ...column(zAxis), origin[0], origin[1], origin[2], 1]
 }
 

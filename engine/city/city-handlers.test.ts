@@ -43,7 +43,7 @@ describe('city commands without a map', () => {
       'city.notOpen',
     )
     expect(await failureCode(subject.run('city.flyTo', { lng: 0, lat: 0 }))).toBe('city.notOpen')
-    expect(subject.getSnapshot().lastError?.code).toBe('city.notOpen')
+    await expect.poll(() => subject.getSnapshot().lastError?.code).toBe('city.notOpen')
   })
 
   it('accepts only the SPEC wheel scales and zoom factors, and keeps them for the next city', async () => {

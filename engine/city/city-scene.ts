@@ -718,6 +718,7 @@ export class CityScene {
         failure: entry.failure,
         tilesLoaded: tileset3d ? this.loadedTiles(entry).length : 0,
         tilesInView: tileset3d?.selectedTiles.length ?? 0,
+        isSettled: tileset3d?.isLoaded() ?? entry.loadState === 'failed',
         gpuMemoryBytes: tileset3d?.gpuMemoryUsageInBytes ?? 0,
         center: entry.center,
         errors: entry.errors,

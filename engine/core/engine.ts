@@ -82,7 +82,10 @@ export class Engine {
       },
     }
     const viewHandlers = createViewHandlers(context, options.canvas)
-    const { dispose: disposeBuilding, ...buildingHandlers } = createBuildingHandlers(context, options.building)
+    const { dispose: disposeBuilding, ...buildingHandlers } = createBuildingHandlers(
+      context,
+      options.building,
+    )
     const { dispose: disposeCity, ...cityHandlers } = createCityHandlers(context)
     this.disposeScenes = () => {
       disposeBuilding()

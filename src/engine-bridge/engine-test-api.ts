@@ -39,8 +39,7 @@ export function installEngineTestApi(engine: Pick<Engine, 'getSnapshot' | 'run'>
   const members: Pick<TwinTestApi, EngineMembers> = {
     getEngineSnapshot: () => engine.getSnapshot(),
     runEngineCommand: (name, ...args) => engine.run(name, ...args),
-    canvasHasContent: async () =>
-      (await engine.run('view.countDrawnPixels')).drawnPixelCount > 0,
+    canvasHasContent: async () => (await engine.run('view.countDrawnPixels')).drawnPixelCount > 0,
     pickAtScreenPoint: (x, y) => engine.run('pick.atScreenPoint', { x, y }),
     waitForBuildingLoaded: () =>
       new Promise((resolve) => {

@@ -36,7 +36,12 @@ export function boxSbm(
     binLength += bytes.byteLength
     return bufferViews.length - 1
   }
-  const bvhEntries: { meshIndex: number; primitiveIndex: number; triangleCount: number; roots: ArrayBuffer[] }[] = []
+  const bvhEntries: {
+    meshIndex: number
+    primitiveIndex: number
+    triangleCount: number
+    roots: ArrayBuffer[]
+  }[] = []
   const meshes: Record<string, unknown>[] = []
   const nodes: Record<string, unknown>[] = []
   const materials: Record<string, unknown>[] = []

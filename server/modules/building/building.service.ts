@@ -14,6 +14,7 @@ import {
   type FloorUploadDatum,
   type ModelCountDatum,
   type ModelInfoDatum,
+  notValidSbmMessage,
   type StructureUploadDatum,
   structureManifestMaxBytes,
   structureManifestSchema,
@@ -37,6 +38,7 @@ import {
   createBuildingRepository,
 } from './building.repository'
 import type { ConversionPool } from './conversion-pool'
+import type { FileGrants } from './file-grants'
 import {
   displayNameOf,
   type InspectedSbm,
@@ -51,6 +53,9 @@ export interface IncomingFile {
   sha256: string
   sizeBytes: number
 }
+
+/** Who reads a file: a project caller, or the holder of a grant the server handed out. */
+export type FileReader = ProjectCaller | { grant: string }
 
 /** What serving a stored model file needs. */
 export interface ServedModelFile {
@@ -103,12 +108,8 @@ export interface BuildingService {
       categoryZipUuid?: string | undefined
     },
   ): Promise<ConversionDatum>
-  openModelFile(caller: ProjectCaller, modelId: string, sha256: string): Promise<ServedModelFile>
-  openStructureFile(
-    caller: ProjectCaller,
-    projectId: string,
-    sha256: string,
-  ): Promise<ServedModelFile>
+  openModelFile(reader: FileReader, modelId: string, sha256: string): Promise<ServedModelFile>
+  openStructureFile(reader: FileReader, projectId: string, sha256: string): Promise<ServedModelFile>
   openConvertedFile(convertedId: string): Promise<ServedModelFile>
   /** Removes the bytes of these files unless a row still uses them. */
   releaseUnused(sha256s: readonly string[]): Promise<void>
@@ -132,8 +133,18 @@ const projectNotFound = 'This project does not exist.'
 const foreignProject = 'This project belongs to someone else.'
 const modelNotFound = 'This model does not exist.'
 
-/** The API view of a model row. */
-export function toBuildingModel(row: BuildingModelRow): BuildingModel {
+/** The resource a model file's grant covers. */
+function modelGrantResource(row: Pick<BuildingModelRow, 'id' | 'sha256'>): string {
+  return `model:${row.id}:${row.sha256}`
+}
+
+/** The resource a structure manifest's grant covers. */
+function structureGrantResource(projectId: string, sha256: string): string {
+  return `structure:${projectId}:${sha256}`
+}
+
+/** The API view of a model row; its URL carries the read grant (see file-grants.ts). */
+export function toBuildingModel(row: BuildingModelRow, grants: FileGrants): BuildingModel {
   const hasStoredBvh = row.has_stored_bvh === 1
   return {
     id: row.id,
@@ -142,7 +153,7 @@ export function toBuildingModel(row: BuildingModelRow): BuildingModel {
     file_name: row.file_name,
     role: row.role,
     floor_id: row.floor_id,
-    url: modelFileUrl(row),
+    url: `${modelFileUrl(row)}?grant=${grants.grantFor(modelGrantResource(row))}`,
     size_bytes: Number(row.size_bytes),
     triangle_count: Number(row.triangle_count),
     has_stored_bvh: hasStoredBvh,
@@ -186,8 +197,10 @@ export function createBuildingService(dependencies: {
   clock: Clock
   projects: ProjectsService
   conversions: ConversionPool
+  grants: FileGrants
 }): BuildingService {
-  const { database, storage, clock, projects, conversions } = dependencies
+  const { database, storage, clock, projects, conversions, grants } = dependencies
+  const toModel = (row: BuildingModelRow) => toBuildingModel(row, grants)
   const { db } = database
   const repository = createBuildingRepository(db)
   const projectsOf = (handle: Database) => createProjectsRepository(handle, database.dialect)
@@ -311,7 +324,7 @@ export function createBuildingService(dependencies: {
         // whatever the name says, only the content decides (a renamed GLB is refused here)
         sbms.push(inspectSbm(name, bytes))
         if (extensionOf(name) !== 'sbm') {
-          throw new AppError('unsupportedFile', 'Failed to load a model, not a valid SBM file!', [
+          throw new AppError('unsupportedFile', notValidSbmMessage, [
             { file: name, reason: 'the file name does not end in .sbm' },
           ])
         }
@@ -353,6 +366,22 @@ export function createBuildingService(dependencies: {
         modelIds: models.filter((model) => model.floor_id === floor.id).map((model) => model.id),
       })),
     }
+  }
+
+  const grantedStructureUrl = (projectId: string, sha256: string) =>
+    `${structureFileUrl(projectId, sha256)}?grant=${grants.grantFor(
+      structureGrantResource(projectId, sha256),
+    )}`
+
+  /** A grant for exactly this file, or a caller who may read the project. */
+  const checkReader = async (reader: FileReader, projectId: string, resource: string) => {
+    if ('grant' in reader) {
+      if (!grants.isValid(resource, reader.grant)) {
+        throw new AppError('forbidden', 'This link does not open this file.')
+      }
+      return
+    }
+    await projects.findOne(reader, projectId)
   }
 
   const served = async (sha256: string, contentType: string): Promise<ServedModelFile> => ({
@@ -401,9 +430,9 @@ export function createBuildingService(dependencies: {
             const existing = await handle.findModelByFileName(projectId, sbm.fileName)
             if (existing) {
               if (existing.sha256 !== columns.sha256) replaced.push(existing.sha256)
+              // a new file for a model keeps the role the structure gave it
               await handle.updateModel(existing.id, {
                 ...columns,
-                role,
                 ...(floorId === null ? {} : { floor_id: floorId }),
                 updated_at: timestamp,
               })
@@ -445,7 +474,7 @@ export function createBuildingService(dependencies: {
         return {
           models: changedModelIds.flatMap((id) => {
             const row = models.find((model) => model.id === id)
-            return row ? [toBuildingModel(row)] : []
+            return row ? [toModel(row)] : []
           }),
           floors: (await repository.listFloors(projectId)).map(toBuildingFloor),
         }
@@ -544,7 +573,7 @@ export function createBuildingService(dependencies: {
           })
           if (replaced !== undefined && replaced !== file.sha256) await releaseUnused([replaced])
           return {
-            url,
+            url: grantedStructureUrl(projectId, file.sha256),
             structure: await structureOf(repository, projectId, project.name),
             missingModels: [...missing],
           }
@@ -567,7 +596,7 @@ export function createBuildingService(dependencies: {
           const name = displayNameOf(file.fileName)
           const sbm = inspectSbm(name, await readStored(file.sha256))
           if (extensionOf(name) !== 'sbm') {
-            throw new AppError('unsupportedFile', 'Failed to load a model, not a valid SBM file!', [
+            throw new AppError('unsupportedFile', notValidSbmMessage, [
               { file: name, reason: 'the file name does not end in .sbm' },
             ])
           }
@@ -581,7 +610,7 @@ export function createBuildingService(dependencies: {
             })
           })
           if (model.sha256 !== file.sha256) await releaseUnused([model.sha256])
-          return toBuildingModel((await repository.findModel(model.id))!)
+          return toModel((await repository.findModel(model.id))!)
         },
       )
     },
@@ -607,7 +636,7 @@ export function createBuildingService(dependencies: {
       })
       const row = await repository.findModel(model.id)
       if (!row) throw new AppError('notFound', modelNotFound)
-      return toBuildingModel(row)
+      return toModel(row)
     },
 
     async deleteModel(user, modelId) {
@@ -629,10 +658,15 @@ export function createBuildingService(dependencies: {
     async modelInfo(caller, projectId) {
       const project = await projects.findOne(caller, projectId)
       const models = await repository.listModels(projectId)
+      const structure = await repository.findStructure(projectId)
+      // the stored manifest, readable by a plain fetch like the models
+      const shellJsonPath = structure
+        ? grantedStructureUrl(projectId, structure.sha256)
+        : project.shell_json_path
       return {
         structure: await structureOf(repository, projectId, project.name),
-        models: models.map(toBuildingModel),
-        shell_json_path: project.shell_json_path,
+        models: models.map(toModel),
+        shell_json_path: shellJsonPath,
       }
     },
 
@@ -672,7 +706,7 @@ export function createBuildingService(dependencies: {
           updated_at: timestamp,
         })
       })
-      return toBuildingModel((await repository.findModel(id))!)
+      return toModel((await repository.findModel(id))!)
     },
 
     async countModels(user, projectId) {
@@ -702,7 +736,7 @@ export function createBuildingService(dependencies: {
       })
       const row = await repository.findModel(model.id)
       if (!row) throw new AppError('notFound', modelNotFound)
-      return toBuildingModel(row)
+      return toModel(row)
     },
 
     async convert(user, input) {
@@ -817,7 +851,7 @@ export function createBuildingService(dependencies: {
           sizeBytes: stored.sizeBytes,
           triangleCount: info.triangleCount,
           warnings: conversion.summary.warnings,
-          model: model ? toBuildingModel(model) : null,
+          model: model ? toModel(model) : null,
         }
       } finally {
         // the sources are only the converter's input; the SBM is what is kept
@@ -825,19 +859,19 @@ export function createBuildingService(dependencies: {
       }
     },
 
-    async openModelFile(caller, modelId, sha256) {
+    async openModelFile(reader, modelId, sha256) {
       const model = await repository.findModel(modelId)
       if (!model || model.sha256 !== sha256) throw new AppError('notFound', 'File not found.')
-      await projects.findOne(caller, model.project_id)
+      await checkReader(reader, model.project_id, modelGrantResource(model))
       return served(model.sha256, 'model/gltf-binary')
     },
 
-    async openStructureFile(caller, projectId, sha256) {
+    async openStructureFile(reader, projectId, sha256) {
       const structure = await repository.findStructure(projectId)
       if (!structure || structure.sha256 !== sha256) {
         throw new AppError('notFound', 'File not found.')
       }
-      await projects.findOne(caller, projectId)
+      await checkReader(reader, projectId, structureGrantResource(projectId, sha256))
       return served(structure.sha256, 'application/json')
     },
 

@@ -1,9 +1,19 @@
 import type { FileHandle } from 'node:fs/promises'
-import { inflateRawSync, crc32 as nativeCrc32 } from 'node:zlib'
+import { promisify } from 'node:util'
+import { inflateRaw, crc32 as nativeCrc32 } from 'node:zlib'
 import type { ArchiveSource } from '../../../workers/unzip/archive-source'
 import type { ArchiveEntry } from '../../../workers/unzip/zip-reader'
 import { localDataOffset, localHeaderSizeBytes } from '../../../workers/unzip/zip-reader'
 import { ZipError } from '../../../workers/unzip/zip-errors'
+
+/**
+ * zlib's inflate on its thread pool: the event loop keeps answering other requests (tiles,
+ * API calls) while a big upload is extracted, and up to four entries inflate at once.
+ */
+export const inflateRawAsync = promisify(inflateRaw) as (
+  input: Uint8Array,
+  options: { maxOutputLength: number },
+) => Promise<Buffer>
 
 /**
  * Random access to an archive on disk for the shared zip reader (workers/unzip), so only the
@@ -62,7 +72,9 @@ export async function readEntryBytes(
   } else {
     try {
       // one byte of room past the declared size reveals an entry that lies about it
-      bytes = inflateRawSync(compressed, { maxOutputLength: entry.uncompressedSizeBytes + 1 })
+      bytes = await inflateRawAsync(compressed, {
+        maxOutputLength: entry.uncompressedSizeBytes + 1,
+      })
     } catch (error) {
       throw inflateError(entry, error)
     }

@@ -3,13 +3,13 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { createInflateRaw, inflateRawSync, crc32 as nativeCrc32 } from 'node:zlib'
+import { createInflateRaw, crc32 as nativeCrc32 } from 'node:zlib'
 import { createWriteStream } from 'node:fs'
 import type { TilesetStats } from '../../../contract/city'
 import type { ArchiveSource } from '../../../workers/unzip/archive-source'
 import type { ArchiveEntry } from '../../../workers/unzip/zip-reader'
 import { ZipError } from '../../../workers/unzip/zip-errors'
-import { checkEntryResult, entryDataOffset, inflateError } from './file-archive'
+import { checkEntryResult, entryDataOffset, inflateError, inflateRawAsync } from './file-archive'
 import { detectTileFormat, expectedFormatOf, isGzip, peelGzipHead } from './tileset-json'
 
 /** What extraction found. */
@@ -20,10 +20,12 @@ export interface ExtractionResult {
 }
 
 /**
- * Entries up to this compressed size are read and inflated in one call (fast for the many
- * small tiles of real tilesets); larger ones stream through zlib so memory stays flat.
+ * Entries that declare up to this many bytes are read and inflated in one call (fast for the
+ * many small tiles of real tilesets; inflating never writes past the declared size, so a lying
+ * entry cannot take more); larger ones stream through zlib, so memory stays flat at
+ * `parallelSmallEntries` × 2 × this at worst.
  */
-const inMemoryMaxCompressedBytes = 8 * 1024 * 1024
+const inMemoryMaxBytes = 16 * 1024 * 1024
 /**
  * Bytes of a file's start kept to recognise its format: a gzip-on-disk file needs a few hundred
  * to inflate the inner magic.
@@ -97,7 +99,9 @@ export async function extractTilesetEntries(input: {
     if (entry.compressionMethod === 'stored') bytes = compressed
     else {
       try {
-        bytes = inflateRawSync(compressed, { maxOutputLength: entry.uncompressedSizeBytes + 1 })
+        bytes = await inflateRawAsync(compressed, {
+          maxOutputLength: entry.uncompressedSizeBytes + 1,
+        })
       } catch (error) {
         throw inflateError(entry, error)
       }
@@ -142,7 +146,10 @@ export async function extractTilesetEntries(input: {
     if (failure) throw failure.reason
   }
   for (const entry of entries) {
-    if (entry.compressedSizeBytes > inMemoryMaxCompressedBytes) {
+    if (
+      entry.uncompressedSizeBytes > inMemoryMaxBytes ||
+      entry.compressedSizeBytes > inMemoryMaxBytes
+    ) {
       await settle()
       await extractLarge(entry)
       continue

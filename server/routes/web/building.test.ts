@@ -31,6 +31,9 @@ import {
 
 const notValidSbm = 'Failed to load a model, not a valid SBM file!'
 
+/** A file URL without its read grant, to test the token-based checks. */
+const withoutGrant = (url: string) => url.split('?')[0]!
+
 function filePart(fileName: string, value: Uint8Array, name = 'file'): MultipartPart {
   return { name, value: Buffer.from(value), fileName }
 }
@@ -107,9 +110,17 @@ describe('building models API', () => {
       expect(served.statusCode).toBe(200)
       expect(served.headers['cache-control']).toContain('immutable')
       expect(Buffer.compare(served.rawPayload, fixtures.twoStoreys)).toBe(0)
-      // another user cannot read it; nobody without a token either
-      expect((await fetchFile(model.url, { token: otherEditor })).statusCode).toBe(403)
-      expect((await fetchFile(model.url)).statusCode).toBe(401)
+      // the engine's plain fetch reads it with the grant in the URL; without the grant, another
+      // user cannot read it, nor anybody without a token; a grant opens only its own file
+      expect((await fetchFile(model.url)).statusCode).toBe(200)
+      expect((await fetchFile(withoutGrant(model.url), { token: otherEditor })).statusCode).toBe(
+        403,
+      )
+      expect((await fetchFile(withoutGrant(model.url))).statusCode).toBe(401)
+      const otherGrant = new URL(info.models[0]!.url, 'http://x').searchParams.get('grant')
+      expect(otherGrant).toMatch(/^[0-9a-f]{32}$/)
+      const forged = `${withoutGrant(model.url)}?grant=${'0'.repeat(32)}`
+      expect((await fetchFile(forged)).statusCode).toBe(403)
     })
 
     it('makes a floor named after a file that has no floor metadata, and takes ZIPs', async () => {
@@ -341,7 +352,7 @@ describe('building models API', () => {
         token: editor,
         form: { id: project.id },
       })
-      expect(stored.envelope.datum.shell_json_path).toBe(datum.url)
+      expect(stored.envelope.datum.shell_json_path).toBe(withoutGrant(datum.url))
       const served = await fetchFile(datum.url, { token: editor })
       expect(served.statusCode).toBe(200)
       expect(JSON.parse(served.body)).toMatchObject({ name: 'House' })
@@ -497,7 +508,7 @@ describe('building models API', () => {
       })
       expect(deleted.envelope.code).toBe('0')
       expect((await modelInfo(project.id)).models.map((model) => model.id)).toEqual([floorModel.id])
-      const shaOf = (url: string) => /([0-9a-f]{64})\.sbm$/.exec(url)![1]!
+      const shaOf = (url: string) => /([0-9a-f]{64})\.sbm/.exec(url)![1]!
       const stored = await storedFiles(testApp.config.filesDir)
       expect(stored).not.toContain(shaOf(duck.url))
       expect(stored).toContain(shaOf(floorModel.url))
@@ -537,7 +548,7 @@ describe('building models API', () => {
         form: { project_id: project.id, project_token: projectToken },
       })
       expect(info.envelope.datum.models).toHaveLength(2)
-      const served = await fetchFile(`${duck.url}?project_token=${projectToken}`)
+      const served = await fetchFile(`${withoutGrant(duck.url)}?project_token=${projectToken}`)
       expect(served.statusCode).toBe(200)
       const other = await setup()
       const wrong = await callApi(testApp.app, {
@@ -596,7 +607,7 @@ describe('building models API', () => {
         await building.settleReleases()
       }
       await deleteProject(project.id)
-      const sha = /([0-9a-f]{64})\.sbm$/.exec(copy.models[0]!.url)![1]!
+      const sha = /([0-9a-f]{64})\.sbm/.exec(copy.models[0]!.url)![1]!
       expect(await storedFiles(testApp.config.filesDir)).toContain(sha)
       expect((await fetchFile(copy.models[0]!.url, { token: editor })).statusCode).toBe(200)
 

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs'
+import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import {
@@ -31,10 +32,12 @@ import { defineRoute, type UploadedFile } from '../../http/define-route'
 import {
   type BuildingService,
   createBuildingService,
+  type FileReader,
   type IncomingFile,
   type ServedModelFile,
 } from '../../modules/building/building.service'
 import { type ConversionPool, createConversionPool } from '../../modules/building/conversion-pool'
+import { createFileGrants } from '../../modules/building/file-grants'
 import type { ProjectCaller } from '../../modules/projects.service'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import type { AuthUser } from '../../modules/users.service'
@@ -54,7 +57,7 @@ const areas = new WeakMap<FastifyInstance, BuildingArea>()
 export function buildingAreaOf(app: FastifyInstance): BuildingArea {
   let area = areas.get(app)
   if (!area) {
-    const { database, storage, clock } = app.deps
+    const { database, storage, clock, config } = app.deps
     const conversions = createConversionPool()
     const building = createBuildingService({
       database,
@@ -62,6 +65,7 @@ export function buildingAreaOf(app: FastifyInstance): BuildingArea {
       clock,
       projects: projectAreaOf(app).projects,
       conversions,
+      grants: createFileGrants(join(config.dataDir, 'keys', 'model-file-grants.key')),
     })
     area = { building, conversions }
     areas.set(app, area)
@@ -101,6 +105,13 @@ async function incomingFilesOf(
     claimed.giveBack()
     throw error
   }
+}
+
+/** Who reads a file: the holder of a grant in its URL (what the engine's fetch has), else a caller. */
+function fileReaderOf(request: FastifyRequest): FileReader {
+  const grant = (request.query as { grant?: unknown } | undefined)?.grant
+  if (typeof grant === 'string') return { grant }
+  return readerOf(request)
 }
 
 /** Who reads: the signed-in user, else the holder of a project token, else nobody ('2011'). */
@@ -333,8 +344,9 @@ function registerModelFileRoutes(app: FastifyInstance, building: BuildingService
   }
   const notFound = () => new AppError('notFound', 'File not found.')
 
-  // Raw bytes, not envelopes: the engine fetches these. The owner, a project-token holder
-  // (ProjectToken header or ?project_token=) or anyone for a project case may read them.
+  // Raw bytes, not envelopes: the engine fetches these with the `grant` findModelInfo put in
+  // their URLs; without one, the owner, a project-token holder (ProjectToken header or
+  // ?project_token=) or anyone for a project case may read them.
   app.get<{ Params: { modelId: string; name: string } }>(
     '/web/model/files/:modelId/:name',
     { config: { auth: 'public' } },
@@ -342,7 +354,7 @@ function registerModelFileRoutes(app: FastifyInstance, building: BuildingService
       const match = sha256NamePattern('sbm').exec(request.params.name)
       if (!match || !uuidPattern.test(request.params.modelId)) throw notFound()
       const served = await building.openModelFile(
-        readerOf(request),
+        fileReaderOf(request),
         request.params.modelId,
         match[1]!,
       )
@@ -356,7 +368,7 @@ function registerModelFileRoutes(app: FastifyInstance, building: BuildingService
       const match = sha256NamePattern('json').exec(request.params.name)
       if (!match || request.params.projectId.length > 64) throw notFound()
       const served = await building.openStructureFile(
-        readerOf(request),
+        fileReaderOf(request),
         request.params.projectId,
         match[1]!,
       )

@@ -1,6 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
+import type { AddressInfo } from 'node:net'
+import { Tiles3DLoader } from '@loaders.gl/3d-tiles'
+import { load } from '@loaders.gl/core'
 import type { FastifyInstance } from 'fastify'
 import { type Zippable, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -207,6 +210,34 @@ describe('city area: oblique photography, tiles, GIS models, basemaps', () => {
       json: { project_id: project.id, upload_id: uploadId },
     })
     expect(again.statusCode).toBe(404)
+  })
+
+  it('serves a tileset that loaders.gl loads over HTTP, external tileset and tiles by relative URI', async () => {
+    const answer = await upload({
+      zip: await readShared('zip/derived/tileset-request-volume-nested.zip'),
+      fileName: 'request-volume.zip',
+    })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    const tileset = (await load(`${origin}${answer.envelope.datum.root_url}`, Tiles3DLoader)) as {
+      root: { children: Array<{ contentUrl?: string }> }
+    }
+    const contentUrls = tileset.root.children.flatMap((child) =>
+      child.contentUrl ? [child.contentUrl] : [],
+    )
+    expect(contentUrls.map((url) => url.split('/').slice(-2).join('/')).sort()).toEqual([
+      'TilesetWithRequestVolume/building.b3dm',
+      'TilesetWithRequestVolume/points.pnts',
+      'city/tileset.json',
+    ])
+    const types: string[] = []
+    for (const url of contentUrls) {
+      const content = (await load(url, Tiles3DLoader, { '3d-tiles': { loadGLTF: false } })) as {
+        type?: string
+      }
+      types.push(String(content.type))
+    }
+    expect(types.sort()).toEqual(['TILES3D', 'b3dm', 'pnts'])
   })
 
   it('reports a referenced tile missing from the archive as a warning, not a refusal', async () => {

@@ -23,7 +23,7 @@ export function SceneStatusBar() {
   const drawCalls = render?.drawCalls ?? 0
   const triangles = render?.triangles ?? 0
   return (
-    <footer className="ts-bim4-status" aria-label={t`Scene status`}>
+    <section className="ts-bim4-status" aria-label={t`Scene status`}>
       {progress.isLoading ? (
         <span className="ts-bim4-status__item" data-testid="scene-loading" aria-live="polite">
           <progress
@@ -57,8 +57,7 @@ export function SceneStatusBar() {
       <span className="ts-bim4-status__item ts-bim4-status__item--stats">
         {render ? (
           <Trans>
-            {drawCalls} draw calls · {triangles} triangles · frame {frameCount} ·{' '}
-            {frameWorkMs} ms
+            {drawCalls} draw calls · {triangles} triangles · frame {frameCount} · {frameWorkMs} ms
           </Trans>
         ) : (
           <Trans>
@@ -66,6 +65,6 @@ export function SceneStatusBar() {
           </Trans>
         )}
       </span>
-    </footer>
+    </section>
   )
 }

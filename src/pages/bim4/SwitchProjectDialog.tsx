@@ -32,6 +32,7 @@ export function SwitchProjectDialog({
   const [reloadCount, setReloadCount] = useState(0)
   const [enteringId, setEnteringId] = useState<string | null>(null)
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reloadCount is the Retry trigger
   useEffect(() => {
     if (!isOpen) return
     const controller = new AbortController()

@@ -32,7 +32,9 @@ export function overallLoadProgress(snapshot: LoadProgressSource): OverallLoadPr
   const settledModelCount = models.filter((model) => model.loadState !== 'loading').length
   const { doneBytes, totalBytes } = snapshot.loading
   const isLoading =
-    settledModelCount < models.length || snapshot.loading.jobs.length > 0 || snapshot.building.gml.isLoading
+    settledModelCount < models.length ||
+    snapshot.loading.jobs.length > 0 ||
+    snapshot.building.gml.isLoading
   const modelFraction = models.length === 0 ? 1 : settledModelCount / models.length
   const byteFraction = totalBytes > 0 ? Math.min(1, doneBytes / totalBytes) : modelFraction
   // Bytes finish before decoding does, so half the bar is downloads and half settled models.

@@ -30,6 +30,7 @@ export function useBuildingProject(engine: EngineHandle | null): void {
     if (buildingSession.projectId !== projectId) resetBuildingSession(projectId)
   }, [projectId])
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: modelsRevision is the reload trigger
   useEffect(() => {
     if (!engine || !projectId) return
     const controller = new AbortController()

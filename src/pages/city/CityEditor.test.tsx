@@ -61,10 +61,18 @@ describe('city editor frame', () => {
       'Visit',
       'Switch project',
     ])
-    expect(within(sidebar).getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page')
-    expect(within(sidebar).getByRole('link', { name: 'Style' }).getAttribute('href')).toBe('#/home/style/basemap')
-    expect(screen.getByRole('tab', { name: 'Area division' }).getAttribute('aria-selected')).toBe('true')
-    expect(screen.getByTestId('city-tab-planned').textContent).toContain('“Area division” is planned and not available yet.')
+    expect(within(sidebar).getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe(
+      'page',
+    )
+    expect(within(sidebar).getByRole('link', { name: 'Style' }).getAttribute('href')).toBe(
+      '#/home/style/basemap',
+    )
+    expect(screen.getByRole('tab', { name: 'Area division' }).getAttribute('aria-selected')).toBe(
+      'true',
+    )
+    expect(screen.getByTestId('city-tab-planned').textContent).toContain(
+      '“Area division” is planned and not available yet.',
+    )
     // the project's name heads the panel once it has loaded
     expect(await screen.findByText('Harbour district')).toBeTruthy()
   })
@@ -123,7 +131,9 @@ describe('oblique photography tab', () => {
     const { server } = renderEditor('/home/map/oblique')
     await screen.findByText('No oblique photography yet')
     await user.upload(screen.getByTestId('oblique-upload-input'), zipFile('model.osgb'))
-    expect((await screen.findByTestId('oblique-upload-refusal')).textContent).toContain('Only a 3D Tiles package (.zip or .3tz) can be uploaded: model.osgb')
+    expect((await screen.findByTestId('oblique-upload-refusal')).textContent).toContain(
+      'Only a 3D Tiles package (.zip or .3tz) can be uploaded: model.osgb',
+    )
     expect(server.progressSeen).toEqual([])
   })
 
@@ -181,7 +191,9 @@ describe('basemap setting tab', () => {
     const user = userEvent.setup()
     const { server } = renderEditor('/home/style/basemap')
     const online = await screen.findByRole('radio', { name: 'Online style address' })
-    expect((screen.getByRole('radio', { name: /Offline map/ }) as HTMLInputElement).checked).toBe(true)
+    expect((screen.getByRole('radio', { name: /Offline map/ }) as HTMLInputElement).checked).toBe(
+      true,
+    )
     await user.click(online)
     const address = screen.getByRole('textbox', { name: 'Style address' })
     await user.type(address, 'ftp://maps.example.com/style.json')

@@ -9,7 +9,11 @@ import { Button, EmptyState, ErrorState, SidePanel, Spinner, Tabs } from '../../
 import { pickBuildingAt } from './city-actions'
 import { CityProjectProvider } from './city-context'
 import { cityModules, cityTabPath, parseCityPath, type CityTab } from './city-modules'
-import { type CityProjectState, createCityProjectStore, loadCityProject } from './city-project-store'
+import {
+  type CityProjectState,
+  createCityProjectStore,
+  loadCityProject,
+} from './city-project-store'
 import { CityServicesProvider, defaultCityServices, useCityServices } from './city-services'
 import { CityMap } from './CityMap'
 import { CityStatusBar } from './CityStatusBar'
@@ -196,4 +200,3 @@ function CityTabContent({
   if (tab.id === 'basemap') return <BasemapTab />
   return null
 }
-

@@ -31,7 +31,7 @@ export function CityStatusBar() {
   const tilesLoaded = city.tilesLoaded
   const memory = formatFileSize(city.memoryBytes)
   return (
-    <footer className="ts-city__status" aria-label={t`Scene status`} data-testid="city-status">
+    <section className="ts-city__status" aria-label={t`Scene status`} data-testid="city-status">
       <span data-testid="city-status-tiles">
         <Trans>Tiles loaded: {tilesLoaded}</Trans>
       </span>
@@ -48,6 +48,6 @@ export function CityStatusBar() {
       >
         {problems.length === 0 ? <Trans>No errors</Trans> : problems.join(' · ')}
       </span>
-    </footer>
+    </section>
   )
 }

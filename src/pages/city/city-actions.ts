@@ -145,7 +145,9 @@ export async function uploadTilesetFile(
     }
     const name = tileset.name
     toast.success(
-      options.updateId ? t`Oblique photography ${name} updated.` : t`Oblique photography ${name} uploaded.`,
+      options.updateId
+        ? t`Oblique photography ${name} updated.`
+        : t`Oblique photography ${name} uploaded.`,
     )
     return tileset
   } catch (error) {
@@ -164,7 +166,10 @@ export async function renameTileset(
   name: string,
 ): Promise<boolean> {
   try {
-    replaceTileset(context.store, await context.services.updateObliquePhotograph({ id: tileset.id, name }))
+    replaceTileset(
+      context.store,
+      await context.services.updateObliquePhotograph({ id: tileset.id, name }),
+    )
     return true
   } catch (error) {
     toast.error(errorMessage(error))
@@ -229,7 +234,9 @@ export async function deleteTileset(
   try {
     await context.services.deleteObliquePhotograph(tileset.id)
     context.store.tilesets = context.store.tilesets.filter((existing) => existing.id !== tileset.id)
-    await context.engine.run('city.removeTileset', { id: tileset.id }).catch(engineFailureIsHarmless)
+    await context.engine
+      .run('city.removeTileset', { id: tileset.id })
+      .catch(engineFailureIsHarmless)
     return true
   } catch (error) {
     toast.error(errorMessage(error))

@@ -68,7 +68,8 @@ export const cityModules: readonly CityModule[] = [
   {
     id: 'poi',
     title: msg`POI`,
-    iconPath: 'M12 22s7-7.5 7-13a7 7 0 0 0-14 0c0 5.5 7 13 7 13z M12 11.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5',
+    iconPath:
+      'M12 22s7-7.5 7-13a7 7 0 0 0-14 0c0 5.5 7 13 7 13z M12 11.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5',
     tabs: [
       { id: 'manage', title: msg`Manage POI`, isBuilt: false },
       { id: 'inventory', title: msg`POI inventory`, isBuilt: false },
@@ -79,7 +80,8 @@ export const cityModules: readonly CityModule[] = [
   {
     id: 'path',
     title: msg`Path`,
-    iconPath: 'M5 19a2 2 0 1 0 0-4 2 2 0 0 0 0 4z M19 9a2 2 0 1 0 0-4 2 2 0 0 0 0 4z M5 15V9a4 4 0 0 1 8 0v6a4 4 0 0 0 4 0',
+    iconPath:
+      'M5 19a2 2 0 1 0 0-4 2 2 0 0 0 0 4z M19 9a2 2 0 1 0 0-4 2 2 0 0 0 0 4z M5 15V9a4 4 0 0 1 8 0v6a4 4 0 0 0 4 0',
     tabs: [
       { id: 'programming', title: msg`Path programming`, isBuilt: false },
       { id: 'navigation', title: msg`Path navigation`, isBuilt: false },
@@ -100,7 +102,8 @@ export const cityModules: readonly CityModule[] = [
   {
     id: 'style',
     title: msg`Style`,
-    iconPath: 'M12 3a9 9 0 1 0 0 18c1.5 0 2-1 2-2s-1-2 0-3 3 0 4-1 3-2 3-4a9 9 0 0 0-9-8z M7.5 11.5h.01 M10 7.5h.01 M15 7.5h.01',
+    iconPath:
+      'M12 3a9 9 0 1 0 0 18c1.5 0 2-1 2-2s-1-2 0-3 3 0 4-1 3-2 3-4a9 9 0 0 0-9-8z M7.5 11.5h.01 M10 7.5h.01 M15 7.5h.01',
     tabs: [
       { id: 'basemap', title: msg`Basemap setting`, isBuilt: true },
       { id: 'model', title: msg`Model setting`, isBuilt: false },
@@ -149,7 +152,8 @@ export function parseCityPath(path: string): CityLocation {
   const [, home, moduleSegment, tabSegment] = path.split('/')
   const isHome = home?.toLowerCase() === 'home'
   const module =
-    (isHome && cityModules.find((item) => item.id.toLowerCase() === moduleSegment?.toLowerCase())) ||
+    (isHome &&
+      cityModules.find((item) => item.id.toLowerCase() === moduleSegment?.toLowerCase())) ||
     (cityModules.find((item) => item.id === defaultCityModuleId) as CityModule)
   const tab =
     module.tabs.find((item) => item.id.toLowerCase() === tabSegment?.toLowerCase()) ??

@@ -215,6 +215,7 @@ function ConversionResult({
 }) {
   const sizeText = formatFileSize(datum.sizeBytes)
   const triangleCount = datum.triangleCount
+  const sbmName = datum.sbmName
   return (
     <section className="ts-model-config__result" data-testid="conversion-result">
       <p className="ts-model-config__success" role="status">
@@ -222,7 +223,7 @@ function ConversionResult({
       </p>
       <p className="ts-model-config__summary">
         <Trans>
-          {datum.sbmName}: {sizeText}, {triangleCount} triangles
+          {sbmName}: {sizeText}, {triangleCount} triangles
         </Trans>
       </p>
       {datum.warnings.length > 0 && (

@@ -157,12 +157,14 @@ export function ShortestPathTool() {
             <Trans>Total length: {lengthText} m</Trans>
           </p>
           <ol className="ts-bim4-route__steps">
-            {route.steps.map((step, index) => {
-              const change = route.floorChanges.find((candidate) => candidate.atStateId === step.stateId)
+            {route.steps.map((step) => {
+              const change = route.floorChanges.find(
+                (candidate) => candidate.atStateId === step.stateId,
+              )
               const fromStorey = change?.fromStorey ?? ''
               const toStorey = change?.toStorey ?? ''
               return (
-                <li key={`${step.stateId}-${index}`} data-state-id={step.stateId}>
+                <li key={step.stateId} data-state-id={step.stateId}>
                   <span className="ts-bim4-route__step-name">{step.name}</span>
                   {step.storey && <span className="ts-bim4-muted"> · {step.storey}</span>}
                   {change && (

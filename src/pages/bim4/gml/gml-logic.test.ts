@@ -18,9 +18,15 @@ describe('checkRouteRequest (SPEC §5 shortest path, §8 messages)', () => {
 
   it('needs both ends, and two different States', () => {
     expect(text(checkRouteRequest(true, null, null))).toBe('Not selected paths')
-    expect(text(checkRouteRequest(true, r10, null))).toBe('Re-select the start point or the end point.')
-    expect(text(checkRouteRequest(true, null, r21))).toBe('Re-select the start point or the end point.')
-    expect(text(checkRouteRequest(true, r10, r10))).toBe('Re-select the start point or the end point.')
+    expect(text(checkRouteRequest(true, r10, null))).toBe(
+      'Re-select the start point or the end point.',
+    )
+    expect(text(checkRouteRequest(true, null, r21))).toBe(
+      'Re-select the start point or the end point.',
+    )
+    expect(text(checkRouteRequest(true, r10, r10))).toBe(
+      'Re-select the start point or the end point.',
+    )
   })
 
   it('hands the engine States by id and points by coordinates', () => {

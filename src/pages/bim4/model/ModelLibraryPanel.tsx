@@ -39,7 +39,11 @@ export function ModelLibraryPanel() {
   const projectId = session.projectId
   const isPaid = session.project?.is_paid ?? false
 
-  async function runUpload(kind: Busy, check: FileCheck, send: (files: File[]) => Promise<unknown>) {
+  async function runUpload(
+    kind: Busy,
+    check: FileCheck,
+    send: (files: File[]) => Promise<unknown>,
+  ) {
     if (!check.isValid) {
       toast.warning(i18n._(check.reason))
       return
@@ -80,7 +84,9 @@ export function ModelLibraryPanel() {
 
   if (!projectId) return null
   const models = session.modelInfo?.models ?? []
-  const floorNames = new Map(session.modelInfo?.structure.floors.map((floor) => [floor.id, floor.name]))
+  const floorNames = new Map(
+    session.modelInfo?.structure.floors.map((floor) => [floor.id, floor.name]),
+  )
 
   return (
     <div className="ts-bim4-library">
@@ -129,8 +135,8 @@ export function ModelLibraryPanel() {
       </div>
       <p className="ts-bim4-muted">
         <Trans>
-          The shell is a building structure .json naming the shell and floor models; floors are
-          .sbm files or one .zip of them.
+          The shell is a building structure .json naming the shell and floor models; floors are .sbm
+          files or one .zip of them.
         </Trans>
       </p>
 

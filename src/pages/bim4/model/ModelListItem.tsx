@@ -87,8 +87,7 @@ export function ModelListItem({
   const { t } = useLingui()
   const fileInputRef = useRef<HTMLInputElement>(null)
   const modelName = model.name
-  const roleLabel =
-    model.role === 'shell' ? t`Shell` : model.role === 'floor' ? t`Floor` : t`Model`
+  const roleLabel = model.role === 'shell' ? t`Shell` : model.role === 'floor' ? t`Floor` : t`Model`
 
   function handleFiles(event: ChangeEvent<HTMLInputElement>) {
     const files = Array.from(event.target.files ?? [])

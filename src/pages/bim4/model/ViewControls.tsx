@@ -37,9 +37,7 @@ export function ViewControls() {
         label={<Trans>Wheel scale</Trans>}
         options={optionsOf(wheelScaleOptions, '×')}
         value={String(camera.wheelScale)}
-        onValueChange={(value) =>
-          run(engine.run('view.setWheelScale', { scale: Number(value) }))
-        }
+        onValueChange={(value) => run(engine.run('view.setWheelScale', { scale: Number(value) }))}
       />
       <Select
         label={<Trans>Minimum zoom</Trans>}

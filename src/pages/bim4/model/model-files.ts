@@ -15,7 +15,9 @@ export const floorFileAccept = '.sbm,.zip,application/zip'
 export const modelFileAccept = '.sbm'
 
 /** Either the files to send, or why they were refused. */
-export type FileCheck = { isValid: true; files: File[] } | { isValid: false; reason: MessageDescriptor }
+export type FileCheck =
+  | { isValid: true; files: File[] }
+  | { isValid: false; reason: MessageDescriptor }
 
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.')
@@ -42,7 +44,8 @@ export function checkFloorFiles(files: readonly File[]): FileCheck {
     return { isValid: false, reason: msg`Upload either SBM files or a single ZIP, not both.` }
   if (zipCount === 0 && extensions.some((extension) => extension !== 'sbm'))
     return { isValid: false, reason: msg`Floors must be .sbm files or one .zip of them.` }
-  if (files.some((file) => file.size === 0)) return { isValid: false, reason: msg`The file is empty.` }
+  if (files.some((file) => file.size === 0))
+    return { isValid: false, reason: msg`The file is empty.` }
   return { isValid: true, files: [...files] }
 }
 

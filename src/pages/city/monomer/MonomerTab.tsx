@@ -58,9 +58,9 @@ export function MonomerTab() {
   const context: CityActionContext = { store, services, engine }
   const { gisModels, tilesets } = useSnapshot(store)
   const { selectedFeature } = useSnapshot(sceneStore).city
-  const [dialog, setDialog] = useState<{ kind: 'save' } | { kind: 'rename'; model: GisModel } | null>(
-    null,
-  )
+  const [dialog, setDialog] = useState<
+    { kind: 'save' } | { kind: 'rename'; model: GisModel } | null
+  >(null)
   const [selectedModelId, setSelectedModelId] = useState<string | null>(null)
 
   const tilesetNames = new Map(tilesets.map((tileset) => [tileset.id, tileset.name]))

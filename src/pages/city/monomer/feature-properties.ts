@@ -14,7 +14,8 @@ export const maxPropertyValueLength = 200
 
 function formatValue(value: unknown): string {
   if (value === null || value === undefined) return '—'
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)))
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)))
   if (typeof value === 'string') return value
   if (typeof value === 'boolean') return String(value)
   if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) {
@@ -30,7 +31,9 @@ export function propertyRows(properties: Readonly<Record<string, unknown>>): Pro
     return {
       name,
       value:
-        text.length > maxPropertyValueLength ? `${text.slice(0, maxPropertyValueLength - 1)}…` : text,
+        text.length > maxPropertyValueLength
+          ? `${text.slice(0, maxPropertyValueLength - 1)}…`
+          : text,
     }
   })
 }

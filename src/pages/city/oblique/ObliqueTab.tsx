@@ -101,11 +101,7 @@ export function ObliqueTab() {
   return (
     <div className="ts-city-tab" data-testid="city-oblique-tab">
       <div className="ts-city-tab__actions">
-        <Button
-          variant="primary"
-          isBusy={isUploading}
-          onClick={() => uploadInput.current?.click()}
-        >
+        <Button variant="primary" isBusy={isUploading} onClick={() => uploadInput.current?.click()}>
           <Trans>Upload oblique photography</Trans>
         </Button>
         <input
@@ -147,7 +143,8 @@ export function ObliqueTab() {
             node.partIndex === undefined ? (
               <span className="ts-city-tree__tileset">
                 {node.name}
-                {tilesets.find((tileset) => tileset.id === node.tilesetId)?.is_visible === false && (
+                {tilesets.find((tileset) => tileset.id === node.tilesetId)?.is_visible ===
+                  false && (
                   <span className="ts-city-tree__badge">
                     <Trans>hidden</Trans>
                   </span>

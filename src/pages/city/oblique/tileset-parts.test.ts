@@ -8,7 +8,10 @@ const sharedTileset = (path: string) =>
 
 describe('tileset parts for the oblique-photography tree', () => {
   it('names and locates the parts of the request-volume sample at Cesium’s test site', () => {
-    const parts = tilesetParts(sharedTileset('samples/1.0/TilesetWithRequestVolume/tileset.json'), null)
+    const parts = tilesetParts(
+      sharedTileset('samples/1.0/TilesetWithRequestVolume/tileset.json'),
+      null,
+    )
     expect(parts.map((part) => part.name)).toEqual(['city', 'building', 'points'])
     // README: every georeferenced sample sits at lon −75.61209, lat 40.04253.
     for (const part of parts) {
@@ -45,7 +48,10 @@ describe('tileset parts for the oblique-photography tree', () => {
       root: {
         boundingVolume: { box: [0, 0, 0, 100, 0, 0, 0, 100, 0, 0, 0, 10] },
         children: [
-          { boundingVolume: { box: [50, 0, 0, 10, 0, 0, 0, 10, 0, 0, 0, 10] }, content: { uri: 'content/east.glb' } },
+          {
+            boundingVolume: { box: [50, 0, 0, 10, 0, 0, 0, 10, 0, 0, 0, 10] },
+            content: { uri: 'content/east.glb' },
+          },
         ],
       },
     }

@@ -34,7 +34,11 @@ export interface TilesetPart {
 /** The parts of a 3D Tiles tileset.json that locating needs (1.0 and 1.1). */
 interface TileJson {
   transform?: readonly number[]
-  boundingVolume?: { region?: readonly number[]; box?: readonly number[]; sphere?: readonly number[] }
+  boundingVolume?: {
+    region?: readonly number[]
+    box?: readonly number[]
+    sphere?: readonly number[]
+  }
   content?: { uri?: string; url?: string }
   contents?: readonly { uri?: string; url?: string }[]
   children?: readonly TileJson[]
@@ -98,7 +102,10 @@ export function ecefToGeodetic([x, y, z]: readonly [number, number, number]): Ge
     const sinLat = Math.sin(lat)
     const primeVerticalRadius = a / Math.sqrt(1 - eccentricitySquared * sinLat * sinLat)
     heightMeters = p / Math.cos(lat) - primeVerticalRadius
-    lat = Math.atan2(z, p * (1 - (eccentricitySquared * primeVerticalRadius) / (primeVerticalRadius + heightMeters)))
+    lat = Math.atan2(
+      z,
+      p * (1 - (eccentricitySquared * primeVerticalRadius) / (primeVerticalRadius + heightMeters)),
+    )
   }
   return { lng: lng * degreesPerRadian, lat: lat * degreesPerRadian, heightMeters }
 }
@@ -131,7 +138,8 @@ function locate(
   parentTransform: Matrix4,
   placement: TilesetPlacement | null,
 ): { center: GeoPoint | null; radiusMeters: number } {
-  const transform = tile.transform?.length === 16 ? multiply(parentTransform, tile.transform) : parentTransform
+  const transform =
+    tile.transform?.length === 16 ? multiply(parentTransform, tile.transform) : parentTransform
   const volume = tile.boundingVolume
   if (volume?.region && volume.region.length >= 6) {
     const [west = 0, south = 0, east = 0, north = 0, minimumHeight = 0, maximumHeight = 0] =
@@ -177,7 +185,8 @@ function locate(
 }
 
 function contentName(tile: TileJson): string | null {
-  const uri = tile.content?.uri ?? tile.content?.url ?? tile.contents?.[0]?.uri ?? tile.contents?.[0]?.url
+  const uri =
+    tile.content?.uri ?? tile.content?.url ?? tile.contents?.[0]?.uri ?? tile.contents?.[0]?.url
   if (!uri) return null
   const path = uri.split(/[?#]/)[0] ?? ''
   const segments = path.split('/').filter(Boolean)

@@ -1,9 +1,4 @@
-import type {
-  BasemapFile,
-  BasemapFindDatum,
-  GisModel,
-  ObliquePhotograph,
-} from '../../../api/city'
+import type { BasemapFile, BasemapFindDatum, GisModel, ObliquePhotograph } from '../../../api/city'
 import type { ProjectInfo } from '../../../../contract/project'
 import type { CityServices } from '../city-services'
 
@@ -32,7 +27,12 @@ export function createMemoryCityServer(projectId: string) {
 
   const services: CityServices = {
     findProjectInfo: async (id) =>
-      ({ id, name: 'Harbour district', kind: 'city', project_center: { lng: 121.6, lat: 31.2 } }) as ProjectInfo,
+      ({
+        id,
+        name: 'Harbour district',
+        kind: 'city',
+        project_center: { lng: 121.6, lat: 31.2 },
+      }) as ProjectInfo,
     findObliquePhotographs: async () => structuredClone(tilesets),
     uploadResumable: async (file, { onProgress }) => {
       for (const step of [1, 2, 3, 4]) {
@@ -62,7 +62,13 @@ export function createMemoryCityServer(projectId: string) {
         placement: existing?.placement ?? null,
         is_georeferenced: true,
         asset_version: '1.0',
-        stats: { file_count: 8, tile_count: 6, total_bytes: file.size, formats: { b3dm: 5 }, gzip_file_count: 0 },
+        stats: {
+          file_count: 8,
+          tile_count: 6,
+          total_bytes: file.size,
+          formats: { b3dm: 5 },
+          gzip_file_count: 0,
+        },
         top_tiles: [
           { index: 0, name: 'city', content_uri: 'city/tileset.json', bounding_volume: null },
           { index: 1, name: 'building', content_uri: 'building.b3dm', bounding_volume: null },
@@ -141,7 +147,10 @@ export function createMemoryCityServer(projectId: string) {
     uploadBasemap: async (input) => {
       const file: BasemapFile = {
         id: nextId('pmtiles'),
-        name: 'uploadId' in input ? (uploads.get(input.uploadId)?.name ?? 'map.pmtiles') : 'map.pmtiles',
+        name:
+          'uploadId' in input
+            ? (uploads.get(input.uploadId)?.name ?? 'map.pmtiles')
+            : 'map.pmtiles',
         size_bytes: 1024,
         url: `/web/basemaps/${sequence}.pmtiles`,
         created_at: now,

@@ -1,0 +1,238 @@
+/**
+ * City tiles: our city engine (engine/city — MapLibre + deck.gl interleaved + loaders.gl 3D
+ * Tiles) against 3DTilesRendererJS 0.5.3 (TilesRenderer + three.js on its own canvas), both on a
+ * production build in Chromium, flying the same camera path over the same generated tileset
+ * (1,365 textured b3dm tiles) with the same screen-space error and tile memory cap. Runs
+ * alternate between the two, each in a fresh browser context (empty HTTP cache).
+ * Standalone: `npx tsx bench/city-tiles.ts`; writes bench/results/city-tiles.json.
+ */
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+import type {
+  CameraKeyframe,
+  CityBenchConfig,
+  CityBenchSample,
+} from './city/page/city-bench-protocol'
+import { launchBenchBrowser } from './lib/browser'
+import { benchTilesetRecipe, generateTileset } from './lib/generate-tileset'
+import { startStaticServer } from './lib/static-server'
+import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+
+/** Issue 7 goals (ours ÷ anchor unless stated). */
+export const cityTilesGoals = {
+  firstRenderVsAnchorAtMost: 0.8,
+  settledVsAnchorAtMost: 1,
+  /** Fewer main-thread tasks over 50 ms than the anchor. */
+  longTasksVsAnchorBelow: 1,
+  /** Peak tile memory never above the cap (each renderer's own estimate). */
+  peakMemoryVsCapAtMost: 1,
+}
+
+/** Options of {@link runCityTilesBench}. */
+export interface CityTilesBenchOptions {
+  rounds?: number
+  memoryCapMB?: number
+  maximumScreenSpaceError?: number
+  log?: (line: string) => void
+}
+
+/**
+ * From the whole city seen from above down into the streets and across, ending low and oblique:
+ * every level of the pyramid is needed somewhere along the way.
+ */
+export const cityTilesPath: CameraKeyframe[] = [
+  { eastMeters: 0, northMeters: 0, zoom: 14.5, pitchDegrees: 0, bearingDegrees: 0 },
+  { eastMeters: -400, northMeters: -400, zoom: 16.5, pitchDegrees: 45, bearingDegrees: 30 },
+  { eastMeters: 0, northMeters: 200, zoom: 17.5, pitchDegrees: 60, bearingDegrees: 90 },
+  { eastMeters: 500, northMeters: 500, zoom: 17.5, pitchDegrees: 60, bearingDegrees: 180 },
+  { eastMeters: 300, northMeters: -300, zoom: 18, pitchDegrees: 50, bearingDegrees: 240 },
+]
+
+const pageRoot = fileURLToPath(new URL('./city/page/', import.meta.url))
+const outDir = fileURLToPath(new URL('../dist/bench-city/', import.meta.url))
+
+function percentile(samples: readonly number[], share: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)
+  return sorted[Math.max(0, index)] ?? Number.NaN
+}
+
+function summarise(samples: CityBenchSample[]) {
+  return {
+    firstRender: measure(
+      samples.map((sample) => sample.firstRenderMs),
+      'ms',
+    ),
+    settled: measure(
+      samples.map((sample) => sample.settledMs),
+      'ms',
+    ),
+    frameTimeP95: measure(
+      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.95)),
+      'ms',
+    ),
+    frameTimeMedian: measure(
+      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.5)),
+      'ms',
+    ),
+    longTasks: measure(
+      samples.map((sample) => sample.longTaskCount),
+      'tasks ≥ 50 ms',
+    ),
+    longestLongTask: measure(
+      samples.map((sample) => sample.longestLongTaskMs),
+      'ms',
+    ),
+    peakTileMemory: measure(
+      samples.map((sample) => sample.peakTileMemoryBytes / 2 ** 20),
+      'MiB',
+    ),
+    tilesLoadedAtEnd: measure(
+      samples.map((sample) => sample.tilesLoadedAtEnd),
+      'tiles',
+    ),
+    tileErrors: measure(
+      samples.map((sample) => sample.tileErrors),
+      'tiles',
+    ),
+    neverSettled: samples.filter((sample) => Number.isNaN(sample.settledMs)).length,
+  }
+}
+
+/** Generates the tileset, builds the page, runs both renderers alternately, writes the report. */
+export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
+  const log = options.log ?? console.log
+  const rounds = options.rounds ?? 3
+  const memoryCapMB = options.memoryCapMB ?? 48
+  const maximumScreenSpaceError = options.maximumScreenSpaceError ?? 16
+  const startedAtMs = performance.now()
+
+  log('city-tiles: building the bench page (vite, production)…')
+  await build({
+    configFile: false,
+    root: pageRoot,
+    base: './',
+    logLevel: 'warn',
+    worker: { format: 'es' },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: false,
+      chunkSizeWarningLimit: 5000,
+      rollupOptions: { input: { city: `${pageRoot}city.html` } },
+    },
+  })
+  log('city-tiles: generating the tileset…')
+  const generated = generateTileset(benchTilesetRecipe, join(outDir, 'tileset'))
+  log(
+    `city-tiles: ${generated.tileCount} tiles, ${(generated.totalBytes / 2 ** 20).toFixed(1)} MiB`,
+  )
+
+  const server = await startStaticServer(outDir)
+  const externalRequests = new Set<string>()
+  const browser = await launchBenchBrowser()
+  const chromiumVersion = browser.version()
+  const samples: CityBenchSample[] = []
+  try {
+    for (let round = 0; round < rounds; round++) {
+      // Alternating which goes first each round spreads the machine's drift over both.
+      const order: ('ours' | 'anchor')[] = round % 2 === 0 ? ['ours', 'anchor'] : ['anchor', 'ours']
+      for (const renderer of order) {
+        const context = await browser.newContext({ viewport: { width: 960, height: 600 } })
+        const page = await context.newPage()
+        page.on('request', (request) => {
+          if (!request.url().startsWith(server.origin)) externalRequests.add(request.url())
+        })
+        page.on('pageerror', (error) => log(`city-tiles: ${renderer}: page error: ${error.message}`))
+        await page.goto(`${server.origin}/city.html`)
+        await page.waitForFunction(() => typeof window.runCityBench === 'function')
+        const config: CityBenchConfig = {
+          renderer,
+          tilesetUrl: `${server.origin}/tileset/tileset.json`,
+          origin: benchTilesetRecipe.origin,
+          rootTransform: generated.rootTransform,
+          viewport: { width: 960, height: 600 },
+          maximumScreenSpaceError,
+          memoryCapMB,
+          path: cityTilesPath,
+          pathDurationMs: 8_000,
+          settleTimeoutMs: 60_000,
+        }
+        const sample = await page.evaluate((pageConfig) => window.runCityBench(pageConfig), config)
+        log(
+          `city-tiles: round ${round + 1} ${renderer}: first render ${sample.firstRenderMs.toFixed(0)} ms, settled ${sample.settledMs.toFixed(0)} ms, long tasks ${sample.longTaskCount}, peak ${(sample.peakTileMemoryBytes / 2 ** 20).toFixed(1)} MiB, ${sample.tilesLoadedAtEnd} tiles`,
+        )
+        samples.push(sample)
+        await context.close()
+      }
+    }
+  } finally {
+    await browser.close()
+    await server.close()
+  }
+
+  const ours = summarise(samples.filter((sample) => sample.renderer === 'ours'))
+  const anchor = summarise(samples.filter((sample) => sample.renderer === 'anchor'))
+  const ratios = {
+    firstRender: ratioOf(
+      'engine/city (MapLibre + deck.gl + loaders.gl)',
+      '3DTilesRendererJS 0.5.3 + three.js',
+      'ms to first tile drawn',
+      ours.firstRender.median,
+      anchor.firstRender.median,
+    ),
+    settled: ratioOf(
+      'ours',
+      'anchor',
+      'ms to the settled final view',
+      ours.settled.median,
+      anchor.settled.median,
+    ),
+    frameTimeP95: ratioOf(
+      'ours',
+      'anchor',
+      'p95 frame interval while streaming (ms)',
+      ours.frameTimeP95.median,
+      anchor.frameTimeP95.median,
+    ),
+    longTasks: ratioOf(
+      'ours',
+      'anchor',
+      'main-thread tasks ≥ 50 ms',
+      ours.longTasks.median,
+      anchor.longTasks.median,
+    ),
+  }
+  const report = {
+    benchmark: 'city-tiles',
+    description:
+      'Fly a fixed camera path over a generated oblique-photography tileset in Chromium (production build, SwiftShader WebGL, shared 2-core machine). Ratios are ours ÷ anchor of medians from the same run; runs alternate, each in a fresh browser context. Peak tile memory is each renderer’s own estimate (loaders.gl gpuMemoryUsageInBytes, 3DTilesRendererJS lruCache.cachedBytes).',
+    machine: machineInfo(chromiumVersion),
+    recipe: benchTilesetRecipe,
+    tileset: { tileCount: generated.tileCount, totalBytes: generated.totalBytes },
+    settings: { maximumScreenSpaceError, memoryCapMB, rounds, path: cityTilesPath },
+    ours,
+    anchor,
+    ratios,
+    externalRequests: [...externalRequests],
+    goals: {
+      ...cityTilesGoals,
+      firstRenderMet: ratios.firstRender.value <= cityTilesGoals.firstRenderVsAnchorAtMost,
+      settledMet: ratios.settled.value <= cityTilesGoals.settledVsAnchorAtMost,
+      longTasksMet: ours.longTasks.median < anchor.longTasks.median,
+      oursPeakMemoryWithinCap: ours.peakTileMemory.max <= memoryCapMB,
+      anchorPeakMemoryWithinCap: anchor.peakTileMemory.max <= memoryCapMB,
+      noRequestLeftLocalhost: externalRequests.size === 0,
+    },
+    durationMs: Math.round(performance.now() - startedAtMs),
+  }
+  log(`city-tiles: wrote ${writeBenchResult('city-tiles', report)}`)
+  return report
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const report = await runCityTilesBench()
+  console.log(JSON.stringify({ ratios: report.ratios, goals: report.goals }, null, 2))
+}

@@ -1,0 +1,243 @@
+/**
+ * The city-tiles bench page: flies one renderer over the generated tileset along a fixed path
+ * and reports first render, settle time, frame intervals, long tasks and peak tile memory.
+ * "ours" is the product engine (engine/city: MapLibre + deck.gl + loaders.gl) driven by its
+ * commands; "anchor" is 3DTilesRendererJS's TilesRenderer with three.js on its own canvas.
+ */
+import { TilesRenderer } from '3d-tiles-renderer'
+import { Color, Matrix4, PerspectiveCamera, Scene, WebGLRenderer } from 'three'
+import { Engine } from '../../../engine/core/engine'
+import type {
+  CameraKeyframe,
+  CityBenchConfig,
+  CityBenchSample,
+} from './city-bench-protocol'
+
+const earthRadiusMeters = 6_378_137
+/** MapLibre's vertical field of view; the anchor's camera uses the same. */
+const fieldOfViewDegrees = 36.87
+const backgroundColor = '#eef0f2'
+/** Frames in a row the final view must stay settled, so a lull between requests is not "done". */
+const settledFramesNeeded = 5
+
+/** The pose at `elapsedMs` along the path: linear between equally spaced keyframes. */
+function poseAt(config: CityBenchConfig, elapsedMs: number): CameraKeyframe {
+  const path = config.path
+  const progress = Math.min(1, Math.max(0, elapsedMs / config.pathDurationMs)) * (path.length - 1)
+  const index = Math.min(path.length - 2, Math.floor(progress))
+  const share = progress - index
+  const from = path[index]!
+  const to = path[index + 1]!
+  const mix = (a: number, b: number) => a + (b - a) * share
+  return {
+    eastMeters: mix(from.eastMeters, to.eastMeters),
+    northMeters: mix(from.northMeters, to.northMeters),
+    zoom: mix(from.zoom, to.zoom),
+    pitchDegrees: mix(from.pitchDegrees, to.pitchDegrees),
+    bearingDegrees: mix(from.bearingDegrees, to.bearingDegrees),
+  }
+}
+
+function toLngLat(config: CityBenchConfig, east: number, north: number) {
+  const latitudeRadians = (config.origin.lat * Math.PI) / 180
+  return {
+    lng: config.origin.lng + (east / (earthRadiusMeters * Math.cos(latitudeRadians))) * (180 / Math.PI),
+    lat: config.origin.lat + (north / earthRadiusMeters) * (180 / Math.PI),
+  }
+}
+
+/** Counts Long Tasks API entries while a run is measured. */
+function watchLongTasks() {
+  const durations: number[] = []
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) durations.push(entry.duration)
+  })
+  observer.observe({ type: 'longtask', buffered: false })
+  return {
+    stop() {
+      observer.disconnect()
+      return { count: durations.length, longestMs: Math.max(0, ...durations) }
+    },
+  }
+}
+
+/** What each renderer provides to the common measuring loop. */
+interface RendererUnderTest {
+  /** Moves the camera and draws one frame (the anchor) or lets the map draw (ours). */
+  frame(pose: CameraKeyframe): void
+  hasDrawnTiles(): boolean
+  isSettled(): boolean
+  tileMemoryBytes(): number
+  tilesLoaded(): number
+  tileErrors(): number
+  dispose(): void
+}
+
+async function createOurs(config: CityBenchConfig, container: HTMLElement): Promise<RendererUnderTest> {
+  const engine = new Engine()
+  await engine.run('city.attachContainer', { container })
+  const first = config.path[0]!
+  await engine.run('city.open', {
+    projectId: 'bench',
+    center: toLngLat(config, first.eastMeters, first.northMeters),
+    zoom: first.zoom,
+    basemap: {
+      kind: 'offline',
+      style: {
+        version: 8,
+        sources: {},
+        layers: [{ id: 'background', type: 'background', paint: { 'background-color': backgroundColor } }],
+      },
+    },
+    tilesets: [{ id: 'bench', name: 'bench', url: config.tilesetUrl, isVisible: true }],
+    streaming: {
+      memoryBudgetMB: config.memoryCapMB,
+      maximumScreenSpaceError: config.maximumScreenSpaceError,
+    },
+  })
+  const city = () => engine.getSnapshot().city
+  return {
+    frame(pose) {
+      // flyTo with 0 ms is a jump; its promise waits for moveend, which the loop needs not.
+      void engine.run('city.flyTo', {
+        ...toLngLat(config, pose.eastMeters, pose.northMeters),
+        zoom: pose.zoom,
+        pitch: pose.pitchDegrees,
+        bearing: pose.bearingDegrees,
+        durationMs: 0,
+      })
+    },
+    hasDrawnTiles: () => city().tilesLoaded > 0,
+    isSettled: () => {
+      const tileset = city().tilesets[0]
+      return Boolean(tileset?.isSettled && tileset.tilesInView > 0)
+    },
+    tileMemoryBytes: () => city().memoryBytes,
+    tilesLoaded: () => city().tilesLoaded,
+    tileErrors: () => city().tilesets[0]?.errorCount ?? 0,
+    dispose: () => engine.dispose(),
+  }
+}
+
+function createAnchor(config: CityBenchConfig, container: HTMLElement): RendererUnderTest {
+  const { width, height } = config.viewport
+  const renderer = new WebGLRenderer({ antialias: true })
+  renderer.setPixelRatio(1)
+  renderer.setSize(width, height)
+  container.append(renderer.domElement)
+  const scene = new Scene()
+  scene.background = new Color(backgroundColor)
+  const camera = new PerspectiveCamera(fieldOfViewDegrees, width / height, 1, 1e6)
+  camera.up.set(0, 0, 1)
+  const tiles = new TilesRenderer(config.tilesetUrl)
+  tiles.errorTarget = config.maximumScreenSpaceError
+  tiles.lruCache.maxBytesSize = config.memoryCapMB * 2 ** 20
+  tiles.lruCache.minBytesSize = Math.min(tiles.lruCache.minBytesSize, tiles.lruCache.maxBytesSize * 0.75)
+  // Draw in the tileset's local ENU frame (z up), where the camera path is defined.
+  tiles.group.matrixAutoUpdate = false
+  tiles.group.matrix.copy(new Matrix4().fromArray(config.rootTransform).invert())
+  tiles.group.matrixWorldNeedsUpdate = true
+  scene.add(tiles.group)
+  tiles.setCamera(camera)
+  tiles.setResolutionFromRenderer(camera, renderer)
+  let hasModel = false
+  let errors = 0
+  tiles.addEventListener('load-model', () => {
+    hasModel = true
+  })
+  tiles.addEventListener('load-error', () => {
+    errors++
+  })
+  const latitudeRadians = (config.origin.lat * Math.PI) / 180
+  return {
+    frame(pose) {
+      const metersPerPixel =
+        (2 * Math.PI * earthRadiusMeters * Math.cos(latitudeRadians)) / (512 * 2 ** pose.zoom)
+      const distance =
+        (height / 2 / Math.tan((fieldOfViewDegrees * Math.PI) / 360)) * metersPerPixel
+      const pitch = (pose.pitchDegrees * Math.PI) / 180
+      const bearing = (pose.bearingDegrees * Math.PI) / 180
+      camera.position.set(
+        pose.eastMeters - distance * Math.sin(pitch) * Math.sin(bearing),
+        pose.northMeters - distance * Math.sin(pitch) * Math.cos(bearing),
+        distance * Math.cos(pitch),
+      )
+      camera.lookAt(pose.eastMeters, pose.northMeters, 0)
+      camera.updateMatrixWorld()
+      tiles.update()
+      renderer.render(scene, camera)
+    },
+    hasDrawnTiles: () => hasModel,
+    isSettled: () => tiles.loadProgress === 1 && tiles.visibleTiles.size > 0,
+    tileMemoryBytes: () => (tiles.lruCache as unknown as { cachedBytes: number }).cachedBytes,
+    tilesLoaded: () => {
+      let loaded = 0
+      tiles.forEachLoadedModel(() => loaded++)
+      return loaded
+    },
+    tileErrors: () => errors,
+    dispose() {
+      tiles.dispose()
+      renderer.dispose()
+      renderer.domElement.remove()
+    },
+  }
+}
+
+window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> => {
+  const container = document.getElementById('view')!
+  container.style.width = `${config.viewport.width}px`
+  container.style.height = `${config.viewport.height}px`
+  const longTasks = watchLongTasks()
+  const startMs = performance.now()
+  const subject =
+    config.renderer === 'ours'
+      ? await createOurs(config, container)
+      : createAnchor(config, container)
+  const frameIntervalsMs: number[] = []
+  let firstRenderMs = Number.NaN
+  let hasSeenTiles = false
+  let settledMs = Number.NaN
+  let settledFrames = 0
+  let peakTileMemoryBytes = 0
+  let lastFrameMs = startMs
+  await new Promise<void>((resolve) => {
+    const onFrame = (nowMs: number) => {
+      const elapsedMs = nowMs - startMs
+      frameIntervalsMs.push(nowMs - lastFrameMs)
+      lastFrameMs = nowMs
+      // Tiles noticed in the previous frame were drawn by the time this frame starts.
+      if (hasSeenTiles && Number.isNaN(firstRenderMs)) firstRenderMs = elapsedMs
+      subject.frame(poseAt(config, elapsedMs))
+      if (subject.hasDrawnTiles()) hasSeenTiles = true
+      peakTileMemoryBytes = Math.max(peakTileMemoryBytes, subject.tileMemoryBytes())
+      if (elapsedMs >= config.pathDurationMs && subject.isSettled()) settledFrames++
+      else settledFrames = 0
+      if (settledFrames >= settledFramesNeeded) {
+        settledMs = elapsedMs
+        resolve()
+        return
+      }
+      if (elapsedMs > config.pathDurationMs + config.settleTimeoutMs) {
+        resolve()
+        return
+      }
+      requestAnimationFrame(onFrame)
+    }
+    requestAnimationFrame(onFrame)
+  })
+  const { count, longestMs } = longTasks.stop()
+  const sample: CityBenchSample = {
+    renderer: config.renderer,
+    firstRenderMs,
+    settledMs,
+    frameIntervalsMs,
+    longTaskCount: count,
+    longestLongTaskMs: longestMs,
+    peakTileMemoryBytes,
+    tilesLoadedAtEnd: subject.tilesLoaded(),
+    tileErrors: subject.tileErrors(),
+  }
+  subject.dispose()
+  return sample
+}

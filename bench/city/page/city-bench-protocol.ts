@@ -1,0 +1,53 @@
+/** What the Node runner and the city bench page exchange (plain JSON). */
+
+/** One camera pose in map terms, shared by both renderers. */
+export interface CameraKeyframe {
+  /** Metres east / north of the tileset origin of the point the camera looks at. */
+  eastMeters: number
+  northMeters: number
+  /** MapLibre zoom (512 px tiles). */
+  zoom: number
+  pitchDegrees: number
+  bearingDegrees: number
+}
+
+/** One timed run of one renderer in a fresh browser context. */
+export interface CityBenchConfig {
+  renderer: 'ours' | 'anchor'
+  tilesetUrl: string
+  origin: { lng: number; lat: number }
+  /** Column-major local ENU → ECEF root transform of the tileset. */
+  rootTransform: number[]
+  viewport: { width: number; height: number }
+  maximumScreenSpaceError: number
+  memoryCapMB: number
+  /** Flown at constant speed over `pathDurationMs`, then the last pose is held. */
+  path: CameraKeyframe[]
+  pathDurationMs: number
+  /** Gives up waiting for the final view to settle after this long. */
+  settleTimeoutMs: number
+}
+
+/** What one run measured. */
+export interface CityBenchSample {
+  renderer: 'ours' | 'anchor'
+  /** From start to the first frame that drew tile content. */
+  firstRenderMs: number
+  /** From start to the final view with nothing left loading (NaN when it never settled). */
+  settledMs: number
+  /** rAF intervals from start until settled. */
+  frameIntervalsMs: number[]
+  /** Long Tasks API entries (≥ 50 ms) from start until settled. */
+  longTaskCount: number
+  longestLongTaskMs: number
+  /** Highest tile memory the renderer reported (its own estimate). */
+  peakTileMemoryBytes: number
+  tilesLoadedAtEnd: number
+  tileErrors: number
+}
+
+declare global {
+  interface Window {
+    runCityBench(config: CityBenchConfig): Promise<CityBenchSample>
+  }
+}

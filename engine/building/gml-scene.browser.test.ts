@@ -1,0 +1,181 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import fjkHausUrl from '../../../shared/data/indoorgml/FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml?url'
+import twoStoreyGmlUrl from '../../workers/indoor-route/fixtures/two-storey.gml?url'
+import type { BuildingSceneDescription } from '../api/building-snapshot'
+import { Engine } from '../core/engine'
+import { networkToScene } from './gml-placement'
+
+/**
+ * GML paths in the building scene with the real routing worker in Chromium: load with
+ * progress, draw, route by State ids and by picked scene points under a placement.
+ */
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+const emptyBuilding: BuildingSceneDescription = {
+  projectId: 'gml',
+  name: 'Network only',
+  shellModelId: null,
+  floors: [],
+  models: [],
+}
+
+async function openEngine() {
+  const canvas = document.createElement('canvas')
+  canvas.style.width = '320px'
+  canvas.style.height = '240px'
+  canvas.style.display = 'block'
+  document.body.append(canvas)
+  const engine = new Engine({ canvas })
+  cleanups.push(() => {
+    engine.dispose()
+    canvas.remove()
+  })
+  await engine.run('building.open', { description: emptyBuilding })
+  return engine
+}
+
+/** R101 → R201 in the fixture: along both corridors and up the stair (its landing bends). */
+const fixtureRouteLength = 5 + 10 + 3 + 2 * Math.sqrt(13) + 3 + 10 + 5
+
+describe('GML paths in the building scene', () => {
+  it('loads a network with progress, draws it and routes between States', async () => {
+    const engine = await openEngine()
+    const jobKinds = new Set<string>()
+    engine.on('snapshot.changed', (snapshot) => {
+      for (const job of snapshot.loading.jobs) jobKinds.add(job.kind)
+    })
+    const loaded = await engine.run('gml.load', { url: twoStoreyGmlUrl })
+    expect(loaded).toEqual({ stateCount: 10, transitionCount: 9, storeyLabels: ['1', '2'] })
+    await expect.poll(() => engine.getSnapshot().building.gml.isLoaded).toBe(true)
+    expect(jobKinds).toContain('gml.load')
+    expect(engine.getSnapshot().building.gml).toMatchObject({
+      isLoading: false,
+      stateCount: 10,
+      storeys: [
+        { label: '1', stateCount: 5 },
+        { label: '2', stateCount: 5 },
+      ],
+      displayMode: 1,
+      route: null,
+    })
+    // The network alone is on the canvas (the scene fits it when no model is shown).
+    await engine.run('view.fitToModel', {})
+    const withNetwork = await engine.run('view.countDrawnPixels')
+    expect(withNetwork.drawnPixelCount).toBeGreaterThan(0)
+
+    const route = await engine.run('gml.route', {
+      from: { stateId: 'R101' },
+      to: { stateId: 'R201' },
+    })
+    if (route.stateIds === null) throw new Error('expected a route')
+    expect(route.stateIds).toEqual(['R101', 'C1a', 'C1b', 'ST1', 'ST2', 'C2b', 'C2a', 'R201'])
+    expect(route.lengthMeters).toBeCloseTo(fixtureRouteLength, 6)
+    expect(route.floorChanges).toEqual([{ fromStorey: '1', toStorey: '2', atStateId: 'ST2' }])
+    expect(route.steps[0]).toEqual({ stateId: 'R101', name: '101', storey: '1' })
+    await expect.poll(() => engine.getSnapshot().building.gml.route).toEqual(route)
+
+    // Display modes switch what is drawn; mode 0 leaves the canvas empty.
+    await engine.run('gml.setDisplayMode', { mode: 0 })
+    expect((await engine.run('view.countDrawnPixels')).drawnPixelCount).toBe(0)
+    await engine.run('gml.setDisplayMode', { mode: 2 })
+    const nodesOnly = (await engine.run('view.countDrawnPixels')).drawnPixelCount
+    await engine.run('gml.setDisplayMode', { mode: 3 })
+    const pathsOnly = (await engine.run('view.countDrawnPixels')).drawnPixelCount
+    expect(nodesOnly).toBeGreaterThan(0)
+    expect(pathsOnly).toBeGreaterThan(0)
+    await expect.poll(() => engine.getSnapshot().building.gml.displayMode).toBe(3)
+
+    expect(
+      await engine.run('gml.route', { from: { stateId: 'R101' }, to: { stateId: 'X201' } }),
+    ).toEqual({ stateIds: null, reason: 'unreachable' })
+    await expect(
+      engine.run('gml.route', { from: { stateId: 'R101' }, to: { stateId: 'nowhere' } }),
+    ).rejects.toMatchObject({ code: 'gml.unknownState' })
+
+    await engine.run('gml.clearRoute')
+    await expect.poll(() => engine.getSnapshot().building.gml.route).toBeNull()
+  })
+
+  it('snaps picked scene points through the placement, and scales lengths with it', async () => {
+    const engine = await openEngine()
+    await engine.run('gml.load', { url: twoStoreyGmlUrl })
+    const placement = { offset: [100, 0, 50] as const, rotationDeg: 90, scale: 2 }
+    await engine.run('gml.setPlacement', placement)
+    // R201 sits at file (0, 5, 4): with this placement, scene (90, 8, 50).
+    const nearR201 = networkToScene([0.2, 4.8, 4], placement)
+    expect(networkToScene([0, 5, 4], placement).map((value) => Math.round(value))).toEqual([
+      90, 8, 50,
+    ])
+    const route = await engine.run('gml.route', {
+      from: { point: nearR201 },
+      to: { point: networkToScene([0.1, 5.2, 0.3], placement) },
+    })
+    if (route.stateIds === null) throw new Error('expected a route')
+    expect(route.stateIds[0]).toBe('R201')
+    expect(route.stateIds.at(-1)).toBe('R101')
+    expect(route.lengthMeters).toBeCloseTo(fixtureRouteLength * 2, 6)
+
+    await expect(
+      engine.run('gml.setPlacement', { offset: [0, 0, 0], rotationDeg: 0, scale: 0 }),
+    ).rejects.toMatchObject({ code: 'engine.invalidArgument' })
+    await expect
+      .poll(() => engine.getSnapshot().building.gml.placement)
+      .toEqual({
+        offset: [100, 0, 50],
+        rotationDeg: 90,
+        scale: 2,
+      })
+  })
+
+  it('routes the FJK-Haus network across floors', async () => {
+    const engine = await openEngine()
+    const loaded = await engine.run('gml.load', { url: fjkHausUrl })
+    expect(loaded.stateCount).toBe(14)
+    const route = await engine.run('gml.route', {
+      from: { stateId: 'R10' },
+      to: { stateId: 'R21' },
+    })
+    if (route.stateIds === null) throw new Error('expected a route')
+    expect(route.stateIds).toEqual(['R10', 'R3', 'R12', 'R23', 'R21'])
+    expect(route.lengthMeters).toBeCloseTo(13.367, 3)
+    expect(route.floorChanges.length).toBeGreaterThan(0)
+    // Projected coordinates far from the origin still draw (geometry is stored centred).
+    await engine.run('view.fitToModel', {})
+    expect((await engine.run('view.countDrawnPixels')).drawnPixelCount).toBeGreaterThan(0)
+  })
+
+  it('fails a bad file with the GML message and keeps the loaded network', async () => {
+    const engine = await openEngine()
+    await engine.run('gml.load', { url: twoStoreyGmlUrl })
+    const notXml = URL.createObjectURL(new Blob(['{"not":"xml"}']))
+    cleanups.push(() => URL.revokeObjectURL(notXml))
+    await expect(engine.run('gml.load', { url: notXml })).rejects.toMatchObject({
+      code: 'gml.loadFailed',
+      message: 'Failed to load GML file.',
+    })
+    await expect(
+      engine.run('gml.load', { url: 'http://127.0.0.1:9/missing.gml' }),
+    ).rejects.toMatchObject({ code: 'gml.loadFailed', message: 'Failed to load GML file.' })
+    await expect
+      .poll(() => engine.getSnapshot().building.gml)
+      .toMatchObject({
+        isLoaded: true,
+        isLoading: false,
+        stateCount: 10,
+      })
+    const route = await engine.run('gml.route', {
+      from: { stateId: 'R101' },
+      to: { stateId: 'R102' },
+    })
+    expect(route.stateIds).not.toBeNull()
+
+    await engine.run('gml.unload')
+    await expect.poll(() => engine.getSnapshot().building.gml.isLoaded).toBe(false)
+    await expect(
+      engine.run('gml.route', { from: { stateId: 'R101' }, to: { stateId: 'R102' } }),
+    ).rejects.toMatchObject({ code: 'gml.notLoaded' })
+  })
+})
