@@ -145,7 +145,9 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
         page.on('request', (request) => {
           if (!request.url().startsWith(server.origin)) externalRequests.add(request.url())
         })
-        page.on('pageerror', (error) => log(`city-tiles: ${renderer}: page error: ${error.message}`))
+        page.on('pageerror', (error) =>
+          log(`city-tiles: ${renderer}: page error: ${error.message}`),
+        )
         await page.goto(`${server.origin}/city.html`)
         await page.waitForFunction(() => typeof window.runCityBench === 'function')
         const config: CityBenchConfig = {

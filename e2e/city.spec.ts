@@ -57,6 +57,7 @@ test.describe('city editor', () => {
     const attemptedRemote = await blockRemoteRequests(context)
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
+    page.on('console', (message) => console.log('[page]', message.type(), message.text()))
     await useEnglish(context, baseURL)
     await enableTestApi(page)
     await page.route(`**${onlineStylePath}`, (route) =>
@@ -83,7 +84,8 @@ test.describe('city editor', () => {
       'true',
     )
     const canvas = mapCanvas(page)
-    await expect(canvas).toBeVisible()
+    // the city scene's code (MapLibre, deck.gl) loads on first open: allow for a slow machine
+    await expect(canvas).toBeVisible({ timeout: 30_000 })
     const land = offlineMapColors.land
     const water = offlineMapColors.water
     await expect

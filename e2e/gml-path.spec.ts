@@ -66,7 +66,7 @@ test('a user uploads a GML path, changes its display and finds a route across fl
     ['Hide all', 0],
     ['Node and path', 1],
   ] as const) {
-    await page.getByRole('radio', { name: label, exact: true }).check()
+    await page.getByRole('radio', { name: label, exact: true }).click()
     await expect.poll(async () => (await buildingSnapshot(page)).gml.displayMode).toBe(mode)
   }
 

@@ -218,7 +218,14 @@ function tileGlb(recipe: TilesetRecipe, square: TileSquare): { glb: Buffer; maxH
     samplers: [{ magFilter: 9729, minFilter: 9729, wrapS: 33071, wrapT: 33071 }],
     images: [{ bufferView: 3, mimeType: 'image/png' }],
     accessors: [
-      { bufferView: 0, componentType: 5126, count: vertexCount, type: 'VEC3', min: minimum, max: maximum },
+      {
+        bufferView: 0,
+        componentType: 5126,
+        count: vertexCount,
+        type: 'VEC3',
+        min: minimum,
+        max: maximum,
+      },
       { bufferView: 1, componentType: 5126, count: vertexCount, type: 'VEC2' },
       { bufferView: 2, componentType: 5123, count: indices.length, type: 'SCALAR' },
     ],

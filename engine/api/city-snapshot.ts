@@ -135,7 +135,13 @@ export interface CitySnapshot {
 }
 
 /** SPEC §9 / decisions.md: a city opens at lon 121.6, lat 31.2, zoom 16. */
-export const cityDefaultCamera: CityCamera = { lng: 121.6, lat: 31.2, zoom: 16, pitch: 0, bearing: 0 }
+export const cityDefaultCamera: CityCamera = {
+  lng: 121.6,
+  lat: 31.2,
+  zoom: 16,
+  pitch: 0,
+  bearing: 0,
+}
 
 /** Streaming limits before `city.setStreaming`: 3D Tiles' customary error of 16 px, 256 MB. */
 export const cityDefaultStreaming: CityStreamingSettings = {

@@ -119,9 +119,8 @@ export function createBuildingHandlers(
       })
       scene = opened
       publish()
-      const result = await opened.load()
-      if (scene !== opened) throw new EngineError('building.notOpen', 'The building was closed.')
-      return result
+      // Closed or replaced meanwhile: the answer still says what had loaded; that is no failure.
+      return opened.load()
     },
     'building.close': async () => {
       closeScene()

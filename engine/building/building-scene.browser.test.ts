@@ -230,6 +230,38 @@ describe('building scene in Chromium', () => {
     expect(engine.getSnapshot().building.lastPick).toBeNull()
   })
 
+  it('opens without a canvas and draws once the UI attaches one', async () => {
+    const workers = countingWorkers()
+    const engine = new Engine({ building: workers.options })
+    cleanups.push(() => engine.dispose())
+    await engine.run('building.open', { description: houseDescription() })
+    expect(engine.getSnapshot().building.render).toBeNull()
+    await expect(engine.run('pick.atScreenPoint', centre)).rejects.toMatchObject({
+      code: 'view.noCanvas',
+    })
+    const canvas = document.createElement('canvas')
+    canvas.style.width = '320px'
+    canvas.style.height = '240px'
+    document.body.append(canvas)
+    cleanups.push(() => canvas.remove())
+    await engine.run('view.attachCanvas', { canvas })
+    await expect
+      .poll(() => engine.getSnapshot().building.render?.renderCount ?? 0)
+      .toBeGreaterThan(0)
+    expect((await engine.run('view.countDrawnPixels')).drawnPixelCount).toBeGreaterThan(0)
+    await engine.run('view.setCamera', fromAbove)
+    expect(await engine.run('pick.atScreenPoint', centre)).toMatchObject({ meshName: 'Shell' })
+
+    // Replacing the scene while it loads is no failure: the first open just reports less.
+    const first = engine.run('building.open', { description: houseDescription('a') })
+    const second = engine.run('building.open', { description: houseDescription('b') })
+    await Promise.all([first, second])
+    expect((await second).loadedModelIds).toHaveLength(3)
+    await expect.poll(() => engine.getSnapshot().building.projectId).toBe('b')
+    expect(engine.getSnapshot().lastError?.command).toBe('pick.atScreenPoint')
+    expect(workers.alive.bvh).toBe(1)
+  })
+
   it('keeps the camera inside the zoom limits and fits the model', async () => {
     const { engine } = startEngine()
     await engine.run('building.open', { description: houseDescription() })

@@ -43,13 +43,21 @@ export function createPmtilesStyle(archive: PmtilesDescription): StyleSpecificat
         },
       },
       layers: [
-        { id: 'background', type: 'background', paint: { 'background-color': pmtilesColors.background } },
+        {
+          id: 'background',
+          type: 'background',
+          paint: { 'background-color': pmtilesColors.background },
+        },
         { id: 'basemap', type: 'raster', source: 'basemap' },
       ],
     }
   }
   const layers: StyleSpecification['layers'] = [
-    { id: 'background', type: 'background', paint: { 'background-color': pmtilesColors.background } },
+    {
+      id: 'background',
+      type: 'background',
+      paint: { 'background-color': pmtilesColors.background },
+    },
   ]
   for (const layerId of archive.vectorLayerIds) {
     layers.push(

@@ -14,7 +14,9 @@ import {
 
 /** The fixture b3dm (10 buildings) parsed by loaders.gl as the Tile3DLayer parses it. */
 async function loadFixtureContent(): Promise<TileContentTables & { gltf: BatchedGltf }> {
-  const bytes = readFileSync(new URL('./fixtures/batched/batchedWithBatchTable.b3dm', import.meta.url))
+  const bytes = readFileSync(
+    new URL('./fixtures/batched/batchedWithBatchTable.b3dm', import.meta.url),
+  )
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
   return (await parse(buffer, Tiles3DLoader, { '3d-tiles': { isTileset: false } })) as never
 }
@@ -91,6 +93,9 @@ describe('batched features of a b3dm', () => {
     }
     const [primitive] = collectBatchedPrimitives(gltf)
     expect(Array.from(primitive!.positions)).toEqual([10, 0, 0, 12, 0, 0, 10, 2, 0])
-    expect(nearestBatchId([primitive!], [12, 0.1, 0])).toEqual({ batchId: 7, distanceMeters: expect.closeTo(0.1, 6) })
+    expect(nearestBatchId([primitive!], [12, 0.1, 0])).toEqual({
+      batchId: 7,
+      distanceMeters: expect.closeTo(0.1, 6),
+    })
   })
 })

@@ -58,11 +58,13 @@ describe('city commands without a map', () => {
     ).toBe('engine.invalidArgument')
     await subject.run('city.setWheelScale', { wheelScale: 1.8 })
     await subject.run('city.setZoomLimits', { minDistanceFactor: 0.5, maxDistanceFactor: 7.5 })
-    await expect.poll(() => subject.getSnapshot().city.controls).toEqual({
-      wheelScale: 1.8,
-      minDistanceFactor: 0.5,
-      maxDistanceFactor: 7.5,
-    })
+    await expect
+      .poll(() => subject.getSnapshot().city.controls)
+      .toEqual({
+        wheelScale: 1.8,
+        minDistanceFactor: 0.5,
+        maxDistanceFactor: 7.5,
+      })
   })
 
   it('validates streaming limits and keeps them for the next city', async () => {

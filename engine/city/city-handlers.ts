@@ -1,5 +1,9 @@
 import type { CityCommands } from '../api/city-commands'
-import { type CitySnapshot, cityDefaultCamera, createInitialCitySnapshot } from '../api/city-snapshot'
+import {
+  type CitySnapshot,
+  cityDefaultCamera,
+  createInitialCitySnapshot,
+} from '../api/city-snapshot'
 import type { CommandHandlers } from '../api/commands'
 import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
@@ -41,7 +45,11 @@ export function createCityHandlers(
     openSequence++
     scene?.dispose()
     scene = null
-    patchCity({ ...createInitialCitySnapshot(), hasContainer: container !== null, controls: city().controls })
+    patchCity({
+      ...createInitialCitySnapshot(),
+      hasContainer: container !== null,
+      controls: city().controls,
+    })
   }
 
   return {

@@ -171,7 +171,9 @@ describe('city engine in Chromium', () => {
     await expect
       .poll(() => city(engine).selectedFeature)
       .toMatchObject({ tilesetId: 'batched', featureId: 3, properties: { id: 3 } })
-    await expect.poll(() => countHighlightPixels(container), { timeout: 20_000 }).toBeGreaterThan(20)
+    await expect
+      .poll(() => countHighlightPixels(container), { timeout: 20_000 })
+      .toBeGreaterThan(20)
 
     await engine.run('city.selectFeature', { tilesetId: 'batched', featureId: null })
     await expect.poll(() => city(engine).selectedFeature).toBeNull()

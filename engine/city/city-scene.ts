@@ -266,7 +266,11 @@ export class CityScene {
   /** Adds a tileset; its tiles start streaming at the next frame. */
   addTileset(source: CityTilesetSource): void {
     if (this.entries.has(source.id)) {
-      throw new EngineError('engine.invalidArgument', `Tileset ${source.id} is already open.`, source.id)
+      throw new EngineError(
+        'engine.invalidArgument',
+        `Tileset ${source.id} is already open.`,
+        source.id,
+      )
     }
     this.entries.set(source.id, this.newEntry(source))
     this.updateLayers()
@@ -614,7 +618,6 @@ export class CityScene {
       ...(zoom !== undefined && Number.isFinite(zoom) ? { zoom: Math.min(zoom, 20) } : {}),
     }
   }
-
 
   private viewport(): WebMercatorViewport {
     const canvas = this.map.getCanvas()

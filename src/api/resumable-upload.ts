@@ -1,7 +1,8 @@
 import type { ResumableUploadPurpose } from '../../contract/resumable-upload'
 import { handleSessionTimeout } from '../app/session-timeout'
 import { session } from '../state/session'
-import { startFakeRowProgress, uploadStore } from '../ui'
+import { startFakeRowProgress } from '../ui/upload/fake-progress'
+import { uploadStore } from '../ui/upload/upload-store'
 import { createUploadTransport, type ResumableUploadOptions } from './resumable-transport'
 
 export {

@@ -7,11 +7,7 @@
 import { TilesRenderer } from '3d-tiles-renderer'
 import { Color, Matrix4, PerspectiveCamera, Scene, WebGLRenderer } from 'three'
 import { Engine } from '../../../engine/core/engine'
-import type {
-  CameraKeyframe,
-  CityBenchConfig,
-  CityBenchSample,
-} from './city-bench-protocol'
+import type { CameraKeyframe, CityBenchConfig, CityBenchSample } from './city-bench-protocol'
 
 const earthRadiusMeters = 6_378_137
 /** MapLibre's vertical field of view; the anchor's camera uses the same. */
@@ -41,7 +37,9 @@ function poseAt(config: CityBenchConfig, elapsedMs: number): CameraKeyframe {
 function toLngLat(config: CityBenchConfig, east: number, north: number) {
   const latitudeRadians = (config.origin.lat * Math.PI) / 180
   return {
-    lng: config.origin.lng + (east / (earthRadiusMeters * Math.cos(latitudeRadians))) * (180 / Math.PI),
+    lng:
+      config.origin.lng +
+      (east / (earthRadiusMeters * Math.cos(latitudeRadians))) * (180 / Math.PI),
     lat: config.origin.lat + (north / earthRadiusMeters) * (180 / Math.PI),
   }
 }
@@ -73,7 +71,10 @@ interface RendererUnderTest {
   dispose(): void
 }
 
-async function createOurs(config: CityBenchConfig, container: HTMLElement): Promise<RendererUnderTest> {
+async function createOurs(
+  config: CityBenchConfig,
+  container: HTMLElement,
+): Promise<RendererUnderTest> {
   const engine = new Engine()
   await engine.run('city.attachContainer', { container })
   const first = config.path[0]!
@@ -86,7 +87,9 @@ async function createOurs(config: CityBenchConfig, container: HTMLElement): Prom
       style: {
         version: 8,
         sources: {},
-        layers: [{ id: 'background', type: 'background', paint: { 'background-color': backgroundColor } }],
+        layers: [
+          { id: 'background', type: 'background', paint: { 'background-color': backgroundColor } },
+        ],
       },
     },
     tilesets: [{ id: 'bench', name: 'bench', url: config.tilesetUrl, isVisible: true }],
@@ -132,7 +135,10 @@ function createAnchor(config: CityBenchConfig, container: HTMLElement): Renderer
   const tiles = new TilesRenderer(config.tilesetUrl)
   tiles.errorTarget = config.maximumScreenSpaceError
   tiles.lruCache.maxBytesSize = config.memoryCapMB * 2 ** 20
-  tiles.lruCache.minBytesSize = Math.min(tiles.lruCache.minBytesSize, tiles.lruCache.maxBytesSize * 0.75)
+  tiles.lruCache.minBytesSize = Math.min(
+    tiles.lruCache.minBytesSize,
+    tiles.lruCache.maxBytesSize * 0.75,
+  )
   // Draw in the tileset's local ENU frame (z up), where the camera path is defined.
   tiles.group.matrixAutoUpdate = false
   tiles.group.matrix.copy(new Matrix4().fromArray(config.rootTransform).invert())

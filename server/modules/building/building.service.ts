@@ -321,7 +321,8 @@ export function createBuildingService(dependencies: {
           sbms.push(inspectSbm(entry.fileName, entry.bytes))
         }
       } else {
-        // whatever the name says, only the content decides (a renamed GLB is refused here)
+        // content first, so a GLB renamed to .sbm is named as not an SBM; then the name, since
+        // manifests link models by their .sbm file names
         sbms.push(inspectSbm(name, bytes))
         if (extensionOf(name) !== 'sbm') {
           throw new AppError('unsupportedFile', notValidSbmMessage, [

@@ -56,4 +56,24 @@ describe('conversion pool (worker threads)', () => {
     await expect(queued).resolves.toMatchObject({ summary: { sourceFormat: 'fbx' } })
     expect(pool.load()).toEqual({ running: 0, queued: 0 })
   })
+
+  it('stops a conversion that runs past its time limit and still takes the next job', async () => {
+    const strictPool = createConversionPool({ size: 1, jobTimeoutMs: 1 })
+    try {
+      const bytes = new Uint8Array(await readFile(new URL('fbx/box.fbx', data)))
+      const job = { entryPath: 'box.fbx', role: 'model' as const, allowMissingTextures: false }
+      // starting a thread alone takes far longer than 1 ms, so the limit always strikes
+      const stopped = await strictPool
+        .convert({ ...job, files: [{ path: 'box.fbx', bytes: bytes.slice() }] })
+        .catch((caught: unknown) => caught)
+      expect(stopped).toMatchObject({ kind: 'unavailable' })
+      expect(strictPool.load()).toEqual({ running: 0, queued: 0 })
+      const again = await strictPool
+        .convert({ ...job, files: [{ path: 'box.fbx', bytes: bytes.slice() }] })
+        .catch((caught: unknown) => caught)
+      expect(again).toMatchObject({ kind: 'unavailable' })
+    } finally {
+      await strictPool.close()
+    }
+  })
 })

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { FileStore } from '@tus/file-store'
 import { Server, type ServerOptions } from '@tus/server'
 import type { FastifyInstance } from 'fastify'
+import { type ErrorKind, errorCatalogue } from '../../../contract/errors'
 import {
   type ResumableUploadPurpose,
   resumableFileNameMaxLength,
@@ -34,7 +35,7 @@ export interface ResumableUploadInfo {
  */
 export interface ResumableUploads {
   /** Answers one tus request; the route has already authenticated it and called `bindUser`. */
-  handle(raw: IncomingMessage, response: import('node:http').ServerResponse): Promise<void>
+  handle(raw: IncomingMessage, response: ServerResponse): Promise<void>
   /** Says whose request this is, for ownership checks inside the tus hooks. */
   bindUser(raw: IncomingMessage, userId: string): void
   /** The upload, or undefined if there is none with this id (or the id is malformed). */
@@ -53,7 +54,7 @@ export interface ResumableUploads {
   sweepExpired(): Promise<number>
 }
 
-/** A tus hook's error: the status and plain-text body tus answers with. */
+/** A tus hook's refusal: its status and text (sent as the envelope, see `envelopeBodyOf`). */
 interface TusError {
   status_code: number
   body: string
@@ -81,6 +82,35 @@ function isSafeFileName(fileName: string): boolean {
     if (code < 0x20 || code === 0x7f || character === '/' || character === '\\') return false
   }
   return true
+}
+
+/** The catalogue kind of each status tus answers with. */
+const kindOfStatus: Record<number, ErrorKind> = {
+  400: 'validation',
+  401: 'sessionTimeout',
+  403: 'forbidden',
+  404: 'notFound',
+  409: 'conflict',
+  410: 'notFound',
+  413: 'tooLarge',
+  415: 'unsupportedFile',
+  423: 'conflict',
+  460: 'validation',
+}
+
+/** A tus refusal as the `{ code, message, datum }` envelope of the /web/ API. */
+function envelopeBodyOf(statusCode: number, text: string, maxSizeBytes: number): string {
+  const kind = kindOfStatus[statusCode] ?? 'internal'
+  let message = text
+  if (statusCode === 404 || statusCode === 410) {
+    message = 'This upload does not exist (any more); upload the file again.'
+  } else if (statusCode === 413) {
+    message = `The file is larger than the ${Math.round(maxSizeBytes / 1_048_576)} MB allowed.`
+  } else if (kind === 'internal' || message === '') {
+    // Storage errors may name paths on the server: nothing of them goes out.
+    message = 'The upload failed on the server; please try again.'
+  }
+  return JSON.stringify({ code: errorCatalogue[kind].code, message, datum: null })
 }
 
 /** Options for {@link createResumableUploads}. */
@@ -147,6 +177,12 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
     // Same-origin only: the web app is served by this server, nobody else uploads here.
     allowedOrigins: () => false,
     namingFunction: () => randomBytes(16).toString('hex'),
+    // Refusals travel as the API's envelope, so the web client shows them like any other.
+    onResponseError: (_request, error) => {
+      const statusCode = 'status_code' in error ? error.status_code : 500
+      const text = 'body' in error ? error.body.trim() : ''
+      return { status_code: statusCode, body: envelopeBodyOf(statusCode, text, maxSizeBytes) }
+    },
     async onUploadCreate(request, upload) {
       const ownerId = userOf(request)
       const fileName = upload.metadata?.filename ?? ''

@@ -258,11 +258,11 @@ describe('GML path of building projects', () => {
     })
     expect(patched.statusCode).toBe(204)
 
-    const answer = await callApi<GmlPath>(app, {
-      url: '/web/upload/uploadGml',
-      token: owner,
-      form: { project_id: building.id, upload_id: uploadId },
-    })
+    // As the web client sends it: multipart fields, no file part.
+    const answer = await uploadGml(app, owner, [
+      { name: 'project_id', value: building.id },
+      { name: 'upload_id', value: uploadId },
+    ])
     expect(answer.envelope.code).toBe('0')
     expect(answer.envelope.datum).toMatchObject({
       file_name: kuName,
@@ -281,6 +281,19 @@ describe('GML path of building projects', () => {
       form: { project_id: building.id, upload_id: uploadId },
     })
     expect(again.statusCode).toBe(404)
+    const malformed = await callApi(app, {
+      url: '/web/upload/uploadGml',
+      token: owner,
+      form: { project_id: building.id, upload_id: '../twinscape.sqlite' },
+    })
+    expect(malformed.statusCode).toBe(400)
+    expect(malformed.envelope.message).toContain('upload_id')
+    const neither = await callApi(app, {
+      url: '/web/upload/uploadGml',
+      token: owner,
+      form: { project_id: building.id },
+    })
+    expect(neither.statusCode).toBe(400)
   })
 
   it('copies the file with the project and removes its bytes with the last project using it', async () => {

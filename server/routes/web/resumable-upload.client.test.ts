@@ -190,6 +190,15 @@ describe('uploadResumable against the server', () => {
     )
   })
 
+  it("rejects a refused upload with the server's code and message", async () => {
+    const refused = await transportWith()
+      .uploadResumable(Buffer.alloc(10), { purpose: 'gml', fileName: 'a/b.gml' })
+      .catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(ApiError)
+    expect(refused).toMatchObject({ reason: 'server', code: '1000', httpStatus: 400 })
+    expect((refused as ApiError).message).toContain('filename')
+  })
+
   it("rejects with the server's envelope and reports a session timeout", async () => {
     const expired = createUploadTransport({
       getToken: () => 'not-a-valid-token',

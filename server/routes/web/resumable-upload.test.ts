@@ -198,7 +198,10 @@ describe('resumable uploads (tus 1.0 at /web/upload/resumable)', () => {
     const uploadId = await startedUpload(app, token, 10)
     const other = await signInNewUser(app, `other-${randomBytes(3).toString('hex')}`)
     expect((await head(app, other, uploadId)).statusCode).toBe(404)
-    expect((await patch(app, other, uploadId, 0, Buffer.from('intruder!!'))).statusCode).toBe(404)
+    const intruding = await patch(app, other, uploadId, 0, Buffer.from('intruder!!'))
+    expect(intruding.statusCode).toBe(404)
+    // Refusals are the API's envelope, like every other /web/ answer.
+    expect(intruding.json()).toMatchObject({ code: '1004', datum: null })
     const deleting = await app.inject({
       method: 'DELETE',
       url: `/web/upload/resumable/${uploadId}`,
@@ -229,6 +232,7 @@ describe('resumable uploads (tus 1.0 at /web/upload/resumable)', () => {
   it('refuses creation without a file name or with an unknown purpose', async () => {
     const noName = await createUpload(app, token, 10, { purpose: 'model' })
     expect(noName.statusCode).toBe(400)
+    expect(noName.json()).toMatchObject({ code: '1000' })
     expect(noName.body).toContain('filename')
     const badPurpose = await createUpload(app, token, 10, { filename: 'a.zip', purpose: 'x' })
     expect(badPurpose.statusCode).toBe(400)
@@ -270,6 +274,10 @@ describe('resumable upload limits and expiry', () => {
   it('refuses an upload over RESUMABLE_UPLOAD_LIMIT_MB, declared or sent', async () => {
     const declared = await createUpload(app, token, 1_048_577)
     expect(declared.statusCode).toBe(413)
+    expect(declared.json()).toMatchObject({
+      code: '1013',
+      message: 'The file is larger than the 1 MB allowed.',
+    })
     const options = await app.inject({ method: 'OPTIONS', url: '/web/upload/resumable' })
     expect(options.headers['tus-max-size']).toBe('1048576')
 

@@ -49,7 +49,7 @@ export function PickInfoBox() {
         <dt>
           <Trans>Mesh</Trans>
         </dt>
-        <dd data-testid="pick-mesh">{pick.meshName}</dd>
+        <dd data-testid="pick-mesh">{pick.meshName || '—'}</dd>
         <dt>
           <Trans>Point</Trans>
         </dt>

@@ -1,5 +1,7 @@
 import { createContext, type ReactNode, useContext } from 'react'
 import * as cityApi from '../../api/city'
+import type { BasemapFile, ObliquePhotograph } from '../../api/city'
+import { api } from '../../api'
 import { findProjectInfo } from '../../api/project'
 import { uploadResumable } from '../../api/resumable-upload'
 
@@ -39,11 +41,39 @@ async function fetchJson(url: string, signal?: AbortSignal): Promise<unknown> {
   return response.json()
 }
 
+/**
+ * A finished resumable upload is claimed with plain JSON fields: the server reads `upload_id`
+ * only from a non-multipart body (server/routes/web/city.ts `receiveUpload`).
+ */
+async function claimUpload<Datum>(
+  path: string,
+  fields: Record<string, string | undefined>,
+  signal?: AbortSignal,
+): Promise<Datum> {
+  const { datum } = await api.post<Datum>(path, fields, {
+    encoding: 'json',
+    ...(signal ? { signal } : {}),
+  })
+  return datum
+}
+
 /** The real calls. */
 export const defaultCityServices: CityServices = {
   findProjectInfo,
   findObliquePhotographs: cityApi.findObliquePhotographs,
-  uploadTiltModel: cityApi.uploadTiltModel,
+  uploadTiltModel: (input, signal) =>
+    'uploadId' in input
+      ? claimUpload<ObliquePhotograph>(
+          '/upload/uploadTiltModel',
+          {
+            project_id: input.projectId,
+            id: input.id,
+            name: input.name,
+            upload_id: input.uploadId,
+          },
+          signal,
+        )
+      : cityApi.uploadTiltModel(input, signal),
   updateObliquePhotograph: cityApi.updateObliquePhotograph,
   deleteObliquePhotograph: cityApi.deleteObliquePhotograph,
   selectGisModels: cityApi.selectGisModels,
@@ -52,7 +82,14 @@ export const defaultCityServices: CityServices = {
   deleteGisModel: cityApi.deleteGisModel,
   findBasemap: cityApi.findBasemap,
   saveBasemap: cityApi.saveBasemap,
-  uploadBasemap: cityApi.uploadBasemap,
+  uploadBasemap: (input, signal) =>
+    'uploadId' in input
+      ? claimUpload<BasemapFile>(
+          '/upload/uploadBasemap',
+          { project_id: input.projectId, name: input.name, upload_id: input.uploadId },
+          signal,
+        )
+      : cityApi.uploadBasemap(input, signal),
   uploadResumable: (file, options) => uploadResumable(file, options),
   fetchJson,
 }
