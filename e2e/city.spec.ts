@@ -57,7 +57,6 @@ test.describe('city editor', () => {
     const attemptedRemote = await blockRemoteRequests(context)
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
-    page.on('console', (message) => console.log('[page]', message.type(), message.text()))
     await useEnglish(context, baseURL)
     await enableTestApi(page)
     await page.route(`**${onlineStylePath}`, (route) =>

@@ -90,7 +90,12 @@ export interface BuildingCommands {
    */
   'view.countDrawnPixels': {
     args: undefined
-    result: { drawnPixelCount: number; totalPixelCount: number }
+    result: {
+      drawnPixelCount: number
+      totalPixelCount: number
+      /** The colour (0–255) at the canvas centre, for checks where the colour is the point. */
+      centreRgb: Vector3Tuple
+    }
   }
   /** Sets the mouse wheel scale option (SPEC §9: 1…2.5); the zoom speed is this × 0.5. */
   'view.setWheelScale': { args: { scale: number }; result: undefined }

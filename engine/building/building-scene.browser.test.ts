@@ -173,6 +173,14 @@ describe('building scene in Chromium', () => {
     expect(drawn.drawnPixelCount).toBeGreaterThan(drawn.totalPixelCount / 20)
 
     await engine.run('view.setCamera', fromAbove)
+    // The orange shell hides the blue top floor until it turns translucent.
+    const opaqueCentre = (await engine.run('view.countDrawnPixels')).centreRgb
+    await engine.run('building.setShellOpacity', { opacity: 0.3 })
+    const translucentCentre = (await engine.run('view.countDrawnPixels')).centreRgb
+    await engine.run('building.setShellOpacity', { opacity: 1 })
+    expect(opaqueCentre[0]).toBeGreaterThan(opaqueCentre[2])
+    expect(translucentCentre[2]).toBeGreaterThan(translucentCentre[0])
+
     const onShell = await engine.run('pick.atScreenPoint', centre)
     expect(onShell).toMatchObject({ meshName: 'Shell', modelId: 'shell', floorId: null })
     expect(onShell!.point[1]).toBeCloseTo(6.5, 3)
@@ -262,8 +270,8 @@ describe('building scene in Chromium', () => {
     expect(workers.alive.bvh).toBe(1)
   })
 
-  it('keeps the camera inside the zoom limits and fits the model', async () => {
-    const { engine } = startEngine()
+  it('keeps the camera inside the zoom limits, fits the model and zooms by the wheel scale', async () => {
+    const { engine, canvas } = startEngine()
     await engine.run('building.open', { description: houseDescription() })
     await engine.run('view.setZoomLimits', { minFactor: 0.5, maxFactor: 1 })
     await engine.run('view.setCamera', { position: [0, 0.2, 0], target: [0, 0, 0] })
@@ -278,6 +286,23 @@ describe('building scene in Chromium', () => {
     await expect(engine.run('view.setZoomLimits', { minFactor: 0, maxFactor: 1 })).rejects.toThrow(
       EngineError,
     )
+
+    // One wheel notch zooms by 0.95^(speed × 1); the wheel scale option multiplies the speed.
+    const distanceAfterWheel = async () => {
+      await engine.run('view.setCamera', { position: [0, 3, 20], target: [0, 3, 0] })
+      await expect.poll(() => engine.getSnapshot().building.camera.distance).toBeCloseTo(20, 6)
+      canvas.dispatchEvent(
+        new WheelEvent('wheel', { deltaY: -100, bubbles: true, cancelable: true }),
+      )
+      await expect.poll(() => engine.getSnapshot().building.camera.distance).not.toBeCloseTo(20, 6)
+      return engine.getSnapshot().building.camera.distance
+    }
+    await engine.run('view.setWheelScale', { scale: 1 })
+    const slowRatio = (await distanceAfterWheel()) / 20
+    await engine.run('view.setWheelScale', { scale: 2.5 })
+    const fastRatio = (await distanceAfterWheel()) / 20
+    expect(slowRatio).toBeCloseTo(0.95 ** 0.5, 6)
+    expect(fastRatio).toBeCloseTo(0.95 ** 1.25, 6)
   })
 
   it('frees every GPU resource and worker when another project opens and when it closes', async () => {

@@ -233,9 +233,15 @@ export class BuildingView {
    * after compositing), counting pixels that differ from the clear colour. Tests and e2e use it
    * to tell a drawn scene from an empty canvas.
    */
-  countDrawnPixels(): { drawnPixelCount: number; totalPixelCount: number } {
+  countDrawnPixels(): {
+    drawnPixelCount: number
+    totalPixelCount: number
+    centreRgb: [number, number, number]
+  } {
     const renderer = this.renderer
-    if (!renderer || !this.renderNow()) return { drawnPixelCount: 0, totalPixelCount: 0 }
+    if (!renderer || !this.renderNow()) {
+      return { drawnPixelCount: 0, totalPixelCount: 0, centreRgb: [0, 0, 0] }
+    }
     const gl = renderer.getContext()
     const width = gl.drawingBufferWidth
     const height = gl.drawingBufferHeight
@@ -249,7 +255,12 @@ export class BuildingView {
         Math.abs(pixels[offset + 2]! - BACKGROUND_RGB[2]) <= 3
       if (!isBackground) drawnPixelCount++
     }
-    return { drawnPixelCount, totalPixelCount: width * height }
+    const centre = (Math.floor(height / 2) * width + Math.floor(width / 2)) * 4
+    return {
+      drawnPixelCount,
+      totalPixelCount: width * height,
+      centreRgb: [pixels[centre] ?? 0, pixels[centre + 1] ?? 0, pixels[centre + 2] ?? 0],
+    }
   }
 
   /** The camera's orbit distance. */

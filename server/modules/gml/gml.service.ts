@@ -46,6 +46,8 @@ export interface GmlService {
    * both describe the same building). Owner or admin, building projects only.
    */
   accept(user: AuthUser, projectId: string, file: IncomingGml): Promise<GmlPath>
+  /** Refuses early what `accept` would refuse about the project (unknown, foreign, a city). */
+  checkUploadAllowed(user: AuthUser, projectId: string): Promise<void>
   /** The project's GML file, or null; anyone who may read the project (project tokens too). */
   find(caller: ProjectCaller, projectId: string): Promise<GmlPath | null>
   /** Saves how the network is placed and shown. Owner or admin. */
@@ -57,6 +59,16 @@ export interface GmlService {
   openFile(name: string): Promise<ServedGml>
   /** Copies a project's GML file with the project, and drops it with the project. */
   lifecycleHook: ProjectLifecycleHook
+}
+
+/**
+ * True when the file itself was refused (not XML, no network, empty, too large): sending the
+ * same bytes again cannot succeed, unlike a refusal about the project or a passing failure.
+ */
+export function isGmlFileRefusal(error: unknown): boolean {
+  if (!(error instanceof AppError)) return false
+  const details = error.details as { gml_error?: unknown } | undefined
+  return typeof details?.gml_error === 'string'
 }
 
 /** Files at least this large are parsed in a worker thread, so requests keep being answered. */
@@ -120,11 +132,14 @@ export function createGmlService(dependencies: {
   }
 
   const inspect = async (file: IncomingGml): Promise<GmlSummary> => {
-    if (file.sizeBytes === 0) throw new AppError('validation', 'The GML file is empty.')
+    if (file.sizeBytes === 0) {
+      throw new AppError('validation', 'The GML file is empty.', { gml_error: 'gml.empty' })
+    }
     if (file.sizeBytes > maxSizeBytes) {
       throw new AppError(
         'tooLarge',
         `The GML file is larger than ${Math.round(maxSizeBytes / 1_048_576)} MB.`,
+        { gml_error: 'gml.tooLarge' },
       )
     }
     const options: GmlInspectionOptions = { maxSizeBytes, totalSizeBytes: file.sizeBytes }
@@ -204,6 +219,8 @@ export function createGmlService(dependencies: {
       if (!row) throw new AppError('notFound', 'This project does not exist (any more).')
       return toGmlPath(row)
     },
+
+    checkUploadAllowed: checkOwnedBuilding,
 
     async find(caller, projectId) {
       // Throws notFound/forbidden exactly as reading the project itself would.

@@ -120,11 +120,20 @@ export interface ResumableUploadsOptions {
   expiryMs: number
   /** The wall clock the expiry is measured on; tus itself uses `Date.now()` too. */
   nowMs?: () => number
+  /** Uploads one user may hold at once (unfinished or unclaimed); default {@link defaultMaxUploadsPerUser}. */
+  maxUploadsPerUser?: number
 }
+
+/**
+ * Enough for a batch of floors or tilesets in flight, few enough that one account cannot fill
+ * the disk with abandoned uploads before they expire.
+ */
+export const defaultMaxUploadsPerUser = 50
 
 /** Builds the tus server and its file store (the directory is created on first use). */
 export function createResumableUploads(options: ResumableUploadsOptions): ResumableUploads {
   const { directory, maxSizeBytes, expiryMs } = options
+  const maxUploadsPerUser = options.maxUploadsPerUser ?? defaultMaxUploadsPerUser
   const nowMs = options.nowMs ?? Date.now
   const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs })
   // Weak, so a request that ends without reaching tus leaves nothing behind.
@@ -159,6 +168,18 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
       createdAtMs: upload.creation_date ? Date.parse(upload.creation_date) : nowMs(),
       filePath: join(directory, uploadId),
     }
+  }
+
+  /** The user's uploads still on disk and not expired (the directory stays small: they expire). */
+  const countUploadsOf = async (ownerId: string): Promise<number> => {
+    const names = await readdir(directory).catch(() => [] as string[])
+    let count = 0
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue
+      const info = await describeUpload(name.slice(0, -'.json'.length))
+      if (info?.ownerId === ownerId && nowMs() <= info.createdAtMs + expiryMs) count += 1
+    }
+    return count
   }
 
   const removeQuietly = async (uploadId: string): Promise<void> => {
@@ -203,6 +224,12 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
         throw tusError(
           400,
           `Upload-Metadata purpose must be one of ${resumableUploadPurposes.join(', ')}`,
+        )
+      }
+      if ((await countUploadsOf(ownerId)) >= maxUploadsPerUser) {
+        throw tusError(
+          409,
+          `You have ${maxUploadsPerUser} uploads in progress; finish or cancel some first.`,
         )
       }
       // Only what we chose to keep: the owner is ours to set, never the client's.

@@ -41,6 +41,40 @@ function gmlParts(projectId: string, content: Buffer, fileName = 'network.gml'):
   ]
 }
 
+/** A finished resumable upload of `content`; its id. */
+async function tusUpload(
+  app: FastifyInstance,
+  token: string,
+  content: Buffer,
+  fileName: string,
+): Promise<string> {
+  const base64 = (text: string) => Buffer.from(text).toString('base64')
+  const created = await app.inject({
+    method: 'POST',
+    url: '/web/upload/resumable',
+    headers: {
+      token,
+      'tus-resumable': '1.0.0',
+      'upload-length': String(content.length),
+      'upload-metadata': `filename ${base64(fileName)},purpose ${base64('gml')}`,
+    },
+  })
+  const uploadId = uploadIdOfLocation(String(created.headers.location))!
+  const patched = await app.inject({
+    method: 'PATCH',
+    url: `/web/upload/resumable/${uploadId}`,
+    headers: {
+      token,
+      'tus-resumable': '1.0.0',
+      'upload-offset': '0',
+      'content-type': 'application/offset+octet-stream',
+    },
+    payload: content,
+  })
+  expect(patched.statusCode).toBe(204)
+  return uploadId
+}
+
 const uploadGml = (app: FastifyInstance, token: string, parts: MultipartPart[]) =>
   postMultipart<GmlPath>(app, '/web/upload/uploadGml', token, parts)
 
@@ -233,30 +267,15 @@ describe('GML path of building projects', () => {
     const before = (await findGmlPath(app, owner, { project_id: building.id })).envelope.datum!
     const kuName = 'KU-EngBuilding-IndoorGML-2019-02-12_with_NRG.gml'
     const ku = await readSample(kuName)
-    const metadata = ['filename', kuName, 'purpose', 'gml']
-    const created = await app.inject({
-      method: 'POST',
-      url: '/web/upload/resumable',
-      headers: {
-        token: owner,
-        'tus-resumable': '1.0.0',
-        'upload-length': String(ku.length),
-        'upload-metadata': `${metadata[0]} ${Buffer.from(metadata[1]!).toString('base64')},${metadata[2]} ${Buffer.from(metadata[3]!).toString('base64')}`,
-      },
+    const uploadId = await tusUpload(app, owner, ku, kuName)
+    // Refused for the project, not for the file: the upload stays for the right project.
+    const city = await createProject(app, owner, { kind: 'city' })
+    const wrongProject = await callApi(app, {
+      url: '/web/upload/uploadGml',
+      token: owner,
+      form: { project_id: city.id, upload_id: uploadId },
     })
-    const uploadId = uploadIdOfLocation(String(created.headers.location))!
-    const patched = await app.inject({
-      method: 'PATCH',
-      url: `/web/upload/resumable/${uploadId}`,
-      headers: {
-        token: owner,
-        'tus-resumable': '1.0.0',
-        'upload-offset': '0',
-        'content-type': 'application/offset+octet-stream',
-      },
-      payload: ku,
-    })
-    expect(patched.statusCode).toBe(204)
+    expect(wrongProject.statusCode).toBe(400)
 
     // As the web client sends it: multipart fields, no file part.
     const answer = await uploadGml(app, owner, [
@@ -288,6 +307,15 @@ describe('GML path of building projects', () => {
     })
     expect(malformed.statusCode).toBe(400)
     expect(malformed.envelope.message).toContain('upload_id')
+    // A refused file is consumed: sending its id again cannot help.
+    const junkId = await tusUpload(app, owner, Buffer.from('not xml at all'), 'junk.gml')
+    const junk = await callApi(app, {
+      url: '/web/upload/uploadGml',
+      token: owner,
+      form: { project_id: building.id, upload_id: junkId },
+    })
+    expect(junk.statusCode).toBe(415)
+    expect(await readdir(testApp.config.resumableDir)).toEqual([])
     const neither = await callApi(app, {
       url: '/web/upload/uploadGml',
       token: owner,

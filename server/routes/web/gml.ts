@@ -15,7 +15,7 @@ import { AppError } from '../../http/app-error'
 import { defineRoute, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { nestFormPairs } from '../../http/form-body'
-import { createGmlService, type GmlService } from '../../modules/gml/gml.service'
+import { createGmlService, type GmlService, isGmlFileRefusal } from '../../modules/gml/gml.service'
 import type { ProjectCaller } from '../../modules/projects.service'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import type { AuthUser } from '../../modules/users.service'
@@ -93,18 +93,24 @@ export function registerGmlRoutes(app: FastifyInstance): void {
     async (request) => {
       const user = request.user!
       const acceptClaimed = async (projectId: string, uploadId: string) => {
+        // A wrong project id must not cost the user a re-upload of a large file.
+        await gml.checkUploadAllowed(user, projectId)
         const claimed = await claimResumableUpload(app, { userId: user.id, uploadId })
+        let datum: Awaited<ReturnType<GmlService['accept']>>
         try {
-          const datum = await gml.accept(user, projectId, {
+          datum = await gml.accept(user, projectId, {
             filePath: claimed.filePath,
             fileName: claimed.fileName,
             sizeBytes: claimed.sizeBytes,
           })
-          return okEnvelope(uploadGmlDatumSchema.parse(datum))
-        } finally {
-          // Stored or refused for good: either way the temporary upload has served its purpose.
-          await claimed.release()
+        } catch (error) {
+          // A refused file is of no further use; anything else may succeed when tried again.
+          if (isGmlFileRefusal(error)) await claimed.release()
+          else claimed.giveBack()
+          throw error
         }
+        await claimed.release()
+        return okEnvelope(uploadGmlDatumSchema.parse(datum))
       }
       if (!request.isMultipart()) {
         const body = parseInput(uploadGmlBodySchema, request.body ?? {})

@@ -7,7 +7,10 @@ import { uploadIdOfLocation } from '../../../contract/resumable-upload'
 import { buildApp } from '../../app'
 import { AppError } from '../../http/app-error'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
-import { resumableUploadsOf } from '../../modules/resumable-uploads/resumable-uploads'
+import {
+  defaultMaxUploadsPerUser,
+  resumableUploadsOf,
+} from '../../modules/resumable-uploads/resumable-uploads'
 import { createTestApp, type TestApp } from '../../testing/test-app'
 import { signInNewUser } from './project-test-kit'
 
@@ -242,6 +245,17 @@ describe('resumable uploads (tus 1.0 at /web/upload/resumable)', () => {
       purpose: 'other',
     })
     expect(traversal.statusCode).toBe(400)
+  })
+
+  it('caps the uploads one user holds at once, without touching other users', async () => {
+    for (let index = 0; index < defaultMaxUploadsPerUser; index += 1) {
+      expect((await createUpload(app, token, 10)).statusCode).toBe(201)
+    }
+    const over = await createUpload(app, token, 10)
+    expect(over.statusCode).toBe(409)
+    expect(over.json()).toMatchObject({ code: '1009' })
+    const other = await signInNewUser(app, `capped-other-${randomBytes(3).toString('hex')}`)
+    expect((await createUpload(app, other, 10)).statusCode).toBe(201)
   })
 
   it('refuses a claim of a malformed or made-up id', async () => {

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link } from 'wouter'
 import type { BuildingPick } from '../../../engine/api/building-commands'
@@ -8,7 +8,7 @@ import type { PageProps } from '../../app/page-props'
 import { matchAppRoute } from '../../app/route-table'
 import { EngineProvider } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
-import { ErrorState, SidePanel, Spinner, toast } from '../../ui'
+import { Button, EmptyState, ErrorState, SidePanel, Spinner, toast } from '../../ui'
 import { plannedPageDescriptions } from '../planned/planned-descriptions'
 import { BuildingCanvas } from './BuildingCanvas'
 import { buildingSession, requestSceneReload } from './building-session'
@@ -30,18 +30,16 @@ import './bim4.css'
  * its canvas and the loaded scene stay. The engine lives as long as the editor is open.
  */
 export function Bim4Page(_props: PageProps) {
-  const engine = useOwnedEngine()
   const { projectId } = useSnapshot(currentProject)
-  const { t } = useLingui()
-
   // SPEC: the editor opens the current project; without one there is nothing to edit.
-  useEffect(() => {
-    if (projectId) return
-    toast.warning(t`Open a space project first.`)
-    navigateHash(spaceBackPath, { replace: true })
-  }, [projectId, t])
+  return projectId ? <OpenEditor /> : <NoProjectOpen />
+}
 
-  if (!engine || !projectId) {
+/** The engine exists only while a project is open in the editor. */
+function OpenEditor() {
+  const engine = useOwnedEngine()
+  const { t } = useLingui()
+  if (!engine) {
     return (
       <div className="ts-bim4 ts-bim4--starting">
         <Spinner label={t`Opening the scene`} />
@@ -52,6 +50,31 @@ export function Bim4Page(_props: PageProps) {
     <EngineProvider engine={engine}>
       <BuildingEditor engine={engine} />
     </EngineProvider>
+  )
+}
+
+/**
+ * A pasted or bookmarked /bim4 link with no project open: the page keeps its title and says
+ * how to get a project, one click from the space project list.
+ */
+function NoProjectOpen() {
+  const { i18n } = useLingui()
+  const [path] = useHashPath()
+  const { module } = spaceLocationOf(path)
+  return (
+    <div className="ts-bim4 ts-bim4--starting" data-testid="bim4-no-project">
+      <section className="ts-bim4-panel">
+        <h1 className="ts-bim4-panel__title">{i18n._(module.label)}</h1>
+        <EmptyState
+          title={<Trans>Open a space project first.</Trans>}
+          action={
+            <Button onClick={() => navigateHash(spaceBackPath)}>
+              <Trans>Go to space projects</Trans>
+            </Button>
+          }
+        />
+      </section>
+    </div>
   )
 }
 

@@ -16,6 +16,7 @@ import { useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
 import { PlacementDialog } from './PlacementDialog'
 import { RenameDialog } from './RenameDialog'
+import { partNameFromUri } from './tileset-parts'
 
 /** A node of the oblique-photography tree: a tileset (layer 1) or one of its parts (layer 2). */
 interface ObliqueNode extends TreeNode {
@@ -39,7 +40,7 @@ export function obliqueTreeNodes(
     tilesetId: tileset.id,
     children: tileset.top_tiles.map((part) => ({
       id: `part:${tileset.id}:${part.index}`,
-      name: part.name || partName(part.index + 1),
+      name: partNameFromUri(part.content_uri) || part.name || partName(part.index + 1),
       tilesetId: tileset.id,
       partIndex: part.index,
     })),

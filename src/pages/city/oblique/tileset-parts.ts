@@ -187,6 +187,14 @@ function locate(
 function contentName(tile: TileJson): string | null {
   const uri =
     tile.content?.uri ?? tile.content?.url ?? tile.contents?.[0]?.uri ?? tile.contents?.[0]?.url
+  return partNameFromUri(uri ?? null)
+}
+
+/**
+ * A readable name for a tile content: `city/tileset.json` → `city` (an external tileset is
+ * named by its folder), `building.b3dm` → `building`; null without a URI.
+ */
+export function partNameFromUri(uri: string | null): string | null {
   if (!uri) return null
   const path = uri.split(/[?#]/)[0] ?? ''
   const segments = path.split('/').filter(Boolean)
