@@ -14,6 +14,8 @@ page.on('pageerror', (e) => console.log('pageerror', e.message))
 await page.goto(`${server.origin}/city.html`)
 await page.waitForFunction(() => typeof window.runCityBench === 'function')
 const renderer = process.argv[2] as 'ours' | 'anchor'
+const cdp = await context.newCDPSession(page)
+await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 1000 }); await cdp.send('Profiler.start')
 const t0 = Date.now()
 try {
   const sample = await page.evaluate((c) => window.runCityBench(c), {
@@ -26,5 +28,13 @@ try {
   console.log('SAMPLE', JSON.stringify({ ...sample, frameIntervalsMs: sample.frameIntervalsMs.length }))
 } catch (e) { console.log('ERR', (e as Error).message) }
 console.log('elapsed', Date.now() - t0)
+const { profile } = await cdp.send('Profiler.stop') as any
+const self = new Map<string, number>()
+const byId = new Map<number, any>(profile.nodes.map((n: any) => [n.id, n]))
+const dt = profile.timeDeltas as number[]
+const counts = new Map<number, number>()
+profile.samples.forEach((id: number, i: number) => counts.set(id, (counts.get(id) ?? 0) + (dt[i] ?? 0)))
+for (const [id, us] of counts) { const n = byId.get(id); const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`; self.set(key, (self.get(key) ?? 0) + us) }
+console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${(v / 1000).toFixed(0)}ms ${k}`).join('\n'))
 await page.screenshot({ path: '/tmp/h5-shot.png' }).catch(() => {})
 await browser.close(); await server.close()

@@ -98,7 +98,6 @@ test('a user uploads a building, switches floors, picks a model and deletes one'
   const canvas = page.getByTestId('building-canvas')
   await expect.poll(() => canvasIsNotBlank(canvas), { timeout: 20_000 }).toBe(true)
 
-  await page.screenshot({ path: '.tmp/h3/building-loaded.png' })
   // Floor select: 1F keeps itself, 2F (above) hides; "All floors" brings it back.
   await page.getByRole('radio', { name: '1F' }).click()
   await expect.poll(async () => (await buildingSnapshot(page)).selectedFloorId).toBe(floor1.id)
@@ -139,7 +138,6 @@ test('a user uploads a building, switches floors, picks a model and deletes one'
   await expect(page.getByTestId('pick-model')).toHaveText(duck.name)
   await expect(page.getByTestId('pick-floor')).toHaveText('1F')
 
-  await page.screenshot({ path: '.tmp/h3/building-pick.png' })
   // Delete the top floor's model, after confirming.
   await page
     .locator(`[data-model-id="${topBox.id}"]`)

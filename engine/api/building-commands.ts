@@ -113,8 +113,8 @@ export interface BuildingCommands {
     result: { isStale: false; pick: BuildingPick | null } | { isStale: true }
   }
   /**
-   * Loads an IndoorGML file (fetched with progress, parsed in the routing worker) and draws its
-   * network. Fails with 'Failed to load GML file.' (`gml.loadFailed`); the previous network
+   * Loads an IndoorGML file into the open building (fetched with progress, parsed in the
+   * routing worker) and draws its network; closing the building unloads it. Fails with 'Failed to load GML file.' (`gml.loadFailed`); the previous network
    * stays then.
    */
   'gml.load': { args: { url: string }; result: GmlLoadResult }

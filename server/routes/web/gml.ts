@@ -139,6 +139,15 @@ export function registerGmlRoutes(app: FastifyInstance): void {
               part.file.resume()
               throw new AppError('validation', `${part.fieldname}: only one file field 'file'.`)
             }
+            // Fields sent before the file (as the web client does) let a wrong project be
+            // refused before the file's bytes are read.
+            const projectId = fields.find(([name]) => name === 'project_id')?.[1]
+            if (projectId !== undefined) {
+              await gml.checkUploadAllowed(user, projectId).catch((error: unknown) => {
+                part.file.resume()
+                throw error
+              })
+            }
             await pipeline(part.file, createWriteStream(temporaryPath, { flags: 'wx' }))
             file = { fileName: part.filename, sizeBytes: (await stat(temporaryPath)).size }
           }

@@ -95,6 +95,7 @@ export function ObliqueTab() {
     if (await deleteTileset(context, tileset)) setSelectedTilesetId(null)
   }
 
+  const refusedFileName = lastUploadRefusal?.fileName ?? ''
   const engineState = selectedView
     ? scene.city.tilesets.find((tileset) => tileset.id === selectedView.id)
     : undefined
@@ -124,7 +125,7 @@ export function ObliqueTab() {
       {lastUploadRefusal && (
         <div className="ts-city-tab__refusal" role="alert" data-testid="oblique-upload-refusal">
           <strong>
-            <Trans>{lastUploadRefusal.fileName} was refused:</Trans>
+            <Trans>{refusedFileName} was refused:</Trans>
           </strong>{' '}
           {lastUploadRefusal.message}
         </div>

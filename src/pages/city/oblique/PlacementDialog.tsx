@@ -47,6 +47,7 @@ export function PlacementDialog({
     if (isOpen) setPlacement(initialPlacement(tileset, fallbackCenter))
   }, [isOpen, tileset])
 
+  const tilesetName = tileset.name
   const set = (key: keyof TilesetPlacement) => (value: number) =>
     setPlacement((previous) => ({ ...previous, [key]: value }))
 
@@ -54,7 +55,7 @@ export function PlacementDialog({
     <FormDialog
       isOpen={isOpen}
       onOpenChange={onOpenChange}
-      title={<Trans>Placement of {tileset.name}</Trans>}
+      title={<Trans>Placement of {tilesetName}</Trans>}
       submitLabel={<Trans>Save</Trans>}
       onSubmit={async () => {
         if (await placeTileset(context, tileset, placement)) onOpenChange(false)
