@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { projectDefaults } from '../../contract/project'
+import { describeSbm } from '../../workers/sbm/sbm-info'
 import type { DatabaseHandle } from '../plugins/db'
 import type { FileStorage } from '../plugins/storage'
+import { createBuildingRepository } from './building/building.repository'
+import { structureFileUrl } from './building/building.service'
 import { type Clock, timestampOf } from './clock'
 import { createProjectsRepository } from './projects.repository'
 import { projectFileHolder } from './projects.service'
@@ -43,6 +46,24 @@ export const projectCases: readonly ProjectCase[] = [
 ]
 
 const coversFolder = new URL('../resources/cases/', import.meta.url)
+const buildingCaseFolder = new URL('../../public/cases/building/', import.meta.url)
+
+/**
+ * The building case's shell model and structure manifest, stored like an editor's upload so the
+ * case opens through the same model library and engine path as every building project.
+ */
+async function readBuildingCase(storage: FileStorage) {
+  const manifestBytes = await readFile(new URL('shell.json', buildingCaseFolder))
+  const modelBytes = await readFile(new URL('house.sbm', buildingCaseFolder))
+  const manifest = JSON.parse(manifestBytes.toString('utf8')) as { name: string }
+  const info = describeSbm(modelBytes)
+  return {
+    manifest,
+    manifestJson: manifestBytes.toString('utf8'),
+    manifestStored: await storage.put(manifestBytes),
+    model: { bytes: modelBytes, info, stored: await storage.put(modelBytes) },
+  }
+}
 
 /**
  * Seeds the project cases into an empty database: only when there is no project and no upload
@@ -71,6 +92,7 @@ export async function seedProjectCases(dependencies: {
       return { bytes, stored: await storage.put(bytes) }
     }),
   )
+  const buildingCase = await readBuildingCase(storage)
   await db.transaction().execute(async (transaction) => {
     const caseProjects = createProjectsRepository(transaction, database.dialect)
     const caseUploads = createUploadsRepository(transaction)
@@ -106,13 +128,54 @@ export async function seedProjectCases(dependencies: {
         tile_coordinates: null,
         project_center_lng: projectCase.center.lng,
         project_center_lat: projectCase.center.lat,
-        shell_json_path: projectCase.shellJsonPath,
+        shell_json_path:
+          projectCase.kind === 'building'
+            ? structureFileUrl(projectId, buildingCase.manifestStored.sha256)
+            : projectCase.shellJsonPath,
         owner_id: admin.id,
         is_case: 1,
         created_at: createdAt,
         updated_at: createdAt,
       })
       await caseUploads.addReference(fileId, projectFileHolder(projectId), createdAt)
+      if (projectCase.kind === 'building') {
+        const building = createBuildingRepository(transaction)
+        const floorId = randomUUID()
+        await building.insertFloor({
+          id: floorId,
+          project_id: projectId,
+          name: '1F',
+          elevation: 0,
+          sort_order: 0,
+          floor_key: 'F1',
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+        const { model } = buildingCase
+        await building.insertModel({
+          id: randomUUID(),
+          project_id: projectId,
+          name: 'house',
+          file_name: 'house.sbm',
+          role: 'shell',
+          floor_id: floorId,
+          sha256: model.stored.sha256,
+          size_bytes: model.bytes.byteLength,
+          triangle_count: model.info.triangleCount,
+          has_stored_bvh: model.info.meshesWithStoredBvh === model.info.meshCount ? 1 : 0,
+          preview_path: null,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+        await building.saveStructure({
+          project_id: projectId,
+          sha256: buildingCase.manifestStored.sha256,
+          name: buildingCase.manifest.name,
+          manifest_json: buildingCase.manifestJson,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+      }
     }
   })
   return projectCases.length

@@ -341,7 +341,31 @@ describe('projects API', () => {
     ])
     const [city, building] = cases.envelope.datum
     expect(city!.shell_json_path).toBe('/cases/city/scene.json')
-    expect(building!.shell_json_path).toBe('/cases/building/shell.json')
+    // the building case is stored like an upload: its manifest and shell model open through
+    // the model library like any building project's
+    expect(building!.shell_json_path).toMatch(/\.json$/)
+    const manifest = await testApp.app.inject({
+      url: building!.shell_json_path!,
+      headers: { token: guest },
+    })
+    expect(JSON.parse(manifest.body)).toMatchObject({
+      kind: 'building',
+      shell: { model: 'house.sbm' },
+    })
+    const modelInfo = await testApp.app.inject({
+      method: 'POST',
+      url: '/web/model/findModelInfo',
+      headers: { token: guest },
+      payload: { project_id: building!.id },
+    })
+    const { datum } = modelInfo.json()
+    expect(datum.models).toMatchObject([
+      { name: 'house', role: 'shell', has_stored_bvh: true, triangle_count: expect.any(Number) },
+    ])
+    expect(datum.structure.floors).toMatchObject([{ name: '1F', modelIds: [datum.models[0].id] }])
+    const model = await testApp.app.inject({ url: datum.models[0].url })
+    expect(model.statusCode).toBe(200)
+    expect(model.rawPayload.subarray(0, 4).toString()).toBe('glTF')
     const cover = await testApp.app.inject({ url: city!.prewiewpath! })
     expect(cover.headers['content-type']).toBe('image/png')
     expect(
