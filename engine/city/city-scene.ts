@@ -487,6 +487,10 @@ export class CityScene {
         core: { worker: true, useLocalLibraries: true },
         draco: { workerUrl: dracoWorkerUrl },
         '3d-tiles': { loadGLTF: true },
+        // Without a format, loaders.gl probes for compressed-texture support per image by
+        // creating a throwaway WebGL context: seconds on a software GPU, and one of the
+        // browser's 16 contexts. We ship no Basis transcoder, so plain RGBA is the honest answer.
+        basis: { format: 'rgba32' },
       },
       onTilesetLoad: (tileset3d: Tileset3D) => {
         if (!isCurrent()) return

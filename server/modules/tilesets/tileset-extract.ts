@@ -25,7 +25,7 @@ export interface ExtractionResult {
  * entry cannot take more); larger ones stream through zlib, so memory stays flat at
  * `parallelSmallEntries` × 2 × this at worst.
  */
-const inMemoryMaxBytes = 16 * 1024 * 1024
+const defaultInMemoryMaxBytes = 16 * 1024 * 1024
 /**
  * Bytes of a file's start kept to recognise its format: a gzip-on-disk file needs a few hundred
  * to inflate the inner magic.
@@ -48,8 +48,11 @@ export async function extractTilesetEntries(input: {
   source: ArchiveSource
   entries: readonly ArchiveEntry[]
   targetDirectory: string
+  /** Larger entries stream (default 16 MiB; tests lower it to exercise streaming cheaply). */
+  inMemoryMaxBytes?: number
 }): Promise<ExtractionResult> {
   const { handle, source, targetDirectory } = input
+  const inMemoryMaxBytes = input.inMemoryMaxBytes ?? defaultInMemoryMaxBytes
   // archive order: the disk is read front to back
   const entries = [...input.entries].sort(
     (a, b) => a.localHeaderOffsetBytes - b.localHeaderOffsetBytes,

@@ -63,6 +63,28 @@ export function CityMap({ onMapClick }: CityMapProps) {
     }
   }, [engine, loadState, projectId])
 
+  // The offline style's labels follow the UI language; other basemaps carry their own labels.
+  const locale = i18n.locale
+  const isOpenedFor = useRef<string | null>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a language change re-applies the basemap
+  useEffect(() => {
+    if (loadState !== 'ready') return
+    if (isOpenedFor.current === null) {
+      isOpenedFor.current = locale
+      return
+    }
+    if (
+      isOpenedFor.current === locale ||
+      (store.basemap?.setting.kind ?? 'offline') !== 'offline'
+    ) {
+      return
+    }
+    isOpenedFor.current = locale
+    engine
+      .run('city.setBasemap', { basemap: engineBasemap(store.basemap, locale as Language) })
+      .catch(() => undefined)
+  }, [locale, loadState])
+
   function handlePointerDown(event: PointerEvent<HTMLDivElement>) {
     press.current = { x: event.clientX, y: event.clientY }
   }

@@ -1,6 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { type ChangeEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
-import { proxy } from 'valtio'
+import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react'
 import {
   type ConversionDatum,
   convertDaeOrFbxToSbm,
@@ -10,8 +9,7 @@ import {
 import { findProjects, type Project } from '../../api/project'
 import type { PageProps } from '../../app/page-props'
 import { errorText } from '../../components/feedback/error-text'
-import { EngineProvider, type SceneState } from '../../engine-bridge'
-import { createInitialSnapshot } from '../../../engine/api/snapshot'
+import { EngineProvider } from '../../engine-bridge'
 import { Button, ErrorState, formatFileSize, Select, Spinner, toast } from '../../ui'
 import { BuildingCanvas } from '../bim4/BuildingCanvas'
 import { useOwnedEngine } from '../bim4/use-owned-engine'
@@ -258,8 +256,6 @@ function ConversionResult({
 function ConversionPreview({ datum }: { datum: ConversionDatum }) {
   const { t } = useLingui()
   const engine = useOwnedEngine()
-  // The editor's scene store belongs to /bim4; the preview mirrors into its own.
-  const store = useMemo(() => proxy<SceneState>(createInitialSnapshot()), [])
   const [failure, setFailure] = useState<string | null>(null)
 
   useEffect(() => {
@@ -306,7 +302,7 @@ function ConversionPreview({ datum }: { datum: ConversionDatum }) {
 
   if (!engine) return <Spinner label={t`Opening the preview`} />
   return (
-    <EngineProvider engine={engine} store={store}>
+    <EngineProvider engine={engine}>
       <div className="ts-model-config__preview" data-testid="conversion-preview">
         <BuildingCanvas onPick={() => undefined} label={t`Converted model preview`} />
       </div>
