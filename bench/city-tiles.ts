@@ -160,7 +160,7 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
           memoryCapMB,
           path: cityTilesPath,
           pathDurationMs: 8_000,
-          settleTimeoutMs: 60_000,
+          settleTimeoutMs: 30_000,
         }
         const sample = await page.evaluate((pageConfig) => window.runCityBench(pageConfig), config)
         log(

@@ -7,6 +7,7 @@ import {
   enterBuildingProject,
   makeSbmFiles,
   openSpaceModule,
+  removeMadeFiles,
   writeStructureManifest,
 } from './support/building'
 import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
@@ -49,6 +50,8 @@ test.beforeAll(async () => {
     ],
   })
 })
+
+test.afterAll(removeMadeFiles)
 
 test('a user uploads a building, switches floors, picks a model and deletes one', async ({
   page,

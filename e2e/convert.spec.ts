@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
@@ -65,4 +65,5 @@ test('DAE and FBX convert and render; a broken file shows the reason and no rend
   await expect(failure).not.toContainText('Something went wrong')
   await expect(page.getByRole('button', { name: 'Render' })).toHaveCount(0)
   await expect(page.getByTestId('conversion-result')).toHaveCount(0)
+  await rm(broken, { force: true })
 })

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +14,14 @@ import { type APIRequestContext, expect, type Locator, type Page } from '@playwr
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const runFile = promisify(execFile)
+const madeFolders: string[] = []
+
+/** Deletes the temporary folders `makeSbmFiles` and `writeStructureManifest` made. */
+export async function removeMadeFiles(): Promise<void> {
+  await Promise.all(
+    madeFolders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })),
+  )
+}
 
 /** A file of the shared test data (../shared/data). */
 export function sharedData(relativePath: string): string {
@@ -36,6 +44,7 @@ export interface SbmRecipe {
  */
 export async function makeSbmFiles(recipes: readonly SbmRecipe[]): Promise<Record<string, string>> {
   const folder = await mkdtemp(join(tmpdir(), 'twinscape-e2e-sbm-'))
+  madeFolders.push(folder)
   const paths: Record<string, string> = {}
   await Promise.all(
     recipes.map(async (recipe) => {
@@ -57,6 +66,7 @@ export async function writeStructureManifest(manifest: {
   floors: { id: string; name: string; elevation: number; model: string | null }[]
 }): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'twinscape-e2e-structure-'))
+  madeFolders.push(folder)
   const path = join(folder, 'structure.json')
   const body = {
     version: 1,

@@ -34,6 +34,11 @@ export interface CityCommands {
       basemap: CityBasemap
       tilesets: readonly CityTilesetSource[]
       streaming?: Partial<CityStreamingSettings>
+      /**
+       * Keep each drawn frame readable (screenshots, pixel checks in tests). Off by default: it
+       * costs a copy per frame on software GPUs.
+       */
+      keepDrawingBuffer?: boolean
     }
     result: undefined
   }

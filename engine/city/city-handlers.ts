@@ -81,6 +81,7 @@ export function createCityHandlers(
         tilesets: args.tilesets,
         streaming,
         controls: city().controls,
+        keepDrawingBuffer: args.keepDrawingBuffer ?? false,
         publish: patchCity,
       })
       return undefined

@@ -48,6 +48,7 @@ async function openBatchedCity(engine: Engine, container: HTMLElement): Promise<
     zoom: 17.2,
     basemap: { kind: 'offline', style: offlineStyle },
     tilesets: [{ id: 'batched', name: 'Batched buildings', url: tilesetUrl, isVisible: true }],
+    keepDrawingBuffer: true,
   })
 }
 

@@ -164,6 +164,8 @@ export interface CitySceneOptions {
   tilesets: readonly CityTilesetSource[]
   streaming: CityStreamingSettings
   controls: CitySnapshot['controls']
+  /** Keep the drawn frame readable (`toDataURL`, `drawImage`) after it is shown. */
+  keepDrawingBuffer: boolean
   /** Receives every change of the city snapshot (the engine publishes once per frame). */
   publish(patch: CityPatch): void
 }
@@ -211,8 +213,13 @@ export class CityScene {
       bearing: options.camera.bearing,
       maxPitch: 85,
       attributionControl: { compact: true },
-      // Lets tests and thumbnails read the drawn pixels back.
-      canvasContextAttributes: { preserveDrawingBuffer: true, antialias: true },
+      // No MSAA and no preserved buffer by default: on a software GPU (SwiftShader, no-GPU
+      // machines) each costs a full-screen pass per frame. Tests and thumbnails that read the
+      // pixels back ask for the buffer to be kept.
+      canvasContextAttributes: {
+        preserveDrawingBuffer: options.keepDrawingBuffer,
+        antialias: false,
+      },
     })
     this.overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
     this.map.addControl(this.overlay)
@@ -479,6 +486,9 @@ export class CityScene {
       loaders: [Tiles3DLoader],
       visible: source.isVisible,
       pickable: true,
+      // deck's PBR shading is the main per-pixel cost on a software GPU (measured by the
+      // city-tiles bench); photogrammetry carries its lighting in its textures anyway.
+      _subLayerProps: { scenegraph: { _lighting: 'flat' } },
       loadOptions: {
         tileset: tilesetOptions,
         // Decoders come from our own origin: no CDN request may leave the machine. Draco runs

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, open, readdir, rename, stat } from 'node:fs/promises'
+import { mkdir, open, readdir, rename, stat, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   type ObliquePhotograph,
@@ -223,6 +223,8 @@ export function createTilesetsService(dependencies: {
             { mismatches: wrong.slice(0, 100) },
           )
         }
+        // fresh modification time: the sweep spares young folders not yet recorded
+        await utimes(stagingPath, new Date(), new Date())
         // the folder appears under its final name only once complete (same file system: atomic)
         await rename(stagingPath, versionPath(versionId))
         isPublished = true
@@ -384,20 +386,20 @@ export function createTilesetsService(dependencies: {
       } catch {
         return 0
       }
-      const cutoffMs = Date.now() - minimumAgeMs
-      const old = async (name: string) => {
+      const old = async (name: string, ageMs: number) => {
         const info = await stat(join(directory, name)).catch(() => undefined)
-        return info !== undefined && info.mtimeMs < cutoffMs
+        return info !== undefined && info.mtimeMs < Date.now() - ageMs
       }
       let removed = 0
       const versions: string[] = []
       for (const name of names) {
         if (name.startsWith(stagingPrefix)) {
-          if (await old(name)) {
+          // an extraction of many gigabytes may run long: its folder is left a day
+          if (await old(name, Math.max(minimumAgeMs, 24 * 3_600_000))) {
             await removeTree(join(directory, name))
             removed++
           }
-        } else if (uuidPattern.test(name) && (await old(name))) versions.push(name)
+        } else if (uuidPattern.test(name) && (await old(name, minimumAgeMs))) versions.push(name)
       }
       const inUse = await tilesets.versionsInUse(versions)
       for (const versionId of versions) {

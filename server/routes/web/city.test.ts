@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import type { AddressInfo } from 'node:net'
@@ -17,6 +17,7 @@ import type {
 import type { Project } from '../../../contract/project'
 import { uploadIdOfLocation } from '../../../contract/resumable-upload'
 import { callApi, createTestApp, type TestApp, testEditor, signIn } from '../../testing/test-app'
+import { cityAreaOf } from './city'
 import { createProject, postMultipart, signInNewUser } from './project-test-kit'
 
 const sharedData = new URL('../../../../shared/data/', import.meta.url)
@@ -746,6 +747,17 @@ describe('city area: oblique photography, tiles, GIS models, basemaps', () => {
     ).toBe('0')
     await new Promise((resolve) => setTimeout(resolve, 1_500))
     expect((await get(copiedTileset!.root_url!)).statusCode).toBe(404)
+  })
+  it('sweeps version folders no tileset serves, keeping the served ones', async () => {
+    const tilesetsDirectory = join(test.config.dataDir, 'tilesets')
+    const orphan = join(tilesetsDirectory, '11111111-2222-4333-8444-555555555555')
+    await mkdir(join(orphan, 'sub'), { recursive: true })
+    await writeFile(join(orphan, 'sub', 'tile.b3dm'), fakeTile('b3dm'))
+    const served = (await upload({ zip: validZip() })).envelope.datum
+    const { tilesets } = await cityAreaOf(app)
+    expect(await tilesets.sweep(0)).toBeGreaterThanOrEqual(1)
+    expect(await readdir(tilesetsDirectory)).not.toContain('11111111-2222-4333-8444-555555555555')
+    expect((await get(served.root_url!)).statusCode).toBe(200)
   })
 })
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -110,6 +110,20 @@ function readerOf(
   return token ? { projectToken: token } : null
 }
 
+/**
+ * Removes received uploads left behind by a crash. A day old at least: a file being received
+ * keeps changing, and one being ingested is read for minutes at most.
+ */
+async function removeStaleIncoming(directory: string): Promise<void> {
+  const cutoffMs = Date.now() - 24 * 3_600_000
+  const names = await readdir(directory).catch(() => [] as string[])
+  for (const name of names) {
+    const info = await stat(join(directory, name)).catch(() => undefined)
+    if (info !== undefined && info.mtimeMs < cutoffMs)
+      await rm(join(directory, name), { force: true })
+  }
+}
+
 /** How often orphaned tileset folders and basemap files are looked for. */
 const sweepIntervalMs = 3_600_000
 /** Files younger than this are never swept: an upload may be about to record them. */
@@ -152,7 +166,7 @@ export function registerCityArea(app: FastifyInstance): void {
       const removed =
         (await area.tilesets.sweep(sweepMinimumAgeMs)) +
         (await area.basemaps.sweep(sweepMinimumAgeMs))
-      await rm(area.directories.incoming, { recursive: true, force: true }).catch(() => undefined)
+      await removeStaleIncoming(area.directories.incoming)
       if (removed > 0) app.log.info({ removed }, 'orphaned city files removed')
     } catch (error) {
       app.log.warn({ err: error }, 'sweep of city files failed')

@@ -141,7 +141,8 @@ export async function uploadTilesetFile(
     if (source) {
       if (index !== -1) await engine.run('city.removeTileset', { id: tileset.id }).catch(() => {})
       await engine.run('city.addTileset', source).catch(engineFailureIsHarmless)
-      await flyToTileset(context, tileset)
+      // not awaited: the flight takes seconds and the tab should be usable meanwhile
+      void flyToTileset(context, tileset)
     }
     const name = tileset.name
     toast.success(
