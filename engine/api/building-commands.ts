@@ -4,6 +4,8 @@ import type {
   GmlDisplayMode,
   GmlPlacement,
   GmlRoute,
+  GmlSnappedState,
+  GmlStateEntry,
   Vector3Tuple,
 } from './building-snapshot'
 
@@ -15,6 +17,8 @@ export type {
   GmlDisplayMode,
   GmlPlacement,
   GmlRoute,
+  GmlSnappedState,
+  GmlStateEntry,
 } from './building-snapshot'
 
 /** One end of a route: a State of the network, or a scene point snapped to the nearest State. */
@@ -129,6 +133,22 @@ export interface BuildingCommands {
    * and draws it on top of everything.
    */
   'gml.route': { args: { from: GmlRouteEndpoint; to: GmlRouteEndpoint }; result: GmlRouteAnswer }
+  /**
+   * Every State of the loaded network (id, name, storey, scene position under the current
+   * placement), in file order, answered by the routing worker that holds the graph, so the UI
+   * never fetches or parses the file itself. Fails with `gml.notLoaded` when no network is.
+   */
+  'gml.listStates': { args: undefined; result: GmlStateEntry[] }
+  /**
+   * The connected State nearest a scene point (through the inverse placement), the same State
+   * `gml.route` would start or end at for that point; optionally only on one storey (a label
+   * of `snapshot.building.gml.storeys`, else `engine.invalidArgument`). Null when the network
+   * has no connected State there.
+   */
+  'gml.snapPoint': {
+    args: { point: Vector3Tuple; storey?: string }
+    result: GmlSnappedState | null
+  }
   /** Removes the drawn route. */
   'gml.clearRoute': { args: undefined; result: undefined }
 }

@@ -91,7 +91,10 @@ export interface BuildingPick {
   normal: Vector3Tuple
   /** From the camera to the point, metres. */
   distance: number
-  /** The glTF node name of the picked mesh. */
+  /**
+   * Names the picked mesh: the glTF node's name, else the glTF mesh's name (exporters often
+   * name only one of the two), else `mesh <index>` from the file's mesh list.
+   */
   meshName: string
   modelId: string
   /** The floor of the picked model, or null for the shell and free models. */
@@ -138,6 +141,33 @@ export interface GmlFloorChange {
   toStorey: string
   /** The first State on the new storey. */
   atStateId: string
+}
+
+/** One State of the loaded network, as the searchable State list shows it. */
+export interface GmlStateEntry {
+  stateId: string
+  /** The State's name in the file, or its id when it has none. */
+  name: string
+  /** Label of its storey in the network (`GmlStoreyState.label`). */
+  storey: string
+  /**
+   * Where it is drawn: scene metres with the current placement applied; null when the file
+   * gives the State no position at all.
+   */
+  position: Vector3Tuple | null
+}
+
+/** The State a scene point snaps to. */
+export interface GmlSnappedState {
+  stateId: string
+  /** The State's name in the file, or its id when it has none. */
+  name: string
+  storey: string
+  /**
+   * From the point to the State in scene metres (placement scale applied); measured in plan
+   * only when a storey was named, since a point on a floor plan carries the floor's height.
+   */
+  distanceMeters: number
 }
 
 /** A route that was found. */

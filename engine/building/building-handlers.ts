@@ -208,6 +208,8 @@ export function createBuildingHandlers(
       openScene().setGmlPlacement(placement)
     },
     'gml.route': async ({ from, to }) => openScene().routeGml(from, to),
+    'gml.listStates': async () => openScene().listGmlStates(),
+    'gml.snapPoint': async ({ point, storey }) => openScene().snapGmlPoint(point, storey),
     'gml.clearRoute': async () => {
       openScene().clearGmlRoute()
     },

@@ -13,7 +13,7 @@ import type { BvhWorkerApi } from '../../workers/bvh/bvh.worker'
 import { STALE } from '../../workers/bvh/latest-wins'
 import type { PickHit, PickRay } from '../../workers/bvh/picking-scene'
 import type { GmlParseProgress } from '../../workers/indoor-route/gml-parser'
-import type { NetworkSnapshot } from '../../workers/indoor-route/indoor-route-api'
+import type { NetworkSnapshot, RouteAnswer } from '../../workers/indoor-route/indoor-route-api'
 import type { IndoorRouteWorkerApi } from '../../workers/indoor-route/indoor-route.worker'
 import type { RouteEndpoint } from '../../workers/indoor-route/route'
 import { transferablesOf } from '../../workers/sbm/decoded-sbm'
@@ -34,9 +34,12 @@ import type {
   GmlDisplayMode,
   GmlPlacement,
   GmlRoute,
+  GmlSnappedState,
   GmlState,
+  GmlStateEntry,
   ModelLoadErrorCode,
   ModelLoadState,
+  Vector3Tuple,
 } from '../api/building-snapshot'
 import { createInitialGmlState } from '../api/building-snapshot'
 import { EngineError } from '../api/errors'
@@ -51,7 +54,7 @@ import type { BuildingView } from './building-view'
 import { DownloadError, fetchWithProgress } from './fetch-with-progress'
 import { computeVisibility, sortFloorsBottomUp } from './floor-visibility'
 import { GmlLayer } from './gml-layer'
-import { sceneToNetwork } from './gml-placement'
+import { networkToScene, sceneToNetwork } from './gml-placement'
 
 /** What a scene needs from the engine around it. */
 export interface BuildingSceneDependencies {
@@ -436,15 +439,12 @@ export class BuildingScene {
 
   /** Finds, draws and records the shortest route between two ends. */
   async routeGml(from: GmlRouteEndpoint, to: GmlRouteEndpoint): Promise<GmlRouteAnswer> {
-    const gml = this.gml
-    if (!gml) throw new EngineError('gml.notLoaded', 'No GML file is loaded.')
-    const answer = await Promise.race([
-      gml.client.api.route(this.toNetworkEndpoint(from), this.toNetworkEndpoint(to)),
-      gml.client.failure,
-    ]).catch((error: unknown) => {
-      throw toGmlEngineError(error)
-    })
-    if (this.gml !== gml) throw new EngineError('gml.notLoaded', 'The GML file was unloaded.')
+    const gml = this.requireGml()
+    const fromEndpoint = this.toNetworkEndpoint(from)
+    const toEndpoint = this.toNetworkEndpoint(to)
+    const answer = await this.askRouteWorker<RouteAnswer>(gml, () =>
+      gml.client.api.route(fromEndpoint, toEndpoint),
+    )
     if (answer.path === null) {
       gml.layer.setRoute(null)
       this.gmlState = { ...this.gmlState, route: null }
@@ -470,6 +470,45 @@ export class BuildingScene {
     this.gmlState = { ...this.gmlState, route }
     this.changed()
     return route
+  }
+
+  /**
+   * The loaded network's States from the routing worker, placed in the scene with the current
+   * placement.
+   */
+  async listGmlStates(): Promise<GmlStateEntry[]> {
+    const gml = this.requireGml()
+    const entries = await this.askRouteWorker(gml, () => gml.client.api.listStates())
+    const placement = this.gmlState.placement
+    return entries.map((entry) => ({
+      stateId: entry.stateId,
+      name: entry.name ?? entry.stateId,
+      storey: entry.storey,
+      position: entry.position && networkToScene(entry.position, placement),
+    }))
+  }
+
+  /** The connected State nearest a scene point, as `routeGml` would snap it. */
+  async snapGmlPoint(point: Vector3Tuple, storey?: string): Promise<GmlSnappedState | null> {
+    if (!Array.isArray(point) || point.length !== 3 || !point.every(Number.isFinite)) {
+      throw new EngineError('engine.invalidArgument', 'A point needs three finite numbers.')
+    }
+    if (storey !== undefined && typeof storey !== 'string') {
+      throw new EngineError('engine.invalidArgument', 'A storey is a label of the network.')
+    }
+    const gml = this.requireGml()
+    const placement = this.gmlState.placement
+    const filePoint = sceneToNetwork(point, placement)
+    const snapped = await this.askRouteWorker(gml, () =>
+      gml.client.api.nearestState(filePoint, storey),
+    )
+    if (!snapped) return null
+    return {
+      stateId: snapped.stateId,
+      name: gml.network.stateNames[gml.stateIndex.get(snapped.stateId) ?? -1] ?? snapped.stateId,
+      storey: snapped.storey,
+      distanceMeters: snapped.distance * placement.scale,
+    }
   }
 
   /** Removes the drawn route. */
@@ -524,7 +563,11 @@ export class BuildingScene {
           this.picking.api.addDecoded(modelId, Comlink.transfer(copy, transferablesOf(copy))),
           this.picking.failure,
         ])
-        for (const mesh of added.meshes) this.meshes.set(mesh.meshId, { name: mesh.name, modelId })
+        for (const mesh of added.meshes) {
+          const name =
+            mesh.name || outcome.model.meshes[mesh.meshIndex]?.name || `mesh ${mesh.meshIndex}`
+          this.meshes.set(mesh.meshId, { name, modelId })
+        }
       }
       if (this.isDisposed) {
         for (const bitmap of outcome.imageBitmaps) bitmap?.close()
@@ -616,6 +659,26 @@ export class BuildingScene {
     const floor = this.floors.find((candidate) => candidate.id === floorId)
     if (!floor) throw new EngineError('engine.invalidArgument', `No floor '${floorId}' is open.`)
     return floor
+  }
+
+  private requireGml(): LoadedGml {
+    if (!this.gml) throw new EngineError('gml.notLoaded', 'No GML file is loaded.')
+    return this.gml
+  }
+
+  /**
+   * One query to the routing worker holding `gml`: worker errors become engine errors, and an
+   * answer about a network unloaded or replaced meanwhile is refused rather than mixed in.
+   */
+  private async askRouteWorker<Answer>(
+    gml: LoadedGml,
+    query: () => Promise<Answer>,
+  ): Promise<Answer> {
+    const answer = await Promise.race([query(), gml.client.failure]).catch((error: unknown) => {
+      throw toGmlEngineError(error)
+    })
+    if (this.gml !== gml) throw new EngineError('gml.notLoaded', 'The GML file was unloaded.')
+    return answer
   }
 
   private toNetworkEndpoint(endpoint: GmlRouteEndpoint): RouteEndpoint {

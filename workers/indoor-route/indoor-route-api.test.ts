@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readRealFile, readTwoStoreyFixture, realFiles } from './fixtures/test-gml'
+import { readRealFile, readTwoStoreyFixture, realFiles, testGml } from './fixtures/test-gml'
 import type { GmlParseProgress } from './gml-parser'
 import { createIndoorRouteApi } from './indoor-route-api'
 
@@ -25,6 +25,39 @@ describe('createIndoorRouteApi', () => {
     const stair = network.edgeSourceIds.indexOf('T5')
     const points = network.edgeGeometryStarts[stair + 1]! - network.edgeGeometryStarts[stair]!
     expect(points).toBe(3)
+  })
+
+  it('lists every State as plain data: name, storey label and file position', async () => {
+    const api = createIndoorRouteApi()
+    await api.load(readRealFile(realFiles.fjkHaus))
+    const states = api.listStates()
+    expect(states).toHaveLength(14)
+    expect(new Set(states.map((state) => state.storey))).toEqual(new Set(['1', '2', '3']))
+    const r10 = states.find((state) => state.stateId === 'R10')
+    expect(r10).toMatchObject({ name: '004', storey: '1' })
+    expect(r10?.position?.[0]).toBeCloseTo(445541.3208, 4)
+    expect(r10?.position?.[2]).toBeCloseTo(-2.02, 6)
+    // Plain objects: what crosses the worker boundary survives JSON unchanged.
+    expect(JSON.parse(JSON.stringify(states))).toEqual(states)
+  })
+
+  it('lists a State without a name or any position with nulls', async () => {
+    const api = createIndoorRouteApi()
+    await api.load(
+      testGml({
+        states: [
+          { id: 'A', name: 'Hall', position: [0, 0, 0], connects: ['T1'] },
+          { id: 'B', position: [4, 0, 0], connects: ['T1'] },
+          { id: 'Lost' },
+        ],
+        transitions: [{ id: 'T1', connects: ['A', 'B'], points: [[0, 0, 0], [4, 0, 0]] }],
+      }),
+    )
+    expect(api.listStates()).toEqual([
+      { stateId: 'A', name: 'Hall', storey: '1', position: [0, 0, 0] },
+      { stateId: 'B', name: null, storey: '1', position: [4, 0, 0] },
+      { stateId: 'Lost', name: null, storey: '1', position: null },
+    ])
   })
 
   it('loads an ArrayBuffer and reports throttled progress ending at the full size', async () => {
@@ -67,6 +100,7 @@ describe('createIndoorRouteApi', () => {
     await api.load(readTwoStoreyFixture())
     api.dispose()
     expect(() => api.info()).toThrow(expect.objectContaining({ code: 'gml.notLoaded' }))
+    expect(() => api.listStates()).toThrow(expect.objectContaining({ code: 'gml.notLoaded' }))
   })
 
   it('keeps the previous network when a new file fails to load', async () => {

@@ -54,6 +54,20 @@ export type NetworkSnapshot = Pick<
   | 'edgeGeometry'
 >
 
+/**
+ * One State as a searchable State list shows it. Positions are in file coordinates; the engine
+ * maps them into the scene with the placement the user chose.
+ */
+export interface StateListEntry {
+  stateId: string
+  /** The State's name in the file, or null when it has none. */
+  name: string | null
+  /** Label of the State's storey, as in `info().storeyLabels`. */
+  storey: string
+  /** x, y, z in file units, or null when neither a Point nor a Transition end placed it. */
+  position: [number, number, number] | null
+}
+
 /** Options of one route query. */
 export interface RouteOptions {
   /** Interactive query: skip it if a newer one with this flag arrives before it runs. */
@@ -180,6 +194,23 @@ export function createIndoorRouteApi() {
     /** The connected State nearest a point, optionally only on one storey. */
     nearestState(point: GmlPoint, storey?: string): SnappedState | null {
       return nearestState(loaded().graph, point, storey)
+    },
+
+    /**
+     * Every State of the loaded network in file order, as plain objects: the main thread gets a
+     * list it can show and search without holding or re-parsing the file.
+     */
+    listStates(): StateListEntry[] {
+      const { stateIds, stateNames, stateStoreys, storeys, positions, positionKnown } =
+        loaded().graph
+      return stateIds.map((stateId, node) => ({
+        stateId,
+        name: stateNames[node] ?? null,
+        storey: storeys[stateStoreys[node]!]?.label ?? '',
+        position: positionKnown[node]
+          ? [positions[node * 3]!, positions[node * 3 + 1]!, positions[node * 3 + 2]!]
+          : null,
+      }))
     },
 
     /** The loaded network's States and edge geometry, for drawing it. */
