@@ -305,6 +305,33 @@ describe('building scene in Chromium', () => {
     expect(fastRatio).toBeCloseTo(0.95 ** 1.25, 6)
   })
 
+  it('names a picked mesh by its glTF mesh when its node has no name', async () => {
+    const { engine } = startEngine()
+    const duck = await (await fetch(duckUrl)).arrayBuffer()
+    await engine.run('building.open', {
+      description: {
+        projectId: 'duck',
+        name: 'Duck',
+        shellModelId: null,
+        floors: [],
+        models: [
+          {
+            id: 'duck',
+            name: 'Duck',
+            role: 'model',
+            floorId: null,
+            url: duckUrl,
+            sizeBytes: duck.byteLength,
+          },
+        ],
+      },
+    })
+    // The Duck's only mesh node is unnamed; its mesh is 'LOD3spShape'.
+    await engine.run('view.fitToModel', { modelId: 'duck' })
+    const pick = await engine.run('pick.atScreenPoint', centre)
+    expect(pick).toMatchObject({ modelId: 'duck', meshName: 'LOD3spShape', floorId: null })
+  })
+
   it('frees every GPU resource and worker when another project opens and when it closes', async () => {
     const { engine, workers } = startEngine()
     const renderCounts = () => {

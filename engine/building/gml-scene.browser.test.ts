@@ -147,6 +147,62 @@ describe('GML paths in the building scene', () => {
     expect((await engine.run('view.countDrawnPixels')).drawnPixelCount).toBeGreaterThan(0)
   })
 
+  it('lists the FJK-Haus States and snaps scene points to them, under any placement', async () => {
+    const engine = await openEngine()
+    await expect(engine.run('gml.listStates')).rejects.toMatchObject({ code: 'gml.notLoaded' })
+    await expect(engine.run('gml.snapPoint', { point: [0, 0, 0] })).rejects.toMatchObject({
+      code: 'gml.notLoaded',
+    })
+    await engine.run('gml.load', { url: fjkHausUrl })
+
+    const states = await engine.run('gml.listStates')
+    expect(states).toHaveLength(14)
+    expect(new Set(states.map((state) => state.storey))).toEqual(new Set(['1', '2', '3']))
+    const r10 = states.find((state) => state.stateId === 'R10')!
+    expect(r10).toMatchObject({ name: '004', storey: '1' })
+    // File (445541.3208, 5444901.0727, -2.02), z-up, lands in the y-up scene as (x, z, −y).
+    expect(r10.position![0]).toBeCloseTo(445541.3208, 3)
+    expect(r10.position![1]).toBeCloseTo(-2.02, 6)
+    expect(r10.position![2]).toBeCloseTo(-5444901.0727, 3)
+    expect(JSON.parse(JSON.stringify(states))).toEqual(states)
+
+    const placement = { offset: [-445530, 2, 5444900] as const, rotationDeg: 30, scale: 2 }
+    await engine.run('gml.setPlacement', placement)
+    const placed = await engine.run('gml.listStates')
+    const placedR21 = placed.find((state) => state.stateId === 'R21')!
+    const expectedR21 = networkToScene([445537.477957622, 5444906.82051002, 3.44], placement)
+    placedR21.position!.forEach((value, axis) => {
+      expect(value).toBeCloseTo(expectedR21[axis]!, 4)
+    })
+
+    // A point 0.5 m beside R21 in the scene snaps to it, the distance in scene metres.
+    const [x, y, z] = placedR21.position!
+    const nearR21 = [x + 0.3, y, z + 0.4] as const
+    const snapped = await engine.run('gml.snapPoint', { point: nearR21 })
+    expect(snapped).toMatchObject({ stateId: 'R21', name: '202', storey: '3' })
+    expect(snapped!.distanceMeters).toBeCloseTo(0.5, 6)
+    // Limited to the ground storey, the same point lands on the ground State nearest in plan.
+    expect(await engine.run('gml.snapPoint', { point: nearR21, storey: '1' })).toMatchObject({
+      stateId: 'R1',
+      name: '002',
+      storey: '1',
+    })
+    await expect(
+      engine.run('gml.snapPoint', { point: nearR21, storey: 'roof' }),
+    ).rejects.toMatchObject({ code: 'engine.invalidArgument' })
+    await expect(
+      engine.run('gml.snapPoint', { point: [Number.NaN, 0, 0] }),
+    ).rejects.toMatchObject({ code: 'engine.invalidArgument' })
+
+    // The snapped State is where a route from that point starts.
+    const route = await engine.run('gml.route', { from: { point: nearR21 }, to: { stateId: 'R10' } })
+    if (route.stateIds === null) throw new Error('expected a route')
+    expect(route.stateIds[0]).toBe('R21')
+
+    await engine.run('gml.unload')
+    await expect(engine.run('gml.listStates')).rejects.toMatchObject({ code: 'gml.notLoaded' })
+  })
+
   it('fails a bad file with the GML message and keeps the loaded network', async () => {
     const engine = await openEngine()
     await engine.run('gml.load', { url: twoStoreyGmlUrl })
