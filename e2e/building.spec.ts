@@ -134,9 +134,9 @@ test('a user uploads a building, switches floors, picks a model and deletes one'
   await expect.poll(async () => (await buildingSnapshot(page)).lastPick).not.toBeNull()
   const pick = (await buildingSnapshot(page)).lastPick
   expect(pick).toMatchObject({ modelId: duck.id, floorId: floor1.id })
-  // Picks are named by the glTF node; the Duck's only mesh node is unnamed (its mesh is
-  // LOD3spShape), so either name identifies the one mesh of this model.
-  expect(['', 'LOD3spShape']).toContain(pick?.meshName)
+  // The Duck's only mesh node is unnamed, so the pick falls back to its glTF mesh's name.
+  expect(pick?.meshName).toBe('LOD3spShape')
+  await expect(page.getByTestId('pick-mesh')).toHaveText('LOD3spShape')
   expect(pick?.distance).toBeGreaterThan(0)
   await expect(page.getByTestId('pick-model')).toHaveText(duck.name)
   await expect(page.getByTestId('pick-floor')).toHaveText('1F')

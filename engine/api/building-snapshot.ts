@@ -184,6 +184,11 @@ export interface GmlState {
   isLoaded: boolean
   /** True while `gml.load` runs. */
   isLoading: boolean
+  /**
+   * Changes whenever a network is loaded or unloaded (unique in the page, never reused), so
+   * what the UI read from a network (`gml.listStates`) is known to be stale when it changes.
+   */
+  networkRevision: number
   stateCount: number
   transitionCount: number
   storeys: GmlStoreyState[]
@@ -261,6 +266,7 @@ export function createInitialGmlState(): GmlState {
   return {
     isLoaded: false,
     isLoading: false,
+    networkRevision: 0,
     stateCount: 0,
     transitionCount: 0,
     storeys: [],

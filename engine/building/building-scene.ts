@@ -70,6 +70,9 @@ export interface BuildingSceneDependencies {
 /** The message every GML load failure shows (SPEC §5). */
 export const GML_LOAD_FAILED_MESSAGE = 'Failed to load GML file.'
 
+/** Source of `GmlState.networkRevision`: shared by every scene, so a value is never reused. */
+let lastNetworkRevision = 0
+
 /** How many hidden or see-through surfaces a pick may pass before it gives up. */
 const MAX_PICK_PASSES = 64
 
@@ -367,6 +370,7 @@ export class BuildingScene {
         ...this.gmlState,
         isLoaded: true,
         isLoading: false,
+        networkRevision: ++lastNetworkRevision,
         stateCount: report.info.states,
         transitionCount: report.info.transitions,
         storeys: network.storeys.map((storey) => ({
@@ -401,8 +405,10 @@ export class BuildingScene {
   unloadGml(): void {
     this.gmlLoadSequence++
     this.unloadGmlObjects()
+    const wasLoaded = this.gmlState.isLoaded
     this.gmlState = {
       ...createInitialGmlState(),
+      networkRevision: wasLoaded ? ++lastNetworkRevision : this.gmlState.networkRevision,
       displayMode: this.gmlState.displayMode,
       placement: this.gmlState.placement,
     }

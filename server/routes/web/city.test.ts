@@ -205,11 +205,11 @@ describe('city area: oblique photography, tiles, GIS models, basemaps', () => {
     expect(answer.envelope.code, answer.envelope.message).toBe('0')
     expect(answer.envelope.datum.name).toBe('tileset')
     expect((await get(answer.envelope.datum.root_url!)).statusCode).toBe(200)
-    const again = await callApi(app, {
-      url: '/web/upload/uploadTiltModel',
-      token,
-      json: { project_id: project.id, upload_id: uploadId },
-    })
+    // the web client sends the id in a multipart form, like a file upload: same outcome
+    const again = await postMultipart(app, '/web/upload/uploadTiltModel', token, [
+      { name: 'project_id', value: project.id },
+      { name: 'upload_id', value: uploadId },
+    ])
     expect(again.statusCode).toBe(404)
   })
 

@@ -337,24 +337,7 @@ async function receiveUpload(
 ): Promise<{ fields: Record<string, unknown>; file: ReceivedFile | undefined }> {
   if (!request.isMultipart()) {
     const fields = (request.body ?? {}) as Record<string, unknown>
-    const uploadId = fields.upload_id
-    if (typeof uploadId !== 'string') return { fields, file: undefined }
-    const claimed = await claimResumableUpload(app, { userId: request.user!.id, uploadId })
-    if (claimed.sizeBytes > options.maxFileBytes) {
-      await claimed.release()
-      throw new AppError('tooLarge', options.tooLargeMessage)
-    }
-    return {
-      fields,
-      file: {
-        path: claimed.filePath,
-        fileName: claimed.fileName,
-        async dispose(outcome) {
-          if (outcome === 'failed') claimed.giveBack()
-          else await claimed.release()
-        },
-      },
-    }
+    return { fields, file: await claimUploadField(app, request, fields, options) }
   }
   await mkdir(options.incomingDirectory, { recursive: true })
   const pairs: Array<[string, string]> = []
@@ -402,7 +385,33 @@ async function receiveUpload(
     }
     throw new AppError('validation', `Malformed multipart body: ${(error as Error).message}`)
   }
-  return { fields: nestFormPairs(pairs), file }
+  const fields = nestFormPairs(pairs)
+  // a multipart body may name a finished resumable upload instead of carrying the file
+  return { fields, file: file ?? (await claimUploadField(app, request, fields, options)) }
+}
+
+/** Claims the resumable upload named by the `upload_id` field, if there is one. */
+async function claimUploadField(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  fields: Record<string, unknown>,
+  options: { maxFileBytes: number; tooLargeMessage: string },
+): Promise<ReceivedFile | undefined> {
+  const uploadId = fields.upload_id
+  if (typeof uploadId !== 'string') return undefined
+  const claimed = await claimResumableUpload(app, { userId: request.user!.id, uploadId })
+  if (claimed.sizeBytes > options.maxFileBytes) {
+    await claimed.release()
+    throw new AppError('tooLarge', options.tooLargeMessage)
+  }
+  return {
+    path: claimed.filePath,
+    fileName: claimed.fileName,
+    async dispose(outcome) {
+      if (outcome === 'failed') claimed.giveBack()
+      else await claimed.release()
+    },
+  }
 }
 
 const mebibyte = 1024 * 1024

@@ -13,6 +13,7 @@ import { plannedPageDescriptions } from '../planned/planned-descriptions'
 import { BuildingCanvas } from './BuildingCanvas'
 import { buildingSession, requestSceneReload } from './building-session'
 import { GmlPathPanel } from './gml/GmlPathPanel'
+import { chooseRouteEndAtPoint } from './gml/route-ends'
 import { VisitToolsPanel } from './gml/VisitToolsPanel'
 import { ModelLibraryPanel } from './model/ModelLibraryPanel'
 import { PickInfoBox } from './PickInfoBox'
@@ -97,14 +98,7 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
       toast.warning(t`Nothing was hit there. Click on the building.`)
       return
     }
-    const [x, y, z] = pick.point.map((value) => value.toFixed(2))
-    const choice = {
-      kind: 'point' as const,
-      point: pick.point,
-      label: t`Point ${x}, ${y}, ${z}`,
-    }
-    if (purpose === 'routeStart') buildingSession.routeStart = choice
-    else buildingSession.routeEnd = choice
+    void chooseRouteEndAtPoint(engine, purpose, pick.point)
   }
 
   const moduleTitle = i18n._(module.label)

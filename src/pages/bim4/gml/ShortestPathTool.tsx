@@ -1,32 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { sceneStore, useEngine } from '../../../engine-bridge'
 import { Button, TextField, toast } from '../../../ui'
 import { buildingSession, type RouteEndChoice } from '../building-session'
 import { gmlMessages } from './gml-messages'
-import { filterStates, type GmlStateEntry, loadGmlStates } from './gml-states'
+import { filterStates, stateLabel, useGmlStates } from './gml-states'
+import type { RouteEnd } from './route-ends'
 import { checkRouteRequest, formatLengthMeters } from './route-check'
-
-type End = 'routeStart' | 'routeEnd'
-
-/** Loads the State list of the project's GML file once per file address. */
-function useGmlStates(url: string | null): GmlStateEntry[] | null {
-  const [states, setStates] = useState<GmlStateEntry[] | null>(null)
-  useEffect(() => {
-    setStates(null)
-    if (!url) return
-    let isCurrent = true
-    loadGmlStates(url).then(
-      (loaded) => isCurrent && setStates(loaded),
-      () => isCurrent && setStates([]),
-    )
-    return () => {
-      isCurrent = false
-    }
-  }, [url])
-  return states
-}
 
 /**
  * The shortest-path tool (SPEC §2 visit tools, §5, §8): choose the start and the end by a click
@@ -39,21 +20,27 @@ export function ShortestPathTool() {
   const session = useSnapshot(buildingSession)
   const { building } = useSnapshot(sceneStore)
   const gml = building.gml
-  const states = useGmlStates(gml.isLoaded ? (session.gmlFile?.url ?? null) : null)
+  const states = useGmlStates(engine, gml.networkRevision, gml.isLoaded)
   const [search, setSearch] = useState('')
   const [isRouting, setRouting] = useState(false)
   const startListId = useId()
   const endListId = useId()
-  const shown = states ? filterStates(states, search) : []
-  const stateById = new Map(states?.map((state) => [state.id, state]))
+  const stateById = new Map(states?.map((state) => [state.stateId, state]))
+  const matching = states ? filterStates(states, search) : []
 
-  function choose(end: End, stateId: string) {
-    const state = stateById.get(stateId)
-    if (!state) return
-    buildingSession[end] = { kind: 'state', stateId, label: labelOf(state) }
+  /** The list of one end: what matches the search, and the end's own State even if it does not. */
+  function optionsFor(end: RouteEnd) {
+    const choice = session[end]
+    const chosen = choice?.kind === 'state' ? stateById.get(choice.stateId) : undefined
+    return chosen && !matching.includes(chosen) ? [chosen, ...matching] : matching
   }
 
-  function pickInScene(end: End) {
+  function choose(end: RouteEnd, stateId: string) {
+    const state = stateById.get(stateId)
+    buildingSession[end] = state ? { kind: 'state', stateId, label: stateLabel(state) } : null
+  }
+
+  function pickInScene(end: RouteEnd) {
     if (!gml.isLoaded) {
       toast.warning(i18n._(gmlMessages.loadFirst))
       return
@@ -127,9 +114,9 @@ export function ShortestPathTool() {
               onChange={(event) => choose(end, event.target.value)}
             >
               <option value="">{choiceText(choice, t`Choose a State`)}</option>
-              {shown.map((state) => (
-                <option key={state.id} value={state.id}>
-                  {labelOf(state)}
+              {optionsFor(end).map((state) => (
+                <option key={state.stateId} value={state.stateId}>
+                  {stateLabel(state)}
                 </option>
               ))}
             </select>
@@ -182,11 +169,6 @@ export function ShortestPathTool() {
       )}
     </fieldset>
   )
-}
-
-function labelOf(state: GmlStateEntry): string {
-  const name = state.name === state.id ? state.id : `${state.name} (${state.id})`
-  return state.storey ? `${name} · ${state.storey}` : name
 }
 
 function choiceText(choice: RouteEndChoice | null, fallback: string): string {

@@ -1,68 +1,73 @@
-/** One State of the loaded network, as the shortest-path tool lists it. */
-export interface GmlStateEntry {
-  id: string
-  /** The State's name in the file, or its id when it has none. */
-  name: string
-  /** The storey label the network gave it ('' when unknown). */
-  storey: string
-}
+import { useEffect, useState } from 'react'
+import type { GmlStateEntry } from '../../../../engine/api/building-commands'
+import type { EngineHandle } from '../../../engine-bridge'
 
-const cache = new Map<string, Promise<GmlStateEntry[]>>()
+export type { GmlStateEntry }
+
+/** The fields of a State the list shows and searches. */
+type StateText = Pick<GmlStateEntry, 'stateId' | 'name' | 'storey'>
 
 /**
- * The States of a project's GML file, for the searchable list of the shortest-path tool. The
- * engine's snapshot carries counts, storeys and the route but not every State, so the list is
- * read from the same file with the same pure parser the routing worker uses, loaded on demand
- * in its own chunk and cached per file address (a new upload has a new address). Ids are the
- * ones the engine's `gml.route` accepts as `{ stateId }`.
+ * The States of the loaded network for the searchable list, asked of the engine
+ * (`gml.listStates`, answered by the routing worker that holds the graph). Asked again whenever
+ * the network changes (`networkRevision`); null while nothing is loaded or the answer is
+ * pending, and an empty list when the engine could not answer.
  */
-export function loadGmlStates(url: string): Promise<GmlStateEntry[]> {
-  let entry = cache.get(url)
-  if (!entry) {
-    entry = (async () => {
-      const response = await fetch(url)
-      if (!response.ok) throw new Error(`HTTP ${response.status}`)
-      const bytes = new Uint8Array(await response.arrayBuffer())
-      const { loadIndoorGml } = await import('../../../../workers/indoor-route/load-indoor-gml')
-      const { graph } = loadIndoorGml(bytes)
-      return statesOf(graph)
-    })()
-    entry.catch(() => cache.delete(url))
-    cache.set(url, entry)
-  }
-  return entry
+export function useGmlStates(
+  engine: EngineHandle,
+  networkRevision: number,
+  isLoaded: boolean,
+): GmlStateEntry[] | null {
+  const [answer, setAnswer] = useState<{
+    revision: number
+    states: GmlStateEntry[]
+  } | null>(null)
+  useEffect(() => {
+    if (!isLoaded) return
+    let isCurrent = true
+    engine.run('gml.listStates').then(
+      (states) => isCurrent && setAnswer({ revision: networkRevision, states: sortStates(states) }),
+      () => isCurrent && setAnswer({ revision: networkRevision, states: [] }),
+    )
+    return () => {
+      isCurrent = false
+    }
+  }, [engine, networkRevision, isLoaded])
+  // An answer about an earlier network is never shown, not even for the render before the
+  // effect above runs again.
+  return isLoaded && answer?.revision === networkRevision ? answer.states : null
 }
 
-/** The list entries of a navigation graph's per-State arrays, sorted by storey then name. */
-export function statesOf(graph: {
-  stateIds: readonly string[]
-  stateNames: readonly (string | null | undefined)[]
-  stateStoreys: ArrayLike<number>
-  storeys: readonly { label: string }[]
-}): GmlStateEntry[] {
-  const entries = graph.stateIds.map((id, index) => {
-    const storeyIndex = graph.stateStoreys[index] ?? -1
-    return {
-      id,
-      name: graph.stateNames[index] || id,
-      storey: graph.storeys[storeyIndex]?.label ?? '',
-    }
-  })
-  return entries.sort(
+/** States by storey then name, numbers compared as numbers ('2' before '10'). */
+export function sortStates<State extends StateText>(states: readonly State[]): State[] {
+  return [...states].sort(
     (a, b) =>
       a.storey.localeCompare(b.storey, undefined, { numeric: true }) ||
-      a.name.localeCompare(b.name, undefined, { numeric: true }),
+      a.name.localeCompare(b.name, undefined, { numeric: true }) ||
+      a.stateId.localeCompare(b.stateId, undefined, { numeric: true }),
   )
 }
 
 /** States whose id, name or storey contains the text (case-insensitive). */
-export function filterStates(states: readonly GmlStateEntry[], text: string): GmlStateEntry[] {
+export function filterStates<State extends StateText>(
+  states: readonly State[],
+  text: string,
+): State[] {
   const needle = text.trim().toLowerCase()
   if (!needle) return [...states]
   return states.filter(
     (state) =>
-      state.id.toLowerCase().includes(needle) ||
+      state.stateId.toLowerCase().includes(needle) ||
       state.name.toLowerCase().includes(needle) ||
       state.storey.toLowerCase().includes(needle),
   )
+}
+
+/**
+ * How a State reads in the list and in a chosen end: "name (id) · storey", the id alone when
+ * the State has no name of its own.
+ */
+export function stateLabel(state: StateText): string {
+  const name = state.name === state.stateId ? state.stateId : `${state.name} (${state.stateId})`
+  return state.storey ? `${name} · ${state.storey}` : name
 }
