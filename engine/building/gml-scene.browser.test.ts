@@ -153,7 +153,13 @@ describe('GML paths in the building scene', () => {
     await expect(engine.run('gml.snapPoint', { point: [0, 0, 0] })).rejects.toMatchObject({
       code: 'gml.notLoaded',
     })
+    const revisionBefore = engine.getSnapshot().building.gml.networkRevision
     await engine.run('gml.load', { url: fjkHausUrl })
+    // The UI reads the list again when this changes.
+    await expect
+      .poll(() => engine.getSnapshot().building.gml.networkRevision)
+      .not.toBe(revisionBefore)
+    const revisionLoaded = engine.getSnapshot().building.gml.networkRevision
 
     const states = await engine.run('gml.listStates')
     expect(states).toHaveLength(14)
@@ -201,6 +207,9 @@ describe('GML paths in the building scene', () => {
 
     await engine.run('gml.unload')
     await expect(engine.run('gml.listStates')).rejects.toMatchObject({ code: 'gml.notLoaded' })
+    await expect
+      .poll(() => engine.getSnapshot().building.gml.networkRevision)
+      .not.toBe(revisionLoaded)
   })
 
   it('fails a bad file with the GML message and keeps the loaded network', async () => {

@@ -28,11 +28,17 @@ export function ShortestPathTool() {
   const stateById = new Map(states?.map((state) => [state.stateId, state]))
   const matching = states ? filterStates(states, search) : []
 
-  /** The list of one end: what matches the search, and the end's own State even if it does not. */
-  function optionsFor(end: RouteEnd) {
+  /**
+   * The options of one end: the States matching the search, and the end's own State even when
+   * it does not match (a select whose value has no option shows nothing).
+   */
+  function optionsFor(end: RouteEnd): { stateId: string; label: string }[] {
+    const options = matching.map((state) => ({ stateId: state.stateId, label: stateLabel(state) }))
     const choice = session[end]
-    const chosen = choice?.kind === 'state' ? stateById.get(choice.stateId) : undefined
-    return chosen && !matching.includes(chosen) ? [chosen, ...matching] : matching
+    if (choice?.kind !== 'state' || matching.some((state) => state.stateId === choice.stateId)) {
+      return options
+    }
+    return [{ stateId: choice.stateId, label: choice.label }, ...options]
   }
 
   function choose(end: RouteEnd, stateId: string) {
@@ -61,13 +67,17 @@ export function ShortestPathTool() {
         toast.warning(i18n._(gmlMessages.reselectEnds))
         return
       }
-      // A picked point becomes the State it snapped to, so the user sees where the route starts.
+      // A point still waiting for its snap answer becomes the State the route snapped it to.
       const first = answer.steps[0]
       const last = answer.steps[answer.steps.length - 1]
       if (buildingSession.routeStart?.kind === 'point' && first)
-        buildingSession.routeStart = { kind: 'state', stateId: first.stateId, label: first.name }
+        buildingSession.routeStart = {
+          kind: 'state',
+          stateId: first.stateId,
+          label: stateLabel(first),
+        }
       if (buildingSession.routeEnd?.kind === 'point' && last)
-        buildingSession.routeEnd = { kind: 'state', stateId: last.stateId, label: last.name }
+        buildingSession.routeEnd = { kind: 'state', stateId: last.stateId, label: stateLabel(last) }
       if (answer.stateIds.length < 2) toast.warning(i18n._(gmlMessages.reselectEnds))
     } catch {
       toast.error(i18n._(gmlMessages.notLoaded))
@@ -114,9 +124,9 @@ export function ShortestPathTool() {
               onChange={(event) => choose(end, event.target.value)}
             >
               <option value="">{choiceText(choice, t`Choose a State`)}</option>
-              {optionsFor(end).map((state) => (
-                <option key={state.stateId} value={state.stateId}>
-                  {stateLabel(state)}
+              {optionsFor(end).map((option) => (
+                <option key={option.stateId} value={option.stateId}>
+                  {option.label}
                 </option>
               ))}
             </select>

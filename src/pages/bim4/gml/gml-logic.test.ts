@@ -1,7 +1,7 @@
 import { i18n } from '@lingui/core'
 import { describe, expect, it } from 'vitest'
 import { enginePlacementOf } from './load-project-gml'
-import { filterStates, statesOf } from './gml-states'
+import { filterStates, sortStates, stateLabel } from './gml-states'
 import { checkRouteRequest, formatLengthMeters } from './route-check'
 
 const text = (check: ReturnType<typeof checkRouteRequest>) =>
@@ -43,25 +43,27 @@ describe('checkRouteRequest (SPEC §5 shortest path, §8 messages)', () => {
 })
 
 describe('GML States for the searchable list', () => {
-  const states = statesOf({
-    stateIds: ['R21', 'R10', 'R3'],
-    stateNames: ['202', '004', undefined],
-    stateStoreys: new Int32Array([2, 0, 0]),
-    storeys: [{ label: '0' }, { label: '1' }, { label: '2' }],
+  const states = sortStates([
+    { stateId: 'R21', name: '202', storey: '2', position: [0, 0, 0] as const },
+    { stateId: 'R10', name: '004', storey: '1', position: null },
+    { stateId: 'S10', name: 'S10', storey: '10', position: null },
+    { stateId: 'R3', name: 'R3', storey: '1', position: null },
+  ])
+
+  it('orders States by storey then name, numbers as numbers', () => {
+    expect(states.map((state) => state.stateId)).toEqual(['R10', 'R3', 'R21', 'S10'])
   })
 
-  it('lists States by storey then name, naming unnamed ones by id', () => {
-    expect(states).toEqual([
-      { id: 'R10', name: '004', storey: '0' },
-      { id: 'R3', name: 'R3', storey: '0' },
-      { id: 'R21', name: '202', storey: '2' },
-    ])
+  it('labels a State by name, id and storey, by id alone when it has no name', () => {
+    expect(states.map(stateLabel)).toEqual(['004 (R10) · 1', 'R3 · 1', '202 (R21) · 2', 'S10 · 10'])
+    expect(stateLabel({ stateId: 'X', name: 'Hall', storey: '' })).toBe('Hall (X)')
   })
 
-  it('filters by id, name or storey', () => {
-    expect(filterStates(states, 'r2').map((state) => state.id)).toEqual(['R21'])
-    expect(filterStates(states, '004').map((state) => state.id)).toEqual(['R10'])
-    expect(filterStates(states, '  ').length).toBe(3)
+  it('filters by id, name or storey, ignoring case and surrounding blanks', () => {
+    expect(filterStates(states, 'r2').map((state) => state.stateId)).toEqual(['R21'])
+    expect(filterStates(states, '004').map((state) => state.stateId)).toEqual(['R10'])
+    expect(filterStates(states, ' 10 ').map((state) => state.stateId)).toEqual(['R10', 'S10'])
+    expect(filterStates(states, '  ').length).toBe(4)
   })
 })
 

@@ -23,7 +23,7 @@ export async function chooseRouteEndAtPoint(
   end: RouteEnd,
   point: Vector3Tuple,
 ): Promise<void> {
-  const [x, y, z] = point.map((value) => value.toFixed(2))
+  const [x, y, z] = [point[0].toFixed(2), point[1].toFixed(2), point[2].toFixed(2)]
   buildingSession[end] = {
     kind: 'point',
     point: [point[0], point[1], point[2]],
