@@ -196,12 +196,15 @@ describe('GML paths in the building scene', () => {
     await expect(
       engine.run('gml.snapPoint', { point: nearR21, storey: 'roof' }),
     ).rejects.toMatchObject({ code: 'engine.invalidArgument' })
-    await expect(
-      engine.run('gml.snapPoint', { point: [Number.NaN, 0, 0] }),
-    ).rejects.toMatchObject({ code: 'engine.invalidArgument' })
+    await expect(engine.run('gml.snapPoint', { point: [Number.NaN, 0, 0] })).rejects.toMatchObject({
+      code: 'engine.invalidArgument',
+    })
 
     // The snapped State is where a route from that point starts.
-    const route = await engine.run('gml.route', { from: { point: nearR21 }, to: { stateId: 'R10' } })
+    const route = await engine.run('gml.route', {
+      from: { point: nearR21 },
+      to: { stateId: 'R10' },
+    })
     if (route.stateIds === null) throw new Error('expected a route')
     expect(route.stateIds[0]).toBe('R21')
 

@@ -50,7 +50,16 @@ describe('createIndoorRouteApi', () => {
           { id: 'B', position: [4, 0, 0], connects: ['T1'] },
           { id: 'Lost' },
         ],
-        transitions: [{ id: 'T1', connects: ['A', 'B'], points: [[0, 0, 0], [4, 0, 0]] }],
+        transitions: [
+          {
+            id: 'T1',
+            connects: ['A', 'B'],
+            points: [
+              [0, 0, 0],
+              [4, 0, 0],
+            ],
+          },
+        ],
       }),
     )
     expect(api.listStates()).toEqual([

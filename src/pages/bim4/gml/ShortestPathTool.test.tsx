@@ -55,7 +55,13 @@ beforeEach(async () => {
     },
   })
   await engine.run('building.open', {
-    description: { projectId: 'project-1', name: 'FJK', shellModelId: null, floors: [], models: [] },
+    description: {
+      projectId: 'project-1',
+      name: 'FJK',
+      shellModelId: null,
+      floors: [],
+      models: [],
+    },
   })
   await engine.run('gml.load', { url: dataUrl(fjkHaus) })
 })
