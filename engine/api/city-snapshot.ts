@@ -132,6 +132,16 @@ export interface CitySnapshot {
     readonly renderedFrameCount: number
     readonly lastFrameIntervalMs: number
   }
+  /**
+   * Where the open city's tile files were parsed: contents in the parse workers, tileset.json
+   * files on the main thread (issue #7: content parsing stays off the main thread).
+   */
+  readonly tileParsing: {
+    readonly contentsParsedInWorkers: number
+    /** Contents only the main thread can parse (glTF with WebP/AVIF images). */
+    readonly contentsParsedOnMainThread: number
+    readonly tilesetsParsedOnMainThread: number
+  }
 }
 
 /** SPEC §9 / decisions.md: a city opens at lon 121.6, lat 31.2, zoom 16. */
@@ -164,5 +174,10 @@ export function createInitialCitySnapshot(): CitySnapshot {
     controls: { wheelScale: 1, minDistanceFactor: 1, maxDistanceFactor: 1 },
     selectedFeature: null,
     frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
+    tileParsing: {
+      contentsParsedInWorkers: 0,
+      contentsParsedOnMainThread: 0,
+      tilesetsParsedOnMainThread: 0,
+    },
   }
 }

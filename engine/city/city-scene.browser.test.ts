@@ -139,6 +139,23 @@ describe('city engine in Chromium', () => {
     expect(city(engine).tilesets[0]?.isVisible).toBe(false)
   })
 
+  it('parses tile contents in the worker pool, only the tileset.json on the main thread', async () => {
+    const engine = createEngine()
+    const container = createContainer()
+    await openBatchedCity(engine, container)
+    await expect.poll(() => city(engine).tilesets[0]?.errorCount, { timeout: 30_000 }).toBe(2)
+    await expect.poll(() => city(engine).tilesLoaded, { timeout: 30_000 }).toBe(1)
+    // The good b3dm came back parsed from a worker; the corrupt one (and the missing one, whose
+    // 404 page the dev server answers) failed there. The only main-thread parse is the tileset.json.
+    expect(city(engine).tileParsing).toEqual({
+      contentsParsedInWorkers: 1,
+      contentsParsedOnMainThread: 0,
+      tilesetsParsedOnMainThread: 1,
+    })
+    // What came back is what deck draws: the buildings cover part of the view.
+    await expect.poll(() => countDrawnPixels(container), { timeout: 20_000 }).toBeGreaterThan(500)
+  })
+
   it('picks the batched building under a screen point and highlights the selection', async () => {
     const engine = createEngine()
     const container = createContainer()

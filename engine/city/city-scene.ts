@@ -8,7 +8,6 @@ import {
 import { Tile3DLayer } from '@deck.gl/geo-layers'
 import { MapLibreOverlay } from '@deck.gl/maplibre'
 import { SimpleMeshLayer } from '@deck.gl/mesh-layers'
-import { Tiles3DLoader } from '@loaders.gl/3d-tiles'
 import dracoWorkerUrl from '@loaders.gl/draco/draco-worker.js?url'
 import type { Tile3D, Tileset3D } from '@loaders.gl/tiles'
 import { Matrix4 } from '@math.gl/core'
@@ -36,6 +35,7 @@ import type {
   CityTilesetState,
 } from '../api/city-snapshot'
 import { EngineError } from '../api/errors'
+import { createWorkerTilesLoader, type WorkerTilesLoader } from '../workers/tile-parse-client'
 import { createPmtilesStyle } from './basemap-style'
 import {
   type BatchedGltf,
@@ -48,6 +48,7 @@ import {
   type TileContentTables,
 } from './batched-features'
 import { cityZoomLimits, wheelZoomRate } from './city-controls'
+import { screenSpaceErrorScale } from './screen-space-error'
 import { placementModelMatrix } from './tileset-placement'
 
 // MapLibre's worker is bundled as its own file; MapLibre must be told where it went.
@@ -172,12 +173,15 @@ export interface CitySceneOptions {
 
 /**
  * One open city: a MapLibre map in the container, a deck.gl overlay interleaved into its WebGL
- * context, one Tile3DLayer per tileset streaming with loaders.gl. Everything here is main
- * thread; nothing of it reaches the UI except through `publish`.
+ * context, one Tile3DLayer per tileset streaming with loaders.gl. Tile contents are parsed in a
+ * pool of workers (engine/workers/tile-parse-client.ts); everything else here is main thread,
+ * and nothing of it reaches the UI except through `publish`.
  */
 export class CityScene {
   private readonly map: MapLibreMap
   private readonly overlay: MapLibreOverlay
+  /** Parses tile contents in workers; one pool per scene, terminated with it. */
+  private readonly tilesLoader: WorkerTilesLoader = createWorkerTilesLoader()
   private readonly entries = new Map<string, TilesetEntry>()
   /** deck layer id → tileset id, to name the tileset of a pick. */
   private readonly layerTilesets = new Map<string, string>()
@@ -228,7 +232,8 @@ export class CityScene {
     this.map.on('move', () => this.publishCamera())
     this.map.on('resize', () => this.applyControls())
     this.map.on('render', () => this.onRender())
-    this.map.on('load', () => this.publishBasemap(true, null))
+    // No 'load' listener: it fires for the empty placeholder style and would report the
+    // basemap loaded (and clear its error) before the real style arrived; setBasemap publishes.
     this.map.on('error', (event: { error?: unknown }) => {
       // Tile and style failures of the basemap arrive here; tilesets report theirs per tile.
       if (!this.map.isStyleLoaded()) this.publishBasemap(false, messageOf(event.error))
@@ -243,7 +248,8 @@ export class CityScene {
       frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     })
     this.publishCamera()
-    void this.setBasemap(options.basemap)
+    // A failed basemap is already published in the snapshot; the open itself succeeds.
+    this.setBasemap(options.basemap).catch(() => {})
     this.updateLayers()
   }
 
@@ -423,6 +429,7 @@ export class CityScene {
     this.map.removeControl(this.overlay)
     this.overlay.finalize()
     this.map.remove()
+    this.tilesLoader.dispose()
     this.entries.clear()
     this.layerTilesets.clear()
     this.selection = null
@@ -474,6 +481,8 @@ export class CityScene {
     const tilesetOptions = {
       maximumMemoryUsage: this.streaming.memoryBudgetMB,
       maximumScreenSpaceError: this.streaming.maximumScreenSpaceError,
+      // The setting means 3D Tiles pixels; loaders.gl assumes a 60° camera (screen-space-error.ts).
+      viewDistanceScale: screenSpaceErrorScale(this.map.getVerticalFieldOfView()),
       // Above the budget, coarser tiles are chosen instead of overflowing memory.
       memoryAdjustedScreenSpaceError: true,
       throttleRequests: true,
@@ -483,7 +492,7 @@ export class CityScene {
     return new GuardedTile3DLayer({
       id: layerId,
       data: source.url,
-      loaders: [Tiles3DLoader],
+      loaders: [this.tilesLoader.loader],
       visible: source.isVisible,
       pickable: true,
       // deck's PBR shading is the main per-pixel cost on a software GPU (measured by the
@@ -492,8 +501,8 @@ export class CityScene {
       loadOptions: {
         tileset: tilesetOptions,
         // Decoders come from our own origin: no CDN request may leave the machine. Draco runs
-        // in loaders.gl's worker; its wasm is looked up locally and a tile that needs a decoder
-        // we do not ship fails alone, reported in its tileset's errors.
+        // in loaders.gl's worker (started from our parse worker); its wasm is looked up locally
+        // and a tile that needs a decoder we do not ship fails alone, reported in its errors.
         core: { worker: true, useLocalLibraries: true },
         draco: { workerUrl: dracoWorkerUrl },
         '3d-tiles': { loadGLTF: true },
@@ -742,11 +751,13 @@ export class CityScene {
         errorCount: entry.errorCount,
       }
     })
-    const key = JSON.stringify(tilesets)
+    const tileParsing = this.tilesLoader.counts()
+    const key = JSON.stringify([tilesets, tileParsing])
     if (key === this.lastPublishedTilesets) return
     this.lastPublishedTilesets = key
     this.publish({
       tilesets,
+      tileParsing,
       tilesLoaded: tilesets.reduce((sum, tileset) => sum + tileset.tilesLoaded, 0),
       memoryBytes: tilesets.reduce((sum, tileset) => sum + tileset.gpuMemoryBytes, 0),
     })
