@@ -4,24 +4,15 @@
  * (b) BVH bytes per triangle: the stored, deserialized BVH ÷ a BVH three-mesh-bvh builds itself;
  * (c) decode to pickable: decodeSbm + three.js objects with stored BVHs ÷ GLTFLoader + new MeshBVH;
  * (d) raycast throughput: our PickingScene (the picking worker's module) ÷ three.js Raycaster
- *     with three-mesh-bvh's accelerated raycast over the same meshes.
+ *     with three-mesh-bvh's accelerated raycast over the same meshes;
+ * (e) peak memory during load ÷ the loaded geometry's bytes, ours and the anchor, each load in a
+ *     fresh process (see sbm-load-memory.ts for how and why RSS).
  * Standalone: `npx tsx bench/sbm/sbm-node-bench.ts`; writes bench/results/sbm-node.json.
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import {
-  Box3,
-  type BufferGeometry,
-  DoubleSide,
-  type Mesh,
-  type Object3D,
-  Raycaster,
-  Vector3,
-} from 'three'
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { Box3, type BufferGeometry, DoubleSide, Raycaster, Vector3 } from 'three'
 import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh'
-import { decodeSbm } from '../../workers/sbm/decode-sbm'
-import { createSbmObject } from '../../workers/sbm/sbm-three'
 import { addDecodedSbm } from '../../workers/bvh/add-decoded-sbm'
 import { type PickRay, PickingScene } from '../../workers/bvh/picking-scene'
 import { BVH_CHUNK_TYPE } from '../../workers/sbm/bvh-chunk'
@@ -29,12 +20,15 @@ import { parseGlb } from '../../workers/sbm/glb'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 import { benchBuildingRecipe, type BuildingRecipe } from './generate-building'
 import { prepareBuilding } from './prepare-building'
+import { type LoadMemorySample, type LoadSide, measureLoadMemory } from './sbm-load-memory'
+import { arrayBufferOf, loadAnchor, loadOurs } from './sbm-node-loads'
 
 /** Issue 5 goals these figures are held against. */
 export const sbmNodeGoals = {
   decodeToPickableVsAnchorAtMost: 0.3,
   bvhBytesPerTriangleVsAnchorAtMost: 1.05,
   raycastThroughputVsAnchorAtLeast: 0.9,
+  peakLoadBytesPerGeometryByteAtMost: 1.5,
 }
 
 /** Options of {@link runSbmNodeBench}. */
@@ -43,34 +37,39 @@ export interface SbmNodeBenchOptions {
   rounds?: number
   warmupRounds?: number
   rayCount?: number
+  /** Fresh-process loads per side for the peak memory figures. */
+  memoryRounds?: number
   log?: (line: string) => void
 }
 
 const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.()
 
-function arrayBufferOf(bytes: Uint8Array): ArrayBuffer {
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
-}
-
-/** The common three.js path: parse the GLB, then build a BVH for every mesh, all on one thread. */
-async function loadAnchor(glb: Uint8Array) {
-  const gltf = await new GLTFLoader().parseAsync(arrayBufferOf(glb), '')
-  const meshes: Mesh[] = []
-  gltf.scene.traverse((object: Object3D) => {
-    const mesh = object as Mesh
-    if (!mesh.isMesh) return
-    mesh.geometry.boundsTree = new MeshBVH(mesh.geometry)
-    meshes.push(mesh)
-  })
-  gltf.scene.updateMatrixWorld(true)
-  return { scene: gltf.scene, meshes }
-}
-
-/** Ours: validate, decode (meshopt), deserialize the stored BVHs, make three.js objects. */
-async function loadOurs(sbm: Uint8Array) {
-  const decoded = await decodeSbm(sbm)
-  const model = createSbmObject(decoded)
-  return { decoded, model }
+/**
+ * Medians of one side's fresh-process loads. The parts split the peak: what the loaded result
+ * keeps (JS heap + ArrayBuffers after collection), what was garbage but still uncollected when the
+ * load returned, and RSS outside both (WebAssembly memory, allocator slack, touched code pages).
+ */
+function summariseLoadMemory(samples: LoadMemorySample[]) {
+  const bytes = (pick: (sample: LoadMemorySample) => number) => measure(samples.map(pick), 'bytes')
+  return {
+    geometryBytes: samples[0]?.geometryBytes ?? 0,
+    geometryCount: samples[0]?.geometryCount ?? 0,
+    peakLoadBytes: bytes((sample) => sample.peakRssBytes),
+    peakLoadBytesPerGeometryByte: measure(
+      samples.map((sample) => sample.peakRssBytes / sample.geometryBytes),
+      'bytes per geometry byte',
+    ),
+    peakLoadBytesSampledFromParent: bytes((sample) => sample.peakRssSampledBytes ?? Number.NaN),
+    parts: {
+      resultRetainedBytes: bytes((sample) => sample.jsRetainedBytes),
+      garbageUncollectedAtEndBytes: bytes((sample) => sample.jsAtEndBytes - sample.jsRetainedBytes),
+      outsideJsHeapAndArrayBuffersBytes: bytes(
+        (sample) => sample.peakRssBytes - sample.jsAtEndBytes,
+      ),
+    },
+    jsHeapAndArrayBuffersAtEndBytes: bytes((sample) => sample.jsAtEndBytes),
+    runs: samples,
+  }
 }
 
 /** Rays from a sphere around the building toward random points inside it: mostly hits. */
@@ -116,10 +115,11 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
   const rounds = options.rounds ?? 5
   const warmupRounds = options.warmupRounds ?? 1
   const rayCount = options.rayCount ?? 20_000
+  const memoryRounds = options.memoryRounds ?? 3
   const startedAtMs = performance.now()
   const machine = machineInfo(null)
   const prepared = await prepareBuilding(recipe, log)
-  const glb = new Uint8Array(readFileSync(prepared.glbPath))
+  const glb = arrayBufferOf(new Uint8Array(readFileSync(prepared.glbPath)))
   const sbm = new Uint8Array(readFileSync(prepared.sbmPath))
 
   // (c) decode to pickable, alternating ours and the anchor so machine load hits both alike.
@@ -146,6 +146,29 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
   }
   const decodeOurs = measure(oursMs, 'ms')
   const decodeAnchor = measure(anchorMs, 'ms')
+
+  // (e) peak memory during load, each load alone in a fresh process, sides alternating.
+  const memorySamples: Record<LoadSide, LoadMemorySample[]> = { ours: [], anchor: [] }
+  for (let round = 0; round < memoryRounds; round++) {
+    for (const side of round % 2 === 0
+      ? (['ours', 'anchor'] as const)
+      : (['anchor', 'ours'] as const)) {
+      const sample = await measureLoadMemory(
+        side,
+        side === 'ours' ? prepared.sbmPath : prepared.glbPath,
+      )
+      memorySamples[side].push(sample)
+      log(
+        `sbm: memory round ${round + 1}/${memoryRounds} ${side}: peak +${(sample.peakRssBytes / 2 ** 20).toFixed(1)} MiB, ${(sample.peakRssBytes / sample.geometryBytes).toFixed(2)}× geometry`,
+      )
+    }
+  }
+  const memory = {
+    metric:
+      'peak RSS growth during one load over a baseline taken after gc with the input file already in memory: the kernel high-water mark (VmHWM, reset through /proc/self/clear_refs at the baseline), each load in a fresh node --expose-gc process; geometryBytes = position + normal + uv + index bytes of the loaded distinct geometries',
+    ours: summariseLoadMemory(memorySamples.ours),
+    anchor: summariseLoadMemory(memorySamples.anchor),
+  }
 
   // One loaded copy of each for (b) and (d).
   const ours = await loadOurs(sbm)
@@ -240,6 +263,13 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
       raycastOurs.median,
       raycastAnchor.median,
     ),
+    peakLoadBytesPerGeometryByte: ratioOf(
+      'decodeSbm + createSbmObject (stored BVHs)',
+      'GLTFLoader.parse + new MeshBVH()',
+      'peak load bytes per geometry byte',
+      memory.ours.peakLoadBytesPerGeometryByte.median,
+      memory.anchor.peakLoadBytesPerGeometryByte.median,
+    ),
   }
   const report = {
     benchmark: 'sbm-node',
@@ -266,6 +296,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
       ours: raycastOurs,
       anchor: raycastAnchor,
     },
+    memory,
     ratios,
     goals: {
       ...sbmNodeGoals,
@@ -275,6 +306,9 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
         ratios.bvhBytesPerTriangle.value <= sbmNodeGoals.bvhBytesPerTriangleVsAnchorAtMost,
       raycastThroughputMet:
         ratios.raycastThroughput.value >= sbmNodeGoals.raycastThroughputVsAnchorAtLeast,
+      peakLoadBytesPerGeometryByteMet:
+        memory.ours.peakLoadBytesPerGeometryByte.median <=
+        sbmNodeGoals.peakLoadBytesPerGeometryByteAtMost,
     },
     durationMs: Math.round(performance.now() - startedAtMs),
   }
