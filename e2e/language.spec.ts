@@ -11,14 +11,15 @@ import { e2eAdmin, hashPathOf, signInThroughForm } from './support/accounts'
  * (product, signed-in user) and what users wrote, i.e. the names and addresses on project cards.
  */
 async function untranslatedWords(page: Page): Promise<string[]> {
+  // innerText, not textContent: only what is rendered counts, not hidden templates or styles.
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point here
+  let text = await page.locator('body').innerText()
+  // Read after the page text: cards that render in between are then in both, never only in it.
   const cards = page.getByTestId('project-card')
   const userData = [
     ...(await cards.getByRole('heading').allInnerTexts()),
     ...(await cards.getByRole('paragraph').allInnerTexts()),
   ]
-  // innerText, not textContent: only what is rendered counts, not hidden templates or styles.
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point here
-  let text = await page.locator('body').innerText()
   for (const data of userData) text = text.replaceAll(data, ' ')
   const words = text.match(/[A-Za-z][A-Za-z'’-]+/g) ?? []
   return words.filter((word) => !namesNotToTranslate.includes(word))
@@ -60,6 +61,8 @@ test('ko by default, switching to zh and en and back, the cookie surviving reloa
   await expect.poll(() => hashPathOf(page)).toBe('/projectManage/bim')
   const mainMenu = page.getByRole('navigation', { name: '메인 메뉴' })
   await expect(mainMenu.getByRole('button', { name: '시스템 설정' })).toBeVisible()
+  // the admin owns the seeded cases: wait for their cards, whose names are user data
+  await expect(page.getByTestId('project-card').first()).toBeVisible()
   expect(await untranslatedWords(page)).toEqual([])
   await mainMenu.getByRole('link', { name: '보안 정보', exact: true }).click()
   await expect(page.getByRole('heading', { name: '비밀번호 변경' })).toBeVisible()

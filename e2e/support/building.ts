@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
+import { createProjectThroughApi, sharedData } from './project-api'
 
 /**
  * Steps of the building-editor specs (building, GML path, conversion): make the SBM files with
@@ -21,11 +22,6 @@ export async function removeMadeFiles(): Promise<void> {
   await Promise.all(
     madeFolders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })),
   )
-}
-
-/** A file of the shared test data (../shared/data). */
-export function sharedData(relativePath: string): string {
-  return resolve(repositoryRoot, '..', 'shared', 'data', relativePath)
 }
 
 /** One SBM to make with `tools/sbm-convert.ts`. */
@@ -79,45 +75,18 @@ export async function writeStructureManifest(manifest: {
   return path
 }
 
-interface Envelope<Datum> {
-  code: string
-  message: string
-  datum: Datum
-}
-
-/**
- * Creates a building project owned by the token's user, with a cover uploaded through
- * `/web/upload/uploadJpg` (a project needs one, SPEC §5); answers its id.
- */
-export async function createBuildingProject(
+/** Creates a building project owned by the token's user (see createProjectThroughApi). */
+export function createBuildingProject(
   request: APIRequestContext,
   token: string,
   name: string,
 ): Promise<string> {
-  const cover = await readFile(sharedData('gltf/Duck/DuckCM.png'))
-  const uploaded = await request.post('/web/upload/uploadJpg', {
-    headers: { Token: token },
-    multipart: {
-      purpose: 'project-cover',
-      file: { name: 'cover.png', mimeType: 'image/png', buffer: cover },
-    },
+  return createProjectThroughApi(request, token, {
+    kind: 'building',
+    name,
+    detailedaddress: 'Test street 1',
+    description: 'A building for the e2e specs',
   })
-  const coverEnvelope = (await uploaded.json()) as Envelope<{ uuid: string }>
-  expect(coverEnvelope.code, coverEnvelope.message).toBe('0')
-  const created = await request.post('/web/project/addProject', {
-    headers: { Token: token },
-    data: {
-      kind: 'building',
-      name,
-      detailedaddress: 'Test street 1',
-      description: 'A building for the e2e specs',
-      prewiewpath_uuid: coverEnvelope.datum.uuid,
-      project_center: { lng: 121.6, lat: 31.2 },
-    },
-  })
-  const projectEnvelope = (await created.json()) as Envelope<{ id: string }>
-  expect(projectEnvelope.code, projectEnvelope.message).toBe('0')
-  return projectEnvelope.datum.id
 }
 
 /** Enters a building project from the project home, as a user does; lands on /bim4/poi. */
@@ -196,3 +165,5 @@ export async function canvasIsNotBlank(canvas: Locator): Promise<boolean> {
     return counts.size > 8 && dominantShare < 0.98
   }, png.toString('base64'))
 }
+
+export { sharedData }

@@ -1,60 +1,27 @@
-import { readFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { type APIRequestContext, expect, type Page } from '@playwright/test'
 import type { CitySnapshot } from '../../engine/api/city-snapshot'
+import { createProjectThroughApi, sharedData } from './project-api'
 
 /**
  * Steps of the city-editor spec: create a city project through the API, open it the way a user
  * does, and read the city engine through `window.__twinTest`.
  */
 
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-
 /** A file of the shared test data (../shared/data). */
-export function sharedCityData(relativePath: string): string {
-  return resolve(repositoryRoot, '..', 'shared', 'data', relativePath)
-}
+export const sharedCityData = sharedData
 
-interface Envelope<Datum> {
-  code: string
-  message: string
-  datum: Datum
-}
-
-/**
- * Creates a city project owned by the token's user at the SPEC §9 default centre, with a cover
- * uploaded through `/web/upload/uploadJpg` (a project needs one, SPEC §5); answers its id.
- */
-export async function createCityProject(
+/** Creates a city project owned by the token's user (see createProjectThroughApi). */
+export function createCityProject(
   request: APIRequestContext,
   token: string,
   name: string,
 ): Promise<string> {
-  const cover = await readFile(sharedCityData('gltf/Duck/DuckCM.png'))
-  const uploaded = await request.post('/web/upload/uploadJpg', {
-    headers: { Token: token },
-    multipart: {
-      purpose: 'project-cover',
-      file: { name: 'cover.png', mimeType: 'image/png', buffer: cover },
-    },
+  return createProjectThroughApi(request, token, {
+    kind: 'city',
+    name,
+    detailedaddress: 'Harbour road 1',
+    description: 'A city for the e2e specs',
   })
-  const coverEnvelope = (await uploaded.json()) as Envelope<{ uuid: string }>
-  expect(coverEnvelope.code, coverEnvelope.message).toBe('0')
-  const created = await request.post('/web/project/addProject', {
-    headers: { Token: token },
-    data: {
-      kind: 'city',
-      name,
-      detailedaddress: 'Harbour road 1',
-      description: 'A city for the e2e specs',
-      prewiewpath_uuid: coverEnvelope.datum.uuid,
-      project_center: { lng: 121.6, lat: 31.2 },
-    },
-  })
-  const projectEnvelope = (await created.json()) as Envelope<{ id: string }>
-  expect(projectEnvelope.code, projectEnvelope.message).toBe('0')
-  return projectEnvelope.datum.id
 }
 
 /** Enters a city project from the project home, as a user does; lands on /home/map. */

@@ -59,8 +59,13 @@ describe('picking worker in Chromium', () => {
       picking.hover(fromAbove),
       picking.hover({ origin: [-2, 2, -2], direction: [0, -1, 0] }),
     ])
-    expect(answers.slice(0, 2)).toEqual([STALE, STALE])
+    // The newest request is always answered. Whether the older two were already in the worker's
+    // queue when the first ran depends on thread scheduling (latest-wins.test.ts pins the gate
+    // itself down), so each of them is either dropped or answered correctly — never wrong.
     expect(typeof answers[2] === 'object' && answers[2]?.point[1]).toBeCloseTo(0.1, 5)
+    for (const answer of answers.slice(0, 2)) {
+      if (answer !== STALE) expect(answer?.point[1]).toBeCloseTo(3.1, 5)
+    }
   })
 
   it('refuses a file that is not SBM with the user-facing message', async () => {
