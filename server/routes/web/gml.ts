@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import {
   findGmlPathBodySchema,
   findGmlPathDatumSchema,
@@ -16,11 +16,8 @@ import { defineRoute, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { nestFormPairs } from '../../http/form-body'
 import { createGmlService, type GmlService, isGmlFileRefusal } from '../../modules/gml/gml.service'
-import type { ProjectCaller } from '../../modules/projects.service'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
-import type { AuthUser } from '../../modules/users.service'
-import { sessionTimeoutMessage } from '../../plugins/auth'
-import { projectTokenHeaderName } from './project'
+import { callerOf } from './project'
 import { projectAreaOf } from './project-area'
 
 const services = new WeakMap<FastifyInstance, GmlService>()
@@ -47,19 +44,6 @@ export function gmlServiceOf(app: FastifyInstance): GmlService {
 
 /** Leftovers of uploads cut short by a crash are removed at start when older than this. */
 const staleIncomingAgeMs = 3_600_000
-
-/** The caller of a read: the signed-in user, else a project token holder, else nobody ('2011'). */
-function callerOf(
-  request: FastifyRequest,
-  user: AuthUser | null,
-  bodyToken: string | undefined,
-): ProjectCaller {
-  if (user) return user
-  const header = request.headers[projectTokenHeaderName.toLowerCase()]
-  const token = bodyToken ?? (Array.isArray(header) ? header[0] : header)
-  if (token) return { projectToken: token }
-  throw new AppError('sessionTimeout', sessionTimeoutMessage)
-}
 
 /**
  * The GML path of building projects (issue #6): upload (multipart or a finished resumable

@@ -31,8 +31,11 @@ const readByIdBodySchema = projectIdBodySchema.extend({
   project_token: z.string().max(100).optional(),
 })
 
-/** Who asks: the signed-in user, else the holder of a project token, else nobody ('2011'). */
-function callerOf(
+/**
+ * Who asks: the signed-in user, else the holder of a project token (body field or header), else
+ * nobody ('2011'). Shared by every area whose reads a public preview may make.
+ */
+export function callerOf(
   request: FastifyRequest,
   user: AuthUser | null,
   bodyToken: string | undefined,
