@@ -1,4 +1,4 @@
-import { encodeRgbPng } from './png-writer'
+import { encodePng } from '../../server/modules/convert/png'
 import { writePmtiles } from './pmtiles-writer'
 
 /** Options of {@link generateRasterBasemap}. */
@@ -90,7 +90,7 @@ export function generateRasterBasemap(options: RasterBasemapOptions): RasterBase
     colorsByZoom[z] = hexOf(rgb)
     const pixels = new Uint8Array(tileSizePixels * tileSizePixels * 3)
     for (let index = 0; index < pixels.length; index += 3) pixels.set(rgb, index)
-    pngByZoom[z] = encodeRgbPng(pixels, tileSizePixels, tileSizePixels)
+    pngByZoom[z] = encodePng(pixels, tileSizePixels, tileSizePixels, 'rgb')
   }
   function* tiles() {
     for (let z = minZoom; z <= maxZoom; z++) {

@@ -38,12 +38,10 @@ import {
 } from '../../modules/building/building.service'
 import { type ConversionPool, createConversionPool } from '../../modules/building/conversion-pool'
 import { createFileGrants } from '../../modules/building/file-grants'
-import type { ProjectCaller } from '../../modules/projects.service'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import type { AuthUser } from '../../modules/users.service'
-import { sessionTimeoutMessage } from '../../plugins/auth'
-import { projectTokenHeaderName } from './project'
 import { projectAreaOf } from './project-area'
+import { callerOf } from './project-caller'
 
 /** The building area's services, made once per app. */
 export interface BuildingArea {
@@ -111,20 +109,7 @@ async function incomingFilesOf(
 function fileReaderOf(request: FastifyRequest): FileReader {
   const grant = (request.query as { grant?: unknown } | undefined)?.grant
   if (typeof grant === 'string') return { grant }
-  return readerOf(request)
-}
-
-/** Who reads: the signed-in user, else the holder of a project token, else nobody ('2011'). */
-function readerOf(request: FastifyRequest, bodyToken?: string): ProjectCaller {
-  if (request.user) return request.user
-  const header = request.headers[projectTokenHeaderName.toLowerCase()]
-  const query = (request.query as { project_token?: unknown } | undefined)?.project_token
-  const token =
-    bodyToken ??
-    (Array.isArray(header) ? header[0] : header) ??
-    (typeof query === 'string' ? query : undefined)
-  if (token) return { projectToken: token }
-  throw new AppError('sessionTimeout', sessionTimeoutMessage)
+  return callerOf(request, request.user, undefined, { fromQuery: true })
 }
 
 const readModelInfoBodySchema = buildingProjectBodySchema.extend({
@@ -242,7 +227,10 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
     body: readModelInfoBodySchema,
     datum: modelInfoDatumSchema,
     handler: ({ body, request }) =>
-      building.modelInfo(readerOf(request, body.project_token), body.project_id),
+      building.modelInfo(
+        callerOf(request, request.user, body.project_token, { fromQuery: true }),
+        body.project_id,
+      ),
   })
 
   defineRoute(app, {

@@ -35,7 +35,6 @@ import {
   createGisModelsService,
   type GisModelsService,
 } from '../../modules/gis-models/gis-models.service'
-import type { ProjectCaller } from '../../modules/projects.service'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import { createCityAccess } from '../../modules/tilesets/city-access'
 import { cityDirectories, openUrlSigner } from '../../modules/tilesets/served-files'
@@ -43,9 +42,8 @@ import {
   createTilesetsService,
   type TilesetsService,
 } from '../../modules/tilesets/tilesets.service'
-import type { AuthUser } from '../../modules/users.service'
-import { projectTokenHeaderName } from './project'
 import { projectAreaOf } from './project-area'
+import { callerOrNullOf } from './project-caller'
 import { registerTileRoutes } from './tiles'
 
 /** The city area's services, made once per app. */
@@ -96,18 +94,6 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
       onBackgroundError,
     }),
   }
-}
-
-/** Who reads: the signed-in user, else the holder of a project token (header or field), else null. */
-function readerOf(
-  request: FastifyRequest,
-  user: AuthUser | null,
-  bodyToken: string | undefined,
-): ProjectCaller | null {
-  if (user) return user
-  const header = request.headers[projectTokenHeaderName.toLowerCase()]
-  const token = bodyToken ?? (Array.isArray(header) ? header[0] : header)
-  return token ? { projectToken: token } : null
 }
 
 /**
@@ -224,7 +210,7 @@ function registerObliquePhotographRoutes(app: FastifyInstance, ready: Promise<Ci
     datum: z.array(obliquePhotographSchema),
     handler: async ({ body, user, request }) =>
       (await ready).tilesets.find(
-        readerOf(request, user, body.project_token),
+        callerOrNullOf(request, user, body.project_token),
         body.project_id,
         body.id,
       ),
@@ -237,7 +223,10 @@ function registerObliquePhotographRoutes(app: FastifyInstance, ready: Promise<Ci
     body: projectScopeBodySchema,
     datum: z.array(obliquePhotographListItemSchema),
     handler: async ({ body, user, request }) =>
-      (await ready).tilesets.list(readerOf(request, user, body.project_token), body.project_id),
+      (await ready).tilesets.list(
+        callerOrNullOf(request, user, body.project_token),
+        body.project_id,
+      ),
   })
 }
 
@@ -250,7 +239,10 @@ function registerGisModelRoutes(app: FastifyInstance, ready: Promise<CityArea>):
     body: projectScopeBodySchema,
     datum: z.array(gisModelSchema),
     handler: async ({ body, user, request }) =>
-      (await ready).gisModels.select(readerOf(request, user, body.project_token), body.project_id),
+      (await ready).gisModels.select(
+        callerOrNullOf(request, user, body.project_token),
+        body.project_id,
+      ),
   })
   defineRoute(app, {
     method: 'POST',
@@ -293,7 +285,10 @@ function registerBasemapRoutes(app: FastifyInstance, ready: Promise<CityArea>): 
     body: projectScopeBodySchema,
     datum: basemapFindDatumSchema,
     handler: async ({ body, user, request }) =>
-      (await ready).basemaps.find(readerOf(request, user, body.project_token), body.project_id),
+      (await ready).basemaps.find(
+        callerOrNullOf(request, user, body.project_token),
+        body.project_id,
+      ),
   })
   defineRoute(app, {
     method: 'POST',

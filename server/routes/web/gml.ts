@@ -17,7 +17,7 @@ import { okEnvelope } from '../../http/envelope'
 import { nestFormPairs } from '../../http/form-body'
 import { createGmlService, type GmlService, isGmlFileRefusal } from '../../modules/gml/gml.service'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
-import { callerOf } from './project'
+import { callerOf } from './project-caller'
 import { projectAreaOf } from './project-area'
 
 const services = new WeakMap<FastifyInstance, GmlService>()

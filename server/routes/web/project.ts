@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { nullDatumSchema } from '../../../contract/common'
 import {
@@ -16,36 +16,14 @@ import {
   revokeProjectTokensDatumSchema,
   updateProjectBodySchema,
 } from '../../../contract/project'
-import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
-import { sessionTimeoutMessage } from '../../plugins/auth'
-import type { ProjectCaller } from '../../modules/projects.service'
-import type { AuthUser } from '../../modules/users.service'
 import { projectAreaOf } from './project-area'
-
-/** The header a project token may travel in (decisions.md "project token"). */
-export const projectTokenHeaderName = 'ProjectToken'
+import { callerOf } from './project-caller'
 
 const readByIdBodySchema = projectIdBodySchema.extend({
   /** A project token instead of a user token, for public preview links. */
   project_token: z.string().max(100).optional(),
 })
-
-/**
- * Who asks: the signed-in user, else the holder of a project token (body field or header), else
- * nobody ('2011'). Shared by every area whose reads a public preview may make.
- */
-export function callerOf(
-  request: FastifyRequest,
-  user: AuthUser | null,
-  bodyToken: string | undefined,
-): ProjectCaller {
-  if (user) return user
-  const header = request.headers[projectTokenHeaderName.toLowerCase()]
-  const token = bodyToken ?? (Array.isArray(header) ? header[0] : header)
-  if (token) return { projectToken: token }
-  throw new AppError('sessionTimeout', sessionTimeoutMessage)
-}
 
 /** Projects (SPEC §7 "Project"): create, change, copy, delete, list, tokens and sharing. */
 export function registerProjectRoutes(app: FastifyInstance): void {
