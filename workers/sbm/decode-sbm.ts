@@ -118,9 +118,6 @@ function decodeValidated(
       }
       const normalAccessor = isForRender ? integerOrNull(attributes.NORMAL) : null
       const uvAccessor = isForRender ? integerOrNull(attributes.TEXCOORD_0) : null
-      for (const accessor of [positionAccessor, normalAccessor, uvAccessor, indexAccessor]) {
-        if (accessor !== null) reader.expectReads(accessor)
-      }
       primitiveIds.push(plans.length)
       plans.push({
         positionAccessor,
@@ -148,11 +145,32 @@ function decodeValidated(
     meshes.push({ name: typeof mesh.name === 'string' ? mesh.name : '', primitiveIds })
   })
 
+  layOutIndices(plans, reader)
+
   const positions = new Float32Array(vertexTotal * 3)
   const normals = isForRender ? new Float32Array(vertexTotal * 3) : null
   const hasAnyUvs = plans.some((plan) => plan.uvAccessor !== null)
   const uvs = hasAnyUvs ? new Float32Array(vertexTotal * 2) : null
   const indices = new Uint32Array(indexTotal)
+  // Telling the reader where each read lands lets it decode compressed views straight into these
+  // arrays instead of into temporaries that are copied and left for the collector.
+  for (const { primitive, ...plan } of plans) {
+    const vertices = { elementOffset: primitive.vertexOffset, elementCount: primitive.vertexCount }
+    reader.expectReads(plan.positionAccessor, { target: positions, ...vertices })
+    if (normals && plan.normalAccessor !== null) {
+      reader.expectReads(plan.normalAccessor, { target: normals, ...vertices })
+    }
+    if (uvs && plan.uvAccessor !== null) {
+      reader.expectReads(plan.uvAccessor, { target: uvs, ...vertices })
+    }
+    if (plan.indexAccessor !== null) {
+      reader.expectReads(plan.indexAccessor, {
+        target: indices,
+        elementOffset: primitive.indexOffset,
+        elementCount: primitive.indexCount,
+      })
+    }
+  }
   const storedByKey = new Map(
     bvhEntries.map((entry) => [`${entry.meshIndex}/${entry.primitiveIndex}`, entry]),
   )
@@ -234,6 +252,31 @@ function decodeValidated(
       builtBvhCount,
       skippedPrimitiveCount,
     },
+  }
+}
+
+/**
+ * Reassigns each primitive's range in the shared index array so that index accessors sharing a
+ * buffer view sit back to back in the view's byte order (a converter may pack several meshes'
+ * indices into one view, interleaved with other views). That is what lets the reader decode such
+ * a view straight into the index array; any order is valid, since primitives carry their offsets.
+ */
+function layOutIndices(
+  plans: { primitive: DecodedPrimitive; indexAccessor: number | null }[],
+  reader: GltfBufferReader,
+): void {
+  const groupRanks = new Map<string, number>()
+  const keyed = plans.map((plan, order) => {
+    const placement = plan.indexAccessor === null ? null : reader.viewPlacement(plan.indexAccessor)
+    const group = placement ? `view ${placement.viewIndex}` : `plan ${order}`
+    if (!groupRanks.has(group)) groupRanks.set(group, groupRanks.size)
+    return { plan, rank: groupRanks.get(group)!, byteOffset: placement?.byteOffset ?? 0 }
+  })
+  keyed.sort((a, b) => a.rank - b.rank || a.byteOffset - b.byteOffset)
+  let indexOffset = 0
+  for (const { plan } of keyed) {
+    plan.primitive.indexOffset = indexOffset
+    indexOffset += plan.primitive.indexCount
   }
 }
 

@@ -64,6 +64,29 @@ interface BufferViewDefinition {
   }
 }
 
+/**
+ * Where the caller will copy one accessor: `elementCount` elements (vertices or indices) starting
+ * at element `elementOffset` of `target`. Declaring it lets the reader decode a compressed view
+ * straight into `target` instead of into a temporary buffer that is then copied.
+ */
+export interface AccessorDestination {
+  target: Float32Array | Uint32Array
+  elementOffset: number
+  elementCount: number
+}
+
+type MeshoptDefinition = NonNullable<
+  NonNullable<BufferViewDefinition['extensions']>['EXT_meshopt_compression']
+>
+
+/** How the reader obtained the bytes of each compressed view, for tests and benchmarks. */
+export interface MeshoptDecodeCounts {
+  /** Views decoded straight into their accessors' destinations. */
+  inPlace: number
+  /** Views decoded into a temporary buffer that the reads then copied from. */
+  copied: number
+}
+
 /** Bytes of one buffer view, with the stride its elements are laid out at. */
 interface ViewData {
   bytes: Uint8Array
@@ -79,12 +102,30 @@ function isNonNegativeInteger(value: unknown): value is number {
  * real bytes, decoding EXT_meshopt_compression views on demand. A view decoded for several
  * accessors is kept until its last declared reader has read it (see {@link expectReads}), so peak
  * memory stays near the output size instead of holding every decoded view at once.
+ *
+ * When every read of a compressed view was declared with a destination and the view's tightly
+ * packed accessors land back to back in one output array (what our converter writes, once the
+ * caller lays out its outputs in {@link viewPlacement} order), the view is decoded straight into
+ * that array: no temporary buffer, no copy. 16-bit indices bound for a Uint32Array are decoded
+ * into the end of their range and widened in place; an accessor read twice is copied from its
+ * first destination. Anything else (strided or interleaved views, outputs not back to back,
+ * other component types, undeclared reads) takes the general path: decode into a temporary
+ * buffer, then copy.
  */
 export class GltfBufferReader {
   private readonly accessors: unknown[]
   private readonly bufferViews: unknown[]
   private readonly decodedViews = new Map<number, ViewData>()
   private readonly pendingReads = new Map<number, number>()
+  /** Declared destinations of each accessor, one per declared read. */
+  private readonly destinations = new Map<number, (AccessorDestination | null)[]>()
+  /** Accessors with a declared read, by buffer view. */
+  private readonly accessorsByView = new Map<number, Set<number>>()
+  /** Views already considered for decoding in place (decoded or refused), so it happens once. */
+  private readonly consideredViews = new Set<number>()
+  /** Accessors whose elements already sit in their destination, decoded in place. */
+  private readonly placedAccessors = new Map<number, AccessorDestination[]>()
+  private readonly counts: MeshoptDecodeCounts = { inPlace: 0, copied: 0 }
 
   constructor(
     json: Record<string, unknown>,
@@ -100,11 +141,37 @@ export class GltfBufferReader {
     return this.accessor(accessorIndex).count
   }
 
-  /** Declares that `accessorIndex` will be read once more, so its decoded view is kept until then. */
-  expectReads(accessorIndex: number): void {
+  /**
+   * Declares that `accessorIndex` will be read once more, so its decoded view is kept until then.
+   * With a `destination` (where that read will copy the elements to), a compressed view whose
+   * every read is declared this way may be decoded straight into the destinations.
+   */
+  expectReads(accessorIndex: number, destination?: AccessorDestination): void {
     const viewIndex = this.accessor(accessorIndex).bufferView
     if (viewIndex === undefined) return
     this.pendingReads.set(viewIndex, (this.pendingReads.get(viewIndex) ?? 0) + 1)
+    const declared = this.destinations.get(accessorIndex) ?? []
+    declared.push(destination ?? null)
+    this.destinations.set(accessorIndex, declared)
+    const accessors = this.accessorsByView.get(viewIndex) ?? new Set<number>()
+    accessors.add(accessorIndex)
+    this.accessorsByView.set(viewIndex, accessors)
+  }
+
+  /**
+   * Which buffer view an accessor reads and from which byte, or null without a view. Laying out
+   * outputs in this order lets accessors that share a compressed view land back to back, which
+   * decoding in place needs.
+   */
+  viewPlacement(accessorIndex: number): { viewIndex: number; byteOffset: number } | null {
+    const { bufferView, byteOffset } = this.accessor(accessorIndex)
+    if (bufferView === undefined) return null
+    return { viewIndex: bufferView, byteOffset: isNonNegativeInteger(byteOffset) ? byteOffset : 0 }
+  }
+
+  /** How many compressed views were decoded in place and how many through a temporary copy. */
+  meshoptDecodeCounts(): MeshoptDecodeCounts {
+    return { ...this.counts }
   }
 
   /**
@@ -126,6 +193,10 @@ export class GltfBufferReader {
     const targetStart = targetElementOffset * components
     if (targetStart + accessor.count * components > target.length) {
       throw new SbmError(`accessor ${accessorIndex} does not fit the output`)
+    }
+    if (this.isPlaced(accessorIndex, accessor, target, targetElementOffset)) {
+      this.doneReading(accessor)
+      return accessor.count
     }
     const source = this.elements(accessorIndex, accessor)
     if (!source) return accessor.count // no buffer view: all zeros, which the target already is
@@ -177,11 +248,16 @@ export class GltfBufferReader {
     if (targetOffset + accessor.count > target.length) {
       throw new SbmError(`accessor ${accessorIndex} does not fit the output`)
     }
+    const out = target.subarray(targetOffset, targetOffset + accessor.count)
+    if (this.isPlaced(accessorIndex, accessor, target, targetOffset)) {
+      this.doneReading(accessor)
+      checkIndexRange(accessorIndex, out, vertexCount)
+      return accessor.count
+    }
     const source = this.elements(accessorIndex, accessor)
     if (!source) return accessor.count
     const { view, elementStride, byteOffset } = source
     const absolute = view.byteOffset + byteOffset
-    const out = target.subarray(targetOffset, targetOffset + accessor.count)
     if (accessor.componentType === 5125 && elementStride === 4 && absolute % 4 === 0) {
       out.set(new Uint32Array(view.buffer, absolute, accessor.count))
     } else if (accessor.componentType === 5123 && elementStride === 2 && absolute % 2 === 0) {
@@ -200,13 +276,7 @@ export class GltfBufferReader {
       }
     }
     this.doneReading(accessor)
-    let largest = 0
-    for (let element = 0; element < out.length; element++) {
-      if (out[element]! > largest) largest = out[element]!
-    }
-    if (out.length > 0 && largest >= vertexCount) {
-      throw new SbmError(`accessor ${accessorIndex} indexes vertex ${largest} of ${vertexCount}`)
-    }
+    checkIndexRange(accessorIndex, out, vertexCount)
     return accessor.count
   }
 
@@ -272,6 +342,30 @@ export class GltfBufferReader {
   private view(viewIndex: number): ViewData {
     const cached = this.decodedViews.get(viewIndex)
     if (cached) return cached
+    const definition = this.viewDefinition(viewIndex)
+    const meshopt = definition.extensions?.EXT_meshopt_compression
+    let data: ViewData
+    if (meshopt) {
+      const target = new Uint8Array(checkedDecodedByteLength(viewIndex, meshopt))
+      this.decodeMeshopt(viewIndex, meshopt, target)
+      this.counts.copied++
+      data = { bytes: target, byteStride: definition.byteStride }
+    } else {
+      data = {
+        bytes: this.binRange(
+          viewIndex,
+          definition.buffer,
+          definition.byteOffset ?? 0,
+          definition.byteLength,
+        ),
+        byteStride: definition.byteStride,
+      }
+    }
+    this.decodedViews.set(viewIndex, data)
+    return data
+  }
+
+  private viewDefinition(viewIndex: number): BufferViewDefinition {
     const definition = this.bufferViews[viewIndex] as BufferViewDefinition | undefined
     if (
       !isNonNegativeInteger(viewIndex) ||
@@ -289,55 +383,198 @@ export class GltfBufferReader {
     ) {
       throw new SbmError(`buffer view ${viewIndex} has a bad stride`)
     }
-    const meshopt = definition.extensions?.EXT_meshopt_compression
-    let data: ViewData
-    if (meshopt) {
-      data = { bytes: this.decodeMeshopt(viewIndex, meshopt), byteStride: definition.byteStride }
-    } else {
-      data = {
-        bytes: this.binRange(
-          viewIndex,
-          definition.buffer,
-          definition.byteOffset ?? 0,
-          definition.byteLength,
-        ),
-        byteStride: definition.byteStride,
-      }
-    }
-    this.decodedViews.set(viewIndex, data)
-    return data
+    return definition
   }
 
-  private decodeMeshopt(
-    viewIndex: number,
-    meshopt: NonNullable<
-      NonNullable<BufferViewDefinition['extensions']>['EXT_meshopt_compression']
-    >,
-  ): Uint8Array {
-    const { count, byteStride, mode } = meshopt
-    if (
-      !isNonNegativeInteger(count) ||
-      !isNonNegativeInteger(byteStride) ||
-      !['ATTRIBUTES', 'TRIANGLES', 'INDICES'].includes(mode)
-    ) {
-      throw new SbmError(`buffer view ${viewIndex} has a malformed meshopt description`)
-    }
-    if (count * byteStride > MAX_DECODED_VIEW_BYTES) {
-      throw new SbmError(`buffer view ${viewIndex} would decode to ${count * byteStride} bytes`)
-    }
+  /** Decodes `meshopt` into `target`, which the caller sized from {@link checkedDecodedByteLength}. */
+  private decodeMeshopt(viewIndex: number, meshopt: MeshoptDefinition, target: Uint8Array): void {
     const source = this.binRange(
       viewIndex,
       meshopt.buffer,
       meshopt.byteOffset ?? 0,
       meshopt.byteLength,
     )
-    const target = new Uint8Array(count * byteStride)
     try {
-      this.decoder.decodeGltfBuffer(target, count, byteStride, source, mode, meshopt.filter)
+      this.decoder.decodeGltfBuffer(
+        target,
+        meshopt.count,
+        meshopt.byteStride,
+        source,
+        meshopt.mode,
+        meshopt.filter,
+      )
     } catch (error) {
       throw new SbmError(`buffer view ${viewIndex} does not decode: ${(error as Error).message}`)
     }
-    return target
+  }
+
+  /**
+   * True when this accessor's elements are already in `target` at `elementOffset`, because its
+   * view was decoded in place (trying that now, on the view's first read).
+   */
+  private isPlaced(
+    accessorIndex: number,
+    accessor: AccessorDefinition,
+    target: Float32Array | Uint32Array,
+    elementOffset: number,
+  ): boolean {
+    const viewIndex = accessor.bufferView
+    if (viewIndex === undefined) return false
+    if (!this.consideredViews.has(viewIndex) && !this.decodedViews.has(viewIndex)) {
+      this.consideredViews.add(viewIndex)
+      this.tryDecodeInPlace(viewIndex)
+    }
+    const placed = this.placedAccessors.get(accessorIndex)
+    if (!placed) return false
+    if (!placed.some((at) => at.target === target && at.elementOffset === elementOffset)) {
+      // Its bytes exist only at the declared destinations; a read elsewhere is a caller bug.
+      throw new Error(`accessor ${accessorIndex} is read somewhere other than it was declared`)
+    }
+    return true
+  }
+
+  /**
+   * Decodes a compressed view straight into its accessors' declared destinations when the layout
+   * allows, else leaves it to the copying path. Required: every read of the view declared with a
+   * destination in one output array; tightly packed float32 attributes or unsigned indices, in
+   * ascending, non-overlapping byte ranges; the first destination of each accessor following the
+   * previous one's back to back, so the decoded view maps onto one range of the output. Indices
+   * narrower than the output are decoded into the end of that range and widened front to back,
+   * which also lets them skip bytes no declared read covers. An accessor read several times is
+   * copied to its other destinations right away, before any of them can be written otherwise.
+   */
+  private tryDecodeInPlace(viewIndex: number): void {
+    const definition = this.viewDefinition(viewIndex)
+    const meshopt = definition.extensions?.EXT_meshopt_compression
+    if (!meshopt) return
+    const decodedByteLength = checkedDecodedByteLength(viewIndex, meshopt)
+    const tiles: {
+      accessorIndex: number
+      accessor: AccessorDefinition
+      destinations: AccessorDestination[]
+    }[] = []
+    let declaredReads = 0
+    for (const accessorIndex of this.accessorsByView.get(viewIndex) ?? []) {
+      const declared = this.destinations.get(accessorIndex) ?? []
+      const destinations = declared.filter((at): at is AccessorDestination => at !== null)
+      if (destinations.length === 0 || destinations.length !== declared.length) return
+      declaredReads += declared.length
+      tiles.push({ accessorIndex, accessor: this.accessor(accessorIndex), destinations })
+    }
+    if (tiles.length === 0 || declaredReads !== this.pendingReads.get(viewIndex)) return
+    tiles.sort((a, b) => (a.accessor.byteOffset ?? 0) - (b.accessor.byteOffset ?? 0))
+
+    const first = tiles[0]!
+    const target = first.destinations[0]!.target
+    const { componentType, type } = first.accessor
+    const components = typeComponentCounts[type]!
+    const componentSize = componentByteSizes[componentType]!
+    const sourceElementBytes = componentSize * components
+    const isSupported =
+      target instanceof Float32Array
+        ? componentType === 5126
+        : components === 1 && (componentType === 5123 || componentType === 5125)
+    if (
+      !isSupported ||
+      sourceElementBytes !== meshopt.byteStride ||
+      (definition.byteStride !== undefined && definition.byteStride !== sourceElementBytes)
+    ) {
+      return
+    }
+
+    // Where each tile's elements come from (element index in the view) and go to (element index
+    // in the output range), plus every destination range, to refuse overlaps.
+    const rangeStartElement = first.destinations[0]!.elementOffset
+    const placements: { sourceElement: number; outputElement: number; count: number }[] = []
+    const ranges: { start: number; end: number }[] = []
+    let sourceEndByte = 0
+    let outputElement = 0
+    for (const { accessor, destinations } of tiles) {
+      const byteOffset = accessor.byteOffset ?? 0
+      const [primary] = destinations
+      if (
+        accessor.componentType !== componentType ||
+        accessor.type !== type ||
+        accessor.normalized === true ||
+        !isNonNegativeInteger(byteOffset) ||
+        byteOffset < sourceEndByte ||
+        byteOffset % sourceElementBytes !== 0 ||
+        primary!.elementOffset !== rangeStartElement + outputElement
+      ) {
+        return
+      }
+      for (const destination of destinations) {
+        const start = destination.elementOffset * components
+        const end = start + accessor.count * components
+        if (
+          destination.target !== target ||
+          destination.elementCount !== accessor.count ||
+          !isNonNegativeInteger(start) ||
+          end > target.length
+        ) {
+          return
+        }
+        ranges.push({ start, end })
+      }
+      placements.push({
+        sourceElement: byteOffset / sourceElementBytes,
+        outputElement,
+        count: accessor.count,
+      })
+      sourceEndByte = byteOffset + accessor.count * sourceElementBytes
+      outputElement += accessor.count
+    }
+    ranges.sort((a, b) => a.start - b.start)
+    if (ranges.some((range, index) => index > 0 && range.start < ranges[index - 1]!.end)) return
+
+    const outputElementBytes = components * 4
+    const rangeByteLength = outputElement * outputElementBytes
+    if (sourceEndByte > decodedByteLength || decodedByteLength > rangeByteLength) return
+    // The decoded view sits at the end of the output range. Widening element k writes up to
+    // byte (k + 1) × outputElementBytes of the range; the next element still to be read starts
+    // at decodeOffset + its source byte. Within a tile the margin between the two only shrinks,
+    // so checking each tile's last element proves no unread byte is overwritten.
+    const decodeOffsetBytes = rangeByteLength - decodedByteLength
+    for (const { sourceElement, outputElement: tileOutput, count } of placements) {
+      if (count === 0) continue
+      const lastOutput = tileOutput + count - 1
+      const lastSource = sourceElement + count - 1
+      if (lastOutput * outputElementBytes > decodeOffsetBytes + lastSource * sourceElementBytes) {
+        return
+      }
+    }
+
+    const rangeByteStart = target.byteOffset + rangeStartElement * outputElementBytes
+    const decodeByteStart = rangeByteStart + decodeOffsetBytes
+    this.decodeMeshopt(
+      viewIndex,
+      meshopt,
+      new Uint8Array(target.buffer, decodeByteStart, decodedByteLength),
+    )
+    if (componentSize === 2) {
+      const narrow = new Uint16Array(target.buffer, decodeByteStart, decodedByteLength / 2)
+      const wide = target.subarray(rangeStartElement, rangeStartElement + outputElement)
+      for (const { sourceElement, outputElement: tileOutput, count } of placements) {
+        for (let element = 0; element < count; element++) {
+          wide[tileOutput + element] = narrow[sourceElement + element]!
+        }
+      }
+    }
+    for (const { accessor, destinations } of tiles) {
+      const [primary, ...others] = destinations
+      const primaryStart = primary!.elementOffset * components
+      for (const other of others) {
+        target.copyWithin(
+          other.elementOffset * components,
+          primaryStart,
+          primaryStart + accessor.count * components,
+        )
+      }
+    }
+    this.counts.inPlace++
+    for (const { accessorIndex, destinations } of tiles) {
+      this.placedAccessors.set(accessorIndex, destinations)
+    }
   }
 
   private binRange(viewIndex: number, buffer: number, byteOffset: number, byteLength: number) {
@@ -351,6 +588,36 @@ export class GltfBufferReader {
       throw new SbmError(`buffer view ${viewIndex} lies outside the BIN chunk`)
     }
     return this.bin.subarray(byteOffset, byteOffset + byteLength)
+  }
+}
+
+/**
+ * Validates a meshopt description and returns its decoded size, refusing sizes above
+ * {@link MAX_DECODED_VIEW_BYTES} before anything is allocated or written.
+ */
+function checkedDecodedByteLength(viewIndex: number, meshopt: MeshoptDefinition): number {
+  const { count, byteStride, mode } = meshopt
+  if (
+    !isNonNegativeInteger(count) ||
+    !isNonNegativeInteger(byteStride) ||
+    !['ATTRIBUTES', 'TRIANGLES', 'INDICES'].includes(mode)
+  ) {
+    throw new SbmError(`buffer view ${viewIndex} has a malformed meshopt description`)
+  }
+  if (count * byteStride > MAX_DECODED_VIEW_BYTES) {
+    throw new SbmError(`buffer view ${viewIndex} would decode to ${count * byteStride} bytes`)
+  }
+  return count * byteStride
+}
+
+/** Refuses indices at or above `vertexCount`: they would read outside the primitive's vertices. */
+function checkIndexRange(accessorIndex: number, indices: Uint32Array, vertexCount: number): void {
+  let largest = 0
+  for (let element = 0; element < indices.length; element++) {
+    if (indices[element]! > largest) largest = indices[element]!
+  }
+  if (indices.length > 0 && largest >= vertexCount) {
+    throw new SbmError(`accessor ${accessorIndex} indexes vertex ${largest} of ${vertexCount}`)
   }
 }
 
