@@ -15,6 +15,8 @@ export interface CityCommands {
   /**
    * Gives the engine the element the city map lives in (null to let it go, which closes an open
    * city). MapLibre creates its own canvas inside it, so the element should be empty and sized.
+   * With an element it resolves once the city engine's code (MapLibre, deck.gl, loaders.gl) is
+   * loaded, so an open that follows starts at once.
    */
   'city.attachContainer': {
     args: { container: HTMLElement | null }

@@ -81,6 +81,8 @@ export interface CityTilesetState {
   tilesLoaded: number
   /** Tiles selected for the current view. */
   tilesInView: number
+  /** Of the tiles in view, how many the map has drawn at least once. */
+  tilesDrawn: number
   /** Nothing is loading for the current view: what is drawn is what this view will show. */
   isSettled: boolean
   gpuMemoryBytes: number

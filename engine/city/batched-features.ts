@@ -1,5 +1,5 @@
 import { Tile3DBatchTable } from '@loaders.gl/3d-tiles'
-import { Matrix4 } from '@math.gl/core'
+import { forEachTrianglePrimitive, type TileGltf } from './tile-meshes'
 
 /**
  * Batched features of b3dm tiles. deck.gl picks a whole tile's scenegraph, not the feature
@@ -8,27 +8,8 @@ import { Matrix4 } from '@math.gl/core'
  * same vertex data gives the triangles drawn as the selection highlight.
  */
 
-/** The parts of a loaders.gl post-processed glTF node this module reads. */
-interface GltfNode {
-  matrix?: readonly number[]
-  translation?: readonly number[]
-  rotation?: readonly number[]
-  scale?: readonly number[]
-  mesh?: { primitives?: readonly GltfPrimitive[] }
-  children?: readonly GltfNode[]
-}
-
-interface GltfPrimitive {
-  mode?: number
-  attributes: Record<string, { value?: ArrayLike<number> } | undefined>
-  indices?: { value?: ArrayLike<number> }
-}
-
 /** The parts of a post-processed glTF this module reads. */
-export interface BatchedGltf {
-  scene?: { nodes?: readonly GltfNode[] }
-  scenes?: readonly { nodes?: readonly GltfNode[] }[]
-}
+export type BatchedGltf = TileGltf
 
 /** One triangle primitive whose vertices carry batch ids, its positions already in scene space. */
 export interface BatchedPrimitive {
@@ -39,47 +20,29 @@ export interface BatchedPrimitive {
   triangleIndices: ArrayLike<number>
 }
 
-const trianglesMode = 4
-
-function localMatrix(node: GltfNode): Matrix4 {
-  if (node.matrix) return new Matrix4(node.matrix as number[])
-  const matrix = new Matrix4()
-  if (node.translation) matrix.translate(node.translation as number[])
-  if (node.rotation) matrix.multiplyRight(new Matrix4().fromQuaternion(node.rotation as number[]))
-  if (node.scale) matrix.scale(node.scale as number[])
-  return matrix
-}
-
 /** Triangle primitives with a `_BATCHID` attribute, in the scene space of the tile's glTF. */
 export function collectBatchedPrimitives(gltf: BatchedGltf): BatchedPrimitive[] {
-  const rootNodes = gltf.scene?.nodes ?? gltf.scenes?.[0]?.nodes ?? []
   const primitives: BatchedPrimitive[] = []
-  const visit = (node: GltfNode, parentMatrix: Matrix4) => {
-    const worldMatrix = new Matrix4(parentMatrix).multiplyRight(localMatrix(node))
-    for (const primitive of node.mesh?.primitives ?? []) {
-      const positionValues = primitive.attributes.POSITION?.value
-      const batchIds = primitive.attributes._BATCHID?.value
-      if (!positionValues || !batchIds) continue
-      if ((primitive.mode ?? trianglesMode) !== trianglesMode) continue
-      const vertexCount = positionValues.length / 3
-      const positions = new Float64Array(positionValues.length)
-      const point = [0, 0, 0]
-      for (let vertex = 0; vertex < vertexCount; vertex++) {
-        point[0] = positionValues[vertex * 3]!
-        point[1] = positionValues[vertex * 3 + 1]!
-        point[2] = positionValues[vertex * 3 + 2]!
-        const transformed = worldMatrix.transformAsPoint(point)
-        positions[vertex * 3] = transformed[0]!
-        positions[vertex * 3 + 1] = transformed[1]!
-        positions[vertex * 3 + 2] = transformed[2]!
-      }
-      const triangleIndices =
-        primitive.indices?.value ?? Uint32Array.from({ length: vertexCount }, (_, index) => index)
-      primitives.push({ positions, batchIds, triangleIndices })
+  forEachTrianglePrimitive(gltf, (primitive, sceneMatrix) => {
+    const positionValues = primitive.attributes.POSITION?.value
+    const batchIds = primitive.attributes._BATCHID?.value
+    if (!positionValues || !batchIds) return
+    const vertexCount = positionValues.length / 3
+    const positions = new Float64Array(positionValues.length)
+    const point = [0, 0, 0]
+    for (let vertex = 0; vertex < vertexCount; vertex++) {
+      point[0] = positionValues[vertex * 3]!
+      point[1] = positionValues[vertex * 3 + 1]!
+      point[2] = positionValues[vertex * 3 + 2]!
+      const transformed = sceneMatrix.transformAsPoint(point)
+      positions[vertex * 3] = transformed[0]!
+      positions[vertex * 3 + 1] = transformed[1]!
+      positions[vertex * 3 + 2] = transformed[2]!
     }
-    for (const child of node.children ?? []) visit(child, worldMatrix)
-  }
-  for (const node of rootNodes) visit(node, new Matrix4())
+    const triangleIndices =
+      primitive.indices?.value ?? Uint32Array.from({ length: vertexCount }, (_, index) => index)
+    primitives.push({ positions, batchIds, triangleIndices })
+  })
   return primitives
 }
 

@@ -59,6 +59,8 @@ export function createCityHandlers(
       if (scene) close()
       container = element
       patchCity({ hasContainer: element !== null })
+      // A container means a city is about to open: its code loads now, not in the open.
+      if (element) await import('./city-scene')
       return undefined
     },
     'city.open': async (args) => {

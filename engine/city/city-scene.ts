@@ -1,6 +1,7 @@
 import {
   COORDINATE_SYSTEM,
   type FilterContext,
+  type GetPickingInfoParams,
   type Layer,
   type PickingInfo,
   WebMercatorViewport,
@@ -9,7 +10,8 @@ import { Tile3DLayer } from '@deck.gl/geo-layers'
 import { MapLibreOverlay } from '@deck.gl/maplibre'
 import { SimpleMeshLayer } from '@deck.gl/mesh-layers'
 import dracoWorkerUrl from '@loaders.gl/draco/draco-worker.js?url'
-import type { Tile3D, Tileset3D } from '@loaders.gl/tiles'
+import { parse } from '@loaders.gl/core'
+import { type Tile3D, Tileset3D } from '@loaders.gl/tiles'
 import { Matrix4 } from '@math.gl/core'
 import { Ellipsoid } from '@math.gl/geospatial'
 import {
@@ -50,6 +52,7 @@ import {
 import { cityZoomLimits, wheelZoomRate } from './city-controls'
 import { screenSpaceErrorScale } from './screen-space-error'
 import { placementModelMatrix } from './tileset-placement'
+import { TilesetMeshLayer } from './tileset-mesh-layer'
 
 // MapLibre's worker is bundled as its own file; MapLibre must be told where it went.
 setWorkerUrl(mapLibreWorkerUrl)
@@ -57,6 +60,8 @@ setWorkerUrl(mapLibreWorkerUrl)
 /** A patch of the city snapshot; the handlers merge it into the engine state. */
 export type CityPatch = Partial<CitySnapshot>
 
+/** The id deck's MapLibre overlay gives its view (not exported by @deck.gl/maplibre). */
+const mapLibreViewId = 'maplibre'
 /** How many tile failures per tileset the snapshot lists; a broken tileset can fail thousands. */
 const maximumListedTileErrors = 20
 /** The highlight drawn over a selected feature. */
@@ -67,6 +72,8 @@ const featurePickToleranceMeters = 50
 /** What the scene keeps per tileset. */
 interface TilesetEntry {
   source: CityTilesetSource
+  /** The current stream (a new one per generation). */
+  stream: TilesetStream
   /** Bumped when the tileset must stream again (placement, streaming limits): a new layer id. */
   generation: number
   tileset3d: Tileset3D | null
@@ -95,35 +102,109 @@ interface Selection {
   highlight: { positions: Float32Array; origin: number[]; modelMatrix: number[] } | null
 }
 
-/** The error loaders.gl hides inside the Tile3DLayer's own promise, caught per layer. */
-type TilesetFailureListener = (error: unknown) => void
+/**
+ * A tileset's stream. The scene starts it when the tileset is added — tileset.json fetched and
+ * parsed, `Tileset3D` made, the first traversals run with the map's camera — so tiles load while
+ * MapLibre and deck.gl are still starting; the layer that draws it adopts it once deck runs.
+ */
+interface TilesetStream {
+  /** Resolves with the tileset once its tileset.json is parsed; rejects when it cannot be. */
+  ready: Promise<Tileset3D>
+  /** The deck layer that adopted the stream (deck then drives its traversal). */
+  layer: Tile3DLayer | null
+  /** Set when the scene let go of the stream: a late layer must not adopt it. */
+  isEnded: boolean
+}
+
+/** The Tile3DLayer internals the stream hands-over uses (deck types them private). */
+interface Tile3DLayerInternals {
+  state: { activeViewports: unknown }
+  internalState: unknown
+  setState(state: Record<string, unknown>): void
+  setNeedsUpdate(): void
+  _onTileLoad(tile: Tile3D): void
+  _onTileUnload(tile: Tile3D): void
+  _updateTileset(viewports: unknown): void
+}
 
 /**
- * A Tile3DLayer that reports a tileset.json that cannot be loaded or parsed (the stock layer
- * loads it in an un-awaited promise, so a 404 would only be an unhandled rejection), and that
- * picks every drawn tile: the stock layer skips tiles whose centre is a quarter screen away
- * from the cursor, which misses the outer buildings of a big b3dm tile.
+ * A Tile3DLayer that draws a scene-owned tileset stream instead of loading the tileset.json
+ * itself, that draws all triangle tiles in one TilesetMeshLayer, and that picks every drawn
+ * tile: the stock layer skips tiles whose centre is a quarter screen away from the cursor,
+ * which misses the outer buildings of a big b3dm tile.
  */
 class GuardedTile3DLayer extends Tile3DLayer {
   static override layerName = 'GuardedTile3DLayer'
 
   override filterSubLayer(context: FilterContext): boolean {
+    // The mesh layer draws only selected tiles already; the stock check reads a `tile` prop.
+    if (context.layer instanceof TilesetMeshLayer) return true
     return super.filterSubLayer({ ...context, isPicking: false })
   }
+
+  /**
+   * Triangle tiles are drawn together by one TilesetMeshLayer; point clouds and instanced
+   * models (i3dm) keep the stock per-tile layers.
+   */
+  override renderLayers() {
+    const tileset3d = this.state.tileset3d as Tileset3D | null
+    if (!tileset3d) return null
+    const meshTiles = (tileset3d.tiles as Tile3D[]).filter(
+      (tile) => tile.selected && isMeshTile(tile),
+    )
+    const meshLayer = new TilesetMeshLayer(this.getSubLayerProps({ id: 'meshes' }), {
+      tiles: meshTiles,
+      // Opaque surfaces: the overlay's default blending would cost a read per pixel for nothing.
+      parameters: {
+        blend: false,
+        depthWriteEnabled: true,
+        depthCompare: 'less-equal',
+        cullMode: 'none',
+      },
+    })
+    return [meshLayer, ...((super.renderLayers() as Layer[] | null) ?? [])]
+  }
+
+  override getPickingInfo(params: GetPickingInfoParams): PickingInfo {
+    const { info, sourceLayer } = params
+    if (!(sourceLayer instanceof TilesetMeshLayer)) return super.getPickingInfo(params)
+    const tile = info.index >= 0 ? sourceLayer.props.tiles[info.index] : undefined
+    if (info.picked) info.object = tile
+    ;(info as PickingInfo & { sourceTile?: Tile3D }).sourceTile = tile
+    return info
+  }
+}
+
+/** A tile whose content is one glTF scene (b3dm, glb, a cmpt of those), not instances. */
+function isMeshTile(tile: Tile3D): boolean {
+  const content = tile.content as { gltf?: unknown; instances?: unknown } | undefined
+  return Boolean(content?.gltf) && !content?.instances
 }
 {
   const prototype = Tile3DLayer.prototype as unknown as {
-    _loadTileset(this: Tile3DLayer, url: string): Promise<void>
+    _getSubLayer(this: Tile3DLayer, tile: Tile3D, oldLayer?: Layer): Layer | null
   }
-  const loadTileset = prototype._loadTileset
+  const getSubLayer = prototype._getSubLayer
+  Object.defineProperty(GuardedTile3DLayer.prototype, '_getSubLayer', {
+    value: function meshlessSubLayer(this: Tile3DLayer, tile: Tile3D, oldLayer?: Layer) {
+      return isMeshTile(tile) ? null : getSubLayer.call(this, tile, oldLayer)
+    },
+  })
   Object.defineProperty(GuardedTile3DLayer.prototype, '_loadTileset', {
-    value: async function guardedLoadTileset(this: Tile3DLayer, url: string) {
+    value: async function adoptTilesetStream(this: Tile3DLayer) {
+      const stream = (this.props as unknown as { tilesetStream: TilesetStream }).tilesetStream
+      let tileset3d: Tileset3D
       try {
-        await loadTileset.call(this, url)
-      } catch (error) {
-        const props = this.props as unknown as { onTilesetFailure?: TilesetFailureListener }
-        props.onTilesetFailure?.(error)
+        tileset3d = await stream.ready
+      } catch {
+        return // The scene reports a tileset.json that failed.
       }
+      const internals = this as unknown as Tile3DLayerInternals
+      // Finalized meanwhile, or the scene moved on to a newer stream.
+      if (!internals.internalState || stream.isEnded) return
+      stream.layer = this
+      internals.setState({ tileset3d, layerMap: {} })
+      internals._updateTileset(internals.state.activeViewports)
     },
   })
 }
@@ -154,6 +235,20 @@ async function pmtilesStyle(url: string): Promise<StyleSpecification> {
     vectorLayerIds: (metadata.vector_layers ?? []).map((layer) => layer.id),
     ...(metadata.attribution ? { attribution: metadata.attribution } : {}),
   })
+}
+
+/** How tile contents (and tileset.json files) load; the streaming options come per layer. */
+const contentLoadOptions = {
+  // Decoders come from our own origin: no CDN request may leave the machine. Draco runs in
+  // loaders.gl's worker (started from our parse worker); its wasm is looked up locally and a
+  // tile that needs a decoder we do not ship fails alone, reported in its errors.
+  core: { worker: true, useLocalLibraries: true },
+  draco: { workerUrl: dracoWorkerUrl },
+  '3d-tiles': { loadGLTF: true },
+  // Without a format, loaders.gl probes for compressed-texture support per image by creating a
+  // throwaway WebGL context: seconds on a software GPU, and one of the browser's 16 contexts.
+  // We ship no Basis transcoder, so plain RGBA is the honest answer.
+  basis: { format: 'rgba32' },
 }
 
 /** Options of {@link CityScene}. */
@@ -200,6 +295,7 @@ export class CityScene {
   private lastPickPosition: { lng: number; lat: number } | null = null
 
   constructor(options: CitySceneOptions) {
+    performance.mark('city:open')
     this.publish = options.publish
     this.streaming = options.streaming
     this.controls = options.controls
@@ -273,7 +369,10 @@ export class CityScene {
     }
     if (this.isDisposed) return
     this.map.setStyle(style, { diff: false })
-    this.map.once('style.load', () => this.publishBasemap(true, null))
+    this.map.once('style.load', () => {
+      performance.mark('city:basemap-style')
+      this.publishBasemap(true, null)
+    })
   }
 
   /** Adds a tileset; its tiles start streaming at the next frame. */
@@ -291,7 +390,7 @@ export class CityScene {
 
   /** Removes a tileset; deck finalizes its layer, which destroys the loaders.gl tileset. */
   removeTileset(id: string): void {
-    this.entry(id)
+    this.endStream(this.entry(id).stream)
     this.entries.delete(id)
     if (this.selection?.tilesetId === id) this.clearSelection()
     this.updateLayers()
@@ -425,6 +524,7 @@ export class CityScene {
     if (this.isDisposed) return
     this.isDisposed = true
     if (this.basemapKind === 'pmtiles') this.releasePmtilesProtocol()
+    for (const entry of this.entries.values()) this.endStream(entry.stream)
     this.overlay.setProps({ layers: [] })
     this.map.removeControl(this.overlay)
     this.overlay.finalize()
@@ -436,8 +536,9 @@ export class CityScene {
   }
 
   private newEntry(source: CityTilesetSource): TilesetEntry {
-    return {
+    const entry: TilesetEntry = {
       source,
+      stream: { ready: Promise.reject(), layer: null, isEnded: true },
       generation: 0,
       tileset3d: null,
       loadState: 'loading',
@@ -445,6 +546,122 @@ export class CityScene {
       center: null,
       errors: [],
       errorCount: 0,
+    }
+    entry.stream = this.startStream(entry)
+    return entry
+  }
+
+  /**
+   * Starts the entry's stream for its current generation: the parse workers, the tileset.json,
+   * the Tileset3D, and traversals with the map's camera until a deck layer adopts the stream.
+   */
+  private startStream(entry: TilesetEntry): TilesetStream {
+    const generation = entry.generation
+    const isCurrent = () =>
+      this.entries.get(entry.source.id) === entry && entry.generation === generation
+    const handlers = this.tileHandlers(entry, isCurrent)
+    const stream: TilesetStream = { ready: Promise.reject(), layer: null, isEnded: false }
+    /** The adopting layer as deck currently holds it (deck swaps instances on every update). */
+    const drawingLayer = () =>
+      (stream.layer?.getCurrentLayer() ?? null) as unknown as Tile3DLayerInternals | null
+    this.tilesLoader.warmUp()
+    const url = entry.source.url
+    // fetch() sends the request now, ahead of the map's synchronous start-up that follows in
+    // the constructor; loaders.gl's load() would only send it after a few awaits.
+    stream.ready = fetch(url)
+      .then((response) => {
+        if (!response.ok) {
+          throw new Error(`The tileset ${url} could not be loaded (HTTP ${response.status}).`)
+        }
+        return parse(response, this.tilesLoader.loader, contentLoadOptions)
+      })
+      .then((tilesetJson) => {
+        if (stream.isEnded) throw new EngineError('engine.disposed', 'The tileset was closed.')
+        const tileset3d: Tileset3D = new Tileset3D(tilesetJson as never, {
+          loadOptions: contentLoadOptions,
+          ...this.tilesetOptions(entry.source),
+          onTileLoad: (tile: Tile3D) => {
+            const layer = drawingLayer()
+            if (layer) return layer._onTileLoad(tile)
+            ;(tile as Tile3D & { tileDrawn?: boolean }).tileDrawn = false
+            handlers.onTileLoad()
+            if (!stream.isEnded) void tileset3d.selectTiles([this.viewport()])
+          },
+          onTileUnload: (tile: Tile3D) => {
+            const layer = drawingLayer()
+            if (layer) layer._onTileUnload(tile)
+            else handlers.onTileUnload()
+          },
+          onTileError: handlers.onTileError as never,
+          onUpdate: () => drawingLayer()?.setNeedsUpdate(),
+        })
+        performance.mark('city:tileset-json')
+        if (isCurrent()) {
+          entry.tileset3d = tileset3d
+          entry.loadState = 'ready'
+          const center = tileset3d.cartographicCenter
+          entry.center = center
+            ? { lng: center[0]!, lat: center[1]!, heightMeters: center[2]! }
+            : null
+          this.publishTilesets()
+        }
+        void tileset3d.selectTiles([this.viewport()])
+        return tileset3d
+      })
+    stream.ready.catch((error: unknown) => {
+      if (!isCurrent() || stream.isEnded) return
+      entry.loadState = 'failed'
+      entry.failure = messageOf(error)
+      this.publishTilesets()
+    })
+    return stream
+  }
+
+  /** Lets go of a stream; one no layer adopted is destroyed here (an adopted one by deck). */
+  private endStream(stream: TilesetStream): void {
+    stream.isEnded = true
+    stream.ready.then(
+      (tileset3d) => {
+        if (!stream.layer) tileset3d.destroy()
+      },
+      () => {},
+    )
+  }
+
+  /** The per-tile callbacks of one stream generation, shared by the scene and its layer. */
+  private tileHandlers(entry: TilesetEntry, isCurrent: () => boolean) {
+    return {
+      onTileLoad: () => {
+        performance.mark('city:tile-content')
+        if (isCurrent()) this.publishTilesets()
+      },
+      onTileUnload: () => {
+        if (isCurrent()) this.publishTilesets()
+      },
+      // loaders.gl calls it with (tile, message, url), whatever deck's typings say.
+      onTileError: (tile: Tile3D, message: string, url: string) => {
+        if (!isCurrent()) return
+        entry.errorCount++
+        entry.errors = [...entry.errors, { tileUrl: tile.contentUrl ?? url, message }].slice(
+          -maximumListedTileErrors,
+        )
+        this.publishTilesets()
+      },
+    }
+  }
+
+  /** loaders.gl's streaming options for a tileset, from the scene's streaming settings. */
+  private tilesetOptions(source: CityTilesetSource) {
+    return {
+      maximumMemoryUsage: this.streaming.memoryBudgetMB,
+      maximumScreenSpaceError: this.streaming.maximumScreenSpaceError,
+      // The setting means 3D Tiles pixels; loaders.gl assumes a 60° camera (screen-space-error.ts).
+      viewDistanceScale: screenSpaceErrorScale(this.map.getVerticalFieldOfView()),
+      // Above the budget, coarser tiles are chosen instead of overflowing memory.
+      memoryAdjustedScreenSpaceError: true,
+      throttleRequests: true,
+      maxRequests: 16,
+      ...(source.placement ? { modelMatrix: placementModelMatrix(source.placement) } : {}),
     }
   }
 
@@ -456,6 +673,9 @@ export class CityScene {
 
   private restream(entry: TilesetEntry): void {
     entry.generation++
+    this.endStream(entry.stream)
+    // Tileset3D takes the parsed JSON as its own: a new stream starts from a fresh copy.
+    entry.stream = this.startStream(entry)
     entry.tileset3d = null
     entry.loadState = 'loading'
     entry.failure = null
@@ -478,70 +698,16 @@ export class CityScene {
     const generation = entry.generation
     // Callbacks of a superseded layer generation must not touch the current entry.
     const isCurrent = () => this.entries.get(source.id) === entry && entry.generation === generation
-    const tilesetOptions = {
-      maximumMemoryUsage: this.streaming.memoryBudgetMB,
-      maximumScreenSpaceError: this.streaming.maximumScreenSpaceError,
-      // The setting means 3D Tiles pixels; loaders.gl assumes a 60° camera (screen-space-error.ts).
-      viewDistanceScale: screenSpaceErrorScale(this.map.getVerticalFieldOfView()),
-      // Above the budget, coarser tiles are chosen instead of overflowing memory.
-      memoryAdjustedScreenSpaceError: true,
-      throttleRequests: true,
-      maxRequests: 16,
-      ...(source.placement ? { modelMatrix: placementModelMatrix(source.placement) } : {}),
-    }
     return new GuardedTile3DLayer({
       id: layerId,
       data: source.url,
-      loaders: [this.tilesLoader.loader],
+      tilesetStream: entry.stream,
       visible: source.isVisible,
       pickable: true,
       // deck's PBR shading is the main per-pixel cost on a software GPU (measured by the
       // city-tiles bench); photogrammetry carries its lighting in its textures anyway.
       _subLayerProps: { scenegraph: { _lighting: 'flat' } },
-      loadOptions: {
-        tileset: tilesetOptions,
-        // Decoders come from our own origin: no CDN request may leave the machine. Draco runs
-        // in loaders.gl's worker (started from our parse worker); its wasm is looked up locally
-        // and a tile that needs a decoder we do not ship fails alone, reported in its errors.
-        core: { worker: true, useLocalLibraries: true },
-        draco: { workerUrl: dracoWorkerUrl },
-        '3d-tiles': { loadGLTF: true },
-        // Without a format, loaders.gl probes for compressed-texture support per image by
-        // creating a throwaway WebGL context: seconds on a software GPU, and one of the
-        // browser's 16 contexts. We ship no Basis transcoder, so plain RGBA is the honest answer.
-        basis: { format: 'rgba32' },
-      },
-      onTilesetLoad: (tileset3d: Tileset3D) => {
-        if (!isCurrent()) return
-        entry.tileset3d = tileset3d
-        entry.loadState = 'ready'
-        const center = tileset3d.cartographicCenter
-        entry.center = center
-          ? { lng: center[0]!, lat: center[1]!, heightMeters: center[2]! }
-          : null
-        this.publishTilesets()
-      },
-      onTileLoad: () => {
-        if (isCurrent()) this.publishTilesets()
-      },
-      onTileUnload: () => {
-        if (isCurrent()) this.publishTilesets()
-      },
-      // loaders.gl calls it with (tile, message, url), whatever deck's typings say.
-      onTileError: (tile: Tile3D, message: string, url: string) => {
-        if (!isCurrent()) return
-        entry.errorCount++
-        entry.errors = [...entry.errors, { tileUrl: tile.contentUrl ?? url, message }].slice(
-          -maximumListedTileErrors,
-        )
-        this.publishTilesets()
-      },
-      onTilesetFailure: (error: unknown) => {
-        if (!isCurrent()) return
-        entry.loadState = 'failed'
-        entry.failure = messageOf(error)
-        this.publishTilesets()
-      },
+      ...this.tileHandlers(entry, isCurrent),
     } as ConstructorParameters<typeof Tile3DLayer>[0])
   }
 
@@ -646,6 +812,9 @@ export class CityScene {
     const canvas = this.map.getCanvas()
     const center = this.map.getCenter()
     return new WebMercatorViewport({
+      // deck's MapLibre view: loaders.gl keeps one tile tree per viewport id, so the scene's own
+      // traversals (before deck runs) must share deck's tree, not start a second one.
+      id: mapLibreViewId,
       width: canvas.clientWidth,
       height: canvas.clientHeight,
       longitude: center.lng,
@@ -744,6 +913,11 @@ export class CityScene {
         failure: entry.failure,
         tilesLoaded: tileset3d ? this.loadedTiles(entry).length : 0,
         tilesInView: tileset3d?.selectedTiles.length ?? 0,
+        // The mesh layer (and deck's scenegraph layer) mark a tile when they first draw it.
+        tilesDrawn:
+          tileset3d?.selectedTiles.filter(
+            (tile) => (tile as Tile3D & { tileDrawn?: boolean }).tileDrawn === true,
+          ).length ?? 0,
         isSettled: tileset3d?.isLoaded() ?? entry.loadState === 'failed',
         gpuMemoryBytes: tileset3d?.gpuMemoryUsageInBytes ?? 0,
         center: entry.center,

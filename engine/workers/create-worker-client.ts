@@ -61,6 +61,8 @@ export interface WorkerPool<Api> {
     job: (api: Comlink.Remote<Api>) => Promise<Result>,
     options?: WorkerJobOptions,
   ): Promise<Result>
+  /** Starts every worker the pool may have, so the first jobs do not wait for start-up. */
+  warmUp(): void
   /** Terminates every worker and rejects waiting jobs with `engine.disposed`. */
   dispose(): void
 }
@@ -150,6 +152,15 @@ export function createWorkerPool<Api>(
         clearTimeout(stuckTimer)
         if (onAbort) signal?.removeEventListener('abort', onAbort)
         if (!isDisposed) release(client, isHealthy)
+      }
+    },
+    warmUp() {
+      // Workers start loading their module at construction: made now, they are ready by the
+      // time the first job arrives instead of adding their start-up to it.
+      while (!isDisposed && all.size < Math.max(1, maxWorkers)) {
+        const client = createWorkerClient<Api>(createWorker)
+        all.add(client)
+        idle.push(client)
       }
     },
     dispose() {

@@ -37,6 +37,8 @@ export type TilesLoader = typeof Tiles3DLoader
 export interface WorkerTilesLoader {
   loader: TilesLoader
   counts(): TileParseCounts
+  /** Starts the parse workers now (a tileset is about to stream). */
+  warmUp(): void
   /** Terminates the workers; contents still parsing fail (their tiles report the error). */
   dispose(): void
 }
@@ -118,6 +120,7 @@ export function createWorkerTilesLoader(options: WorkerTilesLoaderOptions = {}):
   return {
     loader,
     counts: () => ({ ...counts }),
+    warmUp: () => pool.warmUp(),
     dispose: () => pool.dispose(),
   }
 }
