@@ -193,6 +193,20 @@ describe('city engine in Chromium', () => {
       .poll(() => countHighlightPixels(container), { timeout: 20_000 })
       .toBeGreaterThan(20)
 
+    // A feature selected without a pick (from a list) is still a place to fly to: the camera
+    // ends over it, so the centre of the view picks that same building.
+    await engine.run('city.selectFeature', { tilesetId: 'batched', featureId: 7 })
+    await engine.run('city.flyTo', { tilesetId: 'batched', featureId: 7, durationMs: 0 })
+    const { clientWidth, clientHeight } = container
+    await expect
+      .poll(
+        async () =>
+          (await engine.run('city.pickAtScreenPoint', { x: clientWidth / 2, y: clientHeight / 2 }))
+            ?.featureId,
+        { timeout: 20_000 },
+      )
+      .toBe(7)
+
     await engine.run('city.selectFeature', { tilesetId: 'batched', featureId: null })
     await expect.poll(() => city(engine).selectedFeature).toBeNull()
     await expect.poll(() => countHighlightPixels(container), { timeout: 20_000 }).toBe(0)

@@ -251,6 +251,42 @@ const contentLoadOptions = {
   basis: { format: 'rgba32' },
 }
 
+/** Frames of GPU work the map may have queued before it skips drawing one. */
+const maximumFramesInFlight = 2
+
+/**
+ * Keeps the map from queueing more GPU work than the GPU gets through. A browser normally does
+ * this by pacing animation frames to the display; where it does not (a software GPU behind a
+ * slow compositor, benchmarks without a frame cap), frames pile up in the GPU process until one
+ * WebGL call waits seconds for all of them and the page freezes. Each drawn frame ends with a
+ * fence; while the oldest of two is unfinished the map skips a frame and asks for the next
+ * (reading a fence's status never waits). Returns the function that removes it.
+ */
+function paceGpuFrames(map: MapLibreMap): () => void {
+  const gl = map.getCanvas().getContext('webgl2')
+  const paced = map as unknown as { _render(timestamp: number): unknown }
+  if (!gl || typeof paced._render !== 'function') return () => {}
+  const render = paced._render.bind(map)
+  const fences: WebGLSync[] = []
+  paced._render = (timestamp: number) => {
+    while (fences.length > 0 && gl.getSyncParameter(fences[0]!, gl.SYNC_STATUS) === gl.SIGNALED) {
+      gl.deleteSync(fences.shift()!)
+    }
+    if (fences.length >= maximumFramesInFlight) {
+      map.triggerRepaint()
+      return map
+    }
+    const result = render(timestamp)
+    const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
+    if (fence) fences.push(fence)
+    return result
+  }
+  return () => {
+    paced._render = render
+    for (const fence of fences.splice(0)) gl.deleteSync(fence)
+  }
+}
+
 /** Options of {@link CityScene}. */
 export interface CitySceneOptions {
   container: HTMLElement
@@ -291,11 +327,11 @@ export class CityScene {
   private lastFrameIntervalMs = 0
   private lastPublishedTilesets = ''
   private readonly primitivesByTile = new WeakMap<object, BatchedPrimitive[]>()
+  private readonly disposeFramePacing: () => void
   /** Where the last feature was picked, so `flyTo {featureId}` has a destination. */
   private lastPickPosition: { lng: number; lat: number } | null = null
 
   constructor(options: CitySceneOptions) {
-    performance.mark('city:open')
     this.publish = options.publish
     this.streaming = options.streaming
     this.controls = options.controls
@@ -321,6 +357,7 @@ export class CityScene {
         antialias: false,
       },
     })
+    this.disposeFramePacing = paceGpuFrames(this.map)
     this.overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
     this.map.addControl(this.overlay)
     this.applyControls()
@@ -369,10 +406,7 @@ export class CityScene {
     }
     if (this.isDisposed) return
     this.map.setStyle(style, { diff: false })
-    this.map.once('style.load', () => {
-      performance.mark('city:basemap-style')
-      this.publishBasemap(true, null)
-    })
+    this.map.once('style.load', () => this.publishBasemap(true, null))
   }
 
   /** Adds a tileset; its tiles start streaming at the next frame. */
@@ -528,6 +562,7 @@ export class CityScene {
     this.overlay.setProps({ layers: [] })
     this.map.removeControl(this.overlay)
     this.overlay.finalize()
+    this.disposeFramePacing()
     this.map.remove()
     this.tilesLoader.dispose()
     this.entries.clear()
@@ -577,6 +612,20 @@ export class CityScene {
       })
       .then((tilesetJson) => {
         if (stream.isEnded) throw new EngineError('engine.disposed', 'The tileset was closed.')
+        /**
+         * Selects tiles for the map's camera at once. `selectTiles` would first wait a timer
+         * turn, which the map's busy start-up delays by a frame or more before any request.
+         */
+        const traverseNow = () => {
+          if (stream.isEnded || drawingLayer()) return
+          const viewports = [this.viewport()]
+          const traversed = tileset3d as unknown as {
+            lastUpdatedVieports: unknown
+            doUpdate(viewports: unknown): void
+          }
+          traversed.lastUpdatedVieports = viewports
+          traversed.doUpdate(viewports)
+        }
         const tileset3d: Tileset3D = new Tileset3D(tilesetJson as never, {
           loadOptions: contentLoadOptions,
           ...this.tilesetOptions(entry.source),
@@ -585,7 +634,7 @@ export class CityScene {
             if (layer) return layer._onTileLoad(tile)
             ;(tile as Tile3D & { tileDrawn?: boolean }).tileDrawn = false
             handlers.onTileLoad()
-            if (!stream.isEnded) void tileset3d.selectTiles([this.viewport()])
+            traverseNow()
           },
           onTileUnload: (tile: Tile3D) => {
             const layer = drawingLayer()
@@ -595,7 +644,6 @@ export class CityScene {
           onTileError: handlers.onTileError as never,
           onUpdate: () => drawingLayer()?.setNeedsUpdate(),
         })
-        performance.mark('city:tileset-json')
         if (isCurrent()) {
           entry.tileset3d = tileset3d
           entry.loadState = 'ready'
@@ -605,7 +653,7 @@ export class CityScene {
             : null
           this.publishTilesets()
         }
-        void tileset3d.selectTiles([this.viewport()])
+        void tileset3d.tilesetInitializationPromise.then(traverseNow)
         return tileset3d
       })
     stream.ready.catch((error: unknown) => {
@@ -632,7 +680,6 @@ export class CityScene {
   private tileHandlers(entry: TilesetEntry, isCurrent: () => boolean) {
     return {
       onTileLoad: () => {
-        performance.mark('city:tile-content')
         if (isCurrent()) this.publishTilesets()
       },
       onTileUnload: () => {
@@ -790,8 +837,8 @@ export class CityScene {
       this.selection?.tilesetId === target.tilesetId &&
       this.selection.featureId === target.featureId
     ) {
-      const pickedAt = this.lastPickPosition
-      if (pickedAt) return { lng: pickedAt.lng, lat: pickedAt.lat, zoom: 18 }
+      const at = this.selectionCenter() ?? this.lastPickPosition
+      if (at) return { lng: at.lng, lat: at.lat, zoom: 18 }
     }
     if (!entry.center) {
       throw new EngineError(
@@ -806,6 +853,30 @@ export class CityScene {
       lat: entry.center.lat,
       ...(zoom !== undefined && Number.isFinite(zoom) ? { zoom: Math.min(zoom, 20) } : {}),
     }
+  }
+
+  /** Where the selected feature is: the centre of its triangles' bounds, on the globe. */
+  private selectionCenter(): { lng: number; lat: number } | null {
+    const highlight = this.selection?.highlight
+    if (!highlight || highlight.positions.length < 3) return null
+    const { positions, origin, modelMatrix } = highlight
+    const low = [Infinity, Infinity, Infinity]
+    const high = [-Infinity, -Infinity, -Infinity]
+    for (let index = 0; index < positions.length; index++) {
+      const axis = index % 3
+      low[axis] = Math.min(low[axis]!, positions[index]!)
+      high[axis] = Math.max(high[axis]!, positions[index]!)
+    }
+    const centerScene = low.map((value, axis) => (value + high[axis]!) / 2)
+    // Scene space → east-north-up metres at the tile's origin → the globe.
+    const centerMeters = new Matrix4(modelMatrix).transformAsPoint(centerScene)
+    const fixedFrame = Ellipsoid.WGS84.eastNorthUpToFixedFrame(
+      Ellipsoid.WGS84.cartographicToCartesian(origin),
+    )
+    const [lng, lat] = Ellipsoid.WGS84.cartesianToCartographic(
+      new Matrix4(fixedFrame).transformAsPoint(centerMeters),
+    )
+    return Number.isFinite(lng) && Number.isFinite(lat) ? { lng: lng!, lat: lat! } : null
   }
 
   private viewport(): WebMercatorViewport {

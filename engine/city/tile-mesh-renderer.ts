@@ -1,4 +1,4 @@
-import type { TileMesh } from './tile-meshes'
+import { type TileMesh, type TileTextureSampler, usesMipmaps } from './tile-meshes'
 
 /**
  * Draws tile meshes with plain WebGL 2 calls: one small program per GL context, one vertex array
@@ -187,7 +187,11 @@ export function prepareTileMeshProgram(gl: WebGL2RenderingContext): void {
   programFor(gl)
 }
 
-function uploadTexture(gl: WebGL2RenderingContext, image: TexImageSource): WebGLTexture {
+function uploadTexture(
+  gl: WebGL2RenderingContext,
+  image: TexImageSource,
+  sampler: TileTextureSampler,
+): WebGLTexture {
   const texture = gl.createTexture()
   if (!texture) throw new Error('WebGL could not create a texture.')
   gl.bindTexture(gl.TEXTURE_2D, texture)
@@ -196,12 +200,13 @@ function uploadTexture(gl: WebGL2RenderingContext, image: TexImageSource): WebGL
   gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false)
   gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4)
   gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image)
-  // Mipmapped: oblique photography is seen at grazing angles, where a single level shimmers.
-  gl.generateMipmap(gl.TEXTURE_2D)
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR)
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.REPEAT)
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.REPEAT)
+  // As the glTF's sampler says: mip levels cost a generation pass and trilinear reads, paid
+  // only where the tileset asks for them.
+  if (usesMipmaps(sampler.minFilter)) gl.generateMipmap(gl.TEXTURE_2D)
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, sampler.minFilter)
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, sampler.magFilter)
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, sampler.wrapS)
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, sampler.wrapT)
   gl.bindTexture(gl.TEXTURE_2D, null)
   return texture
 }
@@ -242,7 +247,7 @@ export function createTileMeshGpu(gl: WebGL2RenderingContext, mesh: TileMesh): T
     mesh,
     vertexArray,
     buffers,
-    texture: mesh.texture ? uploadTexture(gl, mesh.texture) : null,
+    texture: mesh.texture ? uploadTexture(gl, mesh.texture, mesh.textureSampler) : null,
     indexType,
     elementCount: mesh.indices ? mesh.indices.length : mesh.vertexCount,
   }

@@ -19,7 +19,7 @@ interface GltfAccessor {
 
 interface GltfTextureInfo {
   texCoord?: number
-  texture?: { source?: { image?: unknown } }
+  texture?: { source?: { image?: unknown }; sampler?: Partial<TileTextureSampler> }
 }
 
 interface GltfMaterial {
@@ -59,6 +59,36 @@ export interface TileGltf {
 /** An image the GPU can take as it is. */
 export type TileImage = ImageBitmap | HTMLImageElement | HTMLCanvasElement | ImageData
 
+/** A glTF sampler: WebGL filter and wrap enums. */
+export interface TileTextureSampler {
+  magFilter: number
+  minFilter: number
+  wrapS: number
+  wrapT: number
+}
+
+const linear = 9729
+const linearMipmapLinear = 9987
+const repeat = 10497
+
+/**
+ * The sampler a texture is drawn with. A glTF without one gets repeat wrapping and "auto"
+ * filtering (glTF 2.0 §3.8.4), which here means trilinear.
+ */
+function samplerOf(sampler: Partial<TileTextureSampler> | undefined): TileTextureSampler {
+  return {
+    magFilter: sampler?.magFilter ?? linear,
+    minFilter: sampler?.minFilter ?? linearMipmapLinear,
+    wrapS: sampler?.wrapS ?? repeat,
+    wrapT: sampler?.wrapT ?? repeat,
+  }
+}
+
+/** Whether a minification filter reads mip levels (which must then be generated). */
+export function usesMipmaps(minFilter: number): boolean {
+  return minFilter >= 9984 && minFilter <= 9987
+}
+
 /** One drawable triangle mesh of a tile. */
 export interface TileMesh {
   /** Scene space of the tile's glTF (node transforms applied), column-major. */
@@ -73,6 +103,7 @@ export interface TileMesh {
   /** RGBA, 0–1. */
   baseColor: [number, number, number, number]
   texture: TileImage | null
+  textureSampler: TileTextureSampler
   /** KHR_materials_unlit, or photogrammetry (textured, no normals): the texture is the light. */
   isUnlit: boolean
   /** Fragments below this alpha are dropped (alphaMode MASK); 0 draws everything. */
@@ -202,6 +233,7 @@ export function collectTileMeshes(gltf: TileGltf): TileMesh[] {
       vertexCount,
       baseColor: [factor?.[0] ?? 1, factor?.[1] ?? 1, factor?.[2] ?? 1, factor?.[3] ?? 1],
       texture: texture && texCoords ? texture : null,
+      textureSampler: samplerOf(textureInfo?.texture?.sampler),
       isUnlit:
         Boolean(material?.extensions?.KHR_materials_unlit) ||
         (Boolean(texture && texCoords) && !normals),

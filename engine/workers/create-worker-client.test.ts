@@ -69,6 +69,27 @@ describe('createWorkerPool', () => {
     expect(started.every((worker) => worker.isTerminated())).toBe(true)
   })
 
+  it('warms up every worker before the first job, and the jobs then use those', async () => {
+    const pool = createWorkerPool<TestApi>(startWorker, { maxWorkers: 2 })
+    pool.warmUp()
+    expect(started).toHaveLength(2)
+    pool.warmUp()
+    expect(started).toHaveLength(2)
+    const workerNumbers = await Promise.all([
+      pool.run((api) => api.workerNumber()),
+      pool.run(async (api) => {
+        await api.busy(10)
+        return api.workerNumber()
+      }),
+    ])
+    expect(new Set(workerNumbers)).toEqual(new Set([1, 2]))
+    expect(started).toHaveLength(2)
+    pool.dispose()
+    pool.warmUp()
+    expect(started).toHaveLength(2)
+    expect(started.every((worker) => worker.isTerminated())).toBe(true)
+  })
+
   it('rejects queued jobs when disposed', async () => {
     const pool = createWorkerPool<TestApi>(startWorker, { maxWorkers: 1 })
     const running = pool.run((api) => api.hang())
