@@ -71,6 +71,7 @@ export default defineConfig({
             '@loaders.gl/3d-tiles',
             '@loaders.gl/core',
             '@loaders.gl/tiles',
+            '@luma.gl/webgl',
             '@math.gl/core',
             '@math.gl/geospatial',
             '@maplibre/maplibre-gl-style-spec',

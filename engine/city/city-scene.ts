@@ -573,7 +573,8 @@ export class CityScene {
   private newEntry(source: CityTilesetSource): TilesetEntry {
     const entry: TilesetEntry = {
       source,
-      stream: { ready: Promise.reject(), layer: null, isEnded: true },
+      // Replaced at once below; startStream needs the entry to exist first.
+      stream: { ready: new Promise<never>(() => {}), layer: null, isEnded: true },
       generation: 0,
       tileset3d: null,
       loadState: 'loading',
@@ -595,7 +596,12 @@ export class CityScene {
     const isCurrent = () =>
       this.entries.get(entry.source.id) === entry && entry.generation === generation
     const handlers = this.tileHandlers(entry, isCurrent)
-    const stream: TilesetStream = { ready: Promise.reject(), layer: null, isEnded: false }
+    // `ready` is set just below; its callbacks need `stream` itself.
+    const stream: TilesetStream = {
+      ready: new Promise<never>(() => {}),
+      layer: null,
+      isEnded: false,
+    }
     /** The adopting layer as deck currently holds it (deck swaps instances on every update). */
     const drawingLayer = () =>
       (stream.layer?.getCurrentLayer() ?? null) as unknown as Tile3DLayerInternals | null
