@@ -89,10 +89,7 @@ export class TilesetMeshLayer extends Layer<TilesetMeshLayerProps> {
   }
 
   override finalizeState(context: LayerContext): void {
-    const gl = this.gl()
-    for (const tileGpu of this.state.gpuByTile.values()) {
-      for (const mesh of tileGpu.meshes) deleteTileMeshGpu(gl, mesh)
-    }
+    for (const tileGpu of this.state.gpuByTile.values()) this.deleteTileGpu(tileGpu)
     this.state.gpuByTile.clear()
     super.finalizeState(context)
   }
@@ -170,8 +167,8 @@ export class TilesetMeshLayer extends Layer<TilesetMeshLayerProps> {
     if (!content?.gltf) return null
     const existing = this.state.gpuByTile.get(tile)
     if (existing?.content === content) return existing
+    if (existing) this.deleteTileGpu(existing)
     const gl = this.gl()
-    if (existing) for (const mesh of existing.meshes) deleteTileMeshGpu(gl, mesh)
     const tileGpu: TileGpu = {
       content,
       meshes: collectTileMeshes(content.gltf).map((mesh) => createTileMeshGpu(gl, mesh)),
@@ -182,11 +179,15 @@ export class TilesetMeshLayer extends Layer<TilesetMeshLayerProps> {
 
   /** Frees the GPU copies of tiles loaders.gl unloaded (memory budget) or replaced. */
   private releaseUnloadedTiles(): void {
-    const gl = this.gl()
     for (const [tile, tileGpu] of this.state.gpuByTile) {
       if (tile.content === tileGpu.content && tile.contentAvailable) continue
-      for (const mesh of tileGpu.meshes) deleteTileMeshGpu(gl, mesh)
+      this.deleteTileGpu(tileGpu)
       this.state.gpuByTile.delete(tile)
     }
+  }
+
+  private deleteTileGpu(tileGpu: TileGpu): void {
+    const gl = this.gl()
+    for (const mesh of tileGpu.meshes) deleteTileMeshGpu(gl, mesh)
   }
 }
