@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import type { CitySnapshot } from '../api/city-snapshot'
+import { describe, expect, it } from 'vitest'
 import { EngineError } from '../api/errors'
-import { Engine } from '../core/engine'
+import type { Engine } from '../core/engine'
+import { cityTestPage } from './testing/city-test-page'
 
 /**
  * The city engine as the app runs it in Chromium: MapLibre with an inline offline style, deck.gl
@@ -21,24 +21,7 @@ const offlineStyle = {
   layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#f5f2eb' } }],
 }
 
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup()
-})
-
-function createContainer(): HTMLElement {
-  const container = document.createElement('div')
-  container.style.cssText = 'position:absolute;left:0;top:0;width:640px;height:480px'
-  document.body.append(container)
-  cleanups.push(() => container.remove())
-  return container
-}
-
-function createEngine(): Engine {
-  const engine = new Engine()
-  cleanups.push(() => engine.dispose())
-  return engine
-}
+const { createContainer, createEngine, city } = cityTestPage()
 
 async function openBatchedCity(engine: Engine, container: HTMLElement): Promise<void> {
   await engine.run('city.attachContainer', { container })
@@ -50,10 +33,6 @@ async function openBatchedCity(engine: Engine, container: HTMLElement): Promise<
     tilesets: [{ id: 'batched', name: 'Batched buildings', url: tilesetUrl, isVisible: true }],
     keepDrawingBuffer: true,
   })
-}
-
-function city(engine: Engine): CitySnapshot {
-  return engine.getSnapshot().city
 }
 
 /** Pixels of the map canvas that are not the plain land colour: what the tiles drew. */

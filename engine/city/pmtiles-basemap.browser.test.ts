@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
 import { generateRasterBasemap } from '../../tools/pmtiles/raster-basemap'
-import type { CitySnapshot } from '../api/city-snapshot'
 import { EngineError } from '../api/errors'
-import { Engine } from '../core/engine'
+import { cityTestPage } from './testing/city-test-page'
 
 /**
  * A user's PMTiles basemap as the city engine draws it in Chromium: a seeded raster archive
@@ -29,10 +28,7 @@ interface RangedFetch {
   status: number
 }
 
-const cleanups: (() => void | Promise<void>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
+const { cleanups, createContainer, createEngine, city } = cityTestPage()
 
 function base64Of(bytes: Uint8Array): string {
   let binary = ''
@@ -63,24 +59,6 @@ function recordArchiveFetches(): RangedFetch[] {
     globalThis.fetch = originalFetch
   })
   return fetches
-}
-
-function createContainer(): HTMLElement {
-  const container = document.createElement('div')
-  container.style.cssText = 'position:absolute;left:0;top:0;width:640px;height:480px'
-  document.body.append(container)
-  cleanups.push(() => container.remove())
-  return container
-}
-
-function createEngine(): Engine {
-  const engine = new Engine()
-  cleanups.push(() => engine.dispose())
-  return engine
-}
-
-function city(engine: Engine): CitySnapshot {
-  return engine.getSnapshot().city
 }
 
 /** Share of the map canvas's pixels close to a `#rrggbb` colour. */
