@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config'
 import { createServerDeps } from './deps'
 import { AppError } from './http/app-error'
+import { nulTextMessage } from './http/define-route'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
 import { OpenApiRegistry } from './http/openapi'
 import { type Clock, systemClock, timestampOf } from './modules/clock'
@@ -111,6 +112,9 @@ export async function buildApp(
     await registerSecurityHeaders(app, config.cspExtraOrigins)
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id)
+      // Path parameters and query values reach lookups unvalidated; none may hold a NUL.
+      if (/%00/i.test(request.url))
+        throw new AppError('validation', `The address: ${nulTextMessage}`)
       const query = request.query as Record<symbol, unknown> | undefined
       if (query?.[queryError] !== undefined) throw query[queryError]
     })

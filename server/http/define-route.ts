@@ -184,9 +184,33 @@ export function parseInput<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
 ): z.output<Schema> {
+  const nulField = pathOfNulText(value, [])
+  if (nulField !== undefined) {
+    const field = nulField.join('.')
+    throw new AppError('validation', `${field === '' ? 'The input' : field}: ${nulTextMessage}`, [
+      { field, message: nulTextMessage },
+    ])
+  }
   const result = schema.safeParse(value, { error: requiredFieldMessages })
   if (result.success) return result.data
   throw validationErrorOf(result.error.issues)
+}
+
+export const nulTextMessage = 'Text must not contain a NUL character.'
+
+/**
+ * Where the input holds a NUL character (in a value or a key), or undefined. No text we keep may
+ * hold one: PostgreSQL cannot store it, and it truncates names in C-based tools.
+ */
+function pathOfNulText(value: unknown, path: string[]): string[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\0')]
+    const found = pathOfNulText(inner, [...path, key])
+    if (found !== undefined) return found
+  }
+  return undefined
 }
 
 /** The validation AppError for a list of zod issues. */
@@ -243,7 +267,8 @@ async function readMultipart(
       const stored = await storage.put(part.file, { maxSizeBytes: maxFileSizeBytes })
       files.push({
         fieldName: part.fieldname,
-        fileName: part.filename,
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we drop
+        fileName: part.filename.replace(/[\u0000-\u001f\u007f]/g, ''),
         mimeType: part.mimetype,
         sha256: stored.sha256,
         sizeBytes: stored.sizeBytes,

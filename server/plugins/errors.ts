@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { z } from 'zod'
 import { type ErrorKind, errorCatalogue } from '../../contract/errors'
 import { AppError } from '../http/app-error'
-import { validationErrorOf } from '../http/define-route'
+import { nulTextMessage, validationErrorOf } from '../http/define-route'
 import { errorEnvelope } from '../http/envelope'
 
 /** The kind, message and details an error becomes in the envelope. */
@@ -38,6 +38,9 @@ const knownErrors: Record<string, ClassifiedError> = {
   FST_ERR_BAD_URL: { kind: 'validation', message: 'The address is malformed.' },
 }
 
+/** PostgreSQL's character_not_in_repertoire, which it raises for a NUL in text. */
+const postgresNulTextCode = '22021'
+
 /** Maps any thrown value to an envelope. Exported for tests and for code answering outside routes. */
 export function classifyError(error: unknown): ClassifiedError {
   if (error instanceof AppError) {
@@ -46,6 +49,10 @@ export function classifyError(error: unknown): ClassifiedError {
   if (error instanceof z.ZodError) {
     const appError = validationErrorOf(error.issues)
     return { kind: 'validation', message: appError.message, details: appError.details }
+  }
+  if ((error as { code?: unknown }).code === postgresNulTextCode) {
+    // A NUL that slipped past input validation: still the caller's text, not our failure.
+    return { kind: 'validation', message: nulTextMessage }
   }
   const fastifyError = error as Partial<FastifyError>
   const known = fastifyError.code === undefined ? undefined : knownErrors[fastifyError.code]
