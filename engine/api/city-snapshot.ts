@@ -83,6 +83,11 @@ export interface CityTilesetState {
   tilesInView: number
   /** Of the tiles in view, how many the map has drawn at least once. */
   tilesDrawn: number
+  /**
+   * The root tile is on screen drawn straight from tileset.json, while the tile tree is still
+   * being built; false again once the stream draws its own tiles (or settles without any).
+   */
+  isRootPreviewDrawn: boolean
   /** Nothing is loading for the current view: what is drawn is what this view will show. */
   isSettled: boolean
   gpuMemoryBytes: number

@@ -9,6 +9,7 @@ import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
 import { isOneOf, maxDistanceFactors, minDistanceFactors, wheelScaleOptions } from './city-controls'
 import type { CityScene } from './city-scene'
+import type { WorkerTilesLoader } from '../workers/tile-parse-client'
 
 function invalid(message: string, detail?: string): EngineError {
   return new EngineError('engine.invalidArgument', message, detail)
@@ -29,6 +30,8 @@ export function createCityHandlers(
 ): Pick<CommandHandlers, keyof CityCommands> & { dispose(): void } {
   let container: HTMLElement | null = null
   let scene: CityScene | null = null
+  /** Tile parse workers, kept while a container is attached: project switches reuse them. */
+  let tilesLoader: WorkerTilesLoader | null = null
   /** Bumped by every open and close, so an open that loses a race drops its scene. */
   let openSequence = 0
 
@@ -59,8 +62,18 @@ export function createCityHandlers(
       if (scene) close()
       container = element
       patchCity({ hasContainer: element !== null })
-      // A container means a city is about to open: its code loads now, not in the open.
-      if (element) await import('./city-scene')
+      if (!element) {
+        tilesLoader?.dispose()
+        tilesLoader = null
+        return undefined
+      }
+      // A container means a city is about to open: its code loads and its tile workers start
+      // now, not in the open (which may come before they are ready: it does not wait).
+      const { createCityTilesLoader } = await import('./city-scene')
+      if (container !== element || tilesLoader) return undefined
+      const started = createCityTilesLoader()
+      tilesLoader = started.tilesLoader
+      await started.ready
       return undefined
     },
     'city.open': async (args) => {
@@ -72,8 +85,9 @@ export function createCityHandlers(
       if (ids.size !== args.tilesets.length) throw invalid('Two tilesets share an id.')
       if (scene) close()
       const sequence = ++openSequence
-      const { CityScene } = await import('./city-scene')
+      const { CityScene, createCityTilesLoader } = await import('./city-scene')
       if (sequence !== openSequence || !container) return undefined
+      tilesLoader ??= createCityTilesLoader().tilesLoader
       const streaming = { ...city().streaming, ...args.streaming }
       scene = new CityScene({
         container,
@@ -85,6 +99,7 @@ export function createCityHandlers(
         controls: city().controls,
         keepDrawingBuffer: args.keepDrawingBuffer ?? false,
         publish: patchCity,
+        tilesLoader,
       })
       return undefined
     },
@@ -168,6 +183,8 @@ export function createCityHandlers(
       scene?.dispose()
       scene = null
       container = null
+      tilesLoader?.dispose()
+      tilesLoader = null
     },
   }
 }

@@ -118,6 +118,53 @@ describe('city engine in Chromium', () => {
     expect(city(engine).tilesets[0]?.isVisible).toBe(false)
   })
 
+  it('draws the root straight from tileset.json first, then hands it over to the stream', async () => {
+    const engine = createEngine()
+    const container = createContainer()
+    const seen: { isRootPreviewDrawn: boolean; tilesDrawn: number }[] = []
+    engine.on('snapshot.changed', (snapshot) => {
+      const tileset = snapshot.city.tilesets[0]
+      if (tileset)
+        seen.push({
+          isRootPreviewDrawn: tileset.isRootPreviewDrawn,
+          tilesDrawn: tileset.tilesDrawn,
+        })
+    })
+    await openBatchedCity(engine, container)
+    await expect.poll(() => city(engine).tilesets[0]?.errorCount, { timeout: 30_000 }).toBe(2)
+    await expect.poll(() => city(engine).tilesets[0]?.tilesDrawn, { timeout: 30_000 }).toBe(1)
+    await expect.poll(() => countDrawnPixels(container), { timeout: 20_000 }).toBeGreaterThan(500)
+
+    // The preview was on screen, counted as the root drawn, before the stream drew anything.
+    const firstDrawn = seen.find((state) => state.tilesDrawn > 0)
+    expect(firstDrawn).toEqual({ isRootPreviewDrawn: true, tilesDrawn: 1 })
+    // Then the stream's own root replaced it (drawn once, not twice).
+    expect(city(engine).tilesets[0]).toMatchObject({ isRootPreviewDrawn: false, tilesDrawn: 1 })
+    expect(city(engine).tileParsing.contentsParsedInWorkers).toBe(1)
+  })
+
+  it('shows no preview of a hidden tileset', async () => {
+    const engine = createEngine()
+    const container = createContainer()
+    let isPreviewSeen = false
+    engine.on('snapshot.changed', (snapshot) => {
+      if (snapshot.city.tilesets[0]?.isRootPreviewDrawn) isPreviewSeen = true
+    })
+    await engine.run('city.attachContainer', { container })
+    await engine.run('city.open', {
+      projectId: 'project-1',
+      center: buildingsCenter,
+      zoom: 17.2,
+      basemap: { kind: 'offline', style: offlineStyle },
+      tilesets: [{ id: 'batched', name: 'Batched buildings', url: tilesetUrl, isVisible: false }],
+      keepDrawingBuffer: true,
+    })
+    await expect.poll(() => city(engine).tilesets[0]?.errorCount, { timeout: 30_000 }).toBe(2)
+    await expect.poll(() => city(engine).basemap?.isLoaded, { timeout: 20_000 }).toBe(true)
+    expect(isPreviewSeen).toBe(false)
+    expect(countDrawnPixels(container)).toBeLessThan(50)
+  })
+
   it('parses tile contents in the worker pool, only the tileset.json on the main thread', async () => {
     const engine = createEngine()
     const container = createContainer()

@@ -12,6 +12,7 @@ import { SimpleMeshLayer } from '@deck.gl/mesh-layers'
 import dracoWorkerUrl from '@loaders.gl/draco/draco-worker.js?url'
 import { parse } from '@loaders.gl/core'
 import { type Tile3D, Tileset3D } from '@loaders.gl/tiles'
+import { WebGLDevice } from '@luma.gl/webgl'
 import { Matrix4 } from '@math.gl/core'
 import { Ellipsoid } from '@math.gl/geospatial'
 import {
@@ -51,7 +52,9 @@ import {
 } from './batched-features'
 import { cityZoomLimits, wheelZoomRate } from './city-controls'
 import { screenSpaceErrorScale } from './screen-space-error'
+import { type RootPreviewTile, type RootTile, rootPreviewTile, rootTileOf } from './root-preview'
 import { placementModelMatrix } from './tileset-placement'
+import { prepareTileMeshProgram } from './tile-mesh-renderer'
 import { TilesetMeshLayer } from './tileset-mesh-layer'
 
 // MapLibre's worker is bundled as its own file; MapLibre must be told where it went.
@@ -82,6 +85,8 @@ interface TilesetEntry {
   center: CityTilesetState['center']
   errors: CityTileError[]
   errorCount: number
+  /** The root drawn from the tileset.json until loaders.gl draws (root-preview.ts). */
+  preview: RootPreviewTile | null
 }
 
 /** The loaded tile content fields this scene reads (loaders.gl types them loosely). */
@@ -251,6 +256,41 @@ const contentLoadOptions = {
   basis: { format: 'rgba32' },
 }
 
+/**
+ * Attaches luma.gl (deck's GPU layer) to the map's WebGL context now, before the map has queued
+ * any frame. deck's overlay would attach a few tasks later, and luma's set-up reads GL
+ * parameters: synchronous round trips that wait for the GPU to finish every frame queued so far
+ * (≈ 160 ms of blocked main thread on a software GPU, measured by the city-tiles bench). deck
+ * finds the device on the context and uses it, with the caching it would have asked for.
+ */
+function attachDeviceEarly(map: MapLibreMap): void {
+  const gl = map.getCanvas().getContext('webgl2')
+  if (!gl || WebGLDevice.getDeviceFromContext(gl)) return
+  new WebGLDevice({
+    _handle: gl,
+    createCanvasContext: { canvas: gl.canvas, autoResize: false },
+    _cacheShaders: true,
+    _cachePipelines: true,
+  })
+}
+
+/**
+ * The tile parse workers for the scenes of one map container, started and warmed up at once
+ * (`ready`): a container means a city is about to open, and its first tile should not wait for
+ * the workers' start.
+ */
+export function createCityTilesLoader(): { tilesLoader: WorkerTilesLoader; ready: Promise<void> } {
+  const tilesLoader = createWorkerTilesLoader()
+  return { tilesLoader, ready: tilesLoader.warmUp(contentLoadOptions) }
+}
+
+/** How long building loaders.gl's tile tree waits for the root preview to be drawn. */
+const previewWaitMs = 300
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
 /** Frames of GPU work the map may have queued before it skips drawing one. */
 const maximumFramesInFlight = 2
 
@@ -298,6 +338,8 @@ export interface CitySceneOptions {
   controls: CitySnapshot['controls']
   /** Keep the drawn frame readable (`toDataURL`, `drawImage`) after it is shown. */
   keepDrawingBuffer: boolean
+  /** The tile parse workers (createCityTilesLoader); the scene does not terminate them. */
+  tilesLoader: WorkerTilesLoader
   /** Receives every change of the city snapshot (the engine publishes once per frame). */
   publish(patch: CityPatch): void
 }
@@ -312,7 +354,8 @@ export class CityScene {
   private readonly map: MapLibreMap
   private readonly overlay: MapLibreOverlay
   /** Parses tile contents in workers; one pool per scene, terminated with it. */
-  private readonly tilesLoader: WorkerTilesLoader = createWorkerTilesLoader()
+  /** Parses tile contents in workers; shared by the scenes of one attached container. */
+  private readonly tilesLoader: WorkerTilesLoader
   private readonly entries = new Map<string, TilesetEntry>()
   /** deck layer id → tileset id, to name the tileset of a pick. */
   private readonly layerTilesets = new Map<string, string>()
@@ -332,6 +375,8 @@ export class CityScene {
   private lastPickPosition: { lng: number; lat: number } | null = null
 
   constructor(options: CitySceneOptions) {
+    this.tilesLoader = options.tilesLoader
+    this.tilesLoader.resetCounts()
     this.publish = options.publish
     this.streaming = options.streaming
     this.controls = options.controls
@@ -357,6 +402,10 @@ export class CityScene {
         antialias: false,
       },
     })
+    attachDeviceEarly(this.map)
+    // Tiles wait for this program; linking runs on the GPU side while the tileset loads.
+    const gl = this.map.getCanvas().getContext('webgl2')
+    if (gl) prepareTileMeshProgram(gl)
     this.disposeFramePacing = paceGpuFrames(this.map)
     this.overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
     this.map.addControl(this.overlay)
@@ -564,7 +613,7 @@ export class CityScene {
     this.overlay.finalize()
     this.disposeFramePacing()
     this.map.remove()
-    this.tilesLoader.dispose()
+    this.tilesLoader.forgetPrefetches()
     this.entries.clear()
     this.layerTilesets.clear()
     this.selection = null
@@ -582,6 +631,7 @@ export class CityScene {
       center: null,
       errors: [],
       errorCount: 0,
+      preview: null,
     }
     entry.stream = this.startStream(entry)
     return entry
@@ -605,14 +655,36 @@ export class CityScene {
     /** The adopting layer as deck currently holds it (deck swaps instances on every update). */
     const drawingLayer = () =>
       (stream.layer?.getCurrentLayer() ?? null) as unknown as Tile3DLayerInternals | null
-    this.tilesLoader.warmUp()
+    void this.tilesLoader.warmUp(contentLoadOptions)
     const url = entry.source.url
     // fetch() sends the request now, ahead of the map's synchronous start-up that follows in
     // the constructor; loaders.gl's load() would only send it after a few awaits.
     stream.ready = fetch(url)
-      .then((response) => {
+      .then(async (response) => {
         if (!response.ok) {
           throw new Error(`The tileset ${url} could not be loaded (HTTP ${response.status}).`)
+        }
+        // The root content is what gets drawn first: its fetch and parse start now, while
+        // the tileset.json is parsed and the tile tree built here, and it is drawn as soon as
+        // it is parsed (root-preview.ts).
+        const root = rootTileOf(url, await response.clone().json())
+        if (root) {
+          const options = {
+            ...contentLoadOptions,
+            '3d-tiles': { ...contentLoadOptions['3d-tiles'], assetGltfUpAxis: root.gltfUpAxis },
+          }
+          let isPreviewShown = false
+          const prefetched = this.tilesLoader.prefetch(root.contentUrl, options, (content) => {
+            if (isCurrent() && !stream.isEnded)
+              isPreviewShown = this.showRootPreview(entry, root, content)
+          })
+          // loaders.gl's tile tree (every tile header parsed, then a Tile3D each) holds the main
+          // thread for a while, and the worker's answer would wait behind it: the preview goes
+          // first — parsed, then drawn in one frame — unless that takes long.
+          await Promise.race([
+            prefetched.then(() => (isPreviewShown ? this.nextRender() : undefined)),
+            delay(previewWaitMs),
+          ])
         }
         return parse(response, this.tilesLoader.loader, contentLoadOptions)
       })
@@ -626,14 +698,23 @@ export class CityScene {
           if (stream.isEnded || drawingLayer()) return
           const viewports = [this.viewport()]
           const traversed = tileset3d as unknown as {
+            root: unknown
+            roots: Record<string, unknown>
             lastUpdatedVieports: unknown
             doUpdate(viewports: unknown): void
           }
+          // loaders.gl builds a second tile tree per viewport on its first traversal; the one
+          // its constructor built serves instead (≈ 0.1 s of main thread per 1,000 tiles, and
+          // `destroy()` frees only that tree). deck's layer traverses the same viewport id.
+          traversed.roots[mapLibreViewId] ??= traversed.root
           traversed.lastUpdatedVieports = viewports
           traversed.doUpdate(viewports)
         }
         const tileset3d: Tileset3D = new Tileset3D(tilesetJson as never, {
-          loadOptions: contentLoadOptions,
+          loadOptions: {
+            ...contentLoadOptions,
+            core: { ...contentLoadOptions.core, fetch: this.tilesLoader.fetch },
+          },
           ...this.tilesetOptions(entry.source),
           onTileLoad: (tile: Tile3D) => {
             const layer = drawingLayer()
@@ -669,6 +750,42 @@ export class CityScene {
       this.publishTilesets()
     })
     return stream
+  }
+
+  /** Resolves after the map's next drawn frame. */
+  private nextRender(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.isDisposed) resolve()
+      else this.map.once('render', () => resolve())
+    })
+  }
+
+  /** Draws the root's content until loaders.gl draws a tile of its own; false when it cannot. */
+  private showRootPreview(entry: TilesetEntry, root: RootTile, content: unknown): boolean {
+    if (this.isDisposed || this.drawnTileCount(entry) > 0) return false
+    const { placement } = entry.source
+    try {
+      entry.preview = rootPreviewTile(
+        root,
+        placement ? placementModelMatrix(placement) : undefined,
+        content,
+        mapLibreViewId,
+      )
+    } catch {
+      // A bounding volume loaders.gl cannot place: no preview, loaders.gl reports it per tile.
+      entry.preview = null
+    }
+    if (entry.preview) this.updateLayers()
+    return entry.preview !== null
+  }
+
+  /** Tiles in view that loaders.gl's stream has drawn (the mesh layer marks them). */
+  private drawnTileCount(entry: TilesetEntry): number {
+    return (
+      entry.tileset3d?.selectedTiles.filter(
+        (tile) => (tile as Tile3D & { tileDrawn?: boolean }).tileDrawn === true,
+      ).length ?? 0
+    )
   }
 
   /** Lets go of a stream; one no layer adopted is destroyed here (an adopted one by deck). */
@@ -734,6 +851,7 @@ export class CityScene {
     entry.failure = null
     entry.errors = []
     entry.errorCount = 0
+    entry.preview = null
     if (this.selection?.tilesetId === entry.source.id) this.clearSelection()
   }
 
@@ -764,6 +882,15 @@ export class CityScene {
     } as ConstructorParameters<typeof Tile3DLayer>[0])
   }
 
+  private previewLayer(entry: TilesetEntry, preview: RootPreviewTile): Layer {
+    return new TilesetMeshLayer({
+      id: `tileset-preview-${entry.source.id}-${entry.generation}`,
+      tiles: [preview as unknown as Tile3D],
+      visible: entry.source.isVisible,
+      pickable: false,
+    })
+  }
+
   private highlightLayer(selection: Selection): Layer | null {
     if (!selection.highlight) return null
     const { positions, origin, modelMatrix } = selection.highlight
@@ -786,7 +913,11 @@ export class CityScene {
   private updateLayers(): void {
     if (this.isDisposed) return
     this.layerTilesets.clear()
-    const layers: Layer[] = [...this.entries.values()].map((entry) => this.layerFor(entry))
+    const layers: Layer[] = [...this.entries.values()].flatMap((entry) =>
+      entry.preview
+        ? [this.previewLayer(entry, entry.preview), this.layerFor(entry)]
+        : [this.layerFor(entry)],
+    )
     const highlight = this.selection && this.highlightLayer(this.selection)
     if (highlight) layers.push(highlight)
     this.overlay.setProps({ layers })
@@ -978,8 +1109,15 @@ export class CityScene {
   /** Publishes tileset progress when it changed (it is polled on every drawn frame). */
   private publishTilesets(): void {
     if (this.isDisposed) return
+    let isPreviewDropped = false
     const tilesets: CityTilesetState[] = [...this.entries.values()].map((entry) => {
       const tileset3d = entry.tileset3d
+      const drawnByStream = this.drawnTileCount(entry)
+      // The preview gives way once the stream drew, or settled without drawing (out of view).
+      if (entry.preview && (drawnByStream > 0 || tileset3d?.isLoaded())) {
+        entry.preview = null
+        isPreviewDropped = true
+      }
       return {
         id: entry.source.id,
         name: entry.source.name,
@@ -991,10 +1129,8 @@ export class CityScene {
         tilesLoaded: tileset3d ? this.loadedTiles(entry).length : 0,
         tilesInView: tileset3d?.selectedTiles.length ?? 0,
         // The mesh layer (and deck's scenegraph layer) mark a tile when they first draw it.
-        tilesDrawn:
-          tileset3d?.selectedTiles.filter(
-            (tile) => (tile as Tile3D & { tileDrawn?: boolean }).tileDrawn === true,
-          ).length ?? 0,
+        tilesDrawn: drawnByStream + (entry.preview?.tileDrawn ? 1 : 0),
+        isRootPreviewDrawn: entry.preview?.tileDrawn === true,
         isSettled: tileset3d?.isLoaded() ?? entry.loadState === 'failed',
         gpuMemoryBytes: tileset3d?.gpuMemoryUsageInBytes ?? 0,
         center: entry.center,
@@ -1002,6 +1138,11 @@ export class CityScene {
         errorCount: entry.errorCount,
       }
     })
+    if (isPreviewDropped) {
+      // Publishes again from there, with the preview gone.
+      this.updateLayers()
+      return
+    }
     const tileParsing = this.tilesLoader.counts()
     const key = JSON.stringify([tilesets, tileParsing])
     if (key === this.lastPublishedTilesets) return

@@ -17,7 +17,7 @@ import {
   type TileMeshDraw,
   type TileMeshGpu,
 } from './tile-mesh-renderer'
-import { collectTileMeshes, type TileGltf } from './tile-meshes'
+import { collectTileMeshes, type TileGltf, type TileMesh } from './tile-meshes'
 
 /**
  * Draws every selected triangle tile of a tileset (b3dm, glb, cmpt) in one deck.gl layer with
@@ -42,6 +42,8 @@ export interface TilesetMeshLayerProps extends LayerProps {
 /** The loaded content fields this layer reads. */
 interface MeshTileContent {
   gltf?: TileGltf
+  /** Meshes already read from the glTF (a root preview, root-preview.ts). */
+  meshes?: TileMesh[]
   cartographicOrigin?: number[]
   modelMatrix?: number[]
 }
@@ -164,14 +166,15 @@ export class TilesetMeshLayer extends Layer<TilesetMeshLayerProps> {
   /** The tile's GPU copies, made on first use and remade when its content was reloaded. */
   private tileGpu(tile: Tile3D): TileGpu | null {
     const content = tile.content as MeshTileContent | undefined
-    if (!content?.gltf) return null
+    if (!content?.gltf && !content?.meshes) return null
     const existing = this.state.gpuByTile.get(tile)
     if (existing?.content === content) return existing
     if (existing) this.deleteTileGpu(existing)
     const gl = this.gl()
+    const meshes = content.meshes ?? collectTileMeshes(content.gltf as TileGltf)
     const tileGpu: TileGpu = {
       content,
-      meshes: collectTileMeshes(content.gltf).map((mesh) => createTileMeshGpu(gl, mesh)),
+      meshes: meshes.map((mesh) => createTileMeshGpu(gl, mesh)),
     }
     this.state.gpuByTile.set(tile, tileGpu)
     return tileGpu

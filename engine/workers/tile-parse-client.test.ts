@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { parse as parseWithLoadersGl } from '@loaders.gl/core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { load, parse as parseWithLoadersGl } from '@loaders.gl/core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { tileParseApi } from '../../workers/tile-parse/tile-parse-api'
 import { createInProcessWorker, type InProcessWorker } from '../testing/in-process-worker'
 import { createWorkerTilesLoader, type WorkerTilesLoader } from './tile-parse-client'
@@ -125,5 +127,79 @@ describe('createWorkerTilesLoader', () => {
     await expect(parseContent(readFixture('batchedWithBatchTable.b3dm'))).rejects.toMatchObject({
       code: 'engine.disposed',
     })
+  })
+})
+
+describe('prefetching a content ahead of loaders.gl', () => {
+  let server: Server
+  let origin = ''
+  const requests: string[] = []
+
+  beforeAll(async () => {
+    const tile = Buffer.from(readFixture('batchedWithBatchTable.b3dm'))
+    server = createServer((request, response) => {
+      requests.push(request.url ?? '')
+      if (request.url === '/root.b3dm') response.writeHead(200).end(tile)
+      else response.writeHead(404).end('missing')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+  })
+  afterEach(() => {
+    requests.length = 0
+  })
+
+  /** As `Tile3D.loadContent` loads: by URL, with the tileset's load options and this fetch. */
+  const loadAsTile = (tiles: WorkerTilesLoader, url: string) =>
+    load(url, tiles.loader, { ...contentOptions, core: { worker: false, fetch: tiles.fetch } })
+
+  it('hands loaders.gl the content it parsed already, fetched and parsed once', async () => {
+    const { tiles } = startLoader()
+    const seen: unknown[] = []
+    await tiles.prefetch(`${origin}/root.b3dm`, contentOptions, (content) => seen.push(content))
+    expect(seen).toHaveLength(1)
+    expect((seen[0] as { type: string }).type).toBe('b3dm')
+
+    const loaded = await loadAsTile(tiles, `${origin}/root.b3dm`)
+    expect(loaded).toBe(seen[0])
+    expect(requests).toEqual(['/root.b3dm'])
+    expect(tiles.counts().contentsParsedInWorkers).toBe(1)
+
+    // Claimed once: loading it again (after an unload) fetches and parses anew.
+    const reloaded = await loadAsTile(tiles, `${origin}/root.b3dm`)
+    expect(reloaded).not.toBe(loaded)
+    expect(requests).toEqual(['/root.b3dm', '/root.b3dm'])
+    expect(tiles.counts().contentsParsedInWorkers).toBe(2)
+  })
+
+  it('leaves a failed fetch to loaders.gl, which reports it as without a prefetch', async () => {
+    const { tiles } = startLoader()
+    const seen: unknown[] = []
+    await tiles.prefetch(`${origin}/gone.b3dm`, contentOptions, (content) => seen.push(content))
+    expect(seen).toEqual([])
+    await expect(loadAsTile(tiles, `${origin}/gone.b3dm`)).rejects.toThrow(/404/)
+    expect(requests).toEqual(['/gone.b3dm'])
+  })
+
+  it('forgets unclaimed prefetches when their scene closes, and counts each scene anew', async () => {
+    const { tiles } = startLoader()
+    await tiles.prefetch(`${origin}/root.b3dm`, contentOptions)
+    tiles.forgetPrefetches()
+    tiles.resetCounts()
+    await loadAsTile(tiles, `${origin}/root.b3dm`)
+    expect(requests).toEqual(['/root.b3dm', '/root.b3dm'])
+    expect(tiles.counts().contentsParsedInWorkers).toBe(1)
+  })
+
+  it('warms every worker up once, without counting its tiny tile as a content', async () => {
+    const { tiles } = startLoader()
+    const warm = tiles.warmUp(contentOptions)
+    expect(tiles.warmUp(contentOptions)).toBe(warm)
+    await warm
+    expect(workers).toHaveLength(1)
+    expect(tiles.counts().contentsParsedInWorkers).toBe(0)
   })
 })

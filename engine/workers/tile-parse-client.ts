@@ -37,8 +37,31 @@ export type TilesLoader = typeof Tiles3DLoader
 export interface WorkerTilesLoader {
   loader: TilesLoader
   counts(): TileParseCounts
-  /** Starts the parse workers now (a tileset is about to stream). */
-  warmUp(): void
+  /**
+   * Starts the parse workers now (a tileset is about to stream), each parsing a tiny tile with
+   * these options so the first real tile does not pay for the cold start. Once per loader;
+   * resolves when every worker is ready (never rejects: a broken worker fails real tiles).
+   */
+  warmUp(options: Record<string, unknown>): Promise<void>
+  /**
+   * Fetches and parses one content file ahead of loaders.gl (a tileset's root, while its
+   * tileset.json is still being read and the tile tree built). When `Tile3D` loads that URL
+   * through this loader and {@link fetch}, it gets the response and the content already on
+   * their way. A prefetch nobody claims is dropped with the pool. `onParsed` sees the content
+   * a worker parsed before loaders.gl does (not called on HTTP errors or main-thread contents).
+   * Resolves once that is over (after `onParsed`, or on any failure; never rejects).
+   */
+  prefetch(
+    url: string,
+    options: Record<string, unknown>,
+    onParsed?: (content: unknown) => void,
+  ): Promise<void>
+  /** For loaders.gl's `fetch` load option: a prefetched URL's response, else the network's. */
+  fetch(url: string, init?: RequestInit): Promise<Response>
+  /** Starts the counts again from zero (a new scene opens on the same workers). */
+  resetCounts(): void
+  /** Drops prefetches nobody claimed (their scene closed). */
+  forgetPrefetches(): void
   /** Terminates the workers; contents still parsing fail (their tiles report the error). */
   dispose(): void
 }
@@ -50,6 +73,9 @@ export interface WorkerTilesLoaderOptions {
   /** Defaults to real module workers; tests of the pool logic may pass an in-process endpoint. */
   createWorker?: () => WorkerEndpoint
 }
+
+/** A content parsed by a worker, or its bytes handed back for the main thread to parse. */
+type WorkerParseResult = { content: unknown } | { ownedData: ArrayBuffer }
 
 /** loaders.gl hands parse the normalized options and a context naming the URL. */
 interface ParseContext {
@@ -69,15 +95,74 @@ function defaultWorkerCount(): number {
  * loader as its `loader`, which is how `Tile3D.loadContent` comes to call it for each tile.
  */
 export function createWorkerTilesLoader(options: WorkerTilesLoaderOptions = {}): WorkerTilesLoader {
+  const maxWorkers = options.maxWorkers ?? defaultWorkerCount()
   const pool: WorkerPool<TileParseWorkerApi> = createWorkerPool<TileParseWorkerApi>(
     options.createWorker ?? createTileParseWorker,
-    { maxWorkers: options.maxWorkers ?? defaultWorkerCount() },
+    { maxWorkers },
   )
+  let warm: Promise<void> | null = null
   const counts: TileParseCounts = {
     contentsParsedInWorkers: 0,
     contentsParsedOnMainThread: 0,
     tilesetsParsedOnMainThread: 0,
   }
+
+  /** Parses a content in a worker; a content only the main thread can parse comes back as bytes. */
+  const parseInWorker = async (
+    data: ArrayBuffer,
+    url: string,
+    workerOptions: ReturnType<typeof cloneableLoadOptions>,
+  ): Promise<WorkerParseResult> => {
+    // The fetched bytes are ours alone (loaders.gl does not keep them): moved, not copied.
+    // Comlink's Remote type does not keep the union's discriminant; the worker's type does.
+    const outcome = await pool.run<TileParseOutcome>(
+      (api) =>
+        api.parse(Comlink.transfer(data, [data]), url, workerOptions) as Promise<TileParseOutcome>,
+    )
+    if (outcome.kind === 'mainThreadOnly') return { ownedData: outcome.ownedData }
+    counts.contentsParsedInWorkers++
+    return { content: restoreTileContent(outcome.content) }
+  }
+
+  /** Prefetches by URL: the response for loaders.gl's fetch, and the content being parsed. */
+  const prefetched = new Map<
+    string,
+    { response: Promise<Response>; parsed: Promise<WorkerParseResult | undefined> }
+  >()
+
+  let isDisposed = false
+  const prefetch = (
+    url: string,
+    options: Record<string, unknown>,
+    onParsed?: (content: unknown) => void,
+  ) => {
+    if (prefetched.has(url)) return Promise.resolve()
+    // Two readers of one body: loaders.gl reads its copy (and checks the status) as usual.
+    const responses = fetch(url).then((response) => ({
+      forLoader: response,
+      ours: response.clone(),
+    }))
+    const parsed = responses.then(async ({ ours }) => {
+      if (!ours.ok) return undefined
+      const result = await parseInWorker(
+        await ours.arrayBuffer(),
+        url,
+        cloneableLoadOptions(options),
+      )
+      // Inside this chain, so it runs before loaders.gl's claim (which awaits `parsed`) resumes.
+      if ('content' in result && !isDisposed) onParsed?.(result.content)
+      return result
+    })
+    // A failure reaches the tile when loaders.gl loads it; until then nobody awaits these.
+    prefetched.set(url, { response: responses.then(({ forLoader }) => forLoader), parsed })
+    return parsed.then(
+      () => {},
+      () => {},
+    )
+  }
+
+  const fetchUnlessPrefetched = (url: string, init?: RequestInit) =>
+    prefetched.get(url)?.response ?? fetch(url, init)
 
   const parse = async (
     data: ArrayBuffer,
@@ -101,26 +186,43 @@ export function createWorkerTilesLoader(options: WorkerTilesLoaderOptions = {}):
       counts.tilesetsParsedOnMainThread++
       return { ...tileset, loader }
     }
-    const workerOptions = cloneableLoadOptions(parseOptions)
-    // The fetched bytes are ours alone (loaders.gl does not keep them): moved, not copied.
-    // Comlink's Remote type does not keep the union's discriminant; the worker's type does.
-    const outcome = await pool.run<TileParseOutcome>(
-      (api) =>
-        api.parse(Comlink.transfer(data, [data]), url, workerOptions) as Promise<TileParseOutcome>,
-    )
-    if (outcome.kind === 'mainThreadOnly') {
-      counts.contentsParsedOnMainThread++
-      return Tiles3DLoader.parse(outcome.ownedData, parseOptions as never, context as never)
-    }
-    counts.contentsParsedInWorkers++
-    return restoreTileContent(outcome.content)
+    const early = prefetched.get(url)
+    prefetched.delete(url)
+    // For a prefetched URL, `data` is loaders.gl's copy of the body the worker already has.
+    const result =
+      (await early?.parsed) ?? (await parseInWorker(data, url, cloneableLoadOptions(parseOptions)))
+    if ('content' in result) return result.content
+    counts.contentsParsedOnMainThread++
+    return Tiles3DLoader.parse(result.ownedData, parseOptions as never, context as never)
   }
 
   const loader = { ...Tiles3DLoader, parse } as unknown as TilesLoader
   return {
     loader,
     counts: () => ({ ...counts }),
-    warmUp: () => pool.warmUp(),
-    dispose: () => pool.dispose(),
+    warmUp: (warmUpOptions) => {
+      if (warm) return warm
+      pool.warmUp()
+      const workerOptions = cloneableLoadOptions(warmUpOptions)
+      // All workers are idle now, so each of these jobs lands on a different one.
+      const jobs = Array.from({ length: maxWorkers }, () =>
+        pool.run((api) => api.warmUp(workerOptions)).catch(() => {}),
+      )
+      warm = Promise.all(jobs).then(() => {})
+      return warm
+    },
+    prefetch,
+    fetch: fetchUnlessPrefetched,
+    resetCounts: () => {
+      counts.contentsParsedInWorkers = 0
+      counts.contentsParsedOnMainThread = 0
+      counts.tilesetsParsedOnMainThread = 0
+    },
+    forgetPrefetches: () => prefetched.clear(),
+    dispose: () => {
+      isDisposed = true
+      prefetched.clear()
+      pool.dispose()
+    },
   }
 }

@@ -5,6 +5,7 @@ import {
   parseTileContent,
   tileContentTransferables,
 } from './tile-content'
+import { warmUpTile } from './warm-up-tile'
 
 /** A parsed content, or the bytes handed back because only the main thread can parse them. */
 export type TileParseOutcome =
@@ -16,6 +17,18 @@ export type TileParseOutcome =
  * in-process (tests), which is why it lives apart from the worker entry.
  */
 export const tileParseApi = {
+  /**
+   * Parses a tiny tile once (warm-up-tile.ts) so the first real tile does not pay for the
+   * worker's cold start. Never fails: a worker that cannot parse it will say so on real tiles.
+   */
+  async warmUp(options: CloneableLoadOptions): Promise<void> {
+    try {
+      await parseTileContent(warmUpTile(), 'warm-up.b3dm', options)
+    } catch {
+      // Nothing to report: this tile is ours, not the user's.
+    }
+  },
+
   /**
    * Parses one content file; its buffer is owned (transferred in), the result transferred out.
    * A tile needing DOM image probes comes back unparsed, its buffer transferred back.

@@ -73,7 +73,9 @@ interface RendererUnderTest {
 
 /**
  * Our engine with its city code loaded — as the anchor's code is, statically imported — so the
- * clock starts at the same point for both: the renderer is about to be created.
+ * clock starts at the same point for both: the renderer is about to be created. As in the
+ * product, attaching the map's container also starts the tile parse workers (their module
+ * loaded, one tiny tile parsed); the map, the overlay and the tileset are all made on the clock.
  */
 async function prepareOurs(container: HTMLElement): Promise<Engine> {
   const engine = new Engine()
