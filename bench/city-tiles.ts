@@ -103,7 +103,7 @@ function summarise(samples: CityBenchSample[]) {
 /** Generates the tileset, builds the page, runs both renderers alternately, writes the report. */
 export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
   const log = options.log ?? console.log
-  const rounds = options.rounds ?? 3
+  const rounds = options.rounds ?? 5
   const memoryCapMB = options.memoryCapMB ?? 48
   const maximumScreenSpaceError = options.maximumScreenSpaceError ?? 16
   const startedAtMs = performance.now()

@@ -52,7 +52,8 @@ import {
 } from './batched-features'
 import { cityZoomLimits, wheelZoomRate } from './city-controls'
 import { screenSpaceErrorScale } from './screen-space-error'
-import { type RootPreviewTile, type RootTile, rootPreviewTile, rootTileOf } from './root-preview'
+import type { RootTile } from '../../workers/tile-parse/root-tile'
+import { type RootPreviewTile, rootPreviewTile } from './root-preview'
 import { placementModelMatrix } from './tileset-placement'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
 import { TilesetMeshLayer } from './tileset-mesh-layer'
@@ -659,33 +660,29 @@ export class CityScene {
     const url = entry.source.url
     // fetch() sends the request now, ahead of the map's synchronous start-up that follows in
     // the constructor; loaders.gl's load() would only send it after a few awaits.
+    // The root content is what gets drawn first: a worker fetches and parses it now, while the
+    // map starts here, and it is drawn as soon as it arrives (root-preview.ts).
+    let isPreviewShown = false
+    const rootPrefetched = this.tilesLoader.prefetchRoot(
+      url,
+      contentLoadOptions,
+      (root, content) => {
+        if (isCurrent() && !stream.isEnded)
+          isPreviewShown = this.showRootPreview(entry, root, content)
+      },
+    )
     stream.ready = fetch(url)
       .then(async (response) => {
         if (!response.ok) {
           throw new Error(`The tileset ${url} could not be loaded (HTTP ${response.status}).`)
         }
-        // The root content is what gets drawn first: its fetch and parse start now, while
-        // the tileset.json is parsed and the tile tree built here, and it is drawn as soon as
-        // it is parsed (root-preview.ts).
-        const root = rootTileOf(url, await response.clone().json())
-        if (root) {
-          const options = {
-            ...contentLoadOptions,
-            '3d-tiles': { ...contentLoadOptions['3d-tiles'], assetGltfUpAxis: root.gltfUpAxis },
-          }
-          let isPreviewShown = false
-          const prefetched = this.tilesLoader.prefetch(root.contentUrl, options, (content) => {
-            if (isCurrent() && !stream.isEnded)
-              isPreviewShown = this.showRootPreview(entry, root, content)
-          })
-          // loaders.gl's tile tree (every tile header parsed, then a Tile3D each) holds the main
-          // thread for a while, and the worker's answer would wait behind it: the preview goes
-          // first — parsed, then drawn in one frame — unless that takes long.
-          await Promise.race([
-            prefetched.then(() => (isPreviewShown ? this.nextRender() : undefined)),
-            delay(previewWaitMs),
-          ])
-        }
+        // loaders.gl's tile tree (every tile header parsed, then a Tile3D each) holds the main
+        // thread for a while, and the worker's answer would wait behind it: the preview goes
+        // first — parsed, then drawn in one frame — unless that takes long.
+        await Promise.race([
+          rootPrefetched.then(() => (isPreviewShown ? this.nextRender() : undefined)),
+          delay(previewWaitMs),
+        ])
         return parse(response, this.tilesLoader.loader, contentLoadOptions)
       })
       .then((tilesetJson) => {

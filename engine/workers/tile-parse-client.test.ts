@@ -130,16 +130,24 @@ describe('createWorkerTilesLoader', () => {
   })
 })
 
-describe('prefetching a content ahead of loaders.gl', () => {
+describe("prefetching a tileset's root ahead of loaders.gl", () => {
   let server: Server
   let origin = ''
   const requests: string[] = []
 
   beforeAll(async () => {
     const tile = Buffer.from(readFixture('batchedWithBatchTable.b3dm'))
+    const tileset = JSON.parse(Buffer.from(readFixture('tileset.json')).toString('utf8'))
+    const goneTileset = { ...tileset, root: { ...tileset.root, content: { uri: 'missing.b3dm' } } }
+    const files: Record<string, Buffer> = {
+      '/batched/tileset.json': Buffer.from(JSON.stringify(tileset)),
+      '/batched/batchedWithBatchTable.b3dm': tile,
+      '/gone/tileset.json': Buffer.from(JSON.stringify(goneTileset)),
+    }
     server = createServer((request, response) => {
       requests.push(request.url ?? '')
-      if (request.url === '/root.b3dm') response.writeHead(200).end(tile)
+      const file = files[request.url ?? '']
+      if (file) response.writeHead(200).end(file)
       else response.writeHead(404).end('missing')
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -156,41 +164,66 @@ describe('prefetching a content ahead of loaders.gl', () => {
   const loadAsTile = (tiles: WorkerTilesLoader, url: string) =>
     load(url, tiles.loader, { ...contentOptions, core: { worker: false, fetch: tiles.fetch } })
 
-  it('hands loaders.gl the content it parsed already, fetched and parsed once', async () => {
+  it('hands loaders.gl the root content a worker fetched and parsed, once', async () => {
     const { tiles } = startLoader()
-    const seen: unknown[] = []
-    await tiles.prefetch(`${origin}/root.b3dm`, contentOptions, (content) => seen.push(content))
-    expect(seen).toHaveLength(1)
-    expect((seen[0] as { type: string }).type).toBe('b3dm')
+    const seen: { url: string; content: unknown }[] = []
+    await tiles.prefetchRoot(`${origin}/batched/tileset.json`, contentOptions, (root, content) =>
+      seen.push({ url: root.contentUrl, content }),
+    )
+    const rootUrl = `${origin}/batched/batchedWithBatchTable.b3dm`
+    expect(seen.map(({ url }) => url)).toEqual([rootUrl])
+    expect(seen[0]?.content).toMatchObject({ type: 'b3dm' })
+    expect(requests).toEqual(['/batched/tileset.json', '/batched/batchedWithBatchTable.b3dm'])
 
-    const loaded = await loadAsTile(tiles, `${origin}/root.b3dm`)
-    expect(loaded).toBe(seen[0])
-    expect(requests).toEqual(['/root.b3dm'])
+    const loaded = await loadAsTile(tiles, rootUrl)
+    expect(loaded).toBe(seen[0]?.content)
+    expect(requests).toHaveLength(2)
     expect(tiles.counts().contentsParsedInWorkers).toBe(1)
 
     // Claimed once: loading it again (after an unload) fetches and parses anew.
-    const reloaded = await loadAsTile(tiles, `${origin}/root.b3dm`)
+    const reloaded = await loadAsTile(tiles, rootUrl)
     expect(reloaded).not.toBe(loaded)
-    expect(requests).toEqual(['/root.b3dm', '/root.b3dm'])
+    expect(requests).toHaveLength(3)
     expect(tiles.counts().contentsParsedInWorkers).toBe(2)
   })
 
-  it('leaves a failed fetch to loaders.gl, which reports it as without a prefetch', async () => {
+  it('shows nothing when the root cannot be fetched, and loaders.gl reports it as usual', async () => {
     const { tiles } = startLoader()
     const seen: unknown[] = []
-    await tiles.prefetch(`${origin}/gone.b3dm`, contentOptions, (content) => seen.push(content))
+    await tiles.prefetchRoot(`${origin}/gone/tileset.json`, contentOptions, (root) =>
+      seen.push(root),
+    )
+    await tiles.prefetchRoot(`${origin}/nowhere/tileset.json`, contentOptions, (root) =>
+      seen.push(root),
+    )
     expect(seen).toEqual([])
-    await expect(loadAsTile(tiles, `${origin}/gone.b3dm`)).rejects.toThrow(/404/)
-    expect(requests).toEqual(['/gone.b3dm'])
+    await expect(loadAsTile(tiles, `${origin}/gone/missing.b3dm`)).rejects.toThrow(/404/)
   })
 
-  it('forgets unclaimed prefetches when their scene closes, and counts each scene anew', async () => {
+  it('keeps nothing back when loaders.gl fetched the root itself before the worker answered', async () => {
     const { tiles } = startLoader()
-    await tiles.prefetch(`${origin}/root.b3dm`, contentOptions)
+    const rootUrl = `${origin}/batched/batchedWithBatchTable.b3dm`
+    const seen: unknown[] = []
+    const prefetching = tiles.prefetchRoot(`${origin}/batched/tileset.json`, contentOptions, () =>
+      seen.push('root'),
+    )
+    const loaded = await loadAsTile(tiles, rootUrl)
+    await prefetching
+    expect((loaded as { type: string }).type).toBe('b3dm')
+    expect(seen).toEqual([])
+    // Nothing stale waits to be claimed: the next load is a fresh one.
+    const before = requests.length
+    await loadAsTile(tiles, rootUrl)
+    expect(requests.length).toBe(before + 1)
+  })
+
+  it('forgets unclaimed roots when their scene closes, and counts each scene anew', async () => {
+    const { tiles } = startLoader()
+    await tiles.prefetchRoot(`${origin}/batched/tileset.json`, contentOptions)
     tiles.forgetPrefetches()
     tiles.resetCounts()
-    await loadAsTile(tiles, `${origin}/root.b3dm`)
-    expect(requests).toEqual(['/root.b3dm', '/root.b3dm'])
+    await loadAsTile(tiles, `${origin}/batched/batchedWithBatchTable.b3dm`)
+    expect(requests).toHaveLength(3)
     expect(tiles.counts().contentsParsedInWorkers).toBe(1)
   })
 

@@ -1,6 +1,8 @@
 import { Tiles3DLoader } from '@loaders.gl/3d-tiles'
 import * as Comlink from 'comlink'
 import { cloneableLoadOptions, restoreTileContent } from '../../workers/tile-parse/tile-content'
+import type { RootTile } from '../../workers/tile-parse/root-tile'
+import type { RootPrefetchOutcome } from '../../workers/tile-parse/tile-parse-api'
 import type {
   TileParseOutcome,
   TileParseWorkerApi,
@@ -44,17 +46,16 @@ export interface WorkerTilesLoader {
    */
   warmUp(options: Record<string, unknown>): Promise<void>
   /**
-   * Fetches and parses one content file ahead of loaders.gl (a tileset's root, while its
-   * tileset.json is still being read and the tile tree built). When `Tile3D` loads that URL
-   * through this loader and {@link fetch}, it gets the response and the content already on
-   * their way. A prefetch nobody claims is dropped with the pool. `onParsed` sees the content
-   * a worker parsed before loaders.gl does (not called on HTTP errors or main-thread contents).
-   * Resolves once that is over (after `onParsed`, or on any failure; never rejects).
+   * Has a worker fetch a tileset.json and its root content and parse that, ahead of loaders.gl
+   * and without the main thread (busy starting the map). `onParsed` sees the root and its
+   * content first; then, when `Tile3D` loads that URL through this loader and {@link fetch}, it
+   * gets that same content instead of fetching and parsing it again. Resolves once that is over
+   * (after `onParsed`, or when there is nothing to show; never rejects).
    */
-  prefetch(
-    url: string,
+  prefetchRoot(
+    tilesetUrl: string,
     options: Record<string, unknown>,
-    onParsed?: (content: unknown) => void,
+    onParsed?: (root: RootTile, content: unknown) => void,
   ): Promise<void>
   /** For loaders.gl's `fetch` load option: a prefetched URL's response, else the network's. */
   fetch(url: string, init?: RequestInit): Promise<Response>
@@ -124,45 +125,52 @@ export function createWorkerTilesLoader(options: WorkerTilesLoaderOptions = {}):
     return { content: restoreTileContent(outcome.content) }
   }
 
-  /** Prefetches by URL: the response for loaders.gl's fetch, and the content being parsed. */
-  const prefetched = new Map<
-    string,
-    { response: Promise<Response>; parsed: Promise<WorkerParseResult | undefined> }
-  >()
+  /** Root contents a worker parsed ahead of loaders.gl, by content URL, until claimed. */
+  const prefetched = new Map<string, unknown>()
+  /** Root prefetches still running, and what loaders.gl fetched itself meanwhile. */
+  let runningRootPrefetches = 0
+  const fetchedMeanwhile = new Set<string>()
 
   let isDisposed = false
-  const prefetch = (
-    url: string,
+  const prefetchRoot = async (
+    tilesetUrl: string,
     options: Record<string, unknown>,
-    onParsed?: (content: unknown) => void,
-  ) => {
-    if (prefetched.has(url)) return Promise.resolve()
-    // Two readers of one body: loaders.gl reads its copy (and checks the status) as usual.
-    const responses = fetch(url).then((response) => ({
-      forLoader: response,
-      ours: response.clone(),
-    }))
-    const parsed = responses.then(async ({ ours }) => {
-      if (!ours.ok) return undefined
-      const result = await parseInWorker(
-        await ours.arrayBuffer(),
-        url,
-        cloneableLoadOptions(options),
+    onParsed?: (root: RootTile, content: unknown) => void,
+  ): Promise<void> => {
+    runningRootPrefetches++
+    try {
+      const outcome = await pool.run(
+        (api) =>
+          api.prefetchRoot(
+            tilesetUrl,
+            cloneableLoadOptions(options),
+          ) as Promise<RootPrefetchOutcome>,
       )
-      // Inside this chain, so it runs before loaders.gl's claim (which awaits `parsed`) resumes.
-      if ('content' in result && !isDisposed) onParsed?.(result.content)
-      return result
-    })
-    // A failure reaches the tile when loaders.gl loads it; until then nobody awaits these.
-    prefetched.set(url, { response: responses.then(({ forLoader }) => forLoader), parsed })
-    return parsed.then(
-      () => {},
-      () => {},
-    )
+      if (outcome.kind !== 'parsed' || isDisposed) return
+      const { contentUrl } = outcome.root
+      // loaders.gl got there first (it fetched and parses the root itself): nothing to hand over.
+      if (fetchedMeanwhile.has(contentUrl)) return
+      const content = restoreTileContent(outcome.content)
+      counts.contentsParsedInWorkers++
+      prefetched.set(contentUrl, content)
+      onParsed?.(outcome.root, content)
+    } catch {
+      // A worker that failed here fails real tiles too, where it is reported.
+    } finally {
+      if (--runningRootPrefetches === 0) fetchedMeanwhile.clear()
+    }
   }
 
-  const fetchUnlessPrefetched = (url: string, init?: RequestInit) =>
-    prefetched.get(url)?.response ?? fetch(url, init)
+  const fetchUnlessPrefetched = async (url: string, init?: RequestInit): Promise<Response> => {
+    if (!prefetched.has(url)) {
+      if (runningRootPrefetches > 0) fetchedMeanwhile.add(url)
+      return fetch(url, init)
+    }
+    // The bytes stayed in the worker; `parse` below hands over the content by this URL.
+    const response = new Response(new ArrayBuffer(0), { status: 200 })
+    Object.defineProperty(response, 'url', { value: url })
+    return response
+  }
 
   const parse = async (
     data: ArrayBuffer,
@@ -186,11 +194,12 @@ export function createWorkerTilesLoader(options: WorkerTilesLoaderOptions = {}):
       counts.tilesetsParsedOnMainThread++
       return { ...tileset, loader }
     }
-    const early = prefetched.get(url)
-    prefetched.delete(url)
-    // For a prefetched URL, `data` is loaders.gl's copy of the body the worker already has.
-    const result =
-      (await early?.parsed) ?? (await parseInWorker(data, url, cloneableLoadOptions(parseOptions)))
+    if (prefetched.has(url)) {
+      const content = prefetched.get(url)
+      prefetched.delete(url)
+      return content
+    }
+    const result = await parseInWorker(data, url, cloneableLoadOptions(parseOptions))
     if ('content' in result) return result.content
     counts.contentsParsedOnMainThread++
     return Tiles3DLoader.parse(result.ownedData, parseOptions as never, context as never)
@@ -211,7 +220,7 @@ export function createWorkerTilesLoader(options: WorkerTilesLoaderOptions = {}):
       warm = Promise.all(jobs).then(() => {})
       return warm
     },
-    prefetch,
+    prefetchRoot,
     fetch: fetchUnlessPrefetched,
     resetCounts: () => {
       counts.contentsParsedInWorkers = 0
