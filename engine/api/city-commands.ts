@@ -16,7 +16,8 @@ export interface CityCommands {
    * Gives the engine the element the city map lives in (null to let it go, which closes an open
    * city). MapLibre creates its own canvas inside it, so the element should be empty and sized.
    * With an element it resolves once the city engine's code (MapLibre, deck.gl, loaders.gl) is
-   * loaded, so an open that follows starts at once.
+   * loaded and its tile parse workers are started and warmed up, so an open that follows starts
+   * at once. The workers stay until the element is let go; the cities opened in it share them.
    */
   'city.attachContainer': {
     args: { container: HTMLElement | null }
