@@ -21,7 +21,7 @@ const offlineStyle = {
   layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#f5f2eb' } }],
 }
 
-const { createContainer, createEngine, city } = cityTestPage()
+const { cleanups, createContainer, createEngine, city } = cityTestPage()
 
 async function openBatchedCity(engine: Engine, container: HTMLElement): Promise<void> {
   await engine.run('city.attachContainer', { container })
@@ -255,6 +255,46 @@ describe('city engine in Chromium', () => {
       .run('city.pickAtScreenPoint', { x: 1, y: 1 })
       .catch((failure: unknown) => failure)
     expect((error as EngineError).code).toBe('city.notOpen')
+  })
+
+  it('keeps one set of tile workers per attached container, and ends them with it', async () => {
+    // Counts the tile parse workers alive in the page (MapLibre runs its own, named otherwise).
+    const NativeWorker = window.Worker
+    let alive = 0
+    let started = 0
+    class CountingWorker extends NativeWorker {
+      private isCounted: boolean
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options)
+        this.isCounted = options?.name === 'tile-parse'
+        if (this.isCounted) {
+          alive++
+          started++
+        }
+      }
+      override terminate(): void {
+        if (this.isCounted) alive--
+        this.isCounted = false
+        super.terminate()
+      }
+    }
+    window.Worker = CountingWorker
+    cleanups.push(() => {
+      window.Worker = NativeWorker
+    })
+    const engine = createEngine()
+    const container = createContainer()
+    await engine.run('city.attachContainer', { container })
+    expect(alive).toBe(1)
+    for (let cycle = 0; cycle < 2; cycle++) {
+      await openBatchedCity(engine, container)
+      await expect.poll(() => city(engine).tilesLoaded, { timeout: 30_000 }).toBe(1)
+      await engine.run('city.close')
+    }
+    // Project switches reuse the container's workers.
+    expect({ alive, started }).toEqual({ alive: 1, started: 1 })
+    await engine.run('city.attachContainer', { container: null })
+    expect(alive).toBe(0)
   })
 
   it('reports a tileset whose tileset.json cannot be loaded', async () => {
