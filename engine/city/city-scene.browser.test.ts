@@ -23,14 +23,18 @@ const offlineStyle = {
 
 const { cleanups, createContainer, createEngine, city } = cityTestPage()
 
-async function openBatchedCity(engine: Engine, container: HTMLElement): Promise<void> {
+async function openBatchedCity(
+  engine: Engine,
+  container: HTMLElement,
+  { isVisible = true } = {},
+): Promise<void> {
   await engine.run('city.attachContainer', { container })
   await engine.run('city.open', {
     projectId: 'project-1',
     center: buildingsCenter,
     zoom: 17.2,
     basemap: { kind: 'offline', style: offlineStyle },
-    tilesets: [{ id: 'batched', name: 'Batched buildings', url: tilesetUrl, isVisible: true }],
+    tilesets: [{ id: 'batched', name: 'Batched buildings', url: tilesetUrl, isVisible }],
     keepDrawingBuffer: true,
   })
 }
@@ -150,15 +154,7 @@ describe('city engine in Chromium', () => {
     engine.on('snapshot.changed', (snapshot) => {
       if (snapshot.city.tilesets[0]?.isRootPreviewDrawn) isPreviewSeen = true
     })
-    await engine.run('city.attachContainer', { container })
-    await engine.run('city.open', {
-      projectId: 'project-1',
-      center: buildingsCenter,
-      zoom: 17.2,
-      basemap: { kind: 'offline', style: offlineStyle },
-      tilesets: [{ id: 'batched', name: 'Batched buildings', url: tilesetUrl, isVisible: false }],
-      keepDrawingBuffer: true,
-    })
+    await openBatchedCity(engine, container, { isVisible: false })
     await expect.poll(() => city(engine).tilesets[0]?.errorCount, { timeout: 30_000 }).toBe(2)
     await expect.poll(() => city(engine).basemap?.isLoaded, { timeout: 20_000 }).toBe(true)
     expect(isPreviewSeen).toBe(false)

@@ -656,12 +656,12 @@ export class CityScene {
     /** The adopting layer as deck currently holds it (deck swaps instances on every update). */
     const drawingLayer = () =>
       (stream.layer?.getCurrentLayer() ?? null) as unknown as Tile3DLayerInternals | null
-    void this.tilesLoader.warmUp(contentLoadOptions)
     const url = entry.source.url
     // fetch() sends the request now, ahead of the map's synchronous start-up that follows in
     // the constructor; loaders.gl's load() would only send it after a few awaits.
     // The root content is what gets drawn first: a worker fetches and parses it now, while the
-    // map starts here, and it is drawn as soon as it arrives (root-preview.ts).
+    // map starts here, and it is drawn as soon as it arrives (root-preview.ts). The worker reads
+    // the tileset.json too; tile files are served immutable, so one of the two reads is cached.
     let isPreviewShown = false
     const rootPrefetched = this.tilesLoader.prefetchRoot(
       url,
