@@ -123,16 +123,31 @@ describe('city engine in Chromium', () => {
   })
 
   it('draws the root straight from tileset.json first, then hands it over to the stream', async () => {
+    // The page's own read of tileset.json waits until the preview is drawn (the worker's read is
+    // not held), so the order does not depend on the machine's speed; a preview that never
+    // comes lets it go after 15 s, and the assertions below fail.
+    const nativeFetch = window.fetch
+    let releaseTileset = () => {}
+    const tilesetHeld = new Promise<void>((resolve) => {
+      releaseTileset = resolve
+      setTimeout(resolve, 15_000)
+    })
+    window.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input)
+      if (url === tilesetUrl) await tilesetHeld
+      return nativeFetch(input, init)
+    }
+    cleanups.push(() => {
+      window.fetch = nativeFetch
+    })
     const engine = createEngine()
     const container = createContainer()
     const seen: { isRootPreviewDrawn: boolean; tilesDrawn: number }[] = []
     engine.on('snapshot.changed', (snapshot) => {
       const tileset = snapshot.city.tilesets[0]
-      if (tileset)
-        seen.push({
-          isRootPreviewDrawn: tileset.isRootPreviewDrawn,
-          tilesDrawn: tileset.tilesDrawn,
-        })
+      if (!tileset) return
+      seen.push({ isRootPreviewDrawn: tileset.isRootPreviewDrawn, tilesDrawn: tileset.tilesDrawn })
+      if (tileset.isRootPreviewDrawn) releaseTileset()
     })
     await openBatchedCity(engine, container)
     await expect.poll(() => city(engine).tilesets[0]?.errorCount, { timeout: 30_000 }).toBe(2)
