@@ -1,3 +1,5 @@
+import { padTo4, writeGlb } from '../sbm/glb'
+
 /**
  * A tiny textured b3dm (one triangle, a 1×1 PNG) the parse worker reads once when it starts.
  * The first tile a fresh worker parses costs several times the next ones — loaders.gl's code
@@ -19,11 +21,7 @@ function onePixelPng(): Uint8Array {
   return Uint8Array.from(atob(onePixelPngBase64), (character) => character.charCodeAt(0))
 }
 
-function padTo4(length: number): number {
-  return (length + 3) & ~3
-}
-
-/** JSON text padded with spaces to a multiple of 4 bytes, as GLB and b3dm chunks need. */
+/** JSON text padded with spaces to a multiple of 4 bytes, as the b3dm feature table needs. */
 function paddedJson(value: unknown): Uint8Array {
   const text = JSON.stringify(value)
   return new TextEncoder().encode(text.padEnd(padTo4(text.length), ' '))
@@ -39,7 +37,7 @@ function glbOf(png: Uint8Array): Uint8Array {
   binary.set(new Uint8Array(positions.buffer), 0)
   binary.set(new Uint8Array(texCoords.buffer), positions.byteLength)
   binary.set(png, imageOffset)
-  const json = paddedJson({
+  const json = {
     asset: { version: '2.0' },
     buffers: [{ byteLength: binaryLength }],
     bufferViews: [
@@ -69,20 +67,8 @@ function glbOf(png: Uint8Array): Uint8Array {
     nodes: [{ mesh: 0 }],
     scenes: [{ nodes: [0] }],
     scene: 0,
-  })
-  const glb = new Uint8Array(12 + 8 + json.byteLength + 8 + binary.byteLength)
-  const view = new DataView(glb.buffer)
-  view.setUint32(0, 0x46546c67, true) // 'glTF'
-  view.setUint32(4, 2, true)
-  view.setUint32(8, glb.byteLength, true)
-  view.setUint32(12, json.byteLength, true)
-  view.setUint32(16, 0x4e4f534a, true) // 'JSON'
-  glb.set(json, 20)
-  const binaryHeader = 20 + json.byteLength
-  view.setUint32(binaryHeader, binary.byteLength, true)
-  view.setUint32(binaryHeader + 4, 0x004e4942, true) // 'BIN\0'
-  glb.set(binary, binaryHeader + 8)
-  return glb
+  }
+  return writeGlb({ json, bin: binary })
 }
 
 /** The warm-up tile: a b3dm (as photogrammetry tilesets mostly are) around the glTF. */
