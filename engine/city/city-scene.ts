@@ -264,9 +264,8 @@ const contentLoadOptions = {
  * (≈ 160 ms of blocked main thread on a software GPU, measured by the city-tiles bench). deck
  * finds the device on the context and uses it, with the caching it would have asked for.
  */
-function attachDeviceEarly(map: MapLibreMap): void {
-  const gl = map.getCanvas().getContext('webgl2')
-  if (!gl || WebGLDevice.getDeviceFromContext(gl)) return
+function attachDeviceEarly(gl: WebGL2RenderingContext): void {
+  if (WebGLDevice.getDeviceFromContext(gl)) return
   new WebGLDevice({
     _handle: gl,
     createCanvasContext: { canvas: gl.canvas, autoResize: false },
@@ -303,10 +302,9 @@ const maximumFramesInFlight = 2
  * fence; while the oldest of two is unfinished the map skips a frame and asks for the next
  * (reading a fence's status never waits). Returns the function that removes it.
  */
-function paceGpuFrames(map: MapLibreMap): () => void {
-  const gl = map.getCanvas().getContext('webgl2')
+function paceGpuFrames(map: MapLibreMap, gl: WebGL2RenderingContext): () => void {
   const paced = map as unknown as { _render(timestamp: number): unknown }
-  if (!gl || typeof paced._render !== 'function') return () => {}
+  if (typeof paced._render !== 'function') return () => {}
   const render = paced._render.bind(map)
   const fences: WebGLSync[] = []
   paced._render = (timestamp: number) => {
@@ -403,11 +401,13 @@ export class CityScene {
         antialias: false,
       },
     })
-    attachDeviceEarly(this.map)
-    // Tiles wait for this program; linking runs on the GPU side while the tileset loads.
     const gl = this.map.getCanvas().getContext('webgl2')
-    if (gl) prepareTileMeshProgram(gl)
-    this.disposeFramePacing = paceGpuFrames(this.map)
+    if (gl) {
+      attachDeviceEarly(gl)
+      // Tiles wait for this program; linking runs on the GPU side while the tileset loads.
+      prepareTileMeshProgram(gl)
+    }
+    this.disposeFramePacing = gl ? paceGpuFrames(this.map, gl) : () => {}
     this.overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
     this.map.addControl(this.overlay)
     this.applyControls()

@@ -13,7 +13,8 @@ type CloneableValue = string | number | boolean | null | CloneableValue[] | Clon
 /** How deep options are copied; loaders.gl nests them two or three levels, never more. */
 const maximumOptionDepth = 6
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A plain object (options, JSON), not an array, class instance or null. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false
   const prototype = Object.getPrototypeOf(value)
   return prototype === Object.prototype || prototype === null

@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink'
 import {
   type CloneableLoadOptions,
+  isPlainObject,
   needsMainThreadParse,
   parseTileContent,
   tileContentTransferables,
@@ -8,10 +9,12 @@ import {
 import { type RootTile, rootTileOf } from './root-tile'
 import { warmUpTile } from './warm-up-tile'
 
-/** A tileset's root content parsed ahead of loaders.gl, or why there is none to show. */
+/** A tileset's root content parsed ahead of loaders.gl, or none to show. */
 export type RootPrefetchOutcome =
   | { kind: 'parsed'; root: RootTile; content: Record<string, unknown> }
-  | { kind: 'none'; reason: string }
+  | { kind: 'none' }
+
+const noRootPreview: RootPrefetchOutcome = { kind: 'none' }
 
 /** A parsed content, or the bytes handed back because only the main thread can parse them. */
 export type TileParseOutcome =
@@ -22,15 +25,12 @@ export type TileParseOutcome =
  * What the tile parse worker exposes; stateless, one call per tile content. Also usable
  * in-process (tests), which is why it lives apart from the worker entry.
  */
-function isOptionsObject(value: unknown): value is CloneableLoadOptions {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 export const tileParseApi = {
   /**
    * Fetches a tileset.json and its root content and parses that, all here, so none of it waits
-   * for the main thread while the map starts. `none` when the root has nothing to preview or
-   * anything fails: loaders.gl then loads (and reports) the root as usual.
+   * for the main thread while the map starts. `none` when the root has nothing to preview (no
+   * content, a nested tileset, …), cannot be fetched, or needs the main thread to parse:
+   * loaders.gl then loads (and reports) the root as usual.
    */
   async prefetchRoot(
     tilesetUrl: string,
@@ -38,25 +38,22 @@ export const tileParseApi = {
   ): Promise<RootPrefetchOutcome> {
     try {
       const tilesetResponse = await fetch(tilesetUrl)
-      if (!tilesetResponse.ok)
-        return { kind: 'none', reason: `tileset.json: HTTP ${tilesetResponse.status}` }
+      if (!tilesetResponse.ok) return noRootPreview
       const root = rootTileOf(tilesetUrl, await tilesetResponse.json())
-      if (!root) return { kind: 'none', reason: 'the root has no content to preview' }
+      if (!root) return noRootPreview
       const contentResponse = await fetch(root.contentUrl)
-      if (!contentResponse.ok)
-        return { kind: 'none', reason: `root content: HTTP ${contentResponse.status}` }
+      if (!contentResponse.ok) return noRootPreview
       const data = await contentResponse.arrayBuffer()
-      if (needsMainThreadParse(data))
-        return { kind: 'none', reason: 'the root needs the main thread' }
-      const tilesOptions = isOptionsObject(options['3d-tiles']) ? options['3d-tiles'] : {}
+      if (needsMainThreadParse(data)) return noRootPreview
+      const tilesOptions = isPlainObject(options['3d-tiles']) ? options['3d-tiles'] : {}
       const content = await parseTileContent(data, root.contentUrl, {
         ...options,
         '3d-tiles': { ...tilesOptions, assetGltfUpAxis: root.gltfUpAxis },
       })
       const parsed: RootPrefetchOutcome = { kind: 'parsed', root, content }
       return Comlink.transfer(parsed, tileContentTransferables(content))
-    } catch (error) {
-      return { kind: 'none', reason: error instanceof Error ? error.message : String(error) }
+    } catch {
+      return noRootPreview
     }
   },
 
