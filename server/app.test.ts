@@ -79,6 +79,8 @@ describe('the /web/ API basics', () => {
       expect(answer.envelope).toEqual({
         code: '1004',
         message: `Not found: ${method} /web/no/such/call`,
+        messageId: 'request.routeNotFound',
+        params: { method, path: '/web/no/such/call' },
         datum: null,
       })
     }
@@ -149,6 +151,8 @@ describe('the /web/ API basics', () => {
     expect(response.json()).toEqual({
       code: '1013',
       message: 'The request body is too large.',
+      messageId: 'request.bodyTooLarge',
+      params: {},
       datum: null,
     })
   })

@@ -4,7 +4,6 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config'
 import { createServerDeps } from './deps'
 import { AppError } from './http/app-error'
-import { nulTextMessage } from './http/define-route'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
 import { OpenApiRegistry } from './http/openapi'
 import { type Clock, systemClock, timestampOf } from './modules/clock'
@@ -113,8 +112,7 @@ export async function buildApp(
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id)
       // Path parameters and query values reach lookups unvalidated; none may hold a NUL.
-      if (/%00/i.test(request.url))
-        throw new AppError('validation', `The address: ${nulTextMessage}`)
+      if (/%00/i.test(request.url)) throw new AppError('validation', 'request.addressNulText')
       const query = request.query as Record<symbol, unknown> | undefined
       if (query?.[queryError] !== undefined) throw query[queryError]
     })
@@ -128,7 +126,11 @@ export async function buildApp(
       if (isPageRequest && !isWebApiPath(path) && !path.startsWith('/assets/')) {
         return webAppFallback(reply)
       }
-      sendError(request, reply, new AppError('notFound', `Not found: ${request.method} ${path}`))
+      sendError(
+        request,
+        reply,
+        new AppError('notFound', 'request.routeNotFound', { method: request.method, path }),
+      )
     })
 
     startSessionSweep(app)

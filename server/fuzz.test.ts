@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errorKindOfCode, errorCatalogue } from '../contract/errors'
+import { isMessageId } from '../contract/messages'
 import { createTestApp, signIn, type TestApp, testAdmin } from './testing/test-app'
 
 /**
@@ -82,7 +83,10 @@ describe('routes under random input', () => {
     const response = await testApp.app.inject(options)
     expect(response.statusCode, response.body).toBeLessThan(500)
     const envelope = response.json()
-    expect(Object.keys(envelope).sort()).toEqual(['code', 'datum', 'message'])
+    expect(['code', 'datum', 'message', 'messageId', 'params']).toEqual(
+      expect.arrayContaining(Object.keys(envelope)),
+    )
+    if (envelope.messageId !== undefined) expect(isMessageId(envelope.messageId)).toBe(true)
     expect(typeof envelope.message).toBe('string')
     const kind = errorKindOfCode(envelope.code)
     expect(kind, `code ${envelope.code}`).toBeDefined()

@@ -179,8 +179,21 @@ describe('defineRoute', () => {
       'ratio',
       'isVisible',
     ])
-    expect(details[0]).toEqual({ field: 'name', message: 'Required' })
-    expect(details[3]).toEqual({ field: 'ratio', message: 'Expected a number' })
+    expect(details[0]).toEqual({
+      field: 'name',
+      message: 'Required',
+      messageId: 'validation.required',
+      params: {},
+    })
+    expect(details[3]).toMatchObject({
+      field: 'ratio',
+      message: 'Expected a number',
+      messageId: 'validation.expectedNumber',
+    })
+    expect(answer.envelope).toMatchObject({
+      messageId: 'validation.invalidFields',
+      params: { fields: 'name, label, count, ratio, isVisible' },
+    })
     expect(answer.envelope.message).toMatch(/^name: Required; label: .+; count: .+ \(and 2 more\)$/)
   })
 
@@ -290,6 +303,8 @@ describe('defineRoute', () => {
     expect(answer.envelope).toEqual({
       code: '1500',
       message: 'Internal server error.',
+      messageId: 'error.internal',
+      params: {},
       datum: null,
     })
     const logged = logLines.find((line) => line.includes('secret internal detail'))

@@ -2,6 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import type { emptyBodySchema } from '../../contract/common'
 import type { ValidationIssue } from '../../contract/envelope'
+import {
+  formatServerMessage,
+  isMessageId,
+  type MessageId,
+  type MessageParam,
+  type MessageParams,
+} from '../../contract/messages'
 import type { AuthUser } from '../modules/users.service'
 import type { FileStorage } from '../plugins/storage'
 import { AppError } from './app-error'
@@ -170,15 +177,19 @@ export function defineRoute<
   })
 }
 
-/** Says "Required" for a missing field instead of zod's "expected string, received undefined". */
+/**
+ * Names a missing field's issue by the message id 'validation.required' rather than zod's
+ * "expected string, received undefined" (only the error map sees the input).
+ */
 const requiredFieldMessages: z.core.$ZodErrorMap = (issue) =>
   issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')
-    ? 'Required'
+    ? ('validation.required' satisfies MessageId)
     : undefined
 
 /**
- * Validates input with a contract schema. Throws a `validation` AppError whose message names the
- * fields (`name: Required`) and whose details list `{ field, message }` for each.
+ * Validates input with a contract schema. Throws a `validation` AppError naming the wrong fields,
+ * whose details list `{ field, message, messageId, params }` for each, so a form can point at
+ * the field and the console can say the problem in the user's language.
  */
 export function parseInput<Schema extends z.ZodType>(
   schema: Schema,
@@ -187,16 +198,12 @@ export function parseInput<Schema extends z.ZodType>(
   const nulField = pathOfNulText(value, [])
   if (nulField !== undefined) {
     const field = nulField.join('.')
-    throw new AppError('validation', `${field === '' ? 'The input' : field}: ${nulTextMessage}`, [
-      { field, message: nulTextMessage },
-    ])
+    throw invalidFieldsError([{ field, ...issueText('validation.nulText', {}) }])
   }
   const result = schema.safeParse(value, { error: requiredFieldMessages })
   if (result.success) return result.data
   throw validationErrorOf(result.error.issues)
 }
-
-export const nulTextMessage = 'Text must not contain a NUL character.'
 
 /**
  * Where the input holds a NUL character (in a value or a key), or undefined. No text we keep may
@@ -215,15 +222,106 @@ function pathOfNulText(value: unknown, path: string[]): string[] | undefined {
 
 /** The validation AppError for a list of zod issues. */
 export function validationErrorOf(issues: readonly z.core.$ZodIssue[]): AppError {
-  const details: ValidationIssue[] = issues.map((issue) => ({
-    field: issue.path.map(String).join('.'),
-    message: issue.message,
-  }))
+  return invalidFieldsError(
+    issues.map((issue) => ({
+      field: issue.path.map(String).join('.'),
+      ...issueMessage(issue),
+    })),
+  )
+}
+
+/**
+ * The validation AppError for wrong fields: its message id names them ('Please check these
+ * fields: name, password.'), its details say what is wrong with each, and its English message
+ * lists both (`name: Required; password: At least 8 characters`) for logs and API tools.
+ */
+export function invalidFieldsError(details: ValidationIssue[]): AppError {
+  const fields = [...new Set(details.map((detail) => detail.field || '-'))]
   const shown = details
     .slice(0, 3)
     .map((detail) => (detail.field === '' ? detail.message : `${detail.field}: ${detail.message}`))
   const more = details.length > 3 ? ` (and ${details.length - 3} more)` : ''
-  return new AppError('validation', `${shown.join('; ')}${more}`, details)
+  return new AppError(
+    'validation',
+    'validation.invalidFields',
+    { fields: fields.join(', ') },
+    { details, englishText: `${shown.join('; ')}${more}` },
+  )
+}
+
+/** A catalogue message as a validation detail carries it. */
+export function issueText<Id extends MessageId>(
+  id: Id,
+  params: MessageParams<Id>,
+): Pick<ValidationIssue, 'message' | 'messageId' | 'params'> {
+  const values = params as Record<string, MessageParam>
+  return { message: formatServerMessage(id, values), messageId: id, params: values }
+}
+
+/** Zod's expected type names → what a person is told the field needs. */
+const expectedTypeMessages: Partial<
+  Record<string, Extract<MessageId, `validation.expected${string}`>>
+> = {
+  number: 'validation.expectedNumber',
+  int: 'validation.expectedInteger',
+  bigint: 'validation.expectedInteger',
+  string: 'validation.expectedText',
+  boolean: 'validation.expectedBoolean',
+  array: 'validation.expectedList',
+  tuple: 'validation.expectedList',
+  object: 'validation.expectedObject',
+  record: 'validation.expectedObject',
+}
+
+/**
+ * The catalogue message of one zod issue. A contract refinement may name its message by id
+ * (`.refine(check, 'validation.jsonObject')`); zod's own issues map by their code.
+ */
+function issueMessage(
+  issue: z.core.$ZodIssue,
+): Pick<ValidationIssue, 'message' | 'messageId' | 'params'> {
+  if (isMessageId(issue.message)) {
+    const params = (issue.code === 'custom' ? issue.params : undefined) ?? {}
+    return {
+      message: formatServerMessage(issue.message, params as Record<string, MessageParam>),
+      messageId: issue.message,
+      params: params as Record<string, MessageParam>,
+    }
+  }
+  switch (issue.code) {
+    case 'invalid_type':
+      return issueText(expectedTypeMessages[issue.expected] ?? 'validation.invalid', {})
+    case 'too_small': {
+      const minimum = Number(issue.minimum)
+      if (issue.origin === 'string') return issueText('validation.tooShort', { minimum })
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return issueText('validation.tooFewItems', { minimum })
+      return issue.inclusive === false
+        ? issueText('validation.notAbove', { minimum })
+        : issueText('validation.tooSmall', { minimum })
+    }
+    case 'too_big': {
+      const maximum = Number(issue.maximum)
+      if (issue.origin === 'string') return issueText('validation.tooLong', { maximum })
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return issueText('validation.tooManyItems', { maximum })
+      return issue.inclusive === false
+        ? issueText('validation.notBelow', { maximum })
+        : issueText('validation.tooBig', { maximum })
+    }
+    case 'invalid_format':
+      return issue.format === 'email'
+        ? issueText('validation.invalidEmail', {})
+        : issueText('validation.invalidFormat', {})
+    case 'invalid_value':
+      return issueText('validation.oneOf', { values: issue.values.map(String).join(', ') })
+    case 'not_multiple_of':
+      return issueText('validation.notMultipleOf', { divisor: Number(issue.divisor) })
+    case 'unrecognized_keys':
+      return issueText('validation.unknownFields', { fields: issue.keys.join(', ') })
+    default:
+      return issueText('validation.invalid', {})
+  }
 }
 
 /** Most plain (non-file) multipart fields per request, matching the form-body limit. */

@@ -1,41 +1,43 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { type ErrorKind, errorCatalogue } from '../../contract/errors'
+import {
+  formatServerMessage,
+  type HasParams,
+  type MessageId,
+  type MessageParam,
+  type MessageParams,
+} from '../../contract/messages'
 import { AppError } from '../http/app-error'
-import { nulTextMessage, validationErrorOf } from '../http/define-route'
-import { errorEnvelope } from '../http/envelope'
+import { validationErrorOf } from '../http/define-route'
+import { type ErrorAnswer, errorEnvelope } from '../http/envelope'
 
-/** The kind, message and details an error becomes in the envelope. */
-interface ClassifiedError {
-  kind: ErrorKind
-  message: string
-  details?: unknown
-  datum?: Record<string, unknown>
+/** The kind and message an error becomes in the envelope. */
+type ClassifiedError = ErrorAnswer
+
+function answer<Id extends MessageId>(
+  kind: ErrorKind,
+  id: Id,
+  ...args: HasParams<Id> extends true ? [params: MessageParams<Id>] : []
+): ClassifiedError {
+  const params = (args[0] ?? {}) as Record<string, MessageParam>
+  return { kind, message: formatServerMessage(id, params), serverMessage: { id, params } }
 }
 
 /** Fastify and plugin errors we know, with a message a client can show. */
 const knownErrors: Record<string, ClassifiedError> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { kind: 'tooLarge', message: 'The request body is too large.' },
-  FST_REQ_FILE_TOO_LARGE: { kind: 'tooLarge', message: 'The file is too large.' },
-  FST_PARTS_LIMIT: { kind: 'tooLarge', message: 'The form has too many parts.' },
-  FST_FILES_LIMIT: { kind: 'tooLarge', message: 'Too many files in one request.' },
-  FST_FIELDS_LIMIT: { kind: 'tooLarge', message: 'The form has too many fields.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    kind: 'unsupportedFile',
-    message: 'Unsupported content type: send JSON, form-encoded or multipart data.',
-  },
-  FST_ERR_CTP_INVALID_JSON_BODY: { kind: 'validation', message: 'The body is not valid JSON.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    kind: 'validation',
-    message: 'The body size does not match its Content-Length.',
-  },
-  FST_PROTO_VIOLATION: { kind: 'validation', message: 'A form field name is not allowed.' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: {
-    kind: 'validation',
-    message: 'The request is not multipart.',
-  },
-  FST_MP_PREMATURE_CLOSE: { kind: 'validation', message: 'The upload was cut short.' },
-  FST_ERR_BAD_URL: { kind: 'validation', message: 'The address is malformed.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: answer('tooLarge', 'request.bodyTooLarge'),
+  FST_REQ_FILE_TOO_LARGE: answer('tooLarge', 'request.fileTooLarge'),
+  FST_PARTS_LIMIT: answer('tooLarge', 'request.tooManyParts'),
+  FST_FILES_LIMIT: answer('tooLarge', 'request.tooManyFiles'),
+  FST_FIELDS_LIMIT: answer('tooLarge', 'request.tooManyFields'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: answer('unsupportedFile', 'request.unsupportedContentType'),
+  FST_ERR_CTP_INVALID_JSON_BODY: answer('validation', 'request.invalidJson'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: answer('validation', 'request.contentLengthMismatch'),
+  FST_PROTO_VIOLATION: answer('validation', 'request.fieldNameNotAllowed'),
+  FST_INVALID_MULTIPART_CONTENT_TYPE: answer('validation', 'request.notMultipart'),
+  FST_MP_PREMATURE_CLOSE: answer('validation', 'request.uploadCutShort'),
+  FST_ERR_BAD_URL: answer('validation', 'request.malformedUrl'),
 }
 
 /** PostgreSQL's character_not_in_repertoire, which it raises for a NUL in text. */
@@ -43,16 +45,19 @@ const postgresNulTextCode = '22021'
 
 /** Maps any thrown value to an envelope. Exported for tests and for code answering outside routes. */
 export function classifyError(error: unknown): ClassifiedError {
+  if (error instanceof z.ZodError) return classifyError(validationErrorOf(error.issues))
   if (error instanceof AppError) {
-    return { kind: error.kind, message: error.message, details: error.details, datum: error.datum }
-  }
-  if (error instanceof z.ZodError) {
-    const appError = validationErrorOf(error.issues)
-    return { kind: 'validation', message: appError.message, details: appError.details }
+    return {
+      kind: error.kind,
+      message: error.message,
+      ...(error.isTranslatable ? { serverMessage: error.serverMessage } : {}),
+      ...(error.details === undefined ? {} : { details: error.details }),
+      ...(error.datum === undefined ? {} : { datum: error.datum }),
+    }
   }
   if ((error as { code?: unknown }).code === postgresNulTextCode) {
     // A NUL that slipped past input validation: still the caller's text, not our failure.
-    return { kind: 'validation', message: nulTextMessage }
+    return answer('validation', 'validation.nulText')
   }
   const fastifyError = error as Partial<FastifyError>
   const known = fastifyError.code === undefined ? undefined : knownErrors[fastifyError.code]
@@ -72,9 +77,11 @@ export function classifyError(error: unknown): ClassifiedError {
               : status === 403
                 ? 'forbidden'
                 : 'validation'
-    return { kind, message: fastifyError.message ?? 'The request was refused.' }
+    // The framework's own English stays in `message`; people read the kind's general text.
+    const generic = answer(kind, `error.${kind}`)
+    return { ...generic, message: fastifyError.message ?? generic.message }
   }
-  return { kind: 'internal', message: 'Internal server error.' }
+  return answer('internal', 'error.internal')
 }
 
 /** Sends the envelope for an error. */
@@ -93,7 +100,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   reply
     .status(errorCatalogue[classified.kind].httpStatus)
     .type('application/json; charset=utf-8')
-    .send(errorEnvelope(classified.kind, classified.message, classified.details, classified.datum))
+    .send(errorEnvelope(classified))
 }
 
 /**

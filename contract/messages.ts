@@ -1,0 +1,119 @@
+/**
+ * The catalogue of every message the server sends a person (decisions.md "Messages"): a stable
+ * id → its English template with named parameters (`{names}`). An error answer carries the id
+ * and the parameters beside the English text (`messageId`, `params` in the envelope), and the
+ * console renders the id in the user's language (src/i18n/server-messages.ts, which must have
+ * a ko/zh/en text for every id here: src/i18n/server-messages.test.ts checks it).
+ *
+ * Adding a message: add the id here (grouped by area, `area.whatHappened`), use it with
+ * `new AppError(kind, 'area.whatHappened', { param })`, add the same English text to
+ * src/i18n/server-messages.ts, run `npm run i18n:extract` and translate it in the ko and zh
+ * .po files. Parameters are plain values (names, numbers); never pass English words in them.
+ */
+export const serverMessages = {
+  // generic: the fallback of each error kind, for answers with nothing more specific to say
+  'error.validation': 'The request is not valid.',
+  'error.badCredentials': 'Incorrect user name or password.',
+  'error.paymentRequired': 'This needs a paid project.',
+  'error.forbidden': 'You do not have permission to do this.',
+  'error.notFound': 'Not found.',
+  'error.conflict': 'This conflicts with the current state; reload and try again.',
+  'error.tooLarge': 'The request is too large.',
+  'error.unsupportedFile': 'This type of file is not supported.',
+  'error.rateLimited': 'Too many requests. Please wait a moment and try again.',
+  'error.internal': 'Internal server error.',
+  'error.unavailable': 'The service is not available right now. Please try again later.',
+  'error.sessionTimeout': 'Your session has timed out. Please sign in again.',
+
+  // input validation: the answer names the fields, each detail says what is wrong with one
+  'validation.invalidFields': 'Please check these fields: {fields}.',
+  'validation.required': 'Required',
+  'validation.invalid': 'Invalid value',
+  'validation.expectedNumber': 'Expected a number',
+  'validation.expectedInteger': 'Expected a whole number',
+  'validation.expectedText': 'Expected text',
+  'validation.expectedBoolean': 'Expected true or false',
+  'validation.expectedList': 'Expected a list',
+  'validation.expectedObject': 'Expected an object',
+  'validation.tooShort': 'At least {minimum} characters',
+  'validation.tooLong': 'At most {maximum} characters',
+  'validation.tooSmall': 'At least {minimum}',
+  'validation.tooBig': 'At most {maximum}',
+  'validation.notAbove': 'Must be greater than {minimum}',
+  'validation.notBelow': 'Must be less than {maximum}',
+  'validation.tooFewItems': 'At least {minimum} items',
+  'validation.tooManyItems': 'At most {maximum} items',
+  'validation.invalidFormat': 'The format is not valid',
+  'validation.invalidEmail': 'Not a valid e-mail address',
+  'validation.oneOf': 'Expected one of: {values}',
+  'validation.notMultipleOf': 'Must be a multiple of {divisor}',
+  'validation.unknownFields': 'Unknown fields: {fields}',
+  'validation.nulText': 'Text must not contain a NUL character.',
+
+  // the request itself (body, form, multipart, address)
+  'request.bodyTooLarge': 'The request body is too large.',
+  'request.fileTooLarge': 'The file is too large.',
+  'request.tooManyParts': 'The form has too many parts.',
+  'request.tooManyFiles': 'Too many files in one request.',
+  'request.tooManyFields': 'The form has too many fields.',
+  'request.unsupportedContentType':
+    'Unsupported content type: send JSON, form-encoded or multipart data.',
+  'request.invalidJson': 'The body is not valid JSON.',
+  'request.contentLengthMismatch': 'The body size does not match its Content-Length.',
+  'request.fieldNameNotAllowed': 'A form field name is not allowed.',
+  'request.notMultipart': 'The request is not multipart.',
+  'request.uploadCutShort': 'The upload was cut short.',
+  'request.malformedUrl': 'The address is malformed.',
+  'request.addressNulText': 'The address: Text must not contain a NUL character.',
+  'request.routeNotFound': 'Not found: {method} {path}',
+
+  // projects
+  'project.notFound': 'This project does not exist.',
+  'project.foreign': 'This project belongs to someone else.',
+} as const satisfies Record<string, string>
+
+/** A stable id of a server message, e.g. `'project.notFound'`. */
+export type MessageId = keyof typeof serverMessages
+
+/** A parameter value: shown as is (numbers are formatted by the client's locale). */
+export type MessageParam = string | number
+
+/** The names of the `{placeholders}` of a template. */
+type PlaceholderNames<Template extends string> =
+  Template extends `${string}{${infer Name}}${infer Rest}` ? Name | PlaceholderNames<Rest> : never
+
+/** The parameters a message id needs: one per placeholder of its template. */
+export type MessageParams<Id extends MessageId> = {
+  [Name in PlaceholderNames<(typeof serverMessages)[Id]>]: MessageParam
+}
+
+/** True when the message id's template has placeholders. */
+export type HasParams<Id extends MessageId> = [
+  PlaceholderNames<(typeof serverMessages)[Id]>,
+] extends [never]
+  ? false
+  : true
+
+/** A message as it travels: its id and its parameters. */
+export interface ServerMessage {
+  id: MessageId
+  params: Record<string, MessageParam>
+}
+
+/** True when `value` is an id of this catalogue (e.g. a zod issue message written as an id). */
+export function isMessageId(value: unknown): value is MessageId {
+  return typeof value === 'string' && Object.hasOwn(serverMessages, value)
+}
+
+/**
+ * The English text of a message: the template with its parameters filled in. A missing
+ * parameter stays as its `{placeholder}`, so a mistake shows rather than vanishes.
+ */
+export function formatServerMessage(
+  id: MessageId,
+  params: Readonly<Record<string, MessageParam>> = {},
+): string {
+  return serverMessages[id].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  )
+}
