@@ -1,6 +1,7 @@
-import { calculateTransformProps, createBoundingVolume, type Tile3D } from '@loaders.gl/tiles'
+import { createBoundingVolume } from '@loaders.gl/tiles'
 import { Matrix4 } from '@math.gl/core'
 import type { RootTile } from '../../workers/tile-parse/root-tile'
+import { placeTileContent } from './library-internals'
 import { collectTileMeshes, type TileGltf, type TileMesh } from './tile-meshes'
 
 /**
@@ -59,7 +60,7 @@ export function rootPreviewTile(
     quantizedVolumeOffset: parsed.quantizedVolumeOffset,
     quantizedVolumeScale: parsed.quantizedVolumeScale,
   }
-  calculateTransformProps({ computedTransform, boundingVolume } as unknown as Tile3D, placed)
+  placeTileContent(computedTransform, boundingVolume, placed)
   const meshes = collectTileMeshes(parsed.gltf)
   if (meshes.length === 0) return null
   return {

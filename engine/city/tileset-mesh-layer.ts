@@ -17,6 +17,7 @@ import {
   type TileMeshDraw,
   type TileMeshGpu,
 } from './tile-mesh-renderer'
+import { setTileDrawn, webglOf } from './library-internals'
 import { collectTileMeshes, type TileGltf, type TileMesh } from './tile-meshes'
 
 /**
@@ -155,12 +156,12 @@ export class TilesetMeshLayer extends Layer<TilesetMeshLayerProps> {
     }
     // loaders.gl keeps a tile's ancestors on screen until the tile says it was drawn.
     if (mode === 'color') {
-      for (const tile of drawnTiles) (tile as Tile3D & { tileDrawn?: boolean }).tileDrawn = true
+      for (const tile of drawnTiles) setTileDrawn(tile, true)
     }
   }
 
   private gl(): WebGL2RenderingContext {
-    return (this.context.device as unknown as { gl: WebGL2RenderingContext }).gl
+    return webglOf(this.context.device)
   }
 
   /** The tile's GPU copies, made on first use and remade when its content was reloaded. */

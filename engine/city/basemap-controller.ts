@@ -1,0 +1,118 @@
+import {
+  addProtocol,
+  type Map as MapLibreMap,
+  removeProtocol,
+  type StyleSpecification,
+} from 'maplibre-gl'
+import { PMTiles, Protocol, TileType } from 'pmtiles'
+import type { CityBasemap } from '../api/city-snapshot'
+import { EngineError } from '../api/errors'
+import { createPmtilesStyle } from './basemap-style'
+import type { CityPatch } from './city-scene-parts'
+
+/** Registered once: MapLibre protocols are global, the archives in it are per URL. */
+let pmtilesProtocol: Protocol | null = null
+let pmtilesProtocolUsers = 0
+
+function retainPmtilesProtocol(): void {
+  if (pmtilesProtocolUsers++ === 0) {
+    pmtilesProtocol = new Protocol()
+    addProtocol('pmtiles', pmtilesProtocol.tile)
+  }
+}
+
+function releasePmtilesProtocol(): void {
+  if (--pmtilesProtocolUsers === 0) {
+    removeProtocol('pmtiles')
+    pmtilesProtocol = null
+  }
+}
+
+/** Reads a PMTiles archive's header and builds a style that draws it. */
+async function pmtilesStyle(url: string): Promise<StyleSpecification> {
+  const archive = new PMTiles(url)
+  pmtilesProtocol?.add(archive)
+  const header = await archive.getHeader()
+  const isVector = header.tileType === TileType.Mvt
+  const metadata = (isVector ? await archive.getMetadata() : {}) as {
+    vector_layers?: { id: string }[]
+    attribution?: string
+  }
+  return createPmtilesStyle({
+    url,
+    kind: isVector ? 'vector' : 'raster',
+    minZoom: header.minZoom,
+    maxZoom: header.maxZoom,
+    vectorLayerIds: (metadata.vector_layers ?? []).map((layer) => layer.id),
+    ...(metadata.attribution ? { attribution: metadata.attribution } : {}),
+  })
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * The basemap part of a city scene: which MapLibre style is under the tilesets (offline,
+ * online or a PMTiles archive through the `pmtiles://` protocol), and whether it loaded.
+ * deck's layers survive MapLibre's style swaps, so nothing else changes with the basemap.
+ */
+export class BasemapController {
+  private kind: CityBasemap['kind']
+  private isDisposed = false
+
+  constructor(
+    private readonly map: MapLibreMap,
+    initial: CityBasemap,
+    private readonly publish: (patch: CityPatch) => void,
+  ) {
+    this.kind = initial.kind
+    if (initial.kind === 'pmtiles') retainPmtilesProtocol()
+    // No 'load' listener: it fires for the empty placeholder style and would report the
+    // basemap loaded (and clear its error) before the real style arrived; `set` publishes.
+    map.on('error', (event: { error?: unknown }) => {
+      // Tile and style failures of the basemap arrive here; tilesets report theirs per tile.
+      if (!map.isStyleLoaded()) this.publishState(false, messageOf(event.error))
+    })
+  }
+
+  /** The snapshot's basemap before its style has loaded. */
+  initialState(): CityPatch['basemap'] {
+    return { kind: this.kind, isLoaded: false, error: null }
+  }
+
+  /** Switches the style; a failure is published and thrown as `city.basemapFailed`. */
+  async set(basemap: CityBasemap): Promise<void> {
+    if (basemap.kind === 'pmtiles' && this.kind !== 'pmtiles') retainPmtilesProtocol()
+    if (basemap.kind !== 'pmtiles' && this.kind === 'pmtiles') releasePmtilesProtocol()
+    this.kind = basemap.kind
+    this.publishState(false, null)
+    let style: StyleSpecification | string
+    try {
+      style =
+        basemap.kind === 'pmtiles'
+          ? await pmtilesStyle(basemap.url)
+          : 'style' in basemap
+            ? (basemap.style as unknown as StyleSpecification)
+            : basemap.styleUrl
+    } catch (error) {
+      this.publishState(false, messageOf(error))
+      throw new EngineError('city.basemapFailed', messageOf(error))
+    }
+    if (this.isDisposed) return
+    this.map.setStyle(style, { diff: false })
+    this.map.once('style.load', () => this.publishState(true, null))
+  }
+
+  /** Lets go of the PMTiles protocol (the map itself is removed by the scene). */
+  dispose(): void {
+    if (this.isDisposed) return
+    this.isDisposed = true
+    if (this.kind === 'pmtiles') releasePmtilesProtocol()
+  }
+
+  private publishState(isLoaded: boolean, error: string | null): void {
+    if (this.isDisposed) return
+    this.publish({ basemap: { kind: this.kind, isLoaded, error } })
+  }
+}

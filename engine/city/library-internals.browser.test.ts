@@ -1,0 +1,116 @@
+import { Tile3DLayer } from '@deck.gl/geo-layers'
+import { Tiles3DLoader } from '@loaders.gl/3d-tiles'
+import { load } from '@loaders.gl/core'
+import { Tile3D, Tileset3D } from '@loaders.gl/tiles'
+import { Matrix4 } from '@math.gl/core'
+import { Ellipsoid } from '@math.gl/geospatial'
+import { Map as MapLibreMap } from 'maplibre-gl'
+import { describe, expect, it } from 'vitest'
+import { mapViewport } from './city-camera'
+import {
+  isTileDrawn,
+  mapLibreViewId,
+  moveRegionVolumesWith,
+  paceGpuFrames,
+  setTileDrawn,
+  traverseTilesetNow,
+} from './library-internals'
+import { cityTestPage } from './testing/city-test-page'
+import { placementModelMatrix } from './tileset-placement'
+
+/**
+ * The library internals the city engine relies on (library-internals.ts) still exist with the
+ * shape it uses. When a bump of deck.gl, loaders.gl, luma.gl or MapLibre breaks one, this file
+ * names it; the scene tests then show what it broke.
+ */
+
+const tilesetUrl = new URL('./fixtures/batched/tileset.json', import.meta.url).href
+const { cleanups, createContainer } = cityTestPage()
+
+async function loadTileset(modelMatrix?: Matrix4): Promise<Tileset3D> {
+  // On the main thread: loaders.gl's default worker would be fetched from a CDN.
+  const loadOptions = { core: { worker: false } }
+  const json = await load(tilesetUrl, Tiles3DLoader, loadOptions as never)
+  const tileset3d = new Tileset3D(
+    json as never,
+    {
+      loadOptions,
+      ...(modelMatrix ? { modelMatrix } : {}),
+    } as never,
+  )
+  cleanups.push(() => tileset3d.destroy())
+  await tileset3d.tilesetInitializationPromise
+  return tileset3d
+}
+
+describe('library internals at the pinned versions', () => {
+  it("deck's Tile3DLayer has the private methods the stream hand-over replaces and calls", () => {
+    const prototype = Tile3DLayer.prototype as unknown as Record<string, unknown>
+    for (const name of [
+      '_getSubLayer',
+      '_loadTileset',
+      '_onTileLoad',
+      '_onTileUnload',
+      '_updateTileset',
+    ]) {
+      expect(typeof prototype[name], name).toBe('function')
+    }
+  })
+
+  it("loaders.gl's Tileset3D traverses at once on the tree its constructor built", async () => {
+    const tileset3d = await loadTileset()
+    const internals = tileset3d as unknown as {
+      root: unknown
+      roots: Record<string, unknown>
+      lastUpdatedVieports: { id: string }[] | null
+    }
+    const container = createContainer()
+    const map = new MapLibreMap({
+      container,
+      style: { version: 8, sources: {}, layers: [] },
+      center: [-75.61208, 40.04253],
+      zoom: 17,
+    })
+    cleanups.push(() => map.remove())
+    traverseTilesetNow(tileset3d, mapViewport(map))
+    expect(internals.roots[mapLibreViewId]).toBe(internals.root)
+    expect(internals.lastUpdatedVieports?.[0]?.id).toBe(mapLibreViewId)
+    // `tileDrawn` is a field of Tile3D (sealed): it can be written and read back.
+    const root = tileset3d.root as Tile3D
+    setTileDrawn(root, false)
+    expect(isTileDrawn(root)).toBe(false)
+    setTileDrawn(root, true)
+    expect(isTileDrawn(root)).toBe(true)
+    expect(Object.isSealed(root)).toBe(true)
+  })
+
+  it('moves region bounding volumes with a marked model matrix, and only with one', async () => {
+    const ownCenter = (await loadTileset()).cartographicCenter!
+    const shanghai = { lng: 121.5189, lat: 31.16946 }
+    const own = Ellipsoid.WGS84.eastNorthUpToFixedFrame(
+      Ellipsoid.WGS84.cartographicToCartesian([ownCenter[0]!, ownCenter[1]!, 0]),
+    )
+    const moving = placementModelMatrix({ ...shanghai, heightOffset: 0, heading: 0 })
+      .clone()
+      .multiplyRight(new Matrix4(own).invert())
+    const unmarked = await loadTileset(moving.clone())
+    expect(unmarked.cartographicCenter![0]).toBeCloseTo(ownCenter[0]!, 3)
+    const moved = await loadTileset(moveRegionVolumesWith(moving.clone()))
+    expect(moved.cartographicCenter![0]).toBeCloseTo(shanghai.lng, 3)
+    expect(moved.cartographicCenter![1]).toBeCloseTo(shanghai.lat, 3)
+    expect(Tile3D.prototype).toHaveProperty('_updateBoundingVolume')
+  })
+
+  it("MapLibre's map renders through a private _render that frame pacing wraps", () => {
+    const container = createContainer()
+    const map = new MapLibreMap({ container, style: { version: 8, sources: {}, layers: [] } })
+    cleanups.push(() => map.remove())
+    const internals = map as unknown as { _render: unknown }
+    const stock = internals._render
+    expect(typeof stock).toBe('function')
+    const gl = map.getCanvas().getContext('webgl2')!
+    const removePacing = paceGpuFrames(map, gl)
+    expect(internals._render).not.toBe(stock)
+    removePacing()
+  })
+})

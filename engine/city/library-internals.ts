@@ -1,0 +1,265 @@
+/**
+ * Every place the city engine reaches past the public API of its libraries, in one file, pinned
+ * to the versions it was written against:
+ *
+ *   @deck.gl/core, @deck.gl/geo-layers, @deck.gl/maplibre   9.4.0
+ *   @loaders.gl/tiles, @loaders.gl/3d-tiles                  4.5.4
+ *   @luma.gl/webgl                                           9.4.2
+ *   maplibre-gl                                              6.17.0
+ *
+ * After a bump of any of them, `library-internals.browser.test.ts` says which of these
+ * internals moved; nothing else in engine/ casts into a library's private members.
+ */
+import type { Layer, PickingInfo } from '@deck.gl/core'
+import type { Viewport } from '@deck.gl/core'
+import { Tile3DLayer } from '@deck.gl/geo-layers'
+import {
+  calculateTransformProps,
+  createBoundingVolume,
+  Tile3D,
+  type Tileset3D,
+} from '@loaders.gl/tiles'
+import { Matrix3, type Matrix4 } from '@math.gl/core'
+import type { Map as MapLibreMap } from 'maplibre-gl'
+
+/** The id deck's MapLibre overlay gives its view (`MAPLIBRE_VIEW_ID`, not exported). */
+export const mapLibreViewId = 'maplibre'
+
+// ---------------------------------------------------------------------------------------------
+// loaders.gl Tile3D / Tileset3D
+
+/** Whether the map has drawn a tile once (loaders.gl keeps ancestors until it has). */
+export function isTileDrawn(tile: unknown): boolean {
+  return (tile as { tileDrawn?: boolean }).tileDrawn === true
+}
+
+/** Marks a tile drawn (true) or waiting for its first draw (false). */
+export function setTileDrawn(tile: unknown, isDrawn: boolean): void {
+  ;(tile as { tileDrawn?: boolean }).tileDrawn = isDrawn
+}
+
+/**
+ * Selects tiles for a viewport at once. `selectTiles` would first wait a timer turn, which the
+ * map's busy start-up delays by a frame or more before any request.
+ */
+export function traverseTilesetNow(tileset3d: Tileset3D, viewport: Viewport): void {
+  const traversed = tileset3d as unknown as {
+    root: unknown
+    roots: Record<string, unknown>
+    lastUpdatedVieports: unknown
+    doUpdate(viewports: unknown): void
+  }
+  // loaders.gl builds a second tile tree per viewport on its first traversal; the one its
+  // constructor built serves instead (≈ 0.1 s of main thread per 1,000 tiles, and `destroy()`
+  // frees only that tree). deck's layer traverses the same viewport id.
+  traversed.roots[mapLibreViewId] ??= traversed.root
+  traversed.lastUpdatedVieports = [viewport]
+  traversed.doUpdate([viewport])
+}
+
+/**
+ * loaders.gl's own content placement (RTC centre, up axis, quantization under the tile's
+ * transform) for a tile that is not a `Tile3D`: fills `placed.cartographicOrigin` and
+ * `placed.cartographicModelMatrix`.
+ */
+export function placeTileContent(
+  computedTransform: Matrix4,
+  boundingVolume: unknown,
+  placed: Record<string, unknown>,
+): void {
+  calculateTransformProps({ computedTransform, boundingVolume } as unknown as Tile3D, placed)
+}
+
+/**
+ * Model matrices that move a georeferenced tileset (placement.ts). loaders.gl applies a
+ * tileset's `modelMatrix` to box and sphere volumes but never to `region` volumes (they are
+ * fixed on the globe by definition), so a moved tileset's regions would stay behind and cull
+ * its tiles at the old place. Keyed by the matrix object, which Tileset3D keeps as its own
+ * `modelMatrix`, so it is known before the Tileset3D (and its first tiles) exist.
+ */
+const regionMovingMatrices = new WeakSet<object>()
+
+/** Makes tilesets with this model matrix move their region volumes with it too. */
+export function moveRegionVolumesWith(modelMatrix: Matrix4): Matrix4 {
+  regionMovingMatrices.add(modelMatrix)
+  return modelMatrix
+}
+
+/**
+ * A bounding volume as loaders.gl makes it, with a `region` moved by `relocation` (an
+ * Earth-fixed to Earth-fixed matrix) when one is given.
+ */
+export function relocatedBoundingVolume(
+  header: Record<string, unknown>,
+  transform: Matrix4,
+  relocation: Matrix4 | null,
+  result?: unknown,
+): unknown {
+  const volume = createBoundingVolume(header as never, transform, result as never)
+  const box = volume as { center: number[]; halfAxes: number[]; constructor: BoxConstructor }
+  if (!relocation || !header.region || !box.halfAxes) return volume
+  const center = relocation.transformAsPoint([...box.center])
+  // The upper 3×3 of the column-major relocation turns the box's half axes.
+  const r = relocation
+  const rotation = new Matrix3([r[0]!, r[1]!, r[2]!, r[4]!, r[5]!, r[6]!, r[8]!, r[9]!, r[10]!])
+  const halfAxes = new Matrix3(rotation).multiplyRight(box.halfAxes)
+  // loaders.gl makes regions into math.gl OrientedBoundingBoxes; the same class is made here.
+  return new box.constructor([...center], [...halfAxes])
+}
+
+{
+  // Tile3D rebuilds its volumes here on creation and on every transform change.
+  const prototype = Tile3D.prototype as unknown as {
+    _updateBoundingVolume(this: Tile3DVolumes, header: Record<string, unknown>): void
+  }
+  const updateBoundingVolume = prototype._updateBoundingVolume
+  prototype._updateBoundingVolume = function relocatingUpdate(header) {
+    updateBoundingVolume.call(this, header)
+    const relocation = this.tileset.modelMatrix
+    if (!regionMovingMatrices.has(relocation)) return
+    const volume = header.boundingVolume as Record<string, unknown> | undefined
+    if (!volume?.region) return
+    this.boundingVolume = relocatedBoundingVolume(volume, this.computedTransform, relocation)
+    const content = header.content as { boundingVolume?: Record<string, unknown> } | undefined
+    if (content?.boundingVolume?.region) {
+      this._contentBoundingVolume = relocatedBoundingVolume(
+        content.boundingVolume,
+        this.computedTransform,
+        relocation,
+      )
+    }
+  }
+}
+
+/** math.gl's OrientedBoundingBox constructor (a transitive dependency, reached via a volume). */
+type BoxConstructor = new (center: number[], halfAxes: number[]) => unknown
+
+/** The Tile3D fields the relocation above rewrites. */
+interface Tile3DVolumes {
+  tileset: { modelMatrix: Matrix4 }
+  computedTransform: Matrix4
+  boundingVolume: unknown
+  _contentBoundingVolume: unknown
+}
+
+// ---------------------------------------------------------------------------------------------
+// deck.gl Tile3DLayer
+
+/** A tileset stream a {@link GuardedTile3DLayer} adopts instead of loading the tileset itself. */
+export interface AdoptableStream {
+  /** Resolves with the tileset once its tileset.json is parsed; rejects when it cannot be. */
+  ready: Promise<Tileset3D>
+  /** The deck layer that adopted the stream (deck then drives its traversal). */
+  layer: Tile3DLayer | null
+  /** Set when the scene let go of the stream: a late layer must not adopt it. */
+  isEnded: boolean
+}
+
+/** The Tile3DLayer internals the stream hands-over uses (deck types them private). */
+export interface Tile3DLayerInternals {
+  state: { activeViewports: unknown }
+  internalState: unknown
+  setState(state: Record<string, unknown>): void
+  setNeedsUpdate(): void
+  _onTileLoad(tile: Tile3D): void
+  _onTileUnload(tile: Tile3D): void
+  _updateTileset(viewports: unknown): void
+}
+
+/** The adopting layer as deck currently holds it (deck swaps instances on every update). */
+export function drawingLayerOf(stream: AdoptableStream): Tile3DLayerInternals | null {
+  return (stream.layer?.getCurrentLayer() ?? null) as unknown as Tile3DLayerInternals | null
+}
+
+/** The tile a pick hit (deck's Tile3DLayer adds `sourceTile` to the info). */
+export function pickedTile(info: PickingInfo): Tile3D | undefined {
+  return ((info as PickingInfo & { sourceTile?: Tile3D }).sourceTile ?? info.object) as
+    | Tile3D
+    | undefined
+}
+
+/**
+ * Installs on a Tile3DLayer subclass the two private methods it replaces: `_getSubLayer` makes
+ * no per-tile layer for tiles `isDrawnElsewhere` says another layer draws, and `_loadTileset`
+ * adopts the scene's stream (prop `tilesetStream`) instead of loading the tileset.json again.
+ */
+export function installTile3DLayerPatches(
+  prototype: Tile3DLayer,
+  isDrawnElsewhere: (tile: Tile3D) => boolean,
+): void {
+  const stock = Tile3DLayer.prototype as unknown as {
+    _getSubLayer(this: Tile3DLayer, tile: Tile3D, oldLayer?: Layer): Layer | null
+  }
+  const getSubLayer = stock._getSubLayer
+  Object.defineProperty(prototype, '_getSubLayer', {
+    value: function meshlessSubLayer(this: Tile3DLayer, tile: Tile3D, oldLayer?: Layer) {
+      return isDrawnElsewhere(tile) ? null : getSubLayer.call(this, tile, oldLayer)
+    },
+  })
+  Object.defineProperty(prototype, '_loadTileset', {
+    value: async function adoptTilesetStream(this: Tile3DLayer) {
+      const stream = (this.props as unknown as { tilesetStream: AdoptableStream }).tilesetStream
+      let tileset3d: Tileset3D
+      try {
+        tileset3d = await stream.ready
+      } catch {
+        return // The scene reports a tileset.json that failed.
+      }
+      const internals = this as unknown as Tile3DLayerInternals
+      // Finalized meanwhile, or the scene moved on to a newer stream.
+      if (!internals.internalState || stream.isEnded) return
+      stream.layer = this
+      internals.setState({ tileset3d, layerMap: {} })
+      internals._updateTileset(internals.state.activeViewports)
+    },
+  })
+}
+
+/** Marks the tile a pick hit on the info, as deck's Tile3DLayer does for its own sub-layers. */
+export function setPickedTile(info: PickingInfo, tile: Tile3D | undefined): void {
+  ;(info as PickingInfo & { sourceTile?: Tile3D }).sourceTile = tile
+}
+
+// ---------------------------------------------------------------------------------------------
+// luma.gl and MapLibre
+
+/** The WebGL2 context behind a luma.gl device (`WebGLDevice.gl`, typed on the subclass only). */
+export function webglOf(device: unknown): WebGL2RenderingContext {
+  return (device as { gl: WebGL2RenderingContext }).gl
+}
+
+/** Frames of GPU work the map may have queued before it skips drawing one. */
+const maximumFramesInFlight = 2
+
+/**
+ * Keeps the map from queueing more GPU work than the GPU gets through, by wrapping MapLibre's
+ * private `_render`. A browser normally does this by pacing animation frames to the display;
+ * where it does not (a software GPU behind a slow compositor, benchmarks without a frame cap),
+ * frames pile up in the GPU process until one WebGL call waits seconds for all of them and the
+ * page freezes. Each drawn frame ends with a fence; while the oldest of two is unfinished the
+ * map skips a frame and asks for the next (reading a fence's status never waits). Returns the
+ * function that removes it.
+ */
+export function paceGpuFrames(map: MapLibreMap, gl: WebGL2RenderingContext): () => void {
+  const paced = map as unknown as { _render(timestamp: number): unknown }
+  if (typeof paced._render !== 'function') return () => {}
+  const render = paced._render.bind(map)
+  const fences: WebGLSync[] = []
+  paced._render = (timestamp: number) => {
+    while (fences.length > 0 && gl.getSyncParameter(fences[0]!, gl.SYNC_STATUS) === gl.SIGNALED) {
+      gl.deleteSync(fences.shift()!)
+    }
+    if (fences.length >= maximumFramesInFlight) {
+      map.triggerRepaint()
+      return map
+    }
+    const result = render(timestamp)
+    const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
+    if (fence) fences.push(fence)
+    return result
+  }
+  return () => {
+    paced._render = render
+    for (const fence of fences.splice(0)) gl.deleteSync(fence)
+  }
+}
