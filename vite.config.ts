@@ -2,13 +2,19 @@ import babel from '@rolldown/plugin-babel'
 import { lingui } from '@lingui/vite-plugin'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { precompress } from './tools/vite-precompress'
 
 /**
  * The web app build. The lingui macro runs in Babel *before* react() so that <Trans> and t``
  * are compiled away before JSX is transformed (stack-notes.md).
  */
 export default defineConfig({
-  plugins: [babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), react(), lingui()],
+  plugins: [
+    babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+    react(),
+    lingui(),
+    precompress(),
+  ],
   worker: { format: 'es' },
   build: {
     outDir: 'dist/web',

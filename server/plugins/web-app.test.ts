@@ -1,9 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../testing/test-app'
 import { webAppMissingMessage } from './web-app'
+
+const bigScript = `export const names = [${'"tile",'.repeat(5000)}]\n`
 
 describe('the web app', () => {
   let webDir: string
@@ -15,6 +18,10 @@ describe('the web app', () => {
     await writeFile(join(webDir, 'index.html'), '<!doctype html><title>Twinscape</title>')
     await writeFile(join(webDir, 'assets', 'index-Ab12Cd.js'), 'console.log("app")')
     await writeFile(join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+    // What tools/vite-precompress.ts writes beside a built file.
+    await writeFile(join(webDir, 'assets', 'map-Xy34Zw.js'), bigScript)
+    await writeFile(join(webDir, 'assets', 'map-Xy34Zw.js.br'), brotliCompressSync(bigScript))
+    await writeFile(join(webDir, 'assets', 'map-Xy34Zw.js.gz'), gzipSync(bigScript))
     testApp = await createTestApp({ env: { WEB_DIR: webDir } })
   })
   afterAll(async () => {
@@ -37,6 +44,47 @@ describe('the web app', () => {
     expect(response.statusCode).toBe(200)
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable')
     expect(response.body).toBe('console.log("app")')
+  })
+
+  it("sends the build's brotli copy to a browser that accepts it, marked and cacheable", async () => {
+    const response = await testApp.app.inject({
+      method: 'GET',
+      url: '/assets/map-Xy34Zw.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-encoding']).toBe('br')
+    expect(response.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/)
+    expect(response.headers.vary).toMatch(/accept-encoding/i)
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(response.rawPayload.length).toBeLessThan(bigScript.length / 10)
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(bigScript)
+  })
+
+  it('sends gzip to a browser without brotli, and the file itself to one without either', async () => {
+    const gzipped = await testApp.app.inject({
+      method: 'GET',
+      url: '/assets/map-Xy34Zw.js',
+      headers: { 'accept-encoding': 'gzip' },
+    })
+    expect(gzipped.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(bigScript)
+    const plain = await testApp.app.inject({
+      method: 'GET',
+      url: '/assets/map-Xy34Zw.js',
+      headers: { 'accept-encoding': 'identity' },
+    })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.headers.vary).toMatch(/accept-encoding/i)
+    expect(plain.body).toBe(bigScript)
+    // A file the build did not compress is sent as it is, whatever the browser accepts.
+    const small = await testApp.app.inject({
+      method: 'GET',
+      url: '/assets/index-Ab12Cd.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    })
+    expect(small.headers['content-encoding']).toBeUndefined()
+    expect(small.body).toBe('console.log("app")')
   })
 
   it('revalidates unhashed files', async () => {

@@ -14,7 +14,9 @@ export const webAppMissingMessage =
 /**
  * Serves the built web app (`vite build` into WEB_DIR). Hashed files under /assets/ never change,
  * so browsers keep them for a year; index.html and other unhashed files are revalidated on
- * every load, so a new build shows up at once.
+ * every load, so a new build shows up at once. The build writes brotli and gzip copies beside
+ * each text file (tools/vite-precompress.ts); a browser that accepts one gets it, with
+ * `Content-Encoding` and `Vary: Accept-Encoding`, and nothing is compressed per request.
  */
 export async function registerWebApp(
   app: FastifyInstance,
@@ -27,6 +29,7 @@ export async function registerWebApp(
     root: webDir,
     // One route per built file instead of a catch-all, so unknown /web/ calls stay 404 envelopes.
     wildcard: false,
+    preCompressed: true,
     cacheControl: false,
     setHeaders(reply, path) {
       const isHashedAsset = relative(webDir, path).startsWith(`assets${sep}`)

@@ -1,10 +1,11 @@
 import { useLingui } from '@lingui/react/macro'
-import { useEffect, useRef, useState } from 'react'
+import { Suspense, useEffect, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { usePermissions } from '../components/use-permissions'
 import { NoPermission } from '../pages/misc/NotFoundPage'
 import { PlannedPage } from '../pages/planned/PlannedPage'
 import { isSignedIn, session } from '../state/session'
+import { Spinner } from '../ui'
 import { EditorFrame, ShellFrame } from './frames/ShellFrame'
 import { SignFrame } from './frames/SignFrame'
 import { guardNavigation } from './guard'
@@ -75,10 +76,22 @@ function ApprovedPage({ location }: { location: HashLocation }) {
     ) : Page === planned ? (
       <PlannedPage routeId={route.id} />
     ) : (
-      <Page params={params} search={location.search} />
+      // The frame stays on screen while a page's chunk loads (routes.tsx loads them lazily).
+      <Suspense fallback={<PageLoading />}>
+        <Page params={params} search={location.search} />
+      </Suspense>
     )
   if (route.frame === 'sign') return <SignFrame>{page}</SignFrame>
   if (route.frame === 'shell') return <ShellFrame>{page}</ShellFrame>
   if (route.frame === 'editor') return <EditorFrame>{page}</EditorFrame>
   return page
+}
+
+function PageLoading() {
+  const { t } = useLingui()
+  return (
+    <div className="ts-page-loading">
+      <Spinner sizePx={32} label={t`Loading the page…`} />
+    </div>
+  )
 }

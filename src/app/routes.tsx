@@ -1,21 +1,45 @@
-import type { ComponentType } from 'react'
-import { Bim4Page } from '../pages/bim4/Bim4Page'
-import { CityEditorPage } from '../pages/city/CityEditorPage'
-import { IssuePage } from '../pages/issue/IssuePage'
+import { type ComponentType, lazy } from 'react'
 import { LogoutPage, NotFoundPage } from '../pages/misc/NotFoundPage'
-import { ModelConversionPage } from '../pages/model-config/ModelConversionPage'
-import { NotePage } from '../pages/note/NotePage'
-import { ProjectCasePage } from '../pages/project-case/ProjectCasePage'
-import { ProjectManagePage } from '../pages/project-manage/ProjectManagePage'
 import { ForgetPage } from '../pages/sign/ForgetPage'
 import { LoginPage } from '../pages/sign/LoginPage'
 import { RegisterPage } from '../pages/sign/RegisterPage'
-import { PersonPage } from '../pages/system/PersonPage'
-import { RolesPage } from '../pages/system/RolesPage'
-import { SecurityPage } from '../pages/system/SecurityPage'
-import { UsersPage } from '../pages/system/UsersPage'
 import type { PageProps } from './page-props'
 import type { AppRouteId } from './route-table'
+
+/**
+ * Pages behind sign-in load on first visit, each in its own chunk: the map (MapLibre, deck.gl)
+ * and 3D (three.js) code is ~2 MB that the sign-in page never needs. The sign pages stay in the
+ * main chunk so the first screen of a new visitor needs no second round trip.
+ */
+function lazyPage<Name extends string>(
+  load: () => Promise<Record<Name, ComponentType<PageProps>>>,
+  name: Name,
+): ComponentType<PageProps> {
+  return lazy(async () => ({ default: (await load())[name] }))
+}
+
+// One lazy component per page module, so every /bim4 (and /home) route shares one component
+// identity and React keeps the editor mounted between its tabs.
+const Bim4Page = lazyPage(() => import('../pages/bim4/Bim4Page'), 'Bim4Page')
+const CityEditorPage = lazyPage(() => import('../pages/city/CityEditorPage'), 'CityEditorPage')
+const IssuePage = lazyPage(() => import('../pages/issue/IssuePage'), 'IssuePage')
+const ModelConversionPage = lazyPage(
+  () => import('../pages/model-config/ModelConversionPage'),
+  'ModelConversionPage',
+)
+const NotePage = lazyPage(() => import('../pages/note/NotePage'), 'NotePage')
+const ProjectCasePage = lazyPage(
+  () => import('../pages/project-case/ProjectCasePage'),
+  'ProjectCasePage',
+)
+const ProjectManagePage = lazyPage(
+  () => import('../pages/project-manage/ProjectManagePage'),
+  'ProjectManagePage',
+)
+const PersonPage = lazyPage(() => import('../pages/system/PersonPage'), 'PersonPage')
+const RolesPage = lazyPage(() => import('../pages/system/RolesPage'), 'RolesPage')
+const SecurityPage = lazyPage(() => import('../pages/system/SecurityPage'), 'SecurityPage')
+const UsersPage = lazyPage(() => import('../pages/system/UsersPage'), 'UsersPage')
 
 /** Marks a route whose page another capability provides; a placeholder says what will be there. */
 export const planned = 'planned'

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { projectLimits } from '../../../contract/project'
 import { recommendedCoverPixels } from '../../../contract/files'
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../api/project'
 import { Button, Dialog, FormWrapper, ImagePicker, TextArea, TextField, toast } from '../../ui'
 import { errorText } from '../feedback/error-text'
-import { MapPickerDialog, type MapPickerServices } from '../map-picker/MapPickerDialog'
+import type { MapPickerServices } from '../map-picker/MapPickerDialog'
 import { RegionPicker } from '../region-picker/RegionPicker'
 import type { LoadRegionChildren } from '../region-picker/region-path'
 import { createCoverThumbnail } from './cover-thumbnail'
@@ -35,6 +35,11 @@ export interface ProjectFormServices {
   /** The region cascade's data; defaults to the server's. */
   loadRegionChildren?: LoadRegionChildren
 }
+
+// The picker brings MapLibre (~1 MB): loaded when the user first opens it, not with the list.
+const MapPickerDialog = lazy(async () => ({
+  default: (await import('../map-picker/MapPickerDialog')).MapPickerDialog,
+}))
 
 const defaultServices: ProjectFormServices = {
   addProject,
@@ -204,15 +209,19 @@ function ProjectForm({
           required
         />
       </FormWrapper>
-      <MapPickerDialog
-        isOpen={isPickerOpen}
-        onOpenChange={setIsPickerOpen}
-        initial={
-          values.location ? { location: values.location, address: values.detailedaddress } : null
-        }
-        onConfirm={(pick) => setValues((current) => applyMapPick(current, pick))}
-        {...(services.mapPicker ? { services: services.mapPicker } : {})}
-      />
+      {isPickerOpen && (
+        <Suspense fallback={null}>
+          <MapPickerDialog
+            isOpen={isPickerOpen}
+            onOpenChange={setIsPickerOpen}
+            initial={
+              values.location ? { location: values.location, address: values.detailedaddress } : null
+            }
+            onConfirm={(pick) => setValues((current) => applyMapPick(current, pick))}
+            {...(services.mapPicker ? { services: services.mapPicker } : {})}
+          />
+        </Suspense>
+      )}
     </>
   )
 }
