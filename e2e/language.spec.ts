@@ -1,5 +1,14 @@
-import { expect, type Page, test } from '@playwright/test'
-import { e2eAdmin, hashPathOf, signInThroughForm } from './support/accounts'
+import { expect, type Locator, type Page, test } from '@playwright/test'
+import {
+  e2eAdmin,
+  hashPathOf,
+  setLanguageCookie,
+  signInThroughForm,
+  startSignedIn,
+} from './support/accounts'
+import { createBuildingProject, enterBuildingProject } from './support/building'
+import { createCityProject, enterCityProject } from './support/city'
+import { keepScreenshot } from './support/screens'
 
 /**
  * decisions.md "Identity and language": ko by default, zh and en chosen in the top menu, the
@@ -91,4 +100,134 @@ test('ko by default, switching to zh and en and back, the cookie surviving reloa
   await expect(page.locator('html')).toHaveAttribute('lang', 'ko')
   await expect(page.getByRole('heading', { name: '비밀번호 변경' })).toBeVisible()
   expect(await untranslatedWords(page)).toEqual([])
+})
+
+/** What a person sees of one tab: its label, on how many lines, and whether it can be seen whole. */
+interface TabGeometry {
+  label: string
+  lines: number
+  isWhollyVisible: boolean
+}
+
+/**
+ * Measures every tab of a strip as laid out: the lines its label's text occupies, and whether
+ * the tab — scrolled into view if its strip scrolls — lies inside the strip and inside every
+ * ancestor that clips (the side panel, the window).
+ */
+function measureTabs(strip: Locator): Promise<TabGeometry[]> {
+  return strip.evaluate((element) => {
+    const tabs = [...element.querySelectorAll<HTMLElement>('[role="tab"], a')]
+    return tabs.map((tab) => {
+      tab.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+      const tops = new Set<number>()
+      const walker = document.createTreeWalker(tab, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        for (const rect of range.getClientRects()) {
+          if (rect.width > 0) tops.add(Math.round(rect.top))
+        }
+      }
+      const box = tab.getBoundingClientRect()
+      const inside = (outer: DOMRect) =>
+        box.left >= outer.left - 0.5 &&
+        box.right <= outer.right + 0.5 &&
+        box.top >= outer.top - 0.5 &&
+        box.bottom <= outer.bottom + 0.5
+      let isWhollyVisible =
+        inside(element.getBoundingClientRect()) &&
+        inside(new DOMRect(0, 0, window.innerWidth, window.innerHeight))
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        const style = getComputedStyle(parent)
+        if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+          isWhollyVisible &&= inside(parent.getBoundingClientRect())
+        }
+      }
+      return { label: tab.textContent ?? '', lines: tops.size, isWhollyVisible }
+    })
+  })
+}
+
+const languages = ['ko', 'zh', 'en'] as const
+
+/**
+ * Every tab strip in the console (src/pages/city/city-modules.ts, src/pages/bim4/space-modules.ts;
+ * those import lingui macros, so the addresses are listed here): each city module's default tab,
+ * and the building modules with more than one tab. Other screens have no tab strip.
+ */
+const cityModulePaths = [
+  '/home/map/oblique',
+  '/home/model/monomer',
+  '/home/poi/manage',
+  '/home/path/programming',
+  '/home/location/gps',
+  '/home/style/basemap',
+  '/home/template/list',
+  '/home/visit/tour',
+]
+const buildingModulePaths = ['/bim4/style/otherset', '/bim4/visit/link']
+
+test('every tab strip keeps each label on one line and each tab in view, in ko, zh and en', async ({
+  page,
+  request,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(180_000)
+  await setLanguageCookie(context, baseURL, 'en')
+  const { token } = await startSignedIn(page, request, e2eAdmin.name, e2eAdmin.password)
+  const cityName = `Tabs city ${Date.now()}`
+  const buildingName = `Tabs building ${Date.now()}`
+  await createCityProject(request, token, cityName)
+  await createBuildingProject(request, token, buildingName)
+
+  const problems: string[] = []
+  async function checkStrip(strip: Locator, where: string, language: string) {
+    await expect(strip).toBeVisible()
+    for (const tab of await measureTabs(strip)) {
+      if (tab.lines !== 1 || !tab.isWhollyVisible) {
+        problems.push(
+          `${language} ${where} “${tab.label}”: ${tab.lines} lines, visible whole: ${tab.isWhollyVisible}`,
+        )
+      }
+    }
+  }
+
+  // The city editor's sub-tabs (src/ui/Tabs), module by module.
+  await enterCityProject(page, cityName)
+  for (const language of languages) {
+    await setLanguageCookie(context, baseURL, language)
+    await page.reload()
+    await expect(page.locator('html')).toHaveAttribute('lang', language)
+    for (const path of cityModulePaths) {
+      const moduleId = path.split('/')[2]
+      await page.goto(`/#${path}`)
+      const strip = page.getByTestId('city-editor').getByRole('tablist')
+      await checkStrip(strip, `city ${moduleId}`, language)
+      await keepScreenshot(
+        page.locator('.ts-side-panel').first(),
+        `shell-tabs-${language}-city-${moduleId}`,
+      )
+    }
+  }
+
+  // The building editor's panel tabs (modules with more than one tab show a strip).
+  await setLanguageCookie(context, baseURL, 'en')
+  await enterBuildingProject(page, buildingName)
+  for (const language of languages) {
+    await setLanguageCookie(context, baseURL, language)
+    await page.reload()
+    await expect(page.locator('html')).toHaveAttribute('lang', language)
+    for (const path of buildingModulePaths) {
+      const moduleId = path.split('/')[2]
+      await page.goto(`/#${path}`)
+      const strip = page.getByTestId('bim4-editor').locator('.ts-bim4-panel__tabs')
+      await checkStrip(strip, `building ${moduleId}`, language)
+      await keepScreenshot(
+        page.locator('.ts-side-panel').first(),
+        `shell-tabs-${language}-building-${moduleId}`,
+      )
+    }
+  }
+  expect(problems).toEqual([])
 })
