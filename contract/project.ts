@@ -158,8 +158,28 @@ export type UpdateProjectBody = z.input<typeof updateProjectBodySchema>
 export const projectIdBodySchema = z.object({ id: recordIdSchema })
 export type ProjectIdBody = z.input<typeof projectIdBodySchema>
 
-/** `POST /web/project/copyProject` input; the copy's name defaults to the original's. */
+/**
+ * `POST /web/project/copyProject` input. Without `name` the copy is named by
+ * {@link copyNameOf} in the language of the caller's `language` cookie (ko without one).
+ */
 export const copyProjectBodySchema = z.object({ id: recordIdSchema, name: nameField.optional() })
+
+/** What marks a copy's name, in each console language. */
+export const copySuffixes = { ko: '(사본)', zh: '(副本)', en: '(copy)' } as const
+
+/**
+ * The name of a copy: "<name> (copy)" in the given language, the original's name shortened
+ * (by whole characters) when both would not fit in a project name. One function for the
+ * console, which shows the name before copying and sends it, and the server, which uses it
+ * when a caller sends none.
+ */
+export function copyNameOf(name: string, language: keyof typeof copySuffixes): string {
+  const suffix = copySuffixes[language]
+  const room = projectLimits.nameMaxLength - suffix.length - 1
+  const characters = Array.from(name.trim())
+  const base = characters.length > room ? characters.slice(0, room).join('').trimEnd() : name.trim()
+  return `${base} ${suffix}`
+}
 export type CopyProjectBody = z.input<typeof copyProjectBodySchema>
 
 /** Sort keys of project lists. */

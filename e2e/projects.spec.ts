@@ -11,6 +11,8 @@ import {
   signInThroughPage,
   useEnglish,
 } from './project-helpers'
+import { setLanguageCookie } from './support/accounts'
+import { keepScreenshot } from './support/screens'
 
 /**
  * Issue 4 as a new user meets it, in Chromium against the production build and the real server,
@@ -176,15 +178,28 @@ test.describe('projects', () => {
     await expect(cardsOf(page, 'city')).toContainText('Wuhan riverside offices')
     await expectTotal(page, 'city', 1)
 
-    // --- copy: a second city project, the other list untouched
-    await page.getByRole('button', { name: 'Copy Wuhan riverside offices' }).click()
-    await expect(toast(page, 'Copied successfully.')).toBeVisible()
+    // --- copy: asks first (Escape changes nothing), the copy named "<name> (copy)"
+    const copyButton = page.getByRole('button', { name: 'Copy Wuhan riverside offices' })
+    await copyButton.click()
+    const copyDialog = page.getByRole('alertdialog', { name: 'Copy project' })
+    await expect(copyDialog).toContainText(
+      'Make a copy of “Wuhan riverside offices”? The copy will be named “Wuhan riverside offices (copy)”.',
+    )
+    await keepScreenshot(copyDialog, 'shell-copy-dialog-en')
+    await page.keyboard.press('Escape')
+    await expect(copyDialog).toBeHidden()
+    await expectTotal(page, 'city', 1)
+    await copyButton.click()
+    await expect(copyDialog.getByRole('button', { name: 'Copy', exact: true })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(toast(page, 'Copied as “Wuhan riverside offices (copy)”.')).toBeVisible()
     await expectTotal(page, 'city', 2)
     await expectTotal(page, 'building', 1)
     const copyCard = list(page, 'city').locator(
       `[data-testid="project-card"]:not([data-project-id="${cityId}"])`,
     )
     await expect(copyCard).toHaveCount(1)
+    await expect(copyCard.getByRole('heading')).toHaveText('Wuhan riverside offices (copy)')
     const copyId = await copyCard.getAttribute('data-project-id')
 
     // --- delete, asking first: Cancel keeps the copy, Delete removes it
@@ -204,6 +219,27 @@ test.describe('projects', () => {
     await page.reload()
     await expectTotal(page, 'city', 1)
     await expectTotal(page, 'building', 1)
+
+    // --- the copy's name and the question in Korean and Chinese
+    await setLanguageCookie(context, baseURL, 'ko')
+    await page.reload()
+    await page.getByRole('button', { name: 'Wuhan riverside offices 복사' }).click()
+    const koDialog = page.getByRole('alertdialog', { name: '프로젝트 복사' })
+    await expect(koDialog).toContainText('“Wuhan riverside offices (사본)”')
+    await keepScreenshot(koDialog, 'shell-copy-dialog-ko')
+    await koDialog.getByRole('button', { name: '취소' }).click()
+    await expect(koDialog).toBeHidden()
+    await setLanguageCookie(context, baseURL, 'zh')
+    await page.reload()
+    await page.getByRole('button', { name: '复制 Wuhan riverside offices' }).click()
+    const zhDialog = page.getByRole('alertdialog', { name: '复制项目' })
+    await expect(zhDialog).toContainText('“Wuhan riverside offices (副本)”')
+    await keepScreenshot(zhDialog, 'shell-copy-dialog-zh')
+    await page.keyboard.press('Enter')
+    await expect(cardsOf(page, 'city')).toHaveCount(2)
+    await expect(
+      cardsOf(page, 'city').getByRole('heading', { name: 'Wuhan riverside offices (副本)' }),
+    ).toBeVisible()
 
     expect(attemptedRemote).toEqual([])
     expect(pageErrors).toEqual([])

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import {
+  copyNameOf,
+  type copySuffixes,
   type CreateProjectBody,
   type Project,
   type ProjectInfo,
@@ -57,7 +59,13 @@ export type ProjectCaller = AuthUser | { projectToken: string }
 
 type CreateInput = z.output<typeof createProjectBodySchema>
 type UpdateInput = z.output<typeof updateProjectBodySchema>
-type CopyInput = z.output<typeof copyProjectBodySchema>
+/** What a copy needs: the source, and its name, or the language to name it in. */
+interface CopyInput {
+  id: z.output<typeof copyProjectBodySchema>['id']
+  /** null: "<source name> (copy)" in `language` (contract's copyNameOf). */
+  name: string | null
+  language: keyof typeof copySuffixes
+}
 type ListInput = z.output<typeof projectListBodySchema>
 
 /** Project operations (SPEC §7 "Project"). Owners see and change only their own; admins all. */
@@ -344,7 +352,7 @@ export function createProjectsService(dependencies: {
         await repositoryOf(transaction).insert({
           ...row,
           id,
-          name: input.name ?? source.name,
+          name: input.name ?? copyNameOf(source.name, input.language),
           owner_id: user.id,
           is_case: 0,
           is_paid: 0,

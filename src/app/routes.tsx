@@ -15,7 +15,11 @@ function lazyPage<Name extends string>(
   load: () => Promise<Record<Name, ComponentType<PageProps>>>,
   name: Name,
 ): ComponentType<PageProps> {
-  return lazy(async () => ({ default: (await load())[name] }))
+  return lazy(
+    async (): Promise<{ default: ComponentType<PageProps> }> => ({
+      default: (await load())[name],
+    }),
+  )
 }
 
 // One lazy component per page module, so every /bim4 (and /home) route shares one component

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UploadJpgDatum } from '../../../contract/files'
-import type {
-  Project,
-  ProjectInfo,
-  ProjectPage,
-  ProjectShareDatum,
-  ProjectTokenDatum,
+import {
+  type Project,
+  type ProjectInfo,
+  type ProjectPage,
+  type ProjectShareDatum,
+  type ProjectTokenDatum,
+  projectLimits,
 } from '../../../contract/project'
 import {
   callApi,
@@ -226,6 +227,43 @@ describe('projects API', () => {
     expect((await testApp.app.inject({ url: copy.envelope.datum.prewiewpath! })).statusCode).toBe(
       404,
     )
+  })
+
+  it('names a copy "<name> (copy)" in the caller\'s language, never the original\'s name', async () => {
+    const original = await createProject(testApp.app, editor, { name: 'Harbour' })
+    const copyAs = (cookie: string | undefined) =>
+      callApi<Project>(testApp.app, {
+        url: '/web/project/copyProject',
+        token: editor,
+        json: { id: original.id },
+        ...(cookie ? { headers: { cookie } } : {}),
+      })
+    expect((await copyAs('language=en')).envelope.datum.name).toBe('Harbour (copy)')
+    expect((await copyAs('language=zh')).envelope.datum.name).toBe('Harbour (副本)')
+    expect((await copyAs('theme=dark; language=ko')).envelope.datum.name).toBe('Harbour (사본)')
+    // the console's default language when the cookie is missing or unknown
+    expect((await copyAs(undefined)).envelope.datum.name).toBe('Harbour (사본)')
+    expect((await copyAs('language=fr')).envelope.datum.name).toBe('Harbour (사본)')
+    // a name the caller sends (the console sends the one it showed) is kept as given
+    const named = await call<Project>('copyProject', editor, { id: original.id, name: 'Harbour B' })
+    expect(named.envelope.datum.name).toBe('Harbour B')
+    // a name at the limit is shortened so that the mark still fits, not refused
+    const longName = '가'.repeat(projectLimits.nameMaxLength)
+    const long = await createProject(testApp.app, editor, { name: longName })
+    const longCopy = await callApi<Project>(testApp.app, {
+      url: '/web/project/copyProject',
+      token: editor,
+      json: { id: long.id },
+      headers: { cookie: 'language=ko' },
+    })
+    expect(longCopy.envelope.code).toBe('0')
+    expect(longCopy.envelope.datum.name).toMatch(/^가+ \(사본\)$/)
+    expect(Array.from(longCopy.envelope.datum.name)).toHaveLength(projectLimits.nameMaxLength)
+    // a name over the limit is refused with the catalogue's validation error, nothing written
+    const before = (await list(editor, { pageSize: 100 })).envelope.datum.total
+    const tooLong = await call('copyProject', editor, { id: original.id, name: 'x'.repeat(51) })
+    expect(tooLong.statusCode).toBe(400)
+    expect((await list(editor, { pageSize: 100 })).envelope.datum.total).toBe(before)
   })
 
   it('deleting a project while its image is uploading leaves no orphaned file', async () => {

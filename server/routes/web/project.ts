@@ -16,6 +16,7 @@ import {
   revokeProjectTokensDatumSchema,
   updateProjectBodySchema,
 } from '../../../contract/project'
+import { messageLanguageOf } from '../../modules/messaging/message-texts'
 import { defineRoute } from '../../http/define-route'
 import { projectAreaOf } from './project-area'
 import { callerOf } from './project-caller'
@@ -73,10 +74,18 @@ export function registerProjectRoutes(app: FastifyInstance): void {
     url: '/web/project/copyProject',
     auth: 'editor',
     summary: 'Copy a project (own, or an official case) into the caller’s projects',
-    description: 'The copy uses the same cover file; no bytes are duplicated.',
+    description:
+      'The copy uses the same cover file; no bytes are duplicated. Without `name` the copy is ' +
+      'named "<name> (copy)" in the language of the `language` cookie (ko "(사본)", zh "(副本)", ' +
+      'en "(copy)"; ko without the cookie).',
     body: copyProjectBodySchema,
     datum: projectSchema,
-    handler: ({ body, user }) => projects.copy(user, body),
+    handler: ({ body, user, request }) =>
+      projects.copy(user, {
+        id: body.id,
+        name: body.name ?? null,
+        language: messageLanguageOf(request.headers.cookie),
+      }),
   })
 
   const listDescription =

@@ -215,7 +215,9 @@ function ProjectForm({
             isOpen={isPickerOpen}
             onOpenChange={setIsPickerOpen}
             initial={
-              values.location ? { location: values.location, address: values.detailedaddress } : null
+              values.location
+                ? { location: values.location, address: values.detailedaddress }
+                : null
             }
             onConfirm={(pick) => setValues((current) => applyMapPick(current, pick))}
             {...(services.mapPicker ? { services: services.mapPicker } : {})}

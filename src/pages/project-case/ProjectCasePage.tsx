@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
-import { copyProject, findProjectCases, type Project } from '../../api/project'
+import { findProjectCases, type Project } from '../../api/project'
 import type { PageProps } from '../../app/page-props'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
+import { copyProjectWithConfirmation } from '../../components/project/confirm-copy'
 import { ProjectCard } from '../../components/project/ProjectCard'
 import { ProjectInfoDialog } from '../../components/project/ProjectInfoDialog'
 import { enterProject } from '../../components/project/enter-project'
@@ -16,7 +17,7 @@ import '../project-manage/project-manage.css'
  */
 export function ProjectCasePage(props: Partial<PageProps> & { load?: typeof findProjectCases }) {
   const load = props.load ?? findProjectCases
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const { canEdit } = usePermissions()
   const [cases, setCases] = useState<Project[] | null>(null)
   const [error, setError] = useState<unknown>(null)
@@ -78,8 +79,10 @@ export function ProjectCasePage(props: Partial<PageProps> & { load?: typeof find
                     ? {
                         onCopy: (chosen: Project) =>
                           void run(chosen, 'copy', async () => {
-                            await copyProject(chosen.id)
-                            toast.success(t`Copied to your projects.`)
+                            const copy = await copyProjectWithConfirmation(chosen, i18n.locale)
+                            if (!copy) return
+                            const copyName = copy.name
+                            toast.success(t`Copied to your projects as “${copyName}”.`)
                           }),
                       }
                     : {}),

@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
 import type { PageProps } from '../../app/page-props'
-import { copyProject, deleteProject, type Project, type ProjectKind } from '../../api/project'
+import { deleteProject, type Project, type ProjectKind } from '../../api/project'
 import { showErrorToast } from '../../components/feedback/error-text'
+import { copyProjectWithConfirmation } from '../../components/project/confirm-copy'
 import { ProjectFormDialog } from '../../components/project/ProjectFormDialog'
 import { ProjectInfoDialog } from '../../components/project/ProjectInfoDialog'
 import { ProjectListSection } from '../../components/project/ProjectListSection'
@@ -23,7 +24,7 @@ type BusyState = { projectId: string; action: 'enter' | 'copy' | 'delete' } | nu
  * Guests see the lists read-only.
  */
 export function ProjectManagePage({ search = '' }: Partial<PageProps>) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const { canEdit } = usePermissions()
   const [form, setForm] = useState<FormState>(null)
   const [infoProject, setInfoProject] = useState<Project | null>(null)
@@ -67,8 +68,10 @@ export function ProjectManagePage({ search = '' }: Partial<PageProps>) {
           onEdit: (project: Project) => setForm({ mode: 'edit', kind: project.kind, project }),
           onCopy: (project: Project) =>
             void run(project, 'copy', async () => {
-              await copyProject(project.id)
-              toast.success(t`Copied successfully.`)
+              const copy = await copyProjectWithConfirmation(project, i18n.locale)
+              if (!copy) return
+              const copyName = copy.name
+              toast.success(t`Copied as “${copyName}”.`)
               reloadList(project.kind)
             }),
           onDelete: async (project: Project) => {
