@@ -25,6 +25,7 @@ export {
   type ConfirmOptions,
   confirm,
 } from './confirm/confirm-store'
+export { DateField, type DateFieldProps, datePartOrder } from './DateField'
 export { Dialog, type DialogProps } from './Dialog'
 export { EmptyState, type EmptyStateProps } from './EmptyState'
 export { ErrorState, type ErrorStateProps } from './ErrorState'

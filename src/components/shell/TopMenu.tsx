@@ -33,10 +33,10 @@ export function TopMenu() {
       )}
       <nav className="ts-top-menu__actions" aria-label={t`Console controls`}>
         <Link href="/tbPage/devices" className="ts-top-menu__link">
-          <Trans>Equipment manage</Trans>
+          <Trans>Devices</Trans>
         </Link>
         <Link href="/tbPage/ruleChains" className="ts-top-menu__link">
-          <Trans>Rule manage</Trans>
+          <Trans>Rule chains</Trans>
         </Link>
         <Link href="/note" className="ts-top-menu__link">
           <Trans>Version notes</Trans>

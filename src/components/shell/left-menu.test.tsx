@@ -117,7 +117,7 @@ describe('LeftMenu', () => {
     )
 
     await user.keyboard('{Home}')
-    expect(document.activeElement?.textContent).toBe('Project manage')
+    expect(document.activeElement?.textContent).toBe('Project management')
   })
 
   it('folds a group with its button', async () => {

@@ -33,7 +33,7 @@ export interface LeftMenuGroup {
 export const leftMenuGroups: readonly LeftMenuGroup[] = [
   {
     key: 'projectManage',
-    label: msg`Project manage`,
+    label: msg`Project management`,
     items: [
       {
         key: 'projectManage.city',

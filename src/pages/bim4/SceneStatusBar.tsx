@@ -1,16 +1,19 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useSnapshot } from 'valtio'
 import { engineErrorMessage, sceneStore } from '../../engine-bridge'
+import { developerSettings } from '../../state/developer-settings'
 import { formatFileSize } from '../../ui'
 import { overallLoadProgress } from './scene-progress'
 
 /**
  * The strip under the building scene: overall loading progress (bytes of the running jobs and
- * settled models), the engine's last error, and the frame and draw statistics.
+ * settled models), the engine's last error, and, for developers, the frame and draw statistics.
  */
 export function SceneStatusBar() {
   const { t, i18n } = useLingui()
   const scene = useSnapshot(sceneStore)
+  // Draw calls, triangles and frame times are for developers (personal page, off by default).
+  const { showsMetrics } = useSnapshot(developerSettings)
   const progress = overallLoadProgress(scene)
   const render = scene.building.render
   const lastError = scene.lastError
@@ -54,17 +57,19 @@ export function SceneStatusBar() {
             : i18n._(engineErrorMessage(lastError.code))}
         </span>
       )}
-      <span className="ts-bim4-status__item ts-bim4-status__item--stats">
-        {render ? (
-          <Trans>
-            {drawCalls} draw calls · {triangles} triangles · frame {frameCount} · {frameWorkMs} ms
-          </Trans>
-        ) : (
-          <Trans>
-            frame {frameCount} · {frameWorkMs} ms
-          </Trans>
-        )}
-      </span>
+      {showsMetrics && (
+        <span className="ts-bim4-status__item ts-bim4-status__item--stats">
+          {render ? (
+            <Trans>
+              {drawCalls} draw calls · {triangles} triangles · frame {frameCount} · {frameWorkMs} ms
+            </Trans>
+          ) : (
+            <Trans>
+              frame {frameCount} · {frameWorkMs} ms
+            </Trans>
+          )}
+        </span>
+      )}
     </section>
   )
 }

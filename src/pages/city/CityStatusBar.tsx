@@ -1,15 +1,18 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useSnapshot } from 'valtio'
 import { engineErrorMessage, sceneStore } from '../../engine-bridge'
+import { developerSettings } from '../../state/developer-settings'
 import { formatFileSize } from '../../ui'
 
 /**
  * The strip under the city map: tiles in memory, tile memory, the last map frame's draw time
- * and what went wrong (tile failures, the basemap, the last failed command).
+ * (developer metrics only) and what went wrong (tile failures, the basemap, the last failed command).
  */
 export function CityStatusBar() {
   const { t, i18n } = useLingui()
   const scene = useSnapshot(sceneStore)
+  // Frame times are for developers (the personal page's switch, off by default).
+  const { showsMetrics } = useSnapshot(developerSettings)
   const city = scene.city
   const tileErrorCount = city.tilesets.reduce((sum, tileset) => sum + tileset.errorCount, 0)
   const failedTilesets = city.tilesets.filter((tileset) => tileset.loadState === 'failed')
@@ -38,9 +41,11 @@ export function CityStatusBar() {
       <span>
         <Trans>Tile memory: {memory}</Trans>
       </span>
-      <span>
-        <Trans>Frame: {frameMs} ms</Trans>
-      </span>
+      {showsMetrics && (
+        <span>
+          <Trans>Frame: {frameMs} ms</Trans>
+        </span>
+      )}
       <span
         className={problems.length > 0 ? 'ts-city__status-problems' : undefined}
         role={problems.length > 0 ? 'status' : undefined}

@@ -5,9 +5,10 @@ import type { User, UserProfile } from '../../api/types'
 import { uploadImage, uploadedImagePath } from '../../api/upload'
 import { updateProfile } from '../../api/user'
 import { showErrorToast } from '../../components/feedback/error-text'
+import { DeveloperMetricsToggle } from '../../components/shell/DeveloperMetricsToggle'
 import { usePermissions } from '../../components/use-permissions'
 import { session } from '../../state/session'
-import { FormWrapper, ImagePicker, Select, Spinner, TextField, toast } from '../../ui'
+import { DateField, FormWrapper, ImagePicker, Select, Spinner, TextField, toast } from '../../ui'
 import './system.css'
 
 type ProfileForm = Record<keyof UserProfile, string>
@@ -130,12 +131,11 @@ function PersonForm({ user }: { user: User }) {
                   { value: 'other', label: t`Other` },
                 ]}
               />
-              <TextField
+              <DateField
                 label={t`Birthday`}
-                type="date"
                 value={form.birthday}
-                onChange={set('birthday')}
-                autoComplete="bday"
+                onValueChange={(birthday) => setForm((current) => ({ ...current, birthday }))}
+                disabled={!canEdit}
               />
               <TextField
                 label={t`Phone number`}
@@ -168,6 +168,7 @@ function PersonForm({ user }: { user: User }) {
           </FormWrapper>
         </fieldset>
       </div>
+      <DeveloperMetricsToggle />
     </section>
   )
 }
