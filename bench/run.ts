@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
     (await import('./projects/find-project-all')).runFindProjectAllBench(),
   'tileset-ingest': async () => (await import('./tileset-ingest')).runTilesetIngestBench(),
   'city-tiles': async () => (await import('./city-tiles')).runCityTilesBench(),
+  'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

@@ -156,7 +156,8 @@ describe('App routing with the guard', () => {
     signIn('token-1', ada)
     openAt('/')
     render(<App services={services} />)
-    await screen.findByRole('heading', { name: 'Project list' })
+    // pages load lazily (routes.tsx): the first import of a page's module takes a moment here
+    await screen.findByRole('heading', { name: 'Project list' }, { timeout: 15_000 })
     expect(window.location.hash).toBe('#/projectManage/bim')
     expect(screen.getByRole('link', { name: 'City' }).getAttribute('aria-current')).toBe('page')
     expect(screen.getByRole('link', { name: 'Space' }).getAttribute('aria-current')).toBeNull()
@@ -230,7 +231,7 @@ describe('App routing with the guard', () => {
     signIn('token-1', ada)
     openAt('/bim4/style')
     render(<App services={services} />)
-    await screen.findByRole('heading', { name: 'POI' })
+    await screen.findByRole('heading', { name: 'POI' }, { timeout: 15_000 })
     await waitFor(() => expect(window.location.hash).toBe('#/bim4/poi'))
   })
 })

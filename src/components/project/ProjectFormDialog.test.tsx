@@ -155,7 +155,12 @@ describe('create/edit project popup', () => {
     )
 
     await user.click(screen.getByTestId('project-form-pick'))
-    const picker = await screen.findByRole('dialog', { name: 'Pick an address on the map' })
+    // The picker (and MapLibre with it) loads on first open: allow for the import.
+    const picker = await screen.findByRole(
+      'dialog',
+      { name: 'Pick an address on the map' },
+      { timeout: 20_000 },
+    )
     const ok = within(picker).getByRole('button', { name: 'OK' }) as HTMLButtonElement
     expect(ok.disabled).toBe(true)
     expect(within(picker).getByText(/Select an address/)).toBeTruthy()
@@ -233,7 +238,12 @@ describe('create/edit project popup', () => {
     await user.type(screen.getByLabelText(/Description/), 'Z')
     await chooseCover(user)
     await user.click(screen.getByTestId('project-form-pick'))
-    const picker = await screen.findByRole('dialog', { name: 'Pick an address on the map' })
+    // The picker (and MapLibre with it) loads on first open: allow for the import.
+    const picker = await screen.findByRole(
+      'dialog',
+      { name: 'Pick an address on the map' },
+      { timeout: 20_000 },
+    )
     await user.type(within(picker).getByTestId('map-picker-search'), 'wu')
     await user.click(await within(picker).findByRole('button', { name: /武汉市/ }))
     await user.click(within(picker).getByRole('button', { name: 'OK' }))
