@@ -1,15 +1,11 @@
-import babel from '@rolldown/plugin-babel'
 import { lingui } from '@lingui/vite-plugin'
 import { playwright } from '@vitest/browser-playwright'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 import { chromiumArgs, chromiumExecutablePath } from './tools/chromium'
+import { linguiMacro } from './tools/vite-lingui-macro'
 
-const webPlugins = () => [
-  babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
-  react(),
-  lingui(),
-]
+const webPlugins = () => [linguiMacro(), react(), lingui()]
 
 /**
  * Three projects:

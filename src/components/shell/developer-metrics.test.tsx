@@ -3,7 +3,6 @@ import { I18nProvider } from '@lingui/react'
 import { act, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createInitialSnapshot } from '../../../engine/api/snapshot'
 import { sceneStore } from '../../engine-bridge'
 import { SceneStatusBar } from '../../pages/bim4/SceneStatusBar'
 import { CityStatusBar } from '../../pages/city/CityStatusBar'
@@ -22,7 +21,7 @@ function renderBars() {
 
 afterEach(() => {
   developerSettings.showsMetrics = false
-  Object.assign(sceneStore, createInitialSnapshot())
+  Object.assign(sceneStore.building, { render: null })
 })
 
 describe('developer metrics in the status bars', () => {
