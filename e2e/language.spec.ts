@@ -92,6 +92,15 @@ test('ko by default, switching to zh and en and back, the cookie surviving reloa
   await page.reload()
   await expect(page.locator('html')).toHaveAttribute('lang', 'en')
   await expect(page.getByRole('heading', { name: 'Change password' })).toBeVisible()
+  // English wording of the console's own places (issue 12 item 17)
+  const controls = page.getByRole('navigation', { name: 'Console controls' })
+  await expect(controls.getByRole('link', { name: 'Devices', exact: true })).toBeVisible()
+  await expect(controls.getByRole('link', { name: 'Rule chains', exact: true })).toBeVisible()
+  await expect(
+    page.getByRole('navigation', { name: 'Main menu' }).getByText('Project management', {
+      exact: true,
+    }),
+  ).toBeVisible()
 
   await chooseLanguage(page, /English/, '한국어')
   await expect(page.getByRole('heading', { name: '비밀번호 변경' })).toBeVisible()
