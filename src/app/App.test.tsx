@@ -128,6 +128,9 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
+/** Pages behind sign-in load lazily (routes.tsx): a page module's first import takes a moment. */
+const lazyPageLoad = { timeout: 15_000 }
+
 describe('App routing with the guard', () => {
   it('sends a signed-out user to sign-in with the wanted page, then back to it', async () => {
     const { services } = inMemoryServices()
@@ -156,8 +159,7 @@ describe('App routing with the guard', () => {
     signIn('token-1', ada)
     openAt('/')
     render(<App services={services} />)
-    // pages load lazily (routes.tsx): the first import of a page's module takes a moment here
-    await screen.findByRole('heading', { name: 'Project list' }, { timeout: 15_000 })
+    await screen.findByRole('heading', { name: 'Project list' }, lazyPageLoad)
     expect(window.location.hash).toBe('#/projectManage/bim')
     expect(screen.getByRole('link', { name: 'City' }).getAttribute('aria-current')).toBe('page')
     expect(screen.getByRole('link', { name: 'Space' }).getAttribute('aria-current')).toBeNull()
@@ -174,7 +176,7 @@ describe('App routing with the guard', () => {
     session.userData = null
     openAt('/system/person')
     render(<App services={services} />)
-    await screen.findByRole('heading', { name: 'Personal info' })
+    await screen.findByRole('heading', { name: 'Personal info' }, lazyPageLoad)
     expect(calls).toContain('fetchUser')
     expect((screen.getByLabelText(/User name/) as HTMLInputElement).value).toBe('ada')
   })
@@ -184,7 +186,7 @@ describe('App routing with the guard', () => {
     signIn('token-1', ada)
     openAt('/note')
     render(<App services={services} />)
-    await screen.findByRole('heading', { name: 'Version notes' })
+    await screen.findByRole('heading', { name: 'Version notes' }, lazyPageLoad)
     act(() => {
       window.location.hash = '#/logout'
     })
@@ -218,7 +220,7 @@ describe('App routing with the guard', () => {
     render(<App services={services} />)
     const user = userEvent.setup()
     await user.click(await screen.findByRole('button', { name: 'Continue as guest' }))
-    await screen.findByRole('heading', { name: 'System settings' })
+    await screen.findByRole('heading', { name: 'System settings' }, lazyPageLoad)
     expect(screen.getByText('Guests cannot change the password.')).toBeTruthy()
     expect((screen.getByRole('button', { name: 'Modify' }) as HTMLButtonElement).disabled).toBe(
       true,
@@ -231,7 +233,7 @@ describe('App routing with the guard', () => {
     signIn('token-1', ada)
     openAt('/bim4/style')
     render(<App services={services} />)
-    await screen.findByRole('heading', { name: 'POI' }, { timeout: 15_000 })
+    await screen.findByRole('heading', { name: 'POI' }, lazyPageLoad)
     await waitFor(() => expect(window.location.hash).toBe('#/bim4/poi'))
   })
 })
