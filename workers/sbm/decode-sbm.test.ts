@@ -250,6 +250,32 @@ describe('readSbm and describeSbm', () => {
     })
   })
 
+  it('refuses accessors that claim more elements than their buffer view holds', async () => {
+    const lying = await tampered((parts) => {
+      const meshes = parts.json.meshes as { primitives: { indices: number }[] }[]
+      const accessors = parts.json.accessors as { count: number }[]
+      accessors[meshes[0]!.primitives[0]!.indices]!.count = 2_000_000_000
+      parts.bvh = new Uint8Array(0)
+    })
+    expect(() => describeSbm(lying)).toThrow(NOT_VALID_SBM_MESSAGE)
+    expect(await refusal(lying)).toMatch(/declares 2000000000 elements/)
+    const offset = await tampered((parts) => {
+      const accessors = parts.json.accessors as { byteOffset?: number }[]
+      accessors[0]!.byteOffset = 1 << 24
+    })
+    expect(() => readSbm(offset)).toThrow(SbmError)
+    const viewless = await tampered((parts) => {
+      const accessors = parts.json.accessors as { bufferView?: number }[]
+      delete accessors[0]!.bufferView
+    })
+    expect(() => readSbm(viewless)).toThrow(SbmError)
+    const viewPastBuffer = await tampered((parts) => {
+      const views = parts.json.bufferViews as { byteLength: number }[]
+      views.at(-1)!.byteLength += 1 << 20
+    })
+    expect(() => readSbm(viewPastBuffer)).toThrow(SbmError)
+  })
+
   it('reports meshes without a stored BVH', async () => {
     const withoutBvh = await tampered((parts) => {
       parts.bvh = new Uint8Array(0)

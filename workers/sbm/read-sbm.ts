@@ -1,4 +1,5 @@
 import { BVH_CHUNK_TYPE, parseBvhChunk, type StoredBvhEntry } from './bvh-chunk'
+import { checkAccessors } from './check-accessors'
 import { type GlbContainer, parseGlb } from './glb'
 import { SbmError } from './sbm-error'
 import { readSbmHeader, type SbmHeader } from './sbm-header'
@@ -17,7 +18,8 @@ export interface SbmFile {
 /**
  * Validates an SBM file's container and marker without decoding geometry: GLB 2.0 structure and
  * lengths (see {@link parseGlb}), the `asset.extras.sbm` marker, a self-contained buffer list
- * (no external or data URIs, buffer 0 inside the BIN chunk) and the BVH chunk's table.
+ * (no external or data URIs, buffer 0 inside the BIN chunk), every buffer view, accessor and
+ * image against the bytes behind it (see {@link checkAccessors}) and the BVH chunk's table.
  * Throws {@link SbmError} for anything else.
  */
 export function readSbm(input: Uint8Array | ArrayBuffer): SbmFile {
@@ -25,6 +27,7 @@ export function readSbm(input: Uint8Array | ArrayBuffer): SbmFile {
   const container: GlbContainer = parseGlb(bytes)
   const header = readSbmHeader(container.json)
   checkBuffers(container)
+  checkAccessors(container.json)
   const bvhChunks = container.extraChunks.filter((chunk) => chunk.type === BVH_CHUNK_TYPE)
   if (bvhChunks.length > 1) throw new SbmError('more than one BVH chunk')
   const bvhEntries = bvhChunks[0] ? parseBvhChunk(bvhChunks[0].data) : []

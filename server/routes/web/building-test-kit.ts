@@ -79,3 +79,18 @@ export function withRequiredExtension(glbBytes: Uint8Array, extension: string): 
   ]
   return Buffer.from(writeGlb({ json, bin: glb.bin, extraChunks: glb.extraChunks }))
 }
+
+/**
+ * The same SBM whose first index accessor declares `count` elements (far more than its view
+ * holds), with the BVH chunk dropped so only the accessor check can catch it.
+ */
+export function withLyingAccessorCount(sbm: Uint8Array, count = 2_000_000_000): Buffer {
+  const glb = parseGlb(sbm)
+  const json = structuredClone(glb.json) as {
+    meshes: Array<{ primitives: Array<{ indices?: number }> }>
+    accessors: Array<{ count: number }>
+  }
+  const indices = json.meshes[0]!.primitives[0]!.indices!
+  json.accessors[indices]!.count = count
+  return Buffer.from(writeGlb({ json, bin: glb.bin, extraChunks: [] }))
+}

@@ -17,6 +17,7 @@ import {
   sbmFixtureFiles,
   sharedFile,
   uniqueCopy,
+  withLyingAccessorCount,
   withLyingChunkLength,
   withRequiredExtension,
   withSbmMarker,
@@ -165,6 +166,11 @@ describe('building models API', () => {
         'an SBM whose chunk length lies',
         'liar.sbm',
         async () => withLyingChunkLength(fixtures.duck),
+      ],
+      [
+        'an SBM whose index accessor claims 2,000,000,000 elements',
+        'lying-accessor.sbm',
+        async () => withLyingAccessorCount(fixtures.duck),
       ],
       ['an empty file', 'empty.sbm', async () => Buffer.alloc(0)],
       [
