@@ -13,6 +13,7 @@ import { AppError } from '../http/app-error'
 import type { DatabaseHandle } from '../plugins/db'
 import type { FileStorage } from '../plugins/storage'
 import { type Clock, timestampOf } from './clock'
+import { pixelBudgetProblem, readImageHeader, uploadedImageBudget } from './images/image-header'
 import { createProjectsRepository } from './projects.repository'
 import { createUploadsRepository, type UploadedFileRow } from './uploads.repository'
 import type { AuthUser } from './users.service'
@@ -69,6 +70,29 @@ const acceptedImageTypes = new Map([
 const servedNamePattern =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(jpg|png)$/
 
+/**
+ * Refuses an image whose header cannot be read or declares a size outside
+ * {@link uploadedImageBudget}, before it is stored: every viewer's browser decodes what is served.
+ */
+function checkPixels(bytes: Uint8Array, field: 'file' | 'thumbnail'): void {
+  const header = readImageHeader(bytes)
+  if (!header) {
+    throw new AppError(
+      'unsupportedFile',
+      `${field}: the image's size cannot be read; it is damaged.`,
+      [{ field, message: 'Unreadable image header' }],
+    )
+  }
+  const problem = pixelBudgetProblem(header, uploadedImageBudget)
+  if (problem) {
+    throw new AppError(
+      'tooLarge',
+      `${field}: the image is refused because ${problem} (2048 × 2048 is recommended).`,
+      [{ field, message: problem }],
+    )
+  }
+}
+
 /** Builds the uploads service. */
 export function createUploadsService(dependencies: {
   database: DatabaseHandle
@@ -103,6 +127,7 @@ export function createUploadsService(dependencies: {
           'Only JPEG and PNG images can be uploaded; this file is not one, whatever its name.',
         )
       }
+      checkPixels(image.bytes, 'file')
       if (thumbnail) {
         if (thumbnail.bytes.byteLength > thumbnailUploadMaxBytes) {
           throw new AppError('tooLarge', 'thumbnail: larger than 256 KB.')
@@ -110,6 +135,7 @@ export function createUploadsService(dependencies: {
         if ((await sniff(thumbnail.bytes)) !== 'image/jpeg') {
           throw new AppError('unsupportedFile', 'thumbnail: must be a JPEG image.')
         }
+        checkPixels(thumbnail.bytes, 'thumbnail')
       }
       const storedImage = await storage.put(image.bytes)
       const storedThumbnail = thumbnail ? await storage.put(thumbnail.bytes) : undefined

@@ -122,7 +122,8 @@ function checkMeshoptView(
   viewByteLength: number,
   buffers: Json[],
 ): void {
-  if (!isObject(meshopt)) throw new SbmError(`buffer view ${index} has a malformed meshopt description`)
+  if (!isObject(meshopt))
+    throw new SbmError(`buffer view ${index} has a malformed meshopt description`)
   const { buffer, byteLength, byteStride, count, mode } = meshopt
   const byteOffset = meshopt.byteOffset ?? 0
   if (

@@ -6,6 +6,7 @@ import { extractedFileBytes } from '../../../workers/unzip/extracted-archive'
 import { ZipError } from '../../../workers/unzip/zip-errors'
 import { extractEntries } from '../../../workers/unzip/zip-extractor'
 import { readArchiveDirectory } from '../../../workers/unzip/zip-reader'
+import { readSbm } from '../../../workers/sbm/read-sbm'
 import { SbmError } from '../../../workers/sbm/sbm-error'
 import { describeSbm, type SbmInfo } from '../../../workers/sbm/sbm-info'
 import {
@@ -14,6 +15,7 @@ import {
   sbmUploadMaxBytes,
 } from '../../../contract/building'
 import { AppError } from '../../http/app-error'
+import { pixelBudgetProblem, readImageHeader, textureBudget } from '../images/image-header'
 
 /** An SBM file of an upload, checked, with what the model list needs to know about it. */
 export interface InspectedSbm {
@@ -42,12 +44,43 @@ export function displayNameOf(fileName: string): string {
  */
 export function inspectSbm(fileName: string, bytes: Uint8Array): InspectedSbm {
   try {
-    return { fileName, bytes, info: describeSbm(bytes) }
+    const info = describeSbm(bytes)
+    checkSbmTextures(bytes)
+    return { fileName, bytes, info }
   } catch (error) {
     const reason = error instanceof SbmError ? error.detail : 'the file could not be read'
     const refusal: FileRefusal = { file: fileName, reason }
     throw new AppError('unsupportedFile', notValidSbmMessage, [refusal])
   }
+}
+
+/**
+ * Refuses an SBM whose embedded images are not images a browser can measure, or declare more
+ * pixels than {@link textureBudget}: every viewer decodes them, so a few hundred bytes claiming
+ * 60,000 × 60,000 would cost each of them gigabytes. Headers only; nothing is decoded here.
+ */
+function checkSbmTextures(bytes: Uint8Array): void {
+  const { json, bin } = readSbm(bytes)
+  const images = (Array.isArray(json.images) ? json.images : []) as Array<{ bufferView: number }>
+  const views = (Array.isArray(json.bufferViews) ? json.bufferViews : []) as Array<{
+    byteOffset?: number
+    byteLength: number
+    extensions?: Record<string, unknown>
+  }>
+  images.forEach((image, index) => {
+    // readSbm checked that the view exists and lies inside its buffer
+    const view = views[image.bufferView]!
+    if (view.extensions?.EXT_meshopt_compression !== undefined || !bin) {
+      throw new SbmError(`image ${index} is not stored as plain bytes`)
+    }
+    const start = view.byteOffset ?? 0
+    const header = readImageHeader(bin.subarray(start, start + view.byteLength))
+    if (!header || !['png', 'jpeg', 'webp', 'avif'].includes(header.format)) {
+      throw new SbmError(`image ${index} is not a PNG, JPEG, WebP or AVIF image`)
+    }
+    const problem = pixelBudgetProblem(header, textureBudget)
+    if (problem) throw new SbmError(`image ${index} is refused because ${problem}`)
+  })
 }
 
 /** Limits for floor archives on the server: no bigger per model than a directly uploaded SBM. */

@@ -17,6 +17,11 @@ export type ConversionRefusal =
   | 'unsupportedEncoding'
   /** Textures in a format that neither browsers nor the converter can decode (`names`). */
   | 'unsupportedTextures'
+  /**
+   * Textures whose header declares more pixels than the texture budget (or none at all), refused
+   * before anything decodes them (`names` lists them).
+   */
+  | 'oversizedTextures'
   /** The importer could not make sense of the file. */
   | 'unreadableModel'
   /** The file parses but holds no triangle mesh to show. */
@@ -37,6 +42,11 @@ export class ConversionError extends Error {
     super(message)
     this.name = 'ConversionError'
     this.code = `convert.${reason}`
-    this.errorKind = reason === 'missingResources' ? 'validation' : 'unsupportedFile'
+    this.errorKind =
+      reason === 'missingResources'
+        ? 'validation'
+        : reason === 'oversizedTextures'
+          ? 'tooLarge'
+          : 'unsupportedFile'
   }
 }

@@ -7,6 +7,7 @@ import type { ModelCodecs } from './codecs'
 import { ConversionError } from './conversion-error'
 import { findResource, type ModelInput, resourceCandidates } from './model-input'
 import { encodePng } from './png'
+import { checkTexturePixels, looksLikeTga, type TextureBytes } from './textures'
 
 /** glTF-Transform's resource key for the GLB's BIN chunk (buffer 0 without a URI). */
 const GLB_BUFFER_KEY = '@glb.bin'
@@ -145,12 +146,21 @@ export async function readPreparedJson(
   if (bin) resources[GLB_BUFFER_KEY] = ownBuffer(bin)
   const missing: string[] = []
   const placeholderUris = new Set<string>()
+  const outsideTextures: TextureBytes[] = []
   const resolve = async (resource: Json, isImage: boolean) => {
     const uri = resource.uri
     if (typeof uri !== 'string' || uri.startsWith('data:') || uri in resources) return
     const found = await findResource(input, uri)
     if (found) {
       resources[uri] = ownBuffer(found.bytes)
+      if (isImage) {
+        const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : ''
+        outsideTextures.push({
+          label: found.path,
+          bytes: found.bytes,
+          isTga: looksLikeTga(mimeType, uri),
+        })
+      }
       return
     }
     const name = resourceCandidates(uri).at(-1) ?? uri
@@ -171,6 +181,8 @@ export async function readPreparedJson(
       missing,
     )
   }
+  // textures beside the model are measured before glTF-Transform reads anything
+  checkTexturePixels(outsideTextures)
 
   let document: Document
   try {

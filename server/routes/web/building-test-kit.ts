@@ -94,3 +94,42 @@ export function withLyingAccessorCount(sbm: Uint8Array, count = 2_000_000_000): 
   json.accessors[indices]!.count = count
   return Buffer.from(writeGlb({ json, bin: glb.bin, extraChunks: [] }))
 }
+
+/**
+ * A GLB or SBM with `image` appended to its BIN chunk as image 0 (what a hostile exporter could
+ * embed), everything else unchanged. Used with the bombs of server/testing/image-bombs.ts.
+ */
+export function withEmbeddedImage(glbBytes: Uint8Array, image: Uint8Array, mimeType: string) {
+  const glb = parseGlb(glbBytes)
+  const json = structuredClone(glb.json) as {
+    images?: Array<Record<string, unknown>>
+    bufferViews?: Array<Record<string, unknown>>
+    buffers: Array<{ byteLength: number }>
+  }
+  const bin = glb.bin ?? new Uint8Array(0)
+  const start = Math.ceil(bin.byteLength / 4) * 4
+  const merged = new Uint8Array(start + image.byteLength)
+  merged.set(bin)
+  merged.set(image, start)
+  json.bufferViews = [
+    ...(json.bufferViews ?? []),
+    { buffer: 0, byteOffset: start, byteLength: image.byteLength },
+  ]
+  json.images = [
+    { bufferView: json.bufferViews.length - 1, mimeType },
+    ...(json.images ?? []).slice(1),
+  ]
+  json.buffers[0]!.byteLength = merged.byteLength
+  return Buffer.from(writeGlb({ json, bin: merged, extraChunks: glb.extraChunks }))
+}
+
+/** The Duck as one GLB made from its .gltf, .bin and texture (the texture embedded). */
+export async function duckGlb(): Promise<Buffer> {
+  const json = JSON.parse((await sharedFile('gltf/Duck/Duck.gltf')).toString('utf8'))
+  const bin = await sharedFile('gltf/Duck/Duck0.bin')
+  delete json.buffers[0].uri
+  const texture = await sharedFile('gltf/Duck/DuckCM.png')
+  json.images = [{ uri: 'placeholder' }]
+  const glb = writeGlb({ json, bin, extraChunks: [] })
+  return withEmbeddedImage(glb, texture, 'image/png')
+}
