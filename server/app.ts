@@ -100,6 +100,9 @@ export async function buildApp(
       storage,
     })
     app.decorate('deps', deps)
+    app.addHook('onClose', async () => {
+      await deps.jobs.close()
+    })
     app.decorate('openApi', new OpenApiRegistry())
 
     registerErrorHandling(app)

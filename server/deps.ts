@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import type { Config } from './config'
 import type { OpenApiRegistry } from './http/openapi'
 import {
@@ -7,6 +8,7 @@ import {
 } from './modules/accounts'
 import { createAuthService, type AuthService } from './modules/auth.service'
 import type { Clock } from './modules/clock'
+import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createNoticesRepository, type NoticesRepository } from './modules/notices.repository'
 import { createNoticesService, type NoticesService } from './modules/notices.service'
 import { createSessionsRepository, type SessionsRepository } from './modules/sessions.repository'
@@ -24,6 +26,8 @@ export interface ServerDeps {
   clock: Clock
   database: DatabaseHandle
   storage: FileStorage
+  /** The one queue of background work (conversions, tileset ingest …), fair between users. */
+  jobs: JobQueue
   repositories: {
     users: UsersRepository
     sessions: SessionsRepository
@@ -77,6 +81,10 @@ export function createServerDeps(parts: {
     clock,
     database,
     storage,
+    // conversions take one core of two (the other serves requests); ingests mostly wait on disk
+    jobs: createJobQueue({
+      slots: { cpu: Math.max(1, Math.floor(availableParallelism() / 2)), io: 2 },
+    }),
     repositories: { users, sessions, notices, ...accounts.repositories },
     services: {
       auth,

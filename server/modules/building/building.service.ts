@@ -784,7 +784,7 @@ export function createBuildingService(dependencies: {
         )
         let conversion: Awaited<ReturnType<ConversionPool['convert']>>
         try {
-          conversion = await conversions.convert({
+          conversion = await conversions.convertForUser(user.id, {
             entryPath: entry.name,
             files,
             role: 'model',

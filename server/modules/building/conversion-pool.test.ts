@@ -57,6 +57,31 @@ describe('conversion pool (worker threads)', () => {
     expect(pool.load()).toEqual({ running: 0, queued: 0 })
   })
 
+  it("converts one user's model right after the conversion in the slot, though another user queued ten", async () => {
+    const fairPool = createConversionPool({ size: 1, maxQueued: 16, maxQueuedPerUser: 10 })
+    try {
+      const bytes = new Uint8Array(await readFile(new URL('fbx/box.fbx', data)))
+      const job = () => ({
+        entryPath: 'box.fbx',
+        files: [{ path: 'box.fbx', bytes: bytes.slice() }],
+        role: 'model' as const,
+        allowMissingTextures: false,
+      })
+      const finished: string[] = []
+      const track = (label: string, conversion: Promise<unknown>) =>
+        conversion.then(() => finished.push(label))
+      const all = Array.from({ length: 10 }, (_, index) =>
+        track(`a${index + 1}`, fairPool.convertForUser('user-a', job())),
+      )
+      all.push(track('b1', fairPool.convertForUser('user-b', job())))
+      await Promise.all(all)
+      expect(finished.slice(0, 2)).toEqual(['a1', 'b1'])
+      expect(finished).toHaveLength(11)
+    } finally {
+      await fairPool.close()
+    }
+  })
+
   it('stops a conversion that runs past its time limit and still takes the next job', async () => {
     const strictPool = createConversionPool({ size: 1, jobTimeoutMs: 1 })
     try {

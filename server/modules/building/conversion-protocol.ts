@@ -1,9 +1,8 @@
 import type { ConversionRefusal } from '../convert/conversion-error'
 import type { ConversionSummary } from '../convert/convert-model'
 
-/** One conversion for a worker thread: the uploaded files by path and which one to convert. */
+/** One conversion: the uploaded files by path and which one to convert. Plain data. */
 export interface ConversionJob {
-  jobId: number
   entryPath: string
   files: Array<{ path: string; bytes: Uint8Array }>
   role: 'shell' | 'floor' | 'model'
@@ -11,12 +10,7 @@ export interface ConversionJob {
   allowMissingTextures: boolean
 }
 
-/** A worker's answer: the SBM, the converter's refusal, or an unexpected failure. */
+/** A conversion thread's answer: the SBM, or the converter's refusal as data. */
 export type ConversionReply =
-  | { jobId: number; ok: true; sbm: Uint8Array<ArrayBuffer>; summary: ConversionSummary }
-  | {
-      jobId: number
-      ok: false
-      refusal: { reason: ConversionRefusal; message: string; names: string[] }
-    }
-  | { jobId: number; ok: false; failure: string }
+  | { ok: true; sbm: Uint8Array<ArrayBuffer>; summary: ConversionSummary }
+  | { ok: false; refusal: { reason: ConversionRefusal; message: string; names: string[] } }

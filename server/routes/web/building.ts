@@ -56,7 +56,7 @@ export function buildingAreaOf(app: FastifyInstance): BuildingArea {
   let area = areas.get(app)
   if (!area) {
     const { database, storage, clock, config } = app.deps
-    const conversions = createConversionPool()
+    const conversions = createConversionPool({ jobs: app.deps.jobs })
     const building = createBuildingService({
       database,
       storage,
