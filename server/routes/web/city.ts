@@ -13,6 +13,7 @@ import {
   findObliquePhotographBodySchema,
   gisModelSchema,
   idBodySchema,
+  type ObliquePhotograph,
   obliquePhotographListItemSchema,
   obliquePhotographSchema,
   projectScopeBodySchema,
@@ -36,8 +37,13 @@ import {
   type GisModelsService,
 } from '../../modules/gis-models/gis-models.service'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
+import type { JobKind } from '../../modules/jobs/job-queue'
 import { createCityAccess } from '../../modules/tilesets/city-access'
 import { cityDirectories, openUrlSigner } from '../../modules/tilesets/served-files'
+import {
+  type TilesetIngestInput,
+  tilesetIngestJob,
+} from '../../modules/tilesets/tileset-ingest-job'
 import {
   createTilesetsService,
   type TilesetsService,
@@ -49,6 +55,8 @@ import { registerTileRoutes } from './tiles'
 /** The city area's services, made once per app. */
 export interface CityArea {
   tilesets: TilesetsService
+  /** Tileset ingest as a job of the app's queue (fair between users, time-limited). */
+  tilesetIngest: JobKind<TilesetIngestInput, ObliquePhotograph>
   gisModels: GisModelsService
   basemaps: BasemapsService
   directories: ReturnType<typeof cityDirectories>
@@ -73,17 +81,19 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
   const access = createCityAccess({ database, projects: projectAreaOf(app).projects })
   const onBackgroundError = (error: unknown) =>
     app.log.warn({ err: error }, 'city file clean-up failed')
+  const tilesets = createTilesetsService({
+    database,
+    clock,
+    access,
+    signer,
+    directory: directories.tilesets,
+    limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
+    onBackgroundError,
+  })
   return {
     directories,
-    tilesets: createTilesetsService({
-      database,
-      clock,
-      access,
-      signer,
-      directory: directories.tilesets,
-      limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
-      onBackgroundError,
-    }),
+    tilesets,
+    tilesetIngest: tilesetIngestJob(tilesets),
     gisModels: createGisModelsService({ database, clock, access }),
     basemaps: createBasemapsService({
       database,
@@ -444,13 +454,13 @@ function registerUploadRoutes(app: FastifyInstance, ready: Promise<CityArea>): v
           { field: 'file', message: 'Required' },
         ])
       }
-      const datum = await area.tilesets.ingest({
+      const datum = await app.deps.jobs.submit(area.tilesetIngest, request.user!.id, {
         user: request.user!,
         projectId: body.project_id,
         tilesetId: body.id,
         name: body.name,
         archive: { path: file.path, fileName: file.fileName },
-      })
+      }).result
       outcome = 'done'
       return okEnvelope(obliquePhotographSchema.parse(datum))
     } catch (error) {
