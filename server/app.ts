@@ -7,10 +7,11 @@ import { AppError } from './http/app-error'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
 import { OpenApiRegistry } from './http/openapi'
 import { type Clock, systemClock, timestampOf } from './modules/clock'
+import { createFolderSweeper } from './modules/files/folder-sweeper'
 import { registerAuthHook } from './plugins/auth'
 import { openDatabase } from './plugins/db'
 import { registerErrorHandling, sendError } from './plugins/errors'
-import { createFileStorage } from './plugins/storage'
+import { createFileStorage, storageSweep } from './plugins/storage'
 import { registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
 
@@ -24,6 +25,9 @@ export interface BuildAppOptions {
 
 /** Largest JSON or form body; uploads go through multipart, which has its own limits. */
 export const bodyLimitBytes = 1_048_576
+
+/** How often the folder sweeper looks for leftovers after the start-up sweep. */
+const folderSweepIntervalMs = 3_600_000
 
 /** Ended sessions are deleted this long after they end, and the sweep runs this often. */
 const sessionSweepIntervalMs = 3_600_000
@@ -93,14 +97,29 @@ export async function buildApp(
   })
   try {
     const storage = await createFileStorage(config.filesDir)
+    const sweeper = createFolderSweeper((task, error) =>
+      app.log.warn({ err: error, task }, 'sweep of leftover files failed'),
+    )
+    sweeper.add(storageSweep(config.filesDir))
     const deps = createServerDeps({
       config,
       clock: options.clock ?? systemClock,
       database,
       storage,
+      sweeper,
     })
     app.decorate('deps', deps)
+    // before the first request (and after the areas added their tasks while registering):
+    // leftovers of a crash belong to no live request, so they go now, not a day later
+    app.addHook('onReady', async () => {
+      const removed = await sweeper.sweep('startup')
+      if (Object.values(removed).some((count) => count > 0)) {
+        app.log.info({ removed }, 'leftover files removed at start-up')
+      }
+      sweeper.start(folderSweepIntervalMs)
+    })
     app.addHook('onClose', async () => {
+      sweeper.stop()
       await deps.jobs.close()
     })
     app.decorate('openApi', new OpenApiRegistry())

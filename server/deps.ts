@@ -8,6 +8,7 @@ import {
 } from './modules/accounts'
 import { createAuthService, type AuthService } from './modules/auth.service'
 import type { Clock } from './modules/clock'
+import type { FolderSweeper } from './modules/files/folder-sweeper'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createNoticesRepository, type NoticesRepository } from './modules/notices.repository'
 import { createNoticesService, type NoticesService } from './modules/notices.service'
@@ -28,6 +29,8 @@ export interface ServerDeps {
   storage: FileStorage
   /** The one queue of background work (conversions, tileset ingest …), fair between users. */
   jobs: JobQueue
+  /** The one sweeper of leftover files: areas add their tasks; it runs at start-up and hourly. */
+  sweeper: FolderSweeper
   repositories: {
     users: UsersRepository
     sessions: SessionsRepository
@@ -55,8 +58,9 @@ export function createServerDeps(parts: {
   clock: Clock
   database: DatabaseHandle
   storage: FileStorage
+  sweeper: FolderSweeper
 }): ServerDeps {
-  const { config, clock, database, storage } = parts
+  const { config, clock, database, storage, sweeper } = parts
   const users = createUsersRepository(database.db)
   const sessions = createSessionsRepository(database.db)
   const notices = createNoticesRepository(database.db)
@@ -81,6 +85,7 @@ export function createServerDeps(parts: {
     clock,
     database,
     storage,
+    sweeper,
     // conversions take one core of two (the other serves requests); ingests mostly wait on disk
     jobs: createJobQueue({
       slots: { cpu: Math.max(1, Math.floor(availableParallelism() / 2)), io: 2 },

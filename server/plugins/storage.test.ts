@@ -6,7 +6,7 @@ import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AppError } from '../http/app-error'
-import { createFileStorage, type FileStorage } from './storage'
+import { createFileStorage, type FileStorage, storageSweep } from './storage'
 
 const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
@@ -88,14 +88,19 @@ describe('file storage', () => {
     await expect(storage.remove(id)).rejects.toMatchObject({ kind: 'validation' })
   })
 
-  it('cleans up stale temporary files on start', async () => {
-    const stale = join(directory, 'files', 'incoming-stale')
+  it('sweeps unfinished writes: all at start-up, only day-old ones while running', async () => {
+    const files = join(directory, 'files')
+    const stale = join(files, 'incoming-stale')
     await writeFile(stale, 'left by a crash')
     const old = new Date(Date.now() - 48 * 3_600_000)
     const { utimes } = await import('node:fs/promises')
     await utimes(stale, old, old)
-    await writeFile(join(directory, 'files', 'incoming-fresh'), 'being written')
-    await createFileStorage(join(directory, 'files'))
-    expect(await readdir(join(directory, 'files'))).toEqual(['incoming-fresh'])
+    await writeFile(join(files, 'incoming-fresh'), 'being written')
+    const stored = await storage.put(Buffer.from('kept'))
+    const sweep = storageSweep(files)
+    expect(await sweep.sweep('periodic')).toBe(1)
+    expect(await readdir(files)).toContain('incoming-fresh')
+    expect(await sweep.sweep('startup')).toBe(1)
+    expect(await readdir(files)).toEqual([stored.sha256.slice(0, 2)])
   })
 })

@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { AppError } from '../http/app-error'
+import { folderSweep, type SweepTask } from '../modules/files/folder-sweeper'
 
 /** What `put` stored: the content's SHA-256 (its id) and its size. */
 export interface StoredFile {
@@ -34,7 +35,7 @@ export interface FileStorage {
 
 const sha256Pattern = /^[0-9a-f]{64}$/
 const temporaryPrefix = 'incoming-'
-/** Leftovers of writes cut short by a crash are removed when older than this. */
+/** Leftovers of cut-short writes are removed by periodic sweeps when older than this. */
 const staleTemporaryAgeMs = 24 * 3_600_000
 
 /** True for a well-formed file id: 64 lower-case hex digits. */
@@ -49,7 +50,6 @@ export function isSha256(value: string): boolean {
  */
 export async function createFileStorage(directory: string): Promise<FileStorage> {
   await mkdir(directory, { recursive: true })
-  await removeStaleTemporaryFiles(directory)
 
   const pathOf = (sha256: string): string => {
     if (!isSha256(sha256)) throw new AppError('validation', 'Invalid file id.')
@@ -151,12 +151,17 @@ async function syncDirectory(path: string): Promise<void> {
   }
 }
 
-async function removeStaleTemporaryFiles(directory: string): Promise<void> {
-  const cutoffMs = Date.now() - staleTemporaryAgeMs
-  for (const name of await readdir(directory)) {
-    if (!name.startsWith(temporaryPrefix)) continue
-    const path = join(directory, name)
-    const info = await stat(path).catch(() => undefined)
-    if (info !== undefined && info.mtimeMs < cutoffMs) await rm(path, { force: true })
-  }
+/**
+ * Writes cut short by a crash or a dropped request leave `incoming-*` files. At start-up none
+ * belongs to a live write, so all go; afterwards only those a day old (a slow upload may still
+ * be writing one).
+ */
+export function storageSweep(directory: string): SweepTask {
+  return folderSweep({
+    label: 'unfinished stored files',
+    directory,
+    owns: (name) => name.startsWith(temporaryPrefix),
+    minimumAgeMs: staleTemporaryAgeMs,
+    isCrashLeftover: true,
+  })
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { copyFile, link, mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Selectable } from 'kysely'
 import type { BasemapFile, BasemapFindDatum, BasemapSetting } from '../../../contract/city'
@@ -7,6 +7,7 @@ import { AppError } from '../../http/app-error'
 import type { BasemapFilesTable } from '../../migrations/0006-city'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../clock'
+import type { FolderRule } from '../files/folder-sweeper'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
 import type { CityAccess } from '../tilesets/city-access'
 import { readHead, type UrlSigner } from '../tilesets/served-files'
@@ -41,8 +42,8 @@ export interface BasemapsService {
   /** The stored file behind a signed address, or undefined when the address is not valid. */
   servedPath(fileKey: string, grant: string): string | undefined
   lifecycleHook: ProjectLifecycleHook
-  /** Removes stored files no row names, older than `minimumAgeMs`. */
-  sweep(minimumAgeMs: number): Promise<number>
+  /** What the folder sweeper removes: stored basemap files no row names. */
+  sweepRules(): FolderRule[]
 }
 
 /** The PMTiles v3 header starts with these 7 bytes and the version byte 3. */
@@ -258,31 +259,29 @@ export function createBasemapsService(dependencies: {
       },
     },
 
-    async sweep(minimumAgeMs) {
-      let names: string[]
-      try {
-        names = await readdir(directory)
-      } catch {
-        return 0
-      }
-      const cutoffMs = Date.now() - minimumAgeMs
-      let removed = 0
-      for (const name of names) {
-        const fileKey = name.replace(/\.pmtiles$/, '')
-        if (!uuidPattern.test(fileKey)) continue
-        const info = await stat(join(directory, name)).catch(() => undefined)
-        if (!info || info.mtimeMs >= cutoffMs) continue
-        const user = await db
-          .selectFrom('basemap_files')
-          .select('id')
-          .where('file_key', '=', fileKey)
-          .executeTakeFirst()
-        if (!user) {
-          await rm(join(directory, name), { force: true })
-          removed++
-        }
-      }
-      return removed
+    sweepRules() {
+      return [
+        {
+          label: 'basemap files no row uses',
+          directory,
+          owns: (name) => uuidPattern.test(name.replace(/\.pmtiles$/, '')),
+          // a file is moved into place just before its row is written
+          minimumAgeMs: 3_600_000,
+          isCrashLeftover: true,
+          async keep(names) {
+            const kept = new Set<string>()
+            for (const name of names) {
+              const user = await db
+                .selectFrom('basemap_files')
+                .select('id')
+                .where('file_key', '=', name.replace(/\.pmtiles$/, ''))
+                .executeTakeFirst()
+              if (user) kept.add(name)
+            }
+            return kept
+          },
+        },
+      ]
     },
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, open, readdir, rename, stat, utimes } from 'node:fs/promises'
+import { mkdir, open, rename, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   type ObliquePhotograph,
@@ -12,6 +12,7 @@ import {
 import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../clock'
+import type { FolderRule } from '../files/folder-sweeper'
 import { createProjectsRepository } from '../projects.repository'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
 import type { AuthUser } from '../users.service'
@@ -81,8 +82,8 @@ export interface TilesetsService {
   ): string | undefined
   /** Copies (sharing the files) and deletes a project's tilesets with the project. */
   lifecycleHook: ProjectLifecycleHook
-  /** Removes version folders no row serves, and abandoned extractions, older than `minimumAgeMs`. */
-  sweep(minimumAgeMs: number): Promise<number>
+  /** What the folder sweeper removes: abandoned extractions and version folders no row serves. */
+  sweepRules(): FolderRule[]
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -379,36 +380,26 @@ export function createTilesetsService(dependencies: {
       },
     },
 
-    async sweep(minimumAgeMs) {
-      let names: string[]
-      try {
-        names = await readdir(directory)
-      } catch {
-        return 0
-      }
-      const old = async (name: string, ageMs: number) => {
-        const info = await stat(join(directory, name)).catch(() => undefined)
-        return info !== undefined && info.mtimeMs < Date.now() - ageMs
-      }
-      let removed = 0
-      const versions: string[] = []
-      for (const name of names) {
-        if (name.startsWith(stagingPrefix)) {
+    sweepRules() {
+      return [
+        {
+          label: 'unfinished tileset extractions',
+          directory,
+          owns: (name) => name.startsWith(stagingPrefix),
           // an extraction of many gigabytes may run long: its folder is left a day
-          if (await old(name, Math.max(minimumAgeMs, 24 * 3_600_000))) {
-            await removeTree(join(directory, name))
-            removed++
-          }
-        } else if (uuidPattern.test(name) && (await old(name, minimumAgeMs))) versions.push(name)
-      }
-      const inUse = await tilesets.versionsInUse(versions)
-      for (const versionId of versions) {
-        if (!inUse.has(versionId)) {
-          await removeTree(versionPath(versionId))
-          removed++
-        }
-      }
-      return removed
+          minimumAgeMs: 24 * 3_600_000,
+          isCrashLeftover: true,
+        },
+        {
+          label: 'tileset versions no row serves',
+          directory,
+          owns: (name) => uuidPattern.test(name),
+          // a version is renamed into place just before its row is written
+          minimumAgeMs: 3_600_000,
+          isCrashLeftover: true,
+          keep: (names) => tilesets.versionsInUse(names),
+        },
+      ]
     },
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -37,6 +37,7 @@ import {
   type GisModelsService,
 } from '../../modules/gis-models/gis-models.service'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
+import { folderSweep, type SweepMoment } from '../../modules/files/folder-sweeper'
 import type { JobKind } from '../../modules/jobs/job-queue'
 import { createCityAccess } from '../../modules/tilesets/city-access'
 import { cityDirectories, openUrlSigner } from '../../modules/tilesets/served-files'
@@ -106,24 +107,8 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
   }
 }
 
-/**
- * Removes received uploads left behind by a crash. A day old at least: a file being received
- * keeps changing, and one being ingested is read for minutes at most.
- */
-async function removeStaleIncoming(directory: string): Promise<void> {
-  const cutoffMs = Date.now() - 24 * 3_600_000
-  const names = await readdir(directory).catch(() => [] as string[])
-  for (const name of names) {
-    const info = await stat(join(directory, name)).catch(() => undefined)
-    if (info !== undefined && info.mtimeMs < cutoffMs)
-      await rm(join(directory, name), { force: true })
-  }
-}
-
-/** How often orphaned tileset folders and basemap files are looked for. */
-const sweepIntervalMs = 3_600_000
-/** Files younger than this are never swept: an upload may be about to record them. */
-const sweepMinimumAgeMs = 3_600_000
+/** Uploads being received are never left this long by a live request. */
+const incomingMinimumAgeMs = 24 * 3_600_000
 
 /**
  * The city area (issue #7): oblique photography (`/obliquephotograph/*`,
@@ -155,27 +140,28 @@ export function registerCityArea(app: FastifyInstance): void {
   registerUploadRoutes(app, ready)
   registerTileRoutes(app, ready)
 
-  let timer: NodeJS.Timeout | undefined
-  const sweep = async () => {
-    try {
-      const area = await ready
-      const removed =
-        (await area.tilesets.sweep(sweepMinimumAgeMs)) +
-        (await area.basemaps.sweep(sweepMinimumAgeMs))
-      await removeStaleIncoming(area.directories.incoming)
-      if (removed > 0) app.log.info({ removed }, 'orphaned city files removed')
-    } catch (error) {
-      app.log.warn({ err: error }, 'sweep of city files failed')
-    }
-  }
-  app.addHook('onReady', async () => {
-    await ready
-    timer = setInterval(sweep, sweepIntervalMs)
-    timer.unref()
-  })
-  app.addHook('onClose', async () => {
-    if (timer !== undefined) clearInterval(timer)
-  })
+  // leftovers go through the app's one folder sweeper (at start-up and hourly)
+  const directories = cityDirectories(app.deps.config.dataDir)
+  app.deps.sweeper.add(
+    folderSweep({
+      label: 'city uploads being received',
+      directory: directories.incoming,
+      owns: () => true,
+      minimumAgeMs: incomingMinimumAgeMs,
+      isCrashLeftover: true,
+    }),
+    ...['tilesets', 'basemaps'].map((service) => ({
+      label: `city ${service}`,
+      async sweep(moment: SweepMoment) {
+        const area = await ready
+        const rules =
+          service === 'tilesets' ? area.tilesets.sweepRules() : area.basemaps.sweepRules()
+        let removed = 0
+        for (const rule of rules) removed += await folderSweep(rule).sweep(moment)
+        return removed
+      },
+    })),
+  )
 }
 
 function registerObliquePhotographRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {

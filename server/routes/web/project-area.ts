@@ -31,9 +31,6 @@ export interface ProjectArea {
 
 const areas = new WeakMap<FastifyInstance, ProjectArea>()
 
-/** How often abandoned uploads (never attached to anything) are looked for. */
-const abandonedUploadSweepMs = 3_600_000
-
 /**
  * The project area's services for an app. Other areas reach them here, e.g.
  * `projectAreaOf(app).projects.verifyProjectToken(token)` for project-scoped calls.
@@ -96,15 +93,12 @@ export function registerProjectArea(app: FastifyInstance): void {
   registerUploadRoutes(app)
   registerGeoRoutes(app, area.geocoding)
 
-  let timer: NodeJS.Timeout | undefined
-  const sweep = async () => {
-    try {
-      const removed = await area.uploads.collectAbandoned()
-      if (removed > 0) app.log.info({ removed }, 'abandoned uploads removed')
-    } catch (error) {
-      app.log.warn({ err: error }, 'sweep of abandoned uploads failed')
-    }
-  }
+  // the database decides what is abandoned (6 h unattached), so start-up changes nothing here
+  app.deps.sweeper.add({
+    label: 'abandoned image uploads',
+    sweep: (moment) =>
+      moment === 'periodic' ? area.uploads.collectAbandoned() : Promise.resolve(0),
+  })
   app.addHook('onReady', async () => {
     const { database, storage, clock, config, repositories } = app.deps
     const seeded = await seedProjectCases({
@@ -115,10 +109,5 @@ export function registerProjectArea(app: FastifyInstance): void {
       adminName: config.adminName,
     })
     if (seeded > 0) app.log.info({ cases: seeded }, 'project cases seeded')
-    timer = setInterval(sweep, abandonedUploadSweepMs)
-    timer.unref()
-  })
-  app.addHook('onClose', async () => {
-    if (timer !== undefined) clearInterval(timer)
   })
 }

@@ -2,9 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { resumableUploadPath } from '../../../contract/resumable-upload'
 import { resumableUploadsOf } from '../../modules/resumable-uploads/resumable-uploads'
 
-/** How often expired resumable uploads are looked for (also once when the app is ready). */
-const expirySweepIntervalMs = 3_600_000
-
 /**
  * The tus 1.0 endpoint `/web/upload/resumable` (contract/resumable-upload.ts). Not defineRoute:
  * tus answers with headers and plain text, not envelopes, and must read the request body itself
@@ -45,21 +42,6 @@ export function registerResumableUploadRoutes(app: FastifyInstance): void {
     }
   })
 
-  let timer: NodeJS.Timeout | undefined
-  const sweep = async () => {
-    try {
-      const removed = await uploads.sweepExpired()
-      if (removed > 0) app.log.info({ removed }, 'expired resumable uploads removed')
-    } catch (error) {
-      app.log.warn({ err: error }, 'sweep of expired resumable uploads failed')
-    }
-  }
-  app.addHook('onReady', async () => {
-    await sweep()
-    timer = setInterval(sweep, expirySweepIntervalMs)
-    timer.unref()
-  })
-  app.addHook('onClose', async () => {
-    if (timer !== undefined) clearInterval(timer)
-  })
+  // expired uploads only, at start-up too: an upload cut short by a restart is resumed after it
+  app.deps.sweeper.add({ label: 'expired resumable uploads', sweep: () => uploads.sweepExpired() })
 }
