@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads'
 import { GmlError, type GmlErrorCode, isGmlError } from '../../../workers/indoor-route/gml-errors'
 import { loadIndoorGmlStream } from '../../../workers/indoor-route/load-indoor-gml'
 import { graphInfo } from '../../../workers/indoor-route/navigation-graph'
+import { defaultThreadLimits } from '../jobs/thread-runner'
 
 /** What the server keeps of a checked GML file. */
 export interface GmlSummary {
@@ -74,7 +75,8 @@ async function runInThread(
   source: AsyncIterable<Uint8Array | string>,
   options: GmlInspectionOptions,
 ): Promise<GmlSummary> {
-  const worker = new Worker(threadEntry)
+  // the same heap cap as every job thread: a hostile document stops its thread, not the server
+  const worker = new Worker(threadEntry, { resourceLimits: defaultThreadLimits })
   let waitingForAck: (() => void) | undefined
   let inFlight = 0
   const outcome = new Promise<GmlSummary>((resolve, reject) => {
