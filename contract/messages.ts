@@ -67,6 +67,24 @@ export const serverMessages = {
   'request.addressNulText': 'The address: Text must not contain a NUL character.',
   'request.routeNotFound': 'Not found: {method} {path}',
 
+  // images and textures, measured from their headers before anything decodes them
+  'image.unreadableSize': "{field}: the image's size cannot be read; it is damaged.",
+  'image.noPixels': '{field}: the image declares {width} × {height} pixels.',
+  'image.tooManyPixels':
+    '{field}: the image declares {width} × {height} pixels; at most {maxSide} × {maxSide} is accepted (2048 × 2048 is recommended).',
+  'convert.oversizedTextures':
+    'Textures larger than {maxSide} × {maxSide} pixels are not accepted: {names}.',
+
+  // background jobs (conversions, tileset ingest)
+  'job.timeLimit': 'The job took longer than {seconds} s and was stopped.',
+  'job.cancelled': 'The job was cancelled.',
+  'job.userQueueFull':
+    'You already have {count} jobs waiting; please try again when one has finished.',
+  'job.busy': 'The server is busy with other uploads; please try again in a minute.',
+  'job.shuttingDown': 'The server is shutting down; please try again in a minute.',
+  'job.outOfMemory':
+    'The file needs more than {megabytes} MB of memory to process and was refused.',
+
   // projects
   'project.notFound': 'This project does not exist.',
   'project.foreign': 'This project belongs to someone else.',

@@ -79,18 +79,27 @@ function checkPixels(bytes: Uint8Array, field: 'file' | 'thumbnail'): void {
   if (!header) {
     throw new AppError(
       'unsupportedFile',
-      `${field}: the image's size cannot be read; it is damaged.`,
-      [{ field, message: 'Unreadable image header' }],
+      'image.unreadableSize',
+      { field },
+      {
+        details: [{ field, message: 'Unreadable image header' }],
+      },
     )
   }
-  const problem = pixelBudgetProblem(header, uploadedImageBudget)
-  if (problem) {
-    throw new AppError(
-      'tooLarge',
-      `${field}: the image is refused because ${problem} (2048 × 2048 is recommended).`,
-      [{ field, message: problem }],
-    )
+  if (pixelBudgetProblem(header, uploadedImageBudget) === null) return
+  const width = header.widthPixels
+  const height = header.heightPixels
+  const details = [{ field, message: `${width} × ${height} pixels` }]
+  if (width < 1 || height < 1) {
+    throw new AppError('tooLarge', 'image.noPixels', { field, width, height }, { details })
   }
+  const maxSide = Math.floor(Math.sqrt(uploadedImageBudget.maxPixels))
+  throw new AppError(
+    'tooLarge',
+    'image.tooManyPixels',
+    { field, width, height, maxSide },
+    { details },
+  )
 }
 
 /** Builds the uploads service. */

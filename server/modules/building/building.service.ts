@@ -28,6 +28,7 @@ import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../clock'
 import { ConversionError } from '../convert/conversion-error'
+import { textureBudget } from '../images/image-header'
 import { createProjectsRepository } from '../projects.repository'
 import type { ProjectCaller, ProjectLifecycleHook, ProjectsService } from '../projects.service'
 import type { AuthUser } from '../users.service'
@@ -792,6 +793,14 @@ export function createBuildingService(dependencies: {
             allowMissingTextures: input.kind === 'daeOrFbx',
           })
         } catch (error) {
+          if (error instanceof ConversionError && error.reason === 'oversizedTextures') {
+            throw new AppError(
+              'tooLarge',
+              'convert.oversizedTextures',
+              { maxSide: textureBudget.maxSidePixels, names: error.names.join(', ') },
+              { details: [{ file: entry.name, reason: error.code, names: error.names }] },
+            )
+          }
           if (error instanceof ConversionError) {
             throw new AppError(error.errorKind, error.message, [
               { file: entry.name, reason: error.code, names: error.names },

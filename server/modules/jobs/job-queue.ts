@@ -119,8 +119,6 @@ interface Lane {
 /** How long a stopped run may take to wind down before its submitter is told anyway. */
 const stopGraceMs = 2_000
 
-const shutdownMessage = 'The server is shutting down; please try again in a minute.'
-
 /**
  * The in-process {@link JobQueue}. Fairness: when a slot frees, the next job comes from the user
  * with the fewest jobs running, and among those the one served longest ago, so one user's ten
@@ -214,10 +212,7 @@ export function createJobQueue(options: JobQueueOptions = {}): JobQueue {
       let grace: NodeJS.Timeout | undefined
       const timer = setTimeout(() => {
         const seconds = Math.round(kind.timeLimitMs / 1000)
-        const error = new AppError(
-          'unavailable',
-          `The job took longer than ${seconds} s and was stopped.`,
-        )
+        const error = new AppError('unavailable', 'job.timeLimit', { seconds })
         controller.abort(error)
         // a run that ignores its signal still holds the slot, but its submitter is told
         grace = setTimeout(() => end(entry, 'failed', { error }), stopGraceMs)
@@ -256,7 +251,7 @@ export function createJobQueue(options: JobQueueOptions = {}): JobQueue {
   const cancelEntry = (entry: Entry): boolean => {
     const { state, userId } = entry.status
     if (state !== 'queued' && state !== 'running') return false
-    const error = new AppError('conflict', 'The job was cancelled.')
+    const error = new AppError('conflict', 'job.cancelled')
     if (state === 'queued') {
       const line = lanes[entry.kind.lane].users.get(userId)
       if (line) line.waiting = line.waiting.filter((waiting) => waiting !== entry)
@@ -308,17 +303,13 @@ export function createJobQueue(options: JobQueueOptions = {}): JobQueue {
       const line = lane.users.get(userId) ?? { waiting: [], running: 0, lastStarted: 0 }
       const hasFreeSlot = lane.running < lane.slots
       let refusal: AppError | undefined
-      if (isClosed) refusal = new AppError('unavailable', shutdownMessage)
+      if (isClosed) refusal = new AppError('unavailable', 'job.shuttingDown')
       else if (!hasFreeSlot && line.waiting.length >= maxQueuedPerUser) {
-        refusal = new AppError(
-          'unavailable',
-          `You already have ${line.waiting.length} jobs waiting; please try again when one has finished.`,
-        )
+        refusal = new AppError('unavailable', 'job.userQueueFull', {
+          count: line.waiting.length,
+        })
       } else if (!hasFreeSlot && queuedIn(lane) >= maxQueued) {
-        refusal = new AppError(
-          'unavailable',
-          'The server is busy with other uploads; please try again in a minute.',
-        )
+        refusal = new AppError('unavailable', 'job.busy')
       }
       if (refusal) {
         status.state = 'failed'
@@ -353,7 +344,7 @@ export function createJobQueue(options: JobQueueOptions = {}): JobQueue {
 
     async close() {
       isClosed = true
-      const error = new AppError('unavailable', shutdownMessage)
+      const error = new AppError('unavailable', 'job.shuttingDown')
       for (const entry of entries.values()) {
         if (entry.status.state === 'queued' || entry.status.state === 'running') {
           entry.controller?.abort(error)

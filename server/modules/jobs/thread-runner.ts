@@ -115,10 +115,9 @@ export function createThreadRunner(options: {
           finish(false, () =>
             reject(
               error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-                ? new AppError(
-                    'tooLarge',
-                    `The file needs more than ${resourceLimits.maxOldGenerationSizeMb} MB of memory to process and was refused.`,
-                  )
+                ? new AppError('tooLarge', 'job.outOfMemory', {
+                    megabytes: resourceLimits.maxOldGenerationSizeMb ?? 0,
+                  })
                 : new ThreadStoppedError(error.message),
             ),
           )
