@@ -5,6 +5,7 @@ import type { Config } from './config'
 import { createServerDeps } from './deps'
 import { AppError } from './http/app-error'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
+import { isJsonNestedDeeperThan, tooDeepMessage } from './http/input-shape'
 import { OpenApiRegistry } from './http/openapi'
 import { type Clock, systemClock, timestampOf } from './modules/clock'
 import { registerAuthHook } from './plugins/auth'
@@ -149,6 +150,11 @@ function registerBodyParsers(app: FastifyInstance): void {
     // Clients send `findUserName` and the like with a JSON content type and no body at all.
     if (body === '') {
       done(null, undefined)
+      return
+    }
+    // A cheap scan of the text before JSON.parse builds anything (issue 13, class 1).
+    if (isJsonNestedDeeperThan(body as string)) {
+      done(new AppError('validation', tooDeepMessage), undefined)
       return
     }
     parseJson(request, body as string, done)

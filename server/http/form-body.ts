@@ -41,8 +41,13 @@ export function decodeFormPairs(
   limits: FormLimits = defaultFormLimits,
 ): Array<[string, string]> {
   const pairs: Array<[string, string]> = []
-  if (text === '') return pairs
-  for (const part of text.split('&')) {
+  // indexOf rather than split: a body of a million '&' costs a scan, not a million strings.
+  let start = 0
+  while (start < text.length) {
+    const ampersandAt = text.indexOf('&', start)
+    const end = ampersandAt === -1 ? text.length : ampersandAt
+    const part = text.slice(start, end)
+    start = end + 1
     if (part === '') continue
     const equalsAt = part.indexOf('=')
     const rawKey = equalsAt === -1 ? part : part.slice(0, equalsAt)

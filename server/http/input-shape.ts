@@ -1,0 +1,122 @@
+import { AppError } from './app-error'
+
+/**
+ * Bounds on the shape of anything parsed from a client (JSON and form bodies, query strings,
+ * multipart fields, uploaded JSON files), checked before any other work. Real inputs of the API
+ * nest a handful of levels (a GIS model's properties, a building manifest's floors); a body
+ * nested thousands of levels deep only exists to make recursive walkers (zod, our own checks)
+ * stall the event loop or overflow the stack, so it is refused while it is still text.
+ */
+export const maxInputDepth = 64
+
+/** The message of a refused deep input; says the limit so a real client can tell what to fix. */
+export const tooDeepMessage = `The input is nested deeper than ${maxInputDepth} levels.`
+
+/**
+ * True when JSON text opens more than `maxDepth` arrays or objects inside each other. One pass
+ * over the characters, no allocation: brackets inside strings (with their escapes) do not count,
+ * and malformed text is left for JSON.parse to refuse.
+ */
+export function isJsonNestedDeeperThan(text: string, maxDepth: number = maxInputDepth): boolean {
+  let depth = 0
+  let isInString = false
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (isInString) {
+      if (code === 0x5c /* \ */) index++
+      else if (code === 0x22 /* " */) isInString = false
+    } else if (code === 0x22) {
+      isInString = true
+    } else if (code === 0x5b /* [ */ || code === 0x7b /* { */) {
+      depth++
+      if (depth > maxDepth) return true
+    } else if (code === 0x5d /* ] */ || code === 0x7d /* } */) {
+      depth--
+    }
+  }
+  return false
+}
+
+/** Parses JSON text from a client: refused with `validation` when too deep or malformed. */
+export function parseClientJson(text: string, what = 'The body'): unknown {
+  if (isJsonNestedDeeperThan(text)) throw new AppError('validation', tooDeepMessage)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new AppError('validation', `${what} is not valid JSON.`)
+  }
+}
+
+/** Where a parsed input breaks a rule of {@link checkInputShape}. */
+export interface InputShapeProblem {
+  /** Dotted path of the offending value or key ('' for the whole input). */
+  field: string
+  message: string
+}
+
+export const nulTextMessage = 'Text must not contain a NUL character.'
+
+/**
+ * Walks a parsed input once, iteratively (an explicit stack, no recursion, no path copied per
+ * level): the first value nested deeper than {@link maxInputDepth}, or the first string or key
+ * holding a NUL character (PostgreSQL cannot store it, and it truncates names in C-based
+ * tools), or undefined when the input is fine. Object and array values are visited in order.
+ */
+export function checkInputShape(value: unknown): InputShapeProblem | undefined {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? { field: '', message: nulTextMessage } : undefined
+  }
+  if (typeof value !== 'object' || value === null) return undefined
+  // Each frame is one container being walked; paths are rebuilt from the frames only on a find.
+  interface Frame {
+    keys: string[] | undefined
+    container: Record<string, unknown> | unknown[]
+    position: number
+  }
+  const frames: Frame[] = [frameOf(value as Record<string, unknown> | unknown[])]
+  const pathOf = (last?: string) => {
+    const parts: string[] = []
+    for (const frame of frames) {
+      const at = frame.position - 1
+      if (at < 0) continue
+      parts.push(frame.keys === undefined ? String(at) : (frame.keys[at] as string))
+    }
+    if (last !== undefined) parts[parts.length - 1] = last
+    return parts.join('.')
+  }
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1] as Frame
+    const length =
+      frame.keys === undefined ? (frame.container as unknown[]).length : frame.keys.length
+    if (frame.position >= length) {
+      frames.pop()
+      continue
+    }
+    const at = frame.position++
+    let inner: unknown
+    if (frame.keys === undefined) {
+      inner = (frame.container as unknown[])[at]
+    } else {
+      const key = frame.keys[at] as string
+      if (key.includes('\u0000')) {
+        return { field: pathOf(key.replaceAll('\u0000', '\\0')), message: nulTextMessage }
+      }
+      inner = (frame.container as Record<string, unknown>)[key]
+    }
+    if (typeof inner === 'string') {
+      if (inner.includes('\u0000')) return { field: pathOf(), message: nulTextMessage }
+    } else if (typeof inner === 'object' && inner !== null) {
+      if (frames.length >= maxInputDepth) return { field: '', message: tooDeepMessage }
+      frames.push(frameOf(inner as Record<string, unknown> | unknown[]))
+    }
+  }
+  return undefined
+}
+
+function frameOf(container: Record<string, unknown> | unknown[]) {
+  return {
+    keys: Array.isArray(container) ? undefined : Object.keys(container),
+    container,
+    position: 0,
+  }
+}
