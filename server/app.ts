@@ -10,9 +10,9 @@ import { OpenApiRegistry } from './http/openapi'
 import { type Clock, systemClock, timestampOf } from './modules/clock'
 import { registerAuthHook } from './plugins/auth'
 import { openDatabase } from './plugins/db'
-import { registerErrorHandling, sendError } from './plugins/errors'
+import { answerClientError, registerErrorHandling, sendError } from './plugins/errors'
 import { createFileStorage } from './plugins/storage'
-import { registerSecurityHeaders, registerWebApp } from './plugins/web-app'
+import { isWebApiPath, registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
 
 /** Options for tests and embedding; production uses the defaults. */
@@ -40,10 +40,7 @@ function parseQueryString(text: string): Record<string, unknown> {
   }
 }
 
-/** True for paths of the JSON API. */
-export function isWebApiPath(path: string): boolean {
-  return path === '/web' || path.startsWith('/web/')
-}
+export { isWebApiPath }
 
 /**
  * Builds the whole server without listening, so tests drive it with `app.inject()`. Opens the
@@ -86,6 +83,8 @@ export async function buildApp(
     routerOptions: { querystringParser: parseQueryString },
     // Errors before routing (a malformed address) get the envelope too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // What Node's parser refuses before a request exists (a URL over 16 KB) gets one too.
+    clientErrorHandler: answerClientError,
   })
 
   const database = openDatabase(config.database)
@@ -109,7 +108,10 @@ export async function buildApp(
       throwFileSizeLimit: true,
       limits: { fileSize: config.uploadLimitBytes, fields: defaultFormLimits.maxPairs },
     })
-    await registerSecurityHeaders(app, config.cspExtraOrigins)
+    await registerSecurityHeaders(app, {
+      extraOrigins: config.cspExtraOrigins,
+      hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
+    })
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id)
       // Path parameters and query values reach lookups unvalidated; none may hold a NUL.

@@ -9,6 +9,14 @@ import { AppError } from './app-error'
  */
 export const maxInputDepth = 64
 
+/**
+ * Most values (strings, numbers, keys' values, items) in one input: the largest list a contract
+ * takes is 100,000 feature ids (contract/city.ts). Validation allocates per value, and per wrong
+ * value far more (zod collects an issue for each), so a 1 MB body of half a million tiny items
+ * is refused here, counted, before zod sees it.
+ */
+export const maxInputValues = 100_000
+
 /** The message of a refused deep input; says the limit so a real client can tell what to fix. */
 export const tooDeepMessage = `The input is nested deeper than ${maxInputDepth} levels.`
 
@@ -56,9 +64,12 @@ export interface InputShapeProblem {
 
 export const nulTextMessage = 'Text must not contain a NUL character.'
 
+export const tooManyValuesMessage = `The input holds more than ${maxInputValues} values.`
+
 /**
  * Walks a parsed input once, iteratively (an explicit stack, no recursion, no path copied per
- * level): the first value nested deeper than {@link maxInputDepth}, or the first string or key
+ * level): the first value nested deeper than {@link maxInputDepth}, or past the
+ * {@link maxInputValues}th value, or the first string or key
  * holding a NUL character (PostgreSQL cannot store it, and it truncates names in C-based
  * tools), or undefined when the input is fine. Object and array values are visited in order.
  */
@@ -74,6 +85,7 @@ export function checkInputShape(value: unknown): InputShapeProblem | undefined {
     position: number
   }
   const frames: Frame[] = [frameOf(value as Record<string, unknown> | unknown[])]
+  let valueCount = 0
   const pathOf = (last?: string) => {
     const parts: string[] = []
     for (const frame of frames) {
@@ -93,6 +105,7 @@ export function checkInputShape(value: unknown): InputShapeProblem | undefined {
       continue
     }
     const at = frame.position++
+    if (++valueCount > maxInputValues) return { field: '', message: tooManyValuesMessage }
     let inner: unknown
     if (frame.keys === undefined) {
       inner = (frame.container as unknown[])[at]
