@@ -5,7 +5,7 @@ import type { Config } from './config'
 import { createServerDeps } from './deps'
 import { AppError } from './http/app-error'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
-import { isJsonNestedDeeperThan, tooDeepMessage } from './http/input-shape'
+import { checkJsonText } from './http/input-shape'
 import { OpenApiRegistry } from './http/openapi'
 import { type Clock, systemClock, timestampOf } from './modules/clock'
 import { registerAuthHook } from './plugins/auth'
@@ -100,7 +100,12 @@ export async function buildApp(
       storage,
     })
     app.decorate('deps', deps)
-    app.decorate('openApi', new OpenApiRegistry())
+    const openApi = new OpenApiRegistry()
+    app.decorate('openApi', openApi)
+    app.addHook('onRoute', (route) => {
+      if (!isWebApiPath(route.url)) return
+      for (const method of [route.method].flat()) openApi.noteServed(method, route.url)
+    })
 
     registerErrorHandling(app)
     registerBodyParsers(app)
@@ -154,9 +159,10 @@ function registerBodyParsers(app: FastifyInstance): void {
       done(null, undefined)
       return
     }
-    // A cheap scan of the text before JSON.parse builds anything (issue 13, class 1).
-    if (isJsonNestedDeeperThan(body as string)) {
-      done(new AppError('validation', tooDeepMessage), undefined)
+    // A cheap scan of the text before JSON.parse builds anything: depth, keys and values.
+    const problem = checkJsonText(body as string)
+    if (problem !== undefined) {
+      done(new AppError('validation', problem), undefined)
       return
     }
     parseJson(request, body as string, done)
