@@ -5,7 +5,7 @@ import type { Config } from './config'
 import { createServerDeps } from './deps'
 import { AppError } from './http/app-error'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
-import { checkJsonText } from './http/input-shape'
+import { checkJsonText, shapeError } from './http/input-shape'
 import { OpenApiRegistry } from './http/openapi'
 import { type Clock, systemClock, timestampOf } from './modules/clock'
 import { registerAuthHook } from './plugins/auth'
@@ -162,7 +162,7 @@ function registerBodyParsers(app: FastifyInstance): void {
     // A cheap scan of the text before JSON.parse builds anything: depth, keys and values.
     const problem = checkJsonText(body as string)
     if (problem !== undefined) {
-      done(new AppError('validation', problem), undefined)
+      done(shapeError(problem), undefined)
       return
     }
     parseJson(request, body as string, done)

@@ -340,7 +340,9 @@ describe('every /web/ route under hostile input', () => {
     expect(['code', 'datum', 'message', 'messageId', 'params'], where).toEqual(
       expect.arrayContaining(Object.keys(envelope)),
     )
-    expect(Object.keys(envelope), where).toEqual(expect.arrayContaining(['code', 'datum', 'message']))
+    expect(Object.keys(envelope), where).toEqual(
+      expect.arrayContaining(['code', 'datum', 'message']),
+    )
     if (envelope.messageId !== undefined) expect(isMessageId(envelope.messageId), where).toBe(true)
     expect(typeof envelope.message).toBe('string')
     const kind = errorKindOfCode(envelope.code)

@@ -205,7 +205,6 @@ export function parseInput<Schema extends z.ZodType>(
     }
     throw shapeError(problem)
   }
-  }
   const result = schema.safeParse(value, { error: requiredFieldMessages })
   if (result.success) return result.data
   throw validationErrorOf(result.error.issues)

@@ -24,9 +24,6 @@ export const maxInputValues = 100_000
  */
 export const maxInputKeys = 10_000
 
-/** The message of a refused deep input; says the limit so a real client can tell what to fix. */
-export const tooDeepMessage = `The input is nested deeper than ${maxInputDepth} levels.`
-
 /** Limits of {@link checkJsonText}; the defaults are the API's. */
 export interface JsonTextLimits {
   maxDepth: number
@@ -51,7 +48,7 @@ const defaultJsonTextLimits: JsonTextLimits = {
 export function checkJsonText(
   text: string,
   limits: JsonTextLimits = defaultJsonTextLimits,
-): string | undefined {
+): ShapeLimit | undefined {
   let depth = 0
   let keys = 0
   // Each comma separates two values (or two key-value pairs): the count bounds the values.
@@ -65,13 +62,13 @@ export function checkJsonText(
     } else if (code === 0x22) {
       isInString = true
     } else if (code === 0x5b /* [ */ || code === 0x7b /* { */) {
-      if (++depth > limits.maxDepth) return tooDeepMessage
+      if (++depth > limits.maxDepth) return 'tooDeep'
     } else if (code === 0x5d /* ] */ || code === 0x7d /* } */) {
       depth--
     } else if (code === 0x3a /* : */) {
-      if (++keys > limits.maxKeys) return tooManyKeysMessage
+      if (++keys > limits.maxKeys) return 'tooManyKeys'
     } else if (code === 0x2c /* , */) {
-      if (++separators >= limits.maxValues) return tooManyValuesMessage
+      if (++separators >= limits.maxValues) return 'tooManyValues'
     }
   }
   return undefined
@@ -84,33 +81,42 @@ export function isJsonNestedDeeperThan(text: string, maxDepth: number = maxInput
       maxDepth,
       maxKeys: Number.POSITIVE_INFINITY,
       maxValues: Number.POSITIVE_INFINITY,
-    }) === tooDeepMessage
+    }) === 'tooDeep'
   )
 }
 
 /** Parses JSON text from a client: refused with `validation` when too big a shape or malformed. */
-export function parseClientJson(text: string, what = 'The body'): unknown {
+export function parseClientJson(text: string): unknown {
   const problem = checkJsonText(text)
-  if (problem !== undefined) throw new AppError('validation', problem)
+  if (problem !== undefined) throw shapeError(problem)
   try {
     return JSON.parse(text)
   } catch {
-    throw new AppError('validation', `${what} is not valid JSON.`)
+    throw new AppError('validation', 'request.invalidJson')
   }
 }
 
 /** Where a parsed input breaks a rule of {@link checkInputShape}. */
-export interface InputShapeProblem {
-  /** Dotted path of the offending value or key ('' for the whole input). */
-  field: string
-  message: string
+export type InputShapeProblem =
+  /** `field`: dotted path of the value or key holding a NUL ('' for the whole input). */
+  { kind: 'nulText'; field: string } | { kind: ShapeLimit }
+
+/** A shape refused whatever the schema: too deep, too many keys, too many values. */
+export type ShapeLimit = 'tooDeep' | 'tooManyKeys' | 'tooManyValues'
+
+/**
+ * The refusal of an input over a shape limit; the message says the limit, so a real client
+ * can tell what to fix.
+ */
+export function shapeError(problem: ShapeLimit | { kind: ShapeLimit }): AppError {
+  const kind = typeof problem === 'string' ? problem : problem.kind
+  if (kind === 'tooDeep')
+    return new AppError('validation', 'input.tooDeep', { maximum: maxInputDepth })
+  if (kind === 'tooManyKeys') {
+    return new AppError('validation', 'input.tooManyKeys', { maximum: maxInputKeys })
+  }
+  return new AppError('validation', 'input.tooManyValues', { maximum: maxInputValues })
 }
-
-export const nulTextMessage = 'Text must not contain a NUL character.'
-
-export const tooManyValuesMessage = `The input holds more than ${maxInputValues} values.`
-
-export const tooManyKeysMessage = `The input holds more than ${maxInputKeys} keys.`
 
 /**
  * Walks a parsed input once, iteratively (an explicit stack, no recursion, no path copied per
@@ -121,7 +127,7 @@ export const tooManyKeysMessage = `The input holds more than ${maxInputKeys} key
  */
 export function checkInputShape(value: unknown): InputShapeProblem | undefined {
   if (typeof value === 'string') {
-    return value.includes('\u0000') ? { field: '', message: nulTextMessage } : undefined
+    return value.includes('\u0000') ? { kind: 'nulText', field: '' } : undefined
   }
   if (typeof value !== 'object' || value === null) return undefined
   // Each frame is one container being walked; paths are rebuilt from the frames only on a find.
@@ -152,22 +158,22 @@ export function checkInputShape(value: unknown): InputShapeProblem | undefined {
       continue
     }
     const at = frame.position++
-    if (++valueCount > maxInputValues) return { field: '', message: tooManyValuesMessage }
+    if (++valueCount > maxInputValues) return { kind: 'tooManyValues' }
     let inner: unknown
     if (frame.keys === undefined) {
       inner = (frame.container as unknown[])[at]
     } else {
       const key = frame.keys[at] as string
-      if (++keyCount > maxInputKeys) return { field: '', message: tooManyKeysMessage }
+      if (++keyCount > maxInputKeys) return { kind: 'tooManyKeys' }
       if (key.includes('\u0000')) {
-        return { field: pathOf(key.replaceAll('\u0000', '\\0')), message: nulTextMessage }
+        return { kind: 'nulText', field: pathOf(key.replaceAll('\u0000', '\\0')) }
       }
       inner = (frame.container as Record<string, unknown>)[key]
     }
     if (typeof inner === 'string') {
-      if (inner.includes('\u0000')) return { field: pathOf(), message: nulTextMessage }
+      if (inner.includes('\u0000')) return { kind: 'nulText', field: pathOf() }
     } else if (typeof inner === 'object' && inner !== null) {
-      if (frames.length >= maxInputDepth) return { field: '', message: tooDeepMessage }
+      if (frames.length >= maxInputDepth) return { kind: 'tooDeep' }
       frames.push(frameOf(inner as Record<string, unknown> | unknown[]))
     }
   }

@@ -80,19 +80,21 @@ export async function readMultipartForm(
       const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value)
       fieldBytes += Buffer.byteLength(part.fieldname) + Buffer.byteLength(value)
       if (part.valueTruncated || fieldBytes > maxMultipartFieldBytes) {
-        throw new AppError('tooLarge', 'The form fields are larger than 1 MB in total.')
+        throw new AppError('tooLarge', 'request.formFieldsTooLarge', {
+          maximum: maxMultipartFieldBytes / 1_048_576,
+        })
       }
       pairs.push([part.fieldname, value])
       continue
     }
     if (!limits.fileFields.includes(part.fieldname)) {
       part.file.resume()
-      throw new AppError('validation', `${part.fieldname}: a file is not accepted here.`)
+      throw new AppError('validation', 'request.fileNotAccepted', { field: part.fieldname })
     }
     fileCount++
     if (fileCount > limits.maxFiles) {
       part.file.resume()
-      throw new AppError('validation', `At most ${limits.maxFiles} file(s) per request.`)
+      throw new AppError('validation', 'request.tooManyFilesOf', { maximum: limits.maxFiles })
     }
     try {
       await options.onFile(part, pairs)
@@ -119,6 +121,13 @@ function asRequestError(error: unknown): unknown {
     typeof (error as { statusCode?: unknown }).statusCode === 'number' ||
     typeof (error as { syscall?: unknown }).syscall === 'string'
   if (isKnown) return error
-  const reason = (error as Error | undefined)?.message ?? String(error)
-  return new AppError('validation', `Malformed multipart body: ${reason}`)
+  // The parser's own words go into the English message (logs, API tools); the console shows the id.
+  return new AppError(
+    'validation',
+    'request.malformedMultipart',
+    {},
+    {
+      englishText: `Malformed multipart body: ${(error as Error | undefined)?.message ?? String(error)}`,
+    },
+  )
 }
