@@ -16,6 +16,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'tileset-ingest': async () => (await import('./tileset-ingest')).runTilesetIngestBench(),
   'city-tiles': async () => (await import('./city-tiles')).runCityTilesBench(),
   'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
+  hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

@@ -10,10 +10,14 @@ export const errorCatalogue = {
   paymentRequired: { code: '1002', httpStatus: 402 },
   forbidden: { code: '1003', httpStatus: 403 },
   notFound: { code: '1004', httpStatus: 404 },
+  /** The connection sent no complete request in time (answered at the socket). */
+  requestTimeout: { code: '1008', httpStatus: 408 },
   conflict: { code: '1009', httpStatus: 409 },
   tooLarge: { code: '1013', httpStatus: 413 },
   unsupportedFile: { code: '1015', httpStatus: 415 },
   rateLimited: { code: '1029', httpStatus: 429 },
+  /** The request line and headers together exceed 16 KB (answered at the socket). */
+  headersTooLarge: { code: '1031', httpStatus: 431 },
   internal: { code: '1500', httpStatus: 500 },
   unavailable: { code: '1503', httpStatus: 503 },
   sessionTimeout: { code: '2011', httpStatus: 401 },

@@ -66,6 +66,21 @@ export const serverMessages = {
   'request.malformedUrl': 'The address is malformed.',
   'request.addressNulText': 'The address: Text must not contain a NUL character.',
   'request.routeNotFound': 'Not found: {method} {path}',
+  'request.addressPartTooLong': 'A part of the address is too long.',
+  'request.headersTooLarge': 'The address or the headers of the request are larger than 16 KB.',
+  'request.timeout': 'The request did not arrive in time.',
+  'request.malformed': 'The request is malformed.',
+  'request.malformedMultipart': 'Malformed multipart body: it is cut short or has no boundary.',
+  'request.formFieldsTooLarge': 'The form fields are larger than {maximum} MB in total.',
+  'request.fileNotAccepted': '{field}: a file is not accepted here.',
+  'request.tooManyFilesOf': 'At most {maximum} file(s) per request.',
+  'request.tusExtensionUnsupported':
+    'This server does not support that tus extension ({extension}); upload the file in one piece.',
+
+  // the shape of any input, checked before it is validated (server/http/input-shape.ts)
+  'input.tooDeep': 'The input is nested deeper than {maximum} levels.',
+  'input.tooManyKeys': 'The input holds more than {maximum} keys.',
+  'input.tooManyValues': 'The input holds more than {maximum} values.',
 
   // images and textures, measured from their headers before anything decodes them
   'image.unreadableSize': "{field}: the image's size cannot be read; it is damaged.",

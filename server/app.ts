@@ -5,14 +5,15 @@ import type { Config } from './config'
 import { createServerDeps } from './deps'
 import { AppError } from './http/app-error'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
+import { checkJsonText, shapeError } from './http/input-shape'
 import { OpenApiRegistry } from './http/openapi'
 import { type Clock, systemClock, timestampOf } from './modules/clock'
 import { createFolderSweeper } from './modules/files/folder-sweeper'
 import { registerAuthHook } from './plugins/auth'
 import { openDatabase } from './plugins/db'
-import { registerErrorHandling, sendError } from './plugins/errors'
+import { answerClientError, registerErrorHandling, sendError } from './plugins/errors'
 import { createFileStorage, storageSweep } from './plugins/storage'
-import { registerSecurityHeaders, registerWebApp } from './plugins/web-app'
+import { isWebApiPath, registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
 
 /** Options for tests and embedding; production uses the defaults. */
@@ -43,10 +44,7 @@ function parseQueryString(text: string): Record<string, unknown> {
   }
 }
 
-/** True for paths of the JSON API. */
-export function isWebApiPath(path: string): boolean {
-  return path === '/web' || path.startsWith('/web/')
-}
+export { isWebApiPath }
 
 /**
  * Builds the whole server without listening, so tests drive it with `app.inject()`. Opens the
@@ -89,6 +87,8 @@ export async function buildApp(
     routerOptions: { querystringParser: parseQueryString },
     // Errors before routing (a malformed address) get the envelope too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // What Node's parser refuses before a request exists (a URL over 16 KB) gets one too.
+    clientErrorHandler: answerClientError,
   })
 
   const database = openDatabase(config.database)
@@ -122,7 +122,12 @@ export async function buildApp(
       sweeper.stop()
       await deps.jobs.close()
     })
-    app.decorate('openApi', new OpenApiRegistry())
+    const openApi = new OpenApiRegistry()
+    app.decorate('openApi', openApi)
+    app.addHook('onRoute', (route) => {
+      if (!isWebApiPath(route.url)) return
+      for (const method of [route.method].flat()) openApi.noteServed(method, route.url)
+    })
 
     registerErrorHandling(app)
     registerBodyParsers(app)
@@ -130,7 +135,10 @@ export async function buildApp(
       throwFileSizeLimit: true,
       limits: { fileSize: config.uploadLimitBytes, fields: defaultFormLimits.maxPairs },
     })
-    await registerSecurityHeaders(app, config.cspExtraOrigins)
+    await registerSecurityHeaders(app, {
+      extraOrigins: config.cspExtraOrigins,
+      hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
+    })
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id)
       // Path parameters and query values reach lookups unvalidated; none may hold a NUL.
@@ -171,6 +179,12 @@ function registerBodyParsers(app: FastifyInstance): void {
     // Clients send `findUserName` and the like with a JSON content type and no body at all.
     if (body === '') {
       done(null, undefined)
+      return
+    }
+    // A cheap scan of the text before JSON.parse builds anything: depth, keys and values.
+    const problem = checkJsonText(body as string)
+    if (problem !== undefined) {
+      done(shapeError(problem), undefined)
       return
     }
     parseJson(request, body as string, done)

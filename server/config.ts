@@ -51,6 +51,8 @@ export interface Config {
   /** Largest PMTiles basemap upload. */
   basemapUploadLimitBytes: number
   trustProxy: boolean
+  /** `Strict-Transport-Security` max-age sent on answers to https requests; 0 sends none. */
+  hstsMaxAgeSeconds: number
   /** Remote origins the web app may load maps, video and embedded pages from (CSP). */
   cspExtraOrigins: string[]
   /** A Nominatim-compatible geocoder tried before the offline one, or undefined for offline only. */
@@ -132,6 +134,7 @@ const environmentSchema = z.object({
   TILESET_UPLOAD_LIMIT_MB: integerText('TILESET_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   BASEMAP_UPLOAD_LIMIT_MB: integerText('BASEMAP_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   TRUST_PROXY: booleanText('TRUST_PROXY').default(false),
+  HSTS_MAX_AGE_SECONDS: integerText('HSTS_MAX_AGE_SECONDS', 0, 63_072_000).default(15_552_000),
   CSP_EXTRA_ORIGINS: z
     .string()
     .transform((text) => text.split(/[\s,]+/).filter((origin) => origin !== ''))
@@ -210,6 +213,7 @@ export function loadConfig(
     tilesetUploadLimitBytes: values.TILESET_UPLOAD_LIMIT_MB * 1_048_576,
     basemapUploadLimitBytes: values.BASEMAP_UPLOAD_LIMIT_MB * 1_048_576,
     trustProxy: values.TRUST_PROXY,
+    hstsMaxAgeSeconds: values.HSTS_MAX_AGE_SECONDS,
     // the browser fetches the online style itself, so its origin must pass the CSP
     cspExtraOrigins: [
       ...values.CSP_EXTRA_ORIGINS,

@@ -13,7 +13,8 @@ import type { AuthUser } from '../modules/users.service'
 import type { FileStorage } from '../plugins/storage'
 import { AppError } from './app-error'
 import { okEnvelope } from './envelope'
-import { nestFormPairs } from './form-body'
+import { readMultipartForm } from './multipart'
+import { checkInputShape, shapeError } from './input-shape'
 import type { RouteAuth, RouteMethod } from './openapi'
 
 export type { RouteAuth, RouteMethod } from './openapi'
@@ -195,52 +196,49 @@ export function parseInput<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
 ): z.output<Schema> {
-  const nulField = pathOfNulText(value, [])
-  if (nulField !== undefined) {
-    const field = nulField.join('.')
-    throw invalidFieldsError([{ field, ...issueText('validation.nulText', {}) }])
+  // Depth, size and NUL first, in one iterative pass: zod's walk is recursive and allocates
+  // per value, so it would pay for a hostile shape before refusing it.
+  const problem = checkInputShape(value)
+  if (problem !== undefined) {
+    if (problem.kind === 'nulText') {
+      throw invalidFieldsError([{ field: problem.field, ...issueText('validation.nulText', {}) }])
+    }
+    throw shapeError(problem)
   }
   const result = schema.safeParse(value, { error: requiredFieldMessages })
   if (result.success) return result.data
   throw validationErrorOf(result.error.issues)
 }
 
-/**
- * Where the input holds a NUL character (in a value or a key), or undefined. No text we keep may
- * hold one: PostgreSQL cannot store it, and it truncates names in C-based tools.
- */
-function pathOfNulText(value: unknown, path: string[]): string[] | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined
-  if (typeof value !== 'object' || value === null) return undefined
-  for (const [key, inner] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\0')]
-    const found = pathOfNulText(inner, [...path, key])
-    if (found !== undefined) return found
-  }
-  return undefined
-}
-
 /** The validation AppError for a list of zod issues. */
 export function validationErrorOf(issues: readonly z.core.$ZodIssue[]): AppError {
+  // A body of thousands of wrong items gives thousands of issues: the answer lists the first few.
   return invalidFieldsError(
-    issues.map((issue) => ({
+    issues.slice(0, maxReportedIssues).map((issue) => ({
       field: issue.path.map(String).join('.'),
       ...issueMessage(issue),
     })),
+    issues.length,
   )
 }
+
+/** Most issues listed in a validation answer's details. */
+const maxReportedIssues = 20
 
 /**
  * The validation AppError for wrong fields: its message id names them ('Please check these
  * fields: name, password.'), its details say what is wrong with each, and its English message
  * lists both (`name: Required; password: At least 8 characters`) for logs and API tools.
  */
-export function invalidFieldsError(details: ValidationIssue[]): AppError {
+export function invalidFieldsError(
+  details: ValidationIssue[],
+  issueCount = details.length,
+): AppError {
   const fields = [...new Set(details.map((detail) => detail.field || '-'))]
   const shown = details
     .slice(0, 3)
     .map((detail) => (detail.field === '' ? detail.message : `${detail.field}: ${detail.message}`))
-  const more = details.length > 3 ? ` (and ${details.length - 3} more)` : ''
+  const more = issueCount > 3 ? ` (and ${issueCount - 3} more)` : ''
   return new AppError(
     'validation',
     'validation.invalidFields',
@@ -333,66 +331,34 @@ async function readMultipart(
   storage: FileStorage,
   limits: { uploadLimitBytes: number },
 ): Promise<{ fields: Record<string, unknown>; files: UploadedFile[] }> {
-  const pairs: Array<[string, string]> = []
   const files: UploadedFile[] = []
   const maxFileSizeBytes = Math.min(options?.maxFileSizeBytes ?? 0, limits.uploadLimitBytes)
-  const parts = request.parts({
-    limits: {
-      fields: maxMultipartFields,
-      // One more than allowed, so our checks below answer with a clear message first.
-      files: (options?.maxFiles ?? 0) + 1,
-      fileSize: maxFileSizeBytes + 1,
-      parts: maxMultipartFields + (options?.maxFiles ?? 0) + 1,
-    },
-  })
   try {
-    while (true) {
-      const next = await nextPart(parts)
-      if (next.done) break
-      const part = next.value
-      if (part.type === 'field') {
-        pairs.push([part.fieldname, String(part.value)])
-        continue
-      }
-      if (options === undefined || !options.fields.includes(part.fieldname)) {
-        part.file.destroy()
-        throw new AppError('validation', `${part.fieldname}: a file is not accepted here.`)
-      }
-      if (files.length >= options.maxFiles) {
-        part.file.destroy()
-        throw new AppError('validation', `At most ${options.maxFiles} file(s) per request.`)
-      }
-      const stored = await storage.put(part.file, { maxSizeBytes: maxFileSizeBytes })
-      files.push({
-        fieldName: part.fieldname,
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we drop
-        fileName: part.filename.replace(/[\u0000-\u001f\u007f]/g, ''),
-        mimeType: part.mimetype,
-        sha256: stored.sha256,
-        sizeBytes: stored.sizeBytes,
-        ...(stored.isNew ? { [newFileMark]: true } : {}),
-      })
-    }
-    return { fields: nestFormPairs(pairs), files }
+    const fields = await readMultipartForm(request, {
+      limits: {
+        fileFields: options?.fields ?? [],
+        maxFiles: options?.maxFiles ?? 0,
+        maxFields: maxMultipartFields,
+        maxFileSizeBytes,
+      },
+      fileTooLargeMessage: 'The file is too large.',
+      async onFile(part) {
+        const stored = await storage.put(part.file, { maxSizeBytes: maxFileSizeBytes })
+        files.push({
+          fieldName: part.fieldname,
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we drop
+          fileName: part.filename.replace(/[\u0000-\u001f\u007f]/g, ''),
+          mimeType: part.mimetype,
+          sha256: stored.sha256,
+          sizeBytes: stored.sizeBytes,
+          ...(stored.isNew ? { [newFileMark]: true } : {}),
+        })
+      },
+    })
+    return { fields, files }
   } catch (error) {
     await removeNewFiles(storage, files)
     throw error
-  }
-}
-
-/**
- * The next part of a multipart body. The parser reports a malformed body (no boundary, cut
- * short, bad part headers) as a plain Error: that is the caller's mistake, not ours.
- */
-async function nextPart<Part>(parts: AsyncIterator<Part>): Promise<IteratorResult<Part>> {
-  try {
-    return await parts.next()
-  } catch (error) {
-    const isKnown =
-      error instanceof AppError ||
-      typeof (error as { statusCode?: unknown }).statusCode === 'number'
-    if (isKnown) throw error
-    throw new AppError('validation', `Malformed multipart body: ${(error as Error).message}`)
   }
 }
 

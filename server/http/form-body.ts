@@ -41,8 +41,17 @@ export function decodeFormPairs(
   limits: FormLimits = defaultFormLimits,
 ): Array<[string, string]> {
   const pairs: Array<[string, string]> = []
-  if (text === '') return pairs
-  for (const part of text.split('&')) {
+  // Empty parts (`a=1&&b=2`) count too, at twice the rate: a body of a million '&' is refused.
+  let parts = 0
+  let start = 0
+  while (start < text.length) {
+    if (++parts > limits.maxPairs * 2) {
+      throw new AppError('validation', `Too many form fields (at most ${limits.maxPairs}).`)
+    }
+    const ampersandAt = text.indexOf('&', start)
+    const end = ampersandAt === -1 ? text.length : ampersandAt
+    const part = text.slice(start, end)
+    start = end + 1
     if (part === '') continue
     const equalsAt = part.indexOf('=')
     const rawKey = equalsAt === -1 ? part : part.slice(0, equalsAt)

@@ -55,7 +55,21 @@ const errorCodesDescription = Object.entries(errorCatalogue)
  */
 export class OpenApiRegistry {
   private readonly routes: DocumentedRoute[] = []
+  private readonly served: Array<{ method: string; url: string }> = []
   private cached: JsonSchema | undefined
+
+  /**
+   * Notes a route Fastify registered under /web/, documented or not (raw file and tus routes
+   * too), so tests can walk every address the server answers (server/fuzz.test.ts).
+   */
+  noteServed(method: string, url: string): void {
+    this.served.push({ method, url })
+  }
+
+  /** Every method and path registered under /web/, in order (HEAD routes included). */
+  listServed(): ReadonlyArray<{ method: string; url: string }> {
+    return this.served
+  }
 
   /** Adds a route to the document. */
   add(route: DocumentedRoute): void {

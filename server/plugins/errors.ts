@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { type ErrorKind, errorCatalogue } from '../../contract/errors'
@@ -38,6 +40,8 @@ const knownErrors: Record<string, ClassifiedError> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: answer('validation', 'request.notMultipart'),
   FST_MP_PREMATURE_CLOSE: answer('validation', 'request.uploadCutShort'),
   FST_ERR_BAD_URL: answer('validation', 'request.malformedUrl'),
+  // The address itself stays out of the answer: it may be kilobytes long.
+  FST_ERR_MAX_PARAM_LENGTH: answer('validation', 'request.addressPartTooLong'),
 }
 
 /** PostgreSQL's character_not_in_repertoire, which it raises for a NUL in text. */
@@ -101,6 +105,35 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
     .status(errorCatalogue[classified.kind].httpStatus)
     .type('application/json; charset=utf-8')
     .send(errorEnvelope(classified))
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before any request exists (a request line or headers
+ * over 16 KB, a malformed request, a client too slow to send its headers) with the envelope too,
+ * written straight to the socket, instead of Node's or Fastify's own bodies. Used as Fastify's
+ * `clientErrorHandler`.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection is gone: there is nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const classified: ClassifiedError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? answer('headersTooLarge', 'request.headersTooLarge')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? answer('requestTimeout', 'request.timeout')
+        : answer('validation', 'request.malformed')
+  const { httpStatus } = errorCatalogue[classified.kind]
+  const body = JSON.stringify(errorEnvelope(classified))
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${httpStatus} ${STATUS_CODES[httpStatus]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Cache-Control: no-store\r\nConnection: close\r\n\r\n' +
+        body,
+    )
+  }
+  socket.destroy()
 }
 
 /**

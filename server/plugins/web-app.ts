@@ -43,16 +43,17 @@ export async function registerWebApp(
 }
 
 /**
- * Security headers on every answer. The CSP lets the app run what it needs: WebAssembly
+ * Security headers on every answer: `Cache-Control: no-store` on /web/ answers that do not set
+ * their own, and `Strict-Transport-Security` on answers to https requests (HSTS_MAX_AGE_SECONDS). The CSP lets the app run what it needs: WebAssembly
  * decoders ('wasm-unsafe-eval'), workers and decoded media from blob: URLs, data: images,
  * WebGL (no directive needed), inline style attributes set by UI libraries; `extraOrigins`
  * (CSP_EXTRA_ORIGINS) adds map, video and embedded-page servers.
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  extraOrigins: readonly string[],
+  options: { extraOrigins: readonly string[]; hstsMaxAgeSeconds: number },
 ): Promise<void> {
-  const remote = [...extraOrigins]
+  const remote = [...options.extraOrigins]
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -73,7 +74,25 @@ export async function registerSecurityHeaders(
         formAction: ["'self'"],
       },
     },
-    // Served over plain HTTP on a LAN as often as behind TLS: do not force HTTPS.
+    // Served over plain HTTP on a LAN as often as behind TLS: HSTS only on https (below).
     strictTransportSecurity: false,
   })
+  const hsts = options.hstsMaxAgeSeconds > 0 ? `max-age=${options.hstsMaxAgeSeconds}` : undefined
+  app.addHook('onSend', async (request, reply, payload) => {
+    // The protocol the client used: X-Forwarded-Proto counts only with TRUST_PROXY.
+    if (hsts !== undefined && request.protocol === 'https') {
+      reply.header('strict-transport-security', hsts)
+    }
+    // API answers carry tokens and personal data: no cache may keep them, unless the route
+    // said it is cacheable (uploaded images, region data, tiles set their own Cache-Control).
+    if (isWebApiPath(request.url.split('?')[0] ?? '') && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store')
+    }
+    return payload
+  })
+}
+
+/** True for paths of the JSON API. */
+export function isWebApiPath(path: string): boolean {
+  return path === '/web' || path.startsWith('/web/')
 }

@@ -200,8 +200,14 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
     namingFunction: () => randomBytes(16).toString('hex'),
     // Refusals travel as the API's envelope, so the web client shows them like any other.
     onResponseError: (_request, error) => {
-      const statusCode = 'status_code' in error ? error.status_code : 500
-      const text = 'body' in error ? error.body.trim() : ''
+      let statusCode = 'status_code' in error ? error.status_code : 500
+      let text = 'body' in error ? error.body.trim() : ''
+      if (statusCode === 501) {
+        // tus answers 501 to an extension it lacks (Upload-Concat): the client asked for
+        // something this server will never do, so it hears so, not "try again".
+        statusCode = 400
+        text = `This server does not support that tus extension (${text.replace(/\.$/, '')}).`
+      }
       return { status_code: statusCode, body: envelopeBodyOf(statusCode, text, maxSizeBytes) }
     },
     async onUploadCreate(request, upload) {

@@ -1,9 +1,4 @@
-import { randomUUID } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
-import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import {
   addGisModelBodySchema,
@@ -27,7 +22,7 @@ import { nullDatumSchema } from '../../../contract/common'
 import { AppError } from '../../http/app-error'
 import { defineRoute, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
-import { nestFormPairs } from '../../http/form-body'
+import { receiveUpload } from '../../http/upload-route'
 import {
   type BasemapsService,
   createBasemapsService,
@@ -36,7 +31,6 @@ import {
   createGisModelsService,
   type GisModelsService,
 } from '../../modules/gis-models/gis-models.service'
-import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import { folderSweep, type SweepMoment } from '../../modules/files/folder-sweeper'
 import type { JobKind } from '../../modules/jobs/job-queue'
 import { createCityAccess } from '../../modules/tilesets/city-access'
@@ -307,102 +301,6 @@ function registerBasemapRoutes(app: FastifyInstance, ready: Promise<CityArea>): 
       return null
     },
   })
-}
-
-/** An upload's file: received now into the incoming folder, or a claimed resumable upload. */
-interface ReceivedFile {
-  path: string
-  fileName: string
-  /** Called once the route is done with the file (`refused`: it will never be accepted). */
-  dispose(outcome: 'done' | 'refused' | 'failed'): Promise<void>
-}
-
-/**
- * Reads an upload request: multipart fields plus one `file`, streamed to disk as it arrives
- * (never held in memory), or form/JSON fields with the `upload_id` of a resumable upload.
- */
-async function receiveUpload(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  options: { incomingDirectory: string; maxFileBytes: number; tooLargeMessage: string },
-): Promise<{ fields: Record<string, unknown>; file: ReceivedFile | undefined }> {
-  if (!request.isMultipart()) {
-    const fields = (request.body ?? {}) as Record<string, unknown>
-    return { fields, file: await claimUploadField(app, request, fields, options) }
-  }
-  await mkdir(options.incomingDirectory, { recursive: true })
-  const pairs: Array<[string, string]> = []
-  let file: ReceivedFile | undefined
-  const parts = request.parts({
-    limits: { files: 2, fields: 50, fileSize: options.maxFileBytes + 1 },
-  })
-  try {
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        pairs.push([part.fieldname, String(part.value)])
-        continue
-      }
-      if (part.fieldname !== 'file' || file !== undefined) {
-        part.file.resume()
-        throw new AppError(
-          'validation',
-          `${part.fieldname}: only one file, in the field "file", is accepted.`,
-        )
-      }
-      const path = join(options.incomingDirectory, `${randomUUID()}.upload`)
-      const received: ReceivedFile = {
-        path,
-        fileName: part.filename || 'upload',
-        dispose: () => rm(path, { force: true }),
-      }
-      file = received
-      try {
-        await pipeline(part.file, createWriteStream(path, { flags: 'wx' }))
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError('tooLarge', options.tooLargeMessage)
-        }
-        throw error
-      }
-      if (part.file.truncated) throw new AppError('tooLarge', options.tooLargeMessage)
-    }
-  } catch (error) {
-    await file?.dispose('failed')
-    if (
-      error instanceof AppError ||
-      typeof (error as { statusCode?: unknown }).statusCode === 'number'
-    ) {
-      throw error
-    }
-    throw new AppError('validation', `Malformed multipart body: ${(error as Error).message}`)
-  }
-  const fields = nestFormPairs(pairs)
-  // a multipart body may name a finished resumable upload instead of carrying the file
-  return { fields, file: file ?? (await claimUploadField(app, request, fields, options)) }
-}
-
-/** Claims the resumable upload named by the `upload_id` field, if there is one. */
-async function claimUploadField(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  fields: Record<string, unknown>,
-  options: { maxFileBytes: number; tooLargeMessage: string },
-): Promise<ReceivedFile | undefined> {
-  const uploadId = fields.upload_id
-  if (typeof uploadId !== 'string') return undefined
-  const claimed = await claimResumableUpload(app, { userId: request.user!.id, uploadId })
-  if (claimed.sizeBytes > options.maxFileBytes) {
-    await claimed.release()
-    throw new AppError('tooLarge', options.tooLargeMessage)
-  }
-  return {
-    path: claimed.filePath,
-    fileName: claimed.fileName,
-    async dispose(outcome) {
-      if (outcome === 'failed') claimed.giveBack()
-      else await claimed.release()
-    },
-  }
 }
 
 const mebibyte = 1024 * 1024

@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
-import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import type { FastifyInstance } from 'fastify'
 import {
   findGmlPathBodySchema,
@@ -14,9 +11,8 @@ import {
 import { AppError } from '../../http/app-error'
 import { defineRoute, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
-import { nestFormPairs } from '../../http/form-body'
+import { receiveUpload } from '../../http/upload-route'
 import { createGmlService, type GmlService, isGmlFileRefusal } from '../../modules/gml/gml.service'
-import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import { callerOf } from './project-caller'
 import { projectAreaOf } from './project-area'
 
@@ -76,87 +72,41 @@ export function registerGmlRoutes(app: FastifyInstance): void {
     { config: { auth: 'editor' }, bodyLimit: 1_048_576 },
     async (request) => {
       const user = request.user!
-      const acceptClaimed = async (projectId: string, uploadId: string) => {
-        // A wrong project id must not cost the user a re-upload of a large file.
-        await gml.checkUploadAllowed(user, projectId)
-        const claimed = await claimResumableUpload(app, { userId: user.id, uploadId })
-        let datum: Awaited<ReturnType<GmlService['accept']>>
-        try {
-          datum = await gml.accept(user, projectId, {
-            filePath: claimed.filePath,
-            fileName: claimed.fileName,
-            sizeBytes: claimed.sizeBytes,
-          })
-        } catch (error) {
-          // A refused file is of no further use; anything else may succeed when tried again.
-          if (isGmlFileRefusal(error)) await claimed.release()
-          else claimed.giveBack()
-          throw error
-        }
-        await claimed.release()
-        return okEnvelope(uploadGmlDatumSchema.parse(datum))
-      }
-      if (!request.isMultipart()) {
-        const body = parseInput(uploadGmlBodySchema, request.body ?? {})
-        if (body.upload_id === undefined) {
-          throw new AppError('validation', 'upload_id: Required (or send the file as multipart).', [
-            { field: 'upload_id', message: 'Required' },
-          ])
-        }
-        return acceptClaimed(body.project_id, body.upload_id)
-      }
-
-      await mkdir(incomingDir, { recursive: true })
-      const temporaryPath = join(incomingDir, randomUUID())
+      const maxSizeBytes = app.deps.config.gmlUploadLimitBytes
+      const { fields, file } = await receiveUpload(app, request, {
+        incomingDirectory: incomingDir,
+        maxFileBytes: maxSizeBytes,
+        tooLargeMessage: `The GML file is larger than ${Math.round(maxSizeBytes / 1_048_576)} MB.`,
+        // Fields sent before the file (as the web client does) let a wrong project be refused
+        // before the file's bytes are read, or before a resumable upload is claimed.
+        beforeFile: async (fieldsBefore) => {
+          const projectId = fieldsBefore.find(([name]) => name === 'project_id')?.[1]
+          if (projectId !== undefined) await gml.checkUploadAllowed(user, projectId)
+        },
+      })
+      let outcome: 'done' | 'refused' | 'failed' = 'failed'
       try {
-        const fields: Array<[string, string]> = []
-        let file: { fileName: string; sizeBytes: number } | undefined
-        const maxSizeBytes = app.deps.config.gmlUploadLimitBytes
-        const parts = request.parts({ limits: { files: 2, fields: 10, fileSize: maxSizeBytes } })
-        try {
-          for await (const part of parts) {
-            if (part.type === 'field') {
-              fields.push([part.fieldname, String(part.value)])
-              continue
-            }
-            if (part.fieldname !== 'file' || file !== undefined) {
-              part.file.resume()
-              throw new AppError('validation', `${part.fieldname}: only one file field 'file'.`)
-            }
-            // Fields sent before the file (as the web client does) let a wrong project be
-            // refused before the file's bytes are read.
-            const projectId = fields.find(([name]) => name === 'project_id')?.[1]
-            if (projectId !== undefined) {
-              await gml.checkUploadAllowed(user, projectId).catch((error: unknown) => {
-                part.file.resume()
-                throw error
-              })
-            }
-            await pipeline(part.file, createWriteStream(temporaryPath, { flags: 'wx' }))
-            file = { fileName: part.filename, sizeBytes: (await stat(temporaryPath)).size }
-          }
-        } catch (error) {
-          // The multipart parser reports the limit from the part stream or from the iterator.
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new AppError(
-              'tooLarge',
-              `The GML file is larger than ${Math.round(maxSizeBytes / 1_048_576)} MB.`,
-            )
-          }
-          throw error
-        }
-        const body = parseInput(uploadGmlBodySchema, nestFormPairs(fields))
+        const body = parseInput(uploadGmlBodySchema, fields)
         if (file === undefined) {
-          if (body.upload_id !== undefined)
-            return await acceptClaimed(body.project_id, body.upload_id)
-          throw new AppError('validation', 'file: Required', [
-            { field: 'file', message: 'Required' },
-          ])
+          throw request.isMultipart()
+            ? new AppError('validation', 'file: Required', [{ field: 'file', message: 'Required' }])
+            : new AppError('validation', 'upload_id: Required (or send the file as multipart).', [
+                { field: 'upload_id', message: 'Required' },
+              ])
         }
-        const datum = await gml.accept(user, body.project_id, { ...file, filePath: temporaryPath })
+        const datum = await gml.accept(user, body.project_id, {
+          filePath: file.path,
+          fileName: file.fileName,
+          sizeBytes: file.sizeBytes,
+        })
+        outcome = 'done'
         return okEnvelope(uploadGmlDatumSchema.parse(datum))
+      } catch (error) {
+        // A refused file is of no further use; anything else may succeed when tried again.
+        if (isGmlFileRefusal(error)) outcome = 'refused'
+        throw error
       } finally {
-        await rm(temporaryPath, { force: true })
+        await file?.dispose(outcome)
       }
     },
   )

@@ -7,7 +7,7 @@ import {
 import { AppError } from '../../http/app-error'
 import { parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
-import { nestFormPairs } from '../../http/form-body'
+import { readMultipartForm } from '../../http/multipart'
 import type { IncomingImage, ServedFile } from '../../modules/uploads.service'
 import { projectAreaOf } from './project-area'
 
@@ -37,31 +37,23 @@ export function registerUploadRoutes(app: FastifyInstance): void {
       throw new AppError('validation', 'Send the image as multipart/form-data (field file).')
     }
     const images: Partial<Record<'file' | 'thumbnail', IncomingImage>> = {}
-    const fields: Array<[string, string]> = []
-    const parts = request.parts({
-      limits: { files: 2, fields: 10, fileSize: imageUploadMaxBytes + 1 },
-    })
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        fields.push([part.fieldname, String(part.value)])
-        continue
-      }
-      if (part.fieldname !== 'file' && part.fieldname !== 'thumbnail') {
-        part.file.resume()
-        throw new AppError('validation', `${part.fieldname}: a file is not accepted here.`)
-      }
-      let bytes: Buffer
-      try {
-        bytes = await part.toBuffer()
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError('tooLarge', 'Image size is over 2MB!')
+    // In memory, bounded: two files of at most 2 MB each (readMultipartForm enforces both).
+    const fields = await readMultipartForm(request, {
+      limits: {
+        fileFields: ['file', 'thumbnail'],
+        maxFiles: 2,
+        maxFields: 10,
+        maxFileSizeBytes: imageUploadMaxBytes,
+      },
+      fileTooLargeMessage: 'Image size is over 2MB!',
+      async onFile(part) {
+        images[part.fieldname as 'file' | 'thumbnail'] = {
+          fileName: part.filename,
+          bytes: await part.toBuffer(),
         }
-        throw error
-      }
-      images[part.fieldname] = { fileName: part.filename, bytes }
-    }
-    const body = parseInput(uploadJpgFieldsSchema, nestFormPairs(fields))
+      },
+    })
+    const body = parseInput(uploadJpgFieldsSchema, fields)
     const datum = await uploads.acceptImage({
       user: request.user!,
       image: images.file,

@@ -1,0 +1,321 @@
+/**
+ * Hostile bodies (issue 13, classes 1 and 10): how prompt `/web/health` stays while clients
+ * flood the server with the bodies that used to stall it, and whether the server keeps the
+ * memory those requests passed through.
+ *
+ * The server runs in its own process (./hostile-server.ts, the real app on SQLite, loopback
+ * only). One client asks for /web/health over its own keep-alive connection, one request at a
+ * time, first with the server idle (the anchor), then while another connection sends 10,000
+ * hostile requests in all: JSON nested 9,000 levels, 60,000 keys, 99,000 values, a value nested
+ * right to the limit, form bodies with a 5,000-level key or 900,000 '&', cut-short multipart,
+ * a body over the size limit, an address full of nested query keys. Each hostile request waits
+ * for its answer (any 5xx fails the run). Goals from the issue: health p99 under the flood
+ * ≤ 2 × the idle p99, and server RSS after the 10,000 requests ≤ 1.10 × before.
+ *
+ *   npm run bench -- hostile        (HOSTILE_REQUESTS=2000 for a quick check of the harness)
+ *
+ * Writes bench/results/hostile.json.
+ */
+import { type ChildProcess, fork } from 'node:child_process'
+import { Agent, request as httpRequest } from 'node:http'
+import { fileURLToPath } from 'node:url'
+import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+
+const hostileRequestCount = Number(process.env.HOSTILE_REQUESTS) || 10_000
+/** One flooding client, as in the issue ("while one client floods such bodies"). */
+const floodConnections = Number(process.env.HOSTILE_CONNECTIONS) || 1
+const idleHealthSamples = 300
+/** Pause between two health requests of the measuring client. */
+const healthGapMs = 5
+
+interface HostileRequest {
+  name: string
+  method: 'POST' | 'GET'
+  path: string
+  contentType?: string
+  body?: string
+}
+
+const deepQuery = Array.from({ length: 200 }, (_, i) => `k${i}${'[a]'.repeat(20)}=1`).join('&')
+
+/** The hostile inputs, each built once. */
+const hostileRequests: HostileRequest[] = [
+  {
+    name: 'json-depth-9000',
+    method: 'POST',
+    path: '/web/login',
+    contentType: 'application/json',
+    body: `{"name":${'['.repeat(9_000)}${']'.repeat(9_000)}}`,
+  },
+  {
+    name: 'json-depth-at-limit',
+    method: 'POST',
+    path: '/web/register/isexistemail',
+    contentType: 'application/json',
+    body: `{"email":${'{"a":'.repeat(63)}1${'}'.repeat(63)}}`,
+  },
+  {
+    name: 'json-60000-keys',
+    method: 'POST',
+    path: '/web/login',
+    contentType: 'application/json',
+    body: JSON.stringify(
+      Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, i])),
+    ),
+  },
+  {
+    name: 'json-99000-values',
+    method: 'POST',
+    path: '/web/register/isexistemail',
+    contentType: 'application/json',
+    body: `{"email":[${Array(99_000).fill('"x"').join(',')}]}`,
+  },
+  {
+    name: 'form-key-5000-levels',
+    method: 'POST',
+    path: '/web/login',
+    contentType: 'application/x-www-form-urlencoded',
+    body: `name${'[a]'.repeat(5_000)}=1`,
+  },
+  {
+    name: 'form-900000-ampersands',
+    method: 'POST',
+    path: '/web/login',
+    contentType: 'application/x-www-form-urlencoded',
+    body: '&'.repeat(900_000),
+  },
+  {
+    name: 'multipart-cut-short',
+    method: 'POST',
+    path: '/web/login',
+    contentType: 'multipart/form-data; boundary=xx',
+    body: `--xx\r\nContent-Disposition: form-data; name="name"\r\n\r\n${'n'.repeat(10_000)}`,
+  },
+  {
+    name: 'json-over-size-limit',
+    method: 'POST',
+    path: '/web/login',
+    contentType: 'application/json',
+    body: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+  },
+  { name: 'query-nested-keys', method: 'GET', path: `/web/getTokenByTicket?${deepQuery}` },
+]
+
+/** One request over a keep-alive agent; resolves with the status once the answer is read. */
+function send(port: number, agent: Agent, request: HostileRequest): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: request.method,
+        path: request.path,
+        agent,
+        headers:
+          request.body === undefined
+            ? {}
+            : {
+                'content-type': request.contentType ?? 'application/json',
+                'content-length': Buffer.byteLength(request.body),
+              },
+      },
+      (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode ?? 0))
+        response.on('error', reject)
+      },
+    )
+    // A refusal may come before the whole body is sent (size limit): the server closes then.
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(413) : reject(error),
+    )
+    outgoing.end(request.body)
+  })
+}
+
+const health: HostileRequest = { name: 'health', method: 'GET', path: '/web/health' }
+
+/** Health latencies until `isDone()` (and at least `minimum` samples). */
+async function measureHealth(
+  port: number,
+  isDone: () => boolean,
+  minimum: number,
+): Promise<number[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const samples: number[] = []
+  while (samples.length < minimum || !isDone()) {
+    const startedAtMs = performance.now()
+    const status = await send(port, agent, health)
+    if (status !== 200) throw new Error(`health answered ${status}`)
+    samples.push(performance.now() - startedAtMs)
+    await new Promise((resolve) => setTimeout(resolve, healthGapMs))
+  }
+  agent.destroy()
+  return samples
+}
+
+function percentile(samples: readonly number[], fraction: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN
+}
+
+interface ServerMemory {
+  rss: number
+  heapUsed: number
+  heapTotal: number
+  external: number
+  arrayBuffers: number
+}
+
+function askMemory(server: ChildProcess, type: 'memory' | 'gc'): Promise<ServerMemory> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type: string; memory?: ServerMemory }) => {
+      if (message.type !== 'memory' || message.memory === undefined) return
+      server.off('message', onMessage)
+      resolve(message.memory)
+    }
+    server.on('message', onMessage)
+    server.send({ type })
+  })
+}
+
+const mebibytes = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10
+
+/** Runs the benchmark and writes bench/results/hostile.json. */
+export async function runHostileBench(): Promise<void> {
+  const machine = machineInfo(null)
+  const server = fork(fileURLToPath(new URL('./hostile-server.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      server.once('message', (message: { type: string; port: number }) => resolve(message.port))
+      server.once('exit', (code) => reject(new Error(`the server exited (${code})`)))
+    })
+    const floodAgents = Array.from(
+      { length: floodConnections },
+      () => new Agent({ keepAlive: true, maxSockets: 1 }),
+    )
+    // Warm-up: every hostile kind once per connection and some health requests, so the
+    // "before" memory already holds the code and caches a running server has.
+    for (const agent of floodAgents) {
+      for (const request of hostileRequests) await send(port, agent, request)
+    }
+    await measureHealth(port, () => true, 50)
+
+    // Each kind alone, one at a time: what one request of it costs end to end.
+    const perKindMs: Record<string, number> = {}
+    for (const request of hostileRequests) {
+      const samples: number[] = []
+      for (let round = 0; round < 15; round++) {
+        const startedAtMs = performance.now()
+        await send(port, floodAgents[0]!, request)
+        samples.push(performance.now() - startedAtMs)
+      }
+      perKindMs[request.name] = measure(samples, 'ms').median
+    }
+
+    const idleSamples = await measureHealth(port, () => true, idleHealthSamples)
+    const before = await askMemory(server, 'gc')
+
+    const statusCounts: Record<string, number> = {}
+    let sent = 0
+    let isFlooding = true
+    const floodStartedAtMs = performance.now()
+    const flood = Promise.all(
+      floodAgents.map(async (agent, lane) => {
+        while (sent < hostileRequestCount) {
+          const request = hostileRequests[(sent + lane) % hostileRequests.length]!
+          sent++
+          const status = await send(port, agent, request)
+          const key = `${request.name} ${status}`
+          statusCounts[key] = (statusCounts[key] ?? 0) + 1
+          if (status >= 500) throw new Error(`${request.name} answered ${status}`)
+        }
+      }),
+    ).finally(() => {
+      isFlooding = false
+    })
+    const floodSamples = await measureHealth(port, () => !isFlooding, 50)
+    await flood
+    const floodSeconds = (performance.now() - floodStartedAtMs) / 1000
+    const afterFlood = await askMemory(server, 'memory')
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    const afterCollection = await askMemory(server, 'gc')
+    for (const agent of floodAgents) agent.destroy()
+
+    const idleP99 = percentile(idleSamples, 0.99)
+    const floodP99 = percentile(floodSamples, 0.99)
+    const healthRatio = ratioOf('health-under-flood', 'health-idle', 'p99', floodP99, idleP99)
+    const rssGrowth = afterCollection.rss / before.rss
+    const report = {
+      benchmark: 'hostile',
+      description:
+        'GET /web/health latency from its own keep-alive connection with the server idle, then while another connection sends hostile bodies (deep, wide, cut short, over the limit); server memory (separate process) before the flood, right after it, and after a full collection and 2 s idle.',
+      machine,
+      settings: { hostileRequestCount, floodConnections, healthGapMs },
+      hostileKinds: hostileRequests.map((request) => ({
+        name: request.name,
+        path: request.path.slice(0, 60),
+        bodyBytes: request.body === undefined ? 0 : Buffer.byteLength(request.body),
+      })),
+      cases: {
+        'health-idle': {
+          latencyMs: measure(idleSamples, 'ms'),
+          p99Ms: Math.round(idleP99 * 100) / 100,
+        },
+        'health-under-flood': {
+          latencyMs: measure(floodSamples, 'ms'),
+          p99Ms: Math.round(floodP99 * 100) / 100,
+          floodSeconds: Math.round(floodSeconds * 10) / 10,
+          hostileRequestsPerSecond: Math.round(hostileRequestCount / floodSeconds),
+        },
+      },
+      perKindMedianMs: perKindMs,
+      answers: statusCounts,
+      memoryMiB: {
+        before: Object.fromEntries(Object.entries(before).map(([k, v]) => [k, mebibytes(v)])),
+        afterFlood: Object.fromEntries(
+          Object.entries(afterFlood).map(([k, v]) => [k, mebibytes(v)]),
+        ),
+        afterCollection: Object.fromEntries(
+          Object.entries(afterCollection).map(([k, v]) => [k, mebibytes(v)]),
+        ),
+      },
+      ratios: [
+        healthRatio,
+        ratioOf('rss-after', 'rss-before', 'bytes', afterCollection.rss, before.rss),
+        ratioOf(
+          'heap-used-after',
+          'heap-used-before',
+          'bytes',
+          afterCollection.heapUsed,
+          before.heapUsed,
+        ),
+      ],
+      goals: {
+        'health p99 under flood ≤ 2 × idle p99': healthRatio.value <= 2,
+        'server RSS growth over the flood ≤ 10 %': rssGrowth <= 1.1,
+      },
+    }
+    const path = writeBenchResult('hostile', report)
+    console.log(
+      `health p99 idle ${idleP99.toFixed(1)} ms, under flood ${floodP99.toFixed(1)} ms (× ${healthRatio.value}); ` +
+        `${hostileRequestCount} hostile requests in ${floodSeconds.toFixed(1)} s; RSS ${mebibytes(before.rss)} → ` +
+        `${mebibytes(afterFlood.rss)} → ${mebibytes(afterCollection.rss)} MiB after collection; heap used ` +
+        `${mebibytes(before.heapUsed)} → ${mebibytes(afterCollection.heapUsed)} MiB. Written to ${path}`,
+    )
+  } finally {
+    server.send({ type: 'close' })
+    await new Promise((resolve) => {
+      server.once('exit', resolve)
+      setTimeout(() => {
+        server.kill()
+        resolve(undefined)
+      }, 5_000).unref()
+    })
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runHostileBench()

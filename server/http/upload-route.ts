@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { claimResumableUpload } from '../modules/resumable-uploads/claim-upload'
+import { AppError } from './app-error'
+import { readMultipartForm } from './multipart'
+
+/**
+ * The shared shape of the upload routes whose file only passes through on its way to a service
+ * (tileset archives, PMTiles basemaps, IndoorGML): the file arrives in a multipart `file`
+ * field and is streamed to a private file (never held in memory, never put into the shared
+ * content-addressed store before it is checked), or it is a finished resumable upload named by
+ * an `upload_id` field. Not defineRoute, which stores files as they stream in.
+ */
+
+/** An upload's file: received now into the incoming folder, or a claimed resumable upload. */
+export interface ReceivedUpload {
+  path: string
+  /** The name the client gave; for display only, never a path. */
+  fileName: string
+  sizeBytes: number
+  /**
+   * Called once, when the route is done with the file: `done` and `refused` (it will never be
+   * accepted) delete it; `failed` gives a resumable upload back so the client may retry.
+   */
+  dispose(outcome: 'done' | 'refused' | 'failed'): Promise<void>
+}
+
+/** Options of {@link receiveUpload}. */
+export interface ReceiveUploadOptions {
+  /** Private folder for files received now; created when needed. */
+  incomingDirectory: string
+  maxFileBytes: number
+  tooLargeMessage: string
+  /**
+   * Checks the fields that came before the file (all fields, for a resumable upload) before a
+   * byte of the file is read or a resumable upload is claimed, e.g. that the caller may upload
+   * to the project named: a wrong project must not cost the user a large transfer.
+   */
+  beforeFile?(fields: ReadonlyArray<readonly [string, string]>): Promise<void>
+}
+
+/** Most plain fields of an upload form; real ones have three or four. */
+const maxUploadFields = 50
+
+/**
+ * Reads an upload request: multipart fields plus at most one `file`, or form/JSON fields with the
+ * `upload_id` of a resumable upload (also accepted in a multipart body without a file).
+ * `file` is undefined when neither came; the route says which is required.
+ */
+export async function receiveUpload(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  options: ReceiveUploadOptions,
+): Promise<{ fields: Record<string, unknown>; file: ReceivedUpload | undefined }> {
+  if (!request.isMultipart()) {
+    const fields = (request.body ?? {}) as Record<string, unknown>
+    return { fields, file: await claimUploadField(app, request, fields, options) }
+  }
+  await mkdir(options.incomingDirectory, { recursive: true })
+  let file: ReceivedUpload | undefined
+  let fields: Record<string, unknown>
+  try {
+    fields = await readMultipartForm(request, {
+      limits: {
+        fileFields: ['file'],
+        maxFiles: 1,
+        maxFields: maxUploadFields,
+        maxFileSizeBytes: options.maxFileBytes,
+      },
+      fileTooLargeMessage: options.tooLargeMessage,
+      async onFile(part, fieldsBefore) {
+        await options.beforeFile?.(fieldsBefore)
+        const path = join(options.incomingDirectory, `${randomUUID()}.upload`)
+        const received: ReceivedUpload = {
+          path,
+          fileName: part.filename || 'upload',
+          sizeBytes: 0,
+          dispose: () => rm(path, { force: true }),
+        }
+        file = received
+        const output = createWriteStream(path, { flags: 'wx' })
+        await pipeline(part.file, output)
+        received.sizeBytes = output.bytesWritten
+      },
+    })
+  } catch (error) {
+    await file?.dispose('failed')
+    throw error
+  }
+  return { fields, file: file ?? (await claimUploadField(app, request, fields, options)) }
+}
+
+/** Claims the resumable upload named by the `upload_id` field, if there is one. */
+async function claimUploadField(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  fields: Record<string, unknown>,
+  options: ReceiveUploadOptions,
+): Promise<ReceivedUpload | undefined> {
+  const uploadId = fields.upload_id
+  if (typeof uploadId !== 'string') return undefined
+  await options.beforeFile?.(
+    Object.entries(fields).flatMap(([name, value]) =>
+      typeof value === 'string' ? [[name, value] as const] : [],
+    ),
+  )
+  const claimed = await claimResumableUpload(app, { userId: request.user!.id, uploadId })
+  if (claimed.sizeBytes > options.maxFileBytes) {
+    await claimed.release()
+    throw new AppError('tooLarge', options.tooLargeMessage)
+  }
+  return {
+    path: claimed.filePath,
+    fileName: claimed.fileName,
+    sizeBytes: claimed.sizeBytes,
+    async dispose(outcome) {
+      if (outcome === 'failed') claimed.giveBack()
+      else await claimed.release()
+    },
+  }
+}
