@@ -55,8 +55,6 @@ describe('what a caller may do on a project', () => {
   })
 
   it('never lets a guest session edit, even one whose id owns the project', () => {
-    expect(projectPermissionsOf({ kind: 'user', id: 'owner', role: 'guest' }, own)).toEqual(
-      nothing,
-    )
+    expect(projectPermissionsOf({ kind: 'user', id: 'owner', role: 'guest' }, own)).toEqual(nothing)
   })
 })

@@ -414,10 +414,7 @@ describe('projects API', () => {
       canShare: false,
       canCopy: false,
     }
-    expect(cases.envelope.datum.map((project) => project.permissions)).toEqual([
-      readOnly,
-      readOnly,
-    ])
+    expect(cases.envelope.datum.map((project) => project.permissions)).toEqual([readOnly, readOnly])
     const opened = (await call<Project>('findProject', guest, { id: building!.id })).envelope.datum
     expect(opened.id).toBe(building!.id)
     expect(opened.permissions).toEqual(readOnly)

@@ -72,11 +72,7 @@ export function ProjectCard({
           <Trans>Info</Trans>
         </Button>
         {onEdit && (
-          <Button
-            variant="ghost"
-            onClick={() => onEdit(project)}
-            aria-label={t`Edit ${name}`}
-          >
+          <Button variant="ghost" onClick={() => onEdit(project)} aria-label={t`Edit ${name}`}>
             <Trans>Edit</Trans>
           </Button>
         )}
