@@ -1,7 +1,7 @@
 import { AppError } from '../http/app-error'
 import type { AccountSecuritySettings } from './account-security-settings'
 import { type Clock, timestampOf } from './clock'
-import { hourMs, type RateLimiter, rateLimitedError, secondsUntil } from './rate-limiter'
+import { hourMs, type RateLimiter, secondsUntil } from './rate-limiter'
 import type { RateLimitsRepository } from './rate-limits.repository'
 
 /** How a sign-in attempt ended, reported back to the guard. */
@@ -59,30 +59,23 @@ type GuardSettings = Pick<
 
 function lockedError(lockedUntilMs: number, nowMs: number) {
   const retryAfterSeconds = secondsUntil(lockedUntilMs, nowMs)
-  return withSecondFactor(
-    rateLimitedError(
-      `Too many failed sign-ins from here: this account is locked for you for ${Math.ceil(retryAfterSeconds / 60)} more minute(s).`,
-      retryAfterSeconds,
-    ),
+  return new AppError(
+    'rateLimited',
+    'signIn.lockedHere',
+    { minutes: Math.ceil(retryAfterSeconds / 60) },
+    { datum: { retryAfterSeconds, secondFactor: 'code' } },
   )
 }
 
+/** A held-back attempt; `secondFactor` says a sign-in code would admit the owner now. */
 function slowedError(allowedAtMs: number, nowMs: number) {
   const retryAfterSeconds = secondsUntil(allowedAtMs, nowMs)
-  return withSecondFactor(
-    rateLimitedError(
-      `Too many failed sign-ins. Please wait ${retryAfterSeconds} s before trying again.`,
-      retryAfterSeconds,
-    ),
+  return new AppError(
+    'rateLimited',
+    'signIn.slowed',
+    { seconds: retryAfterSeconds },
+    { datum: { retryAfterSeconds, secondFactor: 'code' } },
   )
-}
-
-/** Says in the answer's datum that a sign-in code would admit the owner now. */
-function withSecondFactor(error: AppError): AppError {
-  return new AppError(error.kind, error.message, undefined, {
-    ...(error.datum ?? {}),
-    secondFactor: 'code',
-  })
 }
 
 const tooManyForAddress =

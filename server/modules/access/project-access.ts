@@ -74,9 +74,6 @@ export const signedInReader: GrantReader = { grantScope: null }
 export const tokenLivenessCacheMs = 15_000
 const livenessCacheMaxEntries = 10_000
 
-const notFoundMessage = 'This project does not exist.'
-const foreignMessage = 'This project belongs to someone else.'
-
 function viewerOf(user: AuthUser): ProjectViewer {
   return { kind: 'user', id: user.id, role: user.role }
 }
@@ -118,9 +115,9 @@ export function createProjectAccess(dependencies: {
   }
 
   const requireEditableRecord = (user: AuthUser, record: ProjectRecord | undefined) => {
-    if (!record) throw new AppError('notFound', notFoundMessage)
+    if (!record) throw new AppError('notFound', 'project.notFound')
     if (!projectPermissionsOf(viewerOf(user), factsOf(record)).canEdit) {
-      throw new AppError('forbidden', foreignMessage)
+      throw new AppError('forbidden', 'project.foreign')
     }
     return record
   }
@@ -130,7 +127,7 @@ export function createProjectAccess(dependencies: {
     projectId: string,
   ): Promise<ReadableProject> => {
     const record = await projects.findById(projectId)
-    if (!record) throw new AppError('notFound', notFoundMessage)
+    if (!record) throw new AppError('notFound', 'project.notFound')
     if ('projectToken' in caller) {
       const row = await tokenRowOf(caller.projectToken)
       if (row?.project_id === projectId) {
@@ -144,10 +141,10 @@ export function createProjectAccess(dependencies: {
         const permissions = projectPermissionsOf({ kind: 'anonymous' }, factsOf(record))
         return { record, permissions, grantScope: null }
       }
-      throw new AppError('forbidden', 'This project token does not open this project.')
+      throw new AppError('forbidden', 'project.tokenWrongProject')
     }
     const permissions = projectPermissionsOf(viewerOf(caller), factsOf(record))
-    if (!permissions.canRead) throw new AppError('forbidden', foreignMessage)
+    if (!permissions.canRead) throw new AppError('forbidden', 'project.foreign')
     return { record, permissions, grantScope: null }
   }
 
@@ -158,10 +155,10 @@ export function createProjectAccess(dependencies: {
 
     async lockEditable(transaction, user, projectId) {
       const locked = await repositoryOf(transaction).lockForChange(projectId)
-      if (!locked) throw new AppError('notFound', notFoundMessage)
+      if (!locked) throw new AppError('notFound', 'project.notFound')
       const facts = { owner_id: locked.owner_id, is_case: false }
       if (!projectPermissionsOf(viewerOf(user), facts).canEdit) {
-        throw new AppError('forbidden', foreignMessage)
+        throw new AppError('forbidden', 'project.foreign')
       }
     },
 
@@ -169,13 +166,13 @@ export function createProjectAccess(dependencies: {
 
     async resolveReadable(caller, projectId) {
       if (caller === null) {
-        throw new AppError('sessionTimeout', 'Sign in, or open the project with its project token.')
+        throw new AppError('sessionTimeout', 'project.signInOrToken')
       }
       if (projectId !== undefined) return requireReadable(caller, projectId)
       if ('projectToken' in caller) {
         const row = await tokenRowOf(caller.projectToken)
         if (row === undefined) {
-          throw new AppError('forbidden', 'This project token does not work (any more).')
+          throw new AppError('forbidden', 'project.tokenEnded')
         }
         return requireReadable(caller, row.project_id)
       }

@@ -384,7 +384,7 @@ export function createBuildingService(dependencies: {
   const checkReader = async (reader: FileReader, projectId: string, resource: string) => {
     if ('grant' in reader) {
       if (!(await access.checkFileGrant(resource, reader.grant))) {
-        throw new AppError('forbidden', 'This link does not open this file.')
+        throw new AppError('forbidden', 'file.grantRefused')
       }
       return
     }

@@ -259,7 +259,7 @@ export function createGmlService(dependencies: {
         grant === undefined ||
         !(await access.checkFileGrant(gmlGrantResource(row.file_id), grant))
       ) {
-        throw new AppError('forbidden', 'This link does not open this file.')
+        throw new AppError('forbidden', 'file.grantRefused')
       }
       return { stream: await storage.open(row.sha256), sizeBytes: row.size_bytes }
     },
