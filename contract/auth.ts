@@ -13,6 +13,15 @@ export {
 export const loginBodySchema = z.object({
   name: z.string().trim().min(1).max(64),
   password: z.string().min(1).max(passwordMaxLength),
+  /**
+   * A sign-in code from `/web/login/sendCode`, when a `rateLimited` answer said
+   * `secondFactor: 'code'`: with it the owner signs in at once, whoever else is guessing.
+   */
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'The code has 6 digits.')
+    .optional(),
 })
 export type LoginBody = z.input<typeof loginBodySchema>
 
@@ -133,5 +142,18 @@ export const getTokenByTicketDatumSchema = loginDatumSchema
  * `datum` of a `rateLimited` answer (code '1029'): whole seconds until the call may succeed,
  * e.g. the SMS resend countdown. The `Retry-After` header carries the same number.
  */
-export const rateLimitedDatumSchema = z.object({ retryAfterSeconds: z.number().int().min(1) })
+export const rateLimitedDatumSchema = z.object({
+  retryAfterSeconds: z.number().int().min(1),
+  /**
+   * On a held-back sign-in: a code sent to the account's phone or e-mail
+   * (`/web/login/sendCode`) lets the owner in now instead of waiting.
+   */
+  secondFactor: z.literal('code').optional(),
+})
+
+/**
+ * `POST /web/login/sendCode`: while an account's sign-ins are held back, sends a sign-in code to
+ * its phone (else its e-mail). Answers the same whether or not anything was sent.
+ */
+export const signInCodeBodySchema = z.object({ name: z.string().trim().min(1).max(64) })
 export type RateLimitedDatum = z.infer<typeof rateLimitedDatumSchema>

@@ -65,7 +65,10 @@ export const buildingModelSchema = z.object({
   floor_id: recordIdSchema.nullable(),
   /**
    * Address of the SBM bytes, with a read grant in its query so a plain `fetch` loads it (no
-   * Token header needed). It changes when the file is replaced, so it may be cached forever.
+   * Token header needed). The bytes under it never change (the address changes with the file);
+   * the grant expires like a tile address's (contract/city.ts: 12–24 h for a signed-in reader,
+   * 1–2 h for a project-token holder, ended within a minute by revoking the token), so a client
+   * asks `findModelInfo` again for fresh addresses when it opens the scene.
    */
   url: z.string(),
   size_bytes: z.number().int(),

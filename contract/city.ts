@@ -15,7 +15,9 @@ import { formBoolean, formList, formNumber } from './form-fields'
  *
  * Tiles and PMTiles are served under signed addresses (`root_url`, `url` below) that work
  * without headers, so MapLibre, deck.gl and loaders.gl can fetch them and resolve relative URIs.
- * An address stays valid 12 to 24 hours; ask `find` again for a fresh one after that.
+ * An address stays valid 12 to 24 hours for a signed-in reader; one handed to a project-token
+ * holder stays valid 1 to 2 hours and stops working within a minute of the token being revoked.
+ * Ask `find` again for a fresh one before it expires.
  */
 
 /** Where a tileset without its own georeference is placed (3D Tiles 1.1 samples have none). */

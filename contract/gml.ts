@@ -10,7 +10,7 @@ import { resumableUploadIdSchema } from './resumable-upload'
  * `POST /web/project/updateGmlPlacement` saves the placement and display mode.
  */
 
-/** Where a stored GML file is served: `GET {gmlFilesRoot}{file_id}.gml`. */
+/** Where a stored GML file is served: `GET {gmlFilesRoot}{file_id}.gml?grant=…`. */
 export const gmlFilesRoot = '/web/gml/files/'
 
 /** Default largest GML file (GML_UPLOAD_LIMIT_MB). */
@@ -66,7 +66,10 @@ export const updateGmlPlacementBodySchema = z.object({
 
 /** A project's GML file: where to fetch it, what it holds, how it is placed and shown. */
 export const gmlPathSchema = z.object({
-  /** Relative to the server, e.g. `/web/gml/files/<file_id>.gml`; changes when the file does. */
+  /**
+   * Relative to the server, e.g. `/web/gml/files/<file_id>.gml?grant=…`; changes when the file
+   * does. The grant expires like a model URL's (contract/building.ts): call `findGmlPath` again.
+   */
   url: z.string(),
   file_name: z.string(),
   size_bytes: z.number().int(),

@@ -103,6 +103,15 @@ export const serverMessages = {
   // projects
   'project.notFound': 'This project does not exist.',
   'project.foreign': 'This project belongs to someone else.',
+  'project.tokenWrongProject': 'This project token does not open this project.',
+  'project.tokenEnded': 'This project token does not work (any more).',
+  'project.signInOrToken': 'Sign in, or open the project with its project token.',
+  'file.grantRefused': 'This link does not open this file.',
+
+  // sign-in
+  'signIn.lockedHere':
+    'Too many failed sign-ins from here: this account is locked for you for {minutes} more minute(s).',
+  'signIn.slowed': 'Too many failed sign-ins. Please wait {seconds} s before trying again.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { recordIdSchema, timestampSchema } from './common'
 import { formBoolean, formInteger, formNumber } from './form-fields'
+import { projectPermissionsSchema } from './project-permissions'
 
 /**
  * Projects (SPEC §3 "Project", §7 "Project"). Field names keep the spec's spelling
@@ -93,6 +94,12 @@ export const projectSchema = z.object({
   is_case: z.boolean(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
+  /**
+   * What the caller may do on this project (contract/project-permissions.ts), computed by the
+   * server for the caller who asked; the console shows controls by it. Always sent by the server;
+   * optional so older answers and test fixtures still parse.
+   */
+  permissions: projectPermissionsSchema.optional(),
 })
 export type Project = z.infer<typeof projectSchema>
 

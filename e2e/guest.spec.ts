@@ -66,3 +66,53 @@ test('a guest can look around but every editing action is refused', async ({ pag
     expect({ path, status, code: envelope.code }).toEqual({ path, status: 403, code: '1003' })
   }
 })
+
+test('a guest opening a project case sees no control it may not use', async ({ page }) => {
+  test.setTimeout(120_000)
+  await page.goto('/#/login')
+  await page.getByRole('button', { name: 'Continue as guest' }).click()
+  await expect.poll(() => hashPathOf(page)).toBe('/projectManage/bim')
+
+  // The case gallery: enter and info only, by the permissions the server sent with each case.
+  await page.goto('/#/projectCase')
+  const building = 'House (SBM building)'
+  const city = 'Dragon tileset (3D Tiles)'
+  const cases = page.getByTestId('project-cases')
+  await expect(cases.getByRole('button', { name: `Enter ${building}` }).first()).toBeVisible()
+  for (const name of [building, city]) {
+    for (const action of ['Edit', 'Copy', 'Delete']) {
+      await expect(cases.getByRole('button', { name: `${action} ${name}` })).toHaveCount(0)
+    }
+  }
+
+  // The building editor: the model list shows, nothing to upload, update or delete.
+  await cases
+    .getByRole('button', { name: `Enter ${building}` })
+    .first()
+    .click()
+  await expect(page.getByTestId('bim4-editor')).toBeVisible()
+  await page
+    .getByRole('navigation', { name: 'Space project' })
+    .getByRole('link', { name: 'Model', exact: true })
+    .click()
+  await expect(page.getByTestId('model-item').first()).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByRole('button', { name: 'Upload shell' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Upload floors' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Update house' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Delete house' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Show house' })).toBeVisible()
+
+  // The city editor: the oblique photography tab lists, nothing to upload or change.
+  await page.goto('/#/projectCase')
+  await cases
+    .getByRole('button', { name: `Enter ${city}` })
+    .first()
+    .click()
+  await expect(page.getByTestId('city-editor')).toBeVisible()
+  await expect(
+    page
+      .getByRole('tree', { name: 'Oblique photography' })
+      .or(page.getByText('No oblique photography yet')),
+  ).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByRole('button', { name: 'Upload oblique photography' })).toHaveCount(0)
+})

@@ -9,9 +9,15 @@ export interface AccountSecuritySettings {
   signInSlowAfterFailures: number
   /** The first wait once slowed; each further failure doubles it. */
   signInSlowDelayMs: number
-  /** This many failures in a row lock the account name for `signInLockMs`. */
+  /** This many failures in a row from one address lock that address out of the name. */
   signInLockAfterFailures: number
   signInLockMs: number
+  /**
+   * From this many failures on one name over all addresses, each attempt on it waits for a
+   * slot (`signInSlowDelayMs`, doubling, up to `signInNameMaxDelayMs`); no hard lock.
+   */
+  signInNameSlowAfterFailures: number
+  signInNameMaxDelayMs: number
   /** Failed sign-ins one client address may make per hour, over all account names. */
   signInFailuresPerIpPerHour: number
   /** Verification codes (SMS or e-mail) sent to one phone or address per hour. */
@@ -45,6 +51,8 @@ export const accountSecurityEnvironmentShape = {
   SIGN_IN_SLOW_DELAY_SECONDS: wholeNumber('SIGN_IN_SLOW_DELAY_SECONDS', 1, 3_600, 5),
   SIGN_IN_LOCK_AFTER_FAILURES: wholeNumber('SIGN_IN_LOCK_AFTER_FAILURES', 1, 1_000, 5),
   SIGN_IN_LOCK_MINUTES: wholeNumber('SIGN_IN_LOCK_MINUTES', 1, 10_080, 15),
+  SIGN_IN_NAME_SLOW_AFTER_FAILURES: wholeNumber('SIGN_IN_NAME_SLOW_AFTER_FAILURES', 1, 1_000, 10),
+  SIGN_IN_NAME_MAX_DELAY_MINUTES: wholeNumber('SIGN_IN_NAME_MAX_DELAY_MINUTES', 1, 1_440, 15),
   SIGN_IN_FAILURES_PER_IP_PER_HOUR: wholeNumber('SIGN_IN_FAILURES_PER_IP_PER_HOUR', 1, 100_000, 30),
   CODES_PER_RECIPIENT_PER_HOUR: wholeNumber('CODES_PER_RECIPIENT_PER_HOUR', 1, 1_000, 5),
   CODES_PER_IP_PER_HOUR: wholeNumber('CODES_PER_IP_PER_HOUR', 1, 100_000, 20),
@@ -66,6 +74,8 @@ export function accountSecuritySettingsOf(values: ParsedEnvironment): AccountSec
     signInSlowDelayMs: values.SIGN_IN_SLOW_DELAY_SECONDS * 1_000,
     signInLockAfterFailures: values.SIGN_IN_LOCK_AFTER_FAILURES,
     signInLockMs: values.SIGN_IN_LOCK_MINUTES * 60_000,
+    signInNameSlowAfterFailures: values.SIGN_IN_NAME_SLOW_AFTER_FAILURES,
+    signInNameMaxDelayMs: values.SIGN_IN_NAME_MAX_DELAY_MINUTES * 60_000,
     signInFailuresPerIpPerHour: values.SIGN_IN_FAILURES_PER_IP_PER_HOUR,
     codesPerRecipientPerHour: values.CODES_PER_RECIPIENT_PER_HOUR,
     codesPerIpPerHour: values.CODES_PER_IP_PER_HOUR,

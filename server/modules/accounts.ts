@@ -18,7 +18,11 @@ import {
 } from './session-tickets.repository'
 import { createSessionTicketsService, type SessionTicketsService } from './session-tickets.service'
 import type { SessionsRepository } from './sessions.repository'
+import { createSignInCodes, type SignInCodes } from './sign-in-codes'
 import { createSignInGuard, type SignInGuard } from './sign-in-guard'
+import { messageTexts } from './messaging/message-texts'
+import { timestampOf } from './clock'
+import { randomUUID } from 'node:crypto'
 import { createUploadsRepository } from './uploads.repository'
 import { createUserAccountsService, type UserAccountsService } from './user-accounts.service'
 import type { UsersRepository } from './users.repository'
@@ -43,6 +47,7 @@ export interface AccountServices {
   messages: MessageSender
   rateLimiter: RateLimiter
   signInGuard: SignInGuard
+  signInCodes: SignInCodes
   registration: RegistrationService
   guests: GuestsService
   sessionTickets: SessionTicketsService
@@ -77,7 +82,31 @@ export function createAccountDeps(parts: {
       ? createOutboxSender({ outbox, outboxFile: config.outboxFile, clock })
       : createWebhookSender({ url: settings.messageWebhookUrl })
   const rateLimiter = createRateLimiter({ rateLimits, clock })
-  const signInGuard = createSignInGuard({ rateLimits, limiter: rateLimiter, clock, settings })
+  const signInGuard = createSignInGuard({
+    rateLimits,
+    limiter: rateLimiter,
+    clock,
+    settings,
+    alertAdmins: async (accountName) => {
+      const text = messageTexts.ko.guessingAlert(accountName)
+      for (const admin of await users.findAdmins()) {
+        if (admin.email) await messages.send({ channel: 'email', to: admin.email, text })
+        else if (admin.tel) await messages.send({ channel: 'sms', to: admin.tel, text })
+        else {
+          // an admin with no phone or e-mail still finds it in the local outbox
+          await outbox.insert({
+            id: randomUUID(),
+            channel: 'email',
+            recipient: `admin:${admin.name}`,
+            subject: null,
+            text,
+            created_at: timestampOf(clock.nowMs()),
+          })
+        }
+      }
+    },
+  })
+  const verificationCodeService = createVerificationCodes({ codes: verificationCodes, clock })
   const roles = createRolesService({ roles: rolesRepository, clock })
   return {
     repositories: {
@@ -91,12 +120,20 @@ export function createAccountDeps(parts: {
       messages,
       rateLimiter,
       signInGuard,
+      signInCodes: createSignInCodes({
+        users,
+        codes: verificationCodeService,
+        limiter: rateLimiter,
+        sender: messages,
+        guard: signInGuard,
+        settings,
+      }),
       registration: createRegistrationService({
         users,
         usersService,
         sessions,
         auth,
-        codes: createVerificationCodes({ codes: verificationCodes, clock }),
+        codes: verificationCodeService,
         limiter: rateLimiter,
         signInGuard,
         sender: messages,

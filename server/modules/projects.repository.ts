@@ -50,6 +50,7 @@ export interface ProjectsRepository {
   countAll(): Promise<number>
   insertToken(row: Insertable<ProjectTokensTable>): Promise<void>
   findTokenByHash(tokenHash: string): Promise<ProjectTokenRow | undefined>
+  findTokenById(id: string): Promise<ProjectTokenRow | undefined>
   /** Revokes the live tokens of a project; resolves to how many. */
   revokeTokens(projectId: string, revokedAt: string): Promise<number>
   /** Deletes a project's tokens that expired or were revoked before the cutoff. */
@@ -177,6 +178,9 @@ export function createProjectsRepository(
         .selectAll()
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst()
+    },
+    findTokenById(id) {
+      return db.selectFrom('project_tokens').selectAll().where('id', '=', id).executeTakeFirst()
     },
     async revokeTokens(projectId, revokedAt) {
       const result = await db

@@ -31,7 +31,9 @@ import {
   type ProjectsRepository,
 } from './projects.repository'
 import { regionPathName, type RegionIndex } from './regions'
-import { createToken, hashToken, isWellFormedToken } from './tokens'
+import type { ProjectPermissions } from '../../contract/project-permissions'
+import { ownsOrAdministers, type ProjectAccess } from './access/project-access'
+import { createToken, hashToken } from './tokens'
 import { createUploadsRepository } from './uploads.repository'
 import type { UploadsService } from './uploads.service'
 import type { AuthUser } from './users.service'
@@ -82,7 +84,7 @@ export interface ProjectsService {
   /** A page of the projects the caller may see (guests: the cases). */
   list(user: AuthUser, input: ListInput): Promise<ProjectPage>
   /** The official examples, for everyone. */
-  cases(): Promise<Project[]>
+  cases(user: AuthUser): Promise<Project[]>
   counts(user: AuthUser): Promise<{ city: number; building: number }>
   issueToken(user: AuthUser, projectId: string): Promise<ProjectTokenDatum>
   shareUrl(user: AuthUser, projectId: string): Promise<ProjectShareDatum>
@@ -94,8 +96,8 @@ export interface ProjectsService {
 const notFoundMessage = 'This project does not exist.'
 const foreignMessage = 'This project belongs to someone else.'
 
-/** The API view of a stored project. */
-export function toProject(record: ProjectRecord): Project {
+/** The API view of a stored project, with what the caller may do on it. */
+export function toProject(record: ProjectRecord, permissions?: ProjectPermissions): Project {
   const cover =
     record.prewiewpath_uuid && record.cover_extension
       ? `${record.prewiewpath_uuid}.${record.cover_extension}`
@@ -128,6 +130,7 @@ export function toProject(record: ProjectRecord): Project {
     is_case: record.is_case === 1,
     created_at: record.created_at,
     updated_at: record.updated_at,
+    ...(permissions === undefined ? {} : { permissions }),
   }
 }
 
@@ -148,6 +151,7 @@ export function createProjectsService(dependencies: {
   regions: () => RegionIndex
   clock: Clock
   hooks?: readonly ProjectLifecycleHook[]
+  access: ProjectAccess
 }): ProjectsService {
   const { database, uploads, clock } = dependencies
   const hooks = dependencies.hooks ?? []
@@ -157,35 +161,20 @@ export function createProjectsService(dependencies: {
   const projects = repositoryOf(db)
   const now = () => timestampOf(clock.nowMs())
 
+  const { access } = dependencies
   const isAdmin = (user: AuthUser) => user.role === 'admin'
 
   /** The project if the user may change it: `notFound` if none, `forbidden` if someone else's. */
-  const loadOwned = async (user: AuthUser, projectId: string): Promise<ProjectRecord> => {
-    const record = await projects.findById(projectId)
-    if (!record) throw new AppError('notFound', notFoundMessage)
-    if (record.owner_id !== user.id && !isAdmin(user))
-      throw new AppError('forbidden', foreignMessage)
-    return record
-  }
+  const loadOwned = (user: AuthUser, projectId: string): Promise<ProjectRecord> =>
+    access.requireEditable(user, projectId)
 
-  const loadReadable = async (caller: ProjectCaller, projectId: string): Promise<ProjectRecord> => {
-    const record = await projects.findById(projectId)
-    if (!record) throw new AppError('notFound', notFoundMessage)
-    if (record.is_case === 1) return record
-    if ('projectToken' in caller) {
-      if ((await verifyToken(caller.projectToken)) === projectId) return record
-      throw new AppError('forbidden', 'This project token does not open this project.')
-    }
-    if (record.owner_id !== caller.id && !isAdmin(caller)) {
-      throw new AppError('forbidden', foreignMessage)
-    }
-    return record
-  }
+  const loadReadable = async (caller: ProjectCaller, projectId: string): Promise<ProjectRecord> =>
+    (await access.requireReadable(caller, projectId)).record
 
   const checkCover = async (user: AuthUser, fileId: string) => {
     const file = await uploads.find(fileId)
     // someone else's upload id is as unknown to this user as a made-up one
-    if (!file || (file.owner_id !== user.id && !isAdmin(user))) {
+    if (!file || !ownsOrAdministers(user, file.owner_id)) {
       throw new AppError('validation', 'prewiewpath_uuid: no such uploaded image', [
         { field: 'prewiewpath_uuid', message: 'No such uploaded image' },
       ])
@@ -205,14 +194,14 @@ export function createProjectsService(dependencies: {
     return { area_id: areaId, area_name: regionPathName(path) }
   }
 
-  const reload = async (projectId: string) => toProject((await projects.findById(projectId))!)
-
-  const verifyToken = async (token: string): Promise<string | undefined> => {
-    if (!isWellFormedToken(token)) return undefined
-    const row = await projects.findTokenByHash(hashToken(token))
-    if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined
-    return row.project_id
+  // only owners and admins create, change and copy, so the answer carries what they may do
+  const reload = async (user: AuthUser, projectId: string) => {
+    const record = (await projects.findById(projectId))!
+    return toProject(record, access.permissionsOf(user, record))
   }
+
+  const verifyToken = async (token: string): Promise<string | undefined> =>
+    (await access.openToken(token))?.projectId
 
   const issue = async (user: AuthUser, projectId: string): Promise<ProjectTokenDatum> => {
     const record = await loadReadable(user, projectId)
@@ -265,7 +254,7 @@ export function createProjectsService(dependencies: {
           createdAt,
         )
       })
-      return reload(id)
+      return reload(user, id)
     },
 
     async update(user, input: UpdateInput) {
@@ -310,7 +299,7 @@ export function createProjectsService(dependencies: {
         }
       })
       if (isCoverChanged && oldCover) await uploads.release([oldCover])
-      return reload(before.id)
+      return reload(user, before.id)
     },
 
     async delete(user, projectId) {
@@ -336,8 +325,8 @@ export function createProjectsService(dependencies: {
     async copy(user, input: CopyInput) {
       const source = await projects.findById(input.id)
       if (!source) throw new AppError('notFound', notFoundMessage)
-      // official cases are templates anyone signed in may start from
-      if (source.owner_id !== user.id && !isAdmin(user) && source.is_case !== 1) {
+      // official cases are templates any editor may start from
+      if (!access.permissionsOf(user, source).canCopy) {
         throw new AppError('forbidden', foreignMessage)
       }
       const id = randomUUID()
@@ -368,15 +357,17 @@ export function createProjectsService(dependencies: {
         }
         for (const hook of hooks) await hook.onCopy?.(transaction, source.id, id)
       })
-      return reload(id)
+      return reload(user, id)
     },
 
     async findOne(caller, projectId) {
-      return toProject(await loadReadable(caller, projectId))
+      const readable = await access.requireReadable(caller, projectId)
+      return toProject(readable.record, readable.permissions)
     },
 
     async info(caller, projectId) {
-      const project = toProject(await loadReadable(caller, projectId))
+      const readable = await access.requireReadable(caller, projectId)
+      const project = toProject(readable.record, readable.permissions)
       const path = project.area_id ? (dependencies.regions().pathOf(project.area_id) ?? []) : []
       return {
         ...project,
@@ -402,10 +393,15 @@ export function createProjectsService(dependencies: {
         offset: (input.pageNo - 1) * input.pageSize,
         limit: input.pageSize,
       })
-      return { list: records.map(toProject), total, pageNo: input.pageNo, pageSize: input.pageSize }
+      return {
+        list: records.map((record) => toProject(record, access.permissionsOf(user, record))),
+        total,
+        pageNo: input.pageNo,
+        pageSize: input.pageSize,
+      }
     },
 
-    async cases() {
+    async cases(user) {
       const { records } = await projects.list({
         onlyCases: true,
         sort: 'created_at',
@@ -413,7 +409,7 @@ export function createProjectsService(dependencies: {
         offset: 0,
         limit: 100,
       })
-      return records.map(toProject)
+      return records.map((record) => toProject(record, access.permissionsOf(user, record)))
     },
 
     counts: (user) => projects.countByKind(isAdmin(user) ? undefined : user.id),

@@ -25,6 +25,19 @@ export interface RateLimitsRepository {
    * starts again at 1. Resolves to the new count and the lock still running, if any.
    */
   addFailure(accountKey: string, at: string): Promise<{ count: number; lockedUntil: string | null }>
+  /**
+   * Counts one attempt on a row if its count is still `expectedCount` (undefined: the row does
+   * not exist yet), setting `locked_until` to `nextAllowedAt`; resolves to whether this call
+   * counted it. Compare-and-set, so of parallel callers who read the same count one wins.
+   */
+  claimAttempt(
+    accountKey: string,
+    expectedCount: number | undefined,
+    at: string,
+    nextAllowedAt: string | null,
+  ): Promise<boolean>
+  /** Forgets every row whose key starts with `prefix`. */
+  clearLockoutsWithPrefix(prefix: string): Promise<void>
   /** Locks the name until `until`; its count stays until the lock ends. */
   lock(accountKey: string, until: string): Promise<void>
   /** Forgets the name's failures and lock (after a success or a password reset). */
@@ -109,6 +122,39 @@ export function createRateLimitsRepository(db: Database): RateLimitsRepository {
         .returning(['failure_count', 'locked_until'])
         .executeTakeFirstOrThrow()
       return { count: Number(row.failure_count), lockedUntil: row.locked_until }
+    },
+    async claimAttempt(accountKey, expectedCount, at, nextAllowedAt) {
+      if (expectedCount === undefined) {
+        const inserted = await db
+          .insertInto('sign_in_lockouts')
+          .values({
+            account_key: accountKey,
+            failure_count: 1,
+            last_failure_at: at,
+            locked_until: nextAllowedAt,
+          })
+          .onConflict((conflict) => conflict.column('account_key').doNothing())
+          .returning('account_key')
+          .executeTakeFirst()
+        return inserted !== undefined
+      }
+      const result = await db
+        .updateTable('sign_in_lockouts')
+        .set({
+          failure_count: expectedCount + 1,
+          last_failure_at: at,
+          locked_until: nextAllowedAt,
+        })
+        .where('account_key', '=', accountKey)
+        .where('failure_count', '=', expectedCount)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
+    },
+    async clearLockoutsWithPrefix(prefix) {
+      await db
+        .deleteFrom('sign_in_lockouts')
+        .where(sql<string>`substr(account_key, 1, ${prefix.length})`, '=', prefix)
+        .execute()
     },
     async lock(accountKey, until) {
       await db

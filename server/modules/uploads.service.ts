@@ -1,3 +1,4 @@
+import type { ProjectAccess } from './access/project-access'
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { fileTypeFromBuffer } from 'file-type'
@@ -14,7 +15,6 @@ import type { DatabaseHandle } from '../plugins/db'
 import type { FileStorage } from '../plugins/storage'
 import { type Clock, timestampOf } from './clock'
 import { pixelBudgetProblem, readImageHeader, uploadedImageBudget } from './images/image-header'
-import { createProjectsRepository } from './projects.repository'
 import { createUploadsRepository, type UploadedFileRow } from './uploads.repository'
 import type { AuthUser } from './users.service'
 
@@ -107,8 +107,9 @@ export function createUploadsService(dependencies: {
   database: DatabaseHandle
   storage: FileStorage
   clock: Clock
+  access: ProjectAccess
 }): UploadsService {
-  const { database, storage, clock } = dependencies
+  const { database, storage, clock, access } = dependencies
   const { db } = database
   const uploads = createUploadsRepository(db)
 
@@ -165,12 +166,7 @@ export function createUploadsService(dependencies: {
         await db.transaction().execute(async (transaction) => {
           if (projectId !== undefined) {
             // Locked, so a concurrent delete of the project runs wholly before or after this
-            const projects = createProjectsRepository(transaction, database.dialect)
-            const project = await projects.lockForChange(projectId)
-            if (!project) throw new AppError('notFound', 'This project does not exist (any more).')
-            if (project.owner_id !== user.id && user.role !== 'admin') {
-              throw new AppError('forbidden', 'This project belongs to someone else.')
-            }
+            await access.lockEditable(transaction, user, projectId)
           }
           await createUploadsRepository(transaction).insert(row)
         })

@@ -33,6 +33,8 @@ export interface UsersRepository {
   }): Promise<{ total: number; rows: UserRow[] }>
   /** Deletes guest users created before the cutoff; resolves to how many. */
   deleteGuestsCreatedBefore(cutoff: string): Promise<number>
+  /** The admin accounts (e.g. to alert them). */
+  findAdmins(): Promise<UserRow[]>
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped (escape character `\`). */
@@ -95,6 +97,9 @@ export function createUsersRepository(db: Database): UsersRepository {
         .offset(offset)
         .execute()
       return { total: Number(counted.count), rows }
+    },
+    findAdmins() {
+      return db.selectFrom('users').selectAll().where('role', '=', 'admin').execute()
     },
     async deleteGuestsCreatedBefore(cutoff) {
       const result = await db

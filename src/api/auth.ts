@@ -2,11 +2,27 @@ import { clearSession, signIn, storeToken, storeUserData } from '../state/sessio
 import { api } from './index'
 import type { SignInResult, SmsPurpose, User } from './types'
 
-/** `POST /web/login`: signs in by name and password and stores the session. */
-export async function signInWithPassword(name: string, password: string): Promise<User> {
-  const { datum } = await api.post<SignInResult>('/login', { name, password })
+/**
+ * `POST /web/login`: signs in by name and password and stores the session. `code` is a sign-in
+ * code from {@link requestSignInCode}, for when the account's sign-ins are held back.
+ */
+export async function signInWithPassword(
+  name: string,
+  password: string,
+  code?: string,
+): Promise<User> {
+  const body = code === undefined ? { name, password } : { name, password, code }
+  const { datum } = await api.post<SignInResult>('/login', body)
   signIn(datum.token, datum.user)
   return datum.user
+}
+
+/**
+ * `POST /web/login/sendCode`: while the account's sign-ins are held back (many wrong passwords),
+ * sends a sign-in code to its phone or e-mail. The server answers the same either way.
+ */
+export async function requestSignInCode(name: string): Promise<void> {
+  await api.post('/login/sendCode', { name })
 }
 
 /** `POST /web/login/guest`: a short-lived read-only guest session (decisions.md "Accounts"). */

@@ -11,6 +11,8 @@ import {
   storeToken,
   storeUserData,
 } from '../state/session'
+import { ApiError } from '../api/client'
+import { stopSmsCountdown } from '../pages/sign/sms-countdown'
 import { App } from './App'
 import type { AppServices } from './services'
 
@@ -34,11 +36,26 @@ const ada: User = {
  * An in-memory stand-in for the server behind the frame's calls: it accepts ada/secret-pass and
  * writes the real session store the way the real calls do, and records what was called.
  */
+const heldBack = { isOn: false }
+
 function inMemoryServices() {
   const calls: string[] = []
   const services: AppServices = {
-    signInWithPassword: async (name, password) => {
-      calls.push('signIn')
+    signInWithPassword: async (name, password, code) => {
+      calls.push(code === undefined ? 'signIn' : `signIn with ${code}`)
+      // someone has been guessing ada's password: only a sign-in code lets her in now
+      if (heldBack.isOn && code !== '246810') {
+        throw new ApiError({
+          reason: 'server',
+          httpStatus: 429,
+          fallbackMessage: '',
+          envelope: {
+            code: '1029',
+            message: 'Too many failed sign-ins.',
+            datum: { retryAfterSeconds: 840, secondFactor: 'code' },
+          },
+        })
+      }
       if (name !== 'ada' || password !== 'secret-pass') throw new Error('bad credentials')
       signIn('token-1', ada)
       return ada
@@ -51,6 +68,9 @@ function inMemoryServices() {
     },
     requestSmsCode: async () => {
       calls.push('sms')
+    },
+    requestSignInCode: async (name) => {
+      calls.push(`sign-in code for ${name}`)
     },
     registerByTel: async () => {
       calls.push('register')
@@ -152,6 +172,30 @@ describe('App routing with the guard', () => {
     expect(window.location.hash).toBe('#/project/more/ordetails?orderId=42')
     expect(document.title).toBe('My order - Twinscape')
     expect(session.token).toBe('token-2')
+  })
+
+  it('offers a sign-in code when the account is held back, and signs in with it', async () => {
+    const { services, calls } = inMemoryServices()
+    heldBack.isOn = true
+    try {
+      openAt('/login')
+      render(<App services={services} />)
+      const user = userEvent.setup()
+      await user.type(await screen.findByLabelText(/User name/), 'ada')
+      await user.type(screen.getByLabelText(/^Password/), 'secret-pass')
+      await user.click(screen.getByRole('button', { name: 'Sign in' }))
+      const notice = await screen.findByTestId('sign-in-held-back')
+      expect(notice.textContent).toContain('Try again in 14 min')
+      await user.click(screen.getByRole('button', { name: 'Get code' }))
+      expect(calls).toContain('sign-in code for ada')
+      await user.type(screen.getByLabelText(/Verification code/), '246810')
+      await user.click(screen.getByRole('button', { name: 'Sign in' }))
+      await waitFor(() => expect(session.token).not.toBeNull())
+      expect(calls).toContain('signIn with 246810')
+    } finally {
+      heldBack.isOn = false
+      stopSmsCountdown()
+    }
   })
 
   it('redirects / through /projectManage to the project list and highlights it', async () => {

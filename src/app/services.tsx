@@ -3,6 +3,7 @@ import {
   fetchCurrentUser,
   refreshToken,
   registerByTel,
+  requestSignInCode,
   requestSmsCode,
   resetPasswordByTel,
   signInAsGuest,
@@ -19,6 +20,7 @@ import { fetchRoleMenuKeys } from '../api/user'
 export const defaultServices = {
   signInWithPassword,
   signInAsGuest,
+  requestSignInCode,
   requestSmsCode,
   registerByTel,
   resetPasswordByTel,

@@ -10,7 +10,8 @@ import { type Clock, timestampOf } from '../clock'
 import type { FolderRule } from '../files/folder-sweeper'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
 import type { CityAccess } from '../tilesets/city-access'
-import { readHead, type UrlSigner } from '../tilesets/served-files'
+import { type GrantReader, signedInReader } from '../access/project-access'
+import { readHead } from '../tilesets/served-files'
 import type { AuthUser } from '../users.service'
 
 type BasemapFileRow = Selectable<BasemapFilesTable>
@@ -40,7 +41,7 @@ export interface BasemapsService {
   ): Promise<BasemapFindDatum>
   remove(user: AuthUser, id: string): Promise<void>
   /** The stored file behind a signed address, or undefined when the address is not valid. */
-  servedPath(fileKey: string, grant: string): string | undefined
+  servedPath(fileKey: string, grant: string): Promise<string | undefined>
   lifecycleHook: ProjectLifecycleHook
   /** What the folder sweeper removes: stored basemap files no row names. */
   sweepRules(): FolderRule[]
@@ -66,25 +67,24 @@ export function createBasemapsService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: CityAccess
-  signer: UrlSigner
   directory: string
   onBackgroundError?: (error: unknown) => void
 }): BasemapsService {
-  const { database, clock, access, signer, directory } = dependencies
+  const { database, clock, access, directory } = dependencies
   const { db } = database
   const now = () => timestampOf(clock.nowMs())
   const pathOf = (fileKey: string) => join(directory, `${fileKey}.pmtiles`)
   const grantKey = (fileKey: string) => `basemaps/${fileKey}`
 
-  const urlOf = (row: BasemapFileRow) => {
+  const urlOf = (row: BasemapFileRow, reader: GrantReader) => {
     const safeName = row.name.replace(/[^\w.-]+/g, '_').replace(/\.pmtiles$/i, '') || 'basemap'
-    return `/web/basemaps/${row.file_key}/${signer.grant(grantKey(row.file_key), clock.nowMs())}/${safeName}.pmtiles`
+    return `/web/basemaps/${row.file_key}/${access.fileGrant(grantKey(row.file_key), reader)}/${safeName}.pmtiles`
   }
-  const toFile = (row: BasemapFileRow): BasemapFile => ({
+  const toFile = (row: BasemapFileRow, reader: GrantReader = signedInReader): BasemapFile => ({
     id: row.id,
     name: row.name,
     size_bytes: Number(row.size_bytes),
-    url: urlOf(row),
+    url: urlOf(row, reader),
     created_at: row.created_at,
   })
   const listFiles = (handle: Database, projectId: string) =>
@@ -102,7 +102,10 @@ export function createBasemapsService(dependencies: {
       .where('project_id', '=', projectId)
       .executeTakeFirst()
 
-  const findDatum = async (projectId: string): Promise<BasemapFindDatum> => {
+  const findDatum = async (
+    projectId: string,
+    reader: GrantReader = signedInReader,
+  ): Promise<BasemapFindDatum> => {
     const files = await listFiles(db, projectId)
     const row = await settingOf(db, projectId)
     const setting: BasemapSetting = row
@@ -111,8 +114,8 @@ export function createBasemapsService(dependencies: {
     const chosen = files.find((file) => file.id === setting.pmtiles_id)
     return {
       setting,
-      pmtiles_url: setting.kind === 'pmtiles' && chosen ? urlOf(chosen) : null,
-      files: files.map(toFile),
+      pmtiles_url: setting.kind === 'pmtiles' && chosen ? urlOf(chosen, reader) : null,
+      files: files.map((file) => toFile(file, reader)),
     }
   }
 
@@ -164,7 +167,8 @@ export function createBasemapsService(dependencies: {
     },
 
     async find(caller, projectId) {
-      return findDatum(await access.resolveReadable(caller, projectId))
+      const reader = await access.resolveReadable(caller, projectId)
+      return findDatum(reader.record.id, reader)
     },
 
     async save(user, input) {
@@ -211,9 +215,9 @@ export function createBasemapsService(dependencies: {
       await releaseKeys([row.file_key])
     },
 
-    servedPath(fileKey, grant) {
+    async servedPath(fileKey, grant) {
       if (!uuidPattern.test(fileKey)) return undefined
-      if (!signer.verify(grantKey(fileKey), grant, clock.nowMs())) return undefined
+      if (!(await access.checkFileGrant(grantKey(fileKey), grant))) return undefined
       return pathOf(fileKey)
     },
 

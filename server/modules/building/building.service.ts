@@ -30,7 +30,7 @@ import { type Clock, timestampOf } from '../clock'
 import { ConversionError } from '../convert/conversion-error'
 import { textureBudget } from '../images/image-header'
 import { createProjectsRepository } from '../projects.repository'
-import type { ProjectCaller, ProjectLifecycleHook, ProjectsService } from '../projects.service'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
 import type { AuthUser } from '../users.service'
 import {
   type BuildingFloorRow,
@@ -39,7 +39,12 @@ import {
   createBuildingRepository,
 } from './building.repository'
 import type { ConversionPool } from './conversion-pool'
-import type { FileGrants } from './file-grants'
+import {
+  type GrantReader,
+  ownsOrAdministers,
+  type ProjectAccess,
+  signedInReader,
+} from '../access/project-access'
 import {
   displayNameOf,
   type InspectedSbm,
@@ -130,8 +135,8 @@ export function structureFileUrl(projectId: string, sha256: string): string {
   return `${buildingStructureFilesRoot}${projectId}/${sha256}.json`
 }
 
-const projectNotFound = 'This project does not exist.'
-const foreignProject = 'This project belongs to someone else.'
+const _projectNotFound = 'This project does not exist.'
+const _foreignProject = 'This project belongs to someone else.'
 const modelNotFound = 'This model does not exist.'
 
 /** The resource a model file's grant covers. */
@@ -144,8 +149,14 @@ function structureGrantResource(projectId: string, sha256: string): string {
   return `structure:${projectId}:${sha256}`
 }
 
-/** The API view of a model row; its URL carries the read grant (see file-grants.ts). */
-export function toBuildingModel(row: BuildingModelRow, grants: FileGrants): BuildingModel {
+/**
+ * The API view of a model row; its URL carries the read grant `grantFor` makes (signed by
+ * access/project-access.ts, bound to the reader's project token if any).
+ */
+export function toBuildingModel(
+  row: BuildingModelRow,
+  grantFor: (resource: string) => string,
+): BuildingModel {
   const hasStoredBvh = row.has_stored_bvh === 1
   return {
     id: row.id,
@@ -154,7 +165,7 @@ export function toBuildingModel(row: BuildingModelRow, grants: FileGrants): Buil
     file_name: row.file_name,
     role: row.role,
     floor_id: row.floor_id,
-    url: `${modelFileUrl(row)}?grant=${grants.grantFor(modelGrantResource(row))}`,
+    url: `${modelFileUrl(row)}?grant=${grantFor(modelGrantResource(row))}`,
     size_bytes: Number(row.size_bytes),
     triangle_count: Number(row.triangle_count),
     has_stored_bvh: hasStoredBvh,
@@ -196,39 +207,28 @@ export function createBuildingService(dependencies: {
   database: DatabaseHandle
   storage: FileStorage
   clock: Clock
-  projects: ProjectsService
   conversions: ConversionPool
-  grants: FileGrants
+  access: ProjectAccess
 }): BuildingService {
-  const { database, storage, clock, projects, conversions, grants } = dependencies
-  const toModel = (row: BuildingModelRow) => toBuildingModel(row, grants)
+  const { database, storage, clock, conversions, access } = dependencies
+  const toModel = (row: BuildingModelRow, reader: GrantReader = signedInReader) =>
+    toBuildingModel(row, (resource) => access.fileGrant(resource, reader))
   const { db } = database
   const repository = createBuildingRepository(db)
   const projectsOf = (handle: Database) => createProjectsRepository(handle, database.dialect)
   const now = () => timestampOf(clock.nowMs())
   let pendingReleases: Promise<void> = Promise.resolve()
 
-  const isAdmin = (user: AuthUser) => user.role === 'admin'
-
   /** The project if the user may change it: `notFound` if none, `forbidden` if someone else's. */
-  const loadOwnedProject = async (user: AuthUser, projectId: string) => {
-    const project = await projectsOf(db).findById(projectId)
-    if (!project) throw new AppError('notFound', projectNotFound)
-    if (project.owner_id !== user.id && !isAdmin(user))
-      throw new AppError('forbidden', foreignProject)
-    return project
-  }
+  const loadOwnedProject = (user: AuthUser, projectId: string) =>
+    access.requireEditable(user, projectId)
 
   /**
    * Inside a write transaction: locks the project row, so a concurrent delete of the project
    * runs wholly before or after the write, and checks the owner again.
    */
-  const lockOwnedProject = async (transaction: Database, user: AuthUser, projectId: string) => {
-    const locked = await projectsOf(transaction).lockForChange(projectId)
-    if (!locked) throw new AppError('notFound', projectNotFound)
-    if (locked.owner_id !== user.id && !isAdmin(user))
-      throw new AppError('forbidden', foreignProject)
-  }
+  const lockOwnedProject = (transaction: Database, user: AuthUser, projectId: string) =>
+    access.lockEditable(transaction, user, projectId)
 
   /** The model and its project if the user may change it; another user's model is not found. */
   const loadOwnedModel = async (user: AuthUser, modelId: string) => {
@@ -370,20 +370,25 @@ export function createBuildingService(dependencies: {
     }
   }
 
-  const grantedStructureUrl = (projectId: string, sha256: string) =>
-    `${structureFileUrl(projectId, sha256)}?grant=${grants.grantFor(
+  const grantedStructureUrl = (
+    projectId: string,
+    sha256: string,
+    reader: GrantReader = signedInReader,
+  ) =>
+    `${structureFileUrl(projectId, sha256)}?grant=${access.fileGrant(
       structureGrantResource(projectId, sha256),
+      reader,
     )}`
 
   /** A grant for exactly this file, or a caller who may read the project. */
   const checkReader = async (reader: FileReader, projectId: string, resource: string) => {
     if ('grant' in reader) {
-      if (!grants.isValid(resource, reader.grant)) {
-        throw new AppError('forbidden', 'This link does not open this file.')
+      if (!(await access.checkFileGrant(resource, reader.grant))) {
+        throw new AppError('forbidden', 'file.grantRefused')
       }
       return
     }
-    await projects.findOne(reader, projectId)
+    await access.requireReadable(reader, projectId)
   }
 
   const served = async (sha256: string, contentType: string): Promise<ServedModelFile> => ({
@@ -658,16 +663,17 @@ export function createBuildingService(dependencies: {
     },
 
     async modelInfo(caller, projectId) {
-      const project = await projects.findOne(caller, projectId)
+      const reader = await access.requireReadable(caller, projectId)
+      const project = reader.record
       const models = await repository.listModels(projectId)
       const structure = await repository.findStructure(projectId)
       // the stored manifest, readable by a plain fetch like the models
       const shellJsonPath = structure
-        ? grantedStructureUrl(projectId, structure.sha256)
+        ? grantedStructureUrl(projectId, structure.sha256, reader)
         : project.shell_json_path
       return {
         structure: await structureOf(repository, projectId, project.name),
-        models: models.map(toModel),
+        models: models.map((row) => toModel(row, reader)),
         shell_json_path: shellJsonPath,
       }
     },
@@ -675,7 +681,7 @@ export function createBuildingService(dependencies: {
     async createFromConverted(user, input) {
       await loadOwnedProject(user, input.project_id)
       const converted = await repository.findConverted(input.sbm_uuid)
-      if (!converted || (converted.owner_id !== user.id && !isAdmin(user))) {
+      if (!converted || !ownsOrAdministers(user, converted.owner_id)) {
         throw new AppError('validation', 'sbm_uuid: no such converted model', [
           { field: 'sbm_uuid', message: 'No such converted model' },
         ])

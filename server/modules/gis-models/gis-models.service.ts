@@ -96,7 +96,7 @@ export function createGisModelsService(dependencies: {
 
   return {
     async select(caller, projectId) {
-      const resolved = await access.resolveReadable(caller, projectId)
+      const resolved = (await access.resolveReadable(caller, projectId)).record.id
       return (await listRows(db, resolved)).map(toDatum)
     },
     async add(user, input) {

@@ -12,8 +12,8 @@ import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../clock'
-import { createProjectsRepository } from '../projects.repository'
-import type { ProjectCaller, ProjectLifecycleHook, ProjectsService } from '../projects.service'
+import { type GrantReader, type ProjectAccess, signedInReader } from '../access/project-access'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
 import { createUploadsRepository } from '../uploads.repository'
 import type { AuthUser } from '../users.service'
 import { createGmlRepository, type ProjectGmlRow } from './gml.repository'
@@ -55,8 +55,11 @@ export interface GmlService {
     user: AuthUser,
     input: { projectId: string; placement: GmlPlacementDatum; displayMode: GmlDisplayModeValue },
   ): Promise<GmlPath>
-  /** Opens `<file_id>.gml` for `GET /web/gml/files/…`; `notFound` for anything else. */
-  openFile(name: string): Promise<ServedGml>
+  /**
+   * Opens `<file_id>.gml` for `GET /web/gml/files/…?grant=`: `notFound` for anything else,
+   * `forbidden` without a live grant (the one `find` put in the address).
+   */
+  openFile(name: string, grant: string | undefined): Promise<ServedGml>
   /** Copies a project's GML file with the project, and drops it with the project. */
   lifecycleHook: ProjectLifecycleHook
 }
@@ -79,10 +82,18 @@ const servedNamePattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 /** Checks that a deleted row's bytes went after its transaction committed (see below). */
 const unusedContentCheckDelaysMs = [1_000, 30_000]
 
-/** The API view of a stored row. */
-export function toGmlPath(row: ProjectGmlRow): GmlPath {
+/** The resource a GML file's grant covers. */
+function gmlGrantResource(fileId: string): string {
+  return `gml:${fileId}`
+}
+
+/**
+ * The API view of a stored row; its URL carries the read grant `grantFor` makes (signed by
+ * access/project-access.ts, bound to the reader's project token if any).
+ */
+export function toGmlPath(row: ProjectGmlRow, grantFor: (resource: string) => string): GmlPath {
   return {
-    url: `${gmlFilesRoot}${row.file_id}.gml`,
+    url: `${gmlFilesRoot}${row.file_id}.gml?grant=${grantFor(gmlGrantResource(row.file_id))}`,
     file_name: row.file_name,
     size_bytes: row.size_bytes,
     state_count: row.state_count,
@@ -102,12 +113,12 @@ export function createGmlService(dependencies: {
   database: DatabaseHandle
   storage: FileStorage
   clock: Clock
-  projects: ProjectsService
+  access: ProjectAccess
   maxSizeBytes: number
   inThreadThresholdBytes?: number
   onWarning?: (message: string, error: unknown) => void
 }): GmlService {
-  const { database, storage, clock, projects, maxSizeBytes } = dependencies
+  const { database, storage, clock, access, maxSizeBytes } = dependencies
   const threshold = dependencies.inThreadThresholdBytes ?? defaultInThreadThresholdBytes
   const { db } = database
   const gml = createGmlRepository(db)
@@ -120,12 +131,11 @@ export function createGmlService(dependencies: {
     await storage.remove(sha256)
   }
 
+  const toPath = (row: ProjectGmlRow, reader: GrantReader = signedInReader) =>
+    toGmlPath(row, (resource) => access.fileGrant(resource, reader))
+
   const checkOwnedBuilding = async (user: AuthUser, projectId: string) => {
-    const project = await createProjectsRepository(db, database.dialect).findById(projectId)
-    if (!project) throw new AppError('notFound', 'This project does not exist.')
-    if (project.owner_id !== user.id && user.role !== 'admin') {
-      throw new AppError('forbidden', 'This project belongs to someone else.')
-    }
+    const project = await access.requireEditable(user, projectId)
     if (project.kind !== 'building') {
       throw new AppError('validation', 'A GML path belongs to a building project, not a city.')
     }
@@ -184,11 +194,7 @@ export function createGmlService(dependencies: {
       try {
         replaced = await db.transaction().execute(async (transaction) => {
           // Locked, so a concurrent delete of the project runs wholly before or after this.
-          const project = await createProjectsRepository(
-            transaction,
-            database.dialect,
-          ).lockForChange(projectId)
-          if (!project) throw new AppError('notFound', 'This project does not exist (any more).')
+          await access.lockEditable(transaction, user, projectId)
           const repository = createGmlRepository(transaction)
           const previous = await repository.findByProject(projectId)
           await repository.replace({
@@ -217,16 +223,16 @@ export function createGmlService(dependencies: {
       if (replaced && replaced.sha256 !== stored.sha256) await removeIfUnused(replaced.sha256)
       const row = await gml.findByProject(projectId)
       if (!row) throw new AppError('notFound', 'This project does not exist (any more).')
-      return toGmlPath(row)
+      return toPath(row)
     },
 
     checkUploadAllowed: checkOwnedBuilding,
 
     async find(caller, projectId) {
       // Throws notFound/forbidden exactly as reading the project itself would.
-      await projects.findOne(caller, projectId)
+      const reader = await access.requireReadable(caller, projectId)
       const row = await gml.findByProject(projectId)
-      return row ? toGmlPath(row) : null
+      return row ? toPath(row, reader) : null
     },
 
     async updatePlacement(user, { projectId, placement, displayMode }) {
@@ -242,13 +248,19 @@ export function createGmlService(dependencies: {
       })
       const row = isUpdated ? await gml.findByProject(projectId) : undefined
       if (!row) throw new AppError('notFound', 'There is no GML file.')
-      return toGmlPath(row)
+      return toPath(row)
     },
 
-    async openFile(name) {
+    async openFile(name, grant) {
       const match = servedNamePattern.exec(name)
       const row = match ? await gml.findByFileId(match[1]!) : undefined
       if (!row) throw new AppError('notFound', 'File not found.')
+      if (
+        grant === undefined ||
+        !(await access.checkFileGrant(gmlGrantResource(row.file_id), grant))
+      ) {
+        throw new AppError('forbidden', 'file.grantRefused')
+      }
       return { stream: await storage.open(row.sha256), sizeBytes: row.size_bytes }
     },
 

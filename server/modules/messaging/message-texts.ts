@@ -37,6 +37,11 @@ interface Texts {
   resetCode(code: string): string
   alreadyRegistered(holder: AccountHolder): string
   mailSubject: string
+  /** The code that lets the owner sign in while others are guessing the password. */
+  signInCode(code: string): string
+  signInSubject: string
+  /** To the admins: someone is guessing the password of `accountName`. */
+  guessingAlert(accountName: string): string
 }
 
 /** Every message text per language. The product name comes first, so the phone shows who writes. */
@@ -49,6 +54,11 @@ export const messageTexts: Record<MessageLanguage, Texts> = {
     alreadyRegistered: (holder) =>
       `[Twinscape] 이 ${holder === 'phone' ? '휴대폰 번호' : '이메일 주소'}로 가입 요청이 있었지만 이미 계정이 있습니다. 로그인하거나 "비밀번호 찾기"를 이용하세요. 요청하지 않으셨다면 이 메시지를 무시하세요.`,
     mailSubject: 'Twinscape 가입',
+    signInCode: (code) =>
+      `[Twinscape] 로그인 인증번호는 ${code}입니다. ${minutes}분 동안 유효합니다. 다른 곳에서 비밀번호를 여러 번 틀려 계정 로그인이 늦춰져 있습니다. 요청하지 않으셨다면 비밀번호를 바꾸세요.`,
+    signInSubject: 'Twinscape 로그인',
+    guessingAlert: (accountName) =>
+      `[Twinscape] 계정 "${accountName}"의 비밀번호가 여러 곳에서 반복해서 틀렸습니다. 누군가 비밀번호를 추측하고 있을 수 있습니다. 로그인은 늦춰지지만 잠기지는 않습니다.`,
   },
   zh: {
     registerCode: (code) =>
@@ -58,6 +68,11 @@ export const messageTexts: Record<MessageLanguage, Texts> = {
     alreadyRegistered: (holder) =>
       `【Twinscape】有人使用此${holder === 'phone' ? '手机号' : '邮箱'}申请注册，但它已有账号。请直接登录或使用"忘记密码"。如非本人操作，请忽略本消息。`,
     mailSubject: 'Twinscape 注册',
+    signInCode: (code) =>
+      `【Twinscape】您的登录验证码为 ${code}，${minutes} 分钟内有效。因其他地方多次输错密码，该账号登录已被放慢。如非本人操作，请修改密码。`,
+    signInSubject: 'Twinscape 登录',
+    guessingAlert: (accountName) =>
+      `【Twinscape】账号“${accountName}”的密码在多处被反复输错，可能有人在猜测密码。该账号登录已被放慢，但未被锁定。`,
   },
   en: {
     registerCode: (code) =>
@@ -67,5 +82,10 @@ export const messageTexts: Record<MessageLanguage, Texts> = {
     alreadyRegistered: (holder) =>
       `Twinscape: someone asked to sign up with this ${holder === 'phone' ? 'phone number' : 'e-mail address'}, which already has an account. To get back in, use "Forgot password". If it was not you, ignore this message.`,
     mailSubject: 'Twinscape sign-up',
+    signInCode: (code) =>
+      `Twinscape: your sign-in code is ${code}. It is valid for ${minutes} minutes. Sign-ins to your account are slowed because of many wrong passwords elsewhere. If you did not ask for it, change your password.`,
+    signInSubject: 'Twinscape sign-in',
+    guessingAlert: (accountName) =>
+      `Twinscape: wrong passwords for the account "${accountName}" keep arriving from several places; someone may be guessing it. Its sign-ins are slowed, not locked.`,
   },
 }

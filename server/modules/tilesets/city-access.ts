@@ -1,10 +1,9 @@
 import { AppError } from '../../http/app-error'
-import type { DatabaseHandle } from '../../plugins/db'
-import { createProjectsRepository } from '../projects.repository'
-import type { ProjectCaller, ProjectsService } from '../projects.service'
+import type { GrantReader, ProjectAccess, ReadableProject } from '../access/project-access'
+import type { ProjectCaller } from '../projects.service'
 import type { AuthUser } from '../users.service'
 
-/** Who may change and who may read a city project's records. */
+/** Who may change and who may read a city project's records (the rule: project-access.ts). */
 export interface CityAccess {
   /**
    * The project if the user may change it (owner or admin) and it is a city project:
@@ -15,23 +14,22 @@ export interface CityAccess {
    * The project a read is about: `project_id` checked against the caller (owner, admin, the
    * official cases, or a matching project token), or the project the token opens.
    */
-  resolveReadable(caller: ProjectCaller | null, projectId: string | undefined): Promise<string>
+  resolveReadable(
+    caller: ProjectCaller | null,
+    projectId: string | undefined,
+  ): Promise<ReadableProject>
+  /** A file address grant for a resource of a project read as `reader` (project-access.ts). */
+  fileGrant(resource: string, reader: GrantReader): string
+  /** Whether a grant still opens the resource (signed, not expired, its token still live). */
+  checkFileGrant(resource: string, grant: string): Promise<boolean>
 }
 
-/** Builds the access checks on the projects' own rules (projects.service.ts). */
-export function createCityAccess(dependencies: {
-  database: DatabaseHandle
-  projects: ProjectsService
-}): CityAccess {
-  const { database, projects } = dependencies
-  const repository = createProjectsRepository(database.db, database.dialect)
+/** The city's checks on the one project access module, plus the city-only kind check. */
+export function createCityAccess(dependencies: { access: ProjectAccess }): CityAccess {
+  const { access } = dependencies
   return {
     async requireEditable(user, projectId) {
-      const project = await repository.findById(projectId)
-      if (!project) throw new AppError('notFound', 'This project does not exist.')
-      if (project.owner_id !== user.id && user.role !== 'admin') {
-        throw new AppError('forbidden', 'This project belongs to someone else.')
-      }
+      const project = await access.requireEditable(user, projectId)
       if (project.kind !== 'city') {
         throw new AppError(
           'validation',
@@ -40,23 +38,8 @@ export function createCityAccess(dependencies: {
       }
       return { id: project.id, ownerId: project.owner_id }
     },
-    async resolveReadable(caller, projectId) {
-      if (caller === null) {
-        throw new AppError('sessionTimeout', 'Sign in, or open the project with its project token.')
-      }
-      if (projectId !== undefined) {
-        await projects.findOne(caller, projectId)
-        return projectId
-      }
-      if ('projectToken' in caller) {
-        const opened = await projects.verifyProjectToken(caller.projectToken)
-        if (opened === undefined)
-          throw new AppError('forbidden', 'This project token does not work (any more).')
-        return opened
-      }
-      throw new AppError('validation', 'project_id: Required', [
-        { field: 'project_id', message: 'Required' },
-      ])
-    },
+    resolveReadable: (caller, projectId) => access.resolveReadable(caller, projectId),
+    fileGrant: (resource, reader) => access.fileGrant(resource, reader),
+    checkFileGrant: (resource, grant) => access.checkFileGrant(resource, grant),
   }
 }

@@ -18,7 +18,8 @@ import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
 import type { AuthUser } from '../users.service'
 import type { CityAccess } from './city-access'
 import { fileArchiveSource } from './file-archive'
-import { removeTree, type UrlSigner } from './served-files'
+import { type GrantReader, signedInReader } from '../access/project-access'
+import { removeTree } from './served-files'
 import { inspectTilesetArchive, toAppError } from './tileset-archive'
 import { extractTilesetEntries } from './tileset-extract'
 import { createTilesetsRepository, type TilesetRow } from './tilesets.repository'
@@ -79,7 +80,7 @@ export interface TilesetsService {
     versionId: string,
     grant: string,
     relativePath: string,
-  ): string | undefined
+  ): Promise<string | undefined>
   /** Copies (sharing the files) and deletes a project's tilesets with the project. */
   lifecycleHook: ProjectLifecycleHook
   /** What the folder sweeper removes: abandoned extractions and version folders no row serves. */
@@ -95,12 +96,11 @@ export function createTilesetsService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: CityAccess
-  signer: UrlSigner
   directory: string
   limits: { maxUploadBytes: number; maxEntryCount?: number }
   onBackgroundError?: (error: unknown) => void
 }): TilesetsService {
-  const { database, clock, access, signer, directory } = dependencies
+  const { database, clock, access, directory } = dependencies
   const { db } = database
   const tilesets = createTilesetsRepository(db)
   const now = () => timestampOf(clock.nowMs())
@@ -108,11 +108,11 @@ export function createTilesetsService(dependencies: {
 
   const grantKey = (tilesetId: string, versionId: string) => `tiles/${tilesetId}/${versionId}`
 
-  const toDatum = (row: TilesetRow): ObliquePhotograph => {
+  const toDatum = (row: TilesetRow, reader: GrantReader = signedInReader): ObliquePhotograph => {
     const rootUrl =
       row.version_id === null || row.root_path === null
         ? null
-        : `/web/tiles/${row.id}/${row.version_id}/${signer.grant(grantKey(row.id, row.version_id), clock.nowMs())}/${row.root_path
+        : `/web/tiles/${row.id}/${row.version_id}/${access.fileGrant(grantKey(row.id, row.version_id), reader)}/${row.root_path
             .split('/')
             .map(encodeURIComponent)
             .join('/')}`
@@ -330,19 +330,21 @@ export function createTilesetsService(dependencies: {
     },
 
     async find(caller, projectId, id) {
-      const resolved = await access.resolveReadable(caller, projectId)
-      const rows = await tilesets.listByProject(resolved)
-      return rows.filter((row) => id === undefined || row.id === id).map(toDatum)
+      const reader = await access.resolveReadable(caller, projectId)
+      const rows = await tilesets.listByProject(reader.record.id)
+      return rows
+        .filter((row) => id === undefined || row.id === id)
+        .map((row) => toDatum(row, reader))
     },
 
     async list(caller, projectId) {
-      const resolved = await access.resolveReadable(caller, projectId)
+      const resolved = (await access.resolveReadable(caller, projectId)).record.id
       return (await tilesets.listByProject(resolved)).map((row) => ({ id: row.id, name: row.name }))
     },
 
-    servedPath(tilesetId, versionId, grant, relativePath) {
+    async servedPath(tilesetId, versionId, grant, relativePath) {
       if (!uuidPattern.test(tilesetId) || !uuidPattern.test(versionId)) return undefined
-      if (!signer.verify(grantKey(tilesetId, versionId), grant, clock.nowMs())) return undefined
+      if (!(await access.checkFileGrant(grantKey(tilesetId, versionId), grant))) return undefined
       const segments: string[] = []
       for (const segment of relativePath.split('/')) {
         if (segment === '' || segment === '.') continue

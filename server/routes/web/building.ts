@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs'
-import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import {
@@ -37,7 +36,6 @@ import {
   type ServedModelFile,
 } from '../../modules/building/building.service'
 import { type ConversionPool, createConversionPool } from '../../modules/building/conversion-pool'
-import { createFileGrants } from '../../modules/building/file-grants'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import type { AuthUser } from '../../modules/users.service'
 import { projectAreaOf } from './project-area'
@@ -55,15 +53,14 @@ const areas = new WeakMap<FastifyInstance, BuildingArea>()
 export function buildingAreaOf(app: FastifyInstance): BuildingArea {
   let area = areas.get(app)
   if (!area) {
-    const { database, storage, clock, config } = app.deps
+    const { database, storage, clock } = app.deps
     const conversions = createConversionPool({ jobs: app.deps.jobs })
     const building = createBuildingService({
       database,
       storage,
       clock,
-      projects: projectAreaOf(app).projects,
       conversions,
-      grants: createFileGrants(join(config.dataDir, 'keys', 'model-file-grants.key')),
+      access: projectAreaOf(app).access,
     })
     area = { building, conversions }
     areas.set(app, area)

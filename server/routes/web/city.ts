@@ -34,7 +34,7 @@ import {
 import { folderSweep, type SweepMoment } from '../../modules/files/folder-sweeper'
 import type { JobKind } from '../../modules/jobs/job-queue'
 import { createCityAccess } from '../../modules/tilesets/city-access'
-import { cityDirectories, openUrlSigner } from '../../modules/tilesets/served-files'
+import { cityDirectories } from '../../modules/tilesets/served-files'
 import {
   type TilesetIngestInput,
   tilesetIngestJob,
@@ -72,15 +72,13 @@ export function cityAreaOf(app: FastifyInstance): Promise<CityArea> {
 async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
   const { database, clock, config } = app.deps
   const directories = cityDirectories(config.dataDir)
-  const signer = await openUrlSigner(directories.signingKey, config.dataDir)
-  const access = createCityAccess({ database, projects: projectAreaOf(app).projects })
+  const access = createCityAccess({ access: projectAreaOf(app).access })
   const onBackgroundError = (error: unknown) =>
     app.log.warn({ err: error }, 'city file clean-up failed')
   const tilesets = createTilesetsService({
     database,
     clock,
     access,
-    signer,
     directory: directories.tilesets,
     limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
     onBackgroundError,
@@ -94,7 +92,6 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
       database,
       clock,
       access,
-      signer,
       directory: directories.basemaps,
       onBackgroundError,
     }),

@@ -120,7 +120,10 @@ describe('GML path of building projects', () => {
       placement: { offset: [0, 0, 0], rotation_deg: 0, scale: 1 },
       display_mode: 1,
     })
-    expect(datum.url).toMatch(/^\/web\/gml\/files\/[0-9a-f-]{36}\.gml$/)
+    expect(datum.url).toMatch(/^\/web\/gml\/files\/[0-9a-f-]{36}\.gml\?grant=[^&]+$/)
+    // without its grant the address opens nothing
+    const bare = datum.url.slice(0, datum.url.indexOf('?'))
+    expect((await app.inject({ method: 'GET', url: bare })).statusCode).toBe(403)
     const found = await findGmlPath(app, owner, { project_id: building.id })
     expect(found.envelope.datum).toEqual(datum)
     const served = await app.inject({ method: 'GET', url: datum.url })

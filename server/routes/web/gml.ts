@@ -28,7 +28,7 @@ export function gmlServiceOf(app: FastifyInstance): GmlService {
       database,
       storage,
       clock,
-      projects: area.projects,
+      access: area.access,
       maxSizeBytes: config.gmlUploadLimitBytes,
       onWarning: (message, error) => app.log.warn({ err: error }, message),
     })
@@ -138,13 +138,17 @@ export function registerGmlRoutes(app: FastifyInstance): void {
       }),
   })
 
-  // Raw bytes for the engine's fetch. Public like uploaded images: the name is a random uuid
-  // that only findGmlPath (which checks access) reveals, and it changes with every new file.
-  app.get<{ Params: { name: string } }>(
+  // Raw bytes for the engine's fetch, which sends no headers: the `grant` findGmlPath put in the
+  // address opens it (bound to the reader's project token, so revoking the token ends it).
+  app.get<{ Params: { name: string }; Querystring: { grant?: unknown } }>(
     '/web/gml/files/:name',
     { config: { auth: 'public' } },
     async (request, reply) => {
-      const served = await gml.openFile(request.params.name)
+      const grant = request.query?.grant
+      const served = await gml.openFile(
+        request.params.name,
+        typeof grant === 'string' ? grant : undefined,
+      )
       reply.type('application/gml+xml')
       reply.header('content-length', served.sizeBytes)
       reply.header('cache-control', 'private, max-age=31536000, immutable')

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import { createProjectAccess, type ProjectAccess } from '../../modules/access/project-access'
+import { openUrlSigner, urlSigningKeyFile } from '../../modules/access/url-signer'
 import { seedProjectCases } from '../../modules/project-cases'
 import { shippedGeocoderInstance } from '../../modules/geocoder'
 import {
@@ -25,6 +27,11 @@ export interface ProjectArea {
   uploads: UploadsService
   /** The map picker's search and reverse geocoding: online when configured, else offline. */
   geocoding: GeocodingService
+  /**
+   * Who may do what on a project, and the signing of file addresses: every area checks
+   * project access and signs and checks its file addresses through this one module.
+   */
+  access: ProjectAccess
   /** What other areas do when a project is copied or deleted: they push their hook here. */
   lifecycleHooks: ProjectLifecycleHook[]
 }
@@ -39,11 +46,17 @@ export function projectAreaOf(app: FastifyInstance): ProjectArea {
   let area = areas.get(app)
   if (!area) {
     const { database, storage, clock, config } = app.deps
-    const uploads = createUploadsService({ database, storage, clock })
+    const access = createProjectAccess({
+      database,
+      clock,
+      signer: openUrlSigner(urlSigningKeyFile(config.dataDir)),
+    })
+    const uploads = createUploadsService({ database, storage, clock, access })
     // the service reads this array on every copy/delete, so hooks pushed later take part
     const lifecycleHooks: ProjectLifecycleHook[] = []
     area = {
       uploads,
+      access,
       lifecycleHooks,
       projects: createProjectsService({
         database,
@@ -51,6 +64,7 @@ export function projectAreaOf(app: FastifyInstance): ProjectArea {
         clock,
         regions: shippedRegions,
         hooks: lifecycleHooks,
+        access,
       }),
       geocoding: geocodingServiceFor(app, config.geocoderUrl, config.geocoderTimeoutMs),
     }

@@ -406,9 +406,24 @@ describe('projects API', () => {
     expect(model.rawPayload.subarray(0, 4).toString()).toBe('glTF')
     const cover = await testApp.app.inject({ url: city!.prewiewpath! })
     expect(cover.headers['content-type']).toBe('image/png')
-    expect(
-      (await call<Project>('findProject', guest, { id: building!.id })).envelope.datum.id,
-    ).toBe(building!.id)
+    // every answer says what the caller may do, by the rule the server enforces below
+    const readOnly = {
+      canRead: true,
+      canEdit: false,
+      canDelete: false,
+      canShare: false,
+      canCopy: false,
+    }
+    expect(cases.envelope.datum.map((project) => project.permissions)).toEqual([readOnly, readOnly])
+    const opened = (await call<Project>('findProject', guest, { id: building!.id })).envelope.datum
+    expect(opened.id).toBe(building!.id)
+    expect(opened.permissions).toEqual(readOnly)
+    expect((await list(guest)).envelope.datum.list.map((project) => project.permissions)).toEqual([
+      readOnly,
+      readOnly,
+    ])
+    const asEditor = (await call<Project>('findProject', editor, { id: city!.id })).envelope.datum
+    expect(asEditor.permissions).toEqual({ ...readOnly, canCopy: true })
     expect((await list(guest)).envelope.datum.total).toBe(2)
     expect((await call('deleteProject', guest, { id: city!.id })).statusCode).toBe(403)
     expect((await call('addProject', guest, projectBody(city!.prewiewpath_uuid!))).statusCode).toBe(
@@ -416,6 +431,7 @@ describe('projects API', () => {
     )
     // an editor may start from a case: the copy is theirs
     const copy = await call<Project>('copyProject', editor, { id: city!.id })
+    expect(copy.envelope.datum.permissions).toMatchObject({ canEdit: true, canDelete: true })
     expect(copy.envelope.datum).toMatchObject({ is_case: false, owner_name: 'demo' })
     expect((await call('deleteProject', editor, { id: city!.id })).statusCode).toBe(403)
   })

@@ -124,7 +124,7 @@ export function registerProjectRoutes(app: FastifyInstance): void {
     auth: 'user',
     summary: 'The official example projects (project case gallery)',
     datum: projectCasesDatumSchema,
-    handler: () => projects.cases(),
+    handler: ({ user }) => projects.cases(user),
   })
 
   for (const url of ['/web/project/findProject', '/web/project/findProjectOne']) {

@@ -54,9 +54,10 @@ export function registerTileRoutes(app: FastifyInstance, ready: Promise<CityArea
     async (request, reply) => {
       const { tilesetId, versionId, grant } = request.params
       const area = await ready
-      const path = area.tilesets.servedPath(tilesetId, versionId, grant, request.params['*'])
+      const path = await area.tilesets.servedPath(tilesetId, versionId, grant, request.params['*'])
       if (path === undefined) {
-        if (area.tilesets.servedPath(tilesetId, versionId, grant, 'tileset.json') === undefined) {
+        const root = await area.tilesets.servedPath(tilesetId, versionId, grant, 'tileset.json')
+        if (root === undefined) {
           throw new AppError('forbidden', forbiddenMessage)
         }
         throw new AppError('notFound', 'No such file in this tileset.')
@@ -79,7 +80,7 @@ export function registerTileRoutes(app: FastifyInstance, ready: Promise<CityArea
     { config: { auth: 'public' } },
     async (request, reply) => {
       const { fileKey, grant } = request.params
-      const path = (await ready).basemaps.servedPath(fileKey, grant)
+      const path = await (await ready).basemaps.servedPath(fileKey, grant)
       if (path === undefined) throw new AppError('forbidden', forbiddenMessage)
       return sendFile(request, reply, {
         path,

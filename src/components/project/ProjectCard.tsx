@@ -1,9 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { Project } from '../../api/project'
 import { Button } from '../../ui'
+import { useProjectPermissions } from './project-permissions'
 import './project.css'
 
-/** What a card offers; absent actions are not shown (guests, the case gallery). */
+/**
+ * What a card offers; absent actions are not shown, nor those the caller may not use on this
+ * project (its `permissions`: a guest sees no edit, copy or delete on a case).
+ */
 export interface ProjectCardActions {
   onEnter: (project: Project) => void
   onInfo: (project: Project) => void
@@ -24,6 +28,10 @@ export function ProjectCard({
   busyAction?: 'enter' | 'copy' | 'delete' | null
 }) {
   const { t } = useLingui()
+  const permissions = useProjectPermissions(project)
+  const onEdit = permissions.canEdit ? actions.onEdit : undefined
+  const onCopy = permissions.canCopy ? actions.onCopy : undefined
+  const onDelete = permissions.canDelete ? actions.onDelete : undefined
   const name = project.name
   return (
     <li className="ts-project-card" data-testid="project-card" data-project-id={project.id}>
@@ -63,29 +71,25 @@ export function ProjectCard({
         >
           <Trans>Info</Trans>
         </Button>
-        {actions.onEdit && (
-          <Button
-            variant="ghost"
-            onClick={() => actions.onEdit?.(project)}
-            aria-label={t`Edit ${name}`}
-          >
+        {onEdit && (
+          <Button variant="ghost" onClick={() => onEdit(project)} aria-label={t`Edit ${name}`}>
             <Trans>Edit</Trans>
           </Button>
         )}
-        {actions.onCopy && (
+        {onCopy && (
           <Button
             variant="ghost"
-            onClick={() => actions.onCopy?.(project)}
+            onClick={() => onCopy(project)}
             isBusy={busyAction === 'copy'}
             aria-label={t`Copy ${name}`}
           >
             <Trans>Copy</Trans>
           </Button>
         )}
-        {actions.onDelete && (
+        {onDelete && (
           <Button
             variant="ghost"
-            onClick={() => actions.onDelete?.(project)}
+            onClick={() => onDelete(project)}
             isBusy={busyAction === 'delete'}
             aria-label={t`Delete ${name}`}
           >

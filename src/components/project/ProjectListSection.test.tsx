@@ -31,6 +31,8 @@ function project(index: number): Project {
     is_case: false,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
+    // the caller's own project, as the server says
+    permissions: { canRead: true, canEdit: true, canDelete: true, canShare: true, canCopy: true },
   }
 }
 
@@ -132,6 +134,41 @@ describe('project list of one kind', () => {
     expect(screen.queryByRole('button', { name: 'Edit Site 1' })).toBeNull()
     await user.click(screen.getAllByRole('button', { name: 'Enter Site 1' })[1]!)
     expect(entered).toEqual(['p-1'])
+  })
+
+  it('offers no action the caller may not use on a project, whatever the page passes', async () => {
+    const readOnly = {
+      canRead: true,
+      canEdit: false,
+      canDelete: false,
+      canShare: false,
+      canCopy: false,
+    }
+    renderWithI18n(
+      <ProjectListSection
+        kind="city"
+        title="Cases"
+        revision={0}
+        actions={{
+          onEnter: () => undefined,
+          onInfo: () => undefined,
+          onEdit: () => undefined,
+          onCopy: () => undefined,
+          onDelete: () => undefined,
+        }}
+        load={async () => ({
+          list: [{ ...project(1), is_case: true, permissions: readOnly }],
+          total: 1,
+          pageNo: 1,
+          pageSize: projectListPageSize,
+        })}
+      />,
+    )
+    await screen.findByTestId('project-card')
+    expect(screen.getAllByRole('button', { name: 'Enter Site 1' })).toHaveLength(2)
+    for (const action of ['Edit', 'Copy', 'Delete']) {
+      expect(screen.queryByRole('button', { name: `${action} Site 1` })).toBeNull()
+    }
   })
 
   it('loads again when the page bumps its revision', async () => {

@@ -1,4 +1,6 @@
 import { createContext, type ReactNode, useContext } from 'react'
+import { useSnapshot } from 'valtio'
+import { useProjectPermissions } from '../../components/project/project-permissions'
 import type { CityProjectState } from './city-project-store'
 
 const CityProjectContext = createContext<CityProjectState | null>(null)
@@ -19,4 +21,13 @@ export function useCityProjectStore(): CityProjectState {
   const store = useContext(CityProjectContext)
   if (!store) throw new Error('useCityProjectStore() needs a <CityProjectProvider> above it')
   return store
+}
+
+/**
+ * Whether the caller may change the open city project (its `permissions` from the server, by
+ * the rule the server enforces): the tabs hide upload, change and delete controls otherwise.
+ */
+export function useCanEditCityProject(): boolean {
+  const { project } = useSnapshot(useCityProjectStore())
+  return useProjectPermissions(project).canEdit
 }

@@ -12,6 +12,7 @@ import { loadProjectGml } from './load-project-gml'
 import { PlacementEditor } from './PlacementEditor'
 import { ShortestPathTool } from './ShortestPathTool'
 import { uploadGmlFile } from './upload-gml'
+import { useProjectPermissions } from '../../../components/project/project-permissions'
 
 /** `accept` of the GML picker. */
 const gmlFileAccept = '.gml,application/gml+xml,application/xml,text/xml'
@@ -30,6 +31,7 @@ export function GmlPathPanel() {
   const inputRef = useRef<HTMLInputElement>(null)
   const [isUploading, setUploading] = useState(false)
   const projectId = session.projectId
+  const { canEdit } = useProjectPermissions(session.project)
   if (!projectId) return null
   const file = session.gmlFile
 
@@ -53,7 +55,7 @@ export function GmlPathPanel() {
     }
   }
 
-  const uploadButton = (
+  const uploadButton = canEdit && (
     <>
       <Button onClick={() => inputRef.current?.click()} isBusy={isUploading}>
         {file ? <Trans>Replace GML file</Trans> : <Trans>Upload GML file</Trans>}

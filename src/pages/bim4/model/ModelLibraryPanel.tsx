@@ -18,6 +18,7 @@ import {
 } from './model-files'
 import { ModelListItem } from './ModelListItem'
 import { uploadFloors, uploadReplacement, uploadShell } from './upload-model-files'
+import { useProjectPermissions } from '../../../components/project/project-permissions'
 import { ViewControls } from './ViewControls'
 
 type Busy = { kind: 'shell' | 'floors' } | { kind: 'model'; modelId: string } | null
@@ -38,6 +39,7 @@ export function ModelLibraryPanel() {
   const floorInputRef = useRef<HTMLInputElement>(null)
   const projectId = session.projectId
   const isPaid = session.project?.is_paid ?? false
+  const { canEdit } = useProjectPermissions(session.project)
 
   async function runUpload(
     kind: Busy,
@@ -90,49 +92,51 @@ export function ModelLibraryPanel() {
 
   return (
     <div className="ts-bim4-library">
-      <div className="ts-bim4-library__uploads">
-        <Button
-          onClick={() => shellInputRef.current?.click()}
-          isBusy={busy?.kind === 'shell'}
-          disabled={busy !== null}
-        >
-          <Trans>Upload shell</Trans>
-        </Button>
-        <Button
-          onClick={() => floorInputRef.current?.click()}
-          isBusy={busy?.kind === 'floors'}
-          disabled={busy !== null}
-        >
-          <Trans>Upload floors</Trans>
-        </Button>
-        <input
-          ref={shellInputRef}
-          type="file"
-          hidden
-          accept={shellFileAccept}
-          aria-label={t`Shell file (.json)`}
-          data-testid="shell-file-input"
-          onChange={(event) =>
-            void runUpload({ kind: 'shell' }, checkShellFiles(filesOf(event)), (files) =>
-              uploadShell(projectId, files),
-            )
-          }
-        />
-        <input
-          ref={floorInputRef}
-          type="file"
-          hidden
-          multiple
-          accept={floorFileAccept}
-          aria-label={t`Floor files (.sbm or .zip)`}
-          data-testid="floor-file-input"
-          onChange={(event) =>
-            void runUpload({ kind: 'floors' }, checkFloorFiles(filesOf(event)), (files) =>
-              uploadFloors(projectId, files),
-            )
-          }
-        />
-      </div>
+      {canEdit && (
+        <div className="ts-bim4-library__uploads">
+          <Button
+            onClick={() => shellInputRef.current?.click()}
+            isBusy={busy?.kind === 'shell'}
+            disabled={busy !== null}
+          >
+            <Trans>Upload shell</Trans>
+          </Button>
+          <Button
+            onClick={() => floorInputRef.current?.click()}
+            isBusy={busy?.kind === 'floors'}
+            disabled={busy !== null}
+          >
+            <Trans>Upload floors</Trans>
+          </Button>
+          <input
+            ref={shellInputRef}
+            type="file"
+            hidden
+            accept={shellFileAccept}
+            aria-label={t`Shell file (.json)`}
+            data-testid="shell-file-input"
+            onChange={(event) =>
+              void runUpload({ kind: 'shell' }, checkShellFiles(filesOf(event)), (files) =>
+                uploadShell(projectId, files),
+              )
+            }
+          />
+          <input
+            ref={floorInputRef}
+            type="file"
+            hidden
+            multiple
+            accept={floorFileAccept}
+            aria-label={t`Floor files (.sbm or .zip)`}
+            data-testid="floor-file-input"
+            onChange={(event) =>
+              void runUpload({ kind: 'floors' }, checkFloorFiles(filesOf(event)), (files) =>
+                uploadFloors(projectId, files),
+              )
+            }
+          />
+        </div>
+      )}
       <p className="ts-bim4-muted">
         <Trans>
           The shell is a building structure .json naming the shell and floor models; floors are .sbm
@@ -160,6 +164,7 @@ export function ModelLibraryPanel() {
                   errorMessage={state?.errorMessage ?? null}
                   floorName={model.floor_id ? (floorNames.get(model.floor_id) ?? null) : null}
                   isProjectPaid={isPaid}
+                  canEdit={canEdit}
                   isBusy={busy !== null}
                   onDelete={() => void handleDelete(model)}
                   onFit={() =>

@@ -14,6 +14,8 @@ export interface ModelListItemProps {
   floorName: string | null
   /** Paid projects keep their models (SPEC §4): delete is disabled with the reason. */
   isProjectPaid: boolean
+  /** False when the caller may not change the project: update and delete are not offered. */
+  canEdit?: boolean
   isBusy: boolean
   onDelete: () => void
   onReplace: (files: File[]) => void
@@ -79,6 +81,7 @@ export function ModelListItem({
   errorMessage,
   floorName,
   isProjectPaid,
+  canEdit = true,
   isBusy,
   onDelete,
   onReplace,
@@ -146,30 +149,34 @@ export function ModelListItem({
             </svg>
           </button>
         </Tooltip>
-        <Tooltip content={<Trans>Update model</Trans>}>
-          <button
-            type="button"
-            className="ts-bim4-model__action"
-            aria-label={t`Update ${modelName}`}
-            disabled={isBusy}
-            onClick={() => fileInputRef.current?.click()}
-          >
-            <svg viewBox="0 0 16 16" aria-hidden="true">
-              <path d="M8 12V3M4.5 6.5L8 3l3.5 3.5M3 14h10" />
-            </svg>
-          </button>
-        </Tooltip>
-        <Tooltip
-          content={
-            isProjectPaid ? (
-              <Trans>Models cannot be deleted once the project is paid.</Trans>
-            ) : (
-              <Trans>Delete</Trans>
-            )
-          }
-        >
-          {deleteButton}
-        </Tooltip>
+        {canEdit && (
+          <>
+            <Tooltip content={<Trans>Update model</Trans>}>
+              <button
+                type="button"
+                className="ts-bim4-model__action"
+                aria-label={t`Update ${modelName}`}
+                disabled={isBusy}
+                onClick={() => fileInputRef.current?.click()}
+              >
+                <svg viewBox="0 0 16 16" aria-hidden="true">
+                  <path d="M8 12V3M4.5 6.5L8 3l3.5 3.5M3 14h10" />
+                </svg>
+              </button>
+            </Tooltip>
+            <Tooltip
+              content={
+                isProjectPaid ? (
+                  <Trans>Models cannot be deleted once the project is paid.</Trans>
+                ) : (
+                  <Trans>Delete</Trans>
+                )
+              }
+            >
+              {deleteButton}
+            </Tooltip>
+          </>
+        )}
       </div>
       <input
         ref={fileInputRef}

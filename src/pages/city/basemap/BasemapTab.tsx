@@ -7,7 +7,7 @@ import { trackUploadRow } from '../../../api/resumable-upload'
 import { useEngine } from '../../../engine-bridge'
 import type { Language } from '../../../i18n/languages'
 import { Button, formatFileSize, TextField, toast, uploadStore } from '../../../ui'
-import { useCityProjectStore } from '../city-context'
+import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { engineBasemap, errorMessage } from '../city-project-store'
 import { useCityServices } from '../city-services'
 import { type BasemapChoice, pmtilesFilePattern, styleUrlProblem } from './basemap-form'
@@ -30,6 +30,7 @@ export function BasemapTab() {
   const services = useCityServices()
   const engine = useEngine()
   const { basemap, projectId } = useSnapshot(store)
+  const canEdit = useCanEditCityProject()
   const groupName = useId()
   const savedKind = basemap?.setting.kind ?? 'offline'
   const [choice, setChoice] = useState<BasemapChoice>(savedKind)
@@ -183,9 +184,11 @@ export function BasemapTab() {
               setStyleUrlError(null)
             }}
           />
-          <Button type="submit" variant="primary" isBusy={isSaving}>
-            <Trans>Apply</Trans>
-          </Button>
+          {canEdit && (
+            <Button type="submit" variant="primary" isBusy={isSaving}>
+              <Trans>Apply</Trans>
+            </Button>
+          )}
         </form>
       )}
       {choice === 'pmtiles' && (
@@ -209,21 +212,25 @@ export function BasemapTab() {
                         <Trans>in use</Trans>
                       </span>
                     ) : (
-                      <Button
-                        isBusy={isSaving}
-                        onClick={() => void save({ kind: 'pmtiles', pmtiles_id: file.id })}
-                      >
-                        <Trans>Use</Trans>
-                      </Button>
+                      canEdit && (
+                        <Button
+                          isBusy={isSaving}
+                          onClick={() => void save({ kind: 'pmtiles', pmtiles_id: file.id })}
+                        >
+                          <Trans>Use</Trans>
+                        </Button>
+                      )
                     )}
                   </li>
                 )
               })}
             </ul>
           )}
-          <Button isBusy={isUploading} onClick={() => uploadInput.current?.click()}>
-            <Trans>Upload PMTiles</Trans>
-          </Button>
+          {canEdit && (
+            <Button isBusy={isUploading} onClick={() => uploadInput.current?.click()}>
+              <Trans>Upload PMTiles</Trans>
+            </Button>
+          )}
           <input
             ref={uploadInput}
             type="file"

@@ -11,7 +11,7 @@ import {
   saveMonomerModel,
   showMonomerModel,
 } from '../city-actions'
-import { useCityProjectStore } from '../city-context'
+import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
 import { RenameDialog } from '../oblique/RenameDialog'
 import { propertyRows, suggestedModelName } from './feature-properties'
@@ -56,6 +56,7 @@ export function MonomerTab() {
   const services = useCityServices()
   const engine = useEngine()
   const context: CityActionContext = { store, services, engine }
+  const canEdit = useCanEditCityProject()
   const { gisModels, tilesets } = useSnapshot(store)
   const { selectedFeature } = useSnapshot(sceneStore).city
   const [dialog, setDialog] = useState<
@@ -110,11 +111,13 @@ export function MonomerTab() {
                 </tbody>
               </table>
             )}
-            <div className="ts-city-details__actions">
-              <Button variant="primary" onClick={() => setDialog({ kind: 'save' })}>
-                <Trans>Save as monomer model</Trans>
-              </Button>
-            </div>
+            {canEdit && (
+              <div className="ts-city-details__actions">
+                <Button variant="primary" onClick={() => setDialog({ kind: 'save' })}>
+                  <Trans>Save as monomer model</Trans>
+                </Button>
+              </div>
+            )}
           </>
         ) : (
           <p className="ts-city-tab__hint">
@@ -140,7 +143,7 @@ export function MonomerTab() {
           }}
         />
       )}
-      {selectedModel && (
+      {selectedModel && canEdit && (
         <div className="ts-city-details__actions" data-testid="monomer-model-actions">
           <Button onClick={() => setDialog({ kind: 'rename', model: selectedModel })}>
             <Trans>Rename</Trans>

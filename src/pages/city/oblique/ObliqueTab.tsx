@@ -12,7 +12,7 @@ import {
   setTilesetVisible,
   uploadTilesetFile,
 } from '../city-actions'
-import { useCityProjectStore } from '../city-context'
+import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
 import { PlacementDialog } from './PlacementDialog'
 import { RenameDialog } from './RenameDialog'
@@ -58,6 +58,7 @@ export function ObliqueTab() {
   const services = useCityServices()
   const engine = useEngine()
   const context: CityActionContext = { store, services, engine }
+  const canEdit = useCanEditCityProject()
   const { tilesets, lastUploadRefusal } = useSnapshot(store)
   const scene = useSnapshot(sceneStore)
   const [selectedTilesetId, setSelectedTilesetId] = useState<string | null>(null)
@@ -102,20 +103,26 @@ export function ObliqueTab() {
 
   return (
     <div className="ts-city-tab" data-testid="city-oblique-tab">
-      <div className="ts-city-tab__actions">
-        <Button variant="primary" isBusy={isUploading} onClick={() => uploadInput.current?.click()}>
-          <Trans>Upload oblique photography</Trans>
-        </Button>
-        <input
-          ref={uploadInput}
-          type="file"
-          accept={tilesetAccept}
-          hidden
-          data-testid="oblique-upload-input"
-          aria-label={t`Upload oblique photography`}
-          onChange={(event) => void upload(event)}
-        />
-      </div>
+      {canEdit && (
+        <div className="ts-city-tab__actions">
+          <Button
+            variant="primary"
+            isBusy={isUploading}
+            onClick={() => uploadInput.current?.click()}
+          >
+            <Trans>Upload oblique photography</Trans>
+          </Button>
+          <input
+            ref={uploadInput}
+            type="file"
+            accept={tilesetAccept}
+            hidden
+            data-testid="oblique-upload-input"
+            aria-label={t`Upload oblique photography`}
+            onChange={(event) => void upload(event)}
+          />
+        </div>
+      )}
       <p className="ts-city-tab__hint">
         <Trans>
           A 3D Tiles tileset as a zip (tileset.json at the top or in one folder) or a .3tz file.
@@ -218,29 +225,35 @@ export function ObliqueTab() {
             <Button onClick={() => void flyToTileset(context, selected)}>
               <Trans>Fly to</Trans>
             </Button>
-            <Button onClick={() => void setTilesetVisible(context, selected, !selected.is_visible)}>
-              {selectedView.is_visible ? <Trans>Hide</Trans> : <Trans>Show</Trans>}
-            </Button>
-            <Button onClick={() => setDialog('rename')}>
-              <Trans>Rename</Trans>
-            </Button>
-            <Button onClick={() => setDialog('placement')}>
-              <Trans>Placement</Trans>
-            </Button>
-            <Button isBusy={isUploading} onClick={() => updateInput.current?.click()}>
-              <Trans>Update oblique photography</Trans>
-            </Button>
-            <input
-              ref={updateInput}
-              type="file"
-              accept={tilesetAccept}
-              hidden
-              aria-label={t`Update oblique photography`}
-              onChange={(event) => void upload(event, selected.id)}
-            />
-            <Button variant="danger" onClick={() => void remove(selected)}>
-              <Trans>Delete</Trans>
-            </Button>
+            {canEdit && (
+              <>
+                <Button
+                  onClick={() => void setTilesetVisible(context, selected, !selected.is_visible)}
+                >
+                  {selectedView.is_visible ? <Trans>Hide</Trans> : <Trans>Show</Trans>}
+                </Button>
+                <Button onClick={() => setDialog('rename')}>
+                  <Trans>Rename</Trans>
+                </Button>
+                <Button onClick={() => setDialog('placement')}>
+                  <Trans>Placement</Trans>
+                </Button>
+                <Button isBusy={isUploading} onClick={() => updateInput.current?.click()}>
+                  <Trans>Update oblique photography</Trans>
+                </Button>
+                <input
+                  ref={updateInput}
+                  type="file"
+                  accept={tilesetAccept}
+                  hidden
+                  aria-label={t`Update oblique photography`}
+                  onChange={(event) => void upload(event, selected.id)}
+                />
+                <Button variant="danger" onClick={() => void remove(selected)}>
+                  <Trans>Delete</Trans>
+                </Button>
+              </>
+            )}
           </div>
           <RenameDialog
             isOpen={dialog === 'rename'}

@@ -32,6 +32,14 @@ export function createMemoryCityServer(projectId: string) {
         name: 'Harbour district',
         kind: 'city',
         project_center: { lng: 121.6, lat: 31.2 },
+        // the test user owns the project: every control is offered
+        permissions: {
+          canRead: true,
+          canEdit: true,
+          canDelete: true,
+          canShare: true,
+          canCopy: true,
+        },
       }) as ProjectInfo,
     findObliquePhotographs: async () => structuredClone(tilesets),
     uploadResumable: async (file, { onProgress }) => {
