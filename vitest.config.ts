@@ -21,8 +21,19 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['{server,contract,workers,engine,tools,bench}/**/*.test.ts'],
-          exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.browser.test.ts', '**/*.fuzz.test.ts', '**/node_modules/**'],
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // Run alone (tools/test-all.sh, .ci/run), after the other suites: it measures how fast
+        // /web/health answers while every route is fuzzed, which other suites' CPU would blur.
+        test: {
+          name: 'fuzz',
+          environment: 'node',
+          include: ['server/**/*.fuzz.test.ts'],
+          testTimeout: 1_200_000,
           hookTimeout: 60_000,
         },
       },

@@ -17,10 +17,14 @@ step() {
 step "lint" npm run --silent lint
 step "typecheck" npm run --silent typecheck
 step "unit, server, dom and browser tests (vitest)" \
-  npx vitest run --reporter=default --reporter=json --outputFile=.tmp/reports/vitest.json
+  npx vitest run --project node --project dom --project browser \
+  --reporter=default --reporter=json --outputFile=.tmp/reports/vitest.json
+step "fuzz of every /web/ route, alone (vitest)" \
+  npx vitest run --project fuzz --reporter=default --reporter=json \
+  --outputFile=.tmp/reports/fuzz.json
 step "build the web app" npm run --silent build
 step "end-to-end (Playwright, production build, real server)" \
   env PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/reports/e2e.json npx playwright test --reporter=list,json
 
-node tools/summarise-tests.mjs .tmp/reports/vitest.json .tmp/reports/e2e.json || status=1
+node tools/summarise-tests.mjs .tmp/reports/vitest.json .tmp/reports/fuzz.json .tmp/reports/e2e.json || status=1
 exit $status

@@ -60,7 +60,7 @@ export class OpenApiRegistry {
 
   /**
    * Notes a route Fastify registered under /web/, documented or not (raw file and tus routes
-   * too), so tests can walk every address the server answers (server/fuzz.test.ts).
+   * too), so tests can walk every address the server answers (server/routes-fuzz.fuzz.test.ts).
    */
   noteServed(method: string, url: string): void {
     this.served.push({ method, url })
