@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads'
 import * as Comlink from 'comlink'
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
-import { keepErrorCodesAcrossComlink } from '../../workers/indoor-route/comlink-errors'
 import { createIndoorRouteApi } from '../../workers/indoor-route/indoor-route-api'
+import { keepErrorCodesAcrossComlink } from '../../workers/protocol/error-transport'
 
 /**
  * The routing service behind comlink in a Node worker_threads worker: the same object the

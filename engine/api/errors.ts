@@ -1,11 +1,29 @@
-import type { ZipErrorCode } from '../../workers/unzip/zip-errors'
+/**
+ * Why an archive could not be listed or extracted: the engine's own names for the unzip
+ * worker's codes (engine/workers/unzip-client.ts checks at compile time that they agree).
+ */
+export type ArchiveErrorCode =
+  | 'archive.notZip'
+  | 'archive.truncated'
+  | 'archive.corrupt'
+  | 'archive.checksumMismatch'
+  | 'archive.unsafeEntryName'
+  | 'archive.duplicateEntry'
+  | 'archive.tooManyEntries'
+  | 'archive.entryTooLarge'
+  | 'archive.tooLarge'
+  | 'archive.suspiciousCompression'
+  | 'archive.encrypted'
+  | 'archive.unsupportedMethod'
+  | 'archive.entryNotFound'
+  | 'archive.aborted'
 
 /**
  * Every way an engine command can fail, as a stable code the UI maps to a translated message
  * (src/engine-bridge/engine-error-messages.ts must name each one; the compiler checks it).
  */
 export type EngineErrorCode =
-  | ZipErrorCode
+  | ArchiveErrorCode
   /** A view command ran before a canvas was attached. */
   | 'view.noCanvas'
   /** A building command ran while no building scene is open. */

@@ -1,5 +1,5 @@
 import type { SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
-import { STALE } from '../../workers/bvh/latest-wins'
+import { STALE } from '../../workers/protocol/latest-wins'
 import type { BuildingCommands } from '../api/building-commands'
 import {
   type BuildingCameraState,

@@ -10,12 +10,12 @@ import {
   type Vector2,
 } from 'three'
 import type { BvhWorkerApi } from '../../workers/bvh/bvh.worker'
-import { STALE } from '../../workers/bvh/latest-wins'
+import { STALE } from '../../workers/protocol/latest-wins'
 import type { PickHit, PickRay } from '../../workers/bvh/picking-scene'
 import type { GmlParseProgress } from '../../workers/indoor-route/gml-parser'
-import type { NetworkSnapshot, RouteAnswer } from '../../workers/indoor-route/indoor-route-api'
+import type { NetworkSnapshot } from '../../workers/indoor-route/indoor-route-api'
 import type { IndoorRouteWorkerApi } from '../../workers/indoor-route/indoor-route.worker'
-import type { RouteEndpoint } from '../../workers/indoor-route/route'
+import type { RouteEndpoint, RouteResult } from '../../workers/indoor-route/route'
 import { transferablesOf } from '../../workers/sbm/decoded-sbm'
 import { NOT_VALID_SBM_MESSAGE } from '../../workers/sbm/sbm-error'
 import type { DecodeSbmOutcome, SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
@@ -448,7 +448,7 @@ export class BuildingScene {
     const gml = this.requireGml()
     const fromEndpoint = this.toNetworkEndpoint(from)
     const toEndpoint = this.toNetworkEndpoint(to)
-    const answer = await this.askRouteWorker<RouteAnswer>(gml, () =>
+    const answer = await this.askRouteWorker<RouteResult>(gml, () =>
       gml.client.api.route(fromEndpoint, toEndpoint),
     )
     if (answer.path === null) {
@@ -556,14 +556,14 @@ export class BuildingScene {
         { signal: job.signal },
       )
       if (this.isDisposed) {
-        if (outcome.ok) for (const bitmap of outcome.imageBitmaps) bitmap?.close()
+        if (outcome.ok) for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
         return
       }
       if (!outcome.ok) {
         this.failModel(entry, outcome.error.code, outcome.error.message)
         return
       }
-      const copy = outcome.pickingCopy
+      const copy = outcome.value.pickingCopy
       if (copy) {
         const added = await Promise.race([
           this.picking.api.addDecoded(modelId, Comlink.transfer(copy, transferablesOf(copy))),
@@ -571,15 +571,19 @@ export class BuildingScene {
         ])
         for (const mesh of added.meshes) {
           const name =
-            mesh.name || outcome.model.meshes[mesh.meshIndex]?.name || `mesh ${mesh.meshIndex}`
+            mesh.name ||
+            outcome.value.model.meshes[mesh.meshIndex]?.name ||
+            `mesh ${mesh.meshIndex}`
           this.meshes.set(mesh.meshId, { name, modelId })
         }
       }
       if (this.isDisposed) {
-        for (const bitmap of outcome.imageBitmaps) bitmap?.close()
+        for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
         return
       }
-      const three = createSbmObject(outcome.model, { imageBitmaps: outcome.imageBitmaps })
+      const three = createSbmObject(outcome.value.model, {
+        imageBitmaps: outcome.value.imageBitmaps,
+      })
       three.root.name = modelId
       entry.three = three
       entry.materialDefaults = three.materials.map((material) => ({
@@ -589,8 +593,8 @@ export class BuildingScene {
         depthWrite: material.depthWrite,
       }))
       entry.loadState = 'success'
-      entry.triangleCount = outcome.model.stats.triangleCount
-      entry.hasStoredBvh = outcome.model.stats.builtBvhCount === 0
+      entry.triangleCount = outcome.value.model.stats.triangleCount
+      entry.hasStoredBvh = outcome.value.model.stats.builtBvhCount === 0
       if (this.isShellModel(entry)) this.applyOpacity(entry)
       this.root.add(three.root)
       this.changed()

@@ -4,11 +4,11 @@ import type { ArchiveInput } from '../../workers/unzip/archive-source'
 import type { ExtractedArchive } from '../../workers/unzip/extracted-archive'
 import { mergeExtractedArchives, planExtractionGroups } from '../../workers/unzip/extraction-groups'
 import type { UnzipWorkerApi } from '../../workers/unzip/unzip.worker'
-import type { UnzipExtractOptions, WorkerOutcome } from '../../workers/unzip/unzip-api'
+import type { UnzipExtractOptions, UnzipOutcome } from '../../workers/unzip/unzip-api'
 import type { ExtractProgress } from '../../workers/unzip/zip-extractor'
-import { ZipError } from '../../workers/unzip/zip-errors'
+import { ZipError, type ZipErrorCode } from '../../workers/unzip/zip-errors'
 import type { ArchiveListing } from '../../workers/unzip/zip-reader'
-import { EngineError } from '../api/errors'
+import { type ArchiveErrorCode, EngineError } from '../api/errors'
 import type { WorkerEndpoint, WorkerPool } from './create-worker-client'
 
 /** Starts the real unzip worker; the bundler emits it as its own chunk. */
@@ -181,7 +181,16 @@ function toEngineFailure(error: unknown): unknown {
     : error
 }
 
-function unwrap<Value>(outcome: WorkerOutcome<Value>): Value {
+function unwrap<Value>(outcome: UnzipOutcome<Value>): Value {
   if (outcome.ok) return outcome.value
   throw new EngineError(outcome.error.code, outcome.error.message, outcome.error.detail)
 }
+
+/** Fails to compile when the engine's archive codes and the unzip worker's drift apart. */
+type SameCodes = [ArchiveErrorCode] extends [ZipErrorCode]
+  ? [ZipErrorCode] extends [ArchiveErrorCode]
+    ? true
+    : false
+  : false
+const archiveCodesAgree: SameCodes = true
+void archiveCodesAgree

@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useContext, useEffect } from 'react'
-import type { Engine } from '../../engine/core/engine'
+import type { Engine } from '../../engine/api'
 import { connectEngine } from './connect-engine'
 import { installEngineTestApi } from './engine-test-api'
 import { type SceneState, sceneStore } from './scene-store'

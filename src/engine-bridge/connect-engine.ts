@@ -1,5 +1,4 @@
-import type { Engine } from '../../engine/core/engine'
-import type { EngineSnapshot } from '../../engine/api/snapshot'
+import type { Engine, EngineSnapshot } from '../../engine/api'
 import { type SceneState, sceneStore } from './scene-store'
 
 /**

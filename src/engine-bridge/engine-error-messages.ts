@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
-import type { EngineErrorCode } from '../../engine/api/errors'
+import type { EngineErrorCode } from '../../engine/api'
 
 /**
  * What a user reads for each engine error code. A Record over the code union: a new code

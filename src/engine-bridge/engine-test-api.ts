@@ -1,6 +1,10 @@
-import type { CommandArgsTuple, CommandName, CommandResult } from '../../engine/api/commands'
-import type { EngineSnapshot } from '../../engine/api/snapshot'
-import type { Engine } from '../../engine/core/engine'
+import type {
+  CommandArgsTuple,
+  CommandName,
+  CommandResult,
+  Engine,
+  EngineSnapshot,
+} from '../../engine/api'
 import { isTestApiEnabled } from '../app/test-api'
 
 declare global {

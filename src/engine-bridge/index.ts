@@ -2,7 +2,7 @@
  * The only place where src/ reaches the engine at run time (architecture.md §3). Everything
  * else in src/ imports from here, or imports engine types with `import type`.
  */
-export { Engine, type EngineOptions } from '../../engine/core/engine'
+export { Engine, type EngineOptions } from '../../engine/api'
 export { connectEngine } from './connect-engine'
 export { engineErrorMessage } from './engine-error-messages'
 export { type EngineHandle, EngineProvider, useEngine } from './EngineProvider'

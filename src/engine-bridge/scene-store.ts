@@ -1,5 +1,5 @@
 import { proxy } from 'valtio'
-import { createInitialSnapshot, type EngineSnapshot } from '../../engine/api/snapshot'
+import { createInitialSnapshot, type EngineSnapshot } from '../../engine/api'
 
 /** The engine snapshot as a writable valtio state; only connectEngine writes it. */
 export type SceneState = { -readonly [Key in keyof EngineSnapshot]: EngineSnapshot[Key] }

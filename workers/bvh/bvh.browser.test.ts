@@ -6,7 +6,7 @@ import type { SbmDecodeWorkerApi } from '../sbm/sbm-decode.worker'
 import { transferablesOf } from '../sbm/decoded-sbm'
 import { createSbmObject } from '../sbm/sbm-three'
 import type { BvhWorkerApi } from './bvh.worker'
-import { STALE } from './latest-wins'
+import { STALE } from '../protocol/latest-wins'
 
 /** The real module workers in real Chromium, started the way the engine starts them. */
 const workers: Worker[] = []
@@ -31,17 +31,17 @@ describe('picking worker in Chromium', () => {
     const picking = startPickingWorker()
     const added = await picking.addSbm('building', fixtureHref())
     if (!added.ok) throw new Error(added.error.detail)
-    expect(added.meshes.map((mesh) => mesh.name)).toEqual(['F1 slab', 'F2 slab', 'F1 column'])
-    expect(added.triangleCount).toBe(36)
+    expect(added.value.meshes.map((mesh) => mesh.name)).toEqual(['F1 slab', 'F2 slab', 'F1 column'])
+    expect(added.value.triangleCount).toBe(36)
 
     const hit = await picking.raycast(fromAbove)
-    const picked = added.meshes.find((mesh) => mesh.meshId === hit?.meshId)
+    const picked = added.value.meshes.find((mesh) => mesh.meshId === hit?.meshId)
     expect(picked?.name).toBe('F2 slab')
     expect(hit!.point[1]).toBeCloseTo(3.1, 5)
     expect(hit!.normal).toEqual([0, 1, 0])
 
     const side = await picking.raycast({ origin: [-10, 1.5, 0], direction: [1, 0, 0] })
-    expect(added.meshes.find((mesh) => mesh.meshId === side?.meshId)?.name).toBe('F1 column')
+    expect(added.value.meshes.find((mesh) => mesh.meshId === side?.meshId)?.name).toBe('F1 column')
     expect(await picking.raycast({ origin: [50, 10, 50], direction: [0, -1, 0] })).toBeNull()
 
     expect(await picking.removeModel('building')).toBe(3)
@@ -92,9 +92,9 @@ describe('decode worker in Chromium', () => {
     const decoder = Comlink.wrap<SbmDecodeWorkerApi>(worker)
     const outcome = await decoder.decode(fixtureHref(), { forPicking: true })
     if (!outcome.ok) throw new Error(outcome.error.detail)
-    expect(outcome.model.stats).toMatchObject({ storedBvhCount: 2, builtBvhCount: 0 })
+    expect(outcome.value.model.stats).toMatchObject({ storedBvhCount: 2, builtBvhCount: 0 })
 
-    const model = createSbmObject(outcome.model, { imageBitmaps: outcome.imageBitmaps })
+    const model = createSbmObject(outcome.value.model, { imageBitmaps: outcome.value.imageBitmaps })
     const { Raycaster, Vector3 } = await import('three')
     const { acceleratedRaycast } = await import('three-mesh-bvh')
     for (const child of model.root.children)
@@ -106,14 +106,14 @@ describe('decode worker in Chromium', () => {
     raycaster.firstHitOnly = true
     expect(raycaster.intersectObject(model.root, true)[0]?.object.name).toBe('F2 slab')
 
-    const copy = outcome.pickingCopy!
+    const copy = outcome.value.pickingCopy!
     const picking = startPickingWorker()
     const added = await picking.addDecoded(
       'building',
       Comlink.transfer(copy, transferablesOf(copy)),
     )
     expect(copy.positions.byteLength).toBe(0) // moved to the picking worker, not copied
-    expect(outcome.model.positions.byteLength).toBeGreaterThan(0) // the main thread keeps its own
+    expect(outcome.value.model.positions.byteLength).toBeGreaterThan(0) // the main thread keeps its own
     const hit = await picking.raycast(fromAbove)
     expect(added.meshes.find((mesh) => mesh.meshId === hit?.meshId)?.name).toBe('F2 slab')
     model.dispose()
@@ -127,11 +127,11 @@ describe('decode worker in Chromium', () => {
     const decoder = Comlink.wrap<SbmDecodeWorkerApi>(worker)
     const outcome = await decoder.decode(new URL(duckUrl, location.href).href)
     if (!outcome.ok) throw new Error(outcome.error.detail)
-    expect(outcome.imageBitmaps[0]).toBeInstanceOf(ImageBitmap)
-    const model = createSbmObject(outcome.model, { imageBitmaps: outcome.imageBitmaps })
+    expect(outcome.value.imageBitmaps[0]).toBeInstanceOf(ImageBitmap)
+    const model = createSbmObject(outcome.value.model, { imageBitmaps: outcome.value.imageBitmaps })
     await model.texturesReady
     const map = (model.materials[0] as import('three').MeshStandardMaterial).map!
-    expect(map.image).toBe(outcome.imageBitmaps[0])
+    expect(map.image).toBe(outcome.value.imageBitmaps[0])
     const bitmap = map.image as ImageBitmap
     expect([bitmap.width, bitmap.height]).toEqual([512, 512])
     model.dispose()

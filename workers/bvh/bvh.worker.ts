@@ -1,101 +1,13 @@
-import * as Comlink from 'comlink'
-import { decodeSbm } from '../sbm/decode-sbm'
-import type { DecodedSbm } from '../sbm/decoded-sbm'
-import { fetchModelBytes, type SbmErrorData, toSbmErrorData } from '../sbm/sbm-error'
-import { addDecodedSbm, type PickableSbmMesh } from './add-decoded-sbm'
-import { createLatestWinsGate, type Stale } from './latest-wins'
-import {
-  type PickableInstanceInput,
-  type PickableMeshInput,
-  type PickHit,
-  type PickRay,
-  PickingScene,
-} from './picking-scene'
-
-export type { PickableSbmMesh }
-
-/** The answer of `addSbm`: the meshes now pickable, or why the file was refused. */
-export type AddSbmOutcome =
-  | { ok: true; meshes: PickableSbmMesh[]; triangleCount: number }
-  | { ok: false; error: SbmErrorData }
-
-const scene = new PickingScene()
-const hoverGate = createLatestWinsGate()
-
 /**
- * The picking worker: a long-lived holder of the open scene's BVHs (architecture.md §4). It lives
- * as long as the scene and is disposed with it; picks never block the main thread.
+ * The picking worker: a thin shell around bvh-api.ts (architecture.md §4). One per open
+ * building scene, disposed with it. Clients import only the type.
  */
-const api = {
-  /** Adds one mesh with its stored BVH; the buffers are transferred in, not copied. */
-  add(meshId: string, owned: PickableMeshInput | PickableInstanceInput): void {
-    scene.add(meshId, owned)
-  },
+import { exposeWorker } from '../protocol/expose'
+import { createBvhApi } from './bvh-api'
 
-  /**
-   * Decodes an SBM (bytes transferred in, or a URL fetched here, off the main thread) for picking
-   * only and adds one mesh per placed primitive, with ids `<modelId>#<node>.<primitive>`.
-   */
-  async addSbm(modelId: string, source: ArrayBuffer | string): Promise<AddSbmOutcome> {
-    try {
-      const bytes =
-        typeof source === 'string' ? await fetchModelBytes(source) : new Uint8Array(source)
-      const decoded = await decodeSbm(bytes, { purpose: 'picking' })
-      const { meshes, triangleCount } = addDecodedSbm(scene, modelId, decoded)
-      return { ok: true, meshes, triangleCount }
-    } catch (error) {
-      return { ok: false, error: toSbmErrorData(error) }
-    }
-  },
+export type { AddSbmOutcome, PickableSbm, PickableSbmMesh } from './bvh-api'
 
-  /**
-   * Adds a model the decode worker already decoded (its `pickingCopy`, transferred in through
-   * the main thread without a copy), so one fetch and one decode serve rendering and picking.
-   */
-  addDecoded(
-    modelId: string,
-    ownedDecoded: DecodedSbm,
-  ): { meshes: PickableSbmMesh[]; triangleCount: number } {
-    return addDecodedSbm(scene, modelId, ownedDecoded)
-  },
-
-  /** Removes one mesh. */
-  remove(meshId: string): boolean {
-    return scene.remove(meshId)
-  },
-
-  /** Removes every mesh of a model added with `addSbm`. */
-  removeModel(modelId: string): number {
-    return scene.removeByPrefix(`${modelId}#`)
-  },
-
-  /** The closest hit (clicks, POI placement): always answered. */
-  raycast(ray: PickRay): PickHit | null {
-    return scene.raycast(ray)
-  },
-
-  /** Many rays in one message (sampling, visibility checks, benchmarks); answers in ray order. */
-  raycastBatch(rays: PickRay[]): (PickHit | null)[] {
-    return rays.map((ray) => scene.raycast(ray))
-  },
-
-  /** Hover picking: answered only if no newer hover request is already waiting, else 'stale'. */
-  hover(ray: PickRay): Promise<PickHit | null | Stale> {
-    return hoverGate(() => scene.raycast(ray))
-  },
-
-  /** Counts, for the engine's snapshot and tests. */
-  stats(): { meshCount: number; triangleCount: number } {
-    return { meshCount: scene.meshCount, triangleCount: scene.triangleCount }
-  },
-
-  /** Drops every BVH; the client terminates the worker right after. */
-  dispose(): void {
-    scene.dispose()
-  },
-}
-
-/** The picking worker's API, for `Comlink.wrap<BvhWorkerApi>(worker)` (import the type only). */
+const api = createBvhApi()
+/** The API a client gets from `Comlink.wrap<BvhWorkerApi>(worker)`. */
 export type BvhWorkerApi = typeof api
-
-Comlink.expose(api)
+exposeWorker(api)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { STALE } from '../protocol/latest-wins'
 import { readRealFile, readTwoStoreyFixture, realFiles, testGml } from './fixtures/test-gml'
 import type { GmlParseProgress } from './gml-parser'
 import { createIndoorRouteApi } from './indoor-route-api'
@@ -124,12 +125,13 @@ describe('createIndoorRouteApi', () => {
   it('lets the latest interactive query win over older pending ones', async () => {
     const api = createIndoorRouteApi()
     await api.load(readTwoStoreyFixture())
-    const first = api.route('R101', 'R102', { isInteractive: true })
-    const second = api.route('R101', 'C1b', { isInteractive: true })
-    const third = api.route('R101', 'R201', { isInteractive: true })
-    expect(await first).toEqual({ path: null, reason: 'superseded' })
-    expect(await second).toEqual({ path: null, reason: 'superseded' })
-    expect((await third).path?.at(-1)).toBe('R201')
+    const first = api.routeInteractive('R101', 'R102')
+    const second = api.routeInteractive('R101', 'C1b')
+    const third = api.routeInteractive('R101', 'R201')
+    expect(await first).toBe(STALE)
+    expect(await second).toBe(STALE)
+    const latest = await third
+    expect(latest !== STALE && latest.path?.at(-1)).toBe('R201')
     // Non-interactive queries are never dropped.
     const [a, b] = await Promise.all([api.route('R101', 'R102'), api.route('R101', 'C1b')])
     expect([a.path?.at(-1), b.path?.at(-1)]).toEqual(['R102', 'C1b'])

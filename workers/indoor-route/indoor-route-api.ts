@@ -1,7 +1,8 @@
+import * as Comlink from 'comlink'
 import { buildNavigationGraph, type GmlRepair, type GmlWarning } from './build-navigation-graph'
 import { GmlError } from './gml-errors'
 import { type GmlParseProgress, parseIndoorGmlStream } from './gml-parser'
-import { LatestWins, SUPERSEDED, yieldToEventLoop } from './latest-wins'
+import { createLatestWinsGate, type Stale, yieldToQueuedMessages } from '../protocol/latest-wins'
 import { type GraphInfo, graphInfo, type NavigationGraph } from './navigation-graph'
 import {
   findRoute,
@@ -28,8 +29,8 @@ export interface GmlLoadReport {
   buildDurationMs: number
 }
 
-/** A route answer: found, unreachable, or replaced by a newer interactive query. */
-export type RouteAnswer = RouteResult | { path: null; reason: 'superseded' }
+/** An interactive route answer: found, unreachable, or replaced by a newer interactive query. */
+export type RouteAnswer = RouteResult | Stale
 
 /**
  * What the engine needs to draw the loaded network and label its States: per-State arrays and
@@ -68,12 +69,6 @@ export interface StateListEntry {
   position: [number, number, number] | null
 }
 
-/** Options of one route query. */
-export interface RouteOptions {
-  /** Interactive query: skip it if a newer one with this flag arrives before it runs. */
-  isInteractive?: boolean
-}
-
 /** Progress is posted at most this often, so a fast parse does not flood the main thread. */
 const PROGRESS_INTERVAL_MS = 10
 /** Slices the input so the worker reads messages (dispose) and reports progress while parsing. */
@@ -91,7 +86,7 @@ async function* slicesOf(
 ): AsyncGenerator<string | Uint8Array> {
   const size = typeof source === 'string' ? source.length : source.byteLength
   for (let start = 0; start < size; start += LOAD_SLICE_SIZE) {
-    if (start > 0) await yieldToEventLoop()
+    if (start > 0) await yieldToQueuedMessages()
     if (signal.aborted) throw new GmlError('gml.aborted', 'Loading the GML file was cancelled.')
     yield typeof source === 'string'
       ? source.slice(start, start + LOAD_SLICE_SIZE)
@@ -123,11 +118,18 @@ function throttled(
 export function createIndoorRouteApi() {
   let network: LoadedNetwork | undefined
   let loading: AbortController | undefined
-  const interactive = new LatestWins()
+  const interactive = createLatestWinsGate()
 
   const loaded = (): LoadedNetwork => {
     if (!network) throw new GmlError('gml.notLoaded', 'No GML file is loaded; load one first.')
     return network
+  }
+
+  const routeNow = (from: RouteEndpoint, to: RouteEndpoint): RouteResult => {
+    const { graph, stateIndex, search } = loaded()
+    const result = findRoute(graph, stateIndex, search, from, to)
+    // Over a worker the polyline is transferred, not copied (in-process this is a no-op).
+    return 'polyline' in result ? Comlink.transfer(result, [result.polyline.buffer]) : result
   }
 
   return {
@@ -177,18 +179,16 @@ export function createIndoorRouteApi() {
      * Shortest route between two State ids or snapped points. Unreachable answers
      * `{ path: null, reason: 'unreachable' }`; an unknown id throws `gml.unknownState`.
      */
-    async route(
-      from: RouteEndpoint,
-      to: RouteEndpoint,
-      options?: RouteOptions,
-    ): Promise<RouteAnswer> {
-      const answer = () => {
-        const { graph, stateIndex, search } = loaded()
-        return findRoute(graph, stateIndex, search, from, to)
-      }
-      if (!options?.isInteractive) return answer()
-      const result = await interactive.run(answer)
-      return result === SUPERSEDED ? { path: null, reason: 'superseded' } : result
+    async route(from: RouteEndpoint, to: RouteEndpoint): Promise<RouteResult> {
+      return routeNow(from, to)
+    },
+
+    /**
+     * Like `route`, for interactive queries (dragging a route end): answered only if no newer
+     * interactive query is already waiting, else `'stale'` (protocol/latest-wins.ts) unsearched.
+     */
+    routeInteractive(from: RouteEndpoint, to: RouteEndpoint): Promise<RouteAnswer> {
+      return interactive(() => routeNow(from, to))
     },
 
     /** The connected State nearest a point, optionally only on one storey. */

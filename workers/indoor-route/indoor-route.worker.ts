@@ -1,24 +1,12 @@
-import * as Comlink from 'comlink'
-import { keepErrorCodesAcrossComlink } from './comlink-errors'
-import { createIndoorRouteApi, type RouteAnswer } from './indoor-route-api'
-
 /**
- * Long-lived IndoorGML routing worker: it holds the network of the open scene between
- * queries and is disposed with the scene. Errors keep their `gml.*` code across the boundary.
+ * Long-lived IndoorGML routing worker: a thin shell around indoor-route-api.ts (architecture.md
+ * §4). It holds the network of the open scene between queries and is disposed with the scene.
+ * Errors keep their `gml.*` code across the boundary (protocol/error-transport.ts).
  */
-const service = createIndoorRouteApi()
+import { exposeWorker } from '../protocol/expose'
+import { createIndoorRouteApi } from './indoor-route-api'
 
-const api = {
-  ...service,
-  /** Same as the service's route, with the polyline transferred instead of copied. */
-  async route(...args: Parameters<typeof service.route>): Promise<RouteAnswer> {
-    const answer = await service.route(...args)
-    return 'polyline' in answer ? Comlink.transfer(answer, [answer.polyline.buffer]) : answer
-  },
-}
-
+const api = createIndoorRouteApi()
 /** What the main thread gets from `Comlink.wrap<IndoorRouteWorkerApi>(worker)`. */
 export type IndoorRouteWorkerApi = typeof api
-
-keepErrorCodesAcrossComlink()
-Comlink.expose(api)
+exposeWorker(api)

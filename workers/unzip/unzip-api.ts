@@ -5,12 +5,10 @@ import type { ExtractedArchive } from './extracted-archive'
 import { type ExtractProgress, extractArchive } from './zip-extractor'
 import { type ArchiveListing, readArchiveDirectory } from './zip-reader'
 import { ZipError, type ZipErrorData } from './zip-errors'
+import { outcomeOf, type WorkerOutcome } from '../protocol/outcome'
 
-/**
- * A worker call's answer. Archive problems come back as data because comlink rebuilds thrown
- * errors from name/message/stack only, and the caller needs the stable `code`.
- */
-export type WorkerOutcome<Value> = { ok: true; value: Value } | { ok: false; error: ZipErrorData }
+/** A worker call's answer: the value, or the archive problem as data (protocol/outcome.ts). */
+export type UnzipOutcome<Value> = WorkerOutcome<Value, ZipErrorData>
 
 /** Options of {@link unzipApi.list}. */
 export interface UnzipListOptions {
@@ -29,18 +27,10 @@ export interface UnzipExtractOptions extends UnzipListOptions {
   abortPort?: MessagePort
 }
 
-async function outcomeOf<Value>(work: () => Promise<Value>): Promise<WorkerOutcome<Value>> {
-  try {
-    return { ok: true, value: await work() }
-  } catch (error) {
-    if (error instanceof ZipError) {
-      return {
-        ok: false,
-        error: { code: error.code, message: error.message, detail: error.detail },
-      }
-    }
-    throw error
-  }
+/** Archive problems become data; anything else is a bug and throws. */
+function zipFailureOf(error: unknown): ZipErrorData | undefined {
+  if (!(error instanceof ZipError)) return undefined
+  return { code: error.code, message: error.message, detail: error.detail }
 }
 
 /**
@@ -49,11 +39,8 @@ async function outcomeOf<Value>(work: () => Promise<Value>): Promise<WorkerOutco
  */
 export const unzipApi = {
   /** Lists an archive's entries; reads only its tail. */
-  list(
-    input: ArchiveInput,
-    options: UnzipListOptions = {},
-  ): Promise<WorkerOutcome<ArchiveListing>> {
-    return outcomeOf(() => readArchiveDirectory(toArchiveSource(input), options))
+  list(input: ArchiveInput, options: UnzipListOptions = {}): Promise<UnzipOutcome<ArchiveListing>> {
+    return outcomeOf(() => readArchiveDirectory(toArchiveSource(input), options), zipFailureOf)
   },
 
   /**
@@ -64,22 +51,24 @@ export const unzipApi = {
     input: ArchiveInput,
     options: UnzipExtractOptions = {},
     onProgress?: (progress: ExtractProgress) => unknown,
-  ): Promise<WorkerOutcome<ExtractedArchive>> {
+  ): Promise<UnzipOutcome<ExtractedArchive>> {
     const { abortPort, ...extractOptions } = options
     const controller = new AbortController()
     if (abortPort) {
       abortPort.onmessage = () => controller.abort()
     }
     try {
-      const outcome = await outcomeOf(() =>
-        extractArchive(input, {
-          ...extractOptions,
-          signal: controller.signal,
-          // A progress report must never fail the work (e.g. the caller released its proxy).
-          onProgress:
-            onProgress &&
-            ((progress) => void Promise.resolve(onProgress(progress)).catch(() => undefined)),
-        }),
+      const outcome = await outcomeOf(
+        () =>
+          extractArchive(input, {
+            ...extractOptions,
+            signal: controller.signal,
+            // A progress report must never fail the work (e.g. the caller released its proxy).
+            onProgress:
+              onProgress &&
+              ((progress) => void Promise.resolve(onProgress(progress)).catch(() => undefined)),
+          }),
+        zipFailureOf,
       )
       return outcome.ok ? Comlink.transfer(outcome, outcome.value.packs) : outcome
     } finally {

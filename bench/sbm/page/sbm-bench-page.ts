@@ -12,7 +12,7 @@ import { Box3, DoubleSide, Matrix4, type Mesh, type Object3D, Raycaster, Vector3
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh'
 import type { BvhWorkerApi } from '../../../workers/bvh/bvh.worker'
-import { STALE } from '../../../workers/bvh/latest-wins'
+import { STALE } from '../../../workers/protocol/latest-wins'
 import type { PickRay } from '../../../workers/bvh/picking-scene'
 import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import { transferablesOf } from '../../../workers/sbm/decoded-sbm'
@@ -145,12 +145,12 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     const decoded = await decoder.decode(sbmUrl, { forPicking: true })
     const decodedAtMs = performance.now() - startMs
     if (!decoded.ok) throw new Error(decoded.error.detail)
-    const pickingCopy = decoded.pickingCopy!
+    const pickingCopy = decoded.value.pickingCopy!
     const pickable = picking.addDecoded(
       'building',
       Comlink.transfer(pickingCopy, transferablesOf(pickingCopy)),
     )
-    const model = createSbmObject(decoded.model, { imageBitmaps: decoded.imageBitmaps })
+    const model = createSbmObject(decoded.value.model, { imageBitmaps: decoded.value.imageBitmaps })
     triangleCount = (await pickable).triangleCount
     const pickerReadyAtMs = performance.now() - startMs
     return {
@@ -195,9 +195,10 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     min: new Vector3(Infinity, Infinity, Infinity),
     max: new Vector3(-Infinity, -Infinity, -Infinity),
   }
-  for (const instance of stats.model.instances) {
-    for (const primitiveId of stats.model.meshes[instance.meshIndex]!.primitiveIds) {
-      const [minX, minY, minZ, maxX, maxY, maxZ] = stats.model.primitives[primitiveId]!.boundingBox
+  for (const instance of stats.value.model.instances) {
+    for (const primitiveId of stats.value.model.meshes[instance.meshIndex]!.primitiveIds) {
+      const [minX, minY, minZ, maxX, maxY, maxZ] =
+        stats.value.model.primitives[primitiveId]!.boundingBox
       const worldBox = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ))
       worldBox.applyMatrix4(new Matrix4().fromArray(instance.matrixWorld))
       box.min.min(worldBox.min)

@@ -6,7 +6,7 @@ import { Box3, Matrix4, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
 import { decodeSbm } from '../../../workers/sbm/decode-sbm'
 import type { DecodedSbm } from '../../../workers/sbm/decoded-sbm'
-import { convertDuck, convertTwoStoreys } from '../../../workers/sbm/fixtures/make-fixtures'
+import { convertDuck, convertTwoStoreys } from '../../../tools/make-sbm-fixtures'
 import { writeGlb } from '../../../workers/sbm/glb'
 import { type ConversionRefusal, ConversionError } from './conversion-error'
 import { convertModelToSbm } from './convert-model'
@@ -285,7 +285,7 @@ describe('the committed test fixtures', () => {
   const committed = (name: string) =>
     readFile(new URL(`../../../workers/sbm/fixtures/${name}`, import.meta.url))
 
-  it('still equal fresh conversions (regenerate with workers/sbm/fixtures/make-fixtures.ts)', async () => {
+  it('still equal fresh conversions (regenerate with tools/make-sbm-fixtures.ts)', async () => {
     const { sbm } = await convertTwoStoreys()
     expect(Buffer.from(sbm).equals(await committed('two-storeys.sbm'))).toBe(true)
     expect(Buffer.from(await convertDuck()).equals(await committed('duck.sbm'))).toBe(true)

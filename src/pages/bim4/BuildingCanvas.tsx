@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro'
 import { type PointerEvent, useEffect, useRef } from 'react'
-import type { BuildingPick } from '../../../engine/api/building-commands'
+import type { BuildingPick } from '../../../engine/api'
 import { useEngine } from '../../engine-bridge'
 
 /** A press that moves further than this is an orbit or pan drag, not a click. */

@@ -2,7 +2,7 @@ import { proxy } from 'valtio'
 import type { ModelInfoDatum } from '../../../contract/building'
 import type { Project } from '../../../contract/project'
 import type { GmlPath } from '../../../contract/gml'
-import type { BuildingPick } from '../../../engine/api/building-commands'
+import type { BuildingPick } from '../../../engine/api'
 
 /**
  * What the building editor knows beyond the engine snapshot: the open project's record and

@@ -1,5 +1,5 @@
 import type { ModelInfoDatum } from '../../../contract/building'
-import type { BuildingSceneDescription } from '../../../engine/api/building-commands'
+import type { BuildingSceneDescription } from '../../../engine/api'
 
 /**
  * Maps the server's `/web/model/findModelInfo` answer to the plain description `building.open`

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio'
-import type { CityBasemap, CityTilesetSource } from '../../../engine/api/city-snapshot'
+import type { CityBasemap, CityTilesetSource } from '../../../engine/api'
 import type { ProjectInfo } from '../../../contract/project'
 import {
   absoluteServedUrl,

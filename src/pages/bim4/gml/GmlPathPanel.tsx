@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type ChangeEvent, useId, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
-import type { GmlDisplayMode } from '../../../../engine/api/building-commands'
+import type { GmlDisplayMode } from '../../../../engine/api'
 import { updateGmlPlacement } from '../../../api/gml'
 import { showErrorToast } from '../../../components/feedback/error-text'
 import { sceneStore, useEngine } from '../../../engine-bridge'

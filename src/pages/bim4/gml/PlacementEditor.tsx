@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
-import type { GmlPlacement } from '../../../../engine/api/building-commands'
+import type { GmlPlacement } from '../../../../engine/api'
 import { updateGmlPlacement } from '../../../api/gml'
 import { showErrorToast } from '../../../components/feedback/error-text'
 import { sceneStore, useEngine } from '../../../engine-bridge'

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { GmlStateEntry } from '../../../../engine/api/building-commands'
+import type { GmlStateEntry } from '../../../../engine/api'
 import type { EngineHandle } from '../../../engine-bridge'
 
 export type { GmlStateEntry }

@@ -1,6 +1,6 @@
 import { i18n } from '@lingui/core'
 import type { GmlPath } from '../../../../contract/gml'
-import type { GmlPlacement } from '../../../../engine/api/building-commands'
+import type { GmlPlacement } from '../../../../engine/api'
 import { findGmlPath } from '../../../api/gml'
 import type { EngineHandle } from '../../../engine-bridge'
 import { toast } from '../../../ui'

@@ -1,5 +1,5 @@
 import type { MessageDescriptor } from '@lingui/core'
-import type { GmlRouteEndpoint } from '../../../../engine/api/building-commands'
+import type { GmlRouteEndpoint } from '../../../../engine/api'
 import type { RouteEndChoice } from '../building-session'
 import { gmlMessages } from './gml-messages'
 

@@ -1,6 +1,6 @@
 import { i18n } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
-import type { Vector3Tuple } from '../../../../engine/api/building-snapshot'
+import type { Vector3Tuple } from '../../../../engine/api'
 import type { EngineHandle } from '../../../engine-bridge'
 import { toast } from '../../../ui'
 import { buildingSession } from '../building-session'

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type ChangeEvent, useRef } from 'react'
 import type { BuildingModel } from '../../../../contract/building'
-import type { ModelLoadState } from '../../../../engine/api/building-snapshot'
+import type { ModelLoadState } from '../../../../engine/api'
 import { Spinner, Tooltip } from '../../../ui'
 import { modelFileAccept } from './model-files'
 

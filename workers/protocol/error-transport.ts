@@ -6,13 +6,17 @@ type ThrowHandler = {
   deserialize: (serialized: unknown) => unknown
 }
 
+let isInstalled = false
+
 /**
- * comlink sends a thrown Error as { message, name, stack } only, which would drop the
- * GmlError `code` the UI translates by. The receiving side rebuilds errors with
+ * comlink sends a thrown Error as { message, name, stack } only, which would drop the `code`
+ * (e.g. a GmlError's `gml.*`) the UI translates by. The receiving side rebuilds errors with
  * Object.assign(new Error(), value), so adding `code` here is enough: no client change.
- * Call once in a worker (or worker_threads) entry before `expose`.
+ * Installed once per worker by `exposeWorker` (expose.ts); calling it again does nothing.
  */
 export function keepErrorCodesAcrossComlink(): void {
+  if (isInstalled) return
+  isInstalled = true
   const original = transferHandlers.get('throw') as unknown as ThrowHandler
   const withCodes: ThrowHandler = {
     canHandle: original.canHandle,

@@ -1,0 +1,15 @@
+/**
+ * The engine's public surface: the only engine module src/ may import (tools/check-boundaries.ts
+ * enforces it). Commands, snapshots, events, errors and the Engine itself; nothing from workers/
+ * is re-exported by name (the engine names what crosses, e.g. ArchiveErrorCode).
+ */
+export { Engine, type EngineOptions } from '../core/engine'
+export * from './building-commands'
+export * from './building-snapshot'
+export * from './city-commands'
+export * from './city-snapshot'
+export * from './commands'
+export * from './errors'
+export * from './events'
+export * from './ids'
+export * from './snapshot'
