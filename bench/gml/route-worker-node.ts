@@ -1,8 +1,7 @@
 import { parentPort } from 'node:worker_threads'
-import * as Comlink from 'comlink'
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
 import { createIndoorRouteApi } from '../../workers/indoor-route/indoor-route-api'
-import { keepErrorCodesAcrossComlink } from '../../workers/protocol/error-transport'
+import { exposeWorker } from '../../workers/protocol/expose'
 
 /**
  * The routing service behind comlink in a Node worker_threads worker: the same object the
@@ -15,5 +14,4 @@ const api = createIndoorRouteApi()
 export type NodeRouteWorkerApi = typeof api
 
 if (!parentPort) throw new Error('route-worker-node.ts must run in a worker thread')
-keepErrorCodesAcrossComlink()
-Comlink.expose(api, nodeEndpoint(parentPort))
+exposeWorker(api, nodeEndpoint(parentPort))
