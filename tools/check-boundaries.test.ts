@@ -31,6 +31,7 @@ const cleanTree = {
   'server/app.ts': "import { userSchema } from '../contract/user'\nimport Fastify from 'fastify'\n",
   'contract/user.ts': "import { z } from 'zod'\nimport { recordIdSchema } from './common'\n",
   'contract/common.ts': "import { z } from 'zod'\n",
+  'contract/common.test.ts': "import { expect, it } from 'vitest'\nimport { z } from 'zod'\n",
   'server/routes/upload.client.test.ts': "import { ApiError } from '../../src/api/client'\n",
 }
 
