@@ -16,7 +16,7 @@ import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
 import { PlacementDialog } from './PlacementDialog'
 import { RenameDialog } from './RenameDialog'
-import { partNameFromUri } from './tileset-parts'
+import { partNameFromUri } from './part-name'
 
 /** A node of the oblique-photography tree: a tileset (layer 1) or one of its parts (layer 2). */
 interface ObliqueNode extends TreeNode {
