@@ -175,17 +175,7 @@ export async function placeTileset(
     const updated = await context.services.updateObliquePhotograph({ id: tileset.id, placement })
     replaceTileset(context.store, updated)
     await context.engine
-      .run('city.setTilesetPlacement', {
-        id: tileset.id,
-        placement: placement
-          ? {
-              lng: placement.lng,
-              lat: placement.lat,
-              heightOffset: placement.height_offset,
-              heading: placement.heading,
-            }
-          : null,
-      })
+      .run('city.setTilesetPlacement', { id: tileset.id, placement: enginePlacement(placement) })
       .catch(engineFailureIsHarmless)
     await flyToTileset(context, updated)
     return true
@@ -193,6 +183,31 @@ export async function placeTileset(
     toast.error(errorMessage(error))
     return false
   }
+}
+
+/**
+ * Shows a placement on the map without saving it (the placement form's live preview), or
+ * puts back the saved one. The map only: the server keeps what was saved.
+ */
+export async function previewTilesetPlacement(
+  context: CityActionContext,
+  tileset: ObliquePhotograph,
+  placement: ServerPlacement | null,
+): Promise<void> {
+  await context.engine
+    .run('city.setTilesetPlacement', { id: tileset.id, placement: enginePlacement(placement) })
+    .catch(engineFailureIsHarmless)
+}
+
+function enginePlacement(placement: ServerPlacement | null) {
+  return placement
+    ? {
+        lng: placement.lng,
+        lat: placement.lat,
+        heightOffset: placement.height_offset,
+        heading: placement.heading,
+      }
+    : null
 }
 
 /** Deletes a tileset (the caller has confirmed) and removes it from the map. */
