@@ -26,7 +26,8 @@ interface CameraDestination {
  * (web-mercator metres per pixel shrink with the cosine of the latitude), between 3 and 20.
  */
 export function zoomToFit(radiusMeters: number, latDegrees: number, viewPixels: number): number {
-  const metersPerPixelAtZoomZero = 156_543.033_92 * Math.cos((latDegrees * Math.PI) / 180)
+  // MapLibre's zoom counts 512-pixel tiles: at zoom 0 the equator spans 512 px.
+  const metersPerPixelAtZoomZero = 78_271.516_96 * Math.cos((latDegrees * Math.PI) / 180)
   const wantedMetersPerPixel = Math.max(1, radiusMeters * 2.5) / viewPixels
   const zoom = Math.log2(metersPerPixelAtZoomZero / wantedMetersPerPixel)
   return Math.min(20, Math.max(3, zoom))
