@@ -146,11 +146,12 @@ export class TilesetStreams {
       await tileset3d.tilesetInitializationPromise
       const root = tileset3d.root as Tile3D | null
       if (!root) return null
-      const children = (root.children ?? []) as Tile3D[]
+      // loaders.gl sorts `children` by distance as it traverses; the header keeps file order.
+      const headers = ((root.header as { children?: unknown[] } | null)?.children ?? []) as object[]
       const tile =
-        partIndex === undefined || (children.length === 0 && partIndex === 0)
+        partIndex === undefined || (headers.length === 0 && partIndex === 0)
           ? root
-          : children[partIndex]
+          : ((root.children ?? []) as Tile3D[]).find((child) => child.header === headers[partIndex])
       return tile ? locateVolume(tile.boundingVolume) : null
     }
   }
