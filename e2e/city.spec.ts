@@ -261,6 +261,9 @@ test.describe('city editor', () => {
     await expect(placement.getByRole('spinbutton', { name: 'Longitude' })).toHaveValue(/^121\.5189/)
     await placement.getByRole('button', { name: 'Use its own georeference' }).click()
     await expect(placement).toBeHidden()
+    await expect
+      .poll(async () => (await citySnapshot(page)).camera.lng, { timeout: 30_000 })
+      .toBeCloseTo(-75.612, 2)
     await details.getByRole('button', { name: 'Placement' }).click()
     await expect(placement.getByRole('spinbutton', { name: 'Longitude' })).toHaveValue(/^-75\.61/)
     await placement.getByRole('button', { name: 'Cancel' }).click()

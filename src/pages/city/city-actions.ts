@@ -177,7 +177,8 @@ export async function placeTileset(
     await context.engine
       .run('city.setTilesetPlacement', { id: tileset.id, placement: enginePlacement(placement) })
       .catch(engineFailureIsHarmless)
-    await flyToTileset(context, updated)
+    // not awaited: the tileset restreams and the flight takes seconds; the form can close now
+    void flyToTileset(context, updated)
     return true
   } catch (error) {
     toast.error(errorMessage(error))

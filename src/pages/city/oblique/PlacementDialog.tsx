@@ -62,13 +62,15 @@ export function PlacementDialog({
     initialPlacement(tileset, engineState, fallbackCenter),
   )
   const isPreviewed = useRef(false)
+  // Where the engine has the tileset (it restreams after a change): once known, an untouched
+  // form shows it instead of the map's centre.
+  const isLocated = Boolean(engineState?.placementInForce ?? engineState?.center)
   // biome-ignore lint/correctness/useExhaustiveDependencies: the form restarts from the values in force each time it opens, not on every camera move
   useEffect(() => {
-    if (isOpen) {
+    if (isOpen && !isPreviewed.current) {
       setPlacement(initialPlacement(tileset, engineState, fallbackCenter))
-      isPreviewed.current = false
     }
-  }, [isOpen, tileset])
+  }, [isOpen, tileset, isLocated])
 
   function change(next: TilesetPlacement) {
     setPlacement(next)
