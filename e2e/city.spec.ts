@@ -1,14 +1,21 @@
 import { expect, type Page, test } from '@playwright/test'
 import { offlineMapColors } from '../src/components/map-picker/offline-style'
 import { enableTestApi, startSignedIn } from './support/accounts'
+import { canvasIsNotBlank } from './support/building'
 import {
   citySnapshot,
   createCityProject,
   enterCityProject,
+  mapStatusSeen,
   openCityModule,
+  recordMapStatus,
   sharedCityData,
+  tilesetShareAtCentre,
 } from './support/city'
 import { blockRemoteRequests, canvasColours, createEditor, useEnglish } from './project-helpers'
+
+/** A share of the map's centre drawn by tilesets (light buildings on a light map: a few per mille). */
+const visibleTilesetShare = 0.002
 
 /**
  * Issue 7 as a user meets it, with every request that would leave the machine refused: open a
@@ -46,7 +53,7 @@ async function recordUploadPercents(page: Page): Promise<void> {
 
 test.describe('city editor', () => {
   // ~60 s on a quiet machine; SwiftShader shares two cores with everything else running
-  test.setTimeout(150_000)
+  test.setTimeout(300_000)
 
   test('offline basemap, tileset upload and streaming, picking, basemap switch, refusal', async ({
     page,
@@ -123,6 +130,10 @@ test.describe('city editor', () => {
       })
       .toBeGreaterThan(0)
     await expect(page.getByTestId('city-status-tiles')).not.toHaveText('Tiles loaded: 0')
+    // What a person sees: the upload flew there and the tileset covers the middle of the map.
+    await expect
+      .poll(() => tilesetShareAtCentre(page), { timeout: 60_000, message: 'tileset on screen' })
+      .toBeGreaterThan(visibleTilesetShare)
 
     // A city building (ll.b3dm batch 0, position from its batch table) is clicked in the
     // monomer tab: it is selected and its batch-table properties are listed.
@@ -159,6 +170,10 @@ test.describe('city editor', () => {
     await expect(properties).toBeVisible({ timeout: 20_000 })
     await expect(properties.getByRole('rowheader', { name: 'Longitude' })).toBeVisible()
     await expect(properties.getByRole('rowheader', { name: 'Height' })).toBeVisible()
+    // Batch tables store radians; the panel shows degrees (issue 12 item 7).
+    await expect(properties.getByRole('row', { name: /Longitude/ }).getByRole('cell')).toHaveText(
+      /^-75\.61\d+°$/,
+    )
     expect((await citySnapshot(page)).selectedFeature).not.toBeNull()
 
     // Save it as a monomer model: it appears in the single-building tree.
@@ -207,7 +222,97 @@ test.describe('city editor', () => {
       'failure',
     )
 
+    // Issue 12 item 1: leave and enter again — the tileset is on screen without touching
+    // anything, and the opening said what it was waiting for.
+    await page.goto('/#/projectManage/bim')
+    await recordMapStatus(page)
+    await page
+      .getByTestId('project-list-city')
+      .getByRole('button', { name: 'Enter Harbour city' })
+      .first()
+      .click()
+    await expect
+      .poll(() => tilesetShareAtCentre(page), { timeout: 60_000, message: 'tileset on re-entry' })
+      .toBeGreaterThan(visibleTilesetShare)
+    await expect(page.getByTestId('city-status-tiles')).not.toHaveText('Tiles loaded: 0')
+    expect((await mapStatusSeen(page)).join(' | ')).toMatch(/Loading/)
+
+    // Issue 12 item 2: placed in Shanghai, it is drawn there; the form shows the values in force.
+    const tilesetItem = tree.getByRole('treeitem', { name: /tileset-request-volume-nested/ })
+    await tilesetItem.click()
+    const details = page.getByTestId('oblique-details')
+    await details.getByRole('button', { name: 'Placement' }).click()
+    let placement = page.getByRole('dialog', { name: /Placement of/ })
+    await expect(placement.getByTestId('placement-note')).toContainText('its own georeference')
+    await expect(placement.getByRole('spinbutton', { name: 'Longitude' })).toHaveValue(/^-75\.61/)
+    await placement.getByRole('spinbutton', { name: 'Longitude' }).fill('121.5189')
+    await placement.getByRole('spinbutton', { name: 'Latitude' }).fill('31.16946')
+    await placement.getByRole('spinbutton', { name: 'Latitude' }).press('Tab')
+    await placement.getByRole('button', { name: 'Save' }).click()
+    await expect(placement).toBeHidden()
+    await expect
+      .poll(async () => (await citySnapshot(page)).camera.lng, { timeout: 30_000 })
+      .toBeCloseTo(121.5189, 2)
+    await expect
+      .poll(() => tilesetShareAtCentre(page), { timeout: 60_000, message: 'placed tileset drawn' })
+      .toBeGreaterThan(visibleTilesetShare)
+    await details.getByRole('button', { name: 'Placement' }).click()
+    placement = page.getByRole('dialog', { name: /Placement of/ })
+    await expect(placement.getByRole('spinbutton', { name: 'Longitude' })).toHaveValue(/^121\.5189/)
+    await placement.getByRole('button', { name: 'Use its own georeference' }).click()
+    await expect(placement).toBeHidden()
+    await expect
+      .poll(async () => (await citySnapshot(page)).camera.lng, { timeout: 30_000 })
+      .toBeCloseTo(-75.612, 2)
+    await details.getByRole('button', { name: 'Placement' }).click()
+    await expect(placement.getByRole('spinbutton', { name: 'Longitude' })).toHaveValue(/^-75\.61/)
+    await placement.getByRole('button', { name: 'Cancel' }).click()
+
+    // Issue 12 item 3: a 3D Tiles 1.1 tileset without georeference lands at the project.
+    await page
+      .getByTestId('oblique-upload-input')
+      .setInputFiles(sharedCityData('zip/derived/tileset-1.1-implicit-quadtree.zip'))
+    await expect(
+      page.locator('.ts-upload__row', { hasText: 'tileset-1.1-implicit-quadtree.zip' }),
+    ).toHaveAttribute('data-status', 'success', { timeout: 60_000 })
+    await expect
+      .poll(async () => (await citySnapshot(page)).camera.lng, { timeout: 30_000 })
+      .toBeCloseTo(121.6, 2)
+    // The sample is one metre wide: a few dozen pixels at the closest zoom, but on screen.
+    await expect
+      .poll(() => tilesetShareAtCentre(page), { timeout: 60_000, message: '1.1 tileset drawn' })
+      .toBeGreaterThan(0)
+    await expect(details).toContainText('none: placed at the project’s location')
+    await details.getByRole('button', { name: 'Placement' }).click()
+    await expect(placement.getByTestId('placement-note')).toContainText('no georeference')
+    await expect(placement.getByRole('spinbutton', { name: 'Longitude' })).toHaveValue(/^121\.6/)
+    await placement.getByRole('button', { name: 'Cancel' }).click()
+
     expect(attemptedRemote).toEqual([])
     expect(pageErrors).toEqual([])
+  })
+
+  test('a guest opens each seeded case and sees its content', async ({
+    page,
+    baseURL,
+    context,
+  }) => {
+    await useEnglish(context, baseURL)
+    await page.goto('/#/login')
+    await page.getByRole('button', { name: 'Continue as guest' }).click()
+    await page.goto('/#/projectCase')
+    await page.getByRole('button', { name: 'Enter Dragon tileset (3D Tiles)' }).first().click()
+    await expect(page.getByTestId('city-editor')).toBeVisible()
+    await expect(
+      page.getByRole('tree', { name: 'Oblique photography' }).getByText('Dragon', { exact: true }),
+    ).toBeVisible()
+    await expect
+      .poll(() => tilesetShareAtCentre(page), { timeout: 60_000, message: 'the dragon drawn' })
+      .toBeGreaterThan(visibleTilesetShare)
+
+    await page.goto('/#/projectCase')
+    await page.getByRole('button', { name: 'Enter House (SBM building)' }).first().click()
+    const canvas = page.getByTestId('building-canvas')
+    await expect.poll(() => canvasIsNotBlank(canvas), { timeout: 60_000 }).toBe(true)
   })
 })

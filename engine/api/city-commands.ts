@@ -24,7 +24,9 @@ export interface CityCommands {
     result: undefined
   }
   /**
-   * Opens a city project: the basemap, then the tilesets streamed in 3D Tiles. Resolves once the
+   * Opens a city project: the basemap, then the tilesets streamed in 3D Tiles. `center` is the
+   * project's location: the camera starts there, and a tileset without georeference and
+   * without a placement is drawn there. Resolves once the
    * map exists (the basemap and tiles keep loading; follow `snapshot.city`). Opening again closes
    * the previous city first. Fails with `city.noContainer` before `city.attachContainer`.
    */
@@ -51,8 +53,11 @@ export interface CityCommands {
     result: undefined
   }
   /**
-   * Moves the camera: to a place, to a tileset's centre, or to a feature that was picked
-   * (`{tilesetId, featureId}` of the current selection). Resolves when the flight ends.
+   * Moves the camera: to a place, to a tileset or one of its top-level parts (`partIndex`, the
+   * root's child; the view shows it whole), or to a feature that was picked (`{tilesetId,
+   * featureId}` of the current selection), or so that several tilesets are seen together
+   * (`tilesetIds`, e.g. the project's tilesets when it opens). A tileset still reading its tileset.json is waited
+   * for; one that failed answers `city.tilesetNotReady`. Resolves when the flight ends.
    */
   'city.flyTo': {
     args: CityCameraTarget
@@ -103,7 +108,16 @@ export interface CityCommands {
     result: CityFeaturePick | null
   }
   /**
-   * Selects and highlights one batched feature of a loaded tile (from a pick), or clears the
+   * Picks what is drawn at a point of the map (as `city.pickAtScreenPoint`) and selects and
+   * highlights the batched feature found there; a point without a feature (the basemap, an
+   * unbatched tile) clears the selection. The UI reads the selection from `snapshot.city`.
+   */
+  'city.pickAndSelect': {
+    args: { x: number; y: number }
+    result: CityFeaturePick | null
+  }
+  /**
+   * Selects and highlights one batched feature of a loaded tile (a saved monomer model), or clears the
    * selection with `featureId: null`. Without `tileId` the first loaded tile holding that
    * feature id is used.
    */

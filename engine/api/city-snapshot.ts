@@ -47,7 +47,18 @@ export type CityCameraTarget =
       /** 0 jumps; default lets MapLibre pick a duration. */
       durationMs?: number
     }
-  | { tilesetId: string; featureId?: number; durationMs?: number }
+  | {
+      tilesetId: string
+      /** A top-level part: the index of the root's child (0 for a root without children). */
+      partIndex?: number
+      featureId?: number
+      durationMs?: number
+    }
+  | {
+      /** Frames these tilesets together (those that cannot be located are left out). */
+      tilesetIds: readonly string[]
+      durationMs?: number
+    }
 
 /** What `city.pickAtScreenPoint` found. */
 export interface CityFeaturePick {
@@ -73,7 +84,16 @@ export interface CityTilesetState {
   name: string
   url: string
   isVisible: boolean
+  /** The saved placement (null: none saved). */
   placement: CityTilesetPlacement | null
+  /** Whether tileset.json puts it on the globe itself; null until tileset.json is read. */
+  isGeoreferenced: boolean | null
+  /**
+   * The placement it is drawn with: the saved one, else for a tileset without georeference the
+   * city's own location (`isPlacedByDefault`); null when drawn where its georeference says.
+   */
+  placementInForce: CityTilesetPlacement | null
+  isPlacedByDefault: boolean
   /** `failed` when tileset.json itself could not be loaded (see `failure`). */
   loadState: 'loading' | 'ready' | 'failed'
   failure: string | null
@@ -91,7 +111,7 @@ export interface CityTilesetState {
   /** Nothing is loading for the current view: what is drawn is what this view will show. */
   isSettled: boolean
   gpuMemoryBytes: number
-  /** The tileset's centre on the globe once tileset.json is read. */
+  /** The tileset's centre on the globe (as drawn, placement included) once tileset.json is read. */
   center: { lng: number; lat: number; heightMeters: number } | null
   /** The most recent tile failures (capped); `errorCount` counts them all. */
   errors: readonly CityTileError[]

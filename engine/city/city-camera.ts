@@ -6,7 +6,11 @@ import { cityZoomLimits, wheelZoomRate } from './city-controls'
 import type { CitySceneContext } from './city-scene-parts'
 import type { FeatureSelection } from './feature-selection'
 import { mapLibreViewId } from './library-internals'
+import type { LocatedVolume } from './tileset-geometry'
 import type { TilesetStreams } from './tileset-streams'
+
+/** Metres per degree of latitude (and of longitude at the equator), near enough for framing. */
+const metersPerDegree = 111_320
 
 /** A camera destination in MapLibre terms (what is not given stays as it is). */
 interface CameraDestination {
@@ -15,6 +19,18 @@ interface CameraDestination {
   zoom?: number
   pitch?: number
   bearing?: number
+}
+
+/**
+ * A map zoom that shows something of this radius whole in a view `viewPixels` across
+ * (web-mercator metres per pixel shrink with the cosine of the latitude), between 3 and 20.
+ */
+export function zoomToFit(radiusMeters: number, latDegrees: number, viewPixels: number): number {
+  // MapLibre's zoom counts 512-pixel tiles: at zoom 0 the equator spans 512 px.
+  const metersPerPixelAtZoomZero = 78_271.516_96 * Math.cos((latDegrees * Math.PI) / 180)
+  const wantedMetersPerPixel = Math.max(1, radiusMeters * 2.5) / viewPixels
+  const zoom = Math.log2(metersPerPixelAtZoomZero / wantedMetersPerPixel)
+  return Math.min(20, Math.max(3, zoom))
 }
 
 /**
@@ -61,7 +77,8 @@ export class CityCameraController {
 
   /** Moves the camera; resolves when the flight ends. */
   async flyTo(target: CityCameraTarget): Promise<void> {
-    const destination = this.destination(target)
+    const destination = await this.destination(target)
+    if (this.context.isDisposed()) return
     const durationMs = target.durationMs
     const map = this.context.map
     await new Promise<void>((resolve) => {
@@ -104,25 +121,62 @@ export class CityCameraController {
     })
   }
 
-  private destination(target: CityCameraTarget): CameraDestination {
+  private async destination(target: CityCameraTarget): Promise<CameraDestination> {
     if ('lng' in target) return target
-    const entry = this.streams.entry(target.tilesetId)
+    if ('tilesetIds' in target) return this.framing(target.tilesetIds)
     if (target.featureId !== undefined) {
+      this.streams.entry(target.tilesetId)
       const at = this.selection.featurePosition(target.tilesetId, target.featureId)
       if (at) return { lng: at.lng, lat: at.lat, zoom: 18 }
     }
-    if (!entry.center) {
+    const located = await this.streams.locate(target.tilesetId, target.partIndex)
+    if (!located) {
       throw new EngineError(
         'city.tilesetNotReady',
-        `Tileset ${target.tilesetId} has not loaded its tileset.json yet.`,
+        `Tileset ${target.tilesetId} (part ${target.partIndex ?? 'all'}) cannot be located.`,
         target.tilesetId,
       )
     }
-    const zoom = entry.tileset3d?.zoom
+    return this.showing(located)
+  }
+
+  /** A view of several tilesets together: their volumes' box in degrees, seen whole. */
+  private async framing(tilesetIds: readonly string[]): Promise<CameraDestination> {
+    const located = (
+      await Promise.all(tilesetIds.map((id) => this.streams.locate(id).catch(() => null)))
+    ).filter((volume): volume is LocatedVolume => volume !== null)
+    if (located.length === 0) {
+      throw new EngineError('city.tilesetNotReady', 'No tileset to frame could be located.')
+    }
+    if (located.length === 1) return this.showing(located[0]!)
+    let [west, south, east, north] = [Infinity, Infinity, -Infinity, -Infinity]
+    for (const volume of located) {
+      const latDegrees = volume.radiusMeters / metersPerDegree
+      const lngDegrees = latDegrees / Math.max(0.01, Math.cos((volume.lat * Math.PI) / 180))
+      west = Math.min(west, volume.lng - lngDegrees)
+      east = Math.max(east, volume.lng + lngDegrees)
+      south = Math.min(south, volume.lat - latDegrees)
+      north = Math.max(north, volume.lat + latDegrees)
+    }
+    const lat = (south + north) / 2
+    const widthMeters = (east - west) * metersPerDegree * Math.cos((lat * Math.PI) / 180)
+    const heightMeters = (north - south) * metersPerDegree
+    return this.showing({
+      lng: (west + east) / 2,
+      lat,
+      heightMeters: 0,
+      radiusMeters: Math.hypot(widthMeters, heightMeters) / 2,
+    })
+  }
+
+  /** A top-down view that shows a located volume whole. */
+  private showing(located: LocatedVolume): CameraDestination {
+    const canvas = this.context.map.getCanvas()
+    const viewPixels = Math.min(canvas.clientWidth, canvas.clientHeight) || 480
     return {
-      lng: entry.center.lng,
-      lat: entry.center.lat,
-      ...(zoom !== undefined && Number.isFinite(zoom) ? { zoom: Math.min(zoom, 20) } : {}),
+      lng: located.lng,
+      lat: located.lat,
+      zoom: zoomToFit(located.radiusMeters, located.lat, viewPixels),
     }
   }
 

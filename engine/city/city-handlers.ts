@@ -151,6 +151,7 @@ export function createCityHandlers(
       return undefined
     },
     'city.pickAtScreenPoint': async ({ x, y }) => openScene().pick(x, y),
+    'city.pickAndSelect': async ({ x, y }) => openScene().pickAndSelect(x, y),
     'city.selectFeature': async ({ tilesetId, tileId, featureId }) => {
       openScene().selectFeature(tilesetId, tileId, featureId)
       return undefined

@@ -103,8 +103,12 @@ export class CityScene {
     }
     // Streams start first: their tileset.json requests go out ahead of the map's synchronous
     // start-up below.
-    this.streams = new TilesetStreams(context, this.tilesLoader, options.streaming, (id) =>
-      this.selection.clearIfOf(id),
+    this.streams = new TilesetStreams(
+      context,
+      this.tilesLoader,
+      options.streaming,
+      { lng: options.camera.lng, lat: options.camera.lat },
+      (id) => this.selection.clearIfOf(id),
     )
     for (const source of options.tilesets) this.streams.add(source)
 

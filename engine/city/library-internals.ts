@@ -85,6 +85,11 @@ export function moveRegionVolumesWith(modelMatrix: Matrix4): Matrix4 {
   return modelMatrix
 }
 
+/** The matrix itself when tilesets with it move their regions along, else null. */
+export function regionMovingMatrix(modelMatrix: Matrix4 | undefined): Matrix4 | null {
+  return modelMatrix && regionMovingMatrices.has(modelMatrix) ? modelMatrix : null
+}
+
 /**
  * A bounding volume as loaders.gl makes it, with a `region` moved by `relocation` (an
  * Earth-fixed to Earth-fixed matrix) when one is given.

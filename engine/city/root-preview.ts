@@ -1,7 +1,6 @@
-import { createBoundingVolume } from '@loaders.gl/tiles'
 import { Matrix4 } from '@math.gl/core'
 import type { RootTile } from '../../workers/tile-parse/root-tile'
-import { placeTileContent } from './library-internals'
+import { placeTileContent, regionMovingMatrix, relocatedBoundingVolume } from './library-internals'
 import { collectTileMeshes, type TileGltf, type TileMesh } from './tile-meshes'
 
 /**
@@ -51,7 +50,11 @@ export function rootPreviewTile(
   const computedTransform = new Matrix4(tilesetModelMatrix ?? Matrix4.IDENTITY).multiplyRight(
     root.transform,
   )
-  const boundingVolume = createBoundingVolume(root.boundingVolume as never, computedTransform)
+  const boundingVolume = relocatedBoundingVolume(
+    root.boundingVolume,
+    computedTransform,
+    regionMovingMatrix(tilesetModelMatrix),
+  )
   // loaders.gl's own placement math, on a copy without the glTF (so nothing is rewritten).
   const placed: Record<string, unknown> = {
     rtcCenter: parsed.rtcCenter,

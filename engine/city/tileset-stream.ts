@@ -148,7 +148,10 @@ export function endTilesetStream(stream: TilesetStream): void {
   stream.isEnded = true
   stream.ready.then(
     (tileset3d) => {
-      if (!stream.layer) tileset3d.destroy()
+      if (stream.layer) return
+      // Destroyed mid-initialization, loaders.gl would read the headers `destroy()` cleared.
+      const destroy = () => tileset3d.destroy()
+      tileset3d.tilesetInitializationPromise.then(destroy, destroy)
     },
     () => {},
   )

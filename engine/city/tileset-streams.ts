@@ -23,7 +23,13 @@ import {
   type TileHandlers,
   type TilesetStream,
 } from './tileset-stream'
-import { placementModelMatrix } from './tileset-placement'
+import {
+  isGeoreferencedRoot,
+  type LocatedVolume,
+  locateVolume,
+  type RootHeader,
+  tilesetModelMatrix,
+} from './tileset-geometry'
 import { TilesetMeshLayer } from './tileset-mesh-layer'
 
 /** How many tile failures per tileset the snapshot lists; a broken tileset can fail thousands. */
@@ -44,6 +50,8 @@ export interface TilesetEntry {
   errorCount: number
   /** The root drawn from the tileset.json until loaders.gl draws (root-preview.ts). */
   preview: RootPreviewTile | null
+  /** Whether tileset.json puts it on the globe; null until a root was read. */
+  isGeoreferenced: boolean | null
 }
 
 function messageOf(error: unknown): string {
@@ -65,6 +73,8 @@ export class TilesetStreams {
     private readonly context: CitySceneContext,
     private readonly tilesLoader: WorkerTilesLoader,
     private streaming: CityStreamingSettings,
+    /** Where a tileset without georeference and without a placement is drawn. */
+    private readonly defaultAnchor: { lng: number; lat: number },
     /** Called when a tileset's tiles go away (removed, restreamed): its selection must too. */
     private readonly onTilesetReset: (tilesetId: string) => void,
   ) {}
@@ -120,6 +130,32 @@ export class TilesetStreams {
     return this.layerTilesets.get(layerId)
   }
 
+  /**
+   * Where a tileset, or one of its top-level parts (the root's children; 0 is the root itself
+   * when it has none), is drawn — placement included. Waits for tileset.json; null when it
+   * failed, the part does not exist, or it cannot be put on the globe.
+   */
+  async locate(id: string, partIndex?: number): Promise<LocatedVolume | null> {
+    for (;;) {
+      const entry = this.entry(id)
+      const stream = entry.stream
+      const tileset3d = await stream.ready.catch(() => null)
+      // Restreamed meanwhile (placement, limits): ask the new stream.
+      if (this.entries.get(id) !== entry || entry.stream !== stream) continue
+      if (!tileset3d) return null
+      await tileset3d.tilesetInitializationPromise
+      const root = tileset3d.root as Tile3D | null
+      if (!root) return null
+      // loaders.gl sorts `children` by distance as it traverses; the header keeps file order.
+      const headers = ((root.header as { children?: unknown[] } | null)?.children ?? []) as object[]
+      const tile =
+        partIndex === undefined || (headers.length === 0 && partIndex === 0)
+          ? root
+          : ((root.children ?? []) as Tile3D[]).find((child) => child.header === headers[partIndex])
+      return tile ? locateVolume(tile.boundingVolume) : null
+    }
+  }
+
   /** Tiles of a tileset whose content is in memory. */
   loadedTiles(entry: TilesetEntry): Tile3D[] {
     return ((entry.tileset3d?.tiles ?? []) as Tile3D[]).filter((tile) => tile.contentAvailable)
@@ -160,6 +196,9 @@ export class TilesetStreams {
         url: entry.source.url,
         isVisible: entry.source.isVisible,
         placement: entry.source.placement ?? null,
+        isGeoreferenced: entry.isGeoreferenced,
+        placementInForce: this.placementInForce(entry),
+        isPlacedByDefault: !entry.source.placement && entry.isGeoreferenced === false,
         loadState: entry.loadState,
         failure: entry.failure,
         tilesLoaded: tileset3d ? this.loadedTiles(entry).length : 0,
@@ -204,6 +243,7 @@ export class TilesetStreams {
       errors: [],
       errorCount: 0,
       preview: null,
+      isGeoreferenced: null,
     }
     entry.stream = this.startStream(entry)
     return entry
@@ -217,7 +257,7 @@ export class TilesetStreams {
       tilesLoader: this.tilesLoader,
       isCurrent,
       handlers: this.tileHandlers(entry, isCurrent),
-      tilesetOptions: () => this.tilesetOptions(entry.source),
+      tilesetOptions: (root) => this.tilesetOptions(entry, root),
       onCreated: (tileset3d) => {
         entry.tileset3d = tileset3d
         entry.loadState = 'ready'
@@ -263,14 +303,8 @@ export class TilesetStreams {
   /** Draws the root's content until loaders.gl draws a tile of its own; false when it cannot. */
   private showRootPreview(entry: TilesetEntry, root: RootTile, content: unknown): boolean {
     if (this.context.isDisposed() || this.drawnTileCount(entry) > 0) return false
-    const { placement } = entry.source
     try {
-      entry.preview = rootPreviewTile(
-        root,
-        placement ? placementModelMatrix(placement) : undefined,
-        content,
-        mapLibreViewId,
-      )
+      entry.preview = rootPreviewTile(root, this.modelMatrix(entry, root), content, mapLibreViewId)
     } catch {
       // A bounding volume loaders.gl cannot place: no preview, loaders.gl reports it per tile.
       entry.preview = null
@@ -306,7 +340,8 @@ export class TilesetStreams {
   }
 
   /** loaders.gl's streaming options for a tileset, from the scene's streaming settings. */
-  private tilesetOptions(source: CityTilesetSource) {
+  private tilesetOptions(entry: TilesetEntry, root: RootHeader) {
+    const modelMatrix = this.modelMatrix(entry, root)
     return {
       maximumMemoryUsage: this.streaming.memoryBudgetMB,
       maximumScreenSpaceError: this.streaming.maximumScreenSpaceError,
@@ -316,8 +351,23 @@ export class TilesetStreams {
       memoryAdjustedScreenSpaceError: true,
       throttleRequests: true,
       maxRequests: 16,
-      ...(source.placement ? { modelMatrix: placementModelMatrix(source.placement) } : {}),
+      ...(modelMatrix ? { modelMatrix } : {}),
     }
+  }
+
+  /**
+   * The tileset's model matrix for its placement in force; learns from the root whether the
+   * tileset is georeferenced (a tileset without georeference is drawn at the city's anchor).
+   */
+  private modelMatrix(entry: TilesetEntry, root: RootHeader) {
+    entry.isGeoreferenced = isGeoreferencedRoot(root)
+    return tilesetModelMatrix(this.placementInForce(entry), root)
+  }
+
+  private placementInForce(entry: TilesetEntry): CityTilesetPlacement | null {
+    if (entry.source.placement) return entry.source.placement
+    if (entry.isGeoreferenced !== false) return null
+    return { ...this.defaultAnchor, heightOffset: 0, heading: 0 }
   }
 
   private layerFor(entry: TilesetEntry): Layer {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { maxTopTiles, type TilesetStats } from '../../contract/city'
 import { projectDefaults } from '../../contract/project'
 import { describeSbm } from '../../workers/sbm/sbm-info'
 import type { DatabaseHandle } from '../plugins/db'
@@ -9,6 +11,8 @@ import { structureFileUrl } from './building/building.service'
 import { type Clock, timestampOf } from './clock'
 import { createProjectsRepository } from './projects.repository'
 import { projectFileHolder } from './projects.service'
+import { parseTilesetJson, summarizeTileset } from './tilesets/tileset-json'
+import { createTilesetsRepository } from './tilesets/tilesets.repository'
 import { createUploadsRepository } from './uploads.repository'
 import type { UsersRepository } from './users.repository'
 
@@ -21,6 +25,8 @@ interface ProjectCase {
   center: { lng: number; lat: number }
   shellJsonPath: string
   coverFile: string
+  /** A city case's tileset: its name and files (the root JSON first) in public/cases/city. */
+  tileset?: { name: string; files: readonly string[] }
 }
 
 /** The seeded cases: a 3D Tiles city scene and a building with an SBM shell. */
@@ -33,6 +39,10 @@ export const projectCases: readonly ProjectCase[] = [
     center: { lng: -75.61209, lat: 40.04253 },
     shellJsonPath: '/cases/city/scene.json',
     coverFile: 'city-cover.png',
+    tileset: {
+      name: 'Dragon',
+      files: ['tileset.json', 'dragon_low.b3dm', 'dragon_medium.b3dm'],
+    },
   },
   {
     kind: 'building',
@@ -47,6 +57,55 @@ export const projectCases: readonly ProjectCase[] = [
 
 const coversFolder = new URL('../resources/cases/', import.meta.url)
 const buildingCaseFolder = new URL('../../public/cases/building/', import.meta.url)
+const cityCaseFolder = new URL('../../public/cases/city/', import.meta.url)
+
+/**
+ * Puts a city case's tileset into the tileset store as an upload would (a version folder of
+ * its files, named only once complete), and answers the row's content columns.
+ */
+async function storeCaseTileset(
+  tileset: NonNullable<ProjectCase['tileset']>,
+  tilesetsDirectory: string,
+) {
+  const versionId = randomUUID()
+  const staging = join(tilesetsDirectory, `.staging-${versionId}`)
+  await mkdir(staging, { recursive: true })
+  const formats: Record<string, number> = {}
+  let totalBytes = 0
+  try {
+    for (const file of tileset.files) {
+      const bytes = await readFile(new URL(file, cityCaseFolder))
+      await writeFile(join(staging, file), bytes)
+      totalBytes += bytes.byteLength
+      const format = file.split('.').pop() ?? 'other'
+      formats[format] = (formats[format] ?? 0) + 1
+    }
+    await rename(staging, join(tilesetsDirectory, versionId))
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true })
+    throw error
+  }
+  const rootPath = tileset.files[0]!
+  const rootBytes = await readFile(new URL(rootPath, cityCaseFolder))
+  const summary = summarizeTileset(parseTilesetJson(rootBytes, rootPath), maxTopTiles)
+  const stats: TilesetStats = {
+    file_count: tileset.files.length,
+    tile_count: tileset.files.length - (formats.json ?? 0),
+    total_bytes: totalBytes,
+    formats,
+    gzip_file_count: 0,
+  }
+  return {
+    version_id: versionId,
+    root_path: rootPath,
+    asset_version: summary.assetVersion,
+    is_georeferenced: summary.isGeoreferenced ? 1 : 0,
+    stats_json: JSON.stringify(stats),
+    top_tiles_json: JSON.stringify(summary.topTiles),
+    warnings_json: '[]',
+    file_name: null,
+  }
+}
 
 /**
  * The building case's shell model and structure manifest, stored like an editor's upload so the
@@ -76,8 +135,10 @@ export async function seedProjectCases(dependencies: {
   clock: Clock
   users: UsersRepository
   adminName: string
+  /** The tileset store (DATA_DIR/tilesets): a city case gets its tileset there. */
+  tilesetsDirectory?: string
 }): Promise<number> {
-  const { database, storage, clock, users, adminName } = dependencies
+  const { database, storage, clock, users, adminName, tilesetsDirectory } = dependencies
   const { db } = database
   const projects = createProjectsRepository(db, database.dialect)
   const uploads = createUploadsRepository(db)
@@ -93,6 +154,13 @@ export async function seedProjectCases(dependencies: {
     }),
   )
   const buildingCase = await readBuildingCase(storage)
+  const caseTilesets = await Promise.all(
+    projectCases.map((projectCase) =>
+      projectCase.tileset && tilesetsDirectory
+        ? storeCaseTileset(projectCase.tileset, tilesetsDirectory)
+        : null,
+    ),
+  )
   await db.transaction().execute(async (transaction) => {
     const caseProjects = createProjectsRepository(transaction, database.dialect)
     const caseUploads = createUploadsRepository(transaction)
@@ -138,6 +206,22 @@ export async function seedProjectCases(dependencies: {
         updated_at: createdAt,
       })
       await caseUploads.addReference(fileId, projectFileHolder(projectId), createdAt)
+      const caseTileset = caseTilesets[index]
+      if (projectCase.tileset && caseTileset) {
+        await createTilesetsRepository(transaction).insert({
+          id: randomUUID(),
+          project_id: projectId,
+          name: projectCase.tileset.name,
+          is_visible: 1,
+          placement_lng: null,
+          placement_lat: null,
+          placement_height_offset: null,
+          placement_heading: null,
+          ...caseTileset,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+      }
       if (projectCase.kind === 'building') {
         const building = createBuildingRepository(transaction)
         const floorId = randomUUID()

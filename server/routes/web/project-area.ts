@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { createProjectAccess, type ProjectAccess } from '../../modules/access/project-access'
 import { openUrlSigner, urlSigningKeyFile } from '../../modules/access/url-signer'
 import { seedProjectCases } from '../../modules/project-cases'
+import { cityDirectories } from '../../modules/tilesets/served-files'
 import { shippedGeocoderInstance } from '../../modules/geocoder'
 import {
   createFallbackGeocodingService,
@@ -121,6 +122,7 @@ export function registerProjectArea(app: FastifyInstance): void {
       clock,
       users: repositories.users,
       adminName: config.adminName,
+      tilesetsDirectory: cityDirectories(config.dataDir).tilesets,
     })
     if (seeded > 0) app.log.info({ cases: seeded }, 'project cases seeded')
   })

@@ -404,6 +404,18 @@ describe('projects API', () => {
     const model = await testApp.app.inject({ url: datum.models[0].url })
     expect(model.statusCode).toBe(200)
     expect(model.rawPayload.subarray(0, 4).toString()).toBe('glTF')
+    // the city case opens with its tileset (issue 12: `obliquephotograph/find` answered [])
+    const tilesets = await testApp.app.inject({
+      method: 'POST',
+      url: '/web/obliquephotograph/find',
+      headers: { token: guest },
+      payload: { project_id: city!.id },
+    })
+    const [dragon] = tilesets.json().datum
+    expect(dragon).toMatchObject({ name: 'Dragon', is_georeferenced: true, asset_version: '1.0' })
+    const root = await testApp.app.inject({ url: dragon.root_url, headers: { token: guest } })
+    expect(root.statusCode).toBe(200)
+    expect(root.json().root.children).toHaveLength(1)
     const cover = await testApp.app.inject({ url: city!.prewiewpath! })
     expect(cover.headers['content-type']).toBe('image/png')
     // every answer says what the caller may do, by the rule the server enforces below

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import type { PageProps } from '../../app/page-props'
 import { navigateHash, useHashPath } from '../../app/hash-location'
-import { Engine, EngineProvider, sceneStore, useEngine } from '../../engine-bridge'
+import { Engine, EngineProvider, useEngine } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, Tabs } from '../../ui'
 import { pickBuildingAt } from './city-actions'
@@ -16,6 +16,7 @@ import {
 } from './city-project-store'
 import { CityServicesProvider, defaultCityServices, useCityServices } from './city-services'
 import { CityMap } from './CityMap'
+import { CityMapStatus } from './CityMapStatus'
 import { CityStatusBar } from './CityStatusBar'
 import { BasemapTab } from './basemap/BasemapTab'
 import { MonomerTab } from './monomer/MonomerTab'
@@ -91,8 +92,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   const moduleTitle = i18n._(module.title)
   const onMapClick =
     tab.id === 'monomer' && module.id === 'model'
-      ? (point: { x: number; y: number }) =>
-          void pickBuildingAt(engine, point, sceneStore.city.selectedFeature)
+      ? (point: { x: number; y: number }) => void pickBuildingAt(engine, point)
       : undefined
 
   return (
@@ -153,11 +153,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
         </SidePanel>
         <div className="ts-city__stage">
           <CityMap onMapClick={onMapClick} />
-          {loadState === 'loading' && (
-            <div className="ts-city__overlay" role="status">
-              <Spinner label={t`Loading the project…`} />
-            </div>
-          )}
+          <CityMapStatus store={store} />
           <CityStatusBar />
         </div>
       </div>

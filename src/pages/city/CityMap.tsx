@@ -5,6 +5,7 @@ import { isTestApiEnabled } from '../../app/test-api'
 import { useEngine } from '../../engine-bridge'
 import type { Language } from '../../i18n/languages'
 import { useCityProjectStore } from './city-context'
+import { frameTilesets } from './city-actions'
 import { engineBasemap, projectCenter, tilesetSource } from './city-project-store'
 
 /** A press that moves further than this is a drag of the map, not a click on it. */
@@ -58,6 +59,9 @@ export function CityMap({ onMapClick }: CityMapProps) {
         // pixel checks of test sessions read the drawn frame back; others skip the extra copy
         keepDrawingBuffer: isTestApiEnabled(),
       })
+      // Nobody is left at an empty place: the view frames the project's tilesets, wherever
+      // they are (the engine knows where once their tileset.json is read).
+      .then(() => frameTilesets(engine, tilesets, 0))
       .catch(() => {
         // the failure is in snapshot.lastError, which the status bar shows
       })

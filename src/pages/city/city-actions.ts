@@ -5,12 +5,6 @@ import type { EngineHandle } from '../../engine-bridge'
 import { toast, uploadStore } from '../../ui'
 import { type CityProjectState, errorMessage, tilesetSource } from './city-project-store'
 import type { CityServices } from './city-services'
-import {
-  type TilesetPlacement,
-  tilesetCenter,
-  tilesetParts,
-  zoomToFit,
-} from './oblique/tileset-parts'
 
 /**
  * What the city tabs do: each action asks the server first and, once it agreed, changes the
@@ -31,67 +25,41 @@ function engineFailureIsHarmless(): void {
   // engine failures land in snapshot.lastError, which the status bar shows
 }
 
-function localPlacement(placement: ServerPlacement | null): TilesetPlacement | null {
-  return placement
-    ? {
-        lng: placement.lng,
-        lat: placement.lat,
-        heightOffsetMeters: placement.height_offset,
-        headingDegrees: placement.heading,
-      }
-    : null
-}
-
-const rootJsonCache = new Map<string, Promise<unknown>>()
-
-/** The tileset's root JSON, read once per address (a new upload gets a new signed address). */
-function rootJson(context: CityActionContext, tileset: ObliquePhotograph): Promise<unknown> {
-  const source = tilesetSource(tileset)
-  if (!source) return Promise.resolve(null)
-  let cached = rootJsonCache.get(source.url)
-  if (!cached) {
-    cached = context.services.fetchJson(source.url).catch((error: unknown) => {
-      rootJsonCache.delete(source.url)
-      throw error
-    })
-    rootJsonCache.set(source.url, cached)
-  }
-  return cached
-}
-
 /**
- * Flies to a tileset, or to one of its top-level parts. The place is computed from the root
- * JSON so it works before the engine has streamed anything; when that fails the engine flies to
- * whatever it knows of the tileset.
+ * Flies to a tileset, or to one of its top-level parts (the index of the root's child, as the
+ * server's `top_tiles` lists them). The engine owns where a tileset is (placement included)
+ * and waits for its tileset.json when it is still loading.
  */
 export async function flyToTileset(
   context: CityActionContext,
   tileset: ObliquePhotograph,
   partIndex?: number,
 ): Promise<void> {
-  let target: { lng: number; lat: number; zoom: number } | null = null
-  try {
-    const json = await rootJson(context, tileset)
-    const placement = localPlacement(tileset.placement)
-    const located =
-      partIndex === undefined
-        ? tilesetCenter(json, placement)
-        : (() => {
-            const part = tilesetParts(json, placement)[partIndex]
-            return part?.center ? { center: part.center, radiusMeters: part.radiusMeters } : null
-          })()
-    if (located) {
-      target = {
-        lng: located.center.lng,
-        lat: located.center.lat,
-        zoom: zoomToFit(located.radiusMeters, located.center.lat),
-      }
-    }
-  } catch {
-    // fall through to the engine's own idea of the tileset
-  }
   await context.engine
-    .run('city.flyTo', target ?? { tilesetId: tileset.id })
+    .run('city.flyTo', {
+      tilesetId: tileset.id,
+      ...(partIndex === undefined ? {} : { partIndex }),
+    })
+    .catch(engineFailureIsHarmless)
+}
+
+/**
+ * Moves the view so the tilesets are seen together (the visible ones, when any is); nothing
+ * to do without tilesets.
+ */
+export async function frameTilesets(
+  engine: EngineHandle,
+  tilesets: readonly { id: string; isVisible: boolean }[],
+  durationMs?: number,
+): Promise<void> {
+  const visible = tilesets.filter((tileset) => tileset.isVisible)
+  const framed = visible.length > 0 ? visible : tilesets
+  if (framed.length === 0) return
+  await engine
+    .run('city.flyTo', {
+      tilesetIds: framed.map((tileset) => tileset.id),
+      ...(durationMs === undefined ? {} : { durationMs }),
+    })
     .catch(engineFailureIsHarmless)
 }
 
@@ -207,24 +175,40 @@ export async function placeTileset(
     const updated = await context.services.updateObliquePhotograph({ id: tileset.id, placement })
     replaceTileset(context.store, updated)
     await context.engine
-      .run('city.setTilesetPlacement', {
-        id: tileset.id,
-        placement: placement
-          ? {
-              lng: placement.lng,
-              lat: placement.lat,
-              heightOffset: placement.height_offset,
-              heading: placement.heading,
-            }
-          : null,
-      })
+      .run('city.setTilesetPlacement', { id: tileset.id, placement: enginePlacement(placement) })
       .catch(engineFailureIsHarmless)
-    await flyToTileset(context, updated)
+    // not awaited: the tileset restreams and the flight takes seconds; the form can close now
+    void flyToTileset(context, updated)
     return true
   } catch (error) {
     toast.error(errorMessage(error))
     return false
   }
+}
+
+/**
+ * Shows a placement on the map without saving it (the placement form's live preview), or
+ * puts back the saved one. The map only: the server keeps what was saved.
+ */
+export async function previewTilesetPlacement(
+  context: CityActionContext,
+  tileset: ObliquePhotograph,
+  placement: ServerPlacement | null,
+): Promise<void> {
+  await context.engine
+    .run('city.setTilesetPlacement', { id: tileset.id, placement: enginePlacement(placement) })
+    .catch(engineFailureIsHarmless)
+}
+
+function enginePlacement(placement: ServerPlacement | null) {
+  return placement
+    ? {
+        lng: placement.lng,
+        lat: placement.lat,
+        heightOffset: placement.height_offset,
+        heading: placement.heading,
+      }
+    : null
 }
 
 /** Deletes a tileset (the caller has confirmed) and removes it from the map. */
@@ -251,31 +235,16 @@ function replaceTileset(store: CityProjectState, tileset: ObliquePhotograph): vo
 }
 
 /**
- * Picks what is drawn at a point of the map and selects (highlights) the building found there;
- * a click on the basemap clears the selection. Answers whether a building was found.
+ * Selects (highlights) the building drawn at a point of the map; a click on the basemap clears
+ * the selection. The engine picks and selects in one step; the panel reads the selection from
+ * the scene snapshot. Answers whether a building was found.
  */
 export async function pickBuildingAt(
   engine: EngineHandle,
   point: { x: number; y: number },
-  currentSelection: { tilesetId: string } | null,
 ): Promise<boolean> {
-  const pick = await engine.run('city.pickAtScreenPoint', point).catch(() => null)
-  if (pick && pick.featureId !== null) {
-    await engine
-      .run('city.selectFeature', {
-        tilesetId: pick.tilesetId,
-        tileId: pick.tileId,
-        featureId: pick.featureId,
-      })
-      .catch(engineFailureIsHarmless)
-    return true
-  }
-  if (currentSelection) {
-    await engine
-      .run('city.selectFeature', { tilesetId: currentSelection.tilesetId, featureId: null })
-      .catch(engineFailureIsHarmless)
-  }
-  return false
+  const pick = await engine.run('city.pickAndSelect', point).catch(() => null)
+  return pick !== null && pick.featureId !== null
 }
 
 /** Saves the selected building as a named single-building (monomer) model. */

@@ -167,13 +167,15 @@ describe('picked building properties', () => {
     const rows = propertyRows(properties)
     expect(rows.slice(0, 6)).toEqual([
       { name: 'id', value: '3' },
-      { name: 'Longitude', value: '-1.31970048' },
+      // 3D Tiles batch tables store radians; a person reads degrees.
+      { name: 'Longitude', value: '-75.6132677°', storedValue: '-1.31970048 rad' },
       { name: 'Height', value: '11.72151492' },
       { name: 'info', value: '{"name":"building0","year":0}' },
       { name: 'rooms', value: 'room0_a, room0_b' },
       { name: 'note', value: '—' },
     ])
     expect(rows[6]?.value).toHaveLength(200)
+    expect(propertyRows({ Longitude: 121.5, Latitude: 31.2 })[0]?.value).toBe('121.5')
     expect(suggestedModelName(properties, 'Building 3')).toBe('building0')
     expect(suggestedModelName({ name: ' Tower ' }, 'Building 3')).toBe('Tower')
     expect(suggestedModelName({ id: 7 }, 'Building 7')).toBe('Building 7')

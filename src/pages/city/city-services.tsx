@@ -31,14 +31,6 @@ export interface CityServices {
       signal?: AbortSignal
     },
   ) => Promise<{ uploadId: string }>
-  /** Reads a tileset's root JSON (its parts are located from it). */
-  fetchJson: (url: string, signal?: AbortSignal) => Promise<unknown>
-}
-
-async function fetchJson(url: string, signal?: AbortSignal): Promise<unknown> {
-  const response = await fetch(url, signal ? { signal } : {})
-  if (!response.ok) throw new Error(`HTTP ${response.status}`)
-  return response.json()
 }
 
 /**
@@ -91,7 +83,6 @@ export const defaultCityServices: CityServices = {
         )
       : cityApi.uploadBasemap(input, signal),
   uploadResumable: (file, options) => uploadResumable(file, options),
-  fetchJson,
 }
 
 const CityServicesContext = createContext<CityServices>(defaultCityServices)

@@ -105,7 +105,7 @@ export function MonomerTab() {
                   {rows.map((row) => (
                     <tr key={row.name}>
                       <th scope="row">{row.name}</th>
-                      <td title={row.value}>{row.value}</td>
+                      <td title={row.storedValue ?? row.value}>{row.value}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -7,6 +7,28 @@
 export interface PropertyRow {
   name: string
   value: string
+  /** The stored value when the row shows it converted (radians shown in degrees). */
+  storedValue?: string
+}
+
+const longitudeKey = /^(lon|lng|longitude)$/i
+const latitudeKey = /^(lat|latitude)$/i
+
+/**
+ * Whether the feature's longitude/latitude numbers are radians, as 3D Tiles batch tables
+ * (Cesium's samples among them) store them: every such number is within ±π (longitude) and
+ * ±π/2 (latitude). A feature with any value outside that range stores degrees.
+ */
+function hasRadianCoordinates(properties: Readonly<Record<string, unknown>>): boolean {
+  let count = 0
+  for (const [name, value] of Object.entries(properties)) {
+    const isLongitude = longitudeKey.test(name)
+    if (!isLongitude && !latitudeKey.test(name)) continue
+    if (typeof value !== 'number') continue
+    if (Math.abs(value) > (isLongitude ? Math.PI : Math.PI / 2)) return false
+    count++
+  }
+  return count > 0
 }
 
 /** Longest value shown in full; longer ones are cut with an ellipsis (the title shows all). */
@@ -24,9 +46,21 @@ function formatValue(value: unknown): string {
   return JSON.stringify(value)
 }
 
-/** The rows of the panel, in the batch table's order, values cut to a readable length. */
+/**
+ * The rows of the panel, in the batch table's order, values cut to a readable length;
+ * longitude and latitude stored in radians are shown in degrees.
+ */
 export function propertyRows(properties: Readonly<Record<string, unknown>>): PropertyRow[] {
+  const isRadians = hasRadianCoordinates(properties)
   return Object.entries(properties).map(([name, value]) => {
+    if (
+      isRadians &&
+      typeof value === 'number' &&
+      (longitudeKey.test(name) || latitudeKey.test(name))
+    ) {
+      const degrees = (value * 180) / Math.PI
+      return { name, value: `${degrees.toFixed(7)}°`, storedValue: `${formatValue(value)} rad` }
+    }
     const text = formatValue(value)
     return {
       name,

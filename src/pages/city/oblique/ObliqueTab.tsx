@@ -14,9 +14,10 @@ import {
 } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
+import type { CityTilesetState } from '../../../../engine/api/city-snapshot'
 import { PlacementDialog } from './PlacementDialog'
 import { RenameDialog } from './RenameDialog'
-import { partNameFromUri } from './tileset-parts'
+import { partNameFromUri } from './part-name'
 
 /** A node of the oblique-photography tree: a tileset (layer 1) or one of its parts (layer 2). */
 interface ObliqueNode extends TreeNode {
@@ -197,12 +198,12 @@ export function ObliqueTab() {
               <Trans>Georeference</Trans>
             </dt>
             <dd>
-              {selectedView.is_georeferenced ? (
-                <Trans>its own</Trans>
-              ) : selectedView.placement ? (
+              {selectedView.placement ? (
                 <Trans>placed by hand</Trans>
+              ) : selectedView.is_georeferenced ? (
+                <Trans>its own</Trans>
               ) : (
-                <Trans>none: place it on the map</Trans>
+                <Trans>none: placed at the project’s location</Trans>
               )}
             </dd>
             {engineState && (
@@ -266,6 +267,7 @@ export function ObliqueTab() {
             isOpen={dialog === 'placement'}
             onOpenChange={(isOpen) => setDialog(isOpen ? 'placement' : null)}
             tileset={selected}
+            engineState={engineState as CityTilesetState | undefined}
             fallbackCenter={{ lng: scene.city.camera.lng, lat: scene.city.camera.lat }}
             context={context}
           />

@@ -166,9 +166,6 @@ export function createMemoryCityServer(projectId: string) {
       basemap.files.push(file)
       return structuredClone(file)
     },
-    fetchJson: async () => {
-      throw new Error('no tiles in component tests')
-    },
   }
 
   return {
