@@ -14,7 +14,7 @@ import {
 } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
-import type { CityTilesetState } from '../../../../engine/api/city-snapshot'
+import type { CityTilesetState } from '../../../../engine/api'
 import { PlacementDialog } from './PlacementDialog'
 import { RenameDialog } from './RenameDialog'
 import { partNameFromUri } from './part-name'

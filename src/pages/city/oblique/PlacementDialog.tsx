@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { useEffect, useRef, useState } from 'react'
-import type { CityTilesetState } from '../../../../engine/api/city-snapshot'
+import type { CityTilesetState } from '../../../../engine/api'
 import type { ObliquePhotograph, TilesetPlacement } from '../../../api/city'
 import { Button, FormDialog, NumberInput } from '../../../ui'
 import { type CityActionContext, placeTileset, previewTilesetPlacement } from '../city-actions'
