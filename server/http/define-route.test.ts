@@ -81,7 +81,14 @@ function registerTestRoutes(app: FastifyInstance): void {
     summary: 'Answers a known failure with details',
     datum: z.null(),
     handler: () => {
-      throw new AppError('conflict', 'Already linked.', { existingId: 'p1' })
+      throw new AppError(
+        'conflict',
+        'model.duplicateName',
+        { name: 'a.sbm' },
+        {
+          details: { existingId: 'p1' },
+        },
+      )
     },
   })
 }
@@ -263,9 +270,9 @@ describe('defineRoute', () => {
       testApp.app.inject({ method: 'POST', url: '/web/test/echo', ...noFiles }),
     ])
     expect(answers.map((answer) => answer.json().message)).toEqual([
-      'picture: a file is not accepted here.',
+      'picture: A file is not accepted here.',
       'At most 2 file(s) per request.',
-      'file: a file is not accepted here.',
+      'file: A file is not accepted here.',
     ])
     expect(answers.every((answer) => answer.statusCode === 400)).toBe(true)
   })
@@ -323,7 +330,9 @@ describe('defineRoute', () => {
     expect(answer.statusCode).toBe(409)
     expect(answer.envelope).toEqual({
       code: '1009',
-      message: 'Already linked.',
+      message: 'Two models are named a.sbm; names must be unique.',
+      messageId: 'model.duplicateName',
+      params: { name: 'a.sbm' },
       datum: { details: { existingId: 'p1' } },
     })
   })

@@ -21,7 +21,7 @@ import type {
   projectListBodySchema,
   updateProjectBodySchema,
 } from '../../contract/project'
-import { AppError } from '../http/app-error'
+import { AppError, fieldError } from '../http/app-error'
 import type { Database, DatabaseHandle } from '../plugins/db'
 import { type Clock, timestampOf } from './clock'
 import {
@@ -91,9 +91,6 @@ export interface ProjectsService {
   verifyProjectToken(token: string): Promise<string | undefined>
 }
 
-const notFoundMessage = 'This project does not exist.'
-const foreignMessage = 'This project belongs to someone else.'
-
 /** The API view of a stored project. */
 export function toProject(record: ProjectRecord): Project {
   const cover =
@@ -162,22 +159,22 @@ export function createProjectsService(dependencies: {
   /** The project if the user may change it: `notFound` if none, `forbidden` if someone else's. */
   const loadOwned = async (user: AuthUser, projectId: string): Promise<ProjectRecord> => {
     const record = await projects.findById(projectId)
-    if (!record) throw new AppError('notFound', notFoundMessage)
+    if (!record) throw new AppError('notFound', 'project.notFound')
     if (record.owner_id !== user.id && !isAdmin(user))
-      throw new AppError('forbidden', foreignMessage)
+      throw new AppError('forbidden', 'project.foreign')
     return record
   }
 
   const loadReadable = async (caller: ProjectCaller, projectId: string): Promise<ProjectRecord> => {
     const record = await projects.findById(projectId)
-    if (!record) throw new AppError('notFound', notFoundMessage)
+    if (!record) throw new AppError('notFound', 'project.notFound')
     if (record.is_case === 1) return record
     if ('projectToken' in caller) {
       if ((await verifyToken(caller.projectToken)) === projectId) return record
-      throw new AppError('forbidden', 'This project token does not open this project.')
+      throw new AppError('forbidden', 'project.tokenOtherProject')
     }
     if (record.owner_id !== caller.id && !isAdmin(caller)) {
-      throw new AppError('forbidden', foreignMessage)
+      throw new AppError('forbidden', 'project.foreign')
     }
     return record
   }
@@ -186,9 +183,7 @@ export function createProjectsService(dependencies: {
     const file = await uploads.find(fileId)
     // someone else's upload id is as unknown to this user as a made-up one
     if (!file || (file.owner_id !== user.id && !isAdmin(user))) {
-      throw new AppError('validation', 'prewiewpath_uuid: no such uploaded image', [
-        { field: 'prewiewpath_uuid', message: 'No such uploaded image' },
-      ])
+      throw fieldError('validation', 'prewiewpath_uuid', 'project.noSuchCover')
     }
   }
 
@@ -198,9 +193,7 @@ export function createProjectsService(dependencies: {
     if (areaId === undefined || areaId === '') return { area_id: null, area_name: null }
     const path = dependencies.regions().pathOf(areaId)
     if (!path) {
-      throw new AppError('validation', 'area_id: no such region', [
-        { field: 'area_id', message: 'No such region' },
-      ])
+      throw fieldError('validation', 'area_id', 'project.noSuchRegion')
     }
     return { area_id: areaId, area_name: regionPathName(path) }
   }
@@ -300,7 +293,7 @@ export function createProjectsService(dependencies: {
       await db.transaction().execute(async (transaction) => {
         const repository = repositoryOf(transaction)
         if (!(await repository.lockForChange(before.id))) {
-          throw new AppError('notFound', notFoundMessage)
+          throw new AppError('notFound', 'project.notFound')
         }
         await repository.update(before.id, changes)
         if (isCoverChanged) {
@@ -320,7 +313,7 @@ export function createProjectsService(dependencies: {
         const repository = repositoryOf(transaction)
         // the lock orders this delete against uploads made for the project (uploads.service.ts)
         if (!(await repository.lockForChange(projectId))) {
-          throw new AppError('notFound', notFoundMessage)
+          throw new AppError('notFound', 'project.notFound')
         }
         for (const hook of hooks) await hook.onDelete?.(transaction, projectId)
         const files = createUploadsRepository(transaction)
@@ -335,10 +328,10 @@ export function createProjectsService(dependencies: {
 
     async copy(user, input: CopyInput) {
       const source = await projects.findById(input.id)
-      if (!source) throw new AppError('notFound', notFoundMessage)
+      if (!source) throw new AppError('notFound', 'project.notFound')
       // official cases are templates anyone signed in may start from
       if (source.owner_id !== user.id && !isAdmin(user) && source.is_case !== 1) {
-        throw new AppError('forbidden', foreignMessage)
+        throw new AppError('forbidden', 'project.foreign')
       }
       const id = randomUUID()
       const createdAt = now()
@@ -389,7 +382,7 @@ export function createProjectsService(dependencies: {
       let ownerId: string | undefined = isAdmin(user) ? undefined : user.id
       if (input.user_id !== undefined) {
         if (input.user_id !== user.id && !isAdmin(user)) {
-          throw new AppError('forbidden', 'Only an admin may list the projects of another user.')
+          throw new AppError('forbidden', 'project.adminListsOthers')
         }
         ownerId = input.user_id
       }

@@ -1,7 +1,8 @@
 import type { AccountSecuritySettings } from './account-security-settings'
 import { type Clock, timestampOf } from './clock'
-import { hourMs, type RateLimiter, rateLimitedError, secondsUntil } from './rate-limiter'
+import { hourMs, type RateLimiter, secondsUntil } from './rate-limiter'
 import type { RateLimitsRepository } from './rate-limits.repository'
+import { AppError } from '../http/app-error'
 
 /** How a sign-in attempt ended, reported back to the guard. */
 export interface SignInAttempt {
@@ -26,14 +27,13 @@ export interface SignInGuard {
 
 function lockedError(lockedUntilMs: number, nowMs: number) {
   const retryAfterSeconds = secondsUntil(lockedUntilMs, nowMs)
-  return rateLimitedError(
-    `Too many failed sign-ins: this account is locked for ${Math.ceil(retryAfterSeconds / 60)} more minute(s).`,
-    retryAfterSeconds,
+  return new AppError(
+    'rateLimited',
+    'auth.accountLocked',
+    { minutes: Math.ceil(retryAfterSeconds / 60) },
+    { datum: { retryAfterSeconds } },
   )
 }
-
-const tooManyForAddress =
-  'Too many failed sign-ins from your network. Please wait before trying again.'
 
 /** Builds the sign-in guard. */
 export function createSignInGuard(dependencies: {
@@ -73,9 +73,11 @@ export function createSignInGuard(dependencies: {
         const allowedAtMs = Date.parse(lockout.last_failure_at) + slowDelayMs(lockout.failure_count)
         if (nowMs < allowedAtMs) {
           const retryAfterSeconds = secondsUntil(allowedAtMs, nowMs)
-          throw rateLimitedError(
-            `Too many failed sign-ins. Please wait ${retryAfterSeconds} s before trying again.`,
-            retryAfterSeconds,
+          throw new AppError(
+            'rateLimited',
+            'auth.signInSlowed',
+            { seconds: retryAfterSeconds },
+            { datum: { retryAfterSeconds } },
           )
         }
       }
@@ -83,7 +85,7 @@ export function createSignInGuard(dependencies: {
         `sign-in-failure:ip:${clientAddress}`,
         settings.signInFailuresPerIpPerHour,
         hourMs,
-        tooManyForAddress,
+        'auth.tooManyFailuresFromAddress',
       )
       // Counted as a failure until proven right, so parallel guesses cannot outrun the lock:
       // each sees its own count, and only the first `signInLockAfterFailures` are checked.

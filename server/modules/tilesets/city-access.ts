@@ -1,4 +1,4 @@
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import { createProjectsRepository } from '../projects.repository'
 import type { ProjectCaller, ProjectsService } from '../projects.service'
@@ -28,21 +28,18 @@ export function createCityAccess(dependencies: {
   return {
     async requireEditable(user, projectId) {
       const project = await repository.findById(projectId)
-      if (!project) throw new AppError('notFound', 'This project does not exist.')
+      if (!project) throw new AppError('notFound', 'project.notFound')
       if (project.owner_id !== user.id && user.role !== 'admin') {
-        throw new AppError('forbidden', 'This project belongs to someone else.')
+        throw new AppError('forbidden', 'project.foreign')
       }
       if (project.kind !== 'city') {
-        throw new AppError(
-          'validation',
-          'Oblique photography, GIS models and basemaps belong to city projects.',
-        )
+        throw new AppError('validation', 'project.cityOnly')
       }
       return { id: project.id, ownerId: project.owner_id }
     },
     async resolveReadable(caller, projectId) {
       if (caller === null) {
-        throw new AppError('sessionTimeout', 'Sign in, or open the project with its project token.')
+        throw new AppError('sessionTimeout', 'project.signInOrToken')
       }
       if (projectId !== undefined) {
         await projects.findOne(caller, projectId)
@@ -50,13 +47,10 @@ export function createCityAccess(dependencies: {
       }
       if ('projectToken' in caller) {
         const opened = await projects.verifyProjectToken(caller.projectToken)
-        if (opened === undefined)
-          throw new AppError('forbidden', 'This project token does not work (any more).')
+        if (opened === undefined) throw new AppError('forbidden', 'project.tokenInvalid')
         return opened
       }
-      throw new AppError('validation', 'project_id: Required', [
-        { field: 'project_id', message: 'Required' },
-      ])
+      throw fieldError('validation', 'project_id', 'validation.required')
     },
   }
 }
