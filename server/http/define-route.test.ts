@@ -270,9 +270,9 @@ describe('defineRoute', () => {
       testApp.app.inject({ method: 'POST', url: '/web/test/echo', ...noFiles }),
     ])
     expect(answers.map((answer) => answer.json().message)).toEqual([
-      'picture: A file is not accepted here.',
+      'picture: a file is not accepted here.',
       'At most 2 file(s) per request.',
-      'file: A file is not accepted here.',
+      'file: a file is not accepted here.',
     ])
     expect(answers.every((answer) => answer.statusCode === 400)).toBe(true)
   })
