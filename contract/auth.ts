@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { zodMessage } from './messages'
 import { emailSchema, newPasswordSchema, passwordMaxLength, telSchema, userSchema } from './user'
 
 export {
@@ -73,7 +74,7 @@ const accountNameSchema = z
   .trim()
   .min(1)
   .max(64)
-  .regex(/^[^\s]+$/, 'The user name may not contain spaces.')
+  .regex(/^[^\s]+$/, zodMessage('input.userNameSpaces'))
 
 /** `POST /web/register/registerByTelNo`: creates an editor account and signs it in. */
 export const registerByTelBodySchema = z.object({

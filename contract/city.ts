@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { zodMessage } from './messages'
 import { recordIdSchema, timestampSchema } from './common'
 import { formBoolean, formList, formNumber } from './form-fields'
 
@@ -172,11 +173,14 @@ const propertiesSchema = z
       } catch {
         // reported below
       }
-      context.addIssue({ code: 'custom', message: 'Expected a JSON object' })
+      context.addIssue({ code: 'custom', message: zodMessage('input.jsonObject') })
       return z.NEVER
     }),
   ])
-  .refine((value) => JSON.stringify(value).length <= 64 * 1024, 'At most 64 KB of properties')
+  .refine(
+    (value) => JSON.stringify(value).length <= 64 * 1024,
+    zodMessage('input.propertiesTooLarge'),
+  )
 
 /** `/gismodel/add`. */
 export const addGisModelBodySchema = z.object({
@@ -240,7 +244,7 @@ const httpUrlSchema = z
     } catch {
       return false
     }
-  }, 'Expected an http:// or https:// address')
+  }, zodMessage('input.httpAddress'))
 
 /** `/basemap/save`: 'online' needs `style_url`, 'pmtiles' needs `pmtiles_id`. */
 export const saveBasemapBodySchema = z
@@ -252,10 +256,18 @@ export const saveBasemapBodySchema = z
   })
   .superRefine((body, context) => {
     if (body.kind === 'online' && body.style_url === undefined) {
-      context.addIssue({ code: 'custom', path: ['style_url'], message: 'Required for online' })
+      context.addIssue({
+        code: 'custom',
+        path: ['style_url'],
+        message: zodMessage('input.requiredForOnline'),
+      })
     }
     if (body.kind === 'pmtiles' && body.pmtiles_id === undefined) {
-      context.addIssue({ code: 'custom', path: ['pmtiles_id'], message: 'Required for pmtiles' })
+      context.addIssue({
+        code: 'custom',
+        path: ['pmtiles_id'],
+        message: zodMessage('input.requiredForPmtiles'),
+      })
     }
   })
 export type SaveBasemapBody = z.input<typeof saveBasemapBodySchema>

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { MessageId } from './messages'
+import { zodMessage } from './messages'
 
 /**
  * Field schemas for bodies that may arrive form-encoded (SPEC §7: most calls are form posts).
@@ -16,10 +16,7 @@ const numericText = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
  */
 export function formNumber<Inner extends z.ZodType<number, number>>(inner?: Inner) {
   const parsed = z
-    .union([
-      z.number(),
-      z.string().regex(numericText, 'validation.expectedNumber' satisfies MessageId),
-    ])
+    .union([z.number(), z.string().regex(numericText, zodMessage('validation.expectedNumber'))])
     .transform(Number)
   return parsed.pipe(inner ?? z.number())
 }

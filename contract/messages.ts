@@ -2,13 +2,14 @@
  * The catalogue of every message the server sends a person (decisions.md "Messages"): a stable
  * id → its English template with named parameters (`{names}`). An error answer carries the id
  * and the parameters beside the English text (`messageId`, `params` in the envelope), and the
- * console renders the id in the user's language (src/i18n/server-messages.ts, which must have
- * a ko/zh/en text for every id here: src/i18n/server-messages.test.ts checks it).
+ * console renders the id in the user's language (src/components/feedback/server-messages.ts,
+ * from the generated src/i18n/server-message-texts.ts, which must have a ko/zh/en text for
+ * every id here: tools/server-messages.test.ts checks it).
  *
  * Adding a message: add the id here (grouped by area, `area.whatHappened`), use it with
- * `new AppError(kind, 'area.whatHappened', { param })`, add the same English text to
- * src/i18n/server-messages.ts, run `npm run i18n:extract` and translate it in the ko and zh
- * .po files. Parameters are plain values (names, numbers); never pass English words in them.
+ * `new AppError(kind, 'area.whatHappened', { param })`, run `npm run i18n:server` (regenerates
+ * src/i18n/server-message-texts.ts) and `npm run i18n:extract`, and translate it in the ko and
+ * zh .po files. Parameters are plain values (names, numbers); never pass English words in them.
  */
 export const serverMessages = {
   // generic: the fallback of each error kind, for answers with nothing more specific to say
@@ -21,6 +22,8 @@ export const serverMessages = {
   'error.tooLarge': 'The request is too large.',
   'error.unsupportedFile': 'This type of file is not supported.',
   'error.rateLimited': 'Too many requests. Please wait a moment and try again.',
+  'error.requestTimeout': 'The request took too long to arrive. Please try again.',
+  'error.headersTooLarge': 'The request headers are too large.',
   'error.internal': 'Internal server error.',
   'error.unavailable': 'The service is not available right now. Please try again later.',
   'error.sessionTimeout': 'Your session has timed out. Please sign in again.',
@@ -112,6 +115,218 @@ export const serverMessages = {
   'signIn.lockedHere':
     'Too many failed sign-ins from here: this account is locked for you for {minutes} more minute(s).',
   'signIn.slowed': 'Too many failed sign-ins. Please wait {seconds} s before trying again.',
+  // accounts: sign-in, sessions, sign-up, codes, passwords
+  'auth.badCredentials': 'Incorrect user name or password.',
+  'auth.accountDisabled': 'This account is disabled.',
+  'auth.sessionTimeout': 'Your session has timed out. Please sign in again.',
+  'auth.notAllowed': 'You do not have permission to do this.',
+  'auth.invalidTicket': 'This sign-in ticket is invalid, used or expired.',
+  'auth.accountLocked':
+    'Too many failed sign-ins: this account is locked for {minutes} more minute(s).',
+  'auth.signInSlowed': 'Too many failed sign-ins. Please wait {seconds} s before trying again.',
+  'auth.tooManyFailuresFromAddress':
+    'Too many failed sign-ins from your network. Please wait before trying again.',
+  'auth.tooManyGuestSessions':
+    'Too many guest sessions from your network in the last hour. Please try again later.',
+  'code.resendTooSoon': 'A code was just sent. Please wait before asking for another one.',
+  'code.tooManyForRecipient':
+    'Too many codes were sent to this recipient in the last hour. Please try again later.',
+  'code.tooManyForAddress':
+    'Too many codes were requested from your network in the last hour. Please try again later.',
+  'code.tooManyChecks':
+    'Too many checks from your network in the last hour. Please try again later.',
+  'code.tooManySignInCodes':
+    'Too many sign-in codes were requested. Please wait before asking again.',
+  'code.sendFailed': 'The message could not be sent. Please try again later.',
+  'code.invalid': 'The verification code is wrong or has expired. Please request a new one.',
+  'code.wrongWithTriesLeft': 'The verification code is wrong ({tries} tries left).',
+  'code.wrongOneTryLeft': 'The verification code is wrong (1 try left).',
+  'account.nameTaken': 'This user name is already taken.',
+  'account.telTaken': 'This phone number is already registered.',
+  'account.emailTaken': 'This e-mail address is already registered.',
+  'account.identityTaken': 'This user name, phone number or e-mail is already taken.',
+  'account.emailTooLongForName':
+    'This e-mail address is too long to be a user name: please choose a name.',
+  'account.notFound': 'User not found.',
+  'account.avatarNotUploaded': 'The avatar must be an image you uploaded.',
+  'account.onlyOwnProfile': 'You may only change your own profile.',
+  'account.onlyAdminChangesRoles': 'Only an administrator may change roles.',
+  'account.ownRole': 'You cannot change your own role.',
+  'account.ownAccount': 'You cannot delete your own account.',
+  'account.wrongCurrentPassword': 'The current password is wrong.',
+  'password.tooShort': 'The password needs at least {minimum} characters.',
+  'password.tooLong': 'The password may have at most {maximum} characters.',
+  'password.common': 'This password is one of the most common ones. Please choose another.',
+  'password.repeated': 'The password may not be one character repeated.',
+  'password.ownIdentity': 'The password may not be your user name, phone number or e-mail.',
+  // roles, notices, images and files
+  'role.notFound': 'This role does not exist.',
+  'role.nameTaken': 'A role with this name already exists.',
+  'role.builtinRename': 'A built-in role cannot be renamed.',
+  'role.builtinAccessLevel': 'A built-in role keeps its access level.',
+  'role.builtinDelete': 'A built-in role cannot be deleted.',
+  'role.held': 'Accounts holding this role: {holders}. Give them another role before deleting it.',
+  'role.guestOnly': 'The guest role belongs to guest sign-in only; choose another role.',
+  'notice.notFound': 'This notice does not exist.',
+  'image.tooLarge': 'Image size is over 2MB!',
+  'image.notJpegOrPng':
+    'Only JPEG and PNG images can be uploaded; this file is not one, whatever its name.',
+  'image.thumbnailTooLarge': 'The thumbnail is larger than 256 KB.',
+  'image.thumbnailNotJpeg': 'The thumbnail must be a JPEG image.',
+  'image.sendAsMultipart': 'Send the image as multipart/form-data (field file).',
+  'file.notFound': 'File not found.',
+  'file.invalidId': 'Invalid file id.',
+  'file.tooLarge': 'The file is larger than {maxBytes} bytes.',
+  'file.notAcceptedHere': 'A file is not accepted here.',
+  'file.tooManyFiles': 'At most {maxFiles} file(s) per request.',
+  'project.gone': 'This project does not exist (any more).',
+  // form bodies
+  'request.tooManyFormFields': 'Too many form fields (at most {max}).',
+  'request.badPercentEncoding': 'Malformed form body: invalid percent-encoding.',
+  'request.fieldNestedTooDeep': 'Form field name “{name}” is nested deeper than {maxDepth} levels.',
+  'request.fieldNameForbidden': 'Form field name “{name}” is not allowed.',
+  'request.malformedFieldName': 'Malformed form field name “{name}”.',
+  'request.fieldConflict': 'Form field “{name}” conflicts with another field of the same name.',
+  // projects and project access
+  'project.cityOnly': 'Oblique photography, GIS models and basemaps belong to city projects.',
+  'project.tokenInvalid': 'This project token does not work (any more).',
+  'project.tokenOtherProject': 'This project token does not open this project.',
+  'project.noSuchCover': 'No such uploaded image',
+  'project.noSuchRegion': 'No such region',
+  'project.adminListsOthers': 'Only an admin may list the projects of another user.',
+  // archives (zip, .3tz): the codes of workers/unzip/zip-errors.ts
+  'archive.notZip': 'The file is not a zip archive.',
+  'archive.truncated': 'The zip archive is incomplete. Upload or download it again.',
+  'archive.corrupt': 'The zip archive is damaged and cannot be opened.',
+  'archive.checksumMismatch': 'A file in the zip archive is damaged (its checksum does not match).',
+  'archive.unsafeEntryName':
+    'The zip archive contains a file path that points outside its folder, so it was refused.',
+  'archive.duplicateEntry': 'The zip archive contains the same file name twice.',
+  'archive.tooManyEntries': 'The zip archive contains too many files.',
+  'archive.entryTooLarge': 'A file in the zip archive is too large to open here.',
+  'archive.tooLarge': 'The zip archive is too large to open here.',
+  'archive.suspiciousCompression':
+    'The zip archive expands to an implausible size and was refused as unsafe.',
+  'archive.encrypted': 'The zip archive is password-protected. Upload it without a password.',
+  'archive.unsupportedMethod':
+    'The zip archive uses a compression method that is not supported. Save it again with standard (deflate) compression.',
+  'archive.entryNotFound': 'The requested file is not in the zip archive.',
+  'archive.aborted': 'Extraction was cancelled.',
+  // oblique photography (3D Tiles) uploads
+  'tileset.notZip':
+    'Oblique photography must be a 3D Tiles tileset packed as a .zip or .3tz file; this file is not a zip archive.',
+  'tileset.no3tzRoot': 'The .3tz package has no tileset.json at its root.',
+  'tileset.emptyArchive': 'The archive is empty.',
+  'tileset.ambiguousRoots':
+    'The archive has no tileset.json and several JSON files could be the root tileset: {names}. Rename the root one to tileset.json and upload again.',
+  'tileset.osgb':
+    'This archive holds OSGB oblique photography, which has no open specification and cannot be shown directly. Convert it to 3D Tiles first (for example with Cesium ion or an OSGB-to-3D-Tiles converter) and upload the tileset (tileset.json with its tiles) as a zip.',
+  'tileset.noRoot':
+    'No tileset.json found: the archive must hold a 3D Tiles tileset with tileset.json at its root or inside one top folder.',
+  'tileset.notJson': '{path} is not valid JSON.',
+  'tileset.notObject': '{path} is not a 3D Tiles tileset (not an object).',
+  'tileset.noAssetVersion': '{path} is not a 3D Tiles tileset: it has no asset.version.',
+  'tileset.noRootTile': '{path} is not a 3D Tiles tileset: it has no root tile.',
+  'tileset.gzipBroken': '{path} is gzip-compressed but does not inflate.',
+  'tileset.tooManyTiles': '{path} has more than {maxTiles} tiles.',
+  'tileset.contentOutside':
+    '{path} refers to {uri}, which is not a file inside the archive; every content must be a file inside the archive.',
+  'tileset.contentMismatch': 'Some files are not what their names say: {files}.',
+  'tileset.notFound': 'This oblique photography does not exist.',
+  'tileset.otherProject': 'This oblique photography belongs to another project.',
+  'tileset.noSuchFile': 'No such file in this tileset.',
+  'tileset.addressExpired': 'This address is not valid (any more): ask for the tileset again.',
+  'tileset.archiveTooLarge':
+    'The tileset archive is larger than {limitMb} MB (TILESET_UPLOAD_LIMIT_MB).',
+  'upload.oneFileField': 'Only one file, in the field “file”, is accepted.',
+  'upload.fileOrUploadId': 'Required (or upload_id of a resumable upload)',
+  // basemaps
+  'basemap.archiveTooLarge': 'The basemap is larger than {limitMb} MB (BASEMAP_UPLOAD_LIMIT_MB).',
+  'basemap.notPmtiles':
+    'A basemap must be a PMTiles version 3 file (.pmtiles); this file is not one.',
+  'basemap.noSuchFile': 'No such basemap file in this project',
+  'basemap.fileNotFound': 'This basemap file does not exist.',
+  'basemap.inUse': 'This basemap is in use: choose another basemap first.',
+  'gisModel.notFound': 'This GIS model does not exist.',
+  'gisModel.noSuchTileset': 'No such oblique photography in this project',
+  // building models, structures and conversion
+  'model.notValidSbm': 'Failed to load a model, not a valid SBM file!',
+  'model.notFound': 'This model does not exist.',
+  'model.sbmOrOneZip': 'Upload either SBM files or one ZIP of SBM files, not both or several ZIPs.',
+  'model.duplicateName': 'Two models are named {name}; names must be unique.',
+  'model.linkInvalid': 'This link does not open this file.',
+  'model.oneStructure': 'Upload one building structure .json file at a time.',
+  'model.structureNotJson': 'The building structure must be a .json file.',
+  'model.structureTooLarge': 'The building structure file is larger than 1 MB.',
+  'model.structureInvalidJson': '{name} is not valid JSON.',
+  'model.floorIdTwice': 'The floor id {floorId} is used twice.',
+  'model.oneSbmToReplace': 'Upload one .sbm file to replace a model.',
+  'model.noSuchFloor': 'No such floor in this project',
+  'model.paidProject': 'Models cannot be deleted once the project is paid.',
+  'model.noSuchConverted': 'No such converted model',
+  'model.oneGltf': 'Upload one .glb file, or one .gltf file with its .bin and image files.',
+  'model.oneDaeOrFbx': 'Upload exactly one .dae or .fbx file to convert.',
+  'model.onlyDaeOrFbx': 'Only a .dae or .fbx file can be converted here.',
+  'model.duplicateFile': 'Two files are named {name}.',
+  'convert.unsupportedInput':
+    '{file} is not a model this converter reads: use .glb, .gltf, .dae or .fbx.',
+  'convert.unsupportedGltfVersion':
+    '{file} uses a glTF version this converter does not read: convert it to glTF 2.0 first.',
+  'convert.missingResources':
+    'Files the model refers to are missing: {names}. Upload them next to {file}.',
+  'convert.unsupportedExtensions':
+    'The model requires glTF extensions this converter cannot decode: {names}.',
+  'convert.unsupportedEncoding': 'The text encoding of {file} cannot be read.',
+  'convert.unsupportedTextures':
+    'Textures in a format browsers cannot show: {names}. Use PNG, JPEG or WebP.',
+  'convert.unreadableModel': '{file} could not be read as a model.',
+  'convert.noMeshes': 'The model has no triangle meshes, so there is nothing to show.',
+  'convert.timedOut': 'The conversion took longer than {seconds} s and was stopped.',
+  'convert.busy': 'The model converter is busy with other uploads; please try again in a minute.',
+  // floor archives, conversion queue, GML, resumable uploads, regions, health
+  'model.zipNoSbm': '{name} holds no .sbm file.',
+  'model.zipTooManyModels': '{name} holds {count} models; at most {max} per upload.',
+  'model.zipDuplicateModel':
+    '{name} holds two models named {model}; model file names must be unique.',
+  'model.zipRefused': '{name} cannot be used: it is not a readable, safe zip archive.',
+  'convert.shuttingDown': 'The model converter is shutting down.',
+  'gml.buildingOnly': 'A GML path belongs to a building project, not a city.',
+  'gml.empty': 'The GML file is empty.',
+  'gml.tooLarge': 'The GML file is larger than {limitMb} MB.',
+  'gml.loadFailed': 'Failed to load GML file.',
+  'gml.noFile': 'There is no GML file.',
+  'gml.oneFileField': 'Only one file field, “file”, is accepted.',
+  'gml.uploadIdOrFile': 'Required (or send the file as multipart).',
+  'upload.notResumableId': 'Not the id of a resumable upload.',
+  'upload.busy': 'This upload is already being processed by another request.',
+  'upload.gone': 'This upload does not exist (any more); upload the file again.',
+  'upload.unfinished': 'This upload is not finished: {received} of {total} bytes received.',
+  'upload.unfinishedUnknownSize': 'This upload is not finished: {received} bytes received so far.',
+  'upload.filesOrUploadId': 'Send either files or an upload_id, not both.',
+  'region.notFound': 'No region has the code {code}.',
+  'system.databaseDown': 'The database does not answer.',
+  // input checks named in contract schemas (zod messages written as ids)
+  'input.jsonObject': 'Expected a JSON object',
+  'input.propertiesTooLarge': 'At most 64 KB of properties',
+  'input.httpAddress': 'Expected an http:// or https:// address',
+  'input.requiredForOnline': 'Required for an online basemap',
+  'input.requiredForPmtiles': 'Required for a PMTiles basemap',
+  'input.divisionCode': 'Expected a division code',
+  'input.divisionCodeOrZero': 'Expected 0 or a division code',
+  'input.resumableUploadId': 'Expected the id of a resumable upload (32 hex digits)',
+  'input.menuKey': 'A menu key has 1 to 64 letters, digits, dots, _ or -.',
+  'input.roleNameRequired': 'Please enter the role name.',
+  'input.roleNameTooLong': 'The role name may have at most 64 characters.',
+  'input.tooManyMenuKeys': 'At most 200 menu keys.',
+  'input.phone': 'This is not a phone number.',
+  'input.email': 'This is not an e-mail address.',
+  'input.userNameRequired': 'Please enter a user name.',
+  'input.userNameTooLong': 'The user name may have at most 64 characters.',
+  'input.userNameSpaces': 'The user name may not contain spaces.',
+  'input.dateFormat': 'Use the form YYYY-MM-DD.',
+  'input.dateMissing': 'This date does not exist.',
+  'input.avatarUploaded': 'The avatar must be an image uploaded with /upload/uploadJpg.',
+  'input.currentPasswordRequired': 'Please enter your current password.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */
@@ -129,6 +344,11 @@ export type MessageParams<Id extends MessageId> = {
   [Name in PlaceholderNames<(typeof serverMessages)[Id]>]: MessageParam
 }
 
+/** The ids whose template has no placeholders (e.g. for rate limits named ahead of time). */
+export type PlainMessageId = {
+  [Id in MessageId]: HasParams<Id> extends true ? never : Id
+}[MessageId]
+
 /** True when the message id's template has placeholders. */
 export type HasParams<Id extends MessageId> = [
   PlaceholderNames<(typeof serverMessages)[Id]>,
@@ -140,6 +360,22 @@ export type HasParams<Id extends MessageId> = [
 export interface ServerMessage {
   id: MessageId
   params: Record<string, MessageParam>
+}
+
+/** A message with its parameters, checked like `new AppError(kind, id, params)`. */
+export function serverMessage<Id extends MessageId>(
+  id: Id,
+  ...args: HasParams<Id> extends true ? [params: MessageParams<Id>] : []
+): ServerMessage {
+  return { id, params: (args[0] ?? {}) as Record<string, MessageParam> }
+}
+
+/**
+ * A zod message written as a catalogue id (`.min(1, zodMessage('input.userNameRequired'))`):
+ * the server's validation answer carries the id, so the console translates it.
+ */
+export function zodMessage(id: PlainMessageId): string {
+  return id
 }
 
 /** True when `value` is an id of this catalogue (e.g. a zod issue message written as an id). */

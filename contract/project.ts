@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { zodMessage } from './messages'
 import { recordIdSchema, timestampSchema } from './common'
 import { formBoolean, formInteger, formNumber } from './form-fields'
 import { projectPermissionsSchema } from './project-permissions'
@@ -111,7 +112,7 @@ const uuidField = z.string().trim().uuid()
 const areaIdField = z
   .string()
   .trim()
-  .regex(/^(\d{2}|\d{4}|\d{6}|\d{9})?$/, 'Expected a division code')
+  .regex(/^(\d{2}|\d{4}|\d{6}|\d{9})?$/, zodMessage('input.divisionCode'))
 
 /** The editable fields, shared by create and update. */
 const editableFields = {

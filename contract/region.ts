@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { zodMessage } from './messages'
 
 /**
  * The region cascade `POST /web/publicselect/findAreaJson` (SPEC §7): China's official
@@ -10,7 +11,9 @@ export const findAreaJsonBodySchema = z.object({
   codeid: z
     .union([z.string(), z.number().int()])
     .transform((value) => String(value).trim())
-    .pipe(z.string().regex(/^(0|\d{2}|\d{4}|\d{6}|\d{9})$/, 'Expected 0 or a division code')),
+    .pipe(
+      z.string().regex(/^(0|\d{2}|\d{4}|\d{6}|\d{9})$/, zodMessage('input.divisionCodeOrZero')),
+    ),
 })
 export type FindAreaJsonBody = z.input<typeof findAreaJsonBodySchema>
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { zodMessage } from './messages'
 
 /**
  * Resumable uploads (tus 1.0, https://tus.io/protocols/resumable-upload) for large files: models,
@@ -25,7 +26,7 @@ export const resumableUploadIdPattern = /^[0-9a-f]{32}$/
 /** The `upload_id` field routes accept instead of a multipart file. */
 export const resumableUploadIdSchema = z
   .string()
-  .regex(resumableUploadIdPattern, 'Expected the id of a resumable upload (32 hex digits)')
+  .regex(resumableUploadIdPattern, zodMessage('input.resumableUploadId'))
 
 /** Longest file name kept from the metadata (longer names are refused at creation). */
 export const resumableFileNameMaxLength = 255

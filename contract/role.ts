@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { zodMessage } from './messages'
 import { recordIdSchema, timestampSchema } from './common'
 import { formInteger, formList } from './form-fields'
 import { userRoleSchema } from './user'
@@ -45,7 +46,7 @@ export const builtinRoleMenuKeys: Record<z.infer<typeof userRoleSchema>, readonl
 export const menuKeySchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'A menu key has 1 to 64 letters, digits, dots, _ or -.')
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/, zodMessage('input.menuKey'))
 
 /** A role as the API shows it. */
 export const roleSchema = z.object({
@@ -64,8 +65,8 @@ export type Role = z.infer<typeof roleSchema>
 const roleNameSchema = z
   .string()
   .trim()
-  .min(1, 'Please enter the role name.')
-  .max(64, 'The role name may have at most 64 characters.')
+  .min(1, zodMessage('input.roleNameRequired'))
+  .max(64, zodMessage('input.roleNameTooLong'))
 
 const roleDescriptionSchema = z.union([
   z.null(),
@@ -77,7 +78,7 @@ const roleDescriptionSchema = z.union([
 ])
 
 const menuKeysSchema = formList(menuKeySchema).pipe(
-  z.array(z.string()).max(200, 'At most 200 menu keys.'),
+  z.array(z.string()).max(200, zodMessage('input.tooManyMenuKeys')),
 )
 
 /**

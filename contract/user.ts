@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { zodMessage } from './messages'
 import { recordIdSchema, timestampSchema } from './common'
 import { formInteger } from './form-fields'
 
@@ -25,17 +26,17 @@ const phoneSeparators = /[\s\-().]/g
  */
 export const telSchema = z
   .string()
-  .max(32, 'This is not a phone number.')
+  .max(32, zodMessage('input.phone'))
   .transform((text) => text.replace(phoneSeparators, ''))
-  .pipe(z.string().regex(/^\+?\d{6,15}$/, 'This is not a phone number.'))
+  .pipe(z.string().regex(/^\+?\d{6,15}$/, zodMessage('input.phone')))
 
 /** An e-mail address, trimmed and lower-cased so one mailbox is one account. */
 export const emailSchema = z
   .string()
   .trim()
-  .max(254, 'This is not an e-mail address.')
+  .max(254, zodMessage('input.email'))
   .toLowerCase()
-  .pipe(z.email('This is not an e-mail address.'))
+  .pipe(z.email(zodMessage('input.email')))
 
 /** Roles are data (decisions.md "Accounts"): admin, editor (every registered user), guest. */
 export const userRoleSchema = z.enum(['admin', 'editor', 'guest'])
@@ -67,9 +68,9 @@ export const findUserNameDatumSchema = userSchema
 export const userNameSchema = z
   .string()
   .trim()
-  .min(1, 'Please enter a user name.')
-  .max(64, 'The user name may have at most 64 characters.')
-  .regex(/^[^\s]+$/, 'The user name may not contain spaces.')
+  .min(1, zodMessage('input.userNameRequired'))
+  .max(64, zodMessage('input.userNameTooLong'))
+  .regex(/^[^\s]+$/, zodMessage('input.userNameSpaces'))
 
 /** Turns '' (an emptied form field) into null: "not given". */
 function emptyAsNull<Schema extends z.ZodType>(schema: Schema) {
@@ -77,8 +78,7 @@ function emptyAsNull<Schema extends z.ZodType>(schema: Schema) {
 }
 
 /** An optional free-text profile field of at most `maxLength` characters; '' clears it. */
-const profileText = (maxLength: number) =>
-  emptyAsNull(z.string().trim().max(maxLength, `At most ${maxLength} characters.`))
+const profileText = (maxLength: number) => emptyAsNull(z.string().trim().max(maxLength))
 
 /** Sex as the personal-info form offers it. */
 export const sexSchema = z.enum(['male', 'female', 'other'])
@@ -87,11 +87,11 @@ export const sexSchema = z.enum(['male', 'female', 'other'])
 export const calendarDateSchema = z
   .string()
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the form YYYY-MM-DD.')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, zodMessage('input.dateFormat'))
   .refine((text) => {
     const date = new Date(`${text}T00:00:00Z`)
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text)
-  }, 'This date does not exist.')
+  }, zodMessage('input.dateMissing'))
 
 /**
  * An avatar: the address `/upload/uploadJpg` gave for an image the caller uploaded
@@ -102,7 +102,7 @@ export const avatarSchema = z
   .trim()
   .regex(
     /^(\/web\/files\/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png)$/,
-    'The avatar must be an image uploaded with /upload/uploadJpg.',
+    zodMessage('input.avatarUploaded'),
   )
 
 /** The profile fields of SPEC §3 "User" a user edits; every one optional (absent: unchanged). */
@@ -131,7 +131,7 @@ export type UpdateUserBody = z.input<typeof updateUserBodySchema>
 
 /** `POST /web/user/updateUserPassword`: every other session of the account ends. */
 export const updateUserPasswordBodySchema = z.object({
-  oldPassword: z.string().min(1, 'Please enter your current password.').max(128),
+  oldPassword: z.string().min(1, zodMessage('input.currentPasswordRequired')).max(128),
   password: newPasswordSchema,
 })
 export type UpdateUserPasswordBody = z.input<typeof updateUserPasswordBodySchema>

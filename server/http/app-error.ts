@@ -2,7 +2,6 @@ import { type ErrorKind, errorCatalogue } from '../../contract/errors'
 import {
   formatServerMessage,
   type HasParams,
-  isMessageId,
   type MessageId,
   type MessageParam,
   type MessageParams,
@@ -36,8 +35,8 @@ export type AppErrorArgs<Id extends MessageId> =
  *
  * ```ts
  * throw new AppError('notFound', 'project.notFound')
- * throw new AppError('validation', 'archive.ambiguousRoots', { names: 'a.json, b.json' })
- * throw new AppError('validation', 'upload.fileRequired', {}, { details: [...] })
+ * throw new AppError('validation', 'tileset.ambiguousRoots', { names: 'a.json, b.json' })
+ * throw new AppError('validation', 'gml.empty', {}, { details: { gml_error: 'gml.empty' } })
  * ```
  *
  * `message` is the English text (for logs and generic API tools).
@@ -48,41 +47,18 @@ export class AppError<Id extends string = MessageId> extends Error {
   readonly params: Record<string, MessageParam>
   readonly details?: unknown
   readonly datum?: Record<string, unknown>
-  /** False for the deprecated raw-text form: its envelope then carries no `messageId`. */
-  readonly isTranslatable: boolean
 
-  constructor(kind: ErrorKind, messageId: Id & MessageId, ...args: AppErrorArgs<Id & MessageId>)
-  /**
-   * @deprecated Raw English text cannot be translated: use a message id of
-   * contract/messages.ts. Kept only while the call sites move over.
-   */
-  constructor(
-    kind: ErrorKind,
-    legacyMessage: Id extends MessageId ? never : Id,
-    details?: unknown,
-    datum?: Record<string, unknown>,
-  )
   constructor(
     readonly kind: ErrorKind,
-    idOrText: string,
-    paramsOrDetails?: unknown,
-    extraOrDatum?: AppErrorExtra | Record<string, unknown>,
+    messageId: Id & MessageId,
+    ...[params, extra]: AppErrorArgs<Id & MessageId>
   ) {
-    const isLegacy = !isMessageId(idOrText)
-    const id: MessageId = isLegacy ? (`error.${kind}` as MessageId) : (idOrText as MessageId)
-    const params = isLegacy ? {} : ((paramsOrDetails ?? {}) as Record<string, MessageParam>)
-    const extra = isLegacy ? undefined : (extraOrDatum as AppErrorExtra | undefined)
-    super(isLegacy ? idOrText : (extra?.englishText ?? formatServerMessage(id, params)))
-    this.messageId = id
-    this.params = params
-    this.isTranslatable = !isLegacy
-    if (isLegacy) {
-      if (paramsOrDetails !== undefined) this.details = paramsOrDetails
-      if (extraOrDatum !== undefined) this.datum = extraOrDatum as Record<string, unknown>
-    } else {
-      if (extra?.details !== undefined) this.details = extra.details
-      if (extra?.datum !== undefined) this.datum = extra.datum
-    }
+    const values = (params ?? {}) as Record<string, MessageParam>
+    super(extra?.englishText ?? formatServerMessage(messageId, values))
+    this.messageId = messageId
+    this.params = values
+    if (extra?.details !== undefined) this.details = extra.details
+    if (extra?.datum !== undefined) this.datum = extra.datum
   }
 
   /** The message id and parameters, as the envelope carries them. */
@@ -99,4 +75,33 @@ export class AppError<Id extends string = MessageId> extends Error {
   get httpStatus(): number {
     return errorCatalogue[this.kind].httpStatus
   }
+}
+
+/**
+ * An error about one input field: `details` name the field (so a form can point at it) and the
+ * message is the problem itself, which the console shows as is; the English message reads
+ * `field: problem` for logs and API tools.
+ */
+export function fieldError<Id extends MessageId>(
+  kind: ErrorKind,
+  field: string,
+  messageId: Id,
+  ...args: HasParams<Id> extends true ? [params: MessageParams<Id>] : []
+): AppError {
+  return fieldErrorOf(kind, field, {
+    id: messageId,
+    params: (args[0] ?? {}) as Record<string, MessageParam>,
+  })
+}
+
+/** {@link fieldError} for a message built ahead, e.g. by `serverMessage(id, params)`. */
+export function fieldErrorOf(kind: ErrorKind, field: string, problem: ServerMessage): AppError {
+  const message = formatServerMessage(problem.id, problem.params)
+  const details = [{ field, message, messageId: problem.id, params: problem.params }]
+  return new (AppError as new (...values: unknown[]) => AppError)(
+    kind,
+    problem.id,
+    problem.params,
+    { details, englishText: `${field}: ${message}` },
+  )
 }

@@ -81,7 +81,14 @@ function registerTestRoutes(app: FastifyInstance): void {
     summary: 'Answers a known failure with details',
     datum: z.null(),
     handler: () => {
-      throw new AppError('conflict', 'Already linked.', { existingId: 'p1' })
+      throw new AppError(
+        'conflict',
+        'model.duplicateName',
+        { name: 'a.sbm' },
+        {
+          details: { existingId: 'p1' },
+        },
+      )
     },
   })
 }
@@ -323,7 +330,9 @@ describe('defineRoute', () => {
     expect(answer.statusCode).toBe(409)
     expect(answer.envelope).toEqual({
       code: '1009',
-      message: 'Already linked.',
+      message: 'Two models are named a.sbm; names must be unique.',
+      messageId: 'model.duplicateName',
+      params: { name: 'a.sbm' },
       datum: { details: { existingId: 'p1' } },
     })
   })

@@ -11,11 +11,11 @@ import {
 } from '../../contract/messages'
 import type { AuthUser } from '../modules/users.service'
 import type { FileStorage } from '../plugins/storage'
-import { AppError } from './app-error'
 import { okEnvelope } from './envelope'
 import { readMultipartForm } from './multipart'
 import { checkInputShape, shapeError } from './input-shape'
 import type { RouteAuth, RouteMethod } from './openapi'
+import { AppError } from './app-error'
 
 export type { RouteAuth, RouteMethod } from './openapi'
 
@@ -341,7 +341,7 @@ async function readMultipart(
         maxFields: maxMultipartFields,
         maxFileSizeBytes,
       },
-      fileTooLargeMessage: 'The file is too large.',
+      fileTooLargeError: () => new AppError('tooLarge', 'request.fileTooLarge'),
       async onFile(part) {
         const stored = await storage.put(part.file, { maxSizeBytes: maxFileSizeBytes })
         files.push({

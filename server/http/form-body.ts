@@ -46,7 +46,7 @@ export function decodeFormPairs(
   let start = 0
   while (start < text.length) {
     if (++parts > limits.maxPairs * 2) {
-      throw new AppError('validation', `Too many form fields (at most ${limits.maxPairs}).`)
+      throw new AppError('validation', 'request.tooManyFormFields', { max: limits.maxPairs })
     }
     const ampersandAt = text.indexOf('&', start)
     const end = ampersandAt === -1 ? text.length : ampersandAt
@@ -60,7 +60,7 @@ export function decodeFormPairs(
     if (key === '') continue
     pairs.push([key, decodeComponent(rawValue)])
     if (pairs.length > limits.maxPairs) {
-      throw new AppError('validation', `Too many form fields (at most ${limits.maxPairs}).`)
+      throw new AppError('validation', 'request.tooManyFormFields', { max: limits.maxPairs })
     }
   }
   return pairs
@@ -72,7 +72,7 @@ function decodeComponent(raw: string): string {
   try {
     return decodeURIComponent(spaced)
   } catch {
-    throw new AppError('validation', 'Malformed form body: invalid percent-encoding.')
+    throw new AppError('validation', 'request.badPercentEncoding')
   }
 }
 
@@ -103,14 +103,14 @@ export function parseFieldPath(key: string, limits: FormLimits = defaultFormLimi
   }
   if (segments[0] === '') throw malformedName(key)
   if (segments.length > limits.maxDepth) {
-    throw new AppError(
-      'validation',
-      `Form field name '${shorten(key)}' is nested deeper than ${limits.maxDepth} levels.`,
-    )
+    throw new AppError('validation', 'request.fieldNestedTooDeep', {
+      name: shorten(key),
+      maxDepth: limits.maxDepth,
+    })
   }
   for (const segment of segments) {
     if (forbiddenSegments.has(segment)) {
-      throw new AppError('validation', `Form field name '${shorten(key)}' is not allowed.`)
+      throw new AppError('validation', 'request.fieldNameForbidden', { name: shorten(key) })
     }
   }
   return segments
@@ -125,14 +125,11 @@ function findSegmentEnd(key: string, from: number): number {
 }
 
 function malformedName(key: string): AppError {
-  return new AppError('validation', `Malformed form field name '${shorten(key)}'.`)
+  return new AppError('validation', 'request.malformedFieldName', { name: shorten(key) })
 }
 
 function conflict(key: string): AppError {
-  return new AppError(
-    'validation',
-    `Form field '${shorten(key)}' conflicts with another field of the same name.`,
-  )
+  return new AppError('validation', 'request.fieldConflict', { name: shorten(key) })
 }
 
 function shorten(text: string): string {

@@ -36,7 +36,7 @@ export interface ReadMultipartOptions {
    */
   onFile(part: MultipartFile, fieldsBefore: ReadonlyArray<readonly [string, string]>): Promise<void>
   /** The message of the `tooLarge` refusal of a file over `maxFileSizeBytes`. */
-  fileTooLargeMessage: string
+  fileTooLargeError: () => AppError
 }
 
 /**
@@ -101,11 +101,11 @@ export async function readMultipartForm(
     } catch (error) {
       part.file.resume()
       if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw new AppError('tooLarge', options.fileTooLargeMessage)
+        throw options.fileTooLargeError()
       }
       throw asRequestError(error)
     }
-    if (part.file.truncated) throw new AppError('tooLarge', options.fileTooLargeMessage)
+    if (part.file.truncated) throw options.fileTooLargeError()
   }
   return nestFormPairs(pairs)
 }

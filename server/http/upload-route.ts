@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { claimResumableUpload } from '../modules/resumable-uploads/claim-upload'
-import { AppError } from './app-error'
+import type { AppError } from './app-error'
 import { readMultipartForm } from './multipart'
 
 /**
@@ -34,7 +34,7 @@ export interface ReceiveUploadOptions {
   /** Private folder for files received now; created when needed. */
   incomingDirectory: string
   maxFileBytes: number
-  tooLargeMessage: string
+  tooLargeError: () => AppError
   /**
    * Checks the fields that came before the file (all fields, for a resumable upload) before a
    * byte of the file is read or a resumable upload is claimed, e.g. that the caller may upload
@@ -71,7 +71,7 @@ export async function receiveUpload(
         maxFields: maxUploadFields,
         maxFileSizeBytes: options.maxFileBytes,
       },
-      fileTooLargeMessage: options.tooLargeMessage,
+      fileTooLargeError: options.tooLargeError,
       async onFile(part, fieldsBefore) {
         await options.beforeFile?.(fieldsBefore)
         const path = join(options.incomingDirectory, `${randomUUID()}.upload`)
@@ -111,7 +111,7 @@ async function claimUploadField(
   const claimed = await claimResumableUpload(app, { userId: request.user!.id, uploadId })
   if (claimed.sizeBytes > options.maxFileBytes) {
     await claimed.release()
-    throw new AppError('tooLarge', options.tooLargeMessage)
+    throw options.tooLargeError()
   }
   return {
     path: claimed.filePath,

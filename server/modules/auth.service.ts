@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { formatServerMessage } from '../../contract/messages'
 import { AppError } from '../http/app-error'
 import { type Clock, timestampOf } from './clock'
 import { hashPassword, needsRehash, verifyPassword } from './passwords'
@@ -8,7 +9,8 @@ import type { UserRow, UsersRepository } from './users.repository'
 import { type AuthUser, toAuthUser } from './users.service'
 
 /** The one answer to a failed sign-in, whether the name exists or not. */
-export const badCredentialsMessage = 'Incorrect user name or password.'
+/** The one answer to a wrong name or password, so neither tells which one was wrong. */
+export const badCredentialsMessage = formatServerMessage('auth.badCredentials')
 
 /** A valid session found from a token. */
 export interface AuthenticatedSession {
@@ -84,12 +86,12 @@ export function createAuthService(dependencies: {
       if (user === undefined) {
         decoyHash ??= hashPassword('decoy password never used')
         await verifyPassword(password, await decoyHash)
-        throw new AppError('badCredentials', badCredentialsMessage)
+        throw new AppError('badCredentials', 'auth.badCredentials')
       }
       if (!(await verifyPassword(password, user.password_hash))) {
-        throw new AppError('badCredentials', badCredentialsMessage)
+        throw new AppError('badCredentials', 'auth.badCredentials')
       }
-      if (user.disabled) throw new AppError('forbidden', 'This account is disabled.')
+      if (user.disabled) throw new AppError('forbidden', 'auth.accountDisabled')
       if (needsRehash(user.password_hash)) {
         // The only moment the plain password is at hand: move the hash to today's cost.
         await users.update(user.id, { password_hash: await hashPassword(password) })

@@ -56,7 +56,7 @@ export function createGuestsService(dependencies: {
         `guest:ip:${clientAddress}`,
         settings.guestSessionsPerIpPerHour,
         hourMs,
-        'Too many guest sessions from your network in the last hour. Please try again later.',
+        'auth.tooManyGuestSessions',
       )
       const now = timestampOf(clock.nowMs())
       let row: UserRow | undefined

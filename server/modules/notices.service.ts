@@ -56,7 +56,7 @@ export function createNoticesService(dependencies: {
 
     async markRead(userId, noticeId) {
       if ((await notices.findById(noticeId)) === undefined) {
-        throw new AppError('notFound', 'This notice does not exist.')
+        throw new AppError('notFound', 'notice.notFound')
       }
       await notices.markRead(noticeId, userId, timestampOf(clock.nowMs()))
     },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { passwordMaxLength, passwordMinLength } from '../../contract/auth'
-import { AppError } from '../http/app-error'
+import { type ServerMessage, serverMessage } from '../../contract/messages'
+import { fieldErrorOf } from '../http/app-error'
 
 /**
  * The rules a new password meets (decisions.md "Accounts"): 8–128 characters, not one of the
@@ -32,28 +33,25 @@ export interface PasswordOwner {
 }
 
 /** Why a password is refused, or undefined when it is acceptable. */
-export function passwordProblem(password: string, owner: PasswordOwner = {}): string | undefined {
+export function passwordProblem(
+  password: string,
+  owner: PasswordOwner = {},
+): ServerMessage | undefined {
   // Code points, not UTF-16 units, so an emoji counts as one character as people expect.
   const length = [...password].length
   if (length < passwordMinLength) {
-    return `The password needs at least ${passwordMinLength} characters.`
+    return serverMessage('password.tooShort', { minimum: passwordMinLength })
   }
   if (length > passwordMaxLength) {
-    return `The password may have at most ${passwordMaxLength} characters.`
+    return serverMessage('password.tooLong', { maximum: passwordMaxLength })
   }
   const folded = password.normalize('NFKC').toLowerCase()
-  if (loadCommonPasswords().has(folded)) {
-    return 'This password is one of the most common ones. Please choose another.'
-  }
-  if (new Set(folded).size === 1) {
-    return 'The password may not be one character repeated.'
-  }
+  if (loadCommonPasswords().has(folded)) return serverMessage('password.common')
+  if (new Set(folded).size === 1) return serverMessage('password.repeated')
   const ownValues = [owner.name, owner.tel, owner.email]
     .filter((value): value is string => typeof value === 'string' && value !== '')
     .map((value) => value.normalize('NFKC').toLowerCase())
-  if (ownValues.includes(folded)) {
-    return 'The password may not be your user name, phone number or e-mail.'
-  }
+  if (ownValues.includes(folded)) return serverMessage('password.ownIdentity')
   return undefined
 }
 
@@ -64,7 +62,5 @@ export function assertAcceptablePassword(
   field = 'password',
 ): void {
   const problem = passwordProblem(password, owner)
-  if (problem !== undefined) {
-    throw new AppError('validation', `${field}: ${problem}`, [{ field, message: problem }])
-  }
+  if (problem !== undefined) throw fieldErrorOf('validation', field, problem)
 }

@@ -21,7 +21,7 @@ import type {
   projectListBodySchema,
   updateProjectBodySchema,
 } from '../../contract/project'
-import { AppError } from '../http/app-error'
+import { AppError, fieldError } from '../http/app-error'
 import type { Database, DatabaseHandle } from '../plugins/db'
 import { type Clock, timestampOf } from './clock'
 import {
@@ -92,9 +92,6 @@ export interface ProjectsService {
   /** The project a token opens, if the token is live; for project-scoped calls of other areas. */
   verifyProjectToken(token: string): Promise<string | undefined>
 }
-
-const notFoundMessage = 'This project does not exist.'
-const foreignMessage = 'This project belongs to someone else.'
 
 /** The API view of a stored project, with what the caller may do on it. */
 export function toProject(record: ProjectRecord, permissions?: ProjectPermissions): Project {
@@ -175,9 +172,7 @@ export function createProjectsService(dependencies: {
     const file = await uploads.find(fileId)
     // someone else's upload id is as unknown to this user as a made-up one
     if (!file || !ownsOrAdministers(user, file.owner_id)) {
-      throw new AppError('validation', 'prewiewpath_uuid: no such uploaded image', [
-        { field: 'prewiewpath_uuid', message: 'No such uploaded image' },
-      ])
+      throw fieldError('validation', 'prewiewpath_uuid', 'project.noSuchCover')
     }
   }
 
@@ -187,9 +182,7 @@ export function createProjectsService(dependencies: {
     if (areaId === undefined || areaId === '') return { area_id: null, area_name: null }
     const path = dependencies.regions().pathOf(areaId)
     if (!path) {
-      throw new AppError('validation', 'area_id: no such region', [
-        { field: 'area_id', message: 'No such region' },
-      ])
+      throw fieldError('validation', 'area_id', 'project.noSuchRegion')
     }
     return { area_id: areaId, area_name: regionPathName(path) }
   }
@@ -289,7 +282,7 @@ export function createProjectsService(dependencies: {
       await db.transaction().execute(async (transaction) => {
         const repository = repositoryOf(transaction)
         if (!(await repository.lockForChange(before.id))) {
-          throw new AppError('notFound', notFoundMessage)
+          throw new AppError('notFound', 'project.notFound')
         }
         await repository.update(before.id, changes)
         if (isCoverChanged) {
@@ -309,7 +302,7 @@ export function createProjectsService(dependencies: {
         const repository = repositoryOf(transaction)
         // the lock orders this delete against uploads made for the project (uploads.service.ts)
         if (!(await repository.lockForChange(projectId))) {
-          throw new AppError('notFound', notFoundMessage)
+          throw new AppError('notFound', 'project.notFound')
         }
         for (const hook of hooks) await hook.onDelete?.(transaction, projectId)
         const files = createUploadsRepository(transaction)
@@ -324,10 +317,10 @@ export function createProjectsService(dependencies: {
 
     async copy(user, input: CopyInput) {
       const source = await projects.findById(input.id)
-      if (!source) throw new AppError('notFound', notFoundMessage)
+      if (!source) throw new AppError('notFound', 'project.notFound')
       // official cases are templates any editor may start from
       if (!access.permissionsOf(user, source).canCopy) {
-        throw new AppError('forbidden', foreignMessage)
+        throw new AppError('forbidden', 'project.foreign')
       }
       const id = randomUUID()
       const createdAt = now()
@@ -380,7 +373,7 @@ export function createProjectsService(dependencies: {
       let ownerId: string | undefined = isAdmin(user) ? undefined : user.id
       if (input.user_id !== undefined) {
         if (input.user_id !== user.id && !isAdmin(user)) {
-          throw new AppError('forbidden', 'Only an admin may list the projects of another user.')
+          throw new AppError('forbidden', 'project.adminListsOthers')
         }
         ownerId = input.user_id
       }

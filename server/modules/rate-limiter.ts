@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { PlainMessageId } from '../../contract/messages'
 import { AppError } from '../http/app-error'
 import { type Clock, timestampOf } from './clock'
 import type { RateLimitsRepository } from './rate-limits.repository'
@@ -12,8 +13,8 @@ export function secondsUntil(momentMs: number, nowMs: number): number {
 }
 
 /** The `rateLimited` error with the wait in `datum.retryAfterSeconds` (contract/auth.ts). */
-export function rateLimitedError(message: string, retryAfterSeconds: number): AppError {
-  return new AppError('rateLimited', message, undefined, { retryAfterSeconds })
+export function rateLimitedError(message: PlainMessageId, retryAfterSeconds: number): AppError {
+  return new AppError('rateLimited', message, {}, { datum: { retryAfterSeconds } })
 }
 
 /** Budgets over sliding windows, kept in the database so they hold across restarts. */
@@ -24,11 +25,11 @@ export interface RateLimiter {
    * Counting first and checking after makes parallel requests see distinct counts.
    * Resolves to the event's id, for `giveBack`.
    */
-  take(bucket: string, limit: number, windowMs: number, message: string): Promise<string>
+  take(bucket: string, limit: number, windowMs: number, message: PlainMessageId): Promise<string>
   /** Uncounts an action taken with `take` (e.g. a sign-in that succeeded). */
   giveBack(eventId: string): Promise<void>
   /** Whether `intervalMs` has passed since the bucket's newest action; else `rateLimited`. */
-  assertIntervalPassed(bucket: string, intervalMs: number, message: string): Promise<void>
+  assertIntervalPassed(bucket: string, intervalMs: number, message: PlainMessageId): Promise<void>
   /** How many actions the bucket holds after `sinceMs`. */
   countSince(bucket: string, sinceMs: number): Promise<number>
 }

@@ -1,7 +1,7 @@
 import type { SmsPurpose } from '../../contract/auth'
 import { verificationResendIntervalMs } from '../../contract/auth'
 import type { User } from '../../contract/user'
-import { AppError } from '../http/app-error'
+import { AppError, fieldError } from '../http/app-error'
 import type { AccountSecuritySettings } from './account-security-settings'
 import type { AuthService } from './auth.service'
 import { type Clock, timestampOf } from './clock'
@@ -12,7 +12,7 @@ import { hourMs, type RateLimiter, rateLimitedError } from './rate-limiter'
 import type { SessionsRepository } from './sessions.repository'
 import type { SignInGuard } from './sign-in-guard'
 import type { CodeAddress } from './verification-codes.repository'
-import { invalidCodeMessage, type VerificationCodes } from './verification-codes'
+import type { VerificationCodes } from './verification-codes'
 import { hashPassword } from './passwords'
 import type { UserRow, UsersRepository } from './users.repository'
 import { toPublicUser, type UsersService } from './users.service'
@@ -61,12 +61,6 @@ export interface RegistrationService {
   isEmailRegistered(input: { email: string } & Pick<Requester, 'clientAddress'>): Promise<boolean>
 }
 
-const resendMessage = 'A code was just sent. Please wait before asking for another one.'
-const tooManyCodesForRecipient =
-  'Too many codes were sent to this recipient in the last hour. Please try again later.'
-const tooManyCodesForAddress =
-  'Too many codes were requested from your network in the last hour. Please try again later.'
-
 /** Builds the registration service. */
 export function createRegistrationService(dependencies: {
   users: UsersRepository
@@ -97,12 +91,16 @@ export function createRegistrationService(dependencies: {
     compose: () => Promise<OutgoingMessage | undefined>,
   ): Promise<void> {
     const recipientBucket = `code:to:${recipient}`
-    await limiter.assertIntervalPassed(recipientBucket, verificationResendIntervalMs, resendMessage)
+    await limiter.assertIntervalPassed(
+      recipientBucket,
+      verificationResendIntervalMs,
+      'code.resendTooSoon',
+    )
     const addressEvent = await limiter.take(
       `code:ip:${requester.clientAddress}`,
       settings.codesPerIpPerHour,
       hourMs,
-      tooManyCodesForAddress,
+      'code.tooManyForAddress',
     )
     let recipientEvent: string
     try {
@@ -110,7 +108,7 @@ export function createRegistrationService(dependencies: {
         recipientBucket,
         settings.codesPerRecipientPerHour,
         hourMs,
-        tooManyCodesForRecipient,
+        'code.tooManyForRecipient',
       )
     } catch (error) {
       await limiter.giveBack(addressEvent)
@@ -124,7 +122,7 @@ export function createRegistrationService(dependencies: {
     if (recentCount > 1) {
       await limiter.giveBack(recipientEvent)
       await limiter.giveBack(addressEvent)
-      throw rateLimitedError(resendMessage, verificationResendIntervalMs / 1_000)
+      throw rateLimitedError('code.resendTooSoon', verificationResendIntervalMs / 1_000)
     }
     try {
       const message = await compose()
@@ -133,7 +131,7 @@ export function createRegistrationService(dependencies: {
       await limiter.giveBack(recipientEvent)
       await limiter.giveBack(addressEvent)
       if (error instanceof AppError) throw error
-      throw new AppError('unavailable', 'The message could not be sent. Please try again later.')
+      throw new AppError('unavailable', 'code.sendFailed')
     }
   }
 
@@ -157,9 +155,7 @@ export function createRegistrationService(dependencies: {
   }): Promise<void> {
     assertAcceptablePassword(input.password, input)
     if (await users.findByName(input.name)) {
-      throw new AppError('conflict', 'This user name is already taken.', [
-        { field: 'name', message: 'This user name is already taken.' },
-      ])
+      throw fieldError('conflict', 'name', 'account.nameTaken')
     }
   }
 
@@ -224,8 +220,7 @@ export function createRegistrationService(dependencies: {
     async registerByMail({ email, code, password, name }) {
       const accountName = name ?? email
       if (accountName.length > 64) {
-        const message = 'This e-mail address is too long to be a user name: please choose a name.'
-        throw new AppError('validation', `name: ${message}`, [{ field: 'name', message }])
+        throw fieldError('validation', 'name', 'account.emailTooLongForName')
       }
       const fields = { name: accountName, password, email }
       await prepareSignUp(fields)
@@ -239,9 +234,7 @@ export function createRegistrationService(dependencies: {
       await codes.check(smsAddress(tel, 'forget'), code, { consume: true })
       // Only an account's phone receives reset codes; it may have been deleted since.
       if (account === undefined) {
-        throw new AppError('validation', `code: ${invalidCodeMessage}`, [
-          { field: 'code', message: invalidCodeMessage },
-        ])
+        throw fieldError('validation', 'code', 'code.invalid')
       }
       await changePassword(account, password)
     },
@@ -255,7 +248,7 @@ export function createRegistrationService(dependencies: {
         `account-check:ip:${clientAddress}`,
         settings.accountChecksPerIpPerHour,
         hourMs,
-        'Too many checks from your network in the last hour. Please try again later.',
+        'code.tooManyChecks',
       )
       return (await users.findByEmail(email)) !== undefined
     },

@@ -7,7 +7,7 @@ import type {
   searchRoleBodySchema,
 } from '../../contract/role'
 import type { UserRole } from '../../contract/user'
-import { AppError } from '../http/app-error'
+import { AppError, fieldError } from '../http/app-error'
 import { builtinRoleIds } from '../migrations/0003-account-security'
 import { isUniqueViolation } from '../plugins/db'
 import { type Clock, timestampOf } from './clock'
@@ -66,8 +66,6 @@ function uniqueKeys(keys: readonly string[]): string[] {
   return [...new Set(keys)]
 }
 
-const nameTakenMessage = 'A role with this name already exists.'
-
 /** Builds the roles service. */
 export function createRolesService(dependencies: {
   roles: RolesRepository
@@ -77,21 +75,19 @@ export function createRolesService(dependencies: {
 
   const findRow = async (id: string) => {
     const row = await roles.findById(id)
-    if (row === undefined) throw new AppError('notFound', 'This role does not exist.')
+    if (row === undefined) throw new AppError('notFound', 'role.notFound')
     return row
   }
 
   const assertNameFree = async (name: string, exceptId?: string) => {
     const existing = await roles.findByName(name)
     if (existing !== undefined && existing.id !== exceptId) {
-      throw new AppError('conflict', nameTakenMessage, [
-        { field: 'name', message: nameTakenMessage },
-      ])
+      throw fieldError('conflict', 'name', 'role.nameTaken')
     }
   }
 
   const conflictOnRace = (error: unknown): never => {
-    if (isUniqueViolation(error)) throw new AppError('conflict', nameTakenMessage)
+    if (isUniqueViolation(error)) throw new AppError('conflict', 'role.nameTaken')
     throw error
   }
 
@@ -134,10 +130,10 @@ export function createRolesService(dependencies: {
       const row = await findRow(input.id)
       if (row.is_builtin) {
         if (input.name !== undefined && input.name !== row.name) {
-          throw new AppError('forbidden', 'A built-in role cannot be renamed.')
+          throw new AppError('forbidden', 'role.builtinRename')
         }
         if (input.access_level !== undefined && input.access_level !== row.access_level) {
-          throw new AppError('forbidden', 'A built-in role keeps its access level.')
+          throw new AppError('forbidden', 'role.builtinAccessLevel')
         }
       }
       if (input.name !== undefined) await assertNameFree(input.name, row.id)
@@ -159,13 +155,10 @@ export function createRolesService(dependencies: {
 
     async delete(id) {
       const row = await findRow(id)
-      if (row.is_builtin) throw new AppError('forbidden', 'A built-in role cannot be deleted.')
+      if (row.is_builtin) throw new AppError('forbidden', 'role.builtinDelete')
       if (await roles.deleteUnheld(id)) return
       const holders = await roles.countHolders(id)
-      throw new AppError(
-        'conflict',
-        `${holders} user(s) hold this role: give them another role before deleting it.`,
-      )
+      throw new AppError('conflict', 'role.held', { holders })
     },
 
     async menuKeysOf(user) {
@@ -182,18 +175,16 @@ export function createRolesService(dependencies: {
     async resolveAssignable(reference, field = 'role') {
       const row = (await roles.findById(reference)) ?? (await roles.findByName(reference))
       if (row === undefined || row.access_level === 'guest') {
-        const message =
-          row === undefined
-            ? 'This role does not exist.'
-            : 'The guest role belongs to guest sign-in only; choose another role.'
-        throw new AppError('validation', `${field}: ${message}`, [{ field, message }])
+        throw row === undefined
+          ? fieldError('validation', field, 'role.notFound')
+          : fieldError('validation', field, 'role.guestOnly')
       }
       return row
     },
 
     async assign(userId, role) {
       if (!(await roles.assign(userId, role, timestampOf(clock.nowMs())))) {
-        throw new AppError('notFound', 'User not found.')
+        throw new AppError('notFound', 'account.notFound')
       }
     },
 

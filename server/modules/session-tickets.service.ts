@@ -23,7 +23,6 @@ export interface SessionTicketsService {
 }
 
 /** The one answer to a ticket that does not work, whatever the reason. */
-export const invalidTicketMessage = 'This sign-in ticket is invalid, used or expired.'
 
 /** Builds the session-tickets service. */
 export function createSessionTicketsService(dependencies: {
@@ -34,7 +33,7 @@ export function createSessionTicketsService(dependencies: {
   clock: Clock
 }): SessionTicketsService {
   const { tickets, sessions, users, auth, clock } = dependencies
-  const refuse = () => new AppError('sessionTimeout', invalidTicketMessage)
+  const refuse = () => new AppError('sessionTimeout', 'auth.invalidTicket')
   return {
     async create(sessionId) {
       const ticket = createToken()

@@ -5,9 +5,9 @@ import { type MessageLanguage, messageTexts } from './messaging/message-texts'
 import { hourMs, type RateLimiter } from './rate-limiter'
 import type { SignInGuard } from './sign-in-guard'
 import type { UsersRepository } from './users.repository'
-import { invalidCodeMessage, type VerificationCodes } from './verification-codes'
+import type { VerificationCodes } from './verification-codes'
 import type { CodeAddress } from './verification-codes.repository'
-import { AppError } from '../http/app-error'
+import { fieldError } from '../http/app-error'
 
 /**
  * The owner's way past a guessing attack (issue 13, class 8): a one-time code sent to the
@@ -28,7 +28,7 @@ export interface SignInCodes {
   consume(accountName: string, code: string): Promise<void>
 }
 
-const tooManyCodes = 'Too many sign-in codes were requested. Please wait before asking again.'
+const tooManyCodes = 'code.tooManySignInCodes'
 
 /** Builds the sign-in codes. */
 export function createSignInCodes(dependencies: {
@@ -50,10 +50,7 @@ export function createSignInCodes(dependencies: {
     return undefined
   }
 
-  const invalid = () =>
-    new AppError('validation', `code: ${invalidCodeMessage}`, [
-      { field: 'code', message: invalidCodeMessage },
-    ])
+  const invalid = () => fieldError('validation', 'code', 'code.invalid')
 
   return {
     async send(accountName, clientAddress, language) {

@@ -78,9 +78,6 @@ function slowedError(allowedAtMs: number, nowMs: number) {
   )
 }
 
-const tooManyForAddress =
-  'Too many failed sign-ins from your network. Please wait before trying again.'
-
 /** How many times a lost race for the name's slot is retried before answering "wait". */
 const claimRetries = 3
 
@@ -183,7 +180,7 @@ export function createSignInGuard(dependencies: {
         `sign-in-failure:ip:${clientAddress}`,
         settings.signInFailuresPerIpPerHour,
         hourMs,
-        tooManyForAddress,
+        'auth.tooManyFailuresFromAddress',
       )
       try {
         await claimNameSlot(nameKey, accountName, nowMs)

@@ -10,7 +10,7 @@ import {
   uploadedFilesRoot,
   uploadedThumbnailsRoot,
 } from '../../contract/files'
-import { AppError } from '../http/app-error'
+import { AppError, fieldError } from '../http/app-error'
 import type { DatabaseHandle } from '../plugins/db'
 import type { FileStorage } from '../plugins/storage'
 import { type Clock, timestampOf } from './clock'
@@ -124,26 +124,22 @@ export function createUploadsService(dependencies: {
 
   return {
     async acceptImage({ user, image, thumbnail, projectId, purpose = 'image' }) {
-      if (!image)
-        throw new AppError('validation', 'file: Required', [{ field: 'file', message: 'Required' }])
+      if (!image) throw fieldError('validation', 'file', 'validation.required')
       if (image.bytes.byteLength > imageUploadMaxBytes) {
-        throw new AppError('tooLarge', 'Image size is over 2MB!')
+        throw new AppError('tooLarge', 'image.tooLarge')
       }
       const mime = await sniff(image.bytes)
       const extension = mime ? acceptedImageTypes.get(mime) : undefined
       if (!mime || !extension) {
-        throw new AppError(
-          'unsupportedFile',
-          'Only JPEG and PNG images can be uploaded; this file is not one, whatever its name.',
-        )
+        throw new AppError('unsupportedFile', 'image.notJpegOrPng')
       }
       checkPixels(image.bytes, 'file')
       if (thumbnail) {
         if (thumbnail.bytes.byteLength > thumbnailUploadMaxBytes) {
-          throw new AppError('tooLarge', 'thumbnail: larger than 256 KB.')
+          throw fieldError('tooLarge', 'thumbnail', 'image.thumbnailTooLarge')
         }
         if ((await sniff(thumbnail.bytes)) !== 'image/jpeg') {
-          throw new AppError('unsupportedFile', 'thumbnail: must be a JPEG image.')
+          throw fieldError('unsupportedFile', 'thumbnail', 'image.thumbnailNotJpeg')
         }
         checkPixels(thumbnail.bytes, 'thumbnail')
       }
@@ -192,7 +188,7 @@ export function createUploadsService(dependencies: {
     async openServed(fileName, variant) {
       const match = servedNamePattern.exec(fileName)
       const row = match ? await uploads.findById(match[1]!) : undefined
-      if (!row || row.extension !== match?.[2]) throw new AppError('notFound', 'File not found.')
+      if (!row || row.extension !== match?.[2]) throw new AppError('notFound', 'file.notFound')
       const useThumbnail = variant === 'thumbnail' && row.thumbnail_sha256 !== null
       const sha256 = useThumbnail ? row.thumbnail_sha256! : row.sha256
       return {

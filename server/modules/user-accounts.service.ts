@@ -7,7 +7,7 @@ import type {
   updateUserPasswordBodySchema,
   User,
 } from '../../contract/user'
-import { AppError } from '../http/app-error'
+import { AppError, fieldError } from '../http/app-error'
 import { isUniqueViolation } from '../plugins/db'
 import { type Clock, timestampOf } from './clock'
 import { assertAcceptablePassword } from './password-policy'
@@ -51,12 +51,6 @@ const uuidPattern = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** Where an avatar is served (contract/files.ts `uploadedFilesRoot`). */
 const avatarRoot = '/web/files/'
 
-function fieldError(kind: 'validation' | 'conflict', field: string, message: string): AppError {
-  return new AppError(kind, kind === 'validation' ? `${field}: ${message}` : message, [
-    { field, message },
-  ])
-}
-
 /** Builds the user accounts service. */
 export function createUserAccountsService(dependencies: {
   users: UsersRepository
@@ -89,7 +83,7 @@ export function createUserAccountsService(dependencies: {
       upload.owner_id === null ||
       !allowedOwners.has(upload.owner_id)
     ) {
-      throw fieldError('validation', 'avatar', 'The avatar must be an image you uploaded.')
+      throw fieldError('validation', 'avatar', 'account.avatarNotUploaded')
     }
     return `${avatarRoot}${match[1]}.${match[2]}`
   }
@@ -104,9 +98,9 @@ export function createUserAccountsService(dependencies: {
     ownId: string,
   ) => {
     const checks = [
-      ['name', changes.name, users.findByName, 'This user name is already taken.'],
-      ['tel', changes.tel, users.findByTel, 'This phone number is already registered.'],
-      ['email', changes.email, users.findByEmail, 'This e-mail address is already registered.'],
+      ['name', changes.name, users.findByName, 'account.nameTaken'],
+      ['tel', changes.tel, users.findByTel, 'account.telTaken'],
+      ['email', changes.email, users.findByEmail, 'account.emailTaken'],
     ] as const
     for (const [field, value, find, message] of checks) {
       if (value === undefined || value === null) continue
@@ -120,17 +114,17 @@ export function createUserAccountsService(dependencies: {
       const targetId = input.id ?? caller.id
       const isAdmin = caller.role === 'admin'
       if (targetId !== caller.id && !isAdmin) {
-        throw new AppError('forbidden', 'You may only change your own profile.')
+        throw new AppError('forbidden', 'account.onlyOwnProfile')
       }
       if (input.role !== undefined && !isAdmin) {
-        throw new AppError('forbidden', 'Only an administrator may change roles.')
+        throw new AppError('forbidden', 'account.onlyAdminChangesRoles')
       }
       if (input.role !== undefined && targetId === caller.id) {
-        throw new AppError('forbidden', 'You cannot change your own role.')
+        throw new AppError('forbidden', 'account.ownRole')
       }
       const target = await users.findById(targetId)
       if (target === undefined || target.role === 'guest') {
-        throw new AppError('notFound', 'User not found.')
+        throw new AppError('notFound', 'account.notFound')
       }
       const role = input.role === undefined ? undefined : await roles.resolveAssignable(input.role)
       const { id: _id, role: _role, avatar, ...profile } = input
@@ -148,7 +142,7 @@ export function createUserAccountsService(dependencies: {
         await users.update(target.id, changes)
       } catch (error) {
         if (isUniqueViolation(error)) {
-          throw new AppError('conflict', 'This user name, phone number or e-mail is already taken.')
+          throw new AppError('conflict', 'account.identityTaken')
         }
         throw error
       }
@@ -158,13 +152,13 @@ export function createUserAccountsService(dependencies: {
 
     async changePassword(caller, { sessionId, clientAddress }, input) {
       const account = await users.findById(caller.id)
-      if (account === undefined) throw new AppError('notFound', 'User not found.')
+      if (account === undefined) throw new AppError('notFound', 'account.notFound')
       assertAcceptablePassword(input.password, account)
       // The current password is a guess like any sign-in: the same limits apply, before hashing.
       const attempt = await signInGuard.begin(account.name, clientAddress)
       if (!(await verifyPassword(input.oldPassword, account.password_hash))) {
         await attempt.failed()
-        throw fieldError('validation', 'oldPassword', 'The current password is wrong.')
+        throw fieldError('validation', 'oldPassword', 'account.wrongCurrentPassword')
       }
       await attempt.succeeded()
       const nowMs = clock.nowMs()
@@ -209,9 +203,9 @@ export function createUserAccountsService(dependencies: {
 
     async delete(caller, userId) {
       if (userId === caller.id) {
-        throw new AppError('forbidden', 'You cannot delete your own account.')
+        throw new AppError('forbidden', 'account.ownAccount')
       }
-      if (!(await users.deleteById(userId))) throw new AppError('notFound', 'User not found.')
+      if (!(await users.deleteById(userId))) throw new AppError('notFound', 'account.notFound')
     },
   }
 }

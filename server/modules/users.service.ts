@@ -69,13 +69,13 @@ export function createUsersService(dependencies: {
   return {
     async createUser(input) {
       if (await users.findByName(input.name)) {
-        throw new AppError('conflict', 'This user name is already taken.')
+        throw new AppError('conflict', 'account.nameTaken')
       }
       if (input.tel && (await users.findByTel(input.tel))) {
-        throw new AppError('conflict', 'This phone number is already registered.')
+        throw new AppError('conflict', 'account.telTaken')
       }
       if (input.email && (await users.findByEmail(input.email))) {
-        throw new AppError('conflict', 'This e-mail address is already registered.')
+        throw new AppError('conflict', 'account.emailTaken')
       }
       const now = timestampOf(clock.nowMs())
       const row: UserRow = {
@@ -100,7 +100,7 @@ export function createUsersService(dependencies: {
       } catch (error) {
         // Two sign-ups racing past the checks above: the unique index decides.
         if (isUniqueViolation(error)) {
-          throw new AppError('conflict', 'This user name, phone number or e-mail is already taken.')
+          throw new AppError('conflict', 'account.identityTaken')
         }
         throw error
       }
@@ -109,7 +109,7 @@ export function createUsersService(dependencies: {
 
     async getUser(id) {
       const row = await users.findById(id)
-      if (row === undefined) throw new AppError('notFound', 'User not found.')
+      if (row === undefined) throw new AppError('notFound', 'account.notFound')
       return toPublicUser(row)
     },
   }

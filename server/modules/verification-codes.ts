@@ -4,7 +4,7 @@ import {
   verificationCodeMaxTries,
   verificationCodeValidityMs,
 } from '../../contract/auth'
-import { AppError } from '../http/app-error'
+import { fieldError } from '../http/app-error'
 import { type Clock, timestampOf } from './clock'
 import type { CodeAddress, VerificationCodesRepository } from './verification-codes.repository'
 
@@ -25,12 +25,7 @@ export interface VerificationCodes {
 }
 
 /** The answer to any code that does not work, whatever the reason. */
-export const invalidCodeMessage =
-  'The verification code is wrong or has expired. Please request a new one.'
-
-function codeError(message: string): AppError {
-  return new AppError('validation', `code: ${message}`, [{ field: 'code', message }])
-}
+const invalidCode = () => fieldError('validation', 'code', 'code.invalid')
 
 function hashCode(id: string, code: string): string {
   return createHash('sha256').update(`${id}:${code}`).digest('hex')
@@ -68,26 +63,25 @@ export function createVerificationCodes(dependencies: {
       const row = await codes.findNewest(address)
       const nowMs = clock.nowMs()
       if (row === undefined || row.consumed_at !== null || nowMs >= Date.parse(row.expires_at)) {
-        throw codeError(invalidCodeMessage)
+        throw invalidCode()
       }
       if (!(await codes.reserveTry(row.id, verificationCodeMaxTries))) {
-        throw codeError(invalidCodeMessage)
+        throw invalidCode()
       }
       const expected = Buffer.from(row.code_hash, 'hex')
       const given = Buffer.from(hashCode(row.id, code), 'hex')
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
         const triesLeft = Math.max(0, verificationCodeMaxTries - (row.tries + 1))
-        throw codeError(
-          triesLeft === 0
-            ? invalidCodeMessage
-            : `The verification code is wrong (${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left).`,
-        )
+        if (triesLeft === 0) throw invalidCode()
+        throw triesLeft === 1
+          ? fieldError('validation', 'code', 'code.wrongOneTryLeft')
+          : fieldError('validation', 'code', 'code.wrongWithTriesLeft', { tries: triesLeft })
       }
       if (!consume) {
         await codes.refundTry(row.id)
         return
       }
-      if (!(await codes.consume(row.id, timestampOf(nowMs)))) throw codeError(invalidCodeMessage)
+      if (!(await codes.consume(row.id, timestampOf(nowMs)))) throw invalidCode()
     },
   }
 }

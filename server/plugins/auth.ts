@@ -14,7 +14,6 @@ declare module 'fastify' {
 }
 
 /** The message of code '2011' (SPEC §9 "overtime"). */
-export const sessionTimeoutMessage = 'Your session has timed out. Please sign in again.'
 
 const rolesAllowed: Record<Exclude<RouteAuth, 'public'>, ReadonlySet<AuthUser['role']>> = {
   user: new Set(['admin', 'editor', 'guest']),
@@ -50,9 +49,9 @@ export function registerAuthHook(app: FastifyInstance, auth: AuthService): void 
       }
     }
     if (required === 'public') return
-    if (request.user === null) throw new AppError('sessionTimeout', sessionTimeoutMessage)
+    if (request.user === null) throw new AppError('sessionTimeout', 'auth.sessionTimeout')
     if (!rolesAllowed[required].has(request.user.role)) {
-      throw new AppError('forbidden', 'You do not have permission to do this.')
+      throw new AppError('forbidden', 'auth.notAllowed')
     }
   })
 }

@@ -54,7 +54,7 @@ export function classifyError(error: unknown): ClassifiedError {
     return {
       kind: error.kind,
       message: error.message,
-      ...(error.isTranslatable ? { serverMessage: error.serverMessage } : {}),
+      serverMessage: error.serverMessage,
       ...(error.details === undefined ? {} : { details: error.details }),
       ...(error.datum === undefined ? {} : { datum: error.datum }),
     }

@@ -52,7 +52,7 @@ export async function createFileStorage(directory: string): Promise<FileStorage>
   await mkdir(directory, { recursive: true })
 
   const pathOf = (sha256: string): string => {
-    if (!isSha256(sha256)) throw new AppError('validation', 'Invalid file id.')
+    if (!isSha256(sha256)) throw new AppError('validation', 'file.invalidId')
     return join(directory, sha256.slice(0, 2), sha256)
   }
 
@@ -69,7 +69,7 @@ export async function createFileStorage(directory: string): Promise<FileStorage>
           const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
           sizeBytes += bytes.byteLength
           if (sizeBytes > maxSizeBytes) {
-            throw new AppError('tooLarge', `The file is larger than ${maxSizeBytes} bytes.`)
+            throw new AppError('tooLarge', 'file.tooLarge', { maxBytes: maxSizeBytes })
           }
           hash.update(bytes)
           await handle.write(bytes)
@@ -99,7 +99,7 @@ export async function createFileStorage(directory: string): Promise<FileStorage>
 
     async open(sha256) {
       const path = pathOf(sha256)
-      if (!(await fileExists(path))) throw new AppError('notFound', 'File not found.')
+      if (!(await fileExists(path))) throw new AppError('notFound', 'file.notFound')
       return createReadStream(path)
     },
 

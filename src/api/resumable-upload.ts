@@ -1,5 +1,6 @@
 import type { ResumableUploadPurpose } from '../../contract/resumable-upload'
 import { handleSessionTimeout } from '../app/session-timeout'
+import { reasonText } from '../components/feedback/error-text'
 import { session } from '../state/session'
 import { startFakeRowProgress } from '../ui/upload/fake-progress'
 import { uploadStore } from '../ui/upload/upload-store'
@@ -76,8 +77,7 @@ export function trackUploadRow(rowId: string): UploadRowTracker {
     },
     fail(error) {
       stop()
-      const message = error instanceof Error ? error.message : String(error)
-      uploadStore.update(rowId, { status: 'failure', errorMessage: message })
+      uploadStore.update(rowId, { status: 'failure', errorMessage: reasonText(error) })
     },
   }
 }

@@ -3,7 +3,7 @@ import {
   type ProjectViewer,
   projectPermissionsOf,
 } from '../../../contract/project-permissions'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../clock'
 import { createProjectsRepository, type ProjectRecord } from '../projects.repository'
@@ -176,9 +176,7 @@ export function createProjectAccess(dependencies: {
         }
         return requireReadable(caller, row.project_id)
       }
-      throw new AppError('validation', 'project_id: Required', [
-        { field: 'project_id', message: 'Required' },
-      ])
+      throw fieldError('validation', 'project_id', 'validation.required')
     },
 
     permissionsOf: (user, record) => projectPermissionsOf(viewerOf(user), factsOf(record)),

@@ -3,7 +3,7 @@ import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Selectable } from 'kysely'
 import type { BasemapFile, BasemapFindDatum, BasemapSetting } from '../../../contract/city'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import type { BasemapFilesTable } from '../../migrations/0006-city'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../clock'
@@ -134,10 +134,7 @@ export function createBasemapsService(dependencies: {
     async accept({ user, projectId, name, filePath, fileName }) {
       await access.requireEditable(user, projectId)
       if (!isPmtilesV3(await readHead(filePath, 8))) {
-        throw new AppError(
-          'unsupportedFile',
-          'A basemap must be a PMTiles version 3 file (.pmtiles); this file is not one.',
-        )
+        throw new AppError('unsupportedFile', 'basemap.notPmtiles')
       }
       await mkdir(directory, { recursive: true })
       const fileKey = randomUUID()
@@ -180,9 +177,7 @@ export function createBasemapsService(dependencies: {
           .where('id', '=', input.pmtiles_id ?? '')
           .executeTakeFirst()
         if (file?.project_id !== input.project_id) {
-          throw new AppError('validation', 'pmtiles_id: no such basemap file in this project', [
-            { field: 'pmtiles_id', message: 'No such basemap file in this project' },
-          ])
+          throw fieldError('validation', 'pmtiles_id', 'basemap.noSuchFile')
         }
       }
       const values = {
@@ -205,11 +200,11 @@ export function createBasemapsService(dependencies: {
         .selectAll()
         .where('id', '=', id)
         .executeTakeFirst()
-      if (!row) throw new AppError('notFound', 'This basemap file does not exist.')
+      if (!row) throw new AppError('notFound', 'basemap.fileNotFound')
       await access.requireEditable(user, row.project_id)
       const setting = await settingOf(db, row.project_id)
       if (setting?.kind === 'pmtiles' && setting.pmtiles_id === id) {
-        throw new AppError('conflict', 'This basemap is in use: choose another basemap first.')
+        throw new AppError('conflict', 'basemap.inUse')
       }
       await db.deleteFrom('basemap_files').where('id', '=', id).execute()
       await releaseKeys([row.file_key])

@@ -14,7 +14,6 @@ import {
   type FloorUploadDatum,
   type ModelCountDatum,
   type ModelInfoDatum,
-  notValidSbmMessage,
   type StructureUploadDatum,
   structureManifestMaxBytes,
   structureManifestSchema,
@@ -22,12 +21,12 @@ import {
   type updateModelInfoBodySchema,
 } from '../../../contract/building'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import { parseInput } from '../../http/define-route'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../clock'
-import { ConversionError } from '../convert/conversion-error'
+import { ConversionError, conversionRefusal } from '../convert/conversion-error'
 import { textureBudget } from '../images/image-header'
 import { createProjectsRepository } from '../projects.repository'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
@@ -135,10 +134,6 @@ export function structureFileUrl(projectId: string, sha256: string): string {
   return `${buildingStructureFilesRoot}${projectId}/${sha256}.json`
 }
 
-const _projectNotFound = 'This project does not exist.'
-const _foreignProject = 'This project belongs to someone else.'
-const modelNotFound = 'This model does not exist.'
-
 /** The resource a model file's grant covers. */
 function modelGrantResource(row: Pick<BuildingModelRow, 'id' | 'sha256'>): string {
   return `model:${row.id}:${row.sha256}`
@@ -233,7 +228,7 @@ export function createBuildingService(dependencies: {
   /** The model and its project if the user may change it; another user's model is not found. */
   const loadOwnedModel = async (user: AuthUser, modelId: string) => {
     const model = await repository.findModel(modelId)
-    if (!model) throw new AppError('notFound', modelNotFound)
+    if (!model) throw new AppError('notFound', 'model.notFound')
     const project = await loadOwnedProject(user, model.project_id)
     return { model, project }
   }
@@ -307,11 +302,7 @@ export function createBuildingService(dependencies: {
   const inspectFloorFiles = async (files: IncomingFile[]): Promise<InspectedSbm[]> => {
     const zips = files.filter((file) => extensionOf(file.fileName) === 'zip')
     if (zips.length > 0 && files.length > 1) {
-      throw new AppError(
-        'validation',
-        'Upload either SBM files or one ZIP of SBM files, not both or several ZIPs.',
-        [{ field: 'file', message: 'One ZIP, or SBM files only' }],
-      )
+      throw fieldError('validation', 'file', 'model.sbmOrOneZip')
     }
     const sbms: InspectedSbm[] = []
     for (const file of files) {
@@ -326,25 +317,26 @@ export function createBuildingService(dependencies: {
         // manifests link models by their .sbm file names
         sbms.push(inspectSbm(name, bytes))
         if (extensionOf(name) !== 'sbm') {
-          throw new AppError('unsupportedFile', notValidSbmMessage, [
-            { file: name, reason: 'the file name does not end in .sbm' },
-          ])
+          throw new AppError(
+            'unsupportedFile',
+            'model.notValidSbm',
+            {},
+            { details: [{ file: name, reason: 'the file name does not end in .sbm' }] },
+          )
         }
       }
     }
     const names = sbms.map((sbm) => sbm.fileName)
     const duplicate = names.find((name, index) => names.indexOf(name) !== index)
     if (duplicate !== undefined) {
-      throw new AppError('validation', `Two models are named ${duplicate}; names must be unique.`, [
-        { field: 'file', message: `Duplicate file name ${duplicate}` },
-      ])
+      throw fieldError('validation', 'file', 'model.duplicateName', { name: duplicate })
     }
     return sbms
   }
 
   const requireFiles = (files: IncomingFile[]) => {
     if (files.length === 0) {
-      throw new AppError('validation', 'file: Required', [{ field: 'file', message: 'Required' }])
+      throw fieldError('validation', 'file', 'validation.required')
     }
   }
 
@@ -495,21 +487,15 @@ export function createBuildingService(dependencies: {
           const project = await loadOwnedProject(user, projectId)
           requireFiles(files)
           if (files.length > 1) {
-            throw new AppError(
-              'validation',
-              'Upload one building structure .json file at a time.',
-              [{ field: 'file', message: 'Exactly one file' }],
-            )
+            throw fieldError('validation', 'file', 'model.oneStructure')
           }
           const file = files[0]!
           const name = displayNameOf(file.fileName)
           if (extensionOf(name) !== 'json') {
-            throw new AppError('validation', 'The building structure must be a .json file.', [
-              { field: 'file', message: `${name} is not a .json file` },
-            ])
+            throw fieldError('validation', 'file', 'model.structureNotJson')
           }
           if (file.sizeBytes > structureManifestMaxBytes) {
-            throw new AppError('tooLarge', 'The building structure file is larger than 1 MB.')
+            throw new AppError('tooLarge', 'model.structureTooLarge')
           }
           const text = new TextDecoder()
             .decode(await readStored(file.sha256))
@@ -520,17 +506,19 @@ export function createBuildingService(dependencies: {
           } catch (error) {
             throw new AppError(
               'validation',
-              `${name} is not valid JSON: ${(error as Error).message}`,
-              [{ field: 'file', message: 'Not valid JSON' }],
+              'model.structureInvalidJson',
+              { name },
+              {
+                details: [{ field: 'file', message: 'Not valid JSON' }],
+                englishText: `${name} is not valid JSON: ${(error as Error).message}`,
+              },
             )
           }
           const manifest = parseInput(structureManifestSchema, json)
           const floorIds = manifest.floors.map((floor) => floor.id)
           const repeated = floorIds.find((id, index) => floorIds.indexOf(id) !== index)
           if (repeated !== undefined) {
-            throw new AppError('validation', `floors: the floor id ${repeated} is used twice.`, [
-              { field: 'floors', message: `Duplicate floor id ${repeated}` },
-            ])
+            throw fieldError('validation', 'floors', 'model.floorIdTwice', { floorId: repeated })
           }
           const url = structureFileUrl(projectId, file.sha256)
           const missing = new Set<string>()
@@ -595,22 +583,24 @@ export function createBuildingService(dependencies: {
           const { model } = await loadOwnedModel(user, modelId)
           requireFiles(files)
           if (files.length > 1) {
-            throw new AppError('validation', 'Upload one .sbm file to replace a model.', [
-              { field: 'file', message: 'Exactly one file' },
-            ])
+            throw fieldError('validation', 'file', 'model.oneSbmToReplace')
           }
           const file = files[0]!
           const name = displayNameOf(file.fileName)
           const sbm = inspectSbm(name, await readStored(file.sha256))
           if (extensionOf(name) !== 'sbm') {
-            throw new AppError('unsupportedFile', notValidSbmMessage, [
-              { file: name, reason: 'the file name does not end in .sbm' },
-            ])
+            throw new AppError(
+              'unsupportedFile',
+              'model.notValidSbm',
+              {},
+              { details: [{ file: name, reason: 'the file name does not end in .sbm' }] },
+            )
           }
           await db.transaction().execute(async (transaction) => {
             await lockOwnedProject(transaction, user, model.project_id)
             const handle = createBuildingRepository(transaction)
-            if (!(await handle.findModel(model.id))) throw new AppError('notFound', modelNotFound)
+            if (!(await handle.findModel(model.id)))
+              throw new AppError('notFound', 'model.notFound')
             await handle.updateModel(model.id, {
               ...fileColumnsOf(sbm, file.sha256),
               updated_at: now(),
@@ -627,9 +617,7 @@ export function createBuildingService(dependencies: {
       if (input.floor_id) {
         const floor = await repository.findFloor(input.floor_id)
         if (!floor || floor.project_id !== model.project_id) {
-          throw new AppError('validation', 'floor_id: no such floor in this project', [
-            { field: 'floor_id', message: 'No such floor in this project' },
-          ])
+          throw fieldError('validation', 'floor_id', 'model.noSuchFloor')
         }
       }
       await db.transaction().execute(async (transaction) => {
@@ -642,7 +630,7 @@ export function createBuildingService(dependencies: {
         })
       })
       const row = await repository.findModel(model.id)
-      if (!row) throw new AppError('notFound', modelNotFound)
+      if (!row) throw new AppError('notFound', 'model.notFound')
       return toModel(row)
     },
 
@@ -650,7 +638,7 @@ export function createBuildingService(dependencies: {
       const { model, project } = await loadOwnedModel(user, modelId)
       const refusePaid = () => {
         // forbidden, not paymentRequired: paying would not unlock it; the project is paid already
-        throw new AppError('forbidden', 'Models cannot be deleted once the project is paid.')
+        throw new AppError('forbidden', 'model.paidProject')
       }
       if (project.is_paid === 1) refusePaid()
       await db.transaction().execute(async (transaction) => {
@@ -682,16 +670,12 @@ export function createBuildingService(dependencies: {
       await loadOwnedProject(user, input.project_id)
       const converted = await repository.findConverted(input.sbm_uuid)
       if (!converted || !ownsOrAdministers(user, converted.owner_id)) {
-        throw new AppError('validation', 'sbm_uuid: no such converted model', [
-          { field: 'sbm_uuid', message: 'No such converted model' },
-        ])
+        throw fieldError('validation', 'sbm_uuid', 'model.noSuchConverted')
       }
       if (input.floor_id !== undefined) {
         const floor = await repository.findFloor(input.floor_id)
         if (!floor || floor.project_id !== input.project_id) {
-          throw new AppError('validation', 'floor_id: no such floor in this project', [
-            { field: 'floor_id', message: 'No such floor in this project' },
-          ])
+          throw fieldError('validation', 'floor_id', 'model.noSuchFloor')
         }
       }
       const id = randomUUID()
@@ -743,7 +727,7 @@ export function createBuildingService(dependencies: {
         })
       })
       const row = await repository.findModel(model.id)
-      if (!row) throw new AppError('notFound', modelNotFound)
+      if (!row) throw new AppError('notFound', 'model.notFound')
       return toModel(row)
     },
 
@@ -757,34 +741,27 @@ export function createBuildingService(dependencies: {
         if (input.kind === 'gltf') {
           const mains = named.filter((file) => ['glb', 'gltf'].includes(extensionOf(file.name)))
           if (mains.length !== 1) {
-            throw new AppError(
-              'validation',
-              'Upload one .glb file, or one .gltf file with its .bin and image files.',
-              [{ field: 'glbf_arr', message: `${mains.length} .glb/.gltf files` }],
-            )
+            throw fieldError('validation', 'glbf_arr', 'model.oneGltf')
           }
           entry = mains[0]!
         } else {
           if (named.length !== 1) {
-            throw new AppError('validation', 'Upload exactly one .dae or .fbx file to convert.', [
-              { field: 'file', message: 'Exactly one file' },
-            ])
+            throw fieldError('validation', 'file', 'model.oneDaeOrFbx')
           }
           entry = named[0]!
           if (!['dae', 'fbx'].includes(extensionOf(entry.name))) {
             throw new AppError(
               'unsupportedFile',
-              'Only a .dae or .fbx file can be converted here.',
-              [{ file: entry.name, reason: 'not .dae or .fbx' }],
+              'model.onlyDaeOrFbx',
+              {},
+              { details: [{ file: entry.name, reason: 'not .dae or .fbx' }] },
             )
           }
         }
         const paths = named.map((file) => file.name)
         const repeated = paths.find((path, index) => paths.indexOf(path) !== index)
         if (repeated !== undefined) {
-          throw new AppError('validation', `Two files are named ${repeated}.`, [
-            { field: 'glbf_arr', message: `Duplicate file name ${repeated}` },
-          ])
+          throw fieldError('validation', 'glbf_arr', 'model.duplicateFile', { name: repeated })
         }
         const files = await Promise.all(
           named.map(async (file) => ({ path: file.name, bytes: await readStored(file.sha256) })),
@@ -808,9 +785,7 @@ export function createBuildingService(dependencies: {
             )
           }
           if (error instanceof ConversionError) {
-            throw new AppError(error.errorKind, error.message, [
-              { file: entry.name, reason: error.code, names: error.names },
-            ])
+            throw conversionRefusal(error, entry.name)
           }
           throw error
         }
@@ -877,7 +852,7 @@ export function createBuildingService(dependencies: {
 
     async openModelFile(reader, modelId, sha256) {
       const model = await repository.findModel(modelId)
-      if (!model || model.sha256 !== sha256) throw new AppError('notFound', 'File not found.')
+      if (!model || model.sha256 !== sha256) throw new AppError('notFound', 'file.notFound')
       await checkReader(reader, model.project_id, modelGrantResource(model))
       return served(model.sha256, 'model/gltf-binary')
     },
@@ -885,7 +860,7 @@ export function createBuildingService(dependencies: {
     async openStructureFile(reader, projectId, sha256) {
       const structure = await repository.findStructure(projectId)
       if (!structure || structure.sha256 !== sha256) {
-        throw new AppError('notFound', 'File not found.')
+        throw new AppError('notFound', 'file.notFound')
       }
       await checkReader(reader, projectId, structureGrantResource(projectId, sha256))
       return served(structure.sha256, 'application/json')
@@ -893,7 +868,7 @@ export function createBuildingService(dependencies: {
 
     async openConvertedFile(convertedId) {
       const converted = await repository.findConverted(convertedId)
-      if (!converted) throw new AppError('notFound', 'File not found.')
+      if (!converted) throw new AppError('notFound', 'file.notFound')
       return served(converted.sha256, 'model/gltf-binary')
     },
 

@@ -9,11 +9,7 @@ import { readArchiveDirectory } from '../../../workers/unzip/zip-reader'
 import { readSbm } from '../../../workers/sbm/read-sbm'
 import { SbmError } from '../../../workers/sbm/sbm-error'
 import { describeSbm, type SbmInfo } from '../../../workers/sbm/sbm-info'
-import {
-  floorUploadMaxFiles,
-  notValidSbmMessage,
-  sbmUploadMaxBytes,
-} from '../../../contract/building'
+import { floorUploadMaxFiles, sbmUploadMaxBytes } from '../../../contract/building'
 import { AppError } from '../../http/app-error'
 import { pixelBudgetProblem, readImageHeader, textureBudget } from '../images/image-header'
 
@@ -50,7 +46,7 @@ export function inspectSbm(fileName: string, bytes: Uint8Array): InspectedSbm {
   } catch (error) {
     const reason = error instanceof SbmError ? error.detail : 'the file could not be read'
     const refusal: FileRefusal = { file: fileName, reason }
-    throw new AppError('unsupportedFile', notValidSbmMessage, [refusal])
+    throw new AppError('unsupportedFile', 'model.notValidSbm', {}, { details: [refusal] })
   }
 }
 
@@ -121,23 +117,27 @@ export async function readSbmsFromZip(
         !posix.basename(entry.name).startsWith('.'),
     )
     if (wanted.length === 0) {
-      throw new AppError('unsupportedFile', `${zipName} holds no .sbm file.`, [
-        { file: zipName, reason: 'no .sbm entry' } satisfies FileRefusal,
-      ])
+      throw new AppError(
+        'unsupportedFile',
+        'model.zipNoSbm',
+        { name: zipName },
+        { details: [{ file: zipName, reason: 'no .sbm entry' } satisfies FileRefusal] },
+      )
     }
     if (wanted.length > floorUploadMaxFiles) {
-      throw new AppError(
-        'tooLarge',
-        `${zipName} holds ${wanted.length} models; at most ${floorUploadMaxFiles} per upload.`,
-      )
+      throw new AppError('tooLarge', 'model.zipTooManyModels', {
+        name: zipName,
+        count: wanted.length,
+        max: floorUploadMaxFiles,
+      })
     }
     const names = wanted.map((entry) => posix.basename(entry.name))
     const duplicate = names.find((name, index) => names.indexOf(name) !== index)
     if (duplicate !== undefined) {
-      throw new AppError(
-        'validation',
-        `${zipName} holds two models named ${duplicate}; model file names must be unique.`,
-      )
+      throw new AppError('validation', 'model.zipDuplicateModel', {
+        name: zipName,
+        model: duplicate,
+      })
     }
     const extracted = await extractEntries(source, listing, {
       names: wanted.map((entry) => entry.name),
@@ -152,9 +152,15 @@ export async function readSbmsFromZip(
     const isSize = ['archive.tooLarge', 'archive.entryTooLarge', 'archive.tooManyEntries'].includes(
       error.code,
     )
-    throw new AppError(isSize ? 'tooLarge' : 'unsupportedFile', `${zipName}: ${error.message}`, [
-      { file: zipName, reason: error.code } satisfies FileRefusal,
-    ])
+    throw new AppError(
+      isSize ? 'tooLarge' : 'unsupportedFile',
+      'model.zipRefused',
+      { name: zipName },
+      {
+        details: [{ file: zipName, reason: error.code } satisfies FileRefusal],
+        englishText: `${zipName}: ${error.message}`,
+      },
+    )
   }
 }
 

@@ -1,4 +1,6 @@
 import type { ErrorKind } from '../../../contract/errors'
+import type { MessageId } from '../../../contract/messages'
+import { AppError } from '../../http/app-error'
 
 /**
  * Why a model was refused. Stable codes, so the web client can show a translated sentence and
@@ -49,4 +51,21 @@ export class ConversionError extends Error {
           ? 'tooLarge'
           : 'unsupportedFile'
   }
+}
+
+/**
+ * The AppError a refused conversion answers: the catalogue message of its reason
+ * (`convert.<reason>`), naming the file and the missing or unsupported things; the converter's
+ * own English, which says more, stays in the English message.
+ */
+export function conversionRefusal(error: ConversionError, fileName: string): AppError {
+  return new (AppError as new (...values: unknown[]) => AppError)(
+    error.errorKind,
+    error.code satisfies MessageId,
+    { file: fileName, names: error.names.join(', ') },
+    {
+      details: [{ file: fileName, reason: error.code, names: error.names }],
+      englishText: error.message,
+    },
+  )
 }

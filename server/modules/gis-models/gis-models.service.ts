@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import type { GisModel } from '../../../contract/city'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import type { GisModelsTable } from '../../migrations/0006-city'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../clock'
@@ -38,8 +38,6 @@ export interface GisModelsService {
   remove(user: AuthUser, id: string): Promise<void>
   lifecycleHook: ProjectLifecycleHook
 }
-
-const notFoundMessage = 'This GIS model does not exist.'
 
 /** Builds the service. SQL for `gis_models` lives here only (a table this small needs no more). */
 export function createGisModelsService(dependencies: {
@@ -81,15 +79,13 @@ export function createGisModelsService(dependencies: {
       .where('id', '=', tilesetId)
       .executeTakeFirst()
     if (tileset?.project_id !== projectId) {
-      throw new AppError('validation', 'tileset_id: no such oblique photography in this project', [
-        { field: 'tileset_id', message: 'No such oblique photography in this project' },
-      ])
+      throw fieldError('validation', 'tileset_id', 'gisModel.noSuchTileset')
     }
   }
 
   const loadEditable = async (user: AuthUser, id: string) => {
     const row = await findRow(id)
-    if (!row) throw new AppError('notFound', notFoundMessage)
+    if (!row) throw new AppError('notFound', 'gisModel.notFound')
     await access.requireEditable(user, row.project_id)
     return row
   }

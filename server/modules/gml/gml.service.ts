@@ -137,19 +137,20 @@ export function createGmlService(dependencies: {
   const checkOwnedBuilding = async (user: AuthUser, projectId: string) => {
     const project = await access.requireEditable(user, projectId)
     if (project.kind !== 'building') {
-      throw new AppError('validation', 'A GML path belongs to a building project, not a city.')
+      throw new AppError('validation', 'gml.buildingOnly')
     }
   }
 
   const inspect = async (file: IncomingGml): Promise<GmlSummary> => {
     if (file.sizeBytes === 0) {
-      throw new AppError('validation', 'The GML file is empty.', { gml_error: 'gml.empty' })
+      throw new AppError('validation', 'gml.empty', {}, { details: { gml_error: 'gml.empty' } })
     }
     if (file.sizeBytes > maxSizeBytes) {
       throw new AppError(
         'tooLarge',
-        `The GML file is larger than ${Math.round(maxSizeBytes / 1_048_576)} MB.`,
-        { gml_error: 'gml.tooLarge' },
+        'gml.tooLarge',
+        { limitMb: Math.round(maxSizeBytes / 1_048_576) },
+        { details: { gml_error: 'gml.tooLarge' } },
       )
     }
     const options: GmlInspectionOptions = { maxSizeBytes, totalSizeBytes: file.sizeBytes }
@@ -161,9 +162,16 @@ export function createGmlService(dependencies: {
     } catch (error) {
       if (isGmlError(error)) {
         const reason = new GmlError(error.code, error.message)
-        throw new AppError(reason.errorKind, `GML file refused: ${error.message}`, {
-          gml_error: error.code,
-        })
+        // the parser's English names the element at fault: kept for logs and API tools
+        throw new AppError(
+          reason.errorKind,
+          'gml.loadFailed',
+          {},
+          {
+            details: { gml_error: error.code },
+            englishText: `GML file refused: ${error.message}`,
+          },
+        )
       }
       throw error
     } finally {
@@ -222,7 +230,7 @@ export function createGmlService(dependencies: {
       }
       if (replaced && replaced.sha256 !== stored.sha256) await removeIfUnused(replaced.sha256)
       const row = await gml.findByProject(projectId)
-      if (!row) throw new AppError('notFound', 'This project does not exist (any more).')
+      if (!row) throw new AppError('notFound', 'project.gone')
       return toPath(row)
     },
 
@@ -247,14 +255,14 @@ export function createGmlService(dependencies: {
         updated_at: now(),
       })
       const row = isUpdated ? await gml.findByProject(projectId) : undefined
-      if (!row) throw new AppError('notFound', 'There is no GML file.')
+      if (!row) throw new AppError('notFound', 'gml.noFile')
       return toPath(row)
     },
 
     async openFile(name, grant) {
       const match = servedNamePattern.exec(name)
       const row = match ? await gml.findByFileId(match[1]!) : undefined
-      if (!row) throw new AppError('notFound', 'File not found.')
+      if (!row) throw new AppError('notFound', 'file.notFound')
       if (
         grant === undefined ||
         !(await access.checkFileGrant(gmlGrantResource(row.file_id), grant))

@@ -3,7 +3,7 @@ import {
   type ResumableUploadPurpose,
   resumableUploadIdPattern,
 } from '../../../contract/resumable-upload'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import { resumableUploadsOf } from './resumable-uploads'
 
 /** A finished resumable upload, taken by the route that consumes it. */
@@ -26,8 +26,6 @@ export interface ClaimedUpload {
    */
   giveBack(): void
 }
-
-const goneMessage = 'This upload does not exist (any more); upload the file again.'
 
 /**
  * Takes a finished resumable upload for the route that consumes it, e.g. a model or tileset
@@ -53,13 +51,11 @@ export async function claimResumableUpload(
 ): Promise<ClaimedUpload> {
   const { userId, uploadId } = input
   if (!resumableUploadIdPattern.test(uploadId)) {
-    throw new AppError('validation', 'upload_id: not the id of a resumable upload.', [
-      { field: 'upload_id', message: 'Expected the id of a resumable upload (32 hex digits)' },
-    ])
+    throw fieldError('validation', 'upload_id', 'upload.notResumableId')
   }
   const uploads = resumableUploadsOf(app)
   if (!uploads.lock(uploadId)) {
-    throw new AppError('conflict', 'This upload is already being processed by another request.')
+    throw new AppError('conflict', 'upload.busy')
   }
   let isHeld = true
   const unlock = () => {
@@ -69,14 +65,15 @@ export async function claimResumableUpload(
   try {
     const info = await uploads.describeUpload(uploadId)
     if (info === undefined || info.ownerId !== userId || uploads.isExpired(info)) {
-      throw new AppError('notFound', goneMessage)
+      throw new AppError('notFound', 'upload.gone')
     }
     if (info.sizeBytes === undefined || info.offsetBytes < info.sizeBytes) {
-      const total = info.sizeBytes === undefined ? 'an unknown number of' : `${info.sizeBytes}`
-      throw new AppError(
-        'validation',
-        `This upload is not finished: ${info.offsetBytes} of ${total} bytes received.`,
-      )
+      throw info.sizeBytes === undefined
+        ? new AppError('validation', 'upload.unfinishedUnknownSize', { received: info.offsetBytes })
+        : new AppError('validation', 'upload.unfinished', {
+            received: info.offsetBytes,
+            total: info.sizeBytes,
+          })
     }
     return {
       filePath: info.filePath,

@@ -31,10 +31,7 @@ export function createCityAccess(dependencies: { access: ProjectAccess }): CityA
     async requireEditable(user, projectId) {
       const project = await access.requireEditable(user, projectId)
       if (project.kind !== 'city') {
-        throw new AppError(
-          'validation',
-          'Oblique photography, GIS models and basemaps belong to city projects.',
-        )
+        throw new AppError('validation', 'project.cityOnly')
       }
       return { id: project.id, ownerId: project.owner_id }
     },

@@ -47,7 +47,7 @@ export async function sendFile(
   options: SendFileOptions,
 ): Promise<FastifyReply> {
   const info = await lstat(options.path).catch(() => undefined)
-  if (!info?.isFile()) throw new AppError('notFound', 'No such file.')
+  if (!info?.isFile()) throw new AppError('notFound', 'file.notFound')
   const sizeBytes = info.size
   const etag = `"${options.etagSeed}-${sizeBytes.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`
   reply.header('etag', etag)

@@ -73,21 +73,25 @@ export async function inspectTilesetArchive(
 /** The AppError for a refusal found while reading an archive. */
 export function toAppError(error: unknown): unknown {
   if (error instanceof AppError) return error
-  if (error instanceof TilesetJsonError) return new AppError('validation', error.message)
-  if (isZipError(error)) {
-    if (error.code === 'archive.notZip') {
-      return new AppError(
-        'unsupportedFile',
-        'Oblique photography must be a 3D Tiles tileset packed as a .zip or .3tz file; this file is not a zip archive.',
-      )
-    }
-    if (error.code === 'archive.tooLarge' || error.code === 'archive.entryTooLarge') {
-      return new AppError('tooLarge', error.message)
-    }
-    return new AppError('validation', error.message, {
-      archiveError: error.code,
-      entry: error.detail,
+  if (error instanceof TilesetJsonError) {
+    const { id, params } = error.serverMessage
+    return new (AppError as new (...values: unknown[]) => AppError)('validation', id, params, {
+      englishText: error.message,
     })
+  }
+  if (isZipError(error)) {
+    if (error.code === 'archive.notZip') return new AppError('unsupportedFile', 'tileset.notZip')
+    // the worker's English names the entry or the limit: kept for logs and API tools
+    const englishText = error.message
+    if (error.code === 'archive.tooLarge' || error.code === 'archive.entryTooLarge') {
+      return new AppError('tooLarge', error.code, {}, { englishText })
+    }
+    return new AppError(
+      'validation',
+      error.code,
+      {},
+      { englishText, details: { archiveError: error.code, entry: error.detail } },
+    )
   }
   return error
 }
@@ -199,9 +203,9 @@ function findRootTileset(
 ): string {
   if (byName.has('tileset.json')) return 'tileset.json'
   if (isPackage3tz) {
-    throw new AppError('validation', 'The .3tz package has no tileset.json at its root.')
+    throw new AppError('validation', 'tileset.no3tzRoot')
   }
-  if (files.length === 0) throw new AppError('validation', 'The archive is empty.')
+  if (files.length === 0) throw new AppError('validation', 'tileset.emptyArchive')
   const topFolders = new Set(
     files.map((entry) => (entry.name.includes('/') ? entry.name.split('/')[0] : '')),
   )
@@ -218,18 +222,13 @@ function findRootTileset(
   if (candidates.length > 1) {
     throw new AppError(
       'validation',
-      `The archive has no tileset.json and several JSON files could be the root tileset: ${candidates.join(', ')}. Rename the root one to tileset.json and upload again.`,
-      { candidates },
+      'tileset.ambiguousRoots',
+      { names: candidates.join(', ') },
+      { details: { candidates } },
     )
   }
   if (files.some((entry) => /\.osgb$/i.test(entry.name))) {
-    throw new AppError(
-      'unsupportedFile',
-      'This archive holds OSGB oblique photography, which has no open specification and cannot be shown directly. Convert it to 3D Tiles first (for example with Cesium ion or an OSGB-to-3D-Tiles converter) and upload the tileset (tileset.json with its tiles) as a zip.',
-    )
+    throw new AppError('unsupportedFile', 'tileset.osgb')
   }
-  throw new AppError(
-    'validation',
-    'No tileset.json found: the archive must hold a 3D Tiles tileset with tileset.json at its root or inside one top folder.',
-  )
+  throw new AppError('validation', 'tileset.noRoot')
 }

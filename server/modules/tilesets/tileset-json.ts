@@ -1,9 +1,18 @@
 import { gunzipSync } from 'node:zlib'
 import type { TileFormat, TilesetTopTile } from '../../../contract/city'
+import { formatServerMessage, type ServerMessage, serverMessage } from '../../../contract/messages'
 
-/** A tileset JSON file that is not one (refused with this message). */
+/** A tileset JSON file that is not one, refused with a catalogue message. */
 export class TilesetJsonError extends Error {
   override name = 'TilesetJsonError'
+
+  /** `englishText` says more than the template (e.g. the parser's reason), for logs only. */
+  constructor(
+    readonly serverMessage: ServerMessage,
+    englishText = formatServerMessage(serverMessage.id, serverMessage.params),
+  ) {
+    super(englishText)
+  }
 }
 
 /** Formats told apart by their first bytes (3D Tiles spec "magic" fields, glTF binary). */
@@ -77,16 +86,18 @@ export function parseTilesetJson(bytes: Uint8Array, path: string): Record<string
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new TilesetJsonError(`${path} is not valid JSON: ${(error as Error).message}`)
+    throw new TilesetJsonError(
+      serverMessage('tileset.notJson', { path }),
+      `${path} is not valid JSON: ${(error as Error).message}`,
+    )
   }
-  if (!isObject(value))
-    throw new TilesetJsonError(`${path} is not a 3D Tiles tileset (not an object).`)
+  if (!isObject(value)) throw new TilesetJsonError(serverMessage('tileset.notObject', { path }))
   const asset = value.asset
   if (!isObject(asset) || typeof asset.version !== 'string') {
-    throw new TilesetJsonError(`${path} is not a 3D Tiles tileset: it has no asset.version.`)
+    throw new TilesetJsonError(serverMessage('tileset.noAssetVersion', { path }))
   }
   if (!isObject(value.root)) {
-    throw new TilesetJsonError(`${path} is not a 3D Tiles tileset: it has no root tile.`)
+    throw new TilesetJsonError(serverMessage('tileset.noRootTile', { path }))
   }
   return value
 }
@@ -96,6 +107,7 @@ function gunzipSafe(bytes: Uint8Array, path: string): Buffer {
     return gunzipSync(bytes)
   } catch (error) {
     throw new TilesetJsonError(
+      serverMessage('tileset.gzipBroken', { path }),
       `${path} is gzip-compressed but does not inflate: ${(error as Error).message}`,
     )
   }
@@ -162,7 +174,9 @@ export function collectContentReferences(
     const tile = stack.pop()
     if (!isObject(tile)) continue
     if (++visited > maxTiles) {
-      throw new TilesetJsonError(`${jsonPath} has more than ${maxTiles} tiles.`)
+      throw new TilesetJsonError(
+        serverMessage('tileset.tooManyTiles', { path: jsonPath, maxTiles }),
+      )
     }
     const isImplicit = isObject(tile.implicitTiling)
     const contents = [tile.content, ...(Array.isArray(tile.contents) ? tile.contents : [])]
@@ -189,6 +203,7 @@ export function resolveInArchive(
   if (/^data:/i.test(uri)) return undefined
   const refuse = (why: string): never => {
     throw new TilesetJsonError(
+      serverMessage('tileset.contentOutside', { path: jsonPath, uri }),
       `${jsonPath} refers to ${JSON.stringify(uri)}, which ${why}; every content must be a file inside the archive.`,
     )
   }

@@ -9,7 +9,7 @@ import {
   type TilesetStats,
   type TilesetTopTile,
 } from '../../../contract/city'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../clock'
 import type { FolderRule } from '../files/folder-sweeper'
@@ -89,7 +89,6 @@ export interface TilesetsService {
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const stagingPrefix = '.staging-'
-const notFoundMessage = 'This oblique photography does not exist.'
 
 /** Builds the service; `directory` is the tileset store (DATA_DIR/tilesets). */
 export function createTilesetsService(dependencies: {
@@ -152,7 +151,7 @@ export function createTilesetsService(dependencies: {
   /** The tileset if the user may change it. */
   const loadEditable = async (user: AuthUser, id: string): Promise<TilesetRow> => {
     const row = await tilesets.findById(id)
-    if (!row) throw new AppError('notFound', notFoundMessage)
+    if (!row) throw new AppError('notFound', 'tileset.notFound')
     await access.requireEditable(user, row.project_id)
     return row
   }
@@ -181,10 +180,7 @@ export function createTilesetsService(dependencies: {
       if (tilesetId !== undefined) {
         const existing = await loadEditable(user, tilesetId)
         if (existing.project_id !== projectId) {
-          throw new AppError(
-            'validation',
-            'id: this oblique photography belongs to another project.',
-          )
+          throw fieldError('validation', 'id', 'tileset.otherProject')
         }
       }
       await mkdir(directory, { recursive: true })
@@ -214,14 +210,24 @@ export function createTilesetsService(dependencies: {
           (mismatch) => plan.referencedPaths.has(mismatch.path) || mismatch.expected !== 'json',
         )
         if (wrong.length > 0) {
-          const shown = wrong
-            .slice(0, 5)
-            .map((item) => `${item.path} (named .${item.expected}, contains ${item.found})`)
-            .join(', ')
+          const listed = (describe: (item: (typeof wrong)[number]) => string, more: string) =>
+            `${wrong.slice(0, 5).map(describe).join(', ')}${wrong.length > 5 ? more : ''}`
           throw new AppError(
             'validation',
-            `Some files are not what their names say: ${shown}${wrong.length > 5 ? ` and ${wrong.length - 5} more` : ''}.`,
-            { mismatches: wrong.slice(0, 100) },
+            'tileset.contentMismatch',
+            {
+              files: listed(
+                (item) => `${item.path} (.${item.expected} → ${item.found})`,
+                ` … +${wrong.length - 5}`,
+              ),
+            },
+            {
+              details: { mismatches: wrong.slice(0, 100) },
+              englishText: `Some files are not what their names say: ${listed(
+                (item) => `${item.path} (named .${item.expected}, contains ${item.found})`,
+                ` and ${wrong.length - 5} more`,
+              )}.`,
+            },
           )
         }
         // fresh modification time: the sweep spares young folders not yet recorded
@@ -250,11 +256,11 @@ export function createTilesetsService(dependencies: {
             transaction,
             database.dialect,
           ).lockForChange(projectId)
-          if (!project) throw new AppError('notFound', 'This project does not exist (any more).')
+          if (!project) throw new AppError('notFound', 'project.gone')
           const repository = createTilesetsRepository(transaction)
           if (tilesetId !== undefined) {
             const current = await repository.findById(tilesetId)
-            if (!current) throw new AppError('notFound', notFoundMessage)
+            if (!current) throw new AppError('notFound', 'tileset.notFound')
             previousVersion = current.version_id
             await repository.update(tilesetId, content)
           } else {

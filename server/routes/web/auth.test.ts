@@ -50,6 +50,8 @@ describe('sign-in, sessions and the signed-in user', () => {
       expect(answer.envelope).toEqual({
         code: '1001',
         message: 'Incorrect user name or password.',
+        messageId: 'auth.badCredentials',
+        params: {},
         datum: null,
       })
     }
@@ -62,7 +64,13 @@ describe('sign-in, sessions and the signed-in user', () => {
     expect(answer.envelope).toEqual({
       code: '1000',
       message: 'name: Required',
-      datum: { details: [{ field: 'name', message: 'Required' }] },
+      messageId: 'validation.invalidFields',
+      params: { fields: 'name' },
+      datum: {
+        details: [
+          { field: 'name', message: 'Required', messageId: 'validation.required', params: {} },
+        ],
+      },
     })
   })
 

@@ -26,7 +26,7 @@ import {
   uploadGltfForSbmFieldsSchema,
 } from '../../../contract/building'
 import { nullDatumSchema } from '../../../contract/common'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import { defineRoute, type UploadedFile } from '../../http/define-route'
 import {
   type BuildingService,
@@ -87,9 +87,7 @@ async function incomingFilesOf(
   }
   if (files.length > 0) {
     await buildingAreaOf(app).building.releaseUnused(files.map((file) => file.sha256))
-    throw new AppError('validation', 'Send either files or an upload_id, not both.', [
-      { field: 'upload_id', message: 'Not together with files' },
-    ])
+    throw fieldError('validation', 'upload_id', 'upload.filesOrUploadId')
   }
   const claimed = await claimResumableUpload(app, { userId: user.id, uploadId })
   try {
@@ -327,7 +325,7 @@ function registerModelFileRoutes(app: FastifyInstance, building: BuildingService
     )
     return reply.send(served.stream)
   }
-  const notFound = () => new AppError('notFound', 'File not found.')
+  const notFound = () => new AppError('notFound', 'file.notFound')
 
   // Raw bytes, not envelopes: the engine fetches these with the `grant` findModelInfo put in
   // their URLs; without one, the owner, a project-token holder (ProjectToken header or

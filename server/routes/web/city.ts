@@ -19,7 +19,7 @@ import {
   uploadTiltModelFieldsSchema,
 } from '../../../contract/city'
 import { nullDatumSchema } from '../../../contract/common'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import { defineRoute, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { receiveUpload } from '../../http/upload-route'
@@ -321,19 +321,20 @@ function registerUploadRoutes(app: FastifyInstance, ready: Promise<CityArea>): v
   // (up to TILESET_UPLOAD_LIMIT_MB) only passes through on its way to being extracted.
   app.post('/web/upload/uploadTiltModel', { config: { auth: 'editor' } }, async (request) => {
     const area = await ready
-    const tooLargeMessage = `The tileset archive is larger than ${Math.round(config.tilesetUploadLimitBytes / mebibyte)} MB (TILESET_UPLOAD_LIMIT_MB).`
+    const tooLargeError = () =>
+      new AppError('tooLarge', 'tileset.archiveTooLarge', {
+        limitMb: Math.round(config.tilesetUploadLimitBytes / mebibyte),
+      })
     const { fields, file } = await receiveUpload(app, request, {
       incomingDirectory: area.directories.incoming,
       maxFileBytes: config.tilesetUploadLimitBytes,
-      tooLargeMessage,
+      tooLargeError,
     })
     let outcome: 'done' | 'refused' | 'failed' = 'failed'
     try {
       const body = parseInput(uploadTiltModelFieldsSchema, fields)
       if (!file) {
-        throw new AppError('validation', 'file: Required (or upload_id of a resumable upload)', [
-          { field: 'file', message: 'Required' },
-        ])
+        throw fieldError('validation', 'file', 'upload.fileOrUploadId')
       }
       const datum = await app.deps.jobs.submit(area.tilesetIngest, request.user!.id, {
         user: request.user!,
@@ -369,15 +370,16 @@ function registerUploadRoutes(app: FastifyInstance, ready: Promise<CityArea>): v
     const { fields, file } = await receiveUpload(app, request, {
       incomingDirectory: area.directories.incoming,
       maxFileBytes: config.basemapUploadLimitBytes,
-      tooLargeMessage: `The basemap is larger than ${Math.round(config.basemapUploadLimitBytes / mebibyte)} MB (BASEMAP_UPLOAD_LIMIT_MB).`,
+      tooLargeError: () =>
+        new AppError('tooLarge', 'basemap.archiveTooLarge', {
+          limitMb: Math.round(config.basemapUploadLimitBytes / mebibyte),
+        }),
     })
     let outcome: 'done' | 'refused' | 'failed' = 'failed'
     try {
       const body = parseInput(uploadBasemapFieldsSchema, fields)
       if (!file) {
-        throw new AppError('validation', 'file: Required (or upload_id of a resumable upload)', [
-          { field: 'file', message: 'Required' },
-        ])
+        throw fieldError('validation', 'file', 'upload.fileOrUploadId')
       }
       const datum = await area.basemaps.accept({
         user: request.user!,

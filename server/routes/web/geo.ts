@@ -42,7 +42,7 @@ export function registerGeoRoutes(app: FastifyInstance, geocoding: GeocodingServ
     datum: findAreaJsonDatumSchema,
     handler: ({ body }) => {
       const children = shippedRegions().childrenOf(body.codeid)
-      if (!children) throw new AppError('notFound', `No region has the code ${body.codeid}.`)
+      if (!children) throw new AppError('notFound', 'region.notFound', { code: body.codeid })
       return children
     },
   })

@@ -8,7 +8,7 @@ import {
   uploadGmlBodySchema,
   uploadGmlDatumSchema,
 } from '../../../contract/gml'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldError } from '../../http/app-error'
 import { defineRoute, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { receiveUpload } from '../../http/upload-route'
@@ -76,7 +76,10 @@ export function registerGmlRoutes(app: FastifyInstance): void {
       const { fields, file } = await receiveUpload(app, request, {
         incomingDirectory: incomingDir,
         maxFileBytes: maxSizeBytes,
-        tooLargeMessage: `The GML file is larger than ${Math.round(maxSizeBytes / 1_048_576)} MB.`,
+        tooLargeError: () =>
+          new AppError('tooLarge', 'gml.tooLarge', {
+            limitMb: Math.round(maxSizeBytes / 1_048_576),
+          }),
         // Fields sent before the file (as the web client does) let a wrong project be refused
         // before the file's bytes are read, or before a resumable upload is claimed.
         beforeFile: async (fieldsBefore) => {
@@ -89,10 +92,8 @@ export function registerGmlRoutes(app: FastifyInstance): void {
         const body = parseInput(uploadGmlBodySchema, fields)
         if (file === undefined) {
           throw request.isMultipart()
-            ? new AppError('validation', 'file: Required', [{ field: 'file', message: 'Required' }])
-            : new AppError('validation', 'upload_id: Required (or send the file as multipart).', [
-                { field: 'upload_id', message: 'Required' },
-              ])
+            ? fieldError('validation', 'file', 'validation.required')
+            : fieldError('validation', 'upload_id', 'gml.uploadIdOrFile')
         }
         const datum = await gml.accept(user, body.project_id, {
           filePath: file.path,

@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify'
 import { AppError } from '../../http/app-error'
 import type { ProjectCaller } from '../../modules/projects.service'
 import type { AuthUser } from '../../modules/users.service'
-import { sessionTimeoutMessage } from '../../plugins/auth'
 
 /** The header a project token may travel in (decisions.md "project token"). */
 export const projectTokenHeaderName = 'ProjectToken'
@@ -61,5 +60,5 @@ export function callerOf(
 ): ProjectCaller {
   const caller = callerOrNullOf(request, user, bodyToken, sources)
   if (caller) return caller
-  throw new AppError('sessionTimeout', sessionTimeoutMessage)
+  throw new AppError('sessionTimeout', 'auth.sessionTimeout')
 }

@@ -137,9 +137,9 @@ describe('projects API', () => {
       editor,
       projectBody(cover.uuid, { area_id: '999999' }),
     )
-    expect(badRegion.envelope).toMatchObject({ code: '1000', message: 'area_id: no such region' })
+    expect(badRegion.envelope).toMatchObject({ code: '1000', message: 'area_id: No such region' })
     const othersCover = await call('addProject', otherEditor, projectBody(cover.uuid))
-    expect(othersCover.envelope.message).toBe('prewiewpath_uuid: no such uploaded image')
+    expect(othersCover.envelope.message).toBe('prewiewpath_uuid: No such uploaded image')
     const badPoint = await call(
       'addProject',
       editor,

@@ -19,7 +19,7 @@ export function registerSystemRoutes(app: FastifyInstance): void {
         await database.ping()
       } catch (error) {
         app.log.error({ err: error }, 'health check: database does not answer')
-        throw new AppError('unavailable', 'The database does not answer.')
+        throw new AppError('unavailable', 'system.databaseDown')
       }
       return { status: 'ok' as const, database: database.dialect, version: appVersion }
     },

@@ -33,8 +33,6 @@ export function tileContentType(path: string): string {
 /** Version folders never change, so a file at a versioned address can be cached for good. */
 const immutableCache = 'private, max-age=31536000, immutable'
 
-const forbiddenMessage = 'This address is not valid (any more): ask for the tileset again.'
-
 /**
  * Serving of tileset files and PMTiles basemaps at the signed addresses `find` hands out:
  *
@@ -58,12 +56,12 @@ export function registerTileRoutes(app: FastifyInstance, ready: Promise<CityArea
       if (path === undefined) {
         const root = await area.tilesets.servedPath(tilesetId, versionId, grant, 'tileset.json')
         if (root === undefined) {
-          throw new AppError('forbidden', forbiddenMessage)
+          throw new AppError('forbidden', 'tileset.addressExpired')
         }
-        throw new AppError('notFound', 'No such file in this tileset.')
+        throw new AppError('notFound', 'tileset.noSuchFile')
       }
       const head = await readHead(path, 2).catch(() => {
-        throw new AppError('notFound', 'No such file in this tileset.')
+        throw new AppError('notFound', 'tileset.noSuchFile')
       })
       return sendFile(request, reply, {
         path,
@@ -81,7 +79,7 @@ export function registerTileRoutes(app: FastifyInstance, ready: Promise<CityArea
     async (request, reply) => {
       const { fileKey, grant } = request.params
       const path = await (await ready).basemaps.servedPath(fileKey, grant)
-      if (path === undefined) throw new AppError('forbidden', forbiddenMessage)
+      if (path === undefined) throw new AppError('forbidden', 'tileset.addressExpired')
       return sendFile(request, reply, {
         path,
         contentType: 'application/vnd.pmtiles',

@@ -34,7 +34,7 @@ export function registerUploadRoutes(app: FastifyInstance): void {
   // to check in memory first, so a refused file never touches the store.
   app.post('/web/upload/uploadJpg', { config: { auth: 'editor' } }, async (request) => {
     if (!request.isMultipart()) {
-      throw new AppError('validation', 'Send the image as multipart/form-data (field file).')
+      throw new AppError('validation', 'image.sendAsMultipart')
     }
     const images: Partial<Record<'file' | 'thumbnail', IncomingImage>> = {}
     // In memory, bounded: two files of at most 2 MB each (readMultipartForm enforces both).
@@ -45,7 +45,7 @@ export function registerUploadRoutes(app: FastifyInstance): void {
         maxFields: 10,
         maxFileSizeBytes: imageUploadMaxBytes,
       },
-      fileTooLargeMessage: 'Image size is over 2MB!',
+      fileTooLargeError: () => new AppError('tooLarge', 'image.tooLarge'),
       async onFile(part) {
         images[part.fieldname as 'file' | 'thumbnail'] = {
           fileName: part.filename,

@@ -9,6 +9,7 @@ import {
 } from '../../api/city'
 import { createOfflineMapStyle, serverMapData } from '../../components/map-picker/offline-style'
 import type { Language } from '../../i18n/languages'
+import { reasonText } from '../../components/feedback/error-text'
 import type { CityServices } from './city-services'
 
 /**
@@ -42,9 +43,9 @@ export function createCityProjectStore(): CityProjectState {
   })
 }
 
-/** The message of anything thrown, for showing the server's reason. */
+/** The message of anything thrown, for showing the server's reason in the user's language. */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  return reasonText(error)
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '../../api/building'
 import { findProjects, type Project } from '../../api/project'
 import type { PageProps } from '../../app/page-props'
-import { errorText } from '../../components/feedback/error-text'
+import { errorText, reasonText } from '../../components/feedback/error-text'
 import { EngineProvider } from '../../engine-bridge'
 import { Button, ErrorState, formatFileSize, Select, Spinner, toast } from '../../ui'
 import { BuildingCanvas } from '../bim4/BuildingCanvas'
@@ -292,7 +292,7 @@ function ConversionPreview({ datum }: { datum: ConversionDatum }) {
           }
         },
         (error: unknown) => {
-          if (isCurrent) setFailure(error instanceof Error ? error.message : String(error))
+          if (isCurrent) setFailure(reasonText(error))
         },
       )
     return () => {
