@@ -163,7 +163,9 @@ export function ModelLibraryPanel() {
                   isBusy={busy !== null}
                   onDelete={() => void handleDelete(model)}
                   onFit={() =>
-                    void engine.run('view.fitToModel', { modelId: model.id }).catch(() => undefined)
+                    void engine
+                      .run('building.fitToModel', { modelId: model.id })
+                      .catch(() => undefined)
                   }
                   onReplace={(files) =>
                     void runUpload(
