@@ -240,7 +240,11 @@ function ConversionResult({
         <Button onClick={onRender} disabled={isRendering}>
           <Trans>Render</Trans>
         </Button>
-        <a className="ts-model-config__download" href={convertedModelPath(datum)} download={datum.downloadName}>
+        <a
+          className="ts-model-config__download"
+          href={convertedModelPath(datum)}
+          download={datum.downloadName}
+        >
           <Trans>Download SBM</Trans>
         </a>
       </div>
