@@ -112,6 +112,15 @@ export const serverMessages = {
   'signIn.lockedHere':
     'Too many failed sign-ins from here: this account is locked for you for {minutes} more minute(s).',
   'signIn.slowed': 'Too many failed sign-ins. Please wait {seconds} s before trying again.',
+
+  // building models (floor and shell uploads, floors)
+  'building.modelFileNotAccepted':
+    '{file} cannot be used here: upload .sbm, .glb, .gltf (with its .bin and images), .dae or .fbx files, or one .zip of them.',
+  'building.zipHasNoModel': '{file} holds no model (.sbm, .glb, .gltf, .dae or .fbx).',
+  'building.conversionRefused': '{file} could not be converted to a building model.',
+  'building.oneZipOnly': 'Upload either model files or one ZIP, not both or several ZIPs.',
+  'building.oneShellModel': 'The shell is one model, or one building structure .json.',
+  'building.floorNotFound': 'This floor does not exist.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */
