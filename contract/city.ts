@@ -227,6 +227,11 @@ export const basemapFindDatumSchema = z.object({
   setting: basemapSettingSchema,
   /** The signed address of the chosen PMTiles, or null. */
   pmtiles_url: z.string().nullable(),
+  /**
+   * The chosen online style's address through this server's map proxy (signed, relative), or
+   * null: browsers never fetch a style's own host (the page's CSP allows only the server).
+   */
+  style_proxy_url: z.string().nullable(),
   files: z.array(basemapFileSchema),
 })
 export type BasemapFindDatum = z.infer<typeof basemapFindDatumSchema>

@@ -43,8 +43,10 @@ import {
   createTilesetsService,
   type TilesetsService,
 } from '../../modules/tilesets/tilesets.service'
+import { createMapProxy, type MapProxy } from '../../modules/map-proxy/map-proxy.service'
 import { projectAreaOf } from './project-area'
 import { callerOrNullOf } from './project-caller'
+import { registerMapProxyRoutes } from './map-proxy'
 import { registerTileRoutes } from './tiles'
 
 /** The city area's services, made once per app. */
@@ -54,6 +56,8 @@ export interface CityArea {
   tilesetIngest: JobKind<TilesetIngestInput, ObliquePhotograph>
   gisModels: GisModelsService
   basemaps: BasemapsService
+  /** Online styles through the server (server/modules/map-proxy). */
+  mapProxy: MapProxy
   directories: ReturnType<typeof cityDirectories>
 }
 
@@ -83,7 +87,9 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
     limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
     onBackgroundError,
   })
+  const mapProxy = createMapProxy({ settings: config.mapProxy, signer, clock })
   return {
+    mapProxy,
     directories,
     tilesets,
     tilesetIngest: tilesetIngestJob(tilesets),
@@ -93,6 +99,7 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
       clock,
       access,
       directory: directories.basemaps,
+      mapProxy,
       onBackgroundError,
     }),
   }
@@ -130,6 +137,7 @@ export function registerCityArea(app: FastifyInstance): void {
   registerBasemapRoutes(app, ready)
   registerUploadRoutes(app, ready)
   registerTileRoutes(app, ready)
+  registerMapProxyRoutes(app, ready)
 
   // leftovers go through the app's one folder sweeper (at start-up and hourly)
   const directories = cityDirectories(app.deps.config.dataDir)
