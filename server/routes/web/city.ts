@@ -88,6 +88,12 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
     onBackgroundError,
   })
   const mapProxy = createMapProxy({ settings: config.mapProxy, signer, clock })
+  if (config.mapProxy.allowedPrivateAddresses.length > 0) {
+    app.log.warn(
+      { addresses: config.mapProxy.allowedPrivateAddresses },
+      'MAP_PROXY_TEST_PRIVATE_ADDRESSES is set: the map proxy may reach these private addresses (tests only)',
+    )
+  }
   return {
     mapProxy,
     directories,
