@@ -179,9 +179,7 @@ test.describe('city editor', () => {
     // Switch the basemap to an online style (served from localhost) and back to offline.
     await openCityModule(page, 'Style')
     await page.getByRole('radio', { name: 'Online style address' }).check()
-    await page
-      .getByRole('textbox', { name: 'Style address' })
-      .fill(upstream.styleUrl)
+    await page.getByRole('textbox', { name: 'Style address' }).fill(upstream.styleUrl)
     await page.getByRole('button', { name: 'Apply' }).click()
     await expect
       .poll(

@@ -5,17 +5,17 @@ import type { MapView } from './offline-style'
  * (`navigator.languages`, e.g. `en-GB` → the United Kingdom), so a new user sees land they know
  * instead of open sea. Views frame each country's land at the offline basemap's scale.
  */
-const regionViews: Record<string, MapView> = {
+export const regionViews: Readonly<Record<string, MapView>> = {
   KR: { center: { lng: 127.8, lat: 36.4 }, zoom: 6 },
   KP: { center: { lng: 127.2, lat: 40.2 }, zoom: 5.5 },
   CN: { center: { lng: 108, lat: 34 }, zoom: 3.4 },
   HK: { center: { lng: 114.17, lat: 22.32 }, zoom: 8 },
   MO: { center: { lng: 113.55, lat: 22.17 }, zoom: 8 },
   TW: { center: { lng: 120.95, lat: 23.7 }, zoom: 6.5 },
-  JP: { center: { lng: 137.5, lat: 37.5 }, zoom: 4.5 },
+  JP: { center: { lng: 138.5, lat: 36.2 }, zoom: 4.5 },
   SG: { center: { lng: 103.82, lat: 1.35 }, zoom: 8 },
-  MY: { center: { lng: 109.5, lat: 3.8 }, zoom: 4.5 },
-  VN: { center: { lng: 106, lat: 16 }, zoom: 4.8 },
+  MY: { center: { lng: 102, lat: 4.2 }, zoom: 5 },
+  VN: { center: { lng: 105.8, lat: 21 }, zoom: 5 },
   TH: { center: { lng: 101, lat: 13.5 }, zoom: 5 },
   IN: { center: { lng: 79, lat: 22 }, zoom: 3.8 },
   AU: { center: { lng: 134, lat: -26 }, zoom: 3.2 },
