@@ -7,6 +7,7 @@ import {
 import { PMTiles, Protocol, TileType } from 'pmtiles'
 import type { CityBasemap } from '../api/city-snapshot'
 import { EngineError } from '../api/errors'
+import { basemapFailureOf } from './basemap-failure'
 import { createPmtilesStyle } from './basemap-style'
 import type { CityPatch } from './city-scene-parts'
 
@@ -72,13 +73,13 @@ export class BasemapController {
     // basemap loaded (and clear its error) before the real style arrived; `set` publishes.
     map.on('error', (event: { error?: unknown }) => {
       // Tile and style failures of the basemap arrive here; tilesets report theirs per tile.
-      if (!map.isStyleLoaded()) this.publishState(false, messageOf(event.error))
+      if (!map.isStyleLoaded()) this.publishState(false, event.error ?? 'error')
     })
   }
 
   /** The snapshot's basemap before its style has loaded. */
   initialState(): CityPatch['basemap'] {
-    return { kind: this.kind, isLoaded: false, error: null }
+    return { kind: this.kind, isLoaded: false, error: null, failure: null }
   }
 
   /** Switches the style; a failure is published and thrown as `city.basemapFailed`. */
@@ -96,7 +97,7 @@ export class BasemapController {
             ? (basemap.style as unknown as StyleSpecification)
             : basemap.styleUrl
     } catch (error) {
-      this.publishState(false, messageOf(error))
+      this.publishState(false, error)
       throw new EngineError('city.basemapFailed', messageOf(error))
     }
     if (this.isDisposed) return
@@ -111,8 +112,17 @@ export class BasemapController {
     if (this.kind === 'pmtiles') releasePmtilesProtocol()
   }
 
-  private publishState(isLoaded: boolean, error: string | null): void {
+  /** `error` is what failed (null when nothing did); the UI words it by its failure kind. */
+  private publishState(isLoaded: boolean, error: unknown): void {
     if (this.isDisposed) return
-    this.publish({ basemap: { kind: this.kind, isLoaded, error } })
+    const failed = error !== null && error !== undefined
+    this.publish({
+      basemap: {
+        kind: this.kind,
+        isLoaded,
+        error: failed ? messageOf(error) : null,
+        failure: failed ? basemapFailureOf(error) : null,
+      },
+    })
   }
 }
