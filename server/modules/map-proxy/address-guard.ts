@@ -71,8 +71,10 @@ export function isPrivateAddress(address: string): boolean {
 export class UpstreamRefusedError extends Error {
   override name = 'UpstreamRefusedError'
   constructor(
-    readonly reason: 'scheme' | 'host' | 'privateAddress',
+    readonly reason: 'scheme' | 'credentials' | 'host' | 'privateAddress',
     message: string,
+    /** The refused host (for 'host'). */
+    readonly host?: string,
   ) {
     super(message)
   }
@@ -126,6 +128,7 @@ export function checkUpstreamUrl(
     throw new UpstreamRefusedError(
       'host',
       `The map server ${host} is not on this server's list of allowed map hosts (MAP_PROXY_HOSTS).`,
+      host,
     )
   }
   if (options.checkAddressLiteral && isIP(host) !== 0) checkAddress(host, policy)

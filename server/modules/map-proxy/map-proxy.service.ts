@@ -61,25 +61,52 @@ export interface MapProxy {
 
 const grantKey = 'mapproxy'
 
-/** The envelope for a refused address: a scheme is bad input, a host or address is forbidden. */
+/** The envelope for a refused address: a bad address is bad input, a host or address forbidden. */
 export function refusalError(error: UpstreamRefusedError): AppError {
-  return new AppError(
-    error.reason === 'scheme' ? 'validation' : 'forbidden',
-    error.message,
-    undefined,
-    {
-      reason: error.reason,
-    },
-  )
+  const extra = { datum: { reason: error.reason } }
+  switch (error.reason) {
+    case 'scheme':
+      return new AppError('validation', 'mapProxy.notHttp', {}, extra)
+    case 'credentials':
+      return new AppError('validation', 'mapProxy.credentials', {}, extra)
+    case 'host':
+      return new AppError('forbidden', 'mapProxy.hostNotAllowed', { host: error.host ?? '' }, extra)
+    case 'privateAddress':
+      return new AppError('forbidden', 'mapProxy.privateAddress', {}, extra)
+  }
 }
 
-function failureError(error: UpstreamFailure): AppError {
-  const datum = { reason: error.reason, ...(error.status ? { upstreamStatus: error.status } : {}) }
-  if (error.reason === 'tooLarge') return new AppError('tooLarge', error.message, undefined, datum)
-  if (error.reason === 'status' && error.status === 404) {
-    return new AppError('notFound', error.message, undefined, datum)
+function failureError(error: UpstreamFailure, settings: MapProxySettings): AppError {
+  const extra = {
+    datum: { reason: error.reason, ...(error.status ? { upstreamStatus: error.status } : {}) },
   }
-  return new AppError('unavailable', error.message, undefined, datum)
+  switch (error.reason) {
+    case 'tooLarge':
+      return new AppError(
+        'tooLarge',
+        'mapProxy.tooLarge',
+        { limitKb: Math.round(settings.responseLimitBytes / 1024) },
+        extra,
+      )
+    case 'timeout':
+      return new AppError(
+        'unavailable',
+        'mapProxy.timeout',
+        { timeoutMs: settings.timeoutMs },
+        extra,
+      )
+    case 'redirects':
+      return new AppError('unavailable', 'mapProxy.redirects', {}, extra)
+    case 'status':
+      return new AppError(
+        error.status === 404 ? 'notFound' : 'unavailable',
+        'mapProxy.upstreamStatus',
+        { status: error.status ?? 0 },
+        extra,
+      )
+    case 'network':
+      return new AppError('unavailable', 'mapProxy.unreachable', {}, extra)
+  }
 }
 
 /** Builds the proxy; `resolver` is for tests that need a name to resolve to a fixed address. */
@@ -104,9 +131,12 @@ export function createMapProxy(dependencies: {
     try {
       url = new URL(address)
     } catch {
-      throw new AppError('validation', 'The map address is not a valid address.', undefined, {
-        reason: 'scheme',
-      })
+      throw new AppError(
+        'validation',
+        'mapProxy.invalidAddress',
+        {},
+        { datum: { reason: 'scheme' } },
+      )
     }
     try {
       checkUpstreamUrl(url, settings, { checkAddressLiteral })
@@ -155,10 +185,13 @@ export function createMapProxy(dependencies: {
       if (cached && !(error instanceof UpstreamRefusedError))
         return { resource: cached, isStale: true }
       if (error instanceof UpstreamRefusedError) throw refusalError(error)
-      if (error instanceof UpstreamFailure) throw failureError(error)
-      throw new AppError('unavailable', 'The map server could not be reached.', undefined, {
-        reason: 'network',
-      })
+      if (error instanceof UpstreamFailure) throw failureError(error, settings)
+      throw new AppError(
+        'unavailable',
+        'mapProxy.unreachable',
+        {},
+        { datum: { reason: 'network' } },
+      )
     }
   }
 
@@ -173,11 +206,9 @@ export function createMapProxy(dependencies: {
     }
     throw new AppError(
       'unsupportedFile',
-      kind === 'style'
-        ? 'The address does not answer a MapLibre style (JSON).'
-        : 'The map source does not answer TileJSON.',
-      undefined,
-      { reason: 'notStyle' },
+      kind === 'style' ? 'mapProxy.notStyle' : 'mapProxy.notTileJson',
+      {},
+      { datum: { reason: 'notStyle' } },
     )
   }
 
@@ -196,12 +227,12 @@ export function createMapProxy(dependencies: {
 
     async serve({ grant, kindSegment, originSegment, rest, serverOrigin }) {
       if (!signer.verify(grantKey, grant, clock.nowMs())) {
-        throw new AppError('forbidden', 'This map address is not valid (any more): reload the map.')
+        throw new AppError('forbidden', 'mapProxy.grantInvalid')
       }
       const kind = kindOfSegment(kindSegment)
       const origin = decodeOrigin(originSegment)
       if (kind === undefined || origin === undefined) {
-        throw new AppError('notFound', 'No such map address.')
+        throw new AppError('notFound', 'mapProxy.notFound')
       }
       const address = `${origin}${rest.startsWith('/') ? rest : `/${rest}`}`
       const { resource, isStale } = await load(address)

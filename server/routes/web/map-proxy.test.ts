@@ -267,6 +267,11 @@ describe('map proxy', () => {
     expect(offList.statusCode).toBe(403)
     expect(offList.envelope).toMatchObject({ code: '1003', datum: { reason: 'host' } })
     expect(offList.envelope.message).toContain('tiles.example.org')
+    // a message id with its parameter, for the console to say it in the user's language
+    expect(offList.envelope).toMatchObject({
+      messageId: 'mapProxy.hostNotAllowed',
+      params: { host: 'tiles.example.org' },
+    })
     const ftp = await callApi(online.app, {
       url: '/web/basemap/save',
       token,
@@ -391,6 +396,8 @@ describe('map proxy', () => {
     expect(broken.statusCode).toBe(503)
     expect(broken.json()).toMatchObject({
       code: '1503',
+      messageId: 'mapProxy.upstreamStatus',
+      params: { status: 500 },
       datum: { reason: 'status', upstreamStatus: 500 },
     })
     const missing = await get(`/web/mapproxy/${grant}/r/${origin}/missing.png`)
