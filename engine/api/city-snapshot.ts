@@ -5,7 +5,15 @@
 export type CityBasemap =
   | { kind: 'offline'; styleUrl: string }
   | { kind: 'offline'; style: Record<string, unknown> }
-  | { kind: 'online'; styleUrl: string }
+  | {
+      kind: 'online'
+      styleUrl: string
+      /**
+       * Drawn when the online style fails to load (the offline style), so land stays in view;
+       * the failure is still published in `snapshot.city.basemap`.
+       */
+      fallbackStyle?: Record<string, unknown>
+    }
   | { kind: 'pmtiles'; url: string }
 
 /** Where a tileset without georeference sits: its local origin on the globe, turned by heading. */

@@ -61,6 +61,11 @@ function messageOf(error: unknown): string {
 export class BasemapController {
   private kind: CityBasemap['kind']
   private isDisposed = false
+  /** Drawn instead of an online style that fails, so the user is not left on an empty sheet. */
+  private fallback: StyleSpecification | null = null
+  private isOnFallback = false
+  /** Bumped by every `set`: a `style.load` of an earlier style is not this one's. */
+  private styleSequence = 0
 
   constructor(
     private readonly map: MapLibreMap,
@@ -73,7 +78,13 @@ export class BasemapController {
     // basemap loaded (and clear its error) before the real style arrived; `set` publishes.
     map.on('error', (event: { error?: unknown }) => {
       // Tile and style failures of the basemap arrive here; tilesets report theirs per tile.
-      if (!map.isStyleLoaded()) this.publishState(false, event.error ?? 'error')
+      if (map.isStyleLoaded() || this.isOnFallback) return
+      this.publishState(false, event.error ?? 'error')
+      if (this.fallback && !this.isDisposed) {
+        // the failure stays published (the UI says it); the fallback only keeps land in view
+        this.isOnFallback = true
+        map.setStyle(this.fallback, { diff: false })
+      }
     })
   }
 
@@ -87,6 +98,12 @@ export class BasemapController {
     if (basemap.kind === 'pmtiles' && this.kind !== 'pmtiles') retainPmtilesProtocol()
     if (basemap.kind !== 'pmtiles' && this.kind === 'pmtiles') releasePmtilesProtocol()
     this.kind = basemap.kind
+    this.fallback =
+      basemap.kind === 'online' && basemap.fallbackStyle
+        ? (basemap.fallbackStyle as unknown as StyleSpecification)
+        : null
+    this.isOnFallback = false
+    const sequence = ++this.styleSequence
     this.publishState(false, null)
     let style: StyleSpecification | string
     try {
@@ -102,7 +119,9 @@ export class BasemapController {
     }
     if (this.isDisposed) return
     this.map.setStyle(style, { diff: false })
-    this.map.once('style.load', () => this.publishState(true, null))
+    this.map.once('style.load', () => {
+      if (sequence === this.styleSequence && !this.isOnFallback) this.publishState(true, null)
+    })
   }
 
   /** Lets go of the PMTiles protocol (the map itself is removed by the scene). */

@@ -124,6 +124,11 @@ export function engineBasemap(
     return {
       kind: 'online',
       styleUrl: absoluteServedUrl(basemap?.style_proxy_url ?? setting.style_url, origin),
+      // a failing online style leaves the offline map in view under the message
+      fallbackStyle: createOfflineMapStyle(serverMapData(origin), language) as unknown as Record<
+        string,
+        unknown
+      >,
     }
   }
   if (setting?.kind === 'pmtiles' && basemap?.pmtiles_url) {

@@ -87,9 +87,11 @@ describe('what the engine is given', () => {
       files: [],
     })
     // online styles are drawn through the server's proxy (the page's CSP allows nothing else)
-    expect(engineBasemap(saved('online'), 'en', 'http://127.0.0.1:8080')).toEqual({
+    expect(engineBasemap(saved('online'), 'en', 'http://127.0.0.1:8080')).toMatchObject({
       kind: 'online',
       styleUrl: 'http://127.0.0.1:8080/web/mapproxy/g1/s/aHR0cHM6Ly90aWxlcw/style.json',
+      // the offline map stays in view when the online style fails
+      fallbackStyle: { name: 'Twinscape offline' },
     })
     expect(engineBasemap(saved('pmtiles'), 'en', 'http://127.0.0.1:8080')).toEqual({
       kind: 'pmtiles',
