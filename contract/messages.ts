@@ -131,6 +131,8 @@ export const serverMessages = {
   'mapProxy.redirects': 'The map server redirected too many times.',
   'mapProxy.notStyle': 'The address does not answer a MapLibre style (JSON).',
   'mapProxy.notTileJson': 'The map source does not answer TileJSON.',
+  'mapProxy.regionTooLarge':
+    'This region needs more than {maximum} tiles (MAP_KEEP_REGION_MAX_TILES): choose a smaller area or fewer zoom levels.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

@@ -236,6 +236,8 @@ test('draws an online style through the map proxy, with navigation aids and tran
       timeout: 30_000,
     })
     await expect(page.getByTestId('city-status')).toContainText(seen.ko.failure)
+    // not an empty sheet: the offline map stays in view under the message
+    await expectMapDrawnIn(page, offlineMapColors.land, 'the offline map under the failure')
     await expect(page.locator('body')).not.toContainText('AJAXError')
     await page.screenshot({ path: `${screensDirectory}/basemap-ko-failure.png` })
 

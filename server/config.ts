@@ -176,6 +176,7 @@ const environmentSchema = z.object({
   ),
   MAP_CACHE_LIMIT_MB: integerText('MAP_CACHE_LIMIT_MB', 1, 4_194_304).default(2048),
   MAP_CACHE_FRESH_HOURS: integerText('MAP_CACHE_FRESH_HOURS', 0, 87_600).default(168),
+  MAP_KEEP_REGION_MAX_TILES: integerText('MAP_KEEP_REGION_MAX_TILES', 1, 1_000_000).default(5000),
   MAP_PROXY_TEST_PRIVATE_ADDRESSES: z
     .string()
     .transform((text) => text.split(/[\s,]+/).filter((address) => address !== ''))
@@ -279,6 +280,7 @@ export function loadConfig(
       cacheDirectory: join(dataDir, 'map-cache'),
       cacheLimitBytes: values.MAP_CACHE_LIMIT_MB * 1_048_576,
       cacheFreshMs: values.MAP_CACHE_FRESH_HOURS * 3_600_000,
+      keepRegionMaxTiles: values.MAP_KEEP_REGION_MAX_TILES,
     },
     accountSecurity: accountSecuritySettingsOf(values),
   }

@@ -12,6 +12,7 @@ import { type CachedResource, createMapCache, type MapCache } from './map-cache'
 import {
   decodeOrigin,
   kindOfSegment,
+  resolveUpstream,
   type ProxiedKind,
   proxiedAddress,
   rewriteStyle,
@@ -27,6 +28,19 @@ export interface MapProxySettings extends UpstreamPolicy {
   cacheLimitBytes: number
   /** A cached answer younger than this is served without asking upstream. */
   cacheFreshMs: number
+  /** Most tiles one `keepRegion` may fetch. */
+  keepRegionMaxTiles: number
+}
+
+/** An area and zoom range of an online style to keep in the cache. */
+export interface MapRegion {
+  styleUrl: string
+  west: number
+  south: number
+  east: number
+  north: number
+  minZoom: number
+  maxZoom: number
 }
 
 /** What the proxy route sends back. */
@@ -57,7 +71,37 @@ export interface MapProxy {
     rest: string
     serverOrigin: string
   }): Promise<ProxiedResource>
+  /**
+   * Fetches the style's tiles over the region into the disk cache (the style, its TileJSON and
+   * every tile of every raster/vector source, zooms clamped to each source's range), so the
+   * region is drawn offline later. Refused above `keepRegionMaxTiles` tiles.
+   */
+  keepRegion(region: MapRegion): Promise<{ tiles: number; failed: number; cacheBytes: number }>
 }
+
+/** Tile column and row ranges of an area at a zoom (Web Mercator, XYZ). */
+export function tileRange(
+  region: Pick<MapRegion, 'west' | 'south' | 'east' | 'north'>,
+  zoom: number,
+): { minX: number; maxX: number; minY: number; maxY: number } {
+  const count = 2 ** zoom
+  const column = (lng: number) =>
+    Math.min(count - 1, Math.max(0, Math.floor(((lng + 180) / 360) * count)))
+  const row = (lat: number) => {
+    const radians = (lat * Math.PI) / 180
+    const y = (1 - Math.log(Math.tan(radians) + 1 / Math.cos(radians)) / Math.PI) / 2
+    return Math.min(count - 1, Math.max(0, Math.floor(y * count)))
+  }
+  return {
+    minX: column(region.west),
+    maxX: column(region.east),
+    minY: row(region.north),
+    maxY: row(region.south),
+  }
+}
+
+/** How many fetches `keepRegion` runs at once: polite to the map server, quick enough. */
+const keepRegionConcurrency = 4
 
 const grantKey = 'mapproxy'
 
@@ -223,6 +267,80 @@ export function createMapProxy(dependencies: {
 
     checkStyleUrl(styleUrl) {
       parseChecked(styleUrl)
+    },
+
+    async keepRegion(region) {
+      const { resource: styleResource } = await load(parseChecked(region.styleUrl).href)
+      const style = parseJson(styleResource, 'style')
+      const sources = (
+        typeof style.sources === 'object' && style.sources !== null
+          ? Object.values(style.sources)
+          : []
+      ) as Record<string, unknown>[]
+      // every tile template with its zoom range and row scheme
+      const templates: { template: string; minZoom: number; maxZoom: number; isTms: boolean }[] = []
+      for (const source of sources) {
+        if (source.type !== 'raster' && source.type !== 'vector') continue
+        let description: Record<string, unknown> = source
+        let documentUrl = styleResource.url
+        if (typeof source.url === 'string') {
+          const tileJsonUrl = resolveUpstream(source.url, documentUrl)
+          if (tileJsonUrl === undefined) continue
+          description = parseJson((await load(tileJsonUrl)).resource, 'tilejson')
+          documentUrl = tileJsonUrl
+        }
+        for (const tile of Array.isArray(description.tiles) ? description.tiles : []) {
+          const template = typeof tile === 'string' ? resolveUpstream(tile, documentUrl) : undefined
+          if (template === undefined) continue
+          templates.push({
+            template,
+            minZoom: typeof description.minzoom === 'number' ? description.minzoom : 0,
+            maxZoom: typeof description.maxzoom === 'number' ? description.maxzoom : 22,
+            isTms: description.scheme === 'tms',
+          })
+        }
+      }
+      const addresses: string[] = []
+      for (const { template, minZoom, maxZoom, isTms } of templates) {
+        for (
+          let zoom = Math.max(minZoom, region.minZoom);
+          zoom <= Math.min(maxZoom, region.maxZoom);
+          zoom++
+        ) {
+          const range = tileRange(region, zoom)
+          const tileCount = (range.maxX - range.minX + 1) * (range.maxY - range.minY + 1)
+          if (addresses.length + tileCount > settings.keepRegionMaxTiles) {
+            throw new AppError('tooLarge', 'mapProxy.regionTooLarge', {
+              maximum: settings.keepRegionMaxTiles,
+            })
+          }
+          for (let x = range.minX; x <= range.maxX; x++) {
+            for (let y = range.minY; y <= range.maxY; y++) {
+              const row = isTms ? 2 ** zoom - 1 - y : y
+              addresses.push(
+                template
+                  .replaceAll('{z}', String(zoom))
+                  .replaceAll('{x}', String(x))
+                  .replaceAll('{y}', String(row)),
+              )
+            }
+          }
+        }
+      }
+      let failed = 0
+      let next = 0
+      const worker = async () => {
+        while (next < addresses.length) {
+          const address = addresses[next++]!
+          try {
+            await load(address)
+          } catch {
+            failed++
+          }
+        }
+      }
+      await Promise.all(Array.from({ length: keepRegionConcurrency }, worker))
+      return { tiles: addresses.length, failed, cacheBytes: await cache.sizeBytes() }
     },
 
     async serve({ grant, kindSegment, originSegment, rest, serverOrigin }) {

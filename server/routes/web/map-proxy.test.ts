@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { BasemapFindDatum } from '../../../contract/city'
+import type { BasemapFindDatum, KeepMapRegionDatum } from '../../../contract/city'
 import type { MapConfigDatum } from '../../../contract/geo'
 import { isPrivateAddress } from '../../modules/map-proxy/address-guard'
+import { tileRange } from '../../modules/map-proxy/map-proxy.service'
 import { callApi, createTestApp, type TestApp, testEditor, signIn } from '../../testing/test-app'
 import { createProject } from './project-test-kit'
 
@@ -213,6 +214,69 @@ describe('map proxy', () => {
     expect(hitsOf('/aerial/7/8/9.png?key=k1')).toBe(1)
     // the cache is on disk under DATA_DIR, so it outlives a restart
     expect(online.config.mapProxy.cacheDirectory.startsWith(online.config.dataDir)).toBe(true)
+  })
+
+  it('keeps a region for offline use: its tiles are fetched ahead and served from the cache', async () => {
+    const region = { west: 121.5, south: 31.1, east: 121.7, north: 31.3 }
+    const kept = await callApi<KeepMapRegionDatum>(online.app, {
+      url: '/web/mapproxy/keepRegion',
+      token,
+      json: {
+        style_url: `${upstreamOrigin}/styles/bright/style.json`,
+        ...region,
+        min_zoom: 10,
+        max_zoom: 11,
+      },
+    })
+    expect(kept.envelope.code).toBe('0')
+    // three sources (aerial, streets through its TileJSON, one off the allow-list), two zooms
+    expect(kept.envelope.datum.tiles).toBeGreaterThanOrEqual(6)
+    expect(kept.envelope.datum.failed).toBeGreaterThan(0)
+    expect(kept.envelope.datum.failed).toBeLessThan(kept.envelope.datum.tiles)
+    expect(kept.envelope.datum.cache_bytes).toBeGreaterThan(0)
+    const range = tileRange(region, 11)
+    const tilePath = `/aerial/11/${range.minX}/${range.minY}.png?key=k1`
+    expect(hitsOf(tilePath)).toBe(1)
+
+    // drawn later: the browser's request is answered from the cache, upstream is not asked
+    const style = (
+      await get(await proxiedStyle(`${upstreamOrigin}/styles/bright/style.json`))
+    ).json()
+    hits.clear()
+    const tile = await get(
+      style.sources.aerial.tiles[0].replace('{z}/{x}/{y}', `11/${range.minX}/${range.minY}`),
+    )
+    expect(tile.statusCode).toBe(200)
+    expect(hitsOf(tilePath)).toBe(0)
+
+    // bounded: a large area over many zooms is refused before anything is fetched
+    const tooMany = await callApi(online.app, {
+      url: '/web/mapproxy/keepRegion',
+      token,
+      json: {
+        style_url: `${upstreamOrigin}/styles/bright/style.json`,
+        west: 100,
+        south: 20,
+        east: 130,
+        north: 45,
+        min_zoom: 0,
+        max_zoom: 12,
+      },
+    })
+    expect(tooMany.statusCode).toBe(413)
+    expect(tooMany.envelope).toMatchObject({ messageId: 'mapProxy.regionTooLarge' })
+    expect([...hits.keys()].filter((path) => path.startsWith('/aerial/12/'))).toEqual([])
+    // and only for signed-in editors
+    const anonymous = await callApi(online.app, {
+      url: '/web/mapproxy/keepRegion',
+      json: {
+        style_url: `${upstreamOrigin}/styles/bright/style.json`,
+        ...region,
+        min_zoom: 1,
+        max_zoom: 1,
+      },
+    })
+    expect(anonymous.statusCode).toBe(401)
   })
 
   it('keeps serving a cached tile when the upstream is gone', async () => {

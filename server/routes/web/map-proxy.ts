@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import { keepMapRegionBodySchema, keepMapRegionDatumSchema } from '../../../contract/city'
+import { defineRoute } from '../../http/define-route'
 import { mapProxyPrefix } from '../../modules/map-proxy/style-rewrite'
 import type { CityArea } from './city'
 
@@ -10,6 +12,30 @@ import type { CityArea } from './city'
  * what makes it answer, and only allowed, public hosts are ever contacted.
  */
 export function registerMapProxyRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/mapproxy/keepRegion',
+    auth: 'editor',
+    summary:
+      'Keep an online style’s tiles over an area and zoom range in the map cache (for offline use)',
+    description:
+      'Fetches the style, its TileJSON and every tile of its raster and vector sources inside the area into DATA_DIR/map-cache, within MAP_KEEP_REGION_MAX_TILES and MAP_CACHE_LIMIT_MB; the region is then drawn with no network.',
+    body: keepMapRegionBodySchema,
+    datum: keepMapRegionDatumSchema,
+    handler: async ({ body }) => {
+      const kept = await (await ready).mapProxy.keepRegion({
+        styleUrl: body.style_url,
+        west: body.west,
+        south: body.south,
+        east: body.east,
+        north: body.north,
+        minZoom: body.min_zoom,
+        maxZoom: body.max_zoom,
+      })
+      return { tiles: kept.tiles, failed: kept.failed, cache_bytes: kept.cacheBytes }
+    },
+  })
+
   app.get<{ Params: { grant: string; kind: string; origin: string; '*': string } }>(
     `${mapProxyPrefix}/:grant/:kind/:origin/*`,
     { config: { auth: 'public' } },
