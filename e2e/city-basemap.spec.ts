@@ -54,7 +54,8 @@ test('uploads PMTiles basemaps, draws and switches them, and returns to the offl
   request,
   baseURL,
 }) => {
-  test.setTimeout(90_000)
+  // ~60 s on a quiet machine; SwiftShader shares two cores with everything else running
+  test.setTimeout(150_000)
   expect(aerialColour).not.toBe(surveyColour)
   const attemptedRemote = await blockRemoteRequests(context)
   const pageErrors: string[] = []
