@@ -117,7 +117,9 @@ export function createBasemapsService(dependencies: {
     const chosen = files.find((file) => file.id === setting.pmtiles_id)
     return {
       setting,
-  const { database, clock, access, directory, mapProxy } = dependencies
+      pmtiles_url: setting.kind === 'pmtiles' && chosen ? urlOf(chosen, reader) : null,
+      style_proxy_url: setting.kind === 'online' ? proxiedStyleOf(setting.style_url) : null,
+      files: files.map((file) => toFile(file, reader)),
     }
   }
 

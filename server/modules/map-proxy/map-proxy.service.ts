@@ -1,6 +1,6 @@
 import { AppError } from '../../http/app-error'
 import type { Clock } from '../clock'
-import type { UrlSigner } from '../tilesets/served-files'
+import type { UrlSigner } from '../access/url-signer'
 import {
   checkUpstreamUrl,
   type Resolver,
@@ -261,7 +261,7 @@ export function createMapProxy(dependencies: {
       parseChecked(styleUrl, false)
       return proxiedAddress(styleUrl, 'style', {
         origin: '',
-        grant: signer.grant(grantKey, clock.nowMs()),
+        grant: signer.grant(grantKey, null, clock.nowMs()),
       })
     },
 
@@ -344,7 +344,7 @@ export function createMapProxy(dependencies: {
     },
 
     async serve({ grant, kindSegment, originSegment, rest, serverOrigin }) {
-      if (!signer.verify(grantKey, grant, clock.nowMs())) {
+      if (signer.verify(grantKey, grant, clock.nowMs()) === undefined) {
         throw new AppError('forbidden', 'mapProxy.grantInvalid')
       }
       const kind = kindOfSegment(kindSegment)
@@ -355,7 +355,7 @@ export function createMapProxy(dependencies: {
       const address = `${origin}${rest.startsWith('/') ? rest : `/${rest}`}`
       const { resource, isStale } = await load(address)
       if (kind === 'raw') return { contentType: resource.contentType, body: resource.body, isStale }
-      const base = { origin: serverOrigin, grant: signer.grant(grantKey, clock.nowMs()) }
+      const base = { origin: serverOrigin, grant: signer.grant(grantKey, null, clock.nowMs()) }
       const json = parseJson(resource, kind)
       const rewritten =
         kind === 'style'

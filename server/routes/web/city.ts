@@ -43,6 +43,7 @@ import {
   createTilesetsService,
   type TilesetsService,
 } from '../../modules/tilesets/tilesets.service'
+import { openUrlSigner, urlSigningKeyFile } from '../../modules/access/url-signer'
 import { createMapProxy, type MapProxy } from '../../modules/map-proxy/map-proxy.service'
 import { projectAreaOf } from './project-area'
 import { callerOrNullOf } from './project-caller'
@@ -87,7 +88,12 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
     limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
     onBackgroundError,
   })
-  const mapProxy = createMapProxy({ settings: config.mapProxy, signer, clock })
+  // the proxy's addresses are signed like every served file's (one key under DATA_DIR/keys)
+  const mapProxy = createMapProxy({
+    settings: config.mapProxy,
+    signer: openUrlSigner(urlSigningKeyFile(config.dataDir)),
+    clock,
+  })
   if (config.mapProxy.allowedPrivateAddresses.length > 0) {
     app.log.warn(
       { addresses: config.mapProxy.allowedPrivateAddresses },
