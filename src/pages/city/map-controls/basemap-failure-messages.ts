@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
-import type { CityBasemapFailure } from '../../../../engine/api/city-snapshot'
+import type { CityBasemapFailure } from '../../../../engine/api'
 
 /**
  * What a user reads when the basemap fails, by the kind the engine reports (never MapLibre's
