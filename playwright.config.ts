@@ -39,6 +39,10 @@ export default defineConfig({
       ADMIN_NAME: e2eAdmin.name,
       ADMIN_PASSWORD: e2eAdmin.password,
       LOG_LEVEL: 'warn',
+      // specs serve online map styles from 127.0.0.1 (e2e/support/map-upstream.ts); production
+      // never lets the map proxy reach loopback (docs/configuration.md)
+      MAP_PROXY_HOSTS: '127.0.0.1',
+      MAP_PROXY_TEST_PRIVATE_ADDRESSES: '127.0.0.1',
     },
   },
 })

@@ -164,6 +164,24 @@ export const floorUploadDatumSchema = z.object({
 })
 export type FloorUploadDatum = z.infer<typeof floorUploadDatumSchema>
 
+/**
+ * What the floor and shell uploads take besides `.sbm`: common model formats, converted to SBM
+ * on the server (a `.gltf` travels with its `.bin` and images), or one `.zip` of any of them.
+ */
+export const convertibleModelExtensions = ['glb', 'gltf', 'dae', 'fbx'] as const
+/** Files that only come along with a `.gltf` (its buffers and images) or a DAE/FBX (textures). */
+export const modelResourceExtensions = ['bin', 'png', 'jpg', 'jpeg', 'webp', 'tga', 'ktx2'] as const
+
+/** The height between floors made from plain model uploads, stacked one above the other. */
+export const defaultStoreyHeightMeters = 3
+
+/** `POST /web/BIMupload/updateFloor`: rename a floor or set its elevation (metres). */
+export const updateFloorBodySchema = z.object({
+  id: recordIdSchema,
+  name: z.string().trim().min(1).max(100).optional(),
+  elevation: formNumber(z.number().finite().min(-10_000).max(10_000)).optional(),
+})
+
 /** Multipart text fields of the shell (structure manifest) upload. */
 export const structureUploadFieldsSchema = z.object({
   project_id: recordIdSchema,
@@ -256,6 +274,8 @@ export const conversionDatumSchema = z.object({
   rootPath: z.string(),
   /** The served file name, `<uuid>.sbm`. */
   sbmName: z.string(),
+  /** The name to save the SBM under: the source's name with `.sbm` (the download uses it). */
+  downloadName: z.string(),
   sizeBytes: z.number().int(),
   triangleCount: z.number().int(),
   /** Things the user may want to know (dropped animations, converted textures…). */

@@ -231,6 +231,11 @@ export const basemapFindDatumSchema = z.object({
   setting: basemapSettingSchema,
   /** The signed address of the chosen PMTiles, or null. */
   pmtiles_url: z.string().nullable(),
+  /**
+   * The chosen online style's address through this server's map proxy (signed, relative), or
+   * null: browsers never fetch a style's own host (the page's CSP allows only the server).
+   */
+  style_proxy_url: z.string().nullable(),
   files: z.array(basemapFileSchema),
 })
 export type BasemapFindDatum = z.infer<typeof basemapFindDatumSchema>
@@ -282,3 +287,45 @@ export type UploadBasemapFields = z.input<typeof uploadBasemapFieldsSchema>
 
 /** Number of `top_tiles` listed at most (huge flat roots list only the first ones). */
 export const maxTopTiles = 500
+
+/**
+ * `/mapproxy/keepRegion`: fetch an online style's tiles over an area and zoom range into the
+ * server's map cache, so the region stays drawn with no network (docs/configuration.md).
+ */
+export const keepMapRegionBodySchema = z
+  .object({
+    style_url: httpUrlSchema,
+    west: formNumber(z.number().min(-180).max(180)),
+    south: formNumber(z.number().min(-85.0511).max(85.0511)),
+    east: formNumber(z.number().min(-180).max(180)),
+    north: formNumber(z.number().min(-85.0511).max(85.0511)),
+    min_zoom: formNumber(z.number().int().min(0).max(22)),
+    max_zoom: formNumber(z.number().int().min(0).max(22)),
+  })
+  .superRefine((body, context) => {
+    if (body.west >= body.east) {
+      context.addIssue({ code: 'custom', path: ['east'], message: 'Must be east of west' })
+    }
+    if (body.south >= body.north) {
+      context.addIssue({ code: 'custom', path: ['north'], message: 'Must be north of south' })
+    }
+    if (body.min_zoom > body.max_zoom) {
+      context.addIssue({
+        code: 'custom',
+        path: ['max_zoom'],
+        message: 'Must not be below min_zoom',
+      })
+    }
+  })
+export type KeepMapRegionBody = z.input<typeof keepMapRegionBodySchema>
+
+/** What `/mapproxy/keepRegion` fetched. */
+export const keepMapRegionDatumSchema = z.object({
+  /** Tiles asked for (every source of the style, every zoom of the range). */
+  tiles: z.number().int(),
+  /** Of those, how many could not be fetched (they are tried again when drawn). */
+  failed: z.number().int(),
+  /** The map cache's size afterwards. */
+  cache_bytes: z.number().int(),
+})
+export type KeepMapRegionDatum = z.infer<typeof keepMapRegionDatumSchema>

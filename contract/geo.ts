@@ -63,9 +63,10 @@ export type GeoReverseDatum = z.infer<typeof geoReverseDatumSchema>
 
 /**
  * `GET /web/publicselect/mapConfig` answer (public): the map style the picker uses. `styleUrl`
- * is the MAP_STYLE_URL the server is configured with, or null for the offline style.
+ * is the configured MAP_STYLE_URL through the server's map proxy (a signed address relative to
+ * the server, `/web/mapproxy/…`), or null for the offline style.
  */
-export const mapConfigDatumSchema = z.object({ styleUrl: z.url().nullable() })
+export const mapConfigDatumSchema = z.object({ styleUrl: z.string().nullable() })
 export type MapConfigDatum = z.infer<typeof mapConfigDatumSchema>
 
 /** Where the offline map style's GeoJSON sources are served (GET, public, cacheable). */

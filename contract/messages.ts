@@ -327,6 +327,36 @@ export const serverMessages = {
   'input.dateMissing': 'This date does not exist.',
   'input.avatarUploaded': 'The avatar must be an image uploaded with /upload/uploadJpg.',
   'input.currentPasswordRequired': 'Please enter your current password.',
+
+  // building models (floor and shell uploads, floors)
+  'building.modelFileNotAccepted':
+    '{file} cannot be used here: upload .sbm, .glb, .gltf (with its .bin and images), .dae or .fbx files, or one .zip of them.',
+  'building.zipHasNoModel': '{file} holds no model (.sbm, .glb, .gltf, .dae or .fbx).',
+  'building.conversionRefused': '{file} could not be converted to a building model.',
+  'building.oneZipOnly': 'Upload either model files or one ZIP, not both or several ZIPs.',
+  'building.oneShellModel': 'The shell is one model, or one building structure .json.',
+  'building.floorNotFound': 'This floor does not exist.',
+
+  // the map proxy (online basemap styles, server/modules/map-proxy); `datum.reason` says which
+  'mapProxy.invalidAddress': 'The map address is not a valid address.',
+  'mapProxy.notHttp': 'Only http:// and https:// map addresses can be used.',
+  'mapProxy.credentials': 'Map addresses with a user name or password are refused.',
+  'mapProxy.hostNotAllowed':
+    "The map server {host} is not on this server's list of allowed map hosts (MAP_PROXY_HOSTS).",
+  'mapProxy.privateAddress':
+    'The map address points into a private network or at this server itself; it is refused.',
+  'mapProxy.grantInvalid': 'This map address is not valid (any more): reload the map.',
+  'mapProxy.notFound': 'No such map address.',
+  'mapProxy.timeout': 'The map server did not answer within {timeoutMs} ms.',
+  'mapProxy.tooLarge':
+    'The map resource is larger than {limitKb} KB (MAP_PROXY_RESPONSE_LIMIT_KB).',
+  'mapProxy.upstreamStatus': 'The map server answered HTTP {status}.',
+  'mapProxy.unreachable': 'The map server could not be reached.',
+  'mapProxy.redirects': 'The map server redirected too many times.',
+  'mapProxy.notStyle': 'The address does not answer a MapLibre style (JSON).',
+  'mapProxy.notTileJson': 'The map source does not answer TileJSON.',
+  'mapProxy.regionTooLarge':
+    'This region needs more than {maximum} tiles (MAP_KEEP_REGION_MAX_TILES): choose a smaller area or fewer zoom levels.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

@@ -10,7 +10,13 @@ import {
   removeMadeFiles,
   writeStructureManifest,
 } from './support/building'
-import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+import {
+  createEditor,
+  postApi,
+  sharedDataFile,
+  signInThroughPage,
+  useEnglish,
+} from './project-helpers'
 
 /**
  * Issue #5 as a user meets it, on the production build and the real server: a fresh editor
@@ -53,13 +59,13 @@ test.beforeAll(async () => {
 
 test.afterAll(removeMadeFiles)
 
-test('a user uploads a building, switches floors, picks a model and deletes one', async ({
+test('a user uploads a building, switches floors, picks a model, deletes one, then drops common models', async ({
   page,
   context,
   request,
   baseURL,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
   await useEnglish(context, baseURL)
@@ -151,6 +157,27 @@ test('a user uploads a building, switches floors, picks a model and deletes one'
   await expect
     .poll(async () => (await buildingSnapshot(page)).models.map((model) => model.id).sort())
     .toEqual([building.shell.modelId, duck.id].sort())
+
+  // A new user's start: common models dropped on the floor upload are converted and stacked.
+  const textFile = sharedDataFile('README.md')
+  await page.getByTestId('floor-file-input').setInputFiles(textFile)
+  await expect(page.getByText(/README\.md cannot be used here/).first()).toBeVisible()
+  await page
+    .getByTestId('floor-file-input')
+    .setInputFiles([sharedDataFile('gltf/Duck/Duck.glb'), sharedDataFile('fbx/box.fbx')])
+  await expect(uploadList.getByText('converting…').first()).toBeVisible({ timeout: 20_000 })
+  await expect(items.filter({ hasText: 'Duck' })).toHaveCount(1, { timeout: 45_000 })
+  await expect(items.filter({ hasText: 'box' }).getByText('box', { exact: true })).toBeVisible()
+  await expect(items.locator('[data-load-state="success"]')).toHaveCount(4, { timeout: 45_000 })
+  // Stacked: each new floor one storey (3 m) above the highest (1F 0, 2F 3, Duck 6, box 9).
+  await expect(page.getByRole('spinbutton', { name: 'Elevation of box' })).toHaveValue(/^9/)
+  // Choosing a floor isolates it.
+  await page.getByRole('radio', { name: 'box' }).click()
+  await expect
+    .poll(async () =>
+      (await buildingSnapshot(page)).floors.filter((floor) => floor.isShown).map((f) => f.name),
+    )
+    .toEqual(['box'])
 
   expect(pageErrors).toEqual([])
 })

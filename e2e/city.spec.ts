@@ -12,6 +12,7 @@ import {
   sharedCityData,
   tilesetShareAtCentre,
 } from './support/city'
+import { startMapUpstream } from './support/map-upstream'
 import { blockRemoteRequests, canvasColours, createEditor, useEnglish } from './project-helpers'
 
 /** A share of the map's centre drawn by tilesets (light buildings on a light map: a few per mille). */
@@ -24,8 +25,7 @@ const visibleTilesetShare = 0.002
  * have an ambiguous archive refused with its candidate roots named.
  */
 
-/** A MapLibre style the spec serves itself (from localhost): one magenta background. */
-const onlineStylePath = '/e2e-city-style.json'
+/** The online style's tiles (served by a map server on 127.0.0.1, through the map proxy). */
 const onlineStyleColour = '#ff00ff'
 
 function mapCanvas(page: Page) {
@@ -66,18 +66,7 @@ test.describe('city editor', () => {
     page.on('pageerror', (error) => pageErrors.push(error.message))
     await useEnglish(context, baseURL)
     await enableTestApi(page)
-    await page.route(`**${onlineStylePath}`, (route) =>
-      route.fulfill({
-        contentType: 'application/json',
-        body: JSON.stringify({
-          version: 8,
-          sources: {},
-          layers: [
-            { id: 'bg', type: 'background', paint: { 'background-color': onlineStyleColour } },
-          ],
-        }),
-      }),
-    )
+    const upstream = await startMapUpstream(onlineStyleColour)
     const account = await createEditor(request)
     const { token } = await startSignedIn(page, request, account.name, account.password)
     await createCityProject(request, token, 'Harbour city')
@@ -190,9 +179,7 @@ test.describe('city editor', () => {
     // Switch the basemap to an online style (served from localhost) and back to offline.
     await openCityModule(page, 'Style')
     await page.getByRole('radio', { name: 'Online style address' }).check()
-    await page
-      .getByRole('textbox', { name: 'Style address' })
-      .fill(new URL(onlineStylePath, baseURL).href)
+    await page.getByRole('textbox', { name: 'Style address' }).fill(upstream.styleUrl)
     await page.getByRole('button', { name: 'Apply' }).click()
     await expect
       .poll(
@@ -290,6 +277,7 @@ test.describe('city editor', () => {
 
     expect(attemptedRemote).toEqual([])
     expect(pageErrors).toEqual([])
+    await upstream.close()
   })
 
   test('a guest opens each seeded case and sees its content', async ({

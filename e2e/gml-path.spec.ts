@@ -8,6 +8,7 @@ import {
   sharedData,
 } from './support/building'
 import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+import { screenColours } from './support/screen-colours'
 
 /**
  * Issue #6 as a user meets it: upload the FJK-Haus IndoorGML file to a building project, see
@@ -86,6 +87,16 @@ test('a user uploads a GML path, changes its display and finds a route across fl
   await expect(page.getByTestId('route-length')).toHaveText('Total length: 13.37 m', {
     timeout: 20_000,
   })
+  // The route is on screen, in its colour (#ff3b30), where the fitted placement puts it.
+  await expect
+    .poll(
+      async () =>
+        (await screenColours(page.getByTestId('building-canvas'), ['#ff3b30']))['#ff3b30'],
+      {
+        timeout: 20_000,
+      },
+    )
+    .toBeGreaterThan(0.0005)
   gml = (await buildingSnapshot(page)).gml
   expect(gml.route?.stateIds).toEqual(['R10', 'R3', 'R12', 'R23', 'R21'])
   expect(gml.route?.lengthMeters).toBeCloseTo(13.367, 2)

@@ -1,6 +1,8 @@
+import { isIP } from 'node:net'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { passwordMaxLength } from '../contract/auth'
+import type { MapProxySettings } from './modules/map-proxy/map-proxy.service'
 import {
   type AccountSecuritySettings,
   accountSecurityEnvironmentShape,
@@ -61,6 +63,8 @@ export interface Config {
   geocoderTimeoutMs: number
   /** A MapLibre style the map picker uses instead of the offline style, or undefined. */
   mapStyleUrl: string | undefined
+  /** The map proxy for online styles (server/modules/map-proxy). */
+  mapProxy: MapProxySettings
   /** Sign-in, sign-up code, e-mail check and guest limits; the message gateway. */
   accountSecurity: AccountSecuritySettings
 }
@@ -152,8 +156,54 @@ const environmentSchema = z.object({
   GEOCODER_URL: httpUrlText('GEOCODER_URL').optional(),
   GEOCODER_TIMEOUT_MS: integerText('GEOCODER_TIMEOUT_MS', 100, 60_000).default(3000),
   MAP_STYLE_URL: httpUrlText('MAP_STYLE_URL').optional(),
+  MAP_PROXY_HOSTS: z
+    .string()
+    .transform((text) => text.split(/[\s,]+/).filter((host) => host !== ''))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(\*|(\*\.)?[a-zA-Z0-9.-]+|\[[0-9a-fA-F:.]+\])$/,
+            'MAP_PROXY_HOSTS must list host names like tiles.example.com or *.example.com (or *), separated by spaces',
+          ),
+      ),
+    )
+    .optional(),
+  MAP_PROXY_TIMEOUT_MS: integerText('MAP_PROXY_TIMEOUT_MS', 100, 120_000).default(10_000),
+  MAP_PROXY_RESPONSE_LIMIT_KB: integerText('MAP_PROXY_RESPONSE_LIMIT_KB', 1, 1_048_576).default(
+    20_480,
+  ),
+  MAP_CACHE_LIMIT_MB: integerText('MAP_CACHE_LIMIT_MB', 1, 4_194_304).default(2048),
+  MAP_CACHE_FRESH_HOURS: integerText('MAP_CACHE_FRESH_HOURS', 0, 87_600).default(168),
+  MAP_KEEP_REGION_MAX_TILES: integerText('MAP_KEEP_REGION_MAX_TILES', 1, 1_000_000).default(5000),
+  MAP_PROXY_TEST_PRIVATE_ADDRESSES: z
+    .string()
+    .transform((text) => text.split(/[\s,]+/).filter((address) => address !== ''))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .refine(
+            (address) => isIP(address) !== 0,
+            'MAP_PROXY_TEST_PRIVATE_ADDRESSES must list IP addresses (for tests only)',
+          ),
+      ),
+    )
+    .default([]),
   ...accountSecurityEnvironmentShape,
 })
+
+/**
+ * Map hosts the proxy may fetch from when MAP_PROXY_HOSTS is unset: well-known free MapLibre
+ * styles and their tile, glyph and sprite servers (docs/configuration.md).
+ */
+export const defaultMapProxyHosts: readonly string[] = [
+  'tiles.openfreemap.org',
+  'demotiles.maplibre.org',
+  'basemaps.cartocdn.com',
+  '*.basemaps.cartocdn.com',
+]
 
 /** Variables whose values must not appear in an error message. */
 const secretVariables = new Set(['ADMIN_PASSWORD', 'DATABASE_URL', 'MESSAGE_WEBHOOK_URL'])
@@ -214,14 +264,24 @@ export function loadConfig(
     basemapUploadLimitBytes: values.BASEMAP_UPLOAD_LIMIT_MB * 1_048_576,
     trustProxy: values.TRUST_PROXY,
     hstsMaxAgeSeconds: values.HSTS_MAX_AGE_SECONDS,
-    // the browser fetches the online style itself, so its origin must pass the CSP
-    cspExtraOrigins: [
-      ...values.CSP_EXTRA_ORIGINS,
-      ...(values.MAP_STYLE_URL === undefined ? [] : [new URL(values.MAP_STYLE_URL).origin]),
-    ],
+    // online styles come through the map proxy: nothing to add to the CSP for them
+    cspExtraOrigins: values.CSP_EXTRA_ORIGINS,
     geocoderUrl: values.GEOCODER_URL,
     geocoderTimeoutMs: values.GEOCODER_TIMEOUT_MS,
     mapStyleUrl: values.MAP_STYLE_URL,
+    mapProxy: {
+      allowedHosts: [
+        ...(values.MAP_PROXY_HOSTS ?? defaultMapProxyHosts),
+        ...(values.MAP_STYLE_URL === undefined ? [] : [new URL(values.MAP_STYLE_URL).hostname]),
+      ],
+      allowedPrivateAddresses: values.MAP_PROXY_TEST_PRIVATE_ADDRESSES,
+      timeoutMs: values.MAP_PROXY_TIMEOUT_MS,
+      responseLimitBytes: values.MAP_PROXY_RESPONSE_LIMIT_KB * 1024,
+      cacheDirectory: join(dataDir, 'map-cache'),
+      cacheLimitBytes: values.MAP_CACHE_LIMIT_MB * 1_048_576,
+      cacheFreshMs: values.MAP_CACHE_FRESH_HOURS * 3_600_000,
+      keepRegionMaxTiles: values.MAP_KEEP_REGION_MAX_TILES,
+    },
     accountSecurity: accountSecuritySettingsOf(values),
   }
 }

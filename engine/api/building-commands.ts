@@ -38,6 +38,8 @@ export interface GmlLoadResult {
   stateCount: number
   transitionCount: number
   storeyLabels: string[]
+  /** The placement in force: the one asked for, or the one fitted onto the building. */
+  placement: GmlPlacement
 }
 
 /**
@@ -59,11 +61,12 @@ export interface BuildingCommands {
   /** Closes the building scene and frees everything it held (GPU resources, worker state). */
   'building.close': { args: undefined; result: undefined }
   /**
-   * Chooses a floor as the floor-select visit tool does: floors above it and the shell are
-   * hidden, so the chosen floor is seen from above. Null shows every floor again.
+   * Chooses a floor as the floor-select visit tool does: only that floor's models are drawn
+   * (the other floors, the shell and models on no floor are hidden), so it is seen alone. Null
+   * shows every floor again.
    */
   'building.selectFloor': { args: { floorId: string | null }; result: undefined }
-  /** Shows or hides one floor (its models). */
+  /** Shows or hides one floor (its models). Floors are drawn lifted by their elevation. */
   'building.setFloorVisible': { args: { floorId: string; isVisible: boolean }; result: undefined }
   /** Shows or hides the shell. */
   'building.setShellVisible': { args: { isVisible: boolean }; result: undefined }
@@ -75,24 +78,31 @@ export interface BuildingCommands {
   'building.setShellOpacity': { args: { opacity: number }; result: undefined }
   /** Shows or hides one model. */
   'building.setModelVisible': { args: { modelId: string; isVisible: boolean }; result: undefined }
-  /** Moves the camera so the shown models (or the one named) fill the view. */
-  'view.fitToModel': { args: { modelId?: string }; result: undefined }
+  /** Moves the camera so the shown models and the network (or the one model named) fill the view. */
+  'building.fitToModel': { args: { modelId?: string }; result: undefined }
   /**
    * Places the camera at `position` looking at `target` (scene metres); the orbit pivots about
    * `target` afterwards. The distance is kept inside the zoom limits.
    */
-  'view.setCamera': { args: { position: Vector3Tuple; target: Vector3Tuple }; result: undefined }
+  'building.setCamera': {
+    args: { position: Vector3Tuple; target: Vector3Tuple }
+    result: undefined
+  }
   /**
-   * Sets the zoom limits as factors of the building base distances (SPEC §9: minimum distance
-   * 1 m × minFactor, maximum 1e7 m × maxFactor; the UI offers 1…0.1 and 1…10).
+   * Zoom limits as SPEC §9 factors of the building base distances (minimum distance
+   * 1 m × minDistanceFactor, maximum 1e7 m × maxDistanceFactor; the UI offers 1…0.1 and 1…10).
+   * Same shape as `city.setZoomLimits`.
    */
-  'view.setZoomLimits': { args: { minFactor: number; maxFactor: number }; result: undefined }
+  'building.setZoomLimits': {
+    args: { minDistanceFactor: number; maxDistanceFactor: number }
+    result: undefined
+  }
   /**
    * Renders now and counts the canvas pixels that differ from the background, read back in the
    * same task (the drawing buffer is not kept after compositing). Tells a drawn scene from a
    * blank canvas, for e2e checks and diagnostics.
    */
-  'view.countDrawnPixels': {
+  'building.countDrawnPixels': {
     args: undefined
     result: {
       drawnPixelCount: number
@@ -101,27 +111,37 @@ export interface BuildingCommands {
       centreRgb: Vector3Tuple
     }
   }
-  /** Sets the mouse wheel scale option (SPEC §9: 1…2.5); the zoom speed is this × 0.5. */
-  'view.setWheelScale': { args: { scale: number }; result: undefined }
+  /**
+   * Mouse-wheel zoom speed as one of the SPEC §9 wheel scale options (1…2.5; the speed is this
+   * × 0.5). Same shape as `city.setWheelScale`.
+   */
+  'building.setWheelScale': { args: { wheelScale: number }; result: undefined }
   /**
    * Picks the shown surface under a point of the canvas (CSS pixels from its top-left) in the
-   * picking worker. The answer becomes `snapshot.building.lastPick` and is marked in the scene.
+   * picking worker. The engine owns the answer: it becomes `snapshot.building.lastPick` (what
+   * the info box shows) and is marked in the scene, until the next pick or `building.clearPick`.
+   * Same shape as `city.pickAtScreenPoint`.
    */
-  'pick.atScreenPoint': { args: { x: number; y: number }; result: BuildingPick | null }
+  'building.pickAtScreenPoint': { args: { x: number; y: number }; result: BuildingPick | null }
+  /** Forgets the recorded pick: `snapshot.building.lastPick` becomes null and the marker goes. */
+  'building.clearPick': { args: undefined; result: undefined }
   /**
-   * Hover picking: like `pick.atScreenPoint` but not recorded, and when a newer hover was sent
-   * before this one was answered, this one resolves `{ isStale: true }` without a pick.
+   * Hover picking: like `building.pickAtScreenPoint` but not recorded, and when a newer hover
+   * was sent before this one was answered, this one resolves `{ isStale: true }` without a pick.
    */
-  'pick.hover': {
+  'building.hoverAtScreenPoint': {
     args: { x: number; y: number }
     result: { isStale: false; pick: BuildingPick | null } | { isStale: true }
   }
   /**
    * Loads an IndoorGML file into the open building (fetched with progress, parsed in the
-   * routing worker) and draws its network; closing the building unloads it. Fails with 'Failed to load GML file.' (`gml.loadFailed`); the previous network
-   * stays then.
+   * routing worker) and draws its network over the models, where `placement` says; without
+   * one, the network is fitted onto the loaded models (their middle in plan, their base) and
+   * that placement is reported. Until the user moved the camera, the view frames it. Closing
+   * the building unloads it. Fails with 'Failed to load GML file.' (`gml.loadFailed`); the
+   * previous network stays then.
    */
-  'gml.load': { args: { url: string }; result: GmlLoadResult }
+  'gml.load': { args: { url: string; placement?: GmlPlacement }; result: GmlLoadResult }
   /** Removes the network and its route, and stops the routing worker. */
   'gml.unload': { args: undefined; result: undefined }
   /** 0 hide all, 1 nodes and paths, 2 nodes only, 3 paths only. */

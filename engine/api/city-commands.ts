@@ -143,4 +143,19 @@ export interface CityCommands {
     args: { minDistanceFactor: number; maxDistanceFactor: number }
     result: undefined
   }
+  /** Zooms in (positive) or out (negative) by whole or fractional levels, animated. */
+  'city.zoomBy': {
+    args: { delta: number }
+    result: undefined
+  }
+  /** Turns the map back to north up (bearing 0), keeping its tilt. */
+  'city.resetNorth': {
+    args: undefined
+    result: undefined
+  }
+  /** Tilts the camera: 0 looks straight down, up to 85 degrees towards the horizon. */
+  'city.setPitch': {
+    args: { pitch: number }
+    result: undefined
+  }
 }

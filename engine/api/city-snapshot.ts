@@ -5,7 +5,15 @@
 export type CityBasemap =
   | { kind: 'offline'; styleUrl: string }
   | { kind: 'offline'; style: Record<string, unknown> }
-  | { kind: 'online'; styleUrl: string }
+  | {
+      kind: 'online'
+      styleUrl: string
+      /**
+       * Drawn when the online style fails to load (the offline style), so land stays in view;
+       * the failure is still published in `snapshot.city.basemap`.
+       */
+      fallbackStyle?: Record<string, unknown>
+    }
   | { kind: 'pmtiles'; url: string }
 
 /** Where a tileset without georeference sits: its local origin on the globe, turned by heading. */
@@ -118,6 +126,23 @@ export interface CityTilesetState {
   errorCount: number
 }
 
+/**
+ * Why the basemap could not be drawn, for the UI to say in the user's language (the raw
+ * `error` text is for developers): the map proxy refused the address (`notAllowed`), the map
+ * server could not be reached or failed (`unreachable`), the answer was too large, missing, or
+ * not a style; `failed` for anything else.
+ */
+export type CityBasemapFailure =
+  | 'notAllowed'
+  | 'unreachable'
+  | 'tooLarge'
+  | 'notFound'
+  | 'notStyle'
+  | 'failed'
+
+/** The tilt range of the city camera, in degrees from looking straight down. */
+export const cityPitchRange = { min: 0, max: 85 } as const
+
 /** A camera summary in MapLibre terms. */
 export interface CityCamera {
   lng: number
@@ -136,8 +161,12 @@ export interface CitySnapshot {
     readonly kind: CityBasemap['kind']
     readonly isLoaded: boolean
     readonly error: string | null
+    /** What kind of failure `error` is (null while there is none). */
+    readonly failure: CityBasemapFailure | null
   } | null
   readonly camera: CityCamera
+  /** Where the mouse points on the map, in degrees; null when it is off the map. */
+  readonly pointer: { readonly lng: number; readonly lat: number } | null
   readonly tilesets: readonly CityTilesetState[]
   /** Sums over the tilesets. */
   readonly tilesLoaded: number
@@ -194,6 +223,7 @@ export function createInitialCitySnapshot(): CitySnapshot {
     projectId: null,
     basemap: null,
     camera: cityDefaultCamera,
+    pointer: null,
     tilesets: [],
     tilesLoaded: 0,
     memoryBytes: 0,

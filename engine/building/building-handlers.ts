@@ -140,14 +140,14 @@ export function createBuildingHandlers(
     'building.setModelVisible': async ({ modelId, isVisible }) => {
       openScene().setModelVisible(modelId, isVisible)
     },
-    'view.fitToModel': async ({ modelId }) => {
+    'building.fitToModel': async ({ modelId }) => {
       const box = openScene().boundsOf(modelId)
       if (box.isEmpty() && modelId !== undefined) {
         throw new EngineError('engine.invalidArgument', `Model '${modelId}' is not loaded.`)
       }
       view.fitTo(box)
     },
-    'view.setCamera': async ({ position, target }) => {
+    'building.setCamera': async ({ position, target }) => {
       const isValid = (point: readonly number[]) =>
         Array.isArray(point) && point.length === 3 && point.every(Number.isFinite)
       if (!isValid(position) || !isValid(target)) {
@@ -155,16 +155,16 @@ export function createBuildingHandlers(
       }
       view.setCamera(position, target)
     },
-    'view.setZoomLimits': async ({ minFactor, maxFactor }) => {
+    'building.setZoomLimits': async ({ minDistanceFactor, maxDistanceFactor }) => {
       try {
-        view.setZoomLimits(minFactor, maxFactor)
+        view.setZoomLimits(minDistanceFactor, maxDistanceFactor)
       } catch (error) {
         throw new EngineError('engine.invalidArgument', (error as Error).message)
       }
-      zoomFactors = { minFactor, maxFactor }
+      zoomFactors = { minFactor: minDistanceFactor, maxFactor: maxDistanceFactor }
       publish()
     },
-    'view.setWheelScale': async ({ scale }) => {
+    'building.setWheelScale': async ({ wheelScale: scale }) => {
       try {
         view.setWheelScale(scale)
       } catch (error) {
@@ -173,11 +173,11 @@ export function createBuildingHandlers(
       wheelScale = scale
       publish()
     },
-    'view.countDrawnPixels': async () => {
+    'building.countDrawnPixels': async () => {
       requireCanvas()
       return view.countDrawnPixels()
     },
-    'pick.atScreenPoint': async ({ x, y }) => {
+    'building.pickAtScreenPoint': async ({ x, y }) => {
       const current = openScene()
       requireCanvas()
       const pick = await current.pick(view.rayAt(x, y), false)
@@ -185,7 +185,10 @@ export function createBuildingHandlers(
       if (scene === current) current.setLastPick(answer)
       return answer
     },
-    'pick.hover': async ({ x, y }) => {
+    'building.clearPick': async () => {
+      openScene().setLastPick(null)
+    },
+    'building.hoverAtScreenPoint': async ({ x, y }) => {
       const current = openScene()
       requireCanvas()
       const sequence = ++hoverSequence
@@ -195,23 +198,27 @@ export function createBuildingHandlers(
       if (pick === STALE || sequence !== hoverSequence) return { isStale: true }
       return { isStale: false, pick }
     },
-    'gml.load': async ({ url }) => openScene().loadGml(url),
+    'gml.load': async ({ url, placement }) => {
+      const problem = placement && placementProblem(placement)
+      if (problem) throw new EngineError('engine.invalidArgument', `GML placement: ${problem}.`)
+      return openScene().gml.load(url, placement)
+    },
     'gml.unload': async () => {
-      openScene().unloadGml()
+      openScene().gml.unload()
     },
     'gml.setDisplayMode': async ({ mode }) => {
-      openScene().setGmlDisplayMode(mode)
+      openScene().gml.setDisplayMode(mode)
     },
     'gml.setPlacement': async (placement) => {
       const problem = placementProblem(placement)
       if (problem) throw new EngineError('engine.invalidArgument', `GML placement: ${problem}.`)
-      openScene().setGmlPlacement(placement)
+      openScene().gml.setPlacement(placement)
     },
-    'gml.route': async ({ from, to }) => openScene().routeGml(from, to),
-    'gml.listStates': async () => openScene().listGmlStates(),
-    'gml.snapPoint': async ({ point, storey }) => openScene().snapGmlPoint(point, storey),
+    'gml.route': async ({ from, to }) => openScene().gml.route(from, to),
+    'gml.listStates': async () => openScene().gml.listStates(),
+    'gml.snapPoint': async ({ point, storey }) => openScene().gml.snapPoint(point, storey),
     'gml.clearRoute': async () => {
-      openScene().clearGmlRoute()
+      openScene().gml.clearRoute()
     },
   }
 

@@ -81,7 +81,8 @@ function houseDescription(projectId = 'house'): BuildingSceneDescription {
     floors: [floors[0]!],
   })
   const floor2 = boxSbm(
-    [{ name: 'F2 slab', size: [10, 0.2, 10], centre: [0, 3, 0], color: [0.2, 0.5, 0.9] }],
+    // modelled at its own origin: the floor's 3 m elevation lifts it
+    [{ name: 'F2 slab', size: [10, 0.2, 10], centre: [0, 0, 0], color: [0.2, 0.5, 0.9] }],
     { role: 'floor', floors: [floors[1]!] },
   )
   const shell = boxSbm(
@@ -169,19 +170,19 @@ describe('building scene in Chromium', () => {
     expect(modelJobBytes.size).toBeGreaterThan(0)
     expect([...modelJobBytes.values()].every((totalBytes) => totalBytes > 0)).toBe(true)
 
-    const drawn = await engine.run('view.countDrawnPixels')
+    const drawn = await engine.run('building.countDrawnPixels')
     expect(drawn.drawnPixelCount).toBeGreaterThan(drawn.totalPixelCount / 20)
 
-    await engine.run('view.setCamera', fromAbove)
+    await engine.run('building.setCamera', fromAbove)
     // The orange shell hides the blue top floor until it turns translucent.
-    const opaqueCentre = (await engine.run('view.countDrawnPixels')).centreRgb
+    const opaqueCentre = (await engine.run('building.countDrawnPixels')).centreRgb
     await engine.run('building.setShellOpacity', { opacity: 0.3 })
-    const translucentCentre = (await engine.run('view.countDrawnPixels')).centreRgb
+    const translucentCentre = (await engine.run('building.countDrawnPixels')).centreRgb
     await engine.run('building.setShellOpacity', { opacity: 1 })
     expect(opaqueCentre[0]).toBeGreaterThan(opaqueCentre[2])
     expect(translucentCentre[2]).toBeGreaterThan(translucentCentre[0])
 
-    const onShell = await engine.run('pick.atScreenPoint', centre)
+    const onShell = await engine.run('building.pickAtScreenPoint', centre)
     expect(onShell).toMatchObject({ meshName: 'Shell', modelId: 'shell', floorId: null })
     expect(onShell!.point[1]).toBeCloseTo(6.5, 3)
     expect(onShell!.normal[1]).toBeCloseTo(1, 5)
@@ -189,12 +190,12 @@ describe('building scene in Chromium', () => {
 
     // A translucent shell lets the pick through to the top floor.
     await engine.run('building.setShellOpacity', { opacity: 0.3 })
-    const onFloor2 = await engine.run('pick.atScreenPoint', centre)
+    const onFloor2 = await engine.run('building.pickAtScreenPoint', centre)
     expect(onFloor2).toMatchObject({ meshName: 'F2 slab', modelId: 'f2', floorId: 'F2' })
     expect(onFloor2!.point[1]).toBeCloseTo(3.1, 3)
     expect(onFloor2!.point[0]).toBeCloseTo(1, 1)
 
-    // Selecting the ground floor hides the floor above it and the shell.
+    // Selecting the ground floor isolates it: the floor above and the shell hide.
     await engine.run('building.selectFloor', { floorId: 'F1' })
     await expect
       .poll(() => engine.getSnapshot().building.floors.map((floor) => [floor.id, floor.isShown]))
@@ -203,34 +204,36 @@ describe('building scene in Chromium', () => {
         ['F2', false],
       ])
     expect(engine.getSnapshot().building.shell.isShown).toBe(false)
-    expect((await engine.run('pick.atScreenPoint', centre))?.meshName).toBe('F1 slab')
+    expect((await engine.run('building.pickAtScreenPoint', centre))?.meshName).toBe('F1 slab')
 
     // Back to all floors, with the top floor switched off by hand.
     await engine.run('building.selectFloor', { floorId: null })
     await engine.run('building.setFloorVisible', { floorId: 'F2', isVisible: false })
     await engine.run('building.setShellVisible', { isVisible: false })
-    expect(await engine.run('pick.atScreenPoint', centre)).toMatchObject({ meshName: 'F1 slab' })
+    expect(await engine.run('building.pickAtScreenPoint', centre)).toMatchObject({
+      meshName: 'F1 slab',
+    })
     await engine.run('building.setModelVisible', { modelId: 'f1', isVisible: false })
     // With every model hidden, the marker of the last pick is all that is drawn.
-    const markerOnly = await engine.run('view.countDrawnPixels')
+    const markerOnly = await engine.run('building.countDrawnPixels')
     expect(markerOnly.drawnPixelCount).toBeGreaterThan(0)
     expect(markerOnly.drawnPixelCount).toBeLessThan(markerOnly.totalPixelCount / 50)
-    expect(await engine.run('pick.atScreenPoint', { x: 5, y: 5 })).toBeNull()
-    expect(await engine.run('pick.atScreenPoint', centre)).toBeNull()
+    expect(await engine.run('building.pickAtScreenPoint', { x: 5, y: 5 })).toBeNull()
+    expect(await engine.run('building.pickAtScreenPoint', centre)).toBeNull()
     await expect.poll(() => engine.getSnapshot().building.lastPick).toBeNull()
 
     // Nothing shown: the canvas is the background only.
-    expect((await engine.run('view.countDrawnPixels')).drawnPixelCount).toBe(0)
+    expect((await engine.run('building.countDrawnPixels')).drawnPixelCount).toBe(0)
   })
 
   it('answers only the newest of a burst of hover picks', async () => {
     const { engine } = startEngine()
     await engine.run('building.open', { description: houseDescription() })
-    await engine.run('view.setCamera', fromAbove)
+    await engine.run('building.setCamera', fromAbove)
     const answers = await Promise.all([
-      engine.run('pick.hover', centre),
-      engine.run('pick.hover', centre),
-      engine.run('pick.hover', centre),
+      engine.run('building.hoverAtScreenPoint', centre),
+      engine.run('building.hoverAtScreenPoint', centre),
+      engine.run('building.hoverAtScreenPoint', centre),
     ])
     expect(answers.slice(0, 2)).toEqual([{ isStale: true }, { isStale: true }])
     expect(answers[2]).toMatchObject({ isStale: false, pick: { meshName: 'Shell' } })
@@ -244,7 +247,7 @@ describe('building scene in Chromium', () => {
     cleanups.push(() => engine.dispose())
     await engine.run('building.open', { description: houseDescription() })
     expect(engine.getSnapshot().building.render).toBeNull()
-    await expect(engine.run('pick.atScreenPoint', centre)).rejects.toMatchObject({
+    await expect(engine.run('building.pickAtScreenPoint', centre)).rejects.toMatchObject({
       code: 'view.noCanvas',
     })
     const canvas = document.createElement('canvas')
@@ -256,9 +259,11 @@ describe('building scene in Chromium', () => {
     await expect
       .poll(() => engine.getSnapshot().building.render?.renderCount ?? 0)
       .toBeGreaterThan(0)
-    expect((await engine.run('view.countDrawnPixels')).drawnPixelCount).toBeGreaterThan(0)
-    await engine.run('view.setCamera', fromAbove)
-    expect(await engine.run('pick.atScreenPoint', centre)).toMatchObject({ meshName: 'Shell' })
+    expect((await engine.run('building.countDrawnPixels')).drawnPixelCount).toBeGreaterThan(0)
+    await engine.run('building.setCamera', fromAbove)
+    expect(await engine.run('building.pickAtScreenPoint', centre)).toMatchObject({
+      meshName: 'Shell',
+    })
 
     // Replacing the scene while it loads is no failure: the first open just reports less.
     const first = engine.run('building.open', { description: houseDescription('a') })
@@ -266,30 +271,30 @@ describe('building scene in Chromium', () => {
     await Promise.all([first, second])
     expect((await second).loadedModelIds).toHaveLength(3)
     await expect.poll(() => engine.getSnapshot().building.projectId).toBe('b')
-    expect(engine.getSnapshot().lastError?.command).toBe('pick.atScreenPoint')
+    expect(engine.getSnapshot().lastError?.command).toBe('building.pickAtScreenPoint')
     expect(workers.alive.bvh).toBe(1)
   })
 
   it('keeps the camera inside the zoom limits, fits the model and zooms by the wheel scale', async () => {
     const { engine, canvas } = startEngine()
     await engine.run('building.open', { description: houseDescription() })
-    await engine.run('view.setZoomLimits', { minFactor: 0.5, maxFactor: 1 })
-    await engine.run('view.setCamera', { position: [0, 0.2, 0], target: [0, 0, 0] })
+    await engine.run('building.setZoomLimits', { minDistanceFactor: 0.5, maxDistanceFactor: 1 })
+    await engine.run('building.setCamera', { position: [0, 0.2, 0], target: [0, 0, 0] })
     await expect.poll(() => engine.getSnapshot().building.camera.distance).toBeCloseTo(0.5, 6)
-    await engine.run('view.setWheelScale', { scale: 2.5 })
-    await engine.run('view.fitToModel', { modelId: 'shell' })
+    await engine.run('building.setWheelScale', { wheelScale: 2.5 })
+    await engine.run('building.fitToModel', { modelId: 'shell' })
     await expect.poll(() => engine.getSnapshot().building.camera.wheelScale).toBe(2.5)
     const camera = engine.getSnapshot().building.camera
     expect(camera).toMatchObject({ minDistance: 0.5, maxDistance: 1e7, wheelScale: 2.5 })
     expect(camera.target[1]).toBeCloseTo(3, 3)
     expect(camera.distance).toBeGreaterThan(12)
-    await expect(engine.run('view.setZoomLimits', { minFactor: 0, maxFactor: 1 })).rejects.toThrow(
-      EngineError,
-    )
+    await expect(
+      engine.run('building.setZoomLimits', { minDistanceFactor: 0, maxDistanceFactor: 1 }),
+    ).rejects.toThrow(EngineError)
 
     // One wheel notch zooms by 0.95^(speed × 1); the wheel scale option multiplies the speed.
     const distanceAfterWheel = async () => {
-      await engine.run('view.setCamera', { position: [0, 3, 20], target: [0, 3, 0] })
+      await engine.run('building.setCamera', { position: [0, 3, 20], target: [0, 3, 0] })
       await expect.poll(() => engine.getSnapshot().building.camera.distance).toBeCloseTo(20, 6)
       canvas.dispatchEvent(
         new WheelEvent('wheel', { deltaY: -100, bubbles: true, cancelable: true }),
@@ -297,9 +302,9 @@ describe('building scene in Chromium', () => {
       await expect.poll(() => engine.getSnapshot().building.camera.distance).not.toBeCloseTo(20, 6)
       return engine.getSnapshot().building.camera.distance
     }
-    await engine.run('view.setWheelScale', { scale: 1 })
+    await engine.run('building.setWheelScale', { wheelScale: 1 })
     const slowRatio = (await distanceAfterWheel()) / 20
-    await engine.run('view.setWheelScale', { scale: 2.5 })
+    await engine.run('building.setWheelScale', { wheelScale: 2.5 })
     const fastRatio = (await distanceAfterWheel()) / 20
     expect(slowRatio).toBeCloseTo(0.95 ** 0.5, 6)
     expect(fastRatio).toBeCloseTo(0.95 ** 1.25, 6)
@@ -327,8 +332,8 @@ describe('building scene in Chromium', () => {
       },
     })
     // The Duck's only mesh node is unnamed; its mesh is 'LOD3spShape'.
-    await engine.run('view.fitToModel', { modelId: 'duck' })
-    const pick = await engine.run('pick.atScreenPoint', centre)
+    await engine.run('building.fitToModel', { modelId: 'duck' })
+    const pick = await engine.run('building.pickAtScreenPoint', centre)
     expect(pick).toMatchObject({ modelId: 'duck', meshName: 'LOD3spShape', floorId: null })
   })
 
@@ -382,7 +387,7 @@ describe('building scene in Chromium', () => {
     await expect.poll(renderCounts).toEqual([0, sharedTextureCount, 0])
     expect(workers.alive).toMatchObject({ bvh: 0, route: 0 })
     expect(engine.getSnapshot().building).toMatchObject({ isOpen: false, models: [] })
-    await expect(engine.run('pick.atScreenPoint', centre)).rejects.toMatchObject({
+    await expect(engine.run('building.pickAtScreenPoint', centre)).rejects.toMatchObject({
       code: 'building.notOpen',
     })
     engine.dispose()

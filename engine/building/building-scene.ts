@@ -1,60 +1,29 @@
 import * as Comlink from 'comlink'
-import {
-  Box3,
-  Group,
-  type Material,
-  Mesh,
-  MeshBasicMaterial,
-  type PerspectiveCamera,
-  SphereGeometry,
-  type Vector2,
-} from 'three'
-import type { BvhWorkerApi } from '../../workers/bvh/bvh.worker'
-import { STALE } from '../../workers/protocol/latest-wins'
-import type { PickHit, PickRay } from '../../workers/bvh/picking-scene'
-import type { GmlParseProgress } from '../../workers/indoor-route/gml-parser'
-import type { NetworkSnapshot } from '../../workers/indoor-route/indoor-route-api'
-import type { IndoorRouteWorkerApi } from '../../workers/indoor-route/indoor-route.worker'
-import type { RouteEndpoint, RouteResult } from '../../workers/indoor-route/route'
-import { transferablesOf } from '../../workers/sbm/decoded-sbm'
+import { Box3, Group, type Material, type PerspectiveCamera, type Vector2 } from 'three'
+import type { STALE } from '../../workers/protocol/latest-wins'
+import type { PickRay } from '../../workers/bvh/picking-scene'
 import { NOT_VALID_SBM_MESSAGE } from '../../workers/sbm/sbm-error'
 import type { DecodeSbmOutcome, SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
 import { createSbmObject, type SbmThreeModel } from '../../workers/sbm/sbm-three'
-import type {
-  BuildingOpenResult,
-  GmlLoadResult,
-  GmlRouteAnswer,
-  GmlRouteEndpoint,
-} from '../api/building-commands'
+import type { BuildingOpenResult } from '../api/building-commands'
 import type {
   BuildingModelDescription,
   BuildingPick,
   BuildingSceneDescription,
   BuildingSnapshot,
-  GmlDisplayMode,
-  GmlPlacement,
-  GmlRoute,
-  GmlSnappedState,
-  GmlState,
-  GmlStateEntry,
   ModelLoadErrorCode,
   ModelLoadState,
-  Vector3Tuple,
 } from '../api/building-snapshot'
-import { createInitialGmlState } from '../api/building-snapshot'
 import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
-import {
-  createWorkerClient,
-  type WorkerClient,
-  type WorkerEndpoint,
-  type WorkerPool,
-} from '../workers/create-worker-client'
+import type { WorkerEndpoint, WorkerPool } from '../workers/create-worker-client'
 import type { BuildingView } from './building-view'
 import { DownloadError, fetchWithProgress } from './fetch-with-progress'
 import { computeVisibility, sortFloorsBottomUp } from './floor-visibility'
-import { GmlLayer } from './gml-layer'
-import { networkToScene, sceneToNetwork } from './gml-placement'
+import { GmlController } from './gml-controller'
+import { PickController } from './pick-controller'
+
+export { GML_LOAD_FAILED_MESSAGE } from './gml-controller'
 
 /** What a scene needs from the engine around it. */
 export interface BuildingSceneDependencies {
@@ -66,15 +35,6 @@ export interface BuildingSceneDependencies {
   /** Something in the scene changed: publish a snapshot. */
   onChange(): void
 }
-
-/** The message every GML load failure shows (SPEC §5). */
-export const GML_LOAD_FAILED_MESSAGE = 'Failed to load GML file.'
-
-/** Source of `GmlState.networkRevision`: shared by every scene, so a value is never reused. */
-let lastNetworkRevision = 0
-
-/** How many hidden or see-through surfaces a pick may pass before it gives up. */
-const MAX_PICK_PASSES = 64
 
 interface ModelEntry {
   description: BuildingModelDescription
@@ -95,13 +55,6 @@ interface ModelEntry {
   }[]
 }
 
-interface LoadedGml {
-  client: WorkerClient<IndoorRouteWorkerApi>
-  layer: GmlLayer
-  network: NetworkSnapshot
-  stateIndex: Map<string, number>
-}
-
 /**
  * One open building: its models (three.js objects on this thread, BVHs in the picking worker),
  * the floor and shell switches, the last pick and the GML network. Disposing it frees all of
@@ -111,9 +64,7 @@ export class BuildingScene {
   readonly description: BuildingSceneDescription
   private readonly dependencies: BuildingSceneDependencies
   private readonly root = new Group()
-  private readonly marker: Mesh<SphereGeometry, MeshBasicMaterial>
   private readonly models = new Map<string, ModelEntry>()
-  private readonly meshes = new Map<string, { name: string; modelId: string }>()
   private readonly floors: {
     id: string
     name: string
@@ -121,14 +72,12 @@ export class BuildingScene {
     isVisible: boolean
   }[]
   private readonly abort = new AbortController()
-  private readonly picking: WorkerClient<BvhWorkerApi>
+  private readonly picks: PickController
   private selectedFloorId: string | null = null
   private shell = { isVisible: true, opacity: 1 }
-  private lastPick: BuildingPick | null = null
-  private gml: LoadedGml | null = null
-  private gmlState: GmlState = createInitialGmlState()
-  private gmlLoadSequence = 0
   private isDisposed = false
+  /** The IndoorGML network drawn over the building (every `gml.*` command goes there). */
+  readonly gml: GmlController
 
   constructor(description: BuildingSceneDescription, dependencies: BuildingSceneDependencies) {
     this.description = description
@@ -161,16 +110,22 @@ export class BuildingScene {
         materialDefaults: [],
       })
     }
-    this.marker = new Mesh(
-      new SphereGeometry(1, 16, 12),
-      new MeshBasicMaterial({ color: 0xff9800, depthTest: false, transparent: true }),
-    )
-    this.marker.name = 'pick-marker'
-    this.marker.renderOrder = 999
-    this.marker.visible = false
-    this.root.add(this.marker)
     dependencies.view.scene.add(this.root)
-    this.picking = createWorkerClient<BvhWorkerApi>(dependencies.createBvhWorker)
+    this.picks = new PickController(dependencies.createBvhWorker, this.root, {
+      isPickable: (modelId) => this.isPickable(modelId),
+      floorOf: (modelId) => this.models.get(modelId)?.floorId ?? null,
+    })
+    this.gml = new GmlController({
+      context: dependencies.context,
+      createIndoorRouteWorker: dependencies.createIndoorRouteWorker,
+      parent: this.root,
+      signal: this.abort.signal,
+      modelBounds: () => this.modelBounds(),
+      onChange: () => this.changed(),
+      onNetworkShown: () => {
+        if (!dependencies.view.hasUserMovedCamera) dependencies.view.fitTo(this.boundsOf())
+      },
+    })
   }
 
   /** Loads every model at once (the decode pool bounds the CPU use); one failure stops none. */
@@ -215,8 +170,8 @@ export class BuildingScene {
         isVisible: entry.isVisible,
         isShown: visibility.modelShown.get(entry.description.id) ?? false,
       })),
-      lastPick: this.lastPick,
-      gml: this.gmlState,
+      lastPick: this.picks.current,
+      gml: this.gml.snapshot(),
     }
   }
 
@@ -268,260 +223,37 @@ export class BuildingScene {
       if (modelId !== undefined ? id !== modelId : !shown.get(id)) continue
       box.expandByObject(entry.three.root)
     }
-    if (box.isEmpty() && modelId === undefined && this.gml) box.expandByObject(this.gml.layer.group)
+    const network = this.gml.group
+    if (modelId === undefined && network && this.gml.snapshot().displayMode !== 0) {
+      box.expandByObject(network)
+    }
     return box
   }
 
-  /**
-   * The shown surface along a ray, from the picking worker. Hidden models and a translucent
-   * shell are still in the worker (re-adding them on every switch would cost a decode), so a
-   * hit on one is skipped by casting again from just beyond it.
-   */
-  async pick(ray: PickRay, isHover: boolean): Promise<BuildingPick | null | typeof STALE> {
-    let near = ray.near ?? 0
-    for (let pass = 0; pass < MAX_PICK_PASSES; pass++) {
-      const request = { ...ray, near }
-      const hit: PickHit | null | typeof STALE = await Promise.race([
-        isHover && pass === 0 ? this.picking.api.hover(request) : this.picking.api.raycast(request),
-        this.picking.failure,
-      ])
-      if (this.isDisposed) return null
-      if (hit === STALE) return STALE
-      if (!hit) return null
-      const mesh = this.meshes.get(hit.meshId)
-      const entry = mesh ? this.models.get(mesh.modelId) : undefined
-      if (mesh && entry && this.isPickable(entry)) {
-        return {
-          point: hit.point,
-          normal: hit.normal,
-          distance: hit.distance,
-          meshName: mesh.name,
-          modelId: mesh.modelId,
-          floorId: entry.floorId,
-        }
-      }
-      near = hit.distance + Math.max(1e-4, hit.distance * 1e-6)
+  /** The box around every loaded model, shown or not (where the building is). */
+  modelBounds(): Box3 {
+    const box = new Box3()
+    for (const entry of this.models.values()) {
+      if (entry.three) box.expandByObject(entry.three.root)
     }
-    return null
+    return box
   }
 
-  /** Records a pick and marks it in the scene. */
+  /** The shown surface along a ray, from the picking worker (see {@link PickController}). */
+  pick(ray: PickRay, isHover: boolean): Promise<BuildingPick | null | typeof STALE> {
+    return this.picks.pick(ray, isHover, () => this.isDisposed)
+  }
+
+  /** Records a pick and marks it in the scene; null clears both (the info box's close). */
   setLastPick(pick: BuildingPick | null): void {
-    this.lastPick = pick
-    if (pick) this.marker.position.fromArray(pick.point)
-    this.marker.visible = pick !== null
+    this.picks.record(pick)
     this.changed()
   }
 
   /** Keeps the pick marker a few pixels wide and thick route lines sized right. */
   beforeRender(camera: PerspectiveCamera, viewportPixels: Vector2): void {
-    if (this.marker.visible) {
-      const distance = camera.position.distanceTo(this.marker.position)
-      const worldPerPixel =
-        (2 * distance * Math.tan((camera.fov * Math.PI) / 360)) / Math.max(1, viewportPixels.y)
-      this.marker.scale.setScalar(
-        worldPerPixel * 6 * (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1),
-      )
-    }
-    this.gml?.layer.setViewport(viewportPixels)
-  }
-
-  /**
-   * Fetches an IndoorGML file with progress and parses it in a fresh routing worker. The old
-   * network stays until the new one is ready; a failure keeps it and reports
-   * 'Failed to load GML file.'.
-   */
-  async loadGml(url: string): Promise<GmlLoadResult> {
-    const sequence = ++this.gmlLoadSequence
-    const { context } = this.dependencies
-    const job = context.startJob('gml.load', this.abort.signal)
-    this.gmlState = { ...this.gmlState, isLoading: true }
-    this.changed()
-    let client: WorkerClient<IndoorRouteWorkerApi> | null = null
-    try {
-      const bytes = await fetchWithProgress(url, {
-        signal: job.signal,
-        onProgress: (doneBytes, totalBytes) => job.reportProgress(doneBytes, totalBytes * 2),
-      })
-      const sizeBytes = bytes.byteLength
-      client = createWorkerClient<IndoorRouteWorkerApi>(this.dependencies.createIndoorRouteWorker)
-      const api = client.api
-      const report = await Promise.race([
-        api.load(
-          Comlink.transfer(bytes, [bytes]),
-          Comlink.proxy((progress: GmlParseProgress) =>
-            job.reportProgress(sizeBytes + progress.read, sizeBytes * 2),
-          ),
-        ),
-        client.failure,
-      ])
-      const network = await Promise.race([api.network(), client.failure])
-      if (this.isDisposed || sequence !== this.gmlLoadSequence) {
-        client.dispose()
-        throw new EngineError('gml.loadFailed', GML_LOAD_FAILED_MESSAGE, 'superseded')
-      }
-      this.unloadGmlObjects()
-      const layer = new GmlLayer(network, this.gmlState.placement, this.gmlState.displayMode)
-      this.root.add(layer.group)
-      const stateIndex = new Map(network.stateIds.map((id, index) => [id, index] as const))
-      this.gml = { client, layer, network, stateIndex }
-      client = null
-      this.gmlState = {
-        ...this.gmlState,
-        isLoaded: true,
-        isLoading: false,
-        networkRevision: ++lastNetworkRevision,
-        stateCount: report.info.states,
-        transitionCount: report.info.transitions,
-        storeys: network.storeys.map((storey) => ({
-          label: storey.label,
-          elevation: Number.isFinite(storey.elevation) ? storey.elevation : null,
-          stateCount: storey.stateCount,
-        })),
-        route: null,
-      }
-      this.changed()
-      return {
-        stateCount: report.info.states,
-        transitionCount: report.info.transitions,
-        storeyLabels: report.info.storeyLabels,
-      }
-    } catch (error) {
-      client?.dispose()
-      if (sequence === this.gmlLoadSequence && !this.isDisposed) {
-        this.gmlState = { ...this.gmlState, isLoading: false }
-        this.changed()
-      }
-      if (error instanceof EngineError && error.code === 'gml.loadFailed') throw error
-      const detail =
-        error instanceof DownloadError || error instanceof Error ? error.message : String(error)
-      throw new EngineError('gml.loadFailed', GML_LOAD_FAILED_MESSAGE, detail)
-    } finally {
-      job.finish()
-    }
-  }
-
-  /** Drops the network, its drawing and its worker. */
-  unloadGml(): void {
-    this.gmlLoadSequence++
-    this.unloadGmlObjects()
-    const wasLoaded = this.gmlState.isLoaded
-    this.gmlState = {
-      ...createInitialGmlState(),
-      networkRevision: wasLoaded ? ++lastNetworkRevision : this.gmlState.networkRevision,
-      displayMode: this.gmlState.displayMode,
-      placement: this.gmlState.placement,
-    }
-    this.changed()
-  }
-
-  /** Which GML parts are drawn. */
-  setGmlDisplayMode(mode: GmlDisplayMode): void {
-    if (![0, 1, 2, 3].includes(mode)) {
-      throw new EngineError('engine.invalidArgument', 'The GML display mode must be 0, 1, 2 or 3.')
-    }
-    this.gml?.layer.setDisplayMode(mode)
-    this.gmlState = { ...this.gmlState, displayMode: mode }
-    this.changed()
-  }
-
-  /** Where the network sits in the scene; a drawn route moves with it. */
-  setGmlPlacement(placement: GmlPlacement): void {
-    const copy: GmlPlacement = {
-      offset: [placement.offset[0], placement.offset[1], placement.offset[2]],
-      rotationDeg: placement.rotationDeg,
-      scale: placement.scale,
-    }
-    this.gml?.layer.setPlacement(copy)
-    const route = this.gmlState.route
-    const oldScale = this.gmlState.placement.scale
-    this.gmlState = {
-      ...this.gmlState,
-      placement: copy,
-      route: route && { ...route, lengthMeters: (route.lengthMeters / oldScale) * copy.scale },
-    }
-    this.changed()
-  }
-
-  /** Finds, draws and records the shortest route between two ends. */
-  async routeGml(from: GmlRouteEndpoint, to: GmlRouteEndpoint): Promise<GmlRouteAnswer> {
-    const gml = this.requireGml()
-    const fromEndpoint = this.toNetworkEndpoint(from)
-    const toEndpoint = this.toNetworkEndpoint(to)
-    const answer = await this.askRouteWorker<RouteResult>(gml, () =>
-      gml.client.api.route(fromEndpoint, toEndpoint),
-    )
-    if (answer.path === null) {
-      gml.layer.setRoute(null)
-      this.gmlState = { ...this.gmlState, route: null }
-      this.changed()
-      return { stateIds: null, reason: 'unreachable' }
-    }
-    const { network, stateIndex } = gml
-    const route: GmlRoute = {
-      stateIds: answer.path,
-      lengthMeters: answer.length * this.gmlState.placement.scale,
-      floorChanges: answer.floorChanges.map((change) => ({
-        fromStorey: change.fromStorey,
-        toStorey: change.toStorey,
-        atStateId: change.toStateId,
-      })),
-      steps: answer.path.map((stateId, index) => ({
-        stateId,
-        name: network.stateNames[stateIndex.get(stateId) ?? -1] ?? stateId,
-        storey: answer.storeys[index] ?? '',
-      })),
-    }
-    gml.layer.setRoute(answer.polyline)
-    this.gmlState = { ...this.gmlState, route }
-    this.changed()
-    return route
-  }
-
-  /**
-   * The loaded network's States from the routing worker, placed in the scene with the current
-   * placement.
-   */
-  async listGmlStates(): Promise<GmlStateEntry[]> {
-    const gml = this.requireGml()
-    const entries = await this.askRouteWorker(gml, () => gml.client.api.listStates())
-    const placement = this.gmlState.placement
-    return entries.map((entry) => ({
-      stateId: entry.stateId,
-      name: entry.name ?? entry.stateId,
-      storey: entry.storey,
-      position: entry.position && networkToScene(entry.position, placement),
-    }))
-  }
-
-  /** The connected State nearest a scene point, as `routeGml` would snap it. */
-  async snapGmlPoint(point: Vector3Tuple, storey?: string): Promise<GmlSnappedState | null> {
-    if (!Array.isArray(point) || point.length !== 3 || !point.every(Number.isFinite)) {
-      throw new EngineError('engine.invalidArgument', 'A point needs three finite numbers.')
-    }
-    if (storey !== undefined && typeof storey !== 'string') {
-      throw new EngineError('engine.invalidArgument', 'A storey is a label of the network.')
-    }
-    const gml = this.requireGml()
-    const placement = this.gmlState.placement
-    const filePoint = sceneToNetwork(point, placement)
-    const snapped = await this.askRouteWorker(gml, () =>
-      gml.client.api.nearestState(filePoint, storey),
-    )
-    if (!snapped) return null
-    return {
-      stateId: snapped.stateId,
-      name: gml.network.stateNames[gml.stateIndex.get(snapped.stateId) ?? -1] ?? snapped.stateId,
-      storey: snapped.storey,
-      distanceMeters: snapped.distance * placement.scale,
-    }
-  }
-
-  /** Removes the drawn route. */
-  clearGmlRoute(): void {
-    this.gml?.layer.setRoute(null)
-    this.gmlState = { ...this.gmlState, route: null }
-    this.changed()
+    this.picks.beforeRender(camera, viewportPixels)
+    this.gml.beforeRender(viewportPixels)
   }
 
   /** Frees the models' GPU resources, the workers and the scene graph. */
@@ -529,16 +261,13 @@ export class BuildingScene {
     if (this.isDisposed) return
     this.isDisposed = true
     this.abort.abort()
-    this.unloadGmlObjects()
+    this.gml.dispose()
     for (const entry of this.models.values()) {
       entry.three?.dispose()
       entry.three = null
     }
-    this.marker.geometry.dispose()
-    this.marker.material.dispose()
+    this.picks.dispose()
     this.root.removeFromParent()
-    this.picking.dispose()
-    this.meshes.clear()
   }
 
   private async loadModel(entry: ModelEntry): Promise<void> {
@@ -565,17 +294,13 @@ export class BuildingScene {
       }
       const copy = outcome.value.pickingCopy
       if (copy) {
-        const added = await Promise.race([
-          this.picking.api.addDecoded(modelId, Comlink.transfer(copy, transferablesOf(copy))),
-          this.picking.failure,
-        ])
-        for (const mesh of added.meshes) {
-          const name =
-            mesh.name ||
-            outcome.value.model.meshes[mesh.meshIndex]?.name ||
-            `mesh ${mesh.meshIndex}`
-          this.meshes.set(mesh.meshId, { name, modelId })
+        // The picking worker bakes each placement's matrix; the floor's lift goes in with it.
+        const elevation = this.elevationOf(entry)
+        for (const instance of copy.instances) {
+          instance.matrixWorld[13] = (instance.matrixWorld[13] ?? 0) + elevation
         }
+        const meshes = outcome.value.model.meshes
+        await this.picks.addModel(modelId, copy, (index) => meshes[index]?.name)
       }
       if (this.isDisposed) {
         for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
@@ -586,6 +311,7 @@ export class BuildingScene {
       })
       three.root.name = modelId
       entry.three = three
+      this.placeModel(entry)
       entry.materialDefaults = three.materials.map((material) => ({
         material,
         transparent: material.transparent,
@@ -615,6 +341,22 @@ export class BuildingScene {
     }
   }
 
+  /**
+   * A floor's models stand on the floor's elevation, so floors stack instead of overlapping at
+   * the origin. Set once at load: a new elevation reopens the scene (the picking worker holds
+   * the placements too).
+   */
+  private elevationOf(entry: ModelEntry): number {
+    const floor = this.floors.find((candidate) => candidate.id === entry.floorId)
+    return floor?.elevationMeters ?? 0
+  }
+
+  private placeModel(entry: ModelEntry): void {
+    if (!entry.three) return
+    entry.three.root.position.y = this.elevationOf(entry)
+    entry.three.root.updateMatrixWorld(true)
+  }
+
   private failModel(entry: ModelEntry, code: ModelLoadErrorCode, message: string): void {
     entry.loadState = 'error'
     entry.errorCode = code
@@ -628,8 +370,9 @@ export class BuildingScene {
     )
   }
 
-  private isPickable(entry: ModelEntry): boolean {
-    if (!this.visibility().modelShown.get(entry.description.id)) return false
+  private isPickable(modelId: string): boolean {
+    const entry = this.models.get(modelId)
+    if (!entry || !this.visibility().modelShown.get(modelId)) return false
     // A see-through shell is there to look (and click) through.
     return !(this.isShellModel(entry) && this.shell.opacity < 1)
   }
@@ -671,41 +414,6 @@ export class BuildingScene {
     return floor
   }
 
-  private requireGml(): LoadedGml {
-    if (!this.gml) throw new EngineError('gml.notLoaded', 'No GML file is loaded.')
-    return this.gml
-  }
-
-  /**
-   * One query to the routing worker holding `gml`: worker errors become engine errors, and an
-   * answer about a network unloaded or replaced meanwhile is refused rather than mixed in.
-   */
-  private async askRouteWorker<Answer>(
-    gml: LoadedGml,
-    query: () => Promise<Answer>,
-  ): Promise<Answer> {
-    const answer = await Promise.race([query(), gml.client.failure]).catch((error: unknown) => {
-      throw toGmlEngineError(error)
-    })
-    if (this.gml !== gml) throw new EngineError('gml.notLoaded', 'The GML file was unloaded.')
-    return answer
-  }
-
-  private toNetworkEndpoint(endpoint: GmlRouteEndpoint): RouteEndpoint {
-    if ('stateId' in endpoint) return endpoint.stateId
-    if (!Array.isArray(endpoint.point) || !endpoint.point.every(Number.isFinite)) {
-      throw new EngineError('engine.invalidArgument', 'A route point needs three finite numbers.')
-    }
-    return { point: sceneToNetwork(endpoint.point, this.gmlState.placement) }
-  }
-
-  private unloadGmlObjects(): void {
-    if (!this.gml) return
-    this.gml.layer.dispose()
-    this.gml.client.dispose()
-    this.gml = null
-  }
-
   /** Applies the switches to the three.js objects, then asks for a snapshot and a render. */
   private changed(): void {
     if (this.isDisposed) return
@@ -716,14 +424,4 @@ export class BuildingScene {
     this.dependencies.view.requestRender()
     this.dependencies.onChange()
   }
-}
-
-function toGmlEngineError(error: unknown): EngineError {
-  if (error instanceof EngineError) return error
-  const code = (error as { code?: unknown } | null)?.code
-  const message = error instanceof Error ? error.message : String(error)
-  if (code === 'gml.unknownState') return new EngineError('gml.unknownState', message)
-  if (code === 'gml.notLoaded') return new EngineError('gml.notLoaded', message)
-  if (code === 'gml.invalidQuery') return new EngineError('engine.invalidArgument', message)
-  return new EngineError('engine.internal', message)
 }

@@ -29,22 +29,31 @@ describe('floor visibility', () => {
     expect(shown(building())).toEqual(['shell', 'b1', 'f1', 'f2', 'tree'])
   })
 
-  it('hides the floors above the selected one and the shell, like the floor-select tool', () => {
+  it('isolates the selected floor: other floors, the shell and free models hide', () => {
     const result = computeVisibility(building({ selectedFloorId: 'F1' }))
     expect([...result.floorShown]).toEqual([
-      ['B1', true],
+      ['B1', false],
       ['F1', true],
       ['F2', false],
     ])
     expect(result.isShellShown).toBe(false)
-    expect(shown(building({ selectedFloorId: 'F1' }))).toEqual(['b1', 'f1', 'tree'])
+    expect(shown(building({ selectedFloorId: 'F1' }))).toEqual(['f1'])
+  })
+
+  it('isolates one of several floors at the same elevation', () => {
+    const input = building({ selectedFloorId: 'F2' })
+    input.floors[2]!.elevationMeters = 0
+    expect(shown(input)).toEqual(['f2'])
   })
 
   it('combines the user switches with the selection', () => {
     const input = building({ selectedFloorId: 'F2' })
-    input.floors[0]!.isVisible = false
-    input.models[2]!.isVisible = false
-    expect(shown(input)).toEqual(['f2', 'tree'])
+    input.floors[2]!.isVisible = false
+    expect(shown(input)).toEqual([])
+    input.floors[2]!.isVisible = true
+    input.models[3]!.isVisible = false
+    expect(shown(input)).toEqual([])
+    expect(shown(building({ selectedFloorId: 'F2' }))).toEqual(['f2'])
   })
 
   it('hides a fully transparent or switched-off shell, but not a translucent one', () => {

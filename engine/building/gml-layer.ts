@@ -19,7 +19,12 @@ import { displayModeParts, placementMatrix } from './gml-placement'
 
 /** Radius of a State's sphere, in file units (IndoorGML files are in metres in practice). */
 const STATE_RADIUS = 0.15
-/** Drawn after everything else and never hidden by walls: the route is what the user follows. */
+/**
+ * The network is drawn after the models and never hidden by their walls (it runs inside the
+ * building, so depth-tested it would be invisible from outside); the route goes last, on top of
+ * the network, since it is what the user follows.
+ */
+const NETWORK_RENDER_ORDER = 990
 const ROUTE_RENDER_ORDER = 1000
 const ROUTE_WIDTH_PIXELS = 6
 
@@ -54,7 +59,7 @@ export class GmlLayer {
     const stateCount = network.stateIds.length
     const states = new InstancedMesh(
       new SphereGeometry(STATE_RADIUS, 12, 8),
-      new MeshBasicMaterial({ color: 0x1e88e5 }),
+      new MeshBasicMaterial({ color: 0x1e88e5, depthTest: false, depthWrite: false }),
       stateCount,
     )
     const matrix = new Matrix4()
@@ -69,6 +74,7 @@ export class GmlLayer {
     states.count = placed
     states.computeBoundingSphere()
     states.name = 'gml-states'
+    states.renderOrder = NETWORK_RENDER_ORDER + 1
     this.states = states
 
     const segmentPoints: number[] = []
@@ -92,9 +98,10 @@ export class GmlLayer {
     )
     this.transitions = new LineSegments(
       transitionGeometry,
-      new LineBasicMaterial({ color: 0x43a047 }),
+      new LineBasicMaterial({ color: 0x43a047, depthTest: false, depthWrite: false }),
     )
     this.transitions.name = 'gml-transitions'
+    this.transitions.renderOrder = NETWORK_RENDER_ORDER
     this.group.add(this.states, this.transitions)
     this.placement = placement
     this.displayMode = displayMode

@@ -76,3 +76,44 @@ export function displayModeParts(mode: GmlDisplayMode): {
 } {
   return { areStatesShown: mode === 1 || mode === 2, arePathsShown: mode === 1 || mode === 3 }
 }
+
+/**
+ * The placement a network gets before anyone placed it: unturned and unscaled, its middle in
+ * plan over the middle of `modelBounds` and its lowest State on their base, or around the
+ * scene's origin when no model is loaded. IndoorGML files are often in projected coordinates
+ * (FJK-Haus sits at 445536, 5444906), which would put the network kilometres from the model.
+ */
+export function fitPlacement(
+  positions: Float64Array,
+  modelBounds: {
+    isEmpty(): boolean
+    min: { x: number; y: number; z: number }
+    max: { x: number; y: number; z: number }
+  },
+): GmlPlacement {
+  const identity: GmlPlacement = { offset: [0, 0, 0], rotationDeg: 0, scale: 1 }
+  const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY]
+  const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY]
+  for (let index = 0; index + 2 < positions.length; index += 3) {
+    const point = [positions[index]!, positions[index + 1]!, positions[index + 2]!]
+    if (!point.every(Number.isFinite)) continue
+    for (let axis = 0; axis < 3; axis++) {
+      min[axis] = Math.min(min[axis]!, point[axis]!)
+      max[axis] = Math.max(max[axis]!, point[axis]!)
+    }
+  }
+  if (!Number.isFinite(min[0]!)) return identity
+  const base = networkToScene([(min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, min[2]!], identity)
+  const target = modelBounds.isEmpty()
+    ? [0, 0, 0]
+    : [
+        (modelBounds.min.x + modelBounds.max.x) / 2,
+        modelBounds.min.y,
+        (modelBounds.min.z + modelBounds.max.z) / 2,
+      ]
+  return {
+    offset: [target[0]! - base[0], target[1]! - base[1], target[2]! - base[2]],
+    rotationDeg: 0,
+    scale: 1,
+  }
+}

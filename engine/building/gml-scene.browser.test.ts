@@ -48,7 +48,9 @@ describe('GML paths in the building scene', () => {
       for (const job of snapshot.loading.jobs) jobKinds.add(job.kind)
     })
     const loaded = await engine.run('gml.load', { url: twoStoreyGmlUrl })
-    expect(loaded).toEqual({ stateCount: 10, transitionCount: 9, storeyLabels: ['1', '2'] })
+    expect(loaded).toMatchObject({ stateCount: 10, transitionCount: 9, storeyLabels: ['1', '2'] })
+    // No model and no placement asked for: the network is fitted around the scene's origin.
+    await expect.poll(() => engine.getSnapshot().building.gml.placement).toEqual(loaded.placement)
     await expect.poll(() => engine.getSnapshot().building.gml.isLoaded).toBe(true)
     expect(jobKinds).toContain('gml.load')
     expect(engine.getSnapshot().building.gml).toMatchObject({
@@ -62,8 +64,8 @@ describe('GML paths in the building scene', () => {
       route: null,
     })
     // The network alone is on the canvas (the scene fits it when no model is shown).
-    await engine.run('view.fitToModel', {})
-    const withNetwork = await engine.run('view.countDrawnPixels')
+    await engine.run('building.fitToModel', {})
+    const withNetwork = await engine.run('building.countDrawnPixels')
     expect(withNetwork.drawnPixelCount).toBeGreaterThan(0)
 
     const route = await engine.run('gml.route', {
@@ -79,11 +81,11 @@ describe('GML paths in the building scene', () => {
 
     // Display modes switch what is drawn; mode 0 leaves the canvas empty.
     await engine.run('gml.setDisplayMode', { mode: 0 })
-    expect((await engine.run('view.countDrawnPixels')).drawnPixelCount).toBe(0)
+    expect((await engine.run('building.countDrawnPixels')).drawnPixelCount).toBe(0)
     await engine.run('gml.setDisplayMode', { mode: 2 })
-    const nodesOnly = (await engine.run('view.countDrawnPixels')).drawnPixelCount
+    const nodesOnly = (await engine.run('building.countDrawnPixels')).drawnPixelCount
     await engine.run('gml.setDisplayMode', { mode: 3 })
-    const pathsOnly = (await engine.run('view.countDrawnPixels')).drawnPixelCount
+    const pathsOnly = (await engine.run('building.countDrawnPixels')).drawnPixelCount
     expect(nodesOnly).toBeGreaterThan(0)
     expect(pathsOnly).toBeGreaterThan(0)
     await expect.poll(() => engine.getSnapshot().building.gml.displayMode).toBe(3)
@@ -134,6 +136,15 @@ describe('GML paths in the building scene', () => {
     const engine = await openEngine()
     const loaded = await engine.run('gml.load', { url: fjkHausUrl })
     expect(loaded.stateCount).toBe(14)
+    // Unplaced, the file's projected coordinates (≈ 445536, 5444906) are fitted onto the scene:
+    // its middle over the origin, its lowest State on the ground, and the camera frames it.
+    expect(Math.abs(loaded.placement.offset[0] + 445536)).toBeLessThan(50)
+    expect(Math.abs(loaded.placement.offset[2] - 5444906)).toBeLessThan(50)
+    const statesNow = await engine.run('gml.listStates')
+    const heights = statesNow.map((state) => state.position![1])
+    expect(Math.min(...heights)).toBeCloseTo(0, 6)
+    expect(Math.max(...statesNow.map((state) => Math.abs(state.position![0])))).toBeLessThan(50)
+    expect((await engine.run('building.countDrawnPixels')).drawnPixelCount).toBeGreaterThan(0)
     const route = await engine.run('gml.route', {
       from: { stateId: 'R10' },
       to: { stateId: 'R21' },
@@ -143,8 +154,8 @@ describe('GML paths in the building scene', () => {
     expect(route.lengthMeters).toBeCloseTo(13.367, 3)
     expect(route.floorChanges.length).toBeGreaterThan(0)
     // Projected coordinates far from the origin still draw (geometry is stored centred).
-    await engine.run('view.fitToModel', {})
-    expect((await engine.run('view.countDrawnPixels')).drawnPixelCount).toBeGreaterThan(0)
+    await engine.run('building.fitToModel', {})
+    expect((await engine.run('building.countDrawnPixels')).drawnPixelCount).toBeGreaterThan(0)
   })
 
   it('lists the FJK-Haus States and snaps scene points to them, under any placement', async () => {
@@ -154,7 +165,8 @@ describe('GML paths in the building scene', () => {
       code: 'gml.notLoaded',
     })
     const revisionBefore = engine.getSnapshot().building.gml.networkRevision
-    await engine.run('gml.load', { url: fjkHausUrl })
+    const identity = { offset: [0, 0, 0] as const, rotationDeg: 0, scale: 1 }
+    await engine.run('gml.load', { url: fjkHausUrl, placement: identity })
     // The UI reads the list again when this changes.
     await expect
       .poll(() => engine.getSnapshot().building.gml.networkRevision)

@@ -7,6 +7,7 @@ import {
 import { PMTiles, Protocol, TileType } from 'pmtiles'
 import type { CityBasemap } from '../api/city-snapshot'
 import { EngineError } from '../api/errors'
+import { basemapFailureOf } from './basemap-failure'
 import { createPmtilesStyle } from './basemap-style'
 import type { CityPatch } from './city-scene-parts'
 
@@ -60,6 +61,11 @@ function messageOf(error: unknown): string {
 export class BasemapController {
   private kind: CityBasemap['kind']
   private isDisposed = false
+  /** Drawn instead of an online style that fails, so the user is not left on an empty sheet. */
+  private fallback: StyleSpecification | null = null
+  private isOnFallback = false
+  /** Bumped by every `set`: a `style.load` of an earlier style is not this one's. */
+  private styleSequence = 0
 
   constructor(
     private readonly map: MapLibreMap,
@@ -72,13 +78,19 @@ export class BasemapController {
     // basemap loaded (and clear its error) before the real style arrived; `set` publishes.
     map.on('error', (event: { error?: unknown }) => {
       // Tile and style failures of the basemap arrive here; tilesets report theirs per tile.
-      if (!map.isStyleLoaded()) this.publishState(false, messageOf(event.error))
+      if (map.isStyleLoaded() || this.isOnFallback) return
+      this.publishState(false, event.error ?? 'error')
+      if (this.fallback && !this.isDisposed) {
+        // the failure stays published (the UI says it); the fallback only keeps land in view
+        this.isOnFallback = true
+        map.setStyle(this.fallback, { diff: false })
+      }
     })
   }
 
   /** The snapshot's basemap before its style has loaded. */
   initialState(): CityPatch['basemap'] {
-    return { kind: this.kind, isLoaded: false, error: null }
+    return { kind: this.kind, isLoaded: false, error: null, failure: null }
   }
 
   /** Switches the style; a failure is published and thrown as `city.basemapFailed`. */
@@ -86,6 +98,12 @@ export class BasemapController {
     if (basemap.kind === 'pmtiles' && this.kind !== 'pmtiles') retainPmtilesProtocol()
     if (basemap.kind !== 'pmtiles' && this.kind === 'pmtiles') releasePmtilesProtocol()
     this.kind = basemap.kind
+    this.fallback =
+      basemap.kind === 'online' && basemap.fallbackStyle
+        ? (basemap.fallbackStyle as unknown as StyleSpecification)
+        : null
+    this.isOnFallback = false
+    const sequence = ++this.styleSequence
     this.publishState(false, null)
     let style: StyleSpecification | string
     try {
@@ -96,12 +114,14 @@ export class BasemapController {
             ? (basemap.style as unknown as StyleSpecification)
             : basemap.styleUrl
     } catch (error) {
-      this.publishState(false, messageOf(error))
+      this.publishState(false, error)
       throw new EngineError('city.basemapFailed', messageOf(error))
     }
     if (this.isDisposed) return
     this.map.setStyle(style, { diff: false })
-    this.map.once('style.load', () => this.publishState(true, null))
+    this.map.once('style.load', () => {
+      if (sequence === this.styleSequence && !this.isOnFallback) this.publishState(true, null)
+    })
   }
 
   /** Lets go of the PMTiles protocol (the map itself is removed by the scene). */
@@ -111,8 +131,17 @@ export class BasemapController {
     if (this.kind === 'pmtiles') releasePmtilesProtocol()
   }
 
-  private publishState(isLoaded: boolean, error: string | null): void {
+  /** `error` is what failed (null when nothing did); the UI words it by its failure kind. */
+  private publishState(isLoaded: boolean, error: unknown): void {
     if (this.isDisposed) return
-    this.publish({ basemap: { kind: this.kind, isLoaded, error } })
+    const failed = error !== null && error !== undefined
+    this.publish({
+      basemap: {
+        kind: this.kind,
+        isLoaded,
+        error: failed ? messageOf(error) : null,
+        failure: failed ? basemapFailureOf(error) : null,
+      },
+    })
   }
 }

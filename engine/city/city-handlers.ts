@@ -179,6 +179,20 @@ export function createCityHandlers(
       else patchCity({ controls: { ...city().controls, minDistanceFactor, maxDistanceFactor } })
       return undefined
     },
+    'city.zoomBy': async ({ delta }) => {
+      if (!Number.isFinite(delta)) throw invalid('The zoom step must be a number.', String(delta))
+      openScene().mapControls.zoomBy(delta)
+      return undefined
+    },
+    'city.resetNorth': async () => {
+      openScene().mapControls.resetNorth()
+      return undefined
+    },
+    'city.setPitch': async ({ pitch }) => {
+      if (!Number.isFinite(pitch)) throw invalid('The tilt must be a number.', String(pitch))
+      openScene().mapControls.setPitch(pitch)
+      return undefined
+    },
     dispose() {
       openSequence++
       scene?.dispose()

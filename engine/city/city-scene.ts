@@ -19,6 +19,7 @@ import { BasemapController } from './basemap-controller'
 import { CityCameraController } from './city-camera'
 import type { CityPatch, CitySceneContext } from './city-scene-parts'
 import { FeatureSelection } from './feature-selection'
+import { attachMapControls, type MapControls } from './map-controls'
 import { paceGpuFrames } from './library-internals'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
 import { TilesetStreams } from './tileset-streams'
@@ -80,6 +81,8 @@ export class CityScene {
   private readonly streams: TilesetStreams
   private readonly selection: FeatureSelection
   private readonly camera: CityCameraController
+  /** Zoom, north and tilt for the UI's buttons; the scale bar and cursor position. */
+  readonly mapControls: MapControls
   private readonly disposeFramePacing: () => void
   private isDisposed = false
   private renderedFrameCount = 0
@@ -143,6 +146,7 @@ export class CityScene {
     this.map.addControl(this.overlay)
     this.selection = new FeatureSelection(context, this.overlay, this.streams)
     this.camera = new CityCameraController(context, options.controls, this.streams, this.selection)
+    this.mapControls = attachMapControls(this.map, context.publish)
 
     this.map.on('render', () => this.onRender())
     this.publish({
@@ -231,6 +235,7 @@ export class CityScene {
     this.map.removeControl(this.overlay)
     this.overlay.finalize()
     this.disposeFramePacing()
+    this.mapControls.dispose()
     this.map.remove()
     this.tilesLoader.forgetPrefetches()
     this.selection.dispose()

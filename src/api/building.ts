@@ -1,4 +1,5 @@
 import type {
+  BuildingFloor,
   BuildingModel,
   BuildingModelRole,
   ConversionDatum,
@@ -102,6 +103,16 @@ export async function updateBimModel(change: {
 /** `POST /web/BIMupload/deleteBimModel`; refused (payment required) once the project is paid. */
 export async function deleteBimModel(modelId: string): Promise<void> {
   await api.post<null>('/BIMupload/deleteBimModel', { id: modelId })
+}
+
+/** `POST /web/BIMupload/updateFloor`: a floor's new elevation (metres) or name. */
+export async function updateFloor(input: {
+  id: string
+  elevation?: number
+  name?: string
+}): Promise<BuildingFloor> {
+  const { datum } = await api.post<BuildingFloor>('/BIMupload/updateFloor', input)
+  return datum
 }
 
 /** `POST /web/model/findModelInfo`: the structure and models the engine loads. */

@@ -22,7 +22,7 @@ declare global {
      */
     canvasHasContent(): Promise<boolean>
     /** Picks the building surface under a canvas point (CSS pixels), as a click does. */
-    pickAtScreenPoint(x: number, y: number): Promise<CommandResult<'pick.atScreenPoint'>>
+    pickAtScreenPoint(x: number, y: number): Promise<CommandResult<'building.pickAtScreenPoint'>>
     /** Resolves once no model of the open building is still loading; returns the snapshot. */
     waitForBuildingLoaded(): Promise<EngineSnapshot>
   }
@@ -43,8 +43,9 @@ export function installEngineTestApi(engine: Pick<Engine, 'getSnapshot' | 'run'>
   const members: Pick<TwinTestApi, EngineMembers> = {
     getEngineSnapshot: () => engine.getSnapshot(),
     runEngineCommand: (name, ...args) => engine.run(name, ...args),
-    canvasHasContent: async () => (await engine.run('view.countDrawnPixels')).drawnPixelCount > 0,
-    pickAtScreenPoint: (x, y) => engine.run('pick.atScreenPoint', { x, y }),
+    canvasHasContent: async () =>
+      (await engine.run('building.countDrawnPixels')).drawnPixelCount > 0,
+    pickAtScreenPoint: (x, y) => engine.run('building.pickAtScreenPoint', { x, y }),
     waitForBuildingLoaded: () =>
       new Promise((resolve) => {
         const check = () => {

@@ -421,4 +421,51 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message: 'The avatar must be an image uploaded with /upload/uploadJpg.',
   }),
   'input.currentPasswordRequired': msg({ message: 'Please enter your current password.' }),
+  'building.modelFileNotAccepted': msg({
+    message:
+      '{file} cannot be used here: upload .sbm, .glb, .gltf (with its .bin and images), .dae or .fbx files, or one .zip of them.',
+  }),
+  'building.zipHasNoModel': msg({
+    message: '{file} holds no model (.sbm, .glb, .gltf, .dae or .fbx).',
+  }),
+  'building.conversionRefused': msg({
+    message: '{file} could not be converted to a building model.',
+  }),
+  'building.oneZipOnly': msg({
+    message: 'Upload either model files or one ZIP, not both or several ZIPs.',
+  }),
+  'building.oneShellModel': msg({
+    message: 'The shell is one model, or one building structure .json.',
+  }),
+  'building.floorNotFound': msg({ message: 'This floor does not exist.' }),
+  'mapProxy.invalidAddress': msg({ message: 'The map address is not a valid address.' }),
+  'mapProxy.notHttp': msg({ message: 'Only http:// and https:// map addresses can be used.' }),
+  'mapProxy.credentials': msg({
+    message: 'Map addresses with a user name or password are refused.',
+  }),
+  'mapProxy.hostNotAllowed': msg({
+    message:
+      "The map server {host} is not on this server's list of allowed map hosts (MAP_PROXY_HOSTS).",
+  }),
+  'mapProxy.privateAddress': msg({
+    message:
+      'The map address points into a private network or at this server itself; it is refused.',
+  }),
+  'mapProxy.grantInvalid': msg({
+    message: 'This map address is not valid (any more): reload the map.',
+  }),
+  'mapProxy.notFound': msg({ message: 'No such map address.' }),
+  'mapProxy.timeout': msg({ message: 'The map server did not answer within {timeoutMs} ms.' }),
+  'mapProxy.tooLarge': msg({
+    message: 'The map resource is larger than {limitKb} KB (MAP_PROXY_RESPONSE_LIMIT_KB).',
+  }),
+  'mapProxy.upstreamStatus': msg({ message: 'The map server answered HTTP {status}.' }),
+  'mapProxy.unreachable': msg({ message: 'The map server could not be reached.' }),
+  'mapProxy.redirects': msg({ message: 'The map server redirected too many times.' }),
+  'mapProxy.notStyle': msg({ message: 'The address does not answer a MapLibre style (JSON).' }),
+  'mapProxy.notTileJson': msg({ message: 'The map source does not answer TileJSON.' }),
+  'mapProxy.regionTooLarge': msg({
+    message:
+      'This region needs more than {maximum} tiles (MAP_KEEP_REGION_MAX_TILES): choose a smaller area or fewer zoom levels.',
+  }),
 }

@@ -9,6 +9,7 @@ import type { Database, DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../clock'
 import type { FolderRule } from '../files/folder-sweeper'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
+import type { MapProxy } from '../map-proxy/map-proxy.service'
 import type { CityAccess } from '../tilesets/city-access'
 import { type GrantReader, signedInReader } from '../access/project-access'
 import { readHead } from '../tilesets/served-files'
@@ -68,9 +69,11 @@ export function createBasemapsService(dependencies: {
   clock: Clock
   access: CityAccess
   directory: string
+  /** Online styles are drawn through it; their addresses are checked against its allow-list. */
+  mapProxy: MapProxy
   onBackgroundError?: (error: unknown) => void
 }): BasemapsService {
-  const { database, clock, access, directory } = dependencies
+  const { database, clock, access, directory, mapProxy } = dependencies
   const { db } = database
   const now = () => timestampOf(clock.nowMs())
   const pathOf = (fileKey: string) => join(directory, `${fileKey}.pmtiles`)
@@ -115,7 +118,19 @@ export function createBasemapsService(dependencies: {
     return {
       setting,
       pmtiles_url: setting.kind === 'pmtiles' && chosen ? urlOf(chosen, reader) : null,
+      style_proxy_url: setting.kind === 'online' ? proxiedStyleOf(setting.style_url) : null,
       files: files.map((file) => toFile(file, reader)),
+    }
+  }
+
+  // A saved style whose host was allowed then but is not now has no proxied address: the map
+  // shows the failure instead of the browser fetching it directly (the CSP would refuse that).
+  const proxiedStyleOf = (styleUrl: string | null) => {
+    if (styleUrl === null) return null
+    try {
+      return mapProxy.styleAddress(styleUrl)
+    } catch {
+      return null
     }
   }
 
@@ -170,6 +185,7 @@ export function createBasemapsService(dependencies: {
 
     async save(user, input) {
       await access.requireEditable(user, input.project_id)
+      if (input.kind === 'online') mapProxy.checkStyleUrl(input.style_url ?? '')
       if (input.kind === 'pmtiles') {
         const file = await db
           .selectFrom('basemap_files')

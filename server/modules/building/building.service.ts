@@ -11,6 +11,7 @@ import {
   type ConversionDatum,
   type createModelByCategoryBodySchema,
   convertedModelFilesRoot,
+  defaultStoreyHeightMeters,
   type FloorUploadDatum,
   type ModelCountDatum,
   type ModelInfoDatum,
@@ -18,6 +19,7 @@ import {
   structureManifestMaxBytes,
   structureManifestSchema,
   type updateBimModelBodySchema,
+  type updateFloorBodySchema,
   type updateModelInfoBodySchema,
 } from '../../../contract/building'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
@@ -44,13 +46,8 @@ import {
   type ProjectAccess,
   signedInReader,
 } from '../access/project-access'
-import {
-  displayNameOf,
-  type InspectedSbm,
-  inspectSbm,
-  readAll,
-  readSbmsFromZip,
-} from './model-files'
+import { displayNameOf, type InspectedSbm, inspectSbm, readAll } from './model-files'
+import { sbmsOfUpload } from './uploaded-models'
 
 /** A file a request brought, already in the file store (multipart part or claimed upload). */
 export interface IncomingFile {
@@ -67,11 +64,14 @@ export interface ServedModelFile {
   stream: Readable
   contentType: string
   sizeBytes: number | undefined
+  /** Saved under this name (`Content-Disposition`), e.g. a conversion's source name. */
+  downloadName?: string
 }
 
 type UpdateBimModelInput = z.output<typeof updateBimModelBodySchema>
 type UpdateModelInfoInput = z.output<typeof updateModelInfoBodySchema>
 type CreateByCategoryInput = z.output<typeof createModelByCategoryBodySchema>
+type UpdateFloorInput = z.output<typeof updateFloorBodySchema>
 
 /** Which converter a conversion upload goes to. */
 export type ConversionKind = 'gltf' | 'daeOrFbx'
@@ -97,6 +97,8 @@ export interface BuildingService {
   /** `uploadandupdatemodel`: a model's new SBM file. */
   replaceModelFile(user: AuthUser, modelId: string, files: IncomingFile[]): Promise<BuildingModel>
   updateModel(user: AuthUser, input: UpdateBimModelInput): Promise<BuildingModel>
+  /** Renames a floor or sets its elevation (the scene stacks floors by it). */
+  updateFloor(user: AuthUser, input: UpdateFloorInput): Promise<BuildingFloor>
   /** Refused once the project is paid (SPEC §4). */
   deleteModel(user: AuthUser, modelId: string): Promise<void>
   modelInfo(caller: ProjectCaller, projectId: string): Promise<ModelInfoDatum>
@@ -298,40 +300,22 @@ export function createBuildingService(dependencies: {
       sbm.info.meshCount > 0 && sbm.info.meshesWithStoredBvh === sbm.info.meshCount ? 1 : 0,
   })
 
-  /** The stored model files of a request as checked SBMs (one ZIP is opened first). */
-  const inspectFloorFiles = async (files: IncomingFile[]): Promise<InspectedSbm[]> => {
-    const zips = files.filter((file) => extensionOf(file.fileName) === 'zip')
-    if (zips.length > 0 && files.length > 1) {
-      throw fieldError('validation', 'file', 'model.sbmOrOneZip')
-    }
-    const sbms: InspectedSbm[] = []
-    for (const file of files) {
-      const name = displayNameOf(file.fileName)
-      const bytes = await readStored(file.sha256)
-      if (extensionOf(name) === 'zip') {
-        for (const entry of await readSbmsFromZip(name, bytes)) {
-          sbms.push(inspectSbm(entry.fileName, entry.bytes))
-        }
-      } else {
-        // content first, so a GLB renamed to .sbm is named as not an SBM; then the name, since
-        // manifests link models by their .sbm file names
-        sbms.push(inspectSbm(name, bytes))
-        if (extensionOf(name) !== 'sbm') {
-          throw new AppError(
-            'unsupportedFile',
-            'model.notValidSbm',
-            {},
-            { details: [{ file: name, reason: 'the file name does not end in .sbm' }] },
-          )
-        }
-      }
-    }
-    const names = sbms.map((sbm) => sbm.fileName)
-    const duplicate = names.find((name, index) => names.indexOf(name) !== index)
-    if (duplicate !== undefined) {
-      throw fieldError('validation', 'file', 'model.duplicateName', { name: duplicate })
-    }
-    return sbms
+  /**
+   * The stored files of a floor or shell upload as checked SBMs: SBMs as they are, other model
+   * formats converted, one ZIP opened first (see uploaded-models.ts).
+   */
+  const sbmsOfFiles = async (userId: string, files: IncomingFile[], role: 'shell' | 'floor') => {
+    const uploaded = await Promise.all(
+      files.map(async (file) => ({ path: file.fileName, bytes: await readStored(file.sha256) })),
+    )
+    return sbmsOfUpload(uploaded, { conversions, role, userId })
+  }
+
+  /** Where a floor made from a plain upload goes: one storey above the highest floor. */
+  const nextElevation = async (handle: BuildingRepository, projectId: string) => {
+    const floors = await handle.listFloors(projectId)
+    if (floors.length === 0) return 0
+    return Math.max(...floors.map((floor) => floor.elevation)) + defaultStoreyHeightMeters
   }
 
   const requireFiles = (files: IncomingFile[]) => {
@@ -389,23 +373,94 @@ export function createBuildingService(dependencies: {
     sizeBytes: await storage.sizeOf(sha256),
   })
 
+  /**
+   * The shell upload given a model instead of a structure manifest: it becomes the project's
+   * shell (converted first when it is not an SBM); a shell before it stays as a plain model.
+   */
+  const uploadShellModel = async (
+    user: AuthUser,
+    projectId: string,
+    files: IncomingFile[],
+  ): Promise<StructureUploadDatum> => {
+    const project = await loadOwnedProject(user, projectId)
+    const sbms = await sbmsOfFiles(user.id, files, 'shell')
+    if (sbms.length !== 1) {
+      throw new AppError(
+        'validation',
+        'building.oneShellModel',
+        {},
+        {
+          details: [{ field: 'file', message: 'Exactly one model' }],
+        },
+      )
+    }
+    const sbm = sbms[0]!
+    const stored = await storage.put(sbm.bytes)
+    let replaced: string | undefined
+    let shellId = ''
+    try {
+      await db.transaction().execute(async (transaction) => {
+        await lockOwnedProject(transaction, user, projectId)
+        const handle = createBuildingRepository(transaction)
+        const timestamp = now()
+        for (const model of await handle.listModels(projectId)) {
+          if (model.role === 'shell' && model.file_name !== sbm.fileName) {
+            await handle.updateModel(model.id, { role: 'model', updated_at: timestamp })
+          }
+        }
+        const columns = fileColumnsOf(sbm, stored.sha256)
+        const existing = await handle.findModelByFileName(projectId, sbm.fileName)
+        if (existing) {
+          if (existing.sha256 !== stored.sha256) replaced = existing.sha256
+          shellId = existing.id
+          await handle.updateModel(existing.id, {
+            ...columns,
+            role: 'shell',
+            floor_id: null,
+            updated_at: timestamp,
+          })
+          return
+        }
+        shellId = randomUUID()
+        await handle.insertModel({
+          id: shellId,
+          project_id: projectId,
+          name: baseNameOf(sbm.fileName),
+          file_name: sbm.fileName,
+          role: 'shell',
+          floor_id: null,
+          ...columns,
+          preview_path: null,
+          created_at: timestamp,
+          updated_at: timestamp,
+        })
+      })
+    } catch (error) {
+      await releaseUnused([stored.sha256])
+      throw error
+    }
+    await releaseUnused([...files.map((file) => file.sha256), ...(replaced ? [replaced] : [])])
+    const shell = await repository.findModel(shellId)
+    return {
+      url: shell ? toModel(shell).url : '',
+      structure: await structureOf(repository, projectId, project.name),
+      missingModels: [],
+    }
+  }
+
   const service: BuildingService = {
     async uploadFloorModels(user, projectId, files) {
       const incoming = files.map((file) => file.sha256)
       return withCleanup(incoming, async () => {
         await loadOwnedProject(user, projectId)
         requireFiles(files)
-        const sbms = await inspectFloorFiles(files)
-        // ZIP entries are stored one by one; direct SBM parts are in the store already
+        const sbms = await sbmsOfFiles(user.id, files, 'floor')
+        // converted models and ZIP entries are stored one by one (an SBM part stores as itself)
         const stored: string[] = []
         for (const sbm of sbms) {
-          const direct = files.find((file) => displayNameOf(file.fileName) === sbm.fileName)
-          if (direct && extensionOf(direct.fileName) === 'sbm') stored.push(direct.sha256)
-          else {
-            const put = await storage.put(sbm.bytes)
-            incoming.push(put.sha256)
-            stored.push(put.sha256)
-          }
+          const put = await storage.put(sbm.bytes)
+          incoming.push(put.sha256)
+          stored.push(put.sha256)
         }
         const replaced: string[] = []
         const changedModelIds: string[] = []
@@ -444,7 +499,8 @@ export function createBuildingService(dependencies: {
                 id: floorId,
                 project_id: projectId,
                 name: baseNameOf(sbm.fileName),
-                elevation: 0,
+                // stacked, so plain models dropped together do not overlap; the UI can change it
+                elevation: await nextElevation(handle, projectId),
                 sort_order: await nextSortOrder(handle, projectId),
                 floor_key: null,
                 created_at: timestamp,
@@ -486,14 +542,21 @@ export function createBuildingService(dependencies: {
         async () => {
           const project = await loadOwnedProject(user, projectId)
           requireFiles(files)
+          const isManifest = files.some((file) => extensionOf(file.fileName) === 'json')
+          if (!isManifest) return uploadShellModel(user, projectId, files)
           if (files.length > 1) {
-            throw fieldError('validation', 'file', 'model.oneStructure')
+            throw new AppError(
+              'validation',
+              'building.oneShellModel',
+              {},
+              {
+                details: [{ field: 'file', message: 'Exactly one file' }],
+              },
+            )
           }
           const file = files[0]!
           const name = displayNameOf(file.fileName)
-          if (extensionOf(name) !== 'json') {
-            throw fieldError('validation', 'file', 'model.structureNotJson')
-          }
+          if (extensionOf(name) !== 'json') return uploadShellModel(user, projectId, files)
           if (file.sizeBytes > structureManifestMaxBytes) {
             throw new AppError('tooLarge', 'model.structureTooLarge')
           }
@@ -632,6 +695,23 @@ export function createBuildingService(dependencies: {
       const row = await repository.findModel(model.id)
       if (!row) throw new AppError('notFound', 'model.notFound')
       return toModel(row)
+    },
+
+    async updateFloor(user, input) {
+      const floor = await repository.findFloor(input.id)
+      if (!floor) throw new AppError('notFound', 'building.floorNotFound')
+      await loadOwnedProject(user, floor.project_id)
+      await db.transaction().execute(async (transaction) => {
+        await lockOwnedProject(transaction, user, floor.project_id)
+        await createBuildingRepository(transaction).updateFloor(floor.id, {
+          ...(input.name === undefined ? {} : { name: input.name }),
+          ...(input.elevation === undefined ? {} : { elevation: input.elevation }),
+          updated_at: now(),
+        })
+      })
+      const row = await repository.findFloor(floor.id)
+      if (!row) throw new AppError('notFound', 'building.floorNotFound')
+      return toBuildingFloor(row)
     },
 
     async deleteModel(user, modelId) {
@@ -839,6 +919,7 @@ export function createBuildingService(dependencies: {
           uuid: convertedId,
           rootPath: convertedModelFilesRoot,
           sbmName: `${convertedId}.sbm`,
+          downloadName: `${baseNameOf(entry.name)}.sbm`,
           sizeBytes: stored.sizeBytes,
           triangleCount: info.triangleCount,
           warnings: conversion.summary.warnings,
@@ -869,7 +950,10 @@ export function createBuildingService(dependencies: {
     async openConvertedFile(convertedId) {
       const converted = await repository.findConverted(convertedId)
       if (!converted) throw new AppError('notFound', 'file.notFound')
-      return served(converted.sha256, 'model/gltf-binary')
+      return {
+        ...(await served(converted.sha256, 'model/gltf-binary')),
+        downloadName: `${baseNameOf(converted.source_name)}.sbm`,
+      }
     },
 
     releaseUnused,

@@ -4,7 +4,7 @@ import { zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { notValidSbmMessage } from '../../../contract/building'
 import { AppError } from '../../http/app-error'
-import { displayNameOf, findSymlinkEntry, inspectSbm, readSbmsFromZip } from './model-files'
+import { displayNameOf, findSymlinkEntry, inspectSbm, readModelFilesFromZip } from './model-files'
 
 const fixtures = new URL('../../../workers/sbm/fixtures/', import.meta.url)
 
@@ -58,7 +58,7 @@ describe('model files', () => {
         async (edits, cutAt) => {
           const damaged = zip.slice(0, Math.max(cutAt, 1))
           for (const [offset, value] of edits) if (offset < damaged.length) damaged[offset] = value
-          const refusal = await refusalOf(() => readSbmsFromZip('upload.zip', damaged))
+          const refusal = await refusalOf(() => readModelFilesFromZip('upload.zip', damaged))
           if (refusal) expect(refusal.httpStatus).toBeLessThan(500)
         },
       ),

@@ -9,7 +9,12 @@ import { readArchiveDirectory } from '../../../workers/unzip/zip-reader'
 import { readSbm } from '../../../workers/sbm/read-sbm'
 import { SbmError } from '../../../workers/sbm/sbm-error'
 import { describeSbm, type SbmInfo } from '../../../workers/sbm/sbm-info'
-import { floorUploadMaxFiles, sbmUploadMaxBytes } from '../../../contract/building'
+import {
+  convertibleModelExtensions,
+  floorUploadMaxFiles,
+  modelResourceExtensions,
+  sbmUploadMaxBytes,
+} from '../../../contract/building'
 import { AppError } from '../../http/app-error'
 import { pixelBudgetProblem, readImageHeader, textureBudget } from '../images/image-header'
 
@@ -88,16 +93,17 @@ const floorArchiveLimits: Partial<ArchiveLimits> = {
 }
 
 /**
- * The `.sbm` files of a floor ZIP. The archive's directory is inspected before anything is
- * inflated (names that climb out, absolute or drive paths, duplicates, symbolic links, declared
- * sizes and compression ratios), and the inflated bytes are checked again as they are produced,
- * so a refused archive costs nothing but the read. Other entries (readme, `__MACOSX/`) are
- * ignored; an archive with no SBM is refused.
+ * The model files of a floor or shell ZIP (`.sbm` files, and models to convert with their
+ * buffers and textures), by their paths inside the archive. The archive's directory is
+ * inspected before anything is inflated (names that climb out, absolute or drive paths,
+ * duplicates, symbolic links, declared sizes and compression ratios), and the inflated bytes are
+ * checked again as they are produced, so a refused archive costs nothing but the read. Other
+ * entries (readme, `__MACOSX/`, hidden files) are ignored; an archive with no model is refused.
  */
-export async function readSbmsFromZip(
+export async function readModelFilesFromZip(
   zipName: string,
   bytes: Uint8Array,
-): Promise<Array<{ fileName: string; bytes: Uint8Array }>> {
+): Promise<Array<{ path: string; bytes: Uint8Array }>> {
   try {
     const symlink = findSymlinkEntry(bytes)
     if (symlink !== undefined) {
@@ -109,34 +115,30 @@ export async function readSbmsFromZip(
     }
     const source = toArchiveSource(bytes)
     const listing = await readArchiveDirectory(source, { limits: floorArchiveLimits })
+    const kept = new Set<string>(['sbm', ...convertibleModelExtensions, ...modelResourceExtensions])
     const wanted = listing.entries.filter(
       (entry) =>
         !entry.isDirectory &&
-        entry.name.toLowerCase().endsWith('.sbm') &&
+        kept.has(extensionOf(entry.name)) &&
         !entry.name.startsWith('__MACOSX/') &&
         !posix.basename(entry.name).startsWith('.'),
     )
-    if (wanted.length === 0) {
+    const models = wanted.filter((entry) => isModelName(entry.name))
+    if (models.length === 0) {
       throw new AppError(
         'unsupportedFile',
-        'model.zipNoSbm',
-        { name: zipName },
-        { details: [{ file: zipName, reason: 'no .sbm entry' } satisfies FileRefusal] },
+        'building.zipHasNoModel',
+        { file: zipName },
+        {
+          details: [{ file: zipName, reason: 'no model entry' } satisfies FileRefusal],
+        },
       )
     }
-    if (wanted.length > floorUploadMaxFiles) {
+    if (models.length > floorUploadMaxFiles) {
       throw new AppError('tooLarge', 'model.zipTooManyModels', {
         name: zipName,
-        count: wanted.length,
+        count: models.length,
         max: floorUploadMaxFiles,
-      })
-    }
-    const names = wanted.map((entry) => posix.basename(entry.name))
-    const duplicate = names.find((name, index) => names.indexOf(name) !== index)
-    if (duplicate !== undefined) {
-      throw new AppError('validation', 'model.zipDuplicateModel', {
-        name: zipName,
-        model: duplicate,
       })
     }
     const extracted = await extractEntries(source, listing, {
@@ -144,7 +146,7 @@ export async function readSbmsFromZip(
       limits: floorArchiveLimits,
     })
     return extracted.files.map((file) => ({
-      fileName: displayNameOf(file.name),
+      path: file.name,
       bytes: extractedFileBytes(extracted, file),
     }))
   } catch (error) {
@@ -162,6 +164,19 @@ export async function readSbmsFromZip(
       },
     )
   }
+}
+
+/** The lower-case extension of a file name or path, without the dot. */
+export function extensionOf(name: string): string {
+  return posix.extname(name).slice(1).toLowerCase()
+}
+
+/** Whether a file is a model (an SBM, or a format the converter takes), not a resource. */
+export function isModelName(name: string): boolean {
+  const extension = extensionOf(name)
+  return (
+    extension === 'sbm' || (convertibleModelExtensions as readonly string[]).includes(extension)
+  )
 }
 
 const centralHeaderSignature = 0x02014b50

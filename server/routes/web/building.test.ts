@@ -78,6 +78,77 @@ describe('building models API', () => {
     testApp.app.inject({ method: 'GET', url, headers })
 
   describe('floor upload (/upload/uploadZip)', () => {
+    it('converts common models dropped onto it and stacks their floors one storey apart', async () => {
+      const project = await newBuilding()
+      const answer = await uploadFloors(project.id, [
+        filePart('Duck.glb', await sharedFile('gltf/Duck/Duck.glb')),
+        filePart('box.fbx', await sharedFile('fbx/box.fbx')),
+      ])
+      expect(answer.envelope.code, answer.envelope.message).toBe('0')
+      const { models, floors } = answer.envelope.datum
+      expect(models.map((model) => [model.name, model.file_name, model.role])).toEqual([
+        ['Duck', 'Duck.sbm', 'floor'],
+        ['box', 'box.sbm', 'floor'],
+      ])
+      expect(floors.map((floor) => [floor.name, floor.elevation])).toEqual([
+        ['Duck', 0],
+        ['box', 3],
+      ])
+      const served = await fetchFile(models[0]!.url)
+      expect(describeSbm(served.rawPayload).role).toBe('floor')
+
+      // A floor's elevation is the user's to change; the scene stacks floors by it.
+      const moved = await callApi<{ elevation: number }>(testApp.app, {
+        url: '/web/BIMupload/updateFloor',
+        token: editor,
+        form: { id: floors[1]!.id, elevation: '4.5' },
+      })
+      expect(moved.envelope.datum.elevation).toBe(4.5)
+      const info = await modelInfo(project.id)
+      expect(info.structure.floors.map((floor) => floor.elevation)).toEqual([0, 4.5])
+      const foreign = await callApi(testApp.app, {
+        url: '/web/BIMupload/updateFloor',
+        token: otherEditor,
+        form: { id: floors[1]!.id, elevation: '1' },
+      })
+      expect(foreign.statusCode).toBe(403)
+      const bad = await callApi(testApp.app, {
+        url: '/web/BIMupload/updateFloor',
+        token: editor,
+        form: { id: floors[1]!.id, elevation: 'high' },
+      })
+      expect(bad.statusCode).toBe(400)
+    })
+
+    it('converts a zip of a .gltf with its files, and names what it refuses', async () => {
+      const project = await newBuilding()
+      const zip = zipSync({
+        'duck/Duck.gltf': await sharedFile('gltf/Duck/Duck.gltf'),
+        'duck/Duck0.bin': await sharedFile('gltf/Duck/Duck0.bin'),
+        'duck/DuckCM.png': await sharedFile('gltf/Duck/DuckCM.png'),
+      })
+      const answer = await uploadFloors(project.id, [filePart('duck.zip', zip)])
+      expect(answer.envelope.code, answer.envelope.message).toBe('0')
+      expect(answer.envelope.datum.models.map((model) => model.file_name)).toEqual(['Duck.sbm'])
+
+      const refused = await uploadFloors(project.id, [filePart('notes.txt', Buffer.from('hi'))])
+      expect(refused.statusCode).toBe(415)
+      expect(refused.envelope).toMatchObject({
+        messageId: 'building.modelFileNotAccepted',
+        params: { file: 'notes.txt' },
+      })
+      const gltf1 = await uploadFloors(project.id, [
+        filePart('old.glb', await sharedFile('gltf/edge-cases/glTF1.0-BoxTextured.glb')),
+      ])
+      expect(gltf1.statusCode).toBeGreaterThanOrEqual(400)
+      expect(gltf1.statusCode).toBeLessThan(500)
+      expect(gltf1.envelope).toMatchObject({
+        messageId: 'building.conversionRefused',
+        params: { file: 'old.glb' },
+      })
+      expect((await modelInfo(project.id)).models).toHaveLength(1)
+    })
+
     it('registers the floors an SBM carries and serves the model to its owner', async () => {
       const project = await newBuilding()
       const answer = await uploadFloors(project.id, [
@@ -214,7 +285,7 @@ describe('building models API', () => {
       [
         'an archive without SBMs',
         () => zipSync({ 'notes.txt': new Uint8Array(10) }),
-        'no .sbm entry',
+        'no model entry',
       ],
       [
         'an archive holding an invalid SBM',
@@ -307,6 +378,37 @@ describe('building models API', () => {
   })
 
   describe('shell upload (/upload/configModelFileStructureReturnUrl)', () => {
+    it('makes a dropped model the shell, converting it first', async () => {
+      const project = await newBuilding()
+      const answer = await postMultipart<StructureUploadDatum>(
+        testApp.app,
+        '/web/upload/configModelFileStructureReturnUrl',
+        editor,
+        [
+          { name: 'project_id', value: project.id },
+          filePart('Duck.glb', await sharedFile('gltf/Duck/Duck.glb')),
+        ],
+      )
+      expect(answer.envelope.code, answer.envelope.message).toBe('0')
+      const info = await modelInfo(project.id)
+      expect(info.models.map((model) => [model.file_name, model.role])).toEqual([
+        ['Duck.sbm', 'shell'],
+      ])
+      expect(info.structure.shellModelId).toBe(info.models[0]!.id)
+
+      const text = await postMultipart(
+        testApp.app,
+        '/web/upload/configModelFileStructureReturnUrl',
+        editor,
+        [{ name: 'project_id', value: project.id }, filePart('shell.txt', Buffer.from('{}'))],
+      )
+      expect(text.statusCode).toBe(415)
+      expect(text.envelope).toMatchObject({
+        messageId: 'building.modelFileNotAccepted',
+        params: { file: 'shell.txt' },
+      })
+    })
+
     const manifest = {
       version: 1,
       kind: 'building',
@@ -365,7 +467,6 @@ describe('building models API', () => {
     })
 
     it.each([
-      ['a file that is not .json', [jsonPart(manifest, 'shell.txt')], 400],
       ['text that is not JSON', [jsonPart('{"version": 1,')], 400],
       ['JSON of the wrong shape', [jsonPart({ ...manifest, floors: [{ id: 'F1' }] })], 400],
       [
@@ -639,9 +740,12 @@ describe('building models API', () => {
       expect(answer.envelope.code).toBe('0')
       const datum = answer.envelope.datum
       expect(datum.sbmName).toBe(`${datum.uuid}.sbm`)
+      expect(datum.downloadName).toBe('Duck.sbm')
       expect(datum.model).toMatchObject({ role: 'model', name: 'Duck', has_stored_bvh: true })
       const served = await fetchFile(`${datum.rootPath}${datum.sbmName}`)
       expect(served.statusCode).toBe(200)
+      // saved under the source's name, not the random id
+      expect(served.headers['content-disposition']).toContain('filename="Duck.sbm"')
       expect(describeSbm(served.rawPayload).triangleCount).toBe(datum.triangleCount)
     })
 

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import {
+  buildingFloorSchema,
   buildingModelIdBodySchema,
   buildingModelSchema,
   buildingProjectBodySchema,
@@ -18,10 +19,10 @@ import {
   modelInfoDatumSchema,
   replaceModelFieldsSchema,
   sbmUploadMaxBytes,
-  structureManifestMaxBytes,
   structureUploadDatumSchema,
   structureUploadFieldsSchema,
   updateBimModelBodySchema,
+  updateFloorBodySchema,
   updateModelInfoBodySchema,
   uploadGltfForSbmFieldsSchema,
 } from '../../../contract/building'
@@ -128,12 +129,14 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/web/upload/uploadZip',
     auth: 'editor',
-    summary: 'Floor upload: many .sbm files or one .zip of SBMs',
+    summary: 'Floor upload: model files (.sbm, .glb, .gltf, .dae, .fbx) or one .zip of them',
     description:
-      'Multipart: `project_id`, then `file` parts (SBM files, or one ZIP holding SBMs), or ' +
-      '`upload_id` of a finished resumable upload. Every SBM is validated; any invalid file ' +
-      'refuses the whole upload. An SBM with floor metadata registers those floors; otherwise a ' +
-      'floor named after the file is made. A file name already in the project replaces that model.',
+      'Multipart: `project_id`, then `file` parts (SBM files, glTF/GLB/DAE/FBX models converted ' +
+      'to SBM here, a .gltf with its .bin and images, or one ZIP of any of these), or ' +
+      '`upload_id` of a finished resumable upload. Every model is validated or converted; any ' +
+      'refused file refuses the whole upload. An SBM with floor metadata registers those floors; ' +
+      'otherwise a floor named after the file is made, one storey (3 m) above the highest floor. ' +
+      'A file name (`<base>.sbm`) already in the project replaces that model.',
     tags: ['upload'],
     body: floorUploadFieldsSchema,
     datum: floorUploadDatumSchema,
@@ -154,15 +157,22 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/web/upload/configModelFileStructureReturnUrl',
     auth: 'editor',
-    summary: 'Shell upload: the building structure manifest (.json)',
+    summary: 'Shell upload: one model (converted like the floor upload) or a structure .json',
     description:
-      'Multipart: `project_id` and exactly one `.json` `file`. The manifest is validated, stored ' +
+      'Multipart: `project_id` and one model (`.sbm`, `.glb`, `.gltf` with its files, `.dae`, ' +
+      '`.fbx`, or one ZIP), which becomes the shell; or exactly one `.json` `file`, the building ' +
+      'structure manifest. The manifest is validated, stored ' +
       "and becomes the project's `shell_json_path`; its shell and floors are linked to the " +
       "project's models by file name (models not uploaded yet are listed in `missingModels`).",
     tags: ['upload'],
     body: structureUploadFieldsSchema,
     datum: structureUploadDatumSchema,
-    files: { fields: ['file'], maxFiles: 1, maxFileSizeBytes: structureManifestMaxBytes },
+    // a model may come as a .gltf with its .bin and images; the manifest's 1 MB is checked later
+    files: {
+      fields: ['file'],
+      maxFiles: conversionMaxFiles,
+      maxFileSizeBytes: floorZipUploadMaxBytes,
+    },
     handler: async ({ body, user, files }) =>
       building.uploadStructure(
         user,
@@ -196,6 +206,16 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
     body: updateBimModelBodySchema,
     datum: buildingModelSchema,
     handler: ({ body, user }) => building.updateModel(user, body),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web/BIMupload/updateFloor',
+    auth: 'editor',
+    summary: 'Rename a floor or set its elevation (metres; floors are drawn stacked by it)',
+    body: updateFloorBodySchema,
+    datum: buildingFloorSchema,
+    handler: ({ body, user }) => building.updateFloor(user, body),
   })
 
   defineRoute(app, {
@@ -316,6 +336,14 @@ const sha256NamePattern = (extension: string) => new RegExp(`^([0-9a-f]{64})\\.$
 function registerModelFileRoutes(app: FastifyInstance, building: BuildingService): void {
   const send = (reply: FastifyReply, served: ServedModelFile, isPrivate: boolean) => {
     reply.type(served.contentType)
+    if (served.downloadName) {
+      // RFC 6266: an ASCII fallback plus the UTF-8 name, so Korean and Chinese names survive
+      const ascii = served.downloadName.replace(/[^\x20-\x7e]|["\\]/g, '_')
+      reply.header(
+        'content-disposition',
+        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(served.downloadName)}`,
+      )
+    }
     if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
     // the address holds the content hash (or a random id), so the bytes never change under it;
     // files of a project stay out of shared caches

@@ -126,7 +126,7 @@ describe('city area: oblique photography, tiles, GIS models, basemaps', () => {
     new URL(relative, `http://host${rootUrl}`).pathname
 
   beforeAll(async () => {
-    test = await createTestApp()
+    test = await createTestApp({ env: { MAP_PROXY_HOSTS: 'tiles.example.com' } })
     app = test.app
     token = await signIn(app, testEditor)
     project = await createProject(app, token, { kind: 'city' })

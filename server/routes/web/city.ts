@@ -43,8 +43,11 @@ import {
   createTilesetsService,
   type TilesetsService,
 } from '../../modules/tilesets/tilesets.service'
+import { openUrlSigner, urlSigningKeyFile } from '../../modules/access/url-signer'
+import { createMapProxy, type MapProxy } from '../../modules/map-proxy/map-proxy.service'
 import { projectAreaOf } from './project-area'
 import { callerOrNullOf } from './project-caller'
+import { registerMapProxyRoutes } from './map-proxy'
 import { registerTileRoutes } from './tiles'
 
 /** The city area's services, made once per app. */
@@ -54,6 +57,8 @@ export interface CityArea {
   tilesetIngest: JobKind<TilesetIngestInput, ObliquePhotograph>
   gisModels: GisModelsService
   basemaps: BasemapsService
+  /** Online styles through the server (server/modules/map-proxy). */
+  mapProxy: MapProxy
   directories: ReturnType<typeof cityDirectories>
 }
 
@@ -83,7 +88,20 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
     limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
     onBackgroundError,
   })
+  // the proxy's addresses are signed like every served file's (one key under DATA_DIR/keys)
+  const mapProxy = createMapProxy({
+    settings: config.mapProxy,
+    signer: openUrlSigner(urlSigningKeyFile(config.dataDir)),
+    clock,
+  })
+  if (config.mapProxy.allowedPrivateAddresses.length > 0) {
+    app.log.warn(
+      { addresses: config.mapProxy.allowedPrivateAddresses },
+      'MAP_PROXY_TEST_PRIVATE_ADDRESSES is set: the map proxy may reach these private addresses (tests only)',
+    )
+  }
   return {
+    mapProxy,
     directories,
     tilesets,
     tilesetIngest: tilesetIngestJob(tilesets),
@@ -93,6 +111,7 @@ async function makeCityArea(app: FastifyInstance): Promise<CityArea> {
       clock,
       access,
       directory: directories.basemaps,
+      mapProxy,
       onBackgroundError,
     }),
   }
@@ -130,6 +149,7 @@ export function registerCityArea(app: FastifyInstance): void {
   registerBasemapRoutes(app, ready)
   registerUploadRoutes(app, ready)
   registerTileRoutes(app, ready)
+  registerMapProxyRoutes(app, ready)
 
   // leftovers go through the app's one folder sweeper (at start-up and hourly)
   const directories = cityDirectories(app.deps.config.dataDir)

@@ -7,7 +7,7 @@ import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../../
 /**
  * GEOCODER_URL and MAP_STYLE_URL through the real app: the routes use a fake Nominatim on
  * 127.0.0.1 when configured, the offline geocoder when it fails, and the picker learns the
- * style address from a public route.
+ * (proxied) style address from a public route; the proxy itself: map-proxy.test.ts.
  */
 describe('online geocoder and map style configuration', () => {
   let fake: Server
@@ -100,15 +100,16 @@ describe('online geocoder and map style configuration', () => {
     }
   })
 
-  it('tells the picker which style to use, and lets the browser fetch it', async () => {
+  it('tells the picker which style to use, through the map proxy (the CSP stays strict)', async () => {
     const answer = await callApi<MapConfigDatum>(online.app, {
       method: 'GET',
       url: '/web/publicselect/mapConfig',
     })
-    expect(answer.envelope.datum).toEqual({
-      styleUrl: 'https://tiles.example.com/styles/bright/style.json',
-    })
-    expect(online.config.cspExtraOrigins).toContain('https://tiles.example.com')
+    expect(answer.envelope.datum.styleUrl).toMatch(
+      /^\/web\/mapproxy\/[^/]+\/s\/[A-Za-z0-9_-]+\/styles\/bright\/style\.json$/,
+    )
+    expect(online.config.cspExtraOrigins).toEqual([])
+    expect(online.config.mapProxy.allowedHosts).toContain('tiles.example.com')
     const unset = await callApi<MapConfigDatum>(offline.app, {
       method: 'GET',
       url: '/web/publicselect/mapConfig',

@@ -14,6 +14,7 @@ import { defineRoute } from '../../http/define-route'
 import { type Place, shippedGeocoderInstance } from '../../modules/geocoder'
 import type { GeocodingService } from '../../modules/online-geocoder'
 import { shippedRegions } from '../../modules/regions'
+import { cityAreaOf } from './city'
 
 /** Rank for map styling: 0 capitals and megacities … 3 small places. */
 function placeRank(place: Place): number {
@@ -76,8 +77,13 @@ export function registerGeoRoutes(app: FastifyInstance, geocoding: GeocodingServ
     url: '/web/publicselect/mapConfig',
     auth: 'public',
     summary: 'How the map picker draws: an online style address, or null for the offline style',
+    description:
+      'The address is MAP_STYLE_URL through the map proxy (`/web/mapproxy/…`, signed): the page may only talk to this server.',
     datum: mapConfigDatumSchema,
-    handler: () => ({ styleUrl: mapStyleUrl ?? null }),
+    handler: async () => {
+      if (mapStyleUrl === undefined) return { styleUrl: null }
+      return { styleUrl: (await cityAreaOf(app)).mapProxy.styleAddress(mapStyleUrl) }
+    },
   })
 
   // GeoJSON sources of the offline map style, built once and cached by browsers for a day.

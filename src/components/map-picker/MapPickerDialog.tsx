@@ -130,7 +130,12 @@ function PickerBody({
     if (!load) return
     let isCurrent = true
     load().then(
-      (config) => isCurrent && setStyleUrl(config.styleUrl),
+      // the proxied address is relative to our server; MapLibre's workers need it absolute
+      (config) =>
+        isCurrent &&
+        setStyleUrl(
+          config.styleUrl === null ? null : new URL(config.styleUrl, window.location.origin).href,
+        ),
       // the offline style needs nothing from the server's configuration
       () => isCurrent && setStyleUrl(null),
     )

@@ -6,6 +6,7 @@ import {
   pickerStartView,
   serverMapData,
 } from './offline-style'
+import { localeRegionView, worldView } from './locale-region'
 
 describe('offline map style', () => {
   it('is a valid MapLibre style that needs no network but our own server', () => {
@@ -35,14 +36,22 @@ describe('offline map style', () => {
 })
 
 describe('picker start view', () => {
-  it('opens at Seoul in Korean and at the city default otherwise, within the basemap’s detail', () => {
-    expect(pickerStartView('ko', null)).toEqual({
-      center: { lng: 126.978408, lat: 37.566653 },
-      zoom: offlineDetailMaxZoom,
-    })
-    expect(pickerStartView('zh', null).center).toEqual({ lng: 121.6, lat: 31.2 })
-    expect(pickerStartView('en', null, 20)).toEqual({ center: { lng: 121.6, lat: 31.2 }, zoom: 16 })
-    expect(pickerStartView('ko', null, 20).zoom).toBe(12)
+  it('opens over the browser locale’s region, else the UI language’s home, else the world', () => {
+    expect(pickerStartView('en', null, offlineDetailMaxZoom, ['en-GB', 'en'])).toEqual(
+      localeRegionView(['en-GB'], 'en'),
+    )
+    expect(pickerStartView('en', null, offlineDetailMaxZoom, ['en-GB']).center.lng).toBeCloseTo(
+      -2.5,
+    )
+    expect(
+      pickerStartView('zh', null, offlineDetailMaxZoom, ['zh-Hant-TW']).center.lat,
+    ).toBeCloseTo(23.7)
+    // a locale without a region: the language's home
+    expect(pickerStartView('en', null, offlineDetailMaxZoom, ['ko']).center.lng).toBeCloseTo(127.8)
+    expect(pickerStartView('ko', null, offlineDetailMaxZoom, []).center.lng).toBeCloseTo(127.8)
+    expect(pickerStartView('en', null, offlineDetailMaxZoom, ['en'])).toEqual(worldView)
+    // never closer than the offline data has detail for
+    expect(pickerStartView('en', null, 3, ['en-SG']).zoom).toBe(3)
   })
 
   it('opens at a point picked before', () => {

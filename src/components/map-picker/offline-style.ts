@@ -1,6 +1,7 @@
 import type { StyleSpecification } from 'maplibre-gl'
 import { offlineMapDataPaths } from '../../../contract/geo'
 import type { Language } from '../../i18n/languages'
+import { browserLocales, localeRegionView } from './locale-region'
 
 /**
  * The offline default map style (decisions.md "Maps"): Natural Earth country outlines and
@@ -24,6 +25,9 @@ export const offlineMapColors = {
  * so the picker opens no closer than this.
  */
 export const offlineDetailMaxZoom = 8
+
+/** Shown by the map's attribution control: the offline style's data is Natural Earth's. */
+const naturalEarth = '© Natural Earth'
 
 /** Fonts tried for labels, in order; the browser picks what is installed (CJK included). */
 const labelFonts = ['Noto Sans CJK SC', 'Noto Sans CJK KR', 'Noto Sans', 'sans-serif']
@@ -58,8 +62,8 @@ export function createOfflineMapStyle(
     version: 8,
     name: 'Twinscape offline',
     sources: {
-      countries: { type: 'geojson', data: data.countries as string },
-      places: { type: 'geojson', data: data.places as string },
+      countries: { type: 'geojson', data: data.countries as string, attribution: naturalEarth },
+      places: { type: 'geojson', data: data.places as string, attribution: naturalEarth },
     },
     layers: [
       { id: 'water', type: 'background', paint: { 'background-color': offlineMapColors.water } },
@@ -123,22 +127,19 @@ export interface MapView {
 
 /** decisions.md: city projects open at lon 121.6, lat 31.2, zoom 16. */
 export const cityDefaultView: MapView = { center: { lng: 121.6, lat: 31.2 }, zoom: 16 }
-/** decisions.md: the address picker opens at Seoul, zoom 12, when the language is ko. */
-export const koreanPickerView: MapView = { center: { lng: 126.978408, lat: 37.566653 }, zoom: 12 }
 
 /**
- * Where the address picker opens: at the point already picked, else per decisions.md (Seoul in
- * Korean, the city default otherwise), never closer than the offline basemap has detail for.
+ * Where the address picker opens so the user sees land: at the point already picked (the
+ * project's location), else over the region of the browser's locale (locale-region.ts; the UI
+ * language's home when the browser names none), never closer than the offline basemap has
+ * detail for. (Issue 12: it used to open over open sea at Shanghai's coast.)
  */
 export function pickerStartView(
   language: Language,
   picked: { lng: number; lat: number } | null,
   maxZoom = offlineDetailMaxZoom,
+  locales: readonly string[] = browserLocales(),
 ): MapView {
-  const view = picked
-    ? { center: picked, zoom: maxZoom }
-    : language === 'ko'
-      ? koreanPickerView
-      : cityDefaultView
+  const view = picked ? { center: picked, zoom: maxZoom } : localeRegionView(locales, language)
   return { center: view.center, zoom: Math.min(view.zoom, maxZoom) }
 }

@@ -89,10 +89,8 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
 
   function handlePick(pick: BuildingPick | null) {
     const purpose = buildingSession.clickPurpose
-    if (purpose === 'inspect') {
-      buildingSession.inspectedPick = pick
-      return
-    }
+    // the engine recorded the pick; the info box shows it from the snapshot
+    if (purpose === 'inspect') return
     buildingSession.clickPurpose = 'inspect'
     if (!pick) {
       toast.warning(t`Nothing was hit there. Click on the building.`)

@@ -57,7 +57,7 @@ export function BuildingCanvas({ onPick, label }: BuildingCanvasProps) {
     const bounds = event.currentTarget.getBoundingClientRect()
     const x = event.clientX - bounds.left
     const y = event.clientY - bounds.top
-    engine.run('pick.atScreenPoint', { x, y }).then(
+    engine.run('building.pickAtScreenPoint', { x, y }).then(
       (pick) => onPickRef.current(pick),
       // the failure is already in snapshot.lastError, which the status bar shows
       () => undefined,

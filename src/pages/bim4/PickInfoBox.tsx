@@ -1,19 +1,19 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useSnapshot } from 'valtio'
-import { sceneStore } from '../../engine-bridge'
-import { buildingSession } from './building-session'
+import { sceneStore, useEngine } from '../../engine-bridge'
 
 const formatMeters = (value: number) => value.toFixed(2)
 
 /**
- * The small box that says what the last inspecting click hit: model, floor, mesh and point in
- * scene metres. Dismissible; hidden while nothing was picked.
+ * The small box that says what the last click hit: model, floor, mesh and point in scene
+ * metres. It shows the engine's pick (the one the marker marks) and closing it clears that pick
+ * in the engine, so box and marker always agree. Hidden while nothing is picked.
  */
 export function PickInfoBox() {
   const { t } = useLingui()
-  const session = useSnapshot(buildingSession)
+  const engine = useEngine()
   const scene = useSnapshot(sceneStore)
-  const pick = session.inspectedPick
+  const pick = scene.building.lastPick
   if (!pick) return null
   const model = scene.building.models.find((candidate) => candidate.id === pick.modelId)
   const floor = scene.building.floors.find((candidate) => candidate.id === pick.floorId)
@@ -31,7 +31,8 @@ export function PickInfoBox() {
           className="ts-bim4-pick__close"
           aria-label={t`Close`}
           onClick={() => {
-            buildingSession.inspectedPick = null
+            // a failure is in snapshot.lastError, which the status bar shows
+            void engine.run('building.clearPick').catch(() => undefined)
           }}
         >
           ×

@@ -2,7 +2,6 @@ import { proxy } from 'valtio'
 import type { ModelInfoDatum } from '../../../contract/building'
 import type { Project } from '../../../contract/project'
 import type { GmlPath } from '../../../contract/gml'
-import type { BuildingPick } from '../../../engine/api'
 
 /**
  * What the building editor knows beyond the engine snapshot: the open project's record and
@@ -42,8 +41,6 @@ export interface BuildingSessionState {
   clickPurpose: CanvasClickPurpose
   routeStart: RouteEndChoice | null
   routeEnd: RouteEndChoice | null
-  /** The last canvas pick made for inspection (shown in the info box). */
-  inspectedPick: BuildingPick | null
   /** The project's GML file as the server describes it, or null when it has none. */
   gmlFile: GmlPath | null
   gmlStatus: GmlFileStatus
@@ -61,7 +58,6 @@ export const buildingSession = proxy<BuildingSessionState>({
   clickPurpose: 'inspect',
   routeStart: null,
   routeEnd: null,
-  inspectedPick: null,
   gmlFile: null,
   gmlStatus: 'unknown',
   modelsRevision: 0,
@@ -78,7 +74,6 @@ export function resetBuildingSession(projectId: string | null): void {
     clickPurpose: 'inspect',
     routeStart: null,
     routeEnd: null,
-    inspectedPick: null,
     gmlFile: null,
     gmlStatus: 'unknown',
   } satisfies Omit<BuildingSessionState, 'modelsRevision'>)

@@ -23,6 +23,13 @@ export interface UploadPlan<Datum> {
   /** Hands a finished resumable upload to the same route (`upload_id` instead of a file). */
   sendUploadId: (uploadId: string, file: File) => Promise<Datum>
   /**
+   * What the server does once the bytes are in (e.g. "converting"), shown on the rows until it
+   * answers; without it the rows stay at 100 %.
+   */
+  processingLabel?: string
+  /** The row's failure text in the user's language (default: the error's own message). */
+  describeError?: (error: unknown) => string
+  /**
    * The files only make sense together (a .gltf with its .bin and images), so they always go in
    * one multipart request, however big.
    */
@@ -39,8 +46,21 @@ export async function uploadWithWindow<Datum>(plan: UploadPlan<Datum>): Promise<
   const rows = plan.files.map((file) => {
     const id = nextUploadRowId('bim4')
     uploadStore.add({ id, name: file.name, sizeBytes: file.size })
-    return { file, tracker: trackUploadRow(id) }
+    return { id, file, tracker: trackUploadRow(id) }
   })
+  const fail = (failed: typeof rows, error: unknown) => {
+    for (const row of failed) {
+      row.tracker.fail(error)
+      if (plan.describeError) {
+        uploadStore.update(row.id, { errorMessage: plan.describeError(error) })
+      }
+    }
+  }
+  const process = (row: (typeof rows)[number]) => {
+    if (plan.processingLabel) {
+      uploadStore.update(row.id, { status: 'processing', processingLabel: plan.processingLabel })
+    }
+  }
 
   const isResumable =
     !plan.isOneRequest && plan.files.some((file) => file.size >= resumableThresholdBytes)
@@ -52,10 +72,11 @@ export async function uploadWithWindow<Datum>(plan: UploadPlan<Datum>): Promise<
           purpose: plan.purpose,
           onProgress: row.tracker.onProgress,
         })
+        process(row)
         answers.push(await plan.sendUploadId(uploadId, row.file))
         row.tracker.succeed()
       } catch (error) {
-        for (const failed of rows.slice(index)) failed.tracker.fail(error)
+        fail(rows.slice(index), error)
         throw error
       }
     }
@@ -73,11 +94,13 @@ export async function uploadWithWindow<Datum>(plan: UploadPlan<Datum>): Promise<
         const sizeBytes = row.file.size
         row.tracker.onProgress(((percents[index] ?? 0) / 100) * sizeBytes, sizeBytes)
       })
+      // every byte is in: the server is converting now, which the rows say instead of 100 %
+      if (totalBytes > 0 && sentBytes >= totalBytes) for (const row of rows) process(row)
     })
     for (const row of rows) row.tracker.succeed()
     return [answer]
   } catch (error) {
-    for (const row of rows) row.tracker.fail(error)
+    fail(rows, error)
     throw error
   }
 }

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ApiError } from '../../api/client'
 import { Engine, EngineProvider } from '../../engine-bridge'
 import { closeProject, currentProject } from '../../state/project'
 import { UiRoot, uploadStore } from '../../ui'
@@ -216,5 +217,35 @@ describe('basemap setting tab', () => {
       await user.click(screen.getByRole('radio', { name: /Offline map/ }))
     })
     await waitFor(() => expect(server.basemap.setting.kind).toBe('offline'))
+  })
+
+  it('says why the server refused a style address, in the user’s words', async () => {
+    const user = userEvent.setup()
+    const { server } = renderEditor('/home/style/basemap')
+    // the server's map proxy refuses hosts off its allow-list (server/modules/map-proxy)
+    server.services.saveBasemap = async () => {
+      throw new ApiError({
+        reason: 'server',
+        envelope: {
+          code: '1003',
+          message: "The map server tiles.example.org is not on this server's list …",
+          datum: { reason: 'host' },
+        },
+        httpStatus: 403,
+        fallbackMessage: '',
+      })
+    }
+    await user.click(await screen.findByRole('radio', { name: 'Online style address' }))
+    await user.type(
+      screen.getByRole('textbox', { name: 'Style address' }),
+      'https://tiles.example.org/style.json',
+    )
+    await user.click(screen.getByRole('button', { name: 'Apply' }))
+    expect(
+      await screen.findAllByText(
+        'This server does not allow maps from tiles.example.org. Ask an administrator to add it to the map host list (MAP_PROXY_HOSTS).',
+      ),
+    ).not.toHaveLength(0)
+    expect(server.basemap.setting.kind).toBe('offline')
   })
 })

@@ -18,6 +18,7 @@ import { CityServicesProvider, defaultCityServices, useCityServices } from './ci
 import { CityMap } from './CityMap'
 import { CityMapStatus } from './CityMapStatus'
 import { CityStatusBar } from './CityStatusBar'
+import { CityMapControls } from './map-controls/CityMapControls'
 import { BasemapTab } from './basemap/BasemapTab'
 import { MonomerTab } from './monomer/MonomerTab'
 import { ObliqueTab } from './oblique/ObliqueTab'
@@ -154,6 +155,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
         <div className="ts-city__stage">
           <CityMap onMapClick={onMapClick} />
           <CityMapStatus store={store} />
+          <CityMapControls />
           <CityStatusBar />
         </div>
       </div>

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio'
 import { engineErrorMessage, sceneStore } from '../../engine-bridge'
 import { developerSettings } from '../../state/developer-settings'
 import { formatFileSize } from '../../ui'
+import { basemapFailureMessage } from './map-controls/basemap-failure-messages'
 
 /**
  * The strip under the city map: tiles in memory, tile memory, the last map frame's draw time
@@ -23,10 +24,8 @@ export function CityStatusBar() {
     problems.push(t`${name} could not be loaded: ${reason}`)
   }
   if (tileErrorCount > 0) problems.push(t`${tileErrorCount} tiles failed to load`)
-  if (city.basemap?.error) {
-    const reason = city.basemap.error
-    problems.push(t`Basemap: ${reason}`)
-  }
+  // in the user's words, never MapLibre's raw error text (kept in the snapshot for developers)
+  if (city.basemap?.failure) problems.push(i18n._(basemapFailureMessage(city.basemap.failure)))
   if (scene.lastError?.command.startsWith('city.')) {
     problems.push(i18n._(engineErrorMessage(scene.lastError.code)))
   }

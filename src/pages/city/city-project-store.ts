@@ -119,7 +119,18 @@ export function engineBasemap(
 ): CityBasemap {
   const setting = basemap?.setting
   if (setting?.kind === 'online' && setting.style_url) {
-    return { kind: 'online', styleUrl: setting.style_url }
+    // Through our server's map proxy: the page's CSP lets the browser reach only the server.
+    // Without a proxied address (the host is no longer allowed) the style cannot load, and the
+    // map says so.
+    return {
+      kind: 'online',
+      styleUrl: absoluteServedUrl(basemap?.style_proxy_url ?? setting.style_url, origin),
+      // a failing online style leaves the offline map in view under the message
+      fallbackStyle: createOfflineMapStyle(serverMapData(origin), language) as unknown as Record<
+        string,
+        unknown
+      >,
+    }
   }
   if (setting?.kind === 'pmtiles' && basemap?.pmtiles_url) {
     return { kind: 'pmtiles', url: absoluteServedUrl(basemap.pmtiles_url, origin) }

@@ -82,11 +82,16 @@ describe('what the engine is given', () => {
         pmtiles_id: kind === 'pmtiles' ? 'file-1' : null,
       },
       pmtiles_url: kind === 'pmtiles' ? '/web/basemaps/file-1/map.pmtiles?sig=1' : null,
+      style_proxy_url:
+        kind === 'online' ? '/web/mapproxy/g1/s/aHR0cHM6Ly90aWxlcw/style.json' : null,
       files: [],
     })
-    expect(engineBasemap(saved('online'), 'en')).toEqual({
+    // online styles are drawn through the server's proxy (the page's CSP allows nothing else)
+    expect(engineBasemap(saved('online'), 'en', 'http://127.0.0.1:8080')).toMatchObject({
       kind: 'online',
-      styleUrl: 'https://tiles.example.com/style.json',
+      styleUrl: 'http://127.0.0.1:8080/web/mapproxy/g1/s/aHR0cHM6Ly90aWxlcw/style.json',
+      // the offline map stays in view when the online style fails
+      fallbackStyle: { name: 'Twinscape offline' },
     })
     expect(engineBasemap(saved('pmtiles'), 'en', 'http://127.0.0.1:8080')).toEqual({
       kind: 'pmtiles',

@@ -213,7 +213,7 @@ function ConversionResult({
 }) {
   const sizeText = formatFileSize(datum.sizeBytes)
   const triangleCount = datum.triangleCount
-  const sbmName = datum.sbmName
+  const sbmName = datum.downloadName
   return (
     <section className="ts-model-config__result" data-testid="conversion-result">
       <p className="ts-model-config__success" role="status">
@@ -240,7 +240,11 @@ function ConversionResult({
         <Button onClick={onRender} disabled={isRendering}>
           <Trans>Render</Trans>
         </Button>
-        <a className="ts-model-config__download" href={convertedModelPath(datum)} download>
+        <a
+          className="ts-model-config__download"
+          href={convertedModelPath(datum)}
+          download={datum.downloadName}
+        >
           <Trans>Download SBM</Trans>
         </a>
       </div>

@@ -107,9 +107,15 @@ function UploadRowItem({ row }: { row: Readonly<UploadRow> }) {
       >
         {row.status === 'ready' && <Trans>waiting</Trans>}
         {row.status === 'uploading' && `${Math.round(row.progressPercent)}%`}
+        {row.status === 'processing' && (row.processingLabel ?? <Trans>processing</Trans>)}
         {row.status === 'success' && <Trans>success</Trans>}
         {row.status === 'failure' && <Trans>failure</Trans>}
       </span>
+      {row.status === 'failure' && row.errorMessage && (
+        <span className="ts-upload__reason" role="note">
+          {row.errorMessage}
+        </span>
+      )}
       {row.status === 'uploading' && (
         <Progress.Root
           className="ts-upload__progress"

@@ -1,7 +1,11 @@
 import { proxy } from 'valtio'
 
-/** SPEC §4 upload row status: `ready` shows as waiting. */
-export type UploadStatus = 'ready' | 'uploading' | 'success' | 'failure'
+/**
+ * SPEC §4 upload row status: `ready` shows as waiting; `processing` means every byte is sent
+ * and the server is still working on the file (e.g. converting a model), shown with
+ * `processingLabel`.
+ */
+export type UploadStatus = 'ready' | 'uploading' | 'processing' | 'success' | 'failure'
 
 /**
  * One file in the upload window (SPEC §3 "Upload file row": id, name, size, progress,
@@ -16,8 +20,10 @@ export interface UploadRow {
   status: UploadStatus
   /** Bytes really sent so far, when the transport reports them (shown beside the size). */
   sentBytes?: number
-  /** Why a failed upload failed, for the row's tooltip. */
+  /** Why a failed upload failed, in the user's language: shown under the row. */
   errorMessage?: string
+  /** What the server does while the row is `processing` (e.g. "converting"). */
+  processingLabel?: string
 }
 
 /** What {@link uploadStore}'s `add` takes: progress and status start at 0 and `ready`. */

@@ -40,7 +40,10 @@ function inProcessEndpoint(api: object) {
   })
 }
 
-/** Scene points (default placement: file x, z, −y) a little beside FJK-Haus States. */
+/** The file's own coordinates, unmoved (without a placement the engine fits the network). */
+const rawPlacement = { offset: [0, 0, 0] as const, rotationDeg: 0, scale: 1 }
+
+/** Scene points (raw placement: file x, z, −y) a little beside FJK-Haus States. */
 const nearR10 = [445541.3208 + 0.2, -2.02, -5444901.0727] as const
 const nearR21 = [445537.478, 3.44, -5444906.8205 + 0.1] as const
 
@@ -63,7 +66,8 @@ beforeEach(async () => {
       models: [],
     },
   })
-  await engine.run('gml.load', { url: dataUrl(fjkHaus) })
+  // raw file coordinates, as the scene points below are written in
+  await engine.run('gml.load', { url: dataUrl(fjkHaus), placement: rawPlacement })
 })
 
 afterEach(() => {
@@ -126,7 +130,7 @@ describe('ShortestPathTool State list (issue #6)', () => {
     renderTool()
     const start = screen.getByLabelText('Start', { exact: true })
     await waitFor(() => expect(optionTexts(start)).toHaveLength(15))
-    await act(() => engine.run('gml.load', { url: dataUrl(twoStorey) }))
+    await act(() => engine.run('gml.load', { url: dataUrl(twoStorey), placement: rawPlacement }))
     await waitFor(() => expect(optionTexts(start)).toHaveLength(11))
     expect(optionTexts(start)).toContain('101 (R101) · 1')
     await act(() => engine.run('gml.unload'))

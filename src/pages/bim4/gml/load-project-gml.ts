@@ -13,6 +13,12 @@ export function enginePlacementOf(file: Pick<GmlPath, 'placement'>): GmlPlacemen
   return { offset: [offset[0], offset[1], offset[2]], rotationDeg, scale }
 }
 
+/** Whether the saved placement is the one every new file starts with (never placed). */
+export function isDefaultPlacement(file: Pick<GmlPath, 'placement'>): boolean {
+  const { offset, rotation_deg: rotationDeg, scale } = file.placement
+  return offset.every((value) => value === 0) && rotationDeg === 0 && scale === 1
+}
+
 /**
  * Asks the server for the project's GML path and, when there is one, loads it into the engine
  * with its saved placement and display mode. Tells the user 'Failed to load GML file.' when
@@ -39,8 +45,9 @@ export async function loadProjectGml(
     return
   }
   try {
-    await engine.run('gml.load', { url: file.url })
-    await engine.run('gml.setPlacement', enginePlacementOf(file))
+    // A placement nobody saved is left to the engine, which fits the network onto the building.
+    const placement = isDefaultPlacement(file) ? undefined : enginePlacementOf(file)
+    await engine.run('gml.load', { url: file.url, ...(placement ? { placement } : {}) })
     await engine.run('gml.setDisplayMode', { mode: file.display_mode })
     if (isCurrent()) buildingSession.gmlStatus = 'loaded'
   } catch {

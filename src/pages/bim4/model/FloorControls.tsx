@@ -1,16 +1,20 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useId, useState } from 'react'
 import { useSnapshot } from 'valtio'
+import { updateFloor } from '../../../api/building'
 import { sceneStore, useEngine } from '../../../engine-bridge'
-import { Slider } from '../../../ui'
+import { NumberInput, Slider, toast } from '../../../ui'
+import { requestSceneReload } from '../building-session'
+import { uploadErrorText } from './upload-messages'
 
 const formatPercent = (value: number) => `${Math.round(value * 100)}%`
 
 /**
- * The floor-select and translucent-shell tools (SPEC §2 visit tools): choose a floor (it and
- * the floors below stay, the ones above and the shell hide) or all floors, switch single floors
- * on and off, and show the shell or make it translucent. Everything acts through the engine and
- * shows the engine's snapshot, so two panels using it never disagree.
+ * The floor-select and translucent-shell tools (SPEC §2 visit tools): choose a floor (it alone
+ * stays; the other floors and the shell hide) or all floors, switch single floors on and off,
+ * set a floor's elevation (saved on the server; the scene reopens with the floors stacked by
+ * it), and show the shell or make it translucent. Everything acts through the engine and shows
+ * the engine's snapshot, so two panels using it never disagree.
  */
 export function FloorControls() {
   const { t } = useLingui()
@@ -22,6 +26,14 @@ export function FloorControls() {
   useEffect(() => setOpacity(building.shell.opacity), [building.shell.opacity])
 
   const run = (work: Promise<unknown>) => void work.catch(() => undefined)
+  async function saveElevation(floorId: string, elevation: number) {
+    try {
+      await updateFloor({ id: floorId, elevation })
+      requestSceneReload()
+    } catch (error) {
+      toast.error(uploadErrorText(error))
+    }
+  }
   const floorsTopDown = [...building.floors].reverse()
 
   return (
@@ -83,6 +95,16 @@ export function FloorControls() {
                     />
                     <Trans>Visible</Trans>
                   </label>
+                  <NumberInput
+                    label={t`Elevation of ${floorName}`}
+                    value={floor.elevationMeters}
+                    min={-10000}
+                    max={10000}
+                    step={0.5}
+                    precision={2}
+                    unit="m"
+                    onChange={(value) => void saveElevation(floor.id, value)}
+                  />
                 </li>
               )
             })}

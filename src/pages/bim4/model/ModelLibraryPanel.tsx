@@ -3,6 +3,7 @@ import { type ChangeEvent, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import type { BuildingModel } from '../../../../contract/building'
 import { deleteBimModel } from '../../../api/building'
+import { ApiError } from '../../../api/client'
 import { showErrorToast } from '../../../components/feedback/error-text'
 import { sceneStore, useEngine } from '../../../engine-bridge'
 import { Button, confirmDelete, EmptyState, Spinner, toast } from '../../../ui'
@@ -17,8 +18,14 @@ import {
   shellFileAccept,
 } from './model-files'
 import { ModelListItem } from './ModelListItem'
-import { uploadFloors, uploadReplacement, uploadShell } from './upload-model-files'
 import { useProjectPermissions } from '../../../components/project/project-permissions'
+import { uploadErrorText } from './upload-messages'
+import {
+  type UploadLabels,
+  uploadFloors,
+  uploadReplacement,
+  uploadShell,
+} from './upload-model-files'
 import { ViewControls } from './ViewControls'
 
 type Busy = { kind: 'shell' | 'floors' } | { kind: 'model'; modelId: string } | null
@@ -44,7 +51,7 @@ export function ModelLibraryPanel() {
   async function runUpload(
     kind: Busy,
     check: FileCheck,
-    send: (files: File[]) => Promise<unknown>,
+    send: (files: File[], labels: UploadLabels) => Promise<unknown>,
   ) {
     if (!check.isValid) {
       toast.warning(i18n._(check.reason))
@@ -53,11 +60,15 @@ export function ModelLibraryPanel() {
     if (busy) return
     setBusy(kind)
     try {
-      await send(check.files)
+      await send(check.files, {
+        convertingLabel: check.needsConversion ? t`converting…` : null,
+      })
       toast.success(t`Uploaded.`)
       requestSceneReload()
     } catch (error) {
-      showErrorToast(error)
+      if (!(error instanceof ApiError && error.reason === 'aborted')) {
+        toast.error(uploadErrorText(error))
+      }
     } finally {
       setBusy(null)
     }
@@ -113,11 +124,11 @@ export function ModelLibraryPanel() {
             type="file"
             hidden
             accept={shellFileAccept}
-            aria-label={t`Shell file (.json)`}
+            aria-label={t`Shell file (a model or a building structure .json)`}
             data-testid="shell-file-input"
             onChange={(event) =>
-              void runUpload({ kind: 'shell' }, checkShellFiles(filesOf(event)), (files) =>
-                uploadShell(projectId, files),
+              void runUpload({ kind: 'shell' }, checkShellFiles(filesOf(event)), (files, labels) =>
+                uploadShell(projectId, files, labels),
               )
             }
           />
@@ -127,20 +138,22 @@ export function ModelLibraryPanel() {
             hidden
             multiple
             accept={floorFileAccept}
-            aria-label={t`Floor files (.sbm or .zip)`}
+            aria-label={t`Floor files (.glb, .gltf, .dae, .fbx, .sbm or a .zip of them)`}
             data-testid="floor-file-input"
             onChange={(event) =>
-              void runUpload({ kind: 'floors' }, checkFloorFiles(filesOf(event)), (files) =>
-                uploadFloors(projectId, files),
+              void runUpload({ kind: 'floors' }, checkFloorFiles(filesOf(event)), (files, labels) =>
+                uploadFloors(projectId, files, labels),
               )
             }
           />
         </div>
       )}
-      <p className="ts-bim4-muted">
+      <p className="ts-bim4-muted" data-testid="upload-help">
         <Trans>
-          The shell is a building structure .json naming the shell and floor models; floors are .sbm
-          files or one .zip of them.
+          Drop your models (.glb, .gltf with its files, .dae, .fbx or .sbm, or one .zip of them) on
+          “Upload floors”: each becomes a floor, converted on the server, stacked 3 m apart (set
+          each floor’s height below). “Upload shell” takes the one model around them, or a building
+          structure .json.
         </Trans>
       </p>
 
@@ -150,7 +163,11 @@ export function ModelLibraryPanel() {
         ) : models.length === 0 ? (
           <EmptyState
             title={<Trans>No models yet</Trans>}
-            description={<Trans>Upload the shell and the floors to build the scene.</Trans>}
+            description={
+              <Trans>
+                Upload your models as floors (and a shell if you have one) to build the scene.
+              </Trans>
+            }
           />
         ) : (
           <ul className="ts-bim4-library__list" data-testid="model-list">
@@ -168,7 +185,9 @@ export function ModelLibraryPanel() {
                   isBusy={busy !== null}
                   onDelete={() => void handleDelete(model)}
                   onFit={() =>
-                    void engine.run('view.fitToModel', { modelId: model.id }).catch(() => undefined)
+                    void engine
+                      .run('building.fitToModel', { modelId: model.id })
+                      .catch(() => undefined)
                   }
                   onReplace={(files) =>
                     void runUpload(

@@ -29,7 +29,7 @@ export function ViewControls() {
       <Button
         variant="secondary"
         disabled={!hasModels}
-        onClick={() => run(engine.run('view.fitToModel', {}))}
+        onClick={() => run(engine.run('building.fitToModel', {}))}
       >
         <Trans>Fit to model</Trans>
       </Button>
@@ -37,7 +37,9 @@ export function ViewControls() {
         label={<Trans>Wheel scale</Trans>}
         options={optionsOf(wheelScaleOptions, '×')}
         value={String(camera.wheelScale)}
-        onValueChange={(value) => run(engine.run('view.setWheelScale', { scale: Number(value) }))}
+        onValueChange={(value) =>
+          run(engine.run('building.setWheelScale', { wheelScale: Number(value) }))
+        }
       />
       <Select
         label={<Trans>Minimum zoom</Trans>}
@@ -45,9 +47,9 @@ export function ViewControls() {
         value={String(camera.minZoomFactor)}
         onValueChange={(value) =>
           run(
-            engine.run('view.setZoomLimits', {
-              minFactor: Number(value),
-              maxFactor: camera.maxZoomFactor,
+            engine.run('building.setZoomLimits', {
+              minDistanceFactor: Number(value),
+              maxDistanceFactor: camera.maxZoomFactor,
             }),
           )
         }
@@ -58,9 +60,9 @@ export function ViewControls() {
         value={String(camera.maxZoomFactor)}
         onValueChange={(value) =>
           run(
-            engine.run('view.setZoomLimits', {
-              minFactor: camera.minZoomFactor,
-              maxFactor: Number(value),
+            engine.run('building.setZoomLimits', {
+              minDistanceFactor: camera.minZoomFactor,
+              maxDistanceFactor: Number(value),
             }),
           )
         }

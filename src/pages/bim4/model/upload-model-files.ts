@@ -6,18 +6,27 @@ import {
   uploadStructureManifest,
 } from '../../../api/building'
 import { uploadWithWindow } from '../upload-with-window'
+import { uploadErrorText } from './upload-messages'
 
 /**
  * The model library's three uploads, each through the upload window with real progress: the
  * shell (structure .json), the floors (SBMs or one ZIP) and the replacement of one model.
  */
 
-/** The shell: one building structure `.json` (`/upload/configModelFileStructureReturnUrl`). */
+/** What the rows say while the server converts a model. */
+export interface UploadLabels {
+  /** Shown on the rows once the bytes are in and the server converts (null: nothing to convert). */
+  convertingLabel: string | null
+}
+
+/** The shell: one model or a building structure `.json` (`/upload/configModelFileStructureReturnUrl`). */
 export async function uploadShell(
   projectId: string,
   files: readonly File[],
+  labels: UploadLabels,
 ): Promise<StructureUploadDatum[]> {
   return uploadWithWindow({
+    ...windowOptions(labels),
     files,
     path: '/upload/configModelFileStructureReturnUrl',
     fields: { project_id: projectId },
@@ -27,12 +36,16 @@ export async function uploadShell(
   })
 }
 
-/** The floors: many `.sbm` files or one `.zip` of them (`/upload/uploadZip`). */
+/** The floors: model files (converted when not SBM) or one `.zip` of them (`/upload/uploadZip`). */
 export async function uploadFloors(
   projectId: string,
   files: readonly File[],
+  labels: UploadLabels,
 ): Promise<FloorUploadDatum[]> {
   return uploadWithWindow({
+    ...windowOptions(labels),
+    // a .gltf needs its .bin and images in the same request
+    isOneRequest: files.some((file) => file.name.toLowerCase().endsWith('.gltf')),
     files,
     path: '/upload/uploadZip',
     fields: { project_id: projectId },
@@ -40,6 +53,13 @@ export async function uploadFloors(
     purpose: 'model',
     sendUploadId: (uploadId) => uploadFloorModels(projectId, { uploadId }),
   })
+}
+
+function windowOptions(labels: UploadLabels) {
+  return {
+    ...(labels.convertingLabel ? { processingLabel: labels.convertingLabel } : {}),
+    describeError: uploadErrorText,
+  }
 }
 
 /** A new SBM for one library item (`/upload/uploadandupdatemodel`). */

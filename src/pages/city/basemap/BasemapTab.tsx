@@ -3,6 +3,7 @@ import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import type { SaveBasemapBody } from '../../../../contract/city'
 import type { BasemapFindDatum } from '../../../api/city'
+import { ApiError } from '../../../api/client'
 import { trackUploadRow } from '../../../api/resumable-upload'
 import { useEngine } from '../../../engine-bridge'
 import type { Language } from '../../../i18n/languages'
@@ -13,6 +14,22 @@ import { useCityServices } from '../city-services'
 import { type BasemapChoice, pmtilesFilePattern, styleUrlProblem } from './basemap-form'
 
 let basemapUploadSequence = 0
+
+/** Why the server's map proxy refused a style address (`datum.reason`), or null. */
+function styleRefusalOf(error: unknown): 'host' | 'privateAddress' | 'scheme' | null {
+  if (!(error instanceof ApiError)) return null
+  const reason = (error.datum as { reason?: unknown } | null)?.reason
+  if (reason === 'host' || reason === 'privateAddress') return reason
+  return reason === 'scheme' || reason === 'credentials' ? 'scheme' : null
+}
+
+function hostOf(address: string): string {
+  try {
+    return new URL(address).host
+  } catch {
+    return address
+  }
+}
 
 /** One of the three kinds a project's basemap can be saved as. */
 type BasemapChange =
@@ -61,7 +78,20 @@ export function BasemapTab() {
       toast.success(t`Basemap saved.`)
       return true
     } catch (error) {
-      toast.error(errorMessage(error))
+      const refusal = styleRefusalOf(error)
+      if (refusal && change.kind === 'online') {
+        const host = hostOf(change.style_url)
+        const message =
+          refusal === 'host'
+            ? t`This server does not allow maps from ${host}. Ask an administrator to add it to the map host list (MAP_PROXY_HOSTS).`
+            : refusal === 'privateAddress'
+              ? t`This address points into a private network or at the server itself, so it cannot be used as a basemap.`
+              : t`Enter an http:// or https:// address.`
+        setStyleUrlError(message)
+        toast.error(message)
+      } else {
+        toast.error(errorMessage(error))
+      }
       return false
     } finally {
       setIsSaving(false)

@@ -16,6 +16,7 @@ export function createMemoryCityServer(projectId: string) {
   let basemap: BasemapFindDatum = {
     setting: { kind: 'offline', style_url: null, pmtiles_id: null },
     pmtiles_url: null,
+    style_proxy_url: null,
     files: [],
   }
   let sequence = 0
@@ -148,6 +149,10 @@ export function createMemoryCityServer(projectId: string) {
           pmtiles_id: body.kind === 'pmtiles' ? (body.pmtiles_id ?? null) : null,
         },
         pmtiles_url: body.kind === 'pmtiles' && file ? file.url : null,
+        style_proxy_url:
+          body.kind === 'online'
+            ? `/web/mapproxy/g/s/o/${encodeURIComponent(body.style_url ?? '')}`
+            : null,
         files: basemap.files,
       }
       return structuredClone(basemap)

@@ -1,0 +1,145 @@
+import * as Comlink from 'comlink'
+import {
+  type Group,
+  Mesh,
+  MeshBasicMaterial,
+  type PerspectiveCamera,
+  SphereGeometry,
+  type Vector2,
+} from 'three'
+import type { BvhWorkerApi } from '../../workers/bvh/bvh.worker'
+import { STALE } from '../../workers/protocol/latest-wins'
+import type { PickHit, PickRay } from '../../workers/bvh/picking-scene'
+import { type DecodedSbm, transferablesOf } from '../../workers/sbm/decoded-sbm'
+import type { BuildingPick } from '../api/building-snapshot'
+import {
+  createWorkerClient,
+  type WorkerClient,
+  type WorkerEndpoint,
+} from '../workers/create-worker-client'
+
+/** How many hidden or see-through surfaces a pick may pass before it gives up. */
+const MAX_PICK_PASSES = 64
+
+/** What the pick controller asks the scene about a hit model. */
+export interface PickTarget {
+  /** Whether a model may be hit now (shown, and not a see-through shell). */
+  isPickable(modelId: string): boolean
+  /** The floor a model belongs to. */
+  floorOf(modelId: string): string | null
+}
+
+/**
+ * The one owner of a building scene's pick: the picking worker (which holds every model's BVH),
+ * the last pick and its marker. The UI shows the pick from the snapshot and clears it with a
+ * command, so the marker and the info box cannot disagree.
+ */
+export class PickController {
+  private readonly picking: WorkerClient<BvhWorkerApi>
+  private readonly meshes = new Map<string, { name: string; modelId: string }>()
+  private readonly marker: Mesh<SphereGeometry, MeshBasicMaterial>
+  private lastPick: BuildingPick | null = null
+
+  constructor(
+    createBvhWorker: () => WorkerEndpoint,
+    parent: Group,
+    private readonly target: PickTarget,
+  ) {
+    this.picking = createWorkerClient<BvhWorkerApi>(createBvhWorker)
+    this.marker = new Mesh(
+      new SphereGeometry(1, 16, 12),
+      new MeshBasicMaterial({ color: 0xff9800, depthTest: false, transparent: true }),
+    )
+    this.marker.name = 'pick-marker'
+    this.marker.renderOrder = 999
+    this.marker.visible = false
+    parent.add(this.marker)
+  }
+
+  /** The recorded pick (null when none or cleared). */
+  get current(): BuildingPick | null {
+    return this.lastPick
+  }
+
+  /**
+   * Hands a decoded model's picking copy (meshes and stored BVHs) to the worker; `nameOf` names
+   * a mesh the file left unnamed.
+   */
+  async addModel(
+    modelId: string,
+    copy: DecodedSbm,
+    nameOf: (meshIndex: number) => string | undefined,
+  ): Promise<void> {
+    const added = await Promise.race([
+      this.picking.api.addDecoded(modelId, Comlink.transfer(copy, transferablesOf(copy))),
+      this.picking.failure,
+    ])
+    for (const mesh of added.meshes) {
+      const name = mesh.name || nameOf(mesh.meshIndex) || `mesh ${mesh.meshIndex}`
+      this.meshes.set(mesh.meshId, { name, modelId })
+    }
+  }
+
+  /**
+   * The shown surface along a ray. Hidden models and a translucent shell are still in the worker
+   * (re-adding them on every switch would cost a decode), so a hit on one is skipped by casting
+   * again from just beyond it.
+   */
+  async pick(
+    ray: PickRay,
+    isHover: boolean,
+    isGone: () => boolean,
+  ): Promise<BuildingPick | null | typeof STALE> {
+    let near = ray.near ?? 0
+    for (let pass = 0; pass < MAX_PICK_PASSES; pass++) {
+      const request = { ...ray, near }
+      const hit: PickHit | null | typeof STALE = await Promise.race([
+        isHover && pass === 0 ? this.picking.api.hover(request) : this.picking.api.raycast(request),
+        this.picking.failure,
+      ])
+      if (isGone()) return null
+      if (hit === STALE) return STALE
+      if (!hit) return null
+      const mesh = this.meshes.get(hit.meshId)
+      if (mesh && this.target.isPickable(mesh.modelId)) {
+        return {
+          point: hit.point,
+          normal: hit.normal,
+          distance: hit.distance,
+          meshName: mesh.name,
+          modelId: mesh.modelId,
+          floorId: this.target.floorOf(mesh.modelId),
+        }
+      }
+      near = hit.distance + Math.max(1e-4, hit.distance * 1e-6)
+    }
+    return null
+  }
+
+  /** Records a pick and marks it; null clears both. */
+  record(pick: BuildingPick | null): void {
+    this.lastPick = pick
+    if (pick) this.marker.position.fromArray(pick.point)
+    this.marker.visible = pick !== null
+  }
+
+  /** Keeps the marker a few pixels wide whatever the camera distance. */
+  beforeRender(camera: PerspectiveCamera, viewportPixels: Vector2): void {
+    if (!this.marker.visible) return
+    const distance = camera.position.distanceTo(this.marker.position)
+    const worldPerPixel =
+      (2 * distance * Math.tan((camera.fov * Math.PI) / 360)) / Math.max(1, viewportPixels.y)
+    this.marker.scale.setScalar(
+      worldPerPixel * 6 * (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1),
+    )
+  }
+
+  /** Frees the marker and stops the picking worker. */
+  dispose(): void {
+    this.marker.geometry.dispose()
+    this.marker.material.dispose()
+    this.marker.removeFromParent()
+    this.picking.dispose()
+    this.meshes.clear()
+  }
+}
