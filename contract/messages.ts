@@ -121,9 +121,6 @@ export const serverMessages = {
   'auth.sessionTimeout': 'Your session has timed out. Please sign in again.',
   'auth.notAllowed': 'You do not have permission to do this.',
   'auth.invalidTicket': 'This sign-in ticket is invalid, used or expired.',
-  'auth.accountLocked':
-    'Too many failed sign-ins: this account is locked for {minutes} more minute(s).',
-  'auth.signInSlowed': 'Too many failed sign-ins. Please wait {seconds} s before trying again.',
   'auth.tooManyFailuresFromAddress':
     'Too many failed sign-ins from your network. Please wait before trying again.',
   'auth.tooManyGuestSessions':
@@ -189,8 +186,6 @@ export const serverMessages = {
   'request.fieldConflict': 'Form field “{name}” conflicts with another field of the same name.',
   // projects and project access
   'project.cityOnly': 'Oblique photography, GIS models and basemaps belong to city projects.',
-  'project.tokenInvalid': 'This project token does not work (any more).',
-  'project.tokenOtherProject': 'This project token does not open this project.',
   'project.noSuchCover': 'No such uploaded image',
   'project.noSuchRegion': 'No such region',
   'project.adminListsOthers': 'Only an admin may list the projects of another user.',
@@ -252,9 +247,7 @@ export const serverMessages = {
   // building models, structures and conversion
   'model.notValidSbm': 'Failed to load a model, not a valid SBM file!',
   'model.notFound': 'This model does not exist.',
-  'model.sbmOrOneZip': 'Upload either SBM files or one ZIP of SBM files, not both or several ZIPs.',
   'model.duplicateName': 'Two models are named {name}; names must be unique.',
-  'model.linkInvalid': 'This link does not open this file.',
   'model.oneStructure': 'Upload one building structure .json file at a time.',
   'model.structureNotJson': 'The building structure must be a .json file.',
   'model.structureTooLarge': 'The building structure file is larger than 1 MB.',
@@ -284,10 +277,7 @@ export const serverMessages = {
   'convert.timedOut': 'The conversion took longer than {seconds} s and was stopped.',
   'convert.busy': 'The model converter is busy with other uploads; please try again in a minute.',
   // floor archives, conversion queue, GML, resumable uploads, regions, health
-  'model.zipNoSbm': '{name} holds no .sbm file.',
   'model.zipTooManyModels': '{name} holds {count} models; at most {max} per upload.',
-  'model.zipDuplicateModel':
-    '{name} holds two models named {model}; model file names must be unique.',
   'model.zipRefused': '{name} cannot be used: it is not a readable, safe zip archive.',
   'convert.shuttingDown': 'The model converter is shutting down.',
   'gml.buildingOnly': 'A GML path belongs to a building project, not a city.',

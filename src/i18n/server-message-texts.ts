@@ -130,12 +130,6 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'auth.sessionTimeout': msg({ message: 'Your session has timed out. Please sign in again.' }),
   'auth.notAllowed': msg({ message: 'You do not have permission to do this.' }),
   'auth.invalidTicket': msg({ message: 'This sign-in ticket is invalid, used or expired.' }),
-  'auth.accountLocked': msg({
-    message: 'Too many failed sign-ins: this account is locked for {minutes} more minute(s).',
-  }),
-  'auth.signInSlowed': msg({
-    message: 'Too many failed sign-ins. Please wait {seconds} s before trying again.',
-  }),
   'auth.tooManyFailuresFromAddress': msg({
     message: 'Too many failed sign-ins from your network. Please wait before trying again.',
   }),
@@ -229,8 +223,6 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'project.cityOnly': msg({
     message: 'Oblique photography, GIS models and basemaps belong to city projects.',
   }),
-  'project.tokenInvalid': msg({ message: 'This project token does not work (any more).' }),
-  'project.tokenOtherProject': msg({ message: 'This project token does not open this project.' }),
   'project.noSuchCover': msg({ message: 'No such uploaded image' }),
   'project.noSuchRegion': msg({ message: 'No such region' }),
   'project.adminListsOthers': msg({
@@ -319,11 +311,7 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'gisModel.noSuchTileset': msg({ message: 'No such oblique photography in this project' }),
   'model.notValidSbm': msg({ message: 'Failed to load a model, not a valid SBM file!' }),
   'model.notFound': msg({ message: 'This model does not exist.' }),
-  'model.sbmOrOneZip': msg({
-    message: 'Upload either SBM files or one ZIP of SBM files, not both or several ZIPs.',
-  }),
   'model.duplicateName': msg({ message: 'Two models are named {name}; names must be unique.' }),
-  'model.linkInvalid': msg({ message: 'This link does not open this file.' }),
   'model.oneStructure': msg({ message: 'Upload one building structure .json file at a time.' }),
   'model.structureNotJson': msg({ message: 'The building structure must be a .json file.' }),
   'model.structureTooLarge': msg({ message: 'The building structure file is larger than 1 MB.' }),
@@ -366,12 +354,8 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'convert.busy': msg({
     message: 'The model converter is busy with other uploads; please try again in a minute.',
   }),
-  'model.zipNoSbm': msg({ message: '{name} holds no .sbm file.' }),
   'model.zipTooManyModels': msg({
     message: '{name} holds {count} models; at most {max} per upload.',
-  }),
-  'model.zipDuplicateModel': msg({
-    message: '{name} holds two models named {model}; model file names must be unique.',
   }),
   'model.zipRefused': msg({
     message: '{name} cannot be used: it is not a readable, safe zip archive.',

@@ -49,8 +49,9 @@ describe('serverMessageText', () => {
   it('fills in the parameters', async () => {
     const answer = {
       code: '1029',
-      message: 'Too many failed sign-ins: this account is locked for 15 more minute(s).',
-      messageId: 'auth.accountLocked',
+      message:
+        'Too many failed sign-ins from here: this account is locked for you for 15 more minute(s).',
+      messageId: 'signIn.lockedHere',
       params: { minutes: 15 },
       datum: { retryAfterSeconds: 900 },
     }
