@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createTestApp, signIn, testEditor } from '../../testing/test-app'
 import { cityDirectories } from '../tilesets/served-files'
@@ -57,8 +57,11 @@ describe('start-up sweep of crash leftovers', () => {
 
       const names = (folder: string) => readdir(folder).catch(() => [] as string[])
       expect(await names(city.incoming)).toEqual([])
-      expect(await names(city.tilesets)).toEqual([])
-      expect(await names(city.basemaps)).toEqual([])
+      // the seeded city case's tileset is a live version in the same folder: it stays
+      const tilesetsAfter = await names(city.tilesets)
+      expect(tilesetsAfter).not.toContain(basename(leftovers.staging))
+      expect(tilesetsAfter).not.toContain(basename(leftovers.version))
+      expect(await names(city.basemaps)).not.toContain(basename(leftovers.basemap))
       expect((await names(filesDir)).filter((name) => name.startsWith('incoming-'))).toEqual([])
       expect((await names(filesDir)).sort()).toEqual(storedBefore.sort())
       expect((await names(resumableDir)).sort()).toEqual(resumableFiles.sort())

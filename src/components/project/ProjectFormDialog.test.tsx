@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { UploadJpgDatum } from '../../../contract/files'
 import type { CreateProjectBody, UpdateProjectBody } from '../../../contract/project'
+import type { Envelope } from '../../../contract/envelope'
 import type { GeoSearchResult, RegionOption } from '../../api/geo'
 import type { Project } from '../../api/project'
 import { ApiError } from '../../api/client'
@@ -56,7 +57,7 @@ const savedProject: Project = {
 const provinces: RegionOption[] = [{ codeid: '42', name: '湖北省', level: 1, children: true }]
 
 /** Services that record what the form sends, answering like the server would. */
-function fakeServices(options: { failWith?: string } = {}) {
+function fakeServices(options: { failWith?: Envelope } = {}) {
   const created: CreateProjectBody[] = []
   const updated: UpdateProjectBody[] = []
   const uploads: Array<{ name: string; projectId: string | undefined; hasThumbnail: boolean }> = []
@@ -92,13 +93,37 @@ function fakeServices(options: { failWith?: string } = {}) {
   return { services, created, updated, uploads }
 }
 
-function serverError(message: string) {
+function serverError(envelope: Envelope) {
   return new ApiError({
     reason: 'server',
-    envelope: { code: '1000', message, datum: null },
+    envelope,
     httpStatus: 400,
-    fallbackMessage: message,
+    fallbackMessage: envelope.message,
   })
+}
+
+/** The answers the server gives, as ids the console words in the user's language. */
+const foreignProjectAnswer: Envelope = {
+  code: '1003',
+  message: 'This project belongs to someone else.',
+  messageId: 'project.foreign',
+  datum: null,
+}
+const nameTooLongAnswer: Envelope = {
+  code: '1000',
+  message: 'name: At most 50 characters',
+  messageId: 'validation.invalidFields',
+  params: { fields: 'name' },
+  datum: {
+    details: [
+      {
+        field: 'name',
+        message: 'At most 50 characters',
+        messageId: 'validation.tooLong',
+        params: { maximum: 50 },
+      },
+    ],
+  },
 }
 
 function renderForm(props: {
@@ -211,7 +236,7 @@ describe('create/edit project popup', () => {
   })
 
   it('uploads a new cover for the edited project and reports a failed modify', async () => {
-    const fake = fakeServices({ failWith: 'This project belongs to someone else.' })
+    const fake = fakeServices({ failWith: foreignProjectAnswer })
     const { user } = renderForm({ mode: 'edit', project: savedProject, services: fake.services })
     await chooseCover(user)
     await user.click(screen.getByRole('button', { name: 'Modify' }))
@@ -231,7 +256,7 @@ describe('create/edit project popup', () => {
   })
 
   it('reports a failed add', async () => {
-    const fake = fakeServices({ failWith: 'name: Too big' })
+    const fake = fakeServices({ failWith: nameTooLongAnswer })
     const { user } = renderForm({ mode: 'create', services: fake.services })
     await user.type(screen.getByTestId('project-form-name'), 'X')
     await user.type(screen.getByTestId('project-form-address'), 'Y')
@@ -248,6 +273,8 @@ describe('create/edit project popup', () => {
     await user.click(await within(picker).findByRole('button', { name: /武汉市/ }))
     await user.click(within(picker).getByRole('button', { name: 'OK' }))
     await user.click(screen.getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(toastTexts().join()).toContain('Failed to add. name: Too big'))
+    await waitFor(() =>
+      expect(toastTexts().join()).toContain('Failed to add. name: At most 50 characters'),
+    )
   })
 })
