@@ -1,23 +1,5 @@
-import { MAX_DECODED_VIEW_BYTES } from './gltf-buffers'
+import { componentByteSizes, MAX_DECODED_VIEW_BYTES, typeComponentCounts } from './gltf-buffers'
 import { SbmError } from './sbm-error'
-
-const componentByteSizes: Record<number, number> = {
-  5120: 1,
-  5121: 1,
-  5122: 2,
-  5123: 2,
-  5125: 4,
-  5126: 4,
-}
-const typeComponentCounts: Record<string, number> = {
-  SCALAR: 1,
-  VEC2: 2,
-  VEC3: 3,
-  VEC4: 4,
-  MAT2: 4,
-  MAT3: 9,
-  MAT4: 16,
-}
 
 type Json = Record<string, unknown>
 

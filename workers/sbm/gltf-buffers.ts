@@ -18,7 +18,8 @@ export interface GltfBufferDecoder {
  */
 export const MAX_DECODED_VIEW_BYTES = 1 << 30
 
-const componentByteSizes: Record<number, number> = {
+/** glTF component types → bytes per component (glTF 2.0 §3.6.2.2). */
+export const componentByteSizes: Record<number, number> = {
   5120: 1,
   5121: 1,
   5122: 2,
@@ -26,7 +27,8 @@ const componentByteSizes: Record<number, number> = {
   5125: 4,
   5126: 4,
 }
-const typeComponentCounts: Record<string, number> = {
+/** glTF accessor types → components per element. */
+export const typeComponentCounts: Record<string, number> = {
   SCALAR: 1,
   VEC2: 2,
   VEC3: 3,
