@@ -43,6 +43,10 @@ const ProjectManagePage = lazyPage(
 const PersonPage = lazyPage(() => import('../pages/system/PersonPage'), 'PersonPage')
 const RolesPage = lazyPage(() => import('../pages/system/RolesPage'), 'RolesPage')
 const SecurityPage = lazyPage(() => import('../pages/system/SecurityPage'), 'SecurityPage')
+const TemplateManagePage = lazyPage(
+  () => import('../pages/template-manage/TemplateManagePage'),
+  'TemplateManagePage',
+)
 const UsersPage = lazyPage(() => import('../pages/system/UsersPage'), 'UsersPage')
 
 /** Marks a route whose page another capability provides; a placeholder says what will be there. */
@@ -60,7 +64,7 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   outPreview: planned,
   projectList: ProjectManagePage,
   projectCase: ProjectCasePage,
-  templateList: planned,
+  templateList: TemplateManagePage,
   modelConfigCases: planned,
   modelConfigMerge: planned,
   modelConfigAdd: planned,

@@ -10,6 +10,7 @@ import { EngineProvider } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, toast } from '../../ui'
 import { plannedPageDescriptions } from '../planned/planned-descriptions'
+import { TemplateList } from '../../components/templates/TemplateList'
 import { BuildingCanvas } from './BuildingCanvas'
 import { buildingSession, requestSceneReload } from './building-session'
 import { GmlPathPanel } from './gml/GmlPathPanel'
@@ -178,8 +179,10 @@ function ModuleContent({
   path: string
 }) {
   const { i18n } = useLingui()
+  const { projectId } = useSnapshot(currentProject)
   if (moduleId === 'model') return <ModelLibraryPanel />
   if (moduleId === 'gml') return <GmlPathPanel />
+  if (moduleId === 'template') return <TemplateList isCompact projectId={projectId} />
   if (moduleId === 'visit' && tabId === 'expand') return <VisitToolsPanel />
   // Modules other parts of the product fill: say what will be here.
   const description = plannedPageDescriptions[matchAppRoute(path).route.id]

@@ -6,6 +6,7 @@ import { navigateHash, useHashPath } from '../../app/hash-location'
 import { Engine, EngineProvider, useEngine } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, Tabs } from '../../ui'
+import { TemplateList } from '../../components/templates/TemplateList'
 import { pickBuildingAt } from './city-actions'
 import { CityProjectProvider } from './city-context'
 import { cityModules, cityTabPath, parseCityPath, type CityTab } from './city-modules'
@@ -183,6 +184,8 @@ function CityTabContent({
       </p>
     )
   }
+  // the template library does not depend on the scene: it is usable while the map loads
+  if (tab.id === 'list') return <TemplateList isCompact projectId={currentProject.projectId} />
   if (loadState === 'failed') {
     return (
       <ErrorState

@@ -116,7 +116,7 @@ export const cityModules: readonly CityModule[] = [
     id: 'template',
     title: msg`Template`,
     iconPath: 'M4 4h7v7H4z M13 4h7v7h-7z M4 13h7v7H4z M13 13h7v7h-7z',
-    tabs: [{ id: 'list', title: msg`Template`, isBuilt: false }],
+    tabs: [{ id: 'list', title: msg`Template`, isBuilt: true }],
     defaultTabId: 'list',
   },
   {

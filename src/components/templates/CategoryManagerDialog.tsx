@@ -1,0 +1,267 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useCallback, useEffect, useState } from 'react'
+import { type PoiCategory, rootCategoryIds } from '../../api/templates'
+import {
+  Button,
+  confirmDelete,
+  Dialog,
+  EmptyState,
+  ErrorState,
+  FormDialog,
+  Spinner,
+  TextField,
+  Tree,
+  type TreeNode,
+  toast,
+} from '../../ui'
+import { errorText, showErrorToast } from '../feedback/error-text'
+import { usePermissions } from '../use-permissions'
+import { serverTemplateServices, type TemplateServices } from './template-services'
+import './templates.css'
+
+/** A category as a node of the tree widget. */
+interface CategoryNode extends TreeNode {
+  id: number
+  category: PoiCategory
+  children?: CategoryNode[]
+}
+
+function toNodes(categories: readonly PoiCategory[]): CategoryNode[] {
+  return categories.map((category) => ({
+    id: category.id,
+    name: category.category_name,
+    category,
+    children: category.children?.length ? toNodes(category.children) : undefined,
+  }))
+}
+
+function findCategory(tree: readonly PoiCategory[], id: number): PoiCategory | null {
+  for (const node of tree) {
+    if (node.id === id) return node
+    const below = findCategory(node.children ?? [], id)
+    if (below) return below
+  }
+  return null
+}
+
+/** Which form is open: adding under a parent, or renaming one category. */
+type CategoryForm = { mode: 'add'; parent: PoiCategory } | { mode: 'rename'; category: PoiCategory }
+
+/**
+ * The category manager (SPEC §2 "Category manager with add and delete"): the category tree from
+ * the roots 2D and 3D, any depth. A chosen category can get a child, be renamed or deleted
+ * (after a confirmation; the server refuses while templates or POIs use it and says how many).
+ * The roots and the shared system categories are only changed by an admin.
+ */
+export function CategoryManagerDialog({
+  isOpen,
+  onOpenChange,
+  onChanged,
+  services = serverTemplateServices,
+}: {
+  isOpen: boolean
+  onOpenChange: (isOpen: boolean) => void
+  /** Told after any change, e.g. to reload a category filter. */
+  onChanged?: () => void
+  services?: TemplateServices
+}) {
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onOpenChange={onOpenChange}
+      title={<Trans>Category manager</Trans>}
+      widthPx={560}
+    >
+      {isOpen && <CategoryManager services={services} onChanged={onChanged} />}
+    </Dialog>
+  )
+}
+
+function CategoryManager({
+  services,
+  onChanged,
+}: {
+  services: TemplateServices
+  onChanged: (() => void) | undefined
+}) {
+  const { t } = useLingui()
+  const { isAdmin } = usePermissions()
+  const [tree, setTree] = useState<PoiCategory[] | null>(null)
+  const [loadError, setLoadError] = useState<unknown>(null)
+  const [selectedId, setSelectedId] = useState<number | null>(null)
+  const [form, setForm] = useState<CategoryForm | null>(null)
+
+  const load = useCallback(async () => {
+    setLoadError(null)
+    try {
+      setTree(await services.findCategoryTree())
+    } catch (error) {
+      setLoadError(error)
+    }
+  }, [services])
+
+  useEffect(() => {
+    void load()
+  }, [load])
+
+  if (loadError !== null) {
+    return (
+      <ErrorState
+        title={<Trans>Network abnormal, please retry later.</Trans>}
+        message={errorText(loadError)}
+        onRetry={load}
+      />
+    )
+  }
+  if (!tree) return <Spinner label={t`Loading categories`} />
+
+  const selected = selectedId === null ? null : findCategory(tree, selectedId)
+  const isRoot =
+    selected !== null &&
+    (selected.id === rootCategoryIds.twoD || selected.id === rootCategoryIds.threeD)
+  const canChange = selected !== null && !isRoot && (!selected.is_system || isAdmin)
+
+  async function remove(category: PoiCategory) {
+    if (!(await confirmDelete({ itemName: category.category_name }))) return
+    try {
+      await services.deleteCategory(category.id)
+      toast.success(t`Deleted.`)
+      setSelectedId(null)
+      await load()
+      onChanged?.()
+    } catch (error) {
+      showErrorToast(error)
+    }
+  }
+
+  return (
+    <div className="ts-category-manager" data-testid="category-manager">
+      <div className="ts-category-manager__actions">
+        <Button
+          variant="primary"
+          disabled={!selected}
+          onClick={() => selected && setForm({ mode: 'add', parent: selected })}
+        >
+          <Trans>Add sub-category</Trans>
+        </Button>
+        <Button
+          disabled={!canChange}
+          onClick={() => selected && setForm({ mode: 'rename', category: selected })}
+        >
+          <Trans>Rename</Trans>
+        </Button>
+        <Button variant="danger" disabled={!canChange} onClick={() => selected && remove(selected)}>
+          <Trans>Delete</Trans>
+        </Button>
+      </div>
+      <p className="ts-field__hint">
+        {selected ? (
+          <Trans>Chosen: {selected.category_name}</Trans>
+        ) : (
+          <Trans>Choose a category in the tree.</Trans>
+        )}
+      </p>
+      {tree.length === 0 ? (
+        <EmptyState title={<Trans>No categories yet</Trans>} />
+      ) : (
+        <div className="ts-category-manager__tree">
+          <Tree<CategoryNode>
+            label={t`Categories`}
+            nodes={toNodes(tree)}
+            maxLayer={3}
+            selectedId={selectedId ?? undefined}
+            onSelect={(node) => setSelectedId(node.id)}
+          />
+        </div>
+      )}
+      {form && (
+        <CategoryFormDialog
+          form={form}
+          services={services}
+          onClose={() => setForm(null)}
+          onSaved={async (category) => {
+            setForm(null)
+            await load()
+            if (category) setSelectedId(category.id)
+            onChanged?.()
+          }}
+        />
+      )}
+    </div>
+  )
+}
+
+/**
+ * The create-POI-category popup (SPEC §2) and its rename twin: one name field; an empty name
+ * gets 'please fill in the category name' (SPEC §5).
+ */
+export function CategoryFormDialog({
+  form,
+  services,
+  onClose,
+  onSaved,
+}: {
+  form: CategoryForm
+  services: TemplateServices
+  onClose: () => void
+  onSaved: (category: PoiCategory | null) => void | Promise<void>
+}) {
+  const { t } = useLingui()
+  const [name, setName] = useState(form.mode === 'rename' ? form.category.category_name : '')
+  const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
+  const isEmpty = !name.trim()
+
+  async function submit() {
+    setHasTriedSubmit(true)
+    if (isEmpty) {
+      toast.warning(t`Please fill in the category name.`)
+      return
+    }
+    try {
+      if (form.mode === 'add') {
+        const category = await services.addCategory({
+          category_name: name.trim(),
+          pid: form.parent.id,
+        })
+        toast.success(t`Category added.`)
+        await onSaved(category)
+      } else {
+        await services.updateCategory({ id: form.category.id, category_name: name.trim() })
+        toast.success(t`Modified successfully.`)
+        await onSaved(null)
+      }
+    } catch (error) {
+      showErrorToast(error)
+    }
+  }
+
+  return (
+    <FormDialog
+      isOpen
+      onOpenChange={(isOpen) => {
+        if (!isOpen) onClose()
+      }}
+      title={
+        form.mode === 'add' ? <Trans>Create POI category</Trans> : <Trans>Rename category</Trans>
+      }
+      onSubmit={submit}
+      submitLabel={form.mode === 'add' ? <Trans>Save</Trans> : <Trans>Modify</Trans>}
+    >
+      {form.mode === 'add' && (
+        <p className="ts-field__hint">
+          <Trans>Parent: {form.parent.category_name}</Trans>
+        </p>
+      )}
+      <TextField
+        label={t`Category name`}
+        value={name}
+        maxLength={64}
+        autoFocus
+        onChange={(event) => setName(event.target.value)}
+        error={hasTriedSubmit && isEmpty ? t`Please fill in the category name.` : undefined}
+        required
+        data-testid="category-name"
+      />
+    </FormDialog>
+  )
+}

@@ -1,0 +1,312 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useCallback, useEffect, useState } from 'react'
+import type { PoiTemplate, TemplatePage } from '../../api/templates'
+import { Button, confirmDelete, EmptyState, ErrorState, Spinner, TextField, toast } from '../../ui'
+import { errorText, showErrorToast } from '../feedback/error-text'
+import { usePermissions } from '../use-permissions'
+import { CategoryManagerDialog } from './CategoryManagerDialog'
+import { PoiTemplateFileDialog } from './PoiTemplateFileDialog'
+import { TemplateManagerDialog } from './TemplateManagerDialog'
+import type { TemplateKind } from './template-form'
+import { serverTemplateServices, type TemplateServices } from './template-services'
+import './templates.css'
+
+/** Templates per page of the list. */
+export const templatePageSize = 10
+
+/** Which template popup is open. */
+type Editing = { templateId: number | null; kind: TemplateKind } | null
+
+/** The picture of a template: its icon, or the preview of its 3D model. */
+export function templatePicture(template: PoiTemplate): string | null {
+  if (template.iconpath) return template.iconpath
+  if (template.icon_path) return template.icon_path
+  if (template.jpg_name && template.file_path) {
+    const root = template.file_path.endsWith('/') ? template.file_path : `${template.file_path}/`
+    return `${root}${template.jpg_name}`
+  }
+  return null
+}
+
+/**
+ * The template library (SPEC §2 template list): search and paging; for each template its
+ * picture, classify (2D/3D), category, encoding, creation time and the projects that use it;
+ * edit, copy and delete (confirmed; refused by the server while projects use it). The toolbar
+ * opens a new simple or multi-level template, the category manager and the POI template file
+ * window. `isCompact` draws the narrower list of the editors' Template module.
+ */
+export function TemplateList({
+  isCompact = false,
+  projectId = null,
+  services = serverTemplateServices,
+}: {
+  isCompact?: boolean
+  projectId?: string | null
+  services?: TemplateServices
+}) {
+  const { t, i18n } = useLingui()
+  const { canEdit } = usePermissions()
+  const [keyword, setKeyword] = useState('')
+  const [query, setQuery] = useState('')
+  const [pageNo, setPageNo] = useState(1)
+  const [page, setPage] = useState<TemplatePage | null>(null)
+  const [loadError, setLoadError] = useState<unknown>(null)
+  const [isLoading, setIsLoading] = useState(false)
+  const [editing, setEditing] = useState<Editing>(null)
+  const [isCategoryManagerOpen, setCategoryManagerOpen] = useState(false)
+  const [isBatchFileOpen, setBatchFileOpen] = useState(false)
+
+  const load = useCallback(async () => {
+    setIsLoading(true)
+    setLoadError(null)
+    try {
+      const answer = await services.listTemplates({
+        pageNo,
+        pageSize: templatePageSize,
+        ...(query ? { keyword: query } : {}),
+      })
+      setPage(answer)
+    } catch (error) {
+      setLoadError(error)
+    } finally {
+      setIsLoading(false)
+    }
+  }, [services, pageNo, query])
+
+  useEffect(() => {
+    void load()
+  }, [load])
+
+  async function copy(template: PoiTemplate) {
+    try {
+      await services.copyTemplate(template.id)
+      toast.success(t`Copied.`)
+      await load()
+    } catch (error) {
+      showErrorToast(error)
+    }
+  }
+
+  async function remove(template: PoiTemplate) {
+    if (!(await confirmDelete({ itemName: template.name }))) return
+    try {
+      await services.deleteTemplate(template.id)
+      toast.success(t`Deleted.`)
+      // the last row of a page going leaves an empty page: step back one
+      if (page && page.list.length === 1 && pageNo > 1) setPageNo(pageNo - 1)
+      else await load()
+    } catch (error) {
+      showErrorToast(error)
+    }
+  }
+
+  const pageCount = page ? Math.max(1, Math.ceil(page.total / templatePageSize)) : 1
+  const dateFormat = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' })
+  return (
+    <div
+      className={['ts-template-list', isCompact && 'ts-template-list--compact']
+        .filter(Boolean)
+        .join(' ')}
+      data-testid="template-list"
+    >
+      <form
+        className="ts-template-list__toolbar"
+        onSubmit={(event) => {
+          event.preventDefault()
+          setPageNo(1)
+          setQuery(keyword.trim())
+        }}
+      >
+        <TextField
+          label={t`Search templates`}
+          placeholder={t`Name or encoding`}
+          value={keyword}
+          onChange={(event) => setKeyword(event.target.value)}
+          data-testid="template-search"
+        />
+        <Button type="submit">
+          <Trans>Search</Trans>
+        </Button>
+      </form>
+      {canEdit && (
+        <div className="ts-template-list__actions">
+          <Button
+            variant="primary"
+            onClick={() => setEditing({ templateId: null, kind: 'simple' })}
+          >
+            <Trans>New template</Trans>
+          </Button>
+          <Button onClick={() => setEditing({ templateId: null, kind: 'multiLevel' })}>
+            <Trans>New multi-level template</Trans>
+          </Button>
+          <Button onClick={() => setCategoryManagerOpen(true)}>
+            <Trans>Category manager</Trans>
+          </Button>
+          <Button onClick={() => setBatchFileOpen(true)}>
+            <Trans>POI template file</Trans>
+          </Button>
+        </div>
+      )}
+      {loadError !== null && !page ? (
+        <ErrorState message={errorText(loadError)} onRetry={load} isRetrying={isLoading} />
+      ) : !page ? (
+        <Spinner label={t`Loading templates`} />
+      ) : page.list.length === 0 ? (
+        <EmptyState
+          title={
+            query ? <Trans>No templates match the search.</Trans> : <Trans>No templates yet</Trans>
+          }
+          description={
+            !query && canEdit ? <Trans>Create a template to make POIs from it.</Trans> : undefined
+          }
+        />
+      ) : (
+        <table className="ts-template-table" aria-busy={isLoading}>
+          <thead>
+            <tr>
+              <th scope="col">
+                <Trans>Template</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Classify</Trans>
+              </th>
+              {!isCompact && (
+                <>
+                  <th scope="col">
+                    <Trans>Category</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Encoding</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Created</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Used in projects</Trans>
+                  </th>
+                </>
+              )}
+              <th scope="col">
+                <span className="ts-visually-hidden">
+                  <Trans>Actions</Trans>
+                </span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.list.map((template) => {
+              const picture = templatePicture(template)
+              const used = template.refProjectNameList ?? []
+              return (
+                <tr key={template.id} data-testid="template-row">
+                  <th scope="row">
+                    <span className="ts-template-table__name">
+                      {picture ? (
+                        <img src={picture} alt="" className="ts-template-table__picture" />
+                      ) : (
+                        <span className="ts-template-table__picture" aria-hidden="true" />
+                      )}
+                      {template.name}
+                    </span>
+                  </th>
+                  <td>{template.type}</td>
+                  {!isCompact && (
+                    <>
+                      <td>{template.category_name ?? template.classify ?? '—'}</td>
+                      <td>{template.poicategory_code}</td>
+                      <td>
+                        {template.created_at
+                          ? dateFormat.format(new Date(template.created_at))
+                          : '—'}
+                      </td>
+                      <td>{used.length > 0 ? used.join(', ') : '—'}</td>
+                    </>
+                  )}
+                  <td className="ts-table__actions">
+                    {canEdit && (
+                      <>
+                        <Button
+                          variant="ghost"
+                          onClick={() =>
+                            setEditing({
+                              templateId: template.id,
+                              kind: template.projectInfoAllCustoms?.length
+                                ? 'multiLevel'
+                                : 'simple',
+                            })
+                          }
+                          aria-label={t`Edit ${template.name}`}
+                        >
+                          <Trans>Edit</Trans>
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          onClick={() => void copy(template)}
+                          aria-label={t`Copy ${template.name}`}
+                        >
+                          <Trans>Copy</Trans>
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          onClick={() => void remove(template)}
+                          aria-label={t`Delete ${template.name}`}
+                        >
+                          <Trans>Delete</Trans>
+                        </Button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              )
+            })}
+          </tbody>
+        </table>
+      )}
+      {page && page.total > 0 && (
+        <nav className="ts-template-list__pager" aria-label={t`Template pages`}>
+          <span>
+            <Trans>{page.total} templates</Trans>
+          </span>
+          <Button
+            variant="ghost"
+            onClick={() => setPageNo(pageNo - 1)}
+            disabled={pageNo <= 1 || isLoading}
+          >
+            <Trans>Previous</Trans>
+          </Button>
+          <span aria-live="polite">
+            {pageNo} / {pageCount}
+          </span>
+          <Button
+            variant="ghost"
+            onClick={() => setPageNo(pageNo + 1)}
+            disabled={pageNo >= pageCount || isLoading}
+          >
+            <Trans>Next</Trans>
+          </Button>
+        </nav>
+      )}
+      <TemplateManagerDialog
+        isOpen={editing !== null}
+        onOpenChange={(isOpen) => {
+          if (!isOpen) setEditing(null)
+        }}
+        templateId={editing?.templateId ?? null}
+        kind={editing?.kind ?? 'simple'}
+        projectId={projectId}
+        onSaved={() => void load()}
+        services={services}
+      />
+      <CategoryManagerDialog
+        isOpen={isCategoryManagerOpen}
+        onOpenChange={setCategoryManagerOpen}
+        services={services}
+      />
+      <PoiTemplateFileDialog
+        isOpen={isBatchFileOpen}
+        onOpenChange={setBatchFileOpen}
+        services={services}
+      />
+    </div>
+  )
+}
