@@ -41,23 +41,26 @@ export function CategoryCascade({
     <fieldset className="ts-category-cascade" data-testid="template-category">
       <legend className="ts-field__label">{label}</legend>
       <div className="ts-category-cascade__levels">
-        {levels.map((level, depth) => (
-          <Select
-            // A level is its depth; its options change with the level above, hence that choice.
-            // biome-ignore lint/suspicious/noArrayIndexKey: the depth is the level's identity
-            key={`${depth}-${value[depth - 1] ?? 'root'}`}
-            label={depth === 0 ? t`Category level 1` : t`Category level ${depth + 1}`}
-            placeholder={t`Choose`}
-            options={level.options.map((node) => ({
-              value: String(node.id),
-              label: node.category_name,
-            }))}
-            value={level.chosen ?? null}
-            onValueChange={(id) => onChange([...value.slice(0, depth), id])}
-            required={required && depth === 0}
-            error={depth === 0 ? error : undefined}
-          />
-        ))}
+        {levels.map((level, depth) => {
+          const levelNumber = depth + 1
+          return (
+            <Select
+              // A level is its depth; its options change with the level above, hence that choice.
+              // biome-ignore lint/suspicious/noArrayIndexKey: the depth is the level's identity
+              key={`${depth}-${value[depth - 1] ?? 'root'}`}
+              label={t`Category level ${levelNumber}`}
+              placeholder={t`Choose`}
+              options={level.options.map((node) => ({
+                value: String(node.id),
+                label: node.category_name,
+              }))}
+              value={level.chosen ?? null}
+              onValueChange={(id) => onChange([...value.slice(0, depth), id])}
+              required={required && depth === 0}
+              error={depth === 0 ? error : undefined}
+            />
+          )
+        })}
       </div>
     </fieldset>
   )

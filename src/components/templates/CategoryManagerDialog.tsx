@@ -121,6 +121,8 @@ function CategoryManager({
     (selected.id === rootCategoryIds.twoD || selected.id === rootCategoryIds.threeD)
   const canChange = selected !== null && !isRoot && (!selected.is_system || isAdmin)
 
+  const selectedName = selected?.category_name ?? ''
+
   async function remove(category: PoiCategory) {
     if (!(await confirmDelete({ itemName: category.category_name }))) return
     try {
@@ -156,7 +158,7 @@ function CategoryManager({
       </div>
       <p className="ts-field__hint">
         {selected ? (
-          <Trans>Chosen: {selected.category_name}</Trans>
+          <Trans>Chosen: {selectedName}</Trans>
         ) : (
           <Trans>Choose a category in the tree.</Trans>
         )}
@@ -210,6 +212,7 @@ export function CategoryFormDialog({
   const [name, setName] = useState(form.mode === 'rename' ? form.category.category_name : '')
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
   const isEmpty = !name.trim()
+  const parentName = form.mode === 'add' ? form.parent.category_name : ''
 
   async function submit() {
     setHasTriedSubmit(true)
@@ -249,7 +252,7 @@ export function CategoryFormDialog({
     >
       {form.mode === 'add' && (
         <p className="ts-field__hint">
-          <Trans>Parent: {form.parent.category_name}</Trans>
+          <Trans>Parent: {parentName}</Trans>
         </p>
       )}
       <TextField

@@ -170,22 +170,25 @@ export function TemplateAttributesTab({
             </tr>
           </thead>
           <tbody>
-            {attributes.map((attribute) => (
-              <tr key={attribute.id}>
-                <th scope="row">{attribute.property_column}</th>
-                <td>{attribute.column_des}</td>
-                <td>{attribute.column_example}</td>
-                <td className="ts-table__actions">
-                  <Button
-                    variant="ghost"
-                    onClick={() => void remove(attribute)}
-                    aria-label={t`Delete ${attribute.column_des}`}
-                  >
-                    <Trans>Delete</Trans>
-                  </Button>
-                </td>
-              </tr>
-            ))}
+            {attributes.map((attribute) => {
+              const attributeName = attribute.column_des
+              return (
+                <tr key={attribute.id}>
+                  <th scope="row">{attribute.property_column}</th>
+                  <td>{attribute.column_des}</td>
+                  <td>{attribute.column_example}</td>
+                  <td className="ts-table__actions">
+                    <Button
+                      variant="ghost"
+                      onClick={() => void remove(attribute)}
+                      aria-label={t`Delete ${attributeName}`}
+                    >
+                      <Trans>Delete</Trans>
+                    </Button>
+                  </td>
+                </tr>
+              )
+            })}
           </tbody>
         </table>
       )}

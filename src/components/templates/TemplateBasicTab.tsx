@@ -292,13 +292,14 @@ function ZipProgress({ upload }: { upload: ZipUpload }) {
     )
   }
   const percent = upload.state === 'uploading' ? upload.percent : 100
+  const fileName = upload.fileName
   return (
     <div className="ts-template-basic__progress" role="status" data-testid="template-zip-progress">
       <progress max={100} value={percent} aria-label={t`Upload progress`} />
       <span>
         {upload.state === 'uploading' ? (
           <Trans>
-            Uploading {upload.fileName}: {percent}%
+            Uploading {fileName}: {percent}%
           </Trans>
         ) : (
           <Trans>Converting the model…</Trans>
@@ -325,26 +326,29 @@ function LevelsEditor({
       <legend className="ts-field__label">
         <Trans>Levels</Trans>
       </legend>
-      {levels.map((level, index) => (
-        // levels have no id until saved; their place is their identity
-        // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <div className="ts-template-levels__row" key={index}>
-          <TextField
-            label={t`Level ${index + 1}`}
-            value={level.name}
-            maxLength={100}
-            onChange={(event) => update(index, event.target.value)}
-          />
-          <Button
-            variant="ghost"
-            onClick={() => onChange(levels.filter((_, at) => at !== index))}
-            disabled={levels.length === 1}
-            aria-label={t`Remove level ${index + 1}`}
-          >
-            <Trans>Remove</Trans>
-          </Button>
-        </div>
-      ))}
+      {levels.map((level, index) => {
+        const levelNumber = index + 1
+        return (
+          // levels have no id until saved; their place is their identity
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          <div className="ts-template-levels__row" key={index}>
+            <TextField
+              label={t`Level ${levelNumber}`}
+              value={level.name}
+              maxLength={100}
+              onChange={(event) => update(index, event.target.value)}
+            />
+            <Button
+              variant="ghost"
+              onClick={() => onChange(levels.filter((_, at) => at !== index))}
+              disabled={levels.length === 1}
+              aria-label={t`Remove level ${levelNumber}`}
+            >
+              <Trans>Remove</Trans>
+            </Button>
+          </div>
+        )
+      })}
       <Button onClick={() => onChange([...levels, { name: '' }])}>
         <Trans>Add level</Trans>
       </Button>

@@ -97,19 +97,22 @@ export function TemplateLabelsTab({
         <EmptyState title={<Trans>No labels yet</Trans>} />
       ) : (
         <ul className="ts-template-labels__list" data-testid="label-current">
-          {labels.poicategoryLabels.map((label) => (
-            <li key={label.id} className="ts-template-labels__chip">
-              <span>{label.labelKey}</span>
-              <button
-                type="button"
-                className="ts-template-labels__remove"
-                onClick={() => void remove(label)}
-                aria-label={t`Remove label ${label.labelKey}`}
-              >
-                ×
-              </button>
-            </li>
-          ))}
+          {labels.poicategoryLabels.map((label) => {
+            const labelName = label.labelKey
+            return (
+              <li key={label.id} className="ts-template-labels__chip">
+                <span>{label.labelKey}</span>
+                <button
+                  type="button"
+                  className="ts-template-labels__remove"
+                  onClick={() => void remove(label)}
+                  aria-label={t`Remove label ${labelName}`}
+                >
+                  ×
+                </button>
+              </li>
+            )
+          })}
         </ul>
       )}
       <h3 className="ts-template-labels__heading">

@@ -100,6 +100,7 @@ export function TemplateList({
     }
   }
 
+  const templateTotal = page?.total ?? 0
   const pageCount = page ? Math.max(1, Math.ceil(page.total / templatePageSize)) : 1
   const dateFormat = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' })
   return (
@@ -197,6 +198,7 @@ export function TemplateList({
             {page.list.map((template) => {
               const picture = templatePicture(template)
               const used = template.refProjectNameList ?? []
+              const templateName = template.name
               return (
                 <tr key={template.id} data-testid="template-row">
                   <th scope="row">
@@ -235,21 +237,21 @@ export function TemplateList({
                                 : 'simple',
                             })
                           }
-                          aria-label={t`Edit ${template.name}`}
+                          aria-label={t`Edit ${templateName}`}
                         >
                           <Trans>Edit</Trans>
                         </Button>
                         <Button
                           variant="ghost"
                           onClick={() => void copy(template)}
-                          aria-label={t`Copy ${template.name}`}
+                          aria-label={t`Copy ${templateName}`}
                         >
                           <Trans>Copy</Trans>
                         </Button>
                         <Button
                           variant="ghost"
                           onClick={() => void remove(template)}
-                          aria-label={t`Delete ${template.name}`}
+                          aria-label={t`Delete ${templateName}`}
                         >
                           <Trans>Delete</Trans>
                         </Button>
@@ -265,7 +267,7 @@ export function TemplateList({
       {page && page.total > 0 && (
         <nav className="ts-template-list__pager" aria-label={t`Template pages`}>
           <span>
-            <Trans>{page.total} templates</Trans>
+            <Trans>{templateTotal} templates</Trans>
           </span>
           <Button
             variant="ghost"
