@@ -1,12 +1,12 @@
 import { useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
-import type { PoiCategory } from '../../api/templates'
+import type { CategoryNode } from '../../api/templates'
 import { Select } from '../../ui'
 
 /** Props of {@link CategoryCascade}. */
 export interface CategoryCascadeProps {
   label: ReactNode
-  tree: readonly PoiCategory[]
+  tree: readonly CategoryNode[]
   /** The chosen path of ids from a root. */
   value: readonly string[]
   onChange: (path: string[]) => void
@@ -28,14 +28,14 @@ export function CategoryCascade({
   required,
 }: CategoryCascadeProps) {
   const { t } = useLingui()
-  const levels: { options: readonly PoiCategory[]; chosen: string | undefined }[] = []
-  let options: readonly PoiCategory[] = tree
+  const levels: { options: readonly CategoryNode[]; chosen: string | undefined }[] = []
+  let options: readonly CategoryNode[] = tree
   for (let depth = 0; options.length > 0; depth += 1) {
     const chosen = value[depth]
     levels.push({ options, chosen })
-    const node = options.find((candidate) => String(candidate.id) === chosen)
+    const node = options.find((candidate) => candidate.id === chosen)
     if (!node) break
-    options = node.children ?? []
+    options = node.children
   }
   return (
     <fieldset className="ts-category-cascade" data-testid="template-category">
@@ -51,7 +51,7 @@ export function CategoryCascade({
               label={t`Category level ${levelNumber}`}
               placeholder={t`Choose`}
               options={level.options.map((node) => ({
-                value: String(node.id),
+                value: node.id,
                 label: node.category_name,
               }))}
               value={level.chosen ?? null}

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
-import { type PoiCategory, rootCategoryIds } from '../../api/templates'
+import { type CategoryNode, templateLimits } from '../../api/templates'
 import {
   Button,
   confirmDelete,
@@ -20,32 +20,40 @@ import { serverTemplateServices, type TemplateServices } from './template-servic
 import './templates.css'
 
 /** A category as a node of the tree widget. */
-interface CategoryNode extends TreeNode {
-  id: number
-  category: PoiCategory
-  children?: CategoryNode[]
+interface CategoryTreeNode extends TreeNode {
+  id: string
+  children?: CategoryTreeNode[]
 }
 
-function toNodes(categories: readonly PoiCategory[]): CategoryNode[] {
+function toNodes(categories: readonly CategoryNode[]): CategoryTreeNode[] {
   return categories.map((category) => ({
     id: category.id,
     name: category.category_name,
-    category,
-    children: category.children?.length ? toNodes(category.children) : undefined,
+    children: category.children.length > 0 ? toNodes(category.children) : undefined,
   }))
 }
 
-function findCategory(tree: readonly PoiCategory[], id: number): PoiCategory | null {
+function findCategory(tree: readonly CategoryNode[], id: string): CategoryNode | null {
   for (const node of tree) {
     if (node.id === id) return node
-    const below = findCategory(node.children ?? [], id)
+    const below = findCategory(node.children, id)
     if (below) return below
   }
   return null
 }
 
+/**
+ * Whether a new category under `parent` is a shared one: an admin adding under a shared node
+ * (the roots included) manages the system categories; anyone else adds their own.
+ */
+function addsShared(parent: CategoryNode, isAdmin: boolean): boolean {
+  return isAdmin && parent.is_system
+}
+
 /** Which form is open: adding under a parent, or renaming one category. */
-type CategoryForm = { mode: 'add'; parent: PoiCategory } | { mode: 'rename'; category: PoiCategory }
+type CategoryForm =
+  | { mode: 'add'; parent: CategoryNode; isShared: boolean }
+  | { mode: 'rename'; category: CategoryNode }
 
 /**
  * The category manager (SPEC §2 "Category manager with add and delete"): the category tree from
@@ -86,9 +94,9 @@ function CategoryManager({
 }) {
   const { t } = useLingui()
   const { isAdmin } = usePermissions()
-  const [tree, setTree] = useState<PoiCategory[] | null>(null)
+  const [tree, setTree] = useState<CategoryNode[] | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
-  const [selectedId, setSelectedId] = useState<number | null>(null)
+  const [selectedId, setSelectedId] = useState<string | null>(null)
   const [form, setForm] = useState<CategoryForm | null>(null)
 
   const load = useCallback(async () => {
@@ -116,17 +124,15 @@ function CategoryManager({
   if (!tree) return <Spinner label={t`Loading categories`} />
 
   const selected = selectedId === null ? null : findCategory(tree, selectedId)
-  const isRoot =
-    selected !== null &&
-    (selected.id === rootCategoryIds.twoD || selected.id === rootCategoryIds.threeD)
-  const canChange = selected !== null && !isRoot && (!selected.is_system || isAdmin)
+  // the server says what the caller may change (roots never; shared ones only by an admin)
+  const canChange = selected?.can_edit ?? false
 
   const selectedName = selected?.category_name ?? ''
 
-  async function remove(category: PoiCategory) {
+  async function remove(category: CategoryNode) {
     if (!(await confirmDelete({ itemName: category.category_name }))) return
     try {
-      await services.deleteCategory(category.id)
+      await services.deleteCategory(category.id, category.is_system)
       toast.success(t`Deleted.`)
       setSelectedId(null)
       await load()
@@ -142,7 +148,10 @@ function CategoryManager({
         <Button
           variant="primary"
           disabled={!selected}
-          onClick={() => selected && setForm({ mode: 'add', parent: selected })}
+          onClick={() =>
+            selected &&
+            setForm({ mode: 'add', parent: selected, isShared: addsShared(selected, isAdmin) })
+          }
         >
           <Trans>Add sub-category</Trans>
         </Button>
@@ -167,7 +176,7 @@ function CategoryManager({
         <EmptyState title={<Trans>No categories yet</Trans>} />
       ) : (
         <div className="ts-category-manager__tree">
-          <Tree<CategoryNode>
+          <Tree<CategoryTreeNode>
             label={t`Categories`}
             nodes={toNodes(tree)}
             maxLayer={3}
@@ -206,7 +215,7 @@ export function CategoryFormDialog({
   form: CategoryForm
   services: TemplateServices
   onClose: () => void
-  onSaved: (category: PoiCategory | null) => void | Promise<void>
+  onSaved: (category: CategoryNode | null) => void | Promise<void>
 }) {
   const { t } = useLingui()
   const [name, setName] = useState(form.mode === 'rename' ? form.category.category_name : '')
@@ -222,14 +231,17 @@ export function CategoryFormDialog({
     }
     try {
       if (form.mode === 'add') {
-        const category = await services.addCategory({
-          category_name: name.trim(),
-          pid: form.parent.id,
-        })
+        const category = await services.addCategory(
+          { category_name: name.trim(), pid: form.parent.id },
+          form.isShared,
+        )
         toast.success(t`Category added.`)
         await onSaved(category)
       } else {
-        await services.updateCategory({ id: form.category.id, category_name: name.trim() })
+        await services.updateCategory(
+          { id: form.category.id, category_name: name.trim() },
+          form.category.is_system,
+        )
         toast.success(t`Modified successfully.`)
         await onSaved(null)
       }
@@ -258,7 +270,7 @@ export function CategoryFormDialog({
       <TextField
         label={t`Category name`}
         value={name}
-        maxLength={64}
+        maxLength={templateLimits.categoryNameMaxLength}
         autoFocus
         onChange={(event) => setName(event.target.value)}
         error={hasTriedSubmit && isEmpty ? t`Please fill in the category name.` : undefined}

@@ -1,9 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { type ChangeEvent, useId, useRef, useState } from 'react'
-import type { BatchFileCheck, PoiCategory } from '../../api/templates'
+import { type ChangeEvent, useCallback, useId, useRef, useState } from 'react'
+import { isMessageId, type MessageParam } from '../../../contract/messages'
+import type { TemplateListItem } from '../../api/templates'
+import { ApiError } from '../../api/client'
 import { Button, Dialog, toast } from '../../ui'
 import { errorText, showErrorToast } from '../feedback/error-text'
-import { CategoryPageSelect } from './CategoryPageSelect'
+import { serverMessageText } from '../feedback/server-messages'
+import { PagedSelect } from './PagedSelect'
 import { serverTemplateServices, type TemplateServices } from './template-services'
 import './templates.css'
 
@@ -20,11 +23,45 @@ function saveFile(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 0)
 }
 
+/** One bad cell of a refused batch file, as the refusal's `datum.details` lists it. */
+interface BatchRowError {
+  row: number
+  column: string
+  message: string
+  messageId?: string
+  params?: Record<string, MessageParam>
+}
+
+/** What checking an uploaded file found. */
+type BatchCheck = { rowCount: number; columns: string[] } | { errors: BatchRowError[] }
+
+function rowErrorsOf(error: unknown): BatchRowError[] {
+  if (!(error instanceof ApiError)) return []
+  const details = (error.datum as { details?: unknown } | null)?.details
+  if (!Array.isArray(details)) return []
+  return details.filter(
+    (detail): detail is BatchRowError =>
+      typeof (detail as BatchRowError | null)?.row === 'number' &&
+      typeof (detail as BatchRowError).column === 'string',
+  )
+}
+
+/** The reason of a bad cell in the user's language (the server's English for an unknown id). */
+function rowReason(error: BatchRowError): string {
+  if (!isMessageId(error.messageId)) return error.message
+  return serverMessageText({
+    code: '',
+    messageId: error.messageId,
+    params: error.params ?? {},
+    datum: null,
+  })
+}
+
 /**
- * The upload window for a POI template file (SPEC §2): choose a POI category, download its
- * batch XLSX (POI fields plus the template's static attributes, explained on a second sheet in
- * the user's language), fill it in and upload it back; every bad cell is listed by row and
- * column, and nothing is created while any row is bad.
+ * The upload window for a POI template file (SPEC §2): choose the POI category (the template a
+ * POI is made from), download its batch XLSX (the POI fields plus the template's static
+ * attributes, explained on a second sheet in the user's language), fill it in and upload it
+ * back; every bad cell is listed by row and column, and nothing is kept while any row is bad.
  */
 export function PoiTemplateFileDialog({
   isOpen,
@@ -48,13 +85,17 @@ export function PoiTemplateFileDialog({
 }
 
 function PoiTemplateFile({ services }: { services: TemplateServices }) {
-  const { t, i18n } = useLingui()
-  const [category, setCategory] = useState<PoiCategory | null>(null)
+  const { t } = useLingui()
+  const [category, setCategory] = useState<TemplateListItem | null>(null)
   const [isDownloading, setIsDownloading] = useState(false)
   const [isUploading, setIsUploading] = useState(false)
-  const [check, setCheck] = useState<BatchFileCheck | null>(null)
+  const [check, setCheck] = useState<BatchCheck | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const inputId = useId()
+  const loadTemplates = useCallback(
+    (pageNo: number, pageSize: number) => services.listTemplates({ pageNo, pageSize }),
+    [services],
+  )
   const input = useRef<HTMLInputElement>(null)
 
   async function download() {
@@ -64,7 +105,7 @@ function PoiTemplateFile({ services }: { services: TemplateServices }) {
     }
     setIsDownloading(true)
     try {
-      const file = await services.downloadBatchFile(category.id, i18n.locale)
+      const file = await services.downloadBatchFile(category.id)
       saveFile(file.blob, file.fileName)
     } catch (error) {
       showErrorToast(error)
@@ -90,15 +131,16 @@ function PoiTemplateFile({ services }: { services: TemplateServices }) {
     setFailure(null)
     try {
       const answer = await services.uploadBatchFile(category.id, file)
-      setCheck(answer)
-      if (answer.errors.length === 0) toast.success(t`Uploaded.`)
+      setCheck({ rowCount: answer.rowCount, columns: answer.columns })
+      toast.success(t`Uploaded.`)
     } catch (error) {
-      // a refused file may still list its bad rows in the answer's datum
-      const datum = (error as { datum?: unknown }).datum as Partial<BatchFileCheck> | null
-      if (datum && Array.isArray(datum.errors)) {
-        setCheck({ rowCount: datum.rowCount ?? 0, errors: datum.errors })
-      } else setFailure(errorText(error))
-      showErrorToast(error)
+      // a refused file lists its bad cells in the refusal's datum
+      const errors = rowErrorsOf(error)
+      if (errors.length > 0) setCheck({ errors })
+      else {
+        setFailure(errorText(error))
+        showErrorToast(error)
+      }
     } finally {
       setIsUploading(false)
     }
@@ -106,15 +148,18 @@ function PoiTemplateFile({ services }: { services: TemplateServices }) {
 
   return (
     <div className="ts-batch-file" data-testid="poi-template-file">
-      <CategoryPageSelect
+      <PagedSelect<TemplateListItem>
         label={<Trans>POI category</Trans>}
+        placeholder={t`Choose the POI category`}
+        loadPage={loadTemplates}
+        labelOf={(template) => `${template.name} (${template.poicategory_code})`}
         value={category}
         onChange={(next) => {
           setCategory(next)
           setCheck(null)
           setFailure(null)
         }}
-        services={services}
+        testId="batch-file-category"
       />
       <ol className="ts-batch-file__steps">
         <li>
@@ -151,21 +196,21 @@ function PoiTemplateFile({ services }: { services: TemplateServices }) {
           {failure}
         </p>
       )}
-      {check && <BatchCheck check={check} />}
+      {check && <BatchCheckResult check={check} />}
     </div>
   )
 }
 
-function BatchCheck({ check }: { check: BatchFileCheck }) {
-  const count = check.rowCount
-  const errorCount = check.errors.length
-  if (errorCount === 0) {
+function BatchCheckResult({ check }: { check: BatchCheck }) {
+  if (!('errors' in check)) {
+    const count = check.rowCount
     return (
       <p className="ts-batch-file__ok" role="status" data-testid="batch-file-result">
         <Trans>{count} rows checked, no errors.</Trans>
       </p>
     )
   }
+  const errorCount = check.errors.length
   return (
     <div className="ts-batch-file__errors" data-testid="batch-file-result">
       <p role="alert">
@@ -189,10 +234,10 @@ function BatchCheck({ check }: { check: BatchFileCheck }) {
         </thead>
         <tbody>
           {check.errors.map((error) => (
-            <tr key={`${error.row}-${error.column}-${error.reason}`}>
+            <tr key={`${error.row}-${error.column}-${error.message}`}>
               <td>{error.row}</td>
               <td>{error.column}</td>
-              <td>{error.reason}</td>
+              <td>{rowReason(error)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
-import type { StaticAttribute } from '../../api/templates'
+import { type TemplateProperty, templateLimits } from '../../api/templates'
 import { Button, confirmDelete, EmptyState, ErrorState, Spinner, TextField, toast } from '../../ui'
 import { errorText, showErrorToast } from '../feedback/error-text'
 import { type AttributeValues, attributeProblem } from './template-form'
@@ -18,12 +18,12 @@ export function TemplateAttributesTab({
   projectId,
   services,
 }: {
-  templateId: number | null
+  templateId: string | null
   projectId: string | null
   services: TemplateServices
 }) {
   const { t } = useLingui()
-  const [attributes, setAttributes] = useState<StaticAttribute[] | null>(null)
+  const [attributes, setAttributes] = useState<TemplateProperty[] | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
   const [values, setValues] = useState<AttributeValues>(emptyAttribute)
   const [isAdding, setIsAdding] = useState(false)
@@ -76,7 +76,7 @@ export function TemplateAttributesTab({
     }
   }
 
-  async function remove(attribute: StaticAttribute) {
+  async function remove(attribute: TemplateProperty) {
     if (!(await confirmDelete({ itemName: attribute.column_des }))) return
     try {
       await services.deleteAttribute(attribute.id)
@@ -91,11 +91,12 @@ export function TemplateAttributesTab({
     if (templateId === null) return
     setSyncing(scope)
     try {
-      await services.syncAttributes(
+      const syncCall = services.syncAttributes(
         templateId,
         scope === 'all' || !projectId ? 'all' : { projectId },
       )
-      toast.success(t`Synced.`)
+      const { poi_count: count } = await syncCall
+      toast.success(t`Synced ${count} POIs.`)
     } catch (error) {
       const reason = errorText(error)
       toast.error(t`Sync failed. ${reason}`)
@@ -119,7 +120,7 @@ export function TemplateAttributesTab({
         <TextField
           label={t`Name (English)`}
           value={values.property_column}
-          maxLength={64}
+          maxLength={templateLimits.propertyColumnMaxLength}
           placeholder="e.g. brand"
           hint={t`Letters, digits and underscores.`}
           onChange={(event) => set('property_column', event.target.value)}
@@ -128,14 +129,14 @@ export function TemplateAttributesTab({
         <TextField
           label={t`Display name`}
           value={values.column_des}
-          maxLength={100}
+          maxLength={templateLimits.columnTextMaxLength}
           onChange={(event) => set('column_des', event.target.value)}
           data-testid="attribute-des"
         />
         <TextField
           label={t`Display value`}
           value={values.column_example}
-          maxLength={200}
+          maxLength={templateLimits.columnTextMaxLength}
           onChange={(event) => set('column_example', event.target.value)}
           data-testid="attribute-example"
         />

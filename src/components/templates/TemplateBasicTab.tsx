@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type ChangeEvent, useId, useRef, useState } from 'react'
-import { filePathOf, type PoiCategory, type PoiTemplate } from '../../api/templates'
+import { type CategoryNode, type Template, templateLimits } from '../../api/templates'
 import { Button, FormWrapper, ImagePicker, TextField, toast } from '../../ui'
 import { errorText, showErrorToast } from '../feedback/error-text'
 import { CategoryCascade } from './CategoryCascade'
@@ -17,12 +17,12 @@ import type { TemplateServices } from './template-services'
 
 /** Props of {@link TemplateBasicTab}. */
 export interface TemplateBasicTabProps {
-  template: PoiTemplate | null
+  template: Template | null
   kind: TemplateKind
-  templateId: number | null
-  tree: readonly PoiCategory[]
+  templateId: string | null
+  tree: readonly CategoryNode[]
   services: TemplateServices
-  onSaved: (id: number) => void
+  onSaved: (id: string) => void
 }
 
 /** Where the 3D zip upload is. */
@@ -61,7 +61,7 @@ export function TemplateBasicTab({
     setIsIconUploading(true)
     try {
       const image = await services.uploadIcon(file)
-      set('iconpath', filePathOf(image.rootPath, image.jpgName) ?? '')
+      set('iconpath', filePathOf(image.rootPath, image.jpgName))
     } catch (error) {
       showErrorToast(error)
     } finally {
@@ -93,8 +93,8 @@ export function TemplateBasicTab({
         category_zip_uuid: answer.uuid,
         file_path: answer.rootPath,
         jpg_name: answer.jpgName,
-        xml_name: answer.xmlName ?? '',
-        sbm_name: answer.sbmName ?? '',
+        xml_name: answer.xmlName,
+        glbf_name: answer.sbmName,
       }))
       setZip({ state: 'idle' })
       toast.success(t`Model render prepared, format conversion succeeded.`)
@@ -110,12 +110,15 @@ export function TemplateBasicTab({
       toast.warning(t`Please fill in the basic attributes.`)
       return
     }
-    const fields = templateFieldsOf(values, templateId)
+    const fields = templateFieldsOf(values)
     try {
       if (templateId === null) {
         const created =
           values.kind === 'multiLevel'
-            ? await services.createMultiLevelTemplate(fields)
+            ? await services.createMultiLevelTemplate({
+                ...fields,
+                projectInfoAllCustoms: fields.projectInfoAllCustoms ?? [],
+              })
             : await services.createTemplate(fields)
         toast.success(t`Added successfully.`)
         onSaved(created.id)
@@ -133,7 +136,7 @@ export function TemplateBasicTab({
   }
 
   const missing = (isEmpty: boolean) => (hasTriedSubmit && isEmpty ? t`Required` : undefined)
-  const previewPath = filePathOf(values.file_path, values.jpg_name)
+  const previewPath = values.jpg_name ? filePathOf(values.file_path, values.jpg_name) : null
   const isBusy = isIconUploading || zip.state === 'uploading' || zip.state === 'converting'
   return (
     <FormWrapper
@@ -153,7 +156,7 @@ export function TemplateBasicTab({
       <TextField
         label={t`Template name`}
         value={values.name}
-        maxLength={100}
+        maxLength={templateLimits.templateNameMaxLength}
         onChange={(event) => set('name', event.target.value)}
         error={missing(!values.name.trim())}
         required
@@ -162,7 +165,7 @@ export function TemplateBasicTab({
       <TextField
         label={t`Encoding`}
         value={values.poicategory_code}
-        maxLength={64}
+        maxLength={templateLimits.codeMaxLength}
         onChange={(event) => set('poicategory_code', event.target.value)}
         error={missing(!values.poicategory_code.trim())}
         hint={t`Unique among your templates.`}
@@ -309,6 +312,15 @@ function ZipProgress({ upload }: { upload: ZipUpload }) {
   )
 }
 
+function emptyLevel(): TemplateFormValues['levels'][number] {
+  return { level_name: '', customs: [] }
+}
+
+/** A served file's address from the folder and name an upload answered. */
+function filePathOf(rootPath: string, name: string): string {
+  return `${rootPath.endsWith('/') ? rootPath : `${rootPath}/`}${name}`
+}
+
 /** The levels of a multi-level template (`projectInfoAllCustoms`). */
 function LevelsEditor({
   values,
@@ -318,9 +330,11 @@ function LevelsEditor({
   onChange: (levels: TemplateFormValues['levels']) => void
 }) {
   const { t } = useLingui()
-  const levels = values.levels.length > 0 ? values.levels : [{ name: '' }]
-  const update = (index: number, name: string) =>
-    onChange(levels.map((level, at) => (at === index ? { ...level, name } : level)))
+  const levels = values.levels.length > 0 ? values.levels : [emptyLevel()]
+  const update = (index: number, levelName: string) =>
+    onChange(
+      levels.map((level, at) => (at === index ? { ...level, level_name: levelName } : level)),
+    )
   return (
     <fieldset className="ts-template-levels" data-testid="template-levels">
       <legend className="ts-field__label">
@@ -334,7 +348,7 @@ function LevelsEditor({
           <div className="ts-template-levels__row" key={index}>
             <TextField
               label={t`Level ${levelNumber}`}
-              value={level.name}
+              value={level.level_name}
               maxLength={100}
               onChange={(event) => update(index, event.target.value)}
             />
@@ -349,7 +363,7 @@ function LevelsEditor({
           </div>
         )
       })}
-      <Button onClick={() => onChange([...levels, { name: '' }])}>
+      <Button onClick={() => onChange([...levels, emptyLevel()])}>
         <Trans>Add level</Trans>
       </Button>
     </fieldset>

@@ -1,29 +1,42 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
-import { type TemplateEventKind, templateEventKinds } from '../../api/templates'
-import { ErrorState, FormWrapper, Spinner, toast } from '../../ui'
+import { type TemplateEvent, type TemplateEventKind, templateEventKinds } from '../../api/templates'
+import { ErrorState, FormWrapper, Spinner, TextField, toast } from '../../ui'
 import { errorText, showErrorToast } from '../feedback/error-text'
 import type { TemplateServices } from './template-services'
 
 /**
  * The events tab (SPEC §2 template popup "events (link, alarm, offline, fault)"): which kinds
- * of event the POIs made from this template raise.
+ * of event the POIs made from this template raise, each with the device event code that
+ * triggers it.
  */
 export function TemplateEventsTab({
   templateId,
   services,
 }: {
-  templateId: number
+  templateId: string
   services: TemplateServices
 }) {
   const { t } = useLingui()
-  const [kinds, setKinds] = useState<Set<TemplateEventKind> | null>(null)
+  const [events, setEvents] = useState<TemplateEvent[] | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
 
   const load = useCallback(async () => {
     setLoadError(null)
     try {
-      setKinds(new Set(await services.getEventKinds(templateId)))
+      const answer = await services.getEvents(templateId)
+      // the server answers all four kinds; a kind it left out reads as switched off
+      setEvents(
+        templateEventKinds.map(
+          (kind) =>
+            answer.find((event) => event.kind === kind) ?? {
+              kind,
+              is_enabled: false,
+              event_code: '',
+              event_image: '',
+            },
+        ),
+      )
     } catch (error) {
       setLoadError(error)
     }
@@ -34,12 +47,9 @@ export function TemplateEventsTab({
   }, [load])
 
   async function save() {
-    if (!kinds) return
+    if (!events) return
     try {
-      await services.setEventKinds(
-        templateId,
-        templateEventKinds.filter((kind) => kinds.has(kind)),
-      )
+      setEvents(await services.setEvents(templateId, events))
       toast.success(t`Modified successfully.`)
     } catch (error) {
       showErrorToast(error)
@@ -47,34 +57,45 @@ export function TemplateEventsTab({
   }
 
   if (loadError !== null) return <ErrorState message={errorText(loadError)} onRetry={load} />
-  if (!kinds) return <Spinner />
+  if (!events) return <Spinner />
   const names: Record<TemplateEventKind, string> = {
     link: t`Link`,
     alarm: t`Alarm`,
     offline: t`Offline`,
     fault: t`Fault`,
   }
+  const change = (kind: TemplateEventKind, patch: Partial<TemplateEvent>) =>
+    setEvents((current) =>
+      (current ?? []).map((event) => (event.kind === kind ? { ...event, ...patch } : event)),
+    )
   return (
     <FormWrapper onSubmit={save} submitLabel={<Trans>Save</Trans>}>
       <fieldset className="ts-template-events" data-testid="template-events">
         <legend className="ts-field__label">
           <Trans>Events the POIs of this template raise</Trans>
         </legend>
-        {templateEventKinds.map((kind) => (
-          <label key={kind} className="ts-checkbox">
-            <input
-              type="checkbox"
-              checked={kinds.has(kind)}
-              onChange={(event) => {
-                const next = new Set(kinds)
-                if (event.target.checked) next.add(kind)
-                else next.delete(kind)
-                setKinds(next)
-              }}
-            />
-            {names[kind]}
-          </label>
-        ))}
+        {events.map((event) => {
+          const kindName = names[event.kind]
+          return (
+            <div key={event.kind} className="ts-template-events__row">
+              <label className="ts-checkbox">
+                <input
+                  type="checkbox"
+                  checked={event.is_enabled}
+                  onChange={(change_) => change(event.kind, { is_enabled: change_.target.checked })}
+                />
+                {kindName}
+              </label>
+              <TextField
+                label={t`Event code of ${kindName}`}
+                value={event.event_code}
+                maxLength={64}
+                disabled={!event.is_enabled}
+                onChange={(change_) => change(event.kind, { event_code: change_.target.value })}
+              />
+            </div>
+          )
+        })}
       </fieldset>
     </FormWrapper>
   )

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
-import type { TemplateLabel, TemplateLabels } from '../../api/templates'
+import { type TemplateLabel, type TemplateLabels, templateLimits } from '../../api/templates'
 import { Button, confirmDelete, EmptyState, ErrorState, Spinner, TextField, toast } from '../../ui'
 import { errorText, showErrorToast } from '../feedback/error-text'
 import type { TemplateServices } from './template-services'
@@ -13,7 +13,7 @@ export function TemplateLabelsTab({
   templateId,
   services,
 }: {
-  templateId: number
+  templateId: string
   services: TemplateServices
 }) {
   const { t } = useLingui()
@@ -82,7 +82,7 @@ export function TemplateLabelsTab({
         <TextField
           label={t`New label`}
           value={labelKey}
-          maxLength={64}
+          maxLength={templateLimits.labelKeyMaxLength}
           onChange={(event) => setLabelKey(event.target.value)}
           data-testid="label-key"
         />

@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
-import type { PoiTemplate, TemplatePage } from '../../api/templates'
+import type { Category, Template, TemplatePage } from '../../api/templates'
 import { Button, confirmDelete, EmptyState, ErrorState, Spinner, TextField, toast } from '../../ui'
 import { errorText, showErrorToast } from '../feedback/error-text'
 import { usePermissions } from '../use-permissions'
 import { CategoryManagerDialog } from './CategoryManagerDialog'
+import { PagedSelect } from './PagedSelect'
 import { PoiTemplateFileDialog } from './PoiTemplateFileDialog'
 import { TemplateManagerDialog } from './TemplateManagerDialog'
 import type { TemplateKind } from './template-form'
@@ -15,10 +16,10 @@ import './templates.css'
 export const templatePageSize = 10
 
 /** Which template popup is open. */
-type Editing = { templateId: number | null; kind: TemplateKind } | null
+type Editing = { templateId: string | null; kind: TemplateKind } | null
 
 /** The picture of a template: its icon, or the preview of its 3D model. */
-export function templatePicture(template: PoiTemplate): string | null {
+export function templatePicture(template: Template): string | null {
   if (template.iconpath) return template.iconpath
   if (template.icon_path) return template.icon_path
   if (template.jpg_name && template.file_path) {
@@ -48,6 +49,12 @@ export function TemplateList({
   const { canEdit } = usePermissions()
   const [keyword, setKeyword] = useState('')
   const [query, setQuery] = useState('')
+  const [categoryFilter, setCategoryFilter] = useState<Category | null>(null)
+  const loadCategories = useCallback(
+    (categoryPageNo: number, pageSize: number) =>
+      services.selectCategoryPage({ pageNo: categoryPageNo, pageSize }),
+    [services],
+  )
   const [pageNo, setPageNo] = useState(1)
   const [page, setPage] = useState<TemplatePage | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
@@ -64,6 +71,7 @@ export function TemplateList({
         pageNo,
         pageSize: templatePageSize,
         ...(query ? { keyword: query } : {}),
+        ...(categoryFilter ? { categoryId: categoryFilter.id } : {}),
       })
       setPage(answer)
     } catch (error) {
@@ -71,13 +79,13 @@ export function TemplateList({
     } finally {
       setIsLoading(false)
     }
-  }, [services, pageNo, query])
+  }, [services, pageNo, query, categoryFilter])
 
   useEffect(() => {
     void load()
   }, [load])
 
-  async function copy(template: PoiTemplate) {
+  async function copy(template: Template) {
     try {
       await services.copyTemplate(template.id)
       toast.success(t`Copied.`)
@@ -87,7 +95,7 @@ export function TemplateList({
     }
   }
 
-  async function remove(template: PoiTemplate) {
+  async function remove(template: Template) {
     if (!(await confirmDelete({ itemName: template.name }))) return
     try {
       await services.deleteTemplate(template.id)
@@ -128,6 +136,25 @@ export function TemplateList({
         <Button type="submit">
           <Trans>Search</Trans>
         </Button>
+        {!isCompact && (
+          <PagedSelect<Category>
+            label={<Trans>Category</Trans>}
+            placeholder={t`All categories`}
+            loadPage={loadCategories}
+            labelOf={(category) => category.category_name}
+            value={categoryFilter}
+            onChange={(category) => {
+              setPageNo(1)
+              setCategoryFilter(category)
+            }}
+            testId="template-category-filter"
+          />
+        )}
+        {categoryFilter && (
+          <Button variant="ghost" onClick={() => setCategoryFilter(null)}>
+            <Trans>All categories</Trans>
+          </Button>
+        )}
       </form>
       {canEdit && (
         <div className="ts-template-list__actions">
@@ -211,10 +238,10 @@ export function TemplateList({
                       {template.name}
                     </span>
                   </th>
-                  <td>{template.type}</td>
+                  <td>{template.classify}</td>
                   {!isCompact && (
                     <>
-                      <td>{template.category_name ?? template.classify ?? '—'}</td>
+                      <td>{template.category || '—'}</td>
                       <td>{template.poicategory_code}</td>
                       <td>
                         {template.created_at
@@ -232,9 +259,7 @@ export function TemplateList({
                           onClick={() =>
                             setEditing({
                               templateId: template.id,
-                              kind: template.projectInfoAllCustoms?.length
-                                ? 'multiLevel'
-                                : 'simple',
+                              kind: template.template_type === '1' ? 'multiLevel' : 'simple',
                             })
                           }
                           aria-label={t`Edit ${templateName}`}

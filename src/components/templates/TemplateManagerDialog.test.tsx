@@ -17,11 +17,11 @@ type User = ReturnType<typeof userEvent.setup>
 
 function renderManager(options: {
   services: TemplateServices
-  templateId?: number | null
+  templateId?: string | null
   kind?: TemplateKind
   projectId?: string | null
 }) {
-  const saved: number[] = []
+  const saved: string[] = []
   renderWithI18n(
     <>
       <ToastHost />
@@ -93,8 +93,7 @@ describe('template manager popup: tab rules (SPEC §4)', () => {
       name: 'Camera',
       poicategory_code: 'CAM-1',
       piddes: '1,10',
-      type: '2D',
-      iconpath: '/web/files/icons/camera.png',
+      iconpath: '/web/files/camera.png',
       bgtype: '1',
     })
     for (const name of ['Static attributes', 'Model labels', 'Events'])
@@ -109,8 +108,7 @@ describe('template manager popup: tab rules (SPEC §4)', () => {
       name: 'Sensor',
       poicategory_code: 'SEN-1',
       piddes: '1,11',
-      type: '2D',
-      iconpath: '/web/files/icons/sensor.png',
+      iconpath: '/web/files/sensor.png',
     })
     const { user } = renderManager({ services: fake.services, templateId: id })
     await screen.findByTestId('template-manager')
@@ -177,7 +175,7 @@ describe('template manager popup: basic tab', () => {
 
     await upload.upload(input, new File(['zip'], 'camera.zip', { type: 'application/zip' }))
     const preview = (await screen.findByTestId('template-model-preview')) as HTMLImageElement
-    expect(preview.getAttribute('src')).toBe('/web/files/zips/zip-1/preview.jpg')
+    expect(preview.getAttribute('src')).toBe('/web/templateModels/zip-1/preview.png')
     expect(toastTexts().join()).toContain('Model render prepared, format conversion succeeded.')
 
     await fillBasics(user, 'Extinguisher box', 'FIRE-1')
@@ -200,7 +198,10 @@ describe('template manager popup: basic tab', () => {
     await waitFor(() => expect(isSelected('Model labels')).toBe(true))
     expect(fake.callsOf('createMultiLevelTemplate')[0]?.args[0]).toMatchObject({
       piddes: '1',
-      projectInfoAllCustoms: [{ name: 'Floor' }, { name: 'Room' }],
+      projectInfoAllCustoms: [
+        { level_name: 'Floor', customs: [] },
+        { level_name: 'Room', customs: [] },
+      ],
     })
   })
 })
@@ -286,12 +287,12 @@ describe('create-category popup (SPEC §5)', () => {
   it('asks for the category name and adds under the chosen parent', async () => {
     const fake = fakeTemplateServices()
     const added: unknown[] = []
-    const parent = sampleCategoryTree[0]!
+    const parent = sampleCategoryTree()[0]!
     renderWithI18n(
       <>
         <ToastHost />
         <CategoryFormDialog
-          form={{ mode: 'add', parent }}
+          form={{ mode: 'add', parent, isShared: false }}
           services={fake.services}
           onClose={() => {}}
           onSaved={(category) => {
@@ -306,7 +307,10 @@ describe('create-category popup (SPEC §5)', () => {
     expect(fake.callsOf('addCategory')).toHaveLength(0)
     await user.type(screen.getByTestId('category-name'), 'Doors{Enter}')
     await waitFor(() => expect(added).toHaveLength(1))
-    expect(fake.callsOf('addCategory')[0]?.args[0]).toEqual({ category_name: 'Doors', pid: 1 })
+    expect(fake.callsOf('addCategory')[0]?.args).toEqual([
+      { category_name: 'Doors', pid: '1' },
+      false,
+    ])
     expect(toastTexts().join()).toContain('Category added.')
   })
 })

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
-import type { PoiCategory, PoiTemplate } from '../../api/templates'
+import type { CategoryNode, Template } from '../../api/templates'
 import { navigateHash } from '../../app/hash-location'
 import { Button, Dialog, ErrorState, Spinner, Tabs } from '../../ui'
 import { errorText } from '../feedback/error-text'
@@ -17,11 +17,11 @@ export interface TemplateManagerDialogProps {
   isOpen: boolean
   onOpenChange: (isOpen: boolean) => void
   /** The template to edit in place, or null for a new one. */
-  templateId: number | null
+  templateId: string | null
   /** The kind of a new template. */
   kind?: TemplateKind
   /** Told after each successful save, e.g. to reload a list. */
-  onSaved?: (id: number) => void
+  onSaved?: (id: string) => void
   /** The open project, so attributes can be synced onto its POIs only. */
   projectId?: string | null
   services?: TemplateServices
@@ -54,10 +54,10 @@ function TemplateManager({
   services = serverTemplateServices,
 }: TemplateManagerDialogProps) {
   const { t } = useLingui()
-  const [id, setId] = useState<number | null>(templateId)
+  const [id, setId] = useState<string | null>(templateId)
   const [tab, setTab] = useState<TemplateTab>('basic')
-  const [template, setTemplate] = useState<PoiTemplate | null>(null)
-  const [tree, setTree] = useState<PoiCategory[] | null>(null)
+  const [template, setTemplate] = useState<Template | null>(null)
+  const [tree, setTree] = useState<CategoryNode[] | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
   const [isLoading, setIsLoading] = useState(true)
 
@@ -95,7 +95,7 @@ function TemplateManager({
   }
   if (!tree || isLoading) return <Spinner label={t`Loading the template`} />
 
-  const handleSaved = (savedId: number) => {
+  const handleSaved = (savedId: string) => {
     const wasNew = id === null
     setId(savedId)
     setTab((current) => tabAfterSave(current, wasNew))

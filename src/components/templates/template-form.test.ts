@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { PoiCategory } from '../../api/templates'
 import {
   attributeProblem,
   basicProblem,
@@ -12,28 +11,11 @@ import {
   templateFieldsOf,
   typeOfCategoryPath,
 } from './template-form'
+import { categoryNode, sampleCategoryTree } from './testing/fake-template-services'
 
-const tree: PoiCategory[] = [
-  {
-    id: 1,
-    category_name: '2D',
-    pid: 0,
-    children: [{ id: 10, category_name: 'Cameras', pid: 1 }],
-  },
-  {
-    id: 2,
-    category_name: '3D',
-    pid: 0,
-    children: [
-      {
-        id: 20,
-        category_name: 'Fire',
-        pid: 2,
-        children: [{ id: 21, category_name: 'Extinguishers', pid: 20 }],
-      },
-    ],
-  },
-]
+const tree = sampleCategoryTree()
+const fire = tree[1]!.children[0]!
+fire.children = [categoryNode('21', 'Extinguishers', fire)]
 
 describe('category choice (SPEC §4)', () => {
   it('makes a template 3D when the first id is 2, else 2D', () => {
@@ -59,8 +41,8 @@ describe('category choice (SPEC §4)', () => {
   })
 
   it('finds the path of a category in a tree of any depth', () => {
-    expect(categoryPathTo(tree, 21)).toEqual(['2', '20', '21'])
-    expect(categoryPathTo(tree, 99)).toBeNull()
+    expect(categoryPathTo(tree, '21')).toEqual(['2', '20', '21'])
+    expect(categoryPathTo(tree, '99')).toBeNull()
   })
 })
 
@@ -69,7 +51,7 @@ describe('template popup tabs (SPEC §4)', () => {
     expect(isTabEnabled('basic', null)).toBe(true)
     for (const tab of ['static', 'labels', 'events'] as const) {
       expect(isTabEnabled(tab, null)).toBe(false)
-      expect(isTabEnabled(tab, 7)).toBe(true)
+      expect(isTabEnabled(tab, '7')).toBe(true)
     }
   })
 
@@ -105,23 +87,20 @@ describe('basic validation (SPEC §5)', () => {
   it('needs at least one named level for a multi-level template', () => {
     const values = { ...complete2d, kind: 'multiLevel' as const, iconpath: '', levels: [] }
     expect(basicProblem(values)).toBe('incomplete')
-    expect(basicProblem({ ...values, levels: [{ name: ' ' }] })).toBe('incomplete')
-    expect(basicProblem({ ...values, levels: [{ name: 'Floor 1' }] })).toBeNull()
+    expect(basicProblem({ ...values, levels: [{ level_name: ' ', customs: [] }] })).toBe(
+      'incomplete',
+    )
+    expect(basicProblem({ ...values, levels: [{ level_name: 'Floor 1', customs: [] }] })).toBeNull()
   })
 
   it('sends piddes as the comma-separated path with the default bgtype', () => {
-    const fields = templateFieldsOf(complete2d, null)
-    expect(fields).toMatchObject({
+    expect(templateFieldsOf(complete2d)).toMatchObject({
       name: 'Camera',
       poicategory_code: 'CAM-1',
       piddes: '1,10',
-      type: '2D',
       iconpath: '/files/cam.png',
       bgtype: '1',
-      template_type: '0',
     })
-    expect(fields.id).toBeUndefined()
-    expect(templateFieldsOf(complete2d, 5).id).toBe(5)
   })
 })
 
@@ -133,16 +112,18 @@ describe('static attribute validation (SPEC §5)', () => {
   })
 
   it('needs all three fields', () => {
-    expect(attributeProblem({ ...values, column_des: '' }, 3)).toBe('incomplete')
-    expect(attributeProblem({ ...values, column_example: ' ' }, 3)).toBe('incomplete')
-    expect(attributeProblem(values, 3)).toBeNull()
+    expect(attributeProblem({ ...values, column_des: '' }, '3')).toBe('incomplete')
+    expect(attributeProblem({ ...values, column_example: ' ' }, '3')).toBe('incomplete')
+    expect(attributeProblem(values, '3')).toBeNull()
   })
 
   it('takes only an identifier as the English name', () => {
-    expect(attributeProblem({ ...values, property_column: 'max_temp2' }, 3)).toBeNull()
-    expect(attributeProblem({ ...values, property_column: '2nd' }, 3)).toBe('notIdentifier')
-    expect(attributeProblem({ ...values, property_column: 'brand name' }, 3)).toBe('notIdentifier')
-    expect(attributeProblem({ ...values, property_column: '品牌' }, 3)).toBe('notIdentifier')
+    expect(attributeProblem({ ...values, property_column: 'max_temp2' }, '3')).toBeNull()
+    expect(attributeProblem({ ...values, property_column: '2nd' }, '3')).toBe('notIdentifier')
+    expect(attributeProblem({ ...values, property_column: 'brand name' }, '3')).toBe(
+      'notIdentifier',
+    )
+    expect(attributeProblem({ ...values, property_column: '品牌' }, '3')).toBe('notIdentifier')
   })
 })
 

@@ -1,11 +1,14 @@
 import {
-  type MultiLevelEntry,
-  type PoiCategory,
-  type PoiTemplate,
-  rootCategoryIds,
-  type TemplateFields,
-  type TemplateType,
+  type CategoryNode,
+  categoryRootIds,
+  type Template,
+  type TemplateLevel,
 } from '../../api/templates'
+import {
+  type CreateTemplateBody,
+  propertyColumnPattern,
+  type TemplateKind as TemplateType,
+} from '../../../contract/templates'
 
 /**
  * The pure rules of the template popup (SPEC §4 "Template popup", "Category choice", §5
@@ -29,26 +32,32 @@ export interface TemplateFormValues {
   type: TemplateType
   /** The saved icon's address (2D); cleared whenever the category changes. */
   iconpath: string
-  /** The uploaded 3D zip (3D). */
+  /** The uploaded 3D zip (3D): its uuid, folder, preview, description and converted model. */
   category_zip_uuid: string
   file_path: string
   jpg_name: string
   xml_name: string
-  sbm_name: string
+  glbf_name: string
   is_iot_device: boolean
   use_shadow_editor_render: boolean
-  levels: MultiLevelEntry[]
+  levels: TemplateLevel[]
+}
+
+/** The fields the basic tab saves (create and update alike). */
+export type TemplateFields = CreateTemplateBody & {
+  template_type?: '0' | '1'
+  projectInfoAllCustoms?: TemplateLevel[]
 }
 
 /** Values for a new template, or for editing a saved one in place. */
 export function initialTemplateValues(
-  template: PoiTemplate | null,
+  template: Template | null,
   kind: TemplateKind = 'simple',
 ): TemplateFormValues {
   const categoryPath = template?.piddes ? template.piddes.split(',').filter(Boolean) : []
   const levels = template?.projectInfoAllCustoms ?? []
   return {
-    kind: template ? (levels.length > 0 ? 'multiLevel' : 'simple') : kind,
+    kind: template ? (template.template_type === '1' ? 'multiLevel' : 'simple') : kind,
     name: template?.name ?? '',
     poicategory_code: template?.poicategory_code ?? '',
     categoryPath,
@@ -58,16 +67,16 @@ export function initialTemplateValues(
     file_path: template?.file_path ?? '',
     jpg_name: template?.jpg_name ?? '',
     xml_name: template?.xml_name ?? '',
-    sbm_name: template?.sbm_name ?? '',
+    glbf_name: template?.glbf_name ?? '',
     is_iot_device: template?.is_iot_device ?? false,
     use_shadow_editor_render: template?.use_shadow_editor_render ?? false,
-    levels: levels.map((level) => ({ ...level })),
+    levels: levels.map((level) => ({ ...level, customs: [...level.customs] })),
   }
 }
 
 /** SPEC §4 "Choosing a category whose first id is 2 makes the template 3D, otherwise 2D." */
 export function typeOfCategoryPath(path: readonly string[]): TemplateType {
-  return path[0] === String(rootCategoryIds.threeD) ? '3D' : '2D'
+  return path[0] === categoryRootIds.threeD ? '3D' : '2D'
 }
 
 /**
@@ -87,29 +96,29 @@ export function chooseCategory(
     file_path: '',
     jpg_name: '',
     xml_name: '',
-    sbm_name: '',
+    glbf_name: '',
   }
 }
 
 /** The ids from a root down to `id` in a category tree, or null when it is not there. */
-export function categoryPathTo(tree: readonly PoiCategory[], id: number): string[] | null {
+export function categoryPathTo(tree: readonly CategoryNode[], id: string): string[] | null {
   for (const node of tree) {
-    if (node.id === id) return [String(node.id)]
-    const below = categoryPathTo(node.children ?? [], id)
-    if (below) return [String(node.id), ...below]
+    if (node.id === id) return [node.id]
+    const below = categoryPathTo(node.children, id)
+    if (below) return [node.id, ...below]
   }
   return null
 }
 
 /** The names along a category path, for showing the choice. */
-export function categoryNamesOf(tree: readonly PoiCategory[], path: readonly string[]): string[] {
+export function categoryNamesOf(tree: readonly CategoryNode[], path: readonly string[]): string[] {
   const names: string[] = []
-  let level: readonly PoiCategory[] = tree
+  let level: readonly CategoryNode[] = tree
   for (const id of path) {
-    const node = level.find((candidate) => String(candidate.id) === id)
+    const node = level.find((candidate) => candidate.id === id)
     if (!node) break
     names.push(node.category_name)
-    level = node.children ?? []
+    level = node.children
   }
   return names
 }
@@ -126,7 +135,7 @@ export function basicProblem(values: TemplateFormValues): BasicProblem {
   if (!values.name.trim() || !values.poicategory_code.trim() || values.categoryPath.length === 0)
     return 'incomplete'
   if (values.kind === 'multiLevel') {
-    const levels = values.levels.filter((level) => level.name.trim())
+    const levels = values.levels.filter((level) => level.level_name.trim())
     return levels.length === 0 ? 'incomplete' : null
   }
   if (values.type === '3D') return values.category_zip_uuid ? null : 'incomplete'
@@ -134,22 +143,20 @@ export function basicProblem(values: TemplateFormValues): BasicProblem {
 }
 
 /** The request fields of the basic tab. */
-export function templateFieldsOf(values: TemplateFormValues, id: number | null): TemplateFields {
+export function templateFieldsOf(values: TemplateFormValues): TemplateFields {
   const fields: TemplateFields = {
     name: values.name.trim(),
     poicategory_code: values.poicategory_code.trim(),
     piddes: values.categoryPath.join(','),
-    type: values.type,
     bgtype: '1',
-    template_type: '0',
     is_iot_device: values.is_iot_device,
     use_shadow_editor_render: values.use_shadow_editor_render,
+    iconpath: values.iconpath,
   }
-  if (id !== null) fields.id = id
   if (values.kind === 'multiLevel') {
     fields.projectInfoAllCustoms = values.levels
-      .filter((level) => level.name.trim())
-      .map((level) => ({ ...level, name: level.name.trim() }))
+      .filter((level) => level.level_name.trim())
+      .map((level) => ({ ...level, level_name: level.level_name.trim() }))
     return fields
   }
   if (values.type === '3D') {
@@ -157,10 +164,7 @@ export function templateFieldsOf(values: TemplateFormValues, id: number | null):
     fields.file_path = values.file_path
     fields.jpg_name = values.jpg_name
     fields.xml_name = values.xml_name
-    fields.sbm_name = values.sbm_name
-    fields.iconpath = values.iconpath || null
-  } else {
-    fields.iconpath = values.iconpath
+    fields.glbf_name = values.glbf_name
   }
   return fields
 }
@@ -169,7 +173,7 @@ export function templateFieldsOf(values: TemplateFormValues, id: number | null):
  * SPEC §4: without an id (a new template before its first save) only the basic tab can be
  * chosen; once saved every tab is open.
  */
-export function isTabEnabled(tab: TemplateTab, templateId: number | null): boolean {
+export function isTabEnabled(tab: TemplateTab, templateId: string | null): boolean {
   return tab === 'basic' || templateId !== null
 }
 
@@ -188,16 +192,13 @@ export interface AttributeValues {
 /** Why an attribute cannot be added, or null. */
 export type AttributeProblem = 'noTemplate' | 'incomplete' | 'notIdentifier' | null
 
-/** Letters, digits and underscore, not starting with a digit (the issue's check). */
-export const propertyColumnPattern = /^[A-Za-z_][A-Za-z0-9_]*$/
-
 /**
  * SPEC §5: the template must exist, all three fields are needed, and (the issue's rule) the
  * English name is an identifier.
  */
 export function attributeProblem(
   values: AttributeValues,
-  templateId: number | null,
+  templateId: string | null,
 ): AttributeProblem {
   if (templateId === null) return 'noTemplate'
   if (!values.property_column.trim() || !values.column_des.trim() || !values.column_example.trim())

@@ -24,8 +24,8 @@ export interface TemplateServices {
   getLabels: typeof templatesApi.getLabels
   addLabel: typeof templatesApi.addLabel
   deleteLabel: typeof templatesApi.deleteLabel
-  getEventKinds: typeof templatesApi.getEventKinds
-  setEventKinds: typeof templatesApi.setEventKinds
+  getEvents: typeof templatesApi.getEvents
+  setEvents: typeof templatesApi.setEvents
   uploadIcon: typeof templatesApi.uploadIcon
   upload3dZip: typeof templatesApi.upload3dZip
   downloadBatchFile: typeof templatesApi.downloadBatchFile
@@ -53,8 +53,8 @@ export const serverTemplateServices: TemplateServices = {
   getLabels: templatesApi.getLabels,
   addLabel: templatesApi.addLabel,
   deleteLabel: templatesApi.deleteLabel,
-  getEventKinds: templatesApi.getEventKinds,
-  setEventKinds: templatesApi.setEventKinds,
+  getEvents: templatesApi.getEvents,
+  setEvents: templatesApi.setEvents,
   uploadIcon: templatesApi.uploadIcon,
   upload3dZip: templatesApi.upload3dZip,
   downloadBatchFile: templatesApi.downloadBatchFile,
