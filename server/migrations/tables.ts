@@ -2,6 +2,7 @@ import type { Generated } from 'kysely'
 import type { BuildingTables } from './0004-building-models'
 import type { GmlTables } from './0005-uploads-and-gml'
 import type { CityTables } from './0006-city'
+import type { TemplateFileTables } from './0009-template-files'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -15,7 +16,12 @@ import type { ProjectTables } from './projects-tables'
  * - booleans are integers 0/1 (SQLite has no boolean type);
  * - calendar dates are `YYYY-MM-DD` text.
  */
-export interface Tables extends ProjectTables, BuildingTables, GmlTables, CityTables {
+export interface Tables
+  extends ProjectTables,
+    BuildingTables,
+    GmlTables,
+    CityTables,
+    TemplateFileTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

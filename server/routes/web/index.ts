@@ -8,6 +8,7 @@ import { registerNoticeRoutes } from './notice'
 import { registerProjectArea } from './project-area'
 import { registerResumableUploadRoutes } from './resumable-upload'
 import { registerSystemRoutes } from './system'
+import { registerTemplateFileRoutes } from './template-files'
 import { registerUserRoutes } from './user'
 
 /**
@@ -25,6 +26,7 @@ const areas: Array<(app: FastifyInstance) => void> = [
   registerGmlRoutes,
   registerBuildingRoutes,
   registerCityArea,
+  registerTemplateFileRoutes,
 ]
 
 /** Registers the routes of every area. */
