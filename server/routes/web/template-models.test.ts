@@ -115,6 +115,51 @@ describe('3D template zip upload (/upload/upload3DPoi, /upload/upload3DGLBFPoi)'
     expect(await modelRows()).toHaveLength(before.length)
   })
 
+  describe('uploadGltfForSbm with category_zip_uuid', () => {
+    const convert = (token: string, categoryZipUuid: string, glb: Buffer) =>
+      postMultipart<{ uuid: string; sbmName: string }>(
+        testApp.app,
+        '/web/upload/uploadGltfForSbm',
+        token,
+        [
+          { name: 'category_zip_uuid', value: categoryZipUuid },
+          { name: 'option_type', value: 'add' },
+          { name: 'glbf_arr', value: glb, fileName: 'Box.glb' },
+        ],
+      )
+
+    it("replaces the 3D template's model with the converted glTF, for its owner", async () => {
+      const made = (await upload(await sharedFile('zip/derived/model-duck-glb.zip'))).envelope.datum
+      const { statusCode, envelope } = await convert(
+        editor,
+        made.uuid,
+        await sharedFile('gltf/edge-cases/Box.glb'),
+      )
+      expect(statusCode).toBe(200)
+      expect(envelope.datum.sbmName).toBe(`${envelope.datum.uuid}.sbm`)
+      const sbm = await get(`${made.rootPath}${made.sbmName}`)
+      expect(describeSbm(sbm.rawPayload).triangleCount).toBe(12)
+      const xml = await get(`${made.rootPath}${made.xmlName}`)
+      expect(xml.body).toContain('<source name="Box.sbm"')
+    })
+
+    it("refuses another editor's template model and an unknown id, converting nothing", async () => {
+      const made = (await upload(await sharedFile('zip/derived/model-duck-glb.zip'))).envelope.datum
+      const box = await sharedFile('gltf/edge-cases/Box.glb')
+      const converted = () =>
+        testApp.app.deps.database.db.selectFrom('converted_models').select('id').execute()
+      const before = (await converted()).length
+      const other = await convert(otherEditor, made.uuid, box)
+      expect(other.statusCode).toBe(404)
+      expect(other.envelope.messageId).toBe('templateModel.notFound')
+      const unknown = await convert(editor, '5a1c3c8e-0000-4000-8000-000000000000', box)
+      expect(unknown.envelope.messageId).toBe('templateModel.notFound')
+      expect(await converted()).toHaveLength(before)
+      const sbm = await get(`${made.rootPath}${made.sbmName}`)
+      expect(describeSbm(sbm.rawPayload).triangleCount).toBe(4212)
+    })
+  })
+
   describe('bad input: a clear message and nothing half-created', () => {
     const expectNothingNew = async (run: () => Promise<unknown>) => {
       const rows = await modelRows()
