@@ -327,6 +327,41 @@ export const serverMessages = {
   'building.oneShellModel': 'The shell is one model, or one building structure .json.',
   'building.floorNotFound': 'This floor does not exist.',
 
+  // POI categories and templates (contract/templates.ts)
+  'template.categoryNameRequired': 'please fill in the category name',
+  'template.piddesFormat': 'Expected category ids separated by commas',
+  'template.codeFormat': 'The encoding may hold letters, digits, _, - and . only.',
+  'template.propertyColumnFormat':
+    'The name must start with a letter or _ and hold only letters, digits and _.',
+  'template.categoryNotFound': 'This category does not exist.',
+  'template.categoryRoot': 'The 2D and 3D root categories cannot be changed or deleted.',
+  'template.categorySystem': 'Only an administrator may change a shared category.',
+  'template.categoryCycle':
+    'A category cannot be moved under itself or one of its own sub-categories.',
+  'template.categoryTooDeep': 'Categories may be nested at most {maximum} levels deep.',
+  'template.categoryTreeChange':
+    'A category cannot move between the POI categories and the location categories.',
+  'template.categoryInUse':
+    'This category is used by {templates} template(s) and {pois} POI(s), so it cannot be deleted.',
+  'template.categoryNameTaken': 'A category named {name} already exists here.',
+  'template.notFound': 'This template does not exist.',
+  'template.library': 'Library templates cannot be changed; copy the template to change it.',
+  'template.codeTaken': 'The encoding {code} is already used by another of your templates.',
+  'template.inUse':
+    'This template is used by POIs in these projects: {projects}. It cannot be deleted.',
+  'template.fillBasic': 'Please fill in the basic attributes.',
+  'template.noSuchIcon': 'No such uploaded image.',
+  'template.noSuchCategoryPath': 'This category path does not name a 2D or 3D category of yours.',
+  'template.notMultiLevel': 'This template is not a multi-level template.',
+  'template.addBasicFirst': 'Please add the basic attributes first.',
+  'template.propertyNotFound': 'This static attribute does not exist.',
+  'template.propertyColumnTaken': 'This template already has an attribute named {column}.',
+  'template.tooManyProperties': 'A template has at most {maximum} static attributes.',
+  'template.labelNotFound': 'This label does not exist.',
+  'template.labelTaken': 'This template already has the label {label}.',
+  'template.tooManyLabels': 'A template has at most {maximum} labels.',
+  'template.poiNotFound': 'This POI does not exist.',
+
   // the map proxy (online basemap styles, server/modules/map-proxy); `datum.reason` says which
   'mapProxy.invalidAddress': 'The map address is not a valid address.',
   'mapProxy.notHttp': 'Only http:// and https:// map addresses can be used.',

@@ -422,6 +422,63 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message: 'The shell is one model, or one building structure .json.',
   }),
   'building.floorNotFound': msg({ message: 'This floor does not exist.' }),
+  'template.categoryNameRequired': msg({ message: 'please fill in the category name' }),
+  'template.piddesFormat': msg({ message: 'Expected category ids separated by commas' }),
+  'template.codeFormat': msg({
+    message: 'The encoding may hold letters, digits, _, - and . only.',
+  }),
+  'template.propertyColumnFormat': msg({
+    message: 'The name must start with a letter or _ and hold only letters, digits and _.',
+  }),
+  'template.categoryNotFound': msg({ message: 'This category does not exist.' }),
+  'template.categoryRoot': msg({
+    message: 'The 2D and 3D root categories cannot be changed or deleted.',
+  }),
+  'template.categorySystem': msg({
+    message: 'Only an administrator may change a shared category.',
+  }),
+  'template.categoryCycle': msg({
+    message: 'A category cannot be moved under itself or one of its own sub-categories.',
+  }),
+  'template.categoryTooDeep': msg({
+    message: 'Categories may be nested at most {maximum} levels deep.',
+  }),
+  'template.categoryTreeChange': msg({
+    message: 'A category cannot move between the POI categories and the location categories.',
+  }),
+  'template.categoryInUse': msg({
+    message:
+      'This category is used by {templates} template(s) and {pois} POI(s), so it cannot be deleted.',
+  }),
+  'template.categoryNameTaken': msg({ message: 'A category named {name} already exists here.' }),
+  'template.notFound': msg({ message: 'This template does not exist.' }),
+  'template.library': msg({
+    message: 'Library templates cannot be changed; copy the template to change it.',
+  }),
+  'template.codeTaken': msg({
+    message: 'The encoding {code} is already used by another of your templates.',
+  }),
+  'template.inUse': msg({
+    message: 'This template is used by POIs in these projects: {projects}. It cannot be deleted.',
+  }),
+  'template.fillBasic': msg({ message: 'Please fill in the basic attributes.' }),
+  'template.noSuchIcon': msg({ message: 'No such uploaded image.' }),
+  'template.noSuchCategoryPath': msg({
+    message: 'This category path does not name a 2D or 3D category of yours.',
+  }),
+  'template.notMultiLevel': msg({ message: 'This template is not a multi-level template.' }),
+  'template.addBasicFirst': msg({ message: 'Please add the basic attributes first.' }),
+  'template.propertyNotFound': msg({ message: 'This static attribute does not exist.' }),
+  'template.propertyColumnTaken': msg({
+    message: 'This template already has an attribute named {column}.',
+  }),
+  'template.tooManyProperties': msg({
+    message: 'A template has at most {maximum} static attributes.',
+  }),
+  'template.labelNotFound': msg({ message: 'This label does not exist.' }),
+  'template.labelTaken': msg({ message: 'This template already has the label {label}.' }),
+  'template.tooManyLabels': msg({ message: 'A template has at most {maximum} labels.' }),
+  'template.poiNotFound': msg({ message: 'This POI does not exist.' }),
   'mapProxy.invalidAddress': msg({ message: 'The map address is not a valid address.' }),
   'mapProxy.notHttp': msg({ message: 'Only http:// and https:// map addresses can be used.' }),
   'mapProxy.credentials': msg({
