@@ -54,7 +54,7 @@ export interface TemplateModelsService {
     ownerId: string | null,
     sourceName: string,
     sbm: Uint8Array,
-    options?: { preview?: Uint8Array; warnings?: string[] },
+    options?: { preview?: Uint8Array; warnings?: string[]; id?: string },
   ): Promise<TemplateModelDatum>
   /**
    * Replaces the SBM (and preview) of a template model the caller owns (`uploadGltfForSbm`
@@ -171,10 +171,11 @@ export function createTemplateModelsService(deps: {
     sbm: Uint8Array,
     warnings: string[],
     preview?: Uint8Array,
+    fixedId?: string,
   ): Promise<TemplateModelDatum> => {
     const info = inspectSbm(sourceName, sbm).info
     const png = preview ?? (await renderPreview(ownerId, sbm))
-    const id = randomUUID()
+    const id = fixedId ?? randomUUID()
     const row = {
       id,
       owner_id: ownerId,
@@ -250,7 +251,7 @@ export function createTemplateModelsService(deps: {
     },
 
     createFromSbm: (ownerId, sourceName, sbm, options = {}) =>
-      store(ownerId, sourceName, 'sbm', sbm, options.warnings ?? [], options.preview),
+      store(ownerId, sourceName, 'sbm', sbm, options.warnings ?? [], options.preview, options.id),
 
     async replaceSbm(caller, uuid, sourceName, sbm) {
       const row = await findRow(uuid)

@@ -21,6 +21,7 @@ import {
   createPoiBatchFilesService,
   type PoiBatchFilesService,
 } from '../../modules/template-files/poi-batch-files.service'
+import { seedTemplateModels } from '../../modules/template-files/seed-template-models'
 import {
   createTemplateModelsService,
   type TemplateModelsService,
@@ -94,6 +95,11 @@ export function registerTemplateFileRoutes(app: FastifyInstance): void {
   const area = templateFilesAreaOf(app)
   app.addHook('onClose', async () => {
     await area.models.close()
+  })
+  // once the database is migrated (the app is ready): the system library on an empty database
+  app.addHook('onReady', async () => {
+    const seeded = await seedTemplateModels({ database: app.deps.database, models: area.models })
+    if (seeded > 0) app.log.info({ templateModels: seeded }, 'template models seeded')
   })
 
   const registerZipUpload = (url: string, gltfOnly: boolean) => {

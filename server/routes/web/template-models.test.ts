@@ -9,6 +9,7 @@ import { describeSbm } from '../../../workers/sbm/sbm-info'
 import { createTestApp, signIn, type TestApp, testAdmin, testEditor } from '../../testing/test-app'
 import { markAsSymlink, sharedFile } from './building-test-kit'
 import { postMultipart, signInNewUser } from './project-test-kit'
+import { seededTemplateModels } from '../../modules/template-files/seed-template-models'
 import { templateFilesAreaOf } from './template-files'
 
 const onlyZip = 'Only zip can be uploaded.'
@@ -113,6 +114,26 @@ describe('3D template zip upload (/upload/upload3DPoi, /upload/upload3DGLBFPoi)'
     expect(dae.statusCode).toBe(415)
     expect(dae.envelope.messageId).toBe('templateModel.onlyGltf')
     expect(await modelRows()).toHaveLength(before.length)
+  })
+
+  it('seeds the system library on an empty database: models and previews served, usable by anyone', async () => {
+    const { models } = templateFilesAreaOf(testApp.app)
+    const neighbour = (await testApp.app.deps.repositories.users.findByName('template-neighbour'))!
+    for (const seeded of seededTemplateModels) {
+      const datum = await models.findUsable({ id: neighbour.id, role: 'editor' }, seeded.id)
+      expect(datum.sourceName).toBe(seeded.sourceName)
+      const sbm = await get(`${datum.rootPath}${datum.sbmName}`)
+      expect(describeSbm(sbm.rawPayload).triangleCount).toBeGreaterThan(0)
+      const preview = await get(`${datum.rootPath}${datum.jpgName}`)
+      expect(opaqueShare(preview.rawPayload)).toBeGreaterThan(0.1)
+    }
+    // only system models are seeded, once
+    const system = await testApp.app.deps.database.db
+      .selectFrom('template_models')
+      .select('id')
+      .where('owner_id', 'is', null)
+      .execute()
+    expect(system).toHaveLength(seededTemplateModels.length)
   })
 
   describe('uploadGltfForSbm with category_zip_uuid', () => {
