@@ -6,6 +6,7 @@ import * as accountSecurity from './0003-account-security'
 import * as buildingModels from './0004-building-models'
 import * as uploadsAndGml from './0005-uploads-and-gml'
 import * as city from './0006-city'
+import * as poiTemplates from './0007-poi-templates'
 import * as templateFiles from './0009-template-files'
 
 /**
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0004-building-models': buildingModels,
   '0005-uploads-and-gml': uploadsAndGml,
   '0006-city': city,
+  '0007-poi-templates': poiTemplates,
   '0009-template-files': templateFiles,
 }
 

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely'
 import type { BuildingTables } from './0004-building-models'
 import type { GmlTables } from './0005-uploads-and-gml'
 import type { CityTables } from './0006-city'
+import type { PoiTemplateTables } from './0007-poi-templates'
 import type { TemplateFileTables } from './0009-template-files'
 import type { ProjectTables } from './projects-tables'
 
@@ -21,6 +22,7 @@ export interface Tables
     BuildingTables,
     GmlTables,
     CityTables,
+    PoiTemplateTables,
     TemplateFileTables {
   users: UsersTable
   sessions: SessionsTable

@@ -8,6 +8,7 @@ import { registerNoticeRoutes } from './notice'
 import { registerProjectArea } from './project-area'
 import { registerResumableUploadRoutes } from './resumable-upload'
 import { registerSystemRoutes } from './system'
+import { registerTemplateRoutes } from './templates'
 import { registerTemplateFileRoutes } from './template-files'
 import { registerUserRoutes } from './user'
 
@@ -26,6 +27,7 @@ const areas: Array<(app: FastifyInstance) => void> = [
   registerGmlRoutes,
   registerBuildingRoutes,
   registerCityArea,
+  registerTemplateRoutes,
   registerTemplateFileRoutes,
 ]
 
