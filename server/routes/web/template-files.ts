@@ -16,8 +16,8 @@ import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
 import { receiveUpload } from '../../http/upload-route'
 import { messageLanguageOf } from '../../modules/messaging/message-texts'
+import { createBatchTemplateSource } from '../../modules/template-files/batch-template-source'
 import {
-  type BatchTemplateSource,
   createPoiBatchFilesService,
   type PoiBatchFilesService,
 } from '../../modules/template-files/poi-batch-files.service'
@@ -39,17 +39,6 @@ export interface TemplateFilesArea {
 
 const areas = new WeakMap<FastifyInstance, TemplateFilesArea>()
 
-/**
- * Which templates the batch file can be made for: set by the templates area (their name and
- * static attributes live there). Until it is set, every template id is unknown.
- */
-const batchTemplateSources = new WeakMap<FastifyInstance, BatchTemplateSource>()
-
-/** Lets the templates area answer the batch file's template lookups. */
-export function setBatchTemplateSource(app: FastifyInstance, source: BatchTemplateSource): void {
-  batchTemplateSources.set(app, source)
-}
-
 /** The template file services of an app (the templates area checks `category_zip_uuid` here). */
 export function templateFilesAreaOf(app: FastifyInstance): TemplateFilesArea {
   let area = areas.get(app)
@@ -66,13 +55,7 @@ export function templateFilesAreaOf(app: FastifyInstance): TemplateFilesArea {
       database,
       clock,
       directory: join(config.dataDir, 'poi-batch-files'),
-      templates: {
-        templateForBatch: (caller, templateId) => {
-          const source = batchTemplateSources.get(app)
-          if (!source) throw new AppError('notFound', 'poiBatch.selectCategory')
-          return source.templateForBatch(caller, templateId)
-        },
-      },
+      templates: createBatchTemplateSource(database.db),
     })
     area = {
       models,
