@@ -382,6 +382,29 @@ export const serverMessages = {
   'mapProxy.notTileJson': 'The map source does not answer TileJSON.',
   'mapProxy.regionTooLarge':
     'This region needs more than {maximum} tiles (MAP_KEEP_REGION_MAX_TILES): choose a smaller area or fewer zoom levels.',
+
+  // 3D template models (zip uploads) and the batch-POI template file (issue 15)
+  'templateModel.onlyZip': 'Only zip can be uploaded.',
+  'templateModel.chooseZip': 'Choose a zip file holding the 3D model.',
+  'templateModel.tooLarge': 'The zip is larger than {limitMb} MB.',
+  'templateModel.oneModel': '{file} holds {count} models; a 3D template is made from one.',
+  'templateModel.onlyGltf':
+    '{file} is not a glTF model: this upload takes a zip with a .glb or .gltf.',
+  'templateModel.conversionRefused': '{file} could not be converted to a 3D template model.',
+  'templateModel.notFound': 'This 3D template model does not exist.',
+  'poiBatch.selectCategory': 'Select the POI category',
+  'poiBatch.chooseFile': 'Choose the filled batch-POI file (.xlsx).',
+  'poiBatch.tooLarge': 'The batch-POI file is larger than {limitMb} MB.',
+  'poiBatch.notXlsx': 'The file is not an Excel workbook (.xlsx).',
+  'poiBatch.unsafeFile':
+    'The workbook cannot be read safely: it is damaged or expands far beyond its size.',
+  'poiBatch.wrongColumns':
+    "The columns do not match this category's batch file: missing {missing}; unknown {unknown}. Download the file again.",
+  'poiBatch.tooManyRows': 'The file has more than {max} POI rows; split it into several files.',
+  'poiBatch.noRows': 'The file has no POI rows.',
+  'poiBatch.rowErrors': '{count} cell(s) need fixing; nothing was imported.',
+  'poiBatch.formula': 'Formulas are not accepted; enter the value itself.',
+  'poiBatch.notAValue': 'Enter plain text or a number.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

@@ -7,6 +7,7 @@ import * as buildingModels from './0004-building-models'
 import * as uploadsAndGml from './0005-uploads-and-gml'
 import * as city from './0006-city'
 import * as poiTemplates from './0007-poi-templates'
+import * as templateFiles from './0009-template-files'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0005-uploads-and-gml': uploadsAndGml,
   '0006-city': city,
   '0007-poi-templates': poiTemplates,
+  '0009-template-files': templateFiles,
 }
 
 /**

@@ -3,6 +3,7 @@ import type { BuildingTables } from './0004-building-models'
 import type { GmlTables } from './0005-uploads-and-gml'
 import type { CityTables } from './0006-city'
 import type { PoiTemplateTables } from './0007-poi-templates'
+import type { TemplateFileTables } from './0009-template-files'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -21,7 +22,8 @@ export interface Tables
     BuildingTables,
     GmlTables,
     CityTables,
-    PoiTemplateTables {
+    PoiTemplateTables,
+    TemplateFileTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

@@ -509,4 +509,35 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message:
       'This region needs more than {maximum} tiles (MAP_KEEP_REGION_MAX_TILES): choose a smaller area or fewer zoom levels.',
   }),
+  'templateModel.onlyZip': msg({ message: 'Only zip can be uploaded.' }),
+  'templateModel.chooseZip': msg({ message: 'Choose a zip file holding the 3D model.' }),
+  'templateModel.tooLarge': msg({ message: 'The zip is larger than {limitMb} MB.' }),
+  'templateModel.oneModel': msg({
+    message: '{file} holds {count} models; a 3D template is made from one.',
+  }),
+  'templateModel.onlyGltf': msg({
+    message: '{file} is not a glTF model: this upload takes a zip with a .glb or .gltf.',
+  }),
+  'templateModel.conversionRefused': msg({
+    message: '{file} could not be converted to a 3D template model.',
+  }),
+  'templateModel.notFound': msg({ message: 'This 3D template model does not exist.' }),
+  'poiBatch.selectCategory': msg({ message: 'Select the POI category' }),
+  'poiBatch.chooseFile': msg({ message: 'Choose the filled batch-POI file (.xlsx).' }),
+  'poiBatch.tooLarge': msg({ message: 'The batch-POI file is larger than {limitMb} MB.' }),
+  'poiBatch.notXlsx': msg({ message: 'The file is not an Excel workbook (.xlsx).' }),
+  'poiBatch.unsafeFile': msg({
+    message: 'The workbook cannot be read safely: it is damaged or expands far beyond its size.',
+  }),
+  'poiBatch.wrongColumns': msg({
+    message:
+      "The columns do not match this category's batch file: missing {missing}; unknown {unknown}. Download the file again.",
+  }),
+  'poiBatch.tooManyRows': msg({
+    message: 'The file has more than {max} POI rows; split it into several files.',
+  }),
+  'poiBatch.noRows': msg({ message: 'The file has no POI rows.' }),
+  'poiBatch.rowErrors': msg({ message: '{count} cell(s) need fixing; nothing was imported.' }),
+  'poiBatch.formula': msg({ message: 'Formulas are not accepted; enter the value itself.' }),
+  'poiBatch.notAValue': msg({ message: 'Enter plain text or a number.' }),
 }

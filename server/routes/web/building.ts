@@ -37,10 +37,12 @@ import {
   type ServedModelFile,
 } from '../../modules/building/building.service'
 import { type ConversionPool, createConversionPool } from '../../modules/building/conversion-pool'
+import { readAll } from '../../modules/building/model-files'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import type { AuthUser } from '../../modules/users.service'
 import { projectAreaOf } from './project-area'
 import { callerOf } from './project-caller'
+import { templateFilesAreaOf } from './template-files'
 
 /** The building area's services, made once per app. */
 export interface BuildingArea {
@@ -297,13 +299,35 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
       maxFiles: conversionMaxFiles,
       maxFileSizeBytes: conversionSourceMaxBytes,
     },
-    handler: async ({ body, user, files }) =>
-      building.convert(user, {
+    handler: async ({ body, user, files }) => {
+      const templateModelId = body.category_zip_uuid || undefined
+      if (templateModelId !== undefined) {
+        // a template model of someone else is refused before anything is converted
+        try {
+          await templateFilesAreaOf(app).models.checkOwned(user, templateModelId)
+        } catch (error) {
+          await building.releaseUnused(files.map((file) => file.sha256))
+          throw error
+        }
+      }
+      const datum = await building.convert(user, {
         kind: 'gltf',
         files: await incomingFilesOf(app, user, files, body.upload_id),
         projectId: body.project_id,
-        categoryZipUuid: body.category_zip_uuid,
-      }),
+        categoryZipUuid: templateModelId,
+      })
+      if (templateModelId !== undefined) {
+        // SPEC §7: with `category_zip_uuid` the SBM becomes that 3D template's model
+        const sbm = await readAll((await building.openConvertedFile(datum.uuid)).stream)
+        await templateFilesAreaOf(app).models.replaceSbm(
+          user,
+          templateModelId,
+          datum.downloadName,
+          sbm,
+        )
+      }
+      return datum
+    },
   })
 
   defineRoute(app, {

@@ -9,6 +9,7 @@ import { registerProjectArea } from './project-area'
 import { registerResumableUploadRoutes } from './resumable-upload'
 import { registerSystemRoutes } from './system'
 import { registerTemplateRoutes } from './templates'
+import { registerTemplateFileRoutes } from './template-files'
 import { registerUserRoutes } from './user'
 
 /**
@@ -27,6 +28,7 @@ const areas: Array<(app: FastifyInstance) => void> = [
   registerBuildingRoutes,
   registerCityArea,
   registerTemplateRoutes,
+  registerTemplateFileRoutes,
 ]
 
 /** Registers the routes of every area. */

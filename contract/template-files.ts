@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import { recordIdSchema } from './common'
+
+/**
+ * The file side of POI templates (SPEC §5 "A 3D template model upload must be a zip", §7
+ * "Template uploads"): the 3D template zip (`/upload/upload3DPoi`, `/upload/upload3DGLBFPoi`),
+ * its served files, and the batch-POI template file (download, `/poi/uploadPoiTemplate`).
+ */
+
+/** Largest 3D template zip accepted (models with their textures; the converter's own limit). */
+export const templateZipMaxBytes = 128 * 1024 * 1024
+/** Most bytes a template zip may expand to, all entries together. */
+export const templateZipMaxUncompressedBytes = 512 * 1024 * 1024
+
+/** Where a template model's files are served: `GET {templateModelFilesRoot}{uuid}/{name}`. */
+export const templateModelFilesRoot = '/web/templateModels/'
+
+/** Multipart text fields of the 3D template upload (the zip travels in `file`). */
+export const templateZipFieldsSchema = z.object({
+  /** A finished resumable upload instead of a `file` part. */
+  upload_id: z.string().min(1).max(200).optional(),
+})
+
+/**
+ * What the 3D template upload answers (SPEC §7 "The 3D zip upload returns uuid, rootPath,
+ * jpgName, xmlName"), plus the SBM's name: a template saves `category_zip_uuid` = `uuid`,
+ * `file_path` = `rootPath`, `jpg_name`, `xml_name` and `glbf_name` = `sbmName`.
+ */
+export const templateModelDatumSchema = z.object({
+  uuid: recordIdSchema,
+  /** Folder the files are served from, ending in '/'. */
+  rootPath: z.string(),
+  /** The preview thumbnail (a PNG rendered from the model on the server). */
+  jpgName: z.string(),
+  /** A small XML description of the model (source, files, size, bounds). */
+  xmlName: z.string(),
+  /** The converted model. */
+  sbmName: z.string(),
+  /** The name of the model file inside the zip, for display. */
+  sourceName: z.string(),
+  triangleCount: z.number().int(),
+  sizeBytes: z.number().int(),
+  /** Things the user may want to know (dropped animations, missing textures…). */
+  warnings: z.array(z.string()),
+})
+export type TemplateModelDatum = z.infer<typeof templateModelDatumSchema>
+
+/** The batch-POI template download: the POI template ("POI category") the file is for. */
+export const poiBatchTemplateBodySchema = z.object({
+  pid: recordIdSchema,
+})
+
+/** Multipart text fields of `/poi/uploadPoiTemplate` (the filled XLSX travels in `file`). */
+export const uploadPoiTemplateFieldsSchema = z.object({
+  pid: recordIdSchema,
+})
+
+/** Largest filled batch-POI file accepted. */
+export const poiBatchFileMaxBytes = 10 * 1024 * 1024
+/** Most POI rows one batch file may hold. */
+export const poiBatchMaxRows = 5_000
+
+/** What a stored, valid batch-POI file answers; the POI issue creates POIs from `uuid`. */
+export const uploadPoiTemplateDatumSchema = z.object({
+  uuid: recordIdSchema,
+  pid: recordIdSchema,
+  fileName: z.string(),
+  rowCount: z.number().int(),
+  /** The column keys of the file, in order (POI fields, then static attributes). */
+  columns: z.array(z.string()),
+})
+export type UploadPoiTemplateDatum = z.infer<typeof uploadPoiTemplateDatumSchema>
+
+/**
+ * One bad cell of a refused batch file (in the refusal's `datum.details`): the sheet row (1 is
+ * the header), the column key and the reason as a catalogue message.
+ */
+export const poiBatchRowErrorSchema = z.object({
+  row: z.number().int(),
+  column: z.string(),
+  field: z.string(),
+  message: z.string(),
+  messageId: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+})
+export type PoiBatchRowError = z.infer<typeof poiBatchRowErrorSchema>

@@ -1,0 +1,338 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
+import { join, posix } from 'node:path'
+import { type TemplateModelDatum, templateModelFilesRoot } from '../../../contract/template-files'
+import { AppError } from '../../http/app-error'
+import type { DatabaseHandle } from '../../plugins/db'
+import { convertToSbm } from '../building/uploaded-models'
+import type { ConversionPool } from '../building/conversion-pool'
+import { extensionOf, inspectSbm } from '../building/model-files'
+import { type Clock, timestampOf } from '../clock'
+import type { JobKind, JobQueue } from '../jobs/job-queue'
+import { createThreadRunner, type ThreadRunner } from '../jobs/thread-runner'
+import { fileArchiveSource } from '../tilesets/file-archive'
+import { readTemplateZip } from './template-zip'
+
+/** A received template zip: a private file the route disposes of afterwards. */
+export interface TemplateZipUpload {
+  path: string
+  /** The name the client gave; for display only, never a path. */
+  fileName: string
+  sizeBytes: number
+}
+
+/** Who asks: the signed-in user's id and role. */
+export interface TemplateModelCaller {
+  id: string
+  role: string
+}
+
+/** A served file of a template model. */
+export interface TemplateModelFile {
+  path: string
+  contentType: string
+}
+
+/** The 3D template models (SPEC §5 "templates, images, 3D template zip"). */
+export interface TemplateModelsService {
+  /**
+   * Makes a template model from an uploaded zip: the zip is inspected, its one model converted
+   * to SBM by the conversion pool and its preview rendered in a job thread, and the files and the
+   * row are written together (a refusal or failure leaves nothing behind). `gltfOnly` refuses
+   * zips whose model is not glTF/GLB (`/upload/upload3DGLBFPoi`).
+   */
+  createFromZip(
+    caller: TemplateModelCaller,
+    upload: TemplateZipUpload,
+    options?: { gltfOnly?: boolean },
+  ): Promise<TemplateModelDatum>
+  /**
+   * Makes a template model from an SBM already converted (the seed, `uploadGltfForSbm`).
+   * `ownerId` null makes a system model everyone sees.
+   */
+  createFromSbm(
+    ownerId: string | null,
+    sourceName: string,
+    sbm: Uint8Array,
+    options?: { preview?: Uint8Array; warnings?: string[]; id?: string },
+  ): Promise<TemplateModelDatum>
+  /**
+   * Replaces the SBM (and preview) of a template model the caller owns (`uploadGltfForSbm`
+   * with `category_zip_uuid`): the answer of the original upload stays valid.
+   */
+  replaceSbm(
+    caller: TemplateModelCaller,
+    uuid: string,
+    sourceName: string,
+    sbm: Uint8Array,
+  ): Promise<TemplateModelDatum>
+  /**
+   * The template model `uuid` if the caller may use it in a template: their own, or a system
+   * one; an admin may use any. Throws `notFound` otherwise (another user's id is not revealed).
+   */
+  findUsable(caller: TemplateModelCaller, uuid: string): Promise<TemplateModelDatum>
+  /** Throws `notFound` unless the caller owns `uuid` (an admin owns every model). */
+  checkOwned(caller: TemplateModelCaller, uuid: string): Promise<void>
+  /** A served file (`<uuid>.sbm`, `.png`, `.xml`) by its address parts. */
+  openFile(uuid: string, name: string): Promise<TemplateModelFile>
+  /** Ends the thumbnail threads. */
+  close(): Promise<void>
+}
+
+/** Files of one template model inside its folder. */
+const fileNames = { sbm: 'model.sbm', png: 'preview.png', xml: 'model.xml' } as const
+const contentTypes = {
+  sbm: 'model/gltf-binary',
+  png: 'image/png',
+  xml: 'application/xml; charset=utf-8',
+} as const
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+const thumbnailThread = new URL('./thumbnail-thread.mjs', import.meta.url)
+
+/**
+ * The template model service. Files live in `directory/<uuid>/` (written to a staging folder
+ * first and renamed into place, so a folder is either complete or absent), rows in
+ * `template_models`.
+ */
+export function createTemplateModelsService(deps: {
+  database: DatabaseHandle
+  jobs: JobQueue
+  conversions: ConversionPool
+  clock: Clock
+  /** Where template model folders live (DATA_DIR/template-models). */
+  directory: string
+}): TemplateModelsService {
+  const { database, jobs, conversions, clock, directory } = deps
+  const db = database.db
+  const runner: ThreadRunner = createThreadRunner({ entry: thumbnailThread })
+
+  const thumbnailKind: JobKind<{ sbm: Uint8Array }, Uint8Array> = {
+    name: 'templateModel.thumbnail',
+    lane: 'cpu',
+    timeLimitMs: 60_000,
+    async run(input, { signal }) {
+      const reply = await runner.run<{ png: Uint8Array }>(input, {
+        signal,
+        transfer: [input.sbm.buffer as ArrayBuffer],
+      })
+      return reply.png
+    },
+  }
+
+  const datumOf = (
+    row: {
+      id: string
+      source_name: string
+      size_bytes: number | string | bigint
+      triangle_count: number | string | bigint
+    },
+    warnings: string[] = [],
+  ): TemplateModelDatum => ({
+    uuid: row.id,
+    rootPath: `${templateModelFilesRoot}${row.id}/`,
+    jpgName: `${row.id}.png`,
+    xmlName: `${row.id}.xml`,
+    sbmName: `${row.id}.sbm`,
+    sourceName: row.source_name,
+    triangleCount: Number(row.triangle_count),
+    sizeBytes: Number(row.size_bytes),
+    warnings,
+  })
+
+  const renderPreview = async (ownerId: string | null, sbm: Uint8Array) =>
+    // a copy: the job transfers (detaches) its input
+    jobs.submit(thumbnailKind, ownerId ?? 'system', { sbm: new Uint8Array(sbm) }).result
+
+  /** Writes a model's three files into a new folder, atomically as a whole. */
+  const writeFolder = async (files: {
+    sbm: Uint8Array
+    png: Uint8Array
+    xml: string
+  }): Promise<string> => {
+    await mkdir(directory, { recursive: true })
+    const staging = join(directory, `.staging-${randomUUID()}`)
+    try {
+      await mkdir(staging)
+      await writeFile(join(staging, fileNames.sbm), files.sbm)
+      await writeFile(join(staging, fileNames.png), files.png)
+      await writeFile(join(staging, fileNames.xml), files.xml)
+      return staging
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true })
+      throw error
+    }
+  }
+
+  const store = async (
+    ownerId: string | null,
+    sourceName: string,
+    sourceFormat: string,
+    sbm: Uint8Array,
+    warnings: string[],
+    preview?: Uint8Array,
+    fixedId?: string,
+  ): Promise<TemplateModelDatum> => {
+    const info = inspectSbm(sourceName, sbm).info
+    const png = preview ?? (await renderPreview(ownerId, sbm))
+    const id = fixedId ?? randomUUID()
+    const row = {
+      id,
+      owner_id: ownerId,
+      source_name: sourceName,
+      source_format: sourceFormat,
+      size_bytes: sbm.byteLength,
+      triangle_count: info.triangleCount,
+      created_at: timestampOf(clock.nowMs()),
+    }
+    const datum = datumOf(row, warnings)
+    const staging = await writeFolder({ sbm, png, xml: describeModelXml(datum, sourceFormat) })
+    const target = join(directory, id)
+    try {
+      await rename(staging, target)
+      await db.insertInto('template_models').values(row).execute()
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true })
+      await rm(target, { recursive: true, force: true })
+      throw error
+    }
+    return datum
+  }
+
+  const findRow = async (uuid: string) =>
+    uuidPattern.test(uuid)
+      ? db.selectFrom('template_models').selectAll().where('id', '=', uuid).executeTakeFirst()
+      : undefined
+
+  const notFound = () => new AppError('notFound', 'templateModel.notFound')
+
+  return {
+    async createFromZip(caller, upload, options = {}) {
+      const handle = await open(upload.path, 'r')
+      let content: Awaited<ReturnType<typeof readTemplateZip>>
+      try {
+        content = await readTemplateZip(
+          fileArchiveSource(handle, upload.sizeBytes),
+          upload.fileName,
+        )
+      } finally {
+        await handle.close()
+      }
+      const modelName = posix.basename(content.modelPath)
+      const format = extensionOf(modelName)
+      if (options.gltfOnly && format !== 'glb' && format !== 'gltf') {
+        throw new AppError('unsupportedFile', 'templateModel.onlyGltf', { file: modelName })
+      }
+      if (format === 'sbm') {
+        const sbm = content.files.find((file) => file.path === content.modelPath)!.bytes
+        return store(caller.id, modelName, 'sbm', sbm, [])
+      }
+      let converted: Awaited<ReturnType<typeof convertToSbm>>
+      try {
+        converted = await convertToSbm(conversions, caller.id, {
+          entryPath: content.modelPath,
+          files: content.files,
+          role: 'model',
+          // a model without some of its textures still makes a recognisable template
+          allowMissingTextures: true,
+        })
+      } catch (error) {
+        if (error instanceof AppError && error.messageId === 'building.conversionRefused') {
+          throw new AppError(
+            error.kind,
+            'templateModel.conversionRefused',
+            { file: modelName },
+            { details: error.details, englishText: error.message },
+          )
+        }
+        throw error
+      }
+      return store(caller.id, modelName, format, converted.sbm, converted.summary.warnings)
+    },
+
+    createFromSbm: (ownerId, sourceName, sbm, options = {}) =>
+      store(ownerId, sourceName, 'sbm', sbm, options.warnings ?? [], options.preview, options.id),
+
+    async replaceSbm(caller, uuid, sourceName, sbm) {
+      const row = await findRow(uuid)
+      if (!row || (row.owner_id !== caller.id && caller.role !== 'admin')) throw notFound()
+      const info = inspectSbm(sourceName, sbm).info
+      const png = await renderPreview(caller.id, sbm)
+      const updated = {
+        ...row,
+        source_name: sourceName,
+        size_bytes: sbm.byteLength,
+        triangle_count: info.triangleCount,
+      }
+      const datum = datumOf(updated)
+      const staging = await writeFolder({ sbm, png, xml: describeModelXml(datum, 'sbm') })
+      const target = join(directory, uuid)
+      const retired = join(directory, `.retired-${randomUUID()}`)
+      try {
+        // the old folder steps aside before the new one takes its name, and comes back on failure
+        await rename(target, retired)
+        try {
+          await rename(staging, target)
+          await db
+            .updateTable('template_models')
+            .set({
+              source_name: sourceName,
+              source_format: 'sbm',
+              size_bytes: sbm.byteLength,
+              triangle_count: info.triangleCount,
+            })
+            .where('id', '=', uuid)
+            .execute()
+        } catch (error) {
+          await rm(target, { recursive: true, force: true })
+          await rename(retired, target)
+          throw error
+        }
+      } catch (error) {
+        await rm(staging, { recursive: true, force: true })
+        throw error
+      }
+      await rm(retired, { recursive: true, force: true })
+      return datum
+    },
+
+    async findUsable(caller, uuid) {
+      const row = await findRow(uuid)
+      const isUsable =
+        row !== undefined &&
+        (row.owner_id === null || row.owner_id === caller.id || caller.role === 'admin')
+      if (!isUsable) throw notFound()
+      return datumOf(row)
+    },
+
+    async checkOwned(caller, uuid) {
+      const row = await findRow(uuid)
+      if (!row || (row.owner_id !== caller.id && caller.role !== 'admin')) throw notFound()
+    },
+
+    async openFile(uuid, name) {
+      const match = /^([0-9a-f-]{36})\.(sbm|png|xml)$/.exec(name)
+      if (!match || match[1] !== uuid || !uuidPattern.test(uuid)) throw notFound()
+      const kind = match[2] as keyof typeof fileNames
+      if (!(await findRow(uuid))) throw notFound()
+      return { path: join(directory, uuid, fileNames[kind]), contentType: contentTypes[kind] }
+    },
+
+    close: () => runner.close(),
+  }
+}
+
+/** The XML description served as `xmlName`: what the model is, for tools and the offline package. */
+export function describeModelXml(datum: TemplateModelDatum, sourceFormat: string): string {
+  const escapeXml = (text: string) =>
+    text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`)
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<templateModel uuid="${datum.uuid}">`,
+    `  <source name="${escapeXml(datum.sourceName)}" format="${escapeXml(sourceFormat)}"/>`,
+    `  <model file="${datum.sbmName}" format="sbm" sizeBytes="${datum.sizeBytes}" triangles="${datum.triangleCount}"/>`,
+    `  <preview file="${datum.jpgName}" format="png"/>`,
+    '</templateModel>',
+    '',
+  ].join('\n')
+}
