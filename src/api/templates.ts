@@ -19,6 +19,7 @@ import {
   type UpdateEventsBody,
   type UpdateTemplateBody,
 } from '../../contract/templates'
+import type { TemplateModelDatum, UploadPoiTemplateDatum } from '../../contract/template-files'
 import { session } from '../state/session'
 import { ApiError, type RequestBody, type RequestOptions } from './client'
 import { api } from './index'
@@ -226,20 +227,11 @@ export async function uploadIcon(file: File): Promise<UploadedImage> {
 }
 
 /**
- * What the 3D template upload answers (contract/template-files.ts): a template saves `uuid` as
- * `category_zip_uuid`, `rootPath` as `file_path`, `jpgName`, `xmlName` and `sbmName` as
- * `glbf_name`; the preview is a PNG the server rendered from the model.
+ * What the 3D template upload answers: a template saves `uuid` as `category_zip_uuid`,
+ * `rootPath` as `file_path`, `jpgName`, `xmlName` and `sbmName` as `glbf_name`; the preview is
+ * a PNG the server rendered from the model.
  */
-export interface TemplateModel {
-  uuid: string
-  rootPath: string
-  jpgName: string
-  xmlName: string
-  sbmName: string
-  sourceName?: string
-  triangleCount?: number
-  warnings?: string[]
-}
+export type TemplateModel = TemplateModelDatum
 
 /** Uploads a 3D template zip with real byte progress; the server converts its model. */
 export function upload3dZip(
@@ -306,14 +298,8 @@ export async function downloadBatchFile(templateId: string): Promise<DownloadedF
   return { blob: await response.blob(), fileName }
 }
 
-/** A stored, valid batch-POI file (contract/template-files.ts). */
-export interface BatchFileAnswer {
-  uuid: string
-  pid: string
-  fileName: string
-  rowCount: number
-  columns: string[]
-}
+/** A stored, valid batch-POI file. */
+export type BatchFileAnswer = UploadPoiTemplateDatum
 
 /**
  * Uploads a filled batch-POI file (multipart, field `pid`). A file with bad rows is refused;

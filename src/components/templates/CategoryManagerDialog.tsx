@@ -98,6 +98,8 @@ function CategoryManager({
   const [loadError, setLoadError] = useState<unknown>(null)
   const [selectedId, setSelectedId] = useState<string | null>(null)
   const [form, setForm] = useState<CategoryForm | null>(null)
+  // a new tree after each change, so the new or renamed node shows with its parents open
+  const [revision, setRevision] = useState(0)
 
   const load = useCallback(async () => {
     setLoadError(null)
@@ -136,6 +138,7 @@ function CategoryManager({
       toast.success(t`Deleted.`)
       setSelectedId(null)
       await load()
+      setRevision((current) => current + 1)
       onChanged?.()
     } catch (error) {
       showErrorToast(error)
@@ -177,6 +180,7 @@ function CategoryManager({
       ) : (
         <div className="ts-category-manager__tree">
           <Tree<CategoryTreeNode>
+            key={revision}
             label={t`Categories`}
             nodes={toNodes(tree)}
             maxLayer={3}
@@ -193,6 +197,7 @@ function CategoryManager({
           onSaved={async (category) => {
             setForm(null)
             await load()
+            setRevision((current) => current + 1)
             if (category) setSelectedId(category.id)
             onChanged?.()
           }}

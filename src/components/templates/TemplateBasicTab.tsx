@@ -74,7 +74,7 @@ export function TemplateBasicTab({
     event.target.value = ''
     if (!file) return
     if (!isZipFile(file)) {
-      toast.warning(t`Only zip files can be uploaded.`)
+      toast.warning(t`Only zip can be uploaded.`)
       return
     }
     setZip({ state: 'uploading', percent: 0, fileName: file.name })
@@ -95,6 +95,8 @@ export function TemplateBasicTab({
         jpg_name: answer.jpgName,
         xml_name: answer.xmlName,
         glbf_name: answer.sbmName,
+        // a 3D template's picture is its model's preview, rendered by the server
+        iconpath: filePathOf(answer.rootPath, answer.jpgName),
       }))
       setZip({ state: 'idle' })
       toast.success(t`Model render prepared, format conversion succeeded.`)

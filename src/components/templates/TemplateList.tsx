@@ -256,6 +256,12 @@ export function TemplateList({
                       <>
                         <Button
                           variant="ghost"
+                          disabled={!template.can_edit}
+                          title={
+                            template.can_edit
+                              ? undefined
+                              : t`Library templates cannot be changed; copy the template to change it.`
+                          }
                           onClick={() =>
                             setEditing({
                               templateId: template.id,
@@ -275,6 +281,7 @@ export function TemplateList({
                         </Button>
                         <Button
                           variant="ghost"
+                          disabled={!template.can_edit}
                           onClick={() => void remove(template)}
                           aria-label={t`Delete ${templateName}`}
                         >

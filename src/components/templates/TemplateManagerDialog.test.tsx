@@ -170,7 +170,7 @@ describe('template manager popup: basic tab', () => {
     const upload = userEvent.setup({ applyAccept: false })
 
     await upload.upload(input, new File(['glb'], 'camera.glb', { type: 'model/gltf-binary' }))
-    await waitFor(() => expect(toastTexts().join()).toContain('Only zip files can be uploaded.'))
+    await waitFor(() => expect(toastTexts().join()).toContain('Only zip can be uploaded.'))
     expect(fake.callsOf('upload3dZip')).toHaveLength(0)
 
     await upload.upload(input, new File(['zip'], 'camera.zip', { type: 'application/zip' }))

@@ -222,6 +222,10 @@ export function fakeTemplateServices(overrides: Partial<TemplateServices> = {}) 
         jpgName: 'preview.png',
         xmlName: 'model.xml',
         sbmName: 'model.sbm',
+        sourceName: 'camera.gltf',
+        triangleCount: 12,
+        sizeBytes: file.size,
+        warnings: [],
       }
     },
     async downloadBatchFile(templateId) {
