@@ -240,14 +240,14 @@ test('templates: a category tree, 2D, 3D and multi-level templates, the batch fi
   expect(download.suggestedFilename()).toMatch(/\.xlsx$/)
   const workbook = new ExcelJS.Workbook()
   await workbook.xlsx.readFile(await download.path())
-  const header = (workbook.worksheets[0]?.getRow(1).values as unknown[]).filter(Boolean).map(String)
+  const sheet = workbook.worksheets[0]!
+  const header = (sheet.getRow(1).values as unknown[]).filter(Boolean).map(String)
   expect(header).toContain('name')
   expect(header).toContain('brand')
   expect(workbook.worksheets).toHaveLength(2)
 
   // a filled file with a bad row (text where numbers belong): each bad cell is listed by row and
   // column, nothing is kept
-  const sheet = workbook.worksheets[0]!
   sheet.getRow(2).values = header.map((_, index) => (index === 0 ? 'Dome 1' : 'not a number'))
   sheet.getRow(2).commit()
   const filled = Buffer.from(await workbook.xlsx.writeBuffer())
