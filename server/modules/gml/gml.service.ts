@@ -16,13 +16,10 @@ import { type GrantReader, type ProjectAccess, signedInReader } from '../access/
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
 import { createUploadsRepository } from '../uploads.repository'
 import type { AuthUser } from '../users.service'
+import type { JobQueue } from '../jobs/job-queue'
 import { createGmlRepository, type ProjectGmlRow } from './gml.repository'
-import {
-  type GmlInspectionOptions,
-  type GmlSummary,
-  inspectGml,
-  inspectGmlInThread,
-} from './inspect-gml'
+import { gmlInspectionJob } from './gml-inspection-job'
+import { type GmlInspectionOptions, type GmlSummary, inspectGml } from './inspect-gml'
 
 /** A GML file on local disk, waiting to be checked and stored. */
 export interface IncomingGml {
@@ -114,6 +111,8 @@ export function createGmlService(dependencies: {
   storage: FileStorage
   clock: Clock
   access: ProjectAccess
+  /** The server's one background queue: large files are parsed there, in a worker thread. */
+  jobs: JobQueue
   maxSizeBytes: number
   inThreadThresholdBytes?: number
   onWarning?: (message: string, error: unknown) => void
@@ -141,7 +140,7 @@ export function createGmlService(dependencies: {
     }
   }
 
-  const inspect = async (file: IncomingGml): Promise<GmlSummary> => {
+  const inspect = async (user: AuthUser, file: IncomingGml): Promise<GmlSummary> => {
     if (file.sizeBytes === 0) {
       throw new AppError('validation', 'gml.empty', {}, { details: { gml_error: 'gml.empty' } })
     }
@@ -154,11 +153,14 @@ export function createGmlService(dependencies: {
       )
     }
     const options: GmlInspectionOptions = { maxSizeBytes, totalSizeBytes: file.sizeBytes }
-    const source = createReadStream(file.filePath)
+    const source = file.sizeBytes >= threshold ? null : createReadStream(file.filePath)
     try {
-      return file.sizeBytes >= threshold
-        ? await inspectGmlInThread(source, options)
-        : await inspectGml(source, options)
+      return source
+        ? await inspectGml(source, options)
+        : await dependencies.jobs.submit(gmlInspectionJob, user.id, {
+            filePath: file.filePath,
+            options,
+          }).result
     } catch (error) {
       if (isGmlError(error)) {
         const reason = new GmlError(error.code, error.message)
@@ -175,7 +177,7 @@ export function createGmlService(dependencies: {
       }
       throw error
     } finally {
-      source.destroy()
+      source?.destroy()
     }
   }
 
@@ -195,7 +197,7 @@ export function createGmlService(dependencies: {
   return {
     async accept(user, projectId, file) {
       await checkOwnedBuilding(user, projectId)
-      const summary = await inspect(file)
+      const summary = await inspect(user, file)
       const stored = await storage.put(createReadStream(file.filePath), { maxSizeBytes })
       const at = now()
       let replaced: ProjectGmlRow | undefined

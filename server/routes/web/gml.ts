@@ -29,6 +29,7 @@ export function gmlServiceOf(app: FastifyInstance): GmlService {
       storage,
       clock,
       access: area.access,
+      jobs: app.deps.jobs,
       maxSizeBytes: config.gmlUploadLimitBytes,
       onWarning: (message, error) => app.log.warn({ err: error }, message),
     })
