@@ -28,7 +28,7 @@ import { crc32, deflateRawSync } from 'node:zlib'
 import { cityAreaOf } from '../server/routes/web/city'
 import { createProject } from '../server/routes/web/project-test-kit'
 import { createTestApp, signIn, testEditor } from '../server/testing/test-app'
-import { toAuthUser } from '../server/modules/users.service'
+import { toAuthUser } from '../server/modules/accounts/users.service'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 
 const mebibyte = 1024 * 1024

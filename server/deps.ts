@@ -5,16 +5,22 @@ import {
   type AccountRepositories,
   type AccountServices,
   createAccountDeps,
-} from './modules/accounts'
-import { createAuthService, type AuthService } from './modules/auth.service'
-import type { Clock } from './modules/clock'
+} from './modules/accounts/accounts'
+import { createAuthService, type AuthService } from './modules/auth/auth.service'
+import type { Clock } from './modules/time/clock'
 import type { FolderSweeper } from './modules/files/folder-sweeper'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
-import { createNoticesRepository, type NoticesRepository } from './modules/notices.repository'
-import { createNoticesService, type NoticesService } from './modules/notices.service'
-import { createSessionsRepository, type SessionsRepository } from './modules/sessions.repository'
-import { createUsersRepository, type UsersRepository } from './modules/users.repository'
-import { createUsersService, type UsersService } from './modules/users.service'
+import {
+  createNoticesRepository,
+  type NoticesRepository,
+} from './modules/notices/notices.repository'
+import { createNoticesService, type NoticesService } from './modules/notices/notices.service'
+import {
+  createSessionsRepository,
+  type SessionsRepository,
+} from './modules/auth/sessions.repository'
+import { createUsersRepository, type UsersRepository } from './modules/accounts/users.repository'
+import { createUsersService, type UsersService } from './modules/accounts/users.service'
 import type { DatabaseHandle } from './plugins/db'
 import type { FileStorage } from './plugins/storage'
 

@@ -9,7 +9,7 @@ import {
   type MessageParam,
   type MessageParams,
 } from '../../contract/messages'
-import type { AuthUser } from '../modules/users.service'
+import type { AuthUser } from '../modules/accounts/users.service'
 import type { FileStorage } from '../plugins/storage'
 import { okEnvelope } from './envelope'
 import { readMultipartForm } from './multipart'

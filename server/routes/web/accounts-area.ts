@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { sweepAccountLeftovers } from '../../modules/account-maintenance'
+import { sweepAccountLeftovers } from '../../modules/accounts/account-maintenance'
 import { registerRegisterRoutes } from './register'
 import { registerRoleRoutes } from './role'
 import { registerSessionEntryRoutes } from './session-entry'

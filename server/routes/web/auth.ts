@@ -10,7 +10,7 @@ import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
 import { tokenOf } from '../../plugins/auth'
 import { messageLanguageOf } from '../../modules/messaging/message-texts'
-import { toPublicUser } from '../../modules/users.service'
+import { toPublicUser } from '../../modules/accounts/users.service'
 
 /** Sign-in, token refresh and sign-out (SPEC §7 "Auth and user"). */
 export function registerAuthRoutes(app: FastifyInstance): void {

@@ -38,7 +38,7 @@ import {
 } from '../../modules/building/building.service'
 import { type ConversionPool, createConversionPool } from '../../modules/building/conversion-pool'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
-import type { AuthUser } from '../../modules/users.service'
+import type { AuthUser } from '../../modules/accounts/users.service'
 import { projectAreaOf } from './project-area'
 import { callerOf } from './project-caller'
 

@@ -11,9 +11,9 @@ import {
 import { findAreaJsonBodySchema, findAreaJsonDatumSchema } from '../../../contract/region'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
-import { type Place, shippedGeocoderInstance } from '../../modules/geocoder'
-import type { GeocodingService } from '../../modules/online-geocoder'
-import { shippedRegions } from '../../modules/regions'
+import { type Place, shippedGeocoderInstance } from '../../modules/geo/geocoder'
+import type { GeocodingService } from '../../modules/geo/online-geocoder'
+import { shippedRegions } from '../../modules/geo/regions'
 import { cityAreaOf } from './city'
 
 /** Rank for map styling: 0 capitals and megacities … 3 small places. */

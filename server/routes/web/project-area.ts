@@ -1,22 +1,22 @@
 import type { FastifyInstance } from 'fastify'
 import { createProjectAccess, type ProjectAccess } from '../../modules/access/project-access'
 import { openUrlSigner, urlSigningKeyFile } from '../../modules/access/url-signer'
-import { seedProjectCases } from '../../modules/project-cases'
+import { seedProjectCases } from '../../modules/projects/project-cases'
 import { cityDirectories } from '../../modules/tilesets/served-files'
-import { shippedGeocoderInstance } from '../../modules/geocoder'
+import { shippedGeocoderInstance } from '../../modules/geo/geocoder'
 import {
   createFallbackGeocodingService,
   createNominatimGeocoder,
   type GeocodingService,
   offlineGeocodingService,
-} from '../../modules/online-geocoder'
+} from '../../modules/geo/online-geocoder'
 import {
   createProjectsService,
   type ProjectLifecycleHook,
   type ProjectsService,
-} from '../../modules/projects.service'
-import { shippedRegions } from '../../modules/regions'
-import { createUploadsService, type UploadsService } from '../../modules/uploads.service'
+} from '../../modules/projects/projects.service'
+import { shippedRegions } from '../../modules/geo/regions'
+import { createUploadsService, type UploadsService } from '../../modules/projects/uploads.service'
 import { appVersion } from '../../version'
 import { registerGeoRoutes } from './geo'
 import { registerProjectRoutes } from './project'

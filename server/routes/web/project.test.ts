@@ -27,7 +27,7 @@ import {
   uploadImage,
 } from './project-test-kit'
 import { projectAreaOf } from './project-area'
-import { abandonedUploadGraceMs } from '../../modules/uploads.service'
+import { abandonedUploadGraceMs } from '../../modules/projects/uploads.service'
 
 describe('projects API', () => {
   let testApp: TestApp

@@ -8,7 +8,7 @@ import { AppError } from '../../http/app-error'
 import { parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
-import type { IncomingImage, ServedFile } from '../../modules/uploads.service'
+import type { IncomingImage, ServedFile } from '../../modules/projects/uploads.service'
 import { projectAreaOf } from './project-area'
 
 /** The shared image upload (SPEC §7 `/upload/uploadJpg`) and the serving of uploaded files. */
