@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { findBoundaryViolations } from './check-boundaries'
+import { findBoundaryViolations, findImportCircles } from './check-boundaries'
 
 const trees: string[] = []
 afterEach(() => {
@@ -66,6 +66,34 @@ describe('check-boundaries', () => {
     const violations = findBoundaryViolations(plantTree({ ...cleanTree, [path]: source }))
     expect(violations).toHaveLength(1)
     expect(violations[0]).toContain(path)
+  })
+
+  it('fails on an import circle in the server, naming its files once', () => {
+    const violations = findBoundaryViolations(
+      plantTree({
+        ...cleanTree,
+        'server/routes/city.ts': "import { registerTileRoutes } from './tiles'\n",
+        'server/routes/tiles.ts': "import type { CityArea } from './city'\n",
+      }),
+    )
+    expect(violations).toEqual([
+      'server/routes/city.ts: import circle server/routes/city.ts → server/routes/tiles.ts → server/routes/city.ts',
+    ])
+  })
+
+  it('finds a longer circle, through an index file, and a file importing itself', () => {
+    const root = plantTree({
+      ...cleanTree,
+      'server/a.ts': "import { b } from './b'\n",
+      'server/b/index.ts': "export { c } from '../c'\n",
+      'server/c.ts': "import { a } from './a.ts'\nimport { d } from './d'\n",
+      'server/d.ts': 'export const d = 1\n',
+      'server/self.ts': "import { self } from './self'\n",
+    })
+    expect(findImportCircles(root)).toEqual([
+      'server/a.ts: import circle server/a.ts → server/b/index.ts → server/c.ts → server/a.ts',
+      'server/self.ts: import circle server/self.ts → server/self.ts',
+    ])
   })
 
   it('exits non-zero as a script when a tree has a violation, naming the file', () => {

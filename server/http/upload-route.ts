@@ -4,8 +4,12 @@ import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { z } from 'zod'
+import type { AuthUser } from '../modules/accounts/users.service'
 import { claimResumableUpload } from '../modules/resumable-uploads/claim-upload'
-import type { AppError } from './app-error'
+import { AppError, fieldError } from './app-error'
+import { parseInput } from './define-route'
+import { okEnvelope } from './envelope'
 import { readMultipartForm } from './multipart'
 
 /**
@@ -122,4 +126,77 @@ async function claimUploadField(
       else await claimed.release()
     },
   }
+}
+
+/** A pass-through upload route: documented like defineRoute's, received by {@link receiveUpload}. */
+export interface UploadRouteDefinition<Body extends z.ZodType, Datum extends z.ZodType> {
+  url: string
+  summary: string
+  description: string
+  /** The fields (validated once the file is in, or the resumable upload is claimed). */
+  body: Body
+  datum: Datum
+  /** Largest JSON or form body, for routes that take less than the app's default. */
+  bodyLimit?: number
+  /** Where the file goes and how large it may be, for this request. */
+  receive(request: FastifyRequest): ReceiveUploadOptions
+  /** The refusal when neither a file nor `upload_id` came (default: `upload.fileOrUploadId`). */
+  missingFileError?(request: FastifyRequest): AppError
+  /** Whether an error means the file will never be accepted, so it is deleted (default: any AppError). */
+  isRefusal?(error: unknown): boolean
+  /** Hands the checked fields and the received file to the service; returns the datum. */
+  handler(input: {
+    body: z.output<Body>
+    file: ReceivedUpload
+    user: AuthUser
+    request: FastifyRequest
+  }): Promise<z.input<Datum>>
+}
+
+/**
+ * Registers a pass-through upload route (editors only): documents it for OpenAPI, receives the
+ * file, validates the fields, calls the handler and answers the envelope; the file is deleted
+ * when it is done with or refused, and a resumable upload is given back when the call failed.
+ */
+export function defineUploadRoute<Body extends z.ZodType, Datum extends z.ZodType>(
+  app: FastifyInstance,
+  definition: UploadRouteDefinition<Body, Datum>,
+): void {
+  app.openApi.add({
+    method: 'POST',
+    url: definition.url,
+    auth: 'editor',
+    summary: definition.summary,
+    description: definition.description,
+    tags: ['upload'],
+    body: definition.body,
+    datum: definition.datum,
+    fileFields: ['file'],
+  })
+  const isRefusal = definition.isRefusal ?? ((error: unknown) => error instanceof AppError)
+  const options = {
+    config: { auth: 'editor' as const },
+    ...(definition.bodyLimit === undefined ? {} : { bodyLimit: definition.bodyLimit }),
+  }
+  app.post(definition.url, options, async (request) => {
+    const { fields, file } = await receiveUpload(app, request, definition.receive(request))
+    let outcome: 'done' | 'refused' | 'failed' = 'failed'
+    try {
+      const body = parseInput(definition.body, fields)
+      if (file === undefined) {
+        throw (
+          definition.missingFileError?.(request) ??
+          fieldError('validation', 'file', 'upload.fileOrUploadId')
+        )
+      }
+      const datum = await definition.handler({ body, file, user: request.user!, request })
+      outcome = 'done'
+      return okEnvelope(definition.datum.parse(datum))
+    } catch (error) {
+      if (isRefusal(error)) outcome = 'refused'
+      throw error
+    } finally {
+      await file?.dispose(outcome)
+    }
+  })
 }

@@ -7,10 +7,12 @@ import { AppError, fieldError } from '../../http/app-error'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../time/clock'
 import { createProjectsRepository, type ProjectRecord } from '../projects/projects.repository'
-import type { ProjectCaller } from '../projects/projects.service'
 import { hashToken, isWellFormedToken } from '../auth/tokens'
 import type { AuthUser } from '../accounts/users.service'
 import type { UrlSigner } from './url-signer'
+
+/** The caller of a project call: a signed-in user, or a holder of a project token. */
+export type ProjectCaller = AuthUser | { projectToken: string }
 
 /**
  * Who may do what on a project, in one place for every area (projects, uploads, building

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import type { Readable } from 'node:stream'
+import { join } from 'node:path'
 import {
   type GmlDisplayModeValue,
   type GmlPath,
@@ -103,6 +104,14 @@ export function toGmlPath(row: ProjectGmlRow, grantFor: (resource: string) => st
     display_mode: Math.min(3, Math.max(0, Math.trunc(row.display_mode))) as GmlDisplayModeValue,
     updated_at: row.updated_at,
   }
+}
+
+/**
+ * Where GML uploads are received before they are checked (swept at start-up by the app's
+ * folder sweeper, server/composition.ts).
+ */
+export function gmlIncomingDirectory(dataDir: string): string {
+  return join(dataDir, 'incoming-gml')
 }
 
 /** Builds the GML service. */

@@ -32,7 +32,7 @@ import {
 } from './projects.repository'
 import { regionPathName, type RegionIndex } from '../geo/regions'
 import type { ProjectPermissions } from '../../../contract/project-permissions'
-import { ownsOrAdministers, type ProjectAccess } from '../access/project-access'
+import { ownsOrAdministers, type ProjectAccess, type ProjectCaller } from '../access/project-access'
 import { createToken, hashToken } from '../auth/tokens'
 import { createUploadsRepository } from './uploads.repository'
 import type { UploadsService } from './uploads.service'
@@ -56,8 +56,7 @@ export interface ProjectLifecycleHook {
   onDelete?(database: Database, projectId: string): Promise<void>
 }
 
-/** The caller of a project call: a signed-in user, or a holder of a project token. */
-export type ProjectCaller = AuthUser | { projectToken: string }
+export type { ProjectCaller }
 
 type CreateInput = z.output<typeof createProjectBodySchema>
 type UpdateInput = z.output<typeof updateProjectBodySchema>

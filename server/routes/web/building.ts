@@ -27,47 +27,17 @@ import {
   uploadGltfForSbmFieldsSchema,
 } from '../../../contract/building'
 import { nullDatumSchema } from '../../../contract/common'
+import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
 import { defineRoute, type UploadedFile } from '../../http/define-route'
-import {
-  type BuildingService,
-  createBuildingService,
-  type FileReader,
-  type IncomingFile,
-  type ServedModelFile,
+import type {
+  FileReader,
+  IncomingFile,
+  ServedModelFile,
 } from '../../modules/building/building.service'
-import { type ConversionPool, createConversionPool } from '../../modules/building/conversion-pool'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import type { AuthUser } from '../../modules/accounts/users.service'
-import { projectAreaOf } from './project-area'
 import { callerOf } from './project-caller'
-
-/** The building area's services, made once per app. */
-export interface BuildingArea {
-  building: BuildingService
-  conversions: ConversionPool
-}
-
-const areas = new WeakMap<FastifyInstance, BuildingArea>()
-
-/** The building area's services for an app (other areas and tests reach them here). */
-export function buildingAreaOf(app: FastifyInstance): BuildingArea {
-  let area = areas.get(app)
-  if (!area) {
-    const { database, storage, clock } = app.deps
-    const conversions = createConversionPool({ jobs: app.deps.jobs })
-    const building = createBuildingService({
-      database,
-      storage,
-      clock,
-      conversions,
-      access: projectAreaOf(app).access,
-    })
-    area = { building, conversions }
-    areas.set(app, area)
-  }
-  return area
-}
 
 /**
  * The files of an upload request: its multipart files, or the finished resumable upload named
@@ -87,7 +57,7 @@ async function incomingFilesOf(
     }))
   }
   if (files.length > 0) {
-    await buildingAreaOf(app).building.releaseUnused(files.map((file) => file.sha256))
+    await app.deps.services.building.releaseUnused(files.map((file) => file.sha256))
     throw fieldError('validation', 'upload_id', 'upload.filesOrUploadId')
   }
   const claimed = await claimResumableUpload(app, { userId: user.id, uploadId })
@@ -117,14 +87,10 @@ const readModelInfoBodySchema = buildingProjectBodySchema.extend({
  * Building models (SPEC §7 "Models", "Uploads"): the floor and shell uploads, model changes,
  * the scene description the engine loads, conversions, and the serving of model files.
  */
-export function registerBuildingRoutes(app: FastifyInstance): void {
-  const { building, conversions } = buildingAreaOf(app)
-  projectAreaOf(app).lifecycleHooks.push(building.lifecycleHook)
-  app.addHook('onClose', async () => {
-    await building.settleReleases()
-    await conversions.close()
-  })
-
+export function registerBuildingRoutes(
+  app: FastifyInstance,
+  { building }: Pick<ServerServices, 'building'>,
+): void {
   defineRoute(app, {
     method: 'POST',
     url: '/web/upload/uploadZip',
@@ -333,7 +299,7 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const sha256NamePattern = (extension: string) => new RegExp(`^([0-9a-f]{64})\\.${extension}$`)
 
-function registerModelFileRoutes(app: FastifyInstance, building: BuildingService): void {
+function registerModelFileRoutes(app: FastifyInstance, building: ServerServices['building']): void {
   const send = (reply: FastifyReply, served: ServedModelFile, isPrivate: boolean) => {
     reply.type(served.contentType)
     if (served.downloadName) {

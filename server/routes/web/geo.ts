@@ -10,11 +10,10 @@ import {
 } from '../../../contract/geo'
 import { findAreaJsonBodySchema, findAreaJsonDatumSchema } from '../../../contract/region'
 import { AppError } from '../../http/app-error'
+import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { type Place, shippedGeocoderInstance } from '../../modules/geo/geocoder'
-import type { GeocodingService } from '../../modules/geo/online-geocoder'
 import { shippedRegions } from '../../modules/geo/regions'
-import { cityAreaOf } from './city'
 
 /** Rank for map styling: 0 capitals and megacities … 3 small places. */
 function placeRank(place: Place): number {
@@ -28,7 +27,10 @@ function placeRank(place: Place): number {
  * Region cascade (SPEC §7 `/publicselect/findAreaJson`), geocoding for the map picker (through
  * `geocoding`: offline, or online with an offline fallback) and the offline map's data.
  */
-export function registerGeoRoutes(app: FastifyInstance, geocoding: GeocodingService): void {
+export function registerGeoRoutes(
+  app: FastifyInstance,
+  { geocoding, mapProxy }: Pick<ServerServices, 'geocoding' | 'mapProxy'>,
+): void {
   const { mapStyleUrl } = app.deps.config
 
   defineRoute(app, {
@@ -82,7 +84,7 @@ export function registerGeoRoutes(app: FastifyInstance, geocoding: GeocodingServ
     datum: mapConfigDatumSchema,
     handler: async () => {
       if (mapStyleUrl === undefined) return { styleUrl: null }
-      return { styleUrl: (await cityAreaOf(app)).mapProxy.styleAddress(mapStyleUrl) }
+      return { styleUrl: mapProxy.styleAddress(mapStyleUrl) }
     },
   })
 

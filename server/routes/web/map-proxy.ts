@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { keepMapRegionBodySchema, keepMapRegionDatumSchema } from '../../../contract/city'
+import type { CityServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { mapProxyPrefix } from '../../modules/map-proxy/style-rewrite'
-import type { CityArea } from './city'
 
 /**
  * The map proxy's one route: `GET /web/mapproxy/<grant>/<kind>/<origin>/<upstream path>?<query>`.
@@ -11,7 +11,10 @@ import type { CityArea } from './city'
  * (server/modules/map-proxy). Public like the tile addresses: the signed grant in the path is
  * what makes it answer, and only allowed, public hosts are ever contacted.
  */
-export function registerMapProxyRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
+export function registerMapProxyRoutes(
+  app: FastifyInstance,
+  { mapProxy }: Pick<CityServices, 'mapProxy'>,
+): void {
   defineRoute(app, {
     method: 'POST',
     url: '/web/mapproxy/keepRegion',
@@ -23,7 +26,7 @@ export function registerMapProxyRoutes(app: FastifyInstance, ready: Promise<City
     body: keepMapRegionBodySchema,
     datum: keepMapRegionDatumSchema,
     handler: async ({ body }) => {
-      const kept = await (await ready).mapProxy.keepRegion({
+      const kept = await mapProxy.keepRegion({
         styleUrl: body.style_url,
         west: body.west,
         south: body.south,
@@ -45,7 +48,7 @@ export function registerMapProxyRoutes(app: FastifyInstance, ready: Promise<City
       const head = `${mapProxyPrefix}/${grant}/${kind}/${origin}`
       const rawUrl = request.raw.url ?? ''
       const rest = rawUrl.startsWith(head) ? rawUrl.slice(head.length) : `/${request.params['*']}`
-      const served = await (await ready).mapProxy.serve({
+      const served = await mapProxy.serve({
         grant,
         kindSegment: kind,
         originSegment: origin,

@@ -17,8 +17,8 @@ import {
   updateProjectBodySchema,
 } from '../../../contract/project'
 import { messageLanguageOf } from '../../modules/messaging/message-texts'
+import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
-import { projectAreaOf } from './project-area'
 import { callerOf } from './project-caller'
 
 const readByIdBodySchema = projectIdBodySchema.extend({
@@ -27,8 +27,10 @@ const readByIdBodySchema = projectIdBodySchema.extend({
 })
 
 /** Projects (SPEC §7 "Project"): create, change, copy, delete, list, tokens and sharing. */
-export function registerProjectRoutes(app: FastifyInstance): void {
-  const { projects } = projectAreaOf(app)
+export function registerProjectRoutes(
+  app: FastifyInstance,
+  { projects }: Pick<ServerServices, 'projects'>,
+): void {
   const createDescription =
     'Name, detailed address, cover (an uploadJpg uuid), description and the picked location are ' +
     'required (SPEC §5). Tile settings default to SPEC §9.'

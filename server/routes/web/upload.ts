@@ -4,17 +4,18 @@ import {
   uploadJpgDatumSchema,
   uploadJpgFieldsSchema,
 } from '../../../contract/files'
+import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
 import type { IncomingImage, ServedFile } from '../../modules/projects/uploads.service'
-import { projectAreaOf } from './project-area'
 
 /** The shared image upload (SPEC §7 `/upload/uploadJpg`) and the serving of uploaded files. */
-export function registerUploadRoutes(app: FastifyInstance): void {
-  const { uploads } = projectAreaOf(app)
-
+export function registerUploadRoutes(
+  app: FastifyInstance,
+  { uploads }: Pick<ServerServices, 'uploads'>,
+): void {
   const description =
     'Multipart: `file` (checked by content, not by name, before anything is stored), optional ' +
     '`thumbnail` (a JPEG ≤ 256 KB the browser made for lists) and `project_id` (the project ' +
