@@ -5,10 +5,11 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
+import type { RouteDescriptor } from '../../contract/route'
 import type { AuthUser } from '../modules/accounts/users.service'
 import { claimResumableUpload } from '../modules/resumable-uploads/claim-upload'
 import { AppError, fieldError } from './app-error'
-import { parseInput } from './define-route'
+import { documentedRouteOf, parseInput } from './define-route'
 import { okEnvelope } from './envelope'
 import { readMultipartForm } from './multipart'
 
@@ -128,14 +129,11 @@ async function claimUploadField(
   }
 }
 
-/** A pass-through upload route: documented like defineRoute's, received by {@link receiveUpload}. */
-export interface UploadRouteDefinition<Body extends z.ZodType, Datum extends z.ZodType> {
-  url: string
-  summary: string
-  description: string
-  /** The fields (validated once the file is in, or the resumable upload is claimed). */
-  body: Body
-  datum: Datum
+/**
+ * The server's half of a pass-through upload route; method, path, auth, the fields' and the
+ * answer's schemas and the file field are in its descriptor (contract/).
+ */
+export interface UploadRouteImplementation<Body extends z.ZodType, Datum extends z.ZodType> {
   /** Largest JSON or form body, for routes that take less than the app's default. */
   bodyLimit?: number
   /** Where the file goes and how large it may be, for this request. */
@@ -154,49 +152,52 @@ export interface UploadRouteDefinition<Body extends z.ZodType, Datum extends z.Z
 }
 
 /**
- * Registers a pass-through upload route (editors only): documents it for OpenAPI, receives the
- * file, validates the fields, calls the handler and answers the envelope; the file is deleted
- * when it is done with or refused, and a resumable upload is given back when the call failed.
+ * Registers a pass-through upload route from its descriptor (an editors' route with a body and
+ * one `file` field): documents it for OpenAPI, receives the file, validates the fields, calls
+ * the handler and answers the envelope; the file is deleted when it is done with or refused,
+ * and a resumable upload is given back when the call failed.
  */
 export function defineUploadRoute<Body extends z.ZodType, Datum extends z.ZodType>(
   app: FastifyInstance,
-  definition: UploadRouteDefinition<Body, Datum>,
+  route: RouteDescriptor<Datum, 'editor', Body, undefined>,
+  implementation: UploadRouteImplementation<Body, Datum>,
 ): void {
-  app.openApi.add({
-    method: 'POST',
-    url: definition.url,
-    auth: 'editor',
-    summary: definition.summary,
-    description: definition.description,
-    tags: ['upload'],
-    body: definition.body,
-    datum: definition.datum,
-    fileFields: ['file'],
-  })
-  const isRefusal = definition.isRefusal ?? ((error: unknown) => error instanceof AppError)
+  app.openApi.add(documentedRouteOf(route))
+  const body = route.body as Body
+  const isRefusal = implementation.isRefusal ?? ((error: unknown) => error instanceof AppError)
   const options = {
-    config: { auth: 'editor' as const },
-    ...(definition.bodyLimit === undefined ? {} : { bodyLimit: definition.bodyLimit }),
+    config: { auth: route.auth },
+    ...(implementation.bodyLimit === undefined ? {} : { bodyLimit: implementation.bodyLimit }),
   }
-  app.post(definition.url, options, async (request) => {
-    const { fields, file } = await receiveUpload(app, request, definition.receive(request))
-    let outcome: 'done' | 'refused' | 'failed' = 'failed'
-    try {
-      const body = parseInput(definition.body, fields)
-      if (file === undefined) {
-        throw (
-          definition.missingFileError?.(request) ??
-          fieldError('validation', 'file', 'upload.fileOrUploadId')
-        )
+  app.route({
+    method: route.method,
+    url: route.path,
+    ...options,
+    handler: async (request) => {
+      const { fields, file } = await receiveUpload(app, request, implementation.receive(request))
+      let outcome: 'done' | 'refused' | 'failed' = 'failed'
+      try {
+        const input = parseInput(body, fields)
+        if (file === undefined) {
+          throw (
+            implementation.missingFileError?.(request) ??
+            fieldError('validation', 'file', 'upload.fileOrUploadId')
+          )
+        }
+        const datum = await implementation.handler({
+          body: input,
+          file,
+          user: request.user!,
+          request,
+        })
+        outcome = 'done'
+        return okEnvelope(route.datum.parse(datum))
+      } catch (error) {
+        if (isRefusal(error)) outcome = 'refused'
+        throw error
+      } finally {
+        await file?.dispose(outcome)
       }
-      const datum = await definition.handler({ body, file, user: request.user!, request })
-      outcome = 'done'
-      return okEnvelope(definition.datum.parse(datum))
-    } catch (error) {
-      if (isRefusal(error)) outcome = 'refused'
-      throw error
-    } finally {
-      await file?.dispose(outcome)
-    }
+    },
   })
 }

@@ -1,23 +1,5 @@
+import { cityRoutes } from '../../../contract/city'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
-import {
-  addGisModelBodySchema,
-  addObliquePhotographBodySchema,
-  basemapFileSchema,
-  basemapFindDatumSchema,
-  findObliquePhotographBodySchema,
-  gisModelSchema,
-  idBodySchema,
-  obliquePhotographListItemSchema,
-  obliquePhotographSchema,
-  projectScopeBodySchema,
-  saveBasemapBodySchema,
-  updateGisModelBodySchema,
-  updateObliquePhotographBodySchema,
-  uploadBasemapFieldsSchema,
-  uploadTiltModelFieldsSchema,
-} from '../../../contract/city'
-import { nullDatumSchema } from '../../../contract/common'
 import type { CityServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
@@ -42,45 +24,19 @@ export function registerCityArea(app: FastifyInstance, city: CityServices): void
 }
 
 function registerObliquePhotographRoutes(app: FastifyInstance, city: CityServices): void {
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/obliquephotograph/add',
-    auth: 'editor',
-    summary: 'Add an oblique photography record (content comes with uploadTiltModel and its id)',
-    body: addObliquePhotographBodySchema,
-    datum: obliquePhotographSchema,
+  defineRoute(app, cityRoutes.obliquephotographAdd, {
     handler: async ({ body, user }) => city.tilesets.add(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/obliquephotograph/update',
-    auth: 'editor',
-    summary: 'Rename, show/hide or place an oblique photography tileset',
-    body: updateObliquePhotographBodySchema,
-    datum: obliquePhotographSchema,
+  defineRoute(app, cityRoutes.obliquephotographUpdate, {
     handler: async ({ body, user }) => city.tilesets.update(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/obliquephotograph/del',
-    auth: 'editor',
-    summary: 'Delete an oblique photography tileset and its files',
-    body: idBodySchema,
-    datum: nullDatumSchema,
+  defineRoute(app, cityRoutes.obliquephotographDel, {
     handler: async ({ body, user }) => {
       await city.tilesets.remove(user, body.id)
       return null
     },
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/obliquephotograph/find',
-    auth: 'public',
-    summary: "A project's oblique photography in full, with signed tileset addresses",
-    description:
-      'Owner or admin Token, or the project token (`ProjectToken` header or `project_token`). `root_url` is a signed address valid 12–24 h that loads without headers.',
-    body: findObliquePhotographBodySchema,
-    datum: z.array(obliquePhotographSchema),
+  defineRoute(app, cityRoutes.obliquephotographFind, {
     handler: async ({ body, user, request }) =>
       city.tilesets.find(
         callerOrNullOf(request, user, body.project_token),
@@ -88,54 +44,24 @@ function registerObliquePhotographRoutes(app: FastifyInstance, city: CityService
         body.id,
       ),
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/findObliquePhotograph',
-    auth: 'public',
-    summary: "A project's oblique photography as a list of id and name (SPEC §7)",
-    body: projectScopeBodySchema,
-    datum: z.array(obliquePhotographListItemSchema),
+  defineRoute(app, cityRoutes.findObliquePhotograph, {
     handler: async ({ body, user, request }) =>
       city.tilesets.list(callerOrNullOf(request, user, body.project_token), body.project_id),
   })
 }
 
 function registerGisModelRoutes(app: FastifyInstance, city: CityServices): void {
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/gismodel/select',
-    auth: 'public',
-    summary: "A project's single-building (monomer) models: id, modelname, tileset and features",
-    body: projectScopeBodySchema,
-    datum: z.array(gisModelSchema),
+  defineRoute(app, cityRoutes.gismodelSelect, {
     handler: async ({ body, user, request }) =>
       city.gisModels.select(callerOrNullOf(request, user, body.project_token), body.project_id),
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/gismodel/add',
-    auth: 'editor',
-    summary: 'Save picked features of a tileset as a named single-building model',
-    body: addGisModelBodySchema,
-    datum: gisModelSchema,
+  defineRoute(app, cityRoutes.gismodelAdd, {
     handler: async ({ body, user }) => city.gisModels.add(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/gismodel/update',
-    auth: 'editor',
-    summary: 'Rename a single-building model or change its features and properties',
-    body: updateGisModelBodySchema,
-    datum: gisModelSchema,
+  defineRoute(app, cityRoutes.gismodelUpdate, {
     handler: async ({ body, user }) => city.gisModels.update(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/gismodel/delete',
-    auth: 'editor',
-    summary: 'Delete a single-building model',
-    body: idBodySchema,
-    datum: nullDatumSchema,
+  defineRoute(app, cityRoutes.gismodelDelete, {
     handler: async ({ body, user }) => {
       await city.gisModels.remove(user, body.id)
       return null
@@ -144,32 +70,14 @@ function registerGisModelRoutes(app: FastifyInstance, city: CityServices): void 
 }
 
 function registerBasemapRoutes(app: FastifyInstance, city: CityServices): void {
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/basemap/find',
-    auth: 'public',
-    summary: "A project's basemap setting (offline by default) and its uploaded PMTiles",
-    body: projectScopeBodySchema,
-    datum: basemapFindDatumSchema,
+  defineRoute(app, cityRoutes.basemapFind, {
     handler: async ({ body, user, request }) =>
       city.basemaps.find(callerOrNullOf(request, user, body.project_token), body.project_id),
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/basemap/save',
-    auth: 'editor',
-    summary: "Save a project's basemap: offline, an online style URL, or an uploaded PMTiles",
-    body: saveBasemapBodySchema,
-    datum: basemapFindDatumSchema,
+  defineRoute(app, cityRoutes.basemapSave, {
     handler: async ({ body, user }) => city.basemaps.save(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/basemap/del',
-    auth: 'editor',
-    summary: 'Delete an uploaded PMTiles basemap (refused while it is the chosen basemap)',
-    body: idBodySchema,
-    datum: nullDatumSchema,
+  defineRoute(app, cityRoutes.basemapDel, {
     handler: async ({ body, user }) => {
       await city.basemaps.remove(user, body.id)
       return null
@@ -184,13 +92,7 @@ const mebibyte = 1024 * 1024
 function registerUploadRoutes(app: FastifyInstance, city: CityServices): void {
   const { config } = app.deps
 
-  defineUploadRoute(app, {
-    url: '/web/upload/uploadTiltModel',
-    summary: 'Upload or update oblique photography: a 3D Tiles zip or .3tz',
-    description:
-      'Multipart `project_id`, optional `id` (the tileset to update) and `name`, and one `file`; or form/JSON with `upload_id` of a finished resumable upload instead of the file. The archive is inspected before anything is extracted; the previous version stays served until the new one is complete.',
-    body: uploadTiltModelFieldsSchema,
-    datum: obliquePhotographSchema,
+  defineUploadRoute(app, cityRoutes.uploadTiltModel, {
     receive: () => ({
       incomingDirectory: city.cityDirectories.incoming,
       maxFileBytes: config.tilesetUploadLimitBytes,
@@ -209,13 +111,7 @@ function registerUploadRoutes(app: FastifyInstance, city: CityServices): void {
       }).result,
   })
 
-  defineUploadRoute(app, {
-    url: '/web/upload/uploadBasemap',
-    summary: 'Upload a PMTiles (v3) basemap for a city project',
-    description:
-      'Multipart `project_id`, optional `name` and one `file`; or form/JSON with `upload_id` of a finished resumable upload. Choose it with /basemap/save.',
-    body: uploadBasemapFieldsSchema,
-    datum: basemapFileSchema,
+  defineUploadRoute(app, cityRoutes.uploadBasemap, {
     receive: () => ({
       incomingDirectory: city.cityDirectories.incoming,
       maxFileBytes: config.basemapUploadLimitBytes,

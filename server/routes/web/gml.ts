@@ -1,11 +1,5 @@
+import { gmlRoutes } from '../../../contract/gml'
 import type { FastifyInstance } from 'fastify'
-import {
-  findGmlPathBodySchema,
-  findGmlPathDatumSchema,
-  updateGmlPlacementBodySchema,
-  uploadGmlBodySchema,
-  uploadGmlDatumSchema,
-} from '../../../contract/gml'
 import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
@@ -22,21 +16,10 @@ export function registerGmlRoutes(
   { gml }: Pick<ServerServices, 'gml'>,
 ): void {
   const incomingDir = gmlIncomingDirectory(app.deps.config.dataDir)
-
-  const description =
-    'Multipart: `project_id` and one `file` (an IndoorGML document), or form/JSON `project_id` ' +
-    'and `upload_id` of a finished resumable upload. The file is parsed on the server first; ' +
-    "a refusal names the parser's reason (not XML, DOCTYPE, no navigation network…). It " +
-    'replaces the project’s previous GML file in one step.'
   const maxSizeBytes = app.deps.config.gmlUploadLimitBytes
   // Not defineRoute: that puts every file into the shared store as it streams in, while a GML
   // file is checked first from a private temporary file, so a refused file never enters it.
-  defineUploadRoute(app, {
-    url: '/web/upload/uploadGml',
-    summary: 'Upload the IndoorGML navigation network of a building project',
-    description,
-    body: uploadGmlBodySchema,
-    datum: uploadGmlDatumSchema,
+  defineUploadRoute(app, gmlRoutes.uploadGml, {
     bodyLimit: 1_048_576,
     receive: (request) => ({
       incomingDirectory: incomingDir,
@@ -66,25 +49,12 @@ export function registerGmlRoutes(
       }),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/project/findGmlPath',
-    auth: 'public',
-    summary: "A building project's GML file, its counts and placement, or null",
-    description: 'A signed-in reader, or a project token (body `project_token` or header).',
-    body: findGmlPathBodySchema,
-    datum: findGmlPathDatumSchema,
+  defineRoute(app, gmlRoutes.findGmlPath, {
     handler: ({ body, user, request }) =>
       gml.find(callerOf(request, user, body.project_token), body.project_id),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/project/updateGmlPlacement',
-    auth: 'editor',
-    summary: 'Save how the GML network is placed on the model and how it is shown',
-    body: updateGmlPlacementBodySchema,
-    datum: uploadGmlDatumSchema,
+  defineRoute(app, gmlRoutes.updateGmlPlacement, {
     handler: ({ body, user }) =>
       gml.updatePlacement(user, {
         projectId: body.project_id,

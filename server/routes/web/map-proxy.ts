@@ -1,5 +1,5 @@
+import { geoRoutes } from '../../../contract/geo'
 import type { FastifyInstance } from 'fastify'
-import { keepMapRegionBodySchema, keepMapRegionDatumSchema } from '../../../contract/city'
 import type { CityServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { mapProxyPrefix } from '../../modules/map-proxy/style-rewrite'
@@ -15,16 +15,7 @@ export function registerMapProxyRoutes(
   app: FastifyInstance,
   { mapProxy }: Pick<CityServices, 'mapProxy'>,
 ): void {
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/mapproxy/keepRegion',
-    auth: 'editor',
-    summary:
-      'Keep an online style’s tiles over an area and zoom range in the map cache (for offline use)',
-    description:
-      'Fetches the style, its TileJSON and every tile of its raster and vector sources inside the area into DATA_DIR/map-cache, within MAP_KEEP_REGION_MAX_TILES and MAP_CACHE_LIMIT_MB; the region is then drawn with no network.',
-    body: keepMapRegionBodySchema,
-    datum: keepMapRegionDatumSchema,
+  defineRoute(app, geoRoutes.keepRegion, {
     handler: async ({ body }) => {
       const kept = await mapProxy.keepRegion({
         styleUrl: body.style_url,

@@ -1,3 +1,5 @@
+import { fileRoutes } from '../../../contract/files'
+import { documentedRouteOf } from '../../http/define-route'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import {
   imageUploadMaxBytes,
@@ -16,24 +18,11 @@ export function registerUploadRoutes(
   app: FastifyInstance,
   { uploads }: Pick<ServerServices, 'uploads'>,
 ): void {
-  const description =
-    'Multipart: `file` (checked by content, not by name, before anything is stored), optional ' +
-    '`thumbnail` (a JPEG ≤ 256 KB the browser made for lists) and `project_id` (the project ' +
-    'the image is for: if it is deleted before the upload is recorded, nothing is kept).'
-  app.openApi.add({
-    method: 'POST',
-    url: '/web/upload/uploadJpg',
-    auth: 'editor',
-    summary: 'Upload a JPEG or PNG image (≤ 2 MB), e.g. a project cover',
-    description,
-    tags: ['upload'],
-    body: uploadJpgFieldsSchema,
-    datum: uploadJpgDatumSchema,
-    fileFields: ['file', 'thumbnail'],
-  })
+  const uploadJpg = fileRoutes.uploadJpg
+  app.openApi.add(documentedRouteOf(uploadJpg))
   // Not defineRoute: that stores every file as it streams in, while an image is small enough
   // to check in memory first, so a refused file never touches the store.
-  app.post('/web/upload/uploadJpg', { config: { auth: 'editor' } }, async (request) => {
+  app.post(uploadJpg.path, { config: { auth: uploadJpg.auth } }, async (request) => {
     if (!request.isMultipart()) {
       throw new AppError('validation', 'image.sendAsMultipart')
     }
