@@ -33,6 +33,10 @@ const cleanTree = {
   'contract/common.ts': "import { z } from 'zod'\n",
   'contract/common.test.ts': "import { expect, it } from 'vitest'\nimport { z } from 'zod'\n",
   'server/routes/upload.client.test.ts': "import { ApiError } from '../../src/api/client'\n",
+  'src/api/auth.ts':
+    "import { authRoutes } from '../../contract/auth'\nimport { api } from './index'\n",
+  'src/api/client.test.ts': "import { session } from '../state/session'\n",
+  'src/state/account.ts': "import { postSignIn } from '../api/auth'\n",
 }
 
 describe('check-boundaries', () => {
@@ -62,6 +66,16 @@ describe('check-boundaries', () => {
     ],
     ['the engine importing React', 'engine/core/bad.ts', "import { useState } from 'react'\n"],
     ['workers importing the engine', 'workers/unzip/bad.ts', "import '../../engine/api'\n"],
+    [
+      'the web client importing the session state',
+      'src/api/bad.ts',
+      "import { signIn } from '../state/session'\n",
+    ],
+    [
+      'the web client importing the app',
+      'src/api/bad.ts',
+      "import { handleSessionTimeout } from '../app/session-timeout'\n",
+    ],
   ])('fails on %s', (_rule, path, source) => {
     const violations = findBoundaryViolations(plantTree({ ...cleanTree, [path]: source }))
     expect(violations).toHaveLength(1)

@@ -9,6 +9,8 @@
  * - contract/** imports nothing but zod and other contract files (its tests also vitest)
  * - no import circle in server/, contract/ or workers/ (type-only imports count: a circle of
  *   types is still two files that cannot be understood one without the other)
+ * - src/api/** is a plain client: it never imports src/state/** or src/app/** (the session
+ *   reacts to what the client reports, not the other way round; its tests may wire both)
  * Exits non-zero and lists each violation. Run by `npm run lint`; pass a folder to check another
  * tree (tools/check-boundaries.test.ts plants violations in a temporary one).
  */
@@ -57,6 +59,13 @@ export function findBoundaryViolations(root: string): string[] {
           if (reaches('engine') || reaches('src') || reaches('server'))
             say('workers never import engine/, src/ or server/')
         } else if (area === 'src') {
+          const isApiTest = /\.test\.tsx?$/.test(from)
+          if (
+            from.startsWith('src/api/') &&
+            !isApiTest &&
+            (reaches('src/state') || reaches('src/app'))
+          )
+            say('src/api/ is a plain client: it never imports src/state/ or src/app/')
           if (!reaches('engine')) continue
           const isTestHarness = /\.test\.tsx?$/.test(from) && reaches('engine/testing')
           if (!isTestHarness && !/^engine\/api(\/index(\.ts)?)?$/.test(to))

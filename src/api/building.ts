@@ -66,7 +66,8 @@ export async function uploadStructureManifest(
   signal?: AbortSignal,
 ): Promise<StructureUploadDatum> {
   const form = formWith({ project_id: projectId }, source, 'file')
-  const { datum } = await api.upload(buildingRoutes.configModelFileStructureReturnUrl,
+  const { datum } = await api.upload(
+    buildingRoutes.configModelFileStructureReturnUrl,
     form,
     signalOf(signal),
   )
@@ -80,10 +81,7 @@ export async function replaceModelFile(
   signal?: AbortSignal,
 ): Promise<BuildingModel> {
   const form = formWith({ id: modelId }, source, 'file')
-  const { datum } = await api.upload(buildingRoutes.uploadandupdatemodel,
-    form,
-    signalOf(signal),
-  )
+  const { datum } = await api.upload(buildingRoutes.uploadandupdatemodel, form, signalOf(signal))
   return datum
 }
 
@@ -171,7 +169,8 @@ export async function convertGltfToSbm(
     source,
     'glbf_arr',
   )
-  const { datum } = await api.upload(buildingRoutes.uploadGltfForSbm,
+  const { datum } = await api.upload(
+    buildingRoutes.uploadGltfForSbm,
     form,
     signalOf(options.signal),
   )
@@ -184,10 +183,7 @@ export async function convertDaeOrFbxToSbm(
   options: { projectId?: string; signal?: AbortSignal } = {},
 ): Promise<ConversionDatum> {
   const form = formWith({ project_id: options.projectId }, source, 'file')
-  const { datum } = await api.upload(buildingRoutes.convertSbm,
-    form,
-    signalOf(options.signal),
-  )
+  const { datum } = await api.upload(buildingRoutes.convertSbm, form, signalOf(options.signal))
   return datum
 }
 

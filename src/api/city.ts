@@ -49,10 +49,7 @@ export async function uploadTiltModel(
   signal?: AbortSignal,
 ): Promise<ObliquePhotograph> {
   const form = uploadForm({ project_id: input.projectId, id: input.id, name: input.name }, input)
-  const { datum } = await api.upload(cityRoutes.uploadTiltModel,
-    form,
-    signal ? { signal } : {},
-  )
+  const { datum } = await api.upload(cityRoutes.uploadTiltModel, form, signal ? { signal } : {})
   return datum
 }
 
@@ -60,7 +57,8 @@ export async function uploadTiltModel(
 export async function addObliquePhotograph(
   body: AddObliquePhotographBody,
 ): Promise<ObliquePhotograph> {
-  const { datum } = await api.call(cityRoutes.obliquephotographAdd,
+  const { datum } = await api.call(
+    cityRoutes.obliquephotographAdd,
     { ...body },
     { encoding: 'json' },
   )
@@ -71,7 +69,8 @@ export async function addObliquePhotograph(
 export async function updateObliquePhotograph(
   body: UpdateObliquePhotographBody,
 ): Promise<ObliquePhotograph> {
-  const { datum } = await api.call(cityRoutes.obliquephotographUpdate,
+  const { datum } = await api.call(
+    cityRoutes.obliquephotographUpdate,
     { ...body },
     { encoding: 'json' },
   )
@@ -91,7 +90,8 @@ export async function findObliquePhotographs(
   scope: { projectId?: string; projectToken?: string; id?: string },
   signal?: AbortSignal,
 ): Promise<ObliquePhotograph[]> {
-  const { datum } = await api.call(cityRoutes.obliquephotographFind,
+  const { datum } = await api.call(
+    cityRoutes.obliquephotographFind,
     { project_id: scope.projectId, project_token: scope.projectToken, id: scope.id },
     signal ? { signal } : {},
   )
@@ -103,7 +103,8 @@ export async function listObliquePhotographs(
   projectId: string,
   signal?: AbortSignal,
 ): Promise<ObliquePhotographListItem[]> {
-  const { datum } = await api.call(cityRoutes.findObliquePhotograph,
+  const { datum } = await api.call(
+    cityRoutes.findObliquePhotograph,
     { project_id: projectId },
     signal ? { signal } : {},
   )
@@ -115,7 +116,8 @@ export async function selectGisModels(
   scope: { projectId?: string; projectToken?: string },
   signal?: AbortSignal,
 ): Promise<GisModel[]> {
-  const { datum } = await api.call(cityRoutes.gismodelSelect,
+  const { datum } = await api.call(
+    cityRoutes.gismodelSelect,
     { project_id: scope.projectId, project_token: scope.projectToken },
     signal ? { signal } : {},
   )
@@ -145,10 +147,7 @@ export async function uploadBasemap(
   signal?: AbortSignal,
 ): Promise<BasemapFile> {
   const form = uploadForm({ project_id: input.projectId, name: input.name }, input)
-  const { datum } = await api.upload(cityRoutes.uploadBasemap,
-    form,
-    signal ? { signal } : {},
-  )
+  const { datum } = await api.upload(cityRoutes.uploadBasemap, form, signal ? { signal } : {})
   return datum
 }
 
@@ -157,7 +156,8 @@ export async function findBasemap(
   scope: { projectId?: string; projectToken?: string },
   signal?: AbortSignal,
 ): Promise<BasemapFindDatum> {
-  const { datum } = await api.call(cityRoutes.basemapFind,
+  const { datum } = await api.call(
+    cityRoutes.basemapFind,
     { project_id: scope.projectId, project_token: scope.projectToken },
     signal ? { signal } : {},
   )
@@ -166,10 +166,7 @@ export async function findBasemap(
 
 /** `POST /web/basemap/save`: the project's basemap (offline, an online style, or a PMTiles). */
 export async function saveBasemap(body: SaveBasemapBody): Promise<BasemapFindDatum> {
-  const { datum } = await api.call(cityRoutes.basemapSave,
-    { ...body },
-    { encoding: 'json' },
-  )
+  const { datum } = await api.call(cityRoutes.basemapSave, { ...body }, { encoding: 'json' })
   return datum
 }
 

@@ -18,19 +18,13 @@ export type { RegionOption } from '../../contract/region'
 
 /** `POST /web/publicselect/findAreaJson`: the children of a region code ('0' for provinces). */
 export async function findAreaJson(codeid: string, signal?: AbortSignal): Promise<RegionOption[]> {
-  const { datum } = await api.call(geoRoutes.findAreaJson,
-    { codeid },
-    signal ? { signal } : {},
-  )
+  const { datum } = await api.call(geoRoutes.findAreaJson, { codeid }, signal ? { signal } : {})
   return datum
 }
 
 /** `GET /web/publicselect/mapConfig`: the online style to draw, or null for the offline one. */
 export async function fetchMapConfig(signal?: AbortSignal): Promise<MapConfigDatum> {
-  const { datum } = await api.call(geoRoutes.mapConfig,
-    undefined,
-    signal ? { signal } : {},
-  )
+  const { datum } = await api.call(geoRoutes.mapConfig, undefined, signal ? { signal } : {})
   return datum
 }
 
@@ -40,7 +34,8 @@ export async function searchPlaces(
   language: GeoLanguage,
   signal?: AbortSignal,
 ): Promise<GeoSearchResult[]> {
-  const { datum } = await api.call(geoRoutes.search,
+  const { datum } = await api.call(
+    geoRoutes.search,
     { q, language, limit: 8 },
     signal ? { signal } : {},
   )
@@ -53,7 +48,8 @@ export async function reverseGeocode(
   language: GeoLanguage,
   signal?: AbortSignal,
 ): Promise<GeoReverseDatum> {
-  const { datum } = await api.call(geoRoutes.reverse,
+  const { datum } = await api.call(
+    geoRoutes.reverse,
     { ...location, language },
     signal ? { signal } : {},
   )

@@ -17,7 +17,8 @@ export async function findGmlPath(
   projectId: string,
   options: { projectToken?: string; signal?: AbortSignal } = {},
 ): Promise<GmlPath | null> {
-  const { datum } = await api.call(gmlRoutes.findGmlPath,
+  const { datum } = await api.call(
+    gmlRoutes.findGmlPath,
     {
       project_id: projectId,
       ...(options.projectToken === undefined ? {} : { project_token: options.projectToken }),
@@ -37,7 +38,8 @@ export interface GmlPlacementUpdate {
 /** `POST /web/project/updateGmlPlacement`: saves placement and display mode; the file as saved. */
 export async function updateGmlPlacement(update: GmlPlacementUpdate): Promise<GmlPath> {
   // JSON: the offset is a list of numbers, which a flat form would spell awkwardly.
-  const { datum } = await api.call(gmlRoutes.updateGmlPlacement,
+  const { datum } = await api.call(
+    gmlRoutes.updateGmlPlacement,
     { ...update },
     {
       encoding: 'json',
@@ -61,7 +63,8 @@ export async function uploadGml(
 ): Promise<GmlPath> {
   if (file.size >= resumableGmlThresholdBytes) {
     const { uploadId } = await uploadResumable(file, { purpose: 'gml', ...options })
-    const { datum } = await api.call(gmlRoutes.uploadGml,
+    const { datum } = await api.call(
+      gmlRoutes.uploadGml,
       { project_id: projectId, upload_id: uploadId },
       options.signal ? { signal: options.signal } : {},
     )

@@ -36,7 +36,8 @@ export async function findProjects(
   query: ProjectListQuery,
   signal?: AbortSignal,
 ): Promise<ProjectPage> {
-  const { datum } = await api.call(projectRoutes.findProjectAll,
+  const { datum } = await api.call(
+    projectRoutes.findProjectAll,
     { ...query },
     signal ? { signal } : {},
   )
@@ -45,7 +46,8 @@ export async function findProjects(
 
 /** `POST /web/project/findProjectCases`: the official examples. */
 export async function findProjectCases(signal?: AbortSignal): Promise<Project[]> {
-  const { datum } = await api.call(projectRoutes.findProjectCases,
+  const { datum } = await api.call(
+    projectRoutes.findProjectCases,
     undefined,
     signal ? { signal } : {},
   )
@@ -54,19 +56,13 @@ export async function findProjectCases(signal?: AbortSignal): Promise<Project[]>
 
 /** `POST /web/project/addProject` (JSON: the picked point is an object). */
 export async function addProject(body: CreateProjectBody): Promise<Project> {
-  const { datum } = await api.call(projectRoutes.addProject,
-    { ...body },
-    { encoding: 'json' },
-  )
+  const { datum } = await api.call(projectRoutes.addProject, { ...body }, { encoding: 'json' })
   return datum
 }
 
 /** `POST /web/project/updateProject`. */
 export async function updateProject(body: UpdateProjectBody): Promise<Project> {
-  const { datum } = await api.call(projectRoutes.updateProject,
-    { ...body },
-    { encoding: 'json' },
-  )
+  const { datum } = await api.call(projectRoutes.updateProject, { ...body }, { encoding: 'json' })
   return datum
 }
 
