@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { templateCalls } from '../../contract/templates'
-import { timestampOf } from '../../server/modules/clock'
+import { timestampOf } from '../../server/modules/time/clock'
 import { writeGrams } from '../../server/modules/templates/template-search'
 import {
   callApi,

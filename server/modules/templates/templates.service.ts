@@ -25,8 +25,8 @@ import type {
 } from '../../../contract/templates'
 import { AppError, fieldError } from '../../http/app-error'
 import { type Database, type DatabaseHandle, isUniqueViolation } from '../../plugins/db'
-import { type Clock, timestampOf } from '../clock'
-import type { AuthUser } from '../users.service'
+import { type Clock, timestampOf } from '../time/clock'
+import type { AuthUser } from '../accounts/users.service'
 import type { CategoryTree } from './category-tree'
 import type { CategoriesService } from './categories.service'
 import {
