@@ -27,12 +27,12 @@ import { AppError, fieldError } from '../../http/app-error'
 import { parseInput } from '../../http/define-route'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
-import { type Clock, timestampOf } from '../clock'
+import { type Clock, timestampOf } from '../time/clock'
 import { ConversionError, conversionRefusal } from '../convert/conversion-error'
 import { textureBudget } from '../images/image-header'
-import { createProjectsRepository } from '../projects.repository'
-import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
-import type { AuthUser } from '../users.service'
+import { createProjectsRepository } from '../projects/projects.repository'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
+import type { AuthUser } from '../accounts/users.service'
 import {
   type BuildingFloorRow,
   type BuildingModelRow,
