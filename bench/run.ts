@@ -17,6 +17,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'city-tiles': async () => (await import('./city-tiles')).runCityTilesBench(),
   'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
   hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
+  'template-zip-health': async () =>
+    (await import('./templates/template-zip-health')).runTemplateZipHealthBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))
