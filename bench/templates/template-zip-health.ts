@@ -34,7 +34,7 @@ function createRandom(state: number): () => number {
 }
 
 /** A GLB of one noisy terrain grid: float positions, uint32 indices (noise keeps it ~5 MB zipped). */
-function terrainGlb(side: number): Uint8Array {
+export function terrainGlb(side: number): Uint8Array {
   const random = createRandom(0x7e3d)
   const vertexCount = side * side
   const positions = new Float32Array(vertexCount * 3)
