@@ -18,7 +18,7 @@ import { createTestApp, signIn, testEditor } from '../../server/testing/test-app
 import { writeGlb } from '../../workers/sbm/glb'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 
-const rounds = 3
+const rounds = Number(process.env.BENCH_ROUNDS) || 3
 const idleRequests = 300
 const gridSide = 640
 
