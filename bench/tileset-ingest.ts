@@ -25,10 +25,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { crc32, deflateRawSync } from 'node:zlib'
-import { cityAreaOf } from '../server/routes/web/city'
 import { createProject } from '../server/routes/web/project-test-kit'
 import { createTestApp, signIn, testEditor } from '../server/testing/test-app'
-import { toAuthUser } from '../server/modules/users.service'
+import { toAuthUser } from '../server/modules/accounts/users.service'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 
 const mebibyte = 1024 * 1024
@@ -235,7 +234,7 @@ export async function runTilesetIngestBench(): Promise<void> {
     const userRow = await app.deps.repositories.users.findByName(testEditor.name)
     if (!userRow) throw new Error('no demo editor')
     const user = toAuthUser(userRow)
-    const { tilesets } = await cityAreaOf(app)
+    const { tilesets } = app.deps.services
     const hasUnzip = existsSync(unzipPath)
     if (!hasUnzip)
       console.log(`${unzipPath} is missing: the anchor is skipped (not installed here)`)

@@ -1,3 +1,5 @@
+import { webRoute } from './route'
+import { nullDatumSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
 import { emailSchema, newPasswordSchema, passwordMaxLength, telSchema, userSchema } from './user'
@@ -158,3 +160,166 @@ export const rateLimitedDatumSchema = z.object({
  */
 export const signInCodeBodySchema = z.object({ name: z.string().trim().min(1).max(64) })
 export type RateLimitedDatum = z.infer<typeof rateLimitedDatumSchema>
+
+const codeRules =
+  'Codes have 6 digits, work for 10 minutes and survive 5 wrong entries; only the newest code ' +
+  'of a phone or address works. '
+const language =
+  'The message is written in the language of the `language` cookie (ko, zh or en; default ko). '
+const limits =
+  'A new code for the same recipient only 60 s after the previous one, and a limited number ' +
+  'per recipient and per client address per hour: otherwise `rateLimited` with ' +
+  '`datum.retryAfterSeconds`. The answer is the same whether the recipient has an account or ' +
+  'not. Codes are delivered by the message provider (the local outbox by default), never in ' +
+  'the answer.'
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const authRoutes = {
+  login: webRoute({
+    method: 'POST',
+    path: '/web/login',
+    auth: 'public',
+    summary: 'Sign in with user name and password',
+    description:
+      'Answers the token to send in the `Token` header. A wrong name or password answers ' +
+      '`badCredentials` with the same message either way. Failures in a row from one client ' +
+      'address first slow it, then lock that address out of the name; many failures on a name ' +
+      'from anywhere slow every attempt on it (growing delays, no lock); a client address has ' +
+      'an hourly failure budget. All are checked before any password is hashed and answer ' +
+      '`rateLimited` with `datum.retryAfterSeconds`, and `datum.secondFactor: "code"` when a ' +
+      'code from `/web/login/sendCode`, sent with the password as `code`, lets the owner in now.',
+    tags: ['auth'],
+    body: loginBodySchema,
+    datum: loginDatumSchema,
+  }),
+  sendCode: webRoute({
+    method: 'POST',
+    path: '/web/login/sendCode',
+    auth: 'public',
+    summary: 'Send a sign-in code while an account’s sign-ins are held back',
+    description:
+      'When `/web/login` answered `rateLimited` with `secondFactor: "code"`, sends a code to the ' +
+      'account’s phone (else its e-mail), in the language of the `language` cookie. Answers the ' +
+      'same whether or not the name exists or anything was sent; once a minute and a few times ' +
+      'an hour per name and per client address, else `rateLimited`.',
+    tags: ['auth'],
+    body: signInCodeBodySchema,
+    datum: nullDatumSchema,
+  }),
+  refreshToken: webRoute({
+    method: 'POST',
+    path: '/web/refreshToken',
+    auth: 'user',
+    summary: 'Start the idle window of the current token again',
+    description:
+      'Answers the same token. The absolute lifetime (TOKEN_LIFETIME_HOURS) still applies.',
+    tags: ['auth'],
+    datum: refreshTokenDatumSchema,
+  }),
+  logout: webRoute({
+    method: 'POST',
+    path: '/web/logout',
+    auth: 'user',
+    summary: 'Sign out: the token stops working',
+    tags: ['auth'],
+    datum: nullDatumSchema,
+  }),
+  verificationSms: webRoute({
+    method: 'POST',
+    path: '/web/register/verificationSms',
+    auth: 'public',
+    summary: 'Send a sign-up or password-reset code by SMS',
+    description: `${codeRules}${language}${limits}`,
+    body: verificationSmsBodySchema,
+    datum: nullDatumSchema,
+  }),
+  verificationMail: webRoute({
+    method: 'POST',
+    path: '/web/register/verificationMail',
+    auth: 'public',
+    summary: 'Send a sign-up code by e-mail',
+    description: `${codeRules}${language}${limits}`,
+    body: verificationMailBodySchema,
+    datum: nullDatumSchema,
+  }),
+  registerByTelNo: webRoute({
+    method: 'POST',
+    path: '/web/register/registerByTelNo',
+    auth: 'public',
+    summary: 'Create an editor account with a phone code, and sign it in',
+    description:
+      'The name is the phone number unless `name` is given. The password has 8–128 ' +
+      'characters and is not a common one; a wrong code answers `validation` on `code`.',
+    body: registerByTelBodySchema,
+    datum: registerDatumSchema,
+  }),
+  registerbymail: webRoute({
+    method: 'POST',
+    path: '/web/register/registerbymail',
+    auth: 'public',
+    summary: 'Create an editor account with an e-mail code, and sign it in',
+    description: 'The name is the e-mail address unless `name` is given.',
+    body: registerByMailBodySchema,
+    datum: registerDatumSchema,
+  }),
+  forgetPasswordByTelNo: webRoute({
+    method: 'POST',
+    path: '/web/register/forgetPasswordByTelNo',
+    auth: 'public',
+    summary: 'Set a new password with a reset code sent by SMS',
+    description: 'Every open session of the account ends; any sign-in lock is lifted.',
+    body: forgetPasswordByTelBodySchema,
+    datum: nullDatumSchema,
+  }),
+  forgetPasswordVer: webRoute({
+    method: 'POST',
+    path: '/web/register/forgetPasswordVer',
+    auth: 'public',
+    summary: 'Check a password-reset code without using it up',
+    description: 'A right code costs no try and still works for forgetPasswordByTelNo.',
+    body: forgetPasswordVerBodySchema,
+    datum: nullDatumSchema,
+  }),
+  isexistemail: webRoute({
+    method: 'POST',
+    path: '/web/register/isexistemail',
+    auth: 'public',
+    summary: 'Whether an account uses an e-mail address',
+    description:
+      'Limited per client address per hour (ACCOUNT_CHECKS_PER_IP_PER_HOUR), so nobody lists ' +
+      'accounts faster than that.',
+    body: isExistEmailBodySchema,
+    datum: isExistEmailDatumSchema,
+  }),
+  guest: webRoute({
+    method: 'POST',
+    path: '/web/login/guest',
+    auth: 'public',
+    summary: 'Sign in as a guest: a short-lived, read-only session',
+    description:
+      'Each call makes a new guest (no shared account) whose session ends after ' +
+      'GUEST_SESSION_MINUTES. Guests are refused (`forbidden`) every call that changes data. ' +
+      'Limited per client address per hour.',
+    tags: ['auth'],
+    datum: guestLoginDatumSchema,
+  }),
+  createTicket: webRoute({
+    method: 'POST',
+    path: '/web/user/createTicket',
+    auth: 'user',
+    summary: 'A one-time ticket for GET /web/getTokenByTicket, valid 60 s',
+    datum: createTicketDatumSchema,
+  }),
+  getTokenByTicket: webRoute({
+    method: 'GET',
+    path: '/web/getTokenByTicket',
+    auth: 'public',
+    summary: 'Exchange a one-time ticket for a token of its user',
+    description:
+      'A ticket works once and for 60 s; the new session ends no later than the one that ' +
+      'asked for the ticket. Anything else answers `2011`.',
+    tags: ['auth'],
+    query: getTokenByTicketQuerySchema,
+    datum: getTokenByTicketDatumSchema,
+  }),
+}

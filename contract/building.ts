@@ -1,3 +1,5 @@
+import { webRoute } from './route'
+import { nullDatumSchema } from './common'
 import { z } from 'zod'
 import { recordIdSchema, timestampSchema } from './common'
 import { formBoolean, formNumber } from './form-fields'
@@ -284,3 +286,145 @@ export const conversionDatumSchema = z.object({
   model: buildingModelSchema.nullable(),
 })
 export type ConversionDatum = z.infer<typeof conversionDatumSchema>
+
+/** `POST /web/model/findModelInfo` input: a building project, by user or project token. */
+export const readModelInfoBodySchema = buildingProjectBodySchema.extend({
+  /** A project token instead of a user token, for preview links. */
+  project_token: z.string().max(100).optional(),
+})
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const buildingRoutes = {
+  uploadZip: webRoute({
+    method: 'POST',
+    path: '/web/upload/uploadZip',
+    auth: 'editor',
+    summary: 'Floor upload: model files (.sbm, .glb, .gltf, .dae, .fbx) or one .zip of them',
+    description:
+      'Multipart: `project_id`, then `file` parts (SBM files, glTF/GLB/DAE/FBX models converted ' +
+      'to SBM here, a .gltf with its .bin and images, or one ZIP of any of these), or ' +
+      '`upload_id` of a finished resumable upload. Every model is validated or converted; any ' +
+      'refused file refuses the whole upload. An SBM with floor metadata registers those floors; ' +
+      'otherwise a floor named after the file is made, one storey (3 m) above the highest floor. ' +
+      'A file name (`<base>.sbm`) already in the project replaces that model.',
+    tags: ['upload'],
+    body: floorUploadFieldsSchema,
+    datum: floorUploadDatumSchema,
+    fileFields: ['file'],
+  }),
+  configModelFileStructureReturnUrl: webRoute({
+    method: 'POST',
+    path: '/web/upload/configModelFileStructureReturnUrl',
+    auth: 'editor',
+    summary: 'Shell upload: one model (converted like the floor upload) or a structure .json',
+    description:
+      'Multipart: `project_id` and one model (`.sbm`, `.glb`, `.gltf` with its files, `.dae`, ' +
+      '`.fbx`, or one ZIP), which becomes the shell; or exactly one `.json` `file`, the building ' +
+      'structure manifest. The manifest is validated, stored ' +
+      "and becomes the project's `shell_json_path`; its shell and floors are linked to the " +
+      "project's models by file name (models not uploaded yet are listed in `missingModels`).",
+    tags: ['upload'],
+    body: structureUploadFieldsSchema,
+    datum: structureUploadDatumSchema,
+    fileFields: ['file'],
+  }),
+  uploadandupdatemodel: webRoute({
+    method: 'POST',
+    path: '/web/upload/uploadandupdatemodel',
+    auth: 'editor',
+    summary: "Replace a model's SBM file",
+    tags: ['upload'],
+    body: replaceModelFieldsSchema,
+    datum: buildingModelSchema,
+    fileFields: ['file'],
+  }),
+  updateBimModel: webRoute({
+    method: 'POST',
+    path: '/web/BIMupload/updateBimModel',
+    auth: 'editor',
+    summary: 'Rename a model, move it to a floor, or change its role',
+    body: updateBimModelBodySchema,
+    datum: buildingModelSchema,
+  }),
+  updateFloor: webRoute({
+    method: 'POST',
+    path: '/web/BIMupload/updateFloor',
+    auth: 'editor',
+    summary: 'Rename a floor or set its elevation (metres; floors are drawn stacked by it)',
+    body: updateFloorBodySchema,
+    datum: buildingFloorSchema,
+  }),
+  deleteBimModel: webRoute({
+    method: 'POST',
+    path: '/web/BIMupload/deleteBimModel',
+    auth: 'editor',
+    summary: 'Delete a model (refused once the project is paid)',
+    body: buildingModelIdBodySchema,
+    datum: nullDatumSchema,
+  }),
+  findModelInfo: webRoute({
+    method: 'POST',
+    path: '/web/model/findModelInfo',
+    auth: 'public',
+    summary: "A project's building structure and models, as the engine loads them",
+    description:
+      'For the owner (user token) or a project-token holder (`project_token` or the ProjectToken ' +
+      'header); project cases for everyone signed in.',
+    body: readModelInfoBodySchema,
+    datum: modelInfoDatumSchema,
+  }),
+  createModelByCategory: webRoute({
+    method: 'POST',
+    path: '/web/model/createModelByCategory',
+    auth: 'editor',
+    summary: 'Add a converted library model to a project',
+    body: createModelByCategoryBodySchema,
+    datum: buildingModelSchema,
+  }),
+  findmodelnum: webRoute({
+    method: 'POST',
+    path: '/web/findmodelnum',
+    auth: 'editor',
+    summary: 'How many models a project has',
+    tags: ['model'],
+    body: buildingProjectBodySchema,
+    datum: modelCountDatumSchema,
+  }),
+  updatemodelinfo: webRoute({
+    method: 'POST',
+    path: '/web/project/updatemodelinfo',
+    auth: 'editor',
+    summary: "Save a model's placement (position, rotation, scale) and visibility",
+    tags: ['model'],
+    body: updateModelInfoBodySchema,
+    datum: buildingModelSchema,
+  }),
+  uploadGltfForSbm: webRoute({
+    method: 'POST',
+    path: '/web/upload/uploadGltfForSbm',
+    auth: 'editor',
+    summary: 'Convert a glTF/GLB model to SBM',
+    description:
+      'Multipart `glbf_arr`: one `.glb`, or one `.gltf` with its `.bin` and image files; ' +
+      '`category_zip_uuid`, `option_type` (add) and optional `project_id` (the SBM then joins ' +
+      "that project's model library). Conversion runs in a worker thread.",
+    tags: ['upload'],
+    body: uploadGltfForSbmFieldsSchema,
+    datum: conversionDatumSchema,
+    fileFields: ['glbf_arr'],
+  }),
+  convertSbm: webRoute({
+    method: 'POST',
+    path: '/web/upload/convertSbm',
+    auth: 'editor',
+    summary: 'Convert one DAE or FBX model to SBM',
+    description:
+      'Multipart: exactly one `.dae` or `.fbx` `file` and optional `project_id`. A refusal ' +
+      "carries the converter's reason (glTF 1.0, missing buffers, unsupported extension, " +
+      'UTF-16 DAE…) as the message.',
+    tags: ['upload'],
+    body: convertSbmFieldsSchema,
+    datum: conversionDatumSchema,
+    fileFields: ['file'],
+  }),
+}

@@ -1,3 +1,5 @@
+import { webRoute } from './route'
+import { nullDatumSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
 import { recordIdSchema, timestampSchema } from './common'
@@ -329,3 +331,129 @@ export const keepMapRegionDatumSchema = z.object({
   cache_bytes: z.number().int(),
 })
 export type KeepMapRegionDatum = z.infer<typeof keepMapRegionDatumSchema>
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const cityRoutes = {
+  uploadTiltModel: webRoute({
+    method: 'POST',
+    path: '/web/upload/uploadTiltModel',
+    auth: 'editor',
+    summary: 'Upload or update oblique photography: a 3D Tiles zip or .3tz',
+    description:
+      'Multipart `project_id`, optional `id` (the tileset to update) and `name`, and one `file`; or form/JSON with `upload_id` of a finished resumable upload instead of the file. The archive is inspected before anything is extracted; the previous version stays served until the new one is complete.',
+    tags: ['upload'],
+    body: uploadTiltModelFieldsSchema,
+    datum: obliquePhotographSchema,
+    fileFields: ['file'],
+  }),
+  uploadBasemap: webRoute({
+    method: 'POST',
+    path: '/web/upload/uploadBasemap',
+    auth: 'editor',
+    summary: 'Upload a PMTiles (v3) basemap for a city project',
+    description:
+      'Multipart `project_id`, optional `name` and one `file`; or form/JSON with `upload_id` of a finished resumable upload. Choose it with /basemap/save.',
+    tags: ['upload'],
+    body: uploadBasemapFieldsSchema,
+    datum: basemapFileSchema,
+    fileFields: ['file'],
+  }),
+  obliquephotographAdd: webRoute({
+    method: 'POST',
+    path: '/web/obliquephotograph/add',
+    auth: 'editor',
+    summary: 'Add an oblique photography record (content comes with uploadTiltModel and its id)',
+    body: addObliquePhotographBodySchema,
+    datum: obliquePhotographSchema,
+  }),
+  obliquephotographUpdate: webRoute({
+    method: 'POST',
+    path: '/web/obliquephotograph/update',
+    auth: 'editor',
+    summary: 'Rename, show/hide or place an oblique photography tileset',
+    body: updateObliquePhotographBodySchema,
+    datum: obliquePhotographSchema,
+  }),
+  obliquephotographDel: webRoute({
+    method: 'POST',
+    path: '/web/obliquephotograph/del',
+    auth: 'editor',
+    summary: 'Delete an oblique photography tileset and its files',
+    body: idBodySchema,
+    datum: nullDatumSchema,
+  }),
+  obliquephotographFind: webRoute({
+    method: 'POST',
+    path: '/web/obliquephotograph/find',
+    auth: 'public',
+    summary: "A project's oblique photography in full, with signed tileset addresses",
+    description:
+      'Owner or admin Token, or the project token (`ProjectToken` header or `project_token`). `root_url` is a signed address valid 12–24 h that loads without headers.',
+    body: findObliquePhotographBodySchema,
+    datum: z.array(obliquePhotographSchema),
+  }),
+  findObliquePhotograph: webRoute({
+    method: 'POST',
+    path: '/web/findObliquePhotograph',
+    auth: 'public',
+    summary: "A project's oblique photography as a list of id and name (SPEC §7)",
+    body: projectScopeBodySchema,
+    datum: z.array(obliquePhotographListItemSchema),
+  }),
+  gismodelSelect: webRoute({
+    method: 'POST',
+    path: '/web/gismodel/select',
+    auth: 'public',
+    summary: "A project's single-building (monomer) models: id, modelname, tileset and features",
+    body: projectScopeBodySchema,
+    datum: z.array(gisModelSchema),
+  }),
+  gismodelAdd: webRoute({
+    method: 'POST',
+    path: '/web/gismodel/add',
+    auth: 'editor',
+    summary: 'Save picked features of a tileset as a named single-building model',
+    body: addGisModelBodySchema,
+    datum: gisModelSchema,
+  }),
+  gismodelUpdate: webRoute({
+    method: 'POST',
+    path: '/web/gismodel/update',
+    auth: 'editor',
+    summary: 'Rename a single-building model or change its features and properties',
+    body: updateGisModelBodySchema,
+    datum: gisModelSchema,
+  }),
+  gismodelDelete: webRoute({
+    method: 'POST',
+    path: '/web/gismodel/delete',
+    auth: 'editor',
+    summary: 'Delete a single-building model',
+    body: idBodySchema,
+    datum: nullDatumSchema,
+  }),
+  basemapFind: webRoute({
+    method: 'POST',
+    path: '/web/basemap/find',
+    auth: 'public',
+    summary: "A project's basemap setting (offline by default) and its uploaded PMTiles",
+    body: projectScopeBodySchema,
+    datum: basemapFindDatumSchema,
+  }),
+  basemapSave: webRoute({
+    method: 'POST',
+    path: '/web/basemap/save',
+    auth: 'editor',
+    summary: "Save a project's basemap: offline, an online style URL, or an uploaded PMTiles",
+    body: saveBasemapBodySchema,
+    datum: basemapFindDatumSchema,
+  }),
+  basemapDel: webRoute({
+    method: 'POST',
+    path: '/web/basemap/del',
+    auth: 'editor',
+    summary: 'Delete an uploaded PMTiles basemap (refused while it is the chosen basemap)',
+    body: idBodySchema,
+    datum: nullDatumSchema,
+  }),
+}

@@ -1,3 +1,4 @@
+import { webRoute } from './route'
 import { z } from 'zod'
 
 /**
@@ -47,3 +48,23 @@ export const uploadJpgFieldsSchema = z.object({
 
 /** Upload purposes (see {@link uploadJpgFieldsSchema}). */
 export type UploadPurpose = z.output<typeof uploadJpgFieldsSchema>['purpose']
+
+const uploadJpgDescription =
+  'Multipart: `file` (checked by content, not by name, before anything is stored), optional ' +
+  '`thumbnail` (a JPEG ≤ 256 KB the browser made for lists) and `project_id` (the project ' +
+  'the image is for: if it is deleted before the upload is recorded, nothing is kept).'
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const fileRoutes = {
+  uploadJpg: webRoute({
+    method: 'POST',
+    path: '/web/upload/uploadJpg',
+    auth: 'editor',
+    summary: 'Upload a JPEG or PNG image (≤ 2 MB), e.g. a project cover',
+    description: uploadJpgDescription,
+    tags: ['upload'],
+    body: uploadJpgFieldsSchema,
+    datum: uploadJpgDatumSchema,
+    fileFields: ['file', 'thumbnail'],
+  }),
+}

@@ -1,3 +1,6 @@
+import { webRoute } from './route'
+import { findAreaJsonBodySchema, findAreaJsonDatumSchema } from './region'
+import { keepMapRegionBodySchema, keepMapRegionDatumSchema } from './city'
 import { z } from 'zod'
 import { formInteger, formNumber } from './form-fields'
 
@@ -84,4 +87,59 @@ export interface MapPlaceProperties {
   population: number
   /** 0 for capitals and megacities … 3 for small places, to size circles and pick labels. */
   rank: number
+}
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const geoRoutes = {
+  findAreaJson: webRoute({
+    method: 'POST',
+    path: '/web/publicselect/findAreaJson',
+    auth: 'public',
+    summary: 'The child regions of a code (0: the provinces), China’s official divisions',
+    description:
+      'Four levels (province, city, district, street/town); a city without districts lists its ' +
+      'towns directly. Data: NBS 2023 codes (modood/Administrative-divisions-of-China, WTFPL).',
+    body: findAreaJsonBodySchema,
+    datum: findAreaJsonDatumSchema,
+  }),
+  search: webRoute({
+    method: 'POST',
+    path: '/web/geo/search',
+    auth: 'user',
+    summary: 'Find places and China’s divisions by name',
+    description:
+      'Offline over shipped data; with GEOCODER_URL set, the online geocoder answers first ' +
+      'and the offline one when it fails, times out or finds nothing.',
+    body: geoSearchBodySchema,
+    datum: geoSearchDatumSchema,
+  }),
+  reverse: webRoute({
+    method: 'POST',
+    path: '/web/geo/reverse',
+    auth: 'user',
+    summary: 'The address of a point: nearest place and the country containing it',
+    description: 'Online first when GEOCODER_URL is set, offline otherwise or on failure.',
+    body: geoReverseBodySchema,
+    datum: geoReverseDatumSchema,
+  }),
+  mapConfig: webRoute({
+    method: 'GET',
+    path: '/web/publicselect/mapConfig',
+    auth: 'public',
+    summary: 'How the map picker draws: an online style address, or null for the offline style',
+    description:
+      'The address is MAP_STYLE_URL through the map proxy (`/web/mapproxy/…`, signed): the page may only talk to this server.',
+    datum: mapConfigDatumSchema,
+  }),
+  keepRegion: webRoute({
+    method: 'POST',
+    path: '/web/mapproxy/keepRegion',
+    auth: 'editor',
+    summary:
+      'Keep an online style’s tiles over an area and zoom range in the map cache (for offline use)',
+    description:
+      'Fetches the style, its TileJSON and every tile of its raster and vector sources inside the area into DATA_DIR/map-cache, within MAP_KEEP_REGION_MAX_TILES and MAP_CACHE_LIMIT_MB; the region is then drawn with no network.',
+    body: keepMapRegionBodySchema,
+    datum: keepMapRegionDatumSchema,
+  }),
 }

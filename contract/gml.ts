@@ -1,3 +1,4 @@
+import { webRoute } from './route'
 import { z } from 'zod'
 import { recordIdSchema } from './common'
 import { formInteger, formNumber } from './form-fields'
@@ -91,3 +92,41 @@ export const findGmlPathDatumSchema = gmlPathSchema.nullable()
 
 /** `uploadGml` and `updateGmlPlacement` answer: the project's file as it now is. */
 export const uploadGmlDatumSchema = gmlPathSchema
+
+const uploadGmlDescription =
+  'Multipart: `project_id` and one `file` (an IndoorGML document), or form/JSON `project_id` ' +
+  'and `upload_id` of a finished resumable upload. The file is parsed on the server first; ' +
+  "a refusal names the parser's reason (not XML, DOCTYPE, no navigation network…). It " +
+  'replaces the project’s previous GML file in one step.'
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const gmlRoutes = {
+  uploadGml: webRoute({
+    method: 'POST',
+    path: '/web/upload/uploadGml',
+    auth: 'editor',
+    summary: 'Upload the IndoorGML navigation network of a building project',
+    description: uploadGmlDescription,
+    tags: ['upload'],
+    body: uploadGmlBodySchema,
+    datum: uploadGmlDatumSchema,
+    fileFields: ['file'],
+  }),
+  findGmlPath: webRoute({
+    method: 'POST',
+    path: '/web/project/findGmlPath',
+    auth: 'public',
+    summary: "A building project's GML file, its counts and placement, or null",
+    description: 'A signed-in reader, or a project token (body `project_token` or header).',
+    body: findGmlPathBodySchema,
+    datum: findGmlPathDatumSchema,
+  }),
+  updateGmlPlacement: webRoute({
+    method: 'POST',
+    path: '/web/project/updateGmlPlacement',
+    auth: 'editor',
+    summary: 'Save how the GML network is placed on the model and how it is shown',
+    body: updateGmlPlacementBodySchema,
+    datum: uploadGmlDatumSchema,
+  }),
+}

@@ -1,3 +1,5 @@
+import { webRoute } from './route'
+import { nullDatumSchema } from './common'
 import { z } from 'zod'
 import { recordIdSchema, timestampSchema } from './common'
 
@@ -37,3 +39,32 @@ export const queryNoticesDatumSchema = z.array(noticeListItemSchema)
 /** `POST /web/notice/createNoticeUser`: marks a notice read for the caller (repeats are fine). */
 export const createNoticeUserBodySchema = z.object({ notice_id: recordIdSchema })
 export type CreateNoticeUserBody = z.input<typeof createNoticeUserBodySchema>
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const noticeRoutes = {
+  createNotice: webRoute({
+    method: 'POST',
+    path: '/web/notice/createNotice',
+    auth: 'admin',
+    summary: 'Publish a notice to every user',
+    body: createNoticeBodySchema,
+    datum: noticeSchema,
+  }),
+  queryNotices: webRoute({
+    method: 'POST',
+    path: '/web/notice/queryNotices',
+    auth: 'user',
+    summary: 'The newest notices, newest first, with whether you have read each',
+    datum: queryNoticesDatumSchema,
+  }),
+  createNoticeUser: webRoute({
+    method: 'POST',
+    path: '/web/notice/createNoticeUser',
+    auth: 'user',
+    summary: 'Mark a notice read for yourself',
+    description:
+      'Guests may too: it records only their own reading, which goes with their guest account.',
+    body: createNoticeUserBodySchema,
+    datum: nullDatumSchema,
+  }),
+}

@@ -1,3 +1,5 @@
+import { webRoute } from './route'
+import { nullDatumSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
 import { recordIdSchema, timestampSchema } from './common'
@@ -262,4 +264,149 @@ export const revokeProjectTokensDatumSchema = z.object({ revoked: z.number().int
 export function projectShareUrl(projectId: string, projectToken: string): string {
   const query = new URLSearchParams({ project_id: projectId, project_token: projectToken })
   return `/#/bim4/outPreview?${query.toString()}`
+}
+
+/** `POST /web/project/findProject` and the info viewer's input: by user or project token. */
+export const readProjectBodySchema = projectIdBodySchema.extend({
+  /** A project token instead of a user token, for public preview links. */
+  project_token: z.string().max(100).optional(),
+})
+
+const createProjectDescription =
+  'Name, detailed address, cover (an uploadJpg uuid), description and the picked location are ' +
+  'required (SPEC §5). Tile settings default to SPEC §9.'
+
+const listProjectsDescription =
+  'Paged (pageNo from 1, pageSize ≤ 100), sorted (updated_at, created_at or name) and ' +
+  'searchable (keyword in name or detailed address). Editors see their own projects, admins ' +
+  'all, guests the project cases.'
+
+function createProjectRoute(path: '/web/project/addProject' | '/web/project/createProject') {
+  return webRoute({
+    method: 'POST',
+    path,
+    auth: 'editor',
+    summary: 'Create a project (city or building)',
+    description: createProjectDescription,
+    body: createProjectBodySchema,
+    datum: projectSchema,
+  })
+}
+
+function listProjectsRoute(path: `/web/project/${string}`, summary: string) {
+  return webRoute({
+    method: 'POST',
+    path,
+    auth: 'user',
+    summary,
+    description: listProjectsDescription,
+    body: projectListBodySchema,
+    datum: projectPageSchema,
+  })
+}
+
+function findProjectRoute(path: '/web/project/findProject' | '/web/project/findProjectOne') {
+  return webRoute({
+    method: 'POST',
+    path,
+    auth: 'public',
+    summary: 'One project, by user token or by its project token',
+    body: readProjectBodySchema,
+    datum: projectSchema,
+  })
+}
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const projectRoutes = {
+  addProject: createProjectRoute('/web/project/addProject'),
+  /** SPEC §7 names both. */
+  createProject: createProjectRoute('/web/project/createProject'),
+  updateProject: webRoute({
+    method: 'POST',
+    path: '/web/project/updateProject',
+    auth: 'editor',
+    summary: 'Change a project of the caller (admins: any)',
+    body: updateProjectBodySchema,
+    datum: projectSchema,
+  }),
+  deleteProject: webRoute({
+    method: 'POST',
+    path: '/web/project/deleteProject',
+    auth: 'editor',
+    summary: 'Delete a project with its tokens; its files go once nothing else uses them',
+    body: projectIdBodySchema,
+    datum: nullDatumSchema,
+  }),
+  copyProject: webRoute({
+    method: 'POST',
+    path: '/web/project/copyProject',
+    auth: 'editor',
+    summary: 'Copy a project (own, or an official case) into the caller’s projects',
+    description:
+      'The copy uses the same cover file; no bytes are duplicated. Without `name` the copy is ' +
+      'named "<name> (copy)" in the language of the `language` cookie (ko "(사본)", zh "(副本)", ' +
+      'en "(copy)"; ko without the cookie).',
+    body: copyProjectBodySchema,
+    datum: projectSchema,
+  }),
+  findProjectAll: listProjectsRoute(
+    '/web/project/findProjectAll',
+    'A page of the projects the caller may see',
+  ),
+  searchProject: listProjectsRoute(
+    '/web/project/searchProject',
+    'Search the projects the caller may see',
+  ),
+  findProjectAllByUser: listProjectsRoute(
+    '/web/project/findProjectAllByUser',
+    'A page of one user’s projects (admins: anyone’s)',
+  ),
+  findProjectCounts: webRoute({
+    method: 'POST',
+    path: '/web/project/findProjectCounts',
+    auth: 'user',
+    summary: 'How many city and building projects the caller has',
+    datum: projectCountsDatumSchema,
+  }),
+  findProjectCases: webRoute({
+    method: 'POST',
+    path: '/web/project/findProjectCases',
+    auth: 'user',
+    summary: 'The official example projects (project case gallery)',
+    datum: projectCasesDatumSchema,
+  }),
+  findProject: findProjectRoute('/web/project/findProject'),
+  findProjectOne: findProjectRoute('/web/project/findProjectOne'),
+  findprojectinfoall: webRoute({
+    method: 'POST',
+    path: '/web/project/findprojectinfoall',
+    auth: 'public',
+    summary: 'What the project info viewer shows, with the region path',
+    body: readProjectBodySchema,
+    datum: projectInfoSchema,
+  }),
+  getPTokenByprojectId: webRoute({
+    method: 'POST',
+    path: '/web/project/getPTokenByprojectId',
+    auth: 'user',
+    summary: 'Issue a project token (30 days, revocable) for a project the caller may open',
+    body: projectIdBodySchema,
+    datum: projectTokenDatumSchema,
+  }),
+  projectShareUrl: webRoute({
+    method: 'POST',
+    path: '/web/project/projectShareUrl',
+    auth: 'editor',
+    summary: 'A public preview address carrying a new project token',
+    body: projectIdBodySchema,
+    datum: projectShareDatumSchema,
+  }),
+  revokeProjectTokens: webRoute({
+    method: 'POST',
+    path: '/web/project/revokeProjectTokens',
+    auth: 'editor',
+    summary: 'Revoke every project token (and share link) of a project',
+    body: projectIdBodySchema,
+    datum: revokeProjectTokensDatumSchema,
+  }),
 }

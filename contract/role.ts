@@ -1,3 +1,5 @@
+import { webRoute } from './route'
+import { nullDatumSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
 import { recordIdSchema, timestampSchema } from './common'
@@ -129,3 +131,65 @@ export const rolePageDatumSchema = z.object({
 
 /** `GET /web/roleMenu/selectRoleMenu_Vue` answer: the menu keys the caller's role may see. */
 export const roleMenuDatumSchema = z.array(z.string())
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const roleRoutes = {
+  add: webRoute({
+    method: 'POST',
+    path: '/web/role/add',
+    auth: 'admin',
+    summary: 'Create a role: name, description, access level (admin or editor), menu keys',
+    body: addRoleBodySchema,
+    datum: roleSchema,
+  }),
+  edit: webRoute({
+    method: 'POST',
+    path: '/web/role/edit',
+    auth: 'admin',
+    summary: 'Change a role; a new access level applies to its holders at once',
+    description: 'Built-in roles (admin, editor, guest) keep their name and level.',
+    body: editRoleBodySchema,
+    datum: roleSchema,
+  }),
+  delete: webRoute({
+    method: 'POST',
+    path: '/web/role/delete',
+    auth: 'admin',
+    summary: 'Delete a custom role nobody holds',
+    body: roleIdBodySchema,
+    datum: nullDatumSchema,
+  }),
+  findOne: webRoute({
+    method: 'POST',
+    path: '/web/role/findOne',
+    auth: 'admin',
+    summary: 'One role',
+    body: roleIdBodySchema,
+    datum: roleSchema,
+  }),
+  findAll: webRoute({
+    method: 'POST',
+    path: '/web/role/findAll',
+    auth: 'admin',
+    summary: 'Every role, built-in ones first',
+    datum: roleListDatumSchema,
+  }),
+  search: webRoute({
+    method: 'POST',
+    path: '/web/role/search',
+    auth: 'admin',
+    summary: 'A page of roles whose name or description has the keyword',
+    body: searchRoleBodySchema,
+    datum: rolePageDatumSchema,
+  }),
+  selectRoleMenu_Vue: webRoute({
+    method: 'GET',
+    path: '/web/roleMenu/selectRoleMenu_Vue',
+    auth: 'user',
+    summary: "The menu keys the caller's role may see",
+    description:
+      'Only a convenience for the console: every call checks the caller’s level on the server ' +
+      'whatever the menu shows.',
+    datum: roleMenuDatumSchema,
+  }),
+}

@@ -1,3 +1,4 @@
+import { webRoute } from './route'
 import { z } from 'zod'
 
 /** `GET /web/health` answer: the server runs and its database answers. */
@@ -7,3 +8,15 @@ export const healthDatumSchema = z.object({
   version: z.string(),
 })
 export type HealthDatum = z.infer<typeof healthDatumSchema>
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const systemRoutes = {
+  health: webRoute({
+    method: 'GET',
+    path: '/web/health',
+    auth: 'public',
+    summary: 'Whether the server and its database answer',
+    tags: ['system'],
+    datum: healthDatumSchema,
+  }),
+}

@@ -1,3 +1,5 @@
+import { webRoute } from './route'
+import { nullDatumSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
 import { recordIdSchema, timestampSchema } from './common'
@@ -174,3 +176,67 @@ export type InsertUserBody = z.input<typeof insertUserBodySchema>
 /** `POST /web/user/deleteUser` (admin): nobody deletes their own account this way. */
 export const deleteUserBodySchema = z.object({ id: recordIdSchema })
 export type DeleteUserBody = z.input<typeof deleteUserBodySchema>
+
+function updateUserRoute(path: '/web/user/updateUser' | '/web/user/updateuser') {
+  return webRoute({
+    method: 'POST',
+    path,
+    auth: 'editor',
+    summary: 'Change your own profile (SPEC §3 User fields); answers the updated user',
+    description:
+      'Fields left out stay as they are; an empty text clears an optional field. The avatar ' +
+      'is the address /upload/uploadJpg gave for an image you uploaded. Admins may pass `id` ' +
+      "to edit another account and `role` (a role's id or name) to change its role.",
+    body: updateUserBodySchema,
+    datum: userSchema,
+  })
+}
+
+/** The /web/ routes of this area (the route table: contract/route.ts, contract/routes.ts). */
+export const userRoutes = {
+  findUserName: webRoute({
+    method: 'POST',
+    path: '/web/user/findUserName',
+    auth: 'user',
+    summary: 'The signed-in user',
+    description: 'Takes an empty payload and answers the user data in datum (SPEC §7).',
+    datum: findUserNameDatumSchema,
+  }),
+  updateUser: updateUserRoute('/web/user/updateUser'),
+  /** SPEC §7 lists both spellings; old clients use the lower-case one. */
+  updateuser: updateUserRoute('/web/user/updateuser'),
+  updateUserPassword: webRoute({
+    method: 'POST',
+    path: '/web/user/updateUserPassword',
+    auth: 'editor',
+    summary: 'Change your password; your other sessions end',
+    description:
+      'A wrong `oldPassword` answers `validation` on that field and counts as a failed sign-in.',
+    body: updateUserPasswordBodySchema,
+    datum: nullDatumSchema,
+  }),
+  selectUser: webRoute({
+    method: 'POST',
+    path: '/web/user/selectUser',
+    auth: 'admin',
+    summary: 'A page of accounts (guests left out), newest first',
+    body: selectUserBodySchema,
+    datum: userPageDatumSchema,
+  }),
+  insertUser: webRoute({
+    method: 'POST',
+    path: '/web/user/insertUser',
+    auth: 'admin',
+    summary: 'Create an account with a password and a role',
+    body: insertUserBodySchema,
+    datum: managedUserSchema,
+  }),
+  deleteUser: webRoute({
+    method: 'POST',
+    path: '/web/user/deleteUser',
+    auth: 'admin',
+    summary: 'Delete another account with its sessions and projects',
+    body: deleteUserBodySchema,
+    datum: nullDatumSchema,
+  }),
+}

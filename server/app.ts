@@ -2,17 +2,16 @@ import { randomUUID } from 'node:crypto'
 import fastifyMultipart from '@fastify/multipart'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config'
-import { createServerDeps } from './deps'
+import { composeServer } from './composition'
 import { AppError } from './http/app-error'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
 import { checkJsonText, shapeError } from './http/input-shape'
 import { OpenApiRegistry } from './http/openapi'
-import { type Clock, systemClock, timestampOf } from './modules/clock'
-import { createFolderSweeper } from './modules/files/folder-sweeper'
+import { type Clock, systemClock } from './modules/time/clock'
 import { registerAuthHook } from './plugins/auth'
 import { openDatabase } from './plugins/db'
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors'
-import { createFileStorage, storageSweep } from './plugins/storage'
+import { createFileStorage } from './plugins/storage'
 import { isWebApiPath, registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
 
@@ -26,12 +25,6 @@ export interface BuildAppOptions {
 
 /** Largest JSON or form body; uploads go through multipart, which has its own limits. */
 export const bodyLimitBytes = 1_048_576
-
-/** How often the folder sweeper looks for leftovers after the start-up sweep. */
-const folderSweepIntervalMs = 3_600_000
-
-/** Ended sessions are deleted this long after they end, and the sweep runs this often. */
-const sessionSweepIntervalMs = 3_600_000
 
 /** Marks a query string that could not be parsed; the error is answered once routing is done. */
 const queryError = Symbol('queryError')
@@ -97,31 +90,14 @@ export async function buildApp(
   })
   try {
     const storage = await createFileStorage(config.filesDir)
-    const sweeper = createFolderSweeper((task, error) =>
-      app.log.warn({ err: error, task }, 'sweep of leftover files failed'),
-    )
-    sweeper.add(storageSweep(config.filesDir))
-    const deps = createServerDeps({
+    // every service, hook and timer of the app (server/composition.ts)
+    const deps = composeServer(app, {
       config,
       clock: options.clock ?? systemClock,
       database,
       storage,
-      sweeper,
     })
     app.decorate('deps', deps)
-    // before the first request (and after the areas added their tasks while registering):
-    // leftovers of a crash belong to no live request, so they go now, not a day later
-    app.addHook('onReady', async () => {
-      const removed = await sweeper.sweep('startup')
-      if (Object.values(removed).some((count) => count > 0)) {
-        app.log.info({ removed }, 'leftover files removed at start-up')
-      }
-      sweeper.start(folderSweepIntervalMs)
-    })
-    app.addHook('onClose', async () => {
-      sweeper.stop()
-      await deps.jobs.close()
-    })
     const openApi = new OpenApiRegistry()
     app.decorate('openApi', openApi)
     app.addHook('onRoute', (route) => {
@@ -147,7 +123,7 @@ export async function buildApp(
       if (query?.[queryError] !== undefined) throw query[queryError]
     })
     registerAuthHook(app, deps.services.auth)
-    registerWebRoutes(app)
+    registerWebRoutes(app, deps.services)
 
     const webAppFallback = await registerWebApp(app, config.webDir)
     app.setNotFoundHandler((request, reply) => {
@@ -162,8 +138,6 @@ export async function buildApp(
         new AppError('notFound', 'request.routeNotFound', { method: request.method, path }),
       )
     })
-
-    startSessionSweep(app)
   } catch (error) {
     await app.close()
     throw error
@@ -200,26 +174,4 @@ function registerBodyParsers(app: FastifyInstance): void {
       }
     },
   )
-}
-
-/** Deletes sessions that ended over an hour ago, hourly, so the table does not grow forever. */
-function startSessionSweep(app: FastifyInstance): void {
-  const sweep = async () => {
-    const { clock, repositories } = app.deps
-    try {
-      const cutoff = timestampOf(clock.nowMs() - sessionSweepIntervalMs)
-      const deleted = await repositories.sessions.deleteEndedBefore(cutoff)
-      if (deleted > 0) app.log.info({ deleted }, 'ended sessions removed')
-    } catch (error) {
-      app.log.warn({ err: error }, 'session sweep failed')
-    }
-  }
-  let timer: NodeJS.Timeout | undefined
-  app.addHook('onReady', async () => {
-    timer = setInterval(sweep, sessionSweepIntervalMs)
-    timer.unref()
-  })
-  app.addHook('onClose', async () => {
-    if (timer !== undefined) clearInterval(timer)
-  })
 }

@@ -7,7 +7,7 @@ import {
   type AccountSecuritySettings,
   accountSecurityEnvironmentShape,
   accountSecuritySettingsOf,
-} from './modules/account-security-settings'
+} from './modules/auth/account-security-settings'
 
 /** Log levels pino understands; `silent` turns logging off. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const

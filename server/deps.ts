@@ -1,26 +1,93 @@
-import { availableParallelism } from 'node:os'
+import type { ObliquePhotograph } from '../contract/city'
 import type { Config } from './config'
 import type { OpenApiRegistry } from './http/openapi'
-import {
-  type AccountRepositories,
-  type AccountServices,
-  createAccountDeps,
-} from './modules/accounts'
-import { createAuthService, type AuthService } from './modules/auth.service'
-import type { Clock } from './modules/clock'
+import type { ProjectAccess } from './modules/access/project-access'
+import type { AccountRepositories, AccountServices } from './modules/accounts/accounts'
+import type { UsersRepository } from './modules/accounts/users.repository'
+import type { UsersService } from './modules/accounts/users.service'
+import type { AuthService } from './modules/auth/auth.service'
+import type { SessionsRepository } from './modules/auth/sessions.repository'
+import type { BasemapsService } from './modules/basemaps/basemaps.service'
+import type { BuildingService } from './modules/building/building.service'
+import type { ConversionPool } from './modules/building/conversion-pool'
 import type { FolderSweeper } from './modules/files/folder-sweeper'
-import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
-import { createNoticesRepository, type NoticesRepository } from './modules/notices.repository'
-import { createNoticesService, type NoticesService } from './modules/notices.service'
-import { createSessionsRepository, type SessionsRepository } from './modules/sessions.repository'
-import { createUsersRepository, type UsersRepository } from './modules/users.repository'
-import { createUsersService, type UsersService } from './modules/users.service'
+import type { GeocodingService } from './modules/geo/online-geocoder'
+import type { GisModelsService } from './modules/gis-models/gis-models.service'
+import type { GmlService } from './modules/gml/gml.service'
+import type { JobKind, JobQueue } from './modules/jobs/job-queue'
+import type { MapProxy } from './modules/map-proxy/map-proxy.service'
+import type { NoticesRepository } from './modules/notices/notices.repository'
+import type { NoticesService } from './modules/notices/notices.service'
+import type { ProjectsService } from './modules/projects/projects.service'
+import type { UploadsService } from './modules/projects/uploads.service'
+import type { ResumableUploads } from './modules/resumable-uploads/resumable-uploads'
+import type { cityDirectories } from './modules/tilesets/served-files'
+import type { TilesetIngestInput } from './modules/tilesets/tileset-ingest-job'
+import type { TilesetsService } from './modules/tilesets/tilesets.service'
+import type { Clock } from './modules/time/clock'
 import type { DatabaseHandle } from './plugins/db'
 import type { FileStorage } from './plugins/storage'
+import type { PoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
+import type { TemplateModelsService } from './modules/template-files/template-models.service'
+
+/** The project area's services: projects, image uploads, access and the map picker's geocoding. */
+export interface ProjectServices {
+  projects: ProjectsService
+  uploads: UploadsService
+  /** The map picker's search and reverse geocoding: online when configured, else offline. */
+  geocoding: GeocodingService
+  /**
+   * Who may do what on a project, and the signing of file addresses: every area checks
+   * project access and signs and checks its file addresses through this one module.
+   */
+  access: ProjectAccess
+}
+
+/** The building area's services: models and floors, and the pool that converts models. */
+export interface BuildingServices {
+  building: BuildingService
+  conversions: ConversionPool
+}
+
+/** The file side of POI templates (issue 15): 3D template models and batch-POI files. */
+export interface TemplateFileServices {
+  templateModels: TemplateModelsService
+  poiBatchFiles: PoiBatchFilesService
+  /** Where received template zips wait while they are inspected. */
+  templateFileDirectories: { incoming: string }
+}
+
+/** The city area's services (issue #7): tilesets, GIS models, basemaps and the map proxy. */
+export interface CityServices {
+  tilesets: TilesetsService
+  /** Tileset ingest as a job of the app's queue (fair between users, time-limited). */
+  tilesetIngest: JobKind<TilesetIngestInput, ObliquePhotograph>
+  gisModels: GisModelsService
+  basemaps: BasemapsService
+  /** Online styles through the server (server/modules/map-proxy). */
+  mapProxy: MapProxy
+  /** Where the city's files live under DATA_DIR. */
+  cityDirectories: ReturnType<typeof cityDirectories>
+}
+
+/** Every service of the app, made once in server/composition.ts and handed to the routes. */
+export type ServerServices = {
+  auth: AuthService
+  users: UsersService
+  notices: NoticesService
+  gml: GmlService
+  /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */
+  resumableUploads: ResumableUploads
+} & AccountServices &
+  ProjectServices &
+  BuildingServices &
+  CityServices &
+  TemplateFileServices
 
 /**
- * Everything routes build on, made once per app (`app.deps`). A new area adds its repository
- * and service here; services receive only the pieces they use (architecture.md §5).
+ * Everything routes build on, made once per app by `composeServer` (server/composition.ts) and
+ * kept as `app.deps`. A new area adds its repository and service there; services receive only
+ * the pieces they use (architecture.md §5).
  */
 export interface ServerDeps {
   config: Config
@@ -36,11 +103,7 @@ export interface ServerDeps {
     sessions: SessionsRepository
     notices: NoticesRepository
   } & AccountRepositories
-  services: {
-    auth: AuthService
-    users: UsersService
-    notices: NoticesService
-  } & AccountServices
+  services: ServerServices
 }
 
 declare module 'fastify' {
@@ -49,53 +112,5 @@ declare module 'fastify' {
     deps: ServerDeps
     /** The routes registered through defineRoute, for `GET /web/openapi.json`. */
     openApi: OpenApiRegistry
-  }
-}
-
-/** Wires repositories and services on an open database and file store. */
-export function createServerDeps(parts: {
-  config: Config
-  clock: Clock
-  database: DatabaseHandle
-  storage: FileStorage
-  sweeper: FolderSweeper
-}): ServerDeps {
-  const { config, clock, database, storage, sweeper } = parts
-  const users = createUsersRepository(database.db)
-  const sessions = createSessionsRepository(database.db)
-  const notices = createNoticesRepository(database.db)
-  const auth = createAuthService({
-    users,
-    sessions,
-    clock,
-    policy: { idleMs: config.tokenIdleMs, lifetimeMs: config.tokenLifetimeMs },
-  })
-  const usersService = createUsersService({ users, clock })
-  const accounts = createAccountDeps({
-    config,
-    clock,
-    database,
-    users,
-    sessions,
-    auth,
-    usersService,
-  })
-  return {
-    config,
-    clock,
-    database,
-    storage,
-    sweeper,
-    // conversions take one core of two (the other serves requests); ingests mostly wait on disk
-    jobs: createJobQueue({
-      slots: { cpu: Math.max(1, Math.floor(availableParallelism() / 2)), io: 2 },
-    }),
-    repositories: { users, sessions, notices, ...accounts.repositories },
-    services: {
-      auth,
-      users: usersService,
-      notices: createNoticesService({ notices, clock }),
-      ...accounts.services,
-    },
   }
 }

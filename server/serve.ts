@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
 import { type Config, ConfigError, loadConfig } from './config'
 import { migrateToLatest } from './migrations'
-import { seedDatabase } from './modules/seed'
+import { seedDatabase } from './modules/accounts/seed'
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits anyway. */
 const shutdownGraceMs = 10_000

@@ -17,7 +17,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { foldChineseToSimplified } from '../server/modules/geo-text'
+import { foldChineseToSimplified } from '../server/modules/geo/geo-text'
 
 const repoRoot = resolve(import.meta.dirname, '..')
 const sharedData = resolve(process.argv[2] ?? join(repoRoot, '../shared/data'))

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { findBoundaryViolations } from './check-boundaries'
+import { findBoundaryViolations, findImportCircles } from './check-boundaries'
 
 const trees: string[] = []
 afterEach(() => {
@@ -33,6 +33,10 @@ const cleanTree = {
   'contract/common.ts': "import { z } from 'zod'\n",
   'contract/common.test.ts': "import { expect, it } from 'vitest'\nimport { z } from 'zod'\n",
   'server/routes/upload.client.test.ts': "import { ApiError } from '../../src/api/client'\n",
+  'src/api/auth.ts':
+    "import { authRoutes } from '../../contract/auth'\nimport { api } from './index'\n",
+  'src/api/client.test.ts': "import { session } from '../state/session'\n",
+  'src/state/account.ts': "import { postSignIn } from '../api/auth'\n",
 }
 
 describe('check-boundaries', () => {
@@ -62,10 +66,48 @@ describe('check-boundaries', () => {
     ],
     ['the engine importing React', 'engine/core/bad.ts', "import { useState } from 'react'\n"],
     ['workers importing the engine', 'workers/unzip/bad.ts', "import '../../engine/api'\n"],
+    [
+      'the web client importing the session state',
+      'src/api/bad.ts',
+      "import { signIn } from '../state/session'\n",
+    ],
+    [
+      'the web client importing the app',
+      'src/api/bad.ts',
+      "import { handleSessionTimeout } from '../app/session-timeout'\n",
+    ],
   ])('fails on %s', (_rule, path, source) => {
     const violations = findBoundaryViolations(plantTree({ ...cleanTree, [path]: source }))
     expect(violations).toHaveLength(1)
     expect(violations[0]).toContain(path)
+  })
+
+  it('fails on an import circle in the server, naming its files once', () => {
+    const violations = findBoundaryViolations(
+      plantTree({
+        ...cleanTree,
+        'server/routes/city.ts': "import { registerTileRoutes } from './tiles'\n",
+        'server/routes/tiles.ts': "import type { CityArea } from './city'\n",
+      }),
+    )
+    expect(violations).toEqual([
+      'server/routes/city.ts: import circle server/routes/city.ts → server/routes/tiles.ts → server/routes/city.ts',
+    ])
+  })
+
+  it('finds a longer circle, through an index file, and a file importing itself', () => {
+    const root = plantTree({
+      ...cleanTree,
+      'server/a.ts': "import { b } from './b'\n",
+      'server/b/index.ts': "export { c } from '../c'\n",
+      'server/c.ts': "import { a } from './a.ts'\nimport { d } from './d'\n",
+      'server/d.ts': 'export const d = 1\n',
+      'server/self.ts': "import { self } from './self'\n",
+    })
+    expect(findImportCircles(root)).toEqual([
+      'server/a.ts: import circle server/a.ts → server/b/index.ts → server/c.ts → server/a.ts',
+      'server/self.ts: import circle server/self.ts → server/self.ts',
+    ])
   })
 
   it('exits non-zero as a script when a tree has a violation, naming the file', () => {

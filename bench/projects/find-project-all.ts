@@ -12,10 +12,10 @@
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { projectDefaults } from '../../contract/project'
-import { timestampOf } from '../../server/modules/clock'
-import { createProjectsRepository } from '../../server/modules/projects.repository'
-import { projectFileHolder } from '../../server/modules/projects.service'
-import { createUploadsRepository } from '../../server/modules/uploads.repository'
+import { timestampOf } from '../../server/modules/time/clock'
+import { createProjectsRepository } from '../../server/modules/projects/projects.repository'
+import { projectFileHolder } from '../../server/modules/projects/projects.service'
+import { createUploadsRepository } from '../../server/modules/projects/uploads.repository'
 import {
   callApi,
   createTestApp,

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
-import { createProjectThroughApi, sharedData } from './project-api'
+import { createSampleProject, enterProject, openEditorModule, sharedData } from './project-api'
 
 /**
  * Steps of the building-editor specs (building, GML path, conversion): make the SBM files with
@@ -81,31 +81,17 @@ export function createBuildingProject(
   token: string,
   name: string,
 ): Promise<string> {
-  return createProjectThroughApi(request, token, {
-    kind: 'building',
-    name,
-    detailedaddress: 'Test street 1',
-    description: 'A building for the e2e specs',
-  })
+  return createSampleProject(request, token, 'building', name)
 }
 
 /** Enters a building project from the project home, as a user does; lands on /bim4/poi. */
-export async function enterBuildingProject(page: Page, projectName: string): Promise<void> {
-  await page.goto('/#/projectManage/bim?kind=space')
-  await page
-    .getByTestId('project-list-building')
-    .getByRole('button', { name: `Enter ${projectName}` })
-    .first()
-    .click()
-  await expect(page.getByTestId('bim4-editor')).toBeVisible()
+export function enterBuildingProject(page: Page, projectName: string): Promise<void> {
+  return enterProject(page, 'building', projectName)
 }
 
 /** Opens a module of the space sidebar by its label. */
-export async function openSpaceModule(page: Page, label: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Space project' })
-    .getByRole('link', { name: label, exact: true })
-    .click()
+export function openSpaceModule(page: Page, label: string): Promise<void> {
+  return openEditorModule(page, 'building', label)
 }
 
 /** The engine's building snapshot, read through the test API. */

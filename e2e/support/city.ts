@@ -1,7 +1,7 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import type { CitySnapshot } from '../../engine/api/city-snapshot'
 import { offlineMapColors } from '../../src/components/map-picker/offline-style'
-import { createProjectThroughApi, sharedData } from './project-api'
+import { createSampleProject, enterProject, openEditorModule, sharedData } from './project-api'
 
 /**
  * Steps of the city-editor spec: create a city project through the API, open it the way a user
@@ -17,31 +17,17 @@ export function createCityProject(
   token: string,
   name: string,
 ): Promise<string> {
-  return createProjectThroughApi(request, token, {
-    kind: 'city',
-    name,
-    detailedaddress: 'Harbour road 1',
-    description: 'A city for the e2e specs',
-  })
+  return createSampleProject(request, token, 'city', name)
 }
 
 /** Enters a city project from the project home, as a user does; lands on /home/map. */
-export async function enterCityProject(page: Page, projectName: string): Promise<void> {
-  await page.goto('/#/projectManage/bim')
-  await page
-    .getByTestId('project-list-city')
-    .getByRole('button', { name: `Enter ${projectName}` })
-    .first()
-    .click()
-  await expect(page.getByTestId('city-editor')).toBeVisible()
+export function enterCityProject(page: Page, projectName: string): Promise<void> {
+  return enterProject(page, 'city', projectName)
 }
 
 /** Opens a module of the city sidebar by its label. */
-export async function openCityModule(page: Page, label: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'City project' })
-    .getByRole('link', { name: label, exact: true })
-    .click()
+export function openCityModule(page: Page, label: string): Promise<void> {
+  return openEditorModule(page, 'city', label)
 }
 
 /** The engine's city snapshot, read through the test API. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type APIRequestContext, expect } from '@playwright/test'
+import { type APIRequestContext, expect, type Page } from '@playwright/test'
 import type { Envelope } from './accounts'
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -47,4 +47,60 @@ export async function createProjectThroughApi(
   const projectEnvelope = (await created.json()) as Envelope<{ id: string }>
   expect(projectEnvelope.code, projectEnvelope.message).toBe('0')
   return projectEnvelope.datum.id
+}
+
+/** What differs between the two editors for the steps below. */
+const editorOf = {
+  city: {
+    listPath: '/#/projectManage/bim',
+    listTestId: 'project-list-city',
+    editorTestId: 'city-editor',
+    navigation: 'City project',
+    sample: { detailedaddress: 'Harbour road 1', description: 'A city for the e2e specs' },
+  },
+  building: {
+    listPath: '/#/projectManage/bim?kind=space',
+    listTestId: 'project-list-building',
+    editorTestId: 'bim4-editor',
+    navigation: 'Space project',
+    sample: { detailedaddress: 'Test street 1', description: 'A building for the e2e specs' },
+  },
+} as const
+
+/** Creates a project of the kind with sample address and description; answers its id. */
+export function createSampleProject(
+  request: APIRequestContext,
+  token: string,
+  kind: 'city' | 'building',
+  name: string,
+): Promise<string> {
+  return createProjectThroughApi(request, token, { kind, name, ...editorOf[kind].sample })
+}
+
+/** Enters a project from the project home, as a user does (city: /home/map, building: /bim4/poi). */
+export async function enterProject(
+  page: Page,
+  kind: 'city' | 'building',
+  projectName: string,
+): Promise<void> {
+  const editor = editorOf[kind]
+  await page.goto(editor.listPath)
+  await page
+    .getByTestId(editor.listTestId)
+    .getByRole('button', { name: `Enter ${projectName}` })
+    .first()
+    .click()
+  await expect(page.getByTestId(editor.editorTestId)).toBeVisible()
+}
+
+/** Opens a module of the editor's sidebar by its label. */
+export async function openEditorModule(
+  page: Page,
+  kind: 'city' | 'building',
+  label: string,
+): Promise<void> {
+  await page
+    .getByRole('navigation', { name: editorOf[kind].navigation })
+    .getByRole('link', { name: label, exact: true })
+    .click()
 }

@@ -1,9 +1,8 @@
-import * as Comlink from 'comlink'
-import { Box3, Group, type Material, type PerspectiveCamera, type Vector2 } from 'three'
+import { Box3, Group, type PerspectiveCamera, type Vector2 } from 'three'
 import type { STALE } from '../../workers/protocol/latest-wins'
 import type { PickRay } from '../../workers/bvh/picking-scene'
 import { NOT_VALID_SBM_MESSAGE } from '../../workers/sbm/sbm-error'
-import type { DecodeSbmOutcome, SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
+import type { SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
 import { createSbmObject, type SbmThreeModel } from '../../workers/sbm/sbm-three'
 import type { BuildingOpenResult } from '../api/building-commands'
 import type {
@@ -18,9 +17,10 @@ import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
 import type { WorkerEndpoint, WorkerPool } from '../workers/create-worker-client'
 import type { BuildingView } from './building-view'
-import { DownloadError, fetchWithProgress } from './fetch-with-progress'
 import { computeVisibility, sortFloorsBottomUp } from './floor-visibility'
 import { GmlController } from './gml-controller'
+import { applyOpacity, captureMaterialDefaults, type MaterialDefaults } from './material-opacity'
+import { downloadAndDecodeSbm, modelLoadFailure } from './model-download'
 import { PickController } from './pick-controller'
 
 export { GML_LOAD_FAILED_MESSAGE } from './gml-controller'
@@ -47,12 +47,7 @@ interface ModelEntry {
   isVisible: boolean
   three: SbmThreeModel | null
   /** The materials' own transparency, restored when the shell becomes opaque again. */
-  materialDefaults: {
-    material: Material
-    transparent: boolean
-    opacity: number
-    depthWrite: boolean
-  }[]
+  materialDefaults: MaterialDefaults[]
 }
 
 /**
@@ -275,15 +270,7 @@ export class BuildingScene {
     const modelId = entry.description.id
     const job = context.startJob('model.load', this.abort.signal)
     try {
-      const bytes = await fetchWithProgress(entry.description.url, {
-        expectedSizeBytes: entry.description.sizeBytes,
-        signal: job.signal,
-        onProgress: (doneBytes, totalBytes) => job.reportProgress(doneBytes, totalBytes),
-      })
-      const outcome = await decodePool.run<DecodeSbmOutcome>(
-        (api) => api.decode(Comlink.transfer(bytes, [bytes]), { forPicking: true }),
-        { signal: job.signal },
-      )
+      const outcome = await downloadAndDecodeSbm(entry.description, job, decodePool)
       if (this.isDisposed) {
         if (outcome.ok) for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
         return
@@ -312,12 +299,7 @@ export class BuildingScene {
       three.root.name = modelId
       entry.three = three
       this.placeModel(entry)
-      entry.materialDefaults = three.materials.map((material) => ({
-        material,
-        transparent: material.transparent,
-        opacity: material.opacity,
-        depthWrite: material.depthWrite,
-      }))
+      entry.materialDefaults = captureMaterialDefaults(three.materials)
       entry.loadState = 'success'
       entry.triangleCount = outcome.value.model.stats.triangleCount
       entry.hasStoredBvh = outcome.value.model.stats.builtBvhCount === 0
@@ -330,12 +312,8 @@ export class BuildingScene {
       })
     } catch (error) {
       if (this.isDisposed) return
-      if (error instanceof DownloadError) this.failModel(entry, 'sbm.downloadFailed', error.message)
-      else if (error instanceof EngineError && error.code === 'engine.workerFailed') {
-        this.failModel(entry, 'engine.workerFailed', error.message)
-      } else {
-        this.failModel(entry, 'sbm.invalid', NOT_VALID_SBM_MESSAGE)
-      }
+      const failure = modelLoadFailure(error)
+      this.failModel(entry, failure.code, failure.message)
     } finally {
       job.finish()
     }
@@ -378,16 +356,7 @@ export class BuildingScene {
   }
 
   private applyOpacity(entry: ModelEntry): void {
-    const opacity = this.shell.opacity
-    for (const defaults of entry.materialDefaults) {
-      const { material } = defaults
-      const isTranslucent = opacity < 1
-      const transparent = defaults.transparent || isTranslucent
-      if (material.transparent !== transparent) material.needsUpdate = true
-      material.transparent = transparent
-      material.opacity = defaults.opacity * opacity
-      material.depthWrite = isTranslucent ? false : defaults.depthWrite
-    }
+    applyOpacity(entry.materialDefaults, this.shell.opacity)
   }
 
   private visibility() {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { formBoolean, formInteger, formList, formNumber } from '../../contract/form-fields'
+import { webRoute } from '../../contract/route'
 import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../testing/test-app'
 import { AppError } from './app-error'
 import { defineRoute } from './define-route'
@@ -18,79 +19,112 @@ const echoBodySchema = z.object({
 
 /** Routes that exist only to exercise defineRoute; the real routes are tested on their own. */
 function registerTestRoutes(app: FastifyInstance): void {
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/test/echo',
-    auth: 'public',
-    summary: 'Echo the validated body',
-    body: echoBodySchema,
-    datum: echoBodySchema,
-    handler: ({ body }) => body,
-  })
-  defineRoute(app, {
-    method: 'GET',
-    url: '/web/test/search',
-    auth: 'editor',
-    summary: 'Echo the validated query and the caller',
-    query: z.object({
-      page: formInteger({ min: 1 }).default(1),
-      filter: z.object({ kind: z.string() }),
+  defineRoute(
+    app,
+    webRoute({
+      method: 'POST',
+      path: '/web/test/echo',
+      auth: 'public',
+      summary: 'Echo the validated body',
+      body: echoBodySchema,
+      datum: echoBodySchema,
     }),
-    datum: z.object({ page: z.number(), kind: z.string(), caller: z.string() }),
-    handler: ({ query, user }) => ({
-      page: query.page,
-      kind: query.filter.kind,
-      caller: user.name,
-    }),
-  })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/test/upload',
-    auth: 'public',
-    summary: 'Store files',
-    body: z.object({ title: z.string().min(1) }),
-    files: { fields: ['file'], maxFiles: 2, maxFileSizeBytes: 1_000 },
-    datum: z.object({
-      title: z.string(),
-      files: z.array(z.object({ fileName: z.string(), sha256: z.string(), sizeBytes: z.number() })),
-    }),
-    handler: ({ body, files }) => ({ title: body.title, files }),
-  })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/test/crash',
-    auth: 'public',
-    summary: 'Fails unexpectedly',
-    datum: z.null(),
-    handler: () => {
-      throw new Error('secret internal detail')
+    {
+      handler: ({ body }) => body,
     },
-  })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/test/offContract',
-    auth: 'public',
-    summary: 'Answers outside its contract',
-    datum: z.object({ id: z.string() }),
-    handler: () => ({ id: 42 }) as unknown as { id: string },
-  })
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/test/conflict',
-    auth: 'public',
-    summary: 'Answers a known failure with details',
-    datum: z.null(),
-    handler: () => {
-      throw new AppError(
-        'conflict',
-        'model.duplicateName',
-        { name: 'a.sbm' },
-        {
-          details: { existingId: 'p1' },
-        },
-      )
+  )
+  defineRoute(
+    app,
+    webRoute({
+      method: 'GET',
+      path: '/web/test/search',
+      auth: 'editor',
+      summary: 'Echo the validated query and the caller',
+      query: z.object({
+        page: formInteger({ min: 1 }).default(1),
+        filter: z.object({ kind: z.string() }),
+      }),
+      datum: z.object({ page: z.number(), kind: z.string(), caller: z.string() }),
+    }),
+    {
+      handler: ({ query, user }) => ({
+        page: query.page,
+        kind: query.filter.kind,
+        caller: user.name,
+      }),
     },
-  })
+  )
+  defineRoute(
+    app,
+    webRoute({
+      method: 'POST',
+      path: '/web/test/upload',
+      auth: 'public',
+      summary: 'Store files',
+      body: z.object({ title: z.string().min(1) }),
+      fileFields: ['file'],
+      datum: z.object({
+        title: z.string(),
+        files: z.array(
+          z.object({ fileName: z.string(), sha256: z.string(), sizeBytes: z.number() }),
+        ),
+      }),
+    }),
+    {
+      files: { maxFiles: 2, maxFileSizeBytes: 1_000 },
+      handler: ({ body, files }) => ({ title: body.title, files }),
+    },
+  )
+  defineRoute(
+    app,
+    webRoute({
+      method: 'POST',
+      path: '/web/test/crash',
+      auth: 'public',
+      summary: 'Fails unexpectedly',
+      datum: z.null(),
+    }),
+    {
+      handler: () => {
+        throw new Error('secret internal detail')
+      },
+    },
+  )
+  defineRoute(
+    app,
+    webRoute({
+      method: 'POST',
+      path: '/web/test/offContract',
+      auth: 'public',
+      summary: 'Answers outside its contract',
+      datum: z.object({ id: z.string() }),
+    }),
+    {
+      handler: () => ({ id: 42 }) as unknown as { id: string },
+    },
+  )
+  defineRoute(
+    app,
+    webRoute({
+      method: 'POST',
+      path: '/web/test/conflict',
+      auth: 'public',
+      summary: 'Answers a known failure with details',
+      datum: z.null(),
+    }),
+    {
+      handler: () => {
+        throw new AppError(
+          'conflict',
+          'model.duplicateName',
+          { name: 'a.sbm' },
+          {
+            details: { existingId: 'p1' },
+          },
+        )
+      },
+    },
+  )
 }
 
 async function multipart(fields: Record<string, string | Blob>, names?: Record<string, string>) {

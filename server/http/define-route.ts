@@ -9,15 +9,16 @@ import {
   type MessageParam,
   type MessageParams,
 } from '../../contract/messages'
-import type { AuthUser } from '../modules/users.service'
+import type { AuthUser } from '../modules/accounts/users.service'
 import type { FileStorage } from '../plugins/storage'
 import { okEnvelope } from './envelope'
 import { readMultipartForm } from './multipart'
 import { checkInputShape, shapeError } from './input-shape'
-import type { RouteAuth, RouteMethod } from './openapi'
+import type { RouteAuth, RouteDescriptor } from '../../contract/route'
+import type { DocumentedRoute } from './openapi'
 import { AppError } from './app-error'
 
-export type { RouteAuth, RouteMethod } from './openapi'
+export type { RouteAuth, RouteMethod } from '../../contract/route'
 
 /** A file a multipart request carried, already stored (server/plugins/storage.ts). */
 export interface UploadedFile {
@@ -30,13 +31,17 @@ export interface UploadedFile {
   sizeBytes: number
 }
 
-/** Multipart file fields a route accepts. */
-export interface FileFieldsOptions {
-  /** Field names that may carry files; others are refused. */
-  fields: readonly string[]
+/** Server-side limits of a multipart route's files (the field names are in its descriptor). */
+export interface FileLimits {
   maxFiles: number
   /** Per file; also capped by UPLOAD_LIMIT_MB. */
   maxFileSizeBytes: number
+}
+
+/** Multipart file fields a route accepts. */
+interface FileFieldsOptions extends FileLimits {
+  /** Field names that may carry files; others are refused. */
+  fields: readonly string[]
 }
 
 /** What a handler receives: validated input, the caller, and the raw request when needed. */
@@ -51,39 +56,24 @@ export interface RouteContext<Body, Query, Auth extends RouteAuth> {
   reply: FastifyReply
 }
 
-type EmptyBody = typeof emptyBodySchema
+/** What a handler gets for a schema of the descriptor: its output, or `{}` when there is none. */
+type InputOf<Schema extends z.ZodType | undefined> = Schema extends z.ZodType
+  ? z.output<Schema>
+  : z.output<typeof emptyBodySchema>
 
-/** One /web/ call: its contract schemas, who may call it, and the handler that answers its datum. */
-export interface RouteDefinition<
-  BodySchema extends z.ZodType,
-  QuerySchema extends z.ZodType,
+/** The server's half of a route: its handler and server-only limits. */
+export interface RouteImplementation<
+  BodySchema extends z.ZodType | undefined,
+  QuerySchema extends z.ZodType | undefined,
   DatumSchema extends z.ZodType,
   Auth extends RouteAuth,
 > {
-  method: RouteMethod
-  /** The full path, e.g. '/web/user/findUserName'. */
-  url: string
-  auth: Auth
-  /** One line for the OpenAPI document. */
-  summary: string
-  description?: string
-  /** OpenAPI tags; defaults to the path segment after /web/. */
-  tags?: string[]
-  /**
-   * Body schema (JSON, form-encoded or multipart fields). Form values are strings: use
-   * contract/form-fields.ts (`formNumber`, `formBoolean`, `formList`) for non-string fields.
-   */
-  body?: BodySchema
-  /** Query-string schema; values are strings, as for forms. */
-  query?: QuerySchema
-  /** Schema of the answer's datum; the handler's result is checked against it. */
-  datum: DatumSchema
-  /** Accept multipart files on these fields. */
-  files?: FileFieldsOptions
+  /** Limits of the files a multipart route accepts on its descriptor's `fileFields`. */
+  files?: FileLimits
   /** Overrides the server's 1 MiB limit for JSON and form bodies. */
   bodyLimitBytes?: number
   handler(
-    context: RouteContext<z.output<BodySchema>, z.output<QuerySchema>, Auth>,
+    context: RouteContext<InputOf<BodySchema>, InputOf<QuerySchema>, Auth>,
   ): Promise<z.input<DatumSchema>> | z.input<DatumSchema>
 }
 
@@ -94,15 +84,30 @@ declare module 'fastify' {
   }
 }
 
+/** What the OpenAPI document says of a route, from its descriptor. */
+export function documentedRouteOf(route: RouteDescriptor): DocumentedRoute {
+  return {
+    method: route.method,
+    url: route.path,
+    auth: route.auth,
+    summary: route.summary,
+    ...(route.description === undefined ? {} : { description: route.description }),
+    tags: route.tags === undefined ? [route.path.split('/')[2] ?? 'web'] : [...route.tags],
+    ...(route.body === undefined ? {} : { body: route.body }),
+    ...(route.query === undefined ? {} : { query: route.query }),
+    datum: route.datum,
+    ...(route.fileFields === undefined ? {} : { fileFields: route.fileFields }),
+  }
+}
+
 /**
- * Registers a /web/ route from its contract: the input is validated (a failure answers
- * `validation` naming each field), the auth hook checks the caller before the body is read, the
- * handler's datum is wrapped in the envelope, and the route joins the OpenAPI document.
+ * Registers a /web/ route from its descriptor in contract/ (method, path, auth, schemas) and
+ * its handler: the input is validated (a failure answers `validation` naming each field), the
+ * auth hook checks the caller before the body is read, the handler's datum is wrapped in the
+ * envelope, and the route joins the OpenAPI document.
  *
  * ```ts
- * defineRoute(app, {
- *   method: 'POST', url: '/web/notice/createNotice', auth: 'admin', summary: 'Publish a notice',
- *   body: createNoticeBodySchema, datum: noticeSchema,
+ * defineRoute(app, noticeRoutes.createNotice, {
  *   handler: ({ body, user }) => notices.createNotice(user.id, body),
  * })
  * ```
@@ -110,67 +115,66 @@ declare module 'fastify' {
 export function defineRoute<
   DatumSchema extends z.ZodType,
   Auth extends RouteAuth,
-  BodySchema extends z.ZodType = EmptyBody,
-  QuerySchema extends z.ZodType = EmptyBody,
+  BodySchema extends z.ZodType | undefined,
+  QuerySchema extends z.ZodType | undefined,
 >(
   app: FastifyInstance,
-  definition: RouteDefinition<BodySchema, QuerySchema, DatumSchema, Auth>,
+  route: RouteDescriptor<DatumSchema, Auth, BodySchema, QuerySchema>,
+  implementation: RouteImplementation<BodySchema, QuerySchema, DatumSchema, Auth>,
 ): void {
-  const tags = definition.tags ?? [definition.url.split('/')[2] ?? 'web']
-  app.openApi.add({
-    method: definition.method,
-    url: definition.url,
-    auth: definition.auth,
-    summary: definition.summary,
-    ...(definition.description === undefined ? {} : { description: definition.description }),
-    tags,
-    ...(definition.body === undefined ? {} : { body: definition.body }),
-    ...(definition.query === undefined ? {} : { query: definition.query }),
-    datum: definition.datum,
-    ...(definition.files === undefined ? {} : { fileFields: definition.files.fields }),
-  })
+  app.openApi.add(documentedRouteOf(route))
+  const files: FileFieldsOptions | undefined =
+    route.fileFields === undefined
+      ? undefined
+      : {
+          fields: route.fileFields,
+          maxFiles: implementation.files?.maxFiles ?? 0,
+          maxFileSizeBytes: implementation.files?.maxFileSizeBytes ?? 0,
+        }
+  type Body = InputOf<BodySchema>
+  type Query = InputOf<QuerySchema>
 
   app.route({
-    method: definition.method,
-    url: definition.url,
-    config: { auth: definition.auth },
-    ...(definition.bodyLimitBytes === undefined ? {} : { bodyLimit: definition.bodyLimitBytes }),
+    method: route.method,
+    url: route.path,
+    config: { auth: route.auth },
+    ...(implementation.bodyLimitBytes === undefined
+      ? {}
+      : { bodyLimit: implementation.bodyLimitBytes }),
     handler: async (request, reply) => {
       let rawBody: unknown = request.body
-      let files: UploadedFile[] = []
+      let uploaded: UploadedFile[] = []
       if (request.isMultipart()) {
-        const multipart = await readMultipart(request, definition.files, app.deps.storage, {
+        const multipart = await readMultipart(request, files, app.deps.storage, {
           uploadLimitBytes: app.deps.config.uploadLimitBytes,
         })
         rawBody = multipart.fields
-        files = multipart.files
+        uploaded = multipart.files
       }
-      let body: z.output<BodySchema>
-      let query: z.output<QuerySchema>
+      let body: Body
+      let query: Query
       try {
-        body = (
-          definition.body === undefined ? {} : parseInput(definition.body, rawBody ?? {})
-        ) as z.output<BodySchema>
+        body = (route.body === undefined ? {} : parseInput(route.body, rawBody ?? {})) as Body
         query = (
-          definition.query === undefined ? {} : parseInput(definition.query, request.query ?? {})
-        ) as z.output<QuerySchema>
+          route.query === undefined ? {} : parseInput(route.query, request.query ?? {})
+        ) as Query
       } catch (error) {
-        await removeNewFiles(app.deps.storage, files)
+        await removeNewFiles(app.deps.storage, uploaded)
         throw error
       }
-      const result = await definition.handler({
+      const result = await implementation.handler({
         body,
         query,
         user: request.user as RouteContext<unknown, unknown, Auth>['user'],
-        files,
+        files: uploaded,
         request,
         reply,
       })
-      const datum = definition.datum.safeParse(result)
+      const datum = route.datum.safeParse(result)
       if (!datum.success) {
         // A handler answering outside its contract is our bug, never the caller's.
         throw new Error(
-          `${definition.method} ${definition.url} answered a datum outside its contract: ${datum.error.message}`,
+          `${route.method} ${route.path} answered a datum outside its contract: ${datum.error.message}`,
         )
       }
       return okEnvelope(datum.data)

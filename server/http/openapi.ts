@@ -1,11 +1,9 @@
 import { z } from 'zod'
 import { errorCatalogue } from '../../contract/errors'
 
-/** Who may call a route: anyone, any signed-in user (guests too), editors and admins, or admins. */
-export type RouteAuth = 'public' | 'user' | 'editor' | 'admin'
+import type { RouteAuth, RouteMethod } from '../../contract/route'
 
-/** HTTP methods a /web/ route may use. */
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type { RouteAuth, RouteMethod } from '../../contract/route'
 
 /** What the OpenAPI document needs to know about one route. */
 export interface DocumentedRoute {

@@ -4,8 +4,13 @@ import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { z } from 'zod'
+import type { RouteDescriptor } from '../../contract/route'
+import type { AuthUser } from '../modules/accounts/users.service'
 import { claimResumableUpload } from '../modules/resumable-uploads/claim-upload'
-import type { AppError } from './app-error'
+import { AppError, fieldError } from './app-error'
+import { documentedRouteOf, parseInput } from './define-route'
+import { okEnvelope } from './envelope'
 import { readMultipartForm } from './multipart'
 
 /**
@@ -122,4 +127,77 @@ async function claimUploadField(
       else await claimed.release()
     },
   }
+}
+
+/**
+ * The server's half of a pass-through upload route; method, path, auth, the fields' and the
+ * answer's schemas and the file field are in its descriptor (contract/).
+ */
+export interface UploadRouteImplementation<Body extends z.ZodType, Datum extends z.ZodType> {
+  /** Largest JSON or form body, for routes that take less than the app's default. */
+  bodyLimit?: number
+  /** Where the file goes and how large it may be, for this request. */
+  receive(request: FastifyRequest): ReceiveUploadOptions
+  /** The refusal when neither a file nor `upload_id` came (default: `upload.fileOrUploadId`). */
+  missingFileError?(request: FastifyRequest): AppError
+  /** Whether an error means the file will never be accepted, so it is deleted (default: any AppError). */
+  isRefusal?(error: unknown): boolean
+  /** Hands the checked fields and the received file to the service; returns the datum. */
+  handler(input: {
+    body: z.output<Body>
+    file: ReceivedUpload
+    user: AuthUser
+    request: FastifyRequest
+  }): Promise<z.input<Datum>>
+}
+
+/**
+ * Registers a pass-through upload route from its descriptor (an editors' route with a body and
+ * one `file` field): documents it for OpenAPI, receives the file, validates the fields, calls
+ * the handler and answers the envelope; the file is deleted when it is done with or refused,
+ * and a resumable upload is given back when the call failed.
+ */
+export function defineUploadRoute<Body extends z.ZodType, Datum extends z.ZodType>(
+  app: FastifyInstance,
+  route: RouteDescriptor<Datum, 'editor', Body, undefined>,
+  implementation: UploadRouteImplementation<Body, Datum>,
+): void {
+  app.openApi.add(documentedRouteOf(route))
+  const body = route.body as Body
+  const isRefusal = implementation.isRefusal ?? ((error: unknown) => error instanceof AppError)
+  const options = {
+    config: { auth: route.auth },
+    ...(implementation.bodyLimit === undefined ? {} : { bodyLimit: implementation.bodyLimit }),
+  }
+  app.route({
+    method: route.method,
+    url: route.path,
+    ...options,
+    handler: async (request) => {
+      const { fields, file } = await receiveUpload(app, request, implementation.receive(request))
+      let outcome: 'done' | 'refused' | 'failed' = 'failed'
+      try {
+        const input = parseInput(body, fields)
+        if (file === undefined) {
+          throw (
+            implementation.missingFileError?.(request) ??
+            fieldError('validation', 'file', 'upload.fileOrUploadId')
+          )
+        }
+        const datum = await implementation.handler({
+          body: input,
+          file,
+          user: request.user!,
+          request,
+        })
+        outcome = 'done'
+        return okEnvelope(route.datum.parse(datum))
+      } catch (error) {
+        if (isRefusal(error)) outcome = 'refused'
+        throw error
+      } finally {
+        await file?.dispose(outcome)
+      }
+    },
+  })
 }

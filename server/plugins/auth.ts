@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from '../http/app-error'
 import type { RouteAuth } from '../http/openapi'
-import type { AuthService } from '../modules/auth.service'
-import type { AuthUser } from '../modules/users.service'
+import type { AuthService } from '../modules/auth/auth.service'
+import type { AuthUser } from '../modules/accounts/users.service'
 
 declare module 'fastify' {
   interface FastifyRequest {

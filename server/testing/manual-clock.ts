@@ -1,4 +1,4 @@
-import type { Clock } from '../modules/clock'
+import type { Clock } from '../modules/time/clock'
 
 /** A clock tests move by hand, so session expiry is tested without waiting. */
 export interface ManualClock extends Clock {

@@ -8,7 +8,7 @@ import type { Envelope } from '../../contract/envelope'
 import { buildApp } from '../app'
 import { type Config, loadConfig } from '../config'
 import { migrateToLatest } from '../migrations'
-import { demoAccount, seedDatabase } from '../modules/seed'
+import { demoAccount, seedDatabase } from '../modules/accounts/seed'
 import { createManualClock, type ManualClock } from './manual-clock'
 
 /** The seeded admin of every test app. */

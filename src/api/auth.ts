@@ -1,20 +1,25 @@
-import { clearSession, signIn, storeToken, storeUserData } from '../state/session'
+import { authRoutes } from '../../contract/auth'
+import { userRoutes } from '../../contract/user'
 import { api } from './index'
 import type { SignInResult, SmsPurpose, User } from './types'
 
 /**
- * `POST /web/login`: signs in by name and password and stores the session. `code` is a sign-in
- * code from {@link requestSignInCode}, for when the account's sign-ins are held back.
+ * Calls of signing in and out. They only talk to the server: storing or clearing the session
+ * is src/state/account.ts's part.
  */
-export async function signInWithPassword(
+
+/**
+ * `POST /web/login`: signs in by name and password. `code` is a sign-in code from
+ * {@link requestSignInCode}, for when the account's sign-ins are held back.
+ */
+export async function postSignIn(
   name: string,
   password: string,
   code?: string,
-): Promise<User> {
+): Promise<SignInResult> {
   const body = code === undefined ? { name, password } : { name, password, code }
-  const { datum } = await api.post<SignInResult>('/login', body)
-  signIn(datum.token, datum.user)
-  return datum.user
+  const { datum } = await api.call(authRoutes.login, body)
+  return datum
 }
 
 /**
@@ -22,32 +27,31 @@ export async function signInWithPassword(
  * sends a sign-in code to its phone or e-mail. The server answers the same either way.
  */
 export async function requestSignInCode(name: string): Promise<void> {
-  await api.post('/login/sendCode', { name })
+  await api.call(authRoutes.sendCode, { name })
 }
 
 /** `POST /web/login/guest`: a short-lived read-only guest session (decisions.md "Accounts"). */
-export async function signInAsGuest(): Promise<User> {
-  const { datum } = await api.post<SignInResult>('/login/guest', {})
-  signIn(datum.token, datum.user)
-  return datum.user
+export async function postGuestSignIn(): Promise<SignInResult> {
+  const { datum } = await api.call(authRoutes.guest)
+  return datum
 }
 
 /** `POST /web/register/verificationSms`: sends a 6-digit code to the phone. */
 export async function requestSmsCode(tel: string, purpose: SmsPurpose): Promise<void> {
-  await api.post('/register/verificationSms', { tel, purpose })
+  await api.call(authRoutes.verificationSms, { tel, purpose })
 }
 
 /**
- * `POST /web/register/registerByTelNo`: creates an account from phone, code and password. The
- * server signs the new account in, so the session is stored like after `/login`.
+ * `POST /web/register/registerByTelNo`: creates an account from phone, code and password; the
+ * server signs the new account in and answers like `/login`.
  */
-export async function registerByTel(tel: string, code: string, password: string): Promise<void> {
-  const { datum } = await api.post<SignInResult>('/register/registerByTelNo', {
-    tel,
-    code,
-    password,
-  })
-  signIn(datum.token, datum.user)
+export async function postRegisterByTel(
+  tel: string,
+  code: string,
+  password: string,
+): Promise<SignInResult> {
+  const { datum } = await api.call(authRoutes.registerByTelNo, { tel, code, password })
+  return datum
 }
 
 /** `POST /web/register/forgetPasswordByTelNo`: sets a new password after an SMS check. */
@@ -56,32 +60,22 @@ export async function resetPasswordByTel(
   code: string,
   password: string,
 ): Promise<void> {
-  await api.post('/register/forgetPasswordByTelNo', { tel, code, password })
+  await api.call(authRoutes.forgetPasswordByTelNo, { tel, code, password })
 }
 
-/** `POST /web/refreshToken`: extends the session and stores the (possibly new) token. */
-export async function refreshToken(): Promise<void> {
-  const { datum } = await api.post<{ token: string }>('/refreshToken', {})
-  if (datum?.token) storeToken(datum.token)
+/** `POST /web/refreshToken`: extends the session; answers the (possibly new) token. */
+export async function postRefreshToken(): Promise<string | undefined> {
+  const { datum } = await api.call(authRoutes.refreshToken)
+  return datum?.token
 }
 
-/** `POST /web/user/findUserName`: the signed-in user's record, stored in the session. */
-export async function fetchCurrentUser(): Promise<User> {
-  const { datum } = await api.post<User>('/user/findUserName', {})
-  storeUserData(datum)
+/** `POST /web/user/findUserName`: the signed-in user's record. */
+export async function findCurrentUser(): Promise<User> {
+  const { datum } = await api.call(userRoutes.findUserName)
   return datum
 }
 
-/**
- * `POST /web/logout`, then clears the local session. The local part happens even when the call
- * fails (network down, token already expired): the user asked to leave and must not stay signed in.
- */
-export async function signOut(): Promise<void> {
-  try {
-    await api.post('/logout', {})
-  } catch {
-    // See above: the server may already consider the session gone.
-  } finally {
-    clearSession()
-  }
+/** `POST /web/logout`: ends the session on the server. */
+export async function postSignOut(): Promise<void> {
+  await api.call(authRoutes.logout)
 }

@@ -1,3 +1,4 @@
+import { buildingRoutes } from '../../contract/building'
 import type {
   BuildingFloor,
   BuildingModel,
@@ -54,7 +55,7 @@ export async function uploadFloorModels(
   signal?: AbortSignal,
 ): Promise<FloorUploadDatum> {
   const form = formWith({ project_id: projectId }, source, 'file')
-  const { datum } = await api.post<FloorUploadDatum>('/upload/uploadZip', form, signalOf(signal))
+  const { datum } = await api.upload(buildingRoutes.uploadZip, form, signalOf(signal))
   return datum
 }
 
@@ -65,8 +66,8 @@ export async function uploadStructureManifest(
   signal?: AbortSignal,
 ): Promise<StructureUploadDatum> {
   const form = formWith({ project_id: projectId }, source, 'file')
-  const { datum } = await api.post<StructureUploadDatum>(
-    '/upload/configModelFileStructureReturnUrl',
+  const { datum } = await api.upload(
+    buildingRoutes.configModelFileStructureReturnUrl,
     form,
     signalOf(signal),
   )
@@ -80,11 +81,7 @@ export async function replaceModelFile(
   signal?: AbortSignal,
 ): Promise<BuildingModel> {
   const form = formWith({ id: modelId }, source, 'file')
-  const { datum } = await api.post<BuildingModel>(
-    '/upload/uploadandupdatemodel',
-    form,
-    signalOf(signal),
-  )
+  const { datum } = await api.upload(buildingRoutes.uploadandupdatemodel, form, signalOf(signal))
   return datum
 }
 
@@ -96,13 +93,13 @@ export async function updateBimModel(change: {
   role?: BuildingModelRole
 }): Promise<BuildingModel> {
   const body = { ...change, ...(change.floor_id === null ? { floor_id: '' } : {}) }
-  const { datum } = await api.post<BuildingModel>('/BIMupload/updateBimModel', body)
+  const { datum } = await api.call(buildingRoutes.updateBimModel, body)
   return datum
 }
 
 /** `POST /web/BIMupload/deleteBimModel`; refused (payment required) once the project is paid. */
 export async function deleteBimModel(modelId: string): Promise<void> {
-  await api.post<null>('/BIMupload/deleteBimModel', { id: modelId })
+  await api.call(buildingRoutes.deleteBimModel, { id: modelId })
 }
 
 /** `POST /web/BIMupload/updateFloor`: a floor's new elevation (metres) or name. */
@@ -111,13 +108,13 @@ export async function updateFloor(input: {
   elevation?: number
   name?: string
 }): Promise<BuildingFloor> {
-  const { datum } = await api.post<BuildingFloor>('/BIMupload/updateFloor', input)
+  const { datum } = await api.call(buildingRoutes.updateFloor, input)
   return datum
 }
 
 /** `POST /web/model/findModelInfo`: the structure and models the engine loads. */
 export async function findModelInfo(projectId: string): Promise<ModelInfoDatum> {
-  const { datum } = await api.post<ModelInfoDatum>('/model/findModelInfo', {
+  const { datum } = await api.call(buildingRoutes.findModelInfo, {
     project_id: projectId,
   })
   return datum
@@ -131,13 +128,13 @@ export async function createModelByCategory(input: {
   role?: BuildingModelRole
   floor_id?: string
 }): Promise<BuildingModel> {
-  const { datum } = await api.post<BuildingModel>('/model/createModelByCategory', input)
+  const { datum } = await api.call(buildingRoutes.createModelByCategory, input)
   return datum
 }
 
 /** `POST /web/findmodelnum`: how many models a project has, in total and per role. */
 export async function findModelCount(projectId: string): Promise<ModelCountDatum> {
-  const { datum } = await api.post<ModelCountDatum>('/findmodelnum', { project_id: projectId })
+  const { datum } = await api.call(buildingRoutes.findmodelnum, { project_id: projectId })
   return datum
 }
 
@@ -149,7 +146,7 @@ export async function updateModelInfo(change: {
   scale?: [number, number, number]
   is_visible?: boolean
 }): Promise<BuildingModel> {
-  const { datum } = await api.post<BuildingModel>('/project/updatemodelinfo', change, {
+  const { datum } = await api.call(buildingRoutes.updatemodelinfo, change, {
     encoding: 'json',
   })
   return datum
@@ -172,8 +169,8 @@ export async function convertGltfToSbm(
     source,
     'glbf_arr',
   )
-  const { datum } = await api.post<ConversionDatum>(
-    '/upload/uploadGltfForSbm',
+  const { datum } = await api.upload(
+    buildingRoutes.uploadGltfForSbm,
     form,
     signalOf(options.signal),
   )
@@ -186,11 +183,7 @@ export async function convertDaeOrFbxToSbm(
   options: { projectId?: string; signal?: AbortSignal } = {},
 ): Promise<ConversionDatum> {
   const form = formWith({ project_id: options.projectId }, source, 'file')
-  const { datum } = await api.post<ConversionDatum>(
-    '/upload/convertSbm',
-    form,
-    signalOf(options.signal),
-  )
+  const { datum } = await api.upload(buildingRoutes.convertSbm, form, signalOf(options.signal))
   return datum
 }
 

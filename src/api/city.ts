@@ -1,3 +1,4 @@
+import { cityRoutes } from '../../contract/city'
 import type {
   AddGisModelBody,
   AddObliquePhotographBody,
@@ -48,11 +49,7 @@ export async function uploadTiltModel(
   signal?: AbortSignal,
 ): Promise<ObliquePhotograph> {
   const form = uploadForm({ project_id: input.projectId, id: input.id, name: input.name }, input)
-  const { datum } = await api.post<ObliquePhotograph>(
-    '/upload/uploadTiltModel',
-    form,
-    signal ? { signal } : {},
-  )
+  const { datum } = await api.upload(cityRoutes.uploadTiltModel, form, signal ? { signal } : {})
   return datum
 }
 
@@ -60,8 +57,8 @@ export async function uploadTiltModel(
 export async function addObliquePhotograph(
   body: AddObliquePhotographBody,
 ): Promise<ObliquePhotograph> {
-  const { datum } = await api.post<ObliquePhotograph>(
-    '/obliquephotograph/add',
+  const { datum } = await api.call(
+    cityRoutes.obliquephotographAdd,
     { ...body },
     { encoding: 'json' },
   )
@@ -72,8 +69,8 @@ export async function addObliquePhotograph(
 export async function updateObliquePhotograph(
   body: UpdateObliquePhotographBody,
 ): Promise<ObliquePhotograph> {
-  const { datum } = await api.post<ObliquePhotograph>(
-    '/obliquephotograph/update',
+  const { datum } = await api.call(
+    cityRoutes.obliquephotographUpdate,
     { ...body },
     { encoding: 'json' },
   )
@@ -82,7 +79,7 @@ export async function updateObliquePhotograph(
 
 /** `POST /web/obliquephotograph/del`: deletes the tileset and its files. */
 export async function deleteObliquePhotograph(id: string): Promise<void> {
-  await api.post('/obliquephotograph/del', { id })
+  await api.call(cityRoutes.obliquephotographDel, { id })
 }
 
 /**
@@ -93,8 +90,8 @@ export async function findObliquePhotographs(
   scope: { projectId?: string; projectToken?: string; id?: string },
   signal?: AbortSignal,
 ): Promise<ObliquePhotograph[]> {
-  const { datum } = await api.post<ObliquePhotograph[]>(
-    '/obliquephotograph/find',
+  const { datum } = await api.call(
+    cityRoutes.obliquephotographFind,
     { project_id: scope.projectId, project_token: scope.projectToken, id: scope.id },
     signal ? { signal } : {},
   )
@@ -106,8 +103,8 @@ export async function listObliquePhotographs(
   projectId: string,
   signal?: AbortSignal,
 ): Promise<ObliquePhotographListItem[]> {
-  const { datum } = await api.post<ObliquePhotographListItem[]>(
-    '/findObliquePhotograph',
+  const { datum } = await api.call(
+    cityRoutes.findObliquePhotograph,
     { project_id: projectId },
     signal ? { signal } : {},
   )
@@ -119,8 +116,8 @@ export async function selectGisModels(
   scope: { projectId?: string; projectToken?: string },
   signal?: AbortSignal,
 ): Promise<GisModel[]> {
-  const { datum } = await api.post<GisModel[]>(
-    '/gismodel/select',
+  const { datum } = await api.call(
+    cityRoutes.gismodelSelect,
     { project_id: scope.projectId, project_token: scope.projectToken },
     signal ? { signal } : {},
   )
@@ -129,19 +126,19 @@ export async function selectGisModels(
 
 /** `POST /web/gismodel/add`: saves a picked selection of features as a named model. */
 export async function addGisModel(body: AddGisModelBody): Promise<GisModel> {
-  const { datum } = await api.post<GisModel>('/gismodel/add', { ...body }, { encoding: 'json' })
+  const { datum } = await api.call(cityRoutes.gismodelAdd, { ...body }, { encoding: 'json' })
   return datum
 }
 
 /** `POST /web/gismodel/update`. */
 export async function updateGisModel(body: UpdateGisModelBody): Promise<GisModel> {
-  const { datum } = await api.post<GisModel>('/gismodel/update', { ...body }, { encoding: 'json' })
+  const { datum } = await api.call(cityRoutes.gismodelUpdate, { ...body }, { encoding: 'json' })
   return datum
 }
 
 /** `POST /web/gismodel/delete`. */
 export async function deleteGisModel(id: string): Promise<void> {
-  await api.post('/gismodel/delete', { id })
+  await api.call(cityRoutes.gismodelDelete, { id })
 }
 
 /** `POST /web/upload/uploadBasemap`: a `.pmtiles` (v3) file for the project's basemap. */
@@ -150,11 +147,7 @@ export async function uploadBasemap(
   signal?: AbortSignal,
 ): Promise<BasemapFile> {
   const form = uploadForm({ project_id: input.projectId, name: input.name }, input)
-  const { datum } = await api.post<BasemapFile>(
-    '/upload/uploadBasemap',
-    form,
-    signal ? { signal } : {},
-  )
+  const { datum } = await api.upload(cityRoutes.uploadBasemap, form, signal ? { signal } : {})
   return datum
 }
 
@@ -163,8 +156,8 @@ export async function findBasemap(
   scope: { projectId?: string; projectToken?: string },
   signal?: AbortSignal,
 ): Promise<BasemapFindDatum> {
-  const { datum } = await api.post<BasemapFindDatum>(
-    '/basemap/find',
+  const { datum } = await api.call(
+    cityRoutes.basemapFind,
     { project_id: scope.projectId, project_token: scope.projectToken },
     signal ? { signal } : {},
   )
@@ -173,17 +166,13 @@ export async function findBasemap(
 
 /** `POST /web/basemap/save`: the project's basemap (offline, an online style, or a PMTiles). */
 export async function saveBasemap(body: SaveBasemapBody): Promise<BasemapFindDatum> {
-  const { datum } = await api.post<BasemapFindDatum>(
-    '/basemap/save',
-    { ...body },
-    { encoding: 'json' },
-  )
+  const { datum } = await api.call(cityRoutes.basemapSave, { ...body }, { encoding: 'json' })
   return datum
 }
 
 /** `POST /web/basemap/del`: deletes an uploaded PMTiles (refused while it is the chosen one). */
 export async function deleteBasemapFile(id: string): Promise<void> {
-  await api.post('/basemap/del', { id })
+  await api.call(cityRoutes.basemapDel, { id })
 }
 
 /** A `root_url`/`url` from the server made absolute, as MapLibre's `pmtiles://` and workers need. */

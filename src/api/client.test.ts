@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { authRoutes } from '../../contract/auth'
 import { OK_CODE, OVERTIME_CODE } from '../../contract/errors'
+import { fileRoutes } from '../../contract/files'
+import { noticeRoutes } from '../../contract/notice'
+import { webRoute } from '../../contract/route'
+import { userRoutes } from '../../contract/user'
+import { connectSessionTimeout } from '../app/session-timeout'
 import { reloadSessionFromStorage, session, signIn } from '../state/session'
 import { toastStore } from '../ui/toast/toast-store'
 import { ApiError, createApiClient, encodeForm, requestTimeoutMs } from './client'
@@ -45,7 +52,23 @@ const user = {
   updated_at: '2026-11-25T00:00:00.000Z',
 }
 
+/** Routes that exist only here, to see how the client treats any answer. */
+const probe = (path: `/web/${string}`) =>
+  webRoute({ method: 'POST', path, auth: 'public', summary: 'probe', datum: z.null() })
+const probeQuery = webRoute({
+  method: 'GET',
+  path: '/web/roleMenu/selectRoleMenu_Vue',
+  auth: 'user',
+  summary: 'probe with a query',
+  query: z.object({ a: z.string() }),
+  datum: z.array(z.string()),
+})
+
+let disconnect: () => void = () => {}
+
 beforeEach(() => {
+  // As main.tsx does: the app's client sends the session's token and reports '2011' to it.
+  disconnect = connectSessionTimeout()
   localStorage.clear()
   reloadSessionFromStorage()
   session.isOverTime = false
@@ -53,6 +76,7 @@ beforeEach(() => {
 })
 
 afterEach(() => {
+  disconnect()
   vi.unstubAllGlobals()
   vi.useRealTimers()
   toastStore.set(() => [])
@@ -61,10 +85,7 @@ afterEach(() => {
 describe('the /web/ client', () => {
   it('posts form-encoded to a relative /web/ path and resolves the envelope', async () => {
     const calls = stubFetch({ body: { code: OK_CODE, message: 'ok', datum: { total: 1 } } })
-    const answer = await api.post<{ total: number }>('/user/selectUser', {
-      pageNo: 1,
-      keyword: 'a b',
-    })
+    const answer = await api.call(userRoutes.selectUser, { pageNo: 1, keyword: 'a b' })
     expect(answer.datum.total).toBe(1)
     expect(calls[0]?.url).toBe('/web/user/selectUser')
     expect(calls[0]?.init.method).toBe('POST')
@@ -75,7 +96,7 @@ describe('the /web/ client', () => {
 
   it('sends JSON when asked', async () => {
     const calls = stubFetch({ body: { code: OK_CODE, message: '', datum: null } })
-    await api.post('/notice/createNotice', { title: 't', body: 'b' }, { encoding: 'json' })
+    await api.call(noticeRoutes.createNotice, { title: 't', body: 'b' }, { encoding: 'json' })
     expect(new Headers(calls[0]?.init.headers).get('Content-Type')).toBe('application/json')
     expect(JSON.parse(String(calls[0]?.init.body))).toEqual({ title: 't', body: 'b' })
   })
@@ -84,7 +105,7 @@ describe('the /web/ client', () => {
     const calls = stubFetch({ body: { code: OK_CODE, message: '', datum: null } })
     const form = new FormData()
     form.append('file', new Blob(['x'], { type: 'image/png' }), 'a.png')
-    await api.post('/upload/uploadJpg', form)
+    await api.upload(fileRoutes.uploadJpg, form)
     expect(calls[0]?.init.body).toBe(form)
     expect(new Headers(calls[0]?.init.headers).has('Content-Type')).toBe(false)
   })
@@ -94,9 +115,9 @@ describe('the /web/ client', () => {
       { body: { code: OK_CODE, message: '', datum: null } },
       { body: { code: OK_CODE, message: '', datum: null } },
     )
-    await api.post('/login', { name: 'ada', password: 'x' })
+    await api.call(authRoutes.login, { name: 'ada', password: 'x' })
     signIn('token-123', user)
-    await api.post('/user/findUserName', {})
+    await api.call(userRoutes.findUserName)
     expect(new Headers(calls[0]?.init.headers).has('Token')).toBe(false)
     expect(new Headers(calls[1]?.init.headers).get('Token')).toBe('token-123')
   })
@@ -104,7 +125,7 @@ describe('the /web/ client', () => {
   it('rejects with the server body when the code is not OK', async () => {
     const envelope = { code: '1001', message: 'Wrong name or password', datum: null }
     stubFetch({ status: 401, body: envelope })
-    const failure = await api.post('/login', { name: 'ada', password: 'x' }).catch((e) => e)
+    const failure = await api.call(authRoutes.login, { name: 'ada', password: 'x' }).catch((e) => e)
     expect(failure).toBeInstanceOf(ApiError)
     expect(failure.envelope).toEqual(envelope)
     expect(failure.code).toBe('1001')
@@ -114,7 +135,10 @@ describe('the /web/ client', () => {
 
   it('rejects a 200 answer whose code is an error code too', async () => {
     stubFetch({ status: 200, body: { code: '1004', message: 'Not found', datum: null } })
-    await expect(api.post('/x', {})).rejects.toMatchObject({ code: '1004', reason: 'server' })
+    await expect(api.call(probe('/web/x'))).rejects.toMatchObject({
+      code: '1004',
+      reason: 'server',
+    })
   })
 
   it('rejects without an envelope when the network fails or the body is not JSON', async () => {
@@ -122,8 +146,11 @@ describe('the /web/ client', () => {
       () => Promise.reject(new TypeError('Failed to fetch')),
       async () => new Response('<html>Bad gateway</html>', { status: 502 }),
     )
-    await expect(api.post('/x', {})).rejects.toMatchObject({ reason: 'network', envelope: null })
-    await expect(api.post('/x', {})).rejects.toMatchObject({
+    await expect(api.call(probe('/web/x'))).rejects.toMatchObject({
+      reason: 'network',
+      envelope: null,
+    })
+    await expect(api.call(probe('/web/x'))).rejects.toMatchObject({
       reason: 'network',
       envelope: null,
       httpStatus: 502,
@@ -141,7 +168,7 @@ describe('the /web/ client', () => {
         }),
     )
     let settled: unknown = 'pending'
-    const call = api.post('/slow', {}).catch((error) => {
+    const call = api.call(probe('/web/slow')).catch((error) => {
       settled = error
     })
     await vi.advanceTimersByTimeAsync(requestTimeoutMs - 1)
@@ -157,8 +184,8 @@ describe('the /web/ client', () => {
     const timeout = { code: OVERTIME_CODE, message: 'Session expired', datum: null }
     stubFetch({ status: 401, body: timeout }, { status: 401, body: timeout })
     const failures = await Promise.all([
-      api.post('/a', {}).catch((e) => e),
-      api.post('/b', {}).catch((e) => e),
+      api.call(probe('/web/a')).catch((e) => e),
+      api.call(probe('/web/b')).catch((e) => e),
     ])
     expect(
       failures.every((failure) => failure instanceof ApiError && failure.code === '2011'),
@@ -174,7 +201,7 @@ describe('the /web/ client', () => {
   it('on 2011 stays on a page that needs no sign-in', async () => {
     window.history.replaceState(null, '', '/#/bim4/outPreview?id=7')
     stubFetch({ status: 401, body: { code: OVERTIME_CODE, message: '', datum: null } })
-    await api.post('/a', {}).catch(() => undefined)
+    await api.call(probe('/web/a')).catch(() => undefined)
     expect(session.isOverTime).toBe(true)
     expect(window.location.hash).toBe('#/bim4/outPreview?id=7')
   })
@@ -183,7 +210,7 @@ describe('the /web/ client', () => {
     const onSessionTimeout = vi.fn()
     const client = createApiClient({ baseUrl: '/api', getToken: () => 't', onSessionTimeout })
     const calls = stubFetch({ body: { code: OVERTIME_CODE, message: '', datum: null } })
-    await client.get('/roleMenu/selectRoleMenu_Vue', { a: '1' }).catch(() => undefined)
+    await client.call(probeQuery, { a: '1' }).catch(() => undefined)
     expect(calls[0]?.url).toBe('/api/roleMenu/selectRoleMenu_Vue?a=1')
     expect(calls[0]?.init.method).toBe('GET')
     expect(onSessionTimeout).toHaveBeenCalledTimes(1)

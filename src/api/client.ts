@@ -1,6 +1,12 @@
 import { tokenHeaderName } from '../../contract/auth'
 import type { Envelope } from '../../contract/envelope'
 import { OK_CODE, OVERTIME_CODE } from '../../contract/errors'
+import type {
+  RouteBodyInput,
+  RouteDatum,
+  RouteDescriptor,
+  RouteQueryInput,
+} from '../../contract/route'
 
 /** SPEC §9 "Request time-out". */
 export const requestTimeoutMs = 600_000
@@ -54,7 +60,10 @@ export interface ApiClientOptions {
   timeoutMs?: number
   /** The user token to send in the `Token` header, or null when signed out. */
   getToken: () => string | null
-  /** Called for every '2011' answer; the handler itself makes sure it acts once. */
+  /**
+   * Told of every '2011' answer: the client only reports it, the session (src/state/) reacts
+   * and makes sure it acts once.
+   */
   onSessionTimeout: () => void
 }
 
@@ -96,14 +105,52 @@ function isEnvelope(value: unknown): value is Envelope {
   )
 }
 
-/** The typed `/web/` client: each call resolves with the envelope of an OK answer. */
+/** What a call of `route` sends: its query for a route with one, else its body. */
+export type CallInput<Route extends RouteDescriptor> =
+  RouteQueryInput<Route> extends undefined ? RouteBodyInput<Route> : RouteQueryInput<Route>
+
+/** The arguments after the descriptor: the input (left out when the route takes none), options. */
+export type CallArguments<Route extends RouteDescriptor> =
+  CallInput<Route> extends undefined
+    ? [input?: undefined, options?: RequestOptions]
+    : [input: CallInput<Route>, options?: RequestOptions]
+
+/**
+ * The typed `/web/` client: one call per endpoint of the route table (contract/routes.ts),
+ * whose input and answer types come from the endpoint's descriptor. Each call resolves with the
+ * envelope of an OK answer and rejects with an {@link ApiError}.
+ */
 export interface ApiClient {
-  post<Datum>(path: string, body?: RequestBody, options?: RequestOptions): Promise<Envelope<Datum>>
-  get<Datum>(
-    path: string,
-    query?: Record<string, string>,
+  /**
+   * Calls `route` with its body (form-encoded unless `encoding: 'json'`; a bare list goes as
+   * JSON) or, for a route with a query, its query string.
+   */
+  call<Route extends RouteDescriptor>(
+    route: Route,
+    ...args: CallArguments<Route>
+  ): Promise<Envelope<RouteDatum<Route>>>
+  /** Posts a multipart form (files and fields) to an upload route. */
+  upload<Route extends RouteDescriptor>(
+    route: Route,
+    form: FormData,
     options?: RequestOptions,
-  ): Promise<Envelope<Datum>>
+  ): Promise<Envelope<RouteDatum<Route>>>
+}
+
+/** The path of `route` below the client's base ('/web/login' → '/login'). */
+export function pathBelowWeb(route: Pick<RouteDescriptor, 'path'>): string {
+  return route.path.slice('/web'.length)
+}
+
+/** A query object as URL text; null and undefined values are left out. */
+function queryText(query: unknown): string {
+  if (query === undefined || query === null) return ''
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    if (value !== null && value !== undefined) params.append(key, String(value))
+  }
+  const text = params.toString()
+  return text === '' ? '' : `?${text}`
 }
 
 /** Builds a client; `fetch` is looked up at call time so it always uses the current global. */
@@ -112,7 +159,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? requestTimeoutMs
 
   async function send<Datum>(
-    method: 'GET' | 'POST',
+    method: RouteDescriptor['method'],
     path: string,
     body: RequestBody,
     requestOptions: RequestOptions,
@@ -125,7 +172,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (body instanceof FormData) {
       // The browser sets the multipart boundary itself; setting Content-Type here would break it.
       payload = body
-    } else if (method === 'POST') {
+    } else if (method !== 'GET') {
       // A bare array has no field names to form-encode (e.g. addOrder's list of ids): JSON it is.
       if (requestOptions.encoding === 'json' || Array.isArray(body)) {
         headers.set('Content-Type', 'application/json')
@@ -200,10 +247,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return {
-    post: (path, body, requestOptions = {}) => send('POST', path, body, requestOptions),
-    get: (path, query, requestOptions = {}) => {
-      const search = query ? `?${new URLSearchParams(query).toString()}` : ''
-      return send('GET', `${path}${search}`, undefined, requestOptions)
+    call: (route, ...[input, requestOptions = {}]) => {
+      const path = pathBelowWeb(route)
+      if (route.method === 'GET') {
+        return send('GET', `${path}${queryText(input)}`, undefined, requestOptions)
+      }
+      return send(route.method, path, input as RequestBody, requestOptions)
     },
+    upload: (route, form, requestOptions = {}) =>
+      send(route.method, pathBelowWeb(route), form, requestOptions),
   }
 }

@@ -1,3 +1,4 @@
+import { geoRoutes } from '../../contract/geo'
 import type {
   GeoLanguage,
   GeoReverseDatum,
@@ -17,21 +18,13 @@ export type { RegionOption } from '../../contract/region'
 
 /** `POST /web/publicselect/findAreaJson`: the children of a region code ('0' for provinces). */
 export async function findAreaJson(codeid: string, signal?: AbortSignal): Promise<RegionOption[]> {
-  const { datum } = await api.post<RegionOption[]>(
-    '/publicselect/findAreaJson',
-    { codeid },
-    signal ? { signal } : {},
-  )
+  const { datum } = await api.call(geoRoutes.findAreaJson, { codeid }, signal ? { signal } : {})
   return datum
 }
 
 /** `GET /web/publicselect/mapConfig`: the online style to draw, or null for the offline one. */
 export async function fetchMapConfig(signal?: AbortSignal): Promise<MapConfigDatum> {
-  const { datum } = await api.get<MapConfigDatum>(
-    '/publicselect/mapConfig',
-    undefined,
-    signal ? { signal } : {},
-  )
+  const { datum } = await api.call(geoRoutes.mapConfig, undefined, signal ? { signal } : {})
   return datum
 }
 
@@ -41,8 +34,8 @@ export async function searchPlaces(
   language: GeoLanguage,
   signal?: AbortSignal,
 ): Promise<GeoSearchResult[]> {
-  const { datum } = await api.post<GeoSearchResult[]>(
-    '/geo/search',
+  const { datum } = await api.call(
+    geoRoutes.search,
     { q, language, limit: 8 },
     signal ? { signal } : {},
   )
@@ -55,8 +48,8 @@ export async function reverseGeocode(
   language: GeoLanguage,
   signal?: AbortSignal,
 ): Promise<GeoReverseDatum> {
-  const { datum } = await api.post<GeoReverseDatum>(
-    '/geo/reverse',
+  const { datum } = await api.call(
+    geoRoutes.reverse,
     { ...location, language },
     signal ? { signal } : {},
   )

@@ -1,3 +1,4 @@
+import { gmlRoutes } from '../../contract/gml'
 import type { GmlDisplayModeValue, GmlPath, GmlPlacementDatum } from '../../contract/gml'
 import { api } from './index'
 import { postWithProgress, uploadResumable } from './resumable-upload'
@@ -16,8 +17,8 @@ export async function findGmlPath(
   projectId: string,
   options: { projectToken?: string; signal?: AbortSignal } = {},
 ): Promise<GmlPath | null> {
-  const { datum } = await api.post<GmlPath | null>(
-    '/project/findGmlPath',
+  const { datum } = await api.call(
+    gmlRoutes.findGmlPath,
     {
       project_id: projectId,
       ...(options.projectToken === undefined ? {} : { project_token: options.projectToken }),
@@ -37,8 +38,8 @@ export interface GmlPlacementUpdate {
 /** `POST /web/project/updateGmlPlacement`: saves placement and display mode; the file as saved. */
 export async function updateGmlPlacement(update: GmlPlacementUpdate): Promise<GmlPath> {
   // JSON: the offset is a list of numbers, which a flat form would spell awkwardly.
-  const { datum } = await api.post<GmlPath>(
-    '/project/updateGmlPlacement',
+  const { datum } = await api.call(
+    gmlRoutes.updateGmlPlacement,
     { ...update },
     {
       encoding: 'json',
@@ -62,8 +63,8 @@ export async function uploadGml(
 ): Promise<GmlPath> {
   if (file.size >= resumableGmlThresholdBytes) {
     const { uploadId } = await uploadResumable(file, { purpose: 'gml', ...options })
-    const { datum } = await api.post<GmlPath>(
-      '/upload/uploadGml',
+    const { datum } = await api.call(
+      gmlRoutes.uploadGml,
       { project_id: projectId, upload_id: uploadId },
       options.signal ? { signal: options.signal } : {},
     )
@@ -73,8 +74,8 @@ export async function uploadGml(
   // Fields first: the server reads them before the file.
   form.append('project_id', projectId)
   form.append('file', file, file.name)
-  return postWithProgress<GmlPath>(
-    '/upload/uploadGml',
+  return postWithProgress(
+    gmlRoutes.uploadGml,
     form,
     options.onProgress,
     options.signal ? { signal: options.signal } : {},

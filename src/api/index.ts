@@ -1,11 +1,14 @@
-import { handleSessionTimeout } from '../app/session-timeout'
-import { session } from '../state/session'
 import { createApiClient } from './client'
+import { sessionLink } from './session-link'
 
-/** The app's `/web/` client: sends the session token and handles '2011' (SPEC §7, §8). */
+/**
+ * The app's `/web/` client: sends the session's token and reports '2011' (SPEC §7, §8) through
+ * the session link, which src/state/api-session.ts connects.
+ */
 export const api = createApiClient({
-  getToken: () => session.token,
-  onSessionTimeout: handleSessionTimeout,
+  getToken: sessionLink.token,
+  onSessionTimeout: sessionLink.reportSessionTimeout,
 })
 
 export { ApiError, type ApiClient } from './client'
+export { connectSession, type SessionLink } from './session-link'

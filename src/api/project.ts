@@ -1,3 +1,5 @@
+import { projectRoutes } from '../../contract/project'
+import { fileRoutes } from '../../contract/files'
 import type { UploadJpgDatum } from '../../contract/files'
 import type {
   CreateProjectBody,
@@ -34,8 +36,8 @@ export async function findProjects(
   query: ProjectListQuery,
   signal?: AbortSignal,
 ): Promise<ProjectPage> {
-  const { datum } = await api.post<ProjectPage>(
-    '/project/findProjectAll',
+  const { datum } = await api.call(
+    projectRoutes.findProjectAll,
     { ...query },
     signal ? { signal } : {},
   )
@@ -44,9 +46,9 @@ export async function findProjects(
 
 /** `POST /web/project/findProjectCases`: the official examples. */
 export async function findProjectCases(signal?: AbortSignal): Promise<Project[]> {
-  const { datum } = await api.post<Project[]>(
-    '/project/findProjectCases',
-    {},
+  const { datum } = await api.call(
+    projectRoutes.findProjectCases,
+    undefined,
     signal ? { signal } : {},
   )
   return datum
@@ -54,50 +56,42 @@ export async function findProjectCases(signal?: AbortSignal): Promise<Project[]>
 
 /** `POST /web/project/addProject` (JSON: the picked point is an object). */
 export async function addProject(body: CreateProjectBody): Promise<Project> {
-  const { datum } = await api.post<Project>(
-    '/project/addProject',
-    { ...body },
-    { encoding: 'json' },
-  )
+  const { datum } = await api.call(projectRoutes.addProject, { ...body }, { encoding: 'json' })
   return datum
 }
 
 /** `POST /web/project/updateProject`. */
 export async function updateProject(body: UpdateProjectBody): Promise<Project> {
-  const { datum } = await api.post<Project>(
-    '/project/updateProject',
-    { ...body },
-    { encoding: 'json' },
-  )
+  const { datum } = await api.call(projectRoutes.updateProject, { ...body }, { encoding: 'json' })
   return datum
 }
 
 /** `POST /web/project/deleteProject`. */
 export async function deleteProject(id: string): Promise<void> {
-  await api.post('/project/deleteProject', { id })
+  await api.call(projectRoutes.deleteProject, { id })
 }
 
 /** `POST /web/project/copyProject`: a copy owned by the user; `name` defaults to the original's. */
 export async function copyProject(id: string, name?: string): Promise<Project> {
-  const { datum } = await api.post<Project>('/project/copyProject', name ? { id, name } : { id })
+  const { datum } = await api.call(projectRoutes.copyProject, name ? { id, name } : { id })
   return datum
 }
 
 /** `POST /web/project/findprojectinfoall`: what the project info viewer shows. */
 export async function findProjectInfo(id: string): Promise<ProjectInfo> {
-  const { datum } = await api.post<ProjectInfo>('/project/findprojectinfoall', { id })
+  const { datum } = await api.call(projectRoutes.findprojectinfoall, { id })
   return datum
 }
 
 /** `POST /web/project/getPTokenByprojectId`: a project token for opening the project's scene. */
 export async function getProjectToken(id: string): Promise<ProjectTokenDatum> {
-  const { datum } = await api.post<ProjectTokenDatum>('/project/getPTokenByprojectId', { id })
+  const { datum } = await api.call(projectRoutes.getPTokenByprojectId, { id })
   return datum
 }
 
 /** `POST /web/project/projectShareUrl`: a public preview address with a new project token. */
 export async function getProjectShareUrl(id: string): Promise<ProjectShareDatum> {
-  const { datum } = await api.post<ProjectShareDatum>('/project/projectShareUrl', { id })
+  const { datum } = await api.call(projectRoutes.projectShareUrl, { id })
   return datum
 }
 
@@ -115,6 +109,6 @@ export async function uploadProjectCover(
   if (projectId) form.append('project_id', projectId)
   form.append('file', file)
   if (thumbnail) form.append('thumbnail', thumbnail, 'thumbnail.jpg')
-  const { datum } = await api.post<UploadJpgDatum>('/upload/uploadJpg', form)
+  const { datum } = await api.upload(fileRoutes.uploadJpg, form)
   return datum
 }

@@ -7,7 +7,8 @@ import {
   resumableUploadPath,
   uploadIdOfLocation,
 } from '../../contract/resumable-upload'
-import { ApiError, requestTimeoutMs } from './client'
+import type { RouteDatum, RouteDescriptor } from '../../contract/route'
+import { ApiError, pathBelowWeb, requestTimeoutMs } from './client'
 
 /**
  * Uploads with real byte progress (decisions.md "Upload progress is real"): resumable tus
@@ -57,15 +58,16 @@ export interface UploadTransport {
    */
   uploadResumable(file: TusSource, options: ResumableUploadOptions): Promise<{ uploadId: string }>
   /**
-   * Posts a multipart form to a `/web` route with upload progress, resolving with the answer's
-   * datum; rejects with an {@link ApiError} like the fetch client does.
+   * Posts a multipart form to an upload route of the route table with upload progress,
+   * resolving with the answer's datum; rejects with an {@link ApiError} like the fetch client
+   * does.
    */
-  postWithProgress<Datum>(
-    path: string,
+  postWithProgress<Route extends RouteDescriptor>(
+    route: Route,
     form: FormData,
     onProgress?: (sentBytes: number, totalBytes: number) => void,
     options?: { signal?: AbortSignal },
-  ): Promise<Datum>
+  ): Promise<RouteDatum<Route>>
 }
 
 /** Default chunk: large enough that per-request overhead is small, small enough to retry. */
@@ -191,12 +193,13 @@ export function createUploadTransport(options: UploadTransportOptions): UploadTr
       })
     },
 
-    postWithProgress<Datum>(
-      path: string,
+    postWithProgress<Route extends RouteDescriptor>(
+      route: Route,
       form: FormData,
       onProgress?: (sentBytes: number, totalBytes: number) => void,
       postOptions: { signal?: AbortSignal } = {},
     ) {
+      type Datum = RouteDatum<Route>
       return new Promise<Datum>((resolve, reject) => {
         const { signal } = postOptions
         if (signal?.aborted) {
@@ -204,7 +207,7 @@ export function createUploadTransport(options: UploadTransportOptions): UploadTr
           return
         }
         const request = new XMLHttpRequest()
-        request.open('POST', `${baseUrl}${path}`)
+        request.open(route.method, `${baseUrl}${pathBelowWeb(route)}`)
         request.timeout = requestTimeoutMs
         request.setRequestHeader('Accept', 'application/json')
         const token = options.getToken()

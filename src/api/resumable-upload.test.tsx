@@ -1,6 +1,7 @@
 import { act, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { OK_CODE, OVERTIME_CODE } from '../../contract/errors'
+import { gmlRoutes } from '../../contract/gml'
 import { renderWithI18n } from '../ui/testing/render-with-i18n'
 import { uploadStore } from '../ui/upload/upload-store'
 import { UploadWindow } from '../ui/upload/UploadWindow'
@@ -79,10 +80,8 @@ describe('postWithProgress', () => {
     const form = new FormData()
     form.append('project_id', 'p1')
     const progress: Array<[number, number]> = []
-    const answer = transport.postWithProgress<{ state_count: number }>(
-      '/upload/uploadGml',
-      form,
-      (sentBytes, totalBytes) => progress.push([sentBytes, totalBytes]),
+    const answer = transport.postWithProgress(gmlRoutes.uploadGml, form, (sentBytes, totalBytes) =>
+      progress.push([sentBytes, totalBytes]),
     )
     const request = sentRequest()
     expect(request).toMatchObject({ method: 'POST', url: '/web/upload/uploadGml', body: form })
@@ -98,7 +97,7 @@ describe('postWithProgress', () => {
   })
 
   it("rejects with the server's envelope, and reports '2011'", async () => {
-    const refused = transport.postWithProgress('/upload/uploadGml', new FormData())
+    const refused = transport.postWithProgress(gmlRoutes.uploadGml, new FormData())
     sentRequest().answer(415, {
       code: '1015',
       message: 'GML file refused: GML has no navigation network',
@@ -113,7 +112,7 @@ describe('postWithProgress', () => {
       message: 'GML file refused: GML has no navigation network',
     })
 
-    const expired = transport.postWithProgress('/upload/uploadGml', new FormData())
+    const expired = transport.postWithProgress(gmlRoutes.uploadGml, new FormData())
     sentRequest().answer(401, { code: OVERTIME_CODE, message: 'timed out', datum: null })
     await expect(expired).rejects.toMatchObject({ code: OVERTIME_CODE })
     expect(sessionTimeouts).toBe(1)
@@ -121,13 +120,13 @@ describe('postWithProgress', () => {
 
   it('rejects as aborted when its signal fires, and as network for a proxy page', async () => {
     const controller = new AbortController()
-    const cancelled = transport.postWithProgress('/x', new FormData(), undefined, {
+    const cancelled = transport.postWithProgress(gmlRoutes.uploadGml, new FormData(), undefined, {
       signal: controller.signal,
     })
     controller.abort()
     await expect(cancelled).rejects.toMatchObject({ reason: 'aborted' })
 
-    const proxied = transport.postWithProgress('/x', new FormData())
+    const proxied = transport.postWithProgress(gmlRoutes.uploadGml, new FormData())
     sentRequest().answer(502, '<html>Bad gateway</html>')
     await expect(proxied).rejects.toMatchObject({ reason: 'network', httpStatus: 502 })
   })

@@ -1,10 +1,9 @@
 import type { ResumableUploadPurpose } from '../../contract/resumable-upload'
-import { handleSessionTimeout } from '../app/session-timeout'
 import { reasonText } from '../components/feedback/error-text'
-import { session } from '../state/session'
 import { startFakeRowProgress } from '../ui/upload/fake-progress'
 import { uploadStore } from '../ui/upload/upload-store'
 import { createUploadTransport, type ResumableUploadOptions } from './resumable-transport'
+import { sessionLink } from './session-link'
 
 export {
   createUploadTransport,
@@ -13,10 +12,10 @@ export {
   type UploadTransport,
 } from './resumable-transport'
 
-/** The app's upload transport: the session's token, and '2011' handled like every other call. */
+/** The app's upload transport: the session's token, and '2011' reported like every other call. */
 const transport = createUploadTransport({
-  getToken: () => session.token,
-  onSessionTimeout: handleSessionTimeout,
+  getToken: sessionLink.token,
+  onSessionTimeout: sessionLink.reportSessionTimeout,
 })
 
 /**

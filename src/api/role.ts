@@ -1,3 +1,4 @@
+import { roleRoutes } from '../../contract/role'
 import type { AddRoleBody, EditRoleBody } from '../../contract/role'
 import { api } from './index'
 import type { Role } from './types'
@@ -6,23 +7,23 @@ export type { AddRoleBody, EditRoleBody } from '../../contract/role'
 
 /** `POST /web/role/findAll`: every role, built-in ones first (admin). */
 export async function findAllRoles(): Promise<Role[]> {
-  const { datum } = await api.post<Role[]>('/role/findAll', {})
+  const { datum } = await api.call(roleRoutes.findAll)
   return datum ?? []
 }
 
 /** `POST /web/role/add` (admin). JSON, so an empty menu-key list arrives as a list. */
 export async function addRole(role: AddRoleBody): Promise<Role> {
-  const { datum } = await api.post<Role>('/role/add', { ...role }, { encoding: 'json' })
+  const { datum } = await api.call(roleRoutes.add, { ...role }, { encoding: 'json' })
   return datum
 }
 
 /** `POST /web/role/edit` (admin): fields left out stay as they are. */
 export async function editRole(role: EditRoleBody): Promise<Role> {
-  const { datum } = await api.post<Role>('/role/edit', { ...role }, { encoding: 'json' })
+  const { datum } = await api.call(roleRoutes.edit, { ...role }, { encoding: 'json' })
   return datum
 }
 
 /** `POST /web/role/delete` (admin): only a custom role nobody holds can go. */
 export async function deleteRole(id: Role['id']): Promise<void> {
-  await api.post('/role/delete', { id })
+  await api.call(roleRoutes.delete, { id })
 }

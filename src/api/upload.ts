@@ -1,3 +1,4 @@
+import { fileRoutes } from '../../contract/files'
 import { api } from './index'
 import type { UploadedImage } from './types'
 
@@ -5,7 +6,7 @@ import type { UploadedImage } from './types'
 export async function uploadImage(file: File): Promise<UploadedImage> {
   const form = new FormData()
   form.append('file', file)
-  const { datum } = await api.post<UploadedImage>('/upload/uploadJpg', form)
+  const { datum } = await api.upload(fileRoutes.uploadJpg, form)
   return datum
 }
 

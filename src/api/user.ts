@@ -1,18 +1,21 @@
-import { storeUserData } from '../state/session'
+import { userRoutes } from '../../contract/user'
+import { roleRoutes } from '../../contract/role'
+import type { UpdateUserBody } from '../../contract/user'
 import { api } from './index'
 import type { ManagedUser, User, UserPage, UserProfile } from './types'
 
-/** `POST /web/user/updateUser`: saves the personal info and keeps the session copy in step. */
-export async function updateProfile(current: User, profile: UserProfile): Promise<User> {
-  await api.post('/user/updateUser', { ...profile })
-  const updated: User = { ...current, ...profile }
-  storeUserData(updated)
-  return updated
+/**
+ * `POST /web/user/updateUser`: saves the personal info (src/state/account.ts `saveProfile` keeps
+ * the session's copy in step).
+ */
+export async function updateProfile(profile: UserProfile): Promise<void> {
+  // The form offers only the contract's values for `sex`; the server checks them anyway.
+  await api.call(userRoutes.updateUser, { ...profile } as UpdateUserBody)
 }
 
 /** `POST /web/user/updateUserPassword`. */
 export async function changePassword(oldPassword: string, password: string): Promise<void> {
-  await api.post('/user/updateUserPassword', { oldPassword, password })
+  await api.call(userRoutes.updateUserPassword, { oldPassword, password })
 }
 
 /** `POST /web/user/selectUser`: one page of users, filtered by a keyword (admin). */
@@ -21,7 +24,7 @@ export async function searchUsers(
   pageSize: number,
   keyword: string,
 ): Promise<UserPage> {
-  const { datum } = await api.post<UserPage>('/user/selectUser', { pageNo, pageSize, keyword })
+  const { datum } = await api.call(userRoutes.selectUser, { pageNo, pageSize, keyword })
   return { total: datum?.total ?? 0, list: datum?.list ?? [] }
 }
 
@@ -39,23 +42,23 @@ export interface NewUser {
 export async function insertUser(user: NewUser): Promise<ManagedUser> {
   const { tel, ...rest } = user
   // An empty phone is "no phone": the field is left out rather than sent as ''.
-  const { datum } = await api.post<ManagedUser>('/user/insertUser', tel ? user : rest)
+  const { datum } = await api.call(userRoutes.insertUser, tel ? user : rest)
   return datum
 }
 
 /** `POST /web/user/updateUser` with `id` and `role` (admin): gives another account a role. */
 export async function changeUserRole(id: User['id'], roleId: string): Promise<User> {
-  const { datum } = await api.post<User>('/user/updateUser', { id, role: roleId })
+  const { datum } = await api.call(userRoutes.updateUser, { id, role: roleId })
   return datum
 }
 
 /** `POST /web/user/deleteUser` (admin). */
 export async function deleteUser(id: User['id']): Promise<void> {
-  await api.post('/user/deleteUser', { id })
+  await api.call(userRoutes.deleteUser, { id })
 }
 
 /** `GET /web/roleMenu/selectRoleMenu_Vue`: the menu keys the signed-in user's role may see. */
 export async function fetchRoleMenuKeys(): Promise<string[]> {
-  const { datum } = await api.get<string[]>('/roleMenu/selectRoleMenu_Vue')
+  const { datum } = await api.call(roleRoutes.selectRoleMenu_Vue)
   return Array.isArray(datum) ? datum.filter((key): key is string => typeof key === 'string') : []
 }

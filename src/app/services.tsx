@@ -1,17 +1,15 @@
 import { createContext, type ReactNode, useContext } from 'react'
+import { requestSignInCode, requestSmsCode, resetPasswordByTel } from '../api/auth'
+import { markNoticeRead, queryNotices } from '../api/notice'
+import { fetchRoleMenuKeys } from '../api/user'
 import {
   fetchCurrentUser,
   refreshToken,
   registerByTel,
-  requestSignInCode,
-  requestSmsCode,
-  resetPasswordByTel,
   signInAsGuest,
   signInWithPassword,
   signOut,
-} from '../api/auth'
-import { markNoticeRead, queryNotices } from '../api/notice'
-import { fetchRoleMenuKeys } from '../api/user'
+} from '../state/account'
 
 /**
  * The server calls the app frame makes on its own (guard, sign pages, bell, menu), gathered in

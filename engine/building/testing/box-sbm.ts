@@ -122,7 +122,11 @@ export function boxSbm(
   })
 }
 
-function boxGeometry([sizeX, sizeY, sizeZ]: [number, number, number]) {
+/**
+ * An axis-aligned box as 24 vertices (flat normals) and 36 indices, centred on the origin,
+ * counter-clockwise seen from outside. Also used by tools/make-sbm-fixtures.ts.
+ */
+export function boxGeometry([sizeX, sizeY, sizeZ]: [number, number, number]) {
   const positions: number[] = []
   const normals: number[] = []
   const indices: number[] = []

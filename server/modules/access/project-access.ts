@@ -5,12 +5,14 @@ import {
 } from '../../../contract/project-permissions'
 import { AppError, fieldError } from '../../http/app-error'
 import type { Database, DatabaseHandle } from '../../plugins/db'
-import { type Clock, timestampOf } from '../clock'
-import { createProjectsRepository, type ProjectRecord } from '../projects.repository'
-import type { ProjectCaller } from '../projects.service'
-import { hashToken, isWellFormedToken } from '../tokens'
-import type { AuthUser } from '../users.service'
+import { type Clock, timestampOf } from '../time/clock'
+import { createProjectsRepository, type ProjectRecord } from '../projects/projects.repository'
+import { hashToken, isWellFormedToken } from '../auth/tokens'
+import type { AuthUser } from '../accounts/users.service'
 import type { UrlSigner } from './url-signer'
+
+/** The caller of a project call: a signed-in user, or a holder of a project token. */
+export type ProjectCaller = AuthUser | { projectToken: string }
 
 /**
  * Who may do what on a project, in one place for every area (projects, uploads, building

@@ -6,14 +6,14 @@ import type { BasemapFile, BasemapFindDatum, BasemapSetting } from '../../../con
 import { AppError, fieldError } from '../../http/app-error'
 import type { BasemapFilesTable } from '../../migrations/0006-city'
 import type { Database, DatabaseHandle } from '../../plugins/db'
-import { type Clock, timestampOf } from '../clock'
+import { type Clock, timestampOf } from '../time/clock'
 import type { FolderRule } from '../files/folder-sweeper'
-import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { MapProxy } from '../map-proxy/map-proxy.service'
 import type { CityAccess } from '../tilesets/city-access'
 import { type GrantReader, signedInReader } from '../access/project-access'
 import { readHead } from '../tilesets/served-files'
-import type { AuthUser } from '../users.service'
+import type { AuthUser } from '../accounts/users.service'
 
 type BasemapFileRow = Selectable<BasemapFilesTable>
 

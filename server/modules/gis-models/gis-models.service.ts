@@ -4,10 +4,10 @@ import type { GisModel } from '../../../contract/city'
 import { AppError, fieldError } from '../../http/app-error'
 import type { GisModelsTable } from '../../migrations/0006-city'
 import type { Database, DatabaseHandle } from '../../plugins/db'
-import { type Clock, timestampOf } from '../clock'
-import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
+import { type Clock, timestampOf } from '../time/clock'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { CityAccess } from '../tilesets/city-access'
-import type { AuthUser } from '../users.service'
+import type { AuthUser } from '../accounts/users.service'
 
 type GisModelRow = Selectable<GisModelsTable>
 type FeatureId = number | string

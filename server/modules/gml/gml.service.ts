@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import type { Readable } from 'node:stream'
+import { join } from 'node:path'
 import {
   type GmlDisplayModeValue,
   type GmlPath,
@@ -11,18 +12,15 @@ import { GmlError, isGmlError } from '../../../workers/indoor-route/gml-errors'
 import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
-import { type Clock, timestampOf } from '../clock'
+import { type Clock, timestampOf } from '../time/clock'
 import { type GrantReader, type ProjectAccess, signedInReader } from '../access/project-access'
-import type { ProjectCaller, ProjectLifecycleHook } from '../projects.service'
-import { createUploadsRepository } from '../uploads.repository'
-import type { AuthUser } from '../users.service'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
+import { createUploadsRepository } from '../projects/uploads.repository'
+import type { AuthUser } from '../accounts/users.service'
+import type { JobQueue } from '../jobs/job-queue'
 import { createGmlRepository, type ProjectGmlRow } from './gml.repository'
-import {
-  type GmlInspectionOptions,
-  type GmlSummary,
-  inspectGml,
-  inspectGmlInThread,
-} from './inspect-gml'
+import { gmlInspectionJob } from './gml-inspection-job'
+import { type GmlInspectionOptions, type GmlSummary, inspectGml } from './inspect-gml'
 
 /** A GML file on local disk, waiting to be checked and stored. */
 export interface IncomingGml {
@@ -108,12 +106,22 @@ export function toGmlPath(row: ProjectGmlRow, grantFor: (resource: string) => st
   }
 }
 
+/**
+ * Where GML uploads are received before they are checked (swept at start-up by the app's
+ * folder sweeper, server/composition.ts).
+ */
+export function gmlIncomingDirectory(dataDir: string): string {
+  return join(dataDir, 'incoming-gml')
+}
+
 /** Builds the GML service. */
 export function createGmlService(dependencies: {
   database: DatabaseHandle
   storage: FileStorage
   clock: Clock
   access: ProjectAccess
+  /** The server's one background queue: large files are parsed there, in a worker thread. */
+  jobs: JobQueue
   maxSizeBytes: number
   inThreadThresholdBytes?: number
   onWarning?: (message: string, error: unknown) => void
@@ -141,7 +149,7 @@ export function createGmlService(dependencies: {
     }
   }
 
-  const inspect = async (file: IncomingGml): Promise<GmlSummary> => {
+  const inspect = async (user: AuthUser, file: IncomingGml): Promise<GmlSummary> => {
     if (file.sizeBytes === 0) {
       throw new AppError('validation', 'gml.empty', {}, { details: { gml_error: 'gml.empty' } })
     }
@@ -154,11 +162,14 @@ export function createGmlService(dependencies: {
       )
     }
     const options: GmlInspectionOptions = { maxSizeBytes, totalSizeBytes: file.sizeBytes }
-    const source = createReadStream(file.filePath)
+    const source = file.sizeBytes >= threshold ? null : createReadStream(file.filePath)
     try {
-      return file.sizeBytes >= threshold
-        ? await inspectGmlInThread(source, options)
-        : await inspectGml(source, options)
+      return source
+        ? await inspectGml(source, options)
+        : await dependencies.jobs.submit(gmlInspectionJob, user.id, {
+            filePath: file.filePath,
+            options,
+          }).result
     } catch (error) {
       if (isGmlError(error)) {
         const reason = new GmlError(error.code, error.message)
@@ -175,7 +186,7 @@ export function createGmlService(dependencies: {
       }
       throw error
     } finally {
-      source.destroy()
+      source?.destroy()
     }
   }
 
@@ -195,7 +206,7 @@ export function createGmlService(dependencies: {
   return {
     async accept(user, projectId, file) {
       await checkOwnedBuilding(user, projectId)
-      const summary = await inspect(file)
+      const summary = await inspect(user, file)
       const stored = await storage.put(createReadStream(file.filePath), { maxSizeBytes })
       const at = now()
       let replaced: ProjectGmlRow | undefined

@@ -54,27 +54,19 @@ const threadEntry = new URL('./inspect-gml-thread.mjs', import.meta.url)
 /** Chunks sent ahead of the thread's acknowledgements: enough to keep it busy, little memory. */
 const chunksInFlight = 4
 
-/** One inspection at a time: parsing is CPU work and the machines have two cores. */
-let queue: Promise<unknown> = Promise.resolve()
-
 /**
  * {@link inspectGml} in a worker thread, for large files: the request thread only reads the
  * file and passes its chunks on (transferred, with backpressure), so other requests keep being
- * answered while a 200 MB document is parsed. Inspections run one after another.
+ * answered while a 200 MB document is parsed. The server runs it as a job
+ * (`gmlInspectionJob`), so inspections take turns with conversions, fairly between users, and
+ * `signal` (cancel, time limit) stops the thread.
  */
-export function inspectGmlInThread(
+export async function inspectGmlInThread(
   source: AsyncIterable<Uint8Array | string>,
   options: GmlInspectionOptions,
+  signal?: AbortSignal,
 ): Promise<GmlSummary> {
-  const run = queue.then(() => runInThread(source, options))
-  queue = run.catch(() => undefined)
-  return run
-}
-
-async function runInThread(
-  source: AsyncIterable<Uint8Array | string>,
-  options: GmlInspectionOptions,
-): Promise<GmlSummary> {
+  signal?.throwIfAborted()
   // the same heap cap as every job thread: a hostile document stops its thread, not the server
   const worker = new Worker(threadEntry, { resourceLimits: defaultThreadLimits })
   let waitingForAck: (() => void) | undefined
@@ -91,6 +83,8 @@ async function runInThread(
     })
     worker.on('error', reject)
     worker.on('exit', (code) => reject(new Error(`GML inspection thread exited (${code})`)))
+    // cancelled or past its time limit: the thread is stopped, not left parsing
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true })
   })
   // An early refusal (e.g. not XML) must stop the sending loop too.
   let isSettled = false

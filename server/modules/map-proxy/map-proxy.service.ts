@@ -1,5 +1,5 @@
 import { AppError } from '../../http/app-error'
-import type { Clock } from '../clock'
+import type { Clock } from '../time/clock'
 import type { UrlSigner } from '../access/url-signer'
 import {
   checkUpstreamUrl,

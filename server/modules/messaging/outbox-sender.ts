@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { appendFile, mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { type Clock, timestampOf } from '../clock'
+import { type Clock, timestampOf } from '../time/clock'
 import type { MessageSender } from './message-sender'
 import type { OutboxRepository } from './outbox.repository'
 

@@ -299,21 +299,9 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
   }
 }
 
-const perApp = new WeakMap<FastifyInstance, ResumableUploads>()
-
-/** The resumable uploads of an app, made on first use from its configuration. */
+/** The resumable uploads of an app (made once in server/composition.ts). */
 export function resumableUploadsOf(app: FastifyInstance): ResumableUploads {
-  let uploads = perApp.get(app)
-  if (uploads === undefined) {
-    const { config } = app.deps
-    uploads = createResumableUploads({
-      directory: config.resumableDir,
-      maxSizeBytes: config.resumableUploadLimitBytes,
-      expiryMs: config.resumableUploadExpiryMs,
-    })
-    perApp.set(app, uploads)
-  }
-  return uploads
+  return app.deps.services.resumableUploads
 }
 
 async function modifiedAtMs(path: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { AppError } from '../../http/app-error'
 import type { GrantReader, ProjectAccess, ReadableProject } from '../access/project-access'
-import type { ProjectCaller } from '../projects.service'
-import type { AuthUser } from '../users.service'
+import type { ProjectCaller } from '../projects/projects.service'
+import type { AuthUser } from '../accounts/users.service'
 
 /** Who may change and who may read a city project's records (the rule: project-access.ts). */
 export interface CityAccess {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LoginDatum } from '../../../contract/auth'
 import type { User } from '../../../contract/user'
-import { badCredentialsMessage } from '../../modules/auth.service'
-import { hashPassword, needsRehash } from '../../modules/passwords'
+import { badCredentialsMessage } from '../../modules/auth/auth.service'
+import { hashPassword, needsRehash } from '../../modules/auth/passwords'
 import {
   callApi,
   createTestApp,

@@ -11,7 +11,7 @@ import type {
 import type { Project, ProjectTokenDatum } from '../../../contract/project'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
 import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../../testing/test-app'
-import { buildingAreaOf } from './building'
+
 import {
   markAsSymlink,
   sbmFixtureFiles,
@@ -703,7 +703,7 @@ describe('building models API', () => {
       expect(copy.shell_json_path).toContain(copied.envelope.datum.id)
       expect((await fetchFile(copy.shell_json_path!, { token: editor })).statusCode).toBe(200)
 
-      const { building } = buildingAreaOf(testApp.app)
+      const { building } = testApp.app.deps.services
       const deleteProject = async (id: string) => {
         const answer = await callApi(testApp.app, {
           url: '/web/project/deleteProject',
@@ -863,7 +863,7 @@ describe('building models API', () => {
     })
 
     it('answers /web/health while a conversion runs in its worker thread', async () => {
-      const { conversions } = buildingAreaOf(testApp.app)
+      const { conversions } = testApp.app.deps.services
       let isConversionDone = false
       const conversion = postMultipart<ConversionDatum>(
         testApp.app,

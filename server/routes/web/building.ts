@@ -1,75 +1,25 @@
+import { buildingRoutes } from '../../../contract/building'
 import { createReadStream } from 'node:fs'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { z } from 'zod'
 import {
-  buildingFloorSchema,
-  buildingModelIdBodySchema,
-  buildingModelSchema,
-  buildingProjectBodySchema,
-  conversionDatumSchema,
   conversionMaxFiles,
   conversionSourceMaxBytes,
-  convertSbmFieldsSchema,
-  createModelByCategoryBodySchema,
-  floorUploadDatumSchema,
-  floorUploadFieldsSchema,
   floorUploadMaxFiles,
   floorZipUploadMaxBytes,
-  modelCountDatumSchema,
-  modelInfoDatumSchema,
-  replaceModelFieldsSchema,
   sbmUploadMaxBytes,
-  structureUploadDatumSchema,
-  structureUploadFieldsSchema,
-  updateBimModelBodySchema,
-  updateFloorBodySchema,
-  updateModelInfoBodySchema,
-  uploadGltfForSbmFieldsSchema,
 } from '../../../contract/building'
-import { nullDatumSchema } from '../../../contract/common'
+import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
 import { defineRoute, type UploadedFile } from '../../http/define-route'
-import {
-  type BuildingService,
-  createBuildingService,
-  type FileReader,
-  type IncomingFile,
-  type ServedModelFile,
+import type {
+  FileReader,
+  IncomingFile,
+  ServedModelFile,
 } from '../../modules/building/building.service'
-import { type ConversionPool, createConversionPool } from '../../modules/building/conversion-pool'
 import { readAll } from '../../modules/building/model-files'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
-import type { AuthUser } from '../../modules/users.service'
-import { projectAreaOf } from './project-area'
+import type { AuthUser } from '../../modules/accounts/users.service'
 import { callerOf } from './project-caller'
-import { templateFilesAreaOf } from './template-files'
-
-/** The building area's services, made once per app. */
-export interface BuildingArea {
-  building: BuildingService
-  conversions: ConversionPool
-}
-
-const areas = new WeakMap<FastifyInstance, BuildingArea>()
-
-/** The building area's services for an app (other areas and tests reach them here). */
-export function buildingAreaOf(app: FastifyInstance): BuildingArea {
-  let area = areas.get(app)
-  if (!area) {
-    const { database, storage, clock } = app.deps
-    const conversions = createConversionPool({ jobs: app.deps.jobs })
-    const building = createBuildingService({
-      database,
-      storage,
-      clock,
-      conversions,
-      access: projectAreaOf(app).access,
-    })
-    area = { building, conversions }
-    areas.set(app, area)
-  }
-  return area
-}
 
 /**
  * The files of an upload request: its multipart files, or the finished resumable upload named
@@ -89,7 +39,7 @@ async function incomingFilesOf(
     }))
   }
   if (files.length > 0) {
-    await buildingAreaOf(app).building.releaseUnused(files.map((file) => file.sha256))
+    await app.deps.services.building.releaseUnused(files.map((file) => file.sha256))
     throw fieldError('validation', 'upload_id', 'upload.filesOrUploadId')
   }
   const claimed = await claimResumableUpload(app, { userId: user.id, uploadId })
@@ -110,40 +60,16 @@ function fileReaderOf(request: FastifyRequest): FileReader {
   return callerOf(request, request.user, undefined, { fromQuery: true })
 }
 
-const readModelInfoBodySchema = buildingProjectBodySchema.extend({
-  /** A project token instead of a user token, for preview links. */
-  project_token: z.string().max(100).optional(),
-})
-
 /**
  * Building models (SPEC §7 "Models", "Uploads"): the floor and shell uploads, model changes,
  * the scene description the engine loads, conversions, and the serving of model files.
  */
-export function registerBuildingRoutes(app: FastifyInstance): void {
-  const { building, conversions } = buildingAreaOf(app)
-  projectAreaOf(app).lifecycleHooks.push(building.lifecycleHook)
-  app.addHook('onClose', async () => {
-    await building.settleReleases()
-    await conversions.close()
-  })
-
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/upload/uploadZip',
-    auth: 'editor',
-    summary: 'Floor upload: model files (.sbm, .glb, .gltf, .dae, .fbx) or one .zip of them',
-    description:
-      'Multipart: `project_id`, then `file` parts (SBM files, glTF/GLB/DAE/FBX models converted ' +
-      'to SBM here, a .gltf with its .bin and images, or one ZIP of any of these), or ' +
-      '`upload_id` of a finished resumable upload. Every model is validated or converted; any ' +
-      'refused file refuses the whole upload. An SBM with floor metadata registers those floors; ' +
-      'otherwise a floor named after the file is made, one storey (3 m) above the highest floor. ' +
-      'A file name (`<base>.sbm`) already in the project replaces that model.',
-    tags: ['upload'],
-    body: floorUploadFieldsSchema,
-    datum: floorUploadDatumSchema,
+export function registerBuildingRoutes(
+  app: FastifyInstance,
+  { building, templateModels }: Pick<ServerServices, 'building' | 'templateModels'>,
+): void {
+  defineRoute(app, buildingRoutes.uploadZip, {
     files: {
-      fields: ['file'],
       maxFiles: floorUploadMaxFiles,
       maxFileSizeBytes: floorZipUploadMaxBytes,
     },
@@ -155,23 +81,9 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
       ),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/upload/configModelFileStructureReturnUrl',
-    auth: 'editor',
-    summary: 'Shell upload: one model (converted like the floor upload) or a structure .json',
-    description:
-      'Multipart: `project_id` and one model (`.sbm`, `.glb`, `.gltf` with its files, `.dae`, ' +
-      '`.fbx`, or one ZIP), which becomes the shell; or exactly one `.json` `file`, the building ' +
-      'structure manifest. The manifest is validated, stored ' +
-      "and becomes the project's `shell_json_path`; its shell and floors are linked to the " +
-      "project's models by file name (models not uploaded yet are listed in `missingModels`).",
-    tags: ['upload'],
-    body: structureUploadFieldsSchema,
-    datum: structureUploadDatumSchema,
+  defineRoute(app, buildingRoutes.configModelFileStructureReturnUrl, {
     // a model may come as a .gltf with its .bin and images; the manifest's 1 MB is checked later
     files: {
-      fields: ['file'],
       maxFiles: conversionMaxFiles,
       maxFileSizeBytes: floorZipUploadMaxBytes,
     },
@@ -183,15 +95,8 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
       ),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/upload/uploadandupdatemodel',
-    auth: 'editor',
-    summary: "Replace a model's SBM file",
-    tags: ['upload'],
-    body: replaceModelFieldsSchema,
-    datum: buildingModelSchema,
-    files: { fields: ['file'], maxFiles: 1, maxFileSizeBytes: sbmUploadMaxBytes },
+  defineRoute(app, buildingRoutes.uploadandupdatemodel, {
+    files: { maxFiles: 1, maxFileSizeBytes: sbmUploadMaxBytes },
     handler: async ({ body, user, files }) =>
       building.replaceModelFile(
         user,
@@ -200,49 +105,22 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
       ),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/BIMupload/updateBimModel',
-    auth: 'editor',
-    summary: 'Rename a model, move it to a floor, or change its role',
-    body: updateBimModelBodySchema,
-    datum: buildingModelSchema,
+  defineRoute(app, buildingRoutes.updateBimModel, {
     handler: ({ body, user }) => building.updateModel(user, body),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/BIMupload/updateFloor',
-    auth: 'editor',
-    summary: 'Rename a floor or set its elevation (metres; floors are drawn stacked by it)',
-    body: updateFloorBodySchema,
-    datum: buildingFloorSchema,
+  defineRoute(app, buildingRoutes.updateFloor, {
     handler: ({ body, user }) => building.updateFloor(user, body),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/BIMupload/deleteBimModel',
-    auth: 'editor',
-    summary: 'Delete a model (refused once the project is paid)',
-    body: buildingModelIdBodySchema,
-    datum: nullDatumSchema,
+  defineRoute(app, buildingRoutes.deleteBimModel, {
     handler: async ({ body, user }) => {
       await building.deleteModel(user, body.id)
       return null
     },
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/model/findModelInfo',
-    auth: 'public',
-    summary: "A project's building structure and models, as the engine loads them",
-    description:
-      'For the owner (user token) or a project-token holder (`project_token` or the ProjectToken ' +
-      'header); project cases for everyone signed in.',
-    body: readModelInfoBodySchema,
-    datum: modelInfoDatumSchema,
+  defineRoute(app, buildingRoutes.findModelInfo, {
     handler: ({ body, request }) =>
       building.modelInfo(
         callerOf(request, request.user, body.project_token, { fromQuery: true }),
@@ -250,52 +128,20 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
       ),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/model/createModelByCategory',
-    auth: 'editor',
-    summary: 'Add a converted library model to a project',
-    body: createModelByCategoryBodySchema,
-    datum: buildingModelSchema,
+  defineRoute(app, buildingRoutes.createModelByCategory, {
     handler: ({ body, user }) => building.createFromConverted(user, body),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/findmodelnum',
-    auth: 'editor',
-    summary: 'How many models a project has',
-    tags: ['model'],
-    body: buildingProjectBodySchema,
-    datum: modelCountDatumSchema,
+  defineRoute(app, buildingRoutes.findmodelnum, {
     handler: ({ body, user }) => building.countModels(user, body.project_id),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/project/updatemodelinfo',
-    auth: 'editor',
-    summary: "Save a model's placement (position, rotation, scale) and visibility",
-    tags: ['model'],
-    body: updateModelInfoBodySchema,
-    datum: buildingModelSchema,
+  defineRoute(app, buildingRoutes.updatemodelinfo, {
     handler: ({ body, user }) => building.updatePlacement(user, body),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/upload/uploadGltfForSbm',
-    auth: 'editor',
-    summary: 'Convert a glTF/GLB model to SBM',
-    description:
-      'Multipart `glbf_arr`: one `.glb`, or one `.gltf` with its `.bin` and image files; ' +
-      '`category_zip_uuid`, `option_type` (add) and optional `project_id` (the SBM then joins ' +
-      "that project's model library). Conversion runs in a worker thread.",
-    tags: ['upload'],
-    body: uploadGltfForSbmFieldsSchema,
-    datum: conversionDatumSchema,
+  defineRoute(app, buildingRoutes.uploadGltfForSbm, {
     files: {
-      fields: ['glbf_arr'],
       maxFiles: conversionMaxFiles,
       maxFileSizeBytes: conversionSourceMaxBytes,
     },
@@ -304,7 +150,7 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
       if (templateModelId !== undefined) {
         // a template model of someone else is refused before anything is converted
         try {
-          await templateFilesAreaOf(app).models.checkOwned(user, templateModelId)
+          await templateModels.checkOwned(user, templateModelId)
         } catch (error) {
           await building.releaseUnused(files.map((file) => file.sha256))
           throw error
@@ -319,30 +165,14 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
       if (templateModelId !== undefined) {
         // SPEC §7: with `category_zip_uuid` the SBM becomes that 3D template's model
         const sbm = await readAll((await building.openConvertedFile(datum.uuid)).stream)
-        await templateFilesAreaOf(app).models.replaceSbm(
-          user,
-          templateModelId,
-          datum.downloadName,
-          sbm,
-        )
+        await templateModels.replaceSbm(user, templateModelId, datum.downloadName, sbm)
       }
       return datum
     },
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/upload/convertSbm',
-    auth: 'editor',
-    summary: 'Convert one DAE or FBX model to SBM',
-    description:
-      'Multipart: exactly one `.dae` or `.fbx` `file` and optional `project_id`. A refusal ' +
-      "carries the converter's reason (glTF 1.0, missing buffers, unsupported extension, " +
-      'UTF-16 DAE…) as the message.',
-    tags: ['upload'],
-    body: convertSbmFieldsSchema,
-    datum: conversionDatumSchema,
-    files: { fields: ['file'], maxFiles: 1, maxFileSizeBytes: conversionSourceMaxBytes },
+  defineRoute(app, buildingRoutes.convertSbm, {
+    files: { maxFiles: 1, maxFileSizeBytes: conversionSourceMaxBytes },
     handler: async ({ body, user, files }) =>
       building.convert(user, {
         kind: 'daeOrFbx',
@@ -357,7 +187,7 @@ export function registerBuildingRoutes(app: FastifyInstance): void {
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const sha256NamePattern = (extension: string) => new RegExp(`^([0-9a-f]{64})\\.${extension}$`)
 
-function registerModelFileRoutes(app: FastifyInstance, building: BuildingService): void {
+function registerModelFileRoutes(app: FastifyInstance, building: ServerServices['building']): void {
   const send = (reply: FastifyReply, served: ServedModelFile, isPrivate: boolean) => {
     reply.type(served.contentType)
     if (served.downloadName) {

@@ -18,7 +18,7 @@ import type { Project } from '../../../contract/project'
 import { uploadIdOfLocation } from '../../../contract/resumable-upload'
 import { folderSweep } from '../../modules/files/folder-sweeper'
 import { callApi, createTestApp, type TestApp, testEditor, signIn } from '../../testing/test-app'
-import { cityAreaOf } from './city'
+
 import { createProject, postMultipart, signInNewUser } from './project-test-kit'
 
 const sharedData = new URL('../../../../shared/data/', import.meta.url)
@@ -755,7 +755,7 @@ describe('city area: oblique photography, tiles, GIS models, basemaps', () => {
     await mkdir(join(orphan, 'sub'), { recursive: true })
     await writeFile(join(orphan, 'sub', 'tile.b3dm'), fakeTile('b3dm'))
     const served = (await upload({ zip: validZip() })).envelope.datum
-    const { tilesets } = await cityAreaOf(app)
+    const { tilesets } = app.deps.services
     let removed = 0
     for (const rule of tilesets.sweepRules()) removed += await folderSweep(rule).sweep('startup')
     expect(removed).toBeGreaterThanOrEqual(1)

@@ -1,20 +1,11 @@
+import { geoRoutes } from '../../../contract/geo'
 import type { FastifyInstance } from 'fastify'
-import {
-  geoReverseBodySchema,
-  geoReverseDatumSchema,
-  geoSearchBodySchema,
-  geoSearchDatumSchema,
-  type MapPlaceProperties,
-  mapConfigDatumSchema,
-  offlineMapDataPaths,
-} from '../../../contract/geo'
-import { findAreaJsonBodySchema, findAreaJsonDatumSchema } from '../../../contract/region'
+import { type MapPlaceProperties, offlineMapDataPaths } from '../../../contract/geo'
 import { AppError } from '../../http/app-error'
+import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
-import { type Place, shippedGeocoderInstance } from '../../modules/geocoder'
-import type { GeocodingService } from '../../modules/online-geocoder'
-import { shippedRegions } from '../../modules/regions'
-import { cityAreaOf } from './city'
+import { type Place, shippedGeocoderInstance } from '../../modules/geo/geocoder'
+import { shippedRegions } from '../../modules/geo/regions'
 
 /** Rank for map styling: 0 capitals and megacities … 3 small places. */
 function placeRank(place: Place): number {
@@ -28,19 +19,13 @@ function placeRank(place: Place): number {
  * Region cascade (SPEC §7 `/publicselect/findAreaJson`), geocoding for the map picker (through
  * `geocoding`: offline, or online with an offline fallback) and the offline map's data.
  */
-export function registerGeoRoutes(app: FastifyInstance, geocoding: GeocodingService): void {
+export function registerGeoRoutes(
+  app: FastifyInstance,
+  { geocoding, mapProxy }: Pick<ServerServices, 'geocoding' | 'mapProxy'>,
+): void {
   const { mapStyleUrl } = app.deps.config
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/publicselect/findAreaJson',
-    auth: 'public',
-    summary: 'The child regions of a code (0: the provinces), China’s official divisions',
-    description:
-      'Four levels (province, city, district, street/town); a city without districts lists its ' +
-      'towns directly. Data: NBS 2023 codes (modood/Administrative-divisions-of-China, WTFPL).',
-    body: findAreaJsonBodySchema,
-    datum: findAreaJsonDatumSchema,
+  defineRoute(app, geoRoutes.findAreaJson, {
     handler: ({ body }) => {
       const children = shippedRegions().childrenOf(body.codeid)
       if (!children) throw new AppError('notFound', 'region.notFound', { code: body.codeid })
@@ -48,41 +33,18 @@ export function registerGeoRoutes(app: FastifyInstance, geocoding: GeocodingServ
     },
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/geo/search',
-    auth: 'user',
-    summary: 'Find places and China’s divisions by name',
-    description:
-      'Offline over shipped data; with GEOCODER_URL set, the online geocoder answers first ' +
-      'and the offline one when it fails, times out or finds nothing.',
-    body: geoSearchBodySchema,
-    datum: geoSearchDatumSchema,
+  defineRoute(app, geoRoutes.search, {
     handler: ({ body }) => geocoding.search(body.q, { language: body.language, limit: body.limit }),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/geo/reverse',
-    auth: 'user',
-    summary: 'The address of a point: nearest place and the country containing it',
-    description: 'Online first when GEOCODER_URL is set, offline otherwise or on failure.',
-    body: geoReverseBodySchema,
-    datum: geoReverseDatumSchema,
+  defineRoute(app, geoRoutes.reverse, {
     handler: ({ body }) => geocoding.reverse({ lat: body.lat, lng: body.lng }, body.language),
   })
 
-  defineRoute(app, {
-    method: 'GET',
-    url: '/web/publicselect/mapConfig',
-    auth: 'public',
-    summary: 'How the map picker draws: an online style address, or null for the offline style',
-    description:
-      'The address is MAP_STYLE_URL through the map proxy (`/web/mapproxy/…`, signed): the page may only talk to this server.',
-    datum: mapConfigDatumSchema,
+  defineRoute(app, geoRoutes.mapConfig, {
     handler: async () => {
       if (mapStyleUrl === undefined) return { styleUrl: null }
-      return { styleUrl: (await cityAreaOf(app)).mapProxy.styleAddress(mapStyleUrl) }
+      return { styleUrl: mapProxy.styleAddress(mapStyleUrl) }
     },
   })
 

@@ -1,136 +1,60 @@
-import { readdir, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { gmlRoutes } from '../../../contract/gml'
 import type { FastifyInstance } from 'fastify'
-import {
-  findGmlPathBodySchema,
-  findGmlPathDatumSchema,
-  updateGmlPlacementBodySchema,
-  uploadGmlBodySchema,
-  uploadGmlDatumSchema,
-} from '../../../contract/gml'
+import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
-import { defineRoute, parseInput } from '../../http/define-route'
-import { okEnvelope } from '../../http/envelope'
-import { receiveUpload } from '../../http/upload-route'
-import { createGmlService, type GmlService, isGmlFileRefusal } from '../../modules/gml/gml.service'
+import { defineRoute } from '../../http/define-route'
+import { defineUploadRoute } from '../../http/upload-route'
+import { gmlIncomingDirectory, isGmlFileRefusal } from '../../modules/gml/gml.service'
 import { callerOf } from './project-caller'
-import { projectAreaOf } from './project-area'
-
-const services = new WeakMap<FastifyInstance, GmlService>()
-
-/** The GML service of an app, made once; its project hooks join the project area's. */
-export function gmlServiceOf(app: FastifyInstance): GmlService {
-  let service = services.get(app)
-  if (!service) {
-    const { database, storage, clock, config } = app.deps
-    const area = projectAreaOf(app)
-    service = createGmlService({
-      database,
-      storage,
-      clock,
-      access: area.access,
-      maxSizeBytes: config.gmlUploadLimitBytes,
-      onWarning: (message, error) => app.log.warn({ err: error }, message),
-    })
-    area.lifecycleHooks.push(service.lifecycleHook)
-    services.set(app, service)
-  }
-  return service
-}
-
-/** Leftovers of uploads cut short by a crash are removed at start when older than this. */
-const staleIncomingAgeMs = 3_600_000
 
 /**
  * The GML path of building projects (issue #6): upload (multipart or a finished resumable
  * upload), find, placement, and serving the file.
  */
-export function registerGmlRoutes(app: FastifyInstance): void {
-  const gml = gmlServiceOf(app)
-  const incomingDir = join(app.deps.config.dataDir, 'incoming-gml')
-
-  const description =
-    'Multipart: `project_id` and one `file` (an IndoorGML document), or form/JSON `project_id` ' +
-    'and `upload_id` of a finished resumable upload. The file is parsed on the server first; ' +
-    "a refusal names the parser's reason (not XML, DOCTYPE, no navigation network…). It " +
-    'replaces the project’s previous GML file in one step.'
-  app.openApi.add({
-    method: 'POST',
-    url: '/web/upload/uploadGml',
-    auth: 'editor',
-    summary: 'Upload the IndoorGML navigation network of a building project',
-    description,
-    tags: ['upload'],
-    body: uploadGmlBodySchema,
-    datum: uploadGmlDatumSchema,
-    fileFields: ['file'],
-  })
+export function registerGmlRoutes(
+  app: FastifyInstance,
+  { gml }: Pick<ServerServices, 'gml'>,
+): void {
+  const incomingDir = gmlIncomingDirectory(app.deps.config.dataDir)
+  const maxSizeBytes = app.deps.config.gmlUploadLimitBytes
   // Not defineRoute: that puts every file into the shared store as it streams in, while a GML
   // file is checked first from a private temporary file, so a refused file never enters it.
-  app.post(
-    '/web/upload/uploadGml',
-    { config: { auth: 'editor' }, bodyLimit: 1_048_576 },
-    async (request) => {
-      const user = request.user!
-      const maxSizeBytes = app.deps.config.gmlUploadLimitBytes
-      const { fields, file } = await receiveUpload(app, request, {
-        incomingDirectory: incomingDir,
-        maxFileBytes: maxSizeBytes,
-        tooLargeError: () =>
-          new AppError('tooLarge', 'gml.tooLarge', {
-            limitMb: Math.round(maxSizeBytes / 1_048_576),
-          }),
-        // Fields sent before the file (as the web client does) let a wrong project be refused
-        // before the file's bytes are read, or before a resumable upload is claimed.
-        beforeFile: async (fieldsBefore) => {
-          const projectId = fieldsBefore.find(([name]) => name === 'project_id')?.[1]
-          if (projectId !== undefined) await gml.checkUploadAllowed(user, projectId)
-        },
-      })
-      let outcome: 'done' | 'refused' | 'failed' = 'failed'
-      try {
-        const body = parseInput(uploadGmlBodySchema, fields)
-        if (file === undefined) {
-          throw request.isMultipart()
-            ? fieldError('validation', 'file', 'validation.required')
-            : fieldError('validation', 'upload_id', 'gml.uploadIdOrFile')
-        }
-        const datum = await gml.accept(user, body.project_id, {
-          filePath: file.path,
-          fileName: file.fileName,
-          sizeBytes: file.sizeBytes,
-        })
-        outcome = 'done'
-        return okEnvelope(uploadGmlDatumSchema.parse(datum))
-      } catch (error) {
-        // A refused file is of no further use; anything else may succeed when tried again.
-        if (isGmlFileRefusal(error)) outcome = 'refused'
-        throw error
-      } finally {
-        await file?.dispose(outcome)
-      }
-    },
-  )
+  defineUploadRoute(app, gmlRoutes.uploadGml, {
+    bodyLimit: 1_048_576,
+    receive: (request) => ({
+      incomingDirectory: incomingDir,
+      maxFileBytes: maxSizeBytes,
+      tooLargeError: () =>
+        new AppError('tooLarge', 'gml.tooLarge', {
+          limitMb: Math.round(maxSizeBytes / 1_048_576),
+        }),
+      // Fields sent before the file (as the web client does) let a wrong project be refused
+      // before the file's bytes are read, or before a resumable upload is claimed.
+      beforeFile: async (fieldsBefore) => {
+        const projectId = fieldsBefore.find(([name]) => name === 'project_id')?.[1]
+        if (projectId !== undefined) await gml.checkUploadAllowed(request.user!, projectId)
+      },
+    }),
+    missingFileError: (request) =>
+      request.isMultipart()
+        ? fieldError('validation', 'file', 'validation.required')
+        : fieldError('validation', 'upload_id', 'gml.uploadIdOrFile'),
+    // A refused file is of no further use; anything else may succeed when tried again.
+    isRefusal: isGmlFileRefusal,
+    handler: ({ body, file, user }) =>
+      gml.accept(user, body.project_id, {
+        filePath: file.path,
+        fileName: file.fileName,
+        sizeBytes: file.sizeBytes,
+      }),
+  })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/project/findGmlPath',
-    auth: 'public',
-    summary: "A building project's GML file, its counts and placement, or null",
-    description: 'A signed-in reader, or a project token (body `project_token` or header).',
-    body: findGmlPathBodySchema,
-    datum: findGmlPathDatumSchema,
+  defineRoute(app, gmlRoutes.findGmlPath, {
     handler: ({ body, user, request }) =>
       gml.find(callerOf(request, user, body.project_token), body.project_id),
   })
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/project/updateGmlPlacement',
-    auth: 'editor',
-    summary: 'Save how the GML network is placed on the model and how it is shown',
-    body: updateGmlPlacementBodySchema,
-    datum: uploadGmlDatumSchema,
+  defineRoute(app, gmlRoutes.updateGmlPlacement, {
     handler: ({ body, user }) =>
       gml.updatePlacement(user, {
         projectId: body.project_id,
@@ -156,15 +80,4 @@ export function registerGmlRoutes(app: FastifyInstance): void {
       return reply.send(served.stream)
     },
   )
-
-  app.addHook('onReady', async () => {
-    // Temporary files of uploads cut short by a crash.
-    const cutoffMs = Date.now() - staleIncomingAgeMs
-    const names = await readdir(incomingDir).catch(() => [] as string[])
-    for (const name of names) {
-      const path = join(incomingDir, name)
-      const info = await stat(path).catch(() => undefined)
-      if (info !== undefined && info.mtimeMs < cutoffMs) await rm(path, { force: true })
-    }
-  })
 }

@@ -1,28 +1,40 @@
 import type { FastifyInstance } from 'fastify'
-import { registerAccountArea } from './accounts-area'
+import type { ServerServices } from '../../deps'
 import { registerAuthRoutes } from './auth'
 import { registerBuildingRoutes } from './building'
 import { registerCityArea } from './city'
+import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerNoticeRoutes } from './notice'
-import { registerProjectArea } from './project-area'
+import { registerProjectRoutes } from './project'
+import { registerRegisterRoutes } from './register'
 import { registerResumableUploadRoutes } from './resumable-upload'
+import { registerRoleRoutes } from './role'
+import { registerSessionEntryRoutes } from './session-entry'
 import { registerSystemRoutes } from './system'
+import { registerUploadRoutes } from './upload'
 import { registerTemplateRoutes } from './templates'
 import { registerTemplateFileRoutes } from './template-files'
 import { registerUserRoutes } from './user'
 
 /**
  * Every /web/ area, one file each (architecture.md §5). A new area exports
- * `register<Area>Routes(app)` built with defineRoute and is added to this list.
+ * `register<Area>Routes(app, services)` built with defineRoute and is added to this list; its
+ * services, hooks and timers are made in server/composition.ts.
  */
-const areas: Array<(app: FastifyInstance) => void> = [
+const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerSystemRoutes,
   registerAuthRoutes,
   registerUserRoutes,
   registerNoticeRoutes,
-  registerProjectArea,
-  registerAccountArea,
+  // projects, image uploads, regions and geocoding
+  registerProjectRoutes,
+  registerUploadRoutes,
+  registerGeoRoutes,
+  // sign-up, guest and ticket sessions, roles (the core's /login, /user/*, /notice/* are above)
+  registerRegisterRoutes,
+  registerSessionEntryRoutes,
+  registerRoleRoutes,
   registerResumableUploadRoutes,
   registerGmlRoutes,
   registerBuildingRoutes,
@@ -31,7 +43,7 @@ const areas: Array<(app: FastifyInstance) => void> = [
   registerTemplateFileRoutes,
 ]
 
-/** Registers the routes of every area. */
-export function registerWebRoutes(app: FastifyInstance): void {
-  for (const register of areas) register(app)
+/** Registers the routes of every area on the services made by composeServer. */
+export function registerWebRoutes(app: FastifyInstance, services: ServerServices): void {
+  for (const register of areas) register(app, services)
 }

@@ -1,8 +1,8 @@
+import { geoRoutes } from '../../../contract/geo'
 import type { FastifyInstance } from 'fastify'
-import { keepMapRegionBodySchema, keepMapRegionDatumSchema } from '../../../contract/city'
+import type { CityServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { mapProxyPrefix } from '../../modules/map-proxy/style-rewrite'
-import type { CityArea } from './city'
 
 /**
  * The map proxy's one route: `GET /web/mapproxy/<grant>/<kind>/<origin>/<upstream path>?<query>`.
@@ -11,19 +11,13 @@ import type { CityArea } from './city'
  * (server/modules/map-proxy). Public like the tile addresses: the signed grant in the path is
  * what makes it answer, and only allowed, public hosts are ever contacted.
  */
-export function registerMapProxyRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
-  defineRoute(app, {
-    method: 'POST',
-    url: '/web/mapproxy/keepRegion',
-    auth: 'editor',
-    summary:
-      'Keep an online style’s tiles over an area and zoom range in the map cache (for offline use)',
-    description:
-      'Fetches the style, its TileJSON and every tile of its raster and vector sources inside the area into DATA_DIR/map-cache, within MAP_KEEP_REGION_MAX_TILES and MAP_CACHE_LIMIT_MB; the region is then drawn with no network.',
-    body: keepMapRegionBodySchema,
-    datum: keepMapRegionDatumSchema,
+export function registerMapProxyRoutes(
+  app: FastifyInstance,
+  { mapProxy }: Pick<CityServices, 'mapProxy'>,
+): void {
+  defineRoute(app, geoRoutes.keepRegion, {
     handler: async ({ body }) => {
-      const kept = await (await ready).mapProxy.keepRegion({
+      const kept = await mapProxy.keepRegion({
         styleUrl: body.style_url,
         west: body.west,
         south: body.south,
@@ -45,7 +39,7 @@ export function registerMapProxyRoutes(app: FastifyInstance, ready: Promise<City
       const head = `${mapProxyPrefix}/${grant}/${kind}/${origin}`
       const rawUrl = request.raw.url ?? ''
       const rest = rawUrl.startsWith(head) ? rawUrl.slice(head.length) : `/${request.params['*']}`
-      const served = await (await ready).mapProxy.serve({
+      const served = await mapProxy.serve({
         grant,
         kindSegment: kind,
         originSegment: origin,

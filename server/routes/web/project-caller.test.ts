@@ -1,7 +1,7 @@
 import Fastify, { type FastifyRequest } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../http/app-error'
-import type { AuthUser } from '../../modules/users.service'
+import type { AuthUser } from '../../modules/accounts/users.service'
 import { callerOf, callerOrNullOf, projectTokenOf } from './project-caller'
 
 // A bare Fastify app, so headers and the query string arrive parsed the way real requests are.

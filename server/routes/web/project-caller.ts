@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { AppError } from '../../http/app-error'
-import type { ProjectCaller } from '../../modules/projects.service'
-import type { AuthUser } from '../../modules/users.service'
+import type { ProjectCaller } from '../../modules/projects/projects.service'
+import type { AuthUser } from '../../modules/accounts/users.service'
 
 /** The header a project token may travel in (decisions.md "project token"). */
 export const projectTokenHeaderName = 'ProjectToken'

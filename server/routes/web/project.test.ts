@@ -26,8 +26,8 @@ import {
   storedFiles,
   uploadImage,
 } from './project-test-kit'
-import { projectAreaOf } from './project-area'
-import { abandonedUploadGraceMs } from '../../modules/uploads.service'
+
+import { abandonedUploadGraceMs } from '../../modules/projects/uploads.service'
 
 describe('projects API', () => {
   let testApp: TestApp
@@ -540,7 +540,7 @@ describe('image upload', () => {
       { name: 'file', value: Buffer.concat([files.png, Buffer.from('avatar')]), fileName: 'a.png' },
     ])
     const used = await createProject(testApp.app, editor, { name: 'Keeps its cover' })
-    const { uploads } = projectAreaOf(testApp.app)
+    const { uploads } = testApp.app.deps.services
     expect(await uploads.collectAbandoned()).toBe(0)
     testApp.clock.advanceMs(abandonedUploadGraceMs + 1_000)
     expect(await uploads.collectAbandoned()).toBe(1)

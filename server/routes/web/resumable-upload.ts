@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { resumableUploadPath } from '../../../contract/resumable-upload'
-import { resumableUploadsOf } from '../../modules/resumable-uploads/resumable-uploads'
+import type { ServerServices } from '../../deps'
 
 /**
  * The tus 1.0 endpoint `/web/upload/resumable` (contract/resumable-upload.ts). Not defineRoute:
@@ -8,9 +8,10 @@ import { resumableUploadsOf } from '../../modules/resumable-uploads/resumable-up
  * as a stream. The auth hook still runs first (editor), so an unauthorised PATCH is refused
  * before a byte of it is read.
  */
-export function registerResumableUploadRoutes(app: FastifyInstance): void {
-  const uploads = resumableUploadsOf(app)
-
+export function registerResumableUploadRoutes(
+  app: FastifyInstance,
+  { resumableUploads: uploads }: Pick<ServerServices, 'resumableUploads'>,
+): void {
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.user !== null) uploads.bindUser(request.raw, request.user.id)
     // tus writes the answer itself; Fastify must not send one too.
@@ -41,7 +42,4 @@ export function registerResumableUploadRoutes(app: FastifyInstance): void {
       scope.route({ method: 'OPTIONS', url, config: { auth: 'public' }, handler: handle })
     }
   })
-
-  // expired uploads only, at start-up too: an upload cut short by a restart is resumed after it
-  app.deps.sweeper.add({ label: 'expired resumable uploads', sweep: () => uploads.sweepExpired() })
 }

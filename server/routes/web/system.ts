@@ -1,18 +1,12 @@
+import { systemRoutes } from '../../../contract/system'
 import type { FastifyInstance } from 'fastify'
-import { healthDatumSchema } from '../../../contract/system'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
 import { appVersion } from '../../version'
 
 /** Health and the API description. */
 export function registerSystemRoutes(app: FastifyInstance): void {
-  defineRoute(app, {
-    method: 'GET',
-    url: '/web/health',
-    auth: 'public',
-    tags: ['system'],
-    summary: 'Whether the server and its database answer',
-    datum: healthDatumSchema,
+  defineRoute(app, systemRoutes.health, {
     handler: async () => {
       const { database } = app.deps
       try {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
+import type { CityServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { readHead } from '../../modules/tilesets/served-files'
 import { sendFile } from '../../modules/tilesets/send-file'
 import { isGzip } from '../../modules/tilesets/tileset-json'
-import type { CityArea } from './city'
 
 /** Content types by extension; tiles without a registered type are plain binary. */
 const contentTypes: Record<string, string> = {
@@ -45,16 +45,18 @@ const immutableCache = 'private, max-age=31536000, immutable'
  * Both: strong ETag, `Range` (206/416), immutable caching, 403 for a wrong or expired grant,
  * 404 for anything not there; `..` and links never leave the folder.
  */
-export function registerTileRoutes(app: FastifyInstance, ready: Promise<CityArea>): void {
+export function registerTileRoutes(
+  app: FastifyInstance,
+  { tilesets, basemaps }: Pick<CityServices, 'tilesets' | 'basemaps'>,
+): void {
   app.get<{ Params: { tilesetId: string; versionId: string; grant: string; '*': string } }>(
     '/web/tiles/:tilesetId/:versionId/:grant/*',
     { config: { auth: 'public' } },
     async (request, reply) => {
       const { tilesetId, versionId, grant } = request.params
-      const area = await ready
-      const path = await area.tilesets.servedPath(tilesetId, versionId, grant, request.params['*'])
+      const path = await tilesets.servedPath(tilesetId, versionId, grant, request.params['*'])
       if (path === undefined) {
-        const root = await area.tilesets.servedPath(tilesetId, versionId, grant, 'tileset.json')
+        const root = await tilesets.servedPath(tilesetId, versionId, grant, 'tileset.json')
         if (root === undefined) {
           throw new AppError('forbidden', 'tileset.addressExpired')
         }
@@ -78,7 +80,7 @@ export function registerTileRoutes(app: FastifyInstance, ready: Promise<CityArea
     { config: { auth: 'public' } },
     async (request, reply) => {
       const { fileKey, grant } = request.params
-      const path = await (await ready).basemaps.servedPath(fileKey, grant)
+      const path = await basemaps.servedPath(fileKey, grant)
       if (path === undefined) throw new AppError('forbidden', 'tileset.addressExpired')
       return sendFile(request, reply, {
         path,

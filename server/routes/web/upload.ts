@@ -1,38 +1,28 @@
+import { fileRoutes } from '../../../contract/files'
+import { documentedRouteOf } from '../../http/define-route'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import {
   imageUploadMaxBytes,
   uploadJpgDatumSchema,
   uploadJpgFieldsSchema,
 } from '../../../contract/files'
+import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
-import type { IncomingImage, ServedFile } from '../../modules/uploads.service'
-import { projectAreaOf } from './project-area'
+import type { IncomingImage, ServedFile } from '../../modules/projects/uploads.service'
 
 /** The shared image upload (SPEC §7 `/upload/uploadJpg`) and the serving of uploaded files. */
-export function registerUploadRoutes(app: FastifyInstance): void {
-  const { uploads } = projectAreaOf(app)
-
-  const description =
-    'Multipart: `file` (checked by content, not by name, before anything is stored), optional ' +
-    '`thumbnail` (a JPEG ≤ 256 KB the browser made for lists) and `project_id` (the project ' +
-    'the image is for: if it is deleted before the upload is recorded, nothing is kept).'
-  app.openApi.add({
-    method: 'POST',
-    url: '/web/upload/uploadJpg',
-    auth: 'editor',
-    summary: 'Upload a JPEG or PNG image (≤ 2 MB), e.g. a project cover',
-    description,
-    tags: ['upload'],
-    body: uploadJpgFieldsSchema,
-    datum: uploadJpgDatumSchema,
-    fileFields: ['file', 'thumbnail'],
-  })
+export function registerUploadRoutes(
+  app: FastifyInstance,
+  { uploads }: Pick<ServerServices, 'uploads'>,
+): void {
+  const uploadJpg = fileRoutes.uploadJpg
+  app.openApi.add(documentedRouteOf(uploadJpg))
   // Not defineRoute: that stores every file as it streams in, while an image is small enough
   // to check in memory first, so a refused file never touches the store.
-  app.post('/web/upload/uploadJpg', { config: { auth: 'editor' } }, async (request) => {
+  app.post(uploadJpg.path, { config: { auth: uploadJpg.auth } }, async (request) => {
     if (!request.isMultipart()) {
       throw new AppError('validation', 'image.sendAsMultipart')
     }

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
-import { shippedGeocoderInstance } from '../../../server/modules/geocoder'
+import { shippedGeocoderInstance } from '../../../server/modules/geo/geocoder'
 import { localeRegionView, regionOfLocale, regionViews, worldView } from './locale-region'
 
 /**

@@ -1,4 +1,6 @@
+import type { z } from 'zod'
 import type { ResumableUploadPurpose } from '../../../contract/resumable-upload'
+import type { RouteDescriptor } from '../../../contract/route'
 import { postWithProgress, trackUploadRow, uploadResumable } from '../../api/resumable-upload'
 import { uploadStore } from '../../ui'
 import { filePercentsOf, nextUploadRowId } from './upload-rows'
@@ -13,8 +15,8 @@ export const resumableThresholdBytes = 32 * 1024 * 1024
 /** How one kind of upload reaches the server. */
 export interface UploadPlan<Datum> {
   files: readonly File[]
-  /** The multipart route under /web, e.g. `/upload/uploadZip`. */
-  path: string
+  /** The multipart route of the route table, e.g. `buildingRoutes.uploadZip`. */
+  route: RouteDescriptor<z.ZodType<Datum>>
   /** Text fields sent before the files (the server reads them first). */
   fields: Readonly<Record<string, string>>
   /** The multipart name of each file part. */
@@ -88,7 +90,7 @@ export async function uploadWithWindow<Datum>(plan: UploadPlan<Datum>): Promise<
   for (const file of plan.files) form.append(plan.fileField, file, file.name)
   const sizes = plan.files.map((file) => file.size)
   try {
-    const answer = await postWithProgress<Datum>(plan.path, form, (sentBytes, totalBytes) => {
+    const answer = await postWithProgress(plan.route, form, (sentBytes, totalBytes) => {
       const percents = filePercentsOf(sizes, sentBytes, totalBytes)
       rows.forEach((row, index) => {
         const sizeBytes = row.file.size

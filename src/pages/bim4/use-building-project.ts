@@ -1,3 +1,4 @@
+import { projectRoutes } from '../../../contract/project'
 import { useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import type { Project } from '../../../contract/project'
@@ -12,7 +13,7 @@ import { sceneDescriptionOf } from './scene-description'
 
 /** `POST /web/project/findProject`: the open project's record (name, kind, paid state). */
 async function findProject(projectId: string, signal: AbortSignal): Promise<Project> {
-  const { datum } = await api.post<Project>('/project/findProject', { id: projectId }, { signal })
+  const { datum } = await api.call(projectRoutes.findProject, { id: projectId }, { signal })
   return datum
 }
 

@@ -1,7 +1,8 @@
 import { createContext, type ReactNode, useContext } from 'react'
 import * as cityApi from '../../api/city'
-import type { BasemapFile, ObliquePhotograph } from '../../api/city'
+import { cityRoutes } from '../../../contract/city'
 import { api } from '../../api'
+import type { RequestOptions } from '../../api/client'
 import { findProjectInfo } from '../../api/project'
 import { uploadResumable } from '../../api/resumable-upload'
 
@@ -37,16 +38,8 @@ export interface CityServices {
  * A finished resumable upload is claimed with plain JSON fields: the server reads `upload_id`
  * only from a non-multipart body (server/routes/web/city.ts `receiveUpload`).
  */
-async function claimUpload<Datum>(
-  path: string,
-  fields: Record<string, string | undefined>,
-  signal?: AbortSignal,
-): Promise<Datum> {
-  const { datum } = await api.post<Datum>(path, fields, {
-    encoding: 'json',
-    ...(signal ? { signal } : {}),
-  })
-  return datum
+function claimOptions(signal: AbortSignal | undefined): RequestOptions {
+  return { encoding: 'json', ...(signal ? { signal } : {}) }
 }
 
 /** The real calls. */
@@ -55,16 +48,18 @@ export const defaultCityServices: CityServices = {
   findObliquePhotographs: cityApi.findObliquePhotographs,
   uploadTiltModel: (input, signal) =>
     'uploadId' in input
-      ? claimUpload<ObliquePhotograph>(
-          '/upload/uploadTiltModel',
-          {
-            project_id: input.projectId,
-            id: input.id,
-            name: input.name,
-            upload_id: input.uploadId,
-          },
-          signal,
-        )
+      ? api
+          .call(
+            cityRoutes.uploadTiltModel,
+            {
+              project_id: input.projectId,
+              id: input.id,
+              name: input.name,
+              upload_id: input.uploadId,
+            },
+            claimOptions(signal),
+          )
+          .then(({ datum }) => datum)
       : cityApi.uploadTiltModel(input, signal),
   updateObliquePhotograph: cityApi.updateObliquePhotograph,
   deleteObliquePhotograph: cityApi.deleteObliquePhotograph,
@@ -76,11 +71,13 @@ export const defaultCityServices: CityServices = {
   saveBasemap: cityApi.saveBasemap,
   uploadBasemap: (input, signal) =>
     'uploadId' in input
-      ? claimUpload<BasemapFile>(
-          '/upload/uploadBasemap',
-          { project_id: input.projectId, name: input.name, upload_id: input.uploadId },
-          signal,
-        )
+      ? api
+          .call(
+            cityRoutes.uploadBasemap,
+            { project_id: input.projectId, name: input.name, upload_id: input.uploadId },
+            claimOptions(signal),
+          )
+          .then(({ datum }) => datum)
       : cityApi.uploadBasemap(input, signal),
   uploadResumable: (file, options) => uploadResumable(file, options),
 }

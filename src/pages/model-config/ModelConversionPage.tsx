@@ -1,3 +1,4 @@
+import { buildingRoutes } from '../../../contract/building'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react'
 import {
@@ -80,7 +81,8 @@ export function ModelConversionPage(_props: Partial<PageProps>) {
     try {
       const [datum] = await uploadWithWindow<ConversionDatum>({
         files: check.files,
-        path: conversionKind === 'gltf' ? '/upload/uploadGltfForSbm' : '/upload/convertSbm',
+        route:
+          conversionKind === 'gltf' ? buildingRoutes.uploadGltfForSbm : buildingRoutes.convertSbm,
         fields:
           conversionKind === 'gltf'
             ? { option_type: 'add', ...(projectId ? { project_id: projectId } : {}) }

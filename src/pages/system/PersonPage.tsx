@@ -3,7 +3,7 @@ import { type ChangeEvent, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import type { User, UserProfile } from '../../api/types'
 import { uploadImage, uploadedImagePath } from '../../api/upload'
-import { updateProfile } from '../../api/user'
+import { saveProfile } from '../../state/account'
 import { showErrorToast } from '../../components/feedback/error-text'
 import { DeveloperMetricsToggle } from '../../components/shell/DeveloperMetricsToggle'
 import { usePermissions } from '../../components/use-permissions'
@@ -72,7 +72,7 @@ function PersonForm({ user }: { user: User }) {
     setHasTriedSubmit(true)
     if (!form.name.trim() || (form.email.trim() && !emailPattern.test(form.email.trim()))) return
     try {
-      await updateProfile(user, profileOf(form))
+      await saveProfile(user, profileOf(form))
       toast.success(t`Modified successfully.`)
     } catch (error) {
       showErrorToast(error)

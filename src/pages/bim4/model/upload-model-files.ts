@@ -1,3 +1,4 @@
+import { buildingRoutes } from '../../../../contract/building'
 import {
   type FloorUploadDatum,
   replaceModelFile,
@@ -28,7 +29,7 @@ export async function uploadShell(
   return uploadWithWindow({
     ...windowOptions(labels),
     files,
-    path: '/upload/configModelFileStructureReturnUrl',
+    route: buildingRoutes.configModelFileStructureReturnUrl,
     fields: { project_id: projectId },
     fileField: 'file',
     purpose: 'model',
@@ -47,7 +48,7 @@ export async function uploadFloors(
     // a .gltf needs its .bin and images in the same request
     isOneRequest: files.some((file) => file.name.toLowerCase().endsWith('.gltf')),
     files,
-    path: '/upload/uploadZip',
+    route: buildingRoutes.uploadZip,
     fields: { project_id: projectId },
     fileField: 'file',
     purpose: 'model',
@@ -66,7 +67,7 @@ function windowOptions(labels: UploadLabels) {
 export async function uploadReplacement(modelId: string, files: readonly File[]): Promise<void> {
   await uploadWithWindow({
     files,
-    path: '/upload/uploadandupdatemodel',
+    route: buildingRoutes.uploadandupdatemodel,
     fields: { id: modelId },
     fileField: 'file',
     purpose: 'model',

@@ -1,0 +1,40 @@
+import { authRoutes } from './auth'
+import { buildingRoutes } from './building'
+import { cityRoutes } from './city'
+import { fileRoutes } from './files'
+import { geoRoutes } from './geo'
+import { gmlRoutes } from './gml'
+import { noticeRoutes } from './notice'
+import { projectRoutes } from './project'
+import { roleRoutes } from './role'
+import type { RouteDescriptor } from './route'
+import { systemRoutes } from './system'
+import { templateFileRoutes } from './template-files'
+import { userRoutes } from './user'
+
+/**
+ * The route table: every /web/ endpoint that answers an envelope, by area. The server
+ * registers each (server/routes/web/) and the web client calls them (src/api/); a test checks
+ * that the server's routes and this table are the same set (server/routes/web/route-table.test.ts).
+ * Raw byte routes (files, tiles, the map proxy's tiles) and the resumable (tus) protocol are
+ * not in it: they answer no envelope.
+ */
+export const webRouteAreas = {
+  auth: authRoutes,
+  building: buildingRoutes,
+  city: cityRoutes,
+  files: fileRoutes,
+  geo: geoRoutes,
+  gml: gmlRoutes,
+  notice: noticeRoutes,
+  project: projectRoutes,
+  role: roleRoutes,
+  system: systemRoutes,
+  templateFiles: templateFileRoutes,
+  user: userRoutes,
+} as const
+
+/** Every descriptor of {@link webRouteAreas}, in one list. */
+export const webRoutes: readonly RouteDescriptor[] = Object.values(webRouteAreas).flatMap(
+  (area) => Object.values(area) as RouteDescriptor[],
+)

@@ -1,0 +1,441 @@
+import { join } from 'node:path'
+import { availableParallelism } from 'node:os'
+import type { FastifyInstance } from 'fastify'
+import type { Config } from './config'
+import type {
+  BuildingServices,
+  CityServices,
+  ProjectServices,
+  ServerDeps,
+  TemplateFileServices,
+} from './deps'
+import { createProjectAccess, type ProjectAccess } from './modules/access/project-access'
+import { openUrlSigner, type UrlSigner, urlSigningKeyFile } from './modules/access/url-signer'
+import { sweepAccountLeftovers } from './modules/accounts/account-maintenance'
+import { createAccountDeps } from './modules/accounts/accounts'
+import { createUsersRepository } from './modules/accounts/users.repository'
+import { createUsersService } from './modules/accounts/users.service'
+import { createAuthService } from './modules/auth/auth.service'
+import { createSessionsRepository } from './modules/auth/sessions.repository'
+import { createBasemapsService } from './modules/basemaps/basemaps.service'
+import { createBuildingService } from './modules/building/building.service'
+import { type ConversionPool, createConversionPool } from './modules/building/conversion-pool'
+import { createFolderSweeper, folderSweep, type SweepMoment } from './modules/files/folder-sweeper'
+import { shippedGeocoderInstance } from './modules/geo/geocoder'
+import {
+  createFallbackGeocodingService,
+  createNominatimGeocoder,
+  type GeocodingService,
+  offlineGeocodingService,
+} from './modules/geo/online-geocoder'
+import { shippedRegions } from './modules/geo/regions'
+import { createGisModelsService } from './modules/gis-models/gis-models.service'
+import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
+import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
+import { createMapProxy } from './modules/map-proxy/map-proxy.service'
+import { createNoticesRepository } from './modules/notices/notices.repository'
+import { createNoticesService } from './modules/notices/notices.service'
+import { seedProjectCases } from './modules/projects/project-cases'
+import {
+  createProjectsService,
+  type ProjectLifecycleHook,
+} from './modules/projects/projects.service'
+import { createUploadsService } from './modules/projects/uploads.service'
+import { createResumableUploads } from './modules/resumable-uploads/resumable-uploads'
+import { createCityAccess } from './modules/tilesets/city-access'
+import { cityDirectories } from './modules/tilesets/served-files'
+import { tilesetIngestJob } from './modules/tilesets/tileset-ingest-job'
+import { createBatchTemplateSource } from './modules/template-files/batch-template-source'
+import { createPoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
+import { seedTemplateModels } from './modules/template-files/seed-template-models'
+import { createTemplateModelsService } from './modules/template-files/template-models.service'
+import { createTilesetsService } from './modules/tilesets/tilesets.service'
+import { type Clock, timestampOf } from './modules/time/clock'
+import type { DatabaseHandle } from './plugins/db'
+import { type FileStorage, storageSweep } from './plugins/storage'
+import { appVersion } from './version'
+
+/**
+ * The server's one composition root (issue 14 item 5). Every repository and service is made
+ * here, once per app; so are the lifecycle hooks (what a project copy or delete carries along,
+ * the seed on ready, what closes with the app) and every timer (the folder sweeper, the session
+ * and account sweeps). Route files receive the services and only validate, call and wrap.
+ */
+
+/** How often the folder sweeper looks for leftovers after the start-up sweep. */
+const folderSweepIntervalMs = 3_600_000
+
+/** Ended sessions are deleted this long after they end, and the sweep runs this often. */
+const sessionSweepIntervalMs = 3_600_000
+
+/** How often the leftovers of sign-up, limits, tickets and guests are swept. */
+const accountSweepIntervalMs = 3_600_000
+
+/** City uploads being received are never left this long by a live request. */
+const cityIncomingMinimumAgeMs = 24 * 3_600_000
+
+/** GML uploads cut short by a crash are removed at start when older than this. */
+const gmlIncomingMinimumAgeMs = 3_600_000
+
+/** What the app has opened before composing: the rest is made from these. */
+export interface ComposeParts {
+  config: Config
+  clock: Clock
+  database: DatabaseHandle
+  storage: FileStorage
+}
+
+/**
+ * Makes every repository and service of the app and installs its hooks and timers (they run in
+ * the order written here, after the hooks app.ts added before calling it).
+ */
+export function composeServer(app: FastifyInstance, parts: ComposeParts): ServerDeps {
+  const { config, clock, database, storage } = parts
+  const sweeper = createFolderSweeper((task, error) =>
+    app.log.warn({ err: error, task }, 'sweep of leftover files failed'),
+  )
+  const users = createUsersRepository(database.db)
+  const sessions = createSessionsRepository(database.db)
+  const notices = createNoticesRepository(database.db)
+  const auth = createAuthService({
+    users,
+    sessions,
+    clock,
+    policy: { idleMs: config.tokenIdleMs, lifetimeMs: config.tokenLifetimeMs },
+  })
+  const usersService = createUsersService({ users, clock })
+  const accounts = createAccountDeps({
+    config,
+    clock,
+    database,
+    users,
+    sessions,
+    auth,
+    usersService,
+  })
+  // conversions take one core of two (the other serves requests); ingests mostly wait on disk
+  const jobs = createJobQueue({
+    slots: { cpu: Math.max(1, Math.floor(availableParallelism() / 2)), io: 2 },
+  })
+  // one key under DATA_DIR/keys signs every served file's address and the map proxy's
+  const signer = openUrlSigner(urlSigningKeyFile(config.dataDir))
+  const access = createProjectAccess({ database, clock, signer })
+
+  // the projects service reads this array on every copy/delete; the order below is the order
+  // the areas' records are carried along
+  const lifecycleHooks: ProjectLifecycleHook[] = []
+  const project = composeProjectArea(app, parts, access, lifecycleHooks)
+  const gml = createGmlService({
+    database,
+    storage,
+    clock,
+    access,
+    jobs,
+    maxSizeBytes: config.gmlUploadLimitBytes,
+    onWarning: (message, error) => app.log.warn({ err: error }, message),
+  })
+  const building = composeBuildingArea(parts, access, jobs)
+  const templateFiles = composeTemplateFileArea(parts, jobs, building.conversions)
+  const city = composeCityArea(app, parts, access, signer)
+  lifecycleHooks.push(
+    gml.lifecycleHook,
+    building.building.lifecycleHook,
+    // GIS models before tilesets: the tilesets' copy hook repoints the copied models at the
+    // copied tilesets
+    city.gisModels.lifecycleHook,
+    city.tilesets.lifecycleHook,
+    city.basemaps.lifecycleHook,
+  )
+  const resumableUploads = createResumableUploads({
+    directory: config.resumableDir,
+    maxSizeBytes: config.resumableUploadLimitBytes,
+    expiryMs: config.resumableUploadExpiryMs,
+  })
+
+  const deps: ServerDeps = {
+    config,
+    clock,
+    database,
+    storage,
+    sweeper,
+    jobs,
+    repositories: { users, sessions, notices, ...accounts.repositories },
+    services: {
+      auth,
+      users: usersService,
+      notices: createNoticesService({ notices, clock }),
+      ...accounts.services,
+      ...project,
+      ...building,
+      ...city,
+      ...templateFiles,
+      gml,
+      resumableUploads,
+    },
+  }
+  addSweeperTasks(deps)
+  installLifecycle(app, deps)
+  return deps
+}
+
+function composeProjectArea(
+  app: FastifyInstance,
+  parts: ComposeParts,
+  access: ProjectAccess,
+  lifecycleHooks: ProjectLifecycleHook[],
+): ProjectServices {
+  const { database, storage, clock, config } = parts
+  const uploads = createUploadsService({ database, storage, clock, access })
+  return {
+    uploads,
+    access,
+    projects: createProjectsService({
+      database,
+      uploads,
+      clock,
+      regions: shippedRegions,
+      hooks: lifecycleHooks,
+      access,
+    }),
+    geocoding: geocodingServiceFor(app, config.geocoderUrl, config.geocoderTimeoutMs),
+  }
+}
+
+function geocodingServiceFor(
+  app: FastifyInstance,
+  geocoderUrl: string | undefined,
+  timeoutMs: number,
+): GeocodingService {
+  const offline = offlineGeocodingService(shippedGeocoderInstance)
+  if (geocoderUrl === undefined) return offline
+  return createFallbackGeocodingService({
+    online: createNominatimGeocoder({
+      baseUrl: geocoderUrl,
+      userAgent: `Twinscape/${appVersion} (self-hosted digital-twin console)`,
+    }),
+    offline,
+    timeoutMs,
+    onFallback: ({ operation, reason, error }) => {
+      // an empty answer or a resting service is routine; a failure is worth a line
+      if (reason === 'timeout' || reason === 'error') {
+        app.log.warn({ operation, reason, err: error }, 'online geocoder failed, answered offline')
+      }
+    },
+  })
+}
+
+function composeBuildingArea(
+  parts: ComposeParts,
+  access: ProjectAccess,
+  jobs: JobQueue,
+): BuildingServices {
+  const { database, storage, clock } = parts
+  const conversions = createConversionPool({ jobs })
+  return {
+    conversions,
+    building: createBuildingService({ database, storage, clock, conversions, access }),
+  }
+}
+
+function composeTemplateFileArea(
+  parts: ComposeParts,
+  jobs: JobQueue,
+  conversions: ConversionPool,
+): TemplateFileServices {
+  const { database, clock, config } = parts
+  return {
+    templateModels: createTemplateModelsService({
+      database,
+      jobs,
+      clock,
+      conversions,
+      directory: join(config.dataDir, 'template-models'),
+    }),
+    poiBatchFiles: createPoiBatchFilesService({
+      database,
+      clock,
+      directory: join(config.dataDir, 'poi-batch-files'),
+      templates: createBatchTemplateSource(database.db),
+    }),
+    templateFileDirectories: { incoming: join(config.dataDir, 'incoming', 'template-files') },
+  }
+}
+
+function composeCityArea(
+  app: FastifyInstance,
+  parts: ComposeParts,
+  projectAccess: ProjectAccess,
+  signer: UrlSigner,
+): CityServices {
+  const { database, clock, config } = parts
+  const directories = cityDirectories(config.dataDir)
+  const access = createCityAccess({ access: projectAccess })
+  const onBackgroundError = (error: unknown) =>
+    app.log.warn({ err: error }, 'city file clean-up failed')
+  const tilesets = createTilesetsService({
+    database,
+    clock,
+    access,
+    directory: directories.tilesets,
+    limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
+    onBackgroundError,
+  })
+  const mapProxy = createMapProxy({ settings: config.mapProxy, signer, clock })
+  if (config.mapProxy.allowedPrivateAddresses.length > 0) {
+    app.log.warn(
+      { addresses: config.mapProxy.allowedPrivateAddresses },
+      'MAP_PROXY_TEST_PRIVATE_ADDRESSES is set: the map proxy may reach these private addresses (tests only)',
+    )
+  }
+  return {
+    mapProxy,
+    cityDirectories: directories,
+    tilesets,
+    tilesetIngest: tilesetIngestJob(tilesets),
+    gisModels: createGisModelsService({ database, clock, access }),
+    basemaps: createBasemapsService({
+      database,
+      clock,
+      access,
+      directory: directories.basemaps,
+      mapProxy,
+      onBackgroundError,
+    }),
+  }
+}
+
+/** Every leftover the areas make goes through the app's one folder sweeper. */
+function addSweeperTasks(deps: ServerDeps): void {
+  const { sweeper, services, config } = deps
+  const gmlIncoming = folderSweep({
+    label: 'GML uploads being received',
+    directory: gmlIncomingDirectory(config.dataDir),
+    owns: () => true,
+    minimumAgeMs: gmlIncomingMinimumAgeMs,
+    isCrashLeftover: false,
+  })
+  sweeper.add(
+    storageSweep(config.filesDir),
+    // the database decides what is abandoned (6 h unattached), so start-up changes nothing here
+    {
+      label: 'abandoned image uploads',
+      sweep: (moment) =>
+        moment === 'periodic' ? services.uploads.collectAbandoned() : Promise.resolve(0),
+    },
+    // expired uploads only, at start-up too: an upload cut short by a restart is resumed after it
+    {
+      label: 'expired resumable uploads',
+      sweep: () => services.resumableUploads.sweepExpired(),
+    },
+    // at start-up only, as before the one sweeper: a GML upload is received in minutes
+    {
+      label: 'GML uploads being received',
+      sweep: (moment) => (moment === 'startup' ? gmlIncoming.sweep(moment) : Promise.resolve(0)),
+    },
+    folderSweep({
+      label: 'city uploads being received',
+      directory: services.cityDirectories.incoming,
+      owns: () => true,
+      minimumAgeMs: cityIncomingMinimumAgeMs,
+      isCrashLeftover: true,
+    }),
+    ...(['tilesets', 'basemaps'] as const).map((service) => ({
+      label: `city ${service}`,
+      async sweep(moment: SweepMoment) {
+        let removed = 0
+        for (const rule of services[service].sweepRules()) {
+          removed += await folderSweep(rule).sweep(moment)
+        }
+        return removed
+      },
+    })),
+  )
+}
+
+/** The app's start-up and shut-down work and its periodic sweeps, in one place. */
+function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
+  const { config, services, sweeper } = deps
+  // before the first request: leftovers of a crash belong to no live request, so they go now,
+  // not a day later (and before the seed below looks at what is on disk)
+  app.addHook('onReady', async () => {
+    const removed = await sweeper.sweep('startup')
+    if (Object.values(removed).some((count) => count > 0)) {
+      app.log.info({ removed }, 'leftover files removed at start-up')
+    }
+    sweeper.start(folderSweepIntervalMs)
+  })
+  app.addHook('onClose', async () => {
+    sweeper.stop()
+    await deps.jobs.close()
+  })
+  app.addHook('onReady', async () => {
+    // once the database is migrated and the admin exists: the project cases on an empty one
+    const seeded = await seedProjectCases({
+      database: deps.database,
+      storage: deps.storage,
+      clock: deps.clock,
+      users: deps.repositories.users,
+      adminName: config.adminName,
+      tilesetsDirectory: services.cityDirectories.tilesets,
+    })
+    if (seeded > 0) app.log.info({ cases: seeded }, 'project cases seeded')
+  })
+  app.addHook('onClose', async () => {
+    await services.building.settleReleases()
+    // the preview threads first: a preview job may still wait on the queue the pool closes
+    await services.templateModels.close()
+    await services.conversions.close()
+  })
+  // the system 3D template models on an empty database (shipped SBMs and previews)
+  app.addHook('onReady', async () => {
+    const seeded = await seedTemplateModels({
+      database: deps.database,
+      models: services.templateModels,
+    })
+    if (seeded > 0) app.log.info({ templateModels: seeded }, 'template models seeded')
+  })
+  // ended sessions are deleted an hour after they end, so the table does not grow forever
+  repeatWhileOpen(app, sessionSweepIntervalMs, async () => {
+    try {
+      const cutoff = timestampOf(deps.clock.nowMs() - sessionSweepIntervalMs)
+      const deleted = await deps.repositories.sessions.deleteEndedBefore(cutoff)
+      if (deleted > 0) app.log.info({ deleted }, 'ended sessions removed')
+    } catch (error) {
+      app.log.warn({ err: error }, 'session sweep failed')
+    }
+  })
+  repeatWhileOpen(app, accountSweepIntervalMs, async () => {
+    const { repositories, clock } = deps
+    try {
+      const removed = await sweepAccountLeftovers({
+        rateLimits: repositories.rateLimits,
+        codes: repositories.verificationCodes,
+        tickets: repositories.sessionTickets,
+        outbox: repositories.outbox,
+        guests: services.guests,
+        clock,
+      })
+      if (Object.values(removed).some((count) => count > 0)) {
+        app.log.info({ removed }, 'account leftovers removed')
+      }
+    } catch (error) {
+      app.log.warn({ err: error }, 'sweep of account leftovers failed')
+    }
+  })
+}
+
+/** Runs `task` every `intervalMs` from when the app is ready until it closes (unref'd timer). */
+function repeatWhileOpen(
+  app: FastifyInstance,
+  intervalMs: number,
+  task: () => Promise<void>,
+): void {
+  let timer: NodeJS.Timeout | undefined
+  app.addHook('onReady', async () => {
+    timer = setInterval(task, intervalMs)
+    timer.unref()
+  })
+  app.addHook('onClose', async () => {
+    if (timer !== undefined) clearInterval(timer)
+  })
+}
