@@ -18,6 +18,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
   hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
   templates: async () => (await import('./templates/templates-list')).runTemplatesBench(),
+  'template-zip-health': async () =>
+    (await import('./templates/template-zip-health')).runTemplateZipHealthBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

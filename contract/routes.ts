@@ -10,6 +10,7 @@ import { roleRoutes } from './role'
 import type { RouteDescriptor } from './route'
 import { systemRoutes } from './system'
 import { templateRoutes } from './templates'
+import { templateFileRoutes } from './template-files'
 import { userRoutes } from './user'
 
 /**
@@ -31,6 +32,7 @@ export const webRouteAreas = {
   role: roleRoutes,
   system: systemRoutes,
   templates: templateRoutes,
+  templateFiles: templateFileRoutes,
   user: userRoutes,
 } as const
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { recordIdSchema } from './common'
+import { webRoute } from './route'
 
 /**
  * The file side of POI templates (SPEC §5 "A 3D template model upload must be a zip", §7
@@ -84,3 +85,55 @@ export const poiBatchRowErrorSchema = z.object({
   params: z.record(z.string(), z.union([z.string(), z.number()])),
 })
 export type PoiBatchRowError = z.infer<typeof poiBatchRowErrorSchema>
+
+/**
+ * The envelope routes of the template files (the XLSX download and the model files answer raw
+ * bytes, so they are not in the route table).
+ */
+export const templateFileRoutes = {
+  upload3DPoi: webRoute({
+    method: 'POST',
+    path: '/web/upload/upload3DPoi',
+    auth: 'editor',
+    summary: 'Make a 3D template model from a zip holding a glTF, GLB, DAE or FBX model',
+    description:
+      'Multipart: one `file`, a zip (checked by content: anything else is refused with ' +
+      '"Only zip can be uploaded."), or `upload_id` of a finished resumable upload. The zip is ' +
+      'inspected before anything is extracted (unsafe names, links, zip bombs); its one model is ' +
+      'converted to SBM in a worker thread and a preview PNG is rendered from it. Files are ' +
+      'served at `rootPath` + `sbmName` / `jpgName` / `xmlName`; a template saves `uuid` as its ' +
+      '`category_zip_uuid`.',
+    tags: ['upload'],
+    body: templateZipFieldsSchema,
+    datum: templateModelDatumSchema,
+    fileFields: ['file'],
+  }),
+  upload3DGLBFPoi: webRoute({
+    method: 'POST',
+    path: '/web/upload/upload3DGLBFPoi',
+    auth: 'editor',
+    summary: 'Make a 3D template model from a zip holding a glTF or GLB model',
+    description: 'As `/upload/upload3DPoi`, for zips whose model is a .glb or .gltf only.',
+    tags: ['upload'],
+    body: templateZipFieldsSchema,
+    datum: templateModelDatumSchema,
+    fileFields: ['file'],
+  }),
+  uploadPoiTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/uploadPoiTemplate',
+    auth: 'editor',
+    summary: 'Upload a filled batch-POI file: validated and stored, no POI is created yet',
+    description:
+      'Multipart: `pid` (the template the file was made for) and one `file` (.xlsx ≤ 10 MB). ' +
+      'The workbook is checked before it is parsed (zip sizes and ratios), then read as a ' +
+      'stream: row 1 must hold the keys of the downloaded file (`POST /web/poi/downloadPoiTemplate` ' +
+      'with `pid`, which answers the .xlsx), at most 5,000 rows, no formulas, every cell valid for ' +
+      'its column. Any bad cell refuses the whole file, listing each `{ row, column, messageId }` ' +
+      'in `datum.details`; a valid file is stored and its `uuid` answered.',
+    tags: ['poi'],
+    body: uploadPoiTemplateFieldsSchema,
+    datum: uploadPoiTemplateDatumSchema,
+    fileFields: ['file'],
+  }),
+}

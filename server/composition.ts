@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from './config'
@@ -7,6 +8,7 @@ import type {
   ProjectServices,
   ServerDeps,
   TemplateServices,
+  TemplateFileServices,
 } from './deps'
 import { createProjectAccess, type ProjectAccess } from './modules/access/project-access'
 import { openUrlSigner, type UrlSigner, urlSigningKeyFile } from './modules/access/url-signer'
@@ -18,7 +20,7 @@ import { createAuthService } from './modules/auth/auth.service'
 import { createSessionsRepository } from './modules/auth/sessions.repository'
 import { createBasemapsService } from './modules/basemaps/basemaps.service'
 import { createBuildingService } from './modules/building/building.service'
-import { createConversionPool } from './modules/building/conversion-pool'
+import { type ConversionPool, createConversionPool } from './modules/building/conversion-pool'
 import { createFolderSweeper, folderSweep, type SweepMoment } from './modules/files/folder-sweeper'
 import { shippedGeocoderInstance } from './modules/geo/geocoder'
 import {
@@ -44,6 +46,10 @@ import { createResumableUploads } from './modules/resumable-uploads/resumable-up
 import { createCityAccess } from './modules/tilesets/city-access'
 import { cityDirectories } from './modules/tilesets/served-files'
 import { tilesetIngestJob } from './modules/tilesets/tileset-ingest-job'
+import { createBatchTemplateSource } from './modules/template-files/batch-template-source'
+import { createPoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
+import { seedTemplateModels } from './modules/template-files/seed-template-models'
+import { createTemplateModelsService } from './modules/template-files/template-models.service'
 import { createTilesetsService } from './modules/tilesets/tilesets.service'
 import { createCategoriesService } from './modules/templates/categories.service'
 import { createTemplatePartsService } from './modules/templates/template-parts.service'
@@ -135,6 +141,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     onWarning: (message, error) => app.log.warn({ err: error }, message),
   })
   const building = composeBuildingArea(parts, access, jobs)
+  const templateFiles = composeTemplateFileArea(parts, jobs, building.conversions)
   const city = composeCityArea(app, parts, access, signer)
   lifecycleHooks.push(
     gml.lifecycleHook,
@@ -177,6 +184,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...building,
       ...city,
       ...templates,
+      ...templateFiles,
       gml,
       resumableUploads,
     },
@@ -242,6 +250,30 @@ function composeBuildingArea(
   return {
     conversions,
     building: createBuildingService({ database, storage, clock, conversions, access }),
+  }
+}
+
+function composeTemplateFileArea(
+  parts: ComposeParts,
+  jobs: JobQueue,
+  conversions: ConversionPool,
+): TemplateFileServices {
+  const { database, clock, config } = parts
+  return {
+    templateModels: createTemplateModelsService({
+      database,
+      jobs,
+      clock,
+      conversions,
+      directory: join(config.dataDir, 'template-models'),
+    }),
+    poiBatchFiles: createPoiBatchFilesService({
+      database,
+      clock,
+      directory: join(config.dataDir, 'poi-batch-files'),
+      templates: createBatchTemplateSource(database.db),
+    }),
+    templateFileDirectories: { incoming: join(config.dataDir, 'incoming', 'template-files') },
   }
 }
 
@@ -375,7 +407,17 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
   })
   app.addHook('onClose', async () => {
     await services.building.settleReleases()
+    // the preview threads first: a preview job may still wait on the queue the pool closes
+    await services.templateModels.close()
     await services.conversions.close()
+  })
+  // the system 3D template models on an empty database (shipped SBMs and previews)
+  app.addHook('onReady', async () => {
+    const seeded = await seedTemplateModels({
+      database: deps.database,
+      models: services.templateModels,
+    })
+    if (seeded > 0) app.log.info({ templateModels: seeded }, 'template models seeded')
   })
   // ended sessions are deleted an hour after they end, so the table does not grow forever
   repeatWhileOpen(app, sessionSweepIntervalMs, async () => {

@@ -31,6 +31,8 @@ import type { TemplatesService } from './modules/templates/templates.service'
 import type { Clock } from './modules/time/clock'
 import type { DatabaseHandle } from './plugins/db'
 import type { FileStorage } from './plugins/storage'
+import type { PoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
+import type { TemplateModelsService } from './modules/template-files/template-models.service'
 
 /** The project area's services: projects, image uploads, access and the map picker's geocoding. */
 export interface ProjectServices {
@@ -49,6 +51,14 @@ export interface ProjectServices {
 export interface BuildingServices {
   building: BuildingService
   conversions: ConversionPool
+}
+
+/** The file side of POI templates (issue 15): 3D template models and batch-POI files. */
+export interface TemplateFileServices {
+  templateModels: TemplateModelsService
+  poiBatchFiles: PoiBatchFilesService
+  /** Where received template zips wait while they are inspected. */
+  templateFileDirectories: { incoming: string }
 }
 
 /** The city area's services (issue #7): tilesets, GIS models, basemaps and the map proxy. */
@@ -84,7 +94,8 @@ export type ServerServices = {
   ProjectServices &
   BuildingServices &
   CityServices &
-  TemplateServices
+  TemplateServices &
+  TemplateFileServices
 
 /**
  * Everything routes build on, made once per app by `composeServer` (server/composition.ts) and

@@ -1,7 +1,7 @@
 import type { TemplateLevel } from '../../../contract/templates'
 import type { Database } from '../../plugins/db'
 import { loadVisibleTemplate } from '../templates/template-access'
-import type { AuthUser } from '../users.service'
+import type { AuthUser } from '../accounts/users.service'
 import type { BatchTemplateSource } from './poi-batch-files.service'
 import type { StaticAttributeColumnSource } from './poi-batch-columns'
 

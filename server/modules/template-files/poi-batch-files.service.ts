@@ -3,7 +3,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { UploadPoiTemplateDatum } from '../../../contract/template-files'
 import type { DatabaseHandle } from '../../plugins/db'
-import { type Clock, timestampOf } from '../clock'
+import { type Clock, timestampOf } from '../time/clock'
 import type { MessageLanguage } from '../messaging/message-texts'
 import {
   attributeColumn,

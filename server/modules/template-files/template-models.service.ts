@@ -4,10 +4,10 @@ import { join, posix } from 'node:path'
 import { type TemplateModelDatum, templateModelFilesRoot } from '../../../contract/template-files'
 import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
-import { convertToSbm } from '../building/uploaded-models'
-import type { ConversionPool } from '../building/conversion-pool'
+import type { ConversionPool, PooledConversion } from '../building/conversion-pool'
 import { extensionOf, inspectSbm } from '../building/model-files'
-import { type Clock, timestampOf } from '../clock'
+import { type Clock, timestampOf } from '../time/clock'
+import { ConversionError } from '../convert/conversion-error'
 import type { JobKind, JobQueue } from '../jobs/job-queue'
 import { createThreadRunner, type ThreadRunner } from '../jobs/thread-runner'
 import { fileArchiveSource } from '../tilesets/file-archive'
@@ -107,15 +107,13 @@ export function createTemplateModelsService(deps: {
   const db = database.db
   const runner: ThreadRunner = createThreadRunner({ entry: thumbnailThread })
 
-  const thumbnailKind: JobKind<{ sbm: Uint8Array }, Uint8Array> = {
+  // the thread reads the SBM from its staging file: no copy of a large model on this thread
+  const thumbnailKind: JobKind<{ sbmPath: string }, Uint8Array> = {
     name: 'templateModel.thumbnail',
     lane: 'cpu',
     timeLimitMs: 60_000,
     async run(input, { signal }) {
-      const reply = await runner.run<{ png: Uint8Array }>(input, {
-        signal,
-        transfer: [input.sbm.buffer as ArrayBuffer],
-      })
+      const reply = await runner.run<{ png: Uint8Array }>(input, { signal })
       return reply.png
     },
   }
@@ -140,23 +138,29 @@ export function createTemplateModelsService(deps: {
     warnings,
   })
 
-  const renderPreview = async (ownerId: string | null, sbm: Uint8Array) =>
-    // a copy: the job transfers (detaches) its input
-    jobs.submit(thumbnailKind, ownerId ?? 'system', { sbm: new Uint8Array(sbm) }).result
+  const renderPreview = async (ownerId: string | null, sbmPath: string) =>
+    jobs.submit(thumbnailKind, ownerId ?? 'system', { sbmPath }).result
 
-  /** Writes a model's three files into a new folder, atomically as a whole. */
-  const writeFolder = async (files: {
-    sbm: Uint8Array
-    png: Uint8Array
-    xml: string
-  }): Promise<string> => {
+  /**
+   * Writes a model's files into a new staging folder (renamed into place by the caller, so a
+   * folder is complete or absent): the SBM first, then its preview (given, or rendered from the
+   * written SBM in a job thread), then the XML.
+   */
+  const writeFolder = async (
+    ownerId: string | null,
+    sbm: Uint8Array,
+    preview: Uint8Array | undefined,
+    xml: string,
+  ): Promise<string> => {
     await mkdir(directory, { recursive: true })
     const staging = join(directory, `.staging-${randomUUID()}`)
     try {
       await mkdir(staging)
-      await writeFile(join(staging, fileNames.sbm), files.sbm)
-      await writeFile(join(staging, fileNames.png), files.png)
-      await writeFile(join(staging, fileNames.xml), files.xml)
+      const sbmPath = join(staging, fileNames.sbm)
+      await writeFile(sbmPath, sbm)
+      const png = preview ?? (await renderPreview(ownerId, sbmPath))
+      await writeFile(join(staging, fileNames.png), png)
+      await writeFile(join(staging, fileNames.xml), xml)
       return staging
     } catch (error) {
       await rm(staging, { recursive: true, force: true })
@@ -174,7 +178,6 @@ export function createTemplateModelsService(deps: {
     fixedId?: string,
   ): Promise<TemplateModelDatum> => {
     const info = inspectSbm(sourceName, sbm).info
-    const png = preview ?? (await renderPreview(ownerId, sbm))
     const id = fixedId ?? randomUUID()
     const row = {
       id,
@@ -186,7 +189,7 @@ export function createTemplateModelsService(deps: {
       created_at: timestampOf(clock.nowMs()),
     }
     const datum = datumOf(row, warnings)
-    const staging = await writeFolder({ sbm, png, xml: describeModelXml(datum, sourceFormat) })
+    const staging = await writeFolder(ownerId, sbm, preview, describeModelXml(datum, sourceFormat))
     const target = join(directory, id)
     try {
       await rename(staging, target)
@@ -227,9 +230,11 @@ export function createTemplateModelsService(deps: {
         const sbm = content.files.find((file) => file.path === content.modelPath)!.bytes
         return store(caller.id, modelName, 'sbm', sbm, [])
       }
-      let converted: Awaited<ReturnType<typeof convertToSbm>>
+      let converted: PooledConversion
       try {
-        converted = await convertToSbm(conversions, caller.id, {
+        // the zip's files go to the pool as they are (transferred, not copied): nothing else
+        // reads them afterwards
+        converted = await conversions.convertForUser(caller.id, {
           entryPath: content.modelPath,
           files: content.files,
           role: 'model',
@@ -237,15 +242,18 @@ export function createTemplateModelsService(deps: {
           allowMissingTextures: true,
         })
       } catch (error) {
-        if (error instanceof AppError && error.messageId === 'building.conversionRefused') {
-          throw new AppError(
-            error.kind,
-            'templateModel.conversionRefused',
-            { file: modelName },
-            { details: error.details, englishText: error.message },
-          )
-        }
-        throw error
+        if (!(error instanceof ConversionError)) throw error
+        throw new AppError(
+          error.errorKind,
+          'templateModel.conversionRefused',
+          { file: modelName },
+          {
+            details: [
+              { file: modelName, reason: error.code, names: error.names, message: error.message },
+            ],
+            englishText: `${modelName} could not be converted: ${error.message}`,
+          },
+        )
       }
       return store(caller.id, modelName, format, converted.sbm, converted.summary.warnings)
     },
@@ -257,7 +265,6 @@ export function createTemplateModelsService(deps: {
       const row = await findRow(uuid)
       if (!row || (row.owner_id !== caller.id && caller.role !== 'admin')) throw notFound()
       const info = inspectSbm(sourceName, sbm).info
-      const png = await renderPreview(caller.id, sbm)
       const updated = {
         ...row,
         source_name: sourceName,
@@ -265,7 +272,7 @@ export function createTemplateModelsService(deps: {
         triangle_count: info.triangleCount,
       }
       const datum = datumOf(updated)
-      const staging = await writeFolder({ sbm, png, xml: describeModelXml(datum, 'sbm') })
+      const staging = await writeFolder(caller.id, sbm, undefined, describeModelXml(datum, 'sbm'))
       const target = join(directory, uuid)
       const retired = join(directory, `.retired-${randomUUID()}`)
       try {

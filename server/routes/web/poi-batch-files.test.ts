@@ -200,7 +200,8 @@ describe('filled batch-POI file (/poi/uploadPoiTemplate)', () => {
         const { statusCode, envelope } = await uploadFilled(editor, template.id, filled)
         expect(statusCode).toBe(400)
         expect(envelope.messageId).toBe('poiBatch.rowErrors')
-        const details = (envelope.datum as { details: Array<Record<string, unknown>> }).details
+        const details = (envelope.datum as unknown as { details: Array<Record<string, unknown>> })
+          .details
         expect(details.map(({ row, column, messageId }) => [row, column, messageId])).toEqual([
           [3, 'name', 'validation.required'],
           [3, 'x', 'validation.expectedNumber'],

@@ -10,7 +10,6 @@ import { createTestApp, signIn, type TestApp, testAdmin, testEditor } from '../.
 import { markAsSymlink, sharedFile } from './building-test-kit'
 import { postMultipart, signInNewUser } from './project-test-kit'
 import { seededTemplateModels } from '../../modules/template-files/seed-template-models'
-import { templateFilesAreaOf } from './template-files'
 
 const onlyZip = 'Only zip can be uploaded.'
 
@@ -117,7 +116,7 @@ describe('3D template zip upload (/upload/upload3DPoi, /upload/upload3DGLBFPoi)'
   })
 
   it('seeds the system library on an empty database: models and previews served, usable by anyone', async () => {
-    const { models } = templateFilesAreaOf(testApp.app)
+    const models = testApp.app.deps.services.templateModels
     const neighbour = (await testApp.app.deps.repositories.users.findByName('template-neighbour'))!
     for (const seeded of seededTemplateModels) {
       const datum = await models.findUsable({ id: neighbour.id, role: 'editor' }, seeded.id)
@@ -301,7 +300,7 @@ describe('3D template zip upload (/upload/upload3DPoi, /upload/upload3DGLBFPoi)'
     })
 
     it("a template may use its owner's models and system models; another editor's are not found", async () => {
-      const { models } = templateFilesAreaOf(testApp.app)
+      const models = testApp.app.deps.services.templateModels
       const mine = (await upload(await sharedFile('zip/derived/model-duck-glb.zip'))).envelope.datum
       const users = testApp.app.deps.repositories.users
       const owner = (await users.findByName(testEditor.name))!
