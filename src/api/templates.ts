@@ -2,6 +2,7 @@ import { tokenHeaderName } from '../../contract/auth'
 import type { Envelope } from '../../contract/envelope'
 import {
   type AddCategoryBody,
+  type Category,
   type CategoryNode,
   type CategoryPage,
   type CreateMultiLevelTemplateBody,
@@ -14,14 +15,17 @@ import {
   type TemplateLabels,
   type TemplatePage,
   type TemplateProperty,
-  templateCalls,
+  templateRoutes,
   type UpdateCategoryBody,
   type UpdateEventsBody,
   type UpdateTemplateBody,
 } from '../../contract/templates'
 import type { TemplateModelDatum, UploadPoiTemplateDatum } from '../../contract/template-files'
 import { session } from '../state/session'
-import { ApiError, type RequestBody, type RequestOptions } from './client'
+import type { RouteDatum, RouteDescriptor } from '../../contract/route'
+import { templateFileRoutes } from '../../contract/template-files'
+import { fileRoutes } from '../../contract/files'
+import { ApiError, type RequestOptions } from './client'
 import { api } from './index'
 import { postWithProgress } from './resumable-upload'
 import type { UploadedImage } from './types'
@@ -48,28 +52,34 @@ export { categoryRootIds, templateEventKinds, templateLimits } from '../../contr
  * event kinds, icons, 3D template zips and the batch-POI file.
  */
 
-/** Posts to one call of contract/templates.ts, its page query in the address where it has one. */
-async function call<Datum>(
-  name: TemplateCallName,
-  body: RequestBody,
+/**
+ * Posts to one call of contract/templates.ts. The paged calls take `pageSize`/`pageNo` in the
+ * address and their filters in the body; the typed client sends one or the other, so the page
+ * goes into the path here.
+ */
+async function call<Name extends TemplateCallName>(
+  name: Name,
+  body: Record<string, unknown>,
   options: RequestOptions & { query?: Record<string, string | number> } = {},
-): Promise<Datum> {
+): Promise<RouteDatum<(typeof templateRoutes)[Name]>> {
   const { query, ...requestOptions } = options
-  let path = templateCalls[name].url.replace(/^\/web/, '')
-  if (query) {
-    const search = new URLSearchParams()
-    for (const [key, value] of Object.entries(query)) search.set(key, String(value))
-    path = `${path}?${search.toString()}`
-  }
-  const { datum } = await api.post<Datum>(path, body, requestOptions)
-  return datum
+  const route = templateRoutes[name]
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(query ?? {})) search.set(key, String(value))
+  const path = query ? `${route.path}?${search.toString()}` : route.path
+  const { datum } = await api.call(
+    { ...route, path, query: undefined } as RouteDescriptor,
+    body as never,
+    requestOptions,
+  )
+  return datum as RouteDatum<(typeof templateRoutes)[Name]>
 }
 
 /* ---------------------------------------------------------------- categories */
 
 /** The 2D and 3D category trees the caller sees (shared ones and their own). */
 export async function findCategoryTree(): Promise<CategoryNode[]> {
-  return (await call<CategoryNode[]>('findAllCategories', { id: 0 })) ?? []
+  return (await call('findAllCategories', { id: 0 })) ?? []
 }
 
 /** One page of categories for the paged category select (query `pageSize`, `pageNo`). */
@@ -79,21 +89,17 @@ export function selectCategoryPage(query: {
   keyword?: string
 }): Promise<CategoryPage> {
   const { pageNo, pageSize, keyword } = query
-  return call<CategoryPage>(
-    'selectCategoryPage',
-    keyword ? { keyword, kind: 'poi' } : { kind: 'poi' },
-    {
-      query: { pageNo, pageSize },
-    },
-  )
+  return call('selectCategoryPage', keyword ? { keyword, kind: 'poi' } : { kind: 'poi' }, {
+    query: { pageNo, pageSize },
+  })
 }
 
 /**
  * Adds a category under `pid`: a shared one when an admin adds it (they manage the system
  * categories), else one of the caller's own.
  */
-export function addCategory(body: AddCategoryBody, isShared: boolean): Promise<CategoryNode> {
-  return call<CategoryNode>(isShared ? 'addSystemCategory' : 'createCategory', { ...body })
+export function addCategory(body: AddCategoryBody, isShared: boolean): Promise<Category> {
+  return call(isShared ? 'addSystemCategory' : 'createCategory', { ...body })
 }
 
 /** Renames (or moves) a category, through the shared or the own call as the category is. */
@@ -120,32 +126,32 @@ export function listTemplates(query: {
   const body: Record<string, string> = {}
   if (keyword) body.keyword = keyword
   if (categoryId) body.category_id = categoryId
-  return call<TemplatePage>('selectTemplatePage', body, { query: { pageNo, pageSize } })
+  return call('selectTemplatePage', body, { query: { pageNo, pageSize } })
 }
 
 /** `selectPoiCategoryBasic`: one template with every field. */
 export function getTemplate(id: string): Promise<Template> {
-  return call<Template>('selectTemplate', { id })
+  return call('selectTemplate', { id })
 }
 
 /** `creatPoiCategoryBasic`: answers the template, whose id unlocks the popup's other tabs. */
 export function createTemplate(fields: CreateTemplateBody): Promise<Template> {
-  return call<Template>('createTemplate', { ...fields }, { encoding: 'json' })
+  return call('createTemplate', { ...fields }, { encoding: 'json' })
 }
 
 /** `createMultiLevelTemplate`: the multi-level kind. */
 export function createMultiLevelTemplate(fields: CreateMultiLevelTemplateBody): Promise<Template> {
-  return call<Template>('createMultiLevelTemplate', { ...fields }, { encoding: 'json' })
+  return call('createMultiLevelTemplate', { ...fields }, { encoding: 'json' })
 }
 
 /** `updatePoiCategoryBasic`. */
 export function updateTemplate(fields: UpdateTemplateBody): Promise<Template> {
-  return call<Template>('updateTemplate', { ...fields }, { encoding: 'json' })
+  return call('updateTemplate', { ...fields }, { encoding: 'json' })
 }
 
 /** Copies a template (own or library) into the caller's templates. */
 export function copyTemplate(id: string): Promise<Template> {
-  return call<Template>('copyTemplate', { id })
+  return call('copyTemplate', { id })
 }
 
 /** Deletes a template; refused while POIs use it. */
@@ -157,12 +163,12 @@ export async function deleteTemplate(id: string): Promise<void> {
 
 /** The static attributes of a template. */
 export async function listAttributes(poicategoryid: string): Promise<TemplateProperty[]> {
-  return (await call<TemplateProperty[]>('selectProperties', { poicategoryid })) ?? []
+  return (await call('selectProperties', { poicategoryid })) ?? []
 }
 
 /** Adds a static attribute. */
 export function addAttribute(body: CreatePropertyBody): Promise<TemplateProperty> {
-  return call<TemplateProperty>('createProperty', { ...body })
+  return call('createProperty', { ...body })
 }
 
 /** Deletes a static attribute. */
@@ -184,7 +190,7 @@ export function syncAttributes(
 
 /** Current and history labels of a template. */
 export async function getLabels(id: string): Promise<TemplateLabels> {
-  const datum = await call<TemplateLabels | null>('getLabels', { id })
+  const datum = await call('getLabels', { id })
   return {
     poicategoryLabels: datum?.poicategoryLabels ?? [],
     poicategoryHistoryLabels: datum?.poicategoryHistoryLabels ?? [],
@@ -193,7 +199,7 @@ export async function getLabels(id: string): Promise<TemplateLabels> {
 
 /** Adds a label (`label.labelKey`), or brings one back from the history. */
 export function addLabel(id: string, labelKey: string): Promise<TemplateLabel> {
-  return call<TemplateLabel>('createLabel', { id, label: { labelKey } })
+  return call('createLabel', { id, label: { labelKey } })
 }
 
 /** Moves a label from the current list to the history. */
@@ -205,7 +211,7 @@ export async function deleteLabel(id: string): Promise<void> {
 
 /** The four event kinds of a template, each enabled or not. */
 export async function getEvents(poicategoryid: string): Promise<TemplateEvent[]> {
-  return (await call<TemplateEvent[]>('selectEvents', { poicategoryid })) ?? []
+  return (await call('selectEvents', { poicategoryid })) ?? []
 }
 
 /** Sets the event kinds of a template. */
@@ -213,7 +219,7 @@ export function setEvents(
   poicategoryid: string,
   events: UpdateEventsBody['events'],
 ): Promise<TemplateEvent[]> {
-  return call<TemplateEvent[]>('updateEvents', { poicategoryid, events }, { encoding: 'json' })
+  return call('updateEvents', { poicategoryid, events }, { encoding: 'json' })
 }
 
 /* ---------------------------------------------------------------- files */
@@ -222,7 +228,7 @@ export function setEvents(
 export async function uploadIcon(file: File): Promise<UploadedImage> {
   const form = new FormData()
   form.append('file', file)
-  const { datum } = await api.post<UploadedImage>('/upload/uploadJpg', form)
+  const { datum } = await api.upload(fileRoutes.uploadJpg, form)
   return datum
 }
 
@@ -241,8 +247,8 @@ export function upload3dZip(
 ): Promise<TemplateModel> {
   const form = new FormData()
   form.append('file', file, file.name)
-  return postWithProgress<TemplateModel>(
-    '/upload/upload3DPoi',
+  return postWithProgress(
+    templateFileRoutes.upload3DPoi,
     form,
     onProgress,
     signal ? { signal } : {},
@@ -309,6 +315,6 @@ export async function uploadBatchFile(templateId: string, file: File): Promise<B
   const form = new FormData()
   form.append('pid', templateId)
   form.append('file', file, file.name)
-  const { datum } = await api.post<BatchFileAnswer>('/poi/uploadPoiTemplate', form)
+  const { datum } = await api.upload(templateFileRoutes.uploadPoiTemplate, form)
   return datum
 }

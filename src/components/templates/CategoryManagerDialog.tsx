@@ -220,7 +220,7 @@ export function CategoryFormDialog({
   form: CategoryForm
   services: TemplateServices
   onClose: () => void
-  onSaved: (category: CategoryNode | null) => void | Promise<void>
+  onSaved: (category: { id: string } | null) => void | Promise<void>
 }) {
   const { t } = useLingui()
   const [name, setName] = useState(form.mode === 'rename' ? form.category.category_name : '')
