@@ -1,7 +1,7 @@
 import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
-import { formBoolean, formList, formNumber } from './form-fields'
+import { documentedAs, formBoolean, formNumber, formScalarList } from './form-fields'
 import { webRoute } from './route'
 
 /**
@@ -139,6 +139,42 @@ export const uploadTiltModelFieldsSchema = z.object({
 })
 export type UploadTiltModelFields = z.input<typeof uploadTiltModelFieldsSchema>
 
+/** Most features one GIS model selects. */
+export const gisModelMaxFeatureIds = 100_000
+
+/**
+ * Largest body of `/gismodel/add` and `/gismodel/update` (the server's default is 64 KiB):
+ * 100,000 feature ids of a few digits plus 64 KB of properties.
+ */
+export const gisModelBodyMaxBytes = 1_048_576
+
+const digitsOnly = /^\d+$/
+
+/** A batch id (a whole number, or its digits from a form) or a feature id (1–200 characters). */
+function readFeatureId(value: unknown): number | string | undefined {
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined
+  if (typeof value !== 'string' || value.length === 0 || value.length > 200) return undefined
+  if (!digitsOnly.test(value)) return value
+  const number = Number(value)
+  return Number.isSafeInteger(number) ? number : value
+}
+
+const featureIdsSchema = formScalarList({
+  maxItems: gisModelMaxFeatureIds,
+  readItem: readFeatureId,
+  describeItem: z.union([z.number().int().min(0), z.string().min(1).max(200)]),
+})
+
+/** A stored model's feature ids, checked in one loop like the input (answers are checked too). */
+const storedFeatureIdsSchema = z
+  .custom<Array<number | string>>(
+    (value) =>
+      Array.isArray(value) &&
+      value.every((item) => typeof item === 'number' || typeof item === 'string'),
+  )
+  .meta(documentedAs(z.array(z.union([z.number().int(), z.string()]))))
+
 /**
  * A single-building ("monomer") model: a named selection of features (b3dm batch ids or feature
  * ids) in one of the project's tilesets, with properties the user attached.
@@ -150,16 +186,12 @@ export const gisModelSchema = z.object({
   project_id: recordIdSchema,
   tileset_id: recordIdSchema.nullable(),
   /** Batch ids (numbers) or feature ids (strings) of the selected features. */
-  feature_ids: z.array(z.union([z.number().int(), z.string()])),
+  feature_ids: storedFeatureIdsSchema,
   properties: z.record(z.string(), z.unknown()),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 })
 export type GisModel = z.infer<typeof gisModelSchema>
-
-const featureIdsSchema = formList(
-  z.union([z.number().int().min(0), z.string().regex(/^\d+$/).transform(Number), z.string()]),
-).pipe(z.array(z.union([z.number().int(), z.string().min(1).max(200)])).max(100_000))
 
 /** Properties travel as an object (JSON) or as its JSON text (form). */
 const propertiesSchema = z

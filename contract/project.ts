@@ -57,6 +57,12 @@ export const lngLatInputSchema = z.object({
   lat: formNumber(z.number().min(-90).max(90)),
 })
 
+/**
+ * Largest body of project create and update (the server's default is 64 KiB): 10,000 tile
+ * index pairs, as JSON (~160 KB) or as JSON text in a form field (percent-encoded, ~280 KB).
+ */
+export const projectBodyMaxBytes = 512 * 1024
+
 /** Tile indexes `[x, y]` at `title_level` (SPEC §3 `tile_coordinates`). */
 export const tileCoordinatesSchema = z
   .array(z.tuple([z.number().int().min(0), z.number().int().min(0)]))

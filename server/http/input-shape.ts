@@ -11,11 +11,12 @@ export const maxInputDepth = 64
 
 /**
  * Most values (strings, numbers, keys' values, items) in one input: the largest list a contract
- * takes is 100,000 feature ids (contract/city.ts). Validation allocates per value, and per wrong
- * value far more (zod collects an issue for each), so a 1 MB body of half a million tiny items
- * is refused here, counted, before zod sees it.
+ * takes is 100,000 feature ids (contract/city.ts), sent beside the model's name and up to 64 KB
+ * of properties, hence the room above it. Validation allocates per value, and per wrong value
+ * far more (zod collects an issue for each), so a 1 MB body of half a million tiny items is
+ * refused here, counted, before zod sees it.
  */
-export const maxInputValues = 100_000
+export const maxInputValues = 120_000
 
 /**
  * Most object keys in one input, all objects together. Real bodies have tens; a building
