@@ -185,7 +185,14 @@ const mebibytes = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10
 export async function runHostileBench(): Promise<void> {
   const machine = machineInfo(null)
   const server = fork(fileURLToPath(new URL('./hostile-server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(process.env.HOSTILE_SERVER_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HOSTILE_SERVER_PROFILE_DIR}`]
+        : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   try {
