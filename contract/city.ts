@@ -1,7 +1,8 @@
 import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
+import { parseJsonField, shapeLimitMessages } from './json-text'
 import { zodMessage } from './messages'
-import { documentedAs, formBoolean, formNumber, formScalarList } from './form-fields'
+import { documentedAs, formBoolean, formNumber, checkedList } from './form-fields'
 import { webRoute } from './route'
 
 /**
@@ -160,8 +161,9 @@ function readFeatureId(value: unknown): number | string | undefined {
   return Number.isSafeInteger(number) ? number : value
 }
 
-const featureIdsSchema = formScalarList({
+const featureIdsSchema = checkedList({
   maxItems: gisModelMaxFeatureIds,
+  acceptsBareItem: true,
   readItem: readFeatureId,
   describeItem: z.union([z.number().int().min(0), z.string().min(1).max(200)]),
 })
@@ -198,13 +200,17 @@ const propertiesSchema = z
   .union([
     z.record(z.string(), z.unknown()),
     z.string().transform((text, context) => {
-      try {
-        const value = JSON.parse(text) as unknown
+      // JSON text nothing checked as a body: its shape is bounded the same way.
+      const parsed = parseJsonField(text)
+      if ('value' in parsed) {
+        const { value } = parsed
         if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
           return value as Record<string, unknown>
         }
-      } catch {
-        // reported below
+      } else if (parsed.problem !== 'malformed') {
+        const { id, maximum } = shapeLimitMessages[parsed.problem]
+        context.addIssue({ code: 'custom', message: id, params: { maximum } })
+        return z.NEVER
       }
       context.addIssue({ code: 'custom', message: zodMessage('input.jsonObject') })
       return z.NEVER

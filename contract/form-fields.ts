@@ -50,30 +50,40 @@ export function formList<Item extends z.ZodType>(item: Item) {
   return z.union([z.array(item), item.transform((value) => [value])])
 }
 
-/** Options of {@link formScalarList}. */
-export interface ScalarListOptions<Item> {
+/** Options of {@link checkedList}. */
+export interface CheckedListOptions<Item> {
   maxItems: number
   /** The item a value stands for (e.g. digits → a number), or undefined when it is not one. */
   readItem: (value: unknown) => Item | undefined
   /** What the OpenAPI document says an item is (never used to validate). */
   describeItem: z.ZodType
+  /** Whether one bare item stands for a list of it, as a form sends a single value. */
+  acceptsBareItem: boolean
 }
 
 /**
- * A long list of scalars (e.g. 100,000 feature ids) from JSON, or from a form as {@link formList}
- * takes it, checked in one plain loop. Zod's own `z.array(union)` costs a few microseconds per
- * item and, for wrong items, an issue object each: 100,000 items held the event loop ~0.2 s,
+ * A long list (e.g. 100,000 feature ids, 10,000 tile index pairs) from JSON, or from a form as
+ * {@link formList} takes it when `acceptsBareItem`, checked in one plain loop. Zod's own
+ * `z.array(union)` costs a few microseconds per item and, for wrong items, an issue object each: 100,000 items held the event loop ~0.2 s,
  * 100,000 wrong ones ~3 s. This refuses the list at its first wrong item (one issue, naming its
  * index) or when it is too long, before reading any item.
  */
-export function formScalarList<Item>(
-  options: ScalarListOptions<Item>,
+export function checkedList<Item>(
+  options: CheckedListOptions<Item>,
 ): z.ZodType<Item[], Item[] | Item> {
-  const { maxItems, readItem } = options
+  const { maxItems, readItem, acceptsBareItem } = options
   return (
     z
       .unknown()
       .transform((value, context) => {
+        if (!Array.isArray(value) && !acceptsBareItem) {
+          context.addIssue({
+            code: 'custom',
+            message: zodMessage('validation.expectedList'),
+            input: value,
+          })
+          return z.NEVER
+        }
         const list = Array.isArray(value) ? value : [value]
         if (list.length > maxItems) {
           context.addIssue({

@@ -114,6 +114,34 @@ describe('hostile requests to the HTTP layer', () => {
       expect(answer.envelope.message).toBe('The input holds more than 10000 keys.')
     })
 
+    it('bounds JSON text sent inside a form field like a body (properties, tile lists)', async () => {
+      const deepObject = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`
+      const properties = await callApi(testApp.app, {
+        url: '/web/gismodel/add',
+        token: editorToken,
+        form: new URLSearchParams({
+          project_id: '1',
+          modelname: 'x',
+          properties: deepObject,
+        }).toString(),
+      })
+      // was a 500: the parsed value overflowed the stack of the size check's JSON.stringify
+      expect(properties.statusCode).toBe(400)
+      expect(properties.envelope.code).toBe('1000')
+      const tiles = await callApi(testApp.app, {
+        url: '/web/project/updateProject',
+        token: editorToken,
+        form: new URLSearchParams({
+          id: '1',
+          tile_coordinates: `${'['.repeat(50_000)}${']'.repeat(50_000)}`,
+        }).toString(),
+      })
+      expect(tiles.statusCode).toBe(400)
+      expect(tiles.envelope.message).toBe(
+        'tile_coordinates: The input is nested deeper than 64 levels.',
+      )
+    })
+
     it('counts brackets only outside JSON strings', () => {
       expect(isJsonNestedDeeperThan(`{"a":"${'['.repeat(500)}\\"${'{'.repeat(500)}"}`, 2)).toBe(
         false,
