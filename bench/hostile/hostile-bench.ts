@@ -75,6 +75,19 @@ function askMemory(server: ChildProcess, type: 'memory' | 'gc'): Promise<ServerM
   })
 }
 
+/** CPU time the server process used so far (user + system), in ms. */
+function askCpuMs(server: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type: string; cpuMs?: number }) => {
+      if (message.type !== 'cpu' || message.cpuMs === undefined) return
+      server.off('message', onMessage)
+      resolve(message.cpuMs)
+    }
+    server.on('message', onMessage)
+    server.send({ type: 'cpu' })
+  })
+}
+
 const mebibytes = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10
 
 /** Runs the benchmark and writes bench/results/hostile.json. */
@@ -114,8 +127,12 @@ export async function runHostileBench(): Promise<void> {
       perKindMs[request.name] = measure(samples, 'ms').median
     }
 
+    // CPU time is what a loaded machine does not distort: the server's own cost per request.
+    const cpuBeforeIdleMs = await askCpuMs(server)
     const idleSamples = await measureHealth(port, () => true, idleHealthSamples)
+    const healthCpuMs = ((await askCpuMs(server)) - cpuBeforeIdleMs) / idleSamples.length
     const before = await askMemory(server, 'gc')
+    const cpuBeforeFloodMs = await askCpuMs(server)
 
     // The flood comes from another process, so this one's event loop only measures health.
     const flooder = fork(fileURLToPath(new URL('./hostile-flood.ts', import.meta.url)), [], {
@@ -144,6 +161,8 @@ export async function runHostileBench(): Promise<void> {
     const floodSamples = await measureHealth(port, () => !isFlooding, 50)
     const { statusCounts, floodSeconds } = await flood
     flooder.kill()
+    const floodCpuMs = (await askCpuMs(server)) - cpuBeforeFloodMs
+    const hostileCpuMs = (floodCpuMs - floodSamples.length * healthCpuMs) / hostileRequestCount
     const afterFlood = await askMemory(server, 'memory')
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     const afterCollection = await askMemory(server, 'gc')
@@ -177,6 +196,10 @@ export async function runHostileBench(): Promise<void> {
         },
       },
       perKindMedianMs: perKindMs,
+      serverCpuMsPerRequest: {
+        health: Math.round(healthCpuMs * 1000) / 1000,
+        hostileAverage: Math.round(hostileCpuMs * 1000) / 1000,
+      },
       answers: statusCounts,
       memoryMiB: {
         before: Object.fromEntries(Object.entries(before).map(([k, v]) => [k, mebibytes(v)])),
@@ -206,7 +229,8 @@ export async function runHostileBench(): Promise<void> {
     const path = writeBenchResult('hostile', report)
     console.log(
       `health p99 idle ${idleP99.toFixed(1)} ms, under flood ${floodP99.toFixed(1)} ms (× ${healthRatio.value}); ` +
-        `${hostileRequestCount} hostile requests in ${floodSeconds.toFixed(1)} s; RSS ${mebibytes(before.rss)} → ` +
+        `${hostileRequestCount} hostile requests in ${floodSeconds.toFixed(1)} s; server CPU per request: ` +
+        `health ${healthCpuMs.toFixed(2)} ms, hostile ${hostileCpuMs.toFixed(2)} ms; RSS ${mebibytes(before.rss)} → ` +
         `${mebibytes(afterFlood.rss)} → ${mebibytes(afterCollection.rss)} MiB after collection; heap used ` +
         `${mebibytes(before.heapUsed)} → ${mebibytes(afterCollection.heapUsed)} MiB. Written to ${path}`,
     )
