@@ -117,7 +117,9 @@ export async function runHostileBench(): Promise<void> {
 
     // Each kind alone, one at a time: what one request of it costs end to end.
     const perKindMs: Record<string, number> = {}
+    const perKindCpuMs: Record<string, number> = {}
     for (const request of hostileRequests) {
+      const cpuBeforeMs = await askCpuMs(server)
       const samples: number[] = []
       for (let round = 0; round < 15; round++) {
         const startedAtMs = performance.now()
@@ -125,6 +127,8 @@ export async function runHostileBench(): Promise<void> {
         samples.push(performance.now() - startedAtMs)
       }
       perKindMs[request.name] = measure(samples, 'ms').median
+      perKindCpuMs[request.name] =
+        Math.round((((await askCpuMs(server)) - cpuBeforeMs) / samples.length) * 1000) / 1000
     }
 
     // CPU time is what a loaded machine does not distort: the server's own cost per request.
@@ -199,6 +203,7 @@ export async function runHostileBench(): Promise<void> {
       serverCpuMsPerRequest: {
         health: Math.round(healthCpuMs * 1000) / 1000,
         hostileAverage: Math.round(hostileCpuMs * 1000) / 1000,
+        hostileByKind: perKindCpuMs,
       },
       answers: statusCounts,
       memoryMiB: {
