@@ -51,6 +51,35 @@ function pmtilesFile(): Buffer {
   return Buffer.concat([header, Buffer.alloc(2000, 7)])
 }
 
+describe('signed file addresses', () => {
+  it('swaps the grant of every kind of address, relative or absolute, and leaves others alone', async () => {
+    const seen: string[] = []
+    const book = createFileAddressBook({
+      fetch: async (url) => {
+        seen.push(url)
+        return new Response('', { status: url.includes('old') ? 403 : 200 })
+      },
+    })
+    book.setRenewer(async () => ({
+      tilesets: [{ root_url: '/web/tiles/t1/v1/new1/tileset.json' }],
+      basemap: { pmtiles_url: '/web/basemaps/b1/new2/map.pmtiles' },
+      models: [{ url: '/web/model/files/m1/abc.sbm?grant=new3' }],
+      other: '/web/health',
+    }))
+    const tile = 'http://host/web/tiles/t1/v1/old1/sub/a.b3dm'
+    expect((await book.fetch(tile)).status).toBe(200)
+    expect(seen).toEqual([tile, 'http://host/web/tiles/t1/v1/new1/sub/a.b3dm'])
+    expect(book.current('/web/basemaps/b1/old2/map.pmtiles')).toBe(
+      '/web/basemaps/b1/new2/map.pmtiles',
+    )
+    expect(book.current('http://host/web/model/files/m1/abc.sbm?grant=old3')).toBe(
+      'http://host/web/model/files/m1/abc.sbm?grant=new3',
+    )
+    expect(book.current('/web/health')).toBe('/web/health')
+    expect(signedAddressOf('/web/health')).toBeUndefined()
+  })
+})
+
 describe('renewing signed file addresses', () => {
   let testApp: TestApp
   let app: FastifyInstance
