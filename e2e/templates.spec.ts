@@ -4,6 +4,8 @@ import { expect, type Locator, type Page, test } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { zipSync } from 'fflate'
 import { e2eAdmin, setLanguageCookie, startSignedIn } from './support/accounts'
+import { createBuildingProject, enterBuildingProject } from './support/building'
+import { createCityProject, enterCityProject } from './support/city'
 
 /**
  * The template library as a new user meets it (issue 15 acceptance): a category tree, a 2D
@@ -263,8 +265,14 @@ test('templates: a category tree, 2D, 3D and multi-level templates, the batch fi
   await page.keyboard.press('Escape')
 })
 
-test('the template manager in ko, zh and en', async ({ page, request, context, baseURL }) => {
-  await startSignedIn(page, request, e2eAdmin.name, e2eAdmin.password)
+test("the template manager in ko, zh and en, and the editors' Template module", async ({
+  page,
+  request,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(180_000)
+  const { token } = await startSignedIn(page, request, e2eAdmin.name, e2eAdmin.password)
   const texts = {
     ko: { title: '템플릿 목록', edit: '편집', tabs: ['기본', '정적 속성', '모델 라벨', '이벤트'] },
     zh: { title: '模板列表', edit: '编辑', tabs: ['基本', '静态属性', '模型标签', '事件'] },
@@ -292,5 +300,28 @@ test('the template manager in ko, zh and en', async ({ page, request, context, b
     await expect(popup.getByTestId('template-name')).not.toHaveValue('')
     await popup.screenshot({ path: `${screensFolder}/templates-${language}.png` })
     await page.keyboard.press('Escape')
+  }
+
+  // the Template module of both editors lists the same library, and its popup opens there
+  await setLanguageCookie(context, baseURL, 'en')
+  const cityName = `Templates city ${Date.now()}`
+  const buildingName = `Templates building ${Date.now()}`
+  await createCityProject(request, token, cityName)
+  await createBuildingProject(request, token, buildingName)
+  for (const [enter, name, path, shot] of [
+    [enterCityProject, cityName, '/home/template/list', 'city'],
+    [enterBuildingProject, buildingName, '/bim4/template', 'building'],
+  ] as const) {
+    await enter(page, name)
+    await page.goto(`/#${path}`)
+    const module = page.getByTestId('template-list')
+    await expect(module.getByTestId('template-row').first()).toBeVisible()
+    await module.getByRole('button', { name: 'New template', exact: true }).click()
+    await expect(page.getByRole('dialog', { name: 'New template' })).toBeVisible()
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+    await page
+      .locator('.ts-side-panel')
+      .first()
+      .screenshot({ path: `${screensFolder}/templates-editor-${shot}.png` })
   }
 })

@@ -195,11 +195,11 @@ export function TemplateList({
               <th scope="col">
                 <Trans>Template</Trans>
               </th>
-              <th scope="col">
-                <Trans>Classify</Trans>
-              </th>
               {!isCompact && (
                 <>
+                  <th scope="col">
+                    <Trans>Classify</Trans>
+                  </th>
                   <th scope="col">
                     <Trans>Category</Trans>
                   </th>
@@ -238,9 +238,9 @@ export function TemplateList({
                       {template.name}
                     </span>
                   </th>
-                  <td>{template.classify}</td>
                   {!isCompact && (
                     <>
+                      <td>{template.classify}</td>
                       <td>{template.category || '—'}</td>
                       <td>{template.poicategory_code}</td>
                       <td>
@@ -272,21 +272,26 @@ export function TemplateList({
                         >
                           <Trans>Edit</Trans>
                         </Button>
-                        <Button
-                          variant="ghost"
-                          onClick={() => void copy(template)}
-                          aria-label={t`Copy ${templateName}`}
-                        >
-                          <Trans>Copy</Trans>
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          disabled={!template.can_edit}
-                          onClick={() => void remove(template)}
-                          aria-label={t`Delete ${templateName}`}
-                        >
-                          <Trans>Delete</Trans>
-                        </Button>
+                        {/* the editors' narrow panel edits; the library page copies and deletes */}
+                        {!isCompact && (
+                          <>
+                            <Button
+                              variant="ghost"
+                              onClick={() => void copy(template)}
+                              aria-label={t`Copy ${templateName}`}
+                            >
+                              <Trans>Copy</Trans>
+                            </Button>
+                            <Button
+                              variant="ghost"
+                              disabled={!template.can_edit}
+                              onClick={() => void remove(template)}
+                              aria-label={t`Delete ${templateName}`}
+                            >
+                              <Trans>Delete</Trans>
+                            </Button>
+                          </>
+                        )}
                       </>
                     )}
                   </td>
