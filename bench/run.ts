@@ -17,6 +17,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'city-tiles': async () => (await import('./city-tiles')).runCityTilesBench(),
   'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
   hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
+  templates: async () => (await import('./templates/templates-list')).runTemplatesBench(),
   'template-zip-health': async () =>
     (await import('./templates/template-zip-health')).runTemplateZipHealthBench(),
 }

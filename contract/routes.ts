@@ -9,6 +9,7 @@ import { projectRoutes } from './project'
 import { roleRoutes } from './role'
 import type { RouteDescriptor } from './route'
 import { systemRoutes } from './system'
+import { templateRoutes } from './templates'
 import { templateFileRoutes } from './template-files'
 import { userRoutes } from './user'
 
@@ -30,6 +31,7 @@ export const webRouteAreas = {
   project: projectRoutes,
   role: roleRoutes,
   system: systemRoutes,
+  templates: templateRoutes,
   templateFiles: templateFileRoutes,
   user: userRoutes,
 } as const

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { recordIdSchema, timestampSchema } from './common'
 import { formBoolean, formInteger } from './form-fields'
 import { zodMessage } from './messages'
+import { webRoute } from './route'
 
 /**
  * POI categories and templates (issue 15; SPEC §3 "POI category", "POI template", "Static
@@ -554,263 +555,293 @@ export type UpdatePoiTemplateBody = z.input<typeof updatePoiTemplateBodySchema>
 // ---------------------------------------------------------------------------------------------
 // the calls
 
-/** Who may call: 'user' = any signed-in session (guests included), 'editor', 'admin'. */
-type Auth = 'user' | 'editor' | 'admin'
-
-/** One call: its address, who may call, and its schemas (route descriptors for server and client). */
-export interface TemplateCall {
-  url: string
-  auth: Auth
-  summary: string
-  body: z.ZodType
-  query?: z.ZodType
-  datum: z.ZodType
-}
-
 const nullDatum = z.null()
 
-/** Every call of this area (all POST), by name. */
-export const templateCalls = {
+/** The /web/ routes of this area, all POST (the route table: contract/route.ts, contract/routes.ts). */
+export const templateRoutes = {
   // shared (system) categories: admins write, everyone signed in reads
-  addSystemCategory: {
-    url: '/web/systempoicategory/addsystempoicategory',
+  addSystemCategory: webRoute({
+    method: 'POST',
+    path: '/web/systempoicategory/addsystempoicategory',
     auth: 'admin',
     summary: 'Add a shared POI category',
     body: addCategoryBodySchema,
     datum: categorySchema,
-  },
-  updateSystemCategory: {
-    url: '/web/systempoicategory/updatesystempoicategory',
+  }),
+  updateSystemCategory: webRoute({
+    method: 'POST',
+    path: '/web/systempoicategory/updatesystempoicategory',
     auth: 'admin',
     summary: 'Rename or move a shared POI category',
     body: updateCategoryBodySchema,
     datum: categorySchema,
-  },
-  deleteSystemCategory: {
-    url: '/web/systempoicategory/delsystempoicategory',
+  }),
+  deleteSystemCategory: webRoute({
+    method: 'POST',
+    path: '/web/systempoicategory/delsystempoicategory',
     auth: 'admin',
     summary: 'Delete a shared POI category and its unused sub-categories',
     body: idBodySchema,
     datum: deletedDatumSchema,
-  },
-  findCategory: {
-    url: '/web/systempoicategory/findsystempoicategory',
+  }),
+  findCategory: webRoute({
+    method: 'POST',
+    path: '/web/systempoicategory/findsystempoicategory',
     auth: 'user',
     summary: 'One category with its subtree',
     body: idBodySchema,
     datum: categoryNodeSchema,
-  },
-  findAllCategories: {
-    url: '/web/systempoicategory/findallsystempoicategory',
+  }),
+  findAllCategories: webRoute({
+    method: 'POST',
+    path: '/web/systempoicategory/findallsystempoicategory',
     auth: 'user',
     summary: 'The 2D and 3D category trees (id 0)',
     body: treeBodySchema,
     datum: z.array(categoryNodeSchema),
-  },
-  findLocationCategories: {
-    url: '/web/systempoicategory/findlocationsystempoicategory',
+  }),
+  findLocationCategories: webRoute({
+    method: 'POST',
+    path: '/web/systempoicategory/findlocationsystempoicategory',
     auth: 'user',
     summary: "The location category tree (id '0')",
     body: treeBodySchema,
     datum: z.array(categoryNodeSchema),
-  },
-  findCategoryGroups: {
-    url: '/web/systempoicategory/findgroupsystempoicategory',
+  }),
+  findCategoryGroups: webRoute({
+    method: 'POST',
+    path: '/web/systempoicategory/findgroupsystempoicategory',
     auth: 'user',
     summary: 'Each category under a node (default both roots) with its templates',
     body: treeBodySchema,
     datum: categoryGroupsSchema,
-  },
+  }),
   // the caller's own categories
-  createCategory: {
-    url: '/web/poi/creatPoiCategory',
+  createCategory: webRoute({
+    method: 'POST',
+    path: '/web/poi/creatPoiCategory',
     auth: 'editor',
     summary: 'Add one of my POI categories',
     body: addCategoryBodySchema,
     datum: categorySchema,
-  },
-  updateCategory: {
-    url: '/web/poi/updatePoiCategory',
+  }),
+  updateCategory: webRoute({
+    method: 'POST',
+    path: '/web/poi/updatePoiCategory',
     auth: 'editor',
     summary: 'Rename or move one of my POI categories',
     body: updateCategoryBodySchema,
     datum: categorySchema,
-  },
-  deleteCategory: {
-    url: '/web/poi/deletePoiCategory',
+  }),
+  deleteCategory: webRoute({
+    method: 'POST',
+    path: '/web/poi/deletePoiCategory',
     auth: 'editor',
     summary: 'Delete one of my POI categories (refused while templates or POIs use it)',
     body: idBodySchema,
     datum: deletedDatumSchema,
-  },
-  selectCategoryChildren: {
-    url: '/web/poi/selectPoiCategorys',
+  }),
+  selectCategoryChildren: webRoute({
+    method: 'POST',
+    path: '/web/poi/selectPoiCategorys',
     auth: 'user',
     summary: 'The children of a category (pid)',
     body: childrenBodySchema,
     datum: z.array(categorySchema),
-  },
-  selectCategoryPage: {
-    url: '/web/poi/selectPoiCategoryPage',
+  }),
+  selectCategoryPage: webRoute({
+    method: 'POST',
+    path: '/web/poi/selectPoiCategoryPage',
     auth: 'user',
     summary: 'A page of categories (query pageSize, pageNo)',
     body: categoryPageBodySchema,
     query: categoryPageQuerySchema,
     datum: categoryPageSchema,
-  },
+  }),
   // templates
-  selectTemplate: {
-    url: '/web/poi/selectPoiCategoryBasic',
+  selectTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/selectPoiCategoryBasic',
     auth: 'user',
     summary: 'One template',
     body: idBodySchema,
     datum: templateSchema,
-  },
-  createTemplate: {
-    url: '/web/poi/creatPoiCategoryBasic',
+  }),
+  createTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/creatPoiCategoryBasic',
     auth: 'editor',
     summary: 'Create a simple template (answers it; datum.id unlocks the other tabs)',
     body: createTemplateBodySchema,
     datum: templateSchema,
-  },
-  updateTemplate: {
-    url: '/web/poi/updatePoiCategoryBasic',
+  }),
+  updateTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/updatePoiCategoryBasic',
     auth: 'editor',
     summary: 'Change a template',
     body: updateTemplateBodySchema,
     datum: templateSchema,
-  },
-  createMultiLevelTemplate: {
-    url: '/web/poi/createMultiLevelTemplate',
+  }),
+  createMultiLevelTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/createMultiLevelTemplate',
     auth: 'editor',
     summary: 'Create a multi-level template',
     body: createMultiLevelTemplateBodySchema,
     datum: templateSchema,
-  },
-  saveMultiLevelTemplate: {
-    url: '/web/poi/creatPoiCategoryMultiLevelBasic',
+  }),
+  saveMultiLevelTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/creatPoiCategoryMultiLevelBasic',
     auth: 'editor',
     summary: "Save a multi-level template's basic tab (create without id, update with id)",
     body: saveMultiLevelTemplateBodySchema,
     datum: templateSchema,
-  },
-  selectTemplatePage: {
-    url: '/web/poi/selectPoiTemplatePage',
+  }),
+  selectTemplatePage: webRoute({
+    method: 'POST',
+    path: '/web/poi/selectPoiTemplatePage',
     auth: 'user',
     summary: 'A page of templates with search (query pageSize, pageNo)',
     body: templatePageBodySchema,
     query: templatePageQuerySchema,
     datum: templatePageSchema,
-  },
-  copyTemplate: {
-    url: '/web/poi/copyPoiCategoryBasic',
+  }),
+  copyTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/copyPoiCategoryBasic',
     auth: 'editor',
     summary: 'Copy a template into my templates',
     body: copyTemplateBodySchema,
     datum: templateSchema,
-  },
-  deleteTemplate: {
-    url: '/web/poi/deletePoiCategoryBasic',
+  }),
+  deleteTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/deletePoiCategoryBasic',
     auth: 'editor',
     summary: 'Delete a template (refused while POIs use it)',
     body: idBodySchema,
     datum: deletedDatumSchema,
-  },
+  }),
   // static attributes
-  selectProperties: {
-    url: '/web/poi/selectPoiCategoryCustomPropery',
+  selectProperties: webRoute({
+    method: 'POST',
+    path: '/web/poi/selectPoiCategoryCustomPropery',
     auth: 'user',
     summary: "A template's static attributes",
     body: templateIdBodySchema,
     datum: z.array(templatePropertySchema),
-  },
-  createProperty: {
-    url: '/web/poi/creatPoiCategoryCustomPropery',
+  }),
+  createProperty: webRoute({
+    method: 'POST',
+    path: '/web/poi/creatPoiCategoryCustomPropery',
     auth: 'editor',
     summary: 'Add a static attribute',
     body: createPropertyBodySchema,
     datum: templatePropertySchema,
-  },
-  updateProperty: {
-    url: '/web/poi/updatePoiCategoryCustomPropery',
+  }),
+  updateProperty: webRoute({
+    method: 'POST',
+    path: '/web/poi/updatePoiCategoryCustomPropery',
     auth: 'editor',
     summary: 'Change a static attribute',
     body: updatePropertyBodySchema,
     datum: templatePropertySchema,
-  },
-  deleteProperty: {
-    url: '/web/poi/deletePoiCategoryCustomPropery',
+  }),
+  deleteProperty: webRoute({
+    method: 'POST',
+    path: '/web/poi/deletePoiCategoryCustomPropery',
     auth: 'editor',
     summary: 'Delete a static attribute',
     body: idBodySchema,
     datum: nullDatum,
-  },
+  }),
   // labels
-  createLabel: {
-    url: '/web/poi/creatPoiCategoryLabel',
+  createLabel: webRoute({
+    method: 'POST',
+    path: '/web/poi/creatPoiCategoryLabel',
     auth: 'editor',
     summary: 'Add a label to a template (or bring one back from its history)',
     body: createLabelBodySchema,
     datum: templateLabelSchema,
-  },
-  getLabels: {
-    url: '/web/poi/getPoiCategoryLabel',
+  }),
+  getLabels: webRoute({
+    method: 'POST',
+    path: '/web/poi/getPoiCategoryLabel',
     auth: 'user',
     summary: "A template's current and history labels",
     body: getLabelsBodySchema,
     datum: templateLabelsSchema,
-  },
-  updateLabel: {
-    url: '/web/poi/updatePoiCategoryLabel',
+  }),
+  updateLabel: webRoute({
+    method: 'POST',
+    path: '/web/poi/updatePoiCategoryLabel',
     auth: 'editor',
     summary: 'Rename a label',
     body: updateLabelBodySchema,
     datum: templateLabelSchema,
-  },
-  deleteLabel: {
-    url: '/web/poi/deletePoiCategoryLabel',
+  }),
+  deleteLabel: webRoute({
+    method: 'POST',
+    path: '/web/poi/deletePoiCategoryLabel',
     auth: 'editor',
     summary: 'Move a label to the history (status false) or remove it (status true)',
     body: deleteLabelBodySchema,
     datum: nullDatum,
-  },
+  }),
   // events
-  selectEvents: {
-    url: '/web/poi/selectPoiCategoryEvent',
+  selectEvents: webRoute({
+    method: 'POST',
+    path: '/web/poi/selectPoiCategoryEvent',
     auth: 'user',
     summary: "A template's event kinds (link, alarm, offline, fault)",
     body: templateIdBodySchema,
     datum: templateEventsSchema,
-  },
-  updateEvents: {
-    url: '/web/poi/updatePoiCategoryEvent',
+  }),
+  updateEvents: webRoute({
+    method: 'POST',
+    path: '/web/poi/updatePoiCategoryEvent',
     auth: 'editor',
     summary: "Set a template's event kinds",
     body: updateEventsBodySchema,
     datum: templateEventsSchema,
-  },
+  }),
   // POIs made from templates
-  syncProperties: {
-    url: '/web/poi/sysnPoiCustomProperty',
+  syncProperties: webRoute({
+    method: 'POST',
+    path: '/web/poi/sysnPoiCustomProperty',
     auth: 'editor',
     summary: "Push a template's static attributes onto all my POIs made from it",
     body: syncPropertiesBodySchema,
     datum: syncDatumSchema,
-  },
-  syncProjectProperties: {
-    url: '/web/poi/sysnCurrentProjectPoiCustomProperty',
+  }),
+  syncProjectProperties: webRoute({
+    method: 'POST',
+    path: '/web/poi/sysnCurrentProjectPoiCustomProperty',
     auth: 'editor',
     summary: "Push a template's static attributes onto its POIs in one project",
     body: syncProjectPropertiesBodySchema,
     datum: syncDatumSchema,
-  },
-  updatePoiTemplate: {
-    url: '/web/poi/updatePoiCategoryId',
+  }),
+  updatePoiTemplate: webRoute({
+    method: 'POST',
+    path: '/web/poi/updatePoiCategoryId',
     auth: 'editor',
     summary: 'Make POIs use another template',
     body: updatePoiTemplateBodySchema,
     datum: syncDatumSchema,
-  },
-} as const satisfies Record<string, TemplateCall>
+  }),
+}
 
-export type TemplateCallName = keyof typeof templateCalls
+/** The name of one of this area's routes. */
+export type TemplateCallName = keyof typeof templateRoutes
+
+/**
+ * The same routes with `url` beside `path`: the first version of this contract named the
+ * address `url`, and code written against it (sibling branches of issue 15) still reads it.
+ * New code uses {@link templateRoutes}.
+ */
+export const templateCalls = Object.fromEntries(
+  Object.entries(templateRoutes).map(([name, route]) => [name, { ...route, url: route.path }]),
+) as { [Name in TemplateCallName]: (typeof templateRoutes)[Name] & { url: string } }

@@ -7,6 +7,7 @@ import type {
   CityServices,
   ProjectServices,
   ServerDeps,
+  TemplateServices,
   TemplateFileServices,
 } from './deps'
 import { createProjectAccess, type ProjectAccess } from './modules/access/project-access'
@@ -50,6 +51,11 @@ import { createPoiBatchFilesService } from './modules/template-files/poi-batch-f
 import { seedTemplateModels } from './modules/template-files/seed-template-models'
 import { createTemplateModelsService } from './modules/template-files/template-models.service'
 import { createTilesetsService } from './modules/tilesets/tilesets.service'
+import { createCategoriesService } from './modules/templates/categories.service'
+import { createTemplatePartsService } from './modules/templates/template-parts.service'
+import { createTemplatePoisService } from './modules/templates/template-pois.service'
+import { seedTemplateLibrary } from './modules/templates/template-seed'
+import { createTemplatesService } from './modules/templates/templates.service'
 import { type Clock, timestampOf } from './modules/time/clock'
 import type { DatabaseHandle } from './plugins/db'
 import { type FileStorage, storageSweep } from './plugins/storage'
@@ -146,6 +152,15 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     city.tilesets.lifecycleHook,
     city.basemaps.lifecycleHook,
   )
+  const categories = createCategoriesService({ database, clock })
+  const templates: TemplateServices = {
+    categories,
+    templates: createTemplatesService({ database, clock, categories }),
+    templateParts: createTemplatePartsService({ database, clock }),
+    templatePois: createTemplatePoisService({ database, clock, access }),
+  }
+  // POIs (made from templates) go with their project
+  lifecycleHooks.push(templates.templatePois.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -168,6 +183,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...project,
       ...building,
       ...city,
+      ...templates,
       ...templateFiles,
       gml,
       resumableUploads,
@@ -379,6 +395,15 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
       tilesetsDirectory: services.cityDirectories.tilesets,
     })
     if (seeded > 0) app.log.info({ cases: seeded }, 'project cases seeded')
+    // after the cases, which seed only while no upload exists (the library's icons are uploads)
+    const library = await seedTemplateLibrary({
+      database: deps.database,
+      storage: deps.storage,
+      clock: deps.clock,
+      users: deps.repositories.users,
+      adminName: config.adminName,
+    })
+    if (library > 0) app.log.info({ templates: library }, 'template library seeded')
   })
   app.addHook('onClose', async () => {
     await services.building.settleReleases()

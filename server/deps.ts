@@ -24,6 +24,10 @@ import type { ResumableUploads } from './modules/resumable-uploads/resumable-upl
 import type { cityDirectories } from './modules/tilesets/served-files'
 import type { TilesetIngestInput } from './modules/tilesets/tileset-ingest-job'
 import type { TilesetsService } from './modules/tilesets/tilesets.service'
+import type { CategoriesService } from './modules/templates/categories.service'
+import type { TemplatePartsService } from './modules/templates/template-parts.service'
+import type { TemplatePoisService } from './modules/templates/template-pois.service'
+import type { TemplatesService } from './modules/templates/templates.service'
 import type { Clock } from './modules/time/clock'
 import type { DatabaseHandle } from './plugins/db'
 import type { FileStorage } from './plugins/storage'
@@ -70,6 +74,14 @@ export interface CityServices {
   cityDirectories: ReturnType<typeof cityDirectories>
 }
 
+/** POI categories and templates (issue 15). */
+export interface TemplateServices {
+  categories: CategoriesService
+  templates: TemplatesService
+  templateParts: TemplatePartsService
+  templatePois: TemplatePoisService
+}
+
 /** Every service of the app, made once in server/composition.ts and handed to the routes. */
 export type ServerServices = {
   auth: AuthService
@@ -82,6 +94,7 @@ export type ServerServices = {
   ProjectServices &
   BuildingServices &
   CityServices &
+  TemplateServices &
   TemplateFileServices
 
 /**

@@ -10,8 +10,8 @@ import {
 } from '../../../contract/templates'
 import { AppError, fieldError } from '../../http/app-error'
 import type { Database, DatabaseHandle } from '../../plugins/db'
-import { type Clock, timestampOf } from '../clock'
-import type { AuthUser } from '../users.service'
+import { type Clock, timestampOf } from '../time/clock'
+import type { AuthUser } from '../accounts/users.service'
 import { type CategoryRow, CategoryTree, canEditCategory, rootIds } from './category-tree'
 import { retemplatePaths } from './template-paths'
 

@@ -6,7 +6,7 @@ import {
   locationCategoryRootId,
 } from '../../../contract/templates'
 import type { PoiCategoriesTable } from '../../migrations/0007-poi-templates'
-import type { AuthUser } from '../users.service'
+import type { AuthUser } from '../accounts/users.service'
 
 /** A stored category row. */
 export type CategoryRow = Selectable<PoiCategoriesTable>

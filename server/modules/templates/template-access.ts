@@ -5,7 +5,7 @@ import { AppError, fieldError } from '../../http/app-error'
 import type { PoiTemplatesTable } from '../../migrations/0007-poi-templates'
 import type { Database } from '../../plugins/db'
 import { ownsOrAdministers } from '../access/project-access'
-import type { AuthUser } from '../users.service'
+import type { AuthUser } from '../accounts/users.service'
 import { CategoryTree } from './category-tree'
 
 /** A stored template row. */

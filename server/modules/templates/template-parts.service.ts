@@ -13,8 +13,8 @@ import {
 } from '../../../contract/templates'
 import { AppError, fieldError } from '../../http/app-error'
 import { type Database, type DatabaseHandle, isUniqueViolation } from '../../plugins/db'
-import { type Clock, timestampOf } from '../clock'
-import type { AuthUser } from '../users.service'
+import { type Clock, timestampOf } from '../time/clock'
+import type { AuthUser } from '../accounts/users.service'
 import { checkImagePath, loadEditableTemplate, loadVisibleTemplate } from './template-access'
 
 type EventsInput = z.output<typeof updateEventsBodySchema>['events']

@@ -3,9 +3,9 @@ import type { SyncDatum } from '../../../contract/templates'
 import { AppError } from '../../http/app-error'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { ProjectAccess } from '../access/project-access'
-import { type Clock, timestampOf } from '../clock'
-import type { ProjectLifecycleHook } from '../projects.service'
-import type { AuthUser } from '../users.service'
+import { type Clock, timestampOf } from '../time/clock'
+import type { ProjectLifecycleHook } from '../projects/projects.service'
+import type { AuthUser } from '../accounts/users.service'
 import { loadVisibleTemplate } from './template-access'
 
 /**

@@ -7,6 +7,9 @@ import type { Database } from '../../plugins/db'
  * the rarest such gram (counted by index) gives the candidates that `LIKE` then checks.
  */
 
+/** Grams are counted up to this many templates when choosing the rarest. */
+const gramCountCap = 300
+
 /** The distinct 2- and 3-character grams of a text, by code point (so CJK text works too). */
 export function gramsOf(text: string): Set<string> {
   const characters = Array.from(text.toLowerCase())
@@ -50,30 +53,48 @@ export async function writeGrams(
     .execute()
 }
 
+/** How to narrow a keyword search before `LIKE` checks it. */
+export type GramFilter =
+  /** Too short for a gram: `LIKE` alone. */
+  | { kind: 'none' }
+  /** A rare gram: these are all the templates that can match (fewer than the cap). */
+  | { kind: 'ids'; ids: string[] }
+  /** Only common grams: the templates holding this one (a subquery). */
+  | { kind: 'gram'; gram: string }
+
 /**
- * The rarest gram of `keyword` among `ownerIds`' templates, or undefined when the keyword is too
- * short to have one (the caller then filters with `LIKE` alone). Each count is an index range.
+ * Narrows a search by the rarest gram of `keyword` among `ownerIds`' templates. When it names
+ * fewer templates than the cap, their ids come back (a few primary-key lookups then replace any
+ * scan); otherwise the gram, whose matches the query reads through the gram index.
  */
-export async function rarestGram(
+export async function gramFilter(
   db: Database,
   ownerIds: readonly string[],
   keyword: string,
-): Promise<string | undefined> {
+): Promise<GramFilter> {
   // a long keyword has many grams; a handful is plenty to find a rare one
   const grams = keywordGrams(keyword).slice(0, 6)
-  let best: { gram: string; count: number } | undefined
-  for (const gram of grams) {
-    const { count } = await db
+  if (grams.length === 0) return { kind: 'none' }
+  const whereGram = (gram: string) =>
+    db
       .selectFrom('poi_template_grams')
-      .select((eb) => eb.fn.countAll().as('count'))
+      .select('template_id')
       .where('owner_id', 'in', [...ownerIds])
       .where('gram', '=', gram)
+  let rarest: { gram: string; count: number } | undefined
+  for (const gram of grams) {
+    // counted in the index and only up to the cap: a common gram costs no more than a rare one
+    const { count } = await db
+      .selectFrom(whereGram(gram).limit(gramCountCap).as('sample'))
+      .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirstOrThrow()
     const value = Number(count)
-    if (best === undefined || value < best.count) best = { gram, count: value }
+    if (rarest === undefined || value < rarest.count) rarest = { gram, count: value }
     if (value === 0) break
   }
-  return best?.gram
+  if (rarest!.count >= gramCountCap) return { kind: 'gram', gram: rarest!.gram }
+  const rows = await whereGram(rarest!.gram).execute()
+  return { kind: 'ids', ids: rows.map((row) => row.template_id) }
 }
 
 /** `keyword` as a `LIKE` pattern matching it anywhere (with `\` as the escape character). */

@@ -4,8 +4,8 @@ import { uploadedFilesRoot } from '../../../contract/files'
 import type { TemplateEventKind } from '../../../contract/templates'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
-import { type Clock, timestampOf } from '../clock'
-import type { UsersRepository } from '../users.repository'
+import { type Clock, timestampOf } from '../time/clock'
+import type { UsersRepository } from '../accounts/users.repository'
 import { writeGrams } from './template-search'
 
 /** A seeded 2D library template. */

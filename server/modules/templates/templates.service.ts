@@ -25,8 +25,8 @@ import type {
 } from '../../../contract/templates'
 import { AppError, fieldError } from '../../http/app-error'
 import { type Database, type DatabaseHandle, isUniqueViolation } from '../../plugins/db'
-import { type Clock, timestampOf } from '../clock'
-import type { AuthUser } from '../users.service'
+import { type Clock, timestampOf } from '../time/clock'
+import type { AuthUser } from '../accounts/users.service'
 import type { CategoryTree } from './category-tree'
 import type { CategoriesService } from './categories.service'
 import {
@@ -37,7 +37,7 @@ import {
   resolveCategoryPath,
   type TemplateRow,
 } from './template-access'
-import { containsPattern, rarestGram, writeGrams } from './template-search'
+import { containsPattern, type GramFilter, gramFilter, writeGrams } from './template-search'
 
 type CreateInput = z.output<typeof createTemplateBodySchema>
 type CreateMultiLevelInput = z.output<typeof createMultiLevelTemplateBodySchema>
@@ -296,22 +296,29 @@ export function createTemplatesService(dependencies: {
     ownerIds: string[],
     input: PageInput,
     categoryIds: string[] | undefined,
-    gram: string | undefined,
+    gram: GramFilter,
   ) => {
-    let query = handle.selectFrom('poi_templates').where('owner_id', 'in', ownerIds)
+    let query = handle.selectFrom('poi_templates')
+    // candidates of a rare gram are already the owners' own; naming the owner again would
+    // tempt the planner into walking the owner index instead of a few primary-key lookups
+    if (gram.kind !== 'ids') query = query.where('owner_id', 'in', ownerIds)
     if (input.type !== undefined) query = query.where('type', '=', input.type)
     if (input.template_type !== undefined)
       query = query.where('template_type', '=', input.template_type)
     if (categoryIds !== undefined) query = query.where('category_id', 'in', categoryIds)
     if (input.keyword) {
       const pattern = containsPattern(input.keyword)
-      if (gram !== undefined) {
+      if (gram.kind === 'ids') {
+        // no candidate: nothing matches (an empty IN list is not valid SQL)
+        query = query.where('id', 'in', gram.ids.length === 0 ? [''] : gram.ids)
+      } else if (gram.kind === 'gram') {
+        const common = gram.gram
         query = query.where('id', 'in', (eb) =>
           eb
             .selectFrom('poi_template_grams')
             .select('template_id')
             .where('owner_id', 'in', ownerIds)
-            .where('gram', '=', gram),
+            .where('gram', '=', common),
         )
       }
       query = query.where((eb) =>
@@ -359,31 +366,46 @@ export function createTemplatesService(dependencies: {
         }
         categoryIds = tree.subtreeIds(input.category_id)
       }
-      const gram = input.keyword ? await rarestGram(db, ownerIds, input.keyword) : undefined
+      const gram: GramFilter = input.keyword
+        ? await gramFilter(db, ownerIds, input.keyword)
+        : { kind: 'none' }
       const limit = paging.pageSize
       const offset = (paging.pageNo - 1) * paging.pageSize
-      // One query per owner so each reads its index in order and stops at the page; the two
-      // ordered runs are merged here (a single `owner_id in (…)` query would sort them all).
-      const runs = await Promise.all(
-        ownerIds.map(async (ownerId) => {
-          const base = pageQuery(db, [ownerId], input, categoryIds, gram)
-          const [rows, count] = await Promise.all([
-            base
-              .selectAll()
-              .orderBy('owner_id', 'desc')
-              .orderBy('created_at', 'desc')
-              .orderBy('id', 'desc')
-              .limit(offset + limit)
-              .execute(),
-            base.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow(),
-          ])
-          return { rows, total: Number(count.count) }
-        }),
-      )
-      const merged = runs
-        .flatMap((run) => run.rows)
-        .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))
-        .slice(offset, offset + limit)
+      const newestFirst = (a: TemplateRow, b: TemplateRow) =>
+        b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)
+      let merged: TemplateRow[]
+      let total: number
+      if (gram.kind === 'ids') {
+        // a rare gram: at most a few hundred candidates, read by primary key and sorted here
+        // (ordering in SQL would tempt the planner into walking the whole owner index)
+        const rows = await pageQuery(db, ownerIds, input, categoryIds, gram).selectAll().execute()
+        total = rows.length
+        merged = rows.sort(newestFirst).slice(offset, offset + limit)
+      } else {
+        // One query per owner so each reads its index in order and stops at the page; the two
+        // ordered runs are merged here (a single `owner_id in (…)` query would sort them all).
+        const runs = await Promise.all(
+          ownerIds.map(async (ownerId) => {
+            const base = pageQuery(db, [ownerId], input, categoryIds, gram)
+            const [rows, count] = await Promise.all([
+              base
+                .selectAll()
+                .orderBy('owner_id', 'desc')
+                .orderBy('created_at', 'desc')
+                .orderBy('id', 'desc')
+                .limit(offset + limit)
+                .execute(),
+              base.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow(),
+            ])
+            return { rows, total: Number(count.count) }
+          }),
+        )
+        total = runs.reduce((sum, run) => sum + run.total, 0)
+        merged = runs
+          .flatMap((run) => run.rows)
+          .sort(newestFirst)
+          .slice(offset, offset + limit)
+      }
       const names = await projectNamesOf(
         db,
         user,
@@ -391,7 +413,7 @@ export function createTemplatesService(dependencies: {
       )
       return {
         list: merged.map((row) => toListItem(user, row, tree, names.get(row.id) ?? [])),
-        total: runs.reduce((sum, run) => sum + run.total, 0),
+        total,
         pageNo: paging.pageNo,
         pageSize: paging.pageSize,
       }

@@ -1,97 +1,36 @@
 import type { FastifyInstance } from 'fastify'
-import { templateCalls } from '../../../contract/templates'
+import { templateRoutes as routes } from '../../../contract/templates'
+import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { messageLanguageOf } from '../../modules/messaging/message-texts'
-import {
-  type CategoriesService,
-  createCategoriesService,
-} from '../../modules/templates/categories.service'
-import {
-  createTemplatePartsService,
-  type TemplatePartsService,
-} from '../../modules/templates/template-parts.service'
-import {
-  createTemplatePoisService,
-  type TemplatePoisService,
-} from '../../modules/templates/template-pois.service'
-import { seedTemplateLibrary } from '../../modules/templates/template-seed'
-import {
-  createTemplatesService,
-  type TemplatesService,
-} from '../../modules/templates/templates.service'
-import { projectAreaOf } from './project-area'
-
-/** The services of the template area, made once per app. */
-export interface TemplateArea {
-  categories: CategoriesService
-  templates: TemplatesService
-  parts: TemplatePartsService
-  pois: TemplatePoisService
-}
-
-const areas = new WeakMap<FastifyInstance, TemplateArea>()
-
-/** The template area's services for an app (other areas, e.g. template uploads, use them too). */
-export function templateAreaOf(app: FastifyInstance): TemplateArea {
-  let area = areas.get(app)
-  if (!area) {
-    const { database, clock } = app.deps
-    const categories = createCategoriesService({ database, clock })
-    area = {
-      categories,
-      templates: createTemplatesService({ database, clock, categories }),
-      parts: createTemplatePartsService({ database, clock }),
-      pois: createTemplatePoisService({ database, clock, access: projectAreaOf(app).access }),
-    }
-    areas.set(app, area)
-  }
-  return area
-}
 
 /**
  * POI categories and templates (issue 15, contract/templates.ts): `/systempoicategory/*`, the
  * `/poi` category, template, custom-property, label and event calls, and the POI sync calls.
- * Seeds the 2D template library on an empty database once the app is ready.
  */
-export function registerTemplateRoutes(app: FastifyInstance): void {
-  const { categories, templates, parts, pois } = templateAreaOf(app)
-  const calls = templateCalls
-  projectAreaOf(app).lifecycleHooks.push(pois.lifecycleHook)
+export function registerTemplateRoutes(app: FastifyInstance, services: ServerServices): void {
+  const { categories, templates, templateParts: parts, templatePois: pois } = services
 
   // categories
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.addSystemCategory,
+  defineRoute(app, routes.addSystemCategory, {
     handler: ({ body, user }) => categories.add(user, body, 'system'),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.updateSystemCategory,
+  defineRoute(app, routes.updateSystemCategory, {
     handler: ({ body, user }) => categories.update(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.deleteSystemCategory,
+  defineRoute(app, routes.deleteSystemCategory, {
     handler: ({ body, user }) => categories.remove(user, body.id),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.findCategory,
+  defineRoute(app, routes.findCategory, {
     handler: ({ body, user }) => categories.find(user, body.id),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.findAllCategories,
+  defineRoute(app, routes.findAllCategories, {
     handler: ({ user }) => categories.forest(user, 'poi'),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.findLocationCategories,
+  defineRoute(app, routes.findLocationCategories, {
     handler: ({ user }) => categories.forest(user, 'location'),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.findCategoryGroups,
+  defineRoute(app, routes.findCategoryGroups, {
     handler: async ({ body, user }) => {
       const tree = await categories.treeOf(user.id)
       const rootId = body.id === undefined || String(body.id) === '0' ? undefined : String(body.id)
@@ -115,159 +54,95 @@ export function registerTemplateRoutes(app: FastifyInstance): void {
       return groups
     },
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.createCategory,
+  defineRoute(app, routes.createCategory, {
     handler: ({ body, user }) => categories.add(user, body, 'own'),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.updateCategory,
+  defineRoute(app, routes.updateCategory, {
     handler: ({ body, user }) => categories.update(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.deleteCategory,
+  defineRoute(app, routes.deleteCategory, {
     handler: ({ body, user }) => categories.remove(user, body.id),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.selectCategoryChildren,
+  defineRoute(app, routes.selectCategoryChildren, {
     handler: ({ body, user }) => categories.children(user, body.pid),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.selectCategoryPage,
+  defineRoute(app, routes.selectCategoryPage, {
     handler: ({ body, query, user }) => categories.page(user, body, query),
   })
 
   // templates
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.selectTemplate,
+  defineRoute(app, routes.selectTemplate, {
     handler: ({ body, user }) => templates.find(user, body.id),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.createTemplate,
+  defineRoute(app, routes.createTemplate, {
     handler: ({ body, user }) => templates.create(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.updateTemplate,
+  defineRoute(app, routes.updateTemplate, {
     handler: ({ body, user }) => templates.update(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.createMultiLevelTemplate,
+  defineRoute(app, routes.createMultiLevelTemplate, {
     handler: ({ body, user }) => templates.createMultiLevel(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.saveMultiLevelTemplate,
+  defineRoute(app, routes.saveMultiLevelTemplate, {
     handler: ({ body, user }) => templates.saveMultiLevel(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.selectTemplatePage,
+  defineRoute(app, routes.selectTemplatePage, {
     handler: ({ body, query, user }) => templates.page(user, body, query),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.copyTemplate,
+  defineRoute(app, routes.copyTemplate, {
     handler: ({ body, user, request }) =>
       templates.copy(user, body, messageLanguageOf(request.headers.cookie)),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.deleteTemplate,
+  defineRoute(app, routes.deleteTemplate, {
     handler: ({ body, user }) => templates.remove(user, body.id),
   })
 
   // static attributes, labels, events
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.selectProperties,
+  defineRoute(app, routes.selectProperties, {
     handler: ({ body, user }) => parts.properties(user, body.poicategoryid),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.createProperty,
+  defineRoute(app, routes.createProperty, {
     handler: ({ body, user }) => parts.createProperty(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.updateProperty,
+  defineRoute(app, routes.updateProperty, {
     handler: ({ body, user }) => parts.updateProperty(user, body),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.deleteProperty,
+  defineRoute(app, routes.deleteProperty, {
     handler: async ({ body, user }) => {
       await parts.deleteProperty(user, body.id)
       return null
     },
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.createLabel,
+  defineRoute(app, routes.createLabel, {
     handler: ({ body, user }) => parts.createLabel(user, body.id, body.label.labelKey),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.getLabels,
+  defineRoute(app, routes.getLabels, {
     handler: ({ body, user }) => parts.labels(user, body.id),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.updateLabel,
+  defineRoute(app, routes.updateLabel, {
     handler: ({ body, user }) => parts.updateLabel(user, body.id, body.labelKey),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.deleteLabel,
+  defineRoute(app, routes.deleteLabel, {
     handler: async ({ body, user }) => {
       await parts.deleteLabel(user, body.id, body.status)
       return null
     },
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.selectEvents,
+  defineRoute(app, routes.selectEvents, {
     handler: ({ body, user }) => parts.events(user, body.poicategoryid),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.updateEvents,
+  defineRoute(app, routes.updateEvents, {
     handler: ({ body, user }) => parts.updateEvents(user, body.poicategoryid, body.events),
   })
 
   // POIs made from templates
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.syncProperties,
+  defineRoute(app, routes.syncProperties, {
     handler: ({ body, user }) => pois.syncProperties(user, body.poicategoryid),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.syncProjectProperties,
+  defineRoute(app, routes.syncProjectProperties, {
     handler: ({ body, user }) => pois.syncProperties(user, body.poicategoryid, body.project_id),
   })
-  defineRoute(app, {
-    method: 'POST',
-    ...calls.updatePoiTemplate,
+  defineRoute(app, routes.updatePoiTemplate, {
     handler: ({ body, user }) => pois.changeTemplate(user, body.id, body.poicategoryid),
-  })
-
-  app.addHook('onReady', async () => {
-    const { database, storage, clock, config, repositories } = app.deps
-    const seeded = await seedTemplateLibrary({
-      database,
-      storage,
-      clock,
-      users: repositories.users,
-      adminName: config.adminName,
-    })
-    if (seeded > 0) app.log.info({ templates: seeded }, 'template library seeded')
   })
 }
