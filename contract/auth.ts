@@ -1,8 +1,8 @@
-import { webRoute } from './route'
 import { nullDatumSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
 import { emailSchema, newPasswordSchema, passwordMaxLength, telSchema, userSchema } from './user'
+import { webRoute } from './route'
 
 export {
   emailSchema,

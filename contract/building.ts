@@ -1,8 +1,7 @@
-import { webRoute } from './route'
-import { nullDatumSchema } from './common'
+import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
-import { recordIdSchema, timestampSchema } from './common'
 import { formBoolean, formNumber } from './form-fields'
+import { webRoute } from './route'
 
 /**
  * Building models of a project (SPEC §2 model library, §3 "POI/model record", "Model library

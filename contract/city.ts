@@ -1,9 +1,8 @@
-import { webRoute } from './route'
-import { nullDatumSchema } from './common'
+import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
-import { recordIdSchema, timestampSchema } from './common'
 import { formBoolean, formList, formNumber } from './form-fields'
+import { webRoute } from './route'
 
 /**
  * The city editor's server calls (SPEC §3 "Oblique photography item", "Single-building model",

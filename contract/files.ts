@@ -1,5 +1,5 @@
-import { webRoute } from './route'
 import { z } from 'zod'
+import { webRoute } from './route'
 
 /**
  * The shared image upload `POST /web/upload/uploadJpg` (SPEC §5, §7) and how uploaded files are

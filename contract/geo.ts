@@ -1,8 +1,8 @@
-import { webRoute } from './route'
 import { findAreaJsonBodySchema, findAreaJsonDatumSchema } from './region'
 import { keepMapRegionBodySchema, keepMapRegionDatumSchema } from './city'
 import { z } from 'zod'
 import { formInteger, formNumber } from './form-fields'
+import { webRoute } from './route'
 
 /**
  * Offline geocoding for the map address picker (decisions.md "Maps"): place search and reverse

@@ -1,8 +1,8 @@
-import { webRoute } from './route'
 import { z } from 'zod'
 import { recordIdSchema } from './common'
 import { formInteger, formNumber } from './form-fields'
 import { resumableUploadIdSchema } from './resumable-upload'
+import { webRoute } from './route'
 
 /**
  * The IndoorGML navigation network of a building project (issue #6, SPEC §7 `findGmlPath`):

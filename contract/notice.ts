@@ -1,7 +1,6 @@
-import { webRoute } from './route'
-import { nullDatumSchema } from './common'
+import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
-import { recordIdSchema, timestampSchema } from './common'
+import { webRoute } from './route'
 
 /** `POST /web/notice/createNotice` input (admin only). */
 export const createNoticeBodySchema = z.object({

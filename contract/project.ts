@@ -1,10 +1,9 @@
-import { webRoute } from './route'
-import { nullDatumSchema } from './common'
+import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
-import { recordIdSchema, timestampSchema } from './common'
 import { formBoolean, formInteger, formNumber } from './form-fields'
 import { projectPermissionsSchema } from './project-permissions'
+import { webRoute } from './route'
 
 /**
  * Projects (SPEC §3 "Project", §7 "Project"). Field names keep the spec's spelling

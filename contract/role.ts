@@ -1,10 +1,9 @@
-import { webRoute } from './route'
-import { nullDatumSchema } from './common'
+import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
-import { recordIdSchema, timestampSchema } from './common'
 import { formInteger, formList } from './form-fields'
 import { userRoleSchema } from './user'
+import { webRoute } from './route'
 
 /**
  * Roles as data (SPEC §6, decisions.md "Accounts"). A role names the menu keys its holders see

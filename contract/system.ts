@@ -1,5 +1,5 @@
-import { webRoute } from './route'
 import { z } from 'zod'
+import { webRoute } from './route'
 
 /** `GET /web/health` answer: the server runs and its database answers. */
 export const healthDatumSchema = z.object({

@@ -1,9 +1,8 @@
-import { webRoute } from './route'
-import { nullDatumSchema } from './common'
+import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
-import { recordIdSchema, timestampSchema } from './common'
 import { formInteger } from './form-fields'
+import { webRoute } from './route'
 
 /** Shortest password a new account or a password change accepts (decisions.md "Accounts"). */
 export const passwordMinLength = 8

@@ -74,7 +74,7 @@ describe('check-boundaries', () => {
     [
       'the web client importing the app',
       'src/api/bad.ts',
-      "import { handleSessionTimeout } from '../app/session-timeout'\n",
+      "import { announceSessionTimeout } from '../app/session-timeout'\n",
     ],
   ])('fails on %s', (_rule, path, source) => {
     const violations = findBoundaryViolations(plantTree({ ...cleanTree, [path]: source }))

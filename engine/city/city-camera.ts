@@ -1,11 +1,9 @@
-import { WebMercatorViewport } from '@deck.gl/core'
-import type { Map as MapLibreMap } from 'maplibre-gl'
 import type { CityCameraTarget, CitySnapshot } from '../api/city-snapshot'
 import { EngineError } from '../api/errors'
 import { cityZoomLimits, wheelZoomRate } from './city-controls'
 import type { CitySceneContext } from './city-scene-parts'
 import type { FeatureSelection } from './feature-selection'
-import { mapLibreViewId } from './library-internals'
+import { mapViewport } from './map-viewport'
 import type { LocatedVolume } from './tileset-geometry'
 import type { TilesetStreams } from './tileset-streams'
 
@@ -31,25 +29,6 @@ export function zoomToFit(radiusMeters: number, latDegrees: number, viewPixels: 
   const wantedMetersPerPixel = Math.max(1, radiusMeters * 2.5) / viewPixels
   const zoom = Math.log2(metersPerPixelAtZoomZero / wantedMetersPerPixel)
   return Math.min(20, Math.max(3, zoom))
-}
-
-/**
- * The map's camera as a deck viewport. loaders.gl keeps one tile tree per viewport id, so the
- * scene's own traversals (before deck runs) use deck's MapLibre view id and share its tree.
- */
-export function mapViewport(map: MapLibreMap): WebMercatorViewport {
-  const canvas = map.getCanvas()
-  const center = map.getCenter()
-  return new WebMercatorViewport({
-    id: mapLibreViewId,
-    width: canvas.clientWidth,
-    height: canvas.clientHeight,
-    longitude: center.lng,
-    latitude: center.lat,
-    zoom: map.getZoom(),
-    pitch: map.getPitch(),
-    bearing: map.getBearing(),
-  })
 }
 
 /**

@@ -6,7 +6,7 @@ import { Matrix4 } from '@math.gl/core'
 import { Ellipsoid } from '@math.gl/geospatial'
 import { Map as MapLibreMap } from 'maplibre-gl'
 import { describe, expect, it } from 'vitest'
-import { mapViewport } from './city-camera'
+import { mapViewport } from './map-viewport'
 import {
   isTileDrawn,
   mapLibreViewId,

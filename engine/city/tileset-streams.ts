@@ -11,11 +11,11 @@ import type {
 } from '../api/city-snapshot'
 import { EngineError } from '../api/errors'
 import type { WorkerTilesLoader } from '../workers/tile-parse-client'
-import { mapViewport } from './city-camera'
 import type { CitySceneContext } from './city-scene-parts'
 import { GuardedTile3DLayer } from './guarded-tile-3d-layer'
 import { isTileDrawn, mapLibreViewId } from './library-internals'
 import { type RootPreviewTile, rootPreviewTile } from './root-preview'
+import { mapViewport } from './map-viewport'
 import { screenSpaceErrorScale } from './screen-space-error'
 import {
   endTilesetStream,

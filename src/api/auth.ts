@@ -1,7 +1,7 @@
-import { authRoutes } from '../../contract/auth'
 import { userRoutes } from '../../contract/user'
 import { api } from './index'
 import type { SignInResult, SmsPurpose, User } from './types'
+import { authRoutes } from '../../contract/auth'
 
 /**
  * Calls of signing in and out. They only talk to the server: storing or clearing the session

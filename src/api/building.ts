@@ -1,4 +1,3 @@
-import { buildingRoutes } from '../../contract/building'
 import type {
   BuildingFloor,
   BuildingModel,
@@ -10,6 +9,7 @@ import type {
   StructureUploadDatum,
 } from '../../contract/building'
 import { api } from './index'
+import { buildingRoutes } from '../../contract/building'
 
 /**
  * Typed calls of the building-model area (contract/building.ts). Uploads are multipart

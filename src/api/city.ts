@@ -1,4 +1,3 @@
-import { cityRoutes } from '../../contract/city'
 import type {
   AddGisModelBody,
   AddObliquePhotographBody,
@@ -12,6 +11,7 @@ import type {
   UpdateObliquePhotographBody,
 } from '../../contract/city'
 import { api } from './index'
+import { cityRoutes } from '../../contract/city'
 
 export type {
   BasemapFile,

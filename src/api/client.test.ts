@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import { z } from 'zod'
 import { authRoutes } from '../../contract/auth'
 import { OK_CODE, OVERTIME_CODE } from '../../contract/errors'
 import { fileRoutes } from '../../contract/files'
 import { noticeRoutes } from '../../contract/notice'
 import { webRoute } from '../../contract/route'
-import { userRoutes } from '../../contract/user'
+import { type UserPageDatum, userRoutes } from '../../contract/user'
 import { connectSessionTimeout } from '../app/session-timeout'
 import { reloadSessionFromStorage, session, signIn } from '../state/session'
 import { toastStore } from '../ui/toast/toast-store'
@@ -92,6 +92,21 @@ describe('the /web/ client', () => {
     const headers = new Headers(calls[0]?.init.headers)
     expect(headers.get('Content-Type')).toContain('application/x-www-form-urlencoded')
     expect(String(calls[0]?.init.body)).toBe('pageNo=1&keyword=a+b')
+  })
+
+  it('takes its input and answer types from the descriptor (checked by tsc)', async () => {
+    stubFetch(
+      { body: { code: OK_CODE, message: '', datum: { total: 0, list: [] } } },
+      { body: { code: OK_CODE, message: '', datum: { total: 0, list: [] } } },
+    )
+    const answer = await api.call(userRoutes.selectUser, { pageNo: 1, pageSize: 10 })
+    expectTypeOf(answer.datum).toEqualTypeOf<UserPageDatum>()
+    // @ts-expect-error a field the route does not take
+    await api.call(userRoutes.selectUser, { pageNo: 1, page_size: 10 })
+    // A route with a body needs its input (never sent: only the type is checked).
+    // @ts-expect-error the notice's title and body are missing
+    const withoutInput = () => api.call(noticeRoutes.createNotice)
+    expect(withoutInput).toBeTypeOf('function')
   })
 
   it('sends JSON when asked', async () => {

@@ -1,4 +1,3 @@
-import { geoRoutes } from '../../contract/geo'
 import type {
   GeoLanguage,
   GeoReverseDatum,
@@ -7,6 +6,7 @@ import type {
 } from '../../contract/geo'
 import type { RegionOption } from '../../contract/region'
 import { api } from './index'
+import { geoRoutes } from '../../contract/geo'
 
 export type {
   GeoLanguage,

@@ -1,7 +1,7 @@
-import { gmlRoutes } from '../../contract/gml'
 import type { GmlDisplayModeValue, GmlPath, GmlPlacementDatum } from '../../contract/gml'
 import { api } from './index'
 import { postWithProgress, uploadResumable } from './resumable-upload'
+import { gmlRoutes } from '../../contract/gml'
 
 export type { GmlDisplayModeValue, GmlPath, GmlPlacementDatum } from '../../contract/gml'
 

@@ -1,6 +1,6 @@
-import { noticeRoutes } from '../../contract/notice'
 import { api } from './index'
 import type { Notice } from './types'
+import { noticeRoutes } from '../../contract/notice'
 
 /** `POST /web/notice/queryNotices`: announcements for the signed-in user, newest first. */
 export async function queryNotices(): Promise<Notice[]> {

@@ -1,4 +1,3 @@
-import { projectRoutes } from '../../contract/project'
 import { fileRoutes } from '../../contract/files'
 import type { UploadJpgDatum } from '../../contract/files'
 import type {
@@ -12,6 +11,7 @@ import type {
   UpdateProjectBody,
 } from '../../contract/project'
 import { api } from './index'
+import { projectRoutes } from '../../contract/project'
 
 export type {
   Project,

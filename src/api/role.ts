@@ -1,7 +1,7 @@
-import { roleRoutes } from '../../contract/role'
 import type { AddRoleBody, EditRoleBody } from '../../contract/role'
 import { api } from './index'
 import type { Role } from './types'
+import { roleRoutes } from '../../contract/role'
 
 export type { AddRoleBody, EditRoleBody } from '../../contract/role'
 

@@ -1,6 +1,6 @@
-import { fileRoutes } from '../../contract/files'
 import { api } from './index'
 import type { UploadedImage } from './types'
+import { fileRoutes } from '../../contract/files'
 
 /** `POST /web/upload/uploadJpg` (multipart field `file`). */
 export async function uploadImage(file: File): Promise<UploadedImage> {

@@ -1,8 +1,8 @@
-import { userRoutes } from '../../contract/user'
 import { roleRoutes } from '../../contract/role'
 import type { UpdateUserBody } from '../../contract/user'
 import { api } from './index'
 import type { ManagedUser, User, UserPage, UserProfile } from './types'
+import { userRoutes } from '../../contract/user'
 
 /**
  * `POST /web/user/updateUser`: saves the personal info (src/state/account.ts `saveProfile` keeps

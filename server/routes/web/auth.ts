@@ -1,10 +1,10 @@
-import { authRoutes } from '../../../contract/auth'
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
 import { tokenOf } from '../../plugins/auth'
 import { messageLanguageOf } from '../../modules/messaging/message-texts'
 import { toPublicUser } from '../../modules/accounts/users.service'
+import { authRoutes } from '../../../contract/auth'
 
 /** Sign-in, token refresh and sign-out (SPEC §7 "Auth and user"). */
 export function registerAuthRoutes(app: FastifyInstance): void {

@@ -1,7 +1,6 @@
-import { buildingRoutes } from '../../../contract/building'
-import { createReadStream } from 'node:fs'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
+  buildingRoutes,
   conversionMaxFiles,
   conversionSourceMaxBytes,
   floorUploadMaxFiles,
@@ -20,6 +19,7 @@ import { readAll } from '../../modules/building/model-files'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
 import type { AuthUser } from '../../modules/accounts/users.service'
 import { callerOf } from './project-caller'
+import { createReadStream } from 'node:fs'
 
 /**
  * The files of an upload request: its multipart files, or the finished resumable upload named

@@ -1,4 +1,3 @@
-import { cityRoutes } from '../../../contract/city'
 import type { FastifyInstance } from 'fastify'
 import type { CityServices } from '../../deps'
 import { AppError } from '../../http/app-error'
@@ -7,6 +6,7 @@ import { defineUploadRoute } from '../../http/upload-route'
 import { callerOrNullOf } from './project-caller'
 import { registerMapProxyRoutes } from './map-proxy'
 import { registerTileRoutes } from './tiles'
+import { cityRoutes } from '../../../contract/city'
 
 /**
  * The city area (issue #7): oblique photography (`/obliquephotograph/*`,

@@ -1,6 +1,5 @@
-import { geoRoutes } from '../../../contract/geo'
 import type { FastifyInstance } from 'fastify'
-import { type MapPlaceProperties, offlineMapDataPaths } from '../../../contract/geo'
+import { geoRoutes, offlineMapDataPaths, type MapPlaceProperties } from '../../../contract/geo'
 import { AppError } from '../../http/app-error'
 import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'

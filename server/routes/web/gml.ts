@@ -1,4 +1,3 @@
-import { gmlRoutes } from '../../../contract/gml'
 import type { FastifyInstance } from 'fastify'
 import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
@@ -6,6 +5,7 @@ import { defineRoute } from '../../http/define-route'
 import { defineUploadRoute } from '../../http/upload-route'
 import { gmlIncomingDirectory, isGmlFileRefusal } from '../../modules/gml/gml.service'
 import { callerOf } from './project-caller'
+import { gmlRoutes } from '../../../contract/gml'
 
 /**
  * The GML path of building projects (issue #6): upload (multipart or a finished resumable

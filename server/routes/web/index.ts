@@ -19,7 +19,8 @@ import { registerUserRoutes } from './user'
 
 /**
  * Every /web/ area, one file each (architecture.md §5). A new area exports
- * `register<Area>Routes(app, services)` built with defineRoute and is added to this list; its
+ * `register<Area>Routes(app, services)` built with defineRoute (one descriptor per route in
+ * contract/, listed in contract/routes.ts) and is added to this list; its
  * services, hooks and timers are made in server/composition.ts.
  */
 const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [

@@ -1,8 +1,8 @@
-import { geoRoutes } from '../../../contract/geo'
 import type { FastifyInstance } from 'fastify'
 import type { CityServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { mapProxyPrefix } from '../../modules/map-proxy/style-rewrite'
+import { geoRoutes } from '../../../contract/geo'
 
 /**
  * The map proxy's one route: `GET /web/mapproxy/<grant>/<kind>/<origin>/<upstream path>?<query>`.

@@ -1,6 +1,6 @@
-import { noticeRoutes } from '../../../contract/notice'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../http/define-route'
+import { noticeRoutes } from '../../../contract/notice'
 
 /** Notices (SPEC §7 "/notice"). */
 export function registerNoticeRoutes(app: FastifyInstance): void {

@@ -1,9 +1,9 @@
-import { projectRoutes } from '../../../contract/project'
 import type { FastifyInstance } from 'fastify'
 import { messageLanguageOf } from '../../modules/messaging/message-texts'
 import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { callerOf } from './project-caller'
+import { projectRoutes } from '../../../contract/project'
 
 /** Projects (SPEC §7 "Project"): create, change, copy, delete, list, tokens and sharing. */
 export function registerProjectRoutes(

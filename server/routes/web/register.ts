@@ -1,7 +1,7 @@
-import { authRoutes } from '../../../contract/auth'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../http/define-route'
 import { messageLanguageOf } from '../../modules/messaging/message-texts'
+import { authRoutes } from '../../../contract/auth'
 
 /** Sign-up by phone or e-mail code and password reset (SPEC §7 "/register/…"). */
 export function registerRegisterRoutes(app: FastifyInstance): void {

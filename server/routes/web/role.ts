@@ -1,6 +1,6 @@
-import { roleRoutes } from '../../../contract/role'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../http/define-route'
+import { roleRoutes } from '../../../contract/role'
 
 /** Role management (admin) and the role-menu lookup (SPEC §6, §7 "/role", "/roleMenu"). */
 export function registerRoleRoutes(app: FastifyInstance): void {

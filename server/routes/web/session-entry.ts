@@ -1,6 +1,6 @@
-import { authRoutes } from '../../../contract/auth'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../http/define-route'
+import { authRoutes } from '../../../contract/auth'
 
 /** Other ways into a session: guest sign-in and one-time tickets (SPEC §6, §7). */
 export function registerSessionEntryRoutes(app: FastifyInstance): void {

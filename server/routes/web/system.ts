@@ -1,8 +1,8 @@
-import { systemRoutes } from '../../../contract/system'
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
 import { appVersion } from '../../version'
+import { systemRoutes } from '../../../contract/system'
 
 /** Health and the API description. */
 export function registerSystemRoutes(app: FastifyInstance): void {

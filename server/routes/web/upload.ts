@@ -1,14 +1,13 @@
-import { fileRoutes } from '../../../contract/files'
-import { documentedRouteOf } from '../../http/define-route'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import {
+  fileRoutes,
   imageUploadMaxBytes,
   uploadJpgDatumSchema,
   uploadJpgFieldsSchema,
 } from '../../../contract/files'
 import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
-import { parseInput } from '../../http/define-route'
+import { documentedRouteOf, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
 import type { IncomingImage, ServedFile } from '../../modules/projects/uploads.service'

@@ -1,6 +1,6 @@
-import { userRoutes } from '../../../contract/user'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../http/define-route'
+import { userRoutes } from '../../../contract/user'
 
 /** The signed-in user's own account, and account management for admins (SPEC §7 "/user/"). */
 export function registerUserRoutes(app: FastifyInstance): void {

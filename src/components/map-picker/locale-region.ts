@@ -1,4 +1,8 @@
-import type { MapView } from './offline-style'
+/** Where a map looks: its centre and zoom. */
+export interface MapView {
+  center: { lng: number; lat: number }
+  zoom: number
+}
 
 /**
  * Where a map opens when nothing better is known: the region of the browser's locale

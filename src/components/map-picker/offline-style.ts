@@ -1,7 +1,7 @@
 import type { StyleSpecification } from 'maplibre-gl'
 import { offlineMapDataPaths } from '../../../contract/geo'
 import type { Language } from '../../i18n/languages'
-import { browserLocales, localeRegionView } from './locale-region'
+import { browserLocales, localeRegionView, type MapView } from './locale-region'
 
 /**
  * The offline default map style (decisions.md "Maps"): Natural Earth country outlines and
@@ -120,10 +120,7 @@ export function createOfflineMapStyle(
 }
 
 /** Where a map opens: centre and zoom. */
-export interface MapView {
-  center: { lng: number; lat: number }
-  zoom: number
-}
+export type { MapView } from './locale-region'
 
 /** decisions.md: city projects open at lon 121.6, lat 31.2, zoom 16. */
 export const cityDefaultView: MapView = { center: { lng: 121.6, lat: 31.2 }, zoom: 16 }

@@ -1,4 +1,3 @@
-import { projectRoutes } from '../../../contract/project'
 import { useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import type { Project } from '../../../contract/project'
@@ -10,6 +9,7 @@ import { currentProject } from '../../state/project'
 import { buildingSession, resetBuildingSession } from './building-session'
 import { loadProjectGml } from './gml/load-project-gml'
 import { sceneDescriptionOf } from './scene-description'
+import { projectRoutes } from '../../../contract/project'
 
 /** `POST /web/project/findProject`: the open project's record (name, kind, paid state). */
 async function findProject(projectId: string, signal: AbortSignal): Promise<Project> {

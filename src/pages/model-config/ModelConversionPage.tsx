@@ -1,4 +1,3 @@
-import { buildingRoutes } from '../../../contract/building'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react'
 import {
@@ -17,6 +16,7 @@ import { useOwnedEngine } from '../bim4/use-owned-engine'
 import { uploadWithWindow } from '../bim4/upload-with-window'
 import { type ConversionKind, checkConversionFiles, conversionAccept } from './conversion-files'
 import './model-config.css'
+import { buildingRoutes } from '../../../contract/building'
 
 type ConversionState =
   | { kind: 'idle' }

@@ -1,4 +1,3 @@
-import { buildingRoutes } from '../../../../contract/building'
 import {
   type FloorUploadDatum,
   replaceModelFile,
@@ -8,6 +7,7 @@ import {
 } from '../../../api/building'
 import { uploadWithWindow } from '../upload-with-window'
 import { uploadErrorText } from './upload-messages'
+import { buildingRoutes } from '../../../../contract/building'
 
 /**
  * The model library's three uploads, each through the upload window with real progress: the
