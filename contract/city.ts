@@ -1,7 +1,8 @@
 import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
+import { parseJsonField, shapeLimitMessages } from './json-text'
 import { zodMessage } from './messages'
-import { formBoolean, formList, formNumber } from './form-fields'
+import { documentedAs, formBoolean, formNumber, checkedList } from './form-fields'
 import { webRoute } from './route'
 
 /**
@@ -139,6 +140,43 @@ export const uploadTiltModelFieldsSchema = z.object({
 })
 export type UploadTiltModelFields = z.input<typeof uploadTiltModelFieldsSchema>
 
+/** Most features one GIS model selects. */
+export const gisModelMaxFeatureIds = 100_000
+
+/**
+ * Largest body of `/gismodel/add` and `/gismodel/update` (the server's default is 64 KiB):
+ * 100,000 feature ids of a few digits plus 64 KB of properties.
+ */
+export const gisModelBodyMaxBytes = 1_048_576
+
+const digitsOnly = /^\d+$/
+
+/** A batch id (a whole number, or its digits from a form) or a feature id (1–200 characters). */
+function readFeatureId(value: unknown): number | string | undefined {
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined
+  if (typeof value !== 'string' || value.length === 0 || value.length > 200) return undefined
+  if (!digitsOnly.test(value)) return value
+  const number = Number(value)
+  return Number.isSafeInteger(number) ? number : value
+}
+
+const featureIdsSchema = checkedList({
+  maxItems: gisModelMaxFeatureIds,
+  acceptsBareItem: true,
+  readItem: readFeatureId,
+  describeItem: z.union([z.number().int().min(0), z.string().min(1).max(200)]),
+})
+
+/** A stored model's feature ids, checked in one loop like the input (answers are checked too). */
+const storedFeatureIdsSchema = z
+  .custom<Array<number | string>>(
+    (value) =>
+      Array.isArray(value) &&
+      value.every((item) => typeof item === 'number' || typeof item === 'string'),
+  )
+  .meta(documentedAs(z.array(z.union([z.number().int(), z.string()]))))
+
 /**
  * A single-building ("monomer") model: a named selection of features (b3dm batch ids or feature
  * ids) in one of the project's tilesets, with properties the user attached.
@@ -150,29 +188,29 @@ export const gisModelSchema = z.object({
   project_id: recordIdSchema,
   tileset_id: recordIdSchema.nullable(),
   /** Batch ids (numbers) or feature ids (strings) of the selected features. */
-  feature_ids: z.array(z.union([z.number().int(), z.string()])),
+  feature_ids: storedFeatureIdsSchema,
   properties: z.record(z.string(), z.unknown()),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 })
 export type GisModel = z.infer<typeof gisModelSchema>
 
-const featureIdsSchema = formList(
-  z.union([z.number().int().min(0), z.string().regex(/^\d+$/).transform(Number), z.string()]),
-).pipe(z.array(z.union([z.number().int(), z.string().min(1).max(200)])).max(100_000))
-
 /** Properties travel as an object (JSON) or as its JSON text (form). */
 const propertiesSchema = z
   .union([
     z.record(z.string(), z.unknown()),
     z.string().transform((text, context) => {
-      try {
-        const value = JSON.parse(text) as unknown
+      // JSON text nothing checked as a body: its shape is bounded the same way.
+      const parsed = parseJsonField(text)
+      if ('value' in parsed) {
+        const { value } = parsed
         if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
           return value as Record<string, unknown>
         }
-      } catch {
-        // reported below
+      } else if (parsed.problem !== 'malformed') {
+        const { id, maximum } = shapeLimitMessages[parsed.problem]
+        context.addIssue({ code: 'custom', message: id, params: { maximum } })
+        return z.NEVER
       }
       context.addIssue({ code: 'custom', message: zodMessage('input.jsonObject') })
       return z.NEVER

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { zodMessage } from './messages'
+import { type MessageId, zodMessage } from './messages'
 
 /**
  * Field schemas for bodies that may arrive form-encoded (SPEC §7: most calls are form posts).
@@ -48,4 +48,81 @@ export function formBoolean() {
  */
 export function formList<Item extends z.ZodType>(item: Item) {
   return z.union([z.array(item), item.transform((value) => [value])])
+}
+
+/** Options of {@link checkedList}. */
+export interface CheckedListOptions<Item> {
+  maxItems: number
+  /** The item a value stands for (e.g. digits → a number), or undefined when it is not one. */
+  readItem: (value: unknown) => Item | undefined
+  /** What the OpenAPI document says an item is (never used to validate). */
+  describeItem: z.ZodType
+  /** Whether one bare item stands for a list of it, as a form sends a single value. */
+  acceptsBareItem: boolean
+}
+
+/**
+ * A long list (e.g. 100,000 feature ids, 10,000 tile index pairs) from JSON, or from a form as
+ * {@link formList} takes it when `acceptsBareItem`, checked in one plain loop. Zod's own
+ * `z.array(union)` costs a few microseconds per item and, for wrong items, an issue object each: 100,000 items held the event loop ~0.2 s,
+ * 100,000 wrong ones ~3 s. This refuses the list at its first wrong item (one issue, naming its
+ * index) or when it is too long, before reading any item.
+ */
+export function checkedList<Item>(
+  options: CheckedListOptions<Item>,
+): z.ZodType<Item[], Item[] | Item> {
+  const { maxItems, readItem, acceptsBareItem } = options
+  return (
+    z
+      .unknown()
+      .transform((value, context) => {
+        if (!Array.isArray(value) && !acceptsBareItem) {
+          context.addIssue({
+            code: 'custom',
+            message: zodMessage('validation.expectedList'),
+            input: value,
+          })
+          return z.NEVER
+        }
+        const list = Array.isArray(value) ? value : [value]
+        if (list.length > maxItems) {
+          context.addIssue({
+            code: 'custom',
+            message: 'validation.tooManyItems' satisfies MessageId,
+            params: { maximum: maxItems },
+            input: value,
+          })
+          return z.NEVER
+        }
+        const items: Item[] = new Array(list.length)
+        for (let index = 0; index < list.length; index++) {
+          const item = readItem(list[index])
+          if (item === undefined) {
+            context.addIssue({
+              code: 'custom',
+              message: zodMessage('validation.invalid'),
+              path: Array.isArray(value) ? [index] : [],
+              input: list[index],
+            })
+            return z.NEVER
+          }
+          items[index] = item
+        }
+        return items
+      })
+      // The document shows the list as JSON takes it (a form may also send one bare item).
+      .meta(documentedAs(z.array(options.describeItem).max(maxItems))) as unknown as z.ZodType<
+      Item[],
+      Item[] | Item
+    >
+  )
+}
+
+/**
+ * The JSON Schema of `schema`, as metadata for a schema checked by hand (a transform or a
+ * custom check), so the OpenAPI document still says what the field takes.
+ */
+export function documentedAs(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input' })
+  return jsonSchema
 }

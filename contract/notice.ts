@@ -2,6 +2,12 @@ import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
 import { webRoute } from './route'
 
+/**
+ * Largest body of `/notice/createNotice` (the server's default is 64 KiB): 20,000 characters of
+ * Chinese or Korean, form-encoded, take 9 bytes each.
+ */
+export const noticeBodyMaxBytes = 256 * 1024
+
 /** `POST /web/notice/createNotice` input (admin only). */
 export const createNoticeBodySchema = z.object({
   title: z.string().trim().min(1).max(200),

@@ -23,8 +23,15 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void }
 }
 
-/** Largest JSON or form body; uploads go through multipart, which has its own limits. */
-export const bodyLimitBytes = 1_048_576
+/**
+ * Largest JSON or form body a route takes unless it declares more (`bodyLimitBytes` in
+ * defineRoute): the real bodies of most calls are well under 10 KB. Fastify refuses a larger
+ * Content-Length before reading a byte, so an anonymous client can make the server parse at
+ * most this much per request; the few calls that need more (a GIS model's feature ids, a
+ * project's tile list, a notice) are for signed-in users, whose token is checked before the
+ * body is read. Uploads go through multipart, which has its own limits.
+ */
+export const bodyLimitBytes = 64 * 1024
 
 /** Marks a query string that could not be parsed; the error is answered once routing is done. */
 const queryError = Symbol('queryError')

@@ -2,11 +2,20 @@ import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { addGisModelBodySchema, type GisModel, gisModelMaxFeatureIds } from '../contract/city'
 import { offlineMapDataPaths } from '../contract/geo'
+import { bodyLimitBytes } from './app'
 import { parseInput } from './http/define-route'
 import { checkInputShape, isJsonNestedDeeperThan, maxInputDepth } from './http/input-shape'
-import { multipartBody } from './routes/web/project-test-kit'
-import { callApi, createTestApp, signIn, type TestApp, testEditor } from './testing/test-app'
+import { createProject, multipartBody } from './routes/web/project-test-kit'
+import {
+  callApi,
+  createTestApp,
+  signIn,
+  type TestApp,
+  testAdmin,
+  testEditor,
+} from './testing/test-app'
 
 /**
  * What a hostile or careless client can send to the HTTP layer (issue 13, classes 1, 4, 5, 6
@@ -44,10 +53,14 @@ function parseAnswer(answer: string): { statusLine: string; headers: string; bod
 describe('hostile requests to the HTTP layer', () => {
   let testApp: TestApp
   let editorToken: string
+  /** Where the app listens, for the requests inject() cannot make (raw bytes, bare headers). */
+  let port: number
 
   beforeAll(async () => {
     testApp = await createTestApp()
     editorToken = await signIn(testApp.app, testEditor)
+    await testApp.app.listen({ host: '127.0.0.1', port: 0 })
+    port = (testApp.app.server.address() as AddressInfo).port
   })
   afterAll(async () => {
     await testApp.close()
@@ -90,10 +103,43 @@ describe('hostile requests to the HTTP layer', () => {
     })
 
     it('refuses a JSON body of more keys than any contract needs while it is text', async () => {
+      // ~880 KB: only a route that declares a large body takes it (anonymous ones stop at 64 KiB)
       const manyKeys = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, i]))
-      const answer = await callApi(testApp.app, { url: '/web/login', json: manyKeys })
+      const answer = await callApi(testApp.app, {
+        url: '/web/gismodel/add',
+        token: editorToken,
+        json: manyKeys,
+      })
       expect(answer.statusCode).toBe(400)
       expect(answer.envelope.message).toBe('The input holds more than 10000 keys.')
+    })
+
+    it('bounds JSON text sent inside a form field like a body (properties, tile lists)', async () => {
+      const deepObject = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`
+      const properties = await callApi(testApp.app, {
+        url: '/web/gismodel/add',
+        token: editorToken,
+        form: new URLSearchParams({
+          project_id: '1',
+          modelname: 'x',
+          properties: deepObject,
+        }).toString(),
+      })
+      // was a 500: the parsed value overflowed the stack of the size check's JSON.stringify
+      expect(properties.statusCode).toBe(400)
+      expect(properties.envelope.code).toBe('1000')
+      const tiles = await callApi(testApp.app, {
+        url: '/web/project/updateProject',
+        token: editorToken,
+        form: new URLSearchParams({
+          id: '1',
+          tile_coordinates: `${'['.repeat(50_000)}${']'.repeat(50_000)}`,
+        }).toString(),
+      })
+      expect(tiles.statusCode).toBe(400)
+      expect(tiles.envelope.message).toBe(
+        'tile_coordinates: The input is nested deeper than 64 levels.',
+      )
     })
 
     it('counts brackets only outside JSON strings', () => {
@@ -116,11 +162,12 @@ describe('hostile requests to the HTTP layer', () => {
 
     it('refuses a body of more values than any contract takes before validating it', async () => {
       const answer = await callApi(testApp.app, {
-        url: '/web/login',
-        json: { name: Array.from({ length: 300_000 }, () => 7), password: 'x' },
+        url: '/web/gismodel/add',
+        token: editorToken,
+        json: { feature_ids: Array.from({ length: 300_000 }, () => 7), modelname: 'x' },
       })
       expect(answer.statusCode).toBe(400)
-      expect(answer.envelope.message).toBe('The input holds more than 100000 values.')
+      expect(answer.envelope.message).toBe('The input holds more than 120000 values.')
     })
 
     it('lists at most 20 details of a validation failure with thousands of wrong items', () => {
@@ -135,6 +182,104 @@ describe('hostile requests to the HTTP layer', () => {
       }
       expect((refusal as Error).message).toMatch(/\(and 4997 more\)$/)
       expect((refusal as { details: unknown[] }).details).toHaveLength(20)
+    })
+  })
+
+  describe('body size limits (class 1: a flood of large legal bodies)', () => {
+    it('refuses a JSON or form body over 64 KiB on a route that declares no more', async () => {
+      const json = await callApi(testApp.app, {
+        url: '/web/register/isexistemail',
+        json: { email: `${'x'.repeat(bodyLimitBytes)}@example.com` },
+      })
+      expect(json.statusCode).toBe(413)
+      expect(json.envelope).toMatchObject({
+        code: '1013',
+        message: 'The request body is too large.',
+      })
+      const form = await callApi(testApp.app, {
+        url: '/web/login',
+        form: '&'.repeat(bodyLimitBytes + 1),
+      })
+      expect(form.statusCode).toBe(413)
+      expect(form.envelope.code).toBe('1013')
+      // just under the limit is read and validated as usual
+      const under = await callApi(testApp.app, {
+        url: '/web/register/isexistemail',
+        json: { email: 'x'.repeat(bodyLimitBytes - 100) },
+      })
+      expect(under.statusCode).toBe(400)
+      expect(under.envelope.code).not.toBe('1013')
+    })
+
+    it('refuses an over-limit Content-Length before reading the body, and closes', async () => {
+      // The headers promise 50 MB that never come, on a keep-alive connection: the exchange
+      // only ends because the server answers from the header and closes, rather than waiting
+      // to read (and throw away) the body it refused.
+      const answer = await exchange(
+        port,
+        'POST /web/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 52428800\r\n\r\n',
+      )
+      const parsed = parseAnswer(answer)
+      expect(parsed.statusLine).toBe('HTTP/1.1 413 Payload Too Large')
+      expect(parsed.headers).toContain('connection: close')
+      expect(parsed.body).toMatchObject({ code: '1013' })
+    })
+
+    it('takes the bodies of the calls that need more: 100,000 feature ids, a long notice', async () => {
+      const project = await createProject(testApp.app, editorToken, { kind: 'city' })
+      const featureIds = Array.from({ length: gisModelMaxFeatureIds }, (_, i) => 1_000_000 + i)
+      expect(JSON.stringify(featureIds).length).toBeGreaterThan(bodyLimitBytes)
+      const added = await callApi<GisModel>(testApp.app, {
+        url: '/web/gismodel/add',
+        token: editorToken,
+        json: { project_id: project.id, modelname: 'Every feature', feature_ids: featureIds },
+      })
+      expect(added.envelope.code).toBe('0')
+      expect(added.envelope.datum.feature_ids).toHaveLength(gisModelMaxFeatureIds)
+      expect(added.envelope.datum.feature_ids.at(-1)).toBe(1_000_000 + gisModelMaxFeatureIds - 1)
+
+      const adminToken = await signIn(testApp.app, testAdmin)
+      const longNotice = '공지'.repeat(10_000)
+      const notice = await callApi(testApp.app, {
+        url: '/web/notice/createNotice',
+        token: adminToken,
+        form: new URLSearchParams({ title: '점검', body: longNotice }).toString(),
+      })
+      expect(notice.envelope.code).toBe('0')
+    })
+
+    it('refuses a long feature list at its first wrong id or its length, with one detail', async () => {
+      const wrongAt = Array.from({ length: 90_000 }, (_, i) => i)
+      wrongAt[4_321] = -1
+      const wrong = await callApi(testApp.app, {
+        url: '/web/gismodel/add',
+        token: editorToken,
+        json: { project_id: '1', modelname: 'x', feature_ids: wrongAt },
+      })
+      expect(wrong.statusCode).toBe(400)
+      expect(wrong.envelope.datum).toMatchObject({
+        details: [{ field: 'feature_ids.4321', messageId: 'validation.invalid' }],
+      })
+      expect(() =>
+        parseInput(addGisModelBodySchema, {
+          project_id: '1',
+          modelname: 'x',
+          feature_ids: Array.from({ length: gisModelMaxFeatureIds + 1 }, () => 1),
+        }),
+      ).toThrow('feature_ids: At most 100000 items')
+      // a form sends one id as a bare value, digits as text
+      expect(
+        parseInput(addGisModelBodySchema, { project_id: '1', modelname: 'x', feature_ids: '42' })
+          .feature_ids,
+      ).toEqual([42])
+      expect(
+        parseInput(addGisModelBodySchema, {
+          project_id: '1',
+          modelname: 'x',
+          feature_ids: ['7', 'wall-3'],
+        }).feature_ids,
+      ).toEqual([7, 'wall-3'])
     })
   })
 
@@ -192,12 +337,6 @@ describe('hostile requests to the HTTP layer', () => {
   })
 
   describe('errors outside the routes (class 5) and tus extensions (class 6)', () => {
-    let port: number
-    beforeAll(async () => {
-      await testApp.app.listen({ host: '127.0.0.1', port: 0 })
-      port = (testApp.app.server.address() as AddressInfo).port
-    })
-
     it('answers an address over 16 KB with a 431 envelope, not Node’s bare answer', async () => {
       const answer = parseAnswer(
         await exchange(port, `GET /web/health?x=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),

@@ -5,8 +5,8 @@
  *
  * The server runs in its own process (./hostile-server.ts, the real app on SQLite, loopback
  * only). One client asks for /web/health over its own keep-alive connection, one request at a
- * time, first with the server idle (the anchor), then while another connection sends 10,000
- * hostile requests in all: JSON nested 9,000 levels, 60,000 keys, 99,000 values, a value nested
+ * time, first with the server idle (the anchor), then while another client (its own process,
+ * ./hostile-flood.ts) sends 10,000 hostile requests in all: JSON nested 9,000 levels, 60,000 keys, 99,000 values, a value nested
  * right to the limit, form bodies with a 5,000-level key or 900,000 '&', cut-short multipart,
  * a body over the size limit, an address full of nested query keys. Each hostile request waits
  * for its answer (any 5xx fails the run). Goals from the issue: health p99 under the flood
@@ -17,9 +17,10 @@
  * Writes bench/results/hostile.json.
  */
 import { type ChildProcess, fork } from 'node:child_process'
-import { Agent, request as httpRequest } from 'node:http'
+import { Agent } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+import { type HostileRequest, hostileRequests, send } from './hostile-requests'
 
 const hostileRequestCount = Number(process.env.HOSTILE_REQUESTS) || 10_000
 /** One flooding client, as in the issue ("while one client floods such bodies"). */
@@ -27,111 +28,6 @@ const floodConnections = Number(process.env.HOSTILE_CONNECTIONS) || 1
 const idleHealthSamples = 300
 /** Pause between two health requests of the measuring client. */
 const healthGapMs = 5
-
-interface HostileRequest {
-  name: string
-  method: 'POST' | 'GET'
-  path: string
-  contentType?: string
-  body?: string
-}
-
-const deepQuery = Array.from({ length: 200 }, (_, i) => `k${i}${'[a]'.repeat(20)}=1`).join('&')
-
-/** The hostile inputs, each built once. */
-const hostileRequests: HostileRequest[] = [
-  {
-    name: 'json-depth-9000',
-    method: 'POST',
-    path: '/web/login',
-    contentType: 'application/json',
-    body: `{"name":${'['.repeat(9_000)}${']'.repeat(9_000)}}`,
-  },
-  {
-    name: 'json-depth-at-limit',
-    method: 'POST',
-    path: '/web/register/isexistemail',
-    contentType: 'application/json',
-    body: `{"email":${'{"a":'.repeat(63)}1${'}'.repeat(63)}}`,
-  },
-  {
-    name: 'json-60000-keys',
-    method: 'POST',
-    path: '/web/login',
-    contentType: 'application/json',
-    body: JSON.stringify(
-      Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, i])),
-    ),
-  },
-  {
-    name: 'json-99000-values',
-    method: 'POST',
-    path: '/web/register/isexistemail',
-    contentType: 'application/json',
-    body: `{"email":[${Array(99_000).fill('"x"').join(',')}]}`,
-  },
-  {
-    name: 'form-key-5000-levels',
-    method: 'POST',
-    path: '/web/login',
-    contentType: 'application/x-www-form-urlencoded',
-    body: `name${'[a]'.repeat(5_000)}=1`,
-  },
-  {
-    name: 'form-900000-ampersands',
-    method: 'POST',
-    path: '/web/login',
-    contentType: 'application/x-www-form-urlencoded',
-    body: '&'.repeat(900_000),
-  },
-  {
-    name: 'multipart-cut-short',
-    method: 'POST',
-    path: '/web/login',
-    contentType: 'multipart/form-data; boundary=xx',
-    body: `--xx\r\nContent-Disposition: form-data; name="name"\r\n\r\n${'n'.repeat(10_000)}`,
-  },
-  {
-    name: 'json-over-size-limit',
-    method: 'POST',
-    path: '/web/login',
-    contentType: 'application/json',
-    body: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
-  },
-  { name: 'query-nested-keys', method: 'GET', path: `/web/getTokenByTicket?${deepQuery}` },
-]
-
-/** One request over a keep-alive agent; resolves with the status once the answer is read. */
-function send(port: number, agent: Agent, request: HostileRequest): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: request.method,
-        path: request.path,
-        agent,
-        headers:
-          request.body === undefined
-            ? {}
-            : {
-                'content-type': request.contentType ?? 'application/json',
-                'content-length': Buffer.byteLength(request.body),
-              },
-      },
-      (response) => {
-        response.resume()
-        response.on('end', () => resolve(response.statusCode ?? 0))
-        response.on('error', reject)
-      },
-    )
-    // A refusal may come before the whole body is sent (size limit): the server closes then.
-    outgoing.on('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(413) : reject(error),
-    )
-    outgoing.end(request.body)
-  })
-}
 
 const health: HostileRequest = { name: 'health', method: 'GET', path: '/web/health' }
 
@@ -179,13 +75,33 @@ function askMemory(server: ChildProcess, type: 'memory' | 'gc'): Promise<ServerM
   })
 }
 
+/** CPU time the server process used so far (user + system), in ms. */
+function askCpuMs(server: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type: string; cpuMs?: number }) => {
+      if (message.type !== 'cpu' || message.cpuMs === undefined) return
+      server.off('message', onMessage)
+      resolve(message.cpuMs)
+    }
+    server.on('message', onMessage)
+    server.send({ type: 'cpu' })
+  })
+}
+
 const mebibytes = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10
 
 /** Runs the benchmark and writes bench/results/hostile.json. */
 export async function runHostileBench(): Promise<void> {
   const machine = machineInfo(null)
   const server = fork(fileURLToPath(new URL('./hostile-server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(process.env.HOSTILE_SERVER_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HOSTILE_SERVER_PROFILE_DIR}`]
+        : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   try {
@@ -193,57 +109,68 @@ export async function runHostileBench(): Promise<void> {
       server.once('message', (message: { type: string; port: number }) => resolve(message.port))
       server.once('exit', (code) => reject(new Error(`the server exited (${code})`)))
     })
-    const floodAgents = Array.from(
-      { length: floodConnections },
-      () => new Agent({ keepAlive: true, maxSockets: 1 }),
-    )
-    // Warm-up: every hostile kind once per connection and some health requests, so the
-    // "before" memory already holds the code and caches a running server has.
-    for (const agent of floodAgents) {
-      for (const request of hostileRequests) await send(port, agent, request)
-    }
+    const warmUpAgent = new Agent({ keepAlive: true, maxSockets: 1 })
+    // Warm-up: every hostile kind once and some health requests, so the "before" memory
+    // already holds the code and caches a running server has.
+    for (const request of hostileRequests) await send(port, warmUpAgent, request)
     await measureHealth(port, () => true, 50)
 
     // Each kind alone, one at a time: what one request of it costs end to end.
     const perKindMs: Record<string, number> = {}
+    const perKindCpuMs: Record<string, number> = {}
     for (const request of hostileRequests) {
+      const cpuBeforeMs = await askCpuMs(server)
       const samples: number[] = []
       for (let round = 0; round < 15; round++) {
         const startedAtMs = performance.now()
-        await send(port, floodAgents[0]!, request)
+        await send(port, warmUpAgent, request)
         samples.push(performance.now() - startedAtMs)
       }
       perKindMs[request.name] = measure(samples, 'ms').median
+      perKindCpuMs[request.name] =
+        Math.round((((await askCpuMs(server)) - cpuBeforeMs) / samples.length) * 1000) / 1000
     }
 
+    // CPU time is what a loaded machine does not distort: the server's own cost per request.
+    const cpuBeforeIdleMs = await askCpuMs(server)
     const idleSamples = await measureHealth(port, () => true, idleHealthSamples)
+    const healthCpuMs = ((await askCpuMs(server)) - cpuBeforeIdleMs) / idleSamples.length
     const before = await askMemory(server, 'gc')
+    const cpuBeforeFloodMs = await askCpuMs(server)
 
-    const statusCounts: Record<string, number> = {}
-    let sent = 0
+    // The flood comes from another process, so this one's event loop only measures health.
+    const flooder = fork(fileURLToPath(new URL('./hostile-flood.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    await new Promise((resolve) => flooder.once('message', resolve))
     let isFlooding = true
-    const floodStartedAtMs = performance.now()
-    const flood = Promise.all(
-      floodAgents.map(async (agent, lane) => {
-        while (sent < hostileRequestCount) {
-          const request = hostileRequests[(sent + lane) % hostileRequests.length]!
-          sent++
-          const status = await send(port, agent, request)
-          const key = `${request.name} ${status}`
-          statusCounts[key] = (statusCounts[key] ?? 0) + 1
-          if (status >= 500) throw new Error(`${request.name} answered ${status}`)
-        }
-      }),
+    const flood = new Promise<{ statusCounts: Record<string, number>; floodSeconds: number }>(
+      (resolve, reject) => {
+        flooder.once('message', (message: { type: string; message?: string }) => {
+          if (message.type === 'done') resolve(message as never)
+          else reject(new Error(message.message))
+        })
+        flooder.once('exit', (code) => reject(new Error(`the flooding client exited (${code})`)))
+      },
     ).finally(() => {
       isFlooding = false
     })
+    flooder.send({
+      type: 'flood',
+      port,
+      count: hostileRequestCount,
+      connections: floodConnections,
+    })
     const floodSamples = await measureHealth(port, () => !isFlooding, 50)
-    await flood
-    const floodSeconds = (performance.now() - floodStartedAtMs) / 1000
+    const { statusCounts, floodSeconds } = await flood
+    flooder.kill()
+    const floodCpuMs = (await askCpuMs(server)) - cpuBeforeFloodMs
+    const hostileCpuMs = (floodCpuMs - floodSamples.length * healthCpuMs) / hostileRequestCount
     const afterFlood = await askMemory(server, 'memory')
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     const afterCollection = await askMemory(server, 'gc')
-    for (const agent of floodAgents) agent.destroy()
+    warmUpAgent.destroy()
 
     const idleP99 = percentile(idleSamples, 0.99)
     const floodP99 = percentile(floodSamples, 0.99)
@@ -252,7 +179,7 @@ export async function runHostileBench(): Promise<void> {
     const report = {
       benchmark: 'hostile',
       description:
-        'GET /web/health latency from its own keep-alive connection with the server idle, then while another connection sends hostile bodies (deep, wide, cut short, over the limit); server memory (separate process) before the flood, right after it, and after a full collection and 2 s idle.',
+        'GET /web/health latency from its own keep-alive connection with the server idle, then while another client in its own process sends hostile bodies (deep, wide, cut short, over the limit); server memory (separate process) before the flood, right after it, and after a full collection and 2 s idle.',
       machine,
       settings: { hostileRequestCount, floodConnections, healthGapMs },
       hostileKinds: hostileRequests.map((request) => ({
@@ -273,6 +200,11 @@ export async function runHostileBench(): Promise<void> {
         },
       },
       perKindMedianMs: perKindMs,
+      serverCpuMsPerRequest: {
+        health: Math.round(healthCpuMs * 1000) / 1000,
+        hostileAverage: Math.round(hostileCpuMs * 1000) / 1000,
+        hostileByKind: perKindCpuMs,
+      },
       answers: statusCounts,
       memoryMiB: {
         before: Object.fromEntries(Object.entries(before).map(([k, v]) => [k, mebibytes(v)])),
@@ -302,7 +234,8 @@ export async function runHostileBench(): Promise<void> {
     const path = writeBenchResult('hostile', report)
     console.log(
       `health p99 idle ${idleP99.toFixed(1)} ms, under flood ${floodP99.toFixed(1)} ms (× ${healthRatio.value}); ` +
-        `${hostileRequestCount} hostile requests in ${floodSeconds.toFixed(1)} s; RSS ${mebibytes(before.rss)} → ` +
+        `${hostileRequestCount} hostile requests in ${floodSeconds.toFixed(1)} s; server CPU per request: ` +
+        `health ${healthCpuMs.toFixed(2)} ms, hostile ${hostileCpuMs.toFixed(2)} ms; RSS ${mebibytes(before.rss)} → ` +
         `${mebibytes(afterFlood.rss)} → ${mebibytes(afterCollection.rss)} MiB after collection; heap used ` +
         `${mebibytes(before.heapUsed)} → ${mebibytes(afterCollection.heapUsed)} MiB. Written to ${path}`,
     )

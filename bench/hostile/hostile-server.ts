@@ -3,6 +3,7 @@
  * SQLite database in a temporary folder, listening on 127.0.0.1, in its own process so that its
  * memory is measured apart from the clients'. It answers the parent's IPC messages:
  * `memory` → process.memoryUsage(), `gc` → a full collection first (run with --expose-gc),
+ * `cpu` → the CPU time the process used so far (user + system, ms),
  * `close` → closes the app and exits.
  */
 import type { AddressInfo } from 'node:net'
@@ -20,6 +21,9 @@ process.on('message', async (message: { type: string }) => {
       globalThis.gc?.()
     }
     process.send?.({ type: 'memory', memory: process.memoryUsage() })
+  } else if (message.type === 'cpu') {
+    const { user, system } = process.cpuUsage()
+    process.send?.({ type: 'cpu', cpuMs: (user + system) / 1000 })
   } else if (message.type === 'close') {
     await testApp.close()
     process.exit(0)

@@ -4,6 +4,7 @@
  * is re-exported by name (the engine names what crosses, e.g. ArchiveErrorCode).
  */
 export { Engine, type EngineOptions } from '../core/engine'
+export { type FileAddressRenewer, setFileAddressRenewer } from '../core/file-addresses'
 export * from './building-commands'
 export * from './building-snapshot'
 export * from './city-commands'

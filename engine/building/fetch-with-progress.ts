@@ -1,3 +1,5 @@
+import { fileAddresses } from '../core/file-addresses'
+
 /** Why a download failed: the network, an HTTP status, or a cancel. */
 export class DownloadError extends Error {
   override readonly name = 'DownloadError'
@@ -19,7 +21,8 @@ export async function fetchWithProgress(
 ): Promise<ArrayBuffer> {
   let response: Response
   try {
-    response = await fetch(url, { signal: options.signal })
+    // signed addresses (models, GML) are renewed once when refused: a kiosk opens floors late
+    response = await fileAddresses.fetch(url, { signal: options.signal })
   } catch (error) {
     throw new DownloadError(`download failed: ${(error as Error).message}`)
   }

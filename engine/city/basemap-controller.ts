@@ -4,9 +4,10 @@ import {
   removeProtocol,
   type StyleSpecification,
 } from 'maplibre-gl'
-import { PMTiles, Protocol, TileType } from 'pmtiles'
+import { FetchSource, PMTiles, Protocol, type Source, TileType } from 'pmtiles'
 import type { CityBasemap } from '../api/city-snapshot'
 import { EngineError } from '../api/errors'
+import { fileAddresses } from '../core/file-addresses'
 import { basemapFailureOf } from './basemap-failure'
 import { createPmtilesStyle } from './basemap-style'
 import type { CityPatch } from './city-scene-parts'
@@ -29,9 +30,31 @@ function releasePmtilesProtocol(): void {
   }
 }
 
+/**
+ * The archive's bytes at its signed address, renewed once when the server refuses it (the
+ * style keeps naming the first address: it is the archive's key in the protocol).
+ */
+function renewingSource(url: string): Source {
+  const source = new FetchSource(url)
+  return {
+    getKey: () => url,
+    async getBytes(offset, length, signal, etag) {
+      source.url = fileAddresses.current(url)
+      try {
+        return await source.getBytes(offset, length, signal, etag)
+      } catch (error) {
+        // FetchSource reports a refusal only as "Bad response code: 403".
+        if (!/\b40[13]\b/.test(String(error)) || !(await fileAddresses.renew())) throw error
+        source.url = fileAddresses.current(url)
+        return source.getBytes(offset, length, signal, etag)
+      }
+    },
+  }
+}
+
 /** Reads a PMTiles archive's header and builds a style that draws it. */
 async function pmtilesStyle(url: string): Promise<StyleSpecification> {
-  const archive = new PMTiles(url)
+  const archive = new PMTiles(renewingSource(url))
   pmtilesProtocol?.add(archive)
   const header = await archive.getHeader()
   const isVector = header.tileType === TileType.Mvt

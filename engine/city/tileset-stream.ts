@@ -4,6 +4,7 @@ import { parse } from '@loaders.gl/core'
 import { type Tile3D, Tileset3D } from '@loaders.gl/tiles'
 import type { RootTile } from '../../workers/tile-parse/root-tile'
 import { EngineError } from '../api/errors'
+import { fileAddresses } from '../core/file-addresses'
 import { createWorkerTilesLoader, type WorkerTilesLoader } from '../workers/tile-parse-client'
 import {
   type AdoptableStream,
@@ -94,7 +95,8 @@ export function startTilesetStream(host: TilesetStreamHost): TilesetStream {
   const rootPrefetched = tilesLoader.prefetchRoot(url, contentLoadOptions, (root, content) => {
     if (host.isCurrent() && !stream.isEnded) isPreviewShown = host.showRootPreview(root, content)
   })
-  stream.ready = fetch(url)
+  stream.ready = fileAddresses
+    .fetch(url)
     .then(async (response) => {
       if (!response.ok) {
         throw new Error(`The tileset ${url} could not be loaded (HTTP ${response.status}).`)

@@ -7,6 +7,7 @@ import type {
   TileParseOutcome,
   TileParseWorkerApi,
 } from '../../workers/tile-parse/tile-parse.worker'
+import { fileAddresses } from '../core/file-addresses'
 import { createWorkerPool, type WorkerEndpoint, type WorkerPool } from './create-worker-client'
 
 export type { TileParseWorkerApi }
@@ -164,7 +165,8 @@ export function createWorkerTilesLoader(options: WorkerTilesLoaderOptions = {}):
   const fetchUnlessPrefetched = async (url: string, init?: RequestInit): Promise<Response> => {
     if (!prefetched.has(url)) {
       if (runningRootPrefetches > 0) fetchedMeanwhile.add(url)
-      return fetch(url, init)
+      // tiles resolve below the tileset's first address: its grant is renewed here when stale
+      return fileAddresses.fetch(url, init)
     }
     // The bytes stayed in the worker; `parse` below hands over the content by this URL.
     const response = new Response(new ArrayBuffer(0), { status: 200 })

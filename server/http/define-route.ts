@@ -70,7 +70,11 @@ export interface RouteImplementation<
 > {
   /** Limits of the files a multipart route accepts on its descriptor's `fileFields`. */
   files?: FileLimits
-  /** Overrides the server's 1 MiB limit for JSON and form bodies. */
+  /**
+   * Raises the server's 64 KiB limit (server/app.ts) for this route's JSON and form bodies;
+   * the size comes from the contract beside the schema that needs it, whose big lists must be
+   * cheap to check (contract/form-fields.ts `checkedList`).
+   */
   bodyLimitBytes?: number
   handler(
     context: RouteContext<InputOf<BodySchema>, InputOf<QuerySchema>, Auth>,

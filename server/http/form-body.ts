@@ -87,6 +87,8 @@ export function parseFieldPath(key: string, limits: FormLimits = defaultFormLimi
   segments.push(key.slice(0, firstStop))
   index = firstStop
   while (index < key.length) {
+    // Refused at the first segment too many, not after splitting a 5,000-level name.
+    if (segments.length >= limits.maxDepth) throw nestedTooDeep(key, limits)
     const marker = key[index]
     if (marker === '[') {
       const close = key.indexOf(']', index + 1)
@@ -102,18 +104,20 @@ export function parseFieldPath(key: string, limits: FormLimits = defaultFormLimi
     }
   }
   if (segments[0] === '') throw malformedName(key)
-  if (segments.length > limits.maxDepth) {
-    throw new AppError('validation', 'request.fieldNestedTooDeep', {
-      name: shorten(key),
-      maxDepth: limits.maxDepth,
-    })
-  }
+  if (segments.length > limits.maxDepth) throw nestedTooDeep(key, limits)
   for (const segment of segments) {
     if (forbiddenSegments.has(segment)) {
       throw new AppError('validation', 'request.fieldNameForbidden', { name: shorten(key) })
     }
   }
   return segments
+}
+
+function nestedTooDeep(key: string, limits: FormLimits): AppError {
+  return new AppError('validation', 'request.fieldNestedTooDeep', {
+    name: shorten(key),
+    maxDepth: limits.maxDepth,
+  })
 }
 
 function findSegmentEnd(key: string, from: number): number {

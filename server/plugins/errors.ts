@@ -88,6 +88,28 @@ export function classifyError(error: unknown): ClassifiedError {
   return answer('internal', 'error.internal')
 }
 
+/**
+ * A refused body longer than this that has not been read yet closes the connection with the
+ * answer (the server's default body limit, server/app.ts).
+ */
+const unreadBodyCloseBytes = 64 * 1024
+
+/**
+ * True when the answer comes before the request's body was read and that body is large or of
+ * unknown length (a Content-Length over the limit, a sign-in refused before an upload, a file
+ * over its size). Node would otherwise read the rest and throw it away to keep the connection
+ * alive: a client repeating a 1 MB body it knows is refused made the server read, allocate and
+ * collect 1 MB per request. Closing costs an honest client one new connection.
+ */
+function hasLargeUnreadBody(request: FastifyRequest): boolean {
+  const raw = request.raw
+  if (raw.complete) return false
+  const header = raw.headers['content-length']
+  if (header === undefined) return raw.headers['transfer-encoding'] !== undefined
+  const length = Number(header)
+  return !Number.isFinite(length) || length > unreadBodyCloseBytes
+}
+
 /** Sends the envelope for an error. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
   const classified = classifyError(error)
@@ -101,6 +123,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   }
   const retryAfterSeconds = classified.datum?.retryAfterSeconds
   if (typeof retryAfterSeconds === 'number') reply.header('retry-after', String(retryAfterSeconds))
+  if (hasLargeUnreadBody(request)) reply.header('connection', 'close')
   reply
     .status(errorCatalogue[classified.kind].httpStatus)
     .type('application/json; charset=utf-8')

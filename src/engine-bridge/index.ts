@@ -5,5 +5,6 @@
 export { Engine, type EngineOptions } from '../../engine/api'
 export { connectEngine } from './connect-engine'
 export { engineErrorMessage } from './engine-error-messages'
+export { useFileAddressRenewal } from './file-address-renewal'
 export { type EngineHandle, EngineProvider, useEngine } from './EngineProvider'
 export { type SceneState, sceneStore } from './scene-store'

@@ -17,6 +17,9 @@ import { type Clock, timestampOf } from '../time/clock'
 import type { AuthUser } from '../accounts/users.service'
 import { checkImagePath, loadEditableTemplate, loadVisibleTemplate } from './template-access'
 
+/** The field a new label's key arrives in (`label.labelKey`, SPEC §7 creatPoiCategoryLabel). */
+const createLabelField = ['label', 'labelKey'].join('.')
+
 type EventsInput = z.output<typeof updateEventsBodySchema>['events']
 
 /** What a template is made of besides its basic fields: static attributes, labels, events. */
@@ -228,7 +231,7 @@ export function createTemplatePartsService(dependencies: {
             .execute()
           const same = rows.find((row) => row.label_key === labelKey)
           if (same?.is_current === 1) {
-            throw fieldError('conflict', 'label.labelKey', 'template.labelTaken', {
+            throw fieldError('conflict', createLabelField, 'template.labelTaken', {
               label: labelKey,
             })
           }
@@ -261,7 +264,7 @@ export function createTemplatePartsService(dependencies: {
         })
       } catch (error) {
         if (isUniqueViolation(error)) {
-          throw fieldError('conflict', 'label.labelKey', 'template.labelTaken', { label: labelKey })
+          throw fieldError('conflict', createLabelField, 'template.labelTaken', { label: labelKey })
         }
         throw error
       }

@@ -63,9 +63,10 @@ export type GramFilter =
   | { kind: 'gram'; gram: string }
 
 /**
- * Narrows a search by the rarest gram of `keyword` among `ownerIds`' templates. When it names
- * fewer templates than the cap, their ids come back (a few primary-key lookups then replace any
- * scan); otherwise the gram, whose matches the query reads through the gram index.
+ * Narrows a search by the rare grams of `keyword` among `ownerIds`' templates. When some name
+ * fewer templates than the cap, the templates holding (up to three of) them come back as ids (a
+ * few primary-key lookups then replace any scan); otherwise the rarest common gram, whose
+ * matches the query reads through the gram index.
  */
 export async function gramFilter(
   db: Database,
@@ -81,19 +82,23 @@ export async function gramFilter(
       .select('template_id')
       .where('owner_id', 'in', [...ownerIds])
       .where('gram', '=', gram)
-  let rarest: { gram: string; count: number } | undefined
+  const counted: Array<{ gram: string; count: number }> = []
   for (const gram of grams) {
     // counted in the index and only up to the cap: a common gram costs no more than a rare one
     const { count } = await db
       .selectFrom(whereGram(gram).limit(gramCountCap).as('sample'))
       .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirstOrThrow()
-    const value = Number(count)
-    if (rarest === undefined || value < rarest.count) rarest = { gram, count: value }
-    if (value === 0) break
+    counted.push({ gram, count: Number(count) })
+    if (Number(count) === 0) return { kind: 'ids', ids: [] }
   }
-  if (rarest!.count >= gramCountCap) return { kind: 'gram', gram: rarest!.gram }
-  const rows = await whereGram(rarest!.gram).execute()
+  counted.sort((a, b) => a.count - b.count)
+  const rare = counted.filter((entry) => entry.count < gramCountCap).slice(0, 3)
+  if (rare.length === 0) return { kind: 'gram', gram: counted[0]!.gram }
+  // the templates holding every rare gram: an intersection the database does in its index
+  let query = whereGram(rare[0]!.gram)
+  for (const entry of rare.slice(1)) query = query.intersect(whereGram(entry.gram))
+  const rows = await query.execute()
   return { kind: 'ids', ids: rows.map((row) => row.template_id) }
 }
 

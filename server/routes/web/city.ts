@@ -6,7 +6,7 @@ import { defineUploadRoute } from '../../http/upload-route'
 import { callerOrNullOf } from './project-caller'
 import { registerMapProxyRoutes } from './map-proxy'
 import { registerTileRoutes } from './tiles'
-import { cityRoutes } from '../../../contract/city'
+import { cityRoutes, gisModelBodyMaxBytes } from '../../../contract/city'
 
 /**
  * The city area (issue #7): oblique photography (`/obliquephotograph/*`,
@@ -56,9 +56,11 @@ function registerGisModelRoutes(app: FastifyInstance, city: CityServices): void 
       city.gisModels.select(callerOrNullOf(request, user, body.project_token), body.project_id),
   })
   defineRoute(app, cityRoutes.gismodelAdd, {
+    bodyLimitBytes: gisModelBodyMaxBytes,
     handler: async ({ body, user }) => city.gisModels.add(user, body),
   })
   defineRoute(app, cityRoutes.gismodelUpdate, {
+    bodyLimitBytes: gisModelBodyMaxBytes,
     handler: async ({ body, user }) => city.gisModels.update(user, body),
   })
   defineRoute(app, cityRoutes.gismodelDelete, {

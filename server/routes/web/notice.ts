@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../http/define-route'
-import { noticeRoutes } from '../../../contract/notice'
+import { noticeBodyMaxBytes, noticeRoutes } from '../../../contract/notice'
 
 /** Notices (SPEC §7 "/notice"). */
 export function registerNoticeRoutes(app: FastifyInstance): void {
   const { notices } = app.deps.services
 
   defineRoute(app, noticeRoutes.createNotice, {
+    bodyLimitBytes: noticeBodyMaxBytes,
     handler: ({ body, user }) => notices.createNotice(user.id, body),
   })
 

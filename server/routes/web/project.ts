@@ -3,7 +3,7 @@ import { messageLanguageOf } from '../../modules/messaging/message-texts'
 import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { callerOf } from './project-caller'
-import { projectRoutes } from '../../../contract/project'
+import { projectBodyMaxBytes, projectRoutes } from '../../../contract/project'
 
 /** Projects (SPEC §7 "Project"): create, change, copy, delete, list, tokens and sharing. */
 export function registerProjectRoutes(
@@ -12,11 +12,13 @@ export function registerProjectRoutes(
 ): void {
   for (const route of [projectRoutes.addProject, projectRoutes.createProject]) {
     defineRoute(app, route, {
+      bodyLimitBytes: projectBodyMaxBytes,
       handler: ({ body, user }) => projects.create(user, body),
     })
   }
 
   defineRoute(app, projectRoutes.updateProject, {
+    bodyLimitBytes: projectBodyMaxBytes,
     handler: ({ body, user }) => projects.update(user, body),
   })
 

@@ -1,10 +1,11 @@
-import { useEffect } from 'react'
+import { useCallback, useEffect } from 'react'
 import { useSnapshot } from 'valtio'
 import type { Project } from '../../../contract/project'
 import { api } from '../../api'
 import { findModelInfo } from '../../api/building'
+import { findGmlPath } from '../../api/gml'
 import { errorText } from '../../components/feedback/error-text'
-import type { EngineHandle } from '../../engine-bridge'
+import { type EngineHandle, useFileAddressRenewal } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { buildingSession, resetBuildingSession } from './building-session'
 import { loadProjectGml } from './gml/load-project-gml'
@@ -30,6 +31,17 @@ export function useBuildingProject(engine: EngineHandle | null): void {
   useEffect(() => {
     if (buildingSession.projectId !== projectId) resetBuildingSession(projectId)
   }, [projectId])
+
+  // floors, models and the GML file may load hours after opening (a kiosk): their addresses
+  // are asked for again when the server refuses them
+  const findAddressesAgain = useCallback(
+    () =>
+      projectId
+        ? Promise.all([findModelInfo(projectId), findGmlPath(projectId)])
+        : Promise.resolve([]),
+    [projectId],
+  )
+  useFileAddressRenewal(projectId ? findAddressesAgain : null)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: modelsRevision is the reload trigger
   useEffect(() => {

@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import type { PageProps } from '../../app/page-props'
 import { navigateHash, useHashPath } from '../../app/hash-location'
-import { Engine, EngineProvider, useEngine } from '../../engine-bridge'
+import { Engine, EngineProvider, useEngine, useFileAddressRenewal } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, Tabs } from '../../ui'
 import { pickBuildingAt } from './city-actions'
@@ -73,6 +73,18 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
     void loadCityProject(store, services, projectId, controller.signal)
     return () => controller.abort()
   }, [projectId, services, store, retryCount])
+  // tiles and the basemap stream all day: their addresses are asked for again when they expire
+  const findAddressesAgain = useCallback(
+    () =>
+      projectId
+        ? Promise.all([
+            services.findObliquePhotographs({ projectId }),
+            services.findBasemap({ projectId }),
+          ])
+        : Promise.resolve([]),
+    [projectId, services],
+  )
+  useFileAddressRenewal(projectId ? findAddressesAgain : null)
 
   if (!projectId) {
     return (

@@ -1,0 +1,184 @@
+/**
+ * Renewal of signed file addresses (contract/city.ts, building.ts, gml.ts): tiles, PMTiles
+ * basemaps, model and structure files and GML files are fetched without headers, at addresses
+ * that carry a grant which expires (1–2 h for a project-token holder, 12–24 h for a signed-in
+ * reader) or ends when the project's tokens are revoked. A page left open all day (a kiosk)
+ * keeps fetching tiles as its camera moves, long after the addresses it opened with expired.
+ *
+ * Every engine fetch of such an address goes through {@link FileAddressBook.fetch}: when the
+ * server refuses the address (401/403), the book asks the page once for the project's current
+ * addresses (the find calls answer fresh grants while the token lives), notes the fresh grant of
+ * each file, and retries once with it. Later fetches under the same file (a tileset's tiles,
+ * whose relative URIs loaders.gl resolves below the stale root address) get the fresh grant
+ * before they are sent. A revoked token gets no fresh addresses, so the refusal stands.
+ */
+
+/**
+ * The page's source of fresh addresses: the answers of the find calls that gave the open
+ * project's file addresses, asked again. Any signed address anywhere in them is taken.
+ */
+export type FileAddressRenewer = () => Promise<unknown>
+
+/** What a grant belongs to, and the grant itself. */
+interface SignedAddress {
+  /** The file (or tileset) the grant opens; equal for the stale and the fresh address. */
+  key: string
+  grant: string
+}
+
+/**
+ * The file and grant of a signed address, or undefined for any other address:
+ * `/web/tiles/<tileset>/<version>/<grant>/<path>`, `/web/basemaps/<file>/<grant>/<name>` (the
+ * grant is a path segment, so relative URIs keep it) and `<path>?grant=<grant>` (models,
+ * structure manifests, GML files).
+ */
+export function signedAddressOf(url: string): SignedAddress | undefined {
+  let parsed: URL
+  try {
+    parsed = new URL(url, 'http://relative.invalid')
+  } catch {
+    return undefined
+  }
+  const queryGrant = parsed.searchParams.get('grant')
+  // Keyed by path: the engine gets absolute addresses, the find calls answer relative ones.
+  if (queryGrant !== null) return { key: parsed.pathname, grant: queryGrant }
+  const segments = parsed.pathname.split('/')
+  // ['', 'web', 'tiles', tileset, version, grant, ...path] or ['', 'web', 'basemaps', file, grant, name]
+  const grantAt = segments[2] === 'tiles' ? 5 : segments[2] === 'basemaps' ? 4 : -1
+  if (segments[1] !== 'web' || grantAt < 0 || segments.length <= grantAt + 1) return undefined
+  return {
+    key: segments.slice(0, grantAt).join('/'),
+    grant: segments[grantAt] as string,
+  }
+}
+
+/** `url` with its grant replaced by `grant` (same form: path segment or query). */
+function withGrant(url: string, grant: string): string {
+  const isRelative = !/^[a-z][a-z0-9+.-]*:/i.test(url)
+  const parsed = new URL(url, 'http://relative.invalid')
+  if (parsed.searchParams.has('grant')) {
+    parsed.searchParams.set('grant', grant)
+  } else {
+    const segments = parsed.pathname.split('/')
+    segments[segments[2] === 'tiles' ? 5 : 4] = grant
+    parsed.pathname = segments.join('/')
+  }
+  return isRelative ? `${parsed.pathname}${parsed.search}${parsed.hash}` : parsed.href
+}
+
+/** Most values looked at in a renewer's answers (a project's find answers hold hundreds). */
+const maxValuesWalked = 100_000
+
+/** The strings in find answers that are signed addresses (an explicit stack, bounded). */
+function signedStringsIn(answers: unknown): string[] {
+  const found: string[] = []
+  const stack: unknown[] = [answers]
+  for (let walked = 0; stack.length > 0 && walked < maxValuesWalked; walked++) {
+    const value = stack.pop()
+    if (typeof value === 'string') {
+      if (signedAddressOf(value) !== undefined) found.push(value)
+    } else if (Array.isArray(value)) {
+      stack.push(...value)
+    } else if (value !== null && typeof value === 'object') {
+      stack.push(...Object.values(value))
+    }
+  }
+  return found
+}
+
+/** See the module comment. */
+export interface FileAddressBook {
+  /** `url` with the freshest grant known for its file (unchanged when none is known). */
+  current(url: string): string
+  /**
+   * Fetches a file address with the freshest grant known; a 401/403 renews the addresses once
+   * (shared by concurrent refusals) and retries with the file's fresh grant.
+   */
+  fetch(url: string, init?: RequestInit): Promise<Response>
+  /** Asks the renewer for the current addresses; true when a grant changed. */
+  renew(): Promise<boolean>
+  /** The page's renewer, or null when no project is open (refusals then stand). */
+  setRenewer(renewer: FileAddressRenewer | null): void
+}
+
+/** Options of {@link createFileAddressBook}; tests pass their own fetch. */
+export interface FileAddressBookOptions {
+  fetch?: (url: string, init?: RequestInit) => Promise<Response>
+}
+
+/** A book of fresh grants; the engine uses the page-wide {@link fileAddresses}. */
+export function createFileAddressBook(options: FileAddressBookOptions = {}): FileAddressBook {
+  const send = options.fetch ?? ((url, init) => globalThis.fetch(url, init))
+  const freshGrants = new Map<string, string>()
+  let renewer: FileAddressRenewer | null = null
+  let running: Promise<boolean> | null = null
+
+  const current = (url: string): string => {
+    const signed = signedAddressOf(url)
+    if (signed === undefined) return url
+    const fresh = freshGrants.get(signed.key)
+    return fresh === undefined || fresh === signed.grant ? url : withGrant(url, fresh)
+  }
+
+  const renew = (): Promise<boolean> => {
+    if (renewer === null) return Promise.resolve(false)
+    // Tiles refused together (a tileset's whole view) share one round of find calls.
+    running ??= (async () => {
+      try {
+        let isChanged = false
+        for (const address of signedStringsIn(await (renewer as FileAddressRenewer)())) {
+          const signed = signedAddressOf(address)
+          if (signed === undefined || freshGrants.get(signed.key) === signed.grant) continue
+          freshGrants.set(signed.key, signed.grant)
+          isChanged = true
+        }
+        return isChanged
+      } catch {
+        // No fresh addresses (offline, token revoked): the refusal stands.
+        return false
+      } finally {
+        running = null
+      }
+    })()
+    return running
+  }
+
+  return {
+    current,
+    renew,
+    setRenewer(next) {
+      renewer = next
+      freshGrants.clear()
+    },
+    async fetch(url, init) {
+      const first = current(url)
+      const response = await send(first, init)
+      if (
+        (response.status !== 401 && response.status !== 403) ||
+        signedAddressOf(url) === undefined
+      ) {
+        return response
+      }
+      await renew()
+      const retry = current(url)
+      if (retry === first) return response
+      return send(retry, init)
+    },
+  }
+}
+
+/**
+ * The page's book: file addresses are the page's (one signed-in user or one share link), so
+ * every scene's loaders (tiles, basemap, models, GML) share it. The console sets its renewer
+ * when it opens a project's scene (engine/api `setFileAddressRenewer`).
+ */
+export const fileAddresses: FileAddressBook = createFileAddressBook()
+
+/**
+ * Tells the engine how to get the open project's current file addresses (the find calls the
+ * page made to open it, asked again), or null when no project is open. See
+ * engine/core/file-addresses.ts.
+ */
+export function setFileAddressRenewer(renewer: FileAddressRenewer | null): void {
+  fileAddresses.setRenewer(renewer)
+}
