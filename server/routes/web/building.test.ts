@@ -730,8 +730,8 @@ describe('building models API', () => {
         testApp.app,
         '/web/upload/uploadGltfForSbm',
         editor,
+        // (a `category_zip_uuid` must name a 3D template model: template-models.test.ts)
         [
-          { name: 'category_zip_uuid', value: 'category-1' },
           { name: 'option_type', value: 'add' },
           { name: 'project_id', value: project.id },
           filePart('Duck.glb', await sharedFile('gltf/Duck/Duck.glb'), 'glbf_arr'),

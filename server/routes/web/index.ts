@@ -12,9 +12,9 @@ import { registerResumableUploadRoutes } from './resumable-upload'
 import { registerRoleRoutes } from './role'
 import { registerSessionEntryRoutes } from './session-entry'
 import { registerSystemRoutes } from './system'
-import { registerUploadRoutes } from './upload'
-import { registerTemplateRoutes } from './templates'
 import { registerTemplateFileRoutes } from './template-files'
+import { registerTemplateRoutes } from './templates'
+import { registerUploadRoutes } from './upload'
 import { registerUserRoutes } from './user'
 
 /**
