@@ -20,6 +20,14 @@ const scripts: Record<string, RegExp> = { ko: /\p{Script=Hangul}/u, zh: /\p{Scri
 /** Names that read the same in every language. */
 const untranslatable = new Set(['POI'])
 
+/**
+ * One word per idea in each language: a term the glossary chose, and the variants it replaced.
+ * A person reading "배경 지도를 불러오지 못했습니다 … 베이스맵 설정" cannot tell they are one thing.
+ */
+const glossary: Record<string, { term: string; not: RegExp }[]> = {
+  ko: [{ term: '배경 지도', not: /베이스\s?맵/ }],
+}
+
 describe('console catalogs (src/i18n/locales)', () => {
   const english = readCatalog('en')
 
@@ -37,6 +45,14 @@ describe('console catalogs (src/i18n/locales)', () => {
       const hasWords = /[A-Za-z]/.test(source.replace(/\{\w+\}/g, ''))
       if (hasWords && !untranslatable.has(source)) {
         expect(translation, source).toMatch(scripts[locale]!)
+      }
+    }
+  })
+
+  it.each(Object.entries(glossary))('uses one term per idea in %s', (locale, terms) => {
+    for (const [source, translation] of readCatalog(locale)) {
+      for (const { term, not } of terms) {
+        expect(translation, `${source}: write "${term}"`).not.toMatch(not)
       }
     }
   })
