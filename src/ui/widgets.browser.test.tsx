@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
 import './theme.css'
+import { Button } from './Button'
 import { AltitudeSlider } from './Slider'
 import { renderWithI18n } from './testing/render-with-i18n'
 
@@ -46,5 +47,25 @@ describe('widget kit in a real browser', () => {
     expect(screen.getByRole('slider', { name: 'Altitude' }).getAttribute('aria-valuetext')).toBe(
       '255 mm',
     )
+  })
+
+  it('keeps a button with a long label inside its panel, wrapped between whole words', () => {
+    renderWithI18n(
+      <div data-testid="panel" style={{ width: 216 }}>
+        <Button variant="primary">Upload oblique photography and more</Button>
+      </div>,
+    )
+    const panel = screen.getByTestId('panel').getBoundingClientRect()
+    const button = screen.getByRole('button').getBoundingClientRect()
+    expect(button.right).toBeLessThanOrEqual(panel.right)
+    // wrapped onto a second line, not cut and not scrolled
+    expect(button.height).toBeGreaterThan(40)
+    const buttonElement = screen.getByRole('button')
+    expect(buttonElement.scrollWidth).toBeLessThanOrEqual(buttonElement.clientWidth)
+  })
+
+  it('keeps a short label on one line at the control height', () => {
+    renderWithI18n(<Button>Save</Button>)
+    expect(screen.getByRole('button', { name: 'Save' }).getBoundingClientRect().height).toBe(32)
   })
 })
