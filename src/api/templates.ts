@@ -21,7 +21,6 @@ import {
   type UpdateTemplateBody,
 } from '../../contract/templates'
 import type { TemplateModelDatum, UploadPoiTemplateDatum } from '../../contract/template-files'
-import { session } from '../state/session'
 import type { RouteDatum, RouteDescriptor } from '../../contract/route'
 import { templateFileRoutes } from '../../contract/template-files'
 import { fileRoutes } from '../../contract/files'
@@ -29,6 +28,7 @@ import { ApiError, type RequestOptions } from './client'
 import { api } from './index'
 import { postWithProgress } from './resumable-upload'
 import type { UploadedImage } from './types'
+import { sessionLink } from './session-link'
 
 export type {
   Category,
@@ -271,7 +271,8 @@ export async function downloadBatchFile(templateId: string): Promise<DownloadedF
     Accept: 'application/json',
     'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8',
   })
-  if (session.token) headers.set(tokenHeaderName, session.token)
+  const token = sessionLink.token()
+  if (token) headers.set(tokenHeaderName, token)
   let response: Response
   try {
     response = await fetch('/web/poi/downloadPoiTemplate', {
