@@ -4,7 +4,7 @@ import { cityZoomLimits, wheelZoomRate } from './city-controls'
 import type { CitySceneContext } from './city-scene-parts'
 import type { FeatureSelection } from './feature-selection'
 import { mapViewport } from './map-viewport'
-import type { LocatedVolume } from './tileset-geometry'
+import { type LocatedVolume, nearbyVolumes } from './tileset-geometry'
 import type { TilesetStreams } from './tileset-streams'
 
 /** Metres per degree of latitude (and of longitude at the equator), near enough for framing. */
@@ -119,11 +119,15 @@ export class CityCameraController {
     return this.showing(located)
   }
 
-  /** A view of several tilesets together: their volumes' box in degrees, seen whole. */
+  /**
+   * A view of several tilesets together: their volumes' box in degrees, seen whole — of those
+   * near the one nearest the view's centre, when they lie far apart.
+   */
   private async framing(tilesetIds: readonly string[]): Promise<CameraDestination> {
-    const located = (
+    const found = (
       await Promise.all(tilesetIds.map((id) => this.streams.locate(id).catch(() => null)))
     ).filter((volume): volume is LocatedVolume => volume !== null)
+    const located = nearbyVolumes(found, this.context.map.getCenter())
     if (located.length === 0) {
       throw new EngineError('city.tilesetNotReady', 'No tileset to frame could be located.')
     }

@@ -4,8 +4,10 @@ import { createBoundingVolume } from '@loaders.gl/tiles'
 import { Matrix4 } from '@math.gl/core'
 import { describe, expect, it } from 'vitest'
 import {
+  groundDistanceMeters,
   isGeoreferencedRoot,
   locateVolume,
+  nearbyVolumes,
   ownPlacement,
   type RootHeader,
   tilesetModelMatrix,
@@ -67,5 +69,24 @@ describe('tileset geometry (the engine is its one owner)', () => {
     expect(localRoot.lng).toBeCloseTo(shanghai.lng, 2)
     expect(localRoot.lat).toBeCloseTo(shanghai.lat, 2)
     expect(tilesetModelMatrix(null, implicit.root)).toBeUndefined()
+  })
+})
+
+describe('nearbyVolumes', () => {
+  const volume = (lng: number, lat: number) => ({ lng, lat, heightMeters: 0, radiusMeters: 100 })
+  const shanghai = volume(121.5189, 31.16946)
+  const shanghaiEast = volume(121.6, 31.2)
+  const philadelphia = volume(-75.612, 40.042)
+
+  it('measures ground distance (Shanghai to Philadelphia ≈ 11,900 km)', () => {
+    expect(groundDistanceMeters(shanghai, philadelphia) / 1000).toBeCloseTo(11_900, -2)
+    expect(groundDistanceMeters(shanghai, shanghai)).toBe(0)
+  })
+
+  it('frames the tilesets near the one nearest where the user looks, not an ocean between', () => {
+    const all = [philadelphia, shanghai, shanghaiEast]
+    expect(nearbyVolumes(all, { lng: 121.6, lat: 31.2 })).toEqual([shanghai, shanghaiEast])
+    expect(nearbyVolumes(all, { lng: -70, lat: 40 })).toEqual([philadelphia])
+    expect(nearbyVolumes([], { lng: 0, lat: 0 })).toEqual([])
   })
 })

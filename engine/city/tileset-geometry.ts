@@ -111,3 +111,41 @@ export function locateVolume(volume: unknown): LocatedVolume | null {
   if (!Number.isFinite(lng) || !Number.isFinite(lat)) return null
   return { lng: lng!, lat: lat!, heightMeters: heightMeters ?? 0, radiusMeters }
 }
+
+/** Tilesets whose centres lie within this distance are framed together. */
+export const frameTogetherMeters = 20_000
+
+/** Distance along the ground between two points, in metres (haversine on a sphere). */
+export function groundDistanceMeters(
+  a: { lng: number; lat: number },
+  b: { lng: number; lat: number },
+): number {
+  const radians = Math.PI / 180
+  const dLat = (b.lat - a.lat) * radians
+  const dLng = (b.lng - a.lng) * radians
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.lat * radians) * Math.cos(b.lat * radians) * Math.sin(dLng / 2) ** 2
+  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(h)))
+}
+
+/**
+ * The volumes to frame together when they are spread over the globe: the one nearest `from`
+ * (where the user looks, the project's location on entry) and those within
+ * {@link frameTogetherMeters} of it. Framing a tileset in Shanghai together with one in Ohio
+ * would show an ocean from 5,000 km up, where no tile is detailed enough to load.
+ */
+export function nearbyVolumes<Volume extends LocatedVolume>(
+  volumes: readonly Volume[],
+  from: { lng: number; lat: number },
+): Volume[] {
+  let nearest: Volume | undefined
+  let nearestMeters = Infinity
+  for (const volume of volumes) {
+    const meters = groundDistanceMeters(from, volume)
+    if (meters < nearestMeters) [nearest, nearestMeters] = [volume, meters]
+  }
+  if (!nearest) return []
+  const anchor = nearest
+  return volumes.filter((volume) => groundDistanceMeters(anchor, volume) <= frameTogetherMeters)
+}
