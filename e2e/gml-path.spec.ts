@@ -55,7 +55,7 @@ test('a user uploads a GML path, changes its display and finds a route across fl
   await expect(page.getByTestId('gml-file-name')).toHaveText(
     'FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml',
   )
-  await expect(page.getByTestId('gml-network')).toContainText('14 States', { timeout: 30_000 })
+  await expect(page.getByTestId('gml-network')).toContainText('14 spaces', { timeout: 30_000 })
   let gml = (await buildingSnapshot(page)).gml
   expect(gml).toMatchObject({ isLoaded: true, stateCount: 14 })
   expect(gml.storeys.length).toBe(3)

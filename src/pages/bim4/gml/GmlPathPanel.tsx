@@ -138,7 +138,7 @@ function GmlCounts({
 }) {
   return (
     <Trans>
-      {sizeText} · {stateCount} States · {transitionCount} Transitions
+      {sizeText} · {stateCount} spaces · {transitionCount} connections
     </Trans>
   )
 }
@@ -154,7 +154,7 @@ function NetworkSummary({
 }) {
   return (
     <Trans>
-      Network loaded: {stateCount} States, {transitionCount} paths on {storeyCount} storeys
+      Network loaded: {stateCount} spaces, {transitionCount} connections on {storeyCount} storeys
     </Trans>
   )
 }
