@@ -9,6 +9,8 @@ import type { ConversionJob, ConversionReply } from './conversion-protocol'
 /** What a finished conversion gives back. */
 export interface PooledConversion {
   sbm: Uint8Array<ArrayBuffer>
+  /** The model's thumbnail (PNG), null for a model with no triangles. */
+  preview: Uint8Array | null
   summary: ConversionSummary
 }
 
@@ -81,7 +83,7 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     async run(job, { signal }) {
       const transfer = job.files.map((file) => file.bytes.buffer as ArrayBuffer)
       const reply = await runner.run<ConversionReply>(job, { signal, transfer })
-      if (reply.ok) return { sbm: reply.sbm, summary: reply.summary }
+      if (reply.ok) return { sbm: reply.sbm, preview: reply.preview, summary: reply.summary }
       const { reason, message, names } = reply.refusal
       throw new ConversionError(reason, message, names)
     },

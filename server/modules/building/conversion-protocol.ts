@@ -12,5 +12,10 @@ export interface ConversionJob {
 
 /** A conversion thread's answer: the SBM, or the converter's refusal as data. */
 export type ConversionReply =
-  | { ok: true; sbm: Uint8Array<ArrayBuffer>; summary: ConversionSummary }
+  | {
+      ok: true
+      sbm: Uint8Array<ArrayBuffer>
+      preview: Uint8Array | null
+      summary: ConversionSummary
+    }
   | { ok: false; refusal: { reason: ConversionRefusal; message: string; names: string[] } }

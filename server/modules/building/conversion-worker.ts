@@ -12,11 +12,16 @@ import type { ConversionJob, ConversionReply } from './conversion-protocol'
 serveThreadTasks<ConversionJob, ConversionReply>(async (job) => {
   try {
     const files = new Map(job.files.map((file) => [file.path, file.bytes] as const))
-    const { sbm, summary } = await convertModelToSbm(modelInputFromFiles(job.entryPath, files), {
-      role: job.role,
-      allowMissingTextures: job.allowMissingTextures,
-    })
-    return { value: { ok: true, sbm, summary }, transfer: [sbm.buffer] }
+    const { sbm, preview, summary } = await convertModelToSbm(
+      modelInputFromFiles(job.entryPath, files),
+      {
+        role: job.role,
+        allowMissingTextures: job.allowMissingTextures,
+      },
+    )
+    const transfer: ArrayBuffer[] = [sbm.buffer]
+    if (preview) transfer.push(preview.buffer as ArrayBuffer)
+    return { value: { ok: true, sbm, preview, summary }, transfer }
   } catch (error) {
     if (!(error instanceof ConversionError)) throw error
     const refusal = { reason: error.reason, message: error.message, names: error.names }

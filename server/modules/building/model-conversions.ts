@@ -104,10 +104,12 @@ export function createModelConversions(context: BuildingContext): ModelConversio
         }
         const info = describeSbm(conversion.sbm)
         const stored = await storage.put(conversion.sbm)
-        const columns = fileColumnsOf(info, stored.sha256, stored.sizeBytes)
+        const previewSha256 = await context.storePreview(conversion.preview)
+        const columns = fileColumnsOf(info, stored.sha256, stored.sizeBytes, previewSha256)
         const convertedId = randomUUID()
         const modelId = randomUUID()
-        await context.withCleanup([stored.sha256], () =>
+        const incoming = [stored.sha256, ...(previewSha256 ? [previewSha256] : [])]
+        await context.withCleanup(incoming, () =>
           context.db.transaction().execute(async (transaction) => {
             const handle = createBuildingRepository(transaction)
             const timestamp = context.now()

@@ -46,9 +46,11 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
     if (sbms.length !== 1) throw oneShellModelError('Exactly one model')
     const sbm = sbms[0]!
     const stored = await storage.put(sbm.bytes)
-    const columns = fileColumnsOf(sbm.info, stored.sha256, sbm.bytes.byteLength)
-    let replaced: string | undefined
-    const shellId = await context.withCleanup([stored.sha256], () =>
+    const previewSha256 = await context.storePreview(sbm.preview)
+    const columns = fileColumnsOf(sbm.info, stored.sha256, sbm.bytes.byteLength, previewSha256)
+    const replaced: string[] = []
+    const incoming = [stored.sha256, ...(previewSha256 ? [previewSha256] : [])]
+    const shellId = await context.withCleanup(incoming, () =>
       context.writeInProject(user, projectId, async (handle, _transaction, timestamp) => {
         for (const model of await handle.listModels(projectId)) {
           if (model.role === 'shell' && model.file_name !== sbm.fileName) {
@@ -63,7 +65,8 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
             timestamp,
           )
         }
-        if (existing.sha256 !== stored.sha256) replaced = existing.sha256
+        if (existing.sha256 !== stored.sha256) replaced.push(existing.sha256)
+        if (existing.preview_sha256) replaced.push(existing.preview_sha256)
         await handle.updateModel(existing.id, {
           ...columns,
           role: 'shell',
@@ -73,10 +76,7 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
         return existing.id
       }),
     )
-    await context.releaseUnused([
-      ...files.map((file) => file.sha256),
-      ...(replaced ? [replaced] : []),
-    ])
+    await context.releaseUnused([...files.map((file) => file.sha256), ...replaced])
     const shell = await repository.findModel(shellId)
     return {
       url: shell ? context.toModel(shell).url : '',

@@ -18,6 +18,11 @@ export interface UploadedModelFile {
   bytes: Uint8Array
 }
 
+/** A checked SBM of an upload, with the thumbnail its conversion drew (null for an SBM as is). */
+export interface UploadedSbm extends InspectedSbm {
+  preview: Uint8Array | null
+}
+
 /**
  * THE call into the conversion worker pool for building uploads (and the conversion page), kept
  * in one place so the job interface that will wrap the pool changes one function. A converter
@@ -68,7 +73,7 @@ export async function convertToSbm(
 export async function sbmsOfUpload(
   uploaded: UploadedModelFile[],
   options: { conversions: ConversionPool; role: 'shell' | 'floor'; userId: string },
-): Promise<InspectedSbm[]> {
+): Promise<UploadedSbm[]> {
   const refuse = (path: string): never => {
     const file = posix.basename(path)
     throw new AppError(
@@ -100,11 +105,11 @@ export async function sbmsOfUpload(
   const models = files.filter((file) => isModelName(file.path))
   // buffers or images alone are no model
   if (models.length === 0) refuse(files[0]?.path ?? '')
-  const sbms: InspectedSbm[] = []
+  const sbms: UploadedSbm[] = []
   for (const model of models) {
     const base = posix.basename(model.path)
     if (extensionOf(base) === 'sbm') {
-      sbms.push(inspectSbm(base, model.bytes))
+      sbms.push({ ...inspectSbm(base, model.bytes), preview: null })
       continue
     }
     const converted = await convertToSbm(options.conversions, options.userId, {
@@ -114,9 +119,13 @@ export async function sbmsOfUpload(
       // a model dropped alone still becomes a building; missing textures are listed as warnings
       allowMissingTextures: true,
     })
-    sbms.push(
-      inspectSbm(`${base.slice(0, base.length - posix.extname(base).length)}.sbm`, converted.sbm),
-    )
+    sbms.push({
+      ...inspectSbm(
+        `${base.slice(0, base.length - posix.extname(base).length)}.sbm`,
+        converted.sbm,
+      ),
+      preview: converted.preview,
+    })
   }
   const names = sbms.map((sbm) => sbm.fileName)
   const duplicate = names.find((name, index) => names.indexOf(name) !== index)

@@ -9,6 +9,7 @@ import { ConversionError } from './conversion-error'
 import { extensionOf, readGltfSource, type SourceDocument } from './gltf-source'
 import type { ModelInput } from './model-input'
 import { countSceneTriangles, normalizeDocument } from './normalize-document'
+import { renderPreviewPng } from './preview-image'
 import { normalizeTextures } from './textures'
 
 /** How to mark and pack the SBM. */
@@ -35,9 +36,11 @@ export interface ConversionSummary {
   warnings: string[]
 }
 
-/** The SBM file and its summary. */
+/** The SBM file, its preview and its summary. */
 export interface ConversionResult {
   sbm: Uint8Array<ArrayBuffer>
+  /** A small PNG of the model (the model library's thumbnail); null when it has no triangles. */
+  preview: Uint8Array | null
   summary: ConversionSummary
 }
 
@@ -91,6 +94,7 @@ export async function convertModelToSbm(
   if (converted.length > 0) warnings.push(`converted to PNG: ${converted.join(', ')}`)
   warnings.push(...(await normalizeDocument(document, rootMatrix, codecs.meshoptEncoder)))
   const bvhEntries = buildDocumentBvhs(document)
+  const preview = renderPreviewPng(document)
 
   const isCompressed = options.isCompressed !== false
   const meshopt = document
@@ -126,6 +130,7 @@ export async function convertModelToSbm(
   const root = document.getRoot()
   return {
     sbm,
+    preview,
     summary: {
       sourceFormat: format,
       meshCount: root.listMeshes().length,
