@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { type ConversionDatum, convertedModelFilesRoot } from '../../../contract/building'
+import { formatServerMessage } from '../../../contract/messages'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
 import { AppError, fieldError } from '../../http/app-error'
 import type { AuthUser } from '../accounts/users.service'
@@ -146,7 +147,11 @@ export function createModelConversions(context: BuildingContext): ModelConversio
           downloadName: `${baseNameOf(entry.name)}.sbm`,
           sizeBytes: stored.sizeBytes,
           triangleCount: info.triangleCount,
-          warnings: conversion.summary.warnings,
+          warnings: conversion.summary.warnings.map((warning) => ({
+            messageId: warning.id,
+            params: warning.params,
+            message: formatServerMessage(warning.id, warning.params),
+          })),
           model: model ? context.toModel(model) : null,
         }
       } finally {

@@ -1,5 +1,5 @@
 import type { BuildingModelRole, StructureUploadDatum } from '../../../contract/building'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldDetail } from '../../http/app-error'
 import type { AuthUser } from '../accounts/users.service'
 import { type BuildingContext, fileColumnsOf, type IncomingFile } from './building-context'
 import { extensionOf, structureFileUrl } from './building-views'
@@ -17,13 +17,15 @@ export interface StructureUploads {
 }
 
 /** The refusal of a shell upload that is not exactly one file or model. */
-function oneShellModelError(message: 'Exactly one model' | 'Exactly one file'): AppError {
+function oneShellModelError(
+  problem: 'validation.exactlyOneModel' | 'validation.exactlyOneFile',
+): AppError {
   return new AppError(
     'validation',
     'building.oneShellModel',
     {},
     {
-      details: [{ field: 'file', message }],
+      details: [fieldDetail('file', problem)],
     },
   )
 }
@@ -43,7 +45,7 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
   ): Promise<StructureUploadDatum> => {
     const project = await context.loadOwnedProject(user, projectId)
     const sbms = await context.sbmsOfFiles(user.id, files, 'shell')
-    if (sbms.length !== 1) throw oneShellModelError('Exactly one model')
+    if (sbms.length !== 1) throw oneShellModelError('validation.exactlyOneModel')
     const sbm = sbms[0]!
     const stored = await storage.put(sbm.bytes)
     const previewSha256 = await context.storePreview(sbm.preview)
@@ -94,7 +96,7 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
           context.requireFiles(files)
           const isManifest = files.some((file) => extensionOf(file.fileName) === 'json')
           if (!isManifest) return uploadShellModel(user, projectId, files)
-          if (files.length > 1) throw oneShellModelError('Exactly one file')
+          if (files.length > 1) throw oneShellModelError('validation.exactlyOneFile')
           const file = files[0]!
           const name = displayNameOf(file.fileName)
           if (extensionOf(name) !== 'json') return uploadShellModel(user, projectId, files)

@@ -1,6 +1,6 @@
 import { posix } from 'node:path'
 import { convertibleModelExtensions, modelResourceExtensions } from '../../../contract/building'
-import { AppError, fieldError } from '../../http/app-error'
+import { AppError, fieldDetail, fieldError } from '../../http/app-error'
 import { ConversionError } from '../convert/conversion-error'
 import type { ConversionPool, PooledConversion } from './conversion-pool'
 import {
@@ -96,7 +96,7 @@ export async function sbmsOfUpload(
         'building.oneZipOnly',
         {},
         {
-          details: [{ field: 'file', message: 'One ZIP, or model files only' }],
+          details: [fieldDetail('file', 'validation.oneZipOrModels')],
         },
       )
     }

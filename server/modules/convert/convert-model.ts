@@ -11,6 +11,7 @@ import type { ModelInput } from './model-input'
 import { countSceneTriangles, normalizeDocument } from './normalize-document'
 import { renderPreviewPng } from './preview-image'
 import { normalizeTextures } from './textures'
+import { type ServerMessage, serverMessage } from '../../../contract/messages'
 
 /** How to mark and pack the SBM. */
 export interface ConvertOptions {
@@ -32,8 +33,11 @@ export interface ConversionSummary {
   /** Primitives whose BVH is stored in the file. */
   bvhCount: number
   sizeBytes: number
-  /** Things the user may want to know: dropped animations, converted textures, transcoding. */
-  warnings: string[]
+  /**
+   * Things the user may want to know (dropped animations, converted textures, transcoding), as
+   * catalogue messages so the console says them in the user's language.
+   */
+  warnings: ServerMessage[]
 }
 
 /** The SBM file, its preview and its summary. */
@@ -91,7 +95,9 @@ export async function convertModelToSbm(
   const warnings = [...source.warnings]
 
   const converted = normalizeTextures(document)
-  if (converted.length > 0) warnings.push(`converted to PNG: ${converted.join(', ')}`)
+  if (converted.length > 0) {
+    warnings.push(serverMessage('convert.texturesConvertedToPng', { names: converted.join(', ') }))
+  }
   warnings.push(...(await normalizeDocument(document, rootMatrix, codecs.meshoptEncoder)))
   const bvhEntries = buildDocumentBvhs(document)
   const preview = renderPreviewPng(document)
