@@ -4,7 +4,7 @@ import { ConversionError } from '../convert/conversion-error'
 import type { ConversionSummary } from '../convert/convert-model'
 import { createJobQueue, type Job, type JobKind, type JobQueue } from '../jobs/job-queue'
 import { createThreadRunner } from '../jobs/thread-runner'
-import type { ConversionJob, ConversionReply } from './conversion-protocol'
+import type { ConversionJob, ConversionReply, PreviewReply } from './conversion-protocol'
 
 /** What a finished conversion gives back. */
 export interface PooledConversion {
@@ -30,6 +30,12 @@ export interface ConversionPool {
    * one shared 'unattributed' user (which shares one fair share among all such callers).
    */
   convert(job: ConversionJob & { userId?: string }): Promise<PooledConversion>
+  /**
+   * The thumbnail of an SBM uploaded as it is (converted models get theirs from the conversion),
+   * drawn in a conversion thread as a 'cpu' job of the user. Null when it cannot be drawn; never
+   * rejects for the model's sake, only when the queue refuses the job.
+   */
+  previewForUser(userId: string, sbm: Uint8Array): Promise<Uint8Array | null>
   /** Jobs running and waiting, for tests and logs. */
   load(): { running: number; queued: number }
   /** Ends the threads; queued jobs are refused (and the queue closed, when the pool made it). */
@@ -89,9 +95,25 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     },
   }
 
+  const previewKind: JobKind<Uint8Array, Uint8Array | null> = {
+    name: 'model.preview',
+    lane: 'cpu',
+    timeLimitMs: 60_000,
+    async run(sbm, { signal }) {
+      // a copy goes to the thread: the caller stores the same bytes
+      const copy = new Uint8Array(sbm)
+      const reply = await runner.run<PreviewReply>(
+        { kind: 'preview', sbm: copy },
+        { signal, transfer: [copy.buffer] },
+      )
+      return reply.preview
+    },
+  }
+
   const submit = (userId: string, job: ConversionJob) => jobs.submit(kind, userId, job)
   return {
     submit,
+    previewForUser: (userId, sbm) => jobs.submit(previewKind, userId, sbm).result,
     convertForUser: (userId, job) => submit(userId, job).result,
     convert: ({ userId, ...job }) => submit(userId ?? 'unattributed', job).result,
     load: () => jobs.load('cpu'),

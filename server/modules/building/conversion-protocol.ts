@@ -10,6 +10,20 @@ export interface ConversionJob {
   allowMissingTextures: boolean
 }
 
+/** A thumbnail of a stored SBM (an upload that needed no conversion). Plain data. */
+export interface PreviewJob {
+  kind: 'preview'
+  sbm: Uint8Array
+}
+
+/** What a conversion thread is asked: a conversion, or a preview of an SBM. */
+export type ConversionThreadInput = ConversionJob | PreviewJob
+
+/** A preview thread answer: the PNG, or null (no triangles, or an SBM it could not draw). */
+export interface PreviewReply {
+  preview: Uint8Array | null
+}
+
 /** A conversion thread's answer: the SBM, or the converter's refusal as data. */
 export type ConversionReply =
   | {

@@ -105,42 +105,44 @@ export function createFloorUploads(context: BuildingContext): FloorUploads {
     },
 
     async replaceModelFile(user, modelId, files) {
-      return context.withCleanup(
-        files.map((file) => file.sha256),
-        async () => {
-          const { model } = await context.loadOwnedModel(user, modelId)
-          context.requireFiles(files)
-          if (files.length > 1) {
-            throw fieldError('validation', 'file', 'model.oneSbmToReplace')
+      const incoming = files.map((file) => file.sha256)
+      return context.withCleanup(incoming, async () => {
+        const { model } = await context.loadOwnedModel(user, modelId)
+        context.requireFiles(files)
+        if (files.length > 1) {
+          throw fieldError('validation', 'file', 'model.oneSbmToReplace')
+        }
+        const file = files[0]!
+        const name = displayNameOf(file.fileName)
+        const sbm = inspectSbm(name, await context.readStored(file.sha256))
+        if (extensionOf(name) !== 'sbm') {
+          throw new AppError(
+            'unsupportedFile',
+            'model.notValidSbm',
+            {},
+            { details: [{ file: name, reason: 'the file name does not end in .sbm' }] },
+          )
+        }
+        // the old thumbnail showed the old file; a busy queue leaves the model without one
+        const previewSha256 = await context.storePreview(
+          await context.conversions.previewForUser(user.id, sbm.bytes).catch(() => null),
+        )
+        if (previewSha256) incoming.push(previewSha256)
+        await context.writeInProject(user, model.project_id, async (handle, _, timestamp) => {
+          if (!(await handle.findModel(model.id))) {
+            throw new AppError('notFound', 'model.notFound')
           }
-          const file = files[0]!
-          const name = displayNameOf(file.fileName)
-          const sbm = inspectSbm(name, await context.readStored(file.sha256))
-          if (extensionOf(name) !== 'sbm') {
-            throw new AppError(
-              'unsupportedFile',
-              'model.notValidSbm',
-              {},
-              { details: [{ file: name, reason: 'the file name does not end in .sbm' }] },
-            )
-          }
-          await context.writeInProject(user, model.project_id, async (handle, _, timestamp) => {
-            if (!(await handle.findModel(model.id))) {
-              throw new AppError('notFound', 'model.notFound')
-            }
-            await handle.updateModel(model.id, {
-              // the thumbnail showed the old file; an SBM brings none
-              ...fileColumnsOf(sbm.info, file.sha256, sbm.bytes.byteLength),
-              updated_at: timestamp,
-            })
+          await handle.updateModel(model.id, {
+            ...fileColumnsOf(sbm.info, file.sha256, sbm.bytes.byteLength, previewSha256),
+            updated_at: timestamp,
           })
-          await context.releaseUnused([
-            ...(model.sha256 === file.sha256 ? [] : [model.sha256]),
-            ...(model.preview_sha256 ? [model.preview_sha256] : []),
-          ])
-          return context.reloadModel(model.id)
-        },
-      )
+        })
+        await context.releaseUnused([
+          ...(model.sha256 === file.sha256 ? [] : [model.sha256]),
+          ...(model.preview_sha256 ? [model.preview_sha256] : []),
+        ])
+        return context.reloadModel(model.id)
+      })
     },
   }
 }

@@ -18,7 +18,7 @@ export interface UploadedModelFile {
   bytes: Uint8Array
 }
 
-/** A checked SBM of an upload, with the thumbnail its conversion drew (null for an SBM as is). */
+/** A checked SBM of an upload, with its thumbnail (null when there is nothing to draw). */
 export interface UploadedSbm extends InspectedSbm {
   preview: Uint8Array | null
 }
@@ -109,7 +109,12 @@ export async function sbmsOfUpload(
   for (const model of models) {
     const base = posix.basename(model.path)
     if (extensionOf(base) === 'sbm') {
-      sbms.push({ ...inspectSbm(base, model.bytes), preview: null })
+      const sbm = inspectSbm(base, model.bytes)
+      // a thumbnail is a nicety: a busy queue leaves the model without one, not refused
+      const preview = await options.conversions
+        .previewForUser(options.userId, sbm.bytes)
+        .catch(() => null)
+      sbms.push({ ...sbm, preview })
       continue
     }
     const converted = await convertToSbm(options.conversions, options.userId, {

@@ -195,6 +195,11 @@ describe('building models API', () => {
         has_stored_bvh: true,
         model_load_hint: 'storedBvh',
       })
+      // an SBM uploaded as it is gets its thumbnail drawn too
+      expect(model.preview_path).toMatch(/^\/web\/model\/files\/.+\.png\?grant=/)
+      const thumbnail = await fetchFile(model.preview_path!)
+      expect(thumbnail.headers['content-type']).toBe('image/png')
+      expect(ownPngPixels(thumbnail.rawPayload).rgba.some((value) => value > 0)).toBe(true)
 
       const info = await modelInfo(project.id)
       expect(info.models.map((row) => row.id)).toEqual([model.id])
