@@ -279,8 +279,17 @@ export const conversionDatumSchema = z.object({
   downloadName: z.string(),
   sizeBytes: z.number().int(),
   triangleCount: z.number().int(),
-  /** Things the user may want to know (dropped animations, converted textures…). */
-  warnings: z.array(z.string()),
+  /**
+   * Things the user may want to know (dropped animations, converted textures…): a catalogue
+   * message id with its parameters for the console, and the English text for API users.
+   */
+  warnings: z.array(
+    z.object({
+      messageId: z.string(),
+      params: z.record(z.string(), z.union([z.string(), z.number()])),
+      message: z.string(),
+    }),
+  ),
   /** The library model made in the project, when a `project_id` was given. */
   model: buildingModelSchema.nullable(),
 })

@@ -52,6 +52,10 @@ export const serverMessages = {
   'validation.notMultipleOf': 'Must be a multiple of {divisor}',
   'validation.unknownFields': 'Unknown fields: {fields}',
   'validation.nulText': 'Text must not contain a NUL character.',
+  'validation.exactlyOneFile': 'Exactly one file',
+  'validation.exactlyOneModel': 'Exactly one model',
+  'validation.notValidJson': 'Not valid JSON',
+  'validation.oneZipOrModels': 'One ZIP, or model files only',
 
   // the request itself (body, form, multipart, address)
   'request.bodyTooLarge': 'The request body is too large.',
@@ -88,6 +92,8 @@ export const serverMessages = {
   // images and textures, measured from their headers before anything decodes them
   'image.unreadableSize': "{field}: the image's size cannot be read; it is damaged.",
   'image.noPixels': '{field}: the image declares {width} × {height} pixels.',
+  'image.unreadableHeader': 'Unreadable image header',
+  'image.declaredPixels': '{width} × {height} pixels',
   'image.tooManyPixels':
     '{field}: the image declares {width} × {height} pixels; at most {maxSide} × {maxSide} is accepted (2048 × 2048 is recommended).',
   'convert.oversizedTextures':
@@ -280,6 +286,14 @@ export const serverMessages = {
   'model.zipTooManyModels': '{name} holds {count} models; at most {max} per upload.',
   'model.zipRefused': '{name} cannot be used: it is not a readable, safe zip archive.',
   'convert.shuttingDown': 'The model converter is shutting down.',
+  // conversion warnings: the model was converted, with something the user may want to know
+  'convert.daeReadAsUtf8': 'The DAE file was UTF-16 and was read as UTF-8.',
+  'convert.exportDroppedAnimations': 'Animations were dropped to export the model.',
+  'convert.texturesConvertedToPng': 'Textures converted to PNG: {names}.',
+  'convert.textureMissing': 'The texture {name} is missing; its material is left untextured.',
+  'convert.animationsDropped': 'Animations dropped (an SBM is static): {count}.',
+  'convert.skinnedMeshesAtBindPose': 'Skinned meshes kept in their bind pose: {count}.',
+  'convert.morphTargetsDropped': 'Morph targets dropped (an SBM keeps the base shape): {count}.',
   'gml.buildingOnly': 'A GML path belongs to a building project, not a city.',
   'gml.empty': 'The GML file is empty.',
   'gml.tooLarge': 'The GML file is larger than {limitMb} MB.',

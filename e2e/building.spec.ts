@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, type Locator, test } from '@playwright/test'
 import { enableTestApi } from './support/accounts'
 import {
   buildingSnapshot,
@@ -25,6 +25,23 @@ import {
  * load, switches floors, makes the shell translucent, sees the scene drawn, picks the model at
  * the centre of the canvas and deletes a model.
  */
+
+/** The share of an image's pixels that are drawn (not transparent), 0 before it loads. */
+function drawnPixelShare(image: Locator): Promise<number> {
+  return image.evaluate((element: HTMLImageElement) => {
+    if (!element.complete || element.naturalWidth === 0) return 0
+    const canvas = document.createElement('canvas')
+    canvas.width = element.naturalWidth
+    canvas.height = element.naturalHeight
+    const context = canvas.getContext('2d')
+    if (!context) return 0
+    context.drawImage(element, 0, 0)
+    const { data } = context.getImageData(0, 0, canvas.width, canvas.height)
+    let drawn = 0
+    for (let index = 3; index < data.length; index += 4) if (data[index]! > 0) drawn += 1
+    return drawn / (canvas.width * canvas.height)
+  })
+}
 
 let files: Record<string, string> = {}
 let structurePath = ''
@@ -169,6 +186,12 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
   await expect(items.filter({ hasText: 'Duck' })).toHaveCount(1, { timeout: 45_000 })
   await expect(items.filter({ hasText: 'box' }).getByText('box', { exact: true })).toBeVisible()
   await expect(items.locator('[data-load-state="success"]')).toHaveCount(4, { timeout: 45_000 })
+  // Each converted row shows its model's own thumbnail, not the generic icon, with pixels drawn.
+  for (const name of ['Duck', 'box']) {
+    const thumbnail = items.filter({ hasText: name }).locator('.ts-bim4-model__preview img')
+    await expect(thumbnail).toBeVisible()
+    await expect.poll(() => drawnPixelShare(thumbnail)).toBeGreaterThan(0.05)
+  }
   // Stacked: each new floor one storey (3 m) above the highest (1F 0, 2F 3, Duck 6, box 9).
   await expect(page.getByRole('spinbutton', { name: 'Elevation of box' })).toHaveValue(/^9/)
   // Choosing a floor isolates it.

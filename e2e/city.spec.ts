@@ -208,6 +208,21 @@ test.describe('city editor', () => {
       'data-status',
       'failure',
     )
+    // Issue 12 item 13: the refusal is the server's message id, so in the Korean UI the same
+    // refusal (kept on screen, and on the failed upload row) reads in Korean, names intact.
+    const koreanRefusal =
+      '압축 파일에 tileset.json이 없고 루트 타일셋이 될 수 있는 JSON 파일이 여러 개'
+    await page.getByRole('button', { name: /^Language: English/ }).click()
+    await page.getByRole('menuitemradio', { name: '한국어' }).click()
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ko')
+    await expect(refusal).toContainText(koreanRefusal)
+    await expect(refusal).toContainText('tilesetA.json')
+    await expect(refusal).not.toContainText('The archive has no tileset.json')
+    const failedRow = page.locator('.ts-upload__row', { hasText: 'ambiguous.zip' })
+    await expect(failedRow.getByRole('note')).toContainText(koreanRefusal)
+    await page.getByRole('button', { name: /^언어/ }).click()
+    await page.getByRole('menuitemradio', { name: 'English' }).click()
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
 
     // Issue 12 item 1: leave and enter again — the tileset is on screen without touching
     // anything, and the opening said what it was waiting for.

@@ -189,9 +189,9 @@ test.describe('projects', () => {
     )
     await keepScreenshot(copyDialog, 'shell-copy-dialog-en')
     await expect(copyDialog.getByRole('button', { name: 'Copy', exact: true })).toBeFocused()
-    // Cancel changes nothing. (Escape on this dialog, at this point of the flow, was seen to leave
-    // it open in the production build — reported in the session note, to be found and fixed.)
-    await copyDialog.getByRole('button', { name: 'Cancel', exact: true }).click()
+    // Escape changes nothing (even with a toast shown after the dialog opened: the dialog, not
+    // the newest layer, owns the keys while focus is in it)
+    await page.keyboard.press('Escape')
     await expect(copyDialog).toBeHidden()
     await expectTotal(page, 'city', 1)
     await copyButton.click()

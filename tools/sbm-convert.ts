@@ -15,6 +15,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConversionError } from '../server/modules/convert/conversion-error'
+import { formatServerMessage } from '../contract/messages'
 import { convertModelToSbm } from '../server/modules/convert/convert-model'
 import { SBM_ROLES, type SbmFloor, type SbmRole } from '../workers/sbm/sbm-header'
 
@@ -106,7 +107,10 @@ async function main(): Promise<void> {
       },
     )
     await writeFile(outputPath, sbm)
-    process.stdout.write(`${JSON.stringify({ output: outputPath, ...summary })}\n`)
+    const warnings = summary.warnings.map((warning) =>
+      formatServerMessage(warning.id, warning.params),
+    )
+    process.stdout.write(`${JSON.stringify({ output: outputPath, ...summary, warnings })}\n`)
   } catch (error) {
     if (error instanceof ConversionError) fail(error.message, 1)
     fail(`conversion failed: ${(error as Error).message}`, 1)

@@ -94,6 +94,19 @@ export function fieldError<Id extends MessageId>(
   })
 }
 
+/**
+ * One entry of a failure's `details` naming a field and its problem by catalogue id, so the
+ * console can say it in the user's language (`message` is the English, for logs and tools).
+ */
+export function fieldDetail<Id extends MessageId>(
+  field: string,
+  messageId: Id,
+  ...args: HasParams<Id> extends true ? [params: MessageParams<Id>] : []
+): { field: string; message: string; messageId: MessageId; params: Record<string, MessageParam> } {
+  const params = (args[0] ?? {}) as Record<string, MessageParam>
+  return { field, message: formatServerMessage(messageId, params), messageId, params }
+}
+
 /** {@link fieldError} for a message built ahead, e.g. by `serverMessage(id, params)`. */
 export function fieldErrorOf(kind: ErrorKind, field: string, problem: ServerMessage): AppError {
   const message = formatServerMessage(problem.id, problem.params)

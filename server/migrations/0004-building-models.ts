@@ -162,7 +162,8 @@ export interface BuildingModelsTable {
   size_bytes: number | string
   triangle_count: number | string
   has_stored_bvh: number
-  preview_path: string | null
+  /** The stored thumbnail PNG (0010 renamed the unused `preview_path` to this). */
+  preview_sha256: string | null
   position_x: Generated<number>
   position_y: Generated<number>
   position_z: Generated<number>
@@ -199,5 +200,7 @@ export interface ConvertedModelsTable {
   size_bytes: number | string
   triangle_count: number | string
   has_stored_bvh: number
+  /** The stored thumbnail PNG (added by 0010). */
+  preview_sha256: string | null
   created_at: string
 }

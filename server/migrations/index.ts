@@ -8,6 +8,7 @@ import * as uploadsAndGml from './0005-uploads-and-gml'
 import * as city from './0006-city'
 import * as poiTemplates from './0007-poi-templates'
 import * as templateFiles from './0009-template-files'
+import * as modelPreviews from './0010-model-previews'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0006-city': city,
   '0007-poi-templates': poiTemplates,
   '0009-template-files': templateFiles,
+  '0010-model-previews': modelPreviews,
 }
 
 /**

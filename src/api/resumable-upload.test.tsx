@@ -1,7 +1,10 @@
+import { i18n } from '@lingui/core'
 import { act, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { OK_CODE, OVERTIME_CODE } from '../../contract/errors'
 import { gmlRoutes } from '../../contract/gml'
+import { messages as enMessages } from '../i18n/locales/en/messages.po'
+import { messages as koMessages } from '../i18n/locales/ko/messages.po'
 import { renderWithI18n } from '../ui/testing/render-with-i18n'
 import { uploadStore } from '../ui/upload/upload-store'
 import { UploadWindow } from '../ui/upload/UploadWindow'
@@ -166,7 +169,8 @@ describe('trackUploadRow', () => {
     vi.advanceTimersByTime(16 * 20)
     expect(row()?.progressPercent).toBe(75)
     tracker.fail(new Error('GML file refused: not XML'))
-    expect(row()).toMatchObject({ status: 'failure', errorMessage: 'GML file refused: not XML' })
+    expect(row()?.status).toBe('failure')
+    expect(row()?.errorMessage?.()).toBe('GML file refused: not XML')
   })
 })
 
@@ -187,9 +191,37 @@ describe('UploadWindow with real progress', () => {
     expect(screen.getByText('1.0 MB / 4.0 MB')).toBeTruthy()
     expect(screen.getByText('25%')).toBeTruthy()
     await act(async () => {
-      uploadStore.update('a', { status: 'failure', errorMessage: 'The upload timed out.' })
+      uploadStore.update('a', { status: 'failure', errorMessage: () => 'The upload timed out.' })
     })
     expect(screen.getByText('failure').getAttribute('title')).toBe('The upload timed out.')
     expect(screen.getByText('4.0 MB')).toBeTruthy()
+  })
+
+  it('says a failed row’s server reason again in the language the user switches to', async () => {
+    renderWithI18n(<UploadWindow />)
+    const refusal = new ApiError({
+      reason: 'server',
+      envelope: {
+        code: '1000',
+        message: 'house.json is not valid JSON.',
+        messageId: 'model.structureInvalidJson',
+        params: { name: 'house.json' },
+        datum: null,
+      },
+      httpStatus: 400,
+      fallbackMessage: '',
+    })
+    await act(async () => {
+      uploadStore.open()
+      uploadStore.add({ id: 'b', name: 'house.json', sizeBytes: 10 })
+      trackUploadRow('b').fail(refusal)
+    })
+    expect(screen.getByRole('note').textContent).toBe('house.json is not valid JSON.')
+    try {
+      await act(async () => i18n.loadAndActivate({ locale: 'ko', messages: koMessages }))
+      expect(screen.getByRole('note').textContent).toBe('house.json은(는) 올바른 JSON이 아닙니다.')
+    } finally {
+      await act(async () => i18n.loadAndActivate({ locale: 'en', messages: enMessages }))
+    }
   })
 })

@@ -76,7 +76,7 @@ export function trackUploadRow(rowId: string): UploadRowTracker {
     },
     fail(error) {
       stop()
-      uploadStore.update(rowId, { status: 'failure', errorMessage: reasonText(error) })
+      uploadStore.update(rowId, { status: 'failure', errorMessage: () => reasonText(error) })
     },
   }
 }

@@ -48,6 +48,10 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'validation.notMultipleOf': msg({ message: 'Must be a multiple of {divisor}' }),
   'validation.unknownFields': msg({ message: 'Unknown fields: {fields}' }),
   'validation.nulText': msg({ message: 'Text must not contain a NUL character.' }),
+  'validation.exactlyOneFile': msg({ message: 'Exactly one file' }),
+  'validation.exactlyOneModel': msg({ message: 'Exactly one model' }),
+  'validation.notValidJson': msg({ message: 'Not valid JSON' }),
+  'validation.oneZipOrModels': msg({ message: 'One ZIP, or model files only' }),
   'request.bodyTooLarge': msg({ message: 'The request body is too large.' }),
   'request.fileTooLarge': msg({ message: 'The file is too large.' }),
   'request.tooManyParts': msg({ message: 'The form has too many parts.' }),
@@ -91,6 +95,8 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message: "{field}: the image's size cannot be read; it is damaged.",
   }),
   'image.noPixels': msg({ message: '{field}: the image declares {width} × {height} pixels.' }),
+  'image.unreadableHeader': msg({ message: 'Unreadable image header' }),
+  'image.declaredPixels': msg({ message: '{width} × {height} pixels' }),
   'image.tooManyPixels': msg({
     message:
       '{field}: the image declares {width} × {height} pixels; at most {maxSide} × {maxSide} is accepted (2048 × 2048 is recommended).',
@@ -361,6 +367,21 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message: '{name} cannot be used: it is not a readable, safe zip archive.',
   }),
   'convert.shuttingDown': msg({ message: 'The model converter is shutting down.' }),
+  'convert.daeReadAsUtf8': msg({ message: 'The DAE file was UTF-16 and was read as UTF-8.' }),
+  'convert.exportDroppedAnimations': msg({
+    message: 'Animations were dropped to export the model.',
+  }),
+  'convert.texturesConvertedToPng': msg({ message: 'Textures converted to PNG: {names}.' }),
+  'convert.textureMissing': msg({
+    message: 'The texture {name} is missing; its material is left untextured.',
+  }),
+  'convert.animationsDropped': msg({ message: 'Animations dropped (an SBM is static): {count}.' }),
+  'convert.skinnedMeshesAtBindPose': msg({
+    message: 'Skinned meshes kept in their bind pose: {count}.',
+  }),
+  'convert.morphTargetsDropped': msg({
+    message: 'Morph targets dropped (an SBM keeps the base shape): {count}.',
+  }),
   'gml.buildingOnly': msg({ message: 'A GML path belongs to a building project, not a city.' }),
   'gml.empty': msg({ message: 'The GML file is empty.' }),
   'gml.tooLarge': msg({ message: 'The GML file is larger than {limitMb} MB.' }),

@@ -94,6 +94,7 @@ export {
 } from './upload/fake-progress'
 export { formatFileSize } from './upload/file-size'
 export {
+  type LiveText,
   type NewUploadRow,
   type UploadRow,
   type UploadStatus,

@@ -25,8 +25,8 @@ import {
   toBuildingModel,
 } from './building-views'
 import type { ConversionPool } from './conversion-pool'
-import { type InspectedSbm, readAll } from './model-files'
-import { sbmsOfUpload } from './uploaded-models'
+import { readAll } from './model-files'
+import { sbmsOfUpload, type UploadedSbm } from './uploaded-models'
 
 /** A file a request brought, already in the file store (multipart part or claimed upload). */
 export interface IncomingFile {
@@ -51,6 +51,8 @@ export interface FileColumns {
   size_bytes: number | string
   triangle_count: number | string
   has_stored_bvh: number
+  /** The stored thumbnail PNG, null when there is none. */
+  preview_sha256: string | null
 }
 
 /** A new model row: its file, and where it sits in the project. */
@@ -113,7 +115,9 @@ export interface BuildingContext extends BuildingDependencies {
     userId: string,
     files: IncomingFile[],
     role: 'shell' | 'floor',
-  ): Promise<InspectedSbm[]>
+  ): Promise<UploadedSbm[]>
+  /** Stores a thumbnail; its sha256 for the row, null when there is none. */
+  storePreview(preview: Uint8Array | null): Promise<string | null>
   /** Refuses an upload without files. */
   requireFiles(files: IncomingFile[]): void
   /** Creates or updates a floor by its manifest/SBM key; resolves to its id. */
@@ -136,13 +140,22 @@ export interface BuildingContext extends BuildingDependencies {
   grantedStructureUrl(projectId: string, sha256: string, reader?: GrantReader): string
 }
 
-/** The file columns of a model row from an SBM's description, its hash and size. */
-export function fileColumnsOf(info: SbmInfo, sha256: string, sizeBytes: number): FileColumns {
+/**
+ * The file columns of a model row from an SBM's description, its hash and size, and its stored
+ * thumbnail (a new file without one clears the old file's).
+ */
+export function fileColumnsOf(
+  info: SbmInfo,
+  sha256: string,
+  sizeBytes: number,
+  previewSha256: string | null = null,
+): FileColumns {
   return {
     sha256,
     size_bytes: sizeBytes,
     triangle_count: info.triangleCount,
     has_stored_bvh: info.meshCount > 0 && info.meshesWithStoredBvh === info.meshCount ? 1 : 0,
+    preview_sha256: previewSha256,
   }
 }
 
@@ -204,7 +217,6 @@ export function createBuildingContext(dependencies: BuildingDependencies): Build
         role: model.role,
         floor_id: model.floorId,
         ...model.columns,
-        preview_path: null,
         created_at: timestamp,
         updated_at: timestamp,
       })
@@ -233,6 +245,8 @@ export function createBuildingContext(dependencies: BuildingDependencies): Build
       )
       return sbmsOfUpload(uploaded, { conversions, role, userId })
     },
+
+    storePreview: async (preview) => (preview ? (await storage.put(preview)).sha256 : null),
 
     requireFiles(files) {
       if (files.length === 0) {

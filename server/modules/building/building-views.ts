@@ -12,6 +12,16 @@ export function modelFileUrl(row: Pick<BuildingModelRow, 'id' | 'sha256'>): stri
   return `${buildingModelFilesRoot}${row.id}/${row.sha256}.sbm`
 }
 
+/** The address of a model's thumbnail; like the model file's, it changes with the image. */
+export function modelPreviewUrl(modelId: string, previewSha256: string): string {
+  return `${buildingModelFilesRoot}${modelId}/${previewSha256}.png`
+}
+
+/** The resource a model thumbnail's grant covers. */
+export function previewGrantResource(modelId: string, previewSha256: string): string {
+  return `preview:${modelId}:${previewSha256}`
+}
+
 /** The address of a project's stored structure manifest. */
 export function structureFileUrl(projectId: string, sha256: string): string {
   return `${buildingStructureFilesRoot}${projectId}/${sha256}.json`
@@ -47,7 +57,11 @@ export function toBuildingModel(
     size_bytes: Number(row.size_bytes),
     triangle_count: Number(row.triangle_count),
     has_stored_bvh: hasStoredBvh,
-    preview_path: row.preview_path,
+    preview_path: row.preview_sha256
+      ? `${modelPreviewUrl(row.id, row.preview_sha256)}?grant=${grantFor(
+          previewGrantResource(row.id, row.preview_sha256),
+        )}`
+      : null,
     model_load_hint: hasStoredBvh ? 'storedBvh' : 'buildBvh',
     placement: {
       position: [row.position_x, row.position_y, row.position_z],

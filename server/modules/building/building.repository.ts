@@ -153,7 +153,7 @@ export function createBuildingRepository(db: Database): BuildingRepository {
       const models = await db
         .deleteFrom('building_models')
         .where('project_id', '=', projectId)
-        .returning('sha256')
+        .returning(['sha256', 'preview_sha256'])
         .execute()
       await db.deleteFrom('building_floors').where('project_id', '=', projectId).execute()
       const structures = await db
@@ -161,7 +161,8 @@ export function createBuildingRepository(db: Database): BuildingRepository {
         .where('project_id', '=', projectId)
         .returning('sha256')
         .execute()
-      return [...new Set([...models, ...structures].map((row) => row.sha256))]
+      const previews = models.flatMap((row) => (row.preview_sha256 ? [row.preview_sha256] : []))
+      return [...new Set([...[...models, ...structures].map((row) => row.sha256), ...previews])]
     },
     async isContentUsed(sha256) {
       const used = await db
@@ -175,6 +176,13 @@ export function createBuildingRepository(db: Database): BuildingRepository {
             .where('sha256', '=', sha256),
         )
         .unionAll(db.selectFrom('converted_models').select('id').where('sha256', '=', sha256))
+        // thumbnails are stored files too
+        .unionAll(
+          db.selectFrom('building_models').select('id').where('preview_sha256', '=', sha256),
+        )
+        .unionAll(
+          db.selectFrom('converted_models').select('id').where('preview_sha256', '=', sha256),
+        )
         .unionAll(
           db
             .selectFrom('uploaded_files')

@@ -4,11 +4,13 @@ import { ConversionError } from '../convert/conversion-error'
 import type { ConversionSummary } from '../convert/convert-model'
 import { createJobQueue, type Job, type JobKind, type JobQueue } from '../jobs/job-queue'
 import { createThreadRunner } from '../jobs/thread-runner'
-import type { ConversionJob, ConversionReply } from './conversion-protocol'
+import type { ConversionJob, ConversionReply, PreviewReply } from './conversion-protocol'
 
 /** What a finished conversion gives back. */
 export interface PooledConversion {
   sbm: Uint8Array<ArrayBuffer>
+  /** The model's thumbnail (PNG), null for a model with no triangles. */
+  preview: Uint8Array | null
   summary: ConversionSummary
 }
 
@@ -28,6 +30,12 @@ export interface ConversionPool {
    * one shared 'unattributed' user (which shares one fair share among all such callers).
    */
   convert(job: ConversionJob & { userId?: string }): Promise<PooledConversion>
+  /**
+   * The thumbnail of an SBM uploaded as it is (converted models get theirs from the conversion),
+   * drawn in a conversion thread as a 'cpu' job of the user. Null when it cannot be drawn; never
+   * rejects for the model's sake, only when the queue refuses the job.
+   */
+  previewForUser(userId: string, sbm: Uint8Array): Promise<Uint8Array | null>
   /** Jobs running and waiting, for tests and logs. */
   load(): { running: number; queued: number }
   /** Ends the threads; queued jobs are refused (and the queue closed, when the pool made it). */
@@ -81,15 +89,31 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     async run(job, { signal }) {
       const transfer = job.files.map((file) => file.bytes.buffer as ArrayBuffer)
       const reply = await runner.run<ConversionReply>(job, { signal, transfer })
-      if (reply.ok) return { sbm: reply.sbm, summary: reply.summary }
+      if (reply.ok) return { sbm: reply.sbm, preview: reply.preview, summary: reply.summary }
       const { reason, message, names } = reply.refusal
       throw new ConversionError(reason, message, names)
+    },
+  }
+
+  const previewKind: JobKind<Uint8Array, Uint8Array | null> = {
+    name: 'model.preview',
+    lane: 'cpu',
+    timeLimitMs: 60_000,
+    async run(sbm, { signal }) {
+      // a copy goes to the thread: the caller stores the same bytes
+      const copy = new Uint8Array(sbm)
+      const reply = await runner.run<PreviewReply>(
+        { kind: 'preview', sbm: copy },
+        { signal, transfer: [copy.buffer] },
+      )
+      return reply.preview
     },
   }
 
   const submit = (userId: string, job: ConversionJob) => jobs.submit(kind, userId, job)
   return {
     submit,
+    previewForUser: (userId, sbm) => jobs.submit(previewKind, userId, sbm).result,
     convertForUser: (userId, job) => submit(userId, job).result,
     convert: ({ userId, ...job }) => submit(userId ?? 'unattributed', job).result,
     load: () => jobs.load('cpu'),

@@ -30,10 +30,14 @@ export function createFloorUploads(context: BuildingContext): FloorUploads {
         const sbms = await context.sbmsOfFiles(user.id, files, 'floor')
         // converted models and ZIP entries are stored one by one (an SBM part stores as itself)
         const stored: string[] = []
+        const previews: Array<string | null> = []
         for (const sbm of sbms) {
           const put = await storage.put(sbm.bytes)
           incoming.push(put.sha256)
           stored.push(put.sha256)
+          const preview = await context.storePreview(sbm.preview)
+          if (preview) incoming.push(preview)
+          previews.push(preview)
         }
         const replaced: string[] = []
         const changedModelIds: string[] = []
@@ -50,10 +54,16 @@ export function createFloorUploads(context: BuildingContext): FloorUploads {
               floorId ??= id
             }
             const role: BuildingModelRole = sbm.info.role === 'shell' ? 'shell' : 'floor'
-            const columns = fileColumnsOf(sbm.info, stored[index]!, sbm.bytes.byteLength)
+            const columns = fileColumnsOf(
+              sbm.info,
+              stored[index]!,
+              sbm.bytes.byteLength,
+              previews[index] ?? null,
+            )
             const existing = await handle.findModelByFileName(projectId, sbm.fileName)
             if (existing) {
               if (existing.sha256 !== columns.sha256) replaced.push(existing.sha256)
+              if (existing.preview_sha256) replaced.push(existing.preview_sha256)
               // a new file for a model keeps the role the structure gave it
               await handle.updateModel(existing.id, {
                 ...columns,
@@ -95,38 +105,44 @@ export function createFloorUploads(context: BuildingContext): FloorUploads {
     },
 
     async replaceModelFile(user, modelId, files) {
-      return context.withCleanup(
-        files.map((file) => file.sha256),
-        async () => {
-          const { model } = await context.loadOwnedModel(user, modelId)
-          context.requireFiles(files)
-          if (files.length > 1) {
-            throw fieldError('validation', 'file', 'model.oneSbmToReplace')
+      const incoming = files.map((file) => file.sha256)
+      return context.withCleanup(incoming, async () => {
+        const { model } = await context.loadOwnedModel(user, modelId)
+        context.requireFiles(files)
+        if (files.length > 1) {
+          throw fieldError('validation', 'file', 'model.oneSbmToReplace')
+        }
+        const file = files[0]!
+        const name = displayNameOf(file.fileName)
+        const sbm = inspectSbm(name, await context.readStored(file.sha256))
+        if (extensionOf(name) !== 'sbm') {
+          throw new AppError(
+            'unsupportedFile',
+            'model.notValidSbm',
+            {},
+            { details: [{ file: name, reason: 'the file name does not end in .sbm' }] },
+          )
+        }
+        // the old thumbnail showed the old file; a busy queue leaves the model without one
+        const previewSha256 = await context.storePreview(
+          await context.conversions.previewForUser(user.id, sbm.bytes).catch(() => null),
+        )
+        if (previewSha256) incoming.push(previewSha256)
+        await context.writeInProject(user, model.project_id, async (handle, _, timestamp) => {
+          if (!(await handle.findModel(model.id))) {
+            throw new AppError('notFound', 'model.notFound')
           }
-          const file = files[0]!
-          const name = displayNameOf(file.fileName)
-          const sbm = inspectSbm(name, await context.readStored(file.sha256))
-          if (extensionOf(name) !== 'sbm') {
-            throw new AppError(
-              'unsupportedFile',
-              'model.notValidSbm',
-              {},
-              { details: [{ file: name, reason: 'the file name does not end in .sbm' }] },
-            )
-          }
-          await context.writeInProject(user, model.project_id, async (handle, _, timestamp) => {
-            if (!(await handle.findModel(model.id))) {
-              throw new AppError('notFound', 'model.notFound')
-            }
-            await handle.updateModel(model.id, {
-              ...fileColumnsOf(sbm.info, file.sha256, sbm.bytes.byteLength),
-              updated_at: timestamp,
-            })
+          await handle.updateModel(model.id, {
+            ...fileColumnsOf(sbm.info, file.sha256, sbm.bytes.byteLength, previewSha256),
+            updated_at: timestamp,
           })
-          if (model.sha256 !== file.sha256) await context.releaseUnused([model.sha256])
-          return context.reloadModel(model.id)
-        },
-      )
+        })
+        await context.releaseUnused([
+          ...(model.sha256 === file.sha256 ? [] : [model.sha256]),
+          ...(model.preview_sha256 ? [model.preview_sha256] : []),
+        ])
+        return context.reloadModel(model.id)
+      })
     },
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { type ConversionDatum, convertedModelFilesRoot } from '../../../contract/building'
+import { formatServerMessage } from '../../../contract/messages'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
 import { AppError, fieldError } from '../../http/app-error'
 import type { AuthUser } from '../accounts/users.service'
@@ -104,10 +105,12 @@ export function createModelConversions(context: BuildingContext): ModelConversio
         }
         const info = describeSbm(conversion.sbm)
         const stored = await storage.put(conversion.sbm)
-        const columns = fileColumnsOf(info, stored.sha256, stored.sizeBytes)
+        const previewSha256 = await context.storePreview(conversion.preview)
+        const columns = fileColumnsOf(info, stored.sha256, stored.sizeBytes, previewSha256)
         const convertedId = randomUUID()
         const modelId = randomUUID()
-        await context.withCleanup([stored.sha256], () =>
+        const incoming = [stored.sha256, ...(previewSha256 ? [previewSha256] : [])]
+        await context.withCleanup(incoming, () =>
           context.db.transaction().execute(async (transaction) => {
             const handle = createBuildingRepository(transaction)
             const timestamp = context.now()
@@ -144,7 +147,11 @@ export function createModelConversions(context: BuildingContext): ModelConversio
           downloadName: `${baseNameOf(entry.name)}.sbm`,
           sizeBytes: stored.sizeBytes,
           triangleCount: info.triangleCount,
-          warnings: conversion.summary.warnings,
+          warnings: conversion.summary.warnings.map((warning) => ({
+            messageId: warning.id,
+            params: warning.params,
+            message: formatServerMessage(warning.id, warning.params),
+          })),
           model: model ? context.toModel(model) : null,
         }
       } finally {

@@ -2,7 +2,12 @@ import type { Readable } from 'node:stream'
 import { AppError } from '../../http/app-error'
 import type { ProjectCaller } from '../projects/projects.service'
 import type { BuildingContext } from './building-context'
-import { baseNameOf, modelGrantResource, structureGrantResource } from './building-views'
+import {
+  baseNameOf,
+  modelGrantResource,
+  previewGrantResource,
+  structureGrantResource,
+} from './building-views'
 
 /** Who reads a file: a project caller, or the holder of a grant the server handed out. */
 export type FileReader = ProjectCaller | { grant: string }
@@ -19,6 +24,8 @@ export interface ServedModelFile {
 /** The serving of model files, structure manifests and conversion results. */
 export interface ModelDownloads {
   openModelFile(reader: FileReader, modelId: string, sha256: string): Promise<ServedModelFile>
+  /** A model's thumbnail PNG, read by the same rules as the model's file. */
+  openModelPreview(reader: FileReader, modelId: string, sha256: string): Promise<ServedModelFile>
   openStructureFile(reader: FileReader, projectId: string, sha256: string): Promise<ServedModelFile>
   openConvertedFile(convertedId: string): Promise<ServedModelFile>
 }
@@ -50,6 +57,13 @@ export function createModelDownloads(context: BuildingContext): ModelDownloads {
       if (!model || model.sha256 !== sha256) throw new AppError('notFound', 'file.notFound')
       await checkReader(reader, model.project_id, modelGrantResource(model))
       return served(model.sha256, 'model/gltf-binary')
+    },
+
+    async openModelPreview(reader, modelId, sha256) {
+      const model = await repository.findModel(modelId)
+      if (!model || model.preview_sha256 !== sha256) throw new AppError('notFound', 'file.notFound')
+      await checkReader(reader, model.project_id, previewGrantResource(model.id, sha256))
+      return served(sha256, 'image/png')
     },
 
     async openStructureFile(reader, projectId, sha256) {

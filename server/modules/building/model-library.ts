@@ -93,7 +93,10 @@ export function createModelLibrary(context: BuildingContext): ModelLibrary {
         if (current?.is_paid === 1) refusePaid()
         await handle.deleteModel(model.id)
       })
-      await context.releaseUnused([model.sha256])
+      await context.releaseUnused([
+        model.sha256,
+        ...(model.preview_sha256 ? [model.preview_sha256] : []),
+      ])
     },
 
     async modelInfo(caller, projectId) {
@@ -134,6 +137,7 @@ export function createModelLibrary(context: BuildingContext): ModelLibrary {
               size_bytes: converted.size_bytes,
               triangle_count: converted.triangle_count,
               has_stored_bvh: converted.has_stored_bvh,
+              preview_sha256: converted.preview_sha256,
             },
           },
           timestamp,

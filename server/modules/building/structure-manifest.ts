@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { structureManifestMaxBytes, structureManifestSchema } from '../../../contract/building'
-import { AppError, fieldError } from '../../http/app-error'
+import { AppError, fieldDetail, fieldError } from '../../http/app-error'
 import { parseInput } from '../../http/define-route'
 
 /** A building's structure manifest (floors, their models, the shell), checked. */
@@ -30,7 +30,7 @@ export async function readStructureManifest(
       'model.structureInvalidJson',
       { name },
       {
-        details: [{ field: 'file', message: 'Not valid JSON' }],
+        details: [fieldDetail('file', 'validation.notValidJson')],
         englishText: `${name} is not valid JSON: ${(error as Error).message}`,
       },
     )

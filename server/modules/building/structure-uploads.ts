@@ -1,5 +1,5 @@
 import type { BuildingModelRole, StructureUploadDatum } from '../../../contract/building'
-import { AppError } from '../../http/app-error'
+import { AppError, fieldDetail } from '../../http/app-error'
 import type { AuthUser } from '../accounts/users.service'
 import { type BuildingContext, fileColumnsOf, type IncomingFile } from './building-context'
 import { extensionOf, structureFileUrl } from './building-views'
@@ -17,13 +17,15 @@ export interface StructureUploads {
 }
 
 /** The refusal of a shell upload that is not exactly one file or model. */
-function oneShellModelError(message: 'Exactly one model' | 'Exactly one file'): AppError {
+function oneShellModelError(
+  problem: 'validation.exactlyOneModel' | 'validation.exactlyOneFile',
+): AppError {
   return new AppError(
     'validation',
     'building.oneShellModel',
     {},
     {
-      details: [{ field: 'file', message }],
+      details: [fieldDetail('file', problem)],
     },
   )
 }
@@ -43,12 +45,14 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
   ): Promise<StructureUploadDatum> => {
     const project = await context.loadOwnedProject(user, projectId)
     const sbms = await context.sbmsOfFiles(user.id, files, 'shell')
-    if (sbms.length !== 1) throw oneShellModelError('Exactly one model')
+    if (sbms.length !== 1) throw oneShellModelError('validation.exactlyOneModel')
     const sbm = sbms[0]!
     const stored = await storage.put(sbm.bytes)
-    const columns = fileColumnsOf(sbm.info, stored.sha256, sbm.bytes.byteLength)
-    let replaced: string | undefined
-    const shellId = await context.withCleanup([stored.sha256], () =>
+    const previewSha256 = await context.storePreview(sbm.preview)
+    const columns = fileColumnsOf(sbm.info, stored.sha256, sbm.bytes.byteLength, previewSha256)
+    const replaced: string[] = []
+    const incoming = [stored.sha256, ...(previewSha256 ? [previewSha256] : [])]
+    const shellId = await context.withCleanup(incoming, () =>
       context.writeInProject(user, projectId, async (handle, _transaction, timestamp) => {
         for (const model of await handle.listModels(projectId)) {
           if (model.role === 'shell' && model.file_name !== sbm.fileName) {
@@ -63,7 +67,8 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
             timestamp,
           )
         }
-        if (existing.sha256 !== stored.sha256) replaced = existing.sha256
+        if (existing.sha256 !== stored.sha256) replaced.push(existing.sha256)
+        if (existing.preview_sha256) replaced.push(existing.preview_sha256)
         await handle.updateModel(existing.id, {
           ...columns,
           role: 'shell',
@@ -73,10 +78,7 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
         return existing.id
       }),
     )
-    await context.releaseUnused([
-      ...files.map((file) => file.sha256),
-      ...(replaced ? [replaced] : []),
-    ])
+    await context.releaseUnused([...files.map((file) => file.sha256), ...replaced])
     const shell = await repository.findModel(shellId)
     return {
       url: shell ? context.toModel(shell).url : '',
@@ -94,7 +96,7 @@ export function createStructureUploads(context: BuildingContext): StructureUploa
           context.requireFiles(files)
           const isManifest = files.some((file) => extensionOf(file.fileName) === 'json')
           if (!isManifest) return uploadShellModel(user, projectId, files)
-          if (files.length > 1) throw oneShellModelError('Exactly one file')
+          if (files.length > 1) throw oneShellModelError('validation.exactlyOneFile')
           const file = files[0]!
           const name = displayNameOf(file.fileName)
           if (extensionOf(name) !== 'json') return uploadShellModel(user, projectId, files)

@@ -1,6 +1,6 @@
 import { posix } from 'node:path'
 import { convertibleModelExtensions, modelResourceExtensions } from '../../../contract/building'
-import { AppError, fieldError } from '../../http/app-error'
+import { AppError, fieldDetail, fieldError } from '../../http/app-error'
 import { ConversionError } from '../convert/conversion-error'
 import type { ConversionPool, PooledConversion } from './conversion-pool'
 import {
@@ -16,6 +16,11 @@ import {
 export interface UploadedModelFile {
   path: string
   bytes: Uint8Array
+}
+
+/** A checked SBM of an upload, with its thumbnail (null when there is nothing to draw). */
+export interface UploadedSbm extends InspectedSbm {
+  preview: Uint8Array | null
 }
 
 /**
@@ -68,7 +73,7 @@ export async function convertToSbm(
 export async function sbmsOfUpload(
   uploaded: UploadedModelFile[],
   options: { conversions: ConversionPool; role: 'shell' | 'floor'; userId: string },
-): Promise<InspectedSbm[]> {
+): Promise<UploadedSbm[]> {
   const refuse = (path: string): never => {
     const file = posix.basename(path)
     throw new AppError(
@@ -91,7 +96,7 @@ export async function sbmsOfUpload(
         'building.oneZipOnly',
         {},
         {
-          details: [{ field: 'file', message: 'One ZIP, or model files only' }],
+          details: [fieldDetail('file', 'validation.oneZipOrModels')],
         },
       )
     }
@@ -100,11 +105,16 @@ export async function sbmsOfUpload(
   const models = files.filter((file) => isModelName(file.path))
   // buffers or images alone are no model
   if (models.length === 0) refuse(files[0]?.path ?? '')
-  const sbms: InspectedSbm[] = []
+  const sbms: UploadedSbm[] = []
   for (const model of models) {
     const base = posix.basename(model.path)
     if (extensionOf(base) === 'sbm') {
-      sbms.push(inspectSbm(base, model.bytes))
+      const sbm = inspectSbm(base, model.bytes)
+      // a thumbnail is a nicety: a busy queue leaves the model without one, not refused
+      const preview = await options.conversions
+        .previewForUser(options.userId, sbm.bytes)
+        .catch(() => null)
+      sbms.push({ ...sbm, preview })
       continue
     }
     const converted = await convertToSbm(options.conversions, options.userId, {
@@ -114,9 +124,13 @@ export async function sbmsOfUpload(
       // a model dropped alone still becomes a building; missing textures are listed as warnings
       allowMissingTextures: true,
     })
-    sbms.push(
-      inspectSbm(`${base.slice(0, base.length - posix.extname(base).length)}.sbm`, converted.sbm),
-    )
+    sbms.push({
+      ...inspectSbm(
+        `${base.slice(0, base.length - posix.extname(base).length)}.sbm`,
+        converted.sbm,
+      ),
+      preview: converted.preview,
+    })
   }
   const names = sbms.map((sbm) => sbm.fileName)
   const duplicate = names.find((name, index) => names.indexOf(name) !== index)

@@ -4,6 +4,7 @@ import { ConversionError } from './conversion-error'
 import { fbxToGltfMatrix, isAsciiFbx, isBinaryFbx, readFbxAxisSettings } from './fbx-settings'
 import { readPreparedJson, type SourceDocument, type SourceOptions, splitGlb } from './gltf-source'
 import type { ModelInput } from './model-input'
+import { type ServerMessage, serverMessage } from '../../../contract/messages'
 
 const require = createRequire(import.meta.url)
 
@@ -111,7 +112,7 @@ export async function readAssimpSource(
   codecs: ModelCodecs,
   options: SourceOptions,
 ): Promise<AssimpSourceDocument> {
-  const warnings: string[] = []
+  const warnings: ServerMessage[] = []
   let bytes = input.bytes
   let rootMatrix: number[] | null = null
   if (format === 'dae') {
@@ -122,7 +123,7 @@ export async function readAssimpSource(
         `${input.fileName} is not a COLLADA (DAE) document`,
       )
     }
-    if (utf8.wasTranscoded) warnings.push('the DAE file was UTF-16 and was read as UTF-8')
+    if (utf8.wasTranscoded) warnings.push(serverMessage('convert.daeReadAsUtf8'))
     bytes = utf8.bytes
   } else {
     if (!isBinaryFbx(bytes) && !isAsciiFbx(bytes)) {
@@ -137,7 +138,8 @@ export async function readAssimpSource(
     const stripped = withoutAnimations(bytes)
     if (stripped) {
       output = runAssimp(engine, input.fileName, stripped)
-      if (typeof output !== 'string') warnings.push('animations were dropped to export the model')
+      if (typeof output !== 'string')
+        warnings.push(serverMessage('convert.exportDroppedAnimations'))
     }
   }
   if (typeof output === 'string') {

@@ -142,7 +142,9 @@ describe('units, axes and textures', () => {
     const decoded = await decodeSbm(sbm)
     const size = worldBounds(decoded).getSize(new Vector3())
     expect(size.y).toBeCloseTo(1.54, 2)
-    expect(summary.warnings.join(' ')).toMatch(/converted to PNG/)
+    expect(summary.warnings.map((warning) => warning.id)).toContain(
+      'convert.texturesConvertedToPng',
+    )
     const [image] = decoded.images
     expect(image?.mimeType).toBe('image/png')
     const bytes = decoded.imageBytes!.subarray(image!.byteOffset, image!.byteOffset + 4)
@@ -178,7 +180,7 @@ describe('units, axes and textures', () => {
   it('reads UTF-16 COLLADA like its UTF-8 twin, saying it transcoded', async () => {
     const utf16 = await convertModelToSbm(await uploadOf(join(dataRoot, 'dae/cube_UTF16LE.dae')))
     const utf8 = await convertModelToSbm(await uploadOf(join(dataRoot, 'dae/cube_UTF8BOM.dae')))
-    expect(utf16.summary.warnings).toContain('the DAE file was UTF-16 and was read as UTF-8')
+    expect(utf16.summary.warnings).toContainEqual({ id: 'convert.daeReadAsUtf8', params: {} })
     expect(utf16.summary.triangleCount).toBe(utf8.summary.triangleCount)
     const [a, b] = await Promise.all([decodeSbm(utf16.sbm), decodeSbm(utf8.sbm)])
     expect(worldBounds(a)).toEqual(worldBounds(b))
@@ -188,18 +190,25 @@ describe('units, axes and textures', () => {
     const cube = await convertModelToSbm(
       await uploadOf(join(dataRoot, 'gltf/AnimatedMorphCube/AnimatedMorphCube.gltf')),
     )
-    expect(cube.summary.warnings.join(' ')).toMatch(/animation.*dropped.*morph target/s)
+    expect(cube.summary.warnings.map((warning) => warning.id)).toEqual(
+      expect.arrayContaining(['convert.animationsDropped', 'convert.morphTargetsDropped']),
+    )
     const nested = await convertModelToSbm(
       await uploadOf(join(dataRoot, 'dae/box_nested_animation.dae')),
     )
-    expect(nested.summary.warnings.join(' ')).toMatch(/animations were dropped/)
+    expect(nested.summary.warnings.map((warning) => warning.id)).toContain(
+      'convert.exportDroppedAnimations',
+    )
   })
 
   it('converts a model with missing textures only when asked to, and says so', async () => {
     const input = await uploadOf(join(dataRoot, 'fbx/spider.fbx'))
     const { sbm, summary } = await convertModelToSbm(input, { allowMissingTextures: true })
     expect(
-      summary.warnings.filter((warning) => /SpiderTex\.jpg is missing/.test(warning)),
+      summary.warnings.filter(
+        (warning) =>
+          warning.id === 'convert.textureMissing' && warning.params.name === 'SpiderTex.jpg',
+      ),
     ).toHaveLength(1)
     expect(summary.textureCount).toBe(0)
     expect((await decodeSbm(sbm)).stats.triangleCount).toBe(summary.triangleCount)

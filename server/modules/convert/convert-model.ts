@@ -9,7 +9,9 @@ import { ConversionError } from './conversion-error'
 import { extensionOf, readGltfSource, type SourceDocument } from './gltf-source'
 import type { ModelInput } from './model-input'
 import { countSceneTriangles, normalizeDocument } from './normalize-document'
+import { renderPreviewPng } from './preview-image'
 import { normalizeTextures } from './textures'
+import { type ServerMessage, serverMessage } from '../../../contract/messages'
 
 /** How to mark and pack the SBM. */
 export interface ConvertOptions {
@@ -31,13 +33,18 @@ export interface ConversionSummary {
   /** Primitives whose BVH is stored in the file. */
   bvhCount: number
   sizeBytes: number
-  /** Things the user may want to know: dropped animations, converted textures, transcoding. */
-  warnings: string[]
+  /**
+   * Things the user may want to know (dropped animations, converted textures, transcoding), as
+   * catalogue messages so the console says them in the user's language.
+   */
+  warnings: ServerMessage[]
 }
 
-/** The SBM file and its summary. */
+/** The SBM file, its preview and its summary. */
 export interface ConversionResult {
   sbm: Uint8Array<ArrayBuffer>
+  /** A small PNG of the model (the model library's thumbnail); null when it has no triangles. */
+  preview: Uint8Array | null
   summary: ConversionSummary
 }
 
@@ -88,9 +95,12 @@ export async function convertModelToSbm(
   const warnings = [...source.warnings]
 
   const converted = normalizeTextures(document)
-  if (converted.length > 0) warnings.push(`converted to PNG: ${converted.join(', ')}`)
+  if (converted.length > 0) {
+    warnings.push(serverMessage('convert.texturesConvertedToPng', { names: converted.join(', ') }))
+  }
   warnings.push(...(await normalizeDocument(document, rootMatrix, codecs.meshoptEncoder)))
   const bvhEntries = buildDocumentBvhs(document)
+  const preview = renderPreviewPng(document)
 
   const isCompressed = options.isCompressed !== false
   const meshopt = document
@@ -126,6 +136,7 @@ export async function convertModelToSbm(
   const root = document.getRoot()
   return {
     sbm,
+    preview,
     summary: {
       sourceFormat: format,
       meshCount: root.listMeshes().length,

@@ -8,6 +8,7 @@ import { ConversionError } from './conversion-error'
 import { findResource, type ModelInput, resourceCandidates } from './model-input'
 import { encodePng } from './png'
 import { checkTexturePixels, looksLikeTga, type TextureBytes } from './textures'
+import { type ServerMessage, serverMessage } from '../../../contract/messages'
 
 /** glTF-Transform's resource key for the GLB's BIN chunk (buffer 0 without a URI). */
 const GLB_BUFFER_KEY = '@glb.bin'
@@ -32,7 +33,7 @@ export interface SourceOptions {
 /** A source read into glTF-Transform, with notes for the conversion summary. */
 export interface SourceDocument {
   document: Document
-  warnings: string[]
+  warnings: ServerMessage[]
 }
 
 type Json = Record<string, unknown>
@@ -124,7 +125,7 @@ export async function readPreparedJson(
   codecs: ModelCodecs,
   options: SourceOptions,
 ): Promise<SourceDocument> {
-  const warnings: string[] = []
+  const warnings: ServerMessage[] = []
   const required = Array.isArray(json.extensionsRequired)
     ? (json.extensionsRequired as unknown[]).map(String)
     : []
@@ -167,7 +168,7 @@ export async function readPreparedJson(
     if (isImage && options.allowMissingTextures) {
       resources[uri] = placeholderPng()
       placeholderUris.add(uri)
-      warnings.push(`texture ${name} is missing; its material is left untextured`)
+      warnings.push(serverMessage('convert.textureMissing', { name }))
       return
     }
     missing.push(name)

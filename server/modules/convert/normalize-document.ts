@@ -11,6 +11,7 @@ import {
 } from '@gltf-transform/functions'
 import { Matrix4 } from 'three'
 import { ConversionError } from './conversion-error'
+import { type ServerMessage, serverMessage } from '../../../contract/messages'
 
 /** The meshoptimizer encoder glTF-Transform's `reorder` needs. */
 interface ReorderEncoder {
@@ -31,14 +32,16 @@ export async function normalizeDocument(
   document: Document,
   rootMatrix: number[] | null,
   encoder: ReorderEncoder,
-): Promise<string[]> {
-  const warnings: string[] = []
+): Promise<ServerMessage[]> {
+  const warnings: ServerMessage[] = []
   const root = document.getRoot()
   ensureDefaultScene(document)
 
   const animationCount = root.listAnimations().length
   for (const animation of root.listAnimations()) animation.dispose()
-  if (animationCount > 0) warnings.push(`${animationCount} animation(s) dropped: SBM is static`)
+  if (animationCount > 0) {
+    warnings.push(serverMessage('convert.animationsDropped', { count: animationCount }))
+  }
 
   placeSkinnedMeshesAtBindPose(document, warnings)
   dropMorphTargets(document, warnings)
@@ -88,7 +91,7 @@ export async function normalizeDocument(
  * jointWorld × inverseBindMatrix of any joint (the same for all at rest), so the node is moved to
  * its scenes' root with that matrix and the skinning attributes are removed.
  */
-function placeSkinnedMeshesAtBindPose(document: Document, warnings: string[]): void {
+function placeSkinnedMeshesAtBindPose(document: Document, warnings: ServerMessage[]): void {
   const root = document.getRoot()
   const skinnedNodes = root.listNodes().filter((node) => node.getSkin() !== null)
   for (const node of skinnedNodes) {
@@ -117,11 +120,11 @@ function placeSkinnedMeshesAtBindPose(document: Document, warnings: string[]): v
   }
   for (const skin of root.listSkins()) skin.dispose()
   if (skinnedNodes.length > 0) {
-    warnings.push(`${skinnedNodes.length} skinned mesh(es) kept in their bind pose`)
+    warnings.push(serverMessage('convert.skinnedMeshesAtBindPose', { count: skinnedNodes.length }))
   }
 }
 
-function dropMorphTargets(document: Document, warnings: string[]): void {
+function dropMorphTargets(document: Document, warnings: ServerMessage[]): void {
   let count = 0
   for (const mesh of document.getRoot().listMeshes()) {
     for (const primitive of mesh.listPrimitives()) {
@@ -133,7 +136,7 @@ function dropMorphTargets(document: Document, warnings: string[]): void {
     mesh.setWeights([])
   }
   for (const node of document.getRoot().listNodes()) node.setWeights([])
-  if (count > 0) warnings.push(`${count} morph target(s) dropped: SBM keeps the base shape`)
+  if (count > 0) warnings.push(serverMessage('convert.morphTargetsDropped', { count }))
 }
 
 /**

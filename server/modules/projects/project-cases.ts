@@ -247,7 +247,7 @@ export async function seedProjectCases(dependencies: {
           size_bytes: model.bytes.byteLength,
           triangle_count: model.info.triangleCount,
           has_stored_bvh: model.info.meshesWithStoredBvh === model.info.meshCount ? 1 : 0,
-          preview_path: null,
+          preview_sha256: null,
           created_at: createdAt,
           updated_at: createdAt,
         })

@@ -10,7 +10,7 @@ import {
   uploadedFilesRoot,
   uploadedThumbnailsRoot,
 } from '../../../contract/files'
-import { AppError, fieldError } from '../../http/app-error'
+import { AppError, fieldDetail, fieldError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../time/clock'
@@ -82,14 +82,14 @@ function checkPixels(bytes: Uint8Array, field: 'file' | 'thumbnail'): void {
       'image.unreadableSize',
       { field },
       {
-        details: [{ field, message: 'Unreadable image header' }],
+        details: [fieldDetail(field, 'image.unreadableHeader')],
       },
     )
   }
   if (pixelBudgetProblem(header, uploadedImageBudget) === null) return
   const width = header.widthPixels
   const height = header.heightPixels
-  const details = [{ field, message: `${width} × ${height} pixels` }]
+  const details = [fieldDetail(field, 'image.declaredPixels', { width, height })]
   if (width < 1 || height < 1) {
     throw new AppError('tooLarge', 'image.noPixels', { field, width, height }, { details })
   }

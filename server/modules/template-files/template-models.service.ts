@@ -1,3 +1,4 @@
+import { formatServerMessage } from '../../../contract/messages'
 import { randomUUID } from 'node:crypto'
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
 import { join, posix } from 'node:path'
@@ -255,7 +256,11 @@ export function createTemplateModelsService(deps: {
           },
         )
       }
-      return store(caller.id, modelName, format, converted.sbm, converted.summary.warnings)
+      // this datum's warnings are still plain English text (contract/template-files.ts)
+      const warnings = converted.summary.warnings.map((warning) =>
+        formatServerMessage(warning.id, warning.params),
+      )
+      return store(caller.id, modelName, format, converted.sbm, warnings)
     },
 
     createFromSbm: (ownerId, sourceName, sbm, options = {}) =>

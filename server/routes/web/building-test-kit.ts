@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { inflateSync } from 'node:zlib'
 import { parseGlb, writeGlb } from '../../../workers/sbm/glb'
 
 /**
@@ -132,4 +133,25 @@ export async function duckGlb(): Promise<Buffer> {
   json.images = [{ uri: 'placeholder' }]
   const glb = writeGlb({ json, bin, extraChunks: [] })
   return withEmbeddedImage(glb, texture, 'image/png')
+}
+
+/**
+ * The pixels of a PNG written by this product's encoder (server/modules/convert/png.ts: RGBA,
+ * one IDAT, every row "Up"-filtered), e.g. a model thumbnail, to count what it draws.
+ */
+export function ownPngPixels(png: Uint8Array): { width: number; height: number; rgba: Uint8Array } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength)
+  const width = view.getUint32(16)
+  const height = view.getUint32(20)
+  const idatLength = view.getUint32(33)
+  const filtered = inflateSync(png.subarray(41, 41 + idatLength))
+  const rowBytes = width * 4
+  const rgba = new Uint8Array(rowBytes * height)
+  for (let row = 0; row < height; row++) {
+    for (let column = 0; column < rowBytes; column++) {
+      const above = row === 0 ? 0 : rgba[(row - 1) * rowBytes + column]!
+      rgba[row * rowBytes + column] = (filtered[row * (rowBytes + 1) + 1 + column]! + above) & 0xff
+    }
+  }
+  return { width, height, rgba }
 }

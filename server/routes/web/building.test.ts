@@ -14,6 +14,7 @@ import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../../
 
 import {
   markAsSymlink,
+  ownPngPixels,
   sbmFixtureFiles,
   sharedFile,
   uniqueCopy,
@@ -97,6 +98,27 @@ describe('building models API', () => {
       const served = await fetchFile(models[0]!.url)
       expect(describeSbm(served.rawPayload).role).toBe('floor')
 
+      // Each converted model has its own thumbnail, drawn from its triangles: a PNG with an
+      // opaque, coloured silhouette, read by the model file's rules.
+      const previews = models.map((model) => model.preview_path ?? '')
+      expect(previews.every((path) => /^\/web\/model\/files\/.+\.png\?grant=/.test(path))).toBe(
+        true,
+      )
+      expect(new Set(previews).size).toBe(2)
+      for (const path of previews) {
+        const image = await fetchFile(path)
+        expect(image.statusCode).toBe(200)
+        expect(image.headers['content-type']).toBe('image/png')
+        const { width, rgba } = ownPngPixels(image.rawPayload)
+        expect(width).toBe(128)
+        let drawn = 0
+        for (let index = 3; index < rgba.length; index += 4) if (rgba[index]! > 0) drawn += 1
+        expect(drawn).toBeGreaterThan(128 * 128 * 0.05)
+        expect((await fetchFile(withoutGrant(path), { token: editor })).statusCode).toBe(200)
+        expect((await fetchFile(withoutGrant(path), { token: otherEditor })).statusCode).toBe(403)
+        expect((await fetchFile(withoutGrant(path))).statusCode).toBe(401)
+      }
+
       // A floor's elevation is the user's to change; the scene stacks floors by it.
       const moved = await callApi<{ elevation: number }>(testApp.app, {
         url: '/web/BIMupload/updateFloor',
@@ -173,6 +195,11 @@ describe('building models API', () => {
         has_stored_bvh: true,
         model_load_hint: 'storedBvh',
       })
+      // an SBM uploaded as it is gets its thumbnail drawn too
+      expect(model.preview_path).toMatch(/^\/web\/model\/files\/.+\.png\?grant=/)
+      const thumbnail = await fetchFile(model.preview_path!)
+      expect(thumbnail.headers['content-type']).toBe('image/png')
+      expect(ownPngPixels(thumbnail.rawPayload).rgba.some((value) => value > 0)).toBe(true)
 
       const info = await modelInfo(project.id)
       expect(info.models.map((row) => row.id)).toEqual([model.id])
@@ -742,6 +769,9 @@ describe('building models API', () => {
       expect(datum.sbmName).toBe(`${datum.uuid}.sbm`)
       expect(datum.downloadName).toBe('Duck.sbm')
       expect(datum.model).toMatchObject({ role: 'model', name: 'Duck', has_stored_bvh: true })
+      const thumbnail = await fetchFile(datum.model!.preview_path!)
+      expect(thumbnail.statusCode).toBe(200)
+      expect(thumbnail.headers['content-type']).toBe('image/png')
       const served = await fetchFile(`${datum.rootPath}${datum.sbmName}`)
       expect(served.statusCode).toBe(200)
       // saved under the source's name, not the random id

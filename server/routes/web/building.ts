@@ -216,13 +216,18 @@ function registerModelFileRoutes(app: FastifyInstance, building: ServerServices[
     '/web/model/files/:modelId/:name',
     { config: { auth: 'public' } },
     async (request, reply) => {
-      const match = sha256NamePattern('sbm').exec(request.params.name)
-      if (!match || !uuidPattern.test(request.params.modelId)) throw notFound()
-      const served = await building.openModelFile(
-        fileReaderOf(request),
-        request.params.modelId,
-        match[1]!,
-      )
+      if (!uuidPattern.test(request.params.modelId)) throw notFound()
+      const model = sha256NamePattern('sbm').exec(request.params.name)
+      // the model's thumbnail sits beside its file, read by the same rules
+      const preview = model ? null : sha256NamePattern('png').exec(request.params.name)
+      if (!model && !preview) throw notFound()
+      const served = model
+        ? await building.openModelFile(fileReaderOf(request), request.params.modelId, model[1]!)
+        : await building.openModelPreview(
+            fileReaderOf(request),
+            request.params.modelId,
+            preview![1]!,
+          )
       return send(reply, served, true)
     },
   )

@@ -134,7 +134,7 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
           )}
           <div className="ts-bim4-panel__body">
             {session.status === 'error' ? (
-              <ErrorState message={session.errorMessage} onRetry={requestSceneReload} />
+              <ErrorState message={session.errorMessage?.() ?? null} onRetry={requestSceneReload} />
             ) : (
               <ModuleContent moduleId={module.id} tabId={tab.id} path={path} />
             )}

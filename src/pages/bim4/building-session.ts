@@ -2,6 +2,7 @@ import { proxy } from 'valtio'
 import type { ModelInfoDatum } from '../../../contract/building'
 import type { Project } from '../../../contract/project'
 import type { GmlPath } from '../../../contract/gml'
+import type { LiveText } from '../../ui'
 
 /**
  * What the building editor knows beyond the engine snapshot: the open project's record and
@@ -36,8 +37,8 @@ export interface BuildingSessionState {
   project: Project | null
   modelInfo: ModelInfoDatum | null
   status: SceneLoadStatus
-  /** Why opening failed (the server's message), when `status` is 'error'. */
-  errorMessage: string | null
+  /** Why opening failed (the server's message, made into words when drawn), on 'error'. */
+  errorMessage: LiveText | null
   clickPurpose: CanvasClickPurpose
   routeStart: RouteEndChoice | null
   routeEnd: RouteEndChoice | null

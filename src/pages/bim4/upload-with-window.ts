@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { ResumableUploadPurpose } from '../../../contract/resumable-upload'
 import type { RouteDescriptor } from '../../../contract/route'
 import { postWithProgress, trackUploadRow, uploadResumable } from '../../api/resumable-upload'
-import { uploadStore } from '../../ui'
+import { type LiveText, uploadStore } from '../../ui'
 import { filePercentsOf, nextUploadRowId } from './upload-rows'
 
 /**
@@ -28,7 +28,7 @@ export interface UploadPlan<Datum> {
    * What the server does once the bytes are in (e.g. "converting"), shown on the rows until it
    * answers; without it the rows stay at 100 %.
    */
-  processingLabel?: string
+  processingLabel?: LiveText
   /** The row's failure text in the user's language (default: the error's own message). */
   describeError?: (error: unknown) => string
   /**
@@ -54,7 +54,9 @@ export async function uploadWithWindow<Datum>(plan: UploadPlan<Datum>): Promise<
     for (const row of failed) {
       row.tracker.fail(error)
       if (plan.describeError) {
-        uploadStore.update(row.id, { errorMessage: plan.describeError(error) })
+        const describeError = plan.describeError
+        // rendered when drawn, from the answer's message id and parameters: see LiveText
+        uploadStore.update(row.id, { errorMessage: () => describeError(error) })
       }
     }
   }

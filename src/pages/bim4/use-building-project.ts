@@ -70,7 +70,7 @@ export function useBuildingProject(engine: EngineHandle | null): void {
       } catch (error) {
         if (!isCurrent()) return
         buildingSession.status = 'error'
-        buildingSession.errorMessage = errorText(error)
+        buildingSession.errorMessage = () => errorText(error)
       }
     })()
     return () => controller.abort()

@@ -84,10 +84,10 @@ export async function uploadTilesetFile(
   store.lastUploadRefusal = null
   const fileName = file.name
   if (!tilesetFilePattern.test(file.name)) {
-    const message = t`Only a 3D Tiles package (.zip or .3tz) can be uploaded: ${fileName}`
+    const message = () => t`Only a 3D Tiles package (.zip or .3tz) can be uploaded: ${fileName}`
     uploadStore.update(rowId, { status: 'failure', errorMessage: message })
     store.lastUploadRefusal = { fileName, message }
-    toast.error(message)
+    toast.error(message())
     return null
   }
   const row = trackUploadRow(rowId)
@@ -120,10 +120,10 @@ export async function uploadTilesetFile(
     )
     return tileset
   } catch (error) {
-    const message = errorMessage(error)
     row.fail(error)
-    store.lastUploadRefusal = { fileName, message }
-    toast.error(message)
+    // kept as "what the server said", made into words when drawn (a language switch follows)
+    store.lastUploadRefusal = { fileName, message: () => errorMessage(error) }
+    toast.error(errorMessage(error))
     return null
   }
 }

@@ -11,6 +11,7 @@ import { createOfflineMapStyle, serverMapData } from '../../components/map-picke
 import type { Language } from '../../i18n/languages'
 import { reasonText } from '../../components/feedback/error-text'
 import type { CityServices } from './city-services'
+import type { LiveText } from '../../ui'
 
 /**
  * What the city editor knows of the open project from the server: the project, its tilesets,
@@ -26,7 +27,7 @@ export interface CityProjectState {
   basemap: BasemapFindDatum | null
   gisModels: GisModel[]
   /** The server's message for the most recent refused tileset upload, until the next upload. */
-  lastUploadRefusal: { fileName: string; message: string } | null
+  lastUploadRefusal: { fileName: string; message: LiveText } | null
 }
 
 /** A new, empty store (one per mounted editor; tests make their own). */

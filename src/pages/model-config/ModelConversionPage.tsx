@@ -9,6 +9,7 @@ import {
 import { findProjects, type Project } from '../../api/project'
 import type { PageProps } from '../../app/page-props'
 import { errorText, reasonText } from '../../components/feedback/error-text'
+import { serverMessageText } from '../../components/feedback/server-messages'
 import { EngineProvider } from '../../engine-bridge'
 import { Button, ErrorState, formatFileSize, Select, Spinner, toast } from '../../ui'
 import { BuildingCanvas } from '../bim4/BuildingCanvas'
@@ -229,7 +230,15 @@ function ConversionResult({
       {datum.warnings.length > 0 && (
         <ul className="ts-model-config__warnings">
           {datum.warnings.map((warning) => (
-            <li key={warning}>{warning}</li>
+            // rendered here, not stored as text: a language switch re-renders it
+            <li key={`${warning.messageId} ${JSON.stringify(warning.params)}`}>
+              {serverMessageText({
+                code: '0',
+                messageId: warning.messageId,
+                params: warning.params,
+                datum: null,
+              })}
+            </li>
           ))}
         </ul>
       )}

@@ -29,8 +29,17 @@ function ConfirmDialog({ request }: { request: ConfirmRequest }) {
   const isAlert = request.kind === 'alert'
 
   function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.nativeEvent.isComposing) return
+    if (event.key === 'Escape') {
+      // Radix hands Escape only to the newest dismissable layer (onEscapeKeyDown below): a toast
+      // or tooltip that appeared after this dialog opened would take it, and the dialog stayed
+      // open. Focus is trapped in here, so a key from inside is always meant for this dialog.
+      event.preventDefault()
+      request.answer(isAlert)
+      return
+    }
     // Buttons answer Enter with their own click, so only Enter elsewhere means "confirm".
-    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return
+    if (event.key !== 'Enter') return
     if (event.target instanceof HTMLButtonElement) return
     event.preventDefault()
     request.answer(true)

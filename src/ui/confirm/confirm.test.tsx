@@ -3,6 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
 import { messageTypes } from '../message-type'
 import { renderWithI18n } from '../testing/render-with-i18n'
+import { ToastHost } from '../toast/ToastHost'
+import { toast } from '../toast/toast-store'
 import { ConfirmHost } from './ConfirmHost'
 import { confirmDelete } from './confirm-delete'
 import { alert, cancelAllConfirms, confirm } from './confirm-store'
@@ -51,6 +53,27 @@ describe('confirm', () => {
     await screen.findByRole('alertdialog')
     await userEvent.keyboard('{Escape}')
     await expect(answer).resolves.toBe(false)
+  })
+
+  it('cancels with Escape while a toast raised after it is showing', async () => {
+    // Radix gives Escape to the newest dismissable layer: a toast shown after the dialog opened
+    // took it, and the dialog stayed open (seen in the projects e2e after "Modified successfully.")
+    renderWithI18n(
+      <>
+        <ConfirmHost />
+        <ToastHost />
+      </>,
+    )
+    const answer = ask({ type: 'warning', message: 'Sure?' })
+    await screen.findByRole('alertdialog')
+    act(() => {
+      toast.success('Saved in the background.')
+    })
+    await screen.findAllByText('Saved in the background.')
+    await userEvent.keyboard('{Escape}')
+    await expect(answer).resolves.toBe(false)
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    act(() => toast.dismissAll())
   })
 
   it('keeps keyboard focus inside the dialog', async () => {

@@ -103,17 +103,17 @@ function UploadRowItem({ row }: { row: Readonly<UploadRow> }) {
       </span>
       <span
         className="ts-upload__state"
-        title={row.status === 'failure' ? row.errorMessage : undefined}
+        title={row.status === 'failure' ? row.errorMessage?.() : undefined}
       >
         {row.status === 'ready' && <Trans>waiting</Trans>}
         {row.status === 'uploading' && `${Math.round(row.progressPercent)}%`}
-        {row.status === 'processing' && (row.processingLabel ?? <Trans>processing</Trans>)}
+        {row.status === 'processing' && (row.processingLabel?.() ?? <Trans>processing</Trans>)}
         {row.status === 'success' && <Trans>success</Trans>}
         {row.status === 'failure' && <Trans>failure</Trans>}
       </span>
       {row.status === 'failure' && row.errorMessage && (
         <span className="ts-upload__reason" role="note">
-          {row.errorMessage}
+          {row.errorMessage()}
         </span>
       )}
       {row.status === 'uploading' && (

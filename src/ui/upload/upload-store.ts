@@ -20,11 +20,18 @@ export interface UploadRow {
   status: UploadStatus
   /** Bytes really sent so far, when the transport reports them (shown beside the size). */
   sentBytes?: number
-  /** Why a failed upload failed, in the user's language: shown under the row. */
-  errorMessage?: string
+  /** Why a failed upload failed: shown under the row, in the language of the moment. */
+  errorMessage?: LiveText
   /** What the server does while the row is `processing` (e.g. "converting"). */
-  processingLabel?: string
+  processingLabel?: LiveText
 }
+
+/**
+ * Words made when drawn, in the UI language of that moment: a function over what was said (a
+ * server's message id and parameters, a catalogue message), not the words themselves, so a
+ * row that stays on screen follows a language switch. E.g. `() => errorText(error)`.
+ */
+export type LiveText = () => string
 
 /** What {@link uploadStore}'s `add` takes: progress and status start at 0 and `ready`. */
 export type NewUploadRow = Pick<UploadRow, 'id' | 'name' | 'sizeBytes'> &

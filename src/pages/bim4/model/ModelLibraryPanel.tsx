@@ -61,7 +61,8 @@ export function ModelLibraryPanel() {
     setBusy(kind)
     try {
       await send(check.files, {
-        convertingLabel: check.needsConversion ? t`converting…` : null,
+        // made when drawn, so the rows follow a language switch
+        convertingLabel: check.needsConversion ? () => t`converting…` : null,
       })
       toast.success(t`Uploaded.`)
       requestSceneReload()

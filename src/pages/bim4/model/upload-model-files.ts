@@ -5,6 +5,7 @@ import {
   uploadFloorModels,
   uploadStructureManifest,
 } from '../../../api/building'
+import type { LiveText } from '../../../ui'
 import { uploadWithWindow } from '../upload-with-window'
 import { uploadErrorText } from './upload-messages'
 import { buildingRoutes } from '../../../../contract/building'
@@ -17,7 +18,7 @@ import { buildingRoutes } from '../../../../contract/building'
 /** What the rows say while the server converts a model. */
 export interface UploadLabels {
   /** Shown on the rows once the bytes are in and the server converts (null: nothing to convert). */
-  convertingLabel: string | null
+  convertingLabel: LiveText | null
 }
 
 /** The shell: one model or a building structure `.json` (`/upload/configModelFileStructureReturnUrl`). */

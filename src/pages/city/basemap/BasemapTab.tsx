@@ -126,9 +126,9 @@ export function BasemapTab() {
     uploadStore.add({ id: rowId, name: file.name, sizeBytes: file.size })
     const fileName = file.name
     if (!pmtilesFilePattern.test(file.name)) {
-      const message = t`Only a .pmtiles file can be used as a basemap: ${fileName}`
+      const message = () => t`Only a .pmtiles file can be used as a basemap: ${fileName}`
       uploadStore.update(rowId, { status: 'failure', errorMessage: message })
-      toast.error(message)
+      toast.error(message())
       return
     }
     setIsUploading(true)

@@ -135,7 +135,7 @@ export function ObliqueTab() {
           <strong>
             <Trans>{refusedFileName} was refused:</Trans>
           </strong>{' '}
-          {lastUploadRefusal.message}
+          {lastUploadRefusal.message()}
         </div>
       )}
       {nodes.length === 0 ? (
