@@ -141,7 +141,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     onWarning: (message, error) => app.log.warn({ err: error }, message),
   })
   const building = composeBuildingArea(parts, access, jobs)
-  const templateFiles = composeTemplateFileArea(parts, jobs, building.conversions)
+  const templateFiles = composeTemplateFileArea(parts, building.conversions)
   const city = composeCityArea(app, parts, access, signer)
   lifecycleHooks.push(
     gml.lifecycleHook,
@@ -255,14 +255,12 @@ function composeBuildingArea(
 
 function composeTemplateFileArea(
   parts: ComposeParts,
-  jobs: JobQueue,
   conversions: ConversionPool,
 ): TemplateFileServices {
   const { database, clock, config } = parts
   return {
     templateModels: createTemplateModelsService({
       database,
-      jobs,
       clock,
       conversions,
       directory: join(config.dataDir, 'template-models'),
@@ -407,8 +405,6 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
   })
   app.addHook('onClose', async () => {
     await services.building.settleReleases()
-    // the preview threads first: a preview job may still wait on the queue the pool closes
-    await services.templateModels.close()
     await services.conversions.close()
   })
   // the system 3D template models on an empty database (shipped SBMs and previews)

@@ -9,8 +9,8 @@ import type { ConversionPool, PooledConversion } from '../building/conversion-po
 import { extensionOf, inspectSbm } from '../building/model-files'
 import { type Clock, timestampOf } from '../time/clock'
 import { ConversionError } from '../convert/conversion-error'
-import type { JobKind, JobQueue } from '../jobs/job-queue'
-import { createThreadRunner, type ThreadRunner } from '../jobs/thread-runner'
+import { encodePng } from '../convert/png'
+import { previewSidePixels } from '../convert/preview-image'
 import { fileArchiveSource } from '../tilesets/file-archive'
 import { readTemplateZip } from './template-zip'
 
@@ -38,7 +38,7 @@ export interface TemplateModelFile {
 export interface TemplateModelsService {
   /**
    * Makes a template model from an uploaded zip: the zip is inspected, its one model converted
-   * to SBM by the conversion pool and its preview rendered in a job thread, and the files and the
+   * to SBM by the conversion pool and its preview drawn by the conversion (or the conversion pool's preview job), and the files and the
    * row are written together (a refusal or failure leaves nothing behind). `gltfOnly` refuses
    * zips whose model is not glTF/GLB (`/upload/upload3DGLBFPoi`).
    */
@@ -76,8 +76,6 @@ export interface TemplateModelsService {
   checkOwned(caller: TemplateModelCaller, uuid: string): Promise<void>
   /** A served file (`<uuid>.sbm`, `.png`, `.xml`) by its address parts. */
   openFile(uuid: string, name: string): Promise<TemplateModelFile>
-  /** Ends the thumbnail threads. */
-  close(): Promise<void>
 }
 
 /** Files of one template model inside its folder. */
@@ -89,8 +87,6 @@ const contentTypes = {
 } as const
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-const thumbnailThread = new URL('./thumbnail-thread.mjs', import.meta.url)
-
 /**
  * The template model service. Files live in `directory/<uuid>/` (written to a staging folder
  * first and renamed into place, so a folder is either complete or absent), rows in
@@ -98,27 +94,13 @@ const thumbnailThread = new URL('./thumbnail-thread.mjs', import.meta.url)
  */
 export function createTemplateModelsService(deps: {
   database: DatabaseHandle
-  jobs: JobQueue
   conversions: ConversionPool
   clock: Clock
   /** Where template model folders live (DATA_DIR/template-models). */
   directory: string
 }): TemplateModelsService {
-  const { database, jobs, conversions, clock, directory } = deps
+  const { database, conversions, clock, directory } = deps
   const db = database.db
-  const runner: ThreadRunner = createThreadRunner({ entry: thumbnailThread })
-
-  // the thread reads the SBM from its staging file: no copy of a large model on this thread
-  const thumbnailKind: JobKind<{ sbmPath: string }, Uint8Array> = {
-    name: 'templateModel.thumbnail',
-    lane: 'cpu',
-    timeLimitMs: 60_000,
-    async run(input, { signal }) {
-      const reply = await runner.run<{ png: Uint8Array }>(input, { signal })
-      return reply.png
-    },
-  }
-
   const datumOf = (
     row: {
       id: string
@@ -139,8 +121,15 @@ export function createTemplateModelsService(deps: {
     warnings,
   })
 
-  const renderPreview = async (ownerId: string | null, sbmPath: string) =>
-    jobs.submit(thumbnailKind, ownerId ?? 'system', { sbmPath }).result
+  // the conversion pool's preview job draws it (the same renderer as a conversion's preview);
+  // a model it cannot draw gets a blank square, since every template model has its picture
+  const renderPreview = async (ownerId: string | null, sbm: Uint8Array) =>
+    (await conversions.previewForUser(ownerId ?? 'system', sbm)) ??
+    encodePng(
+      new Uint8Array(previewSidePixels * previewSidePixels * 4),
+      previewSidePixels,
+      previewSidePixels,
+    )
 
   /**
    * Writes a model's files into a new staging folder (renamed into place by the caller, so a
@@ -157,9 +146,8 @@ export function createTemplateModelsService(deps: {
     const staging = join(directory, `.staging-${randomUUID()}`)
     try {
       await mkdir(staging)
-      const sbmPath = join(staging, fileNames.sbm)
-      await writeFile(sbmPath, sbm)
-      const png = preview ?? (await renderPreview(ownerId, sbmPath))
+      await writeFile(join(staging, fileNames.sbm), sbm)
+      const png = preview ?? (await renderPreview(ownerId, sbm))
       await writeFile(join(staging, fileNames.png), png)
       await writeFile(join(staging, fileNames.xml), xml)
       return staging
@@ -260,7 +248,14 @@ export function createTemplateModelsService(deps: {
       const warnings = converted.summary.warnings.map((warning) =>
         formatServerMessage(warning.id, warning.params),
       )
-      return store(caller.id, modelName, format, converted.sbm, warnings)
+      return store(
+        caller.id,
+        modelName,
+        format,
+        converted.sbm,
+        warnings,
+        converted.preview ?? undefined,
+      )
     },
 
     createFromSbm: (ownerId, sourceName, sbm, options = {}) =>
@@ -329,8 +324,6 @@ export function createTemplateModelsService(deps: {
       if (!(await findRow(uuid))) throw notFound()
       return { path: join(directory, uuid, fileNames[kind]), contentType: contentTypes[kind] }
     },
-
-    close: () => runner.close(),
   }
 }
 

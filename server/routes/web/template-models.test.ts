@@ -72,7 +72,7 @@ describe('3D template zip upload (/upload/upload3DPoi, /upload/upload3DGLBFPoi)'
     expect(preview.statusCode).toBe(200)
     expect(preview.headers['content-type']).toBe('image/png')
     const header = readImageHeader(preview.rawPayload)
-    expect(header).toMatchObject({ format: 'png', widthPixels: 256, heightPixels: 256 })
+    expect(header).toMatchObject({ format: 'png', widthPixels: 128, heightPixels: 128 })
     // the model was drawn: a good share of the pixels are opaque, the corners transparent
     expect(opaqueShare(preview.rawPayload)).toBeGreaterThan(0.15)
 
