@@ -52,21 +52,28 @@ describe('Engine', () => {
   })
 
   it('reports extraction progress as events and as a loading job in the snapshot', async () => {
-    const engine = startEngine()
+    // frames run by hand: a small archive may be done within one real frame, and the snapshot
+    // is published once per frame
+    const frames = createManualFrameScheduler()
+    const engine = startEngine({ frameScheduler: frames })
     const progress: ArchiveProgressedEvent[] = []
     const snapshots: EngineSnapshot[] = []
-    engine.on('archive.progressed', (event) => progress.push(event))
+    engine.on('archive.progressed', (event) => {
+      progress.push(event)
+      frames.runFrame()
+    })
     engine.on('snapshot.changed', (snapshot) => snapshots.push(snapshot))
     await engine.run('archive.extract', { source: zip })
     await expect.poll(() => progress.at(-1)?.doneEntries).toBe(2)
     expect(progress.at(-1)!.doneBytes).toBe(progress.at(-1)!.totalBytes)
     expect(new Set(progress.map((event) => event.jobId)).size).toBe(1)
-    await expect.poll(() => engine.getSnapshot().loading.jobs).toEqual([])
     const withJob = snapshots.find((snapshot) => snapshot.loading.jobs.length === 1)
     expect(withJob?.loading.jobs[0]).toMatchObject({
       jobId: progress[0]!.jobId,
       kind: 'archive.extract',
     })
+    frames.runFrame()
+    expect(engine.getSnapshot().loading.jobs).toEqual([])
   })
 
   it('publishes at most one snapshot per frame, with a rising revision and shared unchanged parts', async () => {
