@@ -96,7 +96,7 @@ describe('ShortestPathTool State list (issue #6)', () => {
     const start = screen.getByLabelText('Start', { exact: true })
     await waitFor(() => expect(optionTexts(start)).toHaveLength(15))
     expect(optionTexts(start).slice(0, 4)).toEqual([
-      'Choose a State',
+      'Choose a space',
       '001 (R3) · 1',
       '002 (R1) · 1',
       '003 (R8) · 1',
@@ -105,9 +105,9 @@ describe('ShortestPathTool State list (issue #6)', () => {
     // The list came from the engine's worker: the page did not fetch the file again.
     expect(fetchSpy).not.toHaveBeenCalled()
 
-    await userEvent.type(screen.getByLabelText('Search States'), '20')
+    await userEvent.type(screen.getByLabelText('Search spaces'), '20')
     expect(optionTexts(start)).toEqual([
-      'Choose a State',
+      'Choose a space',
       '201 (R23) · 3',
       '202 (R21) · 3',
       '203 (R26) · 3',
@@ -120,8 +120,8 @@ describe('ShortestPathTool State list (issue #6)', () => {
       label: '202 (R21) · 3',
     })
     // The chosen State stays in its list when a new search would hide it.
-    await userEvent.clear(screen.getByLabelText('Search States'))
-    await userEvent.type(screen.getByLabelText('Search States'), '00')
+    await userEvent.clear(screen.getByLabelText('Search spaces'))
+    await userEvent.type(screen.getByLabelText('Search spaces'), '00')
     expect((start as HTMLSelectElement).value).toBe('R21')
     expect(optionTexts(start)).toContain('202 (R21) · 3')
   })
@@ -135,7 +135,7 @@ describe('ShortestPathTool State list (issue #6)', () => {
     expect(optionTexts(start)).toContain('101 (R101) · 1')
     await act(() => engine.run('gml.unload'))
     await waitFor(() => expect((start as HTMLSelectElement).disabled).toBe(true))
-    expect(optionTexts(start)).toEqual(['Choose a State'])
+    expect(optionTexts(start)).toEqual(['Choose a space'])
   })
 })
 

@@ -102,7 +102,7 @@ export function ShortestPathTool() {
         <Trans>Shortest path</Trans>
       </legend>
       <TextField
-        label={<Trans>Search States</Trans>}
+        label={<Trans>Search spaces</Trans>}
         value={search}
         onChange={(event) => setSearch(event.target.value)}
         disabled={!gml.isLoaded}
@@ -123,7 +123,7 @@ export function ShortestPathTool() {
               disabled={!gml.isLoaded || states === null}
               onChange={(event) => choose(end, event.target.value)}
             >
-              <option value="">{choiceText(choice, t`Choose a State`)}</option>
+              <option value="">{choiceText(choice, t`Choose a space`)}</option>
               {optionsFor(end).map((option) => (
                 <option key={option.stateId} value={option.stateId}>
                   {option.label}
