@@ -181,6 +181,9 @@ export function createTemplateModelsService(deps: {
     const staging = await writeFolder(ownerId, sbm, preview, describeModelXml(datum, sourceFormat))
     const target = join(directory, id)
     try {
+      // a fixed (seeded) id's folder without its row is left from an earlier database on the
+      // same data folder: it is replaced, not renamed onto (which fails on a full folder)
+      if (fixedId !== undefined) await rm(target, { recursive: true, force: true })
       await rename(staging, target)
       await db.insertInto('template_models').values(row).execute()
     } catch (error) {
