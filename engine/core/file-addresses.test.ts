@@ -1,55 +1,20 @@
-import { readFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import { zipSync } from 'fflate'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ModelInfoDatum } from '../../contract/building'
-import type { BasemapFile, BasemapFindDatum, ObliquePhotograph } from '../../contract/city'
+import type { BasemapFindDatum, ObliquePhotograph } from '../../contract/city'
 import type { GmlPath } from '../../contract/gml'
 import type { Project, ProjectTokenDatum } from '../../contract/project'
-import { sbmFixtureFiles } from '../../server/routes/web/building-test-kit'
-import {
-  createProject,
-  postMultipart,
-  signInNewUser,
-} from '../../server/routes/web/project-test-kit'
+import { createProject, signInNewUser } from '../../server/routes/web/project-test-kit'
 import { callApi, createTestApp, signIn, type TestApp } from '../../server/testing/test-app'
 import { createFileAddressBook, signedAddressOf } from './file-addresses'
+import { uploadEveryFileKind } from '../../server/routes/web/shared-files-test-kit'
 
 /**
  * A page left open all day (a kiosk showing a share link) against the real server on a manual
  * clock: its file addresses expire (1–2 h for a project-token holder), and the engine's fetches
  * renew them through the page's find calls and go on loading; a revoked token stays refused.
  */
-
-const indoorGml = new URL('../../../shared/data/indoorgml/', import.meta.url)
-const fjkName = 'FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml'
-
-function tilesetZip(): Uint8Array {
-  const tile = new Uint8Array(64)
-  tile.set(new TextEncoder().encode('b3dm'))
-  const tileset = {
-    asset: { version: '1.0' },
-    geometricError: 100,
-    root: {
-      boundingVolume: { box: [0, 0, 0, 10, 0, 0, 0, 10, 0, 0, 0, 10] },
-      geometricError: 0,
-      refine: 'ADD',
-      content: { uri: 'a.b3dm' },
-    },
-  }
-  return zipSync({
-    'tileset.json': new TextEncoder().encode(JSON.stringify(tileset)),
-    'a.b3dm': tile,
-  })
-}
-
-function pmtilesFile(): Buffer {
-  const header = Buffer.alloc(127)
-  header.write('PMTiles', 0)
-  header[7] = 3
-  return Buffer.concat([header, Buffer.alloc(2000, 7)])
-}
 
 describe('signed file addresses', () => {
   it('swaps the grant of every kind of address, relative or absolute, and leaves others alone', async () => {
@@ -96,40 +61,11 @@ describe('renewing signed file addresses', () => {
     owner = await signInNewUser(app, 'kiosk-owner')
     city = await createProject(app, owner, { kind: 'city', name: 'Kiosk city' })
     building = await createProject(app, owner, { kind: 'building', name: 'Kiosk building' })
-    const fixtures = await sbmFixtureFiles()
-    const uploads = [
-      postMultipart<ObliquePhotograph>(app, '/web/upload/uploadTiltModel', owner, [
-        { name: 'project_id', value: city.id },
-        { name: 'file', value: Buffer.from(tilesetZip()), fileName: 'tileset.zip' },
-      ]),
-      postMultipart(app, '/web/upload/uploadZip', owner, [
-        { name: 'project_id', value: building.id },
-        { name: 'file', value: fixtures.twoStoreys, fileName: 'two-storeys.sbm' },
-      ]),
-      postMultipart<GmlPath>(app, '/web/upload/uploadGml', owner, [
-        { name: 'project_id', value: building.id },
-        {
-          name: 'file',
-          value: await readFile(new URL(fjkName, indoorGml)),
-          fileName: 'network.gml',
-          contentType: 'application/gml+xml',
-        },
-      ]),
-    ]
-    for (const answer of await Promise.all(uploads)) {
-      expect(answer.envelope.code, answer.envelope.message).toBe('0')
-    }
-    const basemap = await postMultipart<BasemapFile>(app, '/web/upload/uploadBasemap', owner, [
-      { name: 'project_id', value: city.id },
-      { name: 'file', value: pmtilesFile(), fileName: 'kiosk.pmtiles' },
-    ])
-    expect(basemap.envelope.code, basemap.envelope.message).toBe('0')
-    const saved = await callApi(app, {
-      url: '/web/basemap/save',
-      token: owner,
-      json: { project_id: city.id, kind: 'pmtiles', pmtiles_id: basemap.envelope.datum.id },
+    await uploadEveryFileKind(app, owner, {
+      cityId: city.id,
+      buildingId: building.id,
+      basemapName: 'kiosk.pmtiles',
     })
-    expect(saved.envelope.code).toBe('0')
   })
   afterAll(async () => {
     // fetch keeps its connections alive; close would wait for them
