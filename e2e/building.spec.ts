@@ -106,7 +106,7 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
   await expect(uploadList.locator('[data-status="success"]')).toHaveCount(3, { timeout: 30_000 })
   await page.getByTestId('shell-file-input').setInputFiles(structurePath)
   await expect(uploadList.locator('[data-status="success"]')).toHaveCount(4, { timeout: 30_000 })
-  await expect(uploadList.getByText('uploading (4/4)')).toBeVisible()
+  await expect(uploadList.getByText('uploaded (4/4)')).toBeVisible()
 
   // Every model of the library reaches "loaded".
   const items = page.getByTestId('model-item')

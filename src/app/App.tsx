@@ -1,11 +1,16 @@
 import { i18n } from '@lingui/core'
 import { I18nProvider } from '@lingui/react'
+import { subscribeKey } from 'valtio/utils'
 import { Router } from 'wouter'
 import { ParticleBackground } from '../components/background/ParticleBackground'
-import { UiRoot } from '../ui'
+import { currentProject } from '../state/project'
+import { UiRoot, uploadStore } from '../ui'
 import { AppRoutes } from './AppRoutes'
 import { useHashPath } from './hash-location'
 import { type AppServices, defaultServices, ServicesProvider } from './services'
+
+// The upload window lists one project's files: opening another one clears what had finished.
+subscribeKey(currentProject, 'projectId', () => uploadStore.clearFinished())
 
 /** Props of {@link App}. */
 export interface AppProps {

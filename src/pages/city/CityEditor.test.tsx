@@ -110,7 +110,7 @@ describe('oblique photography tab', () => {
     expect(server.progressSeen).toEqual([1024, 2048, 3072, 4096])
     expect(store.tilesets).toHaveLength(1)
     // the upload window reports the finished file
-    expect(screen.getByText('uploading (1/1)')).toBeTruthy()
+    expect(screen.getByText('uploaded (1/1)')).toBeTruthy()
     expect(screen.getByText('success')).toBeTruthy()
     expect(screen.getByTestId('oblique-details').textContent).toContain('harbour')
   })

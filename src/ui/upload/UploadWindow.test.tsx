@@ -44,6 +44,26 @@ describe('UploadWindow', () => {
     expect(within(uploadWindow()).getByText('uploading (2/4)')).toBeTruthy()
   })
 
+  it('says "uploaded (n/n)" once every file has finished', async () => {
+    renderWithI18n(<UploadWindow />)
+    await inStore(() => uploadStore.open())
+    await addRows(['success', 'failure'])
+    expect(within(uploadWindow()).getByText('uploaded (2/2)')).toBeTruthy()
+  })
+
+  it('forgets finished rows when cleared, keeps the ones still sending', async () => {
+    renderWithI18n(<UploadWindow />)
+    await inStore(() => uploadStore.open())
+    await addRows(['success', 'uploading', 'failure'])
+    await inStore(() => uploadStore.clearFinished())
+    expect(screen.queryByText('file-0.sbm')).toBeNull()
+    expect(screen.queryByText('file-2.sbm')).toBeNull()
+    expect(rowOf('file-1.sbm')).toBeTruthy()
+    await inStore(() => uploadStore.update('file-1', { status: 'success' }))
+    await inStore(() => uploadStore.clearFinished())
+    expect(screen.queryByRole('region')).toBeNull()
+  })
+
   it('shows each row’s name, size and state label', async () => {
     renderWithI18n(<UploadWindow />)
     await inStore(() => uploadStore.open())
@@ -68,7 +88,7 @@ describe('UploadWindow', () => {
     expect(rowOf('file-0.sbm').textContent).toContain('73%')
     await inStore(() => uploadStore.update('file-0', { status: 'success' }))
     expect(rowOf('file-0.sbm').textContent).toContain('success')
-    expect(screen.getByText('uploading (1/1)')).toBeTruthy()
+    expect(screen.getByText('uploaded (1/1)')).toBeTruthy()
   })
 
   it(`scrolls only above ${uploadListScrollThreshold} files`, async () => {

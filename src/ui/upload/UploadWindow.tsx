@@ -66,6 +66,10 @@ export function UploadWindow() {
           <p className="ts-upload__summary" aria-live="polite">
             {totalCount === 0 ? (
               <Trans>no files uploaded yet</Trans>
+            ) : doneCount === totalCount ? (
+              <Trans>
+                uploaded ({doneCount}/{totalCount})
+              </Trans>
             ) : (
               <Trans>
                 uploading ({doneCount}/{totalCount})

@@ -93,6 +93,18 @@ export const uploadStore = proxy({
     uploadStore.rows = uploadStore.rows.filter((existing) => existing.id !== id)
   },
 
+  /**
+   * Forgets the finished rows (succeeded or failed) and closes the window when nothing is left,
+   * e.g. when another project is opened: its list must not show the last project's files.
+   * Rows still sending stay, so an upload in flight is never hidden.
+   */
+  clearFinished(): void {
+    uploadStore.rows = uploadStore.rows.filter(
+      (row) => row.status !== 'success' && row.status !== 'failure',
+    )
+    if (uploadStore.rows.length === 0) uploadStore.close()
+  },
+
   /** Folds the window to its title bar, or unfolds it. */
   toggleMinimised(): void {
     uploadStore.isMinimised = !uploadStore.isMinimised

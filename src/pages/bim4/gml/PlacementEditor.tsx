@@ -69,7 +69,7 @@ export function PlacementEditor({ projectId }: { projectId: string }) {
           min={-offsetLimitMeters}
           max={offsetLimitMeters}
           step={0.1}
-          precision={3}
+          precision={2}
           unit="m"
           onChange={(value) => setOffset(axis, value)}
         />

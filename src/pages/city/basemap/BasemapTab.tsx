@@ -70,12 +70,19 @@ export function BasemapTab() {
       const body: SaveBasemapBody = { project_id: projectId, ...change }
       const saved: BasemapFindDatum = await services.saveBasemap(body)
       store.basemap = saved
-      await engine
+      const isShown = await engine
         .run('city.setBasemap', { basemap: engineBasemap(saved, i18n.locale as Language) })
-        .catch(() => {
-          // shown by the status bar from snapshot.city.basemap.error / lastError
-        })
-      toast.success(t`Basemap saved.`)
+        .then(
+          () => true,
+          // Why it failed is in the status bar (snapshot.city.basemap.error); a plain "saved"
+          // beside that banner would read as if all went well.
+          () => false,
+        )
+      if (isShown) toast.success(t`Basemap saved.`)
+      else
+        toast.warning(
+          t`Basemap saved, but the map could not show it. See the message above the map.`,
+        )
       return true
     } catch (error) {
       const refusal = styleRefusalOf(error)
