@@ -419,6 +419,32 @@ export const serverMessages = {
   'poiBatch.rowErrors': '{count} cell(s) need fixing; nothing was imported.',
   'poiBatch.formula': 'Formulas are not accepted; enter the value itself.',
   'poiBatch.notAValue': 'Enter plain text or a number.',
+
+  // POIs (issue 16)
+  'poi.notFound': 'This POI does not exist.',
+  'poi.selectCategory': 'Select the POI category',
+  'poi.selectFloor': 'Select the floor which the POI is placed.',
+  'poi.parentCycle': 'Unable to link parent POI.',
+  'poi.alreadyLinked': 'Already linked.',
+  'poi.tooManyInList': 'One call takes at most {max} POIs; this one has {count}.',
+  'poi.notYours': 'Some of these POIs are not yours or do not exist; nothing was changed.',
+  'poi.devicecodeTaken':
+    'The device code {devicecode} is already used by another POI of this project.',
+  'poi.devicecodeRepeated': 'The device code {devicecode} is given to more than one POI.',
+  'poi.longitudeRange': 'The longitude must be between -180 and 180.',
+  'poi.latitudeRange': 'The latitude must be between -90 and 90.',
+  'poi.heightRange': 'The height must be between {min} and {max} metres.',
+  'poi.sceneRange': 'The coordinates must be between {min} and {max} metres.',
+  'poi.floorNotFound': 'This floor is not a floor of the project.',
+  'poi.parentNotFound': 'The parent POI is not a POI of this project.',
+  'poi.modelNotFound': 'This model is not a model of the project.',
+  'poi.sourceNotFound': 'The POI to copy is not a POI of this project.',
+  'poi.distanceOrder': 'The minimum view distance must not exceed the maximum.',
+  'poi.templateNotUsable': 'This template does not exist or is not yours.',
+  'poiBatch.chooseFileOrCsv': 'Choose the filled batch-POI file (.xlsx or .csv).',
+  'poiBatch.fileNotFound': 'This batch-POI file does not exist.',
+  'poiBatch.notCsv': 'The file is neither an Excel workbook (.xlsx) nor a CSV text file.',
+  'poiBatch.csvQuote': 'A quoted CSV value is not closed.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */
