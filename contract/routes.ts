@@ -5,6 +5,7 @@ import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { noticeRoutes } from './notice'
+import { poiRoutes } from './pois'
 import { projectRoutes } from './project'
 import { roleRoutes } from './role'
 import type { RouteDescriptor } from './route'
@@ -28,6 +29,7 @@ export const webRouteAreas = {
   geo: geoRoutes,
   gml: gmlRoutes,
   notice: noticeRoutes,
+  pois: poiRoutes,
   project: projectRoutes,
   role: roleRoutes,
   system: systemRoutes,

@@ -163,9 +163,11 @@ function registerBodyParsers(app: FastifyInstance): void {
       return
     }
     // A cheap scan of the text before JSON.parse builds anything: depth, keys and values.
-    const problem = checkJsonText(body as string)
+    // a route taking long lists of objects raises the limits (define-route's `inputLimits`)
+    const limits = request.routeOptions.config.inputLimits
+    const problem = checkJsonText(body as string, limits)
     if (problem !== undefined) {
-      done(shapeError(problem), undefined)
+      done(shapeError(problem, limits), undefined)
       return
     }
     parseJson(request, body as string, done)

@@ -5,6 +5,7 @@ import type { Config } from './config'
 import type {
   BuildingServices,
   CityServices,
+  PoiServices,
   ProjectServices,
   ServerDeps,
   TemplateServices,
@@ -36,6 +37,8 @@ import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
 import { createNoticesService } from './modules/notices/notices.service'
+import { createPoiBatchService } from './modules/pois/poi-batch.service'
+import { createPoisService } from './modules/pois/pois.service'
 import { seedProjectCases } from './modules/projects/project-cases'
 import {
   createProjectsService,
@@ -82,6 +85,11 @@ const cityIncomingMinimumAgeMs = 24 * 3_600_000
 
 /** GML uploads cut short by a crash are removed at start when older than this. */
 const gmlIncomingMinimumAgeMs = 3_600_000
+
+/** Where filled batch-POI files are stored (written by template-files, read by the batch add). */
+function poiBatchFilesDirectory(dataDir: string): string {
+  return join(dataDir, 'poi-batch-files')
+}
 
 /** What the app has opened before composing: the rest is made from these. */
 export interface ComposeParts {
@@ -159,8 +167,18 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     templateParts: createTemplatePartsService({ database, clock }),
     templatePois: createTemplatePoisService({ database, clock, access }),
   }
-  // POIs (made from templates) go with their project
-  lifecycleHooks.push(templates.templatePois.lifecycleHook)
+  const pois = createPoisService({ database, clock, access })
+  const poiServices: PoiServices = {
+    pois,
+    poiBatch: createPoiBatchService({
+      database,
+      clock,
+      access,
+      batchFilesDirectory: poiBatchFilesDirectory(config.dataDir),
+    }),
+  }
+  // POIs (made from templates) go with their project: after floors and models, which they name
+  lifecycleHooks.push(pois.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -185,6 +203,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...city,
       ...templates,
       ...templateFiles,
+      ...poiServices,
       gml,
       resumableUploads,
     },
@@ -268,7 +287,7 @@ function composeTemplateFileArea(
     poiBatchFiles: createPoiBatchFilesService({
       database,
       clock,
-      directory: join(config.dataDir, 'poi-batch-files'),
+      directory: poiBatchFilesDirectory(config.dataDir),
       templates: createBatchTemplateSource(database.db),
     }),
     templateFileDirectories: { incoming: join(config.dataDir, 'incoming', 'template-files') },

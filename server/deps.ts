@@ -18,6 +18,8 @@ import type { JobKind, JobQueue } from './modules/jobs/job-queue'
 import type { MapProxy } from './modules/map-proxy/map-proxy.service'
 import type { NoticesRepository } from './modules/notices/notices.repository'
 import type { NoticesService } from './modules/notices/notices.service'
+import type { PoiBatchService } from './modules/pois/poi-batch.service'
+import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
 import type { UploadsService } from './modules/projects/uploads.service'
 import type { ResumableUploads } from './modules/resumable-uploads/resumable-uploads'
@@ -95,7 +97,14 @@ export type ServerServices = {
   BuildingServices &
   CityServices &
   TemplateServices &
-  TemplateFileServices
+  TemplateFileServices &
+  PoiServices
+
+/** POIs (issue 16): the records and the batch add from a filled XLSX or a CSV. */
+export interface PoiServices {
+  pois: PoisService
+  poiBatch: PoiBatchService
+}
 
 /**
  * Everything routes build on, made once per app by `composeServer` (server/composition.ts) and

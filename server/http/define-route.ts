@@ -13,7 +13,7 @@ import type { AuthUser } from '../modules/accounts/users.service'
 import type { FileStorage } from '../plugins/storage'
 import { okEnvelope } from './envelope'
 import { readMultipartForm } from './multipart'
-import { checkInputShape, shapeError } from './input-shape'
+import { checkInputShape, type JsonTextLimits, shapeError } from './input-shape'
 import type { RouteAuth, RouteDescriptor } from '../../contract/route'
 import type { DocumentedRoute } from './openapi'
 import { AppError } from './app-error'
@@ -76,6 +76,12 @@ export interface RouteImplementation<
    * cheap to check (contract/form-fields.ts `checkedList`).
    */
   bodyLimitBytes?: number
+  /**
+   * Raises the input shape limits (contract/json-text.ts: keys and values of a body) for a route
+   * whose contract takes long lists of objects, e.g. 100,000 POIs of one list call. Set only on
+   * routes for signed-in editors: the auth hook refuses others before the body is read.
+   */
+  inputLimits?: JsonTextLimits
   handler(
     context: RouteContext<InputOf<BodySchema>, InputOf<QuerySchema>, Auth>,
   ): Promise<z.input<DatumSchema>> | z.input<DatumSchema>
@@ -85,6 +91,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set by defineRoute; read by the auth hook (server/plugins/auth.ts). */
     auth?: RouteAuth
+    /** Set by defineRoute from `inputLimits`; read by the JSON body parser (server/app.ts). */
+    inputLimits?: JsonTextLimits
   }
 }
 
@@ -141,7 +149,12 @@ export function defineRoute<
   app.route({
     method: route.method,
     url: route.path,
-    config: { auth: route.auth },
+    config: {
+      auth: route.auth,
+      ...(implementation.inputLimits === undefined
+        ? {}
+        : { inputLimits: implementation.inputLimits }),
+    },
     ...(implementation.bodyLimitBytes === undefined
       ? {}
       : { bodyLimit: implementation.bodyLimitBytes }),
@@ -158,7 +171,11 @@ export function defineRoute<
       let body: Body
       let query: Query
       try {
-        body = (route.body === undefined ? {} : parseInput(route.body, rawBody ?? {})) as Body
+        body = (
+          route.body === undefined
+            ? {}
+            : parseInput(route.body, rawBody ?? {}, implementation.inputLimits)
+        ) as Body
         query = (
           route.query === undefined ? {} : parseInput(route.query, request.query ?? {})
         ) as Query
@@ -203,15 +220,16 @@ const requiredFieldMessages: z.core.$ZodErrorMap = (issue) =>
 export function parseInput<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
+  limits?: JsonTextLimits,
 ): z.output<Schema> {
   // Depth, size and NUL first, in one iterative pass: zod's walk is recursive and allocates
   // per value, so it would pay for a hostile shape before refusing it.
-  const problem = checkInputShape(value)
+  const problem = checkInputShape(value, limits)
   if (problem !== undefined) {
     if (problem.kind === 'nulText') {
       throw invalidFieldsError([{ field: problem.field, ...issueText('validation.nulText', {}) }])
     }
-    throw shapeError(problem)
+    throw shapeError(problem, limits)
   }
   const result = schema.safeParse(value, { error: requiredFieldMessages })
   if (result.success) return result.data

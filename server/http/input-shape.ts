@@ -1,5 +1,6 @@
 import {
   checkJsonText,
+  type JsonTextLimits,
   maxInputDepth,
   maxInputKeys,
   maxInputValues,
@@ -47,14 +48,24 @@ export type InputShapeProblem =
  * The refusal of an input over a shape limit; the message says the limit, so a real client
  * can tell what to fix.
  */
-export function shapeError(problem: ShapeLimit | { kind: ShapeLimit }): AppError {
+export function shapeError(
+  problem: ShapeLimit | { kind: ShapeLimit },
+  limits: JsonTextLimits = defaultInputLimits,
+): AppError {
   const kind = typeof problem === 'string' ? problem : problem.kind
   if (kind === 'tooDeep')
-    return new AppError('validation', 'input.tooDeep', { maximum: maxInputDepth })
+    return new AppError('validation', 'input.tooDeep', { maximum: limits.maxDepth })
   if (kind === 'tooManyKeys') {
-    return new AppError('validation', 'input.tooManyKeys', { maximum: maxInputKeys })
+    return new AppError('validation', 'input.tooManyKeys', { maximum: limits.maxKeys })
   }
-  return new AppError('validation', 'input.tooManyValues', { maximum: maxInputValues })
+  return new AppError('validation', 'input.tooManyValues', { maximum: limits.maxValues })
+}
+
+/** The API's shape limits; a route may raise them (define-route's `inputLimits`). */
+export const defaultInputLimits: JsonTextLimits = {
+  maxDepth: maxInputDepth,
+  maxKeys: maxInputKeys,
+  maxValues: maxInputValues,
 }
 
 /**
@@ -64,7 +75,10 @@ export function shapeError(problem: ShapeLimit | { kind: ShapeLimit }): AppError
  * holding a NUL character (PostgreSQL cannot store it, and it truncates names in C-based
  * tools), or undefined when the input is fine. Object and array values are visited in order.
  */
-export function checkInputShape(value: unknown): InputShapeProblem | undefined {
+export function checkInputShape(
+  value: unknown,
+  limits: JsonTextLimits = defaultInputLimits,
+): InputShapeProblem | undefined {
   if (typeof value === 'string') {
     return value.includes('\u0000') ? { kind: 'nulText', field: '' } : undefined
   }
@@ -97,13 +111,13 @@ export function checkInputShape(value: unknown): InputShapeProblem | undefined {
       continue
     }
     const at = frame.position++
-    if (++valueCount > maxInputValues) return { kind: 'tooManyValues' }
+    if (++valueCount > limits.maxValues) return { kind: 'tooManyValues' }
     let inner: unknown
     if (frame.keys === undefined) {
       inner = (frame.container as unknown[])[at]
     } else {
       const key = frame.keys[at] as string
-      if (++keyCount > maxInputKeys) return { kind: 'tooManyKeys' }
+      if (++keyCount > limits.maxKeys) return { kind: 'tooManyKeys' }
       if (key.includes('\u0000')) {
         return { kind: 'nulText', field: pathOf(key.replaceAll('\u0000', '\\0')) }
       }
@@ -112,7 +126,7 @@ export function checkInputShape(value: unknown): InputShapeProblem | undefined {
     if (typeof inner === 'string') {
       if (inner.includes('\u0000')) return { kind: 'nulText', field: pathOf() }
     } else if (typeof inner === 'object' && inner !== null) {
-      if (frames.length >= maxInputDepth) return { kind: 'tooDeep' }
+      if (frames.length >= limits.maxDepth) return { kind: 'tooDeep' }
       frames.push(frameOf(inner as Record<string, unknown> | unknown[]))
     }
   }

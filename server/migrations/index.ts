@@ -9,6 +9,7 @@ import * as city from './0006-city'
 import * as poiTemplates from './0007-poi-templates'
 import * as templateFiles from './0009-template-files'
 import * as modelPreviews from './0010-model-previews'
+import * as pois from './0011-pois'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0007-poi-templates': poiTemplates,
   '0009-template-files': templateFiles,
   '0010-model-previews': modelPreviews,
+  '0011-pois': pois,
 }
 
 /**

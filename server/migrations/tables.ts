@@ -4,6 +4,7 @@ import type { GmlTables } from './0005-uploads-and-gml'
 import type { CityTables } from './0006-city'
 import type { PoiTemplateTables } from './0007-poi-templates'
 import type { TemplateFileTables } from './0009-template-files'
+import type { PoiTables } from './0011-pois'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -22,8 +23,10 @@ export interface Tables
     BuildingTables,
     GmlTables,
     CityTables,
-    PoiTemplateTables,
-    TemplateFileTables {
+    // 0011 extends the `pois` of 0007: its row type replaces 0007's
+    Omit<PoiTemplateTables, 'pois'>,
+    TemplateFileTables,
+    PoiTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

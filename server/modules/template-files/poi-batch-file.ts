@@ -76,42 +76,30 @@ export interface PoiBatchContent {
   columns: string[]
 }
 
+/** One filled row of a valid file: its sheet row number and each column's trimmed text. */
+export interface PoiBatchRow {
+  row: number
+  values: Record<string, string>
+}
+
+/** Options of the readers. */
+export interface PoiBatchReadOptions {
+  /** Keeps the rows (the POI batch add); without it nothing of the rows is kept. */
+  keepRows?: boolean
+}
+
 /** Most row errors one refusal lists (the count says how many there were). */
 const maxReportedErrors = 100
 
 /**
- * Validates a filled batch-POI file against the columns of its template, without keeping any
- * row: the bytes must be an XLSX (a zip whose directory passes the archive checks: sizes, entry
- * count, zip-bomb ratio), the first sheet's row 1 must hold exactly the expected keys, no cell
- * may hold a formula, there must be 1 to {@link poiBatchMaxRows} rows, and every cell must fit
- * its column. The sheet is read as a stream and reading stops at the row limit, so memory stays
- * bounded whatever the file claims. Throws one AppError listing the bad cells (row, column,
- * reason) when anything is wrong.
+ * Checks a sheet fed to it row by row: row 1 must hold exactly the expected keys, no cell may
+ * hold a formula, there must be 1 to {@link poiBatchMaxRows} rows, and every cell must fit its
+ * column. `finish` throws one AppError listing the bad cells (row, column, reason).
  */
-export async function validatePoiBatchFile(
-  bytes: Uint8Array,
-  columns: readonly PoiBatchColumn[],
-): Promise<PoiBatchContent> {
-  try {
-    await readArchiveDirectory(toArchiveSource(bytes), { limits: workbookZipLimits })
-  } catch (error) {
-    if (!isZipError(error)) throw error
-    if (error.code === 'archive.notZip' || error.code === 'archive.truncated') {
-      throw new AppError('unsupportedFile', 'poiBatch.notXlsx')
-    }
-    const isSize = ['archive.tooLarge', 'archive.entryTooLarge', 'archive.tooManyEntries'].includes(
-      error.code,
-    )
-    throw new AppError(
-      isSize ? 'tooLarge' : 'unsupportedFile',
-      'poiBatch.unsafeFile',
-      {},
-      { details: [{ reason: error.code }], englishText: error.message },
-    )
-  }
-
+function createSheetChecker(columns: readonly PoiBatchColumn[], options: PoiBatchReadOptions) {
   const expected = new Map(columns.map((column) => [column.key, column]))
   const errors: PoiBatchRowError[] = []
+  const rows: PoiBatchRow[] = []
   let errorCount = 0
   const addError = (
     row: number,
@@ -130,9 +118,85 @@ export async function validatePoiBatchFile(
       params,
     })
   }
-
   let header: string[] | undefined
   let rowCount = 0
+  return {
+    /** Takes one row; answers false once the row limit is passed (stop reading). */
+    row(rowNumber: number, cells: CellText[]): boolean {
+      if (header === undefined) {
+        if (rowNumber !== 1) throw wrongColumns(columns, [])
+        header = cells.map((cell) =>
+          cell.kind === 'value' ? cell.text.replace(/^\uFEFF/, '').trim() : '',
+        )
+        while (header.length > 0 && header[header.length - 1] === '') header.pop()
+        checkHeader(header, columns)
+        return true
+      }
+      if (cells.every((cell) => cell.kind === 'value' && cell.text.trim() === '')) return true
+      rowCount++
+      if (rowCount > poiBatchMaxRows) return false
+      const values: Record<string, string> = {}
+      header.forEach((key, index) => {
+        const column = expected.get(key)!
+        const cell = cells[index] ?? { kind: 'value' as const, text: '' }
+        checkCell(rowNumber, column, cell, addError)
+        values[key] = cell.kind === 'value' ? cell.text.trim() : ''
+      })
+      if (options.keepRows) rows.push({ row: rowNumber, values })
+      return true
+    },
+    finish(isTooMany: boolean): PoiBatchContent & { rows?: PoiBatchRow[] } {
+      if (isTooMany) {
+        throw new AppError('tooLarge', 'poiBatch.tooManyRows', { max: poiBatchMaxRows })
+      }
+      if (header === undefined) throw wrongColumns(columns, [])
+      if (rowCount === 0) throw new AppError('validation', 'poiBatch.noRows')
+      if (errorCount > 0) {
+        throw new AppError(
+          'validation',
+          'poiBatch.rowErrors',
+          { count: errorCount },
+          { details: errors },
+        )
+      }
+      return options.keepRows ? { rowCount, columns: header, rows } : { rowCount, columns: header }
+    },
+  }
+}
+
+/**
+ * Validates a filled batch-POI file against the columns of its template: the bytes must be an
+ * XLSX (a zip whose directory passes the archive checks: sizes, entry count, zip-bomb ratio),
+ * and its first sheet must pass the sheet checks (keys in row 1, no formulas, 1 to
+ * {@link poiBatchMaxRows} rows, every cell fitting its column). The sheet is read as a stream
+ * and reading stops at the row limit, so memory stays bounded whatever the file claims. Throws
+ * one AppError listing the bad cells (row, column, reason) when anything is wrong. With
+ * `keepRows` the valid rows come back too (the POI batch add creates POIs from them).
+ */
+export async function validatePoiBatchFile(
+  bytes: Uint8Array,
+  columns: readonly PoiBatchColumn[],
+  options: PoiBatchReadOptions = {},
+): Promise<PoiBatchContent & { rows?: PoiBatchRow[] }> {
+  try {
+    await readArchiveDirectory(toArchiveSource(bytes), { limits: workbookZipLimits })
+  } catch (error) {
+    if (!isZipError(error)) throw error
+    if (error.code === 'archive.notZip' || error.code === 'archive.truncated') {
+      throw new AppError('unsupportedFile', 'poiBatch.notXlsx')
+    }
+    const isSize = ['archive.tooLarge', 'archive.entryTooLarge', 'archive.tooManyEntries'].includes(
+      error.code,
+    )
+    throw new AppError(
+      isSize ? 'tooLarge' : 'unsupportedFile',
+      'poiBatch.unsafeFile',
+      {},
+      { details: [{ reason: error.code }], englishText: error.message },
+    )
+  }
+
+  const checker = createSheetChecker(columns, options)
   let isTooMany = false
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
     worksheets: 'emit',
@@ -147,25 +211,10 @@ export async function validatePoiBatchFile(
         // exceljs yields rows one by one or in arrays, depending on the version
         const rows = (Array.isArray(item) ? item : [item]) as ExcelJS.Row[]
         for (const row of rows) {
-          const cells = cellTexts(row)
-          if (header === undefined) {
-            if (row.number !== 1) throw wrongColumns(columns, [])
-            header = cells.map((cell) => (cell.kind === 'value' ? cell.text.trim() : ''))
-            while (header.length > 0 && header[header.length - 1] === '') header.pop()
-            checkHeader(header, columns)
-            continue
-          }
-          if (cells.every((cell) => cell.kind === 'value' && cell.text.trim() === '')) continue
-          rowCount++
-          if (rowCount > poiBatchMaxRows) {
+          if (!checker.row(row.number, cellTexts(row))) {
             isTooMany = true
             break sheets
           }
-          header.forEach((key, index) => {
-            const column = expected.get(key)!
-            const cell = cells[index] ?? { kind: 'value' as const, text: '' }
-            checkCell(row.number, column, cell, addError)
-          })
         }
       }
       // only the first sheet holds POIs; the explanation sheet is not read
@@ -182,20 +231,42 @@ export async function validatePoiBatchFile(
       },
     )
   }
-  if (isTooMany) {
-    throw new AppError('tooLarge', 'poiBatch.tooManyRows', { max: poiBatchMaxRows })
+  return checker.finish(isTooMany)
+}
+
+/**
+ * The same checks for a CSV with the file's header keys in its first line (UTF-8, a byte-order
+ * mark allowed, comma-separated, quotes as Excel writes them). Cells are taken as text, never
+ * converted (a code like 007 stays 007).
+ */
+export async function validatePoiBatchCsv(
+  bytes: Uint8Array,
+  columns: readonly PoiBatchColumn[],
+  options: PoiBatchReadOptions = {},
+): Promise<PoiBatchContent & { rows?: PoiBatchRow[] }> {
+  const text = Buffer.from(bytes).toString('utf8')
+  if (text.includes('\u0000') || text.includes('\uFFFD')) {
+    throw new AppError('unsupportedFile', 'poiBatch.notCsv')
   }
-  if (header === undefined) throw wrongColumns(columns, [])
-  if (rowCount === 0) throw new AppError('validation', 'poiBatch.noRows')
-  if (errorCount > 0) {
-    throw new AppError(
-      'validation',
-      'poiBatch.rowErrors',
-      { count: errorCount },
-      { details: errors },
-    )
+  const workbook = new ExcelJS.Workbook()
+  let worksheet: ExcelJS.Worksheet
+  try {
+    worksheet = await workbook.csv.read(Readable.from([text.replace(/^\uFEFF/, '')]), {
+      map: (value: unknown) => value,
+      parserOptions: { maxRows: poiBatchMaxRows + 2 },
+    })
+  } catch {
+    throw new AppError('validation', 'poiBatch.csvQuote')
   }
-  return { rowCount, columns: header }
+  const checker = createSheetChecker(columns, options)
+  let isTooMany = false
+  for (let rowNumber = 1; rowNumber <= worksheet.rowCount; rowNumber++) {
+    if (!checker.row(rowNumber, cellTexts(worksheet.getRow(rowNumber)))) {
+      isTooMany = true
+      break
+    }
+  }
+  return checker.finish(isTooMany)
 }
 
 type CellText = { kind: 'value'; text: string } | { kind: 'formula' } | { kind: 'other' }

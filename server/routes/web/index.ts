@@ -6,6 +6,7 @@ import { registerCityArea } from './city'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerNoticeRoutes } from './notice'
+import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
 import { registerRegisterRoutes } from './register'
 import { registerResumableUploadRoutes } from './resumable-upload'
@@ -42,6 +43,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerCityArea,
   registerTemplateRoutes,
   registerTemplateFileRoutes,
+  registerPoiRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */

@@ -1,0 +1,206 @@
+import type { z } from 'zod'
+import type {
+  findPoiBodySchema,
+  findPoiQuerySchema,
+  PoiPage,
+  ProjectPoisDatum,
+} from '../../../contract/pois'
+import { sql } from 'kysely'
+import type { Database } from '../../plugins/db'
+import { containsPattern } from '../templates/template-search'
+import { chunksOf, idChunkSize, recordsOf, templateFactColumns } from './poi-records'
+import { rarestNameGram } from './poi-search'
+
+/**
+ * The reads of a project's POIs: `findPoi`'s filtered page and `findProjectPoiDetail`'s
+ * columns. Every filter is an index range of `pois` (0011) read in page order.
+ */
+
+type FindBody = z.output<typeof findPoiBodySchema>
+type FindQuery = z.output<typeof findPoiQuerySchema>
+
+/** The template ids filed under a category node (any depth), any owner's. */
+async function templatesUnder(db: Database, categoryNodeId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('poi_templates')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb('category_id', '=', categoryNodeId),
+        eb('piddes', '=', categoryNodeId),
+        eb('piddes', 'like', `${categoryNodeId},%`),
+        eb('piddes', 'like', `%,${categoryNodeId},%`),
+        eb('piddes', 'like', `%,${categoryNodeId}`),
+      ]),
+    )
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+/** `findPoi`: a page of a project's POIs with every filter of the body, and their total. */
+export async function findPoiPage(
+  db: Database,
+  projectId: string,
+  body: FindBody,
+  page: FindQuery,
+): Promise<PoiPage> {
+  const empty = { list: [], total: 0, pageNo: page.pageNo, pageSize: page.pageSize }
+  let query = db.selectFrom('pois').where('pois.project_id', '=', projectId)
+  if (body.category_id !== undefined) query = query.where('category_id', '=', body.category_id)
+  if (body.category_node_id !== undefined) {
+    const templateIds = await templatesUnder(db, body.category_node_id)
+    if (templateIds.length === 0) return empty
+    query = query.where('category_id', 'in', templateIds)
+  }
+  if (body.floor_id !== undefined) query = query.where('floor_id', '=', body.floor_id)
+  if (body.pid !== undefined) query = query.where('pid', '=', body.pid)
+  if (body.type !== undefined) query = query.where('category_type', '=', body.type)
+  if (body.devicecode !== undefined && body.devicecode !== '') {
+    // codes starting with the text: a range of the (project, devicecode) index
+    query = query
+      .where('devicecode', '>=', body.devicecode)
+      .where('devicecode', '<', `${body.devicecode}\u{10FFFF}`)
+  }
+  if (body.model_id !== undefined) {
+    const modelId = body.model_id
+    query = query.where('id', 'in', (eb) =>
+      eb.selectFrom('poi_model_links').select('poi_id').where('model_id', '=', modelId),
+    )
+  }
+  if (body.name !== undefined && body.name !== '') {
+    const name = body.name
+    const gram = await rarestNameGram(db, projectId, name)
+    if (gram?.count === 0) return empty
+    if (gram !== undefined) {
+      query = query.where('id', 'in', (eb) =>
+        eb
+          .selectFrom('poi_name_grams')
+          .select('poi_id')
+          .where('poi_name_grams.project_id', '=', projectId)
+          .where('gram', '=', gram.gram),
+      )
+    }
+    const pattern = containsPattern(name)
+    query = query.where(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`)
+  }
+  const { total } = await query
+    .select((eb) => eb.fn.countAll().as('total'))
+    .executeTakeFirstOrThrow()
+  if (Number(total) === 0) return empty
+  const sortColumn = body.sort
+  const rows = await query
+    .selectAll()
+    .orderBy(sortColumn, body.order)
+    .orderBy('id', body.order)
+    .limit(page.pageSize)
+    .offset((page.pageNo - 1) * page.pageSize)
+    .execute()
+  return {
+    list: await recordsOf(db, rows),
+    total: Number(total),
+    pageNo: page.pageNo,
+    pageSize: page.pageSize,
+  }
+}
+
+/** `findProjectPoiDetail`: every POI of a project in columns (see the contract). */
+export async function projectPoiColumns(
+  db: Database,
+  projectId: string,
+): Promise<ProjectPoisDatum> {
+  const rows = await db
+    .selectFrom('pois')
+    .select([
+      'id',
+      'name',
+      'category_id',
+      'x',
+      'y',
+      'z',
+      'heading',
+      'pitch',
+      'roll',
+      'floor_id',
+      'pid',
+      'devicecode',
+      'level',
+      'distance_min',
+      'distance_max',
+    ])
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  const templateIndex = new Map<string, number>()
+  const floorIndex = new Map<string, number>()
+  const datum: ProjectPoisDatum = {
+    projectid: projectId,
+    count: rows.length,
+    templates: [],
+    floors: [],
+    ids: new Array(rows.length),
+    names: new Array(rows.length),
+    template: new Array(rows.length),
+    positions: new Array(rows.length * 3),
+    heading: new Array(rows.length),
+    pitch: new Array(rows.length),
+    roll: new Array(rows.length),
+    floor: new Array(rows.length),
+    pid: new Array(rows.length),
+    devicecode: new Array(rows.length),
+    level: new Array(rows.length),
+    distance_min: new Array(rows.length),
+    distance_max: new Array(rows.length),
+  }
+  rows.forEach((row, index) => {
+    let template = templateIndex.get(row.category_id)
+    if (template === undefined) {
+      template = templateIndex.size
+      templateIndex.set(row.category_id, template)
+    }
+    let floor = -1
+    if (row.floor_id !== '') {
+      floor = floorIndex.get(row.floor_id) ?? floorIndex.size
+      floorIndex.set(row.floor_id, floor)
+    }
+    datum.ids[index] = row.id
+    datum.names[index] = row.name
+    datum.template[index] = template
+    datum.positions[index * 3] = Number(row.x)
+    datum.positions[index * 3 + 1] = Number(row.y)
+    datum.positions[index * 3 + 2] = Number(row.z)
+    datum.heading[index] = Number(row.heading)
+    datum.pitch[index] = Number(row.pitch)
+    datum.roll[index] = Number(row.roll)
+    datum.floor[index] = floor
+    datum.pid[index] = row.pid
+    datum.devicecode[index] = row.devicecode
+    datum.level[index] = Number(row.level)
+    datum.distance_min[index] = row.distance_min === null ? null : Number(row.distance_min)
+    datum.distance_max[index] = row.distance_max === null ? null : Number(row.distance_max)
+  })
+  datum.floors = [...floorIndex.keys()]
+  const found = new Map<string, Awaited<ReturnType<typeof templateRows>>[number]>()
+  for (const chunk of chunksOf([...templateIndex.keys()], idChunkSize)) {
+    for (const template of await templateRows(db, chunk)) found.set(template.id, template)
+  }
+  datum.templates = [...templateIndex.keys()].map((id) => {
+    const template = found.get(id)
+    return {
+      id,
+      name: template?.name ?? '',
+      type: template?.type === '3D' ? '3D' : '2D',
+      category_node_id: template?.category_id ?? '',
+      poicategory_code: template?.poicategory_code ?? '',
+      iconpath: template?.iconpath ?? '',
+      jpg_name: template?.jpg_name ?? '',
+      sbm_name: template?.glbf_name ?? '',
+      filepath: template?.file_path ?? '',
+    }
+  })
+  return datum
+}
+
+function templateRows(db: Database, ids: readonly string[]) {
+  return db.selectFrom('poi_templates').select(templateFactColumns).where('id', 'in', ids).execute()
+}
