@@ -97,11 +97,10 @@ export async function createPois(
     draftProblems(context, index, draft),
   )
   const sources = await sourceCustoms(transaction, project.id, items, problems)
-  if (problems.length === 0) {
-    problems.push(...(await devicecodeProblems(transaction, project.id, drafts)))
-    problems.push(...(await parentProblems(transaction, project.id, drafts, new Map())))
-  }
-  if (problems.length > 0) throw new PoiProblems(problems)
+  // every rule is checked, so a batch file lists all its bad cells at once
+  problems.push(...(await devicecodeProblems(transaction, project.id, drafts)))
+  problems.push(...(await parentProblems(transaction, project.id, drafts, new Map())))
+  if (problems.length > 0) throw new PoiProblems(problems.sort((a, b) => a.index - b.index))
 
   const rows: Insertable<PoisTable>[] = items.map((item) => {
     const template = context.templates.get(item.category_id)!
