@@ -15,7 +15,7 @@ import {
 const metresPerDegreeAtEquator = 111_319.49
 
 /** Great-circle distance on a sphere of the WGS84 mean radius, metres (an independent check). */
-function haversineMeters([lng1, lat1]: number[], [lng2, lat2]: number[]): number {
+function haversineMeters([lng1, lat1]: readonly number[], [lng2, lat2]: readonly number[]): number {
   const r = 6_371_008.8
   const rad = Math.PI / 180
   const dLat = ((lat2 ?? 0) - (lat1 ?? 0)) * rad
