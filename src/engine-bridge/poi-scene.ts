@@ -1,5 +1,5 @@
-import type { Vector3Tuple } from '../../engine/api/building-snapshot'
-import type { PoiCommands, PoiTemplateLook, ScenePoi } from '../../engine/api/poi-commands'
+import type { Vector3Tuple } from '../../engine/api'
+import type { PoiCommands, PoiTemplateLook, ScenePoi } from '../../engine/api'
 
 /** Which half of the engine draws the POIs. */
 export type PoiScenePrefix = 'city' | 'building'

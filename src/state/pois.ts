@@ -1,6 +1,6 @@
 import { proxy, ref } from 'valtio'
-import type { Vector3Tuple } from '../../engine/api/building-snapshot'
-import type { PoiTemplateLook, ScenePoi } from '../../engine/api/poi-commands'
+import type { Vector3Tuple } from '../../engine/api'
+import type { PoiTemplateLook, ScenePoi } from '../../engine/api'
 import * as poisApi from '../api/pois'
 import type {
   CreatePoiListItem,

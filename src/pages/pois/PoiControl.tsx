@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro'
 import { useEffect, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
-import type { Vector3Tuple } from '../../../engine/api/building-snapshot'
+import type { Vector3Tuple } from '../../../engine/api'
 import { type PoiFrame, type PoiStore, poiStore } from '../../state/pois'
 import { confirmDelete } from '../../ui'
 import { useControllableState } from '../../ui/use-controllable-state'

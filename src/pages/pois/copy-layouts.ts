@@ -1,4 +1,4 @@
-import type { Vector3Tuple } from '../../../engine/api/building-snapshot'
+import type { Vector3Tuple } from '../../../engine/api'
 
 /**
  * POI copy and model copy layouts (SPEC §9 "Copy layouts: default, single row, single column,
