@@ -35,6 +35,12 @@ describe('Engine', () => {
   const model = sampleBytes(200_000)
   const zip = zipOf({ 'tiles/tileset.json': '{"asset":{"version":"1.1"}}', 'tiles/a.b3dm': model })
 
+  it('says which commands it handles, so the UI can feature-test newer ones', () => {
+    const engine = startEngine()
+    expect(engine.hasCommand('archive.list')).toBe(true)
+    expect(engine.hasCommand('city.noSuchCommand')).toBe(false)
+  })
+
   it('lists and extracts archives on the unzip worker', async () => {
     const engine = startEngine()
     const listing = await engine.run('archive.list', { source: new Blob([zip]) })

@@ -128,6 +128,14 @@ export class Engine {
     }
   }
 
+  /**
+   * Whether this engine has a handler for `name`. Lets the UI feature-test commands that are
+   * declared before every scene handles them (a missing handler would fail as engine.internal).
+   */
+  hasCommand(name: string): boolean {
+    return typeof (this.handlers as Partial<Record<string, unknown>>)[name] === 'function'
+  }
+
   /** Subscribes to an event; returns the unsubscribe function. */
   on<Name extends keyof EngineEvents>(
     name: Name,

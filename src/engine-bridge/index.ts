@@ -8,3 +8,10 @@ export { engineErrorMessage } from './engine-error-messages'
 export { useFileAddressRenewal } from './file-address-renewal'
 export { type EngineHandle, EngineProvider, useEngine } from './EngineProvider'
 export { type SceneState, sceneStore } from './scene-store'
+export {
+  createPoiScene,
+  type PoiEngine,
+  type PoiScene,
+  type PoiScenePrefix,
+  type PoiVerb,
+} from './poi-scene'
