@@ -17,6 +17,7 @@ import type {
 import { launchBenchBrowser } from './lib/browser'
 import { benchTilesetRecipe, generateTileset } from './lib/generate-tileset'
 import { startStaticServer } from './lib/static-server'
+import { QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 
 /** Issue 7 goals (ours ÷ anchor unless stated). */
@@ -135,6 +136,7 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
   const browser = await launchBenchBrowser()
   const chromiumVersion = browser.version()
   const samples: CityBenchSample[] = []
+  const quiet = new QuietRounds()
   try {
     // Round 0 warms the browser up and is not measured: the first page of a fresh browser pays
     // for the GPU process's start, shader caches and the like, whichever renderer it runs.
@@ -169,7 +171,11 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
           pathDurationMs: isWarmUp ? 2_000 : 8_000,
           settleTimeoutMs: isWarmUp ? 0 : 30_000,
         }
-        const sample = await page.evaluate((pageConfig) => window.runCityBench(pageConfig), config)
+        const sample = await quiet.round(
+          `round ${round} ${renderer}`,
+          () => page.evaluate((pageConfig) => window.runCityBench(pageConfig), config),
+          !isWarmUp,
+        )
         await context.close()
         if (isWarmUp) {
           log(`city-tiles: warm-up ${renderer}: first render ${sample.firstRenderMs.toFixed(0)} ms`)
@@ -241,7 +247,7 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
     },
     durationMs: Math.round(performance.now() - startedAtMs),
   }
-  log(`city-tiles: wrote ${writeBenchResult('city-tiles', report)}`)
+  log(`city-tiles: wrote ${writeBenchResult('city-tiles', report, quiet)}`)
   return report
 }
 

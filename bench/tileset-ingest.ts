@@ -28,6 +28,7 @@ import { crc32, deflateRawSync } from 'node:zlib'
 import { createProject } from '../server/routes/web/project-test-kit'
 import { createTestApp, signIn, testEditor } from '../server/testing/test-app'
 import { toAuthUser } from '../server/modules/accounts/users.service'
+import { QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 
 const mebibyte = 1024 * 1024
@@ -216,6 +217,7 @@ function uploadThroughHttp(
 /** Runs the benchmark and writes its report. */
 export async function runTilesetIngestBench(): Promise<void> {
   const machine = machineInfo(null)
+  const quiet = new QuietRounds()
   const workDirectory = await mkdtemp(join(tmpdir(), 'twinscape-tileset-bench-'))
   const archivePath = join(workDirectory, 'bench-tileset.zip')
   const testApp = await createTestApp()
@@ -273,6 +275,7 @@ export async function runTilesetIngestBench(): Promise<void> {
     await runOurs()
     if (hasUnzip) await runUnzip()
     for (let round = 0; round < timedRuns; round++) {
+      await quiet.beforeRound(`round ${round + 1}`)
       // alternate who goes first, so neither always meets the other's dirty pages
       if (round % 2 === 0) {
         oursMs.push(await runOurs())
@@ -281,6 +284,7 @@ export async function runTilesetIngestBench(): Promise<void> {
         if (hasUnzip) unzipMs.push(await runUnzip())
         oursMs.push(await runOurs())
       }
+      quiet.afterRound()
       console.log(
         `round ${round + 1}: ours ${oursMs.at(-1)?.toFixed(0)} ms, unzip ${unzipMs.at(-1)?.toFixed(0) ?? '-'} ms`,
       )
@@ -289,6 +293,7 @@ export async function runTilesetIngestBench(): Promise<void> {
     // one real upload through HTTP, sampling the server's resident memory
     await app.listen({ host: '127.0.0.1', port: 0 })
     const port = (app.server.address() as AddressInfo).port
+    await quiet.beforeRound('http upload')
     const rssBeforeBytes = process.memoryUsage.rss()
     let rssPeakBytes = rssBeforeBytes
     const sampler = setInterval(() => {
@@ -298,6 +303,7 @@ export async function runTilesetIngestBench(): Promise<void> {
     const uploaded = await uploadThroughHttp(port, token, project.id, archivePath, archiveBytes)
     const uploadMs = performance.now() - uploadStartMs
     clearInterval(sampler)
+    quiet.afterRound()
     if (uploaded.statusCode !== 200)
       throw new Error(`upload failed: ${uploaded.statusCode} ${uploaded.body}`)
     console.log(
@@ -343,7 +349,7 @@ export async function runTilesetIngestBench(): Promise<void> {
         },
       },
     }
-    console.log(`wrote ${writeBenchResult('tileset-ingest', report)}`)
+    console.log(`wrote ${writeBenchResult('tileset-ingest', report, quiet)}`)
   } finally {
     await testApp.close()
     await rm(workDirectory, { recursive: true, force: true })

@@ -25,6 +25,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium } from 'playwright-core'
 import { chromiumArgs, chromiumExecutablePath } from '../tools/chromium'
+import { QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 
 const repositoryRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -237,6 +238,7 @@ export async function runWebAppLoadBench(): Promise<void> {
   build(repositoryRoot, afterWebDir)
 
   const sides: Side[] = []
+  const quiet = new QuietRounds()
   // Chromium as the e2e tests start it: the bench browser's uncapped frame rate starved this
   // page's animation frames on a busy machine, and nothing here measures frame rates.
   const browser = await chromium.launch({
@@ -254,7 +256,9 @@ export async function runWebAppLoadBench(): Promise<void> {
         // Alternate which side goes first, so neither always meets the busier moment.
         const order = round % 2 === 0 ? sides : [...sides].reverse()
         for (const side of order) {
-          const sample = await loadSignIn(browser, side, profile)
+          const sample = await quiet.round(`${profile.name} round ${round + 1} ${side.name}`, () =>
+            loadSignIn(browser, side, profile),
+          )
           console.log(
             `${profile.name} ${side.name}: form ${sample.formVisibleMs.toFixed(0)} ms, ` +
               `${sample.bytesToForm} bytes`,
@@ -316,20 +320,24 @@ export async function runWebAppLoadBench(): Promise<void> {
         ),
       )
     }
-    const path = writeBenchResult('web-app-load', {
-      benchmark: 'web-app-load',
-      description:
-        'Opening /#/login in a fresh browser context (no cache): time until the password field ' +
-        'is laid out (performance.now() from navigation start) and bytes that crossed the ' +
-        "network (Chromium's encodedDataLength). before = the baseline commit's build and " +
-        'server, after = this tree, both built and served in this run.',
-      date: new Date().toISOString(),
-      machine: machineInfo(browser.version()),
-      baseline,
-      current: isDirty ? `${current} (with uncommitted changes)` : current,
-      cases,
-      ratios,
-    })
+    const path = writeBenchResult(
+      'web-app-load',
+      {
+        benchmark: 'web-app-load',
+        description:
+          'Opening /#/login in a fresh browser context (no cache): time until the password field ' +
+          'is laid out (performance.now() from navigation start) and bytes that crossed the ' +
+          "network (Chromium's encodedDataLength). before = the baseline commit's build and " +
+          'server, after = this tree, both built and served in this run.',
+        date: new Date().toISOString(),
+        machine: machineInfo(browser.version()),
+        baseline,
+        current: isDirty ? `${current} (with uncommitted changes)` : current,
+        cases,
+        ratios,
+      },
+      quiet,
+    )
     console.log(`wrote ${path}`)
     for (const ratio of ratios)
       console.log(`${ratio.ours} ÷ ${ratio.anchor} ${ratio.metric}: ${ratio.value}`)

@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -59,15 +58,6 @@ export function machine() {
     platform: `${process.platform}-${process.arch}`,
     date: new Date().toISOString(),
   }
-}
-
-/** Writes a report to bench/results/<name>.json and returns its path. */
-export function writeResult(name: string, report: unknown): string {
-  const folder = fileURLToPath(new URL('../results/', import.meta.url))
-  mkdirSync(folder, { recursive: true })
-  const path = `${folder}${name}.json`
-  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`)
-  return path
 }
 
 /** True when a module is the script node was started with (standalone run). */

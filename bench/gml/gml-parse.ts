@@ -3,14 +3,16 @@ import { createWriteStream, existsSync, renameSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { isMainModule, machine, ratio, summarize, writeResult } from './bench-stats'
+import { QuietRounds } from '../lib/quiet-rounds'
+import { writeBenchResult } from '../lib/stats'
+import { isMainModule, machine, ratio, summarize } from './bench-stats'
 import { type BuildingRecipe, generateBuilding, writeIndoorGml } from './generate-building'
 
 /**
  * Parsing benchmark (issue 6, performance): a generated IndoorGML file of more than 100 MB,
  * parsed by our streaming parser (saxes underneath, the file read in 1 MiB chunks, only the
  * navigation network kept) and by fast-xml-parser building a document of the whole file.
- * Each parse runs alone in a child process, so its peak memory (maxRSS) is its own; an idle
+ * Each parse runs alone in a child process, so its peak memory (VmHWM) is its own; an idle
  * child gives the runtime's own share.
  */
 
@@ -87,12 +89,13 @@ async function repeat(
   file: string,
   maxRuns: number,
   budgetMs: number,
+  rounds: QuietRounds,
   log: (line: string) => void,
 ): Promise<ChildResult[]> {
   const results: ChildResult[] = []
   let spentMs = 0
   while (results.length < maxRuns && (results.length === 0 || spentMs < budgetMs)) {
-    const result = await runChild(mode, file)
+    const result = await rounds.round(`${mode} #${results.length + 1}`, () => runChild(mode, file))
     results.push(result)
     spentMs += result.durationMs
     log(
@@ -120,10 +123,11 @@ export async function runGmlParseBench(options: GmlParseBenchOptions = {}) {
   const sizeBytes = statSync(file).size
   log(`gml-parse: ${file} (${(sizeBytes / 1e6).toFixed(1)} MB)`)
 
-  const [baseline] = await repeat('baseline', file, 1, 0, log)
-  const ours = await repeat('ours', file, maxRuns, 30_000, log)
-  const [withGraph] = await repeat('ours-graph', file, 1, 0, log)
-  const anchor = await repeat('fast-xml-parser', file, maxRuns, 40_000, log)
+  const rounds = new QuietRounds()
+  const [baseline] = await repeat('baseline', file, 1, 0, rounds, log)
+  const ours = await repeat('ours', file, maxRuns, 30_000, rounds, log)
+  const [withGraph] = await repeat('ours-graph', file, 1, 0, rounds, log)
+  const anchor = await repeat('fast-xml-parser', file, maxRuns, 40_000, rounds, log)
 
   const time = (results: ChildResult[]) =>
     summarize(
@@ -143,7 +147,7 @@ export async function runGmlParseBench(options: GmlParseBenchOptions = {}) {
   const report = {
     benchmark: 'gml-parse',
     description:
-      'Parse of a generated IndoorGML file > 100 MB: our streaming parser (saxes, 1 MiB chunks, keeps only the navigation network) vs fast-xml-parser building a document of the whole file read as one string. Each run in its own child process; peak memory = maxRSS of that process. Ratio = ours ÷ anchor (below 1 is better).',
+      'Parse of a generated IndoorGML file > 100 MB: our streaming parser (saxes, 1 MiB chunks, keeps only the navigation network) vs fast-xml-parser building a document of the whole file read as one string. Each run in its own child process; peak memory = VmHWM (own peak RSS) of that process. Ratio = ours ÷ anchor (below 1 is better).',
     machine: machineInfo,
     durationMs: Math.round(performance.now() - startedAt),
     file: { path: file, sizeBytes, recipe: PARSE_BUILDING, counts: ours[0]!.counts },
@@ -172,7 +176,7 @@ export async function runGmlParseBench(options: GmlParseBenchOptions = {}) {
     },
   }
   if (options.shouldWriteResult !== false) {
-    log(`gml-parse: wrote ${writeResult('gml-parse', report)}`)
+    log(`gml-parse: wrote ${writeBenchResult('gml-parse', report, rounds)}`)
   }
   return report
 }

@@ -10,7 +10,9 @@ import type { NavigationGraph } from '../../workers/indoor-route/navigation-grap
 import { createIndoorRouteApi } from '../../workers/indoor-route/indoor-route-api'
 import { ShortestPathSearch } from '../../workers/indoor-route/shortest-path'
 import { realFilePath, realFiles } from '../../workers/indoor-route/fixtures/test-gml'
-import { isMainModule, machine, ratio, summarize, writeResult } from './bench-stats'
+import { QuietRounds } from '../lib/quiet-rounds'
+import { writeBenchResult } from '../lib/stats'
+import { isMainModule, machine, ratio, summarize } from './bench-stats'
 import {
   createRandom,
   generateBuilding,
@@ -112,7 +114,10 @@ function ngraphPathLength(ngraph: Graph<PointData, number>, path: { id: string |
   return length
 }
 
-function timeQueries(routeCase: RouteCase, log: (line: string) => void) {
+/** Queries timed per round: each round of this many waits for a quiet machine first. */
+const QUERIES_PER_ROUND = 50
+
+async function timeQueries(routeCase: RouteCase, rounds: QuietRounds, log: (line: string) => void) {
   const { graph, queries, repetitions } = routeCase
   const search = new ShortestPathSearch(graph)
   const ngraph = toNgraph(graph)
@@ -137,7 +142,10 @@ function timeQueries(routeCase: RouteCase, log: (line: string) => void) {
     for (let repetition = 0; repetition < repetitions; repetition++) work()
     return (performance.now() - startedAt) / repetitions
   }
-  queries.forEach((query, index) => {
+  for (const [index, query] of queries.entries()) {
+    if (index % QUERIES_PER_ROUND === 0) {
+      await rounds.beforeRound(`${routeCase.name} queries ${index + 1}–`)
+    }
     // Rotate who goes first so cache and GC effects do not always favour one contestant.
     const order = [0, 1, 2].map((slot) => (slot + index) % 3)
     for (const contestant of order) {
@@ -170,13 +178,16 @@ function timeQueries(routeCase: RouteCase, log: (line: string) => void) {
         }
       }
     }
-    if ((index + 1) % 50 === 0) log(`  ${routeCase.name}: ${index + 1}/${queries.length} queries`)
-  })
+    if ((index + 1) % QUERIES_PER_ROUND === 0 || index === queries.length - 1) {
+      rounds.afterRound()
+      log(`  ${routeCase.name}: ${index + 1}/${queries.length} queries`)
+    }
+  }
   return { times, mismatches }
 }
 
-function caseReport(routeCase: RouteCase, log: (line: string) => void) {
-  const { times, mismatches } = timeQueries(routeCase, log)
+async function caseReport(routeCase: RouteCase, rounds: QuietRounds, log: (line: string) => void) {
+  const { times, mismatches } = await timeQueries(routeCase, rounds, log)
   const ours = summarize(times.ours)
   const ngraphNba = summarize(times.ngraphNba)
   const ngraphAStar = summarize(times.ngraphAStar)
@@ -208,7 +219,13 @@ function caseReport(routeCase: RouteCase, log: (line: string) => void) {
   }
 }
 
-async function workerRoundTrip(name: string, gmlText: string, queryCount: number, seed: number) {
+async function workerRoundTrip(
+  name: string,
+  gmlText: string,
+  queryCount: number,
+  seed: number,
+  rounds: QuietRounds,
+) {
   // The worker is TypeScript too and workers do not inherit tsx's loader: register it first.
   const entry = new URL('./route-worker-node.ts', import.meta.url).href
   const tsxApi = import.meta.resolve('tsx/esm/api')
@@ -226,12 +243,14 @@ async function workerRoundTrip(name: string, gmlText: string, queryCount: number
     )
     for (const [from, to] of queries.slice(0, 100)) await api.route(from, to)
     const samples: number[] = []
-    for (const [from, to] of queries) {
-      const startedAt = performance.now()
-      const answer = await api.route(from, to)
-      samples.push(performance.now() - startedAt)
-      if (answer.path === null) throw new Error(`worker found no path ${from} → ${to}`)
-    }
+    await rounds.round(`${name}: worker round trips`, async () => {
+      for (const [from, to] of queries) {
+        const startedAt = performance.now()
+        const answer = await api.route(from, to)
+        samples.push(performance.now() - startedAt)
+        if (answer.path === null) throw new Error(`worker found no path ${from} → ${to}`)
+      }
+    })
     // The same queries without the worker: what is left of the round trip is messaging and
     // thread scheduling, which on a shared machine dominates the tail.
     const inProcess = createIndoorRouteApi()
@@ -274,6 +293,7 @@ export async function runGmlRouteBench(options: GmlRouteBenchOptions = {}) {
   const log = options.log ?? ((line: string) => console.log(line))
   const startedAt = performance.now()
   const machineInfo = machine()
+  const rounds = new QuietRounds()
 
   // Round trips first, while this process's heap is small: a major GC of the 200k-State
   // graphs below would pause the main thread and land in the p99.
@@ -286,11 +306,14 @@ export async function runGmlRouteBench(options: GmlRouteBenchOptions = {}) {
       officeText,
       1000,
       4,
+      rounds,
     ),
   ]
   for (const [key, file] of Object.entries(realFiles)) {
     if (key === 'noDualGraph') continue
-    roundTrips.push(await workerRoundTrip(file, readFileSync(realFilePath(file), 'utf8'), 1000, 5))
+    roundTrips.push(
+      await workerRoundTrip(file, readFileSync(realFilePath(file), 'utf8'), 1000, 5, rounds),
+    )
   }
 
   log('gml-route: generating the 200k-State building…')
@@ -317,7 +340,7 @@ export async function runGmlRouteBench(options: GmlRouteBenchOptions = {}) {
   const caseReports = []
   for (const routeCase of cases) {
     log(`gml-route: ${routeCase.name} (${routeCase.queries.length} queries)`)
-    caseReports.push(caseReport(routeCase, log))
+    caseReports.push(await caseReport(routeCase, rounds, log))
   }
 
   const report = {
@@ -335,7 +358,7 @@ export async function runGmlRouteBench(options: GmlRouteBenchOptions = {}) {
     },
   }
   if (options.shouldWriteResult !== false) {
-    log(`gml-route: wrote ${writeResult('gml-route', report)}`)
+    log(`gml-route: wrote ${writeBenchResult('gml-route', report, rounds)}`)
   }
   return report
 }

@@ -19,6 +19,7 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { Agent } from 'node:http'
 import { fileURLToPath } from 'node:url'
+import { QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 import { type HostileRequest, hostileRequests, send } from './hostile-requests'
 
@@ -93,6 +94,7 @@ const mebibytes = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10
 /** Runs the benchmark and writes bench/results/hostile.json. */
 export async function runHostileBench(): Promise<void> {
   const machine = machineInfo(null)
+  const quiet = new QuietRounds()
   const server = fork(fileURLToPath(new URL('./hostile-server.ts', import.meta.url)), [], {
     execArgv: [
       '--import',
@@ -119,6 +121,7 @@ export async function runHostileBench(): Promise<void> {
     const perKindMs: Record<string, number> = {}
     const perKindCpuMs: Record<string, number> = {}
     for (const request of hostileRequests) {
+      await quiet.beforeRound(`kind ${request.name}`)
       const cpuBeforeMs = await askCpuMs(server)
       const samples: number[] = []
       for (let round = 0; round < 15; round++) {
@@ -129,12 +132,15 @@ export async function runHostileBench(): Promise<void> {
       perKindMs[request.name] = measure(samples, 'ms').median
       perKindCpuMs[request.name] =
         Math.round((((await askCpuMs(server)) - cpuBeforeMs) / samples.length) * 1000) / 1000
+      quiet.afterRound()
     }
 
     // CPU time is what a loaded machine does not distort: the server's own cost per request.
+    await quiet.beforeRound('health idle')
     const cpuBeforeIdleMs = await askCpuMs(server)
     const idleSamples = await measureHealth(port, () => true, idleHealthSamples)
     const healthCpuMs = ((await askCpuMs(server)) - cpuBeforeIdleMs) / idleSamples.length
+    quiet.afterRound()
     const before = await askMemory(server, 'gc')
     const cpuBeforeFloodMs = await askCpuMs(server)
 
@@ -144,6 +150,8 @@ export async function runHostileBench(): Promise<void> {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     await new Promise((resolve) => flooder.once('message', resolve))
+    // The flooder is this process's child, so its CPU counts as ours, not as other load.
+    await quiet.beforeRound('health under flood')
     let isFlooding = true
     const flood = new Promise<{ statusCounts: Record<string, number>; floodSeconds: number }>(
       (resolve, reject) => {
@@ -164,6 +172,7 @@ export async function runHostileBench(): Promise<void> {
     })
     const floodSamples = await measureHealth(port, () => !isFlooding, 50)
     const { statusCounts, floodSeconds } = await flood
+    quiet.afterRound()
     flooder.kill()
     const floodCpuMs = (await askCpuMs(server)) - cpuBeforeFloodMs
     const hostileCpuMs = (floodCpuMs - floodSamples.length * healthCpuMs) / hostileRequestCount
@@ -231,7 +240,7 @@ export async function runHostileBench(): Promise<void> {
         'server RSS growth over the flood ≤ 10 %': rssGrowth <= 1.1,
       },
     }
-    const path = writeBenchResult('hostile', report)
+    const path = writeBenchResult('hostile', report, quiet)
     console.log(
       `health p99 idle ${idleP99.toFixed(1)} ms, under flood ${floodP99.toFixed(1)} ms (× ${healthRatio.value}); ` +
         `${hostileRequestCount} hostile requests in ${floodSeconds.toFixed(1)} s; server CPU per request: ` +

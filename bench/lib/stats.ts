@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import type { QuietRounds } from './quiet-rounds'
 
 /** One measured quantity of one case, over its timed runs. */
 export interface Measurement {
@@ -76,11 +77,17 @@ export function machineInfo(chromium: string | null): MachineInfo {
   }
 }
 
-/** Writes bench/results/<name>.json and returns its path. */
-export function writeBenchResult(name: string, report: unknown): string {
+/**
+ * Writes bench/results/<name>.json and returns its path. The file starts with `noisy` (a round
+ * ran while other processes used the machine, or no round was recorded) and ends with the
+ * rounds' `load` record (bench/lib/quiet-rounds.ts), so no result is written without them.
+ */
+export function writeBenchResult(name: string, report: object, rounds: QuietRounds): string {
+  const load = rounds.record()
+  const noisy = load.roundCount === 0 || load.noisyRoundCount > 0
   const folder = fileURLToPath(new URL('../results/', import.meta.url))
   mkdirSync(folder, { recursive: true })
   const path = `${folder}${name}.json`
-  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`)
+  writeFileSync(path, `${JSON.stringify({ noisy, ...report, load }, null, 2)}\n`)
   return path
 }

@@ -23,6 +23,7 @@ import {
   type TestApp,
   testEditor,
 } from '../../server/testing/test-app'
+import { QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 
 /** The two list sizes compared, and how many timed calls each gets. */
@@ -116,6 +117,7 @@ function percentile(samples: readonly number[], fraction: number): number {
 /** Runs the benchmark and writes its report; returns the report. */
 export async function runFindProjectAllBench() {
   const machine = machineInfo(null)
+  const quiet = new QuietRounds()
   const small = await setUp(smallCount)
   const large = await setUp(largeCount)
   try {
@@ -151,6 +153,7 @@ export async function runFindProjectAllBench() {
       }
       const smallMs: number[] = []
       const largeMs: number[] = []
+      await quiet.beforeRound(testCase.name)
       for (let index = 0; index < timedCalls; index++) {
         // alternate which goes first, so neither always runs on a warmer cache
         if (index % 2 === 0) {
@@ -161,6 +164,7 @@ export async function runFindProjectAllBench() {
           smallMs.push(await timeCall(small, bodyFor(smallCount), testCase.smallTotal))
         }
       }
+      quiet.afterRound()
       const smallP50 = percentile(smallMs, 0.5)
       const largeP50 = percentile(largeMs, 0.5)
       const smallP99 = percentile(smallMs, 0.99)
@@ -198,7 +202,7 @@ export async function runFindProjectAllBench() {
       machine,
       results,
     }
-    const path = writeBenchResult('find-project-all', report)
+    const path = writeBenchResult('find-project-all', report, quiet)
     console.log(`written to ${path}`)
     return report
   } finally {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
 import { launchBenchBrowser } from '../lib/browser'
 import { startStaticServer } from '../lib/static-server'
+import { exposeQuietRounds, QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 import { benchBuildingRecipe, type BuildingRecipe } from './generate-building'
 import type { SbmLoadSample, SbmPageConfig, SbmPageResult } from './page/sbm-bench-protocol'
@@ -105,6 +106,8 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
   const browser = await launchBenchBrowser()
   try {
     const page = await browser.newPage()
+    const quiet = new QuietRounds()
+    await exposeQuietRounds(page, quiet)
     page.on('console', (message) => {
       if (message.text().startsWith('[sbm-bench]')) log(`sbm: ${message.text().slice(12)}`)
     })
@@ -193,7 +196,7 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       },
       durationMs: Math.round(performance.now() - startedAtMs),
     }
-    log(`sbm: wrote ${writeBenchResult('sbm-browser', report)}`)
+    log(`sbm: wrote ${writeBenchResult('sbm-browser', report, quiet)}`)
     return report
   } finally {
     await browser.close()

@@ -17,6 +17,7 @@ import { addDecodedSbm } from '../../workers/bvh/add-decoded-sbm'
 import { type PickRay, PickingScene } from '../../workers/bvh/picking-scene'
 import { BVH_CHUNK_TYPE } from '../../workers/sbm/bvh-chunk'
 import { parseGlb } from '../../workers/sbm/glb'
+import { QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 import { benchBuildingRecipe, type BuildingRecipe } from './generate-building'
 import { prepareBuilding } from './prepare-building'
@@ -118,6 +119,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
   const memoryRounds = options.memoryRounds ?? 3
   const startedAtMs = performance.now()
   const machine = machineInfo(null)
+  const quiet = new QuietRounds()
   const prepared = await prepareBuilding(recipe, log)
   const glb = arrayBufferOf(new Uint8Array(readFileSync(prepared.glbPath)))
   const sbm = new Uint8Array(readFileSync(prepared.sbmPath))
@@ -127,6 +129,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
   const anchorMs: number[] = []
   for (let round = 0; round < warmupRounds + rounds; round++) {
     const isTimed = round >= warmupRounds
+    await quiet.beforeRound(`decode round ${round + 1}`, isTimed)
     for (const which of round % 2 === 0 ? ['ours', 'anchor'] : ['anchor', 'ours']) {
       collectGarbage()
       const start = performance.now()
@@ -142,6 +145,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
         if (isTimed) anchorMs.push(elapsed)
       }
     }
+    quiet.afterRound()
     log(`sbm: decode round ${round + 1}/${warmupRounds + rounds} done`)
   }
   const decodeOurs = measure(oursMs, 'ms')
@@ -153,9 +157,8 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
     for (const side of round % 2 === 0
       ? (['ours', 'anchor'] as const)
       : (['anchor', 'ours'] as const)) {
-      const sample = await measureLoadMemory(
-        side,
-        side === 'ours' ? prepared.sbmPath : prepared.glbPath,
+      const sample = await quiet.round(`memory round ${round + 1} ${side}`, () =>
+        measureLoadMemory(side, side === 'ours' ? prepared.sbmPath : prepared.glbPath),
       )
       memorySamples[side].push(sample)
       log(
@@ -223,6 +226,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
   const anchorRaysPerSecond: number[] = []
   for (let round = 0; round < warmupRounds + rounds; round++) {
     const isTimed = round >= warmupRounds
+    await quiet.beforeRound(`raycast round ${round + 1}`, isTimed)
     for (const which of round % 2 === 0 ? ['ours', 'anchor'] : ['anchor', 'ours']) {
       const start = performance.now()
       if (which === 'ours') for (const ray of rays) scene.raycast(ray)
@@ -230,6 +234,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
       const perSecond = rays.length / ((performance.now() - start) / 1000)
       if (isTimed) (which === 'ours' ? oursRaysPerSecond : anchorRaysPerSecond).push(perSecond)
     }
+    quiet.afterRound()
   }
   const raycastOurs = measure(oursRaysPerSecond, 'rays/s')
   const raycastAnchor = measure(anchorRaysPerSecond, 'rays/s')
@@ -313,7 +318,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
     durationMs: Math.round(performance.now() - startedAtMs),
   }
   ours.model.dispose()
-  log(`sbm: wrote ${writeBenchResult('sbm-node', report)}`)
+  log(`sbm: wrote ${writeBenchResult('sbm-node', report, quiet)}`)
   return report
 }
 

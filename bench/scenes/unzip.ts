@@ -4,6 +4,7 @@ import { build } from 'vite'
 import { launchBenchBrowser } from '../lib/browser'
 import { measureTraceWindows, type TraceWindow, traceCategories } from '../lib/chromium-trace'
 import { generateArchive } from '../lib/generate-archive'
+import { exposeQuietRounds, QuietRounds } from '../lib/quiet-rounds'
 import { startStaticServer } from '../lib/static-server'
 import {
   machineInfo,
@@ -71,6 +72,8 @@ export async function runUnzipBench(options: UnzipBenchOptions = {}) {
   const browser = await launchBenchBrowser()
   try {
     const page = await browser.newPage()
+    const quiet = new QuietRounds()
+    await exposeQuietRounds(page, quiet)
     page.on('console', (message) => {
       if (message.text().startsWith('[unzip-bench]')) log(`unzip: ${message.text().slice(14)}`)
     })
@@ -98,7 +101,7 @@ export async function runUnzipBench(options: UnzipBenchOptions = {}) {
       config,
       performance.now() - startedAtMs,
     )
-    log(`unzip: wrote ${writeBenchResult('unzip', report)}`)
+    log(`unzip: wrote ${writeBenchResult('unzip', report, quiet)}`)
     return report
   } finally {
     await browser.close()

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { zipSync } from 'fflate'
 import { createTestApp, signIn, testEditor } from '../../server/testing/test-app'
 import { writeGlb } from '../../workers/sbm/glb'
+import { QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 
 const rounds = Number(process.env.BENCH_ROUNDS) || 3
@@ -111,6 +112,7 @@ function percentile(samples: readonly number[], fraction: number): number {
 /** Runs the benchmark and writes its report. */
 export async function runTemplateZipHealthBench(): Promise<unknown> {
   const machine = machineInfo(null)
+  const quiet = new QuietRounds()
   const zip = zipSync({ 'terrain/terrain.glb': terrainGlb(gridSide) })
   const testApp = await createTestApp()
   try {
@@ -133,6 +135,7 @@ export async function runTemplateZipHealthBench(): Promise<unknown> {
     let healthDuringUpload = 0
     let triangleCount = 0
     for (let round = 0; round < rounds; round++) {
+      await quiet.beforeRound(`round ${round + 1}`)
       const idle: number[] = []
       const idleLoop = monitorEventLoopDelay({ resolution: 5 })
       idleLoop.enable()
@@ -171,6 +174,7 @@ export async function runTemplateZipHealthBench(): Promise<unknown> {
       healthDuringUpload += busy.length
       busyP99.push(percentile(busy, 0.99))
       busyMedian.push(percentile(busy, 0.5))
+      quiet.afterRound()
     }
     const idle = measure(idleP99, 'ms')
     const busy = measure(busyP99, 'ms')
@@ -197,7 +201,7 @@ export async function runTemplateZipHealthBench(): Promise<unknown> {
       ],
     }
     console.log(JSON.stringify(report.results, null, 2))
-    console.log(`wrote ${writeBenchResult('template-zip-health', report)}`)
+    console.log(`wrote ${writeBenchResult('template-zip-health', report, quiet)}`)
     return report
   } finally {
     await testApp.close()

@@ -25,6 +25,7 @@ import {
   type TestApp,
   testEditor,
 } from '../../server/testing/test-app'
+import { QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 
 const smallCount = 100
@@ -125,6 +126,7 @@ function percentile(samples: readonly number[], fraction: number): number {
 /** Runs the benchmark and writes its report; returns the report. */
 export async function runTemplatesBench() {
   const machine = machineInfo(null)
+  const quiet = new QuietRounds()
   const small = await setUp(smallCount)
   const large = await setUp(largeCount)
   // the seeded library (shared templates) is in both lists
@@ -168,6 +170,7 @@ export async function runTemplatesBench() {
       }
       const smallMs: number[] = []
       const largeMs: number[] = []
+      await quiet.beforeRound(testCase.name)
       for (let index = 0; index < timedCalls; index++) {
         // alternate which goes first, so neither always runs on a warmer cache
         if (index % 2 === 0) {
@@ -178,6 +181,7 @@ export async function runTemplatesBench() {
           smallMs.push(await timeCall(small, testCase.body, testCase.small))
         }
       }
+      quiet.afterRound()
       const smallP50 = percentile(smallMs, 0.5)
       const largeP50 = percentile(largeMs, 0.5)
       const ratio = Math.round((largeP50 / smallP50) * 1000) / 1000
@@ -218,7 +222,7 @@ export async function runTemplatesBench() {
       machine,
       results,
     }
-    const path = writeBenchResult('templates', report)
+    const path = writeBenchResult('templates', report, quiet)
     console.log(`written to ${path}`)
     return report
   } finally {

@@ -17,6 +17,7 @@ import type { PickRay } from '../../../workers/bvh/picking-scene'
 import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import { transferablesOf } from '../../../workers/sbm/decoded-sbm'
 import { createSbmObject } from '../../../workers/sbm/sbm-three'
+import { quietRound } from '../../lib/page-rounds'
 import type { SbmLoadSample, SbmPageConfig, SbmPageResult } from './sbm-bench-protocol'
 
 declare global {
@@ -176,7 +177,11 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     for (const which of order) {
       window.gc?.()
       await new Promise((resolve) => setTimeout(resolve, 200))
-      const sample = await watchLoad(which === 'ours' ? loadOurs : loadAnchorCase)
+      const sample = await quietRound(
+        `load round ${round + 1} ${which}`,
+        () => watchLoad(which === 'ours' ? loadOurs : loadAnchorCase),
+        isTimed,
+      )
       console.log(
         `[sbm-bench] round ${round + 1} ${which}: ${sample.loadToPickableMs.toFixed(0)} ms`,
       )
@@ -210,12 +215,14 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   window.gc?.()
   const pickRoundTripMs: number[] = []
   let hits = 0
-  for (const ray of pickRays) {
-    const startMs = performance.now()
-    const hit = await picking.raycast(ray)
-    pickRoundTripMs.push(performance.now() - startMs)
-    if (hit) hits++
-  }
+  await quietRound('pick round trips', async () => {
+    for (const ray of pickRays) {
+      const startMs = performance.now()
+      const hit = await picking.raycast(ray)
+      pickRoundTripMs.push(performance.now() - startMs)
+      if (hit) hits++
+    }
+  })
   let stale = 0
   let hoverRequests = 0
   for (let burst = 0; burst < 20; burst++) {
@@ -237,6 +244,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const workerRaysPerSecond: number[] = []
   const mainThreadRaysPerSecond: number[] = []
   for (let round = 0; round < config.rounds; round++) {
+    await window.benchRoundStart?.(`raycast batch round ${round + 1}`)
     const workerStartMs = performance.now()
     await picking.raycastBatch(batch)
     workerRaysPerSecond.push(batch.length / ((performance.now() - workerStartMs) / 1000))
@@ -247,6 +255,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       raycaster.intersectObjects(anchor.meshes, false)
     }
     mainThreadRaysPerSecond.push(batch.length / ((performance.now() - mainStartMs) / 1000))
+    await window.benchRoundEnd?.()
   }
   await picking.dispose()
   return {
