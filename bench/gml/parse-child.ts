@@ -4,7 +4,7 @@ import { buildNavigationGraph } from '../../workers/indoor-route/build-navigatio
 import { IndoorGmlParser } from '../../workers/indoor-route/gml-parser'
 
 /**
- * One measured parse, alone in its own process so its peak memory (maxRSS) is its own:
+ * One measured parse, alone in its own process so its peak memory is its own:
  * `tsx parse-child.ts <ours|ours-graph|fast-xml-parser|baseline> <file>`. Prints one JSON
  * line. Module loading happens before the clock starts.
  */
@@ -17,6 +17,22 @@ async function parseOurs() {
     parser.writeBytes(chunk as Buffer)
   }
   return parser.finish()
+}
+
+/**
+ * This process's own peak RSS: VmHWM, the high-water mark of its address space. Not
+ * getrusage's maxRSS: on Linux a spawned child starts as a fork of its parent, whose resident
+ * size at the fork is kept in the child's maxRSS across exec — so every child of a bench runner
+ * holding 660 MB reported at least 660 MB (issue 14: peak RSS ratio 0.20 → 0.55).
+ */
+function peakRssBytes(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))
+    if (match) return Number(match[1]) * 1024
+  } catch {
+    // No procfs: fall back to getrusage below.
+  }
+  return process.resourceUsage().maxRSS * 1024
 }
 
 const startedAt = performance.now()
@@ -44,7 +60,7 @@ console.log(
     mode,
     durationMs,
     buildDurationMs,
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    maxRssBytes: peakRssBytes(),
     counts,
   }),
 )
