@@ -127,6 +127,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
   // (c) decode to pickable, alternating ours and the anchor so machine load hits both alike.
   const oursMs: number[] = []
   const anchorMs: number[] = []
+  const oursPhases = new Map<string, number[]>()
   for (let round = 0; round < warmupRounds + rounds; round++) {
     const isTimed = round >= warmupRounds
     await quiet.beforeRound(`decode round ${round + 1}`, isTimed)
@@ -134,10 +135,15 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
       collectGarbage()
       const start = performance.now()
       if (which === 'ours') {
-        const { model } = await loadOurs(sbm)
+        const { model, timings } = await loadOurs(sbm)
         const elapsed = performance.now() - start
         model.dispose()
-        if (isTimed) oursMs.push(elapsed)
+        if (isTimed) {
+          oursMs.push(elapsed)
+          for (const [phase, ms] of Object.entries(timings)) {
+            oursPhases.set(phase, [...(oursPhases.get(phase) ?? []), ms])
+          }
+        }
       } else {
         const { meshes } = await loadAnchor(glb)
         const elapsed = performance.now() - start
@@ -293,7 +299,16 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
       sbmBytes: prepared.sbmSizeBytes,
     },
     bvhMemory,
-    decodeToPickable: { ours: decodeOurs, anchor: decodeAnchor },
+    decodeToPickable: {
+      ours: decodeOurs,
+      anchor: decodeAnchor,
+      /** Spread of ours: max ÷ min over the timed rounds (issue 23.2: under 2×). */
+      oursSpread: Math.round((decodeOurs.max / decodeOurs.min) * 100) / 100,
+      /** Where ours' time goes: median ms per phase of decodeSbm, then createSbmObject. */
+      oursPhasesMs: Object.fromEntries(
+        [...oursPhases].map(([phase, values]) => [phase, measure(values, 'ms').median]),
+      ),
+    },
     raycast: {
       rayCount,
       hitShareOfFirst500: hits / 500,

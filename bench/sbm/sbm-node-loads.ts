@@ -34,8 +34,10 @@ export async function loadAnchor(glb: ArrayBuffer) {
 /** Ours: validate, decode (meshopt), deserialize the stored BVHs, make three.js objects. */
 export async function loadOurs(sbm: Uint8Array) {
   const decoded = await decodeSbm(sbm)
+  const wrapStartMs = performance.now()
   const model = createSbmObject(decoded)
-  return { decoded, model, geometries: model.geometries }
+  const timings = { ...decoded.timings, createSbmObject: performance.now() - wrapStartMs }
+  return { decoded, model, geometries: model.geometries, timings }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { decodeSbm } from '../sbm/decode-sbm'
 import type { DecodedSbm } from '../sbm/decoded-sbm'
 import { fetchModelBytes, type SbmErrorData, toSbmErrorData } from '../sbm/sbm-error'
+import { type LoadTimings, startLapTimer } from '../sbm/load-timings'
 import { addDecodedSbm, type PickableSbmMesh } from './add-decoded-sbm'
 import { createLatestWinsGate, type Stale } from '../protocol/latest-wins'
 import type { WorkerOutcome } from '../protocol/outcome'
@@ -21,6 +22,8 @@ export type AddSbmOutcome = WorkerOutcome<PickableSbm, SbmErrorData>
 export interface PickableSbm {
   meshes: PickableSbmMesh[]
   triangleCount: number
+  /** ms per phase in this worker (`attach`: the stored BVHs wrapped and added), for benchmarks. */
+  timings?: LoadTimings
 }
 
 /**
@@ -57,7 +60,10 @@ export function createBvhApi() {
      * the main thread without a copy), so one fetch and one decode serve rendering and picking.
      */
     addDecoded(modelId: string, ownedDecoded: DecodedSbm): PickableSbm {
-      return addDecodedSbm(scene, modelId, ownedDecoded)
+      const timer = startLapTimer()
+      const added = addDecodedSbm(scene, modelId, ownedDecoded)
+      timer.lap('attach')
+      return { ...added, timings: timer.timings }
     },
 
     /** Removes one mesh. */

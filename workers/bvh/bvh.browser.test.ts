@@ -95,16 +95,10 @@ describe('decode worker in Chromium', () => {
     expect(outcome.value.model.stats).toMatchObject({ storedBvhCount: 2, builtBvhCount: 0 })
 
     const model = createSbmObject(outcome.value.model, { imageBitmaps: outcome.value.imageBitmaps })
-    const { Raycaster, Vector3 } = await import('three')
-    const { acceleratedRaycast } = await import('three-mesh-bvh')
-    for (const child of model.root.children)
-      (child as import('three').Mesh).raycast = acceleratedRaycast
-    const raycaster = new Raycaster(
-      new Vector3(...fromAbove.origin),
-      new Vector3(...fromAbove.direction),
-    )
-    raycaster.firstHitOnly = true
-    expect(raycaster.intersectObject(model.root, true)[0]?.object.name).toBe('F2 slab')
+    expect(model.root.getObjectByName('F2 slab')).toBeDefined()
+    // The BVHs went to the picking worker alone, not copied: the main thread never raycasts.
+    expect(outcome.value.model.bvhRoots).toHaveLength(0)
+    expect(model.bvhs).toHaveLength(0)
 
     const copy = outcome.value.pickingCopy!
     const picking = startPickingWorker()
@@ -113,6 +107,7 @@ describe('decode worker in Chromium', () => {
       Comlink.transfer(copy, transferablesOf(copy)),
     )
     expect(copy.positions.byteLength).toBe(0) // moved to the picking worker, not copied
+    expect(copy.bvhRoots.every((root) => root.byteLength === 0)).toBe(true)
     expect(outcome.value.model.positions.byteLength).toBeGreaterThan(0) // the main thread keeps its own
     const hit = await picking.raycast(fromAbove)
     expect(added.meshes.find((mesh) => mesh.meshId === hit?.meshId)?.name).toBe('F2 slab')

@@ -13,6 +13,7 @@ import type {
   DecodedTextureReference,
 } from './decoded-sbm'
 import { GltfBufferReader } from './gltf-buffers'
+import { type LapTimer, startLapTimer } from './load-timings'
 import { readSbm } from './read-sbm'
 import { SbmError } from './sbm-error'
 
@@ -63,10 +64,13 @@ export async function decodeSbm(
   input: Uint8Array | ArrayBuffer,
   options: DecodeSbmOptions = {},
 ): Promise<DecodedSbm> {
+  const timer = startLapTimer()
   await MeshoptDecoder.ready
+  timer.lap('meshoptReady')
   try {
     const file = readSbm(input)
-    return decodeValidated(file.json, file.bin, file.header, file.bvhEntries, options)
+    timer.lap('container')
+    return decodeValidated(file.json, file.bin, file.header, file.bvhEntries, options, timer)
   } catch (error) {
     // Any slip on hostile data (a RangeError, a bad index) is still "not a valid SBM".
     if (error instanceof SbmError) throw error
@@ -80,6 +84,7 @@ function decodeValidated(
   header: DecodedSbm['header'],
   bvhEntries: StoredBvhEntry[],
   options: DecodeSbmOptions,
+  timer: LapTimer,
 ): DecodedSbm {
   const isForRender = options.purpose !== 'picking'
   const reader = new GltfBufferReader(json, bin, MeshoptDecoder)
@@ -179,9 +184,11 @@ function decodeValidated(
   let storedBvhCount = 0
   let builtBvhCount = 0
 
+  timer.lap('plan')
   for (const plan of plans) {
     const { primitive } = plan
     reader.readFloatsInto(plan.positionAccessor, 3, positions, primitive.vertexOffset)
+    timer.lap('positions')
     if (plan.indexAccessor === null) {
       for (let index = 0; index < primitive.indexCount; index++) {
         indices[primitive.indexOffset + index] = index
@@ -194,6 +201,7 @@ function decodeValidated(
         primitive.indexOffset,
       )
     }
+    timer.lap('indices')
     if (normals) {
       if (plan.normalAccessor !== null) {
         reader.readFloatsInto(plan.normalAccessor, 3, normals, primitive.vertexOffset)
@@ -204,6 +212,7 @@ function decodeValidated(
     if (uvs && plan.uvAccessor !== null) {
       reader.readFloatsInto(plan.uvAccessor, 2, uvs, primitive.vertexOffset)
     }
+    timer.lap('normalsAndUvs')
 
     const key = `${primitive.meshIndex}/${primitive.primitiveIndex}`
     const stored = storedByKey.get(key)
@@ -223,14 +232,17 @@ function decodeValidated(
       builtBvhCount++
     }
     primitive.bvhRootIndices = roots.map((root) => bvhRoots.push(root) - 1)
+    timer.lap('bvh')
     primitive.boundingBox = roots.length > 0 ? boundsOfRoots(roots) : [0, 0, 0, 0, 0, 0]
     primitive.boundingSphere = boundingSphereOf(positions, primitive)
+    timer.lap('bounds')
   }
   if (usedEntries.size !== bvhEntries.length) {
     throw new SbmError('the BVH chunk has entries for primitives that do not exist')
   }
 
   const images = isForRender ? collectImages(json, reader) : { images: [], imageBytes: null }
+  timer.lap('images')
   return {
     header,
     positions,
@@ -252,6 +264,7 @@ function decodeValidated(
       builtBvhCount,
       skippedPrimitiveCount,
     },
+    timings: timer.timings,
   }
 }
 

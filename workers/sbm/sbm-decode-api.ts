@@ -1,8 +1,9 @@
 import * as Comlink from 'comlink'
 import { type DecodeSbmOptions, decodeSbm } from './decode-sbm'
-import { copyForPicking, type DecodedSbm, transferablesOf } from './decoded-sbm'
+import { takeForPicking, type DecodedSbm, transferablesOf } from './decoded-sbm'
 import { fetchModelBytes, type SbmErrorData, toSbmErrorData } from './sbm-error'
 import type { WorkerOutcome } from '../protocol/outcome'
+import { type LoadTimings, startLapTimer } from './load-timings'
 
 /** A decode's answer: the model (buffers transferred), or why it could not be loaded. */
 export type DecodeSbmOutcome = WorkerOutcome<DecodedModel, SbmErrorData>
@@ -12,8 +13,18 @@ export interface DecodedModel {
   model: DecodedSbm
   /** Images already decoded here (same order as `model.images`), null where not possible. */
   imageBitmaps: (ImageBitmap | null)[]
-  /** With `forPicking`: a copy for the picking worker's `addDecoded` (transfer it on). */
+  /**
+   * With `forPicking`: what the picking worker's `addDecoded` needs (transfer it on); the BVHs
+   * are in it alone, so `model` then has none (see takeForPicking).
+   */
   pickingCopy: DecodedSbm | null
+  /**
+   * Where the worker's time went (ms): `fetch`, `decode` (its parts as `decode.<phase>`),
+   * `takeForPicking`, `images`;
+   * `answeredAtEpochMs` is when the answer was posted (performance.timeOrigin + now), so the
+   * receiver can tell how long the message took to arrive.
+   */
+  timings: LoadTimings & { answeredAtEpochMs: number }
 }
 
 /** Options of a decode: what to decode, and whether to make a copy for the picking worker. */
@@ -61,15 +72,26 @@ export const sbmDecodeApi = {
     options: DecodeRequestOptions = {},
   ): Promise<DecodeSbmOutcome> {
     try {
+      const timer = startLapTimer()
       const bytes =
         typeof source === 'string' ? await fetchModelBytes(source) : new Uint8Array(source)
+      timer.lap('fetch')
       const model = await decodeSbm(bytes, options)
-      const pickingCopy = options.forPicking ? copyForPicking(model) : null
+      timer.lap('decode')
+      // The decode's parts, as `decode.<phase>` (they add up to `decode`).
+      for (const [phase, ms] of Object.entries(model.timings)) timer.timings[`decode.${phase}`] = ms
+      const pickingCopy = options.forPicking ? takeForPicking(model) : null
+      timer.lap('takeForPicking')
       const imageBitmaps = await decodeImages(model)
+      timer.lap('images')
       const bitmaps = imageBitmaps.filter((bitmap): bitmap is ImageBitmap => bitmap !== null)
+      const timings = {
+        ...timer.timings,
+        answeredAtEpochMs: performance.timeOrigin + performance.now(),
+      }
       const decoded: DecodeSbmOutcome = {
         ok: true,
-        value: { model, imageBitmaps, pickingCopy },
+        value: { model, imageBitmaps, pickingCopy, timings },
       }
       return Comlink.transfer(decoded, [
         ...transferablesOf(model),

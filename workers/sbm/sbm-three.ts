@@ -37,7 +37,10 @@ export interface SbmThreeModel {
   /** Add this to the scene. Each child is a Mesh placed by its glTF node's world matrix. */
   root: Group
   geometries: BufferGeometry[]
-  /** One BVH per geometry, in the same order, already set as `geometry.boundsTree`. */
+  /**
+   * One BVH per geometry, in the same order, already set as `geometry.boundsTree`; none when the
+   * decode gave its BVHs to the picking worker (`forPicking`).
+   */
   bvhs: MeshBVH[]
   materials: Material[]
   textures: Texture[]
@@ -111,7 +114,8 @@ export function createSbmObject(
     geometry.boundingBox = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ))
     const [centerX, centerY, centerZ, radius] = primitive.boundingSphere
     geometry.boundingSphere = new Sphere(new Vector3(centerX, centerY, centerZ), radius)
-    if (primitive.bvhRootIndices.length > 0) {
+    // A decode made for the picking worker too has handed its BVHs over (takeForPicking).
+    if (primitive.bvhRootIndices.length > 0 && decoded.bvhRoots.length > 0) {
       const bvh = deserializeStoredBvh(
         primitive.bvhRootIndices.map((rootIndex) => decoded.bvhRoots[rootIndex]!),
         index,

@@ -25,12 +25,16 @@ export interface SbmLoadSample {
   /** Ours only: when the decode worker's answer and the picking worker's answer arrived. */
   decodedAtMs?: number
   pickerReadyAtMs?: number
+  /** Ours only: ms per phase, from the decode worker, the main thread and the picking worker. */
+  phasesMs?: Record<string, number>
 }
 
 /** What the page returns. */
 export interface SbmPageResult {
   anchor: SbmLoadSample[]
   ours: SbmLoadSample[]
+  /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
+  oursCold: SbmLoadSample
   triangleCount: number
   /** Round trips of single picks through the picking worker (ms). */
   pickRoundTripMs: number[]
