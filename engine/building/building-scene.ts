@@ -280,6 +280,7 @@ export class BuildingScene {
         return
       }
       const copy = outcome.value.pickingCopy
+      let pickable: Promise<void> = Promise.resolve()
       if (copy) {
         // The picking worker bakes each placement's matrix; the floor's lift goes in with it.
         const elevation = this.elevationOf(entry)
@@ -287,15 +288,21 @@ export class BuildingScene {
           instance.matrixWorld[13] = (instance.matrixWorld[13] ?? 0) + elevation
         }
         const meshes = outcome.value.model.meshes
-        await this.picks.addModel(modelId, copy, (index) => meshes[index]?.name)
+        pickable = this.picks.addModel(modelId, copy, (index) => meshes[index]?.name)
       }
-      if (this.isDisposed) {
-        for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
-        return
-      }
+      // The picking worker attaches its copy while this thread makes the three.js objects.
       const three = createSbmObject(outcome.value.model, {
         imageBitmaps: outcome.value.imageBitmaps,
       })
+      await pickable.catch((error) => {
+        three.dispose()
+        throw error
+      })
+      if (this.isDisposed) {
+        three.dispose()
+        for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
+        return
+      }
       three.root.name = modelId
       entry.three = three
       this.placeModel(entry)
