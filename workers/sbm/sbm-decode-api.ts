@@ -80,9 +80,11 @@ export const sbmDecodeApi = {
       timer.lap('decode')
       // The decode's parts, as `decode.<phase>` (they add up to `decode`).
       for (const [phase, ms] of Object.entries(model.timings)) timer.timings[`decode.${phase}`] = ms
+      // Images decode off this thread (createImageBitmap) while the picking copy is made.
+      const imagesDecoded = decodeImages(model)
       const pickingCopy = options.forPicking ? takeForPicking(model) : null
       timer.lap('takeForPicking')
-      const imageBitmaps = await decodeImages(model)
+      const imageBitmaps = await imagesDecoded
       timer.lap('images')
       const bitmaps = imageBitmaps.filter((bitmap): bitmap is ImageBitmap => bitmap !== null)
       const timings = {
