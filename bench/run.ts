@@ -20,6 +20,9 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   templates: async () => (await import('./templates/templates-list')).runTemplatesBench(),
   'template-zip-health': async () =>
     (await import('./templates/template-zip-health')).runTemplateZipHealthBench(),
+  'pois-find': async () => (await import('./pois/pois-find')).runPoisFindBench(),
+  'pois-create-list': async () =>
+    (await import('./pois/pois-create-list')).runPoisCreateListBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

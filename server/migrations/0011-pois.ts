@@ -3,7 +3,8 @@ import { sql } from 'kysely'
 
 /**
  * POIs (issue 16, contract/pois.ts): the rest of the SPEC §3 "POI/model record" on the `pois`
- * table of 0007, the links of POIs to models, and the name pieces (grams) a name search looks up.
+ * table of 0007, the links of POIs to models, the name pieces (grams) a name search looks up,
+ * and the per-project counts (all, per template, per floor) that page totals are read from.
  * Every new column has a default, so rows written before (and the templates area's writes,
  * which set only their own columns) stay valid. Indexes serve `findPoi`: a project's page in
  * creation order, or filtered by template, floor, parent, name or device code, each an index
@@ -14,6 +15,14 @@ export interface PoiTables {
   pois: PoisTable
   poi_model_links: PoiModelLinksTable
   poi_name_grams: PoiNameGramsTable
+  poi_counts: PoiCountsTable
+}
+
+/** How many POIs a project has under a key: 'all', 'template:<id>', 'floor:<id>'. */
+export interface PoiCountsTable {
+  project_id: string
+  key: string
+  count: number
 }
 
 /** A POI: 0007's columns and the record's others (contract `Poi`; spec names in snake case). */
@@ -195,10 +204,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('poi_name_grams')
     .column('poi_id')
     .execute()
+
+  await db.schema
+    .createTable('poi_counts')
+    .addColumn('project_id', 'text', (column) => column.notNull())
+    .addColumn('key', 'text', (column) => column.notNull())
+    .addColumn('count', 'integer', (column) => column.notNull())
+    .addPrimaryKeyConstraint('poi_counts_key', ['project_id', 'key'])
+    .execute()
+  // POIs made before this migration (by the templates area's tests or tools) are counted once
+  await sql`
+    insert into poi_counts (project_id, key, count)
+    select project_id, 'all', count(*) from pois group by project_id
+    union all
+    select project_id, 'template:' || category_id, count(*) from pois
+      group by project_id, category_id
+  `.execute(db)
 }
 
 /** Undoes `up`. */
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('poi_counts').execute()
   await db.schema.dropTable('poi_name_grams').execute()
   await db.schema.dropTable('poi_model_links').execute()
   for (const name of [

@@ -6,9 +6,10 @@ import type {
   ProjectPoisDatum,
 } from '../../../contract/pois'
 import { sql } from 'kysely'
-import type { Database } from '../../plugins/db'
+import type { Database, DatabaseDialect } from '../../plugins/db'
 import { containsPattern } from '../templates/template-search'
 import { chunksOf, idChunkSize, recordsOf, templateFactColumns } from './poi-records'
+import { countOf, floorKey, templateKey } from './poi-counts'
 import { rarestNameGram } from './poi-search'
 
 /**
@@ -37,9 +38,39 @@ async function templatesUnder(db: Database, categoryNodeId: string): Promise<str
   return rows.map((row) => row.id)
 }
 
+/**
+ * The total of a filtered list: from the kept counts when it is filtered by nothing, templates
+ * (one, or a category's) or one floor alone; else `count` counts the matches.
+ */
+async function totalOf(
+  db: Database,
+  projectId: string,
+  body: FindBody,
+  count: () => Promise<number>,
+  nodeTemplateIds?: readonly string[],
+): Promise<number> {
+  const filters = [
+    body.category_id,
+    body.category_node_id,
+    body.floor_id,
+    body.pid,
+    body.type,
+    body.model_id,
+    body.name || undefined,
+    body.devicecode || undefined,
+  ].filter((value) => value !== undefined)
+  if (filters.length === 0) return countOf(db, projectId, ['all'])
+  if (filters.length > 1) return count()
+  if (body.category_id !== undefined) return countOf(db, projectId, [templateKey(body.category_id)])
+  if (body.floor_id !== undefined) return countOf(db, projectId, [floorKey(body.floor_id)])
+  if (nodeTemplateIds !== undefined) return countOf(db, projectId, nodeTemplateIds.map(templateKey))
+  return count()
+}
+
 /** `findPoi`: a page of a project's POIs with every filter of the body, and their total. */
 export async function findPoiPage(
   db: Database,
+  dialect: DatabaseDialect,
   projectId: string,
   body: FindBody,
   page: FindQuery,
@@ -47,19 +78,29 @@ export async function findPoiPage(
   const empty = { list: [], total: 0, pageNo: page.pageNo, pageSize: page.pageSize }
   let query = db.selectFrom('pois').where('pois.project_id', '=', projectId)
   if (body.category_id !== undefined) query = query.where('category_id', '=', body.category_id)
+  let nodeTemplateIds: string[] | undefined
   if (body.category_node_id !== undefined) {
-    const templateIds = await templatesUnder(db, body.category_node_id)
-    if (templateIds.length === 0) return empty
-    query = query.where('category_id', 'in', templateIds)
+    nodeTemplateIds = await templatesUnder(db, body.category_node_id)
+    if (nodeTemplateIds.length === 0) return empty
+    query = query.where('category_id', 'in', nodeTemplateIds)
   }
   if (body.floor_id !== undefined) query = query.where('floor_id', '=', body.floor_id)
   if (body.pid !== undefined) query = query.where('pid', '=', body.pid)
   if (body.type !== undefined) query = query.where('category_type', '=', body.type)
   if (body.devicecode !== undefined && body.devicecode !== '') {
-    // codes starting with the text: a range of the (project, devicecode) index
-    query = query
-      .where('devicecode', '>=', body.devicecode)
-      .where('devicecode', '<', `${body.devicecode}\u{10FFFF}`)
+    // codes starting with the text (case-sensitive). SQLite compares text by its bytes, so the
+    // prefix is a range of the (project, devicecode) index; PostgreSQL's default collation is
+    // linguistic (punctuation may be skipped), where only LIKE means "starts with".
+    query =
+      dialect === 'sqlite'
+        ? query
+            .where('devicecode', '>=', body.devicecode)
+            .where('devicecode', '<', `${body.devicecode}\u{10FFFF}`)
+        : query.where(
+            'devicecode',
+            'like',
+            sql<string>`${`${body.devicecode.replace(/[\\%_]/g, (character) => `\\${character}`)}%`} escape '\\'`,
+          )
   }
   if (body.model_id !== undefined) {
     const modelId = body.model_id
@@ -83,10 +124,19 @@ export async function findPoiPage(
     const pattern = containsPattern(name)
     query = query.where(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`)
   }
-  const { total } = await query
-    .select((eb) => eb.fn.countAll().as('total'))
-    .executeTakeFirstOrThrow()
-  if (Number(total) === 0) return empty
+  const total = await totalOf(
+    db,
+    projectId,
+    body,
+    async () => {
+      const { count } = await query
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirstOrThrow()
+      return Number(count)
+    },
+    nodeTemplateIds,
+  )
+  if (total === 0) return empty
   const sortColumn = body.sort
   const rows = await query
     .selectAll()
@@ -97,7 +147,7 @@ export async function findPoiPage(
     .execute()
   return {
     list: await recordsOf(db, rows),
-    total: Number(total),
+    total,
     pageNo: page.pageNo,
     pageSize: page.pageSize,
   }

@@ -26,6 +26,7 @@ import {
   type PoiProjectContext,
   parentProblems,
 } from './poi-checks'
+import { CountChanges } from './poi-counts'
 import { cartesianOf } from './poi-geometry'
 import { nextPoiId } from './poi-ids'
 import { chunksOf, idChunkSize, type PoiRow, poiRecordOf } from './poi-records'
@@ -149,6 +150,9 @@ export async function createPois(
     transaction,
     rows.map((row) => ({ id: row.id, project_id: project.id, name: row.name })),
   )
+  const counts = new CountChanges()
+  for (const row of rows) counts.add(project.id, row, 1)
+  await counts.write(transaction)
   return {
     count: rows.length,
     list: rows.map((row, index) =>
@@ -476,6 +480,15 @@ export async function updatePois(
     }
   }
 
+  const counts = new CountChanges()
+  for (const entry of entries) {
+    const before = { category_id: entry.row.category_id, floor_id: entry.row.floor_id }
+    const after = { category_id: entry.draft.category_id, floor_id: entry.draft.floor_id }
+    if (before.category_id !== after.category_id || before.floor_id !== after.floor_id) {
+      counts.add(entry.row.project_id, before, -1).add(entry.row.project_id, after, 1)
+    }
+  }
+  await counts.write(transaction)
   await retemplateCustoms(transaction, retemplated)
   const renamed = entries.filter(
     (entry) => entry.item.name !== undefined && entry.item.name !== entry.row.name,
@@ -628,12 +641,15 @@ async function setCustoms(
 /** Deletes POIs with their properties, links and grams; their children lose their parent. */
 export async function deletePois(
   transaction: Database,
-  projectIds: readonly string[],
-  ids: readonly string[],
+  rows: ReadonlyMap<string, PoiRow>,
   nowIso: string,
 ): Promise<number> {
   let deleted = 0
-  for (const chunk of chunksOf([...new Set(ids)], idChunkSize)) {
+  const projectIds = [...new Set([...rows.values()].map((row) => row.project_id))]
+  const counts = new CountChanges()
+  for (const row of rows.values()) counts.add(row.project_id, row, -1)
+  await counts.write(transaction)
+  for (const chunk of chunksOf([...rows.keys()], idChunkSize)) {
     await transaction.deleteFrom('poi_custom_properties').where('poi_id', 'in', chunk).execute()
     await transaction.deleteFrom('poi_model_links').where('poi_id', 'in', chunk).execute()
     await transaction.deleteFrom('poi_name_grams').where('poi_id', 'in', chunk).execute()

@@ -19,6 +19,7 @@ import type { AuthUser } from '../accounts/users.service'
 import type { ProjectLifecycleHook } from '../projects/projects.service'
 import { type Clock, timestampOf } from '../time/clock'
 import type { PoiProblem } from './poi-checks'
+import { recountProject } from './poi-counts'
 import { nextPoiId } from './poi-ids'
 import { findPoiPage, projectPoiColumns } from './poi-queries'
 import { chunksOf, customsOf, idChunkSize, modelLinksOf, recordsOf } from './poi-records'
@@ -201,14 +202,14 @@ export function createPoisService(dependencies: {
     async remove(user, id) {
       return db.transaction().execute(async (transaction) => {
         const locked = await lockPois(transaction, access, user, [id], notFound)
-        return { deleted: await deletePois(transaction, [...locked.projects.keys()], [id], now()) }
+        return { deleted: await deletePois(transaction, locked.rows, now()) }
       })
     },
 
     async removeList(user, ids) {
       return db.transaction().execute(async (transaction) => {
         const locked = await lockPois(transaction, access, user, ids, notYours)
-        return { count: await deletePois(transaction, [...locked.projects.keys()], ids, now()) }
+        return { count: await deletePois(transaction, locked.rows, now()) }
       })
     },
 
@@ -263,7 +264,7 @@ export function createPoisService(dependencies: {
 
     async page(caller, body, query) {
       await access.requireReadable(caller, body.projectid)
-      return findPoiPage(db, body.projectid, body, query)
+      return findPoiPage(db, database.dialect, body.projectid, body, query)
     },
 
     async projectColumns(caller, projectId) {
@@ -326,6 +327,7 @@ export function createPoisService(dependencies: {
     lifecycleHook: {
       async onCopy(transaction, fromProjectId, toProjectId) {
         await copyProjectPois(transaction, fromProjectId, toProjectId)
+        await recountProject(transaction, toProjectId)
       },
       async onDelete(transaction, projectId) {
         await transaction
@@ -339,6 +341,7 @@ export function createPoisService(dependencies: {
           .where('project_id', '=', projectId)
           .execute()
         await transaction.deleteFrom('poi_name_grams').where('project_id', '=', projectId).execute()
+        await transaction.deleteFrom('poi_counts').where('project_id', '=', projectId).execute()
         await transaction.deleteFrom('pois').where('project_id', '=', projectId).execute()
       },
     },

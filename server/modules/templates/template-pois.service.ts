@@ -6,6 +6,7 @@ import type { ProjectAccess } from '../access/project-access'
 import { type Clock, timestampOf } from '../time/clock'
 import type { ProjectLifecycleHook } from '../projects/projects.service'
 import type { AuthUser } from '../accounts/users.service'
+import { CountChanges, templateKey } from '../pois/poi-counts'
 import { loadVisibleTemplate } from './template-access'
 
 /**
@@ -123,7 +124,7 @@ export function createTemplatePoisService(dependencies: {
       return db.transaction().execute(async (transaction) => {
         const pois = await transaction
           .selectFrom('pois')
-          .select(['id', 'project_id'])
+          .select(['id', 'project_id', 'category_id'])
           .where('id', 'in', ids)
           .execute()
         if (pois.length !== ids.length) throw new AppError('notFound', 'template.poiNotFound')
@@ -148,6 +149,14 @@ export function createTemplatePoisService(dependencies: {
           .where('id', 'in', ids)
           .execute()
         await applyProperties(transaction, template.id, ids)
+        // the POI area's per-template counts (findPoi totals) follow the move
+        const counts = new CountChanges()
+        for (const poi of pois) {
+          counts
+            .addKey(poi.project_id, templateKey(poi.category_id), -1)
+            .addKey(poi.project_id, templateKey(template.id), 1)
+        }
+        await counts.write(transaction)
         return { poi_count: ids.length }
       })
     },

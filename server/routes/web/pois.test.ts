@@ -675,3 +675,51 @@ describe('project copy and delete', () => {
     expect(await countPois(app(), copy.id)).toBe(2)
   })
 })
+
+describe('page totals', () => {
+  it('stay right through creates, moves between floors and templates, and deletes', async () => {
+    const ownerToken = (owner as { token: string }).token
+    const project = await createProject(app(), ownerToken, { kind: 'building', name: 'Totals' })
+    const [f1, f2] = await addFloors(app(), project.id, ['One', 'Two'])
+    const created = await ok<CreatedPoisDatum>(owner, 'creatPoiList', {
+      projectid: project.id,
+      list: Array.from({ length: 8 }, (_, index) => ({
+        name: `T${index}`,
+        category_id: mine.id,
+        x: index,
+        y: 0,
+        floor_id: f1,
+      })),
+    })
+    const ids = created.list.map((poi) => poi.id)
+    await ok(owner, 'updataPoiList', {
+      list: ids.slice(0, 3).map((id) => ({ id, floor_id: f2, category_id: camera.id })),
+    })
+    await ok(owner, 'deletePoiList', { ids: [ids[0], ids[7]] })
+    // the templates area moves POIs between templates too
+    const moved = await callApi(app(), {
+      url: '/web/poi/updatePoiCategoryId',
+      token: ownerToken,
+      json: { id: [ids[6]], poicategoryid: camera.id },
+    })
+    expect(moved.envelope.code, moved.envelope.message).toBe('0')
+    const total = async (filter: Record<string, unknown>) =>
+      (await ok<PoiPage>(owner, 'findPoi', { projectid: project.id, ...filter })).total
+    const counted = async (filter: Record<string, unknown>) =>
+      (await ok<PoiPage>(owner, 'findPoi', { projectid: project.id, ...filter }, 'pageSize=500'))
+        .list.length
+    for (const filter of [
+      {},
+      { floor_id: f1 },
+      { floor_id: f2 },
+      { category_id: mine.id },
+      { category_id: camera.id },
+      { category_node_id: camera.category_id },
+    ]) {
+      expect(await total(filter), JSON.stringify(filter)).toBe(await counted(filter))
+    }
+    expect(await total({})).toBe(6)
+    expect(await total({ category_id: camera.id })).toBe(3)
+    expect(await total({ floor_id: f2 })).toBe(2)
+  })
+})
