@@ -364,7 +364,8 @@ export const findPoiQuerySchema = z.object({
  * `/poi/findPoi`: a page of a project's POIs, filtered. Every filter is optional and they
  * combine (and): `category_node_id` (templates filed under that category, any depth),
  * `category_id` (one template), `floor_id`, `name` (part of the name, case-insensitive),
- * `devicecode` (part of it), `type`, `pid` (children of one POI), `model_id` (linked to it).
+ * `devicecode` (codes starting with it, case-sensitive), `type`, `pid` (children of one POI),
+ * `model_id` (linked to it).
  */
 export const findPoiBodySchema = z.object({
   projectid: recordIdSchema,

@@ -4,7 +4,6 @@ import { AppError } from '../../http/app-error'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { ProjectAccess } from '../access/project-access'
 import { type Clock, timestampOf } from '../time/clock'
-import type { ProjectLifecycleHook } from '../projects/projects.service'
 import type { AuthUser } from '../accounts/users.service'
 import { CountChanges, templateKey } from '../pois/poi-counts'
 import { loadVisibleTemplate } from './template-access'
@@ -19,8 +18,6 @@ export interface TemplatePoisService {
   syncProperties(user: AuthUser, templateId: string, projectId?: string): Promise<SyncDatum>
   /** Makes POIs use another template (and its attributes). */
   changeTemplate(user: AuthUser, poiIds: readonly string[], templateId: string): Promise<SyncDatum>
-  /** Copies and deletes a project's POIs with the project. */
-  lifecycleHook: ProjectLifecycleHook
 }
 
 /** Builds the service; the SQL of `pois` and `poi_custom_properties` lives here until issue 16. */
@@ -159,43 +156,6 @@ export function createTemplatePoisService(dependencies: {
         await counts.write(transaction)
         return { poi_count: ids.length }
       })
-    },
-
-    lifecycleHook: {
-      async onCopy(transaction, fromProjectId, toProjectId) {
-        const pois = await transaction
-          .selectFrom('pois')
-          .selectAll()
-          .where('project_id', '=', fromProjectId)
-          .execute()
-        for (const poi of pois) {
-          const id = randomUUID()
-          await transaction
-            .insertInto('pois')
-            .values({ ...poi, id, project_id: toProjectId })
-            .execute()
-          const properties = await transaction
-            .selectFrom('poi_custom_properties')
-            .selectAll()
-            .where('poi_id', '=', poi.id)
-            .execute()
-          for (const property of properties) {
-            await transaction
-              .insertInto('poi_custom_properties')
-              .values({ ...property, id: randomUUID(), poi_id: id })
-              .execute()
-          }
-        }
-      },
-      async onDelete(transaction, projectId) {
-        await transaction
-          .deleteFrom('poi_custom_properties')
-          .where('poi_id', 'in', (eb) =>
-            eb.selectFrom('pois').select('id').where('project_id', '=', projectId),
-          )
-          .execute()
-        await transaction.deleteFrom('pois').where('project_id', '=', projectId).execute()
-      },
     },
   }
 }

@@ -562,6 +562,24 @@ describe('reads', () => {
     }
     expectRefused(await call(undefined, 'findPoi', { projectid: project.id }), 401)
     expectRefused(await call(undefined, 'findPoiDetail', { id: poi.id }), 401)
+    // a project case is read by everyone signed in, changed by none of them
+    await app()
+      .deps.database.db.updateTable('projects')
+      .set({ is_case: 1 })
+      .where('id', '=', project.id)
+      .execute()
+    try {
+      expect((await ok<PoiPage>(guest, 'findPoi', { projectid: project.id })).total).toBe(30)
+      expect((await ok<PoiDetail>(other, 'findPoiDetail', { id: poi.id })).id).toBe(poi.id)
+      expectRefused(await call(other, 'updataPoi', { id: poi.id, name: 'x' }), 404, 'poi.notFound')
+      expectRefused(await call(other, 'deletePoiList', { ids: [poi.id] }), 404, 'poi.notYours')
+    } finally {
+      await app()
+        .deps.database.db.updateTable('projects')
+        .set({ is_case: 0 })
+        .where('id', '=', project.id)
+        .execute()
+    }
     // a token of another project opens nothing here
     const cityHolder = {
       projectToken: await projectTokenOf(app(), (owner as { token: string }).token, city),
