@@ -183,6 +183,15 @@ describe('creatPoi', () => {
     ])
   })
 
+  it('takes a POI with many long custom properties (over the default 64 KB body limit)', async () => {
+    const customs = Array.from({ length: 150 }, (_, index) => ({
+      property_column: `note_${index}`,
+      column_value: 'x'.repeat(450),
+    }))
+    const poi = await ok<PoiDetail>(owner, 'creatPoi', buildingPoi({ name: 'Notes', customs }))
+    expect(poi.customs).toHaveLength(151)
+  })
+
   it('refuses bad input with a clear message and writes nothing', async () => {
     const before = await countPois(app())
     const cases: Array<[Record<string, unknown>, number, string, string]> = [

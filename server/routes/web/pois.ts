@@ -22,6 +22,9 @@ const listBodyLimitBytes = 64 * 1024 * 1024
  */
 const listInputLimits = { maxDepth: maxInputDepth, maxKeys: 4_000_000, maxValues: 5_000_000 }
 
+/** One POI may carry 200 custom properties of 500 characters and a few 4,000-character texts. */
+const singleBodyLimitBytes = 1024 * 1024
+
 const mebibyte = 1024 * 1024
 
 /** POIs (issue 16, contract/pois.ts): the `/poi` calls and `/findModelByPoi`. */
@@ -30,12 +33,14 @@ export function registerPoiRoutes(
   { pois, poiBatch }: Pick<ServerServices, 'pois' | 'poiBatch'>,
 ): void {
   defineRoute(app, routes.creatPoi, {
+    bodyLimitBytes: singleBodyLimitBytes,
     handler: ({ body, user }) => pois.create(user, body),
   })
   defineRoute(app, routes.deletePoi, {
     handler: ({ body, user }) => pois.remove(user, body.id),
   })
   defineRoute(app, routes.updataPoi, {
+    bodyLimitBytes: singleBodyLimitBytes,
     handler: ({ body, user }) => pois.update(user, body),
   })
   defineRoute(app, routes.selectCustomByPoi, {
