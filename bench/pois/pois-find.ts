@@ -28,6 +28,7 @@ import {
   testEditor,
 } from '../../server/testing/test-app'
 import { createProject } from '../../server/routes/web/project-test-kit'
+import { QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
 
 const smallCount = 1_000
@@ -145,6 +146,7 @@ function percentile(samples: readonly number[], fraction: number): number {
 /** Runs the benchmark and writes its report; returns the report. */
 export async function runPoisFindBench() {
   const machine = machineInfo(null)
+  const quiet = new QuietRounds()
   const seedStartedMs = performance.now()
   const small = await setUp(smallCount)
   const large = await setUp(largeCount)
@@ -195,6 +197,7 @@ export async function runPoisFindBench() {
       }
       const smallMs: number[] = []
       const largeMs: number[] = []
+      await quiet.beforeRound(testCase.name)
       for (let index = 0; index < timedCalls; index++) {
         // alternate which goes first, so neither always runs on a warmer cache
         if (index % 2 === 0) {
@@ -205,6 +208,7 @@ export async function runPoisFindBench() {
           smallMs.push(await timeCall(small, testCase.body(small), testCase.small))
         }
       }
+      quiet.afterRound()
       const smallP50 = percentile(smallMs, 0.5)
       const largeP50 = percentile(largeMs, 0.5)
       const ratio = Math.round((largeP50 / smallP50) * 1000) / 1000
@@ -241,7 +245,7 @@ export async function runPoisFindBench() {
       machine,
       results,
     }
-    const path = writeBenchResult('pois-find', report)
+    const path = writeBenchResult('pois-find', report, quiet)
     console.log(`written to ${path}`)
     return report
   } finally {
