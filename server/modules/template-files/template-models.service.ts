@@ -1,4 +1,4 @@
-import { formatServerMessage } from '../../../contract/messages'
+import { formatServerMessage, type ServerMessage } from '../../../contract/messages'
 import { randomUUID } from 'node:crypto'
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
 import { join, posix } from 'node:path'
@@ -55,7 +55,7 @@ export interface TemplateModelsService {
     ownerId: string | null,
     sourceName: string,
     sbm: Uint8Array,
-    options?: { preview?: Uint8Array; warnings?: string[]; id?: string },
+    options?: { preview?: Uint8Array; warnings?: readonly ServerMessage[]; id?: string },
   ): Promise<TemplateModelDatum>
   /**
    * Replaces the SBM (and preview) of a template model the caller owns (`uploadGltfForSbm`
@@ -108,7 +108,7 @@ export function createTemplateModelsService(deps: {
       size_bytes: number | string | bigint
       triangle_count: number | string | bigint
     },
-    warnings: string[] = [],
+    warnings: readonly ServerMessage[] = [],
   ): TemplateModelDatum => ({
     uuid: row.id,
     rootPath: `${templateModelFilesRoot}${row.id}/`,
@@ -118,7 +118,11 @@ export function createTemplateModelsService(deps: {
     sourceName: row.source_name,
     triangleCount: Number(row.triangle_count),
     sizeBytes: Number(row.size_bytes),
-    warnings,
+    warnings: warnings.map((warning) => ({
+      messageId: warning.id,
+      params: warning.params,
+      message: formatServerMessage(warning.id, warning.params),
+    })),
   })
 
   // the conversion pool's preview job draws it (the same renderer as a conversion's preview);
@@ -162,7 +166,7 @@ export function createTemplateModelsService(deps: {
     sourceName: string,
     sourceFormat: string,
     sbm: Uint8Array,
-    warnings: string[],
+    warnings: readonly ServerMessage[],
     preview?: Uint8Array,
     fixedId?: string,
   ): Promise<TemplateModelDatum> => {
@@ -247,16 +251,12 @@ export function createTemplateModelsService(deps: {
           },
         )
       }
-      // this datum's warnings are still plain English text (contract/template-files.ts)
-      const warnings = converted.summary.warnings.map((warning) =>
-        formatServerMessage(warning.id, warning.params),
-      )
       return store(
         caller.id,
         modelName,
         format,
         converted.sbm,
-        warnings,
+        converted.summary.warnings,
         converted.preview ?? undefined,
       )
     },

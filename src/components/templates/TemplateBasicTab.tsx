@@ -2,7 +2,9 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { type ChangeEvent, useId, useRef, useState } from 'react'
 import { type CategoryNode, type Template, templateLimits } from '../../api/templates'
 import { Button, FormWrapper, ImagePicker, TextField, toast } from '../../ui'
+import type { ServerMessageItem } from '../../../contract/common'
 import { errorText, showErrorToast } from '../feedback/error-text'
+import { serverMessageText } from '../feedback/server-messages'
 import { CategoryCascade } from './CategoryCascade'
 import {
   basicProblem,
@@ -52,6 +54,11 @@ export function TemplateBasicTab({
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
   const [isIconUploading, setIsIconUploading] = useState(false)
   const [zip, setZip] = useState<ZipUpload>({ state: 'idle' })
+  // what the last conversion said about its model, shown while that model is the template's
+  const [modelWarnings, setModelWarnings] = useState<{
+    uuid: string
+    warnings: readonly ServerMessageItem[]
+  } | null>(null)
   const zipInputId = useId()
   const zipInput = useRef<HTMLInputElement>(null)
   const set = <Key extends keyof TemplateFormValues>(key: Key, value: TemplateFormValues[Key]) =>
@@ -99,6 +106,7 @@ export function TemplateBasicTab({
         iconpath: filePathOf(answer.rootPath, answer.jpgName),
       }))
       setZip({ state: 'idle' })
+      setModelWarnings({ uuid: answer.uuid, warnings: answer.warnings })
       toast.success(t`Model render prepared, format conversion succeeded.`)
     } catch (error) {
       setZip({ state: 'failed', fileName: file.name, reason: errorText(error) })
@@ -257,6 +265,9 @@ export function TemplateBasicTab({
               <ZipProgress upload={zip} />
             </div>
           </div>
+          {modelWarnings !== null && modelWarnings.uuid === values.category_zip_uuid && (
+            <ModelWarnings warnings={modelWarnings.warnings} />
+          )}
           {hasTriedSubmit && !values.category_zip_uuid && (
             <p className="ts-field__message ts-field__message--error" role="alert">
               <Trans>Upload the model zip.</Trans>
@@ -283,6 +294,25 @@ export function TemplateBasicTab({
         </label>
       </div>
     </FormWrapper>
+  )
+}
+
+/** A conversion's warnings, rendered from their catalogue ids (a language switch re-renders). */
+function ModelWarnings({ warnings }: { warnings: readonly ServerMessageItem[] }) {
+  if (warnings.length === 0) return null
+  return (
+    <ul className="ts-template-basic__warnings" data-testid="template-model-warnings">
+      {warnings.map((warning) => (
+        <li key={`${warning.messageId} ${JSON.stringify(warning.params)}`}>
+          {serverMessageText({
+            code: '0',
+            messageId: warning.messageId,
+            params: warning.params,
+            datum: null,
+          })}
+        </li>
+      ))}
+    </ul>
   )
 }
 

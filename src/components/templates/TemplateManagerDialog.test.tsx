@@ -1,6 +1,9 @@
+import { i18n } from '@lingui/core'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
+import { messages as enMessages } from '../../i18n/locales/en/messages.po'
+import { messages as koMessages } from '../../i18n/locales/ko/messages.po'
 import { ConfirmHost, ToastHost, toast } from '../../ui'
 import { renderWithI18n } from '../../ui/testing/render-with-i18n'
 import { CategoryFormDialog } from './CategoryManagerDialog'
@@ -182,6 +185,48 @@ describe('template manager popup: basic tab', () => {
     await chooseCategoryLevel(user, 2, 'Fire')
     // choosing the category again clears the model too (SPEC §4 "The icon is cleared on change")
     expect(screen.queryByTestId('template-model-preview')).toBeNull()
+  })
+
+  it("shows the conversion's warnings in the user's language, from their catalogue ids", async () => {
+    const fake = fakeTemplateServices({
+      async upload3dZip() {
+        return {
+          uuid: 'zip-2',
+          rootPath: '/web/templateModels/zip-2/',
+          jpgName: 'zip-2.png',
+          xmlName: 'zip-2.xml',
+          sbmName: 'zip-2.sbm',
+          sourceName: 'Duck.gltf',
+          triangleCount: 12,
+          sizeBytes: 3,
+          warnings: [
+            {
+              messageId: 'convert.textureMissing',
+              params: { name: 'DuckCM.png' },
+              message: 'The texture DuckCM.png is missing; its material is left untextured.',
+            },
+          ],
+        }
+      },
+    })
+    const { user } = renderManager({ services: fake.services })
+    await screen.findByTestId('template-manager')
+    await chooseCategoryLevel(user, 1, '3D')
+    const input = screen.getByTestId('template-zip-input') as HTMLInputElement
+    await user.upload(input, new File(['zip'], 'duck.zip', { type: 'application/zip' }))
+    const warnings = await screen.findByTestId('template-model-warnings')
+    expect(warnings.textContent).toBe(
+      'The texture DuckCM.png is missing; its material is left untextured.',
+    )
+    // a language switch renders the same warning again, in Korean
+    try {
+      await act(async () => i18n.loadAndActivate({ locale: 'ko', messages: koMessages }))
+      expect(screen.getByTestId('template-model-warnings').textContent).toBe(
+        '텍스처 DuckCM.png이(가) 없어 해당 재질은 텍스처 없이 표시됩니다.',
+      )
+    } finally {
+      await act(async () => i18n.loadAndActivate({ locale: 'en', messages: enMessages }))
+    }
   })
 
   it('creates a multi-level template with its levels', async () => {
