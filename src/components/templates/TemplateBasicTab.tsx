@@ -6,6 +6,7 @@ import type { ServerMessageItem } from '../../../contract/common'
 import { errorText, showErrorToast } from '../feedback/error-text'
 import { serverMessageText } from '../feedback/server-messages'
 import { CategoryCascade } from './CategoryCascade'
+import { TemplateLevelsEditor } from './TemplateLevelsEditor'
 import {
   basicProblem,
   chooseCategory,
@@ -191,7 +192,7 @@ export function TemplateBasicTab({
         required
       />
       {values.kind === 'multiLevel' ? (
-        <LevelsEditor values={values} onChange={(levels) => set('levels', levels)} />
+        <TemplateLevelsEditor levels={values.levels} onChange={(levels) => set('levels', levels)} />
       ) : values.type === '2D' ? (
         <div className="ts-template-basic__icon" data-testid="template-icon">
           <ImagePicker
@@ -344,60 +345,7 @@ function ZipProgress({ upload }: { upload: ZipUpload }) {
   )
 }
 
-function emptyLevel(): TemplateFormValues['levels'][number] {
-  return { level_name: '', customs: [] }
-}
-
 /** A served file's address from the folder and name an upload answered. */
 function filePathOf(rootPath: string, name: string): string {
   return `${rootPath.endsWith('/') ? rootPath : `${rootPath}/`}${name}`
-}
-
-/** The levels of a multi-level template (`projectInfoAllCustoms`). */
-function LevelsEditor({
-  values,
-  onChange,
-}: {
-  values: TemplateFormValues
-  onChange: (levels: TemplateFormValues['levels']) => void
-}) {
-  const { t } = useLingui()
-  const levels = values.levels.length > 0 ? values.levels : [emptyLevel()]
-  const update = (index: number, levelName: string) =>
-    onChange(
-      levels.map((level, at) => (at === index ? { ...level, level_name: levelName } : level)),
-    )
-  return (
-    <fieldset className="ts-template-levels" data-testid="template-levels">
-      <legend className="ts-field__label">
-        <Trans>Levels</Trans>
-      </legend>
-      {levels.map((level, index) => {
-        const levelNumber = index + 1
-        return (
-          // levels have no id until saved; their place is their identity
-          // biome-ignore lint/suspicious/noArrayIndexKey: see above
-          <div className="ts-template-levels__row" key={index}>
-            <TextField
-              label={t`Level ${levelNumber}`}
-              value={level.level_name}
-              maxLength={100}
-              onChange={(event) => update(index, event.target.value)}
-            />
-            <Button
-              variant="ghost"
-              onClick={() => onChange(levels.filter((_, at) => at !== index))}
-              disabled={levels.length === 1}
-              aria-label={t`Remove level ${levelNumber}`}
-            >
-              <Trans>Remove</Trans>
-            </Button>
-          </div>
-        )
-      })}
-      <Button onClick={() => onChange([...levels, emptyLevel()])}>
-        <Trans>Add level</Trans>
-      </Button>
-    </fieldset>
-  )
 }

@@ -239,13 +239,49 @@ describe('template manager popup: basic tab', () => {
     await user.type(screen.getByLabelText('Level 1'), 'Floor')
     await user.click(screen.getByRole('button', { name: 'Add level' }))
     await user.type(screen.getByLabelText('Level 2'), 'Room')
+
+    // each level has its own static attributes, checked like a simple template's
+    const roomAttributes = within(screen.getByTestId('level-2-attributes'))
+    await user.type(roomAttributes.getByTestId('level-2-attribute-column'), 'area m2')
+    await user.type(roomAttributes.getByTestId('level-2-attribute-des'), 'Area')
+    await user.type(roomAttributes.getByTestId('level-2-attribute-example'), '40')
+    await user.click(roomAttributes.getByRole('button', { name: 'Add attribute' }))
+    await waitFor(() =>
+      expect(toastTexts().join()).toContain(
+        'The English name may hold only letters, digits and underscores.',
+      ),
+    )
+    await user.clear(roomAttributes.getByTestId('level-2-attribute-column'))
+    // Enter adds the attribute; it does not submit the template
+    await user.type(roomAttributes.getByTestId('level-2-attribute-column'), 'area_m2{Enter}')
+    expect(fake.callsOf('createMultiLevelTemplate')).toHaveLength(0)
+    const table = await screen.findByTestId('level-2-attribute-table')
+    expect(within(table).getByText('area_m2')).toBeTruthy()
+    await user.type(roomAttributes.getByTestId('level-2-attribute-column'), 'area_m2')
+    await user.type(roomAttributes.getByTestId('level-2-attribute-des'), 'Again')
+    await user.type(roomAttributes.getByTestId('level-2-attribute-example'), '1{Enter}')
+    await waitFor(() =>
+      expect(toastTexts().join()).toContain('There is already an attribute named area_m2.'),
+    )
+    // level 1 keeps none; a level's attribute can be removed again before saving
+    expect(screen.queryByTestId('level-1-attribute-table')).toBeNull()
+    await user.type(screen.getByTestId('level-1-attribute-column'), 'owner')
+    await user.type(screen.getByTestId('level-1-attribute-des'), 'Owner')
+    await user.type(screen.getByTestId('level-1-attribute-example'), 'Acme{Enter}')
+    const floorTable = await screen.findByTestId('level-1-attribute-table')
+    await user.click(within(floorTable).getByRole('button', { name: 'Delete Owner' }))
+    expect(screen.queryByTestId('level-1-attribute-table')).toBeNull()
+
     await user.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(isSelected('Model labels')).toBe(true))
     expect(fake.callsOf('createMultiLevelTemplate')[0]?.args[0]).toMatchObject({
       piddes: '1',
       projectInfoAllCustoms: [
         { level_name: 'Floor', customs: [] },
-        { level_name: 'Room', customs: [] },
+        {
+          level_name: 'Room',
+          customs: [{ property_column: 'area_m2', column_des: 'Area', column_example: '40' }],
+        },
       ],
     })
   })
