@@ -351,6 +351,44 @@ describe('template manager popup: static attributes and labels', () => {
     expect(fake.callsOf('deleteAttribute')).toHaveLength(0)
   })
 
+  it('gives each event kind its own image, saved with the events', async () => {
+    const fake = fakeTemplateServices()
+    const { user } = renderManager({ services: fake.services })
+    await screen.findByTestId('template-manager')
+    await savedTemplate(user)
+    await user.click(tab('Events'))
+    const alarm = await screen.findByTestId('event-image-alarm')
+    const alarmInput = alarm.querySelector<HTMLInputElement>('input[type="file"]')!
+    // a kind that is off takes no image
+    expect(alarmInput.disabled).toBe(true)
+    await user.click(screen.getByRole('checkbox', { name: 'Alarm' }))
+    await user.click(screen.getByRole('checkbox', { name: 'Fault' }))
+    await user.upload(
+      alarmInput,
+      new File([new Uint8Array(10)], 'alarm.png', { type: 'image/png' }),
+    )
+    await waitFor(() =>
+      expect(within(alarm).getByText('Shown while the event is active.')).toBeTruthy(),
+    )
+    const fault = screen.getByTestId('event-image-fault')
+    await user.upload(
+      fault.querySelector<HTMLInputElement>('input[type="file"]')!,
+      new File([new Uint8Array(10)], 'fault.png', { type: 'image/png' }),
+    )
+    await user.click(
+      await within(fault).findByRole('button', { name: 'Remove the image of Fault' }),
+    )
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(fake.callsOf('setEvents')).toHaveLength(1))
+    const saved = fake.callsOf('setEvents')[0]!.args[1] as { kind: string; event_image: string }[]
+    expect(Object.fromEntries(saved.map((event) => [event.kind, event.event_image]))).toEqual({
+      link: '',
+      alarm: '/web/files/alarm.png',
+      offline: '',
+      fault: '',
+    })
+  })
+
   it('adds labels to the current list', async () => {
     const fake = fakeTemplateServices()
     const { user } = renderManager({ services: fake.services })
