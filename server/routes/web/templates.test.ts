@@ -343,6 +343,25 @@ describe('categories', () => {
     expect(renamed.category_name).toBe('Shared 2')
     const guestView = await ok<Category>(guest, 'findCategory', { id: shared.id })
     expect(guestView.category_name).toBe('Shared 2')
+    // the shared call refuses a cycle too
+    const sharedChild = await ok<Category>(admin, 'addSystemCategory', {
+      category_name: 'Shared child',
+      pid: shared.id,
+    })
+    for (const pid of [sharedChild.id, shared.id]) {
+      expectRefused(
+        await call(admin, 'updateSystemCategory', { id: shared.id, pid }),
+        400,
+        'template.categoryCycle',
+      )
+    }
+    // nor can a shared category go under a user's own
+    expectRefused(
+      await call(admin, 'updateSystemCategory', { id: shared.id, pid: mine.id }),
+      404,
+      'template.categoryNotFound',
+    )
+    expect((await ok<Category>(admin, 'findCategory', { id: shared.id })).pid).toBe('1')
   })
 
   it('answers the location tree for id 0 and a paged select', async () => {
