@@ -33,14 +33,14 @@ describe('category manager', () => {
     const fake = fakeTemplateServices()
     const user = renderManager(fake.services)
     const tree = await screen.findByRole('tree', { name: 'Categories' })
-    const roots = ['2D', '3D', 'Location']
+    const roots = ['2D', '3D', 'Location categories']
     for (const name of roots) {
       expect(within(tree).getByRole('treeitem', { name })).toBeTruthy()
     }
     expect(within(tree).getByRole('treeitem', { name: 'Floors' })).toBeTruthy()
     expect(fake.callsOf('findLocationCategoryTree')).toHaveLength(1)
     // the location top is no stored category: only adding under it is offered
-    await user.click(within(tree).getByRole('treeitem', { name: 'Location' }))
+    await user.click(within(tree).getByRole('treeitem', { name: 'Location categories' }))
     expect(screen.getByRole('button', { name: 'Add sub-category' }).hasAttribute('disabled')).toBe(
       false,
     )

@@ -154,7 +154,7 @@ function CategoryManager({
   // a new tree after each change, so the new or renamed node shows with its parents open
   const [revision, setRevision] = useState(0)
 
-  const locationName = t`Location`
+  const locationName = t`Location categories`
   const load = useCallback(async () => {
     setLoadError(null)
     try {
