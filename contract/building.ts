@@ -1,4 +1,4 @@
-import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
+import { nullDatumSchema, recordIdSchema, serverMessageItemSchema, timestampSchema } from './common'
 import { z } from 'zod'
 import { formBoolean, formNumber } from './form-fields'
 import { webRoute } from './route'
@@ -283,13 +283,7 @@ export const conversionDatumSchema = z.object({
    * Things the user may want to know (dropped animations, converted textures…): a catalogue
    * message id with its parameters for the console, and the English text for API users.
    */
-  warnings: z.array(
-    z.object({
-      messageId: z.string(),
-      params: z.record(z.string(), z.union([z.string(), z.number()])),
-      message: z.string(),
-    }),
-  ),
+  warnings: z.array(serverMessageItemSchema),
   /** The library model made in the project, when a `project_id` was given. */
   model: buildingModelSchema.nullable(),
 })

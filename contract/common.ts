@@ -5,6 +5,18 @@ export const validationDetailsSchema = z.object({
   details: z.array(z.object({ field: z.string(), message: z.string() })),
 })
 
+/**
+ * A message for a person inside an answer (a conversion's warnings…): a catalogue id with its
+ * parameters, which the console renders in the user's language, and the English text for API
+ * users and logs.
+ */
+export const serverMessageItemSchema = z.object({
+  messageId: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  message: z.string(),
+})
+export type ServerMessageItem = z.infer<typeof serverMessageItemSchema>
+
 /** For calls that take no input (SPEC: e.g. findUserName "takes an empty payload"). */
 export const emptyBodySchema = z.object({})
 

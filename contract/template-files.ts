@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { recordIdSchema } from './common'
+import { recordIdSchema, serverMessageItemSchema } from './common'
 import { webRoute } from './route'
 
 /**
@@ -41,8 +41,11 @@ export const templateModelDatumSchema = z.object({
   sourceName: z.string(),
   triangleCount: z.number().int(),
   sizeBytes: z.number().int(),
-  /** Things the user may want to know (dropped animations, missing textures…). */
-  warnings: z.array(z.string()),
+  /**
+   * Things the user may want to know (dropped animations, missing textures…): catalogue ids
+   * with parameters, rendered in the user's language by the console.
+   */
+  warnings: z.array(serverMessageItemSchema),
 })
 export type TemplateModelDatum = z.infer<typeof templateModelDatumSchema>
 

@@ -163,7 +163,12 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   const categories = createCategoriesService({ database, clock })
   const templates: TemplateServices = {
     categories,
-    templates: createTemplatesService({ database, clock, categories }),
+    templates: createTemplatesService({
+      database,
+      clock,
+      categories,
+      templateModels: templateFiles.templateModels,
+    }),
     templateParts: createTemplatePartsService({ database, clock }),
     templatePois: createTemplatePoisService({ database, clock, access }),
   }
@@ -412,6 +417,13 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
       tilesetsDirectory: services.cityDirectories.tilesets,
     })
     if (seeded > 0) app.log.info({ cases: seeded }, 'project cases seeded')
+    // the system 3D template models on an empty database (shipped SBMs and previews), before
+    // the library, whose 3D templates are made from them
+    const models = await seedTemplateModels({
+      database: deps.database,
+      models: services.templateModels,
+    })
+    if (models > 0) app.log.info({ templateModels: models }, 'template models seeded')
     // after the cases, which seed only while no upload exists (the library's icons are uploads)
     const library = await seedTemplateLibrary({
       database: deps.database,
@@ -425,14 +437,6 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
   app.addHook('onClose', async () => {
     await services.building.settleReleases()
     await services.conversions.close()
-  })
-  // the system 3D template models on an empty database (shipped SBMs and previews)
-  app.addHook('onReady', async () => {
-    const seeded = await seedTemplateModels({
-      database: deps.database,
-      models: services.templateModels,
-    })
-    if (seeded > 0) app.log.info({ templateModels: seeded }, 'template models seeded')
   })
   // ended sessions are deleted an hour after they end, so the table does not grow forever
   repeatWhileOpen(app, sessionSweepIntervalMs, async () => {

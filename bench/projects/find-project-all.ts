@@ -23,8 +23,9 @@ import {
   type TestApp,
   testEditor,
 } from '../../server/testing/test-app'
+import { timeInterleaved } from '../lib/interleaved'
 import { QuietRounds } from '../lib/quiet-rounds'
-import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+import { machineInfo, ratioOf, writeBenchResult } from '../lib/stats'
 
 /** The two list sizes compared, and how many timed calls each gets. */
 const smallCount = 100
@@ -108,12 +109,6 @@ async function timeCall(setup: Setup, body: Record<string, unknown>, expectedTot
   return elapsedMs
 }
 
-function percentile(samples: readonly number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)
-  return Math.round(sorted[Math.max(0, index)]! * 1000) / 1000
-}
-
 /** Runs the benchmark and writes its report; returns the report. */
 export async function runFindProjectAllBench() {
   const machine = machineInfo(null)
@@ -147,40 +142,19 @@ export async function runFindProjectAllBench() {
     for (const testCase of cases) {
       const bodyFor = (count: number) =>
         typeof testCase.body === 'function' ? testCase.body(count) : testCase.body
-      for (let index = 0; index < warmupCalls; index++) {
-        await timeCall(small, bodyFor(smallCount), testCase.smallTotal)
-        await timeCall(large, bodyFor(largeCount), testCase.largeTotal)
-      }
-      const smallMs: number[] = []
-      const largeMs: number[] = []
-      await quiet.beforeRound(testCase.name)
-      for (let index = 0; index < timedCalls; index++) {
-        // alternate which goes first, so neither always runs on a warmer cache
-        if (index % 2 === 0) {
-          smallMs.push(await timeCall(small, bodyFor(smallCount), testCase.smallTotal))
-          largeMs.push(await timeCall(large, bodyFor(largeCount), testCase.largeTotal))
-        } else {
-          largeMs.push(await timeCall(large, bodyFor(largeCount), testCase.largeTotal))
-          smallMs.push(await timeCall(small, bodyFor(smallCount), testCase.smallTotal))
-        }
-      }
-      quiet.afterRound()
-      const smallP50 = percentile(smallMs, 0.5)
-      const largeP50 = percentile(largeMs, 0.5)
-      const smallP99 = percentile(smallMs, 0.99)
-      const largeP99 = percentile(largeMs, 0.99)
+      const timings = await timeInterleaved({
+        small: () => timeCall(small, bodyFor(smallCount), testCase.smallTotal),
+        large: () => timeCall(large, bodyFor(largeCount), testCase.largeTotal),
+        warmupCalls,
+        timedCalls,
+        quiet: { name: testCase.name, rounds: quiet },
+      })
+      const { p50Ms: smallP50, p99Ms: smallP99 } = timings.small
+      const { p50Ms: largeP50, p99Ms: largeP99 } = timings.large
       results.push({
         case: testCase.name,
-        [`projects${smallCount}`]: {
-          p50Ms: smallP50,
-          p99Ms: smallP99,
-          ...pick(measure(smallMs, 'ms')),
-        },
-        [`projects${largeCount}`]: {
-          p50Ms: largeP50,
-          p99Ms: largeP99,
-          ...pick(measure(largeMs, 'ms')),
-        },
+        [`projects${smallCount}`]: timings.small,
+        [`projects${largeCount}`]: timings.large,
         ratios: [
           ratioOf(`${largeCount} projects`, `${smallCount} projects`, 'p50', largeP50, smallP50),
           ratioOf(`${largeCount} projects`, `${smallCount} projects`, 'p99', largeP99, smallP99),
@@ -209,10 +183,6 @@ export async function runFindProjectAllBench() {
     await small.testApp.close()
     await large.testApp.close()
   }
-}
-
-function pick(measurement: ReturnType<typeof measure>) {
-  return { medianMs: measurement.median, minMs: measurement.min, maxMs: measurement.max }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

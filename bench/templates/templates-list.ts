@@ -25,8 +25,9 @@ import {
   type TestApp,
   testEditor,
 } from '../../server/testing/test-app'
+import { timeInterleaved } from '../lib/interleaved'
 import { QuietRounds } from '../lib/quiet-rounds'
-import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+import { machineInfo, ratioOf, writeBenchResult } from '../lib/stats'
 
 const smallCount = 100
 const largeCount = 10_000
@@ -90,6 +91,16 @@ interface Setup {
   token: string
 }
 
+/** How many shared (library) templates the seed made: they are in lists that show the library. */
+async function librarySize(setup: Setup): Promise<number> {
+  const answer = await callApi<{ total: number }>(setup.testApp.app, {
+    url: `${templateCalls.selectTemplatePage.url}?pageNo=1&pageSize=1`,
+    token: setup.token,
+    json: { scope: 'system' },
+  })
+  return answer.envelope.datum.total
+}
+
 async function setUp(count: number): Promise<Setup> {
   const testApp = await createTestApp()
   await seedTemplates(testApp, count)
@@ -117,20 +128,14 @@ async function timeCall(setup: Setup, body: Record<string, unknown>, expectedTot
   return elapsedMs
 }
 
-function percentile(samples: readonly number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)
-  return Math.round(sorted[Math.max(0, index)]! * 1000) / 1000
-}
-
 /** Runs the benchmark and writes its report; returns the report. */
 export async function runTemplatesBench() {
   const machine = machineInfo(null)
   const quiet = new QuietRounds()
   const small = await setUp(smallCount)
   const large = await setUp(largeCount)
-  // the seeded library (shared templates) is in both lists
-  const library = 5
+  // the seeded library (shared templates) is in both lists that show it
+  const libraryTotal = await librarySize(small)
   try {
     const cases = [
       {
@@ -143,8 +148,8 @@ export async function runTemplatesBench() {
       {
         name: 'first page, own and library',
         body: {},
-        small: smallCount + library,
-        large: largeCount + library,
+        small: smallCount + libraryTotal,
+        large: largeCount + libraryTotal,
         hasGoal: true,
       },
       {
@@ -164,26 +169,15 @@ export async function runTemplatesBench() {
     ] as const
     const results = []
     for (const testCase of cases) {
-      for (let index = 0; index < warmupCalls; index++) {
-        await timeCall(small, testCase.body, testCase.small)
-        await timeCall(large, testCase.body, testCase.large)
-      }
-      const smallMs: number[] = []
-      const largeMs: number[] = []
-      await quiet.beforeRound(testCase.name)
-      for (let index = 0; index < timedCalls; index++) {
-        // alternate which goes first, so neither always runs on a warmer cache
-        if (index % 2 === 0) {
-          smallMs.push(await timeCall(small, testCase.body, testCase.small))
-          largeMs.push(await timeCall(large, testCase.body, testCase.large))
-        } else {
-          largeMs.push(await timeCall(large, testCase.body, testCase.large))
-          smallMs.push(await timeCall(small, testCase.body, testCase.small))
-        }
-      }
-      quiet.afterRound()
-      const smallP50 = percentile(smallMs, 0.5)
-      const largeP50 = percentile(largeMs, 0.5)
+      const timings = await timeInterleaved({
+        small: () => timeCall(small, testCase.body, testCase.small),
+        large: () => timeCall(large, testCase.body, testCase.large),
+        warmupCalls,
+        timedCalls,
+        quiet: { name: testCase.name, rounds: quiet },
+      })
+      const smallP50 = timings.small.p50Ms
+      const largeP50 = timings.large.p50Ms
       const ratio = Math.round((largeP50 / smallP50) * 1000) / 1000
       results.push({
         case: testCase.name,
@@ -192,16 +186,8 @@ export async function runTemplatesBench() {
           [`templates${smallCount}`]: testCase.small,
           [`templates${largeCount}`]: testCase.large,
         },
-        [`templates${smallCount}`]: {
-          p50Ms: smallP50,
-          p99Ms: percentile(smallMs, 0.99),
-          ...pick(measure(smallMs, 'ms')),
-        },
-        [`templates${largeCount}`]: {
-          p50Ms: largeP50,
-          p99Ms: percentile(largeMs, 0.99),
-          ...pick(measure(largeMs, 'ms')),
-        },
+        [`templates${smallCount}`]: timings.small,
+        [`templates${largeCount}`]: timings.large,
         ratios: [
           ratioOf(`${largeCount} templates`, `${smallCount} templates`, 'p50', largeP50, smallP50),
         ],
@@ -229,10 +215,6 @@ export async function runTemplatesBench() {
     await small.testApp.close()
     await large.testApp.close()
   }
-}
-
-function pick(measurement: ReturnType<typeof measure>) {
-  return { medianMs: measurement.median, minMs: measurement.min, maxMs: measurement.max }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -82,6 +82,14 @@ export async function findCategoryTree(): Promise<CategoryNode[]> {
   return (await call('findAllCategories', { id: 0 })) ?? []
 }
 
+/**
+ * The location category tree (SPEC §3 "A location type is fetched with id '0'"): the top-level
+ * location categories (pid '0') with their children, shared ones and the caller's own.
+ */
+export async function findLocationCategoryTree(): Promise<CategoryNode[]> {
+  return (await call('findLocationCategories', { id: '0' })) ?? []
+}
+
 /** One page of categories for the paged category select (query `pageSize`, `pageNo`). */
 export function selectCategoryPage(query: {
   pageNo: number

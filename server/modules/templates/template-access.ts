@@ -80,19 +80,20 @@ const uploadedImageName =
 
 /**
  * An icon (or event image) path must be an image the user uploaded through the shared image
- * upload, or one a library template shows. A 3D template's icon may instead be the preview its
- * model upload made (stored by the 3D template upload, outside the image uploads).
+ * upload, or one a library template shows. A 3D template's icon may instead be the preview of
+ * its own model (`modelPreviewPath`, made by the 3D template upload outside the image uploads;
+ * null when the template has no model or is not 3D).
  */
 export async function checkImagePath(
   handle: Database,
   user: AuthUser,
   field: string,
   path: string,
-  options: { allowModelPreview: boolean },
+  options: { modelPreviewPath: string | null },
 ): Promise<void> {
   if (path === '') return
   if (!path.startsWith(uploadedFilesRoot)) {
-    if (options.allowModelPreview && !path.includes('..')) return
+    if (options.modelPreviewPath !== null && path === options.modelPreviewPath) return
     throw fieldError('validation', field, 'template.noSuchIcon')
   }
   const match = uploadedImageName.exec(path.slice(uploadedFilesRoot.length))

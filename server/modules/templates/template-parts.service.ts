@@ -329,7 +329,7 @@ export function createTemplatePartsService(dependencies: {
             `events.${index}.event_image`,
             event.event_image,
             {
-              allowModelPreview: false,
+              modelPreviewPath: null,
             },
           )
         }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { uploadedFilesRoot } from '../../../contract/files'
+import { templateModelFilesRoot } from '../../../contract/template-files'
 import type { TemplateEventKind } from '../../../contract/templates'
-import type { DatabaseHandle } from '../../plugins/db'
+import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../time/clock'
 import type { UsersRepository } from '../accounts/users.repository'
+import { seededTemplateModels } from '../template-files/seed-template-models'
 import { writeGrams } from './template-search'
 
 /** A seeded 2D library template. */
@@ -21,13 +23,58 @@ interface LibraryTemplate {
   events: readonly TemplateEventKind[]
 }
 
-/** Shared 2D categories: name → parent name ('2D' for the root). */
-const libraryCategories: ReadonlyArray<[name: string, parent: string]> = [
-  ['Security', '2D'],
-  ['Cameras', 'Security'],
-  ['Sensors', '2D'],
-  ['Fire safety', '2D'],
-  ['Lighting', '2D'],
+/** Shared categories: key → [name, parent key] ('2D' / '3D' for the roots). */
+const libraryCategories: ReadonlyArray<[key: string, name: string, parent: string]> = [
+  ['Security', 'Security', '2D'],
+  ['Cameras', 'Cameras', 'Security'],
+  ['Sensors', 'Sensors', '2D'],
+  ['Fire safety', 'Fire safety', '2D'],
+  ['Lighting', 'Lighting', '2D'],
+  // the 3D library's own branch: the same names may sit under both roots
+  ['3D devices', 'Devices', '3D'],
+  ['3D fire safety', 'Fire safety', '3D'],
+]
+
+/**
+ * A seeded 3D library template: made from one of the system template models (by its fixed id),
+ * whose preview is its icon.
+ */
+interface LibraryModelTemplate {
+  /** `seededTemplateModels[].id`. */
+  modelId: string
+  category: string
+  isIotDevice: boolean
+  properties: ReadonlyArray<[column: string, display: string, example: string]>
+  labels: readonly string[]
+  events: readonly TemplateEventKind[]
+}
+
+/** The 3D library a new user sees at once: a camera, a sensor and a fire extinguisher box. */
+export const libraryModelTemplates: readonly LibraryModelTemplate[] = [
+  {
+    modelId: '3d7e0000-0000-4000-8000-000000000001',
+    category: '3D devices',
+    isIotDevice: true,
+    properties: [['brand', 'Brand', 'Hikvision']],
+    labels: ['camera', 'security'],
+    events: ['link', 'offline', 'fault'],
+  },
+  {
+    modelId: '3d7e0000-0000-4000-8000-000000000002',
+    category: '3D devices',
+    isIotDevice: true,
+    properties: [['unit', 'Unit', '°C']],
+    labels: ['sensor'],
+    events: ['alarm', 'offline'],
+  },
+  {
+    modelId: '3d7e0000-0000-4000-8000-000000000003',
+    category: '3D fire safety',
+    isIotDevice: false,
+    properties: [['agent', 'Agent', 'Dry powder']],
+    labels: ['fire'],
+    events: [],
+  },
 ]
 
 /** The library a new user sees at once (icons drawn by tools/make-template-icons.ts). */
@@ -96,9 +143,11 @@ export const libraryTemplates: readonly LibraryTemplate[] = [
 const iconsFolder = new URL('../../resources/template-icons/', import.meta.url)
 
 /**
- * Seeds the shared 2D categories and library templates (with their icons as image uploads of the
- * admin) into a database with no templates and no categories besides the roots, so restarting
- * never brings back what an admin deleted. Resolves to how many templates were created.
+ * Seeds the shared categories and library templates into a database with no templates and no
+ * categories besides the roots, so restarting never brings back what an admin deleted: the 2D
+ * ones with their icons as image uploads of the admin, the 3D ones made from the system
+ * template models (seeded before, see seed-template-models.ts; a model that is missing is
+ * skipped). Resolves to how many templates were created.
  */
 export async function seedTemplateLibrary(dependencies: {
   database: DatabaseHandle
@@ -125,13 +174,23 @@ export async function seedTemplateLibrary(dependencies: {
     const bytes = await readFile(new URL(template.icon, iconsFolder))
     icons.set(template.icon, { bytes, sha256: (await storage.put(bytes)).sha256 })
   }
+  const models = await db
+    .selectFrom('template_models')
+    .select('id')
+    .where('owner_id', 'is', null)
+    .execute()
+  const modelIds = new Set(models.map((model) => model.id))
+  const modelTemplates = libraryModelTemplates.filter((template) => modelIds.has(template.modelId))
   const startMs = clock.nowMs()
   await db.transaction().execute(async (transaction) => {
-    const categoryIds = new Map<string, string>([['2D', '1']])
-    for (const [index, [name, parent]] of libraryCategories.entries()) {
+    const categoryIds = new Map<string, string>([
+      ['2D', '1'],
+      ['3D', '2'],
+    ])
+    for (const [index, [key, name, parent]] of libraryCategories.entries()) {
       const id = randomUUID()
       const timestamp = timestampOf(startMs + index)
-      categoryIds.set(name, id)
+      categoryIds.set(key, id)
       await transaction
         .insertInto('poi_categories')
         .values({
@@ -145,9 +204,9 @@ export async function seedTemplateLibrary(dependencies: {
         })
         .execute()
     }
-    const pathOf = (name: string): string => {
-      const parent = libraryCategories.find(([child]) => child === name)?.[1]
-      const id = categoryIds.get(name)!
+    const pathOf = (key: string): string => {
+      const parent = libraryCategories.find(([child]) => child === key)?.[2]
+      const id = categoryIds.get(key)!
       return parent === undefined ? id : `${pathOf(parent)},${id}`
     }
     for (const [index, template] of libraryTemplates.entries()) {
@@ -196,38 +255,82 @@ export async function seedTemplateLibrary(dependencies: {
       }
       await transaction.insertInto('poi_templates').values(row).execute()
       await writeGrams(transaction, row)
-      for (const [column, display, example] of template.properties) {
-        await transaction
-          .insertInto('poi_template_properties')
-          .values({
-            id: randomUUID(),
-            template_id: row.id,
-            property_column: column,
-            column_des: display,
-            column_example: example,
-            created_at: timestamp,
-          })
-          .execute()
+      await insertParts(transaction, row.id, template, timestamp)
+    }
+    for (const [offset, template] of modelTemplates.entries()) {
+      const index = libraryTemplates.length + offset
+      const timestamp = timestampOf(startMs + index)
+      const model = seededTemplateModels.find((seeded) => seeded.id === template.modelId)!
+      const id = template.modelId
+      const rootPath = `${templateModelFilesRoot}${id}/`
+      // the same files the model's upload answer names (TemplateModelsService's datum)
+      const row = {
+        id: randomUUID(),
+        owner_id: '',
+        uuid: randomUUID(),
+        name: model.name.en,
+        poicategory_code: model.code,
+        piddes: pathOf(template.category),
+        category_id: categoryIds.get(template.category)!,
+        type: '3D' as const,
+        iconpath: `${rootPath}${id}.png`,
+        category_zip_uuid: id,
+        bgtype: '1',
+        template_type: '0' as const,
+        use_shadow_editor_render: 0,
+        is_iot_device: template.isIotDevice ? 1 : 0,
+        levels_json: '[]',
+        file_path: rootPath,
+        jpg_name: `${id}.png`,
+        xml_name: `${id}.xml`,
+        glbf_name: `${id}.sbm`,
+        created_at: timestamp,
+        updated_at: timestamp,
       }
-      for (const label of template.labels) {
-        await transaction
-          .insertInto('poi_template_labels')
-          .values({
-            id: randomUUID(),
-            template_id: row.id,
-            label_key: label,
-            is_current: 1,
-            created_at: timestamp,
-          })
-          .execute()
-      }
-      for (const kind of template.events) {
-        await transaction
-          .insertInto('poi_template_events')
-          .values({ template_id: row.id, kind, is_enabled: 1, event_code: '', event_image: '' })
-          .execute()
-      }
+      await transaction.insertInto('poi_templates').values(row).execute()
+      await writeGrams(transaction, row)
+      await insertParts(transaction, row.id, template, timestamp)
     }
   })
-  return libraryTemplates.length
+  return libraryTemplates.length + modelTemplates.length
+}
+
+/** Writes a seeded template's static attributes, labels and event kinds. */
+async function insertParts(
+  transaction: Database,
+  templateId: string,
+  template: Pick<LibraryTemplate, 'properties' | 'labels' | 'events'>,
+  timestamp: string,
+): Promise<void> {
+  for (const [column, display, example] of template.properties) {
+    await transaction
+      .insertInto('poi_template_properties')
+      .values({
+        id: randomUUID(),
+        template_id: templateId,
+        property_column: column,
+        column_des: display,
+        column_example: example,
+        created_at: timestamp,
+      })
+      .execute()
+  }
+  for (const label of template.labels) {
+    await transaction
+      .insertInto('poi_template_labels')
+      .values({
+        id: randomUUID(),
+        template_id: templateId,
+        label_key: label,
+        is_current: 1,
+        created_at: timestamp,
+      })
+      .execute()
+  }
+  for (const kind of template.events) {
+    await transaction
+      .insertInto('poi_template_events')
+      .values({ template_id: templateId, kind, is_enabled: 1, event_code: '', event_image: '' })
+      .execute()
+  }
 }

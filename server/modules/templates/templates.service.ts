@@ -27,6 +27,7 @@ import { AppError, fieldError } from '../../http/app-error'
 import { type Database, type DatabaseHandle, isUniqueViolation } from '../../plugins/db'
 import { type Clock, timestampOf } from '../time/clock'
 import type { AuthUser } from '../accounts/users.service'
+import type { TemplateModelsService } from '../template-files/template-models.service'
 import type { CategoryTree } from './category-tree'
 import type { CategoriesService } from './categories.service'
 import {
@@ -65,13 +66,37 @@ export interface TemplatesService {
 /** Most project names an "in use" message lists before '…'. */
 const maxNamedProjects = 10
 
+/** The fields a template keeps of its 3D model: what the model's upload answered. */
+type ModelFields = Pick<
+  TemplateRow,
+  'category_zip_uuid' | 'file_path' | 'jpg_name' | 'xml_name' | 'glbf_name'
+>
+
+/** The file fields as sent, else as they were (`fallback`), else ''. */
+const pickFiles = (
+  input: Partial<Omit<ModelFields, 'category_zip_uuid'>>,
+  fallback: Omit<ModelFields, 'category_zip_uuid'> | null,
+): Omit<ModelFields, 'category_zip_uuid'> => ({
+  file_path: input.file_path ?? fallback?.file_path ?? '',
+  jpg_name: input.jpg_name ?? fallback?.jpg_name ?? '',
+  xml_name: input.xml_name ?? fallback?.xml_name ?? '',
+  glbf_name: input.glbf_name ?? fallback?.glbf_name ?? '',
+})
+
+/** The one non-upload icon a template may show: its own model's preview (3D only). */
+const modelPreviewPathOf = (
+  row: Pick<TemplateRow, 'type' | 'category_zip_uuid' | 'file_path' | 'jpg_name'>,
+) => (row.type === '3D' && row.category_zip_uuid !== '' ? `${row.file_path}${row.jpg_name}` : null)
+
 /** Builds the service; the SQL of `poi_templates` (and their grams) lives here. */
 export function createTemplatesService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   categories: CategoriesService
+  /** Checks a template's `category_zip_uuid` names a model its owner may use. */
+  templateModels: Pick<TemplateModelsService, 'findUsable'>
 }): TemplatesService {
-  const { database, categories } = dependencies
+  const { database, categories, templateModels } = dependencies
   const { db } = database
   const now = () => timestampOf(dependencies.clock.nowMs())
 
@@ -154,6 +179,33 @@ export function createTemplatesService(dependencies: {
     }
   }
 
+  /**
+   * The model files of `category_zip_uuid` when it names a model the user may use (their own, a
+   * system one; admins any), taken from the model itself so a template never points at files
+   * of another model; another user's or an unknown uuid is refused. Read before any
+   * transaction: the check reads the models' table through the service.
+   */
+  const modelFieldsOf = async (user: AuthUser, uuid: string): Promise<ModelFields> => {
+    if (uuid === '') {
+      return { category_zip_uuid: '', file_path: '', jpg_name: '', xml_name: '', glbf_name: '' }
+    }
+    try {
+      const model = await templateModels.findUsable(user, uuid)
+      return {
+        category_zip_uuid: model.uuid,
+        file_path: model.rootPath,
+        jpg_name: model.jpgName,
+        xml_name: model.xmlName,
+        glbf_name: model.sbmName,
+      }
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'notFound') {
+        throw fieldError('validation', 'category_zip_uuid', 'templateModel.notFound')
+      }
+      throw error
+    }
+  }
+
   /** SPEC §5: a simple template needs its icon; a multi-level one its levels (the schema's job). */
   const checkComplete = (row: Pick<TemplateRow, 'template_type' | 'iconpath'>) => {
     if (row.template_type === '0' && row.iconpath === '') {
@@ -167,11 +219,21 @@ export function createTemplatesService(dependencies: {
     levels: TemplateLevel[] | null,
   ): Promise<TemplateRow> => {
     const ownerId = user.id
+    // a model's files come from the model; without one, the fields are kept as sent
+    const model =
+      input.category_zip_uuid === '' ? null : await modelFieldsOf(user, input.category_zip_uuid)
     try {
       return await db.transaction().execute(async (transaction) => {
         const path = await resolveCategoryPath(transaction, ownerId, input.piddes)
+        const files: ModelFields = model ?? {
+          category_zip_uuid: '',
+          file_path: input.file_path,
+          jpg_name: input.jpg_name,
+          xml_name: input.xml_name,
+          glbf_name: input.glbf_name,
+        }
         await checkImagePath(transaction, user, 'iconpath', input.iconpath, {
-          allowModelPreview: path.type === '3D',
+          modelPreviewPath: modelPreviewPathOf({ type: path.type, ...files }),
         })
         await checkCodeFree(transaction, ownerId, input.poicategory_code)
         const timestamp = now()
@@ -183,16 +245,12 @@ export function createTemplatesService(dependencies: {
           poicategory_code: input.poicategory_code,
           ...path,
           iconpath: input.iconpath,
-          category_zip_uuid: input.category_zip_uuid,
           bgtype: input.bgtype,
           template_type: levels === null ? '0' : '1',
           use_shadow_editor_render: input.use_shadow_editor_render ? 1 : 0,
           is_iot_device: input.is_iot_device ? 1 : 0,
           levels_json: JSON.stringify(levels ?? []),
-          file_path: input.file_path,
-          jpg_name: input.jpg_name,
-          xml_name: input.xml_name,
-          glbf_name: input.glbf_name,
+          ...files,
           created_at: timestamp,
           updated_at: timestamp,
         }
@@ -216,6 +274,18 @@ export function createTemplatesService(dependencies: {
     user: AuthUser,
     input: UpdateInput & { projectInfoAllCustoms?: TemplateLevel[] | undefined },
   ) => {
+    // a changed model is checked (and its files taken) before the transaction
+    const stored = await db
+      .selectFrom('poi_templates')
+      .select('category_zip_uuid')
+      .where('id', '=', input.id)
+      .executeTakeFirst()
+    const model =
+      input.category_zip_uuid === undefined ||
+      stored === undefined ||
+      input.category_zip_uuid === stored.category_zip_uuid
+        ? null
+        : await modelFieldsOf(user, input.category_zip_uuid)
     try {
       const row = await db.transaction().execute(async (transaction) => {
         const current = await loadEditableTemplate(transaction, user, input.id)
@@ -227,9 +297,29 @@ export function createTemplatesService(dependencies: {
             ? { piddes: current.piddes, category_id: current.category_id, type: current.type }
             : await resolveCategoryPath(transaction, current.owner_id, input.piddes)
         const iconpath = input.iconpath ?? current.iconpath
-        if (iconpath !== current.iconpath || path.type !== current.type) {
+        const files: ModelFields =
+          model ??
+          (current.category_zip_uuid !== '' && input.category_zip_uuid !== ''
+            ? // the model stays: so do its files
+              {
+                category_zip_uuid: current.category_zip_uuid,
+                file_path: current.file_path,
+                jpg_name: current.jpg_name,
+                xml_name: current.xml_name,
+                glbf_name: current.glbf_name,
+              }
+            : // no model: the file fields are as sent (a dropped model's files go with it)
+              {
+                category_zip_uuid: '',
+                ...pickFiles(input, current.category_zip_uuid === '' ? current : null),
+              })
+        if (
+          iconpath !== current.iconpath ||
+          path.type !== current.type ||
+          files.category_zip_uuid !== current.category_zip_uuid
+        ) {
           await checkImagePath(transaction, user, 'iconpath', iconpath, {
-            allowModelPreview: path.type === '3D',
+            modelPreviewPath: modelPreviewPathOf({ type: path.type, ...files }),
           })
         }
         const code = input.poicategory_code ?? current.poicategory_code
@@ -243,7 +333,6 @@ export function createTemplatesService(dependencies: {
           poicategory_code: code,
           iconpath,
           uuid: input.uuid ?? current.uuid,
-          category_zip_uuid: input.category_zip_uuid ?? current.category_zip_uuid,
           bgtype: input.bgtype ?? current.bgtype,
           use_shadow_editor_render:
             input.use_shadow_editor_render === undefined
@@ -257,10 +346,7 @@ export function createTemplatesService(dependencies: {
             input.projectInfoAllCustoms === undefined
               ? current.levels_json
               : JSON.stringify(input.projectInfoAllCustoms),
-          file_path: input.file_path ?? current.file_path,
-          jpg_name: input.jpg_name ?? current.jpg_name,
-          xml_name: input.xml_name ?? current.xml_name,
-          glbf_name: input.glbf_name ?? current.glbf_name,
+          ...files,
           updated_at: now(),
         }
         checkComplete(next)

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
-import { zipSync } from 'fflate'
+import { unzipSync, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TemplateModelDatum } from '../../../contract/template-files'
 import { readImageHeader } from '../../modules/images/image-header'
@@ -95,6 +95,18 @@ describe('3D template zip upload (/upload/upload3DPoi, /upload/upload3DGLBFPoi)'
     const dae = await upload(await sharedFile('zip/derived/convert-duck-dae.zip'))
     expect(dae.envelope.code).toBe('0')
     expect(dae.envelope.datum.sourceName).toBe('duck.dae')
+  })
+
+  it('answers conversion warnings as catalogue ids with parameters (a missing texture)', async () => {
+    const full = unzipSync(await sharedFile('zip/derived/model-duck-gltf-separate.zip'))
+    const { 'DuckCM.png': _texture, ...withoutTexture } = full
+    const { statusCode, envelope } = await upload(zipSync(withoutTexture))
+    expect(statusCode).toBe(200)
+    expect(envelope.datum.warnings).toContainEqual({
+      messageId: 'convert.textureMissing',
+      params: { name: 'DuckCM.png' },
+      message: 'The texture DuckCM.png is missing; its material is left untextured.',
+    })
   })
 
   it('upload3DGLBFPoi takes glTF/GLB zips only', async () => {

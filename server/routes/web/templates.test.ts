@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Envelope } from '../../../contract/envelope'
 import type { MessageId } from '../../../contract/messages'
@@ -24,6 +25,10 @@ import {
   signIn,
 } from '../../testing/test-app'
 import { createProject, sampleFiles, signInNewUser, uploadImage } from './project-test-kit'
+import { seededTemplateModels } from '../../modules/template-files/seed-template-models'
+
+/** A system template model every user may make templates from. */
+const seededModelId = seededTemplateModels[0]!.id
 
 let test: TestApp
 let admin: string
@@ -128,7 +133,7 @@ describe('the seeded library', () => {
     const names = forest[0]!.children.map((child) => child.category_name)
     expect(names).toEqual(expect.arrayContaining(['Security', 'Sensors', 'Fire safety']))
     const page = await ok<TemplatePage>(editor, 'selectTemplatePage', { scope: 'system' })
-    expect(page.total).toBe(5)
+    expect(page.total).toBe(5 + seededTemplateModels.length)
     const camera = page.list.find((template) => template.poicategory_code === 'CAM-2D')!
     expect(camera).toMatchObject({
       classify: '2D',
@@ -144,6 +149,46 @@ describe('the seeded library', () => {
       poicategoryid: camera.id,
     })
     expect(properties.map((property) => property.property_column)).toEqual(['brand', 'stream_url'])
+  })
+
+  it('gives a new user 3D templates made from the system models, whose preview and model load', async () => {
+    const page = await ok<TemplatePage>(editor, 'selectTemplatePage', {
+      scope: 'system',
+      type: '3D',
+    })
+    expect(page.list.map((template) => template.poicategory_code).sort()).toEqual(
+      seededTemplateModels.map((model) => model.code).sort(),
+    )
+    for (const model of seededTemplateModels) {
+      const template = page.list.find((item) => item.category_zip_uuid === model.id)!
+      expect(template).toMatchObject({
+        name: model.name.en,
+        classify: '3D',
+        is_system: true,
+        file_path: `/web/templateModels/${model.id}/`,
+        glbf_name: `${model.id}.sbm`,
+      })
+      expect(template.piddes.split(',')[0]).toBe('2')
+      expect(template.category.startsWith('3D / ')).toBe(true)
+      // the list's picture is the model's preview, a real PNG of the model
+      expect(template.iconpath).toBe(`${template.file_path}${template.jpg_name}`)
+      const preview = await test.app.inject({ method: 'GET', url: template.iconpath })
+      expect(preview.statusCode).toBe(200)
+      expect(preview.headers['content-type']).toBe('image/png')
+      expect(preview.rawPayload.byteLength).toBeGreaterThan(500)
+      const sbm = await test.app.inject({
+        method: 'GET',
+        url: `${template.file_path}${template.glbf_name}`,
+      })
+      expect(sbm.statusCode).toBe(200)
+      expect(sbm.rawPayload.subarray(0, 4).toString('latin1')).toBe('glTF')
+    }
+    // a copy keeps the model, so the user's own 3D template works at once
+    const camera = page.list.find((item) => item.category_zip_uuid === seededTemplateModels[0]!.id)!
+    const copy = await ok<Template>(editor, 'copyTemplate', { id: camera.id })
+    expect(copy).toMatchObject({ type: '3D', category_zip_uuid: camera.category_zip_uuid })
+    await ok(editor, 'updateTemplate', { id: copy.id, name: 'My camera' })
+    await ok(editor, 'deleteTemplate', { id: copy.id })
   })
 
   it('is read-only for editors: a change is refused with the copy hint, nothing changes', async () => {
@@ -298,6 +343,25 @@ describe('categories', () => {
     expect(renamed.category_name).toBe('Shared 2')
     const guestView = await ok<Category>(guest, 'findCategory', { id: shared.id })
     expect(guestView.category_name).toBe('Shared 2')
+    // the shared call refuses a cycle too
+    const sharedChild = await ok<Category>(admin, 'addSystemCategory', {
+      category_name: 'Shared child',
+      pid: shared.id,
+    })
+    for (const pid of [sharedChild.id, shared.id]) {
+      expectRefused(
+        await call(admin, 'updateSystemCategory', { id: shared.id, pid }),
+        400,
+        'template.categoryCycle',
+      )
+    }
+    // nor can a shared category go under a user's own
+    expectRefused(
+      await call(admin, 'updateSystemCategory', { id: shared.id, pid: mine.id }),
+      404,
+      'template.categoryNotFound',
+    )
+    expect((await ok<Category>(admin, 'findCategory', { id: shared.id })).pid).toBe('1')
   })
 
   it('answers the location tree for id 0 and a paged select', async () => {
@@ -505,8 +569,8 @@ describe('templates', () => {
       name: 'Pump model',
       poicategory_code: 'PUMP-3D',
       piddes: folder.piddes,
-      iconpath: '/web/template3d/preview.jpg',
-      category_zip_uuid: randomUUID(),
+      iconpath: `/web/templateModels/${seededModelId}/${seededModelId}.png`,
+      category_zip_uuid: seededModelId,
     })
     expect(model.type).toBe('3D')
     const target = await ok<Category>(editor, 'createCategory', {
@@ -516,6 +580,81 @@ describe('templates', () => {
     await ok(editor, 'updateCategory', { id: folder.id, pid: target.id })
     const after = await ok<Template>(editor, 'selectTemplate', { id: model.id })
     expect(after.piddes).toBe(`2,${target.id},${folder.id}`)
+  })
+
+  it("refuses a model uuid that is unknown or another user's, saving nothing; takes the model's files", async () => {
+    const folder = await ok<Category>(editor, 'createCategory', { category_name: 'Own', pid: '2' })
+    const users = test.app.deps.repositories.users
+    const models = test.app.deps.services.templateModels
+    const sbm = await readFile(
+      new URL('../../resources/template-models/sensor.sbm', import.meta.url),
+    )
+    const otherUser = (await users.findByName('other-editor'))!
+    const editorUser = (await users.findByName(testEditor.name))!
+    const theirs = await models.createFromSbm(otherUser.id, 'theirs.sbm', sbm)
+    const mine = await models.createFromSbm(editorUser.id, 'mine.sbm', sbm)
+    const previewOf = (model: { rootPath: string; jpgName: string }) =>
+      `${model.rootPath}${model.jpgName}`
+    const base = {
+      name: 'Valve',
+      poicategory_code: 'VALVE-3D',
+      piddes: folder.piddes,
+      iconpath: previewOf(mine),
+    }
+    const before = await countRows('poi_templates')
+    for (const uuid of [theirs.uuid, randomUUID(), 'not-a-uuid']) {
+      const refused = await call(editor, 'createTemplate', {
+        ...base,
+        category_zip_uuid: uuid,
+        iconpath: uuid === theirs.uuid ? previewOf(theirs) : base.iconpath,
+      })
+      expectRefused(refused, 400, 'templateModel.notFound')
+      expect(JSON.stringify(refused.envelope.datum)).toContain('category_zip_uuid')
+    }
+    // a preview that is not the template's own model's is no icon either
+    expectRefused(
+      await call(editor, 'createTemplate', {
+        ...base,
+        category_zip_uuid: mine.uuid,
+        iconpath: previewOf(theirs),
+      }),
+      400,
+      'template.noSuchIcon',
+    )
+    expect(await countRows('poi_templates')).toBe(before)
+
+    // the files are the model's, whatever the client sent
+    const valve = await ok<Template>(editor, 'createTemplate', {
+      ...base,
+      category_zip_uuid: mine.uuid,
+      file_path: '/web/templateModels/elsewhere/',
+      glbf_name: 'other.sbm',
+    })
+    expect(valve).toMatchObject({
+      category_zip_uuid: mine.uuid,
+      file_path: mine.rootPath,
+      jpg_name: mine.jpgName,
+      xml_name: mine.xmlName,
+      glbf_name: mine.sbmName,
+    })
+    // the owner may not switch to another's model; the template is left as it was
+    const switched = await call(editor, 'updateTemplate', {
+      id: valve.id,
+      category_zip_uuid: theirs.uuid,
+      iconpath: previewOf(theirs),
+    })
+    expectRefused(switched, 400, 'templateModel.notFound')
+    expect(await ok<Template>(editor, 'selectTemplate', { id: valve.id })).toMatchObject({
+      category_zip_uuid: mine.uuid,
+      iconpath: previewOf(mine),
+    })
+    // a system model is anyone's
+    const changed = await ok<Template>(editor, 'updateTemplate', {
+      id: valve.id,
+      category_zip_uuid: seededModelId,
+      iconpath: `/web/templateModels/${seededModelId}/${seededModelId}.png`,
+    })
+    expect(changed.glbf_name).toBe(`${seededModelId}.sbm`)
   })
 
   it('creates and saves multi-level templates', async () => {

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
 import { type CategoryNode, templateLimits } from '../../api/templates'
+import { locationCategoryRootId } from '../../../contract/templates'
 import {
   Button,
   confirmDelete,
@@ -8,6 +9,7 @@ import {
   EmptyState,
   ErrorState,
   FormDialog,
+  Select,
   Spinner,
   TextField,
   Tree,
@@ -50,16 +52,67 @@ function addsShared(parent: CategoryNode, isAdmin: boolean): boolean {
   return isAdmin && parent.is_system
 }
 
-/** Which form is open: adding under a parent, or renaming one category. */
+/** Which form is open: adding under a parent, renaming or moving one category. */
 type CategoryForm =
   | { mode: 'add'; parent: CategoryNode; isShared: boolean }
   | { mode: 'rename'; category: CategoryNode }
+  | { mode: 'move'; category: CategoryNode }
+
+/**
+ * The location tree's top as a node of the manager's tree (SPEC §3 "A location type is fetched
+ * with id '0'"): not a stored category, so nothing but adding under it is offered.
+ */
+function locationRoot(name: string, children: CategoryNode[]): CategoryNode {
+  return {
+    id: locationCategoryRootId,
+    pid: '',
+    category_name: name,
+    value: locationCategoryRootId,
+    kind: 'location',
+    piddes: locationCategoryRootId,
+    level: 0,
+    is_system: true,
+    can_edit: false,
+    created_at: '',
+    children,
+  }
+}
+
+/** The ids of a category and everything under it. */
+function subtreeIds(node: CategoryNode): Set<string> {
+  const ids = new Set([node.id])
+  for (const child of node.children) for (const id of subtreeIds(child)) ids.add(id)
+  return ids
+}
+
+/**
+ * Where a category may move: a node of its own tree (2D/3D, or location) that is not the
+ * category itself or under it (the server refuses such a cycle too), nor its present parent.
+ */
+export function moveTargets(
+  forest: readonly CategoryNode[],
+  category: CategoryNode,
+): CategoryNode[] {
+  const excluded = subtreeIds(category)
+  const targets: CategoryNode[] = []
+  const walk = (nodes: readonly CategoryNode[]) => {
+    for (const node of nodes) {
+      if (excluded.has(node.id)) continue
+      if (node.kind === category.kind && node.id !== category.pid) targets.push(node)
+      walk(node.children)
+    }
+  }
+  walk(forest)
+  return targets
+}
 
 /**
  * The category manager (SPEC §2 "Category manager with add and delete"): the category tree from
- * the roots 2D and 3D, any depth. A chosen category can get a child, be renamed or deleted
- * (after a confirmation; the server refuses while templates or POIs use it and says how many).
- * The roots and the shared system categories are only changed by an admin.
+ * the roots 2D and 3D, any depth, and the location tree (id '0') beside them. A chosen category
+ * can get a child, be renamed, moved under another parent of its tree or deleted (after a
+ * confirmation; the server refuses while templates or POIs use it and says how many, and
+ * refuses a move under the category's own child). The roots and the shared system categories
+ * are only changed by an admin.
  */
 export function CategoryManagerDialog({
   isOpen,
@@ -101,14 +154,19 @@ function CategoryManager({
   // a new tree after each change, so the new or renamed node shows with its parents open
   const [revision, setRevision] = useState(0)
 
+  const locationName = t`Location categories`
   const load = useCallback(async () => {
     setLoadError(null)
     try {
-      setTree(await services.findCategoryTree())
+      const [poiTree, locationTree] = await Promise.all([
+        services.findCategoryTree(),
+        services.findLocationCategoryTree(),
+      ])
+      setTree([...poiTree, locationRoot(locationName, locationTree)])
     } catch (error) {
       setLoadError(error)
     }
-  }, [services])
+  }, [services, locationName])
 
   useEffect(() => {
     void load()
@@ -164,6 +222,12 @@ function CategoryManager({
         >
           <Trans>Rename</Trans>
         </Button>
+        <Button
+          disabled={!canChange}
+          onClick={() => selected && setForm({ mode: 'move', category: selected })}
+        >
+          <Trans>Move</Trans>
+        </Button>
         <Button variant="danger" disabled={!canChange} onClick={() => selected && remove(selected)}>
           <Trans>Delete</Trans>
         </Button>
@@ -189,7 +253,22 @@ function CategoryManager({
           />
         </div>
       )}
-      {form && (
+      {form?.mode === 'move' && (
+        <MoveCategoryDialog
+          category={form.category}
+          forest={tree}
+          targets={moveTargets(tree, form.category)}
+          services={services}
+          onClose={() => setForm(null)}
+          onMoved={async () => {
+            setForm(null)
+            await load()
+            setRevision((current) => current + 1)
+            onChanged?.()
+          }}
+        />
+      )}
+      {form && form.mode !== 'move' && (
         <CategoryFormDialog
           form={form}
           services={services}
@@ -217,7 +296,7 @@ export function CategoryFormDialog({
   onClose,
   onSaved,
 }: {
-  form: CategoryForm
+  form: Exclude<CategoryForm, { mode: 'move' }>
   services: TemplateServices
   onClose: () => void
   onSaved: (category: { id: string } | null) => void | Promise<void>
@@ -284,4 +363,93 @@ export function CategoryFormDialog({
       />
     </FormDialog>
   )
+}
+
+/**
+ * Moves a category under another parent of its tree: the choice lists only parents that make
+ * no cycle; the server checks again and its refusal is shown as it says it.
+ */
+function MoveCategoryDialog({
+  category,
+  forest,
+  targets,
+  services,
+  onClose,
+  onMoved,
+}: {
+  category: CategoryNode
+  /** The whole tree, for the targets' path names. */
+  forest: readonly CategoryNode[]
+  targets: readonly CategoryNode[]
+  services: TemplateServices
+  onClose: () => void
+  onMoved: () => void | Promise<void>
+}) {
+  const { t } = useLingui()
+  const [parentId, setParentId] = useState<string | null>(null)
+  const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
+  const categoryName = category.category_name
+
+  async function submit() {
+    setHasTriedSubmit(true)
+    if (parentId === null) {
+      toast.warning(t`Choose the new parent category.`)
+      return
+    }
+    try {
+      await services.updateCategory({ id: category.id, pid: parentId }, category.is_system)
+      toast.success(t`Modified successfully.`)
+      await onMoved()
+    } catch (error) {
+      showErrorToast(error)
+    }
+  }
+
+  return (
+    <FormDialog
+      isOpen
+      onOpenChange={(isOpen) => {
+        if (!isOpen) onClose()
+      }}
+      title={<Trans>Move {categoryName}</Trans>}
+      onSubmit={submit}
+      submitLabel={<Trans>Move</Trans>}
+    >
+      <Select
+        label={t`New parent category`}
+        options={targets.map((target) => ({
+          value: target.id,
+          // the full path, so two categories of one name tell apart
+          label: pathNameOf(forest, target),
+        }))}
+        value={parentId}
+        onValueChange={setParentId}
+        placeholder={t`Choose…`}
+        error={hasTriedSubmit && parentId === null ? t`Required` : undefined}
+        required
+      />
+    </FormDialog>
+  )
+}
+
+/** A category's name with its ancestors' (e.g. '2D / Cameras / Domes'), from the whole forest. */
+function pathNameOf(forest: readonly CategoryNode[], target: CategoryNode): string {
+  const byId = new Map<string, CategoryNode>()
+  const walk = (nodes: readonly CategoryNode[]) => {
+    for (const node of nodes) {
+      byId.set(node.id, node)
+      walk(node.children)
+    }
+  }
+  walk(forest)
+  const names = target.piddes
+    .split(',')
+    .map((id) => byId.get(id)?.category_name)
+    .filter((name): name is string => name !== undefined)
+  // a location category's path starts below the location tree's top, which has a name here
+  const top = byId.get(locationCategoryRootId)
+  if (target.kind === 'location' && target.id !== locationCategoryRootId && top) {
+    names.unshift(top.category_name)
+  }
+  return names.length > 0 ? names.join(' / ') : target.category_name
 }

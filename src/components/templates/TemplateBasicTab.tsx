@@ -2,8 +2,11 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { type ChangeEvent, useId, useRef, useState } from 'react'
 import { type CategoryNode, type Template, templateLimits } from '../../api/templates'
 import { Button, FormWrapper, ImagePicker, TextField, toast } from '../../ui'
+import type { ServerMessageItem } from '../../../contract/common'
 import { errorText, showErrorToast } from '../feedback/error-text'
+import { serverMessageText } from '../feedback/server-messages'
 import { CategoryCascade } from './CategoryCascade'
+import { TemplateLevelsEditor } from './TemplateLevelsEditor'
 import {
   basicProblem,
   chooseCategory,
@@ -52,6 +55,11 @@ export function TemplateBasicTab({
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
   const [isIconUploading, setIsIconUploading] = useState(false)
   const [zip, setZip] = useState<ZipUpload>({ state: 'idle' })
+  // what the last conversion said about its model, shown while that model is the template's
+  const [modelWarnings, setModelWarnings] = useState<{
+    uuid: string
+    warnings: readonly ServerMessageItem[]
+  } | null>(null)
   const zipInputId = useId()
   const zipInput = useRef<HTMLInputElement>(null)
   const set = <Key extends keyof TemplateFormValues>(key: Key, value: TemplateFormValues[Key]) =>
@@ -99,6 +107,7 @@ export function TemplateBasicTab({
         iconpath: filePathOf(answer.rootPath, answer.jpgName),
       }))
       setZip({ state: 'idle' })
+      setModelWarnings({ uuid: answer.uuid, warnings: answer.warnings })
       toast.success(t`Model render prepared, format conversion succeeded.`)
     } catch (error) {
       setZip({ state: 'failed', fileName: file.name, reason: errorText(error) })
@@ -183,7 +192,7 @@ export function TemplateBasicTab({
         required
       />
       {values.kind === 'multiLevel' ? (
-        <LevelsEditor values={values} onChange={(levels) => set('levels', levels)} />
+        <TemplateLevelsEditor levels={values.levels} onChange={(levels) => set('levels', levels)} />
       ) : values.type === '2D' ? (
         <div className="ts-template-basic__icon" data-testid="template-icon">
           <ImagePicker
@@ -257,6 +266,9 @@ export function TemplateBasicTab({
               <ZipProgress upload={zip} />
             </div>
           </div>
+          {modelWarnings !== null && modelWarnings.uuid === values.category_zip_uuid && (
+            <ModelWarnings warnings={modelWarnings.warnings} />
+          )}
           {hasTriedSubmit && !values.category_zip_uuid && (
             <p className="ts-field__message ts-field__message--error" role="alert">
               <Trans>Upload the model zip.</Trans>
@@ -283,6 +295,25 @@ export function TemplateBasicTab({
         </label>
       </div>
     </FormWrapper>
+  )
+}
+
+/** A conversion's warnings, rendered from their catalogue ids (a language switch re-renders). */
+function ModelWarnings({ warnings }: { warnings: readonly ServerMessageItem[] }) {
+  if (warnings.length === 0) return null
+  return (
+    <ul className="ts-template-basic__warnings" data-testid="template-model-warnings">
+      {warnings.map((warning) => (
+        <li key={`${warning.messageId} ${JSON.stringify(warning.params)}`}>
+          {serverMessageText({
+            code: '0',
+            messageId: warning.messageId,
+            params: warning.params,
+            datum: null,
+          })}
+        </li>
+      ))}
+    </ul>
   )
 }
 
@@ -314,60 +345,7 @@ function ZipProgress({ upload }: { upload: ZipUpload }) {
   )
 }
 
-function emptyLevel(): TemplateFormValues['levels'][number] {
-  return { level_name: '', customs: [] }
-}
-
 /** A served file's address from the folder and name an upload answered. */
 function filePathOf(rootPath: string, name: string): string {
   return `${rootPath.endsWith('/') ? rootPath : `${rootPath}/`}${name}`
-}
-
-/** The levels of a multi-level template (`projectInfoAllCustoms`). */
-function LevelsEditor({
-  values,
-  onChange,
-}: {
-  values: TemplateFormValues
-  onChange: (levels: TemplateFormValues['levels']) => void
-}) {
-  const { t } = useLingui()
-  const levels = values.levels.length > 0 ? values.levels : [emptyLevel()]
-  const update = (index: number, levelName: string) =>
-    onChange(
-      levels.map((level, at) => (at === index ? { ...level, level_name: levelName } : level)),
-    )
-  return (
-    <fieldset className="ts-template-levels" data-testid="template-levels">
-      <legend className="ts-field__label">
-        <Trans>Levels</Trans>
-      </legend>
-      {levels.map((level, index) => {
-        const levelNumber = index + 1
-        return (
-          // levels have no id until saved; their place is their identity
-          // biome-ignore lint/suspicious/noArrayIndexKey: see above
-          <div className="ts-template-levels__row" key={index}>
-            <TextField
-              label={t`Level ${levelNumber}`}
-              value={level.level_name}
-              maxLength={100}
-              onChange={(event) => update(index, event.target.value)}
-            />
-            <Button
-              variant="ghost"
-              onClick={() => onChange(levels.filter((_, at) => at !== index))}
-              disabled={levels.length === 1}
-              aria-label={t`Remove level ${levelNumber}`}
-            >
-              <Trans>Remove</Trans>
-            </Button>
-          </div>
-        )
-      })}
-      <Button onClick={() => onChange([...levels, emptyLevel()])}>
-        <Trans>Add level</Trans>
-      </Button>
-    </fieldset>
-  )
 }

@@ -1,14 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
 import { type TemplateEvent, type TemplateEventKind, templateEventKinds } from '../../api/templates'
-import { ErrorState, FormWrapper, Spinner, TextField, toast } from '../../ui'
+import { Button, ErrorState, FormWrapper, ImagePicker, Spinner, TextField, toast } from '../../ui'
 import { errorText, showErrorToast } from '../feedback/error-text'
 import type { TemplateServices } from './template-services'
 
 /**
  * The events tab (SPEC §2 template popup "events (link, alarm, offline, fault)"): which kinds
  * of event the POIs made from this template raise, each with the device event code that
- * triggers it.
+ * triggers it and the image a POI shows while the event is active (SPEC §3 `event_image`,
+ * uploaded like an icon; none means the default look).
  */
 export function TemplateEventsTab({
   templateId,
@@ -20,6 +21,7 @@ export function TemplateEventsTab({
   const { t } = useLingui()
   const [events, setEvents] = useState<TemplateEvent[] | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
+  const [uploadingKind, setUploadingKind] = useState<TemplateEventKind | null>(null)
 
   const load = useCallback(async () => {
     setLoadError(null)
@@ -46,6 +48,18 @@ export function TemplateEventsTab({
     void load()
   }, [load])
 
+  async function takeImage(kind: TemplateEventKind, file: File) {
+    setUploadingKind(kind)
+    try {
+      const image = await services.uploadIcon(file)
+      change(kind, { event_image: `${image.rootPath}${image.jpgName}` })
+    } catch (error) {
+      showErrorToast(error)
+    } finally {
+      setUploadingKind(null)
+    }
+  }
+
   async function save() {
     if (!events) return
     try {
@@ -56,6 +70,12 @@ export function TemplateEventsTab({
     }
   }
 
+  function change(kind: TemplateEventKind, patch: Partial<TemplateEvent>) {
+    setEvents((current) =>
+      (current ?? []).map((event) => (event.kind === kind ? { ...event, ...patch } : event)),
+    )
+  }
+
   if (loadError !== null) return <ErrorState message={errorText(loadError)} onRetry={load} />
   if (!events) return <Spinner />
   const names: Record<TemplateEventKind, string> = {
@@ -64,12 +84,8 @@ export function TemplateEventsTab({
     offline: t`Offline`,
     fault: t`Fault`,
   }
-  const change = (kind: TemplateEventKind, patch: Partial<TemplateEvent>) =>
-    setEvents((current) =>
-      (current ?? []).map((event) => (event.kind === kind ? { ...event, ...patch } : event)),
-    )
   return (
-    <FormWrapper onSubmit={save} submitLabel={<Trans>Save</Trans>}>
+    <FormWrapper onSubmit={save} submitLabel={<Trans>Save</Trans>} isBusy={uploadingKind !== null}>
       <fieldset className="ts-template-events" data-testid="template-events">
         <legend className="ts-field__label">
           <Trans>Events the POIs of this template raise</Trans>
@@ -93,6 +109,36 @@ export function TemplateEventsTab({
                 disabled={!event.is_enabled}
                 onChange={(change_) => change(event.kind, { event_code: change_.target.value })}
               />
+              <div className="ts-template-events__image" data-testid={`event-image-${event.kind}`}>
+                <ImagePicker
+                  // a cleared image starts the picker over
+                  key={event.event_image === '' ? 'default' : 'chosen'}
+                  label={t`Image of ${kindName}`}
+                  currentImageUrl={event.event_image || undefined}
+                  disabled={!event.is_enabled || uploadingKind !== null}
+                  onPick={(file) => void takeImage(event.kind, file)}
+                  onReject={(reason) => {
+                    if (reason === 'size') toast.warning(t`Image size is over 2MB!`)
+                    else toast.warning(t`The icon must be a JPG or PNG image.`)
+                  }}
+                  hint={
+                    uploadingKind === event.kind
+                      ? t`Uploading the image…`
+                      : event.event_image
+                        ? t`Shown while the event is active.`
+                        : t`None: the POI keeps its icon.`
+                  }
+                />
+                {event.event_image !== '' && (
+                  <Button
+                    variant="ghost"
+                    onClick={() => change(event.kind, { event_image: '' })}
+                    aria-label={t`Remove the image of ${kindName}`}
+                  >
+                    <Trans>Remove image</Trans>
+                  </Button>
+                )}
+              </div>
             </div>
           )
         })}

@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useCallback, useEffect, useState } from 'react'
-import { type TemplateLabel, type TemplateLabels, templateLimits } from '../../api/templates'
-import { Button, confirmDelete, EmptyState, ErrorState, Spinner, TextField, toast } from '../../ui'
-import { errorText, showErrorToast } from '../feedback/error-text'
+import { useCallback, useState } from 'react'
+import { type TemplateLabel, templateLimits } from '../../api/templates'
+import { Button, EmptyState, ErrorState, Spinner, TextField, toast } from '../../ui'
+import { errorText } from '../feedback/error-text'
 import type { TemplateServices } from './template-services'
+import { useTemplatePart } from './use-template-part'
 
 /**
  * The model labels of a template (SPEC §3 "Template labels"): the current labels with add and
@@ -17,23 +18,10 @@ export function TemplateLabelsTab({
   services: TemplateServices
 }) {
   const { t } = useLingui()
-  const [labels, setLabels] = useState<TemplateLabels | null>(null)
-  const [loadError, setLoadError] = useState<unknown>(null)
+  const fetch = useCallback(() => services.getLabels(templateId), [services, templateId])
+  const part = useTemplatePart(fetch)
+  const labels = part.data
   const [labelKey, setLabelKey] = useState('')
-  const [isAdding, setIsAdding] = useState(false)
-
-  const load = useCallback(async () => {
-    setLoadError(null)
-    try {
-      setLabels(await services.getLabels(templateId))
-    } catch (error) {
-      setLoadError(error)
-    }
-  }, [services, templateId])
-
-  useEffect(() => {
-    void load()
-  }, [load])
 
   async function add(key: string) {
     const trimmed = key.trim()
@@ -41,31 +29,15 @@ export function TemplateLabelsTab({
       toast.warning(t`Please enter the label.`)
       return
     }
-    setIsAdding(true)
-    try {
-      await services.addLabel(templateId, trimmed)
-      toast.success(t`Added successfully.`)
-      setLabelKey('')
-      await load()
-    } catch (error) {
-      showErrorToast(error)
-    } finally {
-      setIsAdding(false)
-    }
+    if (await part.add(() => services.addLabel(templateId, trimmed))) setLabelKey('')
   }
 
-  async function remove(label: TemplateLabel) {
-    if (!(await confirmDelete({ itemName: label.labelKey }))) return
-    try {
-      await services.deleteLabel(label.id)
-      toast.success(t`Deleted.`)
-      await load()
-    } catch (error) {
-      showErrorToast(error)
-    }
-  }
+  const remove = (label: TemplateLabel) =>
+    part.remove(label.labelKey, () => services.deleteLabel(label.id))
 
-  if (loadError !== null) return <ErrorState message={errorText(loadError)} onRetry={load} />
+  if (part.loadError !== null) {
+    return <ErrorState message={errorText(part.loadError)} onRetry={part.load} />
+  }
   if (!labels) return <Spinner />
   const current = new Set(labels.poicategoryLabels.map((label) => label.labelKey))
   const history = labels.poicategoryHistoryLabels.filter((label) => !current.has(label.labelKey))
@@ -76,7 +48,7 @@ export function TemplateLabelsTab({
         noValidate
         onSubmit={(event) => {
           event.preventDefault()
-          if (!isAdding) void add(labelKey)
+          if (!part.isAdding) void add(labelKey)
         }}
       >
         <TextField
@@ -86,7 +58,7 @@ export function TemplateLabelsTab({
           onChange={(event) => setLabelKey(event.target.value)}
           data-testid="label-key"
         />
-        <Button type="submit" variant="primary" isBusy={isAdding}>
+        <Button type="submit" variant="primary" isBusy={part.isAdding}>
           <Trans>Add label</Trans>
         </Button>
       </form>

@@ -1,6 +1,9 @@
+import { i18n } from '@lingui/core'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
+import { messages as enMessages } from '../../i18n/locales/en/messages.po'
+import { messages as koMessages } from '../../i18n/locales/ko/messages.po'
 import { ConfirmHost, ToastHost, toast } from '../../ui'
 import { renderWithI18n } from '../../ui/testing/render-with-i18n'
 import { CategoryFormDialog } from './CategoryManagerDialog'
@@ -184,6 +187,48 @@ describe('template manager popup: basic tab', () => {
     expect(screen.queryByTestId('template-model-preview')).toBeNull()
   })
 
+  it("shows the conversion's warnings in the user's language, from their catalogue ids", async () => {
+    const fake = fakeTemplateServices({
+      async upload3dZip() {
+        return {
+          uuid: 'zip-2',
+          rootPath: '/web/templateModels/zip-2/',
+          jpgName: 'zip-2.png',
+          xmlName: 'zip-2.xml',
+          sbmName: 'zip-2.sbm',
+          sourceName: 'Duck.gltf',
+          triangleCount: 12,
+          sizeBytes: 3,
+          warnings: [
+            {
+              messageId: 'convert.textureMissing',
+              params: { name: 'DuckCM.png' },
+              message: 'The texture DuckCM.png is missing; its material is left untextured.',
+            },
+          ],
+        }
+      },
+    })
+    const { user } = renderManager({ services: fake.services })
+    await screen.findByTestId('template-manager')
+    await chooseCategoryLevel(user, 1, '3D')
+    const input = screen.getByTestId('template-zip-input') as HTMLInputElement
+    await user.upload(input, new File(['zip'], 'duck.zip', { type: 'application/zip' }))
+    const warnings = await screen.findByTestId('template-model-warnings')
+    expect(warnings.textContent).toBe(
+      'The texture DuckCM.png is missing; its material is left untextured.',
+    )
+    // a language switch renders the same warning again, in Korean
+    try {
+      await act(async () => i18n.loadAndActivate({ locale: 'ko', messages: koMessages }))
+      expect(screen.getByTestId('template-model-warnings').textContent).toBe(
+        '텍스처 DuckCM.png이(가) 없어 해당 재질은 텍스처 없이 표시됩니다.',
+      )
+    } finally {
+      await act(async () => i18n.loadAndActivate({ locale: 'en', messages: enMessages }))
+    }
+  })
+
   it('creates a multi-level template with its levels', async () => {
     const fake = fakeTemplateServices()
     const { user } = renderManager({ services: fake.services, kind: 'multiLevel' })
@@ -194,13 +239,49 @@ describe('template manager popup: basic tab', () => {
     await user.type(screen.getByLabelText('Level 1'), 'Floor')
     await user.click(screen.getByRole('button', { name: 'Add level' }))
     await user.type(screen.getByLabelText('Level 2'), 'Room')
+
+    // each level has its own static attributes, checked like a simple template's
+    const roomAttributes = within(screen.getByTestId('level-2-attributes'))
+    await user.type(roomAttributes.getByTestId('level-2-attribute-column'), 'area m2')
+    await user.type(roomAttributes.getByTestId('level-2-attribute-des'), 'Area')
+    await user.type(roomAttributes.getByTestId('level-2-attribute-example'), '40')
+    await user.click(roomAttributes.getByRole('button', { name: 'Add attribute' }))
+    await waitFor(() =>
+      expect(toastTexts().join()).toContain(
+        'The English name may hold only letters, digits and underscores.',
+      ),
+    )
+    await user.clear(roomAttributes.getByTestId('level-2-attribute-column'))
+    // Enter adds the attribute; it does not submit the template
+    await user.type(roomAttributes.getByTestId('level-2-attribute-column'), 'area_m2{Enter}')
+    expect(fake.callsOf('createMultiLevelTemplate')).toHaveLength(0)
+    const table = await screen.findByTestId('level-2-attribute-table')
+    expect(within(table).getByText('area_m2')).toBeTruthy()
+    await user.type(roomAttributes.getByTestId('level-2-attribute-column'), 'area_m2')
+    await user.type(roomAttributes.getByTestId('level-2-attribute-des'), 'Again')
+    await user.type(roomAttributes.getByTestId('level-2-attribute-example'), '1{Enter}')
+    await waitFor(() =>
+      expect(toastTexts().join()).toContain('There is already an attribute named area_m2.'),
+    )
+    // level 1 keeps none; a level's attribute can be removed again before saving
+    expect(screen.queryByTestId('level-1-attribute-table')).toBeNull()
+    await user.type(screen.getByTestId('level-1-attribute-column'), 'owner')
+    await user.type(screen.getByTestId('level-1-attribute-des'), 'Owner')
+    await user.type(screen.getByTestId('level-1-attribute-example'), 'Acme{Enter}')
+    const floorTable = await screen.findByTestId('level-1-attribute-table')
+    await user.click(within(floorTable).getByRole('button', { name: 'Delete Owner' }))
+    expect(screen.queryByTestId('level-1-attribute-table')).toBeNull()
+
     await user.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(isSelected('Model labels')).toBe(true))
     expect(fake.callsOf('createMultiLevelTemplate')[0]?.args[0]).toMatchObject({
       piddes: '1',
       projectInfoAllCustoms: [
         { level_name: 'Floor', customs: [] },
-        { level_name: 'Room', customs: [] },
+        {
+          level_name: 'Room',
+          customs: [{ property_column: 'area_m2', column_des: 'Area', column_example: '40' }],
+        },
       ],
     })
   })
@@ -268,6 +349,44 @@ describe('template manager popup: static attributes and labels', () => {
     expect(question.textContent).toContain('Delete “Brand”?')
     await user.click(within(question).getByRole('button', { name: 'Cancel' }))
     expect(fake.callsOf('deleteAttribute')).toHaveLength(0)
+  })
+
+  it('gives each event kind its own image, saved with the events', async () => {
+    const fake = fakeTemplateServices()
+    const { user } = renderManager({ services: fake.services })
+    await screen.findByTestId('template-manager')
+    await savedTemplate(user)
+    await user.click(tab('Events'))
+    const alarm = await screen.findByTestId('event-image-alarm')
+    const alarmInput = alarm.querySelector<HTMLInputElement>('input[type="file"]')!
+    // a kind that is off takes no image
+    expect(alarmInput.disabled).toBe(true)
+    await user.click(screen.getByRole('checkbox', { name: 'Alarm' }))
+    await user.click(screen.getByRole('checkbox', { name: 'Fault' }))
+    await user.upload(
+      alarmInput,
+      new File([new Uint8Array(10)], 'alarm.png', { type: 'image/png' }),
+    )
+    await waitFor(() =>
+      expect(within(alarm).getByText('Shown while the event is active.')).toBeTruthy(),
+    )
+    const fault = screen.getByTestId('event-image-fault')
+    await user.upload(
+      fault.querySelector<HTMLInputElement>('input[type="file"]')!,
+      new File([new Uint8Array(10)], 'fault.png', { type: 'image/png' }),
+    )
+    await user.click(
+      await within(fault).findByRole('button', { name: 'Remove the image of Fault' }),
+    )
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(fake.callsOf('setEvents')).toHaveLength(1))
+    const saved = fake.callsOf('setEvents')[0]!.args[1] as { kind: string; event_image: string }[]
+    expect(Object.fromEntries(saved.map((event) => [event.kind, event.event_image]))).toEqual({
+      link: '',
+      alarm: '/web/files/alarm.png',
+      offline: '',
+      fault: '',
+    })
   })
 
   it('adds labels to the current list', async () => {

@@ -6,6 +6,7 @@ import * as templatesApi from '../../api/templates'
  */
 export interface TemplateServices {
   findCategoryTree: typeof templatesApi.findCategoryTree
+  findLocationCategoryTree: typeof templatesApi.findLocationCategoryTree
   selectCategoryPage: typeof templatesApi.selectCategoryPage
   addCategory: typeof templatesApi.addCategory
   updateCategory: typeof templatesApi.updateCategory
@@ -35,6 +36,7 @@ export interface TemplateServices {
 /** The server's calls. */
 export const serverTemplateServices: TemplateServices = {
   findCategoryTree: templatesApi.findCategoryTree,
+  findLocationCategoryTree: templatesApi.findLocationCategoryTree,
   selectCategoryPage: templatesApi.selectCategoryPage,
   addCategory: templatesApi.addCategory,
   updateCategory: templatesApi.updateCategory,

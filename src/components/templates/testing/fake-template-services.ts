@@ -45,6 +45,18 @@ export function sampleCategoryTree(): CategoryNode[] {
   return [twoD, threeD]
 }
 
+/** The location category tree (pid '0' at the top): Floors › Rooms. */
+export function sampleLocationTree(): CategoryNode[] {
+  const location = { kind: 'location' as const }
+  const floors = categoryNode('30', 'Floors', null, [], {
+    ...location,
+    is_system: false,
+    can_edit: true,
+  })
+  floors.children = [categoryNode('31', 'Rooms', floors, [], location)]
+  return [floors]
+}
+
 /** A template as the server answers it, from the fields a save sent. */
 export function templateOf(fields: Partial<Template> & { id: string }): Template {
   const piddes = fields.piddes ?? '1'
@@ -104,6 +116,10 @@ export function fakeTemplateServices(overrides: Partial<TemplateServices> = {}) 
     async findCategoryTree() {
       record('findCategoryTree', [])
       return sampleCategoryTree()
+    },
+    async findLocationCategoryTree() {
+      record('findLocationCategoryTree', [])
+      return sampleLocationTree()
     },
     async selectCategoryPage(query) {
       record('selectCategoryPage', [query])
