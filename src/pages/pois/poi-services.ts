@@ -1,5 +1,5 @@
 import * as poisApi from '../../api/pois'
-import type { Template, TemplatePage, TemplateProperty } from '../../api/templates'
+import type { CategoryNode, Template, TemplatePage, TemplateProperty } from '../../api/templates'
 import * as templatesApi from '../../api/templates'
 import type { PoiTemplateInfo } from '../../state/pois'
 
@@ -14,6 +14,8 @@ export interface PoiScreenServices {
     pageSize: number
     keyword?: string
   }) => Promise<TemplatePage>
+  /** The category trees (POI classify names its groups by them). */
+  findCategoryTree: () => Promise<CategoryNode[]>
   /** A template's static attributes (a new POI's custom properties). */
   listAttributes: (templateId: string) => Promise<TemplateProperty[]>
   /** One POI with its custom properties (the modify form, bulk edit of properties). */
@@ -27,6 +29,7 @@ export interface PoiScreenServices {
 /** The server's calls. */
 export const serverPoiScreenServices: PoiScreenServices = {
   listTemplates: templatesApi.listTemplates,
+  findCategoryTree: templatesApi.findCategoryTree,
   listAttributes: templatesApi.listAttributes,
   findPoiDetail: (id) => poisApi.findPoiDetail(id),
   batchCreatePois: poisApi.batchCreatePois,

@@ -8,7 +8,7 @@ import type {
   ProjectPoisDatum,
   UpdatePoiBody,
 } from '../../../api/pois'
-import type { TemplateListItem } from '../../../api/templates'
+import type { CategoryNode, TemplateListItem } from '../../../api/templates'
 import { templateOf } from '../../../components/templates/testing/fake-template-services'
 import type { PoiStoreServices } from '../../../state/pois'
 import type { PoiScreenServices } from '../poi-services'
@@ -410,6 +410,7 @@ export function createFakeScreenServices(
     string,
     { property_column: string; column_des: string; column_example: string }[]
   > = {},
+  categoryTree: CategoryNode[] = [],
 ): PoiScreenServices & { batchCalls: unknown[] } {
   const batchCalls: unknown[] = []
   const listItemOf = (template: PoiSceneTemplate): TemplateListItem => ({
@@ -438,6 +439,9 @@ export function createFakeScreenServices(
         pageNo,
         pageSize,
       }
+    },
+    async findCategoryTree() {
+      return categoryTree
     },
     async listAttributes(templateId) {
       return (attributes[templateId] ?? []).map((attribute, index) => ({
