@@ -114,6 +114,9 @@ export const serverPoiStoreServices: PoiStoreServices = {
   deletePoiList: poisApi.deletePoiList,
 }
 
+/** How POI classify groups POIs: by their template's category, or by template. */
+export type PoiGrouping = 'category' | 'template'
+
 /** Which scene the POIs belong to (how `position` reads). */
 export type PoiFrame = 'city' | 'building'
 
@@ -128,7 +131,9 @@ export interface PoiStoreState {
   revision: number
   count: number
   selectedIds: string[]
-  /** POI classify: groups (category nodes) hidden in the scene. */
+  /** POI classify: what a group is (a template's category node, or the template itself). */
+  grouping: PoiGrouping
+  /** POI classify: groups hidden in the scene (ids of the current grouping). */
   hiddenGroupIds: string[]
   ghostCount: number
   /** Calls sent and not answered yet. */
@@ -343,6 +348,7 @@ export function createPoiStore(
     revision: 0,
     count: 0,
     selectedIds: [],
+    grouping: 'category',
     hiddenGroupIds: [],
     ghostCount: 0,
     pendingCount: 0,
@@ -371,7 +377,9 @@ export function createPoiStore(
   }
 
   const groupOf = (entry: PoiEntry): string =>
-    templates.get(entry.templateId)?.category_node_id || entry.templateId
+    state.grouping === 'template'
+      ? entry.templateId
+      : templates.get(entry.templateId)?.category_node_id || entry.templateId
 
   const scenePoiOf = (entry: PoiEntry): ScenePoi => ({
     id: entry.id,
@@ -905,6 +913,21 @@ export function createPoiStore(
       setSelection(ids.map(resolveId))
     },
 
+    /**
+     * POI classify: groups by category or by template from now on. Every group is shown again
+     * and the scenes get the POIs with their new group ids.
+     */
+    setGrouping(grouping: PoiGrouping): void {
+      if (state.grouping === grouping) return
+      state.grouping = grouping
+      state.hiddenGroupIds = []
+      const all = [...records.values()].map(scenePoiOf)
+      eachScene(async (scene) => {
+        await scene.setPois(all)
+        await scene.setHiddenGroups([])
+      })
+    },
+
     /** POI classify: hides or shows a group in every scene. */
     setGroupHidden(groupId: string, isHidden: boolean): void {
       const hidden = new Set(state.hiddenGroupIds)
@@ -912,6 +935,13 @@ export function createPoiStore(
       else hidden.delete(groupId)
       state.hiddenGroupIds = [...hidden]
       const list = [...hidden]
+      eachScene((scene) => scene.setHiddenGroups(list))
+    },
+
+    /** POI classify: exactly these groups hidden (show all: []). */
+    setHiddenGroups(groupIds: string[]): void {
+      state.hiddenGroupIds = [...new Set(groupIds)]
+      const list = [...state.hiddenGroupIds]
       eachScene((scene) => scene.setHiddenGroups(list))
     },
 

@@ -8,7 +8,10 @@ import type {
   ProjectPoisDatum,
   UpdatePoiBody,
 } from '../../../api/pois'
+import type { CategoryNode, TemplateListItem } from '../../../api/templates'
+import { templateOf } from '../../../components/templates/testing/fake-template-services'
 import type { PoiStoreServices } from '../../../state/pois'
+import type { PoiScreenServices } from '../poi-services'
 
 /**
  * An in-memory POI server for component and store tests (tests only): it answers like the real
@@ -393,6 +396,68 @@ export function createRecordingScene(prefix: 'city' | 'building' = 'city') {
       setGhosts: record('setPoiGhosts'),
       flyTo: record('flyToPoi'),
       toScreen: async () => null,
+    },
+  }
+}
+
+/**
+ * The shared screens' other calls answered from a fake server (tests only): its templates as
+ * the template list, `attributes` as their static attributes.
+ */
+export function createFakeScreenServices(
+  server: FakePoiServer,
+  attributes: Record<
+    string,
+    { property_column: string; column_des: string; column_example: string }[]
+  > = {},
+  categoryTree: CategoryNode[] = [],
+): PoiScreenServices & { batchCalls: unknown[] } {
+  const batchCalls: unknown[] = []
+  const listItemOf = (template: PoiSceneTemplate): TemplateListItem => ({
+    ...templateOf({
+      id: template.id,
+      name: template.name,
+      type: template.type,
+      category_id: template.category_node_id,
+      poicategory_code: template.poicategory_code,
+      iconpath: template.iconpath,
+      jpg_name: template.jpg_name,
+      glbf_name: template.sbm_name,
+      file_path: template.filepath,
+    }),
+    classify: template.type,
+    category: template.category_node_id,
+    encoding: template.poicategory_code,
+  })
+  return {
+    batchCalls,
+    async listTemplates({ pageNo, pageSize }) {
+      const all = [...server.templates.values()].map(listItemOf)
+      return {
+        list: all.slice((pageNo - 1) * pageSize, pageNo * pageSize),
+        total: all.length,
+        pageNo,
+        pageSize,
+      }
+    },
+    async findCategoryTree() {
+      return categoryTree
+    },
+    async listAttributes(templateId) {
+      return (attributes[templateId] ?? []).map((attribute, index) => ({
+        id: `${templateId}-a${index}`,
+        poicategoryid: templateId,
+        created_at: stamp,
+        ...attribute,
+      }))
+    },
+    findPoiDetail: (id) => server.findPoiDetail(id),
+    async batchCreatePois(input) {
+      batchCalls.push(input)
+      return { count: 0, isDryRun: input.isDryRun, ids: [] }
+    },
+    async selectPoisByModel() {
+      return []
     },
   }
 }
