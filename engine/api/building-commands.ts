@@ -8,6 +8,7 @@ import type {
   GmlStateEntry,
   Vector3Tuple,
 } from './building-snapshot'
+import type { PoiCommands } from './poi-commands'
 
 export type {
   BuildingFloorDescription,
@@ -44,10 +45,10 @@ export interface GmlLoadResult {
 
 /**
  * Commands of the building half of the engine (three.js scene, SBM models, floors, picking,
- * GML networks). `EngineCommands` extends this map, so each entry needs a handler in
+ * GML networks, POIs). `EngineCommands` extends this map, so each entry needs a handler in
  * engine/building.
  */
-export interface BuildingCommands {
+export interface BuildingCommands extends PoiCommands<'building'> {
   /**
    * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in
    * the SBM decode workers, registers its stored BVHs in the picking worker and renders. Each

@@ -3,6 +3,8 @@
  * building. Everything here is JSON-safe: no three.js or worker object ever reaches the UI.
  */
 
+import type { PoiLayerState } from './poi-commands'
+
 /** x, y, z (read-only, so a valtio snapshot of it type-checks where the engine's does). */
 export type Vector3Tuple = readonly [number, number, number]
 
@@ -245,6 +247,8 @@ export interface BuildingSnapshot {
   readonly lastPick: BuildingPick | null
   readonly camera: BuildingCameraState
   readonly gml: GmlState
+  /** The POIs drawn in the building (issue 16). */
+  readonly pois: PoiLayerState
   /** Null until the scene has a canvas to render into. */
   readonly render: BuildingRenderState | null
 }
@@ -276,6 +280,20 @@ export function createInitialGmlState(): GmlState {
   }
 }
 
+/** The POI layer with nothing in it (no scene open, or no POIs handed to it yet). */
+export function createInitialPoiLayerState(): PoiLayerState {
+  return {
+    count: 0,
+    drawnCount: 0,
+    clusterCount: 0,
+    selectedIds: [],
+    hoveredId: null,
+    hiddenGroupIds: [],
+    ghostCount: 0,
+    failedTemplateIds: [],
+  }
+}
+
 /** The building snapshot with no scene open. */
 export function createInitialBuildingSnapshot(): BuildingSnapshot {
   return {
@@ -289,6 +307,7 @@ export function createInitialBuildingSnapshot(): BuildingSnapshot {
     lastPick: null,
     camera: defaultBuildingCamera,
     gml: createInitialGmlState(),
+    pois: createInitialPoiLayerState(),
     render: null,
   }
 }

@@ -1,4 +1,5 @@
-import type { Vector3Tuple } from './building-snapshot'
+/** x, y, z; the same shape as the snapshots' `Vector3Tuple` (not imported: the building snapshot imports this module). */
+type Vector3Tuple = readonly [number, number, number]
 
 /**
  * POIs as the two scenes draw them (issue 16). Both halves take the same shapes under the same

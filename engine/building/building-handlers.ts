@@ -6,6 +6,7 @@ import {
   type BuildingRenderState,
   type BuildingSceneDescription,
   createInitialBuildingSnapshot,
+  createInitialPoiLayerState,
 } from '../api/building-snapshot'
 import type { CommandHandlers } from '../api/commands'
 import { EngineError } from '../api/errors'
@@ -19,6 +20,8 @@ import {
 import { BuildingScene } from './building-scene'
 import { BuildingView } from './building-view'
 import { placementProblem } from './gml-placement'
+import { createBuildingPoiHandlers } from './pois/poi-handlers'
+import { BuildingPoiLayer } from './pois/poi-layer'
 
 /** Worker factories and limits of the building scene (all optional). */
 export interface BuildingEngineOptions {
@@ -46,6 +49,8 @@ export function createBuildingHandlers(
     { maxWorkers: options.maxDecodeWorkers ?? Math.min(3, Math.max(1, cores)) },
   )
   let scene: BuildingScene | null = null
+  /** The open scene's POIs; made and freed with the scene. */
+  let pois: BuildingPoiLayer | null = null
   let renderState: BuildingRenderState | null = null
   let zoomFactors = { minFactor: 1, maxFactor: 1 }
   let wheelScale = 1
@@ -68,7 +73,15 @@ export function createBuildingHandlers(
 
   const publish = () => {
     const base = scene ? scene.snapshot() : createInitialBuildingSnapshot()
-    context.updateState({ building: { ...base, camera: cameraState(), render: renderState } })
+    pois?.setFloorVisibility(base.floors, base.selectedFloorId)
+    context.updateState({
+      building: {
+        ...base,
+        pois: pois?.state() ?? createInitialPoiLayerState(),
+        camera: cameraState(),
+        render: renderState,
+      },
+    })
   }
 
   const view = new BuildingView({
@@ -77,7 +90,10 @@ export function createBuildingHandlers(
       publish()
     },
     onCameraChanged: publish,
-    beforeRender: (camera, viewportPixels) => scene?.beforeRender(camera, viewportPixels),
+    beforeRender: (camera, viewportPixels) => {
+      scene?.beforeRender(camera, viewportPixels)
+      pois?.beforeRender(camera, viewportPixels)
+    },
   })
   view.attach(context.getCanvas())
   const stopWatchingCanvas = context.onCanvasChanged(() => {
@@ -96,6 +112,8 @@ export function createBuildingHandlers(
     }
   }
   const closeScene = () => {
+    pois?.dispose()
+    pois = null
     scene?.dispose()
     scene = null
     view.hasUserMovedCamera = false
@@ -104,6 +122,15 @@ export function createBuildingHandlers(
   }
 
   const handlers: BuildingHandlers = {
+    ...createBuildingPoiHandlers({
+      view,
+      layer: () => {
+        openScene()
+        return pois!
+      },
+      pickSurface: (x, y) => openScene().pick(view.rayAt(x, y), false),
+      requireCanvas,
+    }),
     'building.open': async ({ description }) => {
       checkDescription(description)
       closeScene()
@@ -118,6 +145,16 @@ export function createBuildingHandlers(
         },
       })
       scene = opened
+      const layer = new BuildingPoiLayer({
+        decodePool,
+        cssSize: () => view.cssSize(),
+        requestRender: () => view.requestRender(),
+        onChange: () => {
+          if (pois === layer) publish()
+        },
+      })
+      view.scene.add(layer.group)
+      pois = layer
       publish()
       // Closed or replaced meanwhile: the answer still says what had loaded; that is no failure.
       return opened.load()
@@ -226,6 +263,8 @@ export function createBuildingHandlers(
     ...handlers,
     dispose() {
       stopWatchingCanvas()
+      pois?.dispose()
+      pois = null
       scene?.dispose()
       scene = null
       decodePool.dispose()

@@ -144,6 +144,12 @@ export function takeForPicking(decoded: DecodedSbm): DecodedSbm {
     normals: null,
     uvs: null,
     indices: decoded.indices.slice(),
+    // Own placements: the scene bakes a floor's lift into these, which must not move the model
+    // drawn from the same decode (one message carries both, so shared objects stay shared).
+    instances: decoded.instances.map((instance) => ({
+      ...instance,
+      matrixWorld: instance.matrixWorld.slice(),
+    })),
     bvhRoots: decoded.bvhRoots,
     materials: [],
     textures: [],

@@ -1,0 +1,52 @@
+import { CanvasTexture, LinearFilter } from 'three'
+
+type AnyCanvas = HTMLCanvasElement | OffscreenCanvas
+type AnyContext = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D
+
+/** A 2D canvas on this thread: an OffscreenCanvas where there is one (the engine may run in a worker). */
+function createCanvas(width: number, height: number): AnyCanvas {
+  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(width, height)
+  const canvas = document.createElement('canvas')
+  canvas.width = width
+  canvas.height = height
+  return canvas
+}
+
+/**
+ * A canvas drawn into and uploaded as one texture. Rects are handed out as
+ * `[u, v, width, height]` fractions with v from the top (the texture is not flipped), which is
+ * what `ScreenQuadBatch` reads.
+ */
+export class CanvasAtlas {
+  readonly canvas: AnyCanvas
+  readonly context: AnyContext
+  readonly texture: CanvasTexture
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
+    this.canvas = createCanvas(width, height)
+    this.context = this.canvas.getContext('2d') as AnyContext
+    this.texture = new CanvasTexture(this.canvas as HTMLCanvasElement)
+    this.texture.flipY = false
+    this.texture.generateMipmaps = false
+    this.texture.minFilter = LinearFilter
+    this.texture.magFilter = LinearFilter
+  }
+
+  /** The texture rect of a canvas rect in pixels. */
+  rect(x: number, y: number, width: number, height: number): [number, number, number, number] {
+    return [x / this.width, y / this.height, width / this.width, height / this.height]
+  }
+
+  /** Marks the canvas changed: uploaded again before the next draw. */
+  changed(): void {
+    this.texture.needsUpdate = true
+  }
+
+  /** Frees the texture. */
+  dispose(): void {
+    this.texture.dispose()
+  }
+}

@@ -1,0 +1,142 @@
+import { CanvasAtlas } from './canvas-atlas'
+
+/** Pixels of one icon cell (the icon is drawn inside with a small margin). */
+const CELL = 64
+const COLUMNS = 16
+
+/** Cells drawn by the engine itself, before the templates' icons. */
+export const ICON_CELL = { cluster: 0, selectedRing: 1, hoveredRing: 2, fallback: 3 } as const
+const FIRST_TEMPLATE_CELL = 4
+
+/**
+ * One texture with every template's icon, so all 2D markers draw in one call. Each template
+ * gets a cell when its look is set; the picture is fetched and drawn into it when it arrives
+ * (until then, and if it fails, the cell shows a plain pin, so a POI never disappears because
+ * of its picture). Cells of templates no longer used are reused.
+ */
+export class IconAtlas {
+  readonly atlas = new CanvasAtlas(CELL * COLUMNS, CELL * COLUMNS)
+  private readonly cells = new Map<string, { cell: number; url: string }>()
+  private readonly freeCells: number[] = []
+  private nextCell = FIRST_TEMPLATE_CELL
+  private isDisposed = false
+
+  constructor(private readonly onLoaded: () => void) {
+    this.drawBuiltIns()
+  }
+
+  /** The texture rect of a cell. */
+  rectOf(cell: number): [number, number, number, number] {
+    const column = cell % COLUMNS
+    const row = Math.floor(cell / COLUMNS)
+    // Half a pixel in, so linear filtering never samples the neighbour.
+    return this.atlas.rect(column * CELL + 0.5, row * CELL + 0.5, CELL - 1, CELL - 1)
+  }
+
+  /** The cell of a template's icon, or the fallback pin when the template has no look. */
+  cellOf(templateId: string): number {
+    return this.cells.get(templateId)?.cell ?? ICON_CELL.fallback
+  }
+
+  /** Sets the icons in use: new ones load, unused cells are freed. */
+  setIcons(icons: ReadonlyMap<string, string>): void {
+    for (const [templateId, entry] of this.cells) {
+      if (icons.get(templateId) === entry.url) continue
+      this.cells.delete(templateId)
+      this.freeCells.push(entry.cell)
+    }
+    for (const [templateId, url] of icons) {
+      if (this.cells.has(templateId)) continue
+      const cell = this.freeCells.pop() ?? this.nextCell++
+      if (cell >= COLUMNS * COLUMNS) continue // more than 252 templates: the fallback pin
+      this.cells.set(templateId, { cell, url })
+      this.drawPin(cell, colourOf(templateId))
+      void this.load(templateId, cell, url)
+    }
+    this.atlas.changed()
+  }
+
+  /** Frees the texture; pictures still loading are dropped. */
+  dispose(): void {
+    this.isDisposed = true
+    this.atlas.dispose()
+  }
+
+  private async load(templateId: string, cell: number, url: string): Promise<void> {
+    try {
+      if (!url) return
+      const response = await fetch(url)
+      if (!response.ok) return
+      const bitmap = await createImageBitmap(await response.blob())
+      const isCurrent = this.cells.get(templateId)?.cell === cell && !this.isDisposed
+      if (isCurrent) {
+        const { x, y } = this.origin(cell)
+        const context = this.atlas.context
+        context.clearRect(x, y, CELL, CELL)
+        const scale = Math.min((CELL - 8) / bitmap.width, (CELL - 8) / bitmap.height)
+        const width = bitmap.width * scale
+        const height = bitmap.height * scale
+        context.drawImage(bitmap, x + (CELL - width) / 2, y + (CELL - height) / 2, width, height)
+        this.atlas.changed()
+        this.onLoaded()
+      }
+      bitmap.close()
+    } catch {
+      // A picture that cannot be fetched or decoded keeps the pin.
+    }
+  }
+
+  private origin(cell: number): { x: number; y: number } {
+    return { x: (cell % COLUMNS) * CELL, y: Math.floor(cell / COLUMNS) * CELL }
+  }
+
+  private drawBuiltIns(): void {
+    const context = this.atlas.context
+    const disc = (cell: number, fill: string, stroke: string, radius: number) => {
+      const { x, y } = this.origin(cell)
+      context.beginPath()
+      context.arc(x + CELL / 2, y + CELL / 2, radius, 0, Math.PI * 2)
+      context.fillStyle = fill
+      context.fill()
+      context.lineWidth = 4
+      context.strokeStyle = stroke
+      context.stroke()
+    }
+    disc(ICON_CELL.cluster, '#1565c0', '#ffffff', CELL / 2 - 4)
+    const ring = (cell: number, colour: string) => {
+      const { x, y } = this.origin(cell)
+      context.beginPath()
+      context.arc(x + CELL / 2, y + CELL / 2, CELL / 2 - 5, 0, Math.PI * 2)
+      context.lineWidth = 7
+      context.strokeStyle = colour
+      context.stroke()
+    }
+    ring(ICON_CELL.selectedRing, '#ff9800')
+    ring(ICON_CELL.hoveredRing, '#ffffff')
+    this.drawPin(ICON_CELL.fallback, '#e53935')
+    this.atlas.changed()
+  }
+
+  /** A round pin in a colour: drawn until (or instead of) the template's picture. */
+  private drawPin(cell: number, colour: string): void {
+    const context = this.atlas.context
+    const { x, y } = this.origin(cell)
+    context.clearRect(x, y, CELL, CELL)
+    context.beginPath()
+    context.arc(x + CELL / 2, y + CELL / 2, CELL / 2 - 8, 0, Math.PI * 2)
+    context.fillStyle = colour
+    context.fill()
+    context.lineWidth = 5
+    context.strokeStyle = '#ffffff'
+    context.stroke()
+  }
+}
+
+/** A stable colour per template, so pins of different templates tell apart. */
+function colourOf(templateId: string): string {
+  let hash = 0
+  for (let index = 0; index < templateId.length; index++) {
+    hash = (hash * 31 + templateId.charCodeAt(index)) | 0
+  }
+  return `hsl(${Math.abs(hash) % 360}, 70%, 45%)`
+}

@@ -1,0 +1,270 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { BuildingSceneDescription } from '../../api/building-snapshot'
+import type { ScenePoi } from '../../api/poi-commands'
+import { Engine } from '../../core/engine'
+import { engineContextAttributes } from '../../view/webgl-probe'
+import { boxSbm } from '../testing/box-sbm'
+
+/**
+ * POIs in the building scene as the app draws them: real Chromium, WebGL2 on SwiftShader, the
+ * real decode and picking workers. The canvas keeps its drawing buffer (the engine reuses the
+ * context the test made), so the test reads the pixels where `building.poiToScreen` says a
+ * marker is.
+ */
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+function blobUrl(bytes: Uint8Array<ArrayBuffer> | Blob): string {
+  const url = URL.createObjectURL(bytes instanceof Blob ? bytes : new Blob([bytes]))
+  cleanups.push(() => URL.revokeObjectURL(url))
+  return url
+}
+
+/** A square PNG icon of one colour. */
+async function iconUrl(colour: string): Promise<string> {
+  const canvas = new OffscreenCanvas(32, 32)
+  const context = canvas.getContext('2d')!
+  context.fillStyle = colour
+  context.fillRect(0, 0, 32, 32)
+  return blobUrl(await canvas.convertToBlob({ type: 'image/png' }))
+}
+
+function startEngine() {
+  const canvas = document.createElement('canvas')
+  canvas.style.width = '320px'
+  canvas.style.height = '240px'
+  canvas.style.display = 'block'
+  document.body.append(canvas)
+  canvas.getContext('webgl2', { ...engineContextAttributes, preserveDrawingBuffer: true })
+  const engine = new Engine({ canvas })
+  cleanups.push(() => {
+    engine.dispose()
+    canvas.remove()
+  })
+  return { engine, canvas }
+}
+
+/** The colour (0–255) of the canvas at CSS pixel (x, y) as last drawn. */
+function pixelAt(canvas: HTMLCanvasElement, x: number, y: number): [number, number, number] {
+  const scale = canvas.width / canvas.clientWidth
+  const copy = new OffscreenCanvas(canvas.width, canvas.height)
+  const context = copy.getContext('2d')!
+  context.drawImage(canvas, 0, 0)
+  const data = context.getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data
+  return [data[0]!, data[1]!, data[2]!]
+}
+
+/** Two grey slabs, the ground floor at 0 m and the first floor lifted to 3 m. */
+function twoFloors(): BuildingSceneDescription {
+  const slab = (name: string) =>
+    boxSbm([{ name, size: [20, 0.2, 20], centre: [0, 0, 0], color: [0.5, 0.5, 0.5] }], {
+      role: 'floor',
+    })
+  const f1 = slab('F1 slab')
+  const f2 = slab('F2 slab')
+  return {
+    projectId: 'poi-house',
+    name: 'POI house',
+    shellModelId: null,
+    floors: [
+      { id: 'F1', name: '1F', elevationMeters: 0, modelIds: ['f1'] },
+      { id: 'F2', name: '2F', elevationMeters: 3, modelIds: ['f2'] },
+    ],
+    models: [
+      {
+        id: 'f1',
+        name: 'F1',
+        role: 'floor',
+        floorId: 'F1',
+        url: blobUrl(f1),
+        sizeBytes: f1.byteLength,
+      },
+      {
+        id: 'f2',
+        name: 'F2',
+        role: 'floor',
+        floorId: 'F2',
+        url: blobUrl(f2),
+        sizeBytes: f2.byteLength,
+      },
+    ],
+  }
+}
+
+function poi(
+  id: string,
+  templateId: string,
+  position: [number, number, number],
+  extra: Partial<ScenePoi> = {},
+): ScenePoi {
+  return {
+    id,
+    templateId,
+    label: id,
+    position,
+    heading: 0,
+    pitch: 0,
+    roll: 0,
+    floorId: 'F2',
+    groupId: 'cameras',
+    ...extra,
+  }
+}
+
+const isMagenta = ([red, green, blue]: number[]) => red! > 200 && green! < 60 && blue! > 200
+const isGreen = ([red, green, blue]: number[]) => green! > 120 && red! < 90 && blue! < 90
+
+describe('building POIs in Chromium', () => {
+  it('draws 2D markers and 3D models where poiToScreen says, picks, hides groups and floors', async () => {
+    const { engine, canvas } = startEngine()
+    await engine.run('building.open', { description: twoFloors() })
+    await engine.run('building.setCamera', { position: [0, 30, 0.01], target: [0, 3, 0] })
+    const greenBox = boxSbm(
+      [{ name: 'Camera body', size: [1.2, 1.2, 1.2], centre: [0, 0.6, 0], color: [0, 0.8, 0] }],
+      { role: 'model' },
+    )
+    await engine.run('building.setPoiLooks', {
+      looks: [
+        { templateId: 'sensor', kind: '2D', iconUrl: await iconUrl('#ff00ff') },
+        { templateId: 'camera', kind: '3D', iconUrl: '', modelUrl: blobUrl(greenBox) },
+      ],
+    })
+    const sensor = poi('sensor-1', 'sensor', [-4, 3.1, 0])
+    const camera = poi('camera-1', 'camera', [4, 3.1, 0], { groupId: 'models' })
+    await engine.run('building.setPois', { pois: [sensor, camera] })
+
+    const sensorAt = await engine.run('building.poiToScreen', { position: sensor.position })
+    const cameraAt = await engine.run('building.poiToScreen', { position: camera.position })
+    expect(sensorAt.isVisible).toBe(true)
+    expect(sensorAt.x).toBeLessThan(cameraAt.x)
+    // The icon arrives asynchronously; the 3D model after its decode.
+    await expect
+      .poll(async () => {
+        await engine.run('building.countDrawnPixels')
+        return isMagenta(pixelAt(canvas, sensorAt.x, sensorAt.y))
+      })
+      .toBe(true)
+    await expect
+      .poll(async () => {
+        await engine.run('building.countDrawnPixels')
+        return isGreen(pixelAt(canvas, cameraAt.x, cameraAt.y - 2))
+      })
+      .toBe(true)
+    expect(engine.getSnapshot().building.pois).toMatchObject({
+      count: 2,
+      drawnCount: 2,
+      clusterCount: 0,
+    })
+
+    // Picking: the marker and the model answer; empty floor does not; select highlights.
+    expect(
+      await engine.run('building.pickPoiAtScreenPoint', { x: sensorAt.x + 5, y: sensorAt.y }),
+    ).toEqual({ poiId: 'sensor-1' })
+    expect(
+      await engine.run('building.pickPoiAtScreenPoint', {
+        x: cameraAt.x,
+        y: cameraAt.y,
+        select: true,
+      }),
+    ).toEqual({ poiId: 'camera-1' })
+    expect(await engine.run('building.pickPoiAtScreenPoint', { x: 10, y: 10 })).toBeNull()
+    await expect.poll(() => engine.getSnapshot().building.pois.selectedIds).toEqual(['camera-1'])
+    await engine.run('building.hoverPoiAtScreenPoint', { x: sensorAt.x, y: sensorAt.y })
+    await expect.poll(() => engine.getSnapshot().building.pois.hoveredId).toBe('sensor-1')
+
+    // POI classify: a hidden group is neither drawn nor picked.
+    await engine.run('building.setHiddenPoiGroups', { groupIds: ['cameras'] })
+    await engine.run('building.countDrawnPixels')
+    expect(isMagenta(pixelAt(canvas, sensorAt.x, sensorAt.y))).toBe(false)
+    expect(
+      await engine.run('building.pickPoiAtScreenPoint', { x: sensorAt.x, y: sensorAt.y }),
+    ).toBeNull()
+    await engine.run('building.setHiddenPoiGroups', { groupIds: [] })
+
+    // Hiding the floor hides its POIs (both kinds).
+    await engine.run('building.setFloorVisible', { floorId: 'F2', isVisible: false })
+    await engine.run('building.countDrawnPixels')
+    expect(isMagenta(pixelAt(canvas, sensorAt.x, sensorAt.y))).toBe(false)
+    expect(isGreen(pixelAt(canvas, cameraAt.x, cameraAt.y - 2))).toBe(false)
+    expect(
+      await engine.run('building.pickPoiAtScreenPoint', { x: cameraAt.x, y: cameraAt.y }),
+    ).toBeNull()
+    await engine.run('building.setFloorVisible', { floorId: 'F2', isVisible: true })
+    await engine.run('building.countDrawnPixels')
+    expect(isMagenta(pixelAt(canvas, sensorAt.x, sensorAt.y))).toBe(true)
+
+    // Removing takes the marker away and out of the selection.
+    await engine.run('building.removePois', { ids: ['camera-1'] })
+    await expect
+      .poll(() => engine.getSnapshot().building.pois)
+      .toMatchObject({ count: 1, selectedIds: [] })
+  })
+
+  it('finds the surface to place on without recording a pick, draws ghosts, flies to a POI', async () => {
+    const { engine } = startEngine()
+    await engine.run('building.open', { description: twoFloors() })
+    await engine.run('building.setCamera', { position: [0, 30, 0.01], target: [0, 3, 0] })
+    const surface = await engine.run('building.surfacePointAtScreenPoint', { x: 160, y: 120 })
+    expect(surface).toMatchObject({ surface: 'model', floorId: 'F2' })
+    expect(surface!.position[1]).toBeCloseTo(3.1, 3)
+    expect(surface!.normal[1]).toBeCloseTo(1, 5)
+    expect(engine.getSnapshot().building.lastPick).toBeNull()
+    expect(await engine.run('building.surfacePointAtScreenPoint', { x: 2, y: 2 })).toBeNull()
+
+    await engine.run('building.setPoiLooks', {
+      looks: [{ templateId: 'sensor', kind: '2D', iconUrl: await iconUrl('#ff00ff') }],
+    })
+    await engine.run('building.setPoiGhosts', {
+      pois: [poi('ghost-1', 'sensor', [1, 3.1, 1]), poi('ghost-2', 'sensor', [2, 3.1, 1])],
+    })
+    await expect.poll(() => engine.getSnapshot().building.pois.ghostCount).toBe(2)
+    // Ghosts are a preview: not pickable.
+    const ghostAt = await engine.run('building.poiToScreen', { position: [1, 3.1, 1] })
+    expect(await engine.run('building.pickPoiAtScreenPoint', ghostAt)).toBeNull()
+
+    await engine.run('building.setPois', { pois: [poi('far', 'sensor', [8, 3.1, -8])] })
+    await engine.run('building.flyToPoi', { id: 'far' })
+    await expect.poll(() => engine.getSnapshot().building.camera.target[0]).toBeCloseTo(8, 6)
+    expect(engine.getSnapshot().building.camera.target[1]).toBeCloseTo(3.1, 6)
+    expect(engine.getSnapshot().building.camera.distance).toBeLessThanOrEqual(12.001)
+    const at = await engine.run('building.poiToScreen', { position: [8, 3.1, -8] })
+    expect(at.x).toBeCloseTo(160, 0)
+    expect(at.y).toBeCloseTo(120, 0)
+    await expect(engine.run('building.flyToPoi', { id: 'nope' })).rejects.toThrow(/nope/)
+    await expect(
+      engine.run('building.upsertPois', { pois: [poi('bad', 'sensor', [Number.NaN, 0, 0])] }),
+    ).rejects.toThrow(/three finite numbers/)
+  })
+
+  it('clusters 100,000 crowded markers and still picks one under the pointer', async () => {
+    const { engine } = startEngine()
+    await engine.run('building.open', { description: twoFloors() })
+    await engine.run('building.setCamera', { position: [0, 60, 0.01], target: [0, 0, 0] })
+    await engine.run('building.setPoiLooks', {
+      looks: [{ templateId: 'sensor', kind: '2D', iconUrl: await iconUrl('#ff00ff') }],
+    })
+    const pois: ScenePoi[] = []
+    for (let index = 0; index < 100_000; index++) {
+      const x = ((index % 400) / 400) * 18 - 9
+      const z = (Math.floor(index / 400) / 250) * 18 - 9
+      pois.push(
+        poi(`p${index}`, 'sensor', [x, 0.1, z], { floorId: 'F1', label: `Sensor ${index}` }),
+      )
+    }
+    await engine.run('building.setPois', { pois })
+    await engine.run('building.countDrawnPixels')
+    await expect.poll(() => engine.getSnapshot().building.pois.count).toBe(100_000)
+    const state = engine.getSnapshot().building.pois
+    expect(state.clusterCount).toBeGreaterThan(0)
+    // Crowded markers merge: far fewer marks than POIs, each cluster counted once.
+    expect(state.drawnCount).toBeLessThan(2_000)
+    const at = await engine.run('building.poiToScreen', { position: pois[20_200]!.position })
+    const picked = await engine.run('building.pickPoiAtScreenPoint', at)
+    expect(picked).not.toBeNull()
+    const pickedPoi = pois.find((candidate) => candidate.id === picked!.poiId)!
+    const pickedAt = await engine.run('building.poiToScreen', { position: pickedPoi.position })
+    expect(Math.hypot(pickedAt.x - at.x, pickedAt.y - at.y)).toBeLessThan(2)
+  })
+})

@@ -1,0 +1,407 @@
+import { Group, Matrix4, type PerspectiveCamera, type Vector2 } from 'three'
+import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
+import type { PoiLayerState, PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
+import type { WorkerPool } from '../../workers/create-worker-client'
+import { ICON_CELL, IconAtlas } from './icon-atlas'
+import { LabelAtlas } from './label-atlas'
+import { PoiModels } from './poi-models'
+import { PoiRecords } from './poi-records'
+import { ClusterGrid, DeclutterGrid, projectAll } from './poi-screen'
+import { ScreenQuadBatch } from './screen-quad-batch'
+
+/** Marker size and cluster cell, CSS pixels. */
+export const MARKER_PIXELS = 28
+const CLUSTER_PIXELS = 34
+const CLUSTER_CELL_PIXELS = 44
+/** Labels tried per frame, nearest first (the rest would not fit anyway). */
+const MAX_LABEL_CANDIDATES = 400
+const WHITE = [1, 1, 1, 1] as const
+const GHOST = [1, 1, 1, 0.5] as const
+
+/** What the POI layer needs from the building scene around it. */
+export interface PoiLayerDependencies {
+  decodePool: WorkerPool<SbmDecodeWorkerApi>
+  /** The canvas size in CSS pixels (projection and picking). */
+  cssSize(): { width: number; height: number }
+  requestRender(): void
+  /** Something the snapshot shows changed. */
+  onChange(): void
+}
+
+/**
+ * The POIs of an open building (see `PoiCommands`): 2D markers as screen quads from one icon
+ * atlas (one draw call), clustered on a screen grid when they crowd; 3D POIs as instanced
+ * template models; labels decluttered on a screen grid; hover and selection rings; copy-preview
+ * ghosts; hidden groups and hidden floors respected. Picking and hovering project the shown
+ * POIs with the current camera (see poi-screen.ts).
+ */
+export class BuildingPoiLayer {
+  readonly group = new Group()
+  private readonly records = new PoiRecords()
+  private readonly looks = new Map<string, PoiTemplateLook>()
+  private readonly icons: IconAtlas
+  private readonly labels = new LabelAtlas()
+  private readonly models: PoiModels
+  private readonly markerBatch: ScreenQuadBatch
+  private readonly ghostBatch: ScreenQuadBatch
+  private readonly labelBatch: ScreenQuadBatch
+  private readonly clusters = new ClusterGrid(CLUSTER_CELL_PIXELS)
+  private readonly declutter = new DeclutterGrid()
+  private readonly viewProjection = new Matrix4()
+  private ghosts: ScenePoi[] = []
+  private hiddenGroups = new Set<string>()
+  private selected = new Set<string>()
+  private hoveredId: string | null = null
+  private floorShown: (floorId: string | null) => boolean = () => true
+  private floorKey = ''
+  /** Per POI: 1 when drawn (look, group and floor allow it). */
+  private shown = new Uint8Array(0)
+  private isShownStale = true
+  private screen = new Float32Array(0)
+  private drawn = { drawnCount: 0, clusterCount: 0 }
+
+  constructor(private readonly dependencies: PoiLayerDependencies) {
+    this.group.name = 'pois'
+    this.icons = new IconAtlas(() => dependencies.requestRender())
+    this.models = new PoiModels(this.group, dependencies.decodePool, () => this.changed(true))
+    this.markerBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-markers', 1000)
+    this.ghostBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-ghosts', 1001)
+    this.labelBatch = new ScreenQuadBatch(this.labels.atlas.texture, 'poi-labels', 1002)
+    this.group.add(this.markerBatch.mesh, this.ghostBatch.mesh, this.labelBatch.mesh)
+  }
+
+  /** The snapshot part. */
+  state(): PoiLayerState {
+    return {
+      count: this.records.count,
+      drawnCount: this.drawn.drawnCount,
+      clusterCount: this.drawn.clusterCount,
+      selectedIds: [...this.selected],
+      hoveredId: this.hoveredId,
+      hiddenGroupIds: [...this.hiddenGroups],
+      ghostCount: this.ghosts.length,
+      failedTemplateIds: this.models.failedTemplateIds(),
+    }
+  }
+
+  /** A POI by id. */
+  get(id: string): ScenePoi | undefined {
+    return this.records.get(id)
+  }
+
+  setLooks(looks: readonly PoiTemplateLook[]): void {
+    this.looks.clear()
+    for (const look of looks) this.looks.set(look.templateId, look)
+    this.icons.setIcons(new Map(looks.map((look) => [look.templateId, look.iconUrl])))
+    this.models.setModels(
+      new Map(
+        looks
+          .filter((look) => look.kind === '3D' && look.modelUrl)
+          .map((look) => [look.templateId, look.modelUrl!]),
+      ),
+    )
+    this.changed(true)
+  }
+
+  setPois(pois: readonly ScenePoi[]): void {
+    this.records.replace(pois)
+    this.forgetMissing()
+    this.changed(true)
+  }
+
+  upsertPois(pois: readonly ScenePoi[]): void {
+    this.records.upsert(pois)
+    this.changed(true)
+  }
+
+  removePois(ids: readonly string[]): void {
+    this.records.remove(ids)
+    this.forgetMissing()
+    this.changed(true)
+  }
+
+  setHiddenGroups(groupIds: readonly string[]): void {
+    this.hiddenGroups = new Set(groupIds)
+    this.changed(true)
+  }
+
+  select(ids: readonly string[]): void {
+    this.selected = new Set(ids.filter((id) => this.records.indexOf(id) >= 0))
+    this.changed(true)
+  }
+
+  setGhosts(pois: readonly ScenePoi[]): void {
+    this.ghosts = [...pois]
+    this.changed(false)
+  }
+
+  /** Follows the building's floor switches (called whenever the scene published). */
+  setFloorVisibility(
+    floors: readonly { id: string; isShown: boolean }[],
+    selected: string | null,
+  ): void {
+    const key = `${selected}|${floors.map((floor) => `${floor.id}:${floor.isShown ? 1 : 0}`).join(',')}`
+    if (key === this.floorKey) return
+    this.floorKey = key
+    const shown = new Map(floors.map((floor) => [floor.id, floor.isShown]))
+    // Like a model on no floor: a POI on none is shown while no single floor is looked into.
+    this.floorShown = (floorId) =>
+      floorId === null || floorId === undefined ? selected === null : (shown.get(floorId) ?? true)
+    this.changed(true)
+  }
+
+  /** The shown POI under a canvas point (CSS pixels), nearest to the pointer; null when none. */
+  pickAt(camera: PerspectiveCamera, x: number, y: number): string | null {
+    this.refreshShown()
+    const { width, height } = this.dependencies.cssSize()
+    camera.updateMatrixWorld()
+    this.viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+    const count = this.records.count
+    this.ensureScreen(count)
+    projectAll(
+      this.viewProjection,
+      this.records.positions,
+      this.shown,
+      count,
+      width,
+      height,
+      this.screen,
+    )
+    const pixelsPerMetre = height / (2 * Math.tan((camera.fov * Math.PI) / 360))
+    let best: string | null = null
+    let bestScore = Number.POSITIVE_INFINITY
+    const screen = this.screen
+    for (let index = 0; index < count; index++) {
+      const w = screen[index * 3 + 2]!
+      if (w === 0) continue
+      const dx = screen[index * 3]! - x
+      const dy = screen[index * 3 + 1]! - y
+      const distanceSq = dx * dx + dy * dy
+      if (distanceSq > 2500) continue // beyond 50 px: no marker is that big
+      const poi = this.records.pois[index]!
+      const radius = this.models.isReady(poi.templateId)
+        ? Math.max(12, (this.models.radiusOf(poi.templateId) * pixelsPerMetre) / w)
+        : MARKER_PIXELS / 2 + 2
+      if (distanceSq > radius * radius) continue
+      // Nearest to the pointer first; among markers at the same spot, the nearest to the eye.
+      const score = distanceSq + w * 1e-3
+      if (score < bestScore) {
+        bestScore = score
+        best = poi.id
+      }
+    }
+    return best
+  }
+
+  /** Sets the hovered POI; true when it changed. */
+  setHovered(id: string | null): boolean {
+    if (id === this.hoveredId) return false
+    this.hoveredId = id
+    this.changed(true)
+    return true
+  }
+
+  /** Fills the frame's markers, clusters and labels for this camera. */
+  beforeRender(camera: PerspectiveCamera, viewportPixels: Vector2): void {
+    this.refreshShown()
+    const { width, height } = this.dependencies.cssSize()
+    const pixelRatio = viewportPixels.x / Math.max(1, width)
+    camera.updateMatrixWorld()
+    this.viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+    const count = this.records.count
+    this.ensureScreen(count)
+    const screen = this.screen
+    projectAll(
+      this.viewProjection,
+      this.records.positions,
+      this.shown,
+      count,
+      width,
+      height,
+      screen,
+    )
+    const markers = this.markerBatch
+    markers.begin()
+    this.clusters.reset(width, height)
+    const singles: number[] = []
+    for (let index = 0; index < count; index++) {
+      if (screen[index * 3 + 2] === 0) continue
+      const poi = this.records.pois[index]!
+      if (this.models.isReady(poi.templateId) || this.isHighlighted(poi.id)) {
+        singles.push(index)
+        continue
+      }
+      const at = index * 3
+      const positions = this.records.positions
+      this.clusters.add(
+        index,
+        screen[at]!,
+        screen[at + 1]!,
+        positions[at]!,
+        positions[at + 1]!,
+        positions[at + 2]!,
+      )
+    }
+    const clusterCells: number[] = []
+    for (const cell of this.clusters.used) {
+      if (this.clusters.countOf(cell) === 1) singles.push(this.clusters.firstOf(cell))
+      else clusterCells.push(cell)
+    }
+    for (const cell of clusterCells) {
+      const [x, y, z] = this.clusters.meanOf(cell)
+      markers.push(
+        x,
+        y,
+        z,
+        this.icons.rectOf(ICON_CELL.cluster),
+        0,
+        0,
+        CLUSTER_PIXELS,
+        CLUSTER_PIXELS,
+        WHITE,
+      )
+    }
+    for (const index of singles) this.pushMarker(index)
+    this.drawn = {
+      drawnCount: singles.length + clusterCells.length,
+      clusterCount: clusterCells.length,
+    }
+    this.pushGhosts()
+    this.pushLabels(singles, clusterCells, width, height)
+    markers.end(viewportPixels, pixelRatio)
+    this.ghostBatch.end(viewportPixels, pixelRatio)
+    this.labelBatch.end(viewportPixels, pixelRatio)
+  }
+
+  /** Frees every GPU resource of the layer. */
+  dispose(): void {
+    this.models.dispose()
+    this.markerBatch.dispose()
+    this.ghostBatch.dispose()
+    this.labelBatch.dispose()
+    this.icons.dispose()
+    this.labels.dispose()
+    this.group.removeFromParent()
+  }
+
+  private pushMarker(index: number): void {
+    const poi = this.records.pois[index]!
+    const positions = this.records.positions
+    const [x, y, z] = [positions[index * 3]!, positions[index * 3 + 1]!, positions[index * 3 + 2]!]
+    const ring =
+      poi.id === this.hoveredId
+        ? ICON_CELL.hoveredRing
+        : this.selected.has(poi.id)
+          ? ICON_CELL.selectedRing
+          : -1
+    const isModel = this.models.isReady(poi.templateId)
+    if (ring >= 0) {
+      const size = MARKER_PIXELS + 14
+      this.markerBatch.push(x, y, z, this.icons.rectOf(ring), 0, 0, size, size, WHITE)
+    }
+    if (isModel) return
+    const cell = this.icons.cellOf(poi.templateId)
+    this.markerBatch.push(
+      x,
+      y,
+      z,
+      this.icons.rectOf(cell),
+      0,
+      0,
+      MARKER_PIXELS,
+      MARKER_PIXELS,
+      WHITE,
+    )
+  }
+
+  private pushGhosts(): void {
+    const batch = this.ghostBatch
+    batch.begin()
+    for (const ghost of this.ghosts) {
+      const [x, y, z] = ghost.position
+      const rect = this.icons.rectOf(this.icons.cellOf(ghost.templateId))
+      batch.push(x, y, z, rect, 0, 0, MARKER_PIXELS, MARKER_PIXELS, GHOST)
+    }
+  }
+
+  /** Labels right of their markers, highlighted and nearest first, where they do not overlap. */
+  private pushLabels(
+    singles: number[],
+    clusterCells: number[],
+    width: number,
+    height: number,
+  ): void {
+    const batch = this.labelBatch
+    batch.begin()
+    this.declutter.reset(width, height)
+    const screen = this.screen
+    for (const cell of clusterCells) {
+      const [x, y, z] = this.clusters.meanOf(cell)
+      const slot = this.labels.slotOf(String(this.clusters.countOf(cell)))
+      if (slot) batch.push(x, y, z, slot.rect, 0, 0, slot.width, slot.height, WHITE)
+    }
+    const priority = (index: number) =>
+      this.isHighlighted(this.records.ids[index]!) ? -1 : screen[index * 3 + 2]!
+    const candidates = singles
+      .filter((index) => this.records.pois[index]!.label !== '')
+      .sort((a, b) => priority(a) - priority(b))
+      .slice(0, MAX_LABEL_CANDIDATES)
+    const positions = this.records.positions
+    for (const index of candidates) {
+      const slot = this.labels.slotOf(this.records.pois[index]!.label)
+      if (!slot) continue
+      const gap = MARKER_PIXELS / 2 + 4
+      const left = screen[index * 3]! + gap
+      const top = screen[index * 3 + 1]! - slot.height / 2
+      if (!this.declutter.tryTake(left, top, slot.width, slot.height)) continue
+      const [x, y, z] = [
+        positions[index * 3]!,
+        positions[index * 3 + 1]!,
+        positions[index * 3 + 2]!,
+      ]
+      batch.push(x, y, z, slot.rect, gap + slot.width / 2, 0, slot.width, slot.height, WHITE)
+    }
+  }
+
+  private isHighlighted(id: string): boolean {
+    return id === this.hoveredId || this.selected.has(id)
+  }
+
+  /** Recomputes which POIs are drawn, and the 3D instances, after a change. */
+  private refreshShown(): void {
+    if (!this.isShownStale) return
+    this.isShownStale = false
+    const count = this.records.count
+    if (this.shown.length < count) this.shown = new Uint8Array(Math.max(count, 16) * 2)
+    const byTemplate = new Map<string, ScenePoi[]>()
+    for (let index = 0; index < count; index++) {
+      const poi = this.records.pois[index]!
+      const isShown =
+        this.looks.has(poi.templateId) &&
+        !this.hiddenGroups.has(poi.groupId) &&
+        this.floorShown(poi.floorId ?? null)
+      this.shown[index] = isShown ? 1 : 0
+      if (isShown && this.models.isReady(poi.templateId)) {
+        const list = byTemplate.get(poi.templateId) ?? []
+        if (list.length === 0) byTemplate.set(poi.templateId, list)
+        list.push(poi)
+      }
+    }
+    this.models.update(byTemplate, this.selected, this.hoveredId)
+  }
+
+  private ensureScreen(count: number): void {
+    if (this.screen.length < count * 3) this.screen = new Float32Array(Math.max(count, 16) * 6)
+  }
+
+  private forgetMissing(): void {
+    for (const id of this.selected) if (this.records.indexOf(id) < 0) this.selected.delete(id)
+    if (this.hoveredId !== null && this.records.indexOf(this.hoveredId) < 0) this.hoveredId = null
+  }
+
+  private changed(isShownStale: boolean): void {
+    if (isShownStale) this.isShownStale = true
+    this.dependencies.requestRender()
+    this.dependencies.onChange()
+  }
+}

@@ -1,0 +1,199 @@
+import * as Comlink from 'comlink'
+import {
+  Box3,
+  Color,
+  Euler,
+  type Group,
+  InstancedMesh,
+  Matrix4,
+  type Mesh,
+  Quaternion,
+  Sphere,
+  Vector3,
+} from 'three'
+import type { DecodeSbmOutcome, SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
+import { createSbmObject, type SbmThreeModel } from '../../../workers/sbm/sbm-three'
+import type { ScenePoi } from '../../api/poi-commands'
+import type { WorkerPool } from '../../workers/create-worker-client'
+
+const DEGREES = Math.PI / 180
+const SELECTED = new Color(1, 0.62, 0.15)
+const HOVERED = new Color(1.25, 1.25, 1.25)
+const PLAIN = new Color(1, 1, 1)
+
+interface TemplateModel {
+  url: string
+  state: 'loading' | 'ready' | 'failed'
+  three: SbmThreeModel | null
+  /** One instanced mesh per part of the model (its meshes keep their own materials). */
+  parts: { mesh: InstancedMesh; local: Matrix4 }[]
+  /** Radius of the model's bounding sphere about the POI's point, metres (picking). */
+  radius: number
+}
+
+/**
+ * The 3D POIs: each template's SBM model decoded once through the scene's SBM decode pool, and
+ * every POI of that template drawn as an instance of it (`InstancedMesh` per part of the model),
+ * so 10,000 cameras are as many draw calls as the model has parts. A model that is loading or
+ * failed draws nothing here; the layer draws those POIs as 2D markers with the template's
+ * preview picture meanwhile.
+ */
+export class PoiModels {
+  private readonly templates = new Map<string, TemplateModel>()
+  private isDisposed = false
+
+  constructor(
+    private readonly parent: Group,
+    private readonly decodePool: WorkerPool<SbmDecodeWorkerApi>,
+    private readonly onChange: () => void,
+  ) {}
+
+  /** Loads the models of these templates (template id → SBM address); drops the others. */
+  setModels(models: ReadonlyMap<string, string>): void {
+    for (const [templateId, entry] of this.templates) {
+      if (models.get(templateId) === entry.url) continue
+      this.drop(entry)
+      this.templates.delete(templateId)
+    }
+    for (const [templateId, url] of models) {
+      if (this.templates.has(templateId)) continue
+      const entry: TemplateModel = { url, state: 'loading', three: null, parts: [], radius: 1 }
+      this.templates.set(templateId, entry)
+      void this.load(entry)
+    }
+  }
+
+  /** Whether a template's POIs are drawn as models now. */
+  isReady(templateId: string): boolean {
+    return this.templates.get(templateId)?.state === 'ready'
+  }
+
+  /** Pick radius of a template's model in metres (1 while not loaded). */
+  radiusOf(templateId: string): number {
+    return this.templates.get(templateId)?.radius ?? 1
+  }
+
+  /** Templates whose model failed to load. */
+  failedTemplateIds(): string[] {
+    return [...this.templates].filter(([, entry]) => entry.state === 'failed').map(([id]) => id)
+  }
+
+  /**
+   * Puts the shown POIs of each ready template into its instanced meshes, tinted when selected
+   * or hovered. Called when the set, the visibility or the highlight changed, not per frame.
+   */
+  update(
+    shownByTemplate: ReadonlyMap<string, ScenePoi[]>,
+    selected: ReadonlySet<string>,
+    hoveredId: string | null,
+  ): void {
+    const matrix = new Matrix4()
+    const rotation = new Quaternion()
+    const euler = new Euler()
+    const position = new Vector3()
+    const unit = new Vector3(1, 1, 1)
+    const instanceMatrix = new Matrix4()
+    for (const [templateId, entry] of this.templates) {
+      if (entry.state !== 'ready' || !entry.three) continue
+      const pois = shownByTemplate.get(templateId) ?? []
+      this.ensureCapacity(entry, pois.length)
+      pois.forEach((poi, index) => {
+        // Heading turns clockwise seen from above (about −Y in this Y-up scene), then pitch, roll.
+        euler.set(poi.pitch * DEGREES, -poi.heading * DEGREES, poi.roll * DEGREES, 'YXZ')
+        rotation.setFromEuler(euler)
+        matrix.compose(position.fromArray(poi.position), rotation, unit)
+        const colour = poi.id === hoveredId ? HOVERED : selected.has(poi.id) ? SELECTED : PLAIN
+        for (const part of entry.parts) {
+          part.mesh.setMatrixAt(index, instanceMatrix.multiplyMatrices(matrix, part.local))
+          part.mesh.setColorAt(index, colour)
+        }
+      })
+      for (const part of entry.parts) {
+        part.mesh.count = pois.length
+        part.mesh.visible = pois.length > 0
+        part.mesh.instanceMatrix.needsUpdate = true
+        if (part.mesh.instanceColor) part.mesh.instanceColor.needsUpdate = true
+      }
+    }
+  }
+
+  /** Frees every model's GPU resources. */
+  dispose(): void {
+    this.isDisposed = true
+    for (const entry of this.templates.values()) this.drop(entry)
+    this.templates.clear()
+  }
+
+  private async load(entry: TemplateModel): Promise<void> {
+    try {
+      const response = await fetch(entry.url)
+      if (!response.ok) throw new Error(`HTTP ${response.status}`)
+      const bytes = await response.arrayBuffer()
+      const outcome = await this.decodePool.run<DecodeSbmOutcome>((api) =>
+        api.decode(Comlink.transfer(bytes, [bytes]), { forPicking: false }),
+      )
+      if (!outcome.ok) throw new Error(outcome.error.message)
+      if (this.isDisposed || this.templates.get(idOf(this.templates, entry)) !== entry) {
+        for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
+        return
+      }
+      const three = createSbmObject(outcome.value.model, {
+        imageBitmaps: outcome.value.imageBitmaps,
+      })
+      entry.three = three
+      const sphere = new Box3().setFromObject(three.root).getBoundingSphere(new Sphere())
+      entry.radius = Math.max(0.25, sphere.center.length() + sphere.radius)
+      three.root.traverse((object) => {
+        const mesh = object as Mesh
+        if (!mesh.isMesh) return
+        entry.parts.push({ mesh: this.instanced(mesh, 16), local: mesh.matrixWorld.clone() })
+      })
+      entry.state = 'ready'
+      three.texturesReady.then(() => {
+        if (!this.isDisposed) this.onChange()
+      })
+    } catch {
+      if (this.isDisposed) return
+      entry.state = 'failed'
+    }
+    this.onChange()
+  }
+
+  private instanced(source: Mesh, capacity: number): InstancedMesh {
+    const mesh = new InstancedMesh(source.geometry, source.material, capacity)
+    mesh.name = `poi-model:${source.name}`
+    // Instances spread over the building; the model's own bounds would cull them wrongly.
+    mesh.frustumCulled = false
+    mesh.count = 0
+    mesh.setColorAt(0, PLAIN)
+    this.parent.add(mesh)
+    return mesh
+  }
+
+  /** Instanced meshes have a fixed capacity: a bigger one replaces the old. */
+  private ensureCapacity(entry: TemplateModel, count: number): void {
+    const first = entry.parts[0]?.mesh
+    if (!first || first.instanceMatrix.count >= count) return
+    const capacity = Math.max(count, first.instanceMatrix.count * 2)
+    entry.parts = entry.parts.map((part) => {
+      part.mesh.removeFromParent()
+      part.mesh.dispose()
+      return { mesh: this.instanced(part.mesh, capacity), local: part.local }
+    })
+  }
+
+  private drop(entry: TemplateModel): void {
+    for (const part of entry.parts) {
+      part.mesh.removeFromParent()
+      part.mesh.dispose()
+    }
+    entry.parts = []
+    entry.three?.dispose()
+    entry.three = null
+  }
+}
+
+function idOf(templates: Map<string, TemplateModel>, entry: TemplateModel): string {
+  for (const [id, candidate] of templates) if (candidate === entry) return id
+  return ''
+}

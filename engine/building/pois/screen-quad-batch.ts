@@ -1,0 +1,173 @@
+import {
+  DynamicDrawUsage,
+  Float32BufferAttribute,
+  InstancedBufferGeometry,
+  InstancedInterleavedBuffer,
+  InterleavedBufferAttribute,
+  Mesh,
+  ShaderMaterial,
+  type Texture,
+  Vector2,
+} from 'three'
+
+/** Floats per quad: centre (3), atlas rect (4), pixel box (4), tint (4). */
+const FLOATS = 15
+
+const vertexShader = /* glsl */ `
+attribute vec3 center;
+attribute vec4 rect;
+attribute vec4 box;
+attribute vec4 tint;
+uniform vec2 viewport;
+uniform float pixelRatio;
+varying vec2 vUv;
+varying vec4 vTint;
+void main() {
+  vec4 clip = projectionMatrix * modelViewMatrix * vec4(center, 1.0);
+  // box: offset (x, y) of the quad's centre from the anchor and its size, in CSS pixels, y up.
+  vec2 pixels = (box.xy + position.xy * box.zw) * pixelRatio;
+  clip.xy += pixels * 2.0 / viewport * clip.w;
+  gl_Position = clip;
+  vUv = vec2(rect.x + uv.x * rect.z, rect.y + (1.0 - uv.y) * rect.w);
+  vTint = tint;
+}
+`
+
+const fragmentShader = /* glsl */ `
+uniform sampler2D atlas;
+varying vec2 vUv;
+varying vec4 vTint;
+void main() {
+  vec4 texel = texture2D(atlas, vUv) * vTint;
+  if (texel.a < 0.02) discard;
+  gl_FragColor = texel;
+}
+`
+
+/**
+ * Screen-aligned quads of a fixed pixel size anchored at scene points, each showing one rect of
+ * one atlas: every marker, ring or label of a kind is one instance of one mesh, so thousands
+ * cost one draw call. The CPU fills the instance buffer each frame with only what is drawn
+ * (clusters and decluttered labels decide that), so the buffer holds at most what fits on the
+ * screen. Drawn over the model (no depth test): a marker behind a wall stays findable.
+ */
+export class ScreenQuadBatch {
+  readonly mesh: Mesh<InstancedBufferGeometry, ShaderMaterial>
+  private data = new Float32Array(0)
+  private buffer: InstancedInterleavedBuffer | null = null
+  private count = 0
+
+  constructor(atlas: Texture, name: string, renderOrder: number) {
+    const geometry = new InstancedBufferGeometry()
+    // A unit quad centred on the anchor; `box` moves and sizes it.
+    geometry.setAttribute(
+      'position',
+      new Float32BufferAttribute([-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], 3),
+    )
+    geometry.setAttribute('uv', new Float32BufferAttribute([0, 0, 1, 0, 1, 1, 0, 1], 2))
+    geometry.setIndex([0, 1, 2, 0, 2, 3])
+    const material = new ShaderMaterial({
+      uniforms: {
+        atlas: { value: atlas },
+        viewport: { value: new Vector2(1, 1) },
+        pixelRatio: { value: 1 },
+      },
+      vertexShader,
+      fragmentShader,
+      transparent: true,
+      depthTest: false,
+      depthWrite: false,
+    })
+    this.mesh = new Mesh(geometry, material)
+    this.mesh.name = name
+    this.mesh.frustumCulled = false
+    this.mesh.renderOrder = renderOrder
+    this.ensureCapacity(256)
+    geometry.instanceCount = 0
+  }
+
+  /** Starts a new frame's list of quads. */
+  begin(): void {
+    this.count = 0
+  }
+
+  /**
+   * Adds a quad: anchored at a scene point, offset and sized in CSS pixels (y up), showing
+   * `rect` (u, v, width, height of the atlas, v from the top), multiplied by a tint.
+   */
+  push(
+    x: number,
+    y: number,
+    z: number,
+    rect: readonly number[],
+    offsetX: number,
+    offsetY: number,
+    width: number,
+    height: number,
+    tint: readonly number[],
+  ): void {
+    this.ensureCapacity(this.count + 1)
+    const data = this.data
+    const at = this.count * FLOATS
+    data[at] = x
+    data[at + 1] = y
+    data[at + 2] = z
+    data[at + 3] = rect[0]!
+    data[at + 4] = rect[1]!
+    data[at + 5] = rect[2]!
+    data[at + 6] = rect[3]!
+    data[at + 7] = offsetX
+    data[at + 8] = offsetY
+    data[at + 9] = width
+    data[at + 10] = height
+    data[at + 11] = tint[0]!
+    data[at + 12] = tint[1]!
+    data[at + 13] = tint[2]!
+    data[at + 14] = tint[3]!
+    this.count++
+  }
+
+  /** Uploads the frame's quads (only the used part of the buffer). */
+  end(viewportPixels: Vector2, pixelRatio: number): void {
+    const geometry = this.mesh.geometry
+    geometry.instanceCount = this.count
+    this.mesh.visible = this.count > 0
+    const uniforms = this.mesh.material.uniforms
+    ;(uniforms.viewport!.value as Vector2).copy(viewportPixels)
+    uniforms.pixelRatio!.value = pixelRatio
+    const buffer = this.buffer!
+    buffer.clearUpdateRanges()
+    buffer.addUpdateRange(0, this.count * FLOATS)
+    buffer.needsUpdate = true
+  }
+
+  /** Quads drawn this frame. */
+  get size(): number {
+    return this.count
+  }
+
+  /** Frees the GPU buffers (the atlas belongs to its owner). */
+  dispose(): void {
+    this.mesh.removeFromParent()
+    this.mesh.geometry.dispose()
+    this.mesh.material.dispose()
+  }
+
+  private ensureCapacity(count: number): void {
+    if (count * FLOATS <= this.data.length) return
+    const capacity = Math.max(count, (this.data.length / FLOATS) * 2, 256)
+    const data = new Float32Array(capacity * FLOATS)
+    data.set(this.data)
+    this.data = data
+    // A bigger buffer is a new GL buffer: new attributes, and the old GL buffers are freed.
+    const geometry = this.mesh.geometry
+    geometry.dispose()
+    const buffer = new InstancedInterleavedBuffer(data, FLOATS, 1)
+    buffer.setUsage(DynamicDrawUsage)
+    this.buffer = buffer
+    geometry.setAttribute('center', new InterleavedBufferAttribute(buffer, 3, 0))
+    geometry.setAttribute('rect', new InterleavedBufferAttribute(buffer, 4, 3))
+    geometry.setAttribute('box', new InterleavedBufferAttribute(buffer, 4, 7))
+    geometry.setAttribute('tint', new InterleavedBufferAttribute(buffer, 4, 11))
+  }
+}
