@@ -18,6 +18,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
   hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
   templates: async () => (await import('./templates/templates-list')).runTemplatesBench(),
+  'poi-building-frames': async () =>
+    (await import('./poi-building-frames')).runPoiBuildingFramesBench(),
   'template-zip-health': async () =>
     (await import('./templates/template-zip-health')).runTemplateZipHealthBench(),
   'pois-find': async () => (await import('./pois/pois-find')).runPoisFindBench(),

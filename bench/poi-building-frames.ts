@@ -1,0 +1,154 @@
+/**
+ * P9 for the building (issue 16): frame time with 10,000 building POIs (2D markers with labels
+ * and clusters, 30 % 3D instanced models) while orbiting along a fixed camera path, vs the same
+ * scene without POIs (goal: median ≤ 1.2×, p95 ≤ 1.3×) and vs one `THREE.Sprite` per POI (the
+ * common three.js way); and picking a POI under the pointer among 100,000 (goal: p99 ≤ 16 ms).
+ * Production build in Chromium (SwiftShader), cases interleaved round by round in one page.
+ * `npm run bench -- poi-building-frames`; writes bench/results/poi-building-frames.json.
+ */
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+import { launchBenchBrowser } from './lib/browser'
+import { startStaticServer } from './lib/static-server'
+import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+import type {
+  PoiFramesConfig,
+  PoiFramesResult,
+} from './poi-building-frames-page/poi-building-frames-protocol'
+
+/** Issue 16 goals. */
+export const poiBuildingGoals = {
+  medianVsNoPoisAtMost: 1.2,
+  p95VsNoPoisAtMost: 1.3,
+  pickP99MsAtMost: 16,
+}
+
+const pageRoot = fileURLToPath(new URL('./poi-building-frames-page/', import.meta.url))
+const outDir = fileURLToPath(new URL('../dist/bench-poi-building/', import.meta.url))
+
+function percentile(samples: readonly number[], share: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)
+  return Math.round((sorted[Math.max(0, index)] ?? Number.NaN) * 1000) / 1000
+}
+
+function frameStats(samples: readonly number[]) {
+  return {
+    ...measure(samples, 'ms'),
+    samples: undefined,
+    p95: percentile(samples, 0.95),
+  }
+}
+
+/** Builds the page, runs it in Chromium, writes the report. */
+export async function runPoiBuildingFramesBench(
+  options: { rounds?: number; log?: (line: string) => void } = {},
+) {
+  const log = options.log ?? console.log
+  const startedAtMs = performance.now()
+  log('poi-building-frames: building the bench page (vite, production)…')
+  await build({
+    configFile: false,
+    root: pageRoot,
+    base: './',
+    logLevel: 'warn',
+    worker: { format: 'es' },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: false,
+      rollupOptions: { input: { frames: `${pageRoot}poi-building-frames.html` } },
+    },
+  })
+  const server = await startStaticServer(outDir)
+  const browser = await launchBenchBrowser()
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } })
+    page.on('pageerror', (error) => log(`poi-building-frames: page error: ${error.message}`))
+    await page.goto(`${server.origin}/poi-building-frames.html`)
+    await page.waitForFunction(() => typeof window.runPoiFramesBench === 'function')
+    const config: PoiFramesConfig = {
+      poiCount: 10_000,
+      share3d: 0.3,
+      pickPoiCount: 100_000,
+      rounds: options.rounds ?? 3,
+      warmupRounds: 1,
+      framesPerRound: 60,
+      picksPerRound: 200,
+    }
+    const result: PoiFramesResult = await page.evaluate(
+      (pageConfig) => window.runPoiFramesBench(pageConfig),
+      config,
+    )
+    const cases = {
+      baseline: frameStats(result.frames.baseline),
+      ours: frameStats(result.frames.ours),
+      anchor: frameStats(result.frames.anchor),
+    }
+    const pickP99Ms = percentile(result.pickMs, 0.99)
+    const ratios = {
+      medianVsNoPois: ratioOf(
+        '10,000 POIs: engine POI layer',
+        'same scene without POIs',
+        'frame time median (ms)',
+        cases.ours.median,
+        cases.baseline.median,
+      ),
+      p95VsNoPois: ratioOf(
+        'ours',
+        'no POIs',
+        'frame time p95 (ms)',
+        cases.ours.p95,
+        cases.baseline.p95,
+      ),
+      medianVsSprites: ratioOf(
+        '10,000 POIs: engine POI layer',
+        'one THREE.Sprite per POI',
+        'frame time median (ms)',
+        cases.ours.median,
+        cases.anchor.median,
+      ),
+    }
+    const report = {
+      benchmark: 'poi-building-frames',
+      description:
+        'Frame time (camera step + render + 1-pixel read-back, so SwiftShader GPU work counts) along a fixed orbit of a seeded 8-floor building, 1280×720, production build in Chromium; cases interleaved by round in one page. Pick: BuildingPoiLayer.pickAt at random canvas points among 100,000 POIs.',
+      machine: machineInfo(browser.version()),
+      config,
+      cases,
+      drawCalls: result.drawCalls,
+      picking: {
+        ...measure(result.pickMs, 'ms'),
+        samples: undefined,
+        p50: percentile(result.pickMs, 0.5),
+        p99: pickP99Ms,
+        hitShare: Math.round(result.pickHitShare * 1000) / 1000,
+      },
+      ratios,
+      goals: {
+        ...poiBuildingGoals,
+        medianMet: ratios.medianVsNoPois.value <= poiBuildingGoals.medianVsNoPoisAtMost,
+        p95Met: ratios.p95VsNoPois.value <= poiBuildingGoals.p95VsNoPoisAtMost,
+        pickP99Met: pickP99Ms <= poiBuildingGoals.pickP99MsAtMost,
+      },
+      durationMs: Math.round(performance.now() - startedAtMs),
+    }
+    log(`poi-building-frames: wrote ${writeBenchResult('poi-building-frames', report)}`)
+    return report
+  } finally {
+    await browser.close()
+    await server.close()
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const report = await runPoiBuildingFramesBench()
+  console.log(
+    JSON.stringify(
+      { cases: report.cases, ratios: report.ratios, goals: report.goals, picking: report.picking },
+      null,
+      2,
+    ),
+  )
+}
