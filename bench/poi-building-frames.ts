@@ -64,7 +64,11 @@ export async function runPoiBuildingFramesBench(
   const server = await startStaticServer(outDir)
   const browser = await launchBenchBrowser()
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } })
+    const page = await browser.newPage({ viewport: { width: 960, height: 540 } })
+    page.on('console', (message) => {
+      if (message.text().startsWith('[poi-frames]'))
+        log(`poi-building-frames: ${message.text().slice(13)}`)
+    })
     page.on('pageerror', (error) => log(`poi-building-frames: page error: ${error.message}`))
     await page.goto(`${server.origin}/poi-building-frames.html`)
     await page.waitForFunction(() => typeof window.runPoiFramesBench === 'function')
@@ -72,10 +76,10 @@ export async function runPoiBuildingFramesBench(
       poiCount: 10_000,
       share3d: 0.3,
       pickPoiCount: 100_000,
-      rounds: options.rounds ?? 3,
+      rounds: options.rounds ?? 2,
       warmupRounds: 1,
-      framesPerRound: 60,
-      picksPerRound: 200,
+      framesPerRound: 24,
+      picksPerRound: 150,
     }
     const result: PoiFramesResult = await page.evaluate(
       (pageConfig) => window.runPoiFramesBench(pageConfig),
@@ -113,11 +117,12 @@ export async function runPoiBuildingFramesBench(
     const report = {
       benchmark: 'poi-building-frames',
       description:
-        'Frame time (camera step + render + 1-pixel read-back, so SwiftShader GPU work counts) along a fixed orbit of a seeded 8-floor building, 1280×720, production build in Chromium; cases interleaved by round in one page. Pick: BuildingPoiLayer.pickAt at random canvas points among 100,000 POIs.',
+        'Frame time (camera step + render + 1-pixel read-back, so SwiftShader GPU work counts) along a fixed orbit of a seeded 8-floor building, 960×540, production build in Chromium; cases interleaved by round in one page. Pick: BuildingPoiLayer.pickAt at random canvas points among 100,000 POIs.',
       machine: machineInfo(browser.version()),
       config,
       cases,
       drawCalls: result.drawCalls,
+      oursLayerCpu: frameStats(result.layerMs),
       picking: {
         ...measure(result.pickMs, 'ms'),
         samples: undefined,

@@ -127,14 +127,25 @@ function pois(count: number, share3d: number, seed: number): ScenePoi[] {
   return list
 }
 
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10
+}
+
 window.runPoiFramesBench = async (config) => {
   const canvas = document.getElementById('stage') as HTMLCanvasElement
   const decodePool = createWorkerPool<SbmDecodeWorkerApi>(createSbmDecodeWorker, { maxWorkers: 1 })
   let layer: BuildingPoiLayer | null = null
+  const layerMs: number[] = []
   const view = new BuildingView({
     onRendered: () => {},
     onCameraChanged: () => {},
-    beforeRender: (camera, viewport) => layer?.beforeRender(camera, viewport),
+    beforeRender: (camera, viewport) => {
+      if (!layer || !layer.group.parent) return
+      const startedAt = performance.now()
+      layer.beforeRender(camera, viewport)
+      layerMs.push(performance.now() - startedAt)
+    },
   })
   view.attach(canvas)
   view.scene.add(building())
@@ -211,6 +222,8 @@ window.runPoiFramesBench = async (config) => {
         if (round >= config.warmupRounds) frames[name].push(took)
       }
       drawCalls[name] = view.renderState()?.drawCalls ?? 0
+      if (round < config.warmupRounds) layerMs.length = 0
+      console.log(`[poi-frames] round ${round} ${name}: median ${median(frames[name])} ms`)
       oursGroup.removeFromParent()
       anchorGroup.removeFromParent()
     }
@@ -238,5 +251,5 @@ window.runPoiFramesBench = async (config) => {
   layer.dispose()
   decodePool.dispose()
   view.dispose()
-  return { frames, drawCalls, pickMs, pickHitShare: hits / pickMs.length }
+  return { frames, drawCalls, layerMs, pickMs, pickHitShare: hits / pickMs.length }
 }

@@ -17,6 +17,8 @@ export interface PoiFramesConfig {
 export interface PoiFramesResult {
   frames: { baseline: number[]; ours: number[]; anchor: number[] }
   drawCalls: { baseline: number; ours: number; anchor: number }
+  /** CPU time of the POI layer's per-frame work (projection, clusters, labels), ms. */
+  layerMs: number[]
   pickMs: number[]
   pickHitShare: number
 }

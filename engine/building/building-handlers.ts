@@ -102,6 +102,24 @@ export function createBuildingHandlers(
     publish()
   })
 
+  /** The open scene's POI layer, made on the first POI command (a scene without POIs pays nothing). */
+  const poiLayer = (): BuildingPoiLayer => {
+    openScene()
+    if (pois) return pois
+    const layer = new BuildingPoiLayer({
+      decodePool,
+      cssSize: () => view.cssSize(),
+      requestRender: () => view.requestRender(),
+      onChange: () => {
+        if (pois === layer) publish()
+      },
+    })
+    view.scene.add(layer.group)
+    pois = layer
+    publish()
+    return layer
+  }
+
   const openScene = (): BuildingScene => {
     if (!scene) throw new EngineError('building.notOpen', 'No building is open.')
     return scene
@@ -124,10 +142,7 @@ export function createBuildingHandlers(
   const handlers: BuildingHandlers = {
     ...createBuildingPoiHandlers({
       view,
-      layer: () => {
-        openScene()
-        return pois!
-      },
+      layer: poiLayer,
       pickSurface: (x, y) => openScene().pick(view.rayAt(x, y), false),
       requireCanvas,
     }),
@@ -145,16 +160,6 @@ export function createBuildingHandlers(
         },
       })
       scene = opened
-      const layer = new BuildingPoiLayer({
-        decodePool,
-        cssSize: () => view.cssSize(),
-        requestRender: () => view.requestRender(),
-        onChange: () => {
-          if (pois === layer) publish()
-        },
-      })
-      view.scene.add(layer.group)
-      pois = layer
       publish()
       // Closed or replaced meanwhile: the answer still says what had loaded; that is no failure.
       return opened.load()

@@ -25,9 +25,11 @@ export class CanvasAtlas {
   constructor(
     readonly width: number,
     readonly height: number,
+    /** Read back often (labels): a CPU-side canvas, so `getImageData` does not stall on the GPU. */
+    willReadFrequently = false,
   ) {
     this.canvas = createCanvas(width, height)
-    this.context = this.canvas.getContext('2d') as AnyContext
+    this.context = this.canvas.getContext('2d', { willReadFrequently }) as AnyContext
     this.texture = new CanvasTexture(this.canvas as HTMLCanvasElement)
     this.texture.flipY = false
     this.texture.generateMipmaps = false

@@ -12,9 +12,11 @@ import { ScreenQuadBatch } from './screen-quad-batch'
 /** Marker size and cluster cell, CSS pixels. */
 export const MARKER_PIXELS = 28
 const CLUSTER_PIXELS = 34
-const CLUSTER_CELL_PIXELS = 44
-/** Labels tried per frame, nearest first (the rest would not fit anyway). */
-const MAX_LABEL_CANDIDATES = 400
+const CLUSTER_CELL_PIXELS = 56
+/** Labels tried per frame, nearest first (more would not fit or read anyway). */
+const MAX_LABEL_CANDIDATES = 60
+/** New label texts drawn per frame; the rest follow in the next frames (one is requested). */
+const MAX_NEW_LABELS_PER_FRAME = 8
 const WHITE = [1, 1, 1, 1] as const
 const GHOST = [1, 1, 1, 0.5] as const
 
@@ -59,6 +61,8 @@ export class BuildingPoiLayer {
   private isShownStale = true
   private screen = new Float32Array(0)
   private drawn = { drawnCount: 0, clusterCount: 0 }
+  /** Labels were left out of the last frame to bound its work: draw again to add them. */
+  private isLabelBacklog = false
 
   constructor(private readonly dependencies: PoiLayerDependencies) {
     this.group.name = 'pois'
@@ -66,7 +70,7 @@ export class BuildingPoiLayer {
     this.models = new PoiModels(this.group, dependencies.decodePool, () => this.changed(true))
     this.markerBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-markers', 1000)
     this.ghostBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-ghosts', 1001)
-    this.labelBatch = new ScreenQuadBatch(this.labels.atlas.texture, 'poi-labels', 1002)
+    this.labelBatch = new ScreenQuadBatch(this.labels.texture, 'poi-labels', 1002)
     this.group.add(this.markerBatch.mesh, this.ghostBatch.mesh, this.labelBatch.mesh)
   }
 
@@ -271,6 +275,10 @@ export class BuildingPoiLayer {
     markers.end(viewportPixels, pixelRatio)
     this.ghostBatch.end(viewportPixels, pixelRatio)
     this.labelBatch.end(viewportPixels, pixelRatio)
+    if (this.isLabelBacklog) {
+      this.isLabelBacklog = false
+      this.dependencies.requestRender()
+    }
   }
 
   /** Frees every GPU resource of the layer. */
@@ -347,8 +355,18 @@ export class BuildingPoiLayer {
       .sort((a, b) => priority(a) - priority(b))
       .slice(0, MAX_LABEL_CANDIDATES)
     const positions = this.records.positions
+    let newLabels = 0
     for (const index of candidates) {
-      const slot = this.labels.slotOf(this.records.pois[index]!.label)
+      const text = this.records.pois[index]!.label
+      let slot = this.labels.known(text) ?? null
+      if (!slot) {
+        if (newLabels >= MAX_NEW_LABELS_PER_FRAME) {
+          this.isLabelBacklog = true
+          continue
+        }
+        newLabels++
+        slot = this.labels.slotOf(text)
+      }
       if (!slot) continue
       const gap = MARKER_PIXELS / 2 + 4
       const left = screen[index * 3]! + gap

@@ -1,12 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link } from 'wouter'
 import type { BuildingPick } from '../../../engine/api'
 import { navigateHash, useHashPath } from '../../app/hash-location'
 import type { PageProps } from '../../app/page-props'
 import { matchAppRoute } from '../../app/route-table'
-import { EngineProvider } from '../../engine-bridge'
+import { EngineProvider, type EngineHandle } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, toast } from '../../ui'
 import { plannedPageDescriptions } from '../planned/planned-descriptions'
@@ -17,6 +17,12 @@ import { GmlPathPanel } from './gml/GmlPathPanel'
 import { chooseRouteEndAtPoint } from './gml/route-ends'
 import { VisitToolsPanel } from './gml/VisitToolsPanel'
 import { ModelLibraryPanel } from './model/ModelLibraryPanel'
+import { PoiControl } from '../pois/PoiControl'
+import { usePoiScene } from '../pois/use-poi-scene'
+import { poiStore } from '../../state/pois'
+import { PoiModulePanel } from './poi/PoiModulePanel'
+import { poiEditing, resetPoiEditing } from './poi/poi-editing'
+import { usePoiStage } from './poi/use-poi-stage'
 import { PickInfoBox } from './PickInfoBox'
 import { SceneStatusBar } from './SceneStatusBar'
 import { SpaceSidebar } from './SpaceSidebar'
@@ -87,6 +93,12 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   const session = useSnapshot(buildingSession)
   const [isSwitching, setSwitching] = useState(false)
   useBuildingProject(engine)
+  // The project's POIs are drawn in every module; the POI module edits them.
+  usePoiScene(engine, 'building', session.projectId)
+  const isPoiModule = module.id === 'poi'
+  useEffect(() => {
+    if (!isPoiModule) resetPoiEditing()
+  }, [isPoiModule])
 
   function handlePick(pick: BuildingPick | null) {
     const purpose = buildingSession.clickPurpose
@@ -142,7 +154,7 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
         </div>
       </SidePanel>
       <div className="ts-bim4-stage">
-        <BuildingCanvas onPick={handlePick} />
+        <PoiStage engine={engine} onPick={handlePick} isActive={isPoiModule} />
         {session.status === 'loading' && !session.modelInfo && (
           <div className="ts-bim4-stage__overlay">
             <Spinner label={t`Opening the scene`} />
@@ -169,6 +181,45 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   )
 }
 
+/**
+ * The canvas (one for every module, so the scene is never re-attached). While the POI module is
+ * open, clicks place or select POIs, hovering highlights, the move tool drags, and the POI
+ * control bar shows while POIs are selected.
+ */
+function PoiStage({
+  engine,
+  onPick,
+  isActive,
+}: {
+  engine: EngineHandle
+  onPick: (pick: BuildingPick | null) => void
+  isActive: boolean
+}) {
+  const stageRef = useRef<HTMLDivElement>(null)
+  const handleClick = usePoiStage(engine, stageRef, isActive)
+  const pois = useSnapshot(poiStore.state)
+  const editing = useSnapshot(poiEditing)
+  return (
+    <div ref={stageRef} className="ts-bim4-poi-stage">
+      <BuildingCanvas onPick={onPick} onClickPoint={isActive ? handleClick : undefined} />
+      {isActive && pois.selectedIds.length > 0 && !editing.placingTemplate && (
+        <div className="ts-bim4-poi-stage__control">
+          <PoiControl
+            activeTool={editing.activeTool}
+            onActiveToolChange={(tool) => {
+              poiEditing.activeTool = tool
+            }}
+            onClose={() => {
+              poiEditing.activeTool = null
+              poiStore.select([])
+            }}
+          />
+        </div>
+      )}
+    </div>
+  )
+}
+
 function ModuleContent({
   moduleId,
   tabId,
@@ -181,6 +232,7 @@ function ModuleContent({
   const { i18n } = useLingui()
   const { projectId } = useSnapshot(currentProject)
   if (moduleId === 'model') return <ModelLibraryPanel />
+  if (moduleId === 'poi') return <PoiModulePanel />
   if (moduleId === 'gml') return <GmlPathPanel />
   if (moduleId === 'template') return <TemplateList isCompact projectId={projectId} />
   if (moduleId === 'visit' && tabId === 'expand') return <VisitToolsPanel />

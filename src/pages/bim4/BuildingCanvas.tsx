@@ -12,6 +12,11 @@ export interface BuildingCanvasProps {
   onPick: (pick: BuildingPick | null) => void
   /** Shown as the canvas's accessible name. */
   label?: string
+  /**
+   * When set, a click goes here (CSS pixels from the canvas's top-left) instead of the surface
+   * pick, e.g. the POI module placing or selecting POIs.
+   */
+  onClickPoint?: (x: number, y: number) => void
 }
 
 /**
@@ -19,13 +24,15 @@ export interface BuildingCanvasProps {
  * on unmount, so the scene survives everything that re-renders around it (tabs, panels). A
  * click that did not drag picks the surface under the pointer through the engine.
  */
-export function BuildingCanvas({ onPick, label }: BuildingCanvasProps) {
+export function BuildingCanvas({ onPick, label, onClickPoint }: BuildingCanvasProps) {
   const { t } = useLingui()
   const engine = useEngine()
   const canvasRef = useRef<HTMLCanvasElement>(null)
   const pressRef = useRef<{ x: number; y: number; travelPx: number } | null>(null)
   const onPickRef = useRef(onPick)
   onPickRef.current = onPick
+  const onClickPointRef = useRef(onClickPoint)
+  onClickPointRef.current = onClickPoint
 
   useEffect(() => {
     const canvas = canvasRef.current
@@ -57,6 +64,10 @@ export function BuildingCanvas({ onPick, label }: BuildingCanvasProps) {
     const bounds = event.currentTarget.getBoundingClientRect()
     const x = event.clientX - bounds.left
     const y = event.clientY - bounds.top
+    if (onClickPointRef.current) {
+      onClickPointRef.current(x, y)
+      return
+    }
     engine.run('building.pickAtScreenPoint', { x, y }).then(
       (pick) => onPickRef.current(pick),
       // the failure is already in snapshot.lastError, which the status bar shows

@@ -1,0 +1,75 @@
+import { proxy } from 'valtio'
+import type { Vector3Tuple } from '../../../../engine/api'
+import type { Template } from '../../../api/templates'
+import type { PoiTemplateInfo } from '../../../state/pois'
+import type { PoiModeTool } from '../../pois/poi-control'
+
+/**
+ * What the building editor's POI module is doing (SPEC §2 `/bim4/poi`): placing POIs of a
+ * chosen template by clicking on the model, or a tool of the POI control bar acting on the
+ * selection. Module-wide so the side panel, the canvas clicks and the control bar agree.
+ */
+export interface PoiEditingState {
+  /** The template new POIs are made from while placing; null when not placing. */
+  placingTemplate: PoiTemplateInfo | null
+  /** The control bar's active tool (move drags along the model's surface). */
+  activeTool: PoiModeTool | null
+}
+
+/** The building editor's POI editing state. */
+export const poiEditing = proxy<PoiEditingState>({ placingTemplate: null, activeTool: null })
+
+/** Stops placing and clears the tool (leaving the module, switching projects). */
+export function resetPoiEditing(): void {
+  poiEditing.placingTemplate = null
+  poiEditing.activeTool = null
+}
+
+/** A template of the template list as the POI store draws and creates POIs of it. */
+export function sceneTemplateOf(template: Template): PoiTemplateInfo {
+  return {
+    id: template.id,
+    name: template.name,
+    type: template.type,
+    category_node_id: template.category_id,
+    poicategory_code: template.poicategory_code,
+    iconpath: template.iconpath,
+    jpg_name: template.jpg_name,
+    sbm_name: template.glbf_name,
+    filepath: template.file_path,
+  }
+}
+
+/**
+ * The heading (degrees, −180..180 in 15° steps) that turns a POI's front (+z) to face along a
+ * wall's normal, so a camera placed on a wall looks out of it; 0 on floors and ceilings. The
+ * engine turns by −heading about the up axis, which maps +z to (−sin h, 0, cos h).
+ */
+export function headingFacing(normal: Vector3Tuple): number {
+  const [x, y, z] = normal
+  if (Math.abs(y) > 0.7 || Math.hypot(x, z) < 1e-6) return 0
+  const degrees = (Math.atan2(-x, z) * 180) / Math.PI
+  const stepped = Math.round(degrees / 15) * 15
+  return stepped === -180 ? 180 : stepped
+}
+
+/**
+ * The floor a placed POI stands on: the hit model's floor, else the floor looked into, else the
+ * highest floor at or below the point (a click on the shell or a free model). Null when the
+ * building has no floors (the server then asks to select one).
+ */
+export function floorForPoint(
+  hitFloorId: string | null | undefined,
+  selectedFloorId: string | null,
+  floors: readonly { id: string; elevationMeters: number }[],
+  height: number,
+): string | null {
+  if (hitFloorId) return hitFloorId
+  if (selectedFloorId) return selectedFloorId
+  let best: { id: string; elevationMeters: number } | null = null
+  for (const floor of floors) {
+    if (floor.elevationMeters > height + 0.05) continue
+    if (!best || floor.elevationMeters > best.elevationMeters) best = floor
+  }
+  return best?.id ?? floors[0]?.id ?? null
+}

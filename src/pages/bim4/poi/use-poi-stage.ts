@@ -1,0 +1,170 @@
+import { useLingui } from '@lingui/react/macro'
+import { type RefObject, useEffect } from 'react'
+import type { Vector3Tuple } from '../../../../engine/api'
+import { type EngineHandle, sceneStore } from '../../../engine-bridge'
+import { type PoiStore, poiStore } from '../../../state/pois'
+import { toast } from '../../../ui'
+import { floorForPoint, headingFacing, poiEditing } from './poi-editing'
+
+/** A press that moves further than this is a drag (orbit, or the move tool), not a click. */
+const dragMinTravelPx = 4
+
+/**
+ * The canvas side of the POI module: a click places a POI of the chosen template on the model
+ * (optimistic: it is drawn at once) or selects the POI under the pointer; hovering highlights
+ * the POI under the pointer; with the move tool, dragging moves the selected POIs along the
+ * model's surface (the orbit is held while the tool is active) and releasing saves the move.
+ * Returns the click handler the canvas calls instead of its own surface pick.
+ */
+export function usePoiStage(
+  engine: EngineHandle,
+  stageRef: RefObject<HTMLElement | null>,
+  isActive: boolean,
+  store: PoiStore = poiStore,
+): (x: number, y: number) => void {
+  const { t } = useLingui()
+
+  useEffect(() => {
+    const stage = stageRef.current
+    if (!stage || !isActive) return undefined
+    let isHoverInFlight = false
+    let pendingHover: { x: number; y: number } | null = null
+    let drag: { pointerId: number; x: number; y: number; moved: boolean; busy: boolean } | null =
+      null
+    let dragTarget: { x: number; y: number } | null = null
+    const local = (event: PointerEvent) => {
+      const canvas = stage.querySelector('canvas')
+      const bounds = (canvas ?? stage).getBoundingClientRect()
+      return { x: event.clientX - bounds.left, y: event.clientY - bounds.top }
+    }
+
+    const hover = async (point: { x: number; y: number }) => {
+      if (isHoverInFlight) {
+        pendingHover = point
+        return
+      }
+      isHoverInFlight = true
+      try {
+        await engine.run('building.hoverPoiAtScreenPoint', point)
+      } catch {
+        // No open building yet: nothing to hover.
+      }
+      isHoverInFlight = false
+      const next = pendingHover
+      pendingHover = null
+      if (next) void hover(next)
+    }
+
+    /** Moves the dragged POIs to the surface under the pointer (one request at a time). */
+    const follow = async () => {
+      if (!drag || drag.busy || !dragTarget) return
+      drag.busy = true
+      const target = dragTarget
+      dragTarget = null
+      const surface = await engine
+        .run('building.surfacePointAtScreenPoint', target)
+        .catch(() => null)
+      if (drag) drag.busy = false
+      if (surface && drag) {
+        for (const id of store.state.selectedIds) {
+          store.preview(id, { position: surface.position, floorId: surface.floorId ?? undefined })
+        }
+        movedTo = surface
+      }
+      if (dragTarget) void follow()
+    }
+    let movedTo: { position: Vector3Tuple; floorId?: string | null } | null = null
+
+    const isMoving = () => poiEditing.activeTool === 'move' && store.state.selectedIds.length > 0
+
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.button !== 0 || !isMoving()) return
+      // Held here, so the orbit controls never see the press while the move tool is active.
+      event.stopPropagation()
+      stage.setPointerCapture?.(event.pointerId)
+      const point = local(event)
+      drag = { pointerId: event.pointerId, ...point, moved: false, busy: false }
+      movedTo = null
+    }
+    const onPointerMove = (event: PointerEvent) => {
+      const point = local(event)
+      if (drag && event.pointerId === drag.pointerId) {
+        event.stopPropagation()
+        if (Math.hypot(point.x - drag.x, point.y - drag.y) > dragMinTravelPx) drag.moved = true
+        if (drag.moved) {
+          dragTarget = point
+          void follow()
+        }
+        return
+      }
+      if (event.buttons === 0) void hover(point)
+    }
+    const onPointerUp = (event: PointerEvent) => {
+      if (!drag || event.pointerId !== drag.pointerId) return
+      event.stopPropagation()
+      stage.releasePointerCapture?.(event.pointerId)
+      const wasMoved = drag.moved
+      drag = null
+      dragTarget = null
+      const destination = movedTo
+      movedTo = null
+      if (!wasMoved || !destination) return
+      const list = store.state.selectedIds.map((id) => ({
+        id,
+        changes: {
+          position: destination.position,
+          ...(destination.floorId ? { floorId: destination.floorId } : {}),
+        },
+      }))
+      if (list.length > 0) void store.updateMany(list)
+    }
+    stage.addEventListener('pointerdown', onPointerDown, { capture: true })
+    stage.addEventListener('pointermove', onPointerMove, { capture: true })
+    stage.addEventListener('pointerup', onPointerUp, { capture: true })
+    return () => {
+      stage.removeEventListener('pointerdown', onPointerDown, { capture: true })
+      stage.removeEventListener('pointermove', onPointerMove, { capture: true })
+      stage.removeEventListener('pointerup', onPointerUp, { capture: true })
+      void engine.run('building.hoverPoiAtScreenPoint', { x: -1, y: -1 }).catch(() => undefined)
+    }
+  }, [engine, stageRef, store, isActive])
+
+  return (x, y) => {
+    const template = poiEditing.placingTemplate
+    if (template) {
+      void (async () => {
+        const surface = await engine.run('building.surfacePointAtScreenPoint', { x, y })
+        if (!surface) {
+          toast.warning(t`Nothing was hit there. Click on the building.`)
+          return
+        }
+        const building = sceneStore.building
+        const floorId = floorForPoint(
+          surface.floorId,
+          building.selectedFloorId,
+          building.floors,
+          surface.position[1],
+        )
+        const created = await store.create({
+          name: `${template.name} ${store.state.count + 1}`,
+          template,
+          position: surface.position,
+          heading: headingFacing(surface.normal),
+          floorId,
+        })
+        if (created) store.select([created.id])
+      })().catch(() => undefined)
+      return
+    }
+    void (async () => {
+      const hit = await engine.run('building.pickPoiAtScreenPoint', { x, y })
+      if (hit) {
+        store.select([hit.poiId])
+        return
+      }
+      store.select([])
+      // No POI there: the usual surface pick (the info box shows what was hit).
+      await engine.run('building.pickAtScreenPoint', { x, y })
+    })().catch(() => undefined)
+  }
+}
