@@ -13,6 +13,12 @@ import { ScreenQuadBatch } from './screen-quad-batch'
 export const MARKER_PIXELS = 28
 const CLUSTER_PIXELS = 34
 const CLUSTER_CELL_PIXELS = 56
+/**
+ * A 3D POI is drawn as its model when the model is at least this many pixels in radius on the
+ * screen; further away it becomes a marker (and clusters), which is what keeps 3,000 distant
+ * models from costing more than the building itself.
+ */
+const MODEL_MIN_PIXELS = 8
 /** Labels tried per frame, nearest first (more would not fit or read anyway). */
 const MAX_LABEL_CANDIDATES = 60
 /** New label texts drawn per frame; the rest follow in the next frames (one is requested). */
@@ -59,6 +65,11 @@ export class BuildingPoiLayer {
   /** Per POI: 1 when drawn (look, group and floor allow it). */
   private shown = new Uint8Array(0)
   private isShownStale = true
+  /** Per POI, this frame: 1 when drawn as its 3D model. */
+  private asModel = new Uint8Array(0)
+  /** Which POIs the instanced models hold (count and a hash of their indices). */
+  private modelKey = ''
+  private isModelsStale = true
   private screen = new Float32Array(0)
   private drawn = { drawnCount: 0, clusterCount: 0 }
   /** Labels were left out of the last frame to bound its work: draw again to add them. */
@@ -228,15 +239,29 @@ export class BuildingPoiLayer {
     markers.begin()
     this.clusters.reset(width, height)
     const singles: number[] = []
+    if (this.asModel.length < count) this.asModel = new Uint8Array(this.shown.length)
+    const pixelsPerMetre = height / (2 * Math.tan((camera.fov * Math.PI) / 360))
+    let modelHash = 0
+    let modelCount = 0
+    const positions = this.records.positions
     for (let index = 0; index < count; index++) {
-      if (screen[index * 3 + 2] === 0) continue
+      const at = index * 3
+      this.asModel[index] = 0
+      if (screen[at + 2] === 0) continue
       const poi = this.records.pois[index]!
-      if (this.models.isReady(poi.templateId) || this.isHighlighted(poi.id)) {
+      const isModel =
+        this.models.isReady(poi.templateId) &&
+        (this.models.radiusOf(poi.templateId) * pixelsPerMetre) / screen[at + 2]! >=
+          MODEL_MIN_PIXELS
+      if (isModel) {
+        this.asModel[index] = 1
+        modelHash = (Math.imul(modelHash, 31) + index) | 0
+        modelCount++
+      }
+      if (isModel || this.isHighlighted(poi.id)) {
         singles.push(index)
         continue
       }
-      const at = index * 3
-      const positions = this.records.positions
       this.clusters.add(
         index,
         screen[at]!,
@@ -246,6 +271,7 @@ export class BuildingPoiLayer {
         positions[at + 2]!,
       )
     }
+    this.updateModels(`${modelCount}:${modelHash}`, count)
     const clusterCells: number[] = []
     for (const cell of this.clusters.used) {
       if (this.clusters.countOf(cell) === 1) singles.push(this.clusters.firstOf(cell))
@@ -302,7 +328,7 @@ export class BuildingPoiLayer {
         : this.selected.has(poi.id)
           ? ICON_CELL.selectedRing
           : -1
-    const isModel = this.models.isReady(poi.templateId)
+    const isModel = this.asModel[index] === 1
     if (ring >= 0) {
       const size = MARKER_PIXELS + 14
       this.markerBatch.push(x, y, z, this.icons.rectOf(ring), 0, 0, size, size, WHITE)
@@ -391,7 +417,6 @@ export class BuildingPoiLayer {
     this.isShownStale = false
     const count = this.records.count
     if (this.shown.length < count) this.shown = new Uint8Array(Math.max(count, 16) * 2)
-    const byTemplate = new Map<string, ScenePoi[]>()
     for (let index = 0; index < count; index++) {
       const poi = this.records.pois[index]!
       const isShown =
@@ -399,11 +424,22 @@ export class BuildingPoiLayer {
         !this.hiddenGroups.has(poi.groupId) &&
         this.floorShown(poi.floorId ?? null)
       this.shown[index] = isShown ? 1 : 0
-      if (isShown && this.models.isReady(poi.templateId)) {
-        const list = byTemplate.get(poi.templateId) ?? []
-        if (list.length === 0) byTemplate.set(poi.templateId, list)
-        list.push(poi)
-      }
+    }
+    this.isModelsStale = true
+  }
+
+  /** Puts the POIs drawn as models this frame into the instanced meshes, when that set changed. */
+  private updateModels(key: string, count: number): void {
+    if (key === this.modelKey && !this.isModelsStale) return
+    this.modelKey = key
+    this.isModelsStale = false
+    const byTemplate = new Map<string, ScenePoi[]>()
+    for (let index = 0; index < count; index++) {
+      if (this.asModel[index] !== 1) continue
+      const poi = this.records.pois[index]!
+      const list = byTemplate.get(poi.templateId) ?? []
+      if (list.length === 0) byTemplate.set(poi.templateId, list)
+      list.push(poi)
     }
     this.models.update(byTemplate, this.selected, this.hoveredId)
   }
