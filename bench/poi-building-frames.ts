@@ -9,6 +9,7 @@
 import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
 import { launchBenchBrowser } from './lib/browser'
+import { exposeQuietRounds, QuietRounds } from './lib/quiet-rounds'
 import { startStaticServer } from './lib/static-server'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 import type {
@@ -69,6 +70,8 @@ export async function runPoiBuildingFramesBench(
       if (message.text().startsWith('[poi-frames]'))
         log(`poi-building-frames: ${message.text().slice(13)}`)
     })
+    const quiet = new QuietRounds()
+    await exposeQuietRounds(page, quiet)
     page.on('pageerror', (error) => log(`poi-building-frames: page error: ${error.message}`))
     await page.goto(`${server.origin}/poi-building-frames.html`)
     await page.waitForFunction(() => typeof window.runPoiFramesBench === 'function')
@@ -139,7 +142,7 @@ export async function runPoiBuildingFramesBench(
       },
       durationMs: Math.round(performance.now() - startedAtMs),
     }
-    log(`poi-building-frames: wrote ${writeBenchResult('poi-building-frames', report)}`)
+    log(`poi-building-frames: wrote ${writeBenchResult('poi-building-frames', report, quiet)}`)
     return report
   } finally {
     await browser.close()

@@ -26,6 +26,7 @@ import { BuildingPoiLayer } from '../../engine/building/pois/poi-layer'
 import { boxSbm } from '../../engine/building/testing/box-sbm'
 import { createSbmDecodeWorker } from '../../engine/workers/building-workers'
 import { createWorkerPool } from '../../engine/workers/create-worker-client'
+import { quietRound } from '../lib/page-rounds'
 import type { PoiFramesConfig, PoiFramesResult } from './poi-building-frames-protocol'
 
 declare global {
@@ -214,13 +215,20 @@ window.runPoiFramesBench = async (config) => {
       const name = names[(round + offset) % names.length]!
       cases[name]()
       window.gc?.()
-      frame(0)
-      for (let step = 0; step < config.framesPerRound; step++) {
-        const startedAt = performance.now()
-        frame(step)
-        const took = performance.now() - startedAt
-        if (round >= config.warmupRounds) frames[name].push(took)
-      }
+      const isTimed = round >= config.warmupRounds
+      await quietRound(
+        `${name} round ${round + 1}`,
+        async () => {
+          frame(0)
+          for (let step = 0; step < config.framesPerRound; step++) {
+            const startedAt = performance.now()
+            frame(step)
+            const took = performance.now() - startedAt
+            if (isTimed) frames[name].push(took)
+          }
+        },
+        isTimed,
+      )
       drawCalls[name] = view.renderState()?.drawCalls ?? 0
       if (round < config.warmupRounds) layerMs.length = 0
       console.log(`[poi-frames] round ${round} ${name}: median ${median(frames[name])} ms`)
@@ -239,14 +247,16 @@ window.runPoiFramesBench = async (config) => {
   const pickMs: number[] = []
   let hits = 0
   for (let round = 0; round < config.rounds; round++) {
-    for (let pick = 0; pick < config.picksPerRound; pick++) {
-      const x = next() * width
-      const y = next() * height
-      const startedAt = performance.now()
-      const id = layer.pickAt(view.camera, x, y)
-      pickMs.push(performance.now() - startedAt)
-      if (id) hits++
-    }
+    await quietRound(`pick round ${round + 1}`, async () => {
+      for (let pick = 0; pick < config.picksPerRound; pick++) {
+        const x = next() * width
+        const y = next() * height
+        const startedAt = performance.now()
+        const id = layer!.pickAt(view.camera, x, y)
+        pickMs.push(performance.now() - startedAt)
+        if (id) hits++
+      }
+    })
   }
   layer.dispose()
   decodePool.dispose()

@@ -4,9 +4,10 @@ import type { PoiLayerState, PoiTemplateLook, ScenePoi } from '../../api/poi-com
 import type { WorkerPool } from '../../workers/create-worker-client'
 import { ICON_CELL, IconAtlas } from './icon-atlas'
 import { LabelAtlas } from './label-atlas'
+import { placeLabels } from './poi-labels'
 import { PoiModels } from './poi-models'
 import { PoiRecords } from './poi-records'
-import { ClusterGrid, DeclutterGrid, projectAll } from './poi-screen'
+import { ClusterGrid, DeclutterGrid, nearestProjected, projectAll } from './poi-screen'
 import { ScreenQuadBatch } from './screen-quad-batch'
 
 /** Marker size and cluster cell, CSS pixels. */
@@ -19,10 +20,6 @@ const CLUSTER_CELL_PIXELS = 56
  * models from costing more than the building itself.
  */
 const MODEL_MIN_PIXELS = 8
-/** Labels tried per frame, nearest first (more would not fit or read anyway). */
-const MAX_LABEL_CANDIDATES = 60
-/** New label texts drawn per frame; the rest follow in the next frames (one is requested). */
-const MAX_NEW_LABELS_PER_FRAME = 8
 const WHITE = [1, 1, 1, 1] as const
 const GHOST = [1, 1, 1, 0.5] as const
 
@@ -183,29 +180,13 @@ export class BuildingPoiLayer {
       this.screen,
     )
     const pixelsPerMetre = height / (2 * Math.tan((camera.fov * Math.PI) / 360))
-    let best: string | null = null
-    let bestScore = Number.POSITIVE_INFINITY
-    const screen = this.screen
-    for (let index = 0; index < count; index++) {
-      const w = screen[index * 3 + 2]!
-      if (w === 0) continue
-      const dx = screen[index * 3]! - x
-      const dy = screen[index * 3 + 1]! - y
-      const distanceSq = dx * dx + dy * dy
-      if (distanceSq > 2500) continue // beyond 50 px: no marker is that big
-      const poi = this.records.pois[index]!
-      const radius = this.models.isReady(poi.templateId)
-        ? Math.max(12, (this.models.radiusOf(poi.templateId) * pixelsPerMetre) / w)
+    const index = nearestProjected(this.screen, count, x, y, (candidate, w) => {
+      const templateId = this.records.pois[candidate]!.templateId
+      return this.models.isReady(templateId)
+        ? Math.max(12, (this.models.radiusOf(templateId) * pixelsPerMetre) / w)
         : MARKER_PIXELS / 2 + 2
-      if (distanceSq > radius * radius) continue
-      // Nearest to the pointer first; among markers at the same spot, the nearest to the eye.
-      const score = distanceSq + w * 1e-3
-      if (score < bestScore) {
-        bestScore = score
-        best = poi.id
-      }
-    }
-    return best
+    })
+    return index < 0 ? null : this.records.ids[index]!
   }
 
   /** Sets the hovered POI; true when it changed. */
@@ -297,7 +278,21 @@ export class BuildingPoiLayer {
       clusterCount: clusterCells.length,
     }
     this.pushGhosts()
-    this.pushLabels(singles, clusterCells, width, height)
+    this.isLabelBacklog = placeLabels({
+      batch: this.labelBatch,
+      labels: this.labels,
+      declutter: this.declutter,
+      clusters: this.clusters,
+      screen,
+      positions,
+      pois: this.records.pois,
+      singles,
+      clusterCells,
+      isHighlighted: (id) => this.isHighlighted(id),
+      width,
+      height,
+      gapPixels: MARKER_PIXELS / 2 + 4,
+    })
     markers.end(viewportPixels, pixelRatio)
     this.ghostBatch.end(viewportPixels, pixelRatio)
     this.labelBatch.end(viewportPixels, pixelRatio)
@@ -355,55 +350,6 @@ export class BuildingPoiLayer {
       const [x, y, z] = ghost.position
       const rect = this.icons.rectOf(this.icons.cellOf(ghost.templateId))
       batch.push(x, y, z, rect, 0, 0, MARKER_PIXELS, MARKER_PIXELS, GHOST)
-    }
-  }
-
-  /** Labels right of their markers, highlighted and nearest first, where they do not overlap. */
-  private pushLabels(
-    singles: number[],
-    clusterCells: number[],
-    width: number,
-    height: number,
-  ): void {
-    const batch = this.labelBatch
-    batch.begin()
-    this.declutter.reset(width, height)
-    const screen = this.screen
-    for (const cell of clusterCells) {
-      const [x, y, z] = this.clusters.meanOf(cell)
-      const slot = this.labels.slotOf(String(this.clusters.countOf(cell)))
-      if (slot) batch.push(x, y, z, slot.rect, 0, 0, slot.width, slot.height, WHITE)
-    }
-    const priority = (index: number) =>
-      this.isHighlighted(this.records.ids[index]!) ? -1 : screen[index * 3 + 2]!
-    const candidates = singles
-      .filter((index) => this.records.pois[index]!.label !== '')
-      .sort((a, b) => priority(a) - priority(b))
-      .slice(0, MAX_LABEL_CANDIDATES)
-    const positions = this.records.positions
-    let newLabels = 0
-    for (const index of candidates) {
-      const text = this.records.pois[index]!.label
-      let slot = this.labels.known(text) ?? null
-      if (!slot) {
-        if (newLabels >= MAX_NEW_LABELS_PER_FRAME) {
-          this.isLabelBacklog = true
-          continue
-        }
-        newLabels++
-        slot = this.labels.slotOf(text)
-      }
-      if (!slot) continue
-      const gap = MARKER_PIXELS / 2 + 4
-      const left = screen[index * 3]! + gap
-      const top = screen[index * 3 + 1]! - slot.height / 2
-      if (!this.declutter.tryTake(left, top, slot.width, slot.height)) continue
-      const [x, y, z] = [
-        positions[index * 3]!,
-        positions[index * 3 + 1]!,
-        positions[index * 3 + 2]!,
-      ]
-      batch.push(x, y, z, slot.rect, gap + slot.width / 2, 0, slot.width, slot.height, WHITE)
     }
   }
 

@@ -77,6 +77,37 @@ export function projectAll(
 }
 
 /**
+ * The projected POI nearest to a canvas point within its own hit radius (CSS pixels; markers
+ * and models differ), or -1. Among POIs at the same spot the one nearest to the eye wins.
+ */
+export function nearestProjected(
+  screen: Float32Array,
+  count: number,
+  x: number,
+  y: number,
+  radiusOf: (index: number, w: number) => number,
+): number {
+  let best = -1
+  let bestScore = Number.POSITIVE_INFINITY
+  for (let index = 0; index < count; index++) {
+    const w = screen[index * 3 + 2]!
+    if (w === 0) continue
+    const dx = screen[index * 3]! - x
+    const dy = screen[index * 3 + 1]! - y
+    const distanceSq = dx * dx + dy * dy
+    if (distanceSq > 2500) continue // beyond 50 px: no marker is that big
+    const radius = radiusOf(index, w)
+    if (distanceSq > radius * radius) continue
+    const score = distanceSq + w * 1e-3
+    if (score < bestScore) {
+      bestScore = score
+      best = index
+    }
+  }
+  return best
+}
+
+/**
  * A grid over the canvas that groups markers falling in the same cell: one marker alone stays a
  * marker, two or more become a cluster drawn at their mean position with their count. A fixed
  * grid (not distance-based merging) keeps this linear in the number of POIs.

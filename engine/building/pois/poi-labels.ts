@@ -1,0 +1,85 @@
+import type { ScenePoi } from '../../api/poi-commands'
+import type { LabelAtlas } from './label-atlas'
+import type { ClusterGrid, DeclutterGrid } from './poi-screen'
+import type { ScreenQuadBatch } from './screen-quad-batch'
+
+/** Labels tried per frame, nearest first (more would not fit or read anyway). */
+const MAX_LABEL_CANDIDATES = 60
+/** New label texts drawn per frame; the rest follow in the next frames. */
+const MAX_NEW_LABELS_PER_FRAME = 8
+const WHITE = [1, 1, 1, 1] as const
+
+/** What one frame's labels are placed from. */
+export interface LabelFrame {
+  batch: ScreenQuadBatch
+  labels: LabelAtlas
+  declutter: DeclutterGrid
+  clusters: ClusterGrid
+  /** Projected POIs: x, y (CSS pixels), w per POI. */
+  screen: Float32Array
+  positions: Float64Array
+  pois: readonly ScenePoi[]
+  /** POIs drawn on their own this frame, and the clusters' cells. */
+  singles: readonly number[]
+  clusterCells: readonly number[]
+  isHighlighted(id: string): boolean
+  width: number
+  height: number
+  /** Half the marker plus a gap: where a label starts right of its point. */
+  gapPixels: number
+}
+
+/**
+ * Places a frame's labels: each cluster's count on it, then the single POIs' names right of
+ * their markers, highlighted and nearest first, each only where no earlier label is (a screen
+ * grid declutters them). Answers whether some were left out to bound the frame's work (draw
+ * again to add them).
+ */
+export function placeLabels(frame: LabelFrame): boolean {
+  const { batch, labels, declutter, clusters, screen, positions, pois } = frame
+  batch.begin()
+  declutter.reset(frame.width, frame.height)
+  for (const cell of frame.clusterCells) {
+    const [x, y, z] = clusters.meanOf(cell)
+    const slot = labels.slotOf(String(clusters.countOf(cell)))
+    if (slot) batch.push(x, y, z, slot.rect, 0, 0, slot.width, slot.height, WHITE)
+  }
+  const priority = (index: number) =>
+    frame.isHighlighted(pois[index]!.id) ? -1 : screen[index * 3 + 2]!
+  const candidates = frame.singles
+    .filter((index) => pois[index]!.label !== '')
+    .sort((a, b) => priority(a) - priority(b))
+    .slice(0, MAX_LABEL_CANDIDATES)
+  let newLabels = 0
+  let isBacklog = false
+  for (const index of candidates) {
+    const text = pois[index]!.label
+    let slot = labels.known(text) ?? null
+    if (!slot) {
+      if (newLabels >= MAX_NEW_LABELS_PER_FRAME) {
+        isBacklog = true
+        continue
+      }
+      newLabels++
+      slot = labels.slotOf(text)
+    }
+    if (!slot) continue
+    const gap = frame.gapPixels
+    const left = screen[index * 3]! + gap
+    const top = screen[index * 3 + 1]! - slot.height / 2
+    if (!declutter.tryTake(left, top, slot.width, slot.height)) continue
+    const at = index * 3
+    batch.push(
+      positions[at]!,
+      positions[at + 1]!,
+      positions[at + 2]!,
+      slot.rect,
+      gap + slot.width / 2,
+      0,
+      slot.width,
+      slot.height,
+      WHITE,
+    )
+  }
+  return isBacklog
+}
