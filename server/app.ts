@@ -124,7 +124,7 @@ export async function buildApp(
       throwFileSizeLimit: true,
       limits: { fileSize: config.uploadLimitBytes, fields: defaultFormLimits.maxPairs },
     })
-    await registerSecurityHeaders(app, {
+    registerSecurityHeaders(app, {
       extraOrigins: config.cspExtraOrigins,
       hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
     })
