@@ -15,9 +15,9 @@
  *    then 15 times from an address out of budget (answered 429 unread).
  * 2. Memory (class 10): RSS and heap after a full collection, then 2 × 10,000 hostile requests
  *    answered in full (spread over addresses, 50 each, within the budget), each batch followed
- *    by 2 s of rest and a full collection. Growth after a collection that stays in RSS but not
- *    in the heap is the allocator keeping freed pages; growth in the heap, batch after batch,
- *    would be a leak.
+ *    by a full collection, 10 s of rest (RSS read each second) and another collection. Growth
+ *    that stays in RSS but not in the heap and comes back later is the allocator keeping freed
+ *    pages; growth in the heap, batch after batch, would be a leak.
  * 3. Latency (class 1), BENCH_ROUNDS rounds (default 3), side by side: the idle server (the
  *    anchor: health requests alone) and then ours, the same while another client (its own
  *    process, ./hostile-flood.ts) sends 10,000 hostile requests from one address. One client
@@ -42,13 +42,15 @@ const healthGapMs = 5
 /** Requests of the memory batches from one address: within the budget, so all are read. */
 const memoryRequestsPerAddress = 50
 const perKindRepeats = 15
+/** Rest after each memory batch before its reading. */
+const settleSeconds = 10
 
 const health: HostileRequest = { name: 'health', method: 'GET', path: '/web/health' }
 const healthAddress = '127.0.0.1'
 
 /** Loopback addresses of one phase of the bench, none shared with another phase. */
 const addresses = (block: number, count: number) =>
-  Array.from({ length: count }, (_, i) => `127.${block}.${(i >> 8) & 255}.${(i & 255) + 1}`)
+  Array.from({ length: count }, (_, i) => `127.${block}.${Math.floor(i / 250)}.${(i % 250) + 1}`)
 
 /** Health latencies until `isDone()` (and at least `minimum` samples). */
 async function measureHealth(
@@ -213,11 +215,20 @@ export async function runHostileBench(): Promise<void> {
       )
       addCounts(memoryAnswers, result.statusCounts)
       const afterFlood = await askMemory(server, 'memory')
-      await new Promise((resolve) => setTimeout(resolve, 2_000))
+      // RSS a while after a collection: glibc and V8 keep freed pages some seconds before
+      // giving them back (the heap is back at once), so one reading 2 s after the flood said
+      // +1 % in one run and +17 % in another.
+      const settleRssMiB: number[] = []
+      await askMemory(server, 'gc')
+      for (let second = 0; second < settleSeconds; second++) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        settleRssMiB.push(mebibytes((await askMemory(server, 'memory')).rss))
+      }
       const afterCollection = await askMemory(server, 'gc')
       memoryBatches.push({
         requests: hostileRequestCount * (batch + 1),
         afterFloodMiB: inMebibytes(afterFlood),
+        rssEachSecondOfRestMiB: settleRssMiB,
         afterRestAndCollectionMiB: inMebibytes(afterCollection),
         rssGrowth: Math.round((afterCollection.rss / memoryBefore.rss) * 1000) / 1000,
         heapUsedGrowth:
