@@ -13,7 +13,7 @@
  *
  * 1. Cost per kind: each kind 15 times from an address of its own (answered in full: 400/413),
  *    then 15 times from an address out of budget (answered 429 unread).
- * 2. Memory (class 10): RSS and heap after a full collection, then 2 × 10,000 hostile requests
+ * 2. Memory (class 10): RSS and heap at rest (as below), then 2 × 10,000 hostile requests
  *    answered in full (spread over addresses, 50 each, within the budget), each batch followed
  *    by a full collection, 10 s of rest (RSS read each second) and another collection. Growth
  *    that stays in RSS but not in the heap and comes back later is the allocator keeping freed
@@ -105,6 +105,19 @@ const askMemory = async (server: ChildProcess, type: 'memory' | 'gc') =>
 /** CPU time the server process used so far (user + system), in ms. */
 const askCpuMs = async (server: ChildProcess) =>
   (await ask<{ cpuMs: number }>(server, 'cpu', 'cpu')).cpuMs
+
+/**
+ * Memory after a full collection, `settleSeconds` of rest and another collection (the second
+ * gives back what the first freed: V8 shrinks its heap then); RSS each second goes into `rss`.
+ */
+async function restedMemory(server: ChildProcess, rss: number[] = []): Promise<ServerMemory> {
+  await askMemory(server, 'gc')
+  for (let second = 0; second < settleSeconds; second++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    rss.push(mebibytes((await askMemory(server, 'memory')).rss))
+  }
+  return askMemory(server, 'gc')
+}
 
 const mebibytes = (bytes: number) => Math.round((bytes / 1_048_576) * 10) / 10
 const inMebibytes = (memory: ServerMemory) =>
@@ -202,7 +215,7 @@ export async function runHostileBench(): Promise<void> {
     }
 
     // 2. Memory around hostile requests answered in full.
-    const memoryBefore = await askMemory(server, 'gc')
+    const memoryBefore = await restedMemory(server)
     const memoryBatches: Record<string, unknown>[] = []
     const memoryAnswers: Record<string, number> = {}
     for (let batch = 0; batch < 2; batch++) {
@@ -219,12 +232,7 @@ export async function runHostileBench(): Promise<void> {
       // giving them back (the heap is back at once), so one reading 2 s after the flood said
       // +1 % in one run and +17 % in another.
       const settleRssMiB: number[] = []
-      await askMemory(server, 'gc')
-      for (let second = 0; second < settleSeconds; second++) {
-        await new Promise((resolve) => setTimeout(resolve, 1_000))
-        settleRssMiB.push(mebibytes((await askMemory(server, 'memory')).rss))
-      }
-      const afterCollection = await askMemory(server, 'gc')
+      const afterCollection = await restedMemory(server, settleRssMiB)
       memoryBatches.push({
         requests: hostileRequestCount * (batch + 1),
         afterFloodMiB: inMebibytes(afterFlood),
