@@ -2,7 +2,6 @@ import { isIP } from 'node:net'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { passwordMaxLength } from '../contract/auth'
-import type { RefusalBudgetSettings } from './plugins/refusal-budget'
 import type { MapProxySettings } from './modules/map-proxy/map-proxy.service'
 import {
   type AccountSecuritySettings,
@@ -18,6 +17,19 @@ export type LogLevel = (typeof logLevels)[number]
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
   | { kind: 'postgres'; url: string; schema: string | undefined }
+
+/**
+ * The budget of refused requests per client (server/plugins/refusal-budget.ts): how many
+ * refused requests one client may cause before its requests are refused unread, `burst` at
+ * once, then `perMinute` more each minute (a token bucket).
+ */
+export interface RefusalBudgetSettings {
+  /** 0 turns the budget off (tests that fire thousands of bad inputs from one address). */
+  burst: number
+  perMinute: number
+  /** Most client addresses remembered; beyond it, full or oldest buckets are forgotten. */
+  maxAddresses?: number
+}
 
 /** The server's settings, read once at start-up from the environment (docs/configuration.md). */
 export interface Config {
@@ -56,7 +68,7 @@ export interface Config {
   trustProxy: boolean
   /**
    * Refused requests (400, 413, 415) one client address may cause before its /web/ calls are
-   * answered 429 unread (server/http/refusal-budget.ts); a burst of 0 turns it off.
+   * answered 429 unread (server/plugins/refusal-budget.ts); a burst of 0 turns it off.
    */
   refusalBudget: RefusalBudgetSettings
   /** `Strict-Transport-Security` max-age sent on answers to https requests; 0 sends none. */

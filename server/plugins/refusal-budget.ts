@@ -1,21 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { systemRoutes } from '../../contract/system'
 import { AppError } from '../http/app-error'
+import type { RefusalBudgetSettings } from '../config'
 import type { Clock } from '../modules/time/clock'
 import { sendError } from './errors'
 import { isWebApiPath } from './web-app'
-
-/**
- * How many refused requests one client may cause before its requests are refused unread:
- * `burst` at once, then `perMinute` more each minute (a token bucket).
- */
-export interface RefusalBudgetSettings {
-  /** 0 turns the budget off (tests that fire thousands of bad inputs from one address). */
-  burst: number
-  perMinute: number
-  /** Most client addresses remembered; beyond it, full or oldest buckets are forgotten. */
-  maxAddresses?: number
-}
 
 /**
  * A per-client budget of refused requests (issue 13, class 1): an answer of 400, 413 or 415
