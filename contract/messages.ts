@@ -77,6 +77,8 @@ export const serverMessages = {
   'request.headersTooLarge': 'The address or the headers of the request are larger than 16 KB.',
   'request.timeout': 'The request did not arrive in time.',
   'request.malformed': 'The request is malformed.',
+  'request.tooManyRefused':
+    'Too many of the requests from your address were refused. Please wait {seconds} s and try again.',
   'request.malformedMultipart': 'Malformed multipart body: it is cut short or has no boundary.',
   'request.formFieldsTooLarge': 'The form fields are larger than {maximum} MB in total.',
   'request.fileNotAccepted': '{field}: a file is not accepted here.',

@@ -36,6 +36,20 @@ describe('the /web/ API basics', () => {
     await broken.close()
   })
 
+  it('asks the database at most once a second, and sees it gone a second later', async () => {
+    const failing = await createTestApp()
+    const health = () => callApi(failing.app, { method: 'GET', url: '/web/health' })
+    expect((await health()).statusCode).toBe(200)
+    await failing.app.deps.database.close()
+    // the answer of a moment ago still stands …
+    failing.clock.advanceMs(999)
+    expect((await health()).statusCode).toBe(200)
+    // … for a second
+    failing.clock.advanceMs(1)
+    expect((await health()).statusCode).toBe(503)
+    await failing.close()
+  })
+
   it('describes every route in OpenAPI, generated from the contract', async () => {
     const response = await testApp.app.inject({ method: 'GET', url: '/web/openapi.json' })
     expect(response.statusCode).toBe(200)
@@ -217,5 +231,24 @@ describe('the /web/ API basics', () => {
     expect(policy).toContain("worker-src 'self' blob:")
     expect(policy).toContain("img-src 'self' data: blob:")
     expect(policy).not.toContain('upgrade-insecure-requests')
+  })
+
+  it('sends the same security headers on every answer, the extra origins in the CSP', async () => {
+    const withOrigins = await createTestApp({
+      env: { CSP_EXTRA_ORIGINS: 'https://tiles.example.com' },
+    })
+    try {
+      const health = await withOrigins.app.inject({ method: 'GET', url: '/web/health' })
+      const refused = await withOrigins.app.inject({ method: 'POST', url: '/web/login' })
+      const policy = String(health.headers['content-security-policy'])
+      expect(policy).toContain("img-src 'self' data: blob: https://tiles.example.com")
+      expect(policy).toContain("frame-ancestors 'self' https://tiles.example.com")
+      for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy']) {
+        expect(refused.headers[name]).toBe(health.headers[name])
+      }
+      expect(health.headers['x-frame-options']).toBe('SAMEORIGIN')
+    } finally {
+      await withOrigins.close()
+    }
   })
 })

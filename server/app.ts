@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './modules/time/clock'
 import { registerAuthHook } from './plugins/auth'
 import { openDatabase } from './plugins/db'
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors'
+import { createRefusalBudget, registerRefusalBudget } from './plugins/refusal-budget'
 import { createFileStorage } from './plugins/storage'
 import { isWebApiPath, registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
@@ -113,12 +114,17 @@ export async function buildApp(
     })
 
     registerErrorHandling(app)
+    // First of the request hooks: a client out of budget is refused before any other work.
+    registerRefusalBudget(
+      app,
+      createRefusalBudget(config.refusalBudget, options.clock ?? systemClock),
+    )
     registerBodyParsers(app)
     await app.register(fastifyMultipart, {
       throwFileSizeLimit: true,
       limits: { fileSize: config.uploadLimitBytes, fields: defaultFormLimits.maxPairs },
     })
-    await registerSecurityHeaders(app, {
+    registerSecurityHeaders(app, {
       extraOrigins: config.cspExtraOrigins,
       hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
     })

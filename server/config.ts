@@ -18,6 +18,19 @@ export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
   | { kind: 'postgres'; url: string; schema: string | undefined }
 
+/**
+ * The budget of refused requests per client (server/plugins/refusal-budget.ts): how many
+ * refused requests one client may cause before its requests are refused unread, `burst` at
+ * once, then `perMinute` more each minute (a token bucket).
+ */
+export interface RefusalBudgetSettings {
+  /** 0 turns the budget off (tests that fire thousands of bad inputs from one address). */
+  burst: number
+  perMinute: number
+  /** Most client addresses remembered; beyond it, full or oldest buckets are forgotten. */
+  maxAddresses?: number
+}
+
 /** The server's settings, read once at start-up from the environment (docs/configuration.md). */
 export interface Config {
   port: number
@@ -53,6 +66,11 @@ export interface Config {
   /** Largest PMTiles basemap upload. */
   basemapUploadLimitBytes: number
   trustProxy: boolean
+  /**
+   * Refused requests (400, 413, 415) one client address may cause before its /web/ calls are
+   * answered 429 unread (server/plugins/refusal-budget.ts); a burst of 0 turns it off.
+   */
+  refusalBudget: RefusalBudgetSettings
   /** `Strict-Transport-Security` max-age sent on answers to https requests; 0 sends none. */
   hstsMaxAgeSeconds: number
   /** Remote origins the web app may load maps, video and embedded pages from (CSP). */
@@ -138,6 +156,8 @@ const environmentSchema = z.object({
   TILESET_UPLOAD_LIMIT_MB: integerText('TILESET_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   BASEMAP_UPLOAD_LIMIT_MB: integerText('BASEMAP_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   TRUST_PROXY: booleanText('TRUST_PROXY').default(false),
+  REFUSED_REQUESTS_BURST: integerText('REFUSED_REQUESTS_BURST', 0, 1_000_000).default(60),
+  REFUSED_REQUESTS_PER_MINUTE: integerText('REFUSED_REQUESTS_PER_MINUTE', 1, 1_000_000).default(60),
   HSTS_MAX_AGE_SECONDS: integerText('HSTS_MAX_AGE_SECONDS', 0, 63_072_000).default(15_552_000),
   CSP_EXTRA_ORIGINS: z
     .string()
@@ -263,6 +283,10 @@ export function loadConfig(
     tilesetUploadLimitBytes: values.TILESET_UPLOAD_LIMIT_MB * 1_048_576,
     basemapUploadLimitBytes: values.BASEMAP_UPLOAD_LIMIT_MB * 1_048_576,
     trustProxy: values.TRUST_PROXY,
+    refusalBudget: {
+      burst: values.REFUSED_REQUESTS_BURST,
+      perMinute: values.REFUSED_REQUESTS_PER_MINUTE,
+    },
     hstsMaxAgeSeconds: values.HSTS_MAX_AGE_SECONDS,
     // online styles come through the map proxy: nothing to add to the CSP for them
     cspExtraOrigins: values.CSP_EXTRA_ORIGINS,

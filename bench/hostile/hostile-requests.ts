@@ -78,13 +78,25 @@ export const hostileRequests: HostileRequest[] = [
   { name: 'query-nested-keys', method: 'GET', path: `/web/getTokenByTicket?${deepQuery}` },
 ]
 
-/** One request over a keep-alive agent; resolves with the status once the answer is read. */
-export function send(port: number, agent: Agent, request: HostileRequest): Promise<number> {
+/** What a request ended with: the status, or 'closed' when the server closed while it was sent. */
+export type Outcome = number | 'closed'
+
+/**
+ * One request over a keep-alive agent, from `localAddress` (a loopback address of its own, so
+ * the server tells the clients apart as it would real ones); resolves once the answer is read.
+ */
+export function send(
+  port: number,
+  agent: Agent,
+  request: HostileRequest,
+  localAddress = '127.0.0.1',
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       {
         host: '127.0.0.1',
         port,
+        localAddress,
         method: request.method,
         path: request.path,
         agent,
@@ -102,9 +114,10 @@ export function send(port: number, agent: Agent, request: HostileRequest): Promi
         response.on('error', reject)
       },
     )
-    // A refusal may come before the whole body is sent (size limit): the server closes then.
+    // A refusal may come before the whole body is sent (over the size limit, a client out of
+    // its budget): the server closes then, and the answer may be lost with the connection.
     outgoing.on('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(413) : reject(error),
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve('closed') : reject(error),
     )
     outgoing.end(request.body)
   })

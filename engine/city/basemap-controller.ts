@@ -31,15 +31,16 @@ function releasePmtilesProtocol(): void {
 }
 
 /**
- * The archive's bytes at its signed address, renewed once when the server refuses it (the
- * style keeps naming the first address: it is the archive's key in the protocol).
+ * The archive's bytes at its signed address, renewed shortly before it expires and once when
+ * the server refuses it (the style keeps naming the first address: it is the archive's key in
+ * the protocol).
  */
 function renewingSource(url: string): Source {
   const source = new FetchSource(url)
   return {
     getKey: () => url,
     async getBytes(offset, length, signal, etag) {
-      source.url = fileAddresses.current(url)
+      source.url = await fileAddresses.fresh(url)
       try {
         return await source.getBytes(offset, length, signal, etag)
       } catch (error) {

@@ -7,7 +7,12 @@ import type { GmlPath } from '../../contract/gml'
 import type { Project, ProjectTokenDatum } from '../../contract/project'
 import { createProject, signInNewUser } from '../../server/routes/web/project-test-kit'
 import { callApi, createTestApp, signIn, type TestApp } from '../../server/testing/test-app'
-import { createFileAddressBook, signedAddressOf } from './file-addresses'
+import {
+  createFileAddressBook,
+  grantExpiryMs,
+  renewAheadMs,
+  signedAddressOf,
+} from './file-addresses'
 import { uploadEveryFileKind } from '../../server/routes/web/shared-files-test-kit'
 
 /**
@@ -42,6 +47,88 @@ describe('signed file addresses', () => {
     )
     expect(book.current('/web/health')).toBe('/web/health')
     expect(signedAddressOf('/web/health')).toBeUndefined()
+  })
+})
+
+describe('renewing a grant shortly before it expires', () => {
+  /** A grant of the server's form, expiring at `expiryMs`. */
+  const grantAt = (expiryMs: number, tag: string) =>
+    `${(expiryMs / 1000).toString(36)}.-.${tag.padEnd(43, 'x')}`
+  const expiryMs = Date.UTC(2026, 0, 1, 12)
+  const oldGrant = grantAt(expiryMs, 'old')
+  const newGrant = grantAt(expiryMs + 3_600_000, 'new')
+  const model = `http://host/web/model/files/m1/abc.sbm?grant=${oldGrant}`
+
+  /** A book on a clock the test moves, over a server that accepts every grant. */
+  const bookAt = (startMs: number, renewed: () => unknown) => {
+    let clockMs = startMs
+    const sent: string[] = []
+    let renewals = 0
+    const book = createFileAddressBook({
+      nowMs: () => clockMs,
+      fetch: async (url) => {
+        sent.push(url)
+        return new Response('', { status: 200 })
+      },
+    })
+    book.setRenewer(async () => {
+      renewals++
+      return renewed()
+    })
+    return {
+      book,
+      sent,
+      renewals: () => renewals,
+      advanceMs: (durationMs: number) => {
+        clockMs += durationMs
+      },
+    }
+  }
+
+  it('reads the expiry a grant carries', () => {
+    expect(grantExpiryMs(oldGrant)).toBe(expiryMs)
+    expect(grantExpiryMs('not-a-grant')).toBeUndefined()
+  })
+
+  it('sends the fresh grant, not the one about to expire, and renews once for many fetches', async () => {
+    const page = bookAt(expiryMs - 60 * 60_000, () => ({
+      url: `/web/model/files/m1/abc.sbm?grant=${newGrant}`,
+    }))
+    await page.book.fetch(model)
+    expect(page.renewals()).toBe(0)
+    // 9 minutes before expiry: renewed before the request goes out
+    page.advanceMs(51 * 60_000)
+    await Promise.all([page.book.fetch(model), page.book.fetch(model), page.book.fetch(model)])
+    expect(page.renewals()).toBe(1)
+    expect(page.sent.slice(1)).toEqual(Array(3).fill(model.replace(oldGrant, newGrant)))
+    // the fresh grant has an hour more: nothing to renew for a while
+    page.advanceMs(30 * 60_000)
+    await page.book.fetch(model)
+    expect(page.renewals()).toBe(1)
+    expect(await page.book.fresh(model)).toBe(model.replace(oldGrant, newGrant))
+  })
+
+  it('renews ahead once per grant when the renewal brings nothing later (a clock ahead)', async () => {
+    const page = bookAt(expiryMs - renewAheadMs + 1, () => ({ url: model }))
+    for (let i = 0; i < 5; i++) await page.book.fetch(model)
+    expect(page.renewals()).toBe(1)
+    expect(page.sent).toEqual(Array(5).fill(model))
+  })
+
+  it('still fetches with the grant it has when the renewal fails (offline)', async () => {
+    const page = bookAt(expiryMs - 60_000, () => {
+      throw new Error('offline')
+    })
+    expect((await page.book.fetch(model)).status).toBe(200)
+    expect(page.sent).toEqual([model])
+  })
+
+  it('does not renew without a renewer or for other addresses', async () => {
+    const page = bookAt(expiryMs - 60_000, () => ({}))
+    await page.book.fetch('http://host/web/health')
+    expect(page.renewals()).toBe(0)
+    page.book.setRenewer(null)
+    expect(await page.book.fresh(model)).toBe(model)
   })
 })
 
@@ -149,6 +236,39 @@ describe('renewing signed file addresses', () => {
     expect(renewals).toBe(1)
     expect(book.current(opened.tile)).not.toBe(opened.tile)
     expect(signedAddressOf(book.current(opened.tile))?.key).toBe(signedAddressOf(opened.tile)?.key)
+  })
+
+  it('renews shortly before expiry, so a page running for days never has a file refused', async () => {
+    owner = await signIn(app, { name: 'kiosk-owner', password: 'kiosk-owner-password-123' })
+    const [cityToken, buildingToken] = [await tokenFor(city.id), await tokenFor(building.id)]
+    const answered: number[] = []
+    let renewals = 0
+    const book = createFileAddressBook({
+      nowMs: () => testApp.clock.nowMs(),
+      fetch: async (url, init) => {
+        const response = await fetch(url, init)
+        answered.push(response.status)
+        return response
+      },
+    })
+    book.setRenewer(async () => {
+      renewals++
+      return findAnswers(cityToken, buildingToken)
+    })
+    // token grants end on the hour: fetches at :55, :15 and :35 meet each one 5 minutes early
+    const hourMs = 3_600_000
+    testApp.clock.advanceMs(hourMs - (testApp.clock.nowMs() % hourMs) + 55 * 60_000)
+    const opened = addressesIn(await findAnswers(cityToken, buildingToken))
+    const allOk = Object.fromEntries(Object.keys(opened).map((kind) => [kind, 200]))
+    // two days of a kiosk, every kind of file fetched every 20 minutes
+    for (let minutes = 0; minutes < 2 * 24 * 60; minutes += 20) {
+      expect(await statusesOf(opened, (url) => book.fetch(url))).toEqual(allOk)
+      testApp.clock.advanceMs(20 * 60_000)
+    }
+    // never a refusal on the way: each grant was replaced before it expired, about hourly
+    expect(answered.every((status) => status === 200)).toBe(true)
+    expect(renewals).toBeGreaterThanOrEqual(2 * 24 - 1)
+    expect(renewals).toBeLessThanOrEqual(2 * 24)
   })
 
   it('leaves the addresses of a revoked share link refused', async () => {

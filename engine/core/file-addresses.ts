@@ -11,6 +11,13 @@
  * each file, and retries once with it. Later fetches under the same file (a tileset's tiles,
  * whose relative URIs loaders.gl resolves below the stale root address) get the fresh grant
  * before they are sent. A revoked token gets no fresh addresses, so the refusal stands.
+ *
+ * A grant carries its expiry (server/modules/access/url-signer.ts), and any address the find
+ * calls answer is valid for at least an hour more: so when the grant a fetch would send expires
+ * within {@link renewAheadMs}, the book renews first and sends the fresh grant, and a page
+ * running for days never has a tile or model refused for age. By the page's clock: one that is
+ * behind the server's still meets the refusal, renewed and retried as above; one that is ahead
+ * renews early, once per grant.
  */
 
 /**
@@ -52,6 +59,19 @@ export function signedAddressOf(url: string): SignedAddress | undefined {
   }
 }
 
+/**
+ * How long before its grant expires an address is renewed: well under the shortest life of a
+ * fresh grant (1 h), so a renewal always brings a later one; enough for a page's clock a few
+ * minutes off.
+ */
+export const renewAheadMs = 10 * 60_000
+
+/** When a grant expires (ms since 1970), from its first part; undefined when it has none. */
+export function grantExpiryMs(grant: string): number | undefined {
+  const expiry = /^([0-9a-z]{1,12})\./.exec(grant)?.[1]
+  return expiry === undefined ? undefined : Number.parseInt(expiry, 36) * 1000
+}
+
 /** `url` with its grant replaced by `grant` (same form: path segment or query). */
 function withGrant(url: string, grant: string): string {
   const isRelative = !/^[a-z][a-z0-9+.-]*:/i.test(url)
@@ -91,6 +111,11 @@ export interface FileAddressBook {
   /** `url` with the freshest grant known for its file (unchanged when none is known). */
   current(url: string): string
   /**
+   * {@link current}, renewed first when its grant expires within {@link renewAheadMs} (once
+   * per grant; a failed renewal leaves the address as it is).
+   */
+  fresh(url: string): Promise<string>
+  /**
    * Fetches a file address with the freshest grant known; a 401/403 renews the addresses once
    * (shared by concurrent refusals) and retries with the file's fresh grant.
    */
@@ -104,12 +129,17 @@ export interface FileAddressBook {
 /** Options of {@link createFileAddressBook}; tests pass their own fetch. */
 export interface FileAddressBookOptions {
   fetch?: (url: string, init?: RequestInit) => Promise<Response>
+  /** The page's clock (ms since 1970); tests move their own. */
+  nowMs?: () => number
 }
 
 /** A book of fresh grants; the engine uses the page-wide {@link fileAddresses}. */
 export function createFileAddressBook(options: FileAddressBookOptions = {}): FileAddressBook {
   const send = options.fetch ?? ((url, init) => globalThis.fetch(url, init))
+  const nowMs = options.nowMs ?? (() => Date.now())
   const freshGrants = new Map<string, string>()
+  /** Per file, the grant an early renewal was last tried for: tried once, not per fetch. */
+  const renewedAheadOf = new Map<string, string>()
   let renewer: FileAddressRenewer | null = null
   let running: Promise<boolean> | null = null
 
@@ -143,15 +173,33 @@ export function createFileAddressBook(options: FileAddressBookOptions = {}): Fil
     return running
   }
 
+  const fresh = async (url: string): Promise<string> => {
+    const address = current(url)
+    const signed = signedAddressOf(address)
+    if (signed === undefined || renewer === null) return address
+    const expiryMs = grantExpiryMs(signed.grant)
+    if (expiryMs === undefined || expiryMs - nowMs() > renewAheadMs) return address
+    if (renewedAheadOf.get(signed.key) !== signed.grant) {
+      renewedAheadOf.set(signed.key, signed.grant)
+      await renew()
+    } else if (running !== null) {
+      // fetches of the same file while its renewal runs wait for it too
+      await running
+    }
+    return current(url)
+  }
+
   return {
     current,
+    fresh,
     renew,
     setRenewer(next) {
       renewer = next
       freshGrants.clear()
+      renewedAheadOf.clear()
     },
     async fetch(url, init) {
-      const first = current(url)
+      const first = await fresh(url)
       const response = await send(first, init)
       if (
         (response.status !== 401 && response.status !== 403) ||

@@ -110,12 +110,20 @@ function hasLargeUnreadBody(request: FastifyRequest): boolean {
   return !Number.isFinite(length) || length > unreadBodyCloseBytes
 }
 
-/** Sends the envelope for an error. */
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
+/**
+ * Sends the envelope for an error. `isLogged: false` leaves out the log line of a refusal
+ * (never of an internal error): for answers a flood repeats, logged once elsewhere.
+ */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  options: { isLogged?: boolean } = {},
+): void {
   const classified = classifyError(error)
   if (classified.kind === 'internal') {
     request.log.error({ err: error }, 'request failed unexpectedly')
-  } else {
+  } else if (options.isLogged !== false) {
     request.log.info(
       { code: errorCatalogue[classified.kind].code, reason: classified.message },
       'request refused',

@@ -29,7 +29,8 @@ export interface TestApp {
  * Builds the real app on a fresh database: a new SQLite file in a temporary DATA_DIR or, when
  * DATABASE_URL is a postgres:// address, a new schema in that database (dropped by `close`), so
  * test files never see each other's rows. `env` overrides variables (e.g. TOKEN_IDLE_MINUTES).
- * Logging is off unless `env.LOG_LEVEL` says otherwise.
+ * Logging is off unless `env.LOG_LEVEL` says otherwise, and so is the budget of refused requests
+ * per client unless `env.REFUSED_REQUESTS_BURST` sets one (server/plugins/refusal-budget.ts).
  */
 export async function createTestApp(
   options: {
@@ -65,6 +66,8 @@ export async function createTestApp(
       ADMIN_PASSWORD: testAdmin.password,
       LOG_LEVEL: 'silent',
       WEB_DIR: join(dataDir, 'no-web-build'),
+      // Suites fire hundreds of bad inputs from one address; the budget's own tests turn it on.
+      REFUSED_REQUESTS_BURST: '0',
       ...(postgresUrl === undefined ? {} : { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema }),
       ...options.env,
     })

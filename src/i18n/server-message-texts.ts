@@ -76,6 +76,10 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   }),
   'request.timeout': msg({ message: 'The request did not arrive in time.' }),
   'request.malformed': msg({ message: 'The request is malformed.' }),
+  'request.tooManyRefused': msg({
+    message:
+      'Too many of the requests from your address were refused. Please wait {seconds} s and try again.',
+  }),
   'request.malformedMultipart': msg({
     message: 'Malformed multipart body: it is cut short or has no boundary.',
   }),

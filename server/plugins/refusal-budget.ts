@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { systemRoutes } from '../../contract/system'
+import { AppError } from '../http/app-error'
+import type { RefusalBudgetSettings } from '../config'
+import type { Clock } from '../modules/time/clock'
+import { sendError } from './errors'
+import { isWebApiPath } from './web-app'
+
+/**
+ * A per-client budget of refused requests (issue 13, class 1): an answer of 400, 413 or 415
+ * costs its client one token, and a client with no token left gets the 429 envelope before
+ * anything of its request is read. A hostile body costs the server a parse and a validation to
+ * refuse (about 1 ms of CPU for the worst ones); a client repeating them without pause would
+ * take the event loop from every other client, and a 429 decided from one Map lookup costs
+ * almost nothing. A real client meets refusals one at a time (a form with a mistake), far
+ * below the budget.
+ */
+export interface RefusalBudget {
+  /**
+   * Takes one token from the client (an answer refused its request); true when that was its
+   * last one.
+   */
+  charge(address: string): boolean
+  /**
+   * Seconds until the client has a token again, or 0 when it has one now (its request may
+   * be read).
+   */
+  waitSeconds(address: string): number
+  /** How many clients are remembered (bounded by `maxAddresses`). */
+  clientCount(): number
+}
+
+interface Bucket {
+  tokens: number
+  /** When `tokens` was last brought up to date. */
+  atMs: number
+}
+
+const defaultMaxAddresses = 10_000
+
+/** A budget held in memory, per address (IPv6 per /64: one host holds a whole /64). */
+export function createRefusalBudget(settings: RefusalBudgetSettings, clock: Clock): RefusalBudget {
+  const maxAddresses = settings.maxAddresses ?? defaultMaxAddresses
+  const tokensPerMs = settings.perMinute / 60_000
+  const buckets = new Map<string, Bucket>()
+
+  /** Tokens of a bucket now (refilled since it was last seen, never above the burst). */
+  const tokensOf = (bucket: Bucket, nowMs: number) =>
+    Math.min(settings.burst, bucket.tokens + (nowMs - bucket.atMs) * tokensPerMs)
+
+  /** Room for one more address: full buckets first (they mean nothing), then the oldest. */
+  const makeRoom = (nowMs: number) => {
+    for (const [key, bucket] of buckets) {
+      if (tokensOf(bucket, nowMs) >= settings.burst) buckets.delete(key)
+    }
+    // Forget a tenth at once, so a client cycling through many addresses does not make every
+    // new one pay for a walk over all the others.
+    const excess = buckets.size - Math.floor(maxAddresses * 0.9)
+    let removed = 0
+    for (const key of buckets.keys()) {
+      if (removed >= excess) break
+      buckets.delete(key)
+      removed++
+    }
+  }
+
+  return {
+    charge(address) {
+      if (settings.burst === 0) return false
+      const key = clientKeyOf(address)
+      const nowMs = clock.nowMs()
+      const bucket = buckets.get(key)
+      if (bucket === undefined) {
+        if (buckets.size >= maxAddresses) makeRoom(nowMs)
+        buckets.set(key, { tokens: settings.burst - 1, atMs: nowMs })
+        return settings.burst === 1
+      }
+      const tokens = tokensOf(bucket, nowMs)
+      bucket.tokens = Math.max(0, tokens - 1)
+      bucket.atMs = nowMs
+      return tokens >= 1 && bucket.tokens < 1
+    },
+    waitSeconds(address) {
+      if (settings.burst === 0 || buckets.size === 0) return 0
+      const bucket = buckets.get(clientKeyOf(address))
+      if (bucket === undefined) return 0
+      const tokens = tokensOf(bucket, clock.nowMs())
+      if (tokens >= 1) return 0
+      return Math.max(1, Math.ceil((1 - tokens) / tokensPerMs / 1000))
+    },
+    clientCount: () => buckets.size,
+  }
+}
+
+/**
+ * The key a client is counted under: its IPv4 address (an IPv4-mapped IPv6 address counts as
+ * the IPv4 one), or the first 64 bits of its IPv6 address, since a single host is commonly
+ * given a whole /64 and could otherwise take a fresh address for every request.
+ */
+export function clientKeyOf(address: string): string {
+  if (!address.includes(':')) return address
+  const withoutZone = address.split('%')[0] ?? address
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(withoutZone)
+  if (mapped?.[1] !== undefined) return mapped[1]
+  const [head = '', tail] = withoutZone.toLowerCase().split('::')
+  const headGroups = head === '' ? [] : head.split(':')
+  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':')
+  const zeros = Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0')
+  const groups = [...headGroups, ...zeros, ...tailGroups]
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
+}
+
+/** Answers that refuse what the client sent: they cost the client a token. */
+const refusedStatuses: ReadonlySet<number> = new Set([400, 413, 415])
+
+/** True when a request announces a body (read or not). */
+function hasBody(request: FastifyRequest): boolean {
+  const { headers } = request.raw
+  const length = headers['content-length']
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/**
+ * Holds every client to its budget of refused requests: each 400, 413 or 415 answer charges
+ * the client's address (after the answer is sent), and a /web/ request of a client without
+ * budget is answered 429 (`rateLimited`, `Retry-After`) in the first hook, before its body is
+ * read, and its connection is closed when a body was coming. `/web/health` is never refused,
+ * so monitoring from a crowded address keeps working. Register it before the other
+ * `onRequest` hooks: a refused request then costs no more than its routing.
+ */
+export function registerRefusalBudget(app: FastifyInstance, budget: RefusalBudget): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const waitSeconds = budget.waitSeconds(request.ip)
+    if (waitSeconds === 0) return
+    if (request.routeOptions.url === systemRoutes.health.path) return
+    if (!isWebApiPath(request.url)) return
+    // Reading and throwing away the body would cost what the budget saves.
+    if (hasBody(request)) reply.header('connection', 'close')
+    sendError(
+      request,
+      reply,
+      new AppError(
+        'rateLimited',
+        'request.tooManyRefused',
+        { seconds: waitSeconds },
+        { datum: { retryAfterSeconds: waitSeconds } },
+      ),
+      { isLogged: false },
+    )
+    return reply
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    if (!refusedStatuses.has(reply.statusCode)) return
+    if (budget.charge(request.ip)) {
+      // Once per emptied budget, not per refused request: a flood would fill the log.
+      request.log.warn(
+        { remoteAddress: request.ip },
+        'client out of its budget of refused requests: its calls are answered 429 for now',
+      )
+    }
+  })
+}
