@@ -6,12 +6,14 @@ import type {
   CityTilesetPlacement,
   CityTilesetSource,
 } from './city-snapshot'
+import type { PoiCommands } from './poi-commands'
 
 /**
- * Commands of the city half of the engine (MapLibre basemap, deck.gl, 3D Tiles). `EngineCommands`
- * extends this map, so each entry needs a handler in engine/city.
+ * Commands of the city half of the engine (MapLibre basemap, deck.gl, 3D Tiles), POIs included
+ * (`city.setPois` …, see poi-commands.ts). `EngineCommands` extends this map, so each entry
+ * needs a handler in engine/city.
  */
-export interface CityCommands {
+export interface CityCommands extends PoiCommands<'city'> {
   /**
    * Gives the engine the element the city map lives in (null to let it go, which closes an open
    * city). MapLibre creates its own canvas inside it, so the element should be empty and sized.

@@ -1,3 +1,5 @@
+import type { PoiLayerState } from './poi-commands'
+
 /**
  * The basemap under the city: the offline default style (built by the UI from shipped Natural
  * Earth data, given inline or as a URL), an online MapLibre style URL, or a user's PMTiles file.
@@ -152,6 +154,13 @@ export interface CityCamera {
   bearing: number
 }
 
+/** {@link PoiLayerState} with read-only lists, as a snapshot hands it out (and valtio mirrors it). */
+export type ReadonlyPoiLayerState = {
+  readonly [K in keyof PoiLayerState]: PoiLayerState[K] extends string[]
+    ? readonly string[]
+    : PoiLayerState[K]
+}
+
 /** What the UI may know about the open city scene (plain, JSON-safe). */
 export interface CitySnapshot {
   readonly isOpen: boolean
@@ -188,6 +197,8 @@ export interface CitySnapshot {
     readonly renderedFrameCount: number
     readonly lastFrameIntervalMs: number
   }
+  /** The POIs drawn in the city (issue 16). */
+  readonly pois: ReadonlyPoiLayerState
   /**
    * Where the open city's tile files were parsed: contents in the parse workers, tileset.json
    * files on the main thread (issue #7: content parsing stays off the main thread).
@@ -231,10 +242,25 @@ export function createInitialCitySnapshot(): CitySnapshot {
     controls: { wheelScale: 1, minDistanceFactor: 1, maxDistanceFactor: 1 },
     selectedFeature: null,
     frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
+    pois: createInitialPoiLayerState(),
     tileParsing: {
       contentsParsedInWorkers: 0,
       contentsParsedOnMainThread: 0,
       tilesetsParsedOnMainThread: 0,
     },
+  }
+}
+
+/** A POI layer with nothing in it (a closed city, a fresh scene). */
+export function createInitialPoiLayerState(): PoiLayerState {
+  return {
+    count: 0,
+    drawnCount: 0,
+    clusterCount: 0,
+    selectedIds: [],
+    hoveredId: null,
+    hiddenGroupIds: [],
+    ghostCount: 0,
+    failedTemplateIds: [],
   }
 }

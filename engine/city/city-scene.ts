@@ -4,15 +4,16 @@ import { WebGLDevice } from '@luma.gl/webgl'
 import { Map as MapLibreMap, setWorkerUrl } from 'maplibre-gl'
 import mapLibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import 'maplibre-gl/dist/maplibre-gl.css'
-import type {
-  CityBasemap,
-  CityCamera,
-  CityCameraTarget,
-  CityFeaturePick,
-  CitySnapshot,
-  CityStreamingSettings,
-  CityTilesetPlacement,
-  CityTilesetSource,
+import {
+  type CityBasemap,
+  type CityCamera,
+  type CityCameraTarget,
+  type CityFeaturePick,
+  type CitySnapshot,
+  type CityStreamingSettings,
+  type CityTilesetPlacement,
+  type CityTilesetSource,
+  createInitialPoiLayerState,
 } from '../api/city-snapshot'
 import type { WorkerTilesLoader } from '../workers/tile-parse-client'
 import { BasemapController } from './basemap-controller'
@@ -21,6 +22,7 @@ import type { CityPatch, CitySceneContext } from './city-scene-parts'
 import { FeatureSelection } from './feature-selection'
 import { attachMapControls, type MapControls } from './map-controls'
 import { paceGpuFrames } from './library-internals'
+import { CityPois } from './pois/city-pois'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
 import { TilesetStreams } from './tileset-streams'
 
@@ -83,6 +85,8 @@ export class CityScene {
   private readonly camera: CityCameraController
   /** Zoom, north and tilt for the UI's buttons; the scale bar and cursor position. */
   readonly mapControls: MapControls
+  /** The POIs drawn in the city (issue 16). */
+  readonly pois: CityPois
   private readonly disposeFramePacing: () => void
   private isDisposed = false
   private renderedFrameCount = 0
@@ -147,6 +151,7 @@ export class CityScene {
     this.selection = new FeatureSelection(context, this.overlay, this.streams)
     this.camera = new CityCameraController(context, options.controls, this.streams, this.selection)
     this.mapControls = attachMapControls(this.map, context.publish)
+    this.pois = new CityPois(context, (x, y) => this.selection.pick(x, y))
 
     this.map.on('render', () => this.onRender())
     this.publish({
@@ -156,6 +161,7 @@ export class CityScene {
       streaming: this.streams.settings,
       controls: this.camera.currentControls,
       selectedFeature: null,
+      pois: createInitialPoiLayerState(),
       frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     })
     this.camera.publish()
@@ -205,6 +211,11 @@ export class CityScene {
     return this.camera.flyTo(target)
   }
 
+  /** The map's zoom now. */
+  currentZoom(): number {
+    return this.map.getZoom()
+  }
+
   /** Where a geographic point is drawn, in CSS pixels of the container. */
   projectToScreen(lng: number, lat: number, heightMeters = 0): { x: number; y: number } {
     return this.camera.projectToScreen(lng, lat, heightMeters)
@@ -236,6 +247,7 @@ export class CityScene {
     this.overlay.finalize()
     this.disposeFramePacing()
     this.mapControls.dispose()
+    this.pois.dispose()
     this.map.remove()
     this.tilesLoader.forgetPrefetches()
     this.selection.dispose()
@@ -254,6 +266,7 @@ export class CityScene {
     const layers: Layer[] = this.streams.layers()
     const highlight = this.selection.layer()
     if (highlight) layers.push(highlight)
+    layers.push(...this.pois.layers())
     this.overlay.setProps({ layers })
     this.streams.publish()
   }

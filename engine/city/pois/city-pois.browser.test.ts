@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest'
+import type { Vector3Tuple } from '../../api/building-snapshot'
+import type { ScenePoi } from '../../api/poi-commands'
+import { boxSbm } from '../../building/testing/box-sbm'
+import type { Engine } from '../../core/engine'
+import { cityTestPage } from '../testing/city-test-page'
+
+/**
+ * City POIs as the app draws them in Chromium: deck.gl icon, text and mesh layers interleaved
+ * into MapLibre (SwiftShader), checked by their pixels, picked and hidden through commands.
+ */
+
+const center = { lng: 126.978, lat: 37.5665 }
+const landColor = [245, 242, 235] as const
+const offlineStyle = {
+  version: 8,
+  sources: {},
+  layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#f5f2eb' } }],
+}
+
+const { cleanups, createContainer, createEngine, city } = cityTestPage()
+
+/** A plain red square as a data URL: the template's icon. */
+function redIconUrl(): string {
+  const canvas = document.createElement('canvas')
+  canvas.width = 64
+  canvas.height = 64
+  const context = canvas.getContext('2d')!
+  context.fillStyle = '#ff0000'
+  context.fillRect(0, 0, 64, 64)
+  return canvas.toDataURL('image/png')
+}
+
+async function openCity(engine: Engine, container: HTMLElement, zoom = 17): Promise<void> {
+  await engine.run('city.attachContainer', { container })
+  await engine.run('city.open', {
+    projectId: 'project-1',
+    center,
+    zoom,
+    basemap: { kind: 'offline', style: offlineStyle },
+    tilesets: [],
+    keepDrawingBuffer: true,
+  })
+  await expect.poll(() => city(engine).basemap?.isLoaded, { timeout: 20_000 }).toBe(true)
+}
+
+/** The canvas pixel (RGB) at CSS point x, y. */
+function pixelAt(container: HTMLElement, x: number, y: number): [number, number, number] {
+  const canvas = container.querySelector('canvas')!
+  const scale = canvas.width / canvas.clientWidth
+  const copy = document.createElement('canvas')
+  copy.width = canvas.width
+  copy.height = canvas.height
+  const context = copy.getContext('2d')!
+  context.drawImage(canvas, 0, 0)
+  const [red = 0, green = 0, blue = 0] = context.getImageData(
+    Math.round(x * scale),
+    Math.round(y * scale),
+    1,
+    1,
+  ).data
+  return [red, green, blue]
+}
+
+const isRed = ([red, green, blue]: [number, number, number]) => red > 200 && green < 60 && blue < 60
+const isLand = (pixel: [number, number, number]) =>
+  pixel.every((value, index) => Math.abs(value - landColor[index]!) < 12)
+
+function poi(id: string, position: Vector3Tuple, extra: Partial<ScenePoi> = {}): ScenePoi {
+  return {
+    id,
+    templateId: 'camera',
+    label: `카메라 ${id}`,
+    position,
+    heading: 0,
+    pitch: 0,
+    roll: 0,
+    groupId: 'group-a',
+    ...extra,
+  }
+}
+
+describe('city POIs in Chromium', () => {
+  it('draws 2D POIs where poiToScreen says, picks, selects and hides them', async () => {
+    const engine = createEngine()
+    const container = createContainer()
+    await openCity(engine, container)
+    await engine.run('city.setPoiLooks', {
+      looks: [{ templateId: 'camera', kind: '2D', iconUrl: redIconUrl() }],
+    })
+    const east = center.lng + 0.0008
+    await engine.run('city.setPois', {
+      pois: [
+        poi('a', [center.lng, center.lat, 0]),
+        poi('b', [east, center.lat, 0], { groupId: 'group-b' }),
+      ],
+    })
+    await expect.poll(() => city(engine).pois.count).toBe(2)
+    const a = await engine.run('city.poiToScreen', { position: [center.lng, center.lat, 0] })
+    const b = await engine.run('city.poiToScreen', { position: [east, center.lat, 0] })
+    expect(a.isVisible && b.isVisible).toBe(true)
+    expect(a.x).toBeCloseTo(320, 0)
+    await expect.poll(() => isRed(pixelAt(container, a.x, a.y)), { timeout: 20_000 }).toBe(true)
+    await expect.poll(() => isRed(pixelAt(container, b.x, b.y)), { timeout: 20_000 }).toBe(true)
+    // Between the two markers: the land.
+    expect(isLand(pixelAt(container, (a.x + b.x) / 2, a.y - 30))).toBe(true)
+    expect(city(engine).pois.drawnCount).toBe(2)
+    expect(city(engine).pois.clusterCount).toBe(0)
+
+    expect(await engine.run('city.pickPoiAtScreenPoint', { x: b.x + 5, y: b.y - 5 })).toEqual({
+      poiId: 'b',
+    })
+    expect(await engine.run('city.pickPoiAtScreenPoint', { x: a.x, y: a.y - 60 })).toBeNull()
+    await engine.run('city.pickPoiAtScreenPoint', { x: a.x, y: a.y, select: true })
+    await expect.poll(() => city(engine).pois.selectedIds).toEqual(['a'])
+    expect(await engine.run('city.hoverPoiAtScreenPoint', { x: b.x, y: b.y })).toEqual({
+      poiId: 'b',
+    })
+    await expect.poll(() => city(engine).pois.hoveredId).toBe('b')
+
+    // POI classify hides group b: its pixels go back to land, and it can no longer be picked.
+    await engine.run('city.setHiddenPoiGroups', { groupIds: ['group-b'] })
+    await expect.poll(() => isLand(pixelAt(container, b.x, b.y)), { timeout: 20_000 }).toBe(true)
+    expect(await engine.run('city.pickPoiAtScreenPoint', { x: b.x, y: b.y })).toBeNull()
+    expect(isRed(pixelAt(container, a.x, a.y))).toBe(true)
+    expect(city(engine).pois.hiddenGroupIds).toEqual(['group-b'])
+
+    // An optimistic move: the marker is drawn at its new place at once.
+    const moved: Vector3Tuple = [center.lng, center.lat - 0.0005, 0]
+    await engine.run('city.upsertPois', { pois: [poi('a', moved)] })
+    const at = await engine.run('city.poiToScreen', { position: moved })
+    await expect.poll(() => isRed(pixelAt(container, at.x, at.y)), { timeout: 20_000 }).toBe(true)
+    await expect.poll(() => isLand(pixelAt(container, a.x, a.y)), { timeout: 20_000 }).toBe(true)
+    await engine.run('city.removePois', { ids: ['a'] })
+    await expect.poll(() => isLand(pixelAt(container, at.x, at.y)), { timeout: 20_000 }).toBe(true)
+    expect(city(engine).pois.selectedIds).toEqual([])
+
+    // Ghosts are drawn (translucent) and are not picked.
+    await engine.run('city.setPoiGhosts', { pois: [poi('ghost', [center.lng, center.lat, 0])] })
+    await expect.poll(() => city(engine).pois.ghostCount).toBe(1)
+    await expect.poll(() => isLand(pixelAt(container, a.x, a.y)), { timeout: 20_000 }).toBe(false)
+    expect(await engine.run('city.pickPoiAtScreenPoint', { x: a.x, y: a.y })).toBeNull()
+  })
+
+  it('clusters 100,000 POIs when zoomed out and picks a single one among them', async () => {
+    const engine = createEngine()
+    const container = createContainer()
+    await openCity(engine, container, 14)
+    await engine.run('city.setPoiLooks', {
+      looks: [{ templateId: 'camera', kind: '2D', iconUrl: redIconUrl() }],
+    })
+    // A seeded cloud of 100,000 within ~2 km, and one POI alone to the north-east.
+    let seed = 7
+    const random = () => {
+      seed = (seed * 16_807) % 2_147_483_647
+      return seed / 2_147_483_647
+    }
+    const pois: ScenePoi[] = Array.from({ length: 100_000 }, (_, index) =>
+      poi(`p${index}`, [center.lng - 0.03 + random() * 0.02, center.lat + random() * 0.02, 0]),
+    )
+    const lonely: Vector3Tuple = [center.lng + 0.012, center.lat - 0.008, 5]
+    pois.push(poi('lonely', lonely))
+    await engine.run('city.setPois', { pois })
+    await expect.poll(() => city(engine).pois.count).toBe(100_001)
+    await expect.poll(() => city(engine).pois.clusterCount, { timeout: 20_000 }).toBeGreaterThan(0)
+    expect(city(engine).pois.drawnCount).toBeLessThan(2_000)
+    const at = await engine.run('city.poiToScreen', { position: lonely })
+    expect(at.isVisible).toBe(true)
+    await expect.poll(() => isRed(pixelAt(container, at.x, at.y)), { timeout: 20_000 }).toBe(true)
+    expect(await engine.run('city.pickPoiAtScreenPoint', { x: at.x + 3, y: at.y + 3 })).toEqual({
+      poiId: 'lonely',
+    })
+    await engine.run('city.flyToPoi', { id: 'lonely' })
+    await expect.poll(() => city(engine).camera.zoom).toBeGreaterThan(17.9)
+    const centred = await engine.run('city.poiToScreen', { position: lonely })
+    expect(Math.hypot(centred.x - 320, centred.y - 240)).toBeLessThan(20)
+  })
+
+  it('draws 3D POIs as their template model and places on the basemap at height 0', async () => {
+    const engine = createEngine()
+    const container = createContainer()
+    await openCity(engine, container, 19)
+    const model = boxSbm([{ name: 'box', size: [8, 8, 8], centre: [0, 4, 0], color: [0, 0, 1] }], {
+      role: 'model',
+    })
+    const modelUrl = URL.createObjectURL(new Blob([model]))
+    cleanups.push(() => URL.revokeObjectURL(modelUrl))
+    await engine.run('city.setPoiLooks', {
+      looks: [
+        { templateId: 'camera', kind: '2D', iconUrl: redIconUrl() },
+        { templateId: 'cabinet', kind: '3D', iconUrl: redIconUrl(), modelUrl },
+        { templateId: 'broken', kind: '3D', iconUrl: redIconUrl(), modelUrl: '/no/such.sbm' },
+      ],
+    })
+
+    const surface = await engine.run('city.surfacePointAtScreenPoint', { x: 320, y: 240 })
+    expect(surface?.surface).toBe('basemap')
+    expect(surface!.position[0]).toBeCloseTo(center.lng, 5)
+    expect(surface!.position[1]).toBeCloseTo(center.lat, 5)
+    expect(surface!.position[2]).toBe(0)
+    expect(surface!.normal).toEqual([0, 0, 1])
+
+    await engine.run('city.setPois', {
+      pois: [
+        poi('box', surface!.position, { templateId: 'cabinet', label: '' }),
+        poi('broken', [center.lng + 0.0003, center.lat, 0], { templateId: 'broken' }),
+      ],
+    })
+    await expect
+      .poll(() => city(engine).pois.failedTemplateIds, { timeout: 20_000 })
+      .toEqual(['broken'])
+    // The box's blue (lit) where it stands; the broken model falls back to its picture.
+    await expect
+      .poll(
+        () => {
+          const [red, green, blue] = pixelAt(container, 320, 236)
+          return blue > red + 40 && blue > green + 40
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true)
+    const broken = await engine.run('city.poiToScreen', {
+      position: [center.lng + 0.0003, center.lat, 0],
+    })
+    expect(isRed(pixelAt(container, broken.x, broken.y))).toBe(true)
+    expect(await engine.run('city.pickPoiAtScreenPoint', { x: 320, y: 240 })).toEqual({
+      poiId: 'box',
+    })
+  })
+})

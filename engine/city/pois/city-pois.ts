@@ -1,0 +1,372 @@
+import type { Layer } from '@deck.gl/core'
+import type { CityFeaturePick } from '../../api/city-snapshot'
+import type {
+  PoiLayerState,
+  PoiSurfacePoint,
+  PoiTemplateLook,
+  ScenePoi,
+} from '../../api/poi-commands'
+import type { Vector3Tuple } from '../../api/building-snapshot'
+import type { WorkerEndpoint } from '../../workers/create-worker-client'
+import type { CitySceneContext } from '../city-scene-parts'
+import { mapViewport } from '../map-viewport'
+import { PoiClusters } from './poi-clusters'
+import { declutterLabels } from './poi-labels'
+import {
+  emptyPoiDrawing,
+  type PoiDrawing,
+  type PoiIcon,
+  type PoiMeshGroup,
+  poiLayers,
+  poiMarkerLayout,
+} from './poi-layers'
+import { PoiModels } from './poi-models'
+import { pickPoi, surfacePoint } from './poi-picking'
+import { screenPointOf } from './poi-screen'
+
+/** Above this many POIs, an edit waits for a pause before the clusters are rebuilt. */
+const rebuildAtOnceBelow = 5_000
+const rebuildDelayMs = 400
+/** Labels and view counts follow the camera at most this often while it moves. */
+const viewUpdateDelayMs = 120
+const viewUpdateMaxWaitMs = 400
+/** At most this many labels are considered per view (the selection first). */
+const maxLabelCandidates = 4_000
+
+/**
+ * The POI part of a city scene (issue 16): the POIs the UI handed over, how each template looks,
+ * clustering (supercluster) and label declutter, 3D models, hover, selection, ghosts and hidden
+ * groups, drawn as deck layers and picked on the CPU from the cluster index.
+ */
+export class CityPois {
+  private readonly pois = new Map<string, ScenePoi>()
+  private readonly looks = new Map<string, PoiTemplateLook>()
+  private hiddenGroupIds = new Set<string>()
+  private selectedIds: string[] = []
+  private hoveredId: string | null = null
+  private ghosts: ScenePoi[] = []
+  private readonly clusters = new PoiClusters()
+  /** POIs added or changed since the clusters were built: drawn on their own meanwhile. */
+  private readonly liveIds = new Set<string>()
+  private isIndexStale = false
+  private rebuildTimer: ReturnType<typeof setTimeout> | null = null
+  private viewTimer: ReturnType<typeof setTimeout> | null = null
+  private viewFirstAskedAtMs = 0
+  private readonly models: PoiModels
+  private drawing: PoiDrawing = emptyPoiDrawing()
+  private level = -1
+  private cachedLayers: Layer[] = []
+  private state: PoiLayerState
+  /** Lowest and highest POI heights, so a pick looks far enough around its point. */
+  private heightRange: [number, number] = [0, 0]
+
+  constructor(
+    private readonly context: CitySceneContext,
+    private readonly pickTileset: (x: number, y: number) => CityFeaturePick | null,
+    createDecodeWorker?: () => WorkerEndpoint,
+  ) {
+    this.models = new PoiModels(() => this.redraw(), createDecodeWorker)
+    this.state = {
+      count: 0,
+      drawnCount: 0,
+      clusterCount: 0,
+      selectedIds: [],
+      hoveredId: null,
+      hiddenGroupIds: [],
+      ghostCount: 0,
+      failedTemplateIds: [],
+    }
+    context.map.on('move', () => this.onCameraMove())
+  }
+
+  /** The deck layers of the POIs (the same objects until something drawn changes). */
+  layers(): Layer[] {
+    return this.cachedLayers
+  }
+
+  setLooks(looks: readonly PoiTemplateLook[]): void {
+    this.looks.clear()
+    for (const look of looks) this.looks.set(look.templateId, look)
+    this.redraw()
+  }
+
+  setPois(pois: readonly ScenePoi[]): void {
+    this.pois.clear()
+    for (const poi of pois) this.pois.set(poi.id, poi)
+    this.rebuildIndex()
+  }
+
+  upsertPois(pois: readonly ScenePoi[]): void {
+    for (const poi of pois) {
+      this.pois.set(poi.id, poi)
+      this.liveIds.add(poi.id)
+    }
+    this.indexChanged()
+  }
+
+  removePois(ids: readonly string[]): void {
+    for (const id of ids) {
+      this.pois.delete(id)
+      this.liveIds.delete(id)
+    }
+    this.selectedIds = this.selectedIds.filter((id) => this.pois.has(id))
+    if (this.hoveredId && !this.pois.has(this.hoveredId)) this.hoveredId = null
+    this.indexChanged()
+  }
+
+  setHiddenGroups(groupIds: readonly string[]): void {
+    this.hiddenGroupIds = new Set(groupIds)
+    this.selectedIds = this.selectedIds.filter((id) => this.isShown(this.pois.get(id)))
+    this.rebuildIndex()
+  }
+
+  select(ids: readonly string[]): void {
+    this.selectedIds = [...new Set(ids)].filter((id) => this.pois.has(id))
+    this.redraw()
+  }
+
+  /** The POI drawn under a canvas point (CSS pixels), or null; `select` makes it the selection. */
+  pickAt(x: number, y: number, select: boolean): { poiId: string } | null {
+    const poi = this.pickPoi(x, y)
+    if (select) this.select(poi ? [poi.id] : [])
+    return poi ? { poiId: poi.id } : null
+  }
+
+  hoverAt(x: number, y: number): { poiId: string } | null {
+    const poi = this.pickPoi(x, y)
+    const hoveredId = poi?.id ?? null
+    if (hoveredId !== this.hoveredId) {
+      this.hoveredId = hoveredId
+      this.redraw()
+    }
+    return poi ? { poiId: poi.id } : null
+  }
+
+  surfacePointAt(x: number, y: number): PoiSurfacePoint | null {
+    return surfacePoint(this.context.map, x, y, this.pickTileset)
+  }
+
+  setGhosts(ghosts: readonly ScenePoi[]): void {
+    this.ghosts = [...ghosts]
+    this.redraw()
+  }
+
+  /** The position of a POI, or null when there is none with that id. */
+  positionOf(id: string): Vector3Tuple | null {
+    return this.pois.get(id)?.position ?? null
+  }
+
+  toScreen(position: Vector3Tuple): { x: number; y: number; isVisible: boolean } {
+    return screenPointOf(mapViewport(this.context.map), position)
+  }
+
+  dispose(): void {
+    if (this.rebuildTimer) clearTimeout(this.rebuildTimer)
+    if (this.viewTimer) clearTimeout(this.viewTimer)
+    this.models.dispose()
+  }
+
+  private isShown(poi: ScenePoi | undefined): poi is ScenePoi {
+    return (
+      poi !== undefined && !this.hiddenGroupIds.has(poi.groupId) && this.looks.has(poi.templateId)
+    )
+  }
+
+  private pickPoi(x: number, y: number): ScenePoi | null {
+    const level = this.clusters.level(this.context.map.getZoom())
+    return pickPoi({
+      viewport: mapViewport(this.context.map),
+      x,
+      y,
+      heightRange: this.heightRange,
+      candidatesIn: (box) => {
+        const indexed = this.clusters.within(box, level).points
+        return [...indexed.filter((poi) => this.isCurrent(poi)), ...this.livePois()]
+      },
+      topMetersOf: (poi) => this.modelOf(poi)?.topMeters ?? 0,
+    })
+  }
+
+  /** Whether an indexed POI is still the one in the scene (not changed, removed or hidden). */
+  private isCurrent(poi: ScenePoi): boolean {
+    return !this.isIndexStale || (this.pois.get(poi.id) === poi && !this.liveIds.has(poi.id))
+  }
+
+  private livePois(): ScenePoi[] {
+    const live: ScenePoi[] = []
+    for (const id of this.liveIds) {
+      const poi = this.pois.get(id)
+      if (this.isShown(poi)) live.push(poi)
+    }
+    return live
+  }
+
+  private modelOf(poi: ScenePoi) {
+    const look = this.looks.get(poi.templateId)
+    if (look?.kind !== '3D' || !look.modelUrl) return null
+    const model = this.models.get(look.modelUrl)
+    return model.kind === 'ready' ? model.mesh : null
+  }
+
+  private indexChanged(): void {
+    if (this.pois.size < rebuildAtOnceBelow) {
+      this.rebuildIndex()
+      return
+    }
+    this.isIndexStale = true
+    this.redraw()
+    if (this.rebuildTimer) clearTimeout(this.rebuildTimer)
+    this.rebuildTimer = setTimeout(() => this.rebuildIndex(), rebuildDelayMs)
+  }
+
+  private rebuildIndex(): void {
+    if (this.rebuildTimer) clearTimeout(this.rebuildTimer)
+    this.rebuildTimer = null
+    const shown: ScenePoi[] = []
+    let [low, high] = [0, 0]
+    for (const poi of this.pois.values()) {
+      if (!this.isShown(poi)) continue
+      shown.push(poi)
+      low = Math.min(low, poi.position[2])
+      high = Math.max(high, poi.position[2])
+    }
+    this.heightRange = [low, high]
+    this.clusters.build(shown)
+    this.liveIds.clear()
+    this.isIndexStale = false
+    this.redraw()
+  }
+
+  private onCameraMove(): void {
+    const level = this.clusters.level(this.context.map.getZoom())
+    if (level !== this.level) this.redraw()
+    else this.askViewUpdate()
+  }
+
+  /** Rebuilds what is drawn at the current zoom level and gives deck the new layers. */
+  private redraw(): void {
+    if (this.context.isDisposed()) return
+    this.level = this.clusters.level(this.context.map.getZoom())
+    const { points, clusters } = this.clusters.at(this.level)
+    const drawn = this.isIndexStale ? points.filter((poi) => this.isCurrent(poi)) : points
+    const { icons, meshes } = this.split([...drawn, ...this.livePois()])
+    const selected = this.selectedIds
+      .map((id) => this.pois.get(id))
+      .filter((poi) => this.isShown(poi))
+    const hovered = this.hoveredId ? this.pois.get(this.hoveredId) : undefined
+    const ghosts = this.split(this.ghosts)
+    this.drawing = {
+      icons,
+      meshes,
+      clusters,
+      labels: this.drawing.labels,
+      highlights: [
+        ...selected.map((poi) => ({ position: poi.position, kind: 'selected' as const })),
+        ...(hovered && this.isShown(hovered)
+          ? [{ position: hovered.position, kind: 'hovered' as const }]
+          : []),
+      ],
+      ghostIcons: ghosts.icons,
+      ghostMeshes: ghosts.meshes,
+    }
+    this.updateView()
+  }
+
+  /** 2D POIs (and 3D ones without a drawable model) as icons; 3D ones grouped by template. */
+  private split(pois: readonly ScenePoi[]): { icons: PoiIcon[]; meshes: PoiMeshGroup[] } {
+    const icons: PoiIcon[] = []
+    const groups = new Map<string, PoiMeshGroup>()
+    for (const poi of pois) {
+      const look = this.looks.get(poi.templateId)
+      if (!look) continue
+      const mesh = this.modelOf(poi)
+      if (!mesh) {
+        icons.push({ poi, iconUrl: look.iconUrl })
+        continue
+      }
+      let group = groups.get(poi.templateId)
+      if (!group) {
+        group = { templateId: poi.templateId, mesh, pois: [] }
+        groups.set(poi.templateId, group)
+      }
+      group.pois.push(poi)
+    }
+    return { icons, meshes: [...groups.values()] }
+  }
+
+  /** Coalesces label and count updates while the camera moves (at most every 400 ms). */
+  private askViewUpdate(): void {
+    const nowMs = performance.now()
+    if (!this.viewTimer) this.viewFirstAskedAtMs = nowMs
+    else clearTimeout(this.viewTimer)
+    const waitedMs = nowMs - this.viewFirstAskedAtMs
+    this.viewTimer = setTimeout(
+      () => this.updateView(),
+      Math.max(0, Math.min(viewUpdateDelayMs, viewUpdateMaxWaitMs - waitedMs)),
+    )
+  }
+
+  /** Declutters the labels of the markers in view, counts what is drawn, publishes. */
+  private updateView(): void {
+    if (this.viewTimer) clearTimeout(this.viewTimer)
+    this.viewTimer = null
+    if (this.context.isDisposed()) return
+    const map = this.context.map
+    const viewport = mapViewport(map)
+    const bounds = map.getBounds()
+    const box: [number, number, number, number] = [
+      bounds.getWest(),
+      Math.max(-85, bounds.getSouth()),
+      bounds.getEast(),
+      Math.min(85, bounds.getNorth()),
+    ]
+    const inView = this.clusters.within(box, this.level)
+    const points = this.isIndexStale
+      ? inView.points.filter((poi) => this.isCurrent(poi))
+      : inView.points
+    const selected = new Set(this.selectedIds)
+    const ordered = [
+      ...this.selectedIds.map((id) => this.pois.get(id)).filter((poi) => this.isShown(poi)),
+      ...this.livePois().filter((poi) => !selected.has(poi.id)),
+      ...points.filter((poi) => !selected.has(poi.id)),
+    ].slice(0, maxLabelCandidates)
+    const candidates = ordered.map((poi) => {
+      const [x = Number.NaN, y = Number.NaN] = viewport.project(poi.position as unknown as number[])
+      return { x, y, label: poi.label }
+    })
+    const kept = declutterLabels(candidates, viewport, poiMarkerLayout)
+    const labels = kept.map((index) => ordered[index]!)
+    const isSameLabels =
+      labels.length === this.drawing.labels.length &&
+      labels.every((poi, index) => poi === this.drawing.labels[index])
+    if (!isSameLabels) this.drawing = { ...this.drawing, labels }
+    const layers = poiLayers(this.drawing)
+    this.cachedLayers = layers
+    this.publishState({
+      drawnCount: points.length + this.livePois().length + inView.clusters.length,
+      clusterCount: inView.clusters.length,
+    })
+    this.context.updateLayers()
+  }
+
+  private publishState(counts: { drawnCount: number; clusterCount: number }): void {
+    const failed: string[] = []
+    for (const look of this.looks.values()) {
+      if (look.kind === '3D' && look.modelUrl && this.models.get(look.modelUrl).kind === 'failed') {
+        failed.push(look.templateId)
+      }
+    }
+    const next: PoiLayerState = {
+      count: this.pois.size,
+      ...counts,
+      selectedIds: this.selectedIds,
+      hoveredId: this.hoveredId,
+      hiddenGroupIds: [...this.hiddenGroupIds],
+      ghostCount: this.ghosts.length,
+      failedTemplateIds: failed,
+    }
+    if (JSON.stringify(next) === JSON.stringify(this.state)) return
+    this.state = next
+    this.context.publish({ pois: next })
+  }
+}

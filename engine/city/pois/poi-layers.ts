@@ -1,0 +1,181 @@
+import type { Layer } from '@deck.gl/core'
+import { IconLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers'
+import { SimpleMeshLayer } from '@deck.gl/mesh-layers'
+import type { Vector3Tuple } from '../../api/building-snapshot'
+import type { ScenePoi } from '../../api/poi-commands'
+import type { PoiCluster } from './poi-clusters'
+import type { PoiMesh } from './poi-mesh'
+
+/** Marker sizes on screen, CSS pixels (picking and label declutter use the same numbers). */
+export const poiMarkerLayout = {
+  iconSizePixels: 32,
+  labelOffsetPixels: 18,
+  fontSizePixels: 13,
+} as const
+
+/** A POI drawn as an icon: a 2D POI, or a 3D one whose model is loading or failed. */
+export interface PoiIcon {
+  poi: ScenePoi
+  iconUrl: string
+}
+
+/** The POIs of one 3D template drawn as instances of its model. */
+export interface PoiMeshGroup {
+  templateId: string
+  mesh: PoiMesh
+  pois: ScenePoi[]
+}
+
+/** One highlighted marker ring. */
+export interface PoiHighlight {
+  position: Vector3Tuple
+  kind: 'selected' | 'hovered'
+}
+
+/** Everything the POI layers draw; each array is kept as long as what it holds is unchanged. */
+export interface PoiDrawing {
+  icons: PoiIcon[]
+  meshes: PoiMeshGroup[]
+  clusters: PoiCluster[]
+  labels: ScenePoi[]
+  highlights: PoiHighlight[]
+  ghostIcons: PoiIcon[]
+  ghostMeshes: PoiMeshGroup[]
+}
+
+/** An empty drawing. */
+export function emptyPoiDrawing(): PoiDrawing {
+  return {
+    icons: [],
+    meshes: [],
+    clusters: [],
+    labels: [],
+    highlights: [],
+    ghostIcons: [],
+    ghostMeshes: [],
+  }
+}
+
+const iconPixels = 64
+const ghostAlpha = 110
+const selectedColor: [number, number, number, number] = [255, 196, 0, 255]
+const hoveredColor: [number, number, number, number] = [64, 170, 255, 255]
+
+/** The icon of a marker in deck's auto-packed atlas: one atlas of every template's picture. */
+function iconOf(icon: PoiIcon) {
+  return { url: icon.iconUrl, id: icon.iconUrl, width: iconPixels, height: iconPixels }
+}
+
+// Markers and labels stay over buildings and terrain: a POI hidden behind a tile cannot be
+// found, picked or edited. 3D models keep the depth test.
+const overEverything = { depthCompare: 'always' as const, depthWriteEnabled: false }
+
+function iconLayer(id: string, data: PoiIcon[], alpha: number): Layer {
+  return new IconLayer<PoiIcon>({
+    id,
+    data,
+    getIcon: iconOf,
+    getPosition: (icon) => icon.poi.position,
+    getSize: poiMarkerLayout.iconSizePixels,
+    sizeUnits: 'pixels',
+    getColor: [255, 255, 255, alpha],
+    pickable: false,
+    parameters: overEverything,
+  })
+}
+
+function meshLayers(prefix: string, groups: PoiMeshGroup[], alpha: number): Layer[] {
+  return groups.map(
+    (group) =>
+      new SimpleMeshLayer<ScenePoi>({
+        id: `${prefix}-${group.templateId}`,
+        data: group.pois,
+        mesh: group.mesh as never,
+        getPosition: (poi) => poi.position,
+        // deck's yaw turns counter-clockwise seen from above; a heading turns clockwise.
+        getOrientation: (poi) => [poi.pitch, -poi.heading, poi.roll],
+        getColor: [255, 255, 255, alpha],
+        pickable: false,
+      }),
+  )
+}
+
+/** The deck layers of a POI drawing, bottom to top. */
+export function poiLayers(drawing: PoiDrawing): Layer[] {
+  const layers: Layer[] = [...meshLayers('poi-mesh', drawing.meshes, 255)]
+  if (drawing.icons.length > 0) layers.push(iconLayer('poi-icons', drawing.icons, 255))
+  if (drawing.labels.length > 0) {
+    layers.push(
+      new TextLayer<ScenePoi>({
+        id: 'poi-labels',
+        data: drawing.labels,
+        getPosition: (poi) => poi.position,
+        getText: (poi) => poi.label,
+        getSize: poiMarkerLayout.fontSizePixels,
+        getColor: [33, 37, 41, 255],
+        getPixelOffset: [0, poiMarkerLayout.labelOffsetPixels],
+        getTextAnchor: 'middle',
+        getAlignmentBaseline: 'top',
+        // Korean and Chinese names: the atlas is built from the labels' own characters.
+        characterSet: 'auto',
+        fontSettings: { sdf: true },
+        outlineWidth: 3,
+        outlineColor: [255, 255, 255, 230],
+        pickable: false,
+        parameters: overEverything,
+      }),
+    )
+  }
+  if (drawing.clusters.length > 0) {
+    layers.push(
+      new ScatterplotLayer<PoiCluster>({
+        id: 'poi-clusters',
+        data: drawing.clusters,
+        getPosition: (cluster) => cluster.position,
+        getRadius: (cluster) => 12 + 4 * Math.log10(cluster.count),
+        radiusUnits: 'pixels',
+        getFillColor: [30, 110, 220, 230],
+        getLineColor: [255, 255, 255, 255],
+        stroked: true,
+        lineWidthUnits: 'pixels',
+        getLineWidth: 2,
+        pickable: false,
+        parameters: overEverything,
+      }),
+      new TextLayer<PoiCluster>({
+        id: 'poi-cluster-counts',
+        data: drawing.clusters,
+        getPosition: (cluster) => cluster.position,
+        getText: (cluster) => cluster.countText,
+        getSize: 12,
+        getColor: [255, 255, 255, 255],
+        characterSet: '0123456789.km',
+        pickable: false,
+        parameters: overEverything,
+      }),
+    )
+  }
+  layers.push(...meshLayers('poi-ghost-mesh', drawing.ghostMeshes, ghostAlpha))
+  if (drawing.ghostIcons.length > 0) {
+    layers.push(iconLayer('poi-ghost-icons', drawing.ghostIcons, ghostAlpha))
+  }
+  if (drawing.highlights.length > 0) {
+    layers.push(
+      new ScatterplotLayer<PoiHighlight>({
+        id: 'poi-highlights',
+        data: drawing.highlights,
+        getPosition: (highlight) => highlight.position,
+        getRadius: poiMarkerLayout.iconSizePixels / 2 + 4,
+        radiusUnits: 'pixels',
+        filled: false,
+        stroked: true,
+        lineWidthUnits: 'pixels',
+        getLineWidth: 3,
+        getLineColor: (highlight) => (highlight.kind === 'selected' ? selectedColor : hoveredColor),
+        pickable: false,
+        parameters: overEverything,
+      }),
+    )
+  }
+  return layers
+}
