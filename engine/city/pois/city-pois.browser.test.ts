@@ -227,4 +227,46 @@ describe('city POIs in Chromium', () => {
       poiId: 'box',
     })
   })
+
+  it('places on the oblique photography: a depth pick on the tileset surface', async () => {
+    const engine = createEngine()
+    const container = createContainer()
+    const buildings = { lng: -75.61208, lat: 40.04253 }
+    await engine.run('city.attachContainer', { container })
+    await engine.run('city.open', {
+      projectId: 'project-1',
+      center: buildings,
+      zoom: 17.2,
+      basemap: { kind: 'offline', style: offlineStyle },
+      tilesets: [
+        {
+          id: 'batched',
+          name: 'Batched buildings',
+          url: new URL('../fixtures/batched/tileset.json', import.meta.url).href,
+          isVisible: true,
+        },
+      ],
+      keepDrawingBuffer: true,
+    })
+    await expect.poll(() => city(engine).tilesLoaded, { timeout: 30_000 }).toBeGreaterThan(0)
+    // Building 3 of the fixture, where its batch table says it stands.
+    const point = await engine.run('city.projectToScreen', {
+      lng: (-1.3196656317210846 * 180) / Math.PI,
+      lat: (0.6988863062 * 180) / Math.PI,
+    })
+    await expect
+      .poll(async () => (await engine.run('city.surfacePointAtScreenPoint', point))?.surface, {
+        timeout: 20_000,
+      })
+      .toBe('tileset')
+    const surface = await engine.run('city.surfacePointAtScreenPoint', point)
+    expect(surface!.position[2]).toBeGreaterThan(0)
+    expect(Math.hypot(...surface!.normal)).toBeCloseTo(1, 3)
+    // Seen from above, the surface faces up towards the viewer.
+    expect(surface!.normal[2]).toBeGreaterThan(0)
+    // Away from the buildings: the basemap.
+    expect((await engine.run('city.surfacePointAtScreenPoint', { x: 5, y: 5 }))?.surface).toBe(
+      'basemap',
+    )
+  })
 })
