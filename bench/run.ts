@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
     (await import('./projects/find-project-all')).runFindProjectAllBench(),
   'tileset-ingest': async () => (await import('./tileset-ingest')).runTilesetIngestBench(),
   'city-tiles': async () => (await import('./city-tiles')).runCityTilesBench(),
+  'poi-city-frames': async () => (await import('./poi-city-frames')).runPoiCityFramesBench(),
   'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
   hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
   templates: async () => (await import('./templates/templates-list')).runTemplatesBench(),

@@ -1,0 +1,256 @@
+/**
+ * City POI frames (issue 16, P9): frame time while orbiting a fixed camera path over 100,000
+ * city POIs (2D icons + labels, 10 % 3D models) drawn by our engine (engine/city/pois:
+ * clustering, decluttered labels, instanced models), against the same scene without POIs, and
+ * against the anchor: a plain deck.gl IconLayer + TextLayer of the same points on the same
+ * MapLibre map. Then the POI pick (`city.pickPoiAtScreenPoint`) among the 100,000: p99.
+ * Production build in Chromium (SwiftShader); the cases alternate round by round, each in a
+ * fresh browser context, after one unmeasured warm-up of each.
+ * Standalone: `npx tsx bench/poi-city-frames.ts`; writes bench/results/poi-city-frames.json.
+ */
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+import { launchBenchBrowser } from './lib/browser'
+import { startStaticServer } from './lib/static-server'
+import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+import type {
+  PoiBenchCase,
+  PoiBenchConfig,
+  PoiBenchSample,
+  PoiCameraPose,
+} from './poi-city/page/poi-city-bench-protocol'
+
+/** Issue 16 goals. */
+export const poiCityGoals = {
+  medianVsNoPoisAtMost: 1.2,
+  p95VsNoPoisAtMost: 1.3,
+  vsAnchorAtMost: 1,
+  pickP99AtMostMs: 16,
+}
+
+/** One full turn around the centre, tilted, at a street-block zoom. */
+export const poiCityPath: PoiCameraPose[] = [0, 90, 180, 270, 360].map((bearingDegrees) => ({
+  eastMeters: 0,
+  northMeters: 0,
+  zoom: 16.5,
+  pitchDegrees: 55,
+  bearingDegrees,
+}))
+
+/** Picks are timed zoomed out (clusters) and zoomed in (every POI on its own). */
+const pickPoses: PoiCameraPose[] = [
+  { eastMeters: 0, northMeters: 0, zoom: 16.5, pitchDegrees: 55, bearingDegrees: 30 },
+  { eastMeters: 100, northMeters: -50, zoom: 18.2, pitchDegrees: 45, bearingDegrees: 120 },
+]
+
+const cases: PoiBenchCase[] = ['ours-pois', 'ours-no-pois', 'anchor-deck-icon-text']
+const pageRoot = fileURLToPath(new URL('./poi-city/page/', import.meta.url))
+const outDir = fileURLToPath(new URL('../dist/bench-poi-city/', import.meta.url))
+
+function percentile(samples: readonly number[], share: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)
+  return sorted[Math.max(0, index)] ?? Number.NaN
+}
+
+function summarise(samples: PoiBenchSample[]) {
+  return {
+    frameTimeMedian: measure(
+      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.5)),
+      'ms',
+    ),
+    frameTimeP95: measure(
+      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.95)),
+      'ms',
+    ),
+    // The path's duration over its frames: rAF intervals are bimodal when frames are uneven
+    // (a long frame, then a burst of short catch-up ones), which the median hides.
+    frameTimeMean: measure(
+      samples.map(
+        (sample) =>
+          sample.frameIntervalsMs.reduce((sum, value) => sum + value, 0) /
+          Math.max(1, sample.frameIntervalsMs.length),
+      ),
+      'ms',
+    ),
+    frames: measure(
+      samples.map((sample) => sample.frameIntervalsMs.length),
+      'frames',
+    ),
+    setup: measure(
+      samples.map((sample) => sample.setupMs),
+      'ms',
+    ),
+    drawnMarkersAtEnd: measure(
+      samples.map((sample) => sample.drawnCount),
+      'markers + clusters',
+    ),
+  }
+}
+
+/** Options of {@link runPoiCityFramesBench}. */
+export interface PoiCityFramesOptions {
+  rounds?: number
+  poiCount?: number
+  log?: (line: string) => void
+}
+
+/** Builds the page, runs the three cases alternately, writes the report. */
+export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) {
+  const log = options.log ?? console.log
+  const rounds = options.rounds ?? 3
+  const poiCount = options.poiCount ?? 100_000
+  const startedAtMs = performance.now()
+  log('poi-city-frames: building the bench page (vite, production)…')
+  await build({
+    configFile: false,
+    root: pageRoot,
+    base: './',
+    logLevel: 'warn',
+    worker: { format: 'es' },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: false,
+      chunkSizeWarningLimit: 5000,
+      rollupOptions: { input: { poi: `${pageRoot}poi-city.html` } },
+    },
+  })
+  const server = await startStaticServer(outDir)
+  const browser = await launchBenchBrowser()
+  const chromiumVersion = browser.version()
+  const samples: PoiBenchSample[] = []
+  const viewport = { width: 960, height: 600 }
+  try {
+    for (let round = 0; round <= rounds; round++) {
+      const isWarmUp = round === 0
+      const order = cases.map((_, index) => cases[(index + round) % cases.length]!)
+      for (const benchCase of order) {
+        const context = await browser.newContext({ viewport })
+        const page = await context.newPage()
+        page.on('pageerror', (error) => log(`poi-city-frames: ${benchCase}: ${error.message}`))
+        await page.goto(`${server.origin}/poi-city.html`)
+        await page.waitForFunction(() => typeof window.runPoiCityBench === 'function')
+        const config: PoiBenchConfig = {
+          benchCase,
+          center: { lng: 126.978, lat: 37.5665 },
+          viewport,
+          poiCount,
+          share3d: 0.1,
+          spreadMeters: 2_000,
+          path: poiCityPath,
+          pathDurationMs: isWarmUp ? 2_000 : 8_000,
+          pickPoses,
+          picksPerPose: isWarmUp ? 5 : 100,
+        }
+        const sample = await page.evaluate(
+          (pageConfig) => window.runPoiCityBench(pageConfig),
+          config,
+        )
+        await context.close()
+        const median = percentile(sample.frameIntervalsMs, 0.5)
+        const p95 = percentile(sample.frameIntervalsMs, 0.95)
+        log(
+          `poi-city-frames: ${isWarmUp ? 'warm-up' : `round ${round}`} ${benchCase}: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, setup ${sample.setupMs.toFixed(0)} ms, drawn ${sample.drawnCount}${sample.pickDurationsMs.length ? `, pick p99 ${percentile(sample.pickDurationsMs, 0.99).toFixed(2)} ms (${sample.pickHits}/${sample.pickDurationsMs.length} hits)` : ''}`,
+        )
+        if (!isWarmUp) samples.push(sample)
+      }
+    }
+  } finally {
+    await browser.close()
+    await server.close()
+  }
+
+  const byCase = (benchCase: PoiBenchCase) =>
+    summarise(samples.filter((sample) => sample.benchCase === benchCase))
+  const ours = byCase('ours-pois')
+  const noPois = byCase('ours-no-pois')
+  const anchor = byCase('anchor-deck-icon-text')
+  const picks = samples.flatMap((sample) => sample.pickDurationsMs)
+  const pickHits = samples.reduce((sum, sample) => sum + sample.pickHits, 0)
+  const pick = {
+    p50Ms: Math.round(percentile(picks, 0.5) * 1000) / 1000,
+    p99Ms: Math.round(percentile(picks, 0.99) * 1000) / 1000,
+    maxMs: Math.round(percentile(picks, 1) * 1000) / 1000,
+    picks: picks.length,
+    hits: pickHits,
+  }
+  const ratios = {
+    medianVsNoPois: ratioOf(
+      'engine/city with 100,000 POIs',
+      'engine/city without POIs',
+      'median frame interval (ms)',
+      ours.frameTimeMedian.median,
+      noPois.frameTimeMedian.median,
+    ),
+    p95VsNoPois: ratioOf(
+      'engine/city with 100,000 POIs',
+      'engine/city without POIs',
+      'p95 frame interval (ms)',
+      ours.frameTimeP95.median,
+      noPois.frameTimeP95.median,
+    ),
+    medianVsAnchor: ratioOf(
+      'engine/city with 100,000 POIs',
+      'deck.gl IconLayer + TextLayer of the same points',
+      'median frame interval (ms)',
+      ours.frameTimeMedian.median,
+      anchor.frameTimeMedian.median,
+    ),
+    meanVsAnchor: ratioOf(
+      'engine/city with 100,000 POIs',
+      'deck.gl IconLayer + TextLayer of the same points',
+      'mean frame interval (ms)',
+      ours.frameTimeMean.median,
+      anchor.frameTimeMean.median,
+    ),
+    p95VsAnchor: ratioOf(
+      'engine/city with 100,000 POIs',
+      'deck.gl IconLayer + TextLayer of the same points',
+      'p95 frame interval (ms)',
+      ours.frameTimeP95.median,
+      anchor.frameTimeP95.median,
+    ),
+  }
+  const report = {
+    benchmark: 'poi-city-frames',
+    description:
+      'Orbit a fixed camera path (one turn, zoom 16.5, pitch 55°, 8 s) over 100,000 seeded city POIs in a 2 km square (3 icon templates, 10 % one 3D SBM template) in Chromium (production build, SwiftShader WebGL, shared 2-core machine), frame intervals from requestAnimationFrame. Cases: ours-pois (engine/city/pois: supercluster clusters, decluttered labels, instanced models), ours-no-pois (the same map without POIs), anchor (MapLibre + a plain deck.gl IconLayer + TextLayer of all points, interleaved). Ratios are of medians over runs; cases rotate round by round, each in a fresh context, after one warm-up of each. Pick: city.pickPoiAtScreenPoint at random canvas points, zoomed out and zoomed in (every POI unclustered), all runs pooled.',
+    machine: machineInfo(chromiumVersion),
+    settings: {
+      rounds,
+      poiCount,
+      share3d: 0.1,
+      spreadMeters: 2_000,
+      viewport,
+      path: poiCityPath,
+      pickPoses,
+    },
+    cases: { 'ours-pois': ours, 'ours-no-pois': noPois, 'anchor-deck-icon-text': anchor },
+    pick,
+    ratios,
+    goals: {
+      ...poiCityGoals,
+      medianVsNoPoisMet: ratios.medianVsNoPois.value <= poiCityGoals.medianVsNoPoisAtMost,
+      p95VsNoPoisMet: ratios.p95VsNoPois.value <= poiCityGoals.p95VsNoPoisAtMost,
+      // The anchor's frame time: its mean and p95 (its median is a catch-up frame, see above).
+      vsAnchorMet:
+        ratios.meanVsAnchor.value <= poiCityGoals.vsAnchorAtMost &&
+        ratios.p95VsAnchor.value <= poiCityGoals.vsAnchorAtMost,
+      pickP99Met: pick.p99Ms <= poiCityGoals.pickP99AtMostMs,
+    },
+    durationMs: Math.round(performance.now() - startedAtMs),
+  }
+  log(`poi-city-frames: wrote ${writeBenchResult('poi-city-frames', report)}`)
+  return report
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const report = await runPoiCityFramesBench({
+    rounds: Number(process.env.POI_BENCH_ROUNDS ?? 3),
+  })
+  console.log(
+    JSON.stringify({ ratios: report.ratios, pick: report.pick, goals: report.goals }, null, 2),
+  )
+}
