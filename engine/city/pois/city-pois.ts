@@ -55,6 +55,10 @@ export class CityPois {
   private readonly models: PoiModels
   private drawing: PoiDrawing = emptyPoiDrawing()
   private level = -1
+  /** Bumped when what the markers are made from changes (index, looks, models, live edits). */
+  private markerVersion = 0
+  private markersKey = ''
+  private markers: { icons: PoiIcon[]; meshes: PoiMeshGroup[] } = { icons: [], meshes: [] }
   private cachedLayers: Layer[] = []
   private state: PoiLayerState
   /** Lowest and highest POI heights, so a pick looks far enough around its point. */
@@ -65,7 +69,7 @@ export class CityPois {
     private readonly pickTileset: (x: number, y: number) => CityFeaturePick | null,
     createDecodeWorker?: () => WorkerEndpoint,
   ) {
-    this.models = new PoiModels(() => this.redraw(), createDecodeWorker)
+    this.models = new PoiModels(() => this.markersChanged(), createDecodeWorker)
     this.state = {
       count: 0,
       drawnCount: 0,
@@ -87,7 +91,8 @@ export class CityPois {
   setLooks(looks: readonly PoiTemplateLook[]): void {
     this.looks.clear()
     for (const look of looks) this.looks.set(look.templateId, look)
-    this.redraw()
+    // Which POIs are shown depends on the looks (a POI without one is not drawn).
+    this.rebuildIndex()
   }
 
   setPois(pois: readonly ScenePoi[]): void {
@@ -208,13 +213,18 @@ export class CityPois {
     return model.kind === 'ready' ? model.mesh : null
   }
 
+  private markersChanged(): void {
+    this.markerVersion++
+    this.redraw()
+  }
+
   private indexChanged(): void {
     if (this.pois.size < rebuildAtOnceBelow) {
       this.rebuildIndex()
       return
     }
     this.isIndexStale = true
-    this.redraw()
+    this.markersChanged()
     if (this.rebuildTimer) clearTimeout(this.rebuildTimer)
     this.rebuildTimer = setTimeout(() => this.rebuildIndex(), rebuildDelayMs)
   }
@@ -234,7 +244,7 @@ export class CityPois {
     this.clusters.build(shown)
     this.liveIds.clear()
     this.isIndexStale = false
-    this.redraw()
+    this.markersChanged()
   }
 
   private onCameraMove(): void {
@@ -248,8 +258,15 @@ export class CityPois {
     if (this.context.isDisposed()) return
     this.level = this.clusters.level(this.context.map.getZoom())
     const { points, clusters } = this.clusters.at(this.level)
-    const drawn = this.isIndexStale ? points.filter((poi) => this.isCurrent(poi)) : points
-    const { icons, meshes } = this.split([...drawn, ...this.livePois()])
+    // Markers are rebuilt only when they change: a hover or a selection redraws the rings alone
+    // (at zoom 18, 100,000 icons would otherwise be handed to deck again).
+    const key = `${this.level}:${this.markerVersion}`
+    if (key !== this.markersKey) {
+      this.markersKey = key
+      const drawn = this.isIndexStale ? points.filter((poi) => this.isCurrent(poi)) : points
+      this.markers = this.split([...drawn, ...this.livePois()])
+    }
+    const { icons, meshes } = this.markers
     const selected = this.selectedIds
       .map((id) => this.pois.get(id))
       .filter((poi) => this.isShown(poi))
