@@ -63,8 +63,7 @@ function summarise(samples: PoiBenchSample[]) {
       samples.map((sample) => percentile(sample.frameIntervalsMs, 0.95)),
       'ms',
     ),
-    // The path's duration over its frames: rAF intervals are bimodal when frames are uneven
-    // (a long frame, then a burst of short catch-up ones), which the median hides.
+    // The path's duration over the frames drawn: what a person sees as the frame rate.
     frameTimeMean: measure(
       samples.map(
         (sample) =>
@@ -118,7 +117,7 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
     },
   })
   const server = await startStaticServer(outDir)
-  const browser = await launchBenchBrowser()
+  const browser = await launchBenchBrowser({ isFrameRateLimited: true })
   const chromiumVersion = browser.version()
   const samples: PoiBenchSample[] = []
   const viewport = { width: 960, height: 600 }
@@ -216,7 +215,7 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
   const report = {
     benchmark: 'poi-city-frames',
     description:
-      'Orbit a fixed camera path (one turn, zoom 16.5, pitch 55°, 8 s) over 100,000 seeded city POIs in a 2 km square (3 icon templates, 10 % one 3D SBM template) in Chromium (production build, SwiftShader WebGL, shared 2-core machine), frame intervals from requestAnimationFrame. Cases: ours-pois (engine/city/pois: supercluster clusters, decluttered labels, instanced models), ours-no-pois (the same map without POIs), anchor (MapLibre + a plain deck.gl IconLayer + TextLayer of all points, interleaved). Ratios are of medians over runs; cases rotate round by round, each in a fresh context, after one warm-up of each. Pick: city.pickPoiAtScreenPoint at random canvas points, zoomed out and zoomed in (every POI unclustered), all runs pooled.',
+      'Orbit a fixed camera path (one turn, zoom 16.5, pitch 55°, 8 s) over 100,000 seeded city POIs in a 2 km square (3 icon templates, 10 % one 3D SBM template) in Chromium (production build, SwiftShader WebGL, shared 2-core machine), frame intervals between drawn map frames (both maps paced to the GPU the same way: the engine’s paceGpuFrames, so a frame is counted when it was drawn, not when it was queued). Cases: ours-pois (engine/city/pois: supercluster clusters, decluttered labels, instanced models), ours-no-pois (the same map without POIs), anchor (MapLibre + a plain deck.gl IconLayer + TextLayer of all points, interleaved). Ratios are of medians over runs; cases rotate round by round, each in a fresh context, after one warm-up of each. Pick: city.pickPoiAtScreenPoint at random canvas points, zoomed out and zoomed in (every POI unclustered), all runs pooled.',
     machine: machineInfo(chromiumVersion),
     settings: {
       rounds,
@@ -234,8 +233,8 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
       ...poiCityGoals,
       medianVsNoPoisMet: ratios.medianVsNoPois.value <= poiCityGoals.medianVsNoPoisAtMost,
       p95VsNoPoisMet: ratios.p95VsNoPois.value <= poiCityGoals.p95VsNoPoisAtMost,
-      // The anchor's frame time: its mean and p95 (its median is a catch-up frame, see above).
       vsAnchorMet:
+        ratios.medianVsAnchor.value <= poiCityGoals.vsAnchorAtMost &&
         ratios.meanVsAnchor.value <= poiCityGoals.vsAnchorAtMost &&
         ratios.p95VsAnchor.value <= poiCityGoals.vsAnchorAtMost,
       pickP99Met: pick.p99Ms <= poiCityGoals.pickP99AtMostMs,

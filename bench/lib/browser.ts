@@ -6,14 +6,18 @@ import { chromiumArgs, chromiumExecutablePath } from '../../tools/chromium'
  * frame-rate cap, no throttling of a page that headless Chromium considers hidden, and `gc()`
  * so each timed run starts from a collected heap.
  */
-export function launchBenchBrowser(): Promise<Browser> {
+export function launchBenchBrowser(
+  options: { isFrameRateLimited?: boolean } = {},
+): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumExecutablePath,
     headless: true,
     args: [
       ...chromiumArgs,
-      '--disable-frame-rate-limit',
-      '--disable-gpu-vsync',
+      // Frame benchmarks keep the display's pacing: without vsync, headless Chromium stops
+      // producing frames once a page skips drawing, and WebGL fences the map paces itself by
+      // (paceGpuFrames) never signal again: the map freezes after two frames.
+      ...(options.isFrameRateLimited ? [] : ['--disable-frame-rate-limit', '--disable-gpu-vsync']),
       '--disable-background-timer-throttling',
       '--disable-renderer-backgrounding',
       '--js-flags=--expose-gc',

@@ -34,7 +34,7 @@ export interface PoiBenchConfig {
 /** What one run measured. */
 export interface PoiBenchSample {
   benchCase: PoiBenchCase
-  /** rAF intervals while flying the path (after the scene was set up and drawn once). */
+  /** Intervals between drawn map frames while flying the path (after set-up). */
   frameIntervalsMs: number[]
   /** Time to hand the scene its POIs (setPois, or the anchor's layers) until the next frame. */
   setupMs: number
