@@ -23,6 +23,11 @@ import { CityMapControls } from './map-controls/CityMapControls'
 import { BasemapTab } from './basemap/BasemapTab'
 import { MonomerTab } from './monomer/MonomerTab'
 import { ObliqueTab } from './oblique/ObliqueTab'
+import { handleCityPoiClick, hoverCityPoi } from './pois/city-poi-actions'
+import { CityMonomerPoiTab } from './pois/CityMonomerPoiTab'
+import { CityPoiInventoryTab } from './pois/CityPoiInventoryTab'
+import { CityPoiManageTab } from './pois/CityPoiManageTab'
+import { useCityPois } from './pois/use-city-pois'
 import './city.css'
 
 /**
@@ -86,6 +91,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
     [projectId, services],
   )
   useFileAddressRenewal(projectId ? findAddressesAgain : null)
+  useCityPois(projectId)
 
   if (!projectId) {
     return (
@@ -107,7 +113,15 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   const onMapClick =
     tab.id === 'monomer' && module.id === 'model'
       ? (point: { x: number; y: number }) => void pickBuildingAt(engine, point)
-      : undefined
+      : module.id === 'poi'
+        ? (point: { x: number; y: number }) =>
+            void handleCityPoiClick(engine, point, {
+              // Monomer POI: a click beside every POI selects the building there.
+              ...(tab.id === 'monomerPoi'
+                ? { onNoPoi: (at: { x: number; y: number }) => void pickBuildingAt(engine, at) }
+                : {}),
+            })
+        : undefined
 
   return (
     <CityProjectProvider store={store}>
@@ -166,7 +180,12 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
           </div>
         </SidePanel>
         <div className="ts-city__stage">
-          <CityMap onMapClick={onMapClick} />
+          <CityMap
+            onMapClick={onMapClick}
+            onMapPointerMove={
+              module.id === 'poi' ? (point) => hoverCityPoi(engine, point) : undefined
+            }
+          />
           <CityMapStatus store={store} />
           <CityMapControls />
           <CityStatusBar />
@@ -211,5 +230,8 @@ function CityTabContent({
   if (tab.id === 'oblique') return <ObliqueTab />
   if (tab.id === 'monomer') return <MonomerTab />
   if (tab.id === 'basemap') return <BasemapTab />
+  if (tab.id === 'manage') return <CityPoiManageTab />
+  if (tab.id === 'inventory') return <CityPoiInventoryTab />
+  if (tab.id === 'monomerPoi') return <CityMonomerPoiTab />
   return null
 }

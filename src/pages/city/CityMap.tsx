@@ -15,6 +15,8 @@ const clickMaxTravelPx = 4
 export interface CityMapProps {
   /** Called for a click (not a drag) on the map, in CSS pixels from its top-left corner. */
   onMapClick?: (point: { x: number; y: number }) => void
+  /** Called as the pointer moves over the map (hover), CSS pixels from its top-left corner. */
+  onMapPointerMove?: (point: { x: number; y: number }) => void
 }
 
 /**
@@ -22,7 +24,7 @@ export interface CityMapProps {
  * render the same page), is handed to the engine once, and the project is opened in it as soon
  * as its records have loaded; later changes go to the engine as commands from the tabs.
  */
-export function CityMap({ onMapClick }: CityMapProps) {
+export function CityMap({ onMapClick, onMapPointerMove }: CityMapProps) {
   const { t, i18n } = useLingui()
   const engine = useEngine()
   const store = useCityProjectStore()
@@ -105,6 +107,12 @@ export function CityMap({ onMapClick }: CityMapProps) {
     onMapClick({ x: event.clientX - bounds.left, y: event.clientY - bounds.top })
   }
 
+  function handlePointerMove(event: PointerEvent<HTMLDivElement>) {
+    if (!onMapPointerMove || !container.current || event.buttons !== 0) return
+    const bounds = container.current.getBoundingClientRect()
+    onMapPointerMove({ x: event.clientX - bounds.left, y: event.clientY - bounds.top })
+  }
+
   return (
     <div
       ref={container}
@@ -114,6 +122,7 @@ export function CityMap({ onMapClick }: CityMapProps) {
       aria-label={t`City map`}
       onPointerDown={handlePointerDown}
       onPointerUp={handlePointerUp}
+      onPointerMove={handlePointerMove}
     />
   )
 }

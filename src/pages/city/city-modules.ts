@@ -71,9 +71,9 @@ export const cityModules: readonly CityModule[] = [
     iconPath:
       'M12 22s7-7.5 7-13a7 7 0 0 0-14 0c0 5.5 7 13 7 13z M12 11.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5',
     tabs: [
-      { id: 'manage', title: msg`Manage POI`, isBuilt: false },
-      { id: 'inventory', title: msg`POI inventory`, isBuilt: false },
-      { id: 'monomerPoi', title: msg`Monomer POI`, isBuilt: false },
+      { id: 'manage', title: msg`Manage POI`, isBuilt: true },
+      { id: 'inventory', title: msg`POI inventory`, isBuilt: true },
+      { id: 'monomerPoi', title: msg`Monomer POI`, isBuilt: true },
     ],
     defaultTabId: 'manage',
   },
