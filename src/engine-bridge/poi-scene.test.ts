@@ -28,4 +28,16 @@ describe('createPoiScene', () => {
     await expect(scene.selectPois(['a'])).resolves.toBeUndefined()
     expect(await scene.toScreen([0, 0, 0])).toBeNull()
   })
+
+  it('calls run on the engine (a class method needs its `this`)', async () => {
+    class MethodEngine {
+      readonly calls: string[] = []
+      async run(name: string) {
+        this.calls.push(name)
+      }
+    }
+    const engine = new MethodEngine()
+    await createPoiScene(engine as never, 'city').setPois([])
+    expect(engine.calls).toEqual(['city.setPois'])
+  })
 })

@@ -48,8 +48,13 @@ export function createPoiScene(engine: PoiEngine, prefix: PoiScenePrefix): PoiSc
     const name = `${prefix}.${verb}`
     if (engine.hasCommand && !engine.hasCommand(name)) return undefined
     try {
-      const runCommand = engine.run as (name: string, args: unknown) => Promise<unknown>
-      return (await runCommand(name, args)) as PoiResult<Verb>
+      // Called on the engine: `run` is a method (a detached call has no `this`).
+      const runCommand = engine.run as (
+        this: PoiEngine,
+        name: string,
+        args: unknown,
+      ) => Promise<unknown>
+      return (await runCommand.call(engine, name, args)) as PoiResult<Verb>
     } catch {
       // The engine records the failure in its snapshot (the scene's status shows it).
       return undefined
