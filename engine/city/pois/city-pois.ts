@@ -279,7 +279,8 @@ export class CityPois {
       labels: this.drawing.labels,
       highlights: [
         ...selected.map((poi) => ({ position: poi.position, kind: 'selected' as const })),
-        ...(hovered && this.isShown(hovered)
+        // A selected POI keeps its selection ring under the pointer.
+        ...(hovered && this.isShown(hovered) && !this.selectedIds.includes(hovered.id)
           ? [{ position: hovered.position, kind: 'hovered' as const }]
           : []),
       ],
