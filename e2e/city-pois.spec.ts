@@ -138,7 +138,7 @@ test.describe('city POIs', () => {
       .getByRole('button', { name: `${projectName} 들어가기` })
       .first()
       .click()
-    await expect(page.getByTestId('city-editor')).toBeVisible()
+    await expect(page.getByTestId('city-editor')).toBeVisible({ timeout: 30_000 })
     await page
       .getByTestId('oblique-upload-input')
       .setInputFiles(sharedCityData('zip/derived/tileset-request-volume-nested.zip'))
@@ -228,26 +228,27 @@ test.describe('city POIs', () => {
     // Reload: both come back where they were, drawn there.
     pois = await savedPois(page, projectId)
     await page.reload()
-    await expect(page.getByTestId('city-editor')).toBeVisible()
+    await expect(page.getByTestId('city-editor')).toBeVisible({ timeout: 30_000 })
     await expect
       .poll(async () => (await citySnapshot(page)).pois.count, { timeout: 60_000 })
       .toBe(2)
     await expect(page.getByRole('tab', { name: 'POI 관리' })).toBeVisible()
+    // The view settles on the tileset again before positions are read.
+    await expect
+      .poll(async () => (await citySnapshot(page)).tilesLoaded, { timeout: 60_000 })
+      .toBeGreaterThan(0)
+    await page.waitForTimeout(1_000)
     for (const poi of pois) {
-      await page.evaluate(
-        (id) => window.__twinTest!.runEngineCommand('city.selectPois', { ids: [id] }),
-        poi.id,
-      )
       const at = await poiToScreen(page, [poi.x, poi.y, poi.z])
       expect(at.isVisible).toBe(true)
+      // A click where poiToScreen says picks that POI: the marker is drawn there, and its
+      // selection ring appears around it.
+      await map.click({ position: { x: at.x, y: at.y } })
+      await expect.poll(async () => (await citySnapshot(page)).pois.selectedIds).toEqual([poi.id])
       await expect.poll(() => ringPixelsAround(page, at), { timeout: 20_000 }).toBeGreaterThan(20)
-      expect(
-        await page.evaluate(
-          (point) => window.__twinTest!.runEngineCommand('city.pickPoiAtScreenPoint', point),
-          { x: at.x, y: at.y },
-        ),
-      ).toEqual({ poiId: poi.id })
+      await expect(page.getByTestId('city-poi-selected')).toContainText(poi.name)
     }
+    await map.click({ position: { x: 5, y: 400 } })
     await expect(page.getByText('POI를 클릭하여 선택')).toBeVisible()
   })
 })
