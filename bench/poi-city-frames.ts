@@ -11,6 +11,7 @@
 import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
 import { launchBenchBrowser } from './lib/browser'
+import { QuietRounds } from './lib/quiet-rounds'
 import { startStaticServer } from './lib/static-server'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 import type {
@@ -120,6 +121,7 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
   const browser = await launchBenchBrowser({ isFrameRateLimited: true })
   const chromiumVersion = browser.version()
   const samples: PoiBenchSample[] = []
+  const quiet = new QuietRounds()
   const viewport = { width: 960, height: 600 }
   try {
     for (let round = 0; round <= rounds; round++) {
@@ -241,7 +243,7 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
     },
     durationMs: Math.round(performance.now() - startedAtMs),
   }
-  log(`poi-city-frames: wrote ${writeBenchResult('poi-city-frames', report)}`)
+  log(`poi-city-frames: wrote ${writeBenchResult('poi-city-frames', report, quiet)}`)
   return report
 }
 
