@@ -1,3 +1,4 @@
+import { createInitialPoiLayerState } from './building-snapshot'
 import type { PoiLayerState } from './poi-commands'
 
 /**
@@ -248,19 +249,5 @@ export function createInitialCitySnapshot(): CitySnapshot {
       contentsParsedOnMainThread: 0,
       tilesetsParsedOnMainThread: 0,
     },
-  }
-}
-
-/** A POI layer with nothing in it (a closed city, a fresh scene). */
-export function createInitialPoiLayerState(): PoiLayerState {
-  return {
-    count: 0,
-    drawnCount: 0,
-    clusterCount: 0,
-    selectedIds: [],
-    hoveredId: null,
-    hiddenGroupIds: [],
-    ghostCount: 0,
-    failedTemplateIds: [],
   }
 }

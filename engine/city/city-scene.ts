@@ -4,17 +4,17 @@ import { WebGLDevice } from '@luma.gl/webgl'
 import { Map as MapLibreMap, setWorkerUrl } from 'maplibre-gl'
 import mapLibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import 'maplibre-gl/dist/maplibre-gl.css'
-import {
-  type CityBasemap,
-  type CityCamera,
-  type CityCameraTarget,
-  type CityFeaturePick,
-  type CitySnapshot,
-  type CityStreamingSettings,
-  type CityTilesetPlacement,
-  type CityTilesetSource,
-  createInitialPoiLayerState,
+import type {
+  CityBasemap,
+  CityCamera,
+  CityCameraTarget,
+  CityFeaturePick,
+  CitySnapshot,
+  CityStreamingSettings,
+  CityTilesetPlacement,
+  CityTilesetSource,
 } from '../api/city-snapshot'
+import { createInitialPoiLayerState } from '../api/building-snapshot'
 import type { WorkerTilesLoader } from '../workers/tile-parse-client'
 import { BasemapController } from './basemap-controller'
 import { CityCameraController } from './city-camera'
