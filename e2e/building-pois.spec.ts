@@ -123,9 +123,7 @@ async function projectPois(page: Page, token: string, projectId: string) {
   }))
 }
 
-// Not yet run green: it needs the POI routes (branch poi-server) on main, and in a trial merge
-// the page did not come back into the editor after the reload that switches to Korean.
-test.fixme('a new user places 2D and 3D POIs on the building, moves, rotates, copies them and finds them after a reload', async ({
+test('a new user places 2D and 3D POIs on the building, moves, rotates, copies them and finds them after a reload', async ({
   page,
   context,
   request,
@@ -196,6 +194,8 @@ test.fixme('a new user places 2D and 3D POIs on the building, moves, rotates, co
     window.location.hash = '#/bim4/poi'
   })
   await page.reload()
+  // the engine joins the test API once the editor mounted it, a moment after the page loaded
+  await page.waitForFunction(() => typeof window.__twinTest?.getEngineSnapshot === 'function')
   await expect
     .poll(async () => (await buildingSnapshot(page)).models.map((entry) => entry.loadState), {
       timeout: 60_000,
@@ -215,7 +215,12 @@ test.fixme('a new user places 2D and 3D POIs on the building, moves, rotates, co
 
   // ---- place a 2D POI: choose the library camera, click on the model
   const before2d = await canvasPixels(canvas)
-  await panel.getByTestId('bim4-poi-template').filter({ hasText: 'Camera' }).first().click()
+  await panel
+    .getByTestId('bim4-poi-template')
+    .filter({ hasText: 'Camera' })
+    .filter({ hasText: '2D' })
+    .first()
+    .click()
   await expect(panel.getByText('모델을 클릭하여 “Camera”을(를) 배치하세요.')).toBeVisible()
   await canvas.click({ position: spot2d })
   await expect(panel.getByTestId('bim4-poi-item')).toHaveCount(1)
@@ -227,7 +232,9 @@ test.fixme('a new user places 2D and 3D POIs on the building, moves, rotates, co
   })
   expect(Math.abs(cameraAt.x - spot2d.x)).toBeLessThan(2)
   await expect
-    .poll(async () => changedNear(before2d, await canvasPixels(canvas), cameraAt.x, cameraAt.y))
+    .poll(async () => changedNear(before2d, await canvasPixels(canvas), cameraAt.x, cameraAt.y), {
+      timeout: 30_000,
+    })
     .toBeGreaterThan(40)
 
   // ---- place a 3D POI of the Duck template
@@ -270,6 +277,9 @@ test.fixme('a new user places 2D and 3D POIs on the building, moves, rotates, co
       )
     })
     .toBeGreaterThan(0.1)
+  // Open: after the move, the rotate tool's slider did not show in this run (session 7); the
+  // steps below (rotate, the 4 × 3 × 2 copy, the reload) are kept for when it does.
+  test.fixme(true, 'the rotate slider does not show after a move in the building editor')
   await control.getByRole('button', { name: '회전' }).click()
   const rotation = page.getByRole('slider').first()
   await rotation.focus()
@@ -315,6 +325,8 @@ test.fixme('a new user places 2D and 3D POIs on the building, moves, rotates, co
 
   // ---- reload: everything is where it was, drawn there, in Korean
   await page.reload()
+  // the engine joins the test API once the editor mounted it, a moment after the page loaded
+  await page.waitForFunction(() => typeof window.__twinTest?.getEngineSnapshot === 'function')
   await expect(page.getByTestId('bim4-poi-panel').getByText('이 건물의 POI')).toBeVisible({
     timeout: 30_000,
   })
