@@ -6,7 +6,7 @@ import type { BuildingPick } from '../../../engine/api'
 import { navigateHash, useHashPath } from '../../app/hash-location'
 import type { PageProps } from '../../app/page-props'
 import { matchAppRoute } from '../../app/route-table'
-import { EngineProvider, type EngineHandle } from '../../engine-bridge'
+import { EngineProvider, type EngineHandle, sceneStore } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, toast } from '../../ui'
 import { plannedPageDescriptions } from '../planned/planned-descriptions'
@@ -93,8 +93,11 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   const session = useSnapshot(buildingSession)
   const [isSwitching, setSwitching] = useState(false)
   useBuildingProject(engine)
-  // The project's POIs are drawn in every module; the POI module edits them.
-  usePoiScene(engine, 'building', session.projectId)
+  // The project's POIs are drawn in every module; the POI module edits them. The scene is
+  // attached once the building is open: POI commands sent before would find no building (and
+  // leave 'No building is open.' in the status bar).
+  const isBuildingOpen = useSnapshot(sceneStore).building.isOpen
+  usePoiScene(isBuildingOpen ? engine : null, 'building', session.projectId)
   const isPoiModule = module.id === 'poi'
   useEffect(() => {
     if (!isPoiModule) resetPoiEditing()
