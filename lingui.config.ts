@@ -1,4 +1,5 @@
 import type { LinguiConfig } from '@lingui/conf'
+import { formatter } from '@lingui/format-po'
 
 /**
  * Korean first: with no `language` cookie the console starts in ko (decisions.md).
@@ -17,7 +18,8 @@ const config: LinguiConfig = {
       exclude: ['<rootDir>/src/ui/**'],
     },
   ],
-  format: 'po',
+  // No line numbers: they shift with every edit and made parallel branches conflict in the catalogues.
+  format: formatter({ lineNumbers: false }),
   orderBy: 'messageId',
 }
 export default config
