@@ -8,17 +8,17 @@
  */
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'vite'
 import type {
   CameraKeyframe,
   CityBenchConfig,
   CityBenchSample,
 } from './city/page/city-bench-protocol'
+import { buildBenchPage, openBenchPage } from './lib/bench-page'
 import { launchBenchBrowser } from './lib/browser'
 import { benchTilesetRecipe, generateTileset } from './lib/generate-tileset'
 import { startStaticServer } from './lib/static-server'
 import { QuietRounds } from './lib/quiet-rounds'
-import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 
 /** Issue 7 goals (ours ÷ anchor unless stated). */
 export const cityTilesGoals = {
@@ -52,12 +52,6 @@ export const cityTilesPath: CameraKeyframe[] = [
 
 const pageRoot = fileURLToPath(new URL('./city/page/', import.meta.url))
 const outDir = fileURLToPath(new URL('../dist/bench-city/', import.meta.url))
-
-function percentile(samples: readonly number[], share: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)
-  return sorted[Math.max(0, index)] ?? Number.NaN
-}
 
 function summarise(samples: CityBenchSample[]) {
   return {
@@ -110,21 +104,7 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
   const startedAtMs = performance.now()
 
   log('city-tiles: building the bench page (vite, production)…')
-  await build({
-    configFile: false,
-    root: pageRoot,
-    base: './',
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      sourcemap: false,
-      chunkSizeWarningLimit: 5000,
-      rollupOptions: { input: { city: `${pageRoot}city.html` } },
-    },
-  })
+  await buildBenchPage(pageRoot, 'city.html', outDir)
   log('city-tiles: generating the tileset…')
   const generated = generateTileset(benchTilesetRecipe, join(outDir, 'tileset'))
   log(
@@ -146,19 +126,24 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
       const order: ('ours' | 'anchor')[] = round % 2 === 0 ? ['ours', 'anchor'] : ['anchor', 'ours']
       for (const renderer of order) {
         const context = await browser.newContext({ viewport: { width: 960, height: 600 } })
-        const page = await context.newPage()
-        page.on('request', (request) => {
-          const url = request.url()
-          // blob: URLs carry their creator's origin (3DTilesRendererJS decodes textures so);
-          // data: URLs never touch a network.
-          if (url.startsWith('data:') || new URL(url).origin === server.origin) return
-          externalRequests.add(url)
-        })
-        page.on('pageerror', (error) =>
-          log(`city-tiles: ${renderer}: page error: ${error.message}`),
+        const page = await openBenchPage(
+          context,
+          {
+            url: `${server.origin}/city.html`,
+            entry: 'runCityBench',
+            logPrefix: `city-tiles: ${renderer}`,
+            log,
+          },
+          async (page) => {
+            page.on('request', (request) => {
+              const url = request.url()
+              // blob: URLs carry their creator's origin (3DTilesRendererJS decodes textures so);
+              // data: URLs never touch a network.
+              if (url.startsWith('data:') || new URL(url).origin === server.origin) return
+              externalRequests.add(url)
+            })
+          },
         )
-        await page.goto(`${server.origin}/city.html`)
-        await page.waitForFunction(() => typeof window.runCityBench === 'function')
         const config: CityBenchConfig = {
           renderer,
           tilesetUrl: `${server.origin}/tileset/tileset.json`,

@@ -7,11 +7,11 @@
  * `npm run bench -- poi-building-frames`; writes bench/results/poi-building-frames.json.
  */
 import { fileURLToPath } from 'node:url'
-import { build } from 'vite'
+import { buildBenchPage, openBenchPage } from './lib/bench-page'
 import { launchBenchBrowser } from './lib/browser'
 import { exposeQuietRounds, QuietRounds } from './lib/quiet-rounds'
 import { startStaticServer } from './lib/static-server'
-import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 import type {
   PoiFramesConfig,
   PoiFramesResult,
@@ -26,12 +26,6 @@ export const poiBuildingGoals = {
 
 const pageRoot = fileURLToPath(new URL('./poi-building-frames-page/', import.meta.url))
 const outDir = fileURLToPath(new URL('../dist/bench-poi-building/', import.meta.url))
-
-function percentile(samples: readonly number[], share: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)
-  return Math.round((sorted[Math.max(0, index)] ?? Number.NaN) * 1000) / 1000
-}
 
 function frameStats(samples: readonly number[]) {
   return {
@@ -48,33 +42,22 @@ export async function runPoiBuildingFramesBench(
   const log = options.log ?? console.log
   const startedAtMs = performance.now()
   log('poi-building-frames: building the bench page (vite, production)…')
-  await build({
-    configFile: false,
-    root: pageRoot,
-    base: './',
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      sourcemap: false,
-      rollupOptions: { input: { frames: `${pageRoot}poi-building-frames.html` } },
-    },
-  })
+  await buildBenchPage(pageRoot, 'poi-building-frames.html', outDir)
   const server = await startStaticServer(outDir)
   const browser = await launchBenchBrowser()
   try {
-    const page = await browser.newPage({ viewport: { width: 960, height: 540 } })
-    page.on('console', (message) => {
-      if (message.text().startsWith('[poi-frames]'))
-        log(`poi-building-frames: ${message.text().slice(13)}`)
-    })
     const quiet = new QuietRounds()
-    await exposeQuietRounds(page, quiet)
-    page.on('pageerror', (error) => log(`poi-building-frames: page error: ${error.message}`))
-    await page.goto(`${server.origin}/poi-building-frames.html`)
-    await page.waitForFunction(() => typeof window.runPoiFramesBench === 'function')
+    const page = await openBenchPage(
+      await browser.newContext({ viewport: { width: 960, height: 540 } }),
+      {
+        url: `${server.origin}/poi-building-frames.html`,
+        entry: 'runPoiFramesBench',
+        logPrefix: 'poi-building-frames',
+        log,
+        consoleTag: '[poi-frames]',
+      },
+      (page) => exposeQuietRounds(page, quiet),
+    )
     const config: PoiFramesConfig = {
       poiCount: 10_000,
       share3d: 0.3,

@@ -9,11 +9,11 @@
  * Standalone: `npx tsx bench/poi-city-frames.ts`; writes bench/results/poi-city-frames.json.
  */
 import { fileURLToPath } from 'node:url'
-import { build } from 'vite'
+import { buildBenchPage, openBenchPage } from './lib/bench-page'
 import { launchBenchBrowser } from './lib/browser'
 import { QuietRounds } from './lib/quiet-rounds'
 import { startStaticServer } from './lib/static-server'
-import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 import type {
   PoiBenchCase,
   PoiBenchConfig,
@@ -47,12 +47,6 @@ const pickPoses: PoiCameraPose[] = [
 const cases: PoiBenchCase[] = ['ours-pois', 'ours-no-pois', 'anchor-deck-icon-text']
 const pageRoot = fileURLToPath(new URL('./poi-city/page/', import.meta.url))
 const outDir = fileURLToPath(new URL('../dist/bench-poi-city/', import.meta.url))
-
-function percentile(samples: readonly number[], share: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)
-  return sorted[Math.max(0, index)] ?? Number.NaN
-}
 
 function summarise(samples: PoiBenchSample[]) {
   return {
@@ -102,21 +96,7 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
   const poiCount = options.poiCount ?? 100_000
   const startedAtMs = performance.now()
   log('poi-city-frames: building the bench page (vite, production)…')
-  await build({
-    configFile: false,
-    root: pageRoot,
-    base: './',
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      sourcemap: false,
-      chunkSizeWarningLimit: 5000,
-      rollupOptions: { input: { poi: `${pageRoot}poi-city.html` } },
-    },
-  })
+  await buildBenchPage(pageRoot, 'poi-city.html', outDir)
   const server = await startStaticServer(outDir)
   const browser = await launchBenchBrowser({ isFrameRateLimited: true })
   const chromiumVersion = browser.version()
@@ -129,10 +109,12 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
       const order = cases.map((_, index) => cases[(index + round) % cases.length]!)
       for (const benchCase of order) {
         const context = await browser.newContext({ viewport })
-        const page = await context.newPage()
-        page.on('pageerror', (error) => log(`poi-city-frames: ${benchCase}: ${error.message}`))
-        await page.goto(`${server.origin}/poi-city.html`)
-        await page.waitForFunction(() => typeof window.runPoiCityBench === 'function')
+        const page = await openBenchPage(context, {
+          url: `${server.origin}/poi-city.html`,
+          entry: 'runPoiCityBench',
+          logPrefix: `poi-city-frames: ${benchCase}`,
+          log,
+        })
         const config: PoiBenchConfig = {
           benchCase,
           center: { lng: 126.978, lat: 37.5665 },

@@ -1,6 +1,7 @@
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { percentile } from '../lib/stats'
 
 /** Distribution of one measured quantity over its samples. */
 export interface Summary {
@@ -12,13 +13,6 @@ export interface Summary {
   mean: number
   /** Number of samples the summary is made of. */
   runs: number
-}
-
-/** Nearest-rank percentile of already sorted values. */
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))
-  return sorted[rank]!
 }
 
 /** Median, tail percentiles, extremes and mean of a sample set, rounded for reading. */

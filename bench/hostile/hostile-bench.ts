@@ -32,7 +32,7 @@ import { type ChildProcess, fork } from 'node:child_process'
 import { Agent } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { QuietRounds } from '../lib/quiet-rounds'
-import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from '../lib/stats'
 import { type HostileRequest, hostileRequests, send } from './hostile-requests'
 
 const hostileRequestCount = Number(process.env.HOSTILE_REQUESTS) || 10_000
@@ -70,11 +70,6 @@ async function measureHealth(
   }
   agent.destroy()
   return samples
-}
-
-function percentile(samples: readonly number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN
 }
 
 const median = (values: readonly number[]) => measure(values, '').median

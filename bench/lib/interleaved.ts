@@ -1,12 +1,5 @@
 import type { QuietRounds } from './quiet-rounds'
-import { measure } from './stats'
-
-/** The p-th fraction of samples (nearest rank), rounded to microseconds. */
-export function percentile(samples: readonly number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)
-  return Math.round(sorted[Math.max(0, index)]! * 1000) / 1000
-}
+import { measure, percentile } from './stats'
 
 /** One side's timings: p50, p99 and median/min/max of every timed call. */
 export interface SideTimings {

@@ -33,6 +33,18 @@ export function measure(samples: readonly number[], unit: string): Measurement {
   }
 }
 
+/**
+ * The `fraction` quantile of samples by nearest rank (p99 = the smallest sample at or above 99 %
+ * of them), rounded to microseconds when the unit is ms; NaN with no samples. One definition for
+ * every benchmark, so their tails are comparable.
+ */
+export function percentile(samples: readonly number[], fraction: number): number {
+  if (samples.length === 0) return Number.NaN
+  const sorted = [...samples].sort((a, b) => a - b)
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))
+  return Math.round(sorted[index]! * 1000) / 1000
+}
+
 /** One "ours ÷ anchor" comparison of medians measured in the same run. */
 export interface Ratio {
   ours: string

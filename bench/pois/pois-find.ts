@@ -29,7 +29,7 @@ import {
 } from '../../server/testing/test-app'
 import { createProject } from '../../server/routes/web/project-test-kit'
 import { QuietRounds } from '../lib/quiet-rounds'
-import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from '../lib/stats'
 
 const smallCount = 1_000
 const largeCount = 100_000
@@ -135,12 +135,6 @@ async function timeCall(setup: Setup, body: Record<string, unknown>, expectedTot
     throw new Error(`unexpected answer: ${JSON.stringify(answer.envelope).slice(0, 300)}`)
   }
   return elapsedMs
-}
-
-function percentile(samples: readonly number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)
-  return Math.round(sorted[Math.max(0, index)]! * 1000) / 1000
 }
 
 /** Runs the benchmark and writes its report; returns the report. */

@@ -7,11 +7,11 @@
  * Standalone: `npx tsx bench/sbm/sbm-browser-bench.ts`; writes bench/results/sbm-browser.json.
  */
 import { fileURLToPath } from 'node:url'
-import { build } from 'vite'
+import { buildBenchPage, openBenchPage } from '../lib/bench-page'
 import { launchBenchBrowser } from '../lib/browser'
 import { startStaticServer } from '../lib/static-server'
 import { exposeQuietRounds, QuietRounds } from '../lib/quiet-rounds'
-import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from '../lib/stats'
 import { benchBuildingRecipe, type BuildingRecipe } from './generate-building'
 import type { SbmLoadSample, SbmPageConfig, SbmPageResult } from './page/sbm-bench-protocol'
 import { prepareBuilding } from './prepare-building'
@@ -34,12 +34,6 @@ export interface SbmBrowserBenchOptions {
 
 const pageRoot = fileURLToPath(new URL('./page/', import.meta.url))
 const outDir = fileURLToPath(new URL('../../dist/bench-sbm/', import.meta.url))
-
-function percentile(samples: number[], share: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)
-  return Math.round((sorted[Math.max(0, index)] ?? Number.NaN) * 1000) / 1000
-}
 
 /** Median ms per phase over the samples that have it, largest first (ours only). */
 function phaseMedians(samples: SbmLoadSample[]): Record<string, number> {
@@ -98,35 +92,25 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
   const startedAtMs = performance.now()
   const prepared = await prepareBuilding(recipe, log)
   log('sbm: building the bench page (vite, production)…')
-  await build({
-    configFile: false,
-    root: pageRoot,
-    base: './',
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      sourcemap: false,
-      rollupOptions: { input: { sbm: `${pageRoot}sbm.html` } },
-    },
-  })
+  await buildBenchPage(pageRoot, 'sbm.html', outDir)
   const server = await startStaticServer(outDir, {
     '/building.glb': prepared.glbPath,
     '/building.sbm': prepared.sbmPath,
   })
   const browser = await launchBenchBrowser()
   try {
-    const page = await browser.newPage()
     const quiet = new QuietRounds()
-    await exposeQuietRounds(page, quiet)
-    page.on('console', (message) => {
-      if (message.text().startsWith('[sbm-bench]')) log(`sbm: ${message.text().slice(12)}`)
-    })
-    page.on('pageerror', (error) => log(`sbm: page error: ${error.message}`))
-    await page.goto(`${server.origin}/sbm.html`)
-    await page.waitForFunction(() => typeof window.runSbmBench === 'function')
+    const page = await openBenchPage(
+      browser,
+      {
+        url: `${server.origin}/sbm.html`,
+        entry: 'runSbmBench',
+        logPrefix: 'sbm',
+        log,
+        consoleTag: '[sbm-bench]',
+      },
+      (page) => exposeQuietRounds(page, quiet),
+    )
     const config: SbmPageConfig = {
       glbUrl: '/building.glb',
       sbmUrl: '/building.sbm',

@@ -17,7 +17,7 @@ import { zipSync } from 'fflate'
 import { createTestApp, signIn, testEditor } from '../../server/testing/test-app'
 import { writeGlb } from '../../workers/sbm/glb'
 import { QuietRounds } from '../lib/quiet-rounds'
-import { machineInfo, measure, ratioOf, writeBenchResult } from '../lib/stats'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from '../lib/stats'
 
 const rounds = Number(process.env.BENCH_ROUNDS) || 3
 const idleRequests = 300
@@ -101,12 +101,6 @@ async function healthOnce(origin: string): Promise<number> {
   await response.arrayBuffer()
   if (!response.ok) throw new Error(`health answered ${response.status}`)
   return performance.now() - startedAt
-}
-
-function percentile(samples: readonly number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)
-  return Math.round((sorted[Math.max(0, index)] ?? Number.NaN) * 100) / 100
 }
 
 /** Runs the benchmark and writes its report. */
