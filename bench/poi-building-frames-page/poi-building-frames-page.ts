@@ -142,7 +142,7 @@ window.runPoiFramesBench = async (config) => {
     onRendered: () => {},
     onCameraChanged: () => {},
     beforeRender: (camera, viewport) => {
-      if (!layer || !layer.group.parent) return
+      if (!layer?.group.parent) return
       const startedAt = performance.now()
       layer.beforeRender(camera, viewport)
       layerMs.push(performance.now() - startedAt)

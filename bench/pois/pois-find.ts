@@ -20,16 +20,11 @@ import { recountProject } from '../../server/modules/pois/poi-counts'
 import { insertNameGrams } from '../../server/modules/pois/poi-search'
 import { nextPoiId } from '../../server/modules/pois/poi-ids'
 import { timestampOf } from '../../server/modules/time/clock'
-import {
-  callApi,
-  createTestApp,
-  signIn,
-  type TestApp,
-  testEditor,
-} from '../../server/testing/test-app'
+import { createTestApp, signIn, type TestApp, testEditor } from '../../server/testing/test-app'
 import { createProject } from '../../server/routes/web/project-test-kit'
 import { QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from '../lib/stats'
+import { timeListCall } from '../lib/timed-list-call'
 
 const smallCount = 1_000
 const largeCount = 100_000
@@ -122,19 +117,17 @@ export async function setUp(count: number): Promise<Setup> {
   return { testApp, token, projectId: project.id, templateIds, floorIds }
 }
 
-/** One call's wall time in milliseconds; fails loudly on a wrong answer. */
-async function timeCall(setup: Setup, body: Record<string, unknown>, expectedTotal: number) {
-  const startedAt = performance.now()
-  const answer = await callApi<{ total: number; list: unknown[] }>(setup.testApp.app, {
-    url: `${poiRoutes.findPoi.path}?pageNo=1&pageSize=20`,
-    token: setup.token,
-    json: { projectid: setup.projectId, ...body },
-  })
-  const elapsedMs = performance.now() - startedAt
-  if (answer.envelope.code !== '0' || answer.envelope.datum.total !== expectedTotal) {
-    throw new Error(`unexpected answer: ${JSON.stringify(answer.envelope).slice(0, 300)}`)
-  }
-  return elapsedMs
+/** One list call's time; see {@link timeListCall}. */
+function timeCall(setup: Setup, body: Record<string, unknown>, expectedTotal: number) {
+  return timeListCall(
+    setup.testApp.app,
+    {
+      url: `${poiRoutes.findPoi.path}?pageNo=1&pageSize=20`,
+      token: setup.token,
+      json: { projectid: setup.projectId, ...body },
+    },
+    expectedTotal,
+  )
 }
 
 /** Runs the benchmark and writes its report; returns the report. */

@@ -16,14 +16,9 @@ import { timestampOf } from '../../server/modules/time/clock'
 import { createProjectsRepository } from '../../server/modules/projects/projects.repository'
 import { projectFileHolder } from '../../server/modules/projects/projects.service'
 import { createUploadsRepository } from '../../server/modules/projects/uploads.repository'
-import {
-  callApi,
-  createTestApp,
-  signIn,
-  type TestApp,
-  testEditor,
-} from '../../server/testing/test-app'
+import { createTestApp, signIn, type TestApp, testEditor } from '../../server/testing/test-app'
 import { timeInterleaved } from '../lib/interleaved'
+import { timeListCall } from '../lib/timed-list-call'
 import { QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, ratioOf, writeBenchResult } from '../lib/stats'
 
@@ -94,19 +89,13 @@ async function setUp(count: number): Promise<Setup> {
   return { testApp, token: await signIn(testApp.app, testEditor) }
 }
 
-/** One findProjectAll call's wall time in milliseconds; fails loudly on a wrong answer. */
-async function timeCall(setup: Setup, body: Record<string, unknown>, expectedTotal: number) {
-  const startedAt = performance.now()
-  const answer = await callApi<{ total: number; list: unknown[] }>(setup.testApp.app, {
-    url: '/web/project/findProjectAll',
-    token: setup.token,
-    json: body,
-  })
-  const elapsedMs = performance.now() - startedAt
-  if (answer.envelope.code !== '0' || answer.envelope.datum.total !== expectedTotal) {
-    throw new Error(`unexpected answer: ${JSON.stringify(answer.envelope).slice(0, 200)}`)
-  }
-  return elapsedMs
+/** One list call's time; see {@link timeListCall}. */
+function timeCall(setup: Setup, body: Record<string, unknown>, expectedTotal: number) {
+  return timeListCall(
+    setup.testApp.app,
+    { url: '/web/project/findProjectAll', token: setup.token, json: body },
+    expectedTotal,
+  )
 }
 
 /** Runs the benchmark and writes its report; returns the report. */
