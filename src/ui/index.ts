@@ -29,6 +29,7 @@ export { DateField, type DateFieldProps, datePartOrder } from './DateField'
 export { Dialog, type DialogProps } from './Dialog'
 export { EmptyState, type EmptyStateProps } from './EmptyState'
 export { ErrorState, type ErrorStateProps } from './ErrorState'
+export { LoadStates, type LoadStatesProps } from './LoadStates'
 export { FormDialog, type FormDialogProps, FormWrapper, type FormWrapperProps } from './FormWrapper'
 export { ImagePicker, type ImagePickerProps } from './image/ImagePicker'
 export {

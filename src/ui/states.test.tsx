@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { EmptyState } from './EmptyState'
 import { ErrorState } from './ErrorState'
+import { LoadStates } from './LoadStates'
 import { Spinner } from './Spinner'
 import { renderWithI18n } from './testing/render-with-i18n'
 
@@ -48,5 +49,59 @@ describe('ErrorState', () => {
     rerender(<ErrorState onRetry={onRetry} />)
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }))
     expect(onRetry).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('LoadStates', () => {
+  const show = (data: string[] | null, error: string | null) =>
+    renderWithI18n(
+      <LoadStates
+        data={data}
+        error={error}
+        isEmpty={(list) => list.length === 0}
+        emptyTitle="No rows"
+      >
+        {(list) => (
+          <ul>
+            {list.map((row) => (
+              <li key={row}>{row}</li>
+            ))}
+          </ul>
+        )}
+      </LoadStates>,
+    )
+
+  it('spins until the first answer, then shows the rows', () => {
+    const { rerender } = show(null, null)
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeTruthy()
+    rerender(
+      <LoadStates
+        data={['a', 'b']}
+        error={null}
+        isEmpty={(list) => list.length === 0}
+        emptyTitle="No rows"
+      >
+        {(list) => (
+          <ul>
+            {list.map((row) => (
+              <li key={row}>{row}</li>
+            ))}
+          </ul>
+        )}
+      </LoadStates>,
+    )
+    expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['a', 'b'])
+  })
+
+  it('shows the failure only while nothing has loaded: a failed refresh keeps the rows', () => {
+    show(null, 'Failed to request')
+    expect(screen.getByRole('alert').textContent).toContain('Failed to request')
+    show(['kept'], 'Failed to request')
+    expect(screen.getByText('kept')).toBeTruthy()
+  })
+
+  it('says what is empty', () => {
+    show([], null)
+    expect(screen.getByText('No rows')).toBeTruthy()
   })
 })

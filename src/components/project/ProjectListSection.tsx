@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react'
 import { findProjects, type Project, type ProjectKind, type ProjectPage } from '../../api/project'
-import { Button, EmptyState, ErrorState, Spinner } from '../../ui'
+import { Button, LoadStates } from '../../ui'
 import { errorText } from '../feedback/error-text'
 import { ProjectCard, type ProjectCardActions } from './ProjectCard'
 import './project.css'
@@ -89,55 +89,52 @@ export function ProjectListSection({
           </Button>
         )}
       </header>
-      {error !== null && !page ? (
-        <ErrorState
-          message={errorText(error)}
-          onRetry={() => void reload()}
-          isRetrying={isLoading}
-        />
-      ) : !page ? (
-        <Spinner />
-      ) : page.list.length === 0 ? (
-        <EmptyState
-          title={<Trans>No projects yet</Trans>}
-          description={onCreate ? <Trans>Create a project to start.</Trans> : undefined}
-          action={
-            onCreate && (
-              <Button variant="primary" onClick={onCreate}>
-                <Trans>Create</Trans>
-              </Button>
-            )
-          }
-        />
-      ) : (
-        <>
-          <ul className="ts-project-list__grid" aria-busy={isLoading}>
-            {page.list.map((project) => (
-              <ProjectCard
-                key={project.id}
-                project={project}
-                actions={actions}
-                busyAction={busyFor(project)}
-              />
-            ))}
-          </ul>
-          {pageCount > 1 && (
-            <nav className="ts-project-list__pager" aria-label={t`Pages`}>
-              <Button disabled={pageNo <= 1} onClick={() => setPageNo(pageNo - 1)}>
-                <Trans>Previous</Trans>
-              </Button>
-              <span>
-                <Trans>
-                  Page {pageNo} of {pageCount}
-                </Trans>
-              </span>
-              <Button disabled={pageNo >= pageCount} onClick={() => setPageNo(pageNo + 1)}>
-                <Trans>Next</Trans>
-              </Button>
-            </nav>
-          )}
-        </>
-      )}
+      <LoadStates
+        data={page}
+        error={error === null ? null : errorText(error)}
+        onRetry={() => void reload()}
+        isRetrying={isLoading}
+        isEmpty={(loaded) => loaded.list.length === 0}
+        emptyTitle={<Trans>No projects yet</Trans>}
+        emptyDescription={onCreate ? <Trans>Create a project to start.</Trans> : undefined}
+        emptyAction={
+          onCreate && (
+            <Button variant="primary" onClick={onCreate}>
+              <Trans>Create</Trans>
+            </Button>
+          )
+        }
+      >
+        {(page) => (
+          <>
+            <ul className="ts-project-list__grid" aria-busy={isLoading}>
+              {page.list.map((project) => (
+                <ProjectCard
+                  key={project.id}
+                  project={project}
+                  actions={actions}
+                  busyAction={busyFor(project)}
+                />
+              ))}
+            </ul>
+            {pageCount > 1 && (
+              <nav className="ts-project-list__pager" aria-label={t`Pages`}>
+                <Button disabled={pageNo <= 1} onClick={() => setPageNo(pageNo - 1)}>
+                  <Trans>Previous</Trans>
+                </Button>
+                <span>
+                  <Trans>
+                    Page {pageNo} of {pageCount}
+                  </Trans>
+                </span>
+                <Button disabled={pageNo >= pageCount} onClick={() => setPageNo(pageNo + 1)}>
+                  <Trans>Next</Trans>
+                </Button>
+              </nav>
+            )}
+          </>
+        )}
+      </LoadStates>
     </section>
   )
 }

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
 import type { Category, Template, TemplatePage } from '../../api/templates'
-import { Button, confirmDelete, EmptyState, ErrorState, Spinner, TextField, toast } from '../../ui'
+import { Button, confirmDelete, LoadStates, TextField, toast } from '../../ui'
 import { errorText, showErrorToast } from '../feedback/error-text'
 import { usePermissions } from '../use-permissions'
 import { CategoryManagerDialog } from './CategoryManagerDialog'
@@ -175,132 +175,134 @@ export function TemplateList({
           </Button>
         </div>
       )}
-      {loadError !== null && !page ? (
-        <ErrorState message={errorText(loadError)} onRetry={load} isRetrying={isLoading} />
-      ) : !page ? (
-        <Spinner label={t`Loading templates`} />
-      ) : page.list.length === 0 ? (
-        <EmptyState
-          title={
-            query ? <Trans>No templates match the search.</Trans> : <Trans>No templates yet</Trans>
-          }
-          description={
-            !query && canEdit ? <Trans>Create a template to make POIs from it.</Trans> : undefined
-          }
-        />
-      ) : (
-        <table className="ts-template-table" aria-busy={isLoading}>
-          <thead>
-            <tr>
-              <th scope="col">
-                <Trans>Template</Trans>
-              </th>
-              {!isCompact && (
-                <>
-                  <th scope="col">
-                    <Trans>Classify</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Category</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Encoding</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Created</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Used in projects</Trans>
-                  </th>
-                </>
-              )}
-              <th scope="col">
-                <span className="ts-visually-hidden">
-                  <Trans>Actions</Trans>
-                </span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.list.map((template) => {
-              const picture = templatePicture(template)
-              const used = template.refProjectNameList ?? []
-              const templateName = template.name
-              return (
-                <tr key={template.id} data-testid="template-row">
-                  <th scope="row">
-                    <span className="ts-template-table__name">
-                      {picture ? (
-                        <img src={picture} alt="" className="ts-template-table__picture" />
-                      ) : (
-                        <span className="ts-template-table__picture" aria-hidden="true" />
-                      )}
-                      {template.name}
-                    </span>
-                  </th>
-                  {!isCompact && (
-                    <>
-                      <td>{template.classify}</td>
-                      <td>{template.category || '—'}</td>
-                      <td>{template.poicategory_code}</td>
-                      <td>
-                        {template.created_at
-                          ? dateFormat.format(new Date(template.created_at))
-                          : '—'}
-                      </td>
-                      <td>{used.length > 0 ? used.join(', ') : '—'}</td>
-                    </>
-                  )}
-                  <td className="ts-table__actions">
-                    {canEdit && (
-                      <>
-                        <Button
-                          variant="ghost"
-                          disabled={!template.can_edit}
-                          title={
-                            template.can_edit
-                              ? undefined
-                              : t`Library templates cannot be changed; copy the template to change it.`
-                          }
-                          onClick={() =>
-                            setEditing({
-                              templateId: template.id,
-                              kind: template.template_type === '1' ? 'multiLevel' : 'simple',
-                            })
-                          }
-                          aria-label={t`Edit ${templateName}`}
-                        >
-                          <Trans>Edit</Trans>
-                        </Button>
-                        {/* the editors' narrow panel edits; the library page copies and deletes */}
-                        {!isCompact && (
-                          <>
-                            <Button
-                              variant="ghost"
-                              onClick={() => void copy(template)}
-                              aria-label={t`Copy ${templateName}`}
-                            >
-                              <Trans>Copy</Trans>
-                            </Button>
-                            <Button
-                              variant="ghost"
-                              disabled={!template.can_edit}
-                              onClick={() => void remove(template)}
-                              aria-label={t`Delete ${templateName}`}
-                            >
-                              <Trans>Delete</Trans>
-                            </Button>
-                          </>
+      <LoadStates
+        data={page}
+        error={loadError === null ? null : errorText(loadError)}
+        onRetry={load}
+        isRetrying={isLoading}
+        loadingLabel={t`Loading templates`}
+        isEmpty={(loaded) => loaded.list.length === 0}
+        emptyTitle={
+          query ? <Trans>No templates match the search.</Trans> : <Trans>No templates yet</Trans>
+        }
+        emptyDescription={
+          !query && canEdit ? <Trans>Create a template to make POIs from it.</Trans> : undefined
+        }
+      >
+        {(page) => (
+          <table className="ts-template-table" aria-busy={isLoading}>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <Trans>Template</Trans>
+                </th>
+                {!isCompact && (
+                  <>
+                    <th scope="col">
+                      <Trans>Classify</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Category</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Encoding</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Created</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Used in projects</Trans>
+                    </th>
+                  </>
+                )}
+                <th scope="col">
+                  <span className="ts-visually-hidden">
+                    <Trans>Actions</Trans>
+                  </span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.list.map((template) => {
+                const picture = templatePicture(template)
+                const used = template.refProjectNameList ?? []
+                const templateName = template.name
+                return (
+                  <tr key={template.id} data-testid="template-row">
+                    <th scope="row">
+                      <span className="ts-template-table__name">
+                        {picture ? (
+                          <img src={picture} alt="" className="ts-template-table__picture" />
+                        ) : (
+                          <span className="ts-template-table__picture" aria-hidden="true" />
                         )}
+                        {template.name}
+                      </span>
+                    </th>
+                    {!isCompact && (
+                      <>
+                        <td>{template.classify}</td>
+                        <td>{template.category || '—'}</td>
+                        <td>{template.poicategory_code}</td>
+                        <td>
+                          {template.created_at
+                            ? dateFormat.format(new Date(template.created_at))
+                            : '—'}
+                        </td>
+                        <td>{used.length > 0 ? used.join(', ') : '—'}</td>
                       </>
                     )}
-                  </td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      )}
+                    <td className="ts-table__actions">
+                      {canEdit && (
+                        <>
+                          <Button
+                            variant="ghost"
+                            disabled={!template.can_edit}
+                            title={
+                              template.can_edit
+                                ? undefined
+                                : t`Library templates cannot be changed; copy the template to change it.`
+                            }
+                            onClick={() =>
+                              setEditing({
+                                templateId: template.id,
+                                kind: template.template_type === '1' ? 'multiLevel' : 'simple',
+                              })
+                            }
+                            aria-label={t`Edit ${templateName}`}
+                          >
+                            <Trans>Edit</Trans>
+                          </Button>
+                          {/* the editors' narrow panel edits; the library page copies and deletes */}
+                          {!isCompact && (
+                            <>
+                              <Button
+                                variant="ghost"
+                                onClick={() => void copy(template)}
+                                aria-label={t`Copy ${templateName}`}
+                              >
+                                <Trans>Copy</Trans>
+                              </Button>
+                              <Button
+                                variant="ghost"
+                                disabled={!template.can_edit}
+                                onClick={() => void remove(template)}
+                                aria-label={t`Delete ${templateName}`}
+                              >
+                                <Trans>Delete</Trans>
+                              </Button>
+                            </>
+                          )}
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        )}
+      </LoadStates>
       {page && page.total > 0 && (
         <nav className="ts-template-list__pager" aria-label={t`Template pages`}>
           <span>

@@ -8,7 +8,7 @@ import { ProjectCard } from '../../components/project/ProjectCard'
 import { ProjectInfoDialog } from '../../components/project/ProjectInfoDialog'
 import { enterProject } from '../../components/project/enter-project'
 import { usePermissions } from '../../components/use-permissions'
-import { EmptyState, ErrorState, Spinner, toast } from '../../ui'
+import { LoadStates, toast } from '../../ui'
 import '../project-manage/project-manage.css'
 
 /**
@@ -59,38 +59,40 @@ export function ProjectCasePage(props: Partial<PageProps> & { load?: typeof find
         <Trans>Project cases</Trans>
       </h1>
       <section className="ts-project-list" data-testid="project-cases">
-        {error !== null ? (
-          <ErrorState message={errorText(error)} onRetry={() => void reload()} />
-        ) : !cases ? (
-          <Spinner />
-        ) : cases.length === 0 ? (
-          <EmptyState title={<Trans>No project cases yet</Trans>} />
-        ) : (
-          <ul className="ts-project-list__grid">
-            {cases.map((project) => (
-              <ProjectCard
-                key={project.id}
-                project={project}
-                busyAction={busy?.projectId === project.id ? busy.action : null}
-                actions={{
-                  onEnter: (chosen) => void run(chosen, 'enter', () => enterProject(chosen)),
-                  onInfo: setInfoProject,
-                  ...(canEdit
-                    ? {
-                        onCopy: (chosen: Project) =>
-                          void run(chosen, 'copy', async () => {
-                            const copy = await copyProjectWithConfirmation(chosen, i18n.locale)
-                            if (!copy) return
-                            const copyName = copy.name
-                            toast.success(t`Copied to your projects as “${copyName}”.`)
-                          }),
-                      }
-                    : {}),
-                }}
-              />
-            ))}
-          </ul>
-        )}
+        <LoadStates
+          data={cases}
+          error={error === null ? null : errorText(error)}
+          onRetry={() => void reload()}
+          isEmpty={(loaded) => loaded.length === 0}
+          emptyTitle={<Trans>No project cases yet</Trans>}
+        >
+          {(cases) => (
+            <ul className="ts-project-list__grid">
+              {cases.map((project) => (
+                <ProjectCard
+                  key={project.id}
+                  project={project}
+                  busyAction={busy?.projectId === project.id ? busy.action : null}
+                  actions={{
+                    onEnter: (chosen) => void run(chosen, 'enter', () => enterProject(chosen)),
+                    onInfo: setInfoProject,
+                    ...(canEdit
+                      ? {
+                          onCopy: (chosen: Project) =>
+                            void run(chosen, 'copy', async () => {
+                              const copy = await copyProjectWithConfirmation(chosen, i18n.locale)
+                              if (!copy) return
+                              const copyName = copy.name
+                              toast.success(t`Copied to your projects as “${copyName}”.`)
+                            }),
+                        }
+                      : {}),
+                  }}
+                />
+              ))}
+            </ul>
+          )}
+        </LoadStates>
       </section>
       <ProjectInfoDialog project={infoProject} onClose={() => setInfoProject(null)} />
     </div>

@@ -7,11 +7,9 @@ import { builtinRoleMenuKeys } from '../../../contract/role'
 import {
   Button,
   confirmDelete,
-  EmptyState,
-  ErrorState,
   FormDialog,
+  LoadStates,
   Select,
-  Spinner,
   TextArea,
   TextField,
   toast,
@@ -87,74 +85,77 @@ export function RolesPage() {
             <Trans>Add role</Trans>
           </Button>
         </div>
-        {loadError !== null && !roles ? (
-          <ErrorState message={errorText(loadError)} onRetry={load} isRetrying={isLoading} />
-        ) : !roles ? (
-          <Spinner />
-        ) : roles.length === 0 ? (
-          <EmptyState title={<Trans>No roles found</Trans>} />
-        ) : (
-          <table className="ts-table">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <Trans>Role</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Description</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Access level</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Menu items</Trans>
-                </th>
-                <th scope="col">
-                  <span className="ts-visually-hidden">
-                    <Trans>Actions</Trans>
-                  </span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {roles.map((role) => {
-                const roleName = displayName(role)
-                const menuCount = role.menu_keys.length
-                return (
-                  <tr key={role.id}>
-                    <th scope="row">{roleName}</th>
-                    <td>
-                      {role.description ??
-                        (role.is_builtin ? <BuiltinRoleDescription name={role.name} /> : null)}
-                    </td>
-                    <td>
-                      <AccessLevelLabel level={role.access_level} />
-                    </td>
-                    <td>{menuCount}</td>
-                    <td className="ts-table__actions">
-                      <Button
-                        variant="ghost"
-                        onClick={() => setDialog({ mode: 'edit', role })}
-                        aria-label={t`Edit ${roleName}`}
-                      >
-                        <Trans>Edit</Trans>
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        onClick={() => void remove(role)}
-                        disabled={role.is_builtin}
-                        title={role.is_builtin ? t`Built-in roles cannot be deleted.` : undefined}
-                        aria-label={t`Delete ${roleName}`}
-                      >
-                        <Trans>Delete</Trans>
-                      </Button>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        )}
+        <LoadStates
+          data={roles}
+          error={loadError === null ? null : errorText(loadError)}
+          onRetry={load}
+          isRetrying={isLoading}
+          isEmpty={(loaded) => loaded.length === 0}
+          emptyTitle={<Trans>No roles found</Trans>}
+        >
+          {(roles) => (
+            <table className="ts-table">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <Trans>Role</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Description</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Access level</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Menu items</Trans>
+                  </th>
+                  <th scope="col">
+                    <span className="ts-visually-hidden">
+                      <Trans>Actions</Trans>
+                    </span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {roles.map((role) => {
+                  const roleName = displayName(role)
+                  const menuCount = role.menu_keys.length
+                  return (
+                    <tr key={role.id}>
+                      <th scope="row">{roleName}</th>
+                      <td>
+                        {role.description ??
+                          (role.is_builtin ? <BuiltinRoleDescription name={role.name} /> : null)}
+                      </td>
+                      <td>
+                        <AccessLevelLabel level={role.access_level} />
+                      </td>
+                      <td>{menuCount}</td>
+                      <td className="ts-table__actions">
+                        <Button
+                          variant="ghost"
+                          onClick={() => setDialog({ mode: 'edit', role })}
+                          aria-label={t`Edit ${roleName}`}
+                        >
+                          <Trans>Edit</Trans>
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          onClick={() => void remove(role)}
+                          disabled={role.is_builtin}
+                          title={role.is_builtin ? t`Built-in roles cannot be deleted.` : undefined}
+                          aria-label={t`Delete ${roleName}`}
+                        >
+                          <Trans>Delete</Trans>
+                        </Button>
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+          )}
+        </LoadStates>
       </div>
       {dialog && (
         <RoleFormDialog

@@ -9,15 +9,13 @@ import { session } from '../../state/session'
 import {
   Button,
   confirmDelete,
-  EmptyState,
-  ErrorState,
   FormDialog,
+  LoadStates,
   PasswordField,
   Select,
-  type SelectOption,
-  Spinner,
   TextField,
   toast,
+  type SelectOption,
 } from '../../ui'
 import { newPasswordProblem, normaliseTel, telProblem } from '../sign/validation'
 import { accessLevelName, RoleName } from './role-text'
@@ -120,81 +118,84 @@ export function UsersPage() {
             <Trans>Add user</Trans>
           </Button>
         </form>
-        {loadError !== null && !page ? (
-          <ErrorState message={errorText(loadError)} onRetry={load} isRetrying={isLoading} />
-        ) : !page ? (
-          <Spinner />
-        ) : page.list.length === 0 ? (
-          <EmptyState title={<Trans>No users found</Trans>} />
-        ) : (
-          <table className="ts-table">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <Trans>User name</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Nickname</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Phone number</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>E-mail</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Role</Trans>
-                </th>
-                <th scope="col">
-                  <span className="ts-visually-hidden">
-                    <Trans>Actions</Trans>
-                  </span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.list.map((user) => {
-                const userName = user.name
-                const isSelf = user.id === userData?.id
-                return (
-                  <tr key={user.id}>
-                    <th scope="row">{user.name}</th>
-                    <td>{user.nickname}</td>
-                    <td>{user.tel}</td>
-                    <td>{user.email}</td>
-                    <td>
-                      <RoleName
-                        name={user.role_name}
-                        isBuiltin={
-                          isBuiltinRole(user.role_id) ??
-                          accessLevelName(user.role_name) !== undefined
-                        }
-                      />
-                    </td>
-                    <td className="ts-table__actions">
-                      <Button
-                        variant="ghost"
-                        onClick={() => setDialog({ mode: 'role', user })}
-                        disabled={isSelf}
-                        aria-label={t`Change the role of ${userName}`}
-                      >
-                        <Trans>Change role</Trans>
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        onClick={() => void remove(user)}
-                        disabled={isSelf}
-                        aria-label={t`Delete ${userName}`}
-                      >
-                        <Trans>Delete</Trans>
-                      </Button>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        )}
+        <LoadStates
+          data={page}
+          error={loadError === null ? null : errorText(loadError)}
+          onRetry={load}
+          isRetrying={isLoading}
+          isEmpty={(loaded) => loaded.list.length === 0}
+          emptyTitle={<Trans>No users found</Trans>}
+        >
+          {(page) => (
+            <table className="ts-table">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <Trans>User name</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Nickname</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Phone number</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>E-mail</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Role</Trans>
+                  </th>
+                  <th scope="col">
+                    <span className="ts-visually-hidden">
+                      <Trans>Actions</Trans>
+                    </span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.list.map((user) => {
+                  const userName = user.name
+                  const isSelf = user.id === userData?.id
+                  return (
+                    <tr key={user.id}>
+                      <th scope="row">{user.name}</th>
+                      <td>{user.nickname}</td>
+                      <td>{user.tel}</td>
+                      <td>{user.email}</td>
+                      <td>
+                        <RoleName
+                          name={user.role_name}
+                          isBuiltin={
+                            isBuiltinRole(user.role_id) ??
+                            accessLevelName(user.role_name) !== undefined
+                          }
+                        />
+                      </td>
+                      <td className="ts-table__actions">
+                        <Button
+                          variant="ghost"
+                          onClick={() => setDialog({ mode: 'role', user })}
+                          disabled={isSelf}
+                          aria-label={t`Change the role of ${userName}`}
+                        >
+                          <Trans>Change role</Trans>
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          onClick={() => void remove(user)}
+                          disabled={isSelf}
+                          aria-label={t`Delete ${userName}`}
+                        >
+                          <Trans>Delete</Trans>
+                        </Button>
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+          )}
+        </LoadStates>
         {page && page.total > usersPageSize && (
           <nav className="ts-pagination" aria-label={t`Pages`}>
             <Button onClick={() => setPageNo(pageNo - 1)} disabled={pageNo <= 1 || isLoading}>
