@@ -252,6 +252,21 @@ export const serverMessages = {
   'basemap.inUse': 'This basemap is in use: choose another basemap first.',
   'gisModel.notFound': 'This GIS model does not exist.',
   'gisModel.noSuchTileset': 'No such oblique photography in this project',
+  // drawings: areas and paths (issue 18)
+  'draw.notFound': 'This drawing does not exist.',
+  'draw.colorFormat': 'A colour is written #RRGGBB or #RRGGBBAA',
+  'draw.pointFormat': 'A point is written [longitude, latitude]',
+  'draw.tooFewPoints': 'This shape needs at least {min} points; it has {count}.',
+  'draw.tooManyPoints': 'This shape takes at most {max} points; it has {count}.',
+  'draw.coordinateOutOfRange':
+    'Point {number} is out of range: longitude must lie within −180…180 and latitude within −90…90.',
+  'draw.circleRadiusOutOfRange':
+    'A circle needs a radius above 0 m and at most {maxKilometers} km.',
+  'draw.polygonTooWide': 'A polygon must lie within {maxDegrees}° of its centre.',
+  'draw.polygonSelfIntersecting':
+    'The polygon crosses itself (edges {edgeA} and {edgeB}); self-intersecting polygons are refused. Move a point so that no edges cross.',
+  'draw.polygonWithoutArea': 'The polygon has no area.',
+  'draw.pathType': 'A path is a polyline or inflection points.',
   // building models, structures and conversion
   'model.notValidSbm': 'Failed to load a model, not a valid SBM file!',
   'model.notFound': 'This model does not exist.',

@@ -1,6 +1,7 @@
 import { authRoutes } from './auth'
 import { buildingRoutes } from './building'
 import { cityRoutes } from './city'
+import { drawRoutes } from './draw'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
@@ -25,6 +26,7 @@ export const webRouteAreas = {
   auth: authRoutes,
   building: buildingRoutes,
   city: cityRoutes,
+  draw: drawRoutes,
   files: fileRoutes,
   geo: geoRoutes,
   gml: gmlRoutes,

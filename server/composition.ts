@@ -32,6 +32,7 @@ import {
 } from './modules/geo/online-geocoder'
 import { shippedRegions } from './modules/geo/regions'
 import { createGisModelsService } from './modules/gis-models/gis-models.service'
+import { createDrawService } from './modules/draw/draw.service'
 import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
@@ -159,6 +160,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     city.gisModels.lifecycleHook,
     city.tilesets.lifecycleHook,
     city.basemaps.lifecycleHook,
+    city.draw.lifecycleHook,
   )
   const categories = createCategoriesService({ database, clock })
   const templates: TemplateServices = {
@@ -331,6 +333,7 @@ function composeCityArea(
     tilesets,
     tilesetIngest: tilesetIngestJob(tilesets),
     gisModels: createGisModelsService({ database, clock, access }),
+    draw: createDrawService({ database, clock, access }),
     basemaps: createBasemapsService({
       database,
       clock,

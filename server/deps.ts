@@ -13,6 +13,7 @@ import type { ConversionPool } from './modules/building/conversion-pool'
 import type { FolderSweeper } from './modules/files/folder-sweeper'
 import type { GeocodingService } from './modules/geo/online-geocoder'
 import type { GisModelsService } from './modules/gis-models/gis-models.service'
+import type { DrawService } from './modules/draw/draw.service'
 import type { GmlService } from './modules/gml/gml.service'
 import type { JobKind, JobQueue } from './modules/jobs/job-queue'
 import type { MapProxy } from './modules/map-proxy/map-proxy.service'
@@ -69,6 +70,8 @@ export interface CityServices {
   /** Tileset ingest as a job of the app's queue (fair between users, time-limited). */
   tilesetIngest: JobKind<TilesetIngestInput, ObliquePhotograph>
   gisModels: GisModelsService
+  /** Areas and paths drawn on the map (issue 18), measured on the server. */
+  draw: DrawService
   basemaps: BasemapsService
   /** Online styles through the server (server/modules/map-proxy). */
   mapProxy: MapProxy

@@ -319,6 +319,25 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'basemap.inUse': msg({ message: 'This basemap is in use: choose another basemap first.' }),
   'gisModel.notFound': msg({ message: 'This GIS model does not exist.' }),
   'gisModel.noSuchTileset': msg({ message: 'No such oblique photography in this project' }),
+  'draw.notFound': msg({ message: 'This drawing does not exist.' }),
+  'draw.colorFormat': msg({ message: 'A colour is written #RRGGBB or #RRGGBBAA' }),
+  'draw.pointFormat': msg({ message: 'A point is written [longitude, latitude]' }),
+  'draw.tooFewPoints': msg({ message: 'This shape needs at least {min} points; it has {count}.' }),
+  'draw.tooManyPoints': msg({ message: 'This shape takes at most {max} points; it has {count}.' }),
+  'draw.coordinateOutOfRange': msg({
+    message:
+      'Point {number} is out of range: longitude must lie within −180…180 and latitude within −90…90.',
+  }),
+  'draw.circleRadiusOutOfRange': msg({
+    message: 'A circle needs a radius above 0 m and at most {maxKilometers} km.',
+  }),
+  'draw.polygonTooWide': msg({ message: 'A polygon must lie within {maxDegrees}° of its centre.' }),
+  'draw.polygonSelfIntersecting': msg({
+    message:
+      'The polygon crosses itself (edges {edgeA} and {edgeB}); self-intersecting polygons are refused. Move a point so that no edges cross.',
+  }),
+  'draw.polygonWithoutArea': msg({ message: 'The polygon has no area.' }),
+  'draw.pathType': msg({ message: 'A path is a polyline or inflection points.' }),
   'model.notValidSbm': msg({ message: 'Failed to load a model, not a valid SBM file!' }),
   'model.notFound': msg({ message: 'This model does not exist.' }),
   'model.duplicateName': msg({ message: 'Two models are named {name}; names must be unique.' }),

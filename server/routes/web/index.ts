@@ -3,6 +3,7 @@ import type { ServerServices } from '../../deps'
 import { registerAuthRoutes } from './auth'
 import { registerBuildingRoutes } from './building'
 import { registerCityArea } from './city'
+import { registerDrawRoutes } from './draw'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerNoticeRoutes } from './notice'
@@ -44,6 +45,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerTemplateRoutes,
   registerTemplateFileRoutes,
   registerPoiRoutes,
+  registerDrawRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */
