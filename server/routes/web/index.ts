@@ -5,6 +5,8 @@ import { registerBuildingRoutes } from './building'
 import { registerCityArea } from './city'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
+import { registerIotRoutes } from './iot'
+import { registerIotIngestRoutes } from './iot-ingest'
 import { registerNoticeRoutes } from './notice'
 import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
@@ -44,6 +46,8 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerTemplateRoutes,
   registerTemplateFileRoutes,
   registerPoiRoutes,
+  registerIotRoutes,
+  registerIotIngestRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */
