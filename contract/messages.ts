@@ -462,6 +462,36 @@ export const serverMessages = {
   'poiBatch.fileNotFound': 'This batch-POI file does not exist.',
   'poiBatch.notCsv': 'The file is neither an Excel workbook (.xlsx) nor a CSV text file.',
   'poiBatch.csvQuote': 'A quoted CSV value is not closed.',
+  // IoT devices, ingest, time series and alarms (issue 17, contract/iot.ts)
+  'iot.deviceNotFound': 'This device does not exist.',
+  'iot.poiHasDevice': 'This POI already has a device; rotate its token instead.',
+  'iot.poiNoDevicecode': 'This POI has no device code: set one before provisioning a device.',
+  'iot.devicecodeTaken': 'A device with the code {devicecode} already exists in this project.',
+  'iot.unknownToken': 'This device token is unknown or has been revoked.',
+  'iot.bodyTooLarge': 'The body is larger than {maximum} bytes.',
+  'iot.notJsonObject': 'Send a JSON object, or a list of objects with ts and values.',
+  'iot.tooManyKeys': 'One message may hold at most {maximum} keys; this one has {count}.',
+  'iot.tooManyMessages': 'One request may hold at most {maximum} messages; this one has {count}.',
+  'iot.tooManyPoints': 'One request may hold at most {maximum} values; this one has {count}.',
+  'iot.badKey': 'A key has 1 to {maximum} characters and no control characters.',
+  'iot.valueNotNumber':
+    'The value of {key} is not a number: telemetry takes numbers (or true/false); send text as an attribute.',
+  'iot.valueNotFinite': 'The value of {key} is not a finite number.',
+  'iot.badTimestamp':
+    'ts must be a time in milliseconds since 1970, at most a day ahead of the server.',
+  'iot.attributeTooLong': 'The attribute {key} is longer than {maximum} characters of JSON.',
+  'iot.badStatus': 'The status must be a device status code: 0, 1, 2, 3, 11, 31 or 41.',
+  'iot.deviceRateLimited':
+    'This device sends too often (at most {perSecond} requests per second); wait {seconds} s.',
+  'iot.nameTheDevice': 'Name the device: device_id, the POI id, or projectid and devicecode.',
+  'iot.rangeOrder': 'startTs must be before endTs.',
+  'iot.intervalRequired': 'An aggregation needs an interval in milliseconds.',
+  'iot.tooManyBuckets': 'This range and interval make {count} buckets; at most {maximum}.',
+  'alarm.notFound': 'This alarm record does not exist.',
+  'alarm.notAlarmCode': 'Alarms are raised by the codes 3, 11, 31 and 41.',
+  'alarm.alreadyAcknowledged': 'This alarm has already been acknowledged.',
+  'alarm.alreadyCleared': 'This alarm has already been cleared.',
+  'alarm.nameTheDevice': 'Name the device: device_id, or its POI (poi_id).',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

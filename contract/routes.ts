@@ -5,6 +5,7 @@ import { drawRoutes } from './draw'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
+import { iotRoutes } from './iot'
 import { noticeRoutes } from './notice'
 import { poiRoutes } from './pois'
 import { projectRoutes } from './project'
@@ -30,6 +31,7 @@ export const webRouteAreas = {
   files: fileRoutes,
   geo: geoRoutes,
   gml: gmlRoutes,
+  iot: iotRoutes,
   notice: noticeRoutes,
   pois: poiRoutes,
   project: projectRoutes,

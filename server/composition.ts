@@ -34,6 +34,7 @@ import { shippedRegions } from './modules/geo/regions'
 import { createGisModelsService } from './modules/gis-models/gis-models.service'
 import { createDrawService } from './modules/draw/draw.service'
 import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
+import { composeIot } from './modules/iot/iot'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
@@ -186,6 +187,9 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   }
   // POIs (made from templates) go with their project: after floors and models, which they name
   lifecycleHooks.push(pois.lifecycleHook)
+  // devices, their telemetry and alarms (issue 17) go with their project
+  const iot = composeIot(app, { database, clock, access, settings: config.iot })
+  lifecycleHooks.push(iot.devices.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -211,6 +215,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...templates,
       ...templateFiles,
       ...poiServices,
+      ...iot,
       gml,
       resumableUploads,
     },

@@ -8,6 +8,7 @@ import {
   accountSecurityEnvironmentShape,
   accountSecuritySettingsOf,
 } from './modules/auth/account-security-settings'
+import { type IotSettings, iotEnvironmentShape, iotSettingsOf } from './modules/iot/iot-settings'
 
 /** Log levels pino understands; `silent` turns logging off. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -85,6 +86,8 @@ export interface Config {
   mapProxy: MapProxySettings
   /** Sign-in, sign-up code, e-mail check and guest limits; the message gateway. */
   accountSecurity: AccountSecuritySettings
+  /** Time-series retention and the per-device ingest rate (issue 17). */
+  iot: IotSettings
 }
 
 /** A configuration the server cannot start with; the message names every wrong variable. */
@@ -212,6 +215,7 @@ const environmentSchema = z.object({
     )
     .default([]),
   ...accountSecurityEnvironmentShape,
+  ...iotEnvironmentShape,
 })
 
 /**
@@ -307,5 +311,6 @@ export function loadConfig(
       keepRegionMaxTiles: values.MAP_KEEP_REGION_MAX_TILES,
     },
     accountSecurity: accountSecuritySettingsOf(values),
+    iot: iotSettingsOf(values),
   }
 }

@@ -15,6 +15,7 @@ import type { GeocodingService } from './modules/geo/online-geocoder'
 import type { GisModelsService } from './modules/gis-models/gis-models.service'
 import type { DrawService } from './modules/draw/draw.service'
 import type { GmlService } from './modules/gml/gml.service'
+import type { IotServices } from './modules/iot/iot'
 import type { JobKind, JobQueue } from './modules/jobs/job-queue'
 import type { MapProxy } from './modules/map-proxy/map-proxy.service'
 import type { NoticesRepository } from './modules/notices/notices.repository'
@@ -101,7 +102,8 @@ export type ServerServices = {
   CityServices &
   TemplateServices &
   TemplateFileServices &
-  PoiServices
+  PoiServices &
+  IotServices
 
 /** POIs (issue 16): the records and the batch add from a filled XLSX or a CSV. */
 export interface PoiServices {

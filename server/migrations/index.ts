@@ -11,6 +11,7 @@ import * as templateFiles from './0009-template-files'
 import * as modelPreviews from './0010-model-previews'
 import * as pois from './0011-pois'
 import * as draw from './0014-draw'
+import * as iot from './0015-iot'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0010-model-previews': modelPreviews,
   '0011-pois': pois,
   '0014-draw': draw,
+  '0015-iot': iot,
 }
 
 /**

@@ -6,6 +6,7 @@ import type { PoiTemplateTables } from './0007-poi-templates'
 import type { TemplateFileTables } from './0009-template-files'
 import type { PoiTables } from './0011-pois'
 import type { DrawTables } from './0014-draw'
+import type { IotTables } from './0015-iot'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -28,7 +29,8 @@ export interface Tables
     Omit<PoiTemplateTables, 'pois'>,
     TemplateFileTables,
     PoiTables,
-    DrawTables {
+    DrawTables,
+    IotTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

@@ -615,4 +615,58 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message: 'The file is neither an Excel workbook (.xlsx) nor a CSV text file.',
   }),
   'poiBatch.csvQuote': msg({ message: 'A quoted CSV value is not closed.' }),
+  'iot.deviceNotFound': msg({ message: 'This device does not exist.' }),
+  'iot.poiHasDevice': msg({ message: 'This POI already has a device; rotate its token instead.' }),
+  'iot.poiNoDevicecode': msg({
+    message: 'This POI has no device code: set one before provisioning a device.',
+  }),
+  'iot.devicecodeTaken': msg({
+    message: 'A device with the code {devicecode} already exists in this project.',
+  }),
+  'iot.unknownToken': msg({ message: 'This device token is unknown or has been revoked.' }),
+  'iot.bodyTooLarge': msg({ message: 'The body is larger than {maximum} bytes.' }),
+  'iot.notJsonObject': msg({
+    message: 'Send a JSON object, or a list of objects with ts and values.',
+  }),
+  'iot.tooManyKeys': msg({
+    message: 'One message may hold at most {maximum} keys; this one has {count}.',
+  }),
+  'iot.tooManyMessages': msg({
+    message: 'One request may hold at most {maximum} messages; this one has {count}.',
+  }),
+  'iot.tooManyPoints': msg({
+    message: 'One request may hold at most {maximum} values; this one has {count}.',
+  }),
+  'iot.badKey': msg({ message: 'A key has 1 to {maximum} characters and no control characters.' }),
+  'iot.valueNotNumber': msg({
+    message:
+      'The value of {key} is not a number: telemetry takes numbers (or true/false); send text as an attribute.',
+  }),
+  'iot.valueNotFinite': msg({ message: 'The value of {key} is not a finite number.' }),
+  'iot.badTimestamp': msg({
+    message: 'ts must be a time in milliseconds since 1970, at most a day ahead of the server.',
+  }),
+  'iot.attributeTooLong': msg({
+    message: 'The attribute {key} is longer than {maximum} characters of JSON.',
+  }),
+  'iot.badStatus': msg({
+    message: 'The status must be a device status code: 0, 1, 2, 3, 11, 31 or 41.',
+  }),
+  'iot.deviceRateLimited': msg({
+    message:
+      'This device sends too often (at most {perSecond} requests per second); wait {seconds} s.',
+  }),
+  'iot.nameTheDevice': msg({
+    message: 'Name the device: device_id, the POI id, or projectid and devicecode.',
+  }),
+  'iot.rangeOrder': msg({ message: 'startTs must be before endTs.' }),
+  'iot.intervalRequired': msg({ message: 'An aggregation needs an interval in milliseconds.' }),
+  'iot.tooManyBuckets': msg({
+    message: 'This range and interval make {count} buckets; at most {maximum}.',
+  }),
+  'alarm.notFound': msg({ message: 'This alarm record does not exist.' }),
+  'alarm.notAlarmCode': msg({ message: 'Alarms are raised by the codes 3, 11, 31 and 41.' }),
+  'alarm.alreadyAcknowledged': msg({ message: 'This alarm has already been acknowledged.' }),
+  'alarm.alreadyCleared': msg({ message: 'This alarm has already been cleared.' }),
+  'alarm.nameTheDevice': msg({ message: 'Name the device: device_id, or its POI (poi_id).' }),
 }

@@ -6,6 +6,8 @@ import { registerCityArea } from './city'
 import { registerDrawRoutes } from './draw'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
+import { registerIotRoutes } from './iot'
+import { registerIotIngestRoutes } from './iot-ingest'
 import { registerNoticeRoutes } from './notice'
 import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
@@ -46,6 +48,8 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerTemplateFileRoutes,
   registerPoiRoutes,
   registerDrawRoutes,
+  registerIotRoutes,
+  registerIotIngestRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify'
+import type { DatabaseHandle } from '../../plugins/db'
+import type { ProjectAccess } from '../access/project-access'
+import type { Clock } from '../time/clock'
+import { type AlarmsService, createAlarmsService } from './alarms.service'
+import { createDevicesService, type DevicesService } from './devices.service'
+import { createIngestService, type IngestService } from './ingest.service'
+import { sweepTelemetry } from './iot-retention'
+import type { IotSettings } from './iot-settings'
+import { createTelemetryStore } from './telemetry-store'
+import { createTimeseriesService, type TimeseriesService } from './timeseries.service'
+
+/** The live twin's services (issue 17): devices, ingest, time series, alarms. */
+export interface IotServices {
+  devices: DevicesService
+  ingest: IngestService
+  timeseries: TimeseriesService
+  alarms: AlarmsService
+}
+
+/** How often old points and rollups are swept. */
+const retentionSweepIntervalMs = 3_600_000
+
+/**
+ * Makes the IoT services and installs the retention sweep (hourly while the app is open). The
+ * devices' lifecycle hook (project delete) is returned for the composition root to register.
+ */
+export function composeIot(
+  app: FastifyInstance,
+  parts: { database: DatabaseHandle; clock: Clock; access: ProjectAccess; settings: IotSettings },
+): IotServices {
+  const { database, clock, access, settings } = parts
+  const store = createTelemetryStore(database.dialect)
+  const devices = createDevicesService({
+    database,
+    clock,
+    access,
+    onSeriesDeleted: () => store.forgetSeries(),
+  })
+  let timer: NodeJS.Timeout | undefined
+  app.addHook('onReady', async () => {
+    timer = setInterval(async () => {
+      try {
+        const removed = await sweepTelemetry({ database, clock, settings })
+        if (removed.points + removed.minutes + removed.hours > 0) {
+          app.log.info({ removed }, 'old telemetry removed')
+        }
+      } catch (error) {
+        app.log.warn({ err: error }, 'telemetry retention sweep failed')
+      }
+    }, retentionSweepIntervalMs)
+    timer.unref()
+  })
+  app.addHook('onClose', async () => {
+    if (timer !== undefined) clearInterval(timer)
+  })
+  return {
+    devices,
+    ingest: createIngestService({ database, clock, devices, store, settings }),
+    timeseries: createTimeseriesService({ database, access }),
+    alarms: createAlarmsService({ database, clock, access }),
+  }
+}
