@@ -5,6 +5,7 @@ import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { noticeRoutes } from './notice'
+import { orderRoutes } from './orders'
 import { poiRoutes } from './pois'
 import { projectRoutes } from './project'
 import { roleRoutes } from './role'
@@ -29,6 +30,7 @@ export const webRouteAreas = {
   geo: geoRoutes,
   gml: gmlRoutes,
   notice: noticeRoutes,
+  orders: orderRoutes,
   pois: poiRoutes,
   project: projectRoutes,
   role: roleRoutes,
