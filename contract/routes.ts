@@ -7,6 +7,7 @@ import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { iotRoutes } from './iot'
 import { noticeRoutes } from './notice'
+import { orderRoutes } from './orders'
 import { poiRoutes } from './pois'
 import { projectRoutes } from './project'
 import { roleRoutes } from './role'
@@ -33,6 +34,7 @@ export const webRouteAreas = {
   gml: gmlRoutes,
   iot: iotRoutes,
   notice: noticeRoutes,
+  orders: orderRoutes,
   pois: poiRoutes,
   project: projectRoutes,
   role: roleRoutes,

@@ -39,6 +39,9 @@ import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
 import { createNoticesService } from './modules/notices/notices.service'
+import { createOrdersService } from './modules/orders/orders.service'
+import { createPricesService } from './modules/orders/price-items'
+import { createRechargesService } from './modules/orders/recharges.service'
 import { createPoiBatchService } from './modules/pois/poi-batch.service'
 import { createPoisService } from './modules/pois/pois.service'
 import { seedProjectCases } from './modules/projects/project-cases'
@@ -218,6 +221,9 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...iot,
       gml,
       resumableUploads,
+      orders: createOrdersService({ database, clock, access }),
+      recharges: createRechargesService({ database, clock }),
+      prices: createPricesService({ db: database.db, now: () => timestampOf(clock.nowMs()) }),
     },
   }
   addSweeperTasks(deps)
@@ -441,6 +447,9 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
       adminName: config.adminName,
     })
     if (library > 0) app.log.info({ templates: library }, 'template library seeded')
+    // the price items orders are priced by (an admin's changes stay)
+    const prices = await services.prices.seed()
+    if (prices > 0) app.log.info({ priceItems: prices }, 'price items seeded')
   })
   app.addHook('onClose', async () => {
     await services.building.settleReleases()

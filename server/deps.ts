@@ -20,6 +20,9 @@ import type { JobKind, JobQueue } from './modules/jobs/job-queue'
 import type { MapProxy } from './modules/map-proxy/map-proxy.service'
 import type { NoticesRepository } from './modules/notices/notices.repository'
 import type { NoticesService } from './modules/notices/notices.service'
+import type { OrdersService } from './modules/orders/orders.service'
+import type { PricesService } from './modules/orders/price-items'
+import type { RechargesService } from './modules/orders/recharges.service'
 import type { PoiBatchService } from './modules/pois/poi-batch.service'
 import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
@@ -103,7 +106,15 @@ export type ServerServices = {
   TemplateServices &
   TemplateFileServices &
   PoiServices &
-  IotServices
+  IotServices &
+  OrderServices
+
+/** Points, orders and recharges (issue 20): one ledger under all three. */
+export interface OrderServices {
+  orders: OrdersService
+  recharges: RechargesService
+  prices: PricesService
+}
 
 /** POIs (issue 16): the records and the batch add from a filled XLSX or a CSV. */
 export interface PoiServices {

@@ -10,6 +10,7 @@ import * as poiTemplates from './0007-poi-templates'
 import * as templateFiles from './0009-template-files'
 import * as modelPreviews from './0010-model-previews'
 import * as pois from './0011-pois'
+import * as orders from './0012-orders'
 import * as draw from './0014-draw'
 import * as iot from './0015-iot'
 
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0009-template-files': templateFiles,
   '0010-model-previews': modelPreviews,
   '0011-pois': pois,
+  '0012-orders': orders,
   '0014-draw': draw,
   '0015-iot': iot,
 }

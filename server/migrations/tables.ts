@@ -7,6 +7,7 @@ import type { TemplateFileTables } from './0009-template-files'
 import type { PoiTables } from './0011-pois'
 import type { DrawTables } from './0014-draw'
 import type { IotTables } from './0015-iot'
+import type { OrderTables } from './0012-orders'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -30,7 +31,8 @@ export interface Tables
     TemplateFileTables,
     PoiTables,
     DrawTables,
-    IotTables {
+    IotTables,
+    OrderTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

@@ -423,6 +423,51 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   }),
   'upload.filesOrUploadId': msg({ message: 'Send either files or an upload_id, not both.' }),
   'region.notFound': msg({ message: 'No region has the code {code}.' }),
+  'order.unpaidOrderExists': msg({
+    message:
+      'You cannot generate a new order due to an uncompleted order! Please go to the order center to pay or delete the order!',
+  }),
+  'order.unpaidBlocksDownload': msg({ message: 'You have an order not paid...' }),
+  'order.notFound': msg({ message: 'This order does not exist.' }),
+  'order.foreign': msg({ message: 'This order belongs to another user.' }),
+  'order.alreadyPaid': msg({ message: 'This order has already been paid.' }),
+  'order.cancelled': msg({ message: 'This order was deleted.' }),
+  'order.notUnpaid': msg({ message: 'Only an unpaid order can be deleted.' }),
+  'order.balanceTooLow': msg({
+    message: 'Your balance ({balance}) does not cover this order ({total}). Please recharge first.',
+  }),
+  'order.payKeyReused': msg({ message: 'This idempotency key already paid another order.' }),
+  'order.lineNotInProject': msg({ message: 'A chosen line is not a line of this project.' }),
+  'order.duplicateLine': msg({ message: 'A line was chosen twice.' }),
+  'order.noLines': msg({ message: 'Choose at least one line.' }),
+  'order.contactUs': msg({ message: 'This line is priced on request: please contact us.' }),
+  'order.trialIsExclusive': msg({
+    message: 'The development trial cannot be ordered with other lines.',
+  }),
+  'order.trialNotOrdered': msg({
+    message: 'The development trial is free: download the package directly.',
+  }),
+  'order.oneSupportOption': msg({ message: 'Choose exactly one service support option.' }),
+  'order.countNotAdjustable': msg({ message: 'Only the years of service support can be chosen.' }),
+  'order.nothingToPay': msg({
+    message: 'The chosen lines cost nothing: there is nothing to order.',
+  }),
+  'order.alreadyOwned': msg({ message: 'This line is already paid for this project.' }),
+  'order.everyoneAdminOnly': msg({
+    message: "Only an admin may list everyone's orders and recharges.",
+  }),
+  'recharge.notFound': msg({ message: 'No recharge has this code or id.' }),
+  'recharge.foreign': msg({ message: 'This recharge belongs to another user.' }),
+  'recharge.alreadyConfirmed': msg({ message: 'This recharge has already been confirmed.' }),
+  'recharge.cancelled': msg({ message: 'This recharge was cancelled.' }),
+  'recharge.notPending': msg({ message: 'Only a pending recharge can be cancelled.' }),
+  'recharge.tooManyPending': msg({
+    message: 'You have {count} recharges waiting for confirmation: wait for them or cancel one.',
+  }),
+  'recharge.keyReused': msg({
+    message: 'This idempotency key was already used for a different recharge.',
+  }),
+  'price.notFound': msg({ message: 'No price item has this id.' }),
   'system.databaseDown': msg({ message: 'The database does not answer.' }),
   'input.jsonObject': msg({ message: 'Expected a JSON object' }),
   'input.propertiesTooLarge': msg({ message: 'At most 64 KB of properties' }),

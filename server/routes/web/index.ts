@@ -9,6 +9,7 @@ import { registerGmlRoutes } from './gml'
 import { registerIotRoutes } from './iot'
 import { registerIotIngestRoutes } from './iot-ingest'
 import { registerNoticeRoutes } from './notice'
+import { registerOrderRoutes } from './orders'
 import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
 import { registerRegisterRoutes } from './register'
@@ -50,6 +51,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerDrawRoutes,
   registerIotRoutes,
   registerIotIngestRoutes,
+  registerOrderRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */
