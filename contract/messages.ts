@@ -447,6 +447,17 @@ export const serverMessages = {
   'poiBatch.fileNotFound': 'This batch-POI file does not exist.',
   'poiBatch.notCsv': 'The file is neither an Excel workbook (.xlsx) nor a CSV text file.',
   'poiBatch.csvQuote': 'A quoted CSV value is not closed.',
+
+  // global style setting (issue 19, contract/style.ts)
+  'style.colorMalformed': 'Expected a colour written as rgba(red, green, blue, alpha).',
+  'style.colorOutOfRange':
+    'Colour values are out of range: red, green and blue are whole numbers 0 to 255, alpha 0 to 1.',
+  'style.unsupportedVersion':
+    'This style setting was written by another version of the product (version 1 is read here).',
+  'style.storedVersionUnsupported':
+    'The saved style setting was written by another version of the product; it cannot be read here.',
+  'style.distanceOrder': 'The minimum visual distance must not exceed the maximum.',
+  'style.alreadySaved': 'This project already has a style setting; change it with update.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

@@ -45,6 +45,7 @@ import {
   type ProjectLifecycleHook,
 } from './modules/projects/projects.service'
 import { createUploadsService } from './modules/projects/uploads.service'
+import { createStyleService } from './modules/style/style.service'
 import { createResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import { createCityAccess } from './modules/tilesets/city-access'
 import { cityDirectories } from './modules/tilesets/served-files'
@@ -184,6 +185,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   }
   // POIs (made from templates) go with their project: after floors and models, which they name
   lifecycleHooks.push(pois.lifecycleHook)
+  const style = createStyleService({ database, clock, access })
+  lifecycleHooks.push(style.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -210,6 +213,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...templateFiles,
       ...poiServices,
       gml,
+      style,
       resumableUploads,
     },
   }

@@ -10,6 +10,7 @@ import * as poiTemplates from './0007-poi-templates'
 import * as templateFiles from './0009-template-files'
 import * as modelPreviews from './0010-model-previews'
 import * as pois from './0011-pois'
+import * as style from './0013-style'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0009-template-files': templateFiles,
   '0010-model-previews': modelPreviews,
   '0011-pois': pois,
+  '0013-style': style,
 }
 
 /**

@@ -5,6 +5,7 @@ import type { CityTables } from './0006-city'
 import type { PoiTemplateTables } from './0007-poi-templates'
 import type { TemplateFileTables } from './0009-template-files'
 import type { PoiTables } from './0011-pois'
+import type { StyleTables } from './0013-style'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -26,7 +27,8 @@ export interface Tables
     // 0011 extends the `pois` of 0007: its row type replaces 0007's
     Omit<PoiTemplateTables, 'pois'>,
     TemplateFileTables,
-    PoiTables {
+    PoiTables,
+    StyleTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable
