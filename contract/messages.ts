@@ -524,6 +524,17 @@ export const serverMessages = {
   'alarm.alreadyAcknowledged': 'This alarm has already been acknowledged.',
   'alarm.alreadyCleared': 'This alarm has already been cleared.',
   'alarm.nameTheDevice': 'Name the device: device_id, or its POI (poi_id).',
+
+  // global style setting (issue 19, contract/style.ts)
+  'style.colorMalformed': 'Expected a colour written as rgba(red, green, blue, alpha).',
+  'style.colorOutOfRange':
+    'Colour values are out of range: red, green and blue are whole numbers 0 to 255, alpha 0 to 1.',
+  'style.unsupportedVersion':
+    'This style setting was written by another version of the product (version 1 is read here).',
+  'style.storedVersionUnsupported':
+    'The saved style setting was written by another version of the product; it cannot be read here.',
+  'style.distanceOrder': 'The minimum visual distance must not exceed the maximum.',
+  'style.alreadySaved': 'This project already has a style setting; change it with update.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

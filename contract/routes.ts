@@ -12,6 +12,7 @@ import { poiRoutes } from './pois'
 import { projectRoutes } from './project'
 import { roleRoutes } from './role'
 import type { RouteDescriptor } from './route'
+import { styleRoutes } from './style'
 import { systemRoutes } from './system'
 import { templateRoutes } from './templates'
 import { templateFileRoutes } from './template-files'
@@ -38,6 +39,7 @@ export const webRouteAreas = {
   pois: poiRoutes,
   project: projectRoutes,
   role: roleRoutes,
+  style: styleRoutes,
   system: systemRoutes,
   templates: templateRoutes,
   templateFiles: templateFileRoutes,

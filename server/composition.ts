@@ -50,6 +50,7 @@ import {
   type ProjectLifecycleHook,
 } from './modules/projects/projects.service'
 import { createUploadsService } from './modules/projects/uploads.service'
+import { createStyleService } from './modules/style/style.service'
 import { createResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import { createCityAccess } from './modules/tilesets/city-access'
 import { cityDirectories } from './modules/tilesets/served-files'
@@ -193,6 +194,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   // devices, their telemetry and alarms (issue 17) go with their project
   const iot = composeIot(app, { database, clock, access, settings: config.iot })
   lifecycleHooks.push(iot.devices.lifecycleHook)
+  const style = createStyleService({ database, clock, access })
+  lifecycleHooks.push(style.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -220,6 +223,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...poiServices,
       ...iot,
       gml,
+      style,
       resumableUploads,
       orders: createOrdersService({ database, clock, access }),
       recharges: createRechargesService({ database, clock }),

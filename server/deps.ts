@@ -26,6 +26,7 @@ import type { RechargesService } from './modules/orders/recharges.service'
 import type { PoiBatchService } from './modules/pois/poi-batch.service'
 import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
+import type { StyleService } from './modules/style/style.service'
 import type { UploadsService } from './modules/projects/uploads.service'
 import type { ResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import type { cityDirectories } from './modules/tilesets/served-files'
@@ -97,6 +98,8 @@ export type ServerServices = {
   users: UsersService
   notices: NoticesService
   gml: GmlService
+  /** The global style setting of projects (issue 19). */
+  style: StyleService
   /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */
   resumableUploads: ResumableUploads
 } & AccountServices &

@@ -4,6 +4,7 @@
  */
 
 import type { PoiLayerState } from './poi-commands'
+import { createInitialStyleState, type SceneStyleState } from './style-commands'
 
 /** x, y, z (read-only, so a valtio snapshot of it type-checks where the engine's does). */
 export type Vector3Tuple = readonly [number, number, number]
@@ -249,6 +250,8 @@ export interface BuildingSnapshot {
   readonly gml: GmlState
   /** The POIs drawn in the building (issue 16). */
   readonly pois: PoiLayerState
+  /** Sky, weather, ground, fog and lights (issue 19); kept across buildings. */
+  readonly style: SceneStyleState
   /** Null until the scene has a canvas to render into. */
   readonly render: BuildingRenderState | null
 }
@@ -308,6 +311,7 @@ export function createInitialBuildingSnapshot(): BuildingSnapshot {
     camera: defaultBuildingCamera,
     gml: createInitialGmlState(),
     pois: createInitialPoiLayerState(),
+    style: createInitialStyleState(),
     render: null,
   }
 }

@@ -9,6 +9,7 @@ import {
   createInitialPoiLayerState,
 } from '../api/building-snapshot'
 import type { CommandHandlers } from '../api/commands'
+import type { SceneStyle } from '../api/style-commands'
 import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
 import { createWorkerPool, type WorkerEndpoint } from '../workers/create-worker-client'
@@ -21,6 +22,8 @@ import { BuildingScene } from './building-scene'
 import { BuildingView } from './building-view'
 import { placementProblem } from './gml-placement'
 import { createBuildingPoiHandlers } from './pois/poi-handlers'
+import { StyleController } from './style/style-controller'
+import { createBuildingStyleHandlers } from './style/style-handlers'
 import { BuildingPoiLayer } from './pois/poi-layer'
 
 /** Worker factories and limits of the building scene (all optional). */
@@ -78,13 +81,14 @@ export function createBuildingHandlers(
       building: {
         ...base,
         pois: pois?.state() ?? createInitialPoiLayerState(),
+        style: style.state(),
         camera: cameraState(),
         render: renderState,
       },
     })
   }
 
-  const view = new BuildingView({
+  const view: BuildingView = new BuildingView({
     onRendered: (stats) => {
       renderState = stats
       publish()
@@ -93,14 +97,28 @@ export function createBuildingHandlers(
     beforeRender: (camera, viewportPixels) => {
       scene?.beforeRender(camera, viewportPixels)
       pois?.beforeRender(camera, viewportPixels)
+      style.beforeRender(camera, viewportPixels)
     },
+    hideSurroundings: (): (() => void) => style.hideSurroundings(),
   })
+  const style: StyleController = new StyleController(view, () => publish())
   view.attach(context.getCanvas())
   const stopWatchingCanvas = context.onCanvasChanged(() => {
     view.attach(context.getCanvas())
     if (!view.hasCanvas) renderState = null
+    // the sky cube belonged to the old renderer
+    style.rendererChanged()
     publish()
   })
+  /** The camera part of a style (null: the building defaults), kept with the snapshot's. */
+  const applyStyleCamera = (applied: SceneStyle | null) => {
+    view.setDistanceBases(applied ? applied.visualDistance : undefined)
+    const factors = applied?.zoomFactors ?? { min: 1, max: 1 }
+    view.setZoomLimits(factors.min, factors.max)
+    zoomFactors = { minFactor: factors.min, maxFactor: factors.max }
+    wheelScale = applied?.wheelScale ?? 1
+    view.setWheelScale(wheelScale)
+  }
 
   /** The open scene's POI layer, made on the first POI command (a scene without POIs pays nothing). */
   const poiLayer = (): BuildingPoiLayer => {
@@ -140,6 +158,11 @@ export function createBuildingHandlers(
   }
 
   const handlers: BuildingHandlers = {
+    ...createBuildingStyleHandlers({
+      controller: style,
+      applyCamera: applyStyleCamera,
+      requireCanvas,
+    }),
     ...createBuildingPoiHandlers({
       view,
       layer: poiLayer,
@@ -162,7 +185,10 @@ export function createBuildingHandlers(
       scene = opened
       publish()
       // Closed or replaced meanwhile: the answer still says what had loaded; that is no failure.
-      return opened.load()
+      const result = await opened.load()
+      // the ground goes under the loaded models, the fog scales with them
+      if (scene === opened) style.fitTo(opened.boundsOf())
+      return result
     },
     'building.close': async () => {
       closeScene()
@@ -273,6 +299,7 @@ export function createBuildingHandlers(
       scene?.dispose()
       scene = null
       decodePool.dispose()
+      style.dispose()
       view.dispose()
     },
   }

@@ -2,6 +2,7 @@ import {
   type Box3,
   Color,
   DirectionalLight,
+  Group,
   HemisphereLight,
   PerspectiveCamera,
   Scene,
@@ -29,6 +30,11 @@ export interface BuildingViewListener {
   onCameraChanged(): void
   /** Runs right before each render, so the scene can scale markers to the camera. */
   beforeRender?(camera: PerspectiveCamera, viewportPixels: Vector2): void
+  /**
+   * Hides what the style draws around the building (sky, ground, weather) for a pixel count
+   * that tells a drawn building from an empty canvas; returns what puts it back.
+   */
+  hideSurroundings?(): () => void
 }
 
 /**
@@ -48,8 +54,15 @@ export class BuildingView {
   private readonly scheduler: FrameScheduler = createAnimationFrameScheduler()
   private renderCount = 0
   private sceneRadius = 10
+  private zoomFactors = { min: 1, max: 1 }
+  private distanceBases: { min: number; max: number } | undefined
   private limits = zoomLimits(1, 1)
   private zoomSpeed = wheelZoomSpeed(1)
+  private mouseSpeed = 1
+  /** While true (weather is falling), every render asks for the next frame. */
+  private isAnimating = false
+  /** The engine's own lights, shown until a style brings its own (engine/building/style). */
+  readonly neutralLights = new Group()
   /** Set once the user moved the camera; after that, loading more models does not refit. */
   hasUserMovedCamera = false
 
@@ -63,7 +76,8 @@ export class BuildingView {
     const hemisphere = new HemisphereLight(0xffffff, 0x6b6660, 2.2)
     const sun = new DirectionalLight(0xffffff, 1.6)
     sun.position.set(0.6, 1, 0.4)
-    this.scene.add(hemisphere, sun)
+    this.neutralLights.add(hemisphere, sun)
+    this.scene.add(this.neutralLights)
     this.camera.position.set(20, 16, 20)
     this.camera.lookAt(this.target)
   }
@@ -124,9 +138,41 @@ export class BuildingView {
     this.requestRender()
   }
 
+  /** The renderer, while a canvas is attached (the style renders its sky cube with it). */
+  getRenderer(): WebGLRenderer | null {
+    return this.renderer
+  }
+
+  /** The radius of what was last framed, metres (fog and ground scale with it). */
+  get framedRadius(): number {
+    return this.sceneRadius
+  }
+
+  /** Renders every frame while on (weather falls), on demand again when off. */
+  setAnimating(isAnimating: boolean): void {
+    this.isAnimating = isAnimating
+    if (isAnimating) this.requestRender()
+  }
+
+  /** Turning and panning speed of the controls (1 normal). */
+  setMouseSpeed(speed: number): void {
+    this.mouseSpeed = speed
+    this.applyLimits()
+  }
+
+  /**
+   * The base distances the zoom factors multiply (a style's visual distance), or undefined for
+   * the building defaults; the camera is pulled inside the new range.
+   */
+  setDistanceBases(bases: { min: number; max: number } | undefined): void {
+    this.distanceBases = bases
+    this.setZoomLimits(this.zoomFactors.min, this.zoomFactors.max)
+  }
+
   /** Sets the zoom limit factors (SPEC §9) and pulls the camera inside the new range. */
   setZoomLimits(minFactor: number, maxFactor: number): void {
-    this.limits = zoomLimits(minFactor, maxFactor)
+    this.limits = zoomLimits(minFactor, maxFactor, this.distanceBases)
+    this.zoomFactors = { min: minFactor, max: maxFactor }
     this.applyLimits()
     const distance = this.camera.position.distanceTo(this.target)
     const clamped = clampDistance(distance, this.limits)
@@ -225,6 +271,7 @@ export class BuildingView {
     this.renderCount++
     const stats = this.renderState()
     if (stats) this.listener.onRendered(stats)
+    if (this.isAnimating) this.requestRender()
     return true
   }
 
@@ -239,7 +286,10 @@ export class BuildingView {
     centreRgb: [number, number, number]
   } {
     const renderer = this.renderer
-    if (!renderer || !this.renderNow()) {
+    const restore = this.listener.hideSurroundings?.()
+    const isRendered = renderer !== null && this.renderNow()
+    restore?.()
+    if (!renderer || !isRendered) {
       return { drawnPixelCount: 0, totalPixelCount: 0, centreRgb: [0, 0, 0] }
     }
     const gl = renderer.getContext()
@@ -256,6 +306,8 @@ export class BuildingView {
       if (!isBackground) drawnPixelCount++
     }
     const centre = (Math.floor(height / 2) * width + Math.floor(width / 2)) * 4
+    // the canvas shows the frame without the surroundings until the next render
+    if (restore) this.requestRender()
     return {
       drawnPixelCount,
       totalPixelCount: width * height,
@@ -301,6 +353,8 @@ export class BuildingView {
     controls.minDistance = this.limits.minDistance
     controls.maxDistance = this.limits.maxDistance
     controls.zoomSpeed = this.zoomSpeed
+    controls.rotateSpeed = this.mouseSpeed
+    controls.panSpeed = this.mouseSpeed
   }
 
   private currentDirection(): Vector3 {

@@ -15,17 +15,27 @@ export const BUILDING_MAX_BASE_DISTANCE_METERS = 1e7
 /** Every wheel scale option is multiplied by this to give the zoom speed. */
 export const BASIC_WHEEL_SCALE = 0.5
 
-/** The orbit distance limits for the chosen factors. */
+/**
+ * The orbit distance limits for the chosen factors; `bases` are the base distances (a style's
+ * visual distance min/max), the building defaults when not given.
+ */
 export function zoomLimits(
   minFactor: number,
   maxFactor: number,
+  bases: { min: number; max: number } = {
+    min: BUILDING_MIN_BASE_DISTANCE_METERS,
+    max: BUILDING_MAX_BASE_DISTANCE_METERS,
+  },
 ): { minDistance: number; maxDistance: number } {
   if (!(minFactor > 0) || !(maxFactor > 0) || !Number.isFinite(minFactor + maxFactor)) {
     throw new RangeError('zoom factors must be positive finite numbers')
   }
+  if (!(bases.min > 0) || !(bases.max >= bases.min) || !Number.isFinite(bases.max)) {
+    throw new RangeError('base distances need 0 < min <= max')
+  }
   return {
-    minDistance: BUILDING_MIN_BASE_DISTANCE_METERS * minFactor,
-    maxDistance: BUILDING_MAX_BASE_DISTANCE_METERS * maxFactor,
+    minDistance: bases.min * minFactor,
+    maxDistance: Math.max(bases.min * minFactor, bases.max * maxFactor),
   }
 }
 

@@ -11,6 +11,7 @@ import * as templateFiles from './0009-template-files'
 import * as modelPreviews from './0010-model-previews'
 import * as pois from './0011-pois'
 import * as orders from './0012-orders'
+import * as style from './0013-style'
 import * as draw from './0014-draw'
 import * as iot from './0015-iot'
 
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0010-model-previews': modelPreviews,
   '0011-pois': pois,
   '0012-orders': orders,
+  '0013-style': style,
   '0014-draw': draw,
   '0015-iot': iot,
 }

@@ -8,6 +8,7 @@ import type { PoiTables } from './0011-pois'
 import type { DrawTables } from './0014-draw'
 import type { IotTables } from './0015-iot'
 import type { OrderTables } from './0012-orders'
+import type { StyleTables } from './0013-style'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -32,7 +33,8 @@ export interface Tables
     PoiTables,
     DrawTables,
     IotTables,
-    OrderTables {
+    OrderTables,
+    StyleTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

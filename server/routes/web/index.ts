@@ -16,6 +16,7 @@ import { registerRegisterRoutes } from './register'
 import { registerResumableUploadRoutes } from './resumable-upload'
 import { registerRoleRoutes } from './role'
 import { registerSessionEntryRoutes } from './session-entry'
+import { registerStyleRoutes } from './style'
 import { registerSystemRoutes } from './system'
 import { registerTemplateFileRoutes } from './template-files'
 import { registerTemplateRoutes } from './templates'
@@ -52,6 +53,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerIotRoutes,
   registerIotIngestRoutes,
   registerOrderRoutes,
+  registerStyleRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */
