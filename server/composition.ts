@@ -38,6 +38,7 @@ import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
 import { createNoticesService } from './modules/notices/notices.service'
 import { createPoiBatchService } from './modules/pois/poi-batch.service'
+import { createPoiListBodies } from './modules/pois/poi-list-body-job'
 import { createPoisService } from './modules/pois/pois.service'
 import { seedProjectCases } from './modules/projects/project-cases'
 import {
@@ -181,6 +182,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       access,
       batchFilesDirectory: poiBatchFilesDirectory(config.dataDir),
     }),
+    poiListBodies: createPoiListBodies({ jobs }),
   }
   // POIs (made from templates) go with their project: after floors and models, which they name
   lifecycleHooks.push(pois.lifecycleHook)
@@ -437,6 +439,7 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
   app.addHook('onClose', async () => {
     await services.building.settleReleases()
     await services.conversions.close()
+    await services.poiListBodies.close()
   })
   // ended sessions are deleted an hour after they end, so the table does not grow forever
   repeatWhileOpen(app, sessionSweepIntervalMs, async () => {

@@ -19,6 +19,7 @@ import type { MapProxy } from './modules/map-proxy/map-proxy.service'
 import type { NoticesRepository } from './modules/notices/notices.repository'
 import type { NoticesService } from './modules/notices/notices.service'
 import type { PoiBatchService } from './modules/pois/poi-batch.service'
+import type { PoiListBodies } from './modules/pois/poi-list-body-job'
 import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
 import type { UploadsService } from './modules/projects/uploads.service'
@@ -104,6 +105,8 @@ export type ServerServices = {
 export interface PoiServices {
   pois: PoisService
   poiBatch: PoiBatchService
+  /** The list calls' bodies, large ones parsed in a worker thread. */
+  poiListBodies: PoiListBodies
 }
 
 /**
