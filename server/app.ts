@@ -11,7 +11,11 @@ import { type Clock, systemClock } from './modules/time/clock'
 import { registerAuthHook } from './plugins/auth'
 import { openDatabase } from './plugins/db'
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors'
-import { createRefusalBudget, registerRefusalBudget } from './plugins/refusal-budget'
+import {
+  createRefusalBudget,
+  earlyRefusalServerFactory,
+  registerRefusalBudget,
+} from './plugins/refusal-budget'
 import { createFileStorage } from './plugins/storage'
 import { isWebApiPath, registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
@@ -56,7 +60,11 @@ export async function buildApp(
   config: Config,
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
+  const refusalBudget = createRefusalBudget(config.refusalBudget, options.clock ?? systemClock)
   const app = Fastify({
+    // Without a trusted proxy, a client out of its budget of refused requests is answered
+    // before Fastify builds anything for its request (a flood's requests are almost all such).
+    ...(config.trustProxy ? {} : { serverFactory: earlyRefusalServerFactory(refusalBudget) }),
     logger: {
       level: config.logLevel,
       ...(options.logStream === undefined ? {} : { stream: options.logStream }),
@@ -115,10 +123,7 @@ export async function buildApp(
 
     registerErrorHandling(app)
     // First of the request hooks: a client out of budget is refused before any other work.
-    registerRefusalBudget(
-      app,
-      createRefusalBudget(config.refusalBudget, options.clock ?? systemClock),
-    )
+    registerRefusalBudget(app, refusalBudget)
     registerBodyParsers(app)
     await app.register(fastifyMultipart, {
       throwFileSizeLimit: true,

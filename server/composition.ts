@@ -43,6 +43,7 @@ import { createOrdersService } from './modules/orders/orders.service'
 import { createPricesService } from './modules/orders/price-items'
 import { createRechargesService } from './modules/orders/recharges.service'
 import { createPoiBatchService } from './modules/pois/poi-batch.service'
+import { createPoiListBodies } from './modules/pois/poi-list-body-job'
 import { createPoisService } from './modules/pois/pois.service'
 import { seedProjectCases } from './modules/projects/project-cases'
 import {
@@ -188,6 +189,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       access,
       batchFilesDirectory: poiBatchFilesDirectory(config.dataDir),
     }),
+    poiListBodies: createPoiListBodies({ jobs }),
   }
   // POIs (made from templates) go with their project: after floors and models, which they name
   lifecycleHooks.push(pois.lifecycleHook)
@@ -458,6 +460,7 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
   app.addHook('onClose', async () => {
     await services.building.settleReleases()
     await services.conversions.close()
+    await services.poiListBodies.close()
   })
   // ended sessions are deleted an hour after they end, so the table does not grow forever
   repeatWhileOpen(app, sessionSweepIntervalMs, async () => {

@@ -24,6 +24,7 @@ import type { OrdersService } from './modules/orders/orders.service'
 import type { PricesService } from './modules/orders/price-items'
 import type { RechargesService } from './modules/orders/recharges.service'
 import type { PoiBatchService } from './modules/pois/poi-batch.service'
+import type { PoiListBodies } from './modules/pois/poi-list-body-job'
 import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
 import type { StyleService } from './modules/style/style.service'
@@ -123,6 +124,8 @@ export interface OrderServices {
 export interface PoiServices {
   pois: PoisService
   poiBatch: PoiBatchService
+  /** The list calls' bodies, large ones parsed in a worker thread. */
+  poiListBodies: PoiListBodies
 }
 
 /**

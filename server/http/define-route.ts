@@ -82,6 +82,12 @@ export interface RouteImplementation<
    * routes for signed-in editors: the auth hook refuses others before the body is read.
    */
   inputLimits?: JsonTextLimits
+  /**
+   * Parses and validates the body itself instead of the contract schema on the request thread,
+   * e.g. in a worker thread for a route taking lists of 100,000 items (server/routes/web/pois.ts);
+   * gets what the content-type parser gave (the raw bytes for such a route's JSON bodies).
+   */
+  parseBody?(raw: unknown, request: FastifyRequest): Promise<InputOf<BodySchema>>
   handler(
     context: RouteContext<InputOf<BodySchema>, InputOf<QuerySchema>, Auth>,
   ): Promise<z.input<DatumSchema>> | z.input<DatumSchema>
@@ -174,7 +180,9 @@ export function defineRoute<
         body = (
           route.body === undefined
             ? {}
-            : parseInput(route.body, rawBody ?? {}, implementation.inputLimits)
+            : implementation.parseBody !== undefined
+              ? await implementation.parseBody(rawBody, request)
+              : parseInput(route.body, rawBody ?? {}, implementation.inputLimits)
         ) as Body
         query = (
           route.query === undefined ? {} : parseInput(route.query, request.query ?? {})

@@ -168,3 +168,56 @@ describe('a client that keeps sending refused requests (issue 13, class 1)', () 
     expect(JSON.parse(body)).toMatchObject({ code: '1029' })
   })
 })
+
+describe('a flood of requests from a client out of its budget (issue 13, class 1)', () => {
+  let testApp: TestApp
+  let port: number
+  const logLines: string[] = []
+  const deepBody = `{"name":${'['.repeat(500)}${']'.repeat(500)}}`
+  const post = (path: string, body: string) =>
+    fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+
+  beforeAll(async () => {
+    testApp = await createTestApp({
+      env: { REFUSED_REQUESTS_BURST: '2', REFUSED_REQUESTS_PER_MINUTE: '6', LOG_LEVEL: 'info' },
+      logStream: { write: (line) => logLines.push(line) },
+    })
+    await testApp.app.listen({ host: '127.0.0.1', port: 0 })
+    port = (testApp.app.server.address() as AddressInfo).port
+  })
+  afterAll(async () => {
+    await testApp.close()
+  })
+
+  it('answers each with the same 429 envelope, counted but not logged one by one', async () => {
+    for (let i = 0; i < 2; i++) expect((await post('/web/login', deepBody)).status).toBe(400)
+    const linesBefore = logLines.length
+    for (let i = 0; i < 20; i++) {
+      const answer = await post(i % 2 === 0 ? '/web/login' : '/web/poi/creatPoiList', deepBody)
+      expect(answer.status).toBe(429)
+      expect(answer.headers.get('retry-after')).toBe('10')
+      expect(answer.headers.get('cache-control')).toBe('no-store')
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      expect(await answer.json()).toEqual({
+        code: '1029',
+        message:
+          'Too many of the requests from your address were refused. Please wait 10 s and try again.',
+        messageId: 'request.tooManyRefused',
+        params: { seconds: 10 },
+        datum: { retryAfterSeconds: 10 },
+      })
+    }
+    // no line per refused request (a flood would fill the log): the warning when the budget
+    // ran out came before
+    expect(logLines.slice(linesBefore)).toEqual([])
+
+    // health and the web app are never refused
+    const health = await fetch(`http://127.0.0.1:${port}/web/health?probe=1`)
+    expect(health.status).toBe(200)
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).not.toBe(429)
+  })
+})

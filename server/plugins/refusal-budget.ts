@@ -1,6 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { FastifyInstance, FastifyServerFactory } from 'fastify'
+import { errorCatalogue } from '../../contract/errors'
 import { systemRoutes } from '../../contract/system'
 import { AppError } from '../http/app-error'
+import { errorEnvelope } from '../http/envelope'
 import type { RefusalBudgetSettings } from '../config'
 import type { Clock } from '../modules/time/clock'
 import { sendError } from './errors'
@@ -28,6 +31,11 @@ export interface RefusalBudget {
   waitSeconds(address: string): number
   /** How many clients are remembered (bounded by `maxAddresses`). */
   clientCount(): number
+  /**
+   * Counts a request answered 429 for want of budget (such answers are not logged one by one:
+   * a flood would fill the log) and gives the count so far.
+   */
+  countRefusal(): number
 }
 
 interface Bucket {
@@ -43,6 +51,7 @@ export function createRefusalBudget(settings: RefusalBudgetSettings, clock: Cloc
   const maxAddresses = settings.maxAddresses ?? defaultMaxAddresses
   const tokensPerMs = settings.perMinute / 60_000
   const buckets = new Map<string, Bucket>()
+  let refusalCount = 0
 
   /** Tokens of a bucket now (refilled since it was last seen, never above the burst). */
   const tokensOf = (bucket: Bucket, nowMs: number) =>
@@ -89,6 +98,7 @@ export function createRefusalBudget(settings: RefusalBudgetSettings, clock: Cloc
       return Math.max(1, Math.ceil((1 - tokens) / tokensPerMs / 1000))
     },
     clientCount: () => buckets.size,
+    countRefusal: () => ++refusalCount,
   }
 }
 
@@ -117,10 +127,101 @@ export function clientKeyOf(address: string): string {
 const refusedStatuses: ReadonlySet<number> = new Set([400, 413, 415])
 
 /** True when a request announces a body (read or not). */
-function hasBody(request: FastifyRequest): boolean {
-  const { headers } = request.raw
+function hasBody(request: IncomingMessage): boolean {
+  const { headers } = request
   const length = headers['content-length']
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/** The error of a client out of budget for `waitSeconds`. */
+function overBudgetError(waitSeconds: number): AppError {
+  return new AppError(
+    'rateLimited',
+    'request.tooManyRefused',
+    { seconds: waitSeconds },
+    { datum: { retryAfterSeconds: waitSeconds } },
+  )
+}
+
+/** The 429 bodies answered so far, by seconds to wait (a handful of values: 1 to 60/perMinute). */
+const overBudgetBodies = new Map<number, Buffer>()
+
+/** The 429 envelope for `waitSeconds`, as bytes, built once per value. */
+function overBudgetBody(waitSeconds: number): Buffer {
+  let body = overBudgetBodies.get(waitSeconds)
+  if (body === undefined) {
+    const error = overBudgetError(waitSeconds)
+    body = Buffer.from(
+      JSON.stringify(
+        errorEnvelope({
+          kind: error.kind,
+          message: error.message,
+          serverMessage: error.serverMessage,
+          ...(error.datum === undefined ? {} : { datum: error.datum }),
+        }),
+      ),
+    )
+    if (overBudgetBodies.size < 1_000) overBudgetBodies.set(waitSeconds, body)
+  }
+  return body
+}
+
+/**
+ * Answers a request of a client out of budget straight on Node's request, before Fastify makes
+ * anything of it (its request and reply objects, route, hooks, logger, an Error with its stack,
+ * the envelope's serialization): the same 429 envelope the hook below gives, as bytes built
+ * once. A flooding client's requests are almost all of this kind, so what one costs is what the
+ * flood takes from everyone else's requests. True when it answered. `address` is the client's
+ * address as the app sees it (without a trusted proxy: the socket's peer).
+ */
+export function answerOverBudget(
+  budget: RefusalBudget,
+  address: string | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+): boolean {
+  if (address === undefined) return false
+  const waitSeconds = budget.waitSeconds(address)
+  if (waitSeconds === 0) return false
+  const url = request.url ?? ''
+  if (!isWebApiPath(url)) return false
+  const queryAt = url.indexOf('?')
+  if ((queryAt < 0 ? url : url.slice(0, queryAt)) === systemRoutes.health.path) return false
+  budget.countRefusal()
+  const body = overBudgetBody(waitSeconds)
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': body.byteLength,
+    'retry-after': String(waitSeconds),
+    'cache-control': 'no-store',
+  }
+  // Reading and throwing away the body would cost what the budget saves.
+  if (hasBody(request)) headers.connection = 'close'
+  response.writeHead(errorCatalogue.rateLimited.httpStatus, headers)
+  response.end(body)
+  return true
+}
+
+/**
+ * Fastify's `serverFactory` for an app without a trusted proxy (the client is the socket's
+ * peer): the HTTP server Fastify would make (same timeouts), whose requests from clients out of
+ * budget are answered by {@link answerOverBudget} before they reach Fastify. Behind a trusted
+ * proxy the client's address comes from its headers, which only Fastify reads: the hook of
+ * {@link registerRefusalBudget} answers then (as it does for `inject`).
+ */
+export function earlyRefusalServerFactory(budget: RefusalBudget): FastifyServerFactory {
+  return (handler, options) => {
+    const server: Server = createServer(options.http ?? {}, (request, response) => {
+      if (!answerOverBudget(budget, request.socket.remoteAddress, request, response)) {
+        handler(request, response)
+      }
+    })
+    server.keepAliveTimeout = options.keepAliveTimeout
+    server.requestTimeout = options.requestTimeout
+    server.setTimeout(options.connectionTimeout)
+    if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket
+    return server
+  }
 }
 
 /**
@@ -137,19 +238,10 @@ export function registerRefusalBudget(app: FastifyInstance, budget: RefusalBudge
     if (waitSeconds === 0) return
     if (request.routeOptions.url === systemRoutes.health.path) return
     if (!isWebApiPath(request.url)) return
+    budget.countRefusal()
     // Reading and throwing away the body would cost what the budget saves.
-    if (hasBody(request)) reply.header('connection', 'close')
-    sendError(
-      request,
-      reply,
-      new AppError(
-        'rateLimited',
-        'request.tooManyRefused',
-        { seconds: waitSeconds },
-        { datum: { retryAfterSeconds: waitSeconds } },
-      ),
-      { isLogged: false },
-    )
+    if (hasBody(request.raw)) reply.header('connection', 'close')
+    sendError(request, reply, overBudgetError(waitSeconds), { isLogged: false })
     return reply
   })
   app.addHook('onResponse', async (request, reply) => {

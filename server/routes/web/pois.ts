@@ -1,26 +1,24 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { batchCreatePoiFieldsSchema, poiLimits, poiRoutes as routes } from '../../../contract/pois'
-import { maxInputDepth } from '../../../contract/json-text'
 import { poiBatchFileMaxBytes } from '../../../contract/template-files'
 import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
 import { defineRoute, documentedRouteOf, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
+import {
+  type PoiListBody,
+  type PoiListCall,
+  poiListBodyLimitBytes,
+  poiListBodySchemas,
+  poiListInputLimits,
+} from '../../modules/pois/poi-list-body'
 import { callerOf } from './project-caller'
 
-/**
- * Bodies of the list calls may carry up to 100,000 POIs: ~600 bytes of JSON each at most for a
- * create or update item with long texts, so 64 MiB; the lists are counted before any item is
- * read (contract/pois.ts), so a longer one is refused cheaply.
- */
-const listBodyLimitBytes = 64 * 1024 * 1024
-
-/**
- * Their shape limits likewise: up to ~40 keys per POI (every field, a few custom properties),
- * counted in the text before it is parsed (the API's default is 10,000 keys per body).
- */
-const listInputLimits = { maxDepth: maxInputDepth, maxKeys: 4_000_000, maxValues: 5_000_000 }
+/** A JSON body of a list call as it arrived, parsed by the route (off the request thread). */
+class RawJsonBody {
+  constructor(readonly bytes: Buffer) {}
+}
 
 /** One POI may carry 200 custom properties of 500 characters and a few 4,000-character texts. */
 const singleBodyLimitBytes = 1024 * 1024
@@ -30,7 +28,7 @@ const mebibyte = 1024 * 1024
 /** POIs (issue 16, contract/pois.ts): the `/poi` calls and `/findModelByPoi`. */
 export function registerPoiRoutes(
   app: FastifyInstance,
-  { pois, poiBatch }: Pick<ServerServices, 'pois' | 'poiBatch'>,
+  { pois, poiBatch, poiListBodies }: Pick<ServerServices, 'pois' | 'poiBatch' | 'poiListBodies'>,
 ): void {
   defineRoute(app, routes.creatPoi, {
     bodyLimitBytes: singleBodyLimitBytes,
@@ -70,23 +68,41 @@ export function registerPoiRoutes(
     handler: ({ body, user, request }) =>
       pois.modelIds(callerOf(request, user, body.project_token), body.id),
   })
-  defineRoute(app, routes.creatPoiList, {
-    bodyLimitBytes: listBodyLimitBytes,
-    inputLimits: listInputLimits,
-    handler: ({ body, query, user }) =>
-      pois.createList(user, body.projectid, body.list, {
-        isCopyProperties: query.isCopyProperties,
-      }),
-  })
-  defineRoute(app, routes.deletePoiList, {
-    bodyLimitBytes: listBodyLimitBytes,
-    inputLimits: listInputLimits,
-    handler: ({ body, user }) => pois.removeList(user, body.ids),
-  })
-  defineRoute(app, routes.updataPoiList, {
-    bodyLimitBytes: listBodyLimitBytes,
-    inputLimits: listInputLimits,
-    handler: ({ body, user }) => pois.updateList(user, body.list),
+  app.register(async (lists) => {
+    // The list calls' JSON bodies (up to 64 MiB) reach their route as bytes: a large one is
+    // parsed and validated in a worker thread (modules/pois/poi-list-body-job.ts), not here.
+    lists.removeContentTypeParser('application/json')
+    lists.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, new RawJsonBody(body as Buffer)),
+    )
+    const parseListBody =
+      <Call extends PoiListCall>(call: Call) =>
+      async (raw: unknown, request: FastifyRequest): Promise<PoiListBody<Call>> => {
+        if (raw instanceof RawJsonBody) {
+          return poiListBodies.parse(request.user!.id, call, raw.bytes)
+        }
+        // form and multipart bodies are parsed already (and bounded by their own limits)
+        const schema = poiListBodySchemas[call]
+        return parseInput(schema, raw ?? {}, poiListInputLimits) as PoiListBody<Call>
+      }
+    defineRoute(lists, routes.creatPoiList, {
+      bodyLimitBytes: poiListBodyLimitBytes,
+      parseBody: parseListBody('creatPoiList'),
+      handler: ({ body, query, user }) =>
+        pois.createList(user, body.projectid, body.list, {
+          isCopyProperties: query.isCopyProperties,
+        }),
+    })
+    defineRoute(lists, routes.deletePoiList, {
+      bodyLimitBytes: poiListBodyLimitBytes,
+      parseBody: parseListBody('deletePoiList'),
+      handler: ({ body, user }) => pois.removeList(user, body.ids),
+    })
+    defineRoute(lists, routes.updataPoiList, {
+      bodyLimitBytes: poiListBodyLimitBytes,
+      parseBody: parseListBody('updataPoiList'),
+      handler: ({ body, user }) => pois.updateList(user, body.list),
+    })
   })
   defineRoute(app, routes.findModelByPoi, {
     handler: ({ body, user, request }) =>
