@@ -4,6 +4,7 @@ import { cityRoutes } from './city'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
+import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
 import { poiRoutes } from './pois'
 import { projectRoutes } from './project'
@@ -28,6 +29,7 @@ export const webRouteAreas = {
   files: fileRoutes,
   geo: geoRoutes,
   gml: gmlRoutes,
+  modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
   pois: poiRoutes,
   project: projectRoutes,

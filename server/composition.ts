@@ -37,6 +37,7 @@ import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
 import { createNoticesService } from './modules/notices/notices.service'
+import { createModelCopyService } from './modules/pois/model-copy.service'
 import { createPoiBatchService } from './modules/pois/poi-batch.service'
 import { createPoisService } from './modules/pois/pois.service'
 import { seedProjectCases } from './modules/projects/project-cases'
@@ -181,6 +182,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       access,
       batchFilesDirectory: poiBatchFilesDirectory(config.dataDir),
     }),
+    modelCopy: createModelCopyService({ database, clock, access }),
   }
   // POIs (made from templates) go with their project: after floors and models, which they name
   lifecycleHooks.push(pois.lifecycleHook)

@@ -18,6 +18,7 @@ import type { JobKind, JobQueue } from './modules/jobs/job-queue'
 import type { MapProxy } from './modules/map-proxy/map-proxy.service'
 import type { NoticesRepository } from './modules/notices/notices.repository'
 import type { NoticesService } from './modules/notices/notices.service'
+import type { ModelCopyService } from './modules/pois/model-copy.service'
 import type { PoiBatchService } from './modules/pois/poi-batch.service'
 import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
@@ -104,6 +105,8 @@ export type ServerServices = {
 export interface PoiServices {
   pois: PoisService
   poiBatch: PoiBatchService
+  /** A city model copied with its POIs (contract/model-copy.ts). */
+  modelCopy: ModelCopyService
 }
 
 /**

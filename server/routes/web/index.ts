@@ -6,6 +6,7 @@ import { registerCityArea } from './city'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerNoticeRoutes } from './notice'
+import { registerModelCopyRoutes } from './model-copy'
 import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
 import { registerRegisterRoutes } from './register'
@@ -44,6 +45,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerTemplateRoutes,
   registerTemplateFileRoutes,
   registerPoiRoutes,
+  registerModelCopyRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */
