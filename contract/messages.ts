@@ -490,6 +490,9 @@ export const serverMessages = {
   'poi.sourceNotFound': 'The POI to copy is not a POI of this project.',
   'poi.distanceOrder': 'The minimum view distance must not exceed the maximum.',
   'poi.templateNotUsable': 'This template does not exist or is not yours.',
+  'modelCopy.tooManyPois':
+    'These copies would create {count} POIs; one copy call creates at most {max}.',
+  'modelCopy.outOfRange': 'Copy {copy} would move a POI off the map (latitude or height range).',
   'poiBatch.chooseFileOrCsv': 'Choose the filled batch-POI file (.xlsx or .csv).',
   'poiBatch.fileNotFound': 'This batch-POI file does not exist.',
   'poiBatch.notCsv': 'The file is neither an Excel workbook (.xlsx) nor a CSV text file.',

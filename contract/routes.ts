@@ -6,6 +6,7 @@ import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { iotRoutes } from './iot'
+import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
 import { orderRoutes } from './orders'
 import { poiRoutes } from './pois'
@@ -34,6 +35,7 @@ export const webRouteAreas = {
   geo: geoRoutes,
   gml: gmlRoutes,
   iot: iotRoutes,
+  modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
   orders: orderRoutes,
   pois: poiRoutes,

@@ -42,6 +42,7 @@ import { createNoticesService } from './modules/notices/notices.service'
 import { createOrdersService } from './modules/orders/orders.service'
 import { createPricesService } from './modules/orders/price-items'
 import { createRechargesService } from './modules/orders/recharges.service'
+import { createModelCopyService } from './modules/pois/model-copy.service'
 import { createPoiBatchService } from './modules/pois/poi-batch.service'
 import { createPoiListBodies } from './modules/pois/poi-list-body-job'
 import { createPoisService } from './modules/pois/pois.service'
@@ -190,6 +191,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       batchFilesDirectory: poiBatchFilesDirectory(config.dataDir),
     }),
     poiListBodies: createPoiListBodies({ jobs }),
+    modelCopy: createModelCopyService({ database, clock, access }),
   }
   // POIs (made from templates) go with their project: after floors and models, which they name
   lifecycleHooks.push(pois.lifecycleHook)

@@ -23,6 +23,7 @@ import type { NoticesService } from './modules/notices/notices.service'
 import type { OrdersService } from './modules/orders/orders.service'
 import type { PricesService } from './modules/orders/price-items'
 import type { RechargesService } from './modules/orders/recharges.service'
+import type { ModelCopyService } from './modules/pois/model-copy.service'
 import type { PoiBatchService } from './modules/pois/poi-batch.service'
 import type { PoiListBodies } from './modules/pois/poi-list-body-job'
 import type { PoisService } from './modules/pois/pois.service'
@@ -126,6 +127,8 @@ export interface PoiServices {
   poiBatch: PoiBatchService
   /** The list calls' bodies, large ones parsed in a worker thread. */
   poiListBodies: PoiListBodies
+  /** A city model copied with its POIs (contract/model-copy.ts). */
+  modelCopy: ModelCopyService
 }
 
 /**

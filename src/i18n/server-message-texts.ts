@@ -654,6 +654,12 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'poi.sourceNotFound': msg({ message: 'The POI to copy is not a POI of this project.' }),
   'poi.distanceOrder': msg({ message: 'The minimum view distance must not exceed the maximum.' }),
   'poi.templateNotUsable': msg({ message: 'This template does not exist or is not yours.' }),
+  'modelCopy.tooManyPois': msg({
+    message: 'These copies would create {count} POIs; one copy call creates at most {max}.',
+  }),
+  'modelCopy.outOfRange': msg({
+    message: 'Copy {copy} would move a POI off the map (latitude or height range).',
+  }),
   'poiBatch.chooseFileOrCsv': msg({ message: 'Choose the filled batch-POI file (.xlsx or .csv).' }),
   'poiBatch.fileNotFound': msg({ message: 'This batch-POI file does not exist.' }),
   'poiBatch.notCsv': msg({

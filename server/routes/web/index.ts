@@ -10,6 +10,7 @@ import { registerIotRoutes } from './iot'
 import { registerIotIngestRoutes } from './iot-ingest'
 import { registerNoticeRoutes } from './notice'
 import { registerOrderRoutes } from './orders'
+import { registerModelCopyRoutes } from './model-copy'
 import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
 import { registerRegisterRoutes } from './register'
@@ -54,6 +55,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerIotIngestRoutes,
   registerOrderRoutes,
   registerStyleRoutes,
+  registerModelCopyRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */

@@ -21,6 +21,7 @@ import { CityMapStatus } from './CityMapStatus'
 import { CityStatusBar } from './CityStatusBar'
 import { CityMapControls } from './map-controls/CityMapControls'
 import { BasemapTab } from './basemap/BasemapTab'
+import { ModelPoiTab } from './model-poi/ModelPoiTab'
 import { MonomerTab } from './monomer/MonomerTab'
 import { ObliqueTab } from './oblique/ObliqueTab'
 import { handleCityPoiClick, hoverCityPoi } from './pois/city-poi-actions'
@@ -110,14 +111,16 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   }
 
   const moduleTitle = i18n._(module.title)
+  // The model-POI page: a click on a POI selects it, beside every POI it picks the building.
+  const isModelPoi = module.id === 'model' && tab.id === 'poi'
   const onMapClick =
     tab.id === 'monomer' && module.id === 'model'
       ? (point: { x: number; y: number }) => void pickBuildingAt(engine, point)
-      : module.id === 'poi'
+      : module.id === 'poi' || isModelPoi
         ? (point: { x: number; y: number }) =>
             void handleCityPoiClick(engine, point, {
               // Monomer POI: a click beside every POI selects the building there.
-              ...(tab.id === 'monomerPoi'
+              ...(tab.id === 'monomerPoi' || isModelPoi
                 ? { onNoPoi: (at: { x: number; y: number }) => void pickBuildingAt(engine, at) }
                 : {}),
             })
@@ -183,7 +186,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
           <CityMap
             onMapClick={onMapClick}
             onMapPointerMove={
-              module.id === 'poi' ? (point) => hoverCityPoi(engine, point) : undefined
+              module.id === 'poi' || isModelPoi ? (point) => hoverCityPoi(engine, point) : undefined
             }
           />
           <CityMapStatus store={store} />
@@ -229,6 +232,7 @@ function CityTabContent({
   if (loadState !== 'ready') return <Spinner label={t`Loading…`} />
   if (tab.id === 'oblique') return <ObliqueTab />
   if (tab.id === 'monomer') return <MonomerTab />
+  if (tab.id === 'poi') return <ModelPoiTab />
   if (tab.id === 'basemap') return <BasemapTab />
   if (tab.id === 'manage') return <CityPoiManageTab />
   if (tab.id === 'inventory') return <CityPoiInventoryTab />

@@ -60,7 +60,7 @@ export const cityModules: readonly CityModule[] = [
     tabs: [
       { id: 'library', title: msg`Model library`, isBuilt: false },
       { id: 'monomer', title: msg`Monomer`, isBuilt: true },
-      { id: 'poi', title: msg`Model POI`, isBuilt: false },
+      { id: 'poi', title: msg`Model POI`, isBuilt: true },
       { id: 'animation', title: msg`Model animation`, isBuilt: false },
     ],
     defaultTabId: 'monomer',

@@ -1,0 +1,261 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useEffect, useMemo, useState } from 'react'
+import type { GisModel } from '../../../api/city'
+import { type CopyModelDatum, modelCopyLimits } from '../../../api/model-copy'
+import type { ModelPoiItem } from '../../../api/pois'
+import { showErrorToast } from '../../../components/feedback/error-text'
+import { type PoiEntry, type PoiStore, poiStore } from '../../../state/pois'
+import { Button, Dialog, NumberInput, TextField } from '../../../ui'
+import {
+  type CopyLayout,
+  type CopyLayoutKind,
+  copyCount,
+  copyLayoutKinds,
+  copyLimits,
+  copyOffsets,
+  defaultCopyLayout,
+  validateCopyLayout,
+} from '../../pois/copy-layouts'
+import { copiesOf, copyName } from '../../pois/PoiCopyDialog'
+import type { ModelPoiServices } from './model-poi-services'
+
+/** Props of {@link ModelCopyDialog}. */
+export interface ModelCopyDialogProps {
+  /** The model to copy; null: closed. */
+  model: GisModel | null
+  /** The POIs attached to it (they are copied along). */
+  items: readonly ModelPoiItem[]
+  services: ModelPoiServices
+  onClose: () => void
+  onCopied: (datum: CopyModelDatum) => void
+  store?: PoiStore
+}
+
+/**
+ * Model copy (SPEC §2 "model copy" popup): copies a model with its POIs in the layouts of POI
+ * copy (default, single row, single column, array, multi-layer array; spacings in metres). The
+ * copied POIs are drawn as ghosts while the numbers change; Copy makes every copy in one
+ * `copyModel` call, so a refusal leaves nothing half-copied.
+ */
+export function ModelCopyDialog({
+  model,
+  items,
+  services,
+  onClose,
+  onCopied,
+  store = poiStore,
+}: ModelCopyDialogProps) {
+  const { t } = useLingui()
+  const [layout, setLayout] = useState<CopyLayout>(() => defaultCopyLayout('singleRow'))
+  const [baseName, setBaseName] = useState('')
+  const [isCopyProperties, setIsCopyProperties] = useState(true)
+  const [isCopying, setIsCopying] = useState(false)
+  const isOpen = model !== null
+
+  // a new model to copy starts from its own name
+  useEffect(() => {
+    if (model) setBaseName(model.modelname)
+  }, [model])
+
+  const itemsKey = items.map((item) => item.id).join(',')
+  const sources = useMemo(
+    () =>
+      itemsKey === ''
+        ? []
+        : itemsKey
+            .split(',')
+            .map((id) => store.get(id))
+            .filter((entry): entry is PoiEntry => entry !== undefined),
+    [itemsKey, store],
+  )
+  const issues = validateCopyLayout(layout)
+  const copies = Object.keys(issues).length === 0 ? copyCount(layout) : 0
+  const isTooMany = copies > modelCopyLimits.maxCopies
+  const name = baseName.trim()
+  const isValid = Object.keys(issues).length === 0 && !isTooMany && name !== ''
+
+  useEffect(() => {
+    if (!isOpen || !isValid || sources.length === 0) {
+      store.setGhosts([])
+      return undefined
+    }
+    const ghosts = copiesOf(store, sources, layout).map((copy, index) =>
+      store.scenePoiOf({
+        id: `model-ghost-${index}`,
+        name: copy.name,
+        templateId: copy.template.id,
+        position: copy.position,
+        heading: copy.heading ?? 0,
+        pitch: copy.pitch ?? 0,
+        roll: copy.roll ?? 0,
+        floorId: null,
+        pid: '',
+        devicecode: '',
+        level: 0,
+        distanceMin: null,
+        distanceMax: null,
+        isPending: true,
+      }),
+    )
+    store.setGhosts(ghosts)
+    return () => store.setGhosts([])
+  }, [isOpen, isValid, sources, layout, store])
+
+  const labels: Record<CopyLayoutKind, string> = {
+    default: t`Default`,
+    singleRow: t`Single row`,
+    singleColumn: t`Single column`,
+    array: t`Array`,
+    multiLayerArray: t`Multi-layer array`,
+  }
+  const count = (label: string, field: string, value: number) => (
+    <NumberInput
+      key={field}
+      label={label}
+      value={value}
+      min={1}
+      max={modelCopyLimits.maxCopies}
+      step={1}
+      precision={0}
+      onChange={(next) => setLayout((current) => ({ ...current, [field]: next }) as CopyLayout)}
+    />
+  )
+  const spacing = (label: string, field: string, value: number) => (
+    <NumberInput
+      key={field}
+      label={label}
+      value={value}
+      min={-copyLimits.maxSpacingMeters}
+      max={copyLimits.maxSpacingMeters}
+      step={1}
+      precision={2}
+      unit={t`m`}
+      onChange={(next) => setLayout((current) => ({ ...current, [field]: next }) as CopyLayout)}
+    />
+  )
+
+  async function copy() {
+    if (!model || !isValid) return
+    setIsCopying(true)
+    try {
+      const datum = await services.copyModel({
+        model_id: model.id,
+        isCopyProperties,
+        copies: copyOffsets(layout).map((offset, index) => ({
+          modelname: copyName(name, index),
+          east: offset.eastMeters,
+          north: offset.northMeters,
+          up: offset.upMeters,
+        })),
+      })
+      onCopied(datum)
+      onClose()
+    } catch (error) {
+      showErrorToast(error)
+    } finally {
+      setIsCopying(false)
+    }
+  }
+
+  const modelname = model?.modelname ?? ''
+  const poiTotal = copies * items.length
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onOpenChange={(open) => {
+        if (!open) onClose()
+      }}
+      title={t`Model copy`}
+      description={<Trans>Copies of {modelname} with its POIs</Trans>}
+      widthPx={520}
+      footer={
+        <>
+          <Button onClick={onClose}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button
+            variant="primary"
+            onClick={() => void copy()}
+            isBusy={isCopying}
+            disabled={!isValid}
+          >
+            <Trans>Copy</Trans>
+          </Button>
+        </>
+      }
+    >
+      <div className="ts-poi-copy" data-testid="model-copy">
+        <TextField
+          label={t`Name of the copies`}
+          value={baseName}
+          maxLength={modelCopyLimits.modelnameMaxLength - 5}
+          required
+          onChange={(event) => setBaseName(event.target.value)}
+          {...(name === '' ? { error: t`Give the copies a name.` } : {})}
+          hint={t`Numbered: ${copyName(name || modelname, 0)}, ${copyName(name || modelname, 1)}…`}
+        />
+        <fieldset className="ts-poi-copy__layouts">
+          <legend>
+            <Trans>Layout</Trans>
+          </legend>
+          {copyLayoutKinds.map((kind) => (
+            <label key={kind}>
+              <input
+                type="radio"
+                name="model-copy-layout"
+                value={kind}
+                checked={layout.kind === kind}
+                onChange={() => setLayout(defaultCopyLayout(kind))}
+              />
+              {labels[kind]}
+            </label>
+          ))}
+        </fieldset>
+        <div className="ts-poi-copy__numbers">
+          {layout.kind === 'default' ||
+          layout.kind === 'singleRow' ||
+          layout.kind === 'singleColumn'
+            ? [
+                count(t`Count`, 'count', layout.count),
+                spacing(t`Spacing`, 'spacingMeters', layout.spacingMeters),
+              ]
+            : [
+                count(t`Rows`, 'rows', layout.rows),
+                count(t`Columns`, 'columns', layout.columns),
+                ...(layout.kind === 'multiLayerArray'
+                  ? [count(t`Layers`, 'layers', layout.layers)]
+                  : []),
+                spacing(t`Row spacing`, 'rowSpacingMeters', layout.rowSpacingMeters),
+                spacing(t`Column spacing`, 'columnSpacingMeters', layout.columnSpacingMeters),
+                ...(layout.kind === 'multiLayerArray'
+                  ? [spacing(t`Layer spacing`, 'layerSpacingMeters', layout.layerSpacingMeters)]
+                  : []),
+              ]}
+        </div>
+        <label className="ts-poi-copy__properties">
+          <input
+            type="checkbox"
+            checked={isCopyProperties}
+            onChange={(event) => setIsCopyProperties(event.target.checked)}
+          />
+          <Trans>Copy custom properties</Trans>
+        </label>
+        <p className="ts-poi-copy__total" aria-live="polite">
+          {isTooMany ? (
+            <span role="alert">
+              <Trans>At most {modelCopyLimits.maxCopies} copies of a model at a time.</Trans>
+            </span>
+          ) : issues.copies === 'range' ? (
+            <span role="alert">
+              <Trans>This layout makes no copies; add a row, column or layer.</Trans>
+            </span>
+          ) : (
+            <Trans>
+              Creates {copies} models and {poiTotal} POIs (previewed in the scene).
+            </Trans>
+          )}
+        </p>
+      </div>
+    </Dialog>
+  )
+}
