@@ -6,7 +6,8 @@ import { poiStore } from '../../../state/pois'
 import { Button, EmptyState, Spinner, TextField } from '../../../ui'
 import { PoiControl } from '../../pois/PoiControl'
 import { useCanEditCityProject } from '../city-context'
-import { cityPoiUi, sceneTemplateOf } from './city-poi-actions'
+import { templateInfoOf } from '../../pois/poi-services'
+import { cityPoiUi } from './city-poi-actions'
 import './city-pois.css'
 
 /** Templates listed per page in the chooser. */
@@ -107,7 +108,7 @@ export function CityPoiManageTab() {
                       aria-pressed={isChosen}
                       onClick={() => {
                         cityPoiUi.activeTool = null
-                        cityPoiUi.placingTemplate = isChosen ? null : sceneTemplateOf(template)
+                        cityPoiUi.placingTemplate = isChosen ? null : templateInfoOf(template)
                       }}
                     >
                       {picture ? <img src={picture} alt="" /> : <span aria-hidden="true" />}

@@ -1,5 +1,4 @@
 import { proxy } from 'valtio'
-import type { Template } from '../../../api/templates'
 import type { EngineHandle } from '../../../engine-bridge'
 import { type PoiStore, type PoiTemplateInfo, poiStore } from '../../../state/pois'
 import type { PoiModeTool } from '../../pois/poi-control'
@@ -13,21 +12,6 @@ export const cityPoiUi = proxy<{
   placingTemplate: PoiTemplateInfo | null
   activeTool: PoiModeTool | null
 }>({ placingTemplate: null, activeTool: null })
-
-/** A template of the library as the POI store and scene draw it. */
-export function sceneTemplateOf(template: Template): PoiTemplateInfo {
-  return {
-    id: template.id,
-    name: template.name,
-    type: template.type,
-    category_node_id: template.category_id,
-    poicategory_code: template.poicategory_code,
-    iconpath: template.iconpath || template.icon_path,
-    jpg_name: template.jpg_name,
-    sbm_name: template.glbf_name,
-    filepath: template.file_path,
-  }
-}
 
 /** The name a new POI gets: its template's name and the next free number ("Camera 3"). */
 export function nextPoiName(templateName: string, existingNames: Iterable<string>): string {
