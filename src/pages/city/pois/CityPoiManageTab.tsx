@@ -16,7 +16,7 @@ const templatePageSize = 100
 /**
  * "Manage POI" (SPEC §2 city POI tabs): choose a template, click on the map or on the oblique
  * photography to place POIs of it, click a POI to select it, and move, lift, turn, undo or
- * delete it with the POI control bar (move: a click on the map puts it there).
+ * delete it with the POI control bar (move: drag the selected POI over the map).
  */
 export function CityPoiManageTab() {
   const { t } = useLingui()
@@ -169,7 +169,10 @@ export function CityPoiManageTab() {
             )}
             {ui.activeTool === 'move' && (
               <p className="ts-city-tab__hint">
-                <Trans>Click on the map or on the oblique photography to move the POI there.</Trans>
+                <Trans>
+                  Press on the selected POI and drag it over the map or the oblique photography;
+                  release to save, Esc to cancel.
+                </Trans>
               </p>
             )}
           </>
