@@ -23,6 +23,7 @@ import { FeatureSelection } from './feature-selection'
 import { attachMapControls, type MapControls } from './map-controls'
 import { paceGpuFrames } from './library-internals'
 import { CityPois } from './pois/city-pois'
+import { PoiDragHold } from './pois/poi-drag'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
 import { TilesetStreams } from './tileset-streams'
 
@@ -87,6 +88,8 @@ export class CityScene {
   readonly mapControls: MapControls
   /** The POIs drawn in the city (issue 16). */
   readonly pois: CityPois
+  /** Holds the camera gestures while a selected POI is dragged. */
+  readonly poiDrag: PoiDragHold
   private readonly disposeFramePacing: () => void
   private isDisposed = false
   private renderedFrameCount = 0
@@ -152,6 +155,11 @@ export class CityScene {
     this.camera = new CityCameraController(context, options.controls, this.streams, this.selection)
     this.mapControls = attachMapControls(this.map, context.publish)
     this.pois = new CityPois(context, (x, y) => this.selection.pick(x, y))
+    this.poiDrag = new PoiDragHold(
+      this.map,
+      (x, y) => this.pois.pickAt(x, y, false),
+      (id) => this.pois.isSelected(id),
+    )
 
     this.map.on('render', () => this.onRender())
     this.publish({

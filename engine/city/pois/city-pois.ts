@@ -130,6 +130,10 @@ export class CityPois {
     this.redraw()
   }
 
+  isSelected(id: string): boolean {
+    return this.selectedIds.includes(id)
+  }
+
   /** The POI drawn under a canvas point (CSS pixels), or null; `select` makes it the selection. */
   pickAt(x: number, y: number, select: boolean): { poiId: string } | null {
     const poi = this.pickPoi(x, y)

@@ -2,6 +2,7 @@ import type { CityCommands } from '../../api/city-commands'
 import type { CommandHandlers } from '../../api/commands'
 import { EngineError } from '../../api/errors'
 import type { PoiCommands, PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
+import type { CityPoiDragCommands } from '../../api/poi-drag-commands'
 import type { CityScene } from '../city-scene'
 
 function invalid(message: string, detail?: string): EngineError {
@@ -51,7 +52,10 @@ function checkScreenPoint(x: number, y: number): void {
  */
 export function createCityPoiHandlers(
   openScene: () => CityScene,
-): Pick<CommandHandlers, keyof PoiCommands<'city'> & keyof CityCommands> {
+): Pick<
+  CommandHandlers,
+  (keyof PoiCommands<'city'> | keyof CityPoiDragCommands) & keyof CityCommands
+> {
   return {
     'city.setPoiLooks': async ({ looks }) => {
       checkLooks(looks)
@@ -103,6 +107,14 @@ export function createCityPoiHandlers(
       if (!position) throw invalid(`No POI ${id} in the city.`, id)
       const zoom = Math.max(18, scene.currentZoom())
       await scene.flyTo({ lng: position[0], lat: position[1], zoom })
+      return undefined
+    },
+    'city.beginPoiDrag': async ({ x, y }) => {
+      checkScreenPoint(x, y)
+      return openScene().poiDrag.begin(x, y)
+    },
+    'city.endPoiDrag': async () => {
+      openScene().poiDrag.end()
       return undefined
     },
     'city.poiToScreen': async ({ position }) => {

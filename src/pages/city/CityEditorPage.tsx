@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import type { PageProps } from '../../app/page-props'
 import { navigateHash, useHashPath } from '../../app/hash-location'
@@ -28,6 +28,7 @@ import { handleCityPoiClick, hoverCityPoi } from './pois/city-poi-actions'
 import { CityMonomerPoiTab } from './pois/CityMonomerPoiTab'
 import { CityPoiInventoryTab } from './pois/CityPoiInventoryTab'
 import { CityPoiManageTab } from './pois/CityPoiManageTab'
+import { useCityPoiDrag } from './pois/use-city-poi-drag'
 import { useCityPois } from './pois/use-city-pois'
 import './city.css'
 
@@ -93,6 +94,8 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   )
   useFileAddressRenewal(projectId ? findAddressesAgain : null)
   useCityPois(projectId)
+  const stageRef = useRef<HTMLDivElement>(null)
+  useCityPoiDrag(engine, stageRef, module.id === 'poi' && projectId !== null)
 
   if (!projectId) {
     return (
@@ -182,7 +185,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
             />
           </div>
         </SidePanel>
-        <div className="ts-city__stage">
+        <div className="ts-city__stage" ref={stageRef}>
           <CityMap
             onMapClick={onMapClick}
             onMapPointerMove={

@@ -4,12 +4,9 @@ import { useSnapshot } from 'valtio'
 import { listTemplates, type Template } from '../../../api/templates'
 import { type PoiStore, poiStore, templatePictureUrl } from '../../../state/pois'
 import { Button, EmptyState, ErrorState, Spinner, TextField } from '../../../ui'
-import { PoiBatchAddDialog } from '../../pois/PoiBatchAddDialog'
-import { PoiClassify } from '../../pois/PoiClassify'
-import { PoiCopyDialog } from '../../pois/PoiCopyDialog'
-import { PoiInventory } from '../../pois/PoiInventory'
-import { PoiTable } from '../../pois/PoiTable'
-import { poiEditing, sceneTemplateOf } from './poi-editing'
+import { PoiSharedScreens } from '../../pois/PoiSharedScreens'
+import { templateInfoOf } from '../../pois/poi-services'
+import { poiEditing } from './poi-editing'
 
 /** How many POIs the panel lists (the shared inventory and table page through all of them). */
 const listedPoiCount = 200
@@ -45,42 +42,8 @@ export function PoiModulePanel({ store = poiStore }: { store?: PoiStore }) {
           <Trans>POIs in this building</Trans>
         </h2>
         <PoiList store={store} />
-        <SharedPoiScreens store={store} />
+        <PoiSharedScreens store={store} />
       </section>
-    </div>
-  )
-}
-
-/**
- * The shared POI screens (src/pages/pois): inventory, classify, the multi-function table, and
- * the copy and batch-add dialogs, on the same store as the scene.
- */
-function SharedPoiScreens({ store }: { store: PoiStore }) {
-  const snapshot = useSnapshot(store.state)
-  const [copying, setCopying] = useState<readonly string[] | null>(null)
-  const [isBatchOpen, setBatchOpen] = useState(false)
-  const [isTableOpen, setTableOpen] = useState(false)
-  return (
-    <div className="ts-bim4-poi__shared">
-      <div className="ts-bim4-poi__actions">
-        <Button
-          disabled={snapshot.selectedIds.length === 0}
-          onClick={() => setCopying([...snapshot.selectedIds])}
-        >
-          <Trans>Copy</Trans>
-        </Button>
-        <Button onClick={() => setBatchOpen(true)}>
-          <Trans>Batch add POI</Trans>
-        </Button>
-        <Button aria-pressed={isTableOpen} onClick={() => setTableOpen((value) => !value)}>
-          <Trans>Table</Trans>
-        </Button>
-      </div>
-      <PoiInventory store={store} heightPx={280} />
-      <PoiClassify store={store} />
-      {isTableOpen && <PoiTable store={store} heightPx={360} />}
-      <PoiCopyDialog sourceIds={copying} onClose={() => setCopying(null)} store={store} />
-      <PoiBatchAddDialog isOpen={isBatchOpen} onClose={() => setBatchOpen(false)} store={store} />
     </div>
   )
 }
@@ -130,7 +93,7 @@ function TemplatePicker() {
       {answer.status === 'ready' && answer.list.length > 0 && (
         <ul className="ts-bim4-poi__template-list">
           {answer.list.map((template) => {
-            const scene = sceneTemplateOf(template)
+            const scene = templateInfoOf(template)
             const picture = templatePictureUrl(scene)
             const isChosen = editing.placingTemplate?.id === template.id
             return (

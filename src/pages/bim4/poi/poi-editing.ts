@@ -1,6 +1,5 @@
 import { proxy } from 'valtio'
 import type { Vector3Tuple } from '../../../../engine/api'
-import type { Template } from '../../../api/templates'
 import type { PoiTemplateInfo } from '../../../state/pois'
 import type { PoiModeTool } from '../../pois/poi-control'
 
@@ -23,21 +22,6 @@ export const poiEditing = proxy<PoiEditingState>({ placingTemplate: null, active
 export function resetPoiEditing(): void {
   poiEditing.placingTemplate = null
   poiEditing.activeTool = null
-}
-
-/** A template of the template list as the POI store draws and creates POIs of it. */
-export function sceneTemplateOf(template: Template): PoiTemplateInfo {
-  return {
-    id: template.id,
-    name: template.name,
-    type: template.type,
-    category_node_id: template.category_id,
-    poicategory_code: template.poicategory_code,
-    iconpath: template.iconpath,
-    jpg_name: template.jpg_name,
-    sbm_name: template.glbf_name,
-    filepath: template.file_path,
-  }
 }
 
 /**

@@ -1,77 +1,19 @@
-import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
-import { useSnapshot } from 'valtio'
-import { poiStore, templatePictureUrl } from '../../../state/pois'
-import { EmptyState, Spinner, TextField } from '../../../ui'
+import { poiStore } from '../../../state/pois'
+import { PoiSharedScreens } from '../../pois/PoiSharedScreens'
+import { useCanEditCityProject } from '../city-context'
 import './city-pois.css'
 
-/** Items shown at once; a search narrows 100,000 POIs down. */
-const shownAtMost = 200
-
 /**
- * "POI inventory" (SPEC §2 city POI tabs): the project's POIs with their picture, name and
- * device code; search by name or device code; a click selects the POI and flies to it.
+ * "POI inventory" (SPEC §2 city POI tabs): the shared POI screens on the city's POIs, as the
+ * building's POI module shows them: the inventory (search, edit, delete; a click selects the
+ * POI and flies there), POI classify, the multi-function table, POI copy (laid out in metres
+ * east/north/up, at each POI's own latitude) and batch add.
  */
 export function CityPoiInventoryTab() {
-  const { t } = useLingui()
-  const { status, selectedIds } = useSnapshot(poiStore.state)
-  useSnapshot(poiStore.state).revision
-  const [keyword, setKeyword] = useState('')
-  const needle = keyword.trim().toLowerCase()
-  const matching = poiStore
-    .entries()
-    .filter(
-      (entry) =>
-        !needle ||
-        entry.name.toLowerCase().includes(needle) ||
-        entry.devicecode.toLowerCase().includes(needle),
-    )
-  const shown = matching.slice(0, shownAtMost)
-
-  if (status === 'loading') return <Spinner label={t`Loading…`} />
+  const canEdit = useCanEditCityProject()
   return (
     <div className="ts-city-tab" data-testid="city-poi-inventory">
-      <TextField
-        label={t`Search by name or device code`}
-        value={keyword}
-        onChange={(event) => setKeyword(event.target.value)}
-      />
-      {shown.length === 0 ? (
-        <EmptyState title={<Trans>No POIs</Trans>} />
-      ) : (
-        <ul className="ts-city-pois__list" aria-label={t`POI inventory`}>
-          {shown.map((entry) => {
-            const template = poiStore.template(entry.templateId)
-            const picture = template ? templatePictureUrl(template) : ''
-            return (
-              <li key={entry.id}>
-                <button
-                  type="button"
-                  className="ts-city-pois__item"
-                  aria-current={selectedIds.includes(entry.id)}
-                  onClick={() => {
-                    poiStore.select([entry.id])
-                    poiStore.flyTo(entry.id)
-                  }}
-                >
-                  {picture && <img src={picture} alt="" width={20} height={20} />}
-                  <span>{entry.name}</span>
-                  {entry.devicecode && (
-                    <span className="ts-city-pois__template-kind">{entry.devicecode}</span>
-                  )}
-                </button>
-              </li>
-            )
-          })}
-        </ul>
-      )}
-      {matching.length > shown.length && (
-        <p className="ts-city-tab__hint">
-          <Trans>
-            {shown.length} of {matching.length} shown: search to narrow the list.
-          </Trans>
-        </p>
-      )}
+      <PoiSharedScreens store={poiStore} canEdit={canEdit} inventoryHeightPx={320} />
     </div>
   )
 }

@@ -6,7 +6,8 @@ import { poiStore } from '../../../state/pois'
 import { Button, EmptyState, Spinner, TextField } from '../../../ui'
 import { PoiControl } from '../../pois/PoiControl'
 import { useCanEditCityProject } from '../city-context'
-import { cityPoiUi, sceneTemplateOf } from './city-poi-actions'
+import { templateInfoOf } from '../../pois/poi-services'
+import { cityPoiUi } from './city-poi-actions'
 import './city-pois.css'
 
 /** Templates listed per page in the chooser. */
@@ -15,7 +16,7 @@ const templatePageSize = 100
 /**
  * "Manage POI" (SPEC §2 city POI tabs): choose a template, click on the map or on the oblique
  * photography to place POIs of it, click a POI to select it, and move, lift, turn, undo or
- * delete it with the POI control bar (move: a click on the map puts it there).
+ * delete it with the POI control bar (move: drag the selected POI over the map).
  */
 export function CityPoiManageTab() {
   const { t } = useLingui()
@@ -107,7 +108,7 @@ export function CityPoiManageTab() {
                       aria-pressed={isChosen}
                       onClick={() => {
                         cityPoiUi.activeTool = null
-                        cityPoiUi.placingTemplate = isChosen ? null : sceneTemplateOf(template)
+                        cityPoiUi.placingTemplate = isChosen ? null : templateInfoOf(template)
                       }}
                     >
                       {picture ? <img src={picture} alt="" /> : <span aria-hidden="true" />}
@@ -168,7 +169,10 @@ export function CityPoiManageTab() {
             )}
             {ui.activeTool === 'move' && (
               <p className="ts-city-tab__hint">
-                <Trans>Click on the map or on the oblique photography to move the POI there.</Trans>
+                <Trans>
+                  Press on the selected POI and drag it over the map or the oblique photography;
+                  release to save, Esc to cancel.
+                </Trans>
               </p>
             )}
           </>

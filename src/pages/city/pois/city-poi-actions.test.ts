@@ -66,16 +66,16 @@ describe('clicks on the city map in the POI tabs', () => {
     expect(store.state.count).toBe(1)
   })
 
-  it('moves the selected POI with the move tool, and otherwise selects what is picked', async () => {
+  it('selects what is picked, also with the move tool (moving is a drag)', async () => {
     const { store } = await loadedStore()
     const picking = fakeEngine({ picked: 'a' })
     expect(await handleCityPoiClick(picking, { x: 5, y: 5 }, { store })).toBe('selected')
     expect(store.state.selectedIds).toEqual(['a'])
 
     cityPoiUi.activeTool = 'move'
-    const moving = fakeEngine({ surface: [126.95, 37.55, 12] })
-    expect(await handleCityPoiClick(moving, { x: 50, y: 50 }, { store })).toBe('moved')
-    expect(store.get('a')?.position).toEqual([126.95, 37.55, 12])
+    const moving = fakeEngine({ surface: [126.95, 37.55, 12], picked: 'a' })
+    expect(await handleCityPoiClick(moving, { x: 50, y: 50 }, { store })).toBe('selected')
+    expect(store.get('a')?.position).toEqual([126.9, 37.5, 0])
 
     cityPoiUi.activeTool = null
     const empty = fakeEngine({ picked: null })

@@ -1,33 +1,17 @@
 import { proxy } from 'valtio'
-import type { Template } from '../../../api/templates'
 import type { EngineHandle } from '../../../engine-bridge'
 import { type PoiStore, type PoiTemplateInfo, poiStore } from '../../../state/pois'
 import type { PoiModeTool } from '../../pois/poi-control'
 
 /**
  * What the city's POI tabs share with the map: the template being placed (a click on the map
- * or the oblique photography places one) and the control bar's active tool (with "move", a
- * click moves the selected POI there). Valtio, because the map and the tab read it.
+ * or the oblique photography places one) and the control bar's active tool (with "move", the
+ * selected POI is dragged: use-city-poi-drag.ts). Valtio, because the map and the tab read it.
  */
 export const cityPoiUi = proxy<{
   placingTemplate: PoiTemplateInfo | null
   activeTool: PoiModeTool | null
 }>({ placingTemplate: null, activeTool: null })
-
-/** A template of the library as the POI store and scene draw it. */
-export function sceneTemplateOf(template: Template): PoiTemplateInfo {
-  return {
-    id: template.id,
-    name: template.name,
-    type: template.type,
-    category_node_id: template.category_id,
-    poicategory_code: template.poicategory_code,
-    iconpath: template.iconpath || template.icon_path,
-    jpg_name: template.jpg_name,
-    sbm_name: template.glbf_name,
-    filepath: template.file_path,
-  }
-}
 
 /** The name a new POI gets: its template's name and the next free number ("Camera 3"). */
 export function nextPoiName(templateName: string, existingNames: Iterable<string>): string {
@@ -38,14 +22,14 @@ export function nextPoiName(templateName: string, existingNames: Iterable<string
   }
 }
 
-/** Where a click on the city map lands for POIs: a new POI, a move, or a selection. */
-export type CityPoiClickOutcome = 'placed' | 'moved' | 'selected' | 'cleared' | 'nothing'
+/** Where a click on the city map lands for POIs: a new POI, or a selection. */
+export type CityPoiClickOutcome = 'placed' | 'selected' | 'cleared' | 'nothing'
 
 /**
  * A click on the map while a POI tab is open (CSS pixels of the map). Placing a template: the
  * surface under the click (the basemap at height 0 or the oblique photography's surface) gets a
- * new POI at once (optimistic) and it becomes the selection. The move tool moves the selected
- * POI there. Otherwise the POI under the click is selected (or the selection cleared).
+ * new POI at once (optimistic) and it becomes the selection. Otherwise the POI under the click
+ * is selected (or the selection cleared); moving is a drag, not a click.
  */
 export async function handleCityPoiClick(
   engine: EngineHandle,
@@ -58,26 +42,19 @@ export async function handleCityPoiClick(
 ): Promise<CityPoiClickOutcome> {
   const store = options.store ?? poiStore
   const template = cityPoiUi.placingTemplate
-  const selectedId = store.state.selectedIds[0]
-  if (template || (cityPoiUi.activeTool === 'move' && selectedId)) {
+  if (template) {
     const surface = await engine.run('city.surfacePointAtScreenPoint', point).catch(() => null)
     if (!surface) return 'nothing'
-    if (template) {
-      const name = nextPoiName(
-        template.name,
-        store.entries().map((entry) => entry.name),
-      )
-      const created = store.create({ name, template, position: surface.position })
-      // The optimistic entry is in the store now; select it once it has its final id.
-      void created.then((entry) => {
-        if (entry) store.select([entry.id])
-      })
-      return 'placed'
-    }
-    if (selectedId) {
-      void store.update(selectedId, { position: surface.position })
-      return 'moved'
-    }
+    const name = nextPoiName(
+      template.name,
+      store.entries().map((entry) => entry.name),
+    )
+    const created = store.create({ name, template, position: surface.position })
+    // The optimistic entry is in the store now; select it once it has its final id.
+    void created.then((entry) => {
+      if (entry) store.select([entry.id])
+    })
+    return 'placed'
   }
   const pick = await engine.run('city.pickPoiAtScreenPoint', point).catch(() => null)
   if (!pick && options.onNoPoi) {
