@@ -722,14 +722,23 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'alarm.nameTheDevice': msg({ message: 'Name the device: device_id, or its POI (poi_id).' }),
   'style.colorMalformed': msg({
     message: 'Expected a colour written as rgba(red, green, blue, alpha).',
+  }),
   'style.colorOutOfRange': msg({
+    message:
       'Colour values are out of range: red, green and blue are whole numbers 0 to 255, alpha 0 to 1.',
+  }),
   'style.unsupportedVersion': msg({
+    message:
       'This style setting was written by another version of the product (version 1 is read here).',
+  }),
   'style.storedVersionUnsupported': msg({
+    message:
       'The saved style setting was written by another version of the product; it cannot be read here.',
+  }),
   'style.distanceOrder': msg({
     message: 'The minimum visual distance must not exceed the maximum.',
+  }),
   'style.alreadySaved': msg({
     message: 'This project already has a style setting; change it with update.',
+  }),
 }
