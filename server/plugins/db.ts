@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import {
+  Kysely,
+  type KyselyPlugin,
+  PostgresDialect,
+  type PluginTransformResultArgs,
+  SqliteDialect,
+  sql,
+} from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
 import type { Tables } from '../migrations/tables'
@@ -39,8 +47,17 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     connection.pragma('synchronous = FULL')
     connection.pragma('foreign_keys = ON')
     connection.pragma(`busy_timeout = ${sqliteBusyTimeoutMs}`)
-    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) })
-    return handleFor(db, 'sqlite', undefined)
+    const db = new Kysely<Tables>({
+      dialect: new SqliteDialect({ database: connection }),
+      plugins: [new EventLoopTurns()],
+    })
+    // Asked of the connection itself, not through Kysely's one-connection lock: health answers
+    // at once while a long transaction (100,000 POIs) holds the lock, and `select 1` inside
+    // that transaction changes nothing.
+    const statement = connection.prepare('select 1 as ok')
+    return handleFor(db, 'sqlite', undefined, async () => {
+      statement.get()
+    })
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -52,19 +69,52 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   return handleFor(db, 'postgres', config.schema)
 }
 
+/**
+ * Gives the event loop a turn between SQLite statements once they have held it for
+ * {@link sqliteTurnMs}: better-sqlite3 runs each statement synchronously and Kysely's awaits
+ * between them are microtasks, so a transaction of thousands of statements (a list call's
+ * 100,000 POIs) otherwise held every other request until it ended. Other requests' queries
+ * still wait for the transaction (one connection), but everything else they do goes on.
+ */
+class EventLoopTurns implements KyselyPlugin {
+  /** When the current run of statements without a turn of the event loop began. */
+  #runStartedAtMs = 0
+  #isInRun = false
+
+  transformQuery: KyselyPlugin['transformQuery'] = (args) => args.node
+
+  async transformResult(args: PluginTransformResultArgs) {
+    if (!this.#isInRun) {
+      this.#isInRun = true
+      this.#runStartedAtMs = performance.now()
+      // runs at the event loop's next turn, whoever gives it: the run ends there
+      setImmediate(() => {
+        this.#isInRun = false
+      })
+    } else if (performance.now() - this.#runStartedAtMs >= sqliteTurnMs) {
+      await nextTurn()
+    }
+    return args.result
+  }
+}
+
+/** Longest a run of SQLite statements holds the event loop before it gives a turn. */
+const sqliteTurnMs = 10
+
 function handleFor(
   db: Database,
   dialect: DatabaseDialect,
   schema: string | undefined,
+  ping: () => Promise<void> = async () => {
+    await sql`select 1 as ok`.execute(db)
+  },
 ): DatabaseHandle {
   let isClosed = false
   return {
     db,
     dialect,
     schema,
-    async ping() {
-      await sql`select 1 as ok`.execute(db)
-    },
+    ping,
     async close() {
       if (isClosed) return
       isClosed = true
