@@ -18,6 +18,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'poi-city-frames': async () => (await import('./poi-city-frames')).runPoiCityFramesBench(),
   'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
   hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
+  'flood-poi-list': async () => (await import('./flood/flood-poi-list')).runFloodPoiListBench(),
   templates: async () => (await import('./templates/templates-list')).runTemplatesBench(),
   'poi-building-frames': async () =>
     (await import('./poi-building-frames')).runPoiBuildingFramesBench(),
