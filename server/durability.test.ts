@@ -118,5 +118,5 @@ describe('durability of acknowledged writes on SQLite', () => {
     second.child.kill('SIGTERM')
     expect(await second.exited).toBe(0)
     expect(second.stdout()).toContain('shutting down')
-  })
+  }, 120_000) // two real server processes start and stop: slow on a loaded 2-core machine
 })
