@@ -268,3 +268,37 @@ describe('building POIs in Chromium', () => {
     expect(Math.hypot(pickedAt.x - at.x, pickedAt.y - at.y)).toBeLessThan(2)
   })
 })
+
+describe('building POIs render on demand', () => {
+  it('draws every visible POI change without anyone forcing a frame', async () => {
+    const { engine, canvas } = startEngine()
+    await engine.run('building.open', { description: twoFloors() })
+    await engine.run('building.setCamera', { position: [0, 30, 0.01], target: [0, 3, 0] })
+    await engine.run('building.setPoiLooks', {
+      looks: [{ templateId: 'sensor', kind: '2D', iconUrl: await iconUrl('#ff00ff') }],
+    })
+    const here = poi('sensor-1', 'sensor', [-4, 3.1, 0])
+    const there = { ...here, position: [4, 3.1, 0] as [number, number, number] }
+    const hereAt = await engine.run('building.poiToScreen', { position: here.position })
+    const thereAt = await engine.run('building.poiToScreen', { position: there.position })
+    const magentaAt = (at: { x: number; y: number }) => isMagenta(pixelAt(canvas, at.x, at.y))
+
+    // Each step only polls the canvas as last drawn: the engine must have asked for the frame.
+    await engine.run('building.setPois', { pois: [here] })
+    await expect.poll(() => magentaAt(hereAt)).toBe(true)
+    await engine.run('building.upsertPois', { pois: [there] })
+    await expect.poll(() => magentaAt(thereAt) && !magentaAt(hereAt)).toBe(true)
+    await engine.run('building.setHiddenPoiGroups', { groupIds: ['cameras'] })
+    await expect.poll(() => magentaAt(thereAt)).toBe(false)
+    await engine.run('building.setHiddenPoiGroups', { groupIds: [] })
+    await expect.poll(() => magentaAt(thereAt)).toBe(true)
+    await engine.run('building.removePois', { ids: ['sensor-1'] })
+    await expect.poll(() => magentaAt(thereAt)).toBe(false)
+    await engine.run('building.setPoiGhosts', { pois: [here] })
+    // a ghost is the icon at half opacity over the grey floor: changed, not magenta
+    const ghostRenders = engine.getSnapshot().building.render?.renderCount ?? 0
+    await expect
+      .poll(() => (engine.getSnapshot().building.render?.renderCount ?? 0) > ghostRenders)
+      .toBe(true)
+  })
+})

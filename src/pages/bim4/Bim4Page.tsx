@@ -1,28 +1,25 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link } from 'wouter'
 import type { BuildingPick } from '../../../engine/api'
 import { navigateHash, useHashPath } from '../../app/hash-location'
 import type { PageProps } from '../../app/page-props'
 import { matchAppRoute } from '../../app/route-table'
-import { EngineProvider, type EngineHandle, sceneStore } from '../../engine-bridge'
+import { EngineProvider, sceneStore } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, toast } from '../../ui'
 import { plannedPageDescriptions } from '../planned/planned-descriptions'
 import { TemplateList } from '../../components/templates/TemplateList'
-import { BuildingCanvas } from './BuildingCanvas'
 import { buildingSession, requestSceneReload } from './building-session'
 import { GmlPathPanel } from './gml/GmlPathPanel'
 import { chooseRouteEndAtPoint } from './gml/route-ends'
 import { VisitToolsPanel } from './gml/VisitToolsPanel'
 import { ModelLibraryPanel } from './model/ModelLibraryPanel'
-import { PoiControl } from '../pois/PoiControl'
 import { usePoiScene } from '../pois/use-poi-scene'
-import { poiStore } from '../../state/pois'
 import { PoiModulePanel } from './poi/PoiModulePanel'
-import { poiEditing, resetPoiEditing } from './poi/poi-editing'
-import { usePoiStage } from './poi/use-poi-stage'
+import { resetPoiEditing } from './poi/poi-editing'
+import { PoiStage } from './poi/PoiStage'
 import { PickInfoBox } from './PickInfoBox'
 import { SceneStatusBar } from './SceneStatusBar'
 import { SpaceSidebar } from './SpaceSidebar'
@@ -180,45 +177,6 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
         onOpenChange={setSwitching}
         currentProjectId={session.projectId}
       />
-    </div>
-  )
-}
-
-/**
- * The canvas (one for every module, so the scene is never re-attached). While the POI module is
- * open, clicks place or select POIs, hovering highlights, the move tool drags, and the POI
- * control bar shows while POIs are selected.
- */
-function PoiStage({
-  engine,
-  onPick,
-  isActive,
-}: {
-  engine: EngineHandle
-  onPick: (pick: BuildingPick | null) => void
-  isActive: boolean
-}) {
-  const stageRef = useRef<HTMLDivElement>(null)
-  const handleClick = usePoiStage(engine, stageRef, isActive)
-  const pois = useSnapshot(poiStore.state)
-  const editing = useSnapshot(poiEditing)
-  return (
-    <div ref={stageRef} className="ts-bim4-poi-stage">
-      <BuildingCanvas onPick={onPick} onClickPoint={isActive ? handleClick : undefined} />
-      {isActive && pois.selectedIds.length > 0 && !editing.placingTemplate && (
-        <div className="ts-bim4-poi-stage__control">
-          <PoiControl
-            activeTool={editing.activeTool}
-            onActiveToolChange={(tool) => {
-              poiEditing.activeTool = tool
-            }}
-            onClose={() => {
-              poiEditing.activeTool = null
-              poiStore.select([])
-            }}
-          />
-        </div>
-      )}
     </div>
   )
 }

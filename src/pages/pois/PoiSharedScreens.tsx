@@ -8,6 +8,7 @@ import { PoiClassify } from './PoiClassify'
 import { PoiCopyDialog } from './PoiCopyDialog'
 import { PoiInventory } from './PoiInventory'
 import { PoiTable } from './PoiTable'
+import { type PoiScreenServices, serverPoiScreenServices } from './poi-services'
 import './pois.css'
 
 /** Props of {@link PoiSharedScreens}. */
@@ -17,6 +18,8 @@ export interface PoiSharedScreensProps {
   canEdit?: boolean
   /** Height of the inventory's list, px. */
   inventoryHeightPx?: number
+  /** The screens' server calls (component tests answer them in memory). */
+  services?: PoiScreenServices
 }
 
 /**
@@ -28,6 +31,7 @@ export function PoiSharedScreens({
   store = poiStore,
   canEdit = true,
   inventoryHeightPx = 280,
+  services = serverPoiScreenServices,
 }: PoiSharedScreensProps) {
   const snapshot = useSnapshot(store.state)
   const [copying, setCopying] = useState<readonly string[] | null>(null)
@@ -53,11 +57,16 @@ export function PoiSharedScreens({
           <Trans>Table</Trans>
         </Button>
       </div>
-      <PoiInventory store={store} heightPx={inventoryHeightPx} />
-      <PoiClassify store={store} />
+      <PoiInventory store={store} services={services} heightPx={inventoryHeightPx} />
+      <PoiClassify store={store} services={services} />
       {isTableOpen && <PoiTable store={store} heightPx={360} />}
       <PoiCopyDialog sourceIds={copying} onClose={() => setCopying(null)} store={store} />
-      <PoiBatchAddDialog isOpen={isBatchOpen} onClose={() => setBatchOpen(false)} store={store} />
+      <PoiBatchAddDialog
+        isOpen={isBatchOpen}
+        onClose={() => setBatchOpen(false)}
+        store={store}
+        services={services}
+      />
     </div>
   )
 }

@@ -1,11 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
-import { listTemplates, type Template } from '../../../api/templates'
+import type { Template } from '../../../api/templates'
 import { type PoiStore, poiStore, templatePictureUrl } from '../../../state/pois'
 import { Button, EmptyState, ErrorState, Spinner, TextField } from '../../../ui'
 import { PoiSharedScreens } from '../../pois/PoiSharedScreens'
-import { templateInfoOf } from '../../pois/poi-services'
+import {
+  type PoiScreenServices,
+  serverPoiScreenServices,
+  templateInfoOf,
+} from '../../pois/poi-services'
 import { poiEditing } from './poi-editing'
 
 /** How many POIs the panel lists (the shared inventory and table page through all of them). */
@@ -16,7 +20,14 @@ const listedPoiCount = 200
  * click on the model to place POIs of it; the project's POIs below, a click flies there and
  * selects it (the control bar then acts on it).
  */
-export function PoiModulePanel({ store = poiStore }: { store?: PoiStore }) {
+export function PoiModulePanel({
+  store = poiStore,
+  services = serverPoiScreenServices,
+}: {
+  store?: PoiStore
+  /** The screens' server calls (component tests answer them in memory). */
+  services?: PoiScreenServices
+}) {
   const editing = useSnapshot(poiEditing)
   const placing = editing.placingTemplate
   return (
@@ -35,21 +46,21 @@ export function PoiModulePanel({ store = poiStore }: { store?: PoiStore }) {
             </Button>
           </div>
         )}
-        <TemplatePicker />
+        <TemplatePicker services={services} />
       </section>
       <section className="ts-bim4-poi__section" aria-labelledby="bim4-poi-list">
         <h2 id="bim4-poi-list" className="ts-bim4-poi__heading">
           <Trans>POIs in this building</Trans>
         </h2>
         <PoiList store={store} />
-        <PoiSharedScreens store={store} />
+        <PoiSharedScreens store={store} services={services} />
       </section>
     </div>
   )
 }
 
 /** Templates to place from: a search and a list with each template's picture and kind. */
-function TemplatePicker() {
+function TemplatePicker({ services }: { services: PoiScreenServices }) {
   const { t } = useLingui()
   const editing = useSnapshot(poiEditing)
   const [keyword, setKeyword] = useState('')
@@ -65,16 +76,18 @@ function TemplatePicker() {
     let isCurrent = true
     setAnswer({ status: 'loading' })
     const timer = setTimeout(() => {
-      listTemplates({ pageNo: 1, pageSize: 50, keyword: keyword.trim() || undefined }).then(
-        (page) => isCurrent && setAnswer({ status: 'ready', list: page.list }),
-        (error: unknown) => isCurrent && setAnswer({ status: 'error', error }),
-      )
+      services
+        .listTemplates({ pageNo: 1, pageSize: 50, keyword: keyword.trim() || undefined })
+        .then(
+          (page) => isCurrent && setAnswer({ status: 'ready', list: page.list }),
+          (error: unknown) => isCurrent && setAnswer({ status: 'error', error }),
+        )
     }, 200)
     return () => {
       isCurrent = false
       clearTimeout(timer)
     }
-  }, [keyword, attempt])
+  }, [keyword, attempt, services])
 
   return (
     <div className="ts-bim4-poi__templates">

@@ -37,6 +37,13 @@ export function usePoiStage(
       const bounds = (canvas ?? stage).getBoundingClientRect()
       return { x: event.clientX - bounds.left, y: event.clientY - bounds.top }
     }
+    /**
+     * Whether a press or hover is on the scene itself. The control bar lives on the stage too:
+     * a press on its buttons or sliders is theirs (held here, it never reached the button, and
+     * the pointer capture sent its click to the stage: after a move, rotate did not open).
+     */
+    const isOnScene = (event: PointerEvent) =>
+      event.target instanceof HTMLCanvasElement && stage.contains(event.target)
 
     const hover = async (point: { x: number; y: number }) => {
       if (isHoverInFlight) {
@@ -78,7 +85,7 @@ export function usePoiStage(
     const isMoving = () => poiEditing.activeTool === 'move' && store.state.selectedIds.length > 0
 
     const onPointerDown = (event: PointerEvent) => {
-      if (event.button !== 0 || !isMoving()) return
+      if (event.button !== 0 || !isMoving() || !isOnScene(event)) return
       // Held here, so the orbit controls never see the press while the move tool is active.
       event.stopPropagation()
       stage.setPointerCapture?.(event.pointerId)
@@ -97,7 +104,7 @@ export function usePoiStage(
         }
         return
       }
-      if (event.buttons === 0) void hover(point)
+      if (event.buttons === 0 && isOnScene(event)) void hover(point)
     }
     const onPointerUp = (event: PointerEvent) => {
       if (!drag || event.pointerId !== drag.pointerId) return

@@ -1,0 +1,71 @@
+import { inflateSync } from 'node:zlib'
+
+/** Decoded RGBA pixels of a PNG, row by row from the top. */
+export interface RgbaImage {
+  width: number
+  height: number
+  data: Uint8Array
+}
+
+/**
+ * Decodes a screenshot PNG (8-bit RGB or RGBA, not interlaced, as Chromium writes them) here in
+ * Node. Reading pixels back inside the page (an image drawn into a 2D canvas) needs the page's
+ * GPU process, which under load sometimes stalled for minutes; the screenshot alone does not.
+ */
+export function decodePng(png: Uint8Array): RgbaImage {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength)
+  let offset = 8
+  let width = 0
+  let height = 0
+  let colourType = 0
+  const idat: Uint8Array[] = []
+  while (offset < png.length) {
+    const length = view.getUint32(offset)
+    const type = String.fromCharCode(...png.subarray(offset + 4, offset + 8))
+    const body = png.subarray(offset + 8, offset + 8 + length)
+    if (type === 'IHDR') {
+      width = view.getUint32(offset + 8)
+      height = view.getUint32(offset + 12)
+      const bitDepth = body[8]
+      colourType = body[9] ?? 0
+      if (bitDepth !== 8 || (colourType !== 2 && colourType !== 6) || body[12] !== 0)
+        throw new Error(`Unsupported PNG: depth ${bitDepth}, colour type ${colourType}`)
+    } else if (type === 'IDAT') idat.push(body)
+    else if (type === 'IEND') break
+    offset += 12 + length
+  }
+  const raw = inflateSync(Buffer.concat(idat))
+  const channels = colourType === 6 ? 4 : 3
+  const stride = width * channels
+  const rows = new Uint8Array(height * stride)
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1))
+    for (let x = 0; x < stride; x++) {
+      const left = x >= channels ? rows[y * stride + x - channels]! : 0
+      const up = y > 0 ? rows[(y - 1) * stride + x]! : 0
+      const upLeft = x >= channels && y > 0 ? rows[(y - 1) * stride + x - channels]! : 0
+      let predicted = 0
+      if (filter === 1) predicted = left
+      else if (filter === 2) predicted = up
+      else if (filter === 3) predicted = (left + up) >> 1
+      else if (filter === 4) {
+        const estimate = left + up - upLeft
+        const toLeft = Math.abs(estimate - left)
+        const toUp = Math.abs(estimate - up)
+        const toUpLeft = Math.abs(estimate - upLeft)
+        predicted = toLeft <= toUp && toLeft <= toUpLeft ? left : toUp <= toUpLeft ? up : upLeft
+      }
+      rows[y * stride + x] = (line[x]! + predicted) & 255
+    }
+  }
+  if (channels === 4) return { width, height, data: rows }
+  const data = new Uint8Array(width * height * 4)
+  for (let pixel = 0; pixel < width * height; pixel++) {
+    data[pixel * 4] = rows[pixel * 3]!
+    data[pixel * 4 + 1] = rows[pixel * 3 + 1]!
+    data[pixel * 4 + 2] = rows[pixel * 3 + 2]!
+    data[pixel * 4 + 3] = 255
+  }
+  return { width, height, data }
+}
