@@ -216,10 +216,16 @@ export function earlyRefusalServerFactory(budget: RefusalBudget): FastifyServerF
         handler(request, response)
       }
     })
-    server.keepAliveTimeout = options.keepAliveTimeout
-    server.requestTimeout = options.requestTimeout
-    server.setTimeout(options.connectionTimeout)
-    if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket
+    // Fastify types these options as unknown; it hands over the numbers it was configured with.
+    const numberOption = (name: string) =>
+      typeof options[name] === 'number' ? (options[name] as number) : undefined
+    const keepAliveTimeout = numberOption('keepAliveTimeout')
+    const requestTimeout = numberOption('requestTimeout')
+    const maxRequestsPerSocket = numberOption('maxRequestsPerSocket') ?? 0
+    if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout
+    if (requestTimeout !== undefined) server.requestTimeout = requestTimeout
+    server.setTimeout(numberOption('connectionTimeout') ?? 0)
+    if (maxRequestsPerSocket > 0) server.maxRequestsPerSocket = maxRequestsPerSocket
     return server
   }
 }
