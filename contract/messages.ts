@@ -490,6 +490,22 @@ export const serverMessages = {
   'poi.sourceNotFound': 'The POI to copy is not a POI of this project.',
   'poi.distanceOrder': 'The minimum view distance must not exceed the maximum.',
   'poi.templateNotUsable': 'This template does not exist or is not yours.',
+  // names of the seeded library (server/modules/templates/library-names.ts): the server answers
+  // these ids as `name_key`, so a seeded template reads in the user's language
+  'library.template.camera2d': 'Camera (2D)',
+  'library.template.temperatureSensor': 'Temperature sensor',
+  'library.template.fireExtinguisherBox2d': 'Fire extinguisher box (2D)',
+  'library.template.smokeDetector': 'Smoke detector',
+  'library.template.ceilingLight': 'Ceiling light',
+  'library.template.camera3d': 'Camera (3D)',
+  'library.template.sensor3d': 'Sensor (3D)',
+  'library.template.fireExtinguisherBox3d': 'Fire extinguisher box (3D)',
+  'library.category.security': 'Security',
+  'library.category.cameras': 'Cameras',
+  'library.category.sensors': 'Sensors',
+  'library.category.fireSafety': 'Fire safety',
+  'library.category.lighting': 'Lighting',
+  'library.category.devices': 'Devices',
   'modelCopy.tooManyPois':
     'These copies would create {count} POIs; one copy call creates at most {max}.',
   'modelCopy.outOfRange': 'Copy {copy} would move a POI off the map (latitude or height range).',

@@ -184,6 +184,8 @@ export const poiSchema = z.object({
   filepath: z.string(),
   /** The template's name (lists show it). */
   template_name: z.string(),
+  /** A seeded template's name as a catalogue id (contract/templates.ts `name_key`). */
+  template_name_key: z.string().optional(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 })
@@ -400,6 +402,8 @@ export type PoiProjectBody = z.input<typeof poiProjectBodySchema>
 export const poiSceneTemplateSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** A seeded template's name as a catalogue id (contract/templates.ts `name_key`). */
+  name_key: z.string().optional(),
   type: z.enum(poiKinds),
   /** Its category-tree node: the group POI classify shows or hides. */
   category_node_id: z.string(),

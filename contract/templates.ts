@@ -144,6 +144,8 @@ export const categorySchema = z.object({
   /** Parent id: '0' for a root (1, 2) and for the location tree's top level. */
   pid: z.string(),
   category_name: z.string(),
+  /** A seeded category's name as a catalogue id (`library.category.*`); absent: as typed. */
+  name_key: z.string().optional(),
   /** Same as id (tree and cascader widgets read `value`). */
   value: z.string(),
   /** 'poi' (under 2D/3D) or 'location'. */
@@ -260,6 +262,11 @@ export const templateSchema = z.object({
   id: recordIdSchema,
   uuid: z.string(),
   name: z.string(),
+  /**
+   * A seeded library template's name as a catalogue id (contract/messages.ts `library.template.*`)
+   * for the client to show in the user's language; absent for a name shown as typed.
+   */
+  name_key: z.string().optional(),
   poicategory_code: z.string(),
   piddes: z.string(),
   /** The last id of `piddes`. */

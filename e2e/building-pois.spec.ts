@@ -227,13 +227,8 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
 
   // ---- place a 2D POI: choose the library camera, click on the model
   const before2d = await canvasPixels(canvas)
-  await panel
-    .getByTestId('bim4-poi-template')
-    .filter({ hasText: 'Camera' })
-    .filter({ hasText: '2D' })
-    .first()
-    .click()
-  await expect(panel.getByText('모델을 클릭하여 “Camera”을(를) 배치하세요.')).toBeVisible()
+  await panel.getByTestId('bim4-poi-template').filter({ hasText: '카메라 (2D)' }).click()
+  await expect(panel.getByText('모델을 클릭하여 “카메라 (2D)”을(를) 배치하세요.')).toBeVisible()
   await canvas.click({ position: spot2d })
   await expect(panel.getByTestId('bim4-poi-item')).toHaveCount(1)
   await expect.poll(async () => (await buildingSnapshot(page)).pois.count).toBe(1)

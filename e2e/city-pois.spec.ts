@@ -101,7 +101,7 @@ test.describe('city POIs', () => {
     const { token } = await startSignedIn(page, request, account.name, account.password)
     const projectId = await createCityProject(request, token, projectName)
 
-    // A 3D template made from the Duck model (the 2D "Camera" comes with the library).
+    // A 3D template made from the Duck model (the 2D camera comes with the library).
     const uploaded = await request.post('/web/upload/upload3DPoi', {
       headers: { Token: token },
       multipart: {
@@ -158,11 +158,9 @@ test.describe('city POIs', () => {
     const manage = page.getByTestId('city-poi-manage')
     await expect(manage.getByTestId('city-poi-placing-hint')).toContainText('템플릿을 선택')
 
-    // A 2D camera on the map, away from the buildings (the map's top-left area).
-    await manage
-      .getByRole('button', { name: /Camera/ })
-      .first()
-      .click()
+    // A 2D camera on the map, away from the buildings (the map's top-left area); the seeded
+    // library's names read in the user's language, the 2D and 3D cameras apart.
+    await manage.getByRole('button', { name: /카메라 \(2D\)/ }).click()
     await expect(manage.getByTestId('city-poi-placing-hint')).toContainText('배치')
     const map = page.getByTestId('city-map')
     await map.click({ position: { x: 80, y: 90 } })
@@ -191,7 +189,7 @@ test.describe('city POIs', () => {
     // Both saved by the server (the optimistic ids replaced); the duck stands on the roof.
     await expect.poll(async () => (await savedPois(page, projectId)).length).toBe(2)
     let pois = await savedPois(page, projectId)
-    const camera = pois.find((poi) => poi.name.startsWith('Camera'))!
+    const camera = pois.find((poi) => poi.name.startsWith('카메라 (2D)'))!
     const duck = pois.find((poi) => poi.name.startsWith('오리 캐비닛'))!
     expect(camera.z).toBe(0)
     expect(duck.z).toBeGreaterThan(0)

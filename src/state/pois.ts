@@ -237,6 +237,9 @@ function templateOfPoi(poi: Poi, known: PoiTemplateInfo | undefined): PoiTemplat
   return {
     id: poi.category_id,
     name: poi.template_name || known?.name || '',
+    ...(poi.template_name_key || known?.name_key
+      ? { name_key: poi.template_name_key || known?.name_key }
+      : {}),
     type: poi.type,
     category_node_id: poi.category_node_id || known?.category_node_id || '',
     poicategory_code: poi.poicategory_code || known?.poicategory_code || '',

@@ -11,6 +11,7 @@ import { containsPattern } from '../templates/template-search'
 import { chunksOf, idChunkSize, recordsOf, templateFactColumns } from './poi-records'
 import { countOf, floorKey, templateKey } from './poi-counts'
 import { rarestNameGram } from './poi-search'
+import { libraryTemplateNameKey, nameKeyField } from '../templates/library-names'
 
 /**
  * The reads of a project's POIs: `findPoi`'s filtered page and `findProjectPoiDetail`'s
@@ -239,6 +240,7 @@ export async function projectPoiColumns(
     return {
       id,
       name: template?.name ?? '',
+      ...(template === undefined ? {} : nameKeyField(libraryTemplateNameKey(template))),
       type: template?.type === '3D' ? '3D' : '2D',
       category_node_id: template?.category_id ?? '',
       poicategory_code: template?.poicategory_code ?? '',

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Poi, PoiCustom } from '../../../contract/pois'
 import type { PoisTable } from '../../migrations/0011-pois'
+import { libraryTemplateNameKey } from '../templates/library-names'
 import type { TemplateRow } from '../templates/template-access'
 import type { Database } from '../../plugins/db'
 
@@ -11,6 +12,7 @@ export type PoiRow = Selectable<PoisTable>
 export type PoiTemplateFacts = Pick<
   TemplateRow,
   | 'id'
+  | 'owner_id'
   | 'name'
   | 'type'
   | 'category_id'
@@ -24,6 +26,7 @@ export type PoiTemplateFacts = Pick<
 /** The template columns {@link PoiTemplateFacts} reads. */
 export const templateFactColumns = [
   'id',
+  'owner_id',
   'name',
   'type',
   'category_id',
@@ -100,6 +103,7 @@ export function poiRecordOf(
     sbm_name: template?.glbf_name ?? '',
     filepath: template?.file_path ?? '',
     template_name: template?.name ?? '',
+    ...(template === undefined ? {} : templateNameKeyField(template)),
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
@@ -166,4 +170,10 @@ export async function customsOf(handle: Database, poiId: string): Promise<PoiCus
     .where('poi_id', '=', poiId)
     .orderBy('property_column')
     .execute()
+}
+
+/** `{ template_name_key }` of a seeded library template (see templates/library-names.ts). */
+function templateNameKeyField(template: PoiTemplateFacts): { template_name_key?: string } {
+  const key = libraryTemplateNameKey(template)
+  return key === undefined ? {} : { template_name_key: key }
 }

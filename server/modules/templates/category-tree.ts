@@ -7,6 +7,7 @@ import {
 } from '../../../contract/templates'
 import type { PoiCategoriesTable } from '../../migrations/0007-poi-templates'
 import type { AuthUser } from '../accounts/users.service'
+import { libraryCategoryNameKey, nameKeyField } from './library-names'
 
 /** A stored category row. */
 export type CategoryRow = Selectable<PoiCategoriesTable>
@@ -93,6 +94,7 @@ export class CategoryTree {
       id: row.id,
       pid: row.pid,
       category_name: row.category_name,
+      ...nameKeyField(libraryCategoryNameKey(row)),
       value: row.id,
       kind: row.kind,
       piddes: path.join(','),

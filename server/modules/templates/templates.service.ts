@@ -39,6 +39,7 @@ import {
   type TemplateRow,
 } from './template-access'
 import { containsPattern, type GramFilter, gramFilter, writeGrams } from './template-search'
+import { libraryTemplateNameKey, nameKeyField } from './library-names'
 
 type CreateInput = z.output<typeof createTemplateBodySchema>
 type CreateMultiLevelInput = z.output<typeof createMultiLevelTemplateBodySchema>
@@ -124,6 +125,7 @@ export function createTemplatesService(dependencies: {
     id: row.id,
     uuid: row.uuid,
     name: row.name,
+    ...nameKeyField(libraryTemplateNameKey(row)),
     poicategory_code: row.poicategory_code,
     piddes: row.piddes,
     category_id: row.category_id,

@@ -7,9 +7,15 @@ import type {
   PoiCustom,
   PoiDetail,
   PoiModel,
+  ProjectPoisDatum,
 } from '../../../contract/pois'
 import type { Project } from '../../../contract/project'
-import type { Template } from '../../../contract/templates'
+import {
+  type CategoryNode,
+  type Template,
+  type TemplatePage,
+  templateRoutes,
+} from '../../../contract/templates'
 import {
   callApi,
   createTestApp,
@@ -308,5 +314,88 @@ describe('model copy', () => {
       model_id: answer.envelope.datum.models[0]!.id,
     })
     expect(created).toEqual([])
+  })
+})
+
+/** Calls a template route by name. */
+async function callTemplate<Datum>(
+  caller: Caller,
+  name: keyof typeof templateRoutes,
+  body: unknown,
+): Promise<Datum> {
+  const answer = await callApi<Datum>(app(), {
+    url: templateRoutes[name].path,
+    json: body,
+    ...(caller !== undefined && 'token' in caller ? { token: caller.token } : {}),
+  })
+  if (answer.envelope.code !== '0') throw new Error(`${name}: ${answer.envelope.message}`)
+  return answer.envelope.datum
+}
+
+describe('seeded library names', () => {
+  const keyOf = async (code: string) => {
+    const page = await callTemplate<TemplatePage>(owner, 'selectTemplatePage', {
+      keyword: code,
+      pageSize: 50,
+    })
+    const found = page.list.find((template) => template.poicategory_code === code)!
+    return { name: found.name, name_key: found.name_key, id: found.id }
+  }
+
+  it('answer a catalogue id beside the stored name, so the two cameras read apart', async () => {
+    expect(await keyOf('CAM-2D')).toMatchObject({
+      name: 'Camera',
+      name_key: 'library.template.camera2d',
+    })
+    expect(await keyOf('camera-3d')).toMatchObject({
+      name: 'Camera',
+      name_key: 'library.template.camera3d',
+    })
+    expect((await keyOf('FIRE-EXT')).name_key).toBe('library.template.fireExtinguisherBox2d')
+    expect((await keyOf('SENSOR-TEMP')).name_key).toBe('library.template.temperatureSensor')
+    const one = await callTemplate<Template>(owner, 'selectTemplate', { id: camera.id })
+    expect(one.name_key).toBe('library.template.camera2d')
+    // the seeded categories too
+    const trees = await callTemplate<CategoryNode[]>(owner, 'findAllCategories', { id: 0 })
+    const names = new Map<string, string | undefined>()
+    const walk = (nodes: readonly CategoryNode[]) => {
+      for (const node of nodes) {
+        names.set(node.category_name, node.name_key)
+        walk(node.children)
+      }
+    }
+    walk(trees)
+    expect(names.get('Security')).toBe('library.category.security')
+    expect(names.get('Cameras')).toBe('library.category.cameras')
+  })
+
+  it('carry it on POI records, scene templates and model-POI items', async () => {
+    const { model, parent } = await modelWithPois('Named tower')
+    const detail = await ok<PoiDetail>(owner, 'findPoiDetail', { id: parent.id })
+    expect(detail.template_name_key).toBe('library.template.camera2d')
+    const items = await ok<ModelPoiItem[]>(owner, 'selectPoisBymodel', { model_id: model })
+    expect(items[0]!.template_name_key).toBe('library.template.camera2d')
+    const columns = await ok<ProjectPoisDatum>(owner, 'findProjectPoiDetail', {
+      projectid: city.id,
+    })
+    expect(columns.templates.find((template) => template.id === camera.id)?.name_key).toBe(
+      'library.template.camera2d',
+    )
+  })
+
+  it('leave names users typed as they are, and a seeded one once an admin renames it', async () => {
+    const own = await callTemplate<Template>(owner, 'createTemplate', {
+      name: 'Camera',
+      poicategory_code: 'CAM-2D',
+      piddes: '1',
+      iconpath: camera.iconpath,
+    })
+    expect(own.name).toBe('Camera')
+    expect(own.name_key).toBeUndefined()
+    const smoke = await keyOf('SMOKE-DET')
+    expect(smoke.name_key).toBe('library.template.smokeDetector')
+    await callTemplate(admin, 'updateTemplate', { id: smoke.id, name: 'Rauchmelder' })
+    expect(await keyOf('SMOKE-DET')).toMatchObject({ name: 'Rauchmelder', name_key: undefined })
+    await callTemplate(admin, 'updateTemplate', { id: smoke.id, name: 'Smoke detector' })
   })
 })

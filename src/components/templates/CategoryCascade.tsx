@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
 import type { CategoryNode } from '../../api/templates'
 import { Select } from '../../ui'
+import { categoryNameText } from '../../i18n/library-names'
 
 /** Props of {@link CategoryCascade}. */
 export interface CategoryCascadeProps {
@@ -52,7 +53,7 @@ export function CategoryCascade({
               placeholder={t`Choose`}
               options={level.options.map((node) => ({
                 value: node.id,
-                label: node.category_name,
+                label: categoryNameText(node),
               }))}
               value={level.chosen ?? null}
               onValueChange={(id) => onChange([...value.slice(0, depth), id])}

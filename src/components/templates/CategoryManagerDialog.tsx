@@ -20,6 +20,7 @@ import { errorText, showErrorToast } from '../feedback/error-text'
 import { usePermissions } from '../use-permissions'
 import { serverTemplateServices, type TemplateServices } from './template-services'
 import './templates.css'
+import { categoryNameText } from '../../i18n/library-names'
 
 /** A category as a node of the tree widget. */
 interface CategoryTreeNode extends TreeNode {
@@ -30,7 +31,7 @@ interface CategoryTreeNode extends TreeNode {
 function toNodes(categories: readonly CategoryNode[]): CategoryTreeNode[] {
   return categories.map((category) => ({
     id: category.id,
-    name: category.category_name,
+    name: categoryNameText(category),
     children: category.children.length > 0 ? toNodes(category.children) : undefined,
   }))
 }

@@ -9,6 +9,7 @@ import { serverMessageText } from '../feedback/server-messages'
 import { PagedSelect } from './PagedSelect'
 import { serverTemplateServices, type TemplateServices } from './template-services'
 import './templates.css'
+import { templateNameText } from '../../i18n/library-names'
 
 /** Hands a downloaded file to the browser's save flow. */
 function saveFile(blob: Blob, fileName: string) {
@@ -152,7 +153,7 @@ function PoiTemplateFile({ services }: { services: TemplateServices }) {
         label={<Trans>POI category</Trans>}
         placeholder={t`Choose the POI category`}
         loadPage={loadTemplates}
-        labelOf={(template) => `${template.name} (${template.poicategory_code})`}
+        labelOf={(template) => `${templateNameText(template)} (${template.poicategory_code})`}
         value={category}
         onChange={(next) => {
           setCategory(next)

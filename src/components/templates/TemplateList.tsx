@@ -11,6 +11,7 @@ import { TemplateManagerDialog } from './TemplateManagerDialog'
 import type { TemplateKind } from './template-form'
 import { serverTemplateServices, type TemplateServices } from './template-services'
 import './templates.css'
+import { templateNameText } from '../../i18n/library-names'
 
 /** Templates per page of the list. */
 export const templatePageSize = 10
@@ -96,7 +97,7 @@ export function TemplateList({
   }
 
   async function remove(template: Template) {
-    if (!(await confirmDelete({ itemName: template.name }))) return
+    if (!(await confirmDelete({ itemName: templateNameText(template) }))) return
     try {
       await services.deleteTemplate(template.id)
       toast.success(t`Deleted.`)
@@ -226,7 +227,7 @@ export function TemplateList({
               {page.list.map((template) => {
                 const picture = templatePicture(template)
                 const used = template.refProjectNameList ?? []
-                const templateName = template.name
+                const templateName = templateNameText(template)
                 return (
                   <tr key={template.id} data-testid="template-row">
                     <th scope="row">
@@ -236,7 +237,7 @@ export function TemplateList({
                         ) : (
                           <span className="ts-template-table__picture" aria-hidden="true" />
                         )}
-                        {template.name}
+                        {templateName}
                       </span>
                     </th>
                     {!isCompact && (

@@ -11,6 +11,7 @@ import { Button, Dialog, Spinner } from '../../ui'
 import { type PoiScreenServices, serverPoiScreenServices, templateInfoOf } from './poi-services'
 import '../../components/templates/templates.css'
 import './pois.css'
+import { templateNameText } from '../../i18n/library-names'
 
 /** The bad cells of a refused batch file (the refusal's `datum.details`), or [] for another refusal. */
 export function batchCellErrorsOf(error: unknown): PoiBatchCellError[] {
@@ -72,7 +73,7 @@ export function PoiBatchAddDialog({
         total: page.total,
         list: page.list.map((item) => ({
           id: item.id,
-          name: item.name,
+          name: templateNameText(item),
           info: templateInfoOf(item),
         })),
       }

@@ -6,6 +6,7 @@ import { type PoiGrouping, type PoiStore, poiStore } from '../../state/pois'
 import { Button, EmptyState, Spinner } from '../../ui'
 import { type PoiScreenServices, serverPoiScreenServices } from './poi-services'
 import './pois.css'
+import { categoryNameText, templateNameText } from '../../i18n/library-names'
 
 /** One group of POI classify. */
 export interface PoiGroup {
@@ -20,7 +21,8 @@ export function categoryPaths(trees: readonly CategoryNode[]): Map<string, strin
   const paths = new Map<string, string>()
   const walk = (nodes: readonly CategoryNode[], prefix: string) => {
     for (const node of nodes) {
-      const path = prefix ? `${prefix} / ${node.category_name}` : node.category_name
+      const name = categoryNameText(node)
+      const path = prefix ? `${prefix} / ${name}` : name
       paths.set(node.id, path)
       walk(node.children, path)
     }
@@ -46,7 +48,9 @@ export function poiGroups(store: PoiStore, labelOfCategory: (id: string) => stri
       continue
     }
     const label =
-      store.state.grouping === 'template' ? template?.name || entry.templateId : labelOfCategory(id)
+      store.state.grouping === 'template'
+        ? (template && templateNameText(template)) || entry.templateId
+        : labelOfCategory(id)
     groups.set(id, { id, label, count: 1, kind })
   }
   return [...groups.values()].sort((a, b) => a.label.localeCompare(b.label))

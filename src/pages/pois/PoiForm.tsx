@@ -16,6 +16,7 @@ import { ErrorState, FormDialog, Spinner, TextField } from '../../ui'
 import { type PoiScreenServices, serverPoiScreenServices, templateInfoOf } from './poi-services'
 import '../../components/templates/templates.css'
 import './pois.css'
+import { templateNameText } from '../../i18n/library-names'
 
 /** What the POI form edits: a new POI where the user clicked, or an existing one. */
 export type PoiFormTarget =
@@ -144,7 +145,7 @@ function PoiFormDialog({
   const poiId = target?.mode === 'modify' ? store.resolveId(target.poiId) : null
   const [choice, setChoice] = useState<TemplateChoice | null>(() =>
     target?.mode === 'add' && target.template
-      ? { id: target.template.id, name: target.template.name, info: target.template }
+      ? { id: target.template.id, name: templateNameText(target.template), info: target.template }
       : null,
   )
   const [name, setName] = useState('')
@@ -165,6 +166,7 @@ function PoiFormDialog({
       const info: PoiTemplateInfo = store.template(detail.category_id) ?? {
         id: detail.category_id,
         name: detail.template_name,
+        ...(detail.template_name_key ? { name_key: detail.template_name_key } : {}),
         type: detail.type,
         category_node_id: detail.category_node_id,
         poicategory_code: detail.poicategory_code,
@@ -173,7 +175,7 @@ function PoiFormDialog({
         sbm_name: detail.sbm_name,
         filepath: detail.filepath,
       }
-      setChoice({ id: info.id, name: info.name || detail.template_name, info })
+      setChoice({ id: info.id, name: templateNameText(info) || detail.template_name, info })
       setName(detail.name)
       setDevicecode(detail.devicecode)
       setCustoms(
@@ -233,7 +235,7 @@ function PoiFormDialog({
         total: page.total,
         list: page.list.map((template) => ({
           id: template.id,
-          name: template.name,
+          name: templateNameText(template),
           info: templateInfoOf(template),
         })),
       }

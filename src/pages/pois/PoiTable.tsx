@@ -15,6 +15,7 @@ import {
 } from './poi-table-rules'
 import { useVirtualWindow } from './virtual-window'
 import './pois.css'
+import { templateNameText } from '../../i18n/library-names'
 
 /** Height of one table row, px. */
 export const poiTableRowHeightPx = 40
@@ -128,7 +129,7 @@ export function PoiTable({ store = poiStore, heightPx = 480 }: PoiTableProps) {
             <option value="">{t`All templates`}</option>
             {templates.map((template) => (
               <option key={template.id} value={template.id}>
-                {template.name}
+                {templateNameText(template)}
               </option>
             ))}
           </select>
@@ -396,7 +397,7 @@ function PoiBulkEditDialog({
           <option value="">{t`Unchanged`}</option>
           {store.templates().map((template) => (
             <option key={template.id} value={template.id}>
-              {template.name}
+              {templateNameText(template)}
             </option>
           ))}
         </select>

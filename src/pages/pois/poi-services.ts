@@ -44,6 +44,7 @@ export function templateInfoOf(template: Template): PoiTemplateInfo {
   return {
     id: template.id,
     name: template.name,
+    ...(template.name_key ? { name_key: template.name_key } : {}),
     type: template.type,
     category_node_id: template.category_id,
     poicategory_code: template.poicategory_code,

@@ -11,6 +11,7 @@ import {
   templateInfoOf,
 } from '../../pois/poi-services'
 import { poiEditing } from './poi-editing'
+import { templateNameText } from '../../../i18n/library-names'
 
 /** How many POIs the panel lists (the shared inventory and table page through all of them). */
 const listedPoiCount = 200
@@ -39,7 +40,7 @@ export function PoiModulePanel({
         {placing && (
           <div className="ts-bim4-poi__placing" role="status">
             <p>
-              <Trans>Click on the model to place “{placing.name}”.</Trans>
+              <Trans>Click on the model to place “{templateNameText(placing)}”.</Trans>
             </p>
             <Button variant="secondary" onClick={() => (poiEditing.placingTemplate = null)}>
               <Trans>Stop placing</Trans>
@@ -126,7 +127,7 @@ function TemplatePicker({ services }: { services: PoiScreenServices }) {
                   ) : (
                     <span className="ts-bim4-poi__picture" aria-hidden="true" />
                   )}
-                  <span className="ts-bim4-poi__name">{template.name}</span>
+                  <span className="ts-bim4-poi__name">{templateNameText(template)}</span>
                   <span className="ts-bim4-poi__kind">{template.type}</span>
                 </button>
               </li>

@@ -5,6 +5,7 @@ import { type EngineHandle, sceneStore } from '../../../engine-bridge'
 import { type PoiStore, poiStore } from '../../../state/pois'
 import { toast } from '../../../ui'
 import { floorForPoint, headingFacing, poiEditing } from './poi-editing'
+import { templateNameText } from '../../../i18n/library-names'
 
 /** A press that moves further than this is a drag (orbit, or the move tool), not a click. */
 const dragMinTravelPx = 4
@@ -153,7 +154,7 @@ export function usePoiStage(
           surface.position[1],
         )
         const created = await store.create({
-          name: `${template.name} ${store.state.count + 1}`,
+          name: `${templateNameText(template)} ${store.state.count + 1}`,
           template,
           position: surface.position,
           heading: headingFacing(surface.normal),

@@ -4,6 +4,7 @@ import { useSnapshot } from 'valtio'
 import type { GisModel } from '../../../api/city'
 import type { ModelPoiItem, PoiModel } from '../../../api/pois'
 import { showErrorToast } from '../../../components/feedback/error-text'
+import { libraryNameText } from '../../../i18n/library-names'
 import { sceneStore, useEngine } from '../../../engine-bridge'
 import { type PoiStore, poiStore } from '../../../state/pois'
 import { Button, confirm, EmptyState, Spinner, TextField, toast } from '../../../ui'
@@ -246,7 +247,9 @@ export function ModelPoiTab({
                       <span aria-hidden="true" className="ts-model-poi__no-icon" />
                     )}
                     <span className="ts-model-poi__name">{item.name}</span>
-                    <span className="ts-city-pois__template-kind">{item.template_name}</span>
+                    <span className="ts-city-pois__template-kind">
+                      {libraryNameText(item.template_name, item.template_name_key)}
+                    </span>
                   </button>
                   {canEdit && (
                     <Button

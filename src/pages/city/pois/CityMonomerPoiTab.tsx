@@ -11,6 +11,7 @@ import { showMonomerModel } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
 import './city-pois.css'
+import { libraryNameText } from '../../../i18n/library-names'
 
 /**
  * "Monomer POI" (SPEC §2 city POI tabs): the POIs attached to a building of the oblique
@@ -131,7 +132,9 @@ export function CityMonomerPoiTab() {
                   >
                     {item.icon_path && <img src={item.icon_path} alt="" width={20} height={20} />}
                     <span>{item.name}</span>
-                    <span className="ts-city-pois__template-kind">{item.template_name}</span>
+                    <span className="ts-city-pois__template-kind">
+                      {libraryNameText(item.template_name, item.template_name_key)}
+                    </span>
                   </button>
                 </li>
               ))}

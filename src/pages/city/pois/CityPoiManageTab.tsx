@@ -9,6 +9,7 @@ import { useCanEditCityProject } from '../city-context'
 import { templateInfoOf } from '../../pois/poi-services'
 import { cityPoiUi } from './city-poi-actions'
 import './city-pois.css'
+import { templateNameText } from '../../../i18n/library-names'
 
 /** Templates listed per page in the chooser. */
 const templatePageSize = 100
@@ -66,7 +67,8 @@ export function CityPoiManageTab() {
           <p className="ts-city-tab__hint" data-testid="city-poi-placing-hint">
             {placing ? (
               <Trans>
-                Placing “{placing.name}”: click on the map or on the oblique photography.
+                Placing “{templateNameText(placing)}”: click on the map or on the oblique
+                photography.
               </Trans>
             ) : (
               <Trans>
@@ -112,7 +114,9 @@ export function CityPoiManageTab() {
                       }}
                     >
                       {picture ? <img src={picture} alt="" /> : <span aria-hidden="true" />}
-                      <span className="ts-city-pois__template-name">{template.name}</span>
+                      <span className="ts-city-pois__template-name">
+                        {templateNameText(template)}
+                      </span>
                       <span className="ts-city-pois__template-kind">{template.type}</span>
                     </button>
                   </li>

@@ -2,6 +2,7 @@ import { proxy } from 'valtio'
 import type { EngineHandle } from '../../../engine-bridge'
 import { type PoiStore, type PoiTemplateInfo, poiStore } from '../../../state/pois'
 import type { PoiModeTool } from '../../pois/poi-control'
+import { templateNameText } from '../../../i18n/library-names'
 
 /**
  * What the city's POI tabs share with the map: the template being placed (a click on the map
@@ -46,7 +47,7 @@ export async function handleCityPoiClick(
     const surface = await engine.run('city.surfacePointAtScreenPoint', point).catch(() => null)
     if (!surface) return 'nothing'
     const name = nextPoiName(
-      template.name,
+      templateNameText(template),
       store.entries().map((entry) => entry.name),
     )
     const created = store.create({ name, template, position: surface.position })

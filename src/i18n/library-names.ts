@@ -1,0 +1,35 @@
+import { i18n } from '@lingui/core'
+import type { MessageId } from '../../contract/messages'
+import { serverMessageTexts } from './server-message-texts'
+
+/**
+ * Names of the seeded library (templates and categories) in the user's language. The server
+ * answers a seeded name's catalogue id as `name_key` (`template_name_key` on a POI record,
+ * contract/templates.ts); every other name — a user's own, or a seeded one renamed since — is
+ * shown as typed. Components that call these re-render on a language change through their own
+ * `useLingui()`.
+ */
+
+/** A name as the user reads it: the text of `nameKey` when it is a known id, else `name`. */
+export function libraryNameText(name: string, nameKey: string | undefined): string {
+  if (nameKey && Object.hasOwn(serverMessageTexts, nameKey)) {
+    return i18n._(serverMessageTexts[nameKey as MessageId])
+  }
+  return name
+}
+
+/** A template's name as the user reads it (templates, scene templates). */
+export function templateNameText(template: {
+  name: string
+  name_key?: string | undefined
+}): string {
+  return libraryNameText(template.name, template.name_key)
+}
+
+/** A category's name as the user reads it. */
+export function categoryNameText(category: {
+  category_name: string
+  name_key?: string | undefined
+}): string {
+  return libraryNameText(category.category_name, category.name_key)
+}
