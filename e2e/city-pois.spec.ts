@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, type Locator, type Page, test } from '@playwright/test'
 import { zipSync } from 'fflate'
 import { enableTestApi, startSignedIn } from './support/accounts'
 import { citySnapshot, createCityProject, sharedCityData } from './support/city'
@@ -8,9 +8,11 @@ import { createEditor } from './project-helpers'
 
 /**
  * City POIs as a new user meets them (issue 16 acceptance), in the Korean UI (the default): place
- * a 2D POI on the map and a 3D POI on the oblique photography by clicking, move one and turn
- * the other with the control bar, reload, and find both where they were — with pixel checks
- * that the markers are drawn where `city.poiToScreen` says (the selection ring around them).
+ * a 2D POI on the map and a 3D POI on the oblique photography by clicking, drag one to a new
+ * place and turn the other with the control bar; in the POI inventory tab hide and show a
+ * template with POI classify, bulk-edit both in the multi-function table, copy one as a 2 × 2
+ * array; reload, and find all where they were — with pixel checks that the markers are drawn
+ * where `city.poiToScreen` says (the selection ring around them, the copies' markers).
  */
 
 const projectName = '항구 도시'
@@ -89,10 +91,48 @@ async function ringPixelsAround(page: Page, point: { x: number; y: number }): Pr
   )
 }
 
-test.describe('city POIs', () => {
-  test.setTimeout(300_000)
+/** The table's "clear selection", when there is a selection to clear (it is disabled otherwise). */
+async function clearSelection(table: Locator): Promise<void> {
+  const button = table.getByRole('button', { name: '선택 해제' })
+  if (await button.isEnabled()) await button.click()
+}
 
-  test('a new user places 2D and 3D POIs on the map and the oblique photography, moves, turns, reloads', async ({
+/** The POI the engine picks at a map point (what a click there would select), or null. */
+async function pickPoi(page: Page, at: { x: number; y: number }) {
+  return page.evaluate(
+    (point) => window.__twinTest!.runEngineCommand('city.pickPoiAtScreenPoint', point),
+    { x: at.x, y: at.y },
+  )
+}
+
+/**
+ * A left-button drag on the map as a person makes it: press at `from`, move in steps to `to`,
+ * then release (or press Escape first, which cancels the drag).
+ */
+async function dragOnMap(
+  page: Page,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  options: { cancelWithEscape?: boolean } = {},
+): Promise<void> {
+  const box = (await page.getByTestId('city-map').boundingBox())!
+  await page.mouse.move(box.x + from.x, box.y + from.y)
+  await page.mouse.down()
+  const steps = 8
+  for (let step = 1; step <= steps; step++) {
+    await page.mouse.move(
+      box.x + from.x + ((to.x - from.x) * step) / steps,
+      box.y + from.y + ((to.y - from.y) * step) / steps,
+    )
+  }
+  if (options.cancelWithEscape) await page.keyboard.press('Escape')
+  await page.mouse.up()
+}
+
+test.describe('city POIs', () => {
+  test.setTimeout(420_000)
+
+  test('a new user places 2D and 3D POIs, drags, turns, classifies, bulk-edits, copies, reloads', async ({
     page,
     request,
   }) => {
@@ -200,12 +240,31 @@ test.describe('city POIs', () => {
     await expect.poll(async () => (await citySnapshot(page)).pois.selectedIds).toEqual([camera.id])
     await expect.poll(() => ringPixelsAround(page, cameraAt)).toBeGreaterThan(20)
 
-    // Move it with the control bar's move tool: a click puts it there.
+    // Move it with the control bar's move tool: press on it and drag it over the map. The map
+    // does not pan meanwhile; Escape during a drag puts it back, a release saves.
     await manage.getByRole('button', { name: '이동' }).click()
-    await map.click({ position: { x: 160, y: 120 } })
+    await expect(manage).toContainText('끌어 옮기세요')
+    const cameraBefore = (await citySnapshot(page)).camera
+    await dragOnMap(page, cameraAt, { x: 220, y: 160 }, { cancelWithEscape: true })
+    await expect
+      .poll(() => ringPixelsAround(page, cameraAt), { timeout: 20_000 })
+      .toBeGreaterThan(20)
+    expect((await savedPois(page, projectId)).find((poi) => poi.id === camera.id)?.x).toBe(camera.x)
+    const dropAt = { x: 160, y: 120 }
+    await dragOnMap(page, cameraAt, dropAt)
     await expect
       .poll(async () => (await savedPois(page, projectId)).find((poi) => poi.id === camera.id)?.x)
       .not.toBe(camera.x)
+    const cameraAfter = (await citySnapshot(page)).camera
+    expect(cameraAfter.lng).toBeCloseTo(cameraBefore.lng, 9)
+    expect(cameraAfter.lat).toBeCloseTo(cameraBefore.lat, 9)
+    // Saved where it was dropped: drawn (its ring) under the release point.
+    const moved = (await savedPois(page, projectId)).find((poi) => poi.id === camera.id)!
+    const movedAt = await poiToScreen(page, [moved.x, moved.y, moved.z])
+    expect(Math.hypot(movedAt.x - dropAt.x, movedAt.y - dropAt.y)).toBeLessThan(3)
+    await expect
+      .poll(() => ringPixelsAround(page, movedAt), { timeout: 20_000 })
+      .toBeGreaterThan(20)
     await manage.getByRole('button', { name: '이동' }).click()
 
     // Turn the duck: select it by clicking, rotate tool, two steps of 15°.
@@ -223,14 +282,98 @@ test.describe('city POIs', () => {
       )
       .toBe(30)
 
-    // Reload: both come back where they were, drawn there.
+    // The shared POI screens in the "POI 목록" tab: classify, the table, copy.
+    await page.getByRole('tab', { name: 'POI 목록' }).click()
+    const inventory = page.getByTestId('city-poi-inventory')
+    await expect(inventory.getByTestId('poi-shared-screens')).toBeVisible()
+
+    // POI classify by template: hiding "Camera" takes its marker (selected: ringed) off the
+    // map and out of picking; showing it again brings it back.
+    await map.click({ position: movedAt })
+    await expect.poll(async () => (await citySnapshot(page)).pois.selectedIds).toEqual([camera.id])
+    await expect
+      .poll(() => ringPixelsAround(page, movedAt), { timeout: 20_000 })
+      .toBeGreaterThan(20)
+    const classify = inventory.getByRole('region', { name: 'POI 분류' })
+    await classify.getByRole('radio', { name: '템플릿' }).check()
+    const cameraGroup = classify.getByRole('checkbox', { name: /Camera/ })
+    await cameraGroup.uncheck()
+    await expect.poll(async () => (await citySnapshot(page)).pois.hiddenGroupIds).toHaveLength(1)
+    await expect.poll(() => ringPixelsAround(page, movedAt), { timeout: 30_000 }).toBeLessThan(5)
+    expect(await pickPoi(page, movedAt)).toBeNull()
+    await cameraGroup.check()
+    await expect.poll(async () => (await citySnapshot(page)).pois.hiddenGroupIds).toEqual([])
+    await expect.poll(async () => (await pickPoi(page, movedAt))?.poiId).toBe(camera.id)
+
+    // The multi-function table: select both POIs, bulk edit their heading to 45°.
+    await inventory.getByRole('button', { name: '표', exact: true }).click()
+    const table = inventory.getByRole('region', { name: 'POI 다기능 표' })
+    await clearSelection(table)
+    await table.getByRole('checkbox', { name: `${camera.name} 선택` }).check()
+    await table.getByRole('checkbox', { name: `${duck.name} 선택` }).check()
+    await table.getByRole('button', { name: '선택 항목 편집' }).click()
+    const bulk = page.getByRole('dialog', { name: 'POI 2개 편집' })
+    await bulk.getByLabel('방향(°)').fill('45')
+    await bulk.getByRole('button', { name: '수정' }).click()
+    await expect(bulk).toBeHidden()
+    await expect
+      .poll(async () => (await savedPois(page, projectId)).map((poi) => poi.heading))
+      .toEqual([45, 45])
+    await expect(table.getByRole('row').filter({ hasText: '45°' })).toHaveCount(2)
+
+    // Copy the camera as a 2 × 2 array, 120 m apart (east, and south: a negative row spacing):
+    // the original fills the first cell, three copies the others. Ghosts first; then the copies
+    // are in the list and, selected in the table, drawn (ringed) where poiToScreen says.
+    await clearSelection(table)
+    await table.getByRole('checkbox', { name: `${camera.name} 선택` }).check()
+    await inventory.getByRole('button', { name: '복사', exact: true }).click()
+    const copyDialog = page.getByRole('dialog', { name: 'POI 복사' })
+    await copyDialog.getByRole('radio', { name: '배열', exact: true }).check()
+    await copyDialog.getByLabel('행 간격').fill('-120')
+    await copyDialog.getByLabel('행 간격').press('Tab')
+    await copyDialog.getByLabel('열 간격').fill('120')
+    await copyDialog.getByLabel('열 간격').press('Tab')
+    await expect(copyDialog).toContainText('POI 3개를 만듭니다')
+    await expect.poll(async () => (await citySnapshot(page)).pois.ghostCount).toBe(3)
+    await copyDialog.getByRole('button', { name: '복사', exact: true }).click()
+    await expect(copyDialog).toBeHidden()
+    await expect.poll(async () => (await savedPois(page, projectId)).length).toBe(5)
+    await expect.poll(async () => (await citySnapshot(page)).pois.ghostCount).toBe(0)
+    const copies = (await savedPois(page, projectId)).filter((poi) =>
+      poi.name.startsWith(`${camera.name}-`),
+    )
+    expect(copies.map((poi) => poi.name).sort()).toEqual(
+      [1, 2, 3].map((index) => `${camera.name}-${index}`),
+    )
+    for (const copy of copies)
+      await expect(inventory.getByText(copy.name, { exact: true }).first()).toBeVisible()
+    await clearSelection(table)
+    await table.getByLabel('필터').fill(`${camera.name}-`)
+    await table.getByRole('checkbox', { name: '표시된 POI 모두 선택' }).check()
+    await expect
+      .poll(async () => [...(await citySnapshot(page)).pois.selectedIds].sort())
+      .toEqual(copies.map((poi) => poi.id).sort())
+    // 120 m east and south of the camera, each where the engine says, drawn there.
+    const metresPerDegree = 111_320
+    for (const copy of copies) {
+      const east = (copy.x - moved.x) * metresPerDegree * Math.cos((moved.y * Math.PI) / 180)
+      const north = (copy.y - moved.y) * metresPerDegree
+      expect([0, 120]).toContainEqual(Math.round(east / 10) * 10)
+      expect([0, -120]).toContainEqual(Math.round(north / 10) * 10)
+      const at = await poiToScreen(page, [copy.x, copy.y, copy.z])
+      expect(at.isVisible).toBe(true)
+      await expect.poll(() => ringPixelsAround(page, at), { timeout: 20_000 }).toBeGreaterThan(20)
+    }
+
+    // Reload: all five come back where they were; the dragged camera and the duck are drawn
+    // (ringed when clicked) there, the copies are picked where they were drawn before.
     pois = await savedPois(page, projectId)
     await page.reload()
     await expect(page.getByTestId('city-editor')).toBeVisible({ timeout: 30_000 })
     await expect
       .poll(async () => (await citySnapshot(page)).pois.count, { timeout: 60_000 })
-      .toBe(2)
-    await expect(page.getByRole('tab', { name: 'POI 관리' })).toBeVisible()
+      .toBe(5)
+    await page.getByRole('tab', { name: 'POI 관리' }).click()
     // The view settles on the tileset again before positions are read.
     await expect
       .poll(async () => (await citySnapshot(page)).tilesLoaded, { timeout: 60_000 })
@@ -239,8 +382,12 @@ test.describe('city POIs', () => {
     for (const poi of pois) {
       const at = await poiToScreen(page, [poi.x, poi.y, poi.z])
       expect(at.isVisible).toBe(true)
-      // A click where poiToScreen says picks that POI: the marker is drawn there, and its
-      // selection ring appears around it.
+      if (poi.name.startsWith(`${camera.name}-`)) {
+        expect((await pickPoi(page, at))?.poiId).toBe(poi.id)
+        continue
+      }
+      // A click where poiToScreen says picks that POI: the marker is drawn there (the dragged
+      // camera at its new place), and its selection ring appears around it.
       await map.click({ position: { x: at.x, y: at.y } })
       await expect.poll(async () => (await citySnapshot(page)).pois.selectedIds).toEqual([poi.id])
       await expect.poll(() => ringPixelsAround(page, at), { timeout: 20_000 }).toBeGreaterThan(20)
