@@ -287,7 +287,7 @@ test.describe('city POIs', () => {
     const inventory = page.getByTestId('city-poi-inventory')
     await expect(inventory.getByTestId('poi-shared-screens')).toBeVisible()
 
-    // POI classify by template: hiding "Camera" takes its marker (selected: ringed) off the
+    // POI classify by template: hiding "카메라 (2D)" (the seeded camera, named in Korean) takes its marker (selected: ringed) off the
     // map and out of picking; showing it again brings it back.
     await map.click({ position: movedAt })
     await expect.poll(async () => (await citySnapshot(page)).pois.selectedIds).toEqual([camera.id])
@@ -296,7 +296,7 @@ test.describe('city POIs', () => {
       .toBeGreaterThan(20)
     const classify = inventory.getByRole('region', { name: 'POI 분류' })
     await classify.getByRole('radio', { name: '템플릿' }).check()
-    const cameraGroup = classify.getByRole('checkbox', { name: /Camera/ })
+    const cameraGroup = classify.getByRole('checkbox', { name: /카메라 \(2D\)/ })
     await cameraGroup.uncheck()
     await expect.poll(async () => (await citySnapshot(page)).pois.hiddenGroupIds).toHaveLength(1)
     await expect.poll(() => ringPixelsAround(page, movedAt), { timeout: 30_000 }).toBeLessThan(5)
