@@ -27,6 +27,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'pois-find': async () => (await import('./pois/pois-find')).runPoisFindBench(),
   'pois-create-list': async () =>
     (await import('./pois/pois-create-list')).runPoisCreateListBench(),
+  'iot-ingest': async () => (await import('./iot-ingest')).runIotIngestBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

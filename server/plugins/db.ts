@@ -26,6 +26,12 @@ export interface DatabaseHandle {
   dialect: DatabaseDialect
   /** The PostgreSQL schema tables live in, when DATABASE_SCHEMA sets one. */
   schema: string | undefined
+  /**
+   * The SQLite connection itself (undefined on PostgreSQL), for hot paths that keep prepared
+   * statements (IoT ingest). Use it only inside a transaction of `db`: Kysely holds its one
+   * connection for the whole transaction, so these statements join it and nothing interleaves.
+   */
+  sqlite: BetterSqlite3.Database | undefined
   /** Answers whether the database responds to a trivial query. */
   ping(): Promise<void>
   close(): Promise<void>
@@ -55,7 +61,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     // at once while a long transaction (100,000 POIs) holds the lock, and `select 1` inside
     // that transaction changes nothing.
     const statement = connection.prepare('select 1 as ok')
-    return handleFor(db, 'sqlite', undefined, async () => {
+    return handleFor(db, 'sqlite', undefined, connection, async () => {
       statement.get()
     })
   }
@@ -66,7 +72,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     ...(config.schema === undefined ? {} : { options: `-c search_path=${config.schema}` }),
   })
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
-  return handleFor(db, 'postgres', config.schema)
+  return handleFor(db, 'postgres', config.schema, undefined)
 }
 
 /**
@@ -105,6 +111,7 @@ function handleFor(
   db: Database,
   dialect: DatabaseDialect,
   schema: string | undefined,
+  sqlite: BetterSqlite3.Database | undefined,
   ping: () => Promise<void> = async () => {
     await sql`select 1 as ok`.execute(db)
   },
@@ -114,6 +121,7 @@ function handleFor(
     db,
     dialect,
     schema,
+    sqlite,
     ping,
     async close() {
       if (isClosed) return

@@ -30,7 +30,7 @@ export function composeIot(
   parts: { database: DatabaseHandle; clock: Clock; access: ProjectAccess; settings: IotSettings },
 ): IotServices {
   const { database, clock, access, settings } = parts
-  const store = createTelemetryStore(database.dialect)
+  const store = createTelemetryStore(database)
   const devices = createDevicesService({
     database,
     clock,

@@ -1,6 +1,12 @@
 import { sql } from 'kysely'
-import type { Database, DatabaseDialect } from '../../plugins/db'
+import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { TelemetryMessage } from './ingest-payload'
+import {
+  type BucketRow,
+  createSqlitePointsWriter,
+  type PointRow,
+  type SqlitePointsWriter,
+} from './sqlite-points-writer'
 
 /**
  * The SQL of the time series (the only place it lives): series per device and key, raw points,
@@ -19,14 +25,6 @@ export type RollupTable = (typeof rollupLevels)[number]['table']
 /** Rows per multi-row statement: 3 parameters each stay far below both engines' limits. */
 const rowsPerStatement = 500
 
-/** Partial aggregate of a bucket. */
-interface Aggregate {
-  count: number
-  sum: number
-  min: number
-  max: number
-}
-
 /** The time-series store over one database. */
 export interface TelemetryStore {
   /** Series ids of a device's keys, made when missing. */
@@ -41,8 +39,21 @@ export interface TelemetryStore {
   forgetSeries(): void
 }
 
-/** Builds the store; series ids are cached (they never change once made). */
-export function createTelemetryStore(dialect: DatabaseDialect): TelemetryStore {
+/**
+ * Builds the store; series ids are cached (they never change once made). On SQLite the points,
+ * rollups and latest values go through statements prepared once on the app's connection
+ * (sqlite-points-writer.ts), prepared at the first write (after the migrations).
+ */
+export function createTelemetryStore(
+  database: Pick<DatabaseHandle, 'dialect' | 'sqlite'>,
+): TelemetryStore {
+  const { dialect } = database
+  let sqliteWriter: SqlitePointsWriter | undefined
+  const sqliteWriterOf = () => {
+    if (database.sqlite === undefined) return undefined
+    sqliteWriter ??= createSqlitePointsWriter(database.sqlite)
+    return sqliteWriter
+  }
   const seriesCache = new Map<string, number>()
   const cacheKey = (deviceId: string, key: string) => `${deviceId}\u0000${key}`
 
@@ -91,7 +102,7 @@ export function createTelemetryStore(dialect: DatabaseDialect): TelemetryStore {
   const upsertRollups = async (
     handle: Database,
     table: RollupTable,
-    buckets: Map<string, Aggregate & { seriesId: number; bucketTs: number }>,
+    buckets: Map<string, BucketRow>,
   ) => {
     const rows = [...buckets.values()].map((bucket) => ({
       series_id: bucket.seriesId,
@@ -117,6 +128,31 @@ export function createTelemetryStore(dialect: DatabaseDialect): TelemetryStore {
     }
   }
 
+  /** Multi-row inserts; the rows answered back are the new ones (a repeated point is skipped). */
+  const insertPoints = async (handle: Database, rows: readonly PointRow[]) => {
+    const added: PointRow[] = []
+    for (let start = 0; start < rows.length; start += rowsPerStatement) {
+      const inserted = await handle
+        .insertInto('iot_points')
+        .values(
+          rows
+            .slice(start, start + rowsPerStatement)
+            .map((row) => ({ series_id: row.seriesId, ts: row.ts, value: row.value })),
+        )
+        .onConflict((conflict) => conflict.columns(['series_id', 'ts']).doNothing())
+        .returning(['series_id', 'ts', 'value'])
+        .execute()
+      for (const row of inserted) {
+        added.push({
+          seriesId: Number(row.series_id),
+          ts: Number(row.ts),
+          value: Number(row.value),
+        })
+      }
+    }
+    return added
+  }
+
   return {
     seriesIds,
 
@@ -124,57 +160,49 @@ export function createTelemetryStore(dialect: DatabaseDialect): TelemetryStore {
       const keys = new Set<string>()
       for (const message of messages) for (const [key] of message.values) keys.add(key)
       const ids = await seriesIds(handle, deviceId, [...keys])
-      const rows: Array<{ series_id: number; ts: number; value: number }> = []
+      const rows: PointRow[] = []
       for (const message of messages) {
         for (const [key, value] of message.values) {
-          rows.push({ series_id: ids.get(key)!, ts: message.ts, value })
+          rows.push({ seriesId: ids.get(key)!, ts: message.ts, value })
         }
       }
-      const rollups = rollupLevels.map(
-        () => new Map<string, Aggregate & { seriesId: number; bucketTs: number }>(),
-      )
+      const writer = sqliteWriterOf()
+      const added = writer ? writer.insertPoints(rows) : await insertPoints(handle, rows)
+      const rollups = rollupLevels.map(() => new Map<string, BucketRow>())
       const latest = new Map<number, { ts: number; value: number }>()
-      let inserted = 0
-      for (let start = 0; start < rows.length; start += rowsPerStatement) {
-        const added = await handle
-          .insertInto('iot_points')
-          .values(rows.slice(start, start + rowsPerStatement))
-          .onConflict((conflict) => conflict.columns(['series_id', 'ts']).doNothing())
-          .returning(['series_id', 'ts', 'value'])
-          .execute()
-        inserted += added.length
-        for (const row of added) {
-          const seriesId = Number(row.series_id)
-          const ts = Number(row.ts)
-          const value = Number(row.value)
-          rollupLevels.forEach((level, index) => {
-            const bucketTs = ts - (ts % level.widthMs)
-            const key = `${seriesId}:${bucketTs}`
-            const bucket = rollups[index]!.get(key)
-            if (bucket === undefined) {
-              rollups[index]!.set(key, {
-                seriesId,
-                bucketTs,
-                count: 1,
-                sum: value,
-                min: value,
-                max: value,
-              })
-            } else {
-              bucket.count += 1
-              bucket.sum += value
-              if (value < bucket.min) bucket.min = value
-              if (value > bucket.max) bucket.max = value
-            }
-          })
-          const last = latest.get(seriesId)
-          if (last === undefined || ts >= last.ts) latest.set(seriesId, { ts, value })
-        }
+      for (const { seriesId, ts, value } of added) {
+        rollupLevels.forEach((level, index) => {
+          const bucketTs = ts - (ts % level.widthMs)
+          const key = `${seriesId}:${bucketTs}`
+          const bucket = rollups[index]!.get(key)
+          if (bucket === undefined) {
+            rollups[index]!.set(key, {
+              seriesId,
+              bucketTs,
+              count: 1,
+              sum: value,
+              min: value,
+              max: value,
+            })
+          } else {
+            bucket.count += 1
+            bucket.sum += value
+            if (value < bucket.min) bucket.min = value
+            if (value > bucket.max) bucket.max = value
+          }
+        })
+        const last = latest.get(seriesId)
+        if (last === undefined || ts >= last.ts) latest.set(seriesId, { ts, value })
       }
       for (const [index, level] of rollupLevels.entries()) {
-        await upsertRollups(handle, level.table, rollups[index]!)
+        if (writer) writer.upsertBuckets(level.table, rollups[index]!.values())
+        else await upsertRollups(handle, level.table, rollups[index]!)
       }
       for (const [seriesId, last] of latest) {
+        if (writer) {
+          writer.setLatest(seriesId, last.ts, last.value)
+          continue
+        }
         await handle
           .updateTable('iot_series')
           .set({ last_ts: last.ts, last_value: last.value })
@@ -182,7 +210,7 @@ export function createTelemetryStore(dialect: DatabaseDialect): TelemetryStore {
           .where((eb) => eb.or([eb('last_ts', 'is', null), eb('last_ts', '<=', last.ts)]))
           .execute()
       }
-      return inserted
+      return added.length
     },
 
     forgetSeries() {

@@ -1,0 +1,236 @@
+/**
+ * Batched HTTP telemetry ingest on SQLite (issue 17 "Performance": ≥ 0.5× the rate of the same
+ * rows inserted by a bare batched INSERT loop into the same database). Ours: the server listening
+ * on a real socket, `POST /api/v1/{token}/telemetry` from several devices at once, each body a
+ * list of `{ts, values}` messages (token check, rate limit, reading the body, the transaction with
+ * raw points, 1-minute and 1-hour rollups, the series' latest values and the device's last-seen
+ * time). The anchor: the same number of rows into `iot_points` of the same database file by a
+ * prepared `INSERT` in a loop, one transaction per request-sized batch, nothing else — what the
+ * database itself needs. Both commit with the server's durability (WAL, `synchronous=FULL`).
+ * Server RSS is recorded before and after the rounds.
+ *
+ *   npx tsx bench/iot-ingest.ts      (or `npm run bench -- iot-ingest`)
+ *
+ * Writes bench/results/iot-ingest.json. IOT_BENCH_ROUNDS (default 3), IOT_BENCH_PORT (5482).
+ */
+import { Worker } from 'node:worker_threads'
+import BetterSqlite3 from 'better-sqlite3'
+import type { DeviceWithToken } from '../contract/iot'
+import { type PoiDetail, poiRoutes } from '../contract/pois'
+import type { TemplatePage } from '../contract/templates'
+import { templateRoutes } from '../contract/templates'
+import { createProject } from '../server/routes/web/project-test-kit'
+import { callApi, createTestApp, signIn, testEditor } from '../server/testing/test-app'
+import { QuietRounds } from './lib/quiet-rounds'
+import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+
+const rounds = Number(process.env.IOT_BENCH_ROUNDS) || 3
+const port = Number(process.env.IOT_BENCH_PORT) || 5482
+const deviceCount = 8
+/** Requests in flight at once (one per device at a time). */
+const concurrency = 4
+const messagesPerRequest = 50
+const keysPerMessage = 10
+const requestsPerRound = 80
+const pointsPerRequest = messagesPerRequest * keysPerMessage
+
+/**
+ * The devices' side: on each 'round' message, `requestsPerRound` requests with `concurrency` in
+ * flight, one second per message per device; answers the round's duration in ms.
+ */
+const clientSource = `
+const { parentPort, workerData } = require('node:worker_threads')
+const w = workerData
+const nextTs = w.tokens.map(() => w.startMs)
+const bodyFor = (device) => {
+  const messages = []
+  for (let index = 0; index < w.messagesPerRequest; index++) {
+    const ts = nextTs[device]
+    nextTs[device] = ts + 1000
+    const values = {}
+    for (let key = 0; key < w.keysPerMessage; key++) {
+      values['k' + key] = Math.round(Math.sin(ts / 60000 + key) * 1000) / 10
+    }
+    messages.push({ ts, values })
+  }
+  return JSON.stringify(messages)
+}
+parentPort.on('message', async () => {
+  try {
+    let sent = 0
+    const worker = async (lane) => {
+      while (sent < w.requestsPerRound) {
+        sent++
+        const device = (lane + sent * w.concurrency) % w.tokens.length
+        const response = await fetch(w.base + '/api/v1/' + w.tokens[device] + '/telemetry', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: bodyFor(device),
+        })
+        const answer = await response.json()
+        if (answer.code !== '0' || answer.datum.count !== w.pointsPerRequest) {
+          throw new Error('ingest refused: ' + JSON.stringify(answer))
+        }
+      }
+    }
+    const startedAt = performance.now()
+    await Promise.all(Array.from({ length: w.concurrency }, (_, lane) => worker(lane)))
+    parentPort.postMessage({ ms: performance.now() - startedAt })
+  } catch (error) {
+    parentPort.postMessage({ error: String(error) })
+  }
+})
+`
+
+/** Runs the benchmark and writes its report; returns the report. */
+export async function runIotIngestBench() {
+  const machine = machineInfo(null)
+  const quiet = new QuietRounds()
+  const testApp = await createTestApp({
+    env: { IOT_DEVICE_REQUESTS_PER_SECOND: '100000', IOT_DEVICE_REQUEST_BURST: '1000000' },
+  })
+  const { app, config } = testApp
+  if (config.database.kind !== 'sqlite') throw new Error('iot-ingest measures SQLite')
+  const anchorDb = new BetterSqlite3(config.database.file)
+  anchorDb.pragma('journal_mode = WAL')
+  anchorDb.pragma('synchronous = FULL')
+  anchorDb.pragma('busy_timeout = 5000')
+  try {
+    const token = await signIn(app, testEditor)
+    const project = await createProject(app, token, { name: 'Ingest bench' })
+    const templates = await callApi<TemplatePage>(app, {
+      url: templateRoutes.selectTemplatePage.path,
+      token,
+      json: { keyword: 'CAM-2D' },
+    })
+    const camera = templates.envelope.datum.list[0]!
+    const tokens: string[] = []
+    for (let index = 0; index < deviceCount; index++) {
+      const poi = await callApi<PoiDetail>(app, {
+        url: poiRoutes.creatPoi.path,
+        token,
+        json: {
+          projectid: project.id,
+          name: `Sensor ${index}`,
+          category_id: camera.id,
+          x: 121.5 + index * 1e-4,
+          y: 31.2,
+          devicecode: `BENCH-${index}`,
+        },
+      })
+      const device = await callApi<DeviceWithToken>(app, {
+        url: '/web/iot/provisionDevice',
+        token,
+        json: { poi_id: poi.envelope.datum.id },
+      })
+      tokens.push(device.envelope.datum.token)
+    }
+    await app.listen({ port, host: '127.0.0.1' })
+
+    // the devices run in a worker thread, as devices are other machines: the server's thread
+    // does only the server's work (both threads share the machine's 2 cores)
+    const client = new Worker(clientSource, {
+      eval: true,
+      workerData: {
+        base: `http://127.0.0.1:${port}`,
+        tokens,
+        startMs: Date.now() - 5 * 86_400_000,
+        concurrency,
+        messagesPerRequest,
+        keysPerMessage,
+        requestsPerRound,
+        pointsPerRequest,
+      },
+    })
+    const replies: Array<(value: { ms?: number; error?: string }) => void> = []
+    client.on('message', (message: { ms?: number; error?: string }) => replies.shift()?.(message))
+    const ingestRound = async () => {
+      const reply = new Promise<{ ms?: number; error?: string }>((resolve) => replies.push(resolve))
+      client.postMessage('round')
+      const answer = await reply
+      if (answer.error !== undefined) throw new Error(answer.error)
+      return answer.ms!
+    }
+    const startMs = Date.now() - 5 * 86_400_000
+
+    // the anchor's rows go to series no device has
+    const insert = anchorDb.prepare(
+      'insert into iot_points (series_id, ts, value) values (?, ?, ?)',
+    )
+    const insertBatch = anchorDb.transaction((seriesBase: number, firstTs: number) => {
+      for (let index = 0; index < messagesPerRequest; index++) {
+        for (let key = 0; key < keysPerMessage; key++) {
+          insert.run(seriesBase + key, firstTs + index * 1000, key + index / 10)
+        }
+      }
+    })
+    let anchorTs = startMs
+    const anchorRound = () => {
+      const startedAt = performance.now()
+      for (let request = 0; request < requestsPerRound; request++) {
+        insertBatch(1_000_000 + (request % deviceCount) * keysPerMessage, anchorTs)
+        if (request % deviceCount === deviceCount - 1) anchorTs += messagesPerRequest * 1000
+      }
+      return performance.now() - startedAt
+    }
+
+    const oursRate: number[] = []
+    const anchorRate: number[] = []
+    const points = requestsPerRound * pointsPerRequest
+    const rssBeforeMb = process.memoryUsage().rss / 1_048_576
+    for (let round = 0; round < rounds + 1; round++) {
+      // the first round warms up
+      await quiet.beforeRound(`round ${round}`, round > 0)
+      const oursMs = await ingestRound()
+      const anchorMs = anchorRound()
+      quiet.afterRound()
+      if (round === 0) continue
+      oursRate.push(Math.round(points / (oursMs / 1000)))
+      anchorRate.push(Math.round(points / (anchorMs / 1000)))
+      console.log(
+        `round ${round}: HTTP ingest ${oursRate.at(-1)} points/s, bare INSERT loop ${anchorRate.at(-1)} points/s`,
+      )
+    }
+    const rssAfterMb = process.memoryUsage().rss / 1_048_576
+    await client.terminate()
+    const ours = measure(oursRate, 'points/s')
+    const anchor = measure(anchorRate, 'points/s')
+    const ratio = ratioOf(
+      'HTTP ingest',
+      'bare INSERT loop',
+      'points/s median',
+      ours.median,
+      anchor.median,
+    )
+    const report = {
+      benchmark: 'iot-ingest',
+      description:
+        `POST /api/v1/{token}/telemetry over HTTP (127.0.0.1, ${concurrency} requests in flight, ` +
+        `${deviceCount} devices), ${requestsPerRound} requests of ${messagesPerRequest} messages × ` +
+        `${keysPerMessage} keys per round; anchor: the same number of rows into iot_points of the ` +
+        'same SQLite file by a prepared INSERT loop, one transaction per request-sized batch. ' +
+        'Points per second, higher is better; the ratio is ours ÷ anchor.',
+      database: 'sqlite',
+      machine,
+      cases: { httpIngest: ours, bareInsertLoop: anchor },
+      ratios: [ratio],
+      serverRssMb: { before: Math.round(rssBeforeMb), after: Math.round(rssAfterMb) },
+      goals: [
+        {
+          goal: 'HTTP ingest ≥ 0.5× the bare INSERT loop (median points/s)',
+          met: ratio.value >= 0.5,
+        },
+      ],
+    }
+    const path = writeBenchResult('iot-ingest', report, quiet)
+    console.log(`ratio ${ratio.value}; written to ${path}`)
+    return report
+  } finally {
+    anchorDb.close()
+    await testApp.close()
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runIotIngestBench()
+}
