@@ -48,6 +48,9 @@ export async function migrateToLatest(
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Capabilities land in parallel, each with its own tables: a database that already ran a
+    // later-numbered one (e.g. 0015) still takes an earlier one that landed after it (0012).
+    allowUnorderedMigrations: true,
     ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
   })
   const { error, results } = await migrator.migrateToLatest()
