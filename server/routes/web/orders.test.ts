@@ -227,6 +227,19 @@ describe('orders, points and recharges', () => {
       })
       expect([count, answer.statusCode, answer.envelope.code]).toEqual([count, 400, '1000'])
     }
+    // a form post sends one id as a bare value and several as repeated keys
+    const formPost = await callApi(app, {
+      url: '/web/orderManage/addOrder',
+      token: owner,
+      form: `project_id=${building.id}&ids=${community}`,
+    })
+    expect(formPost.envelope.messageId).toBe('order.nothingToPay')
+    const formPair = await callApi(app, {
+      url: '/web/orderManage/addOrder',
+      token: owner,
+      form: `project_id=${building.id}&ids=${community}&ids=${id('support-standard')}`,
+    })
+    expect(formPair.envelope.messageId).toBe('order.oneSupportOption')
     expect(await orderCount(owner)).toBe(0)
     expect(await balance(owner)).toBe(0)
   })
