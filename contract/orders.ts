@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { recordIdSchema, timestampSchema } from './common'
-import { formBoolean, formInteger } from './form-fields'
+import { formBoolean, formInteger, formList } from './form-fields'
 import { webRoute } from './route'
 
 /**
@@ -163,7 +163,7 @@ export const orderProjectBodySchema = z.object({ project_id: recordIdSchema })
  */
 export const addOrderBodySchema = z.object({
   project_id: recordIdSchema,
-  ids: z.array(recordIdSchema).max(50),
+  ids: formList(recordIdSchema).pipe(z.array(z.string()).max(50)),
   counts: z
     .record(recordIdSchema, formInteger({ min: 1, max: orderLimits.maxSupportYears }))
     .optional(),

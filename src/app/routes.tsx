@@ -40,6 +40,12 @@ const ProjectManagePage = lazyPage(
   () => import('../pages/project-manage/ProjectManagePage'),
   'ProjectManagePage',
 )
+const BalancePage = lazyPage(() => import('../pages/orders/BalancePage'), 'BalancePage')
+const OrderDetailsPage = lazyPage(
+  () => import('../pages/orders/OrderDetailsPage'),
+  'OrderDetailsPage',
+)
+const OrdersPage = lazyPage(() => import('../pages/orders/OrdersPage'), 'OrdersPage')
 const PersonPage = lazyPage(() => import('../pages/system/PersonPage'), 'PersonPage')
 const RolesPage = lazyPage(() => import('../pages/system/RolesPage'), 'RolesPage')
 const SecurityPage = lazyPage(() => import('../pages/system/SecurityPage'), 'SecurityPage')
@@ -77,9 +83,9 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   issue: IssuePage,
   tbDevices: planned,
   tbRuleChains: planned,
-  personalOrders: planned,
-  orderDetails: planned,
-  balance: planned,
+  personalOrders: OrdersPage,
+  orderDetails: OrderDetailsPage,
+  balance: BalancePage,
   // One component for every /bim4 page, so React keeps the editor (engine, canvas, scene)
   // mounted while the user moves between its modules and tabs.
   bim4Poi: Bim4Page,

@@ -227,6 +227,19 @@ describe('orders, points and recharges', () => {
       })
       expect([count, answer.statusCode, answer.envelope.code]).toEqual([count, 400, '1000'])
     }
+    // a form post sends one id as a bare value and several as repeated keys
+    const formPost = await callApi(app, {
+      url: '/web/orderManage/addOrder',
+      token: owner,
+      form: `project_id=${building.id}&ids=${community}`,
+    })
+    expect(formPost.envelope.messageId).toBe('order.nothingToPay')
+    const formPair = await callApi(app, {
+      url: '/web/orderManage/addOrder',
+      token: owner,
+      form: `project_id=${building.id}&ids=${community}&ids=${id('support-standard')}`,
+    })
+    expect(formPair.envelope.messageId).toBe('order.oneSupportOption')
     expect(await orderCount(owner)).toBe(0)
     expect(await balance(owner)).toBe(0)
   })
@@ -437,6 +450,57 @@ describe('orders, points and recharges', () => {
     expect(changed.envelope.datum).toMatchObject({ price: 1500 })
     const list = await shoppingList(stranger, strangersProject.id)
     expect(lineOf(list, 'support-standard').amount).toBe(1500)
+  })
+
+  it('lets a project with lines and orders be deleted, keeping its order history', async () => {
+    const doomed = await createProject(app, owner, { name: 'Short-lived' })
+    const list = await shoppingList(owner, doomed.id)
+    const ordered = await orderCall<{ orderId: string }>(app, 'addOrder', owner, {
+      project_id: doomed.id,
+      ids: [lineOf(list, 'watermark-removal').id, lineOf(list, 'support-community').id],
+    })
+    expect(ordered.envelope.code).toBe('0')
+    const deleted = await callApi(app, {
+      url: '/web/project/deleteProject',
+      token: owner,
+      json: { id: doomed.id },
+    })
+    expect(deleted.envelope.code).toBe('0')
+    const detail = await orderCall<OrderDetail>(app, 'getOrderListById', owner, {
+      order_id: ordered.envelope.datum.orderId,
+    })
+    expect(detail.envelope.datum).toMatchObject({ project_name: 'Short-lived', state: 'unpaid' })
+    const gone = await orderCall(app, 'getShoppingList', owner, { project_id: doomed.id })
+    expect(gone.statusCode).toBe(404)
+  })
+
+  it('answers the download gate: unpaid order first, then whether the project is paid', async () => {
+    const { orders } = app.deps.services
+    await expect(orders.requireDownloadAllowed(building.id)).resolves.toBeUndefined()
+    await expect(orders.requireDownloadAllowed(strangersProject.id)).rejects.toMatchObject({
+      kind: 'paymentRequired',
+      messageId: 'error.paymentRequired',
+    })
+    const list = await shoppingList(stranger, strangersProject.id)
+    await orderCall(app, 'addOrder', stranger, {
+      project_id: strangersProject.id,
+      ids: [lineOf(list, 'watermark-removal').id, lineOf(list, 'support-community').id],
+    })
+    await expect(orders.requireDownloadAllowed(strangersProject.id)).rejects.toMatchObject({
+      messageId: 'order.unpaidBlocksDownload',
+      message: 'You have an order not paid...',
+    })
+    for (const route of ['getRechargeHistoryById', 'cancelRecharge'] as const) {
+      const mine = await orderCall<{ list: Recharge[] }>(app, 'getRechargeAll', owner)
+      const answer = await orderCall(app, route, stranger, {
+        recharge_id: mine.envelope.datum.list[0]!.id,
+      })
+      expect([route, answer.statusCode, answer.envelope.messageId]).toEqual([
+        route,
+        403,
+        'recharge.foreign',
+      ])
+    }
   })
 
   it('keeps the ledger append-only in the database itself', async () => {

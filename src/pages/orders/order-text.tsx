@@ -1,0 +1,55 @@
+import type { MessageDescriptor } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
+import { useLingui } from '@lingui/react/macro'
+import type { LocalizedText, OrderState, OrderUnit } from '../../../contract/orders'
+import { coinUnit } from '../../../contract/orders'
+
+/** The names of the units lines are counted in. */
+export const unitNames: Record<OrderUnit, MessageDescriptor> = {
+  MB: msg`MB`,
+  operation: msg`operations`,
+  project: msg`per project`,
+  year: msg`years`,
+}
+
+/** The names of an order's states. */
+export const orderStateNames: Record<OrderState, MessageDescriptor> = {
+  unpaid: msg`Unpaid`,
+  paid: msg`Paid`,
+  cancelled: msg`Deleted`,
+}
+
+/** The names of a recharge's states. */
+export const rechargeStateNames: Record<'pending' | 'confirmed' | 'cancelled', MessageDescriptor> =
+  {
+    pending: msg`Waiting for confirmation`,
+    confirmed: msg`Confirmed`,
+    cancelled: msg`Cancelled`,
+  }
+
+/** An admin's text in the user's language (English when that language's text is empty). */
+export function useLocalized(): (text: LocalizedText) => string {
+  const { i18n } = useLingui()
+  return (text) => {
+    const locale = i18n.locale as keyof LocalizedText
+    return text[locale] || text.en
+  }
+}
+
+/** A number of points in the product coin unit (SPEC §1). */
+export function Points({ value }: { value: number }) {
+  const { i18n, t } = useLingui()
+  return (
+    <span className="ts-points">
+      {value.toLocaleString(i18n.locale)}{' '}
+      <abbr title={t`Twin coins, the product's points`}>{coinUnit}</abbr>
+    </span>
+  )
+}
+
+/** A timestamp as a local date and time in the user's language. */
+export function DateTime({ value }: { value: string | null }) {
+  const { i18n } = useLingui()
+  if (value === null) return null
+  return <time dateTime={value}>{new Date(value).toLocaleString(i18n.locale)}</time>
+}
