@@ -6,6 +6,7 @@ import type {
   CityTilesetPlacement,
   CityTilesetSource,
 } from './city-snapshot'
+import type { DrawCommands } from './draw-commands'
 import type { PoiCommands } from './poi-commands'
 import type { CityPoiDragCommands } from './poi-drag-commands'
 
@@ -14,7 +15,7 @@ import type { CityPoiDragCommands } from './poi-drag-commands'
  * (`city.setPois` …, see poi-commands.ts). `EngineCommands` extends this map, so each entry
  * needs a handler in engine/city.
  */
-export interface CityCommands extends PoiCommands<'city'>, CityPoiDragCommands {
+export interface CityCommands extends PoiCommands<'city'>, CityPoiDragCommands, DrawCommands {
   /**
    * Gives the engine the element the city map lives in (null to let it go, which closes an open
    * city). MapLibre creates its own canvas inside it, so the element should be empty and sized.

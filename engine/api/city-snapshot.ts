@@ -1,4 +1,5 @@
 import { createInitialPoiLayerState } from './building-snapshot'
+import { createInitialDrawState, type DrawLayerState } from './draw-commands'
 import type { PoiLayerState } from './poi-commands'
 
 /**
@@ -200,6 +201,8 @@ export interface CitySnapshot {
   }
   /** The POIs drawn in the city (issue 16). */
   readonly pois: ReadonlyPoiLayerState
+  /** The draw tool, the shape just drawn and the saved shapes shown (issue 18). */
+  readonly draw: DrawLayerState
   /**
    * Where the open city's tile files were parsed: contents in the parse workers, tileset.json
    * files on the main thread (issue #7: content parsing stays off the main thread).
@@ -244,6 +247,7 @@ export function createInitialCitySnapshot(): CitySnapshot {
     selectedFeature: null,
     frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     pois: createInitialPoiLayerState(),
+    draw: createInitialDrawState(),
     tileParsing: {
       contentsParsedInWorkers: 0,
       contentsParsedOnMainThread: 0,

@@ -10,6 +10,7 @@ import type { EngineContext } from '../core/engine-context'
 import { isOneOf, maxDistanceFactors, minDistanceFactors, wheelScaleOptions } from './city-controls'
 import type { CityScene } from './city-scene'
 import type { WorkerTilesLoader } from '../workers/tile-parse-client'
+import { createDrawHandlers } from './draw/draw-handlers'
 import { createCityPoiHandlers } from './pois/poi-handlers'
 
 function invalid(message: string, detail?: string): EngineError {
@@ -58,6 +59,7 @@ export function createCityHandlers(
 
   return {
     ...createCityPoiHandlers(openScene),
+    ...createDrawHandlers(openScene),
     'city.attachContainer': async ({ container: element }) => {
       if (element === container) return undefined
       // The map lives inside the element: a new element means a new map.

@@ -22,6 +22,8 @@ import type { CityPatch, CitySceneContext } from './city-scene-parts'
 import { FeatureSelection } from './feature-selection'
 import { attachMapControls, type MapControls } from './map-controls'
 import { paceGpuFrames } from './library-internals'
+import { createInitialDrawState } from '../api/draw-commands'
+import { CityDraw } from './draw/city-draw'
 import { CityPois } from './pois/city-pois'
 import { PoiDragHold } from './pois/poi-drag'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
@@ -90,6 +92,8 @@ export class CityScene {
   readonly pois: CityPois
   /** Holds the camera gestures while a selected POI is dragged. */
   readonly poiDrag: PoiDragHold
+  /** Drawing and the saved areas and paths (issue 18). */
+  readonly draw: CityDraw
   private readonly disposeFramePacing: () => void
   private isDisposed = false
   private renderedFrameCount = 0
@@ -160,6 +164,7 @@ export class CityScene {
       (x, y) => this.pois.pickAt(x, y, false),
       (id) => this.pois.isSelected(id),
     )
+    this.draw = new CityDraw(context)
 
     this.map.on('render', () => this.onRender())
     this.publish({
@@ -170,6 +175,7 @@ export class CityScene {
       controls: this.camera.currentControls,
       selectedFeature: null,
       pois: createInitialPoiLayerState(),
+      draw: createInitialDrawState(),
       frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     })
     this.camera.publish()
@@ -256,6 +262,7 @@ export class CityScene {
     this.disposeFramePacing()
     this.mapControls.dispose()
     this.pois.dispose()
+    this.draw.dispose()
     this.map.remove()
     this.tilesLoader.forgetPrefetches()
     this.selection.dispose()
@@ -274,6 +281,8 @@ export class CityScene {
     const layers: Layer[] = this.streams.layers()
     const highlight = this.selection.layer()
     if (highlight) layers.push(highlight)
+    // Drawn areas and paths under the POIs, which are clicked more.
+    layers.push(...this.draw.layers())
     layers.push(...this.pois.layers())
     this.overlay.setProps({ layers })
     this.streams.publish()

@@ -30,6 +30,8 @@ import { CityPoiInventoryTab } from './pois/CityPoiInventoryTab'
 import { CityPoiManageTab } from './pois/CityPoiManageTab'
 import { useCityPoiDrag } from './pois/use-city-poi-drag'
 import { useCityPois } from './pois/use-city-pois'
+import { DrawTab } from './draw/DrawTab'
+import { useCityDrawings } from './draw/use-city-drawings'
 import './city.css'
 
 /**
@@ -96,6 +98,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   useCityPois(projectId)
   const stageRef = useRef<HTMLDivElement>(null)
   useCityPoiDrag(engine, stageRef, module.id === 'poi' && projectId !== null)
+  useCityDrawings(projectId)
 
   if (!projectId) {
     return (
@@ -240,5 +243,9 @@ function CityTabContent({
   if (tab.id === 'manage') return <CityPoiManageTab />
   if (tab.id === 'inventory') return <CityPoiInventoryTab />
   if (tab.id === 'monomerPoi') return <CityMonomerPoiTab />
+  if (tab.id === 'area' && currentProject.projectId)
+    return <DrawTab kind="area" projectId={currentProject.projectId} />
+  if (tab.id === 'programming' && currentProject.projectId)
+    return <DrawTab kind="path" projectId={currentProject.projectId} />
   return null
 }

@@ -48,7 +48,7 @@ export const cityModules: readonly CityModule[] = [
     title: msg`Map`,
     iconPath: 'M3 6l6-3 6 3 6-3v15l-6 3-6-3-6 3z M9 3v15 M15 6v15',
     tabs: [
-      { id: 'area', title: msg`Area division`, isBuilt: false },
+      { id: 'area', title: msg`Area division`, isBuilt: true },
       { id: 'oblique', title: msg`Oblique photography`, isBuilt: true },
     ],
     defaultTabId: 'oblique',
@@ -83,7 +83,7 @@ export const cityModules: readonly CityModule[] = [
     iconPath:
       'M5 19a2 2 0 1 0 0-4 2 2 0 0 0 0 4z M19 9a2 2 0 1 0 0-4 2 2 0 0 0 0 4z M5 15V9a4 4 0 0 1 8 0v6a4 4 0 0 0 4 0',
     tabs: [
-      { id: 'programming', title: msg`Path programming`, isBuilt: false },
+      { id: 'programming', title: msg`Path programming`, isBuilt: true },
       { id: 'navigation', title: msg`Path navigation`, isBuilt: false },
     ],
     defaultTabId: 'programming',

@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useContext } from 'react'
 import * as cityApi from '../../api/city'
+import * as drawApi from '../../api/draw'
 import { cityRoutes } from '../../../contract/city'
 import { api } from '../../api'
 import type { RequestOptions } from '../../api/client'
@@ -23,6 +24,11 @@ export interface CityServices {
   findBasemap: typeof cityApi.findBasemap
   saveBasemap: typeof cityApi.saveBasemap
   uploadBasemap: typeof cityApi.uploadBasemap
+  /** Areas and paths (issue 18). */
+  findAreaDraws: typeof drawApi.findAreaDraws
+  addAreaDraw: typeof drawApi.addAreaDraw
+  updateAreaDraw: typeof drawApi.updateAreaDraw
+  deleteAreaDraw: typeof drawApi.deleteAreaDraw
   /** Sends a file in resumable chunks with real byte progress; answers the upload's id. */
   uploadResumable: (
     file: File,
@@ -80,6 +86,10 @@ export const defaultCityServices: CityServices = {
           .then(({ datum }) => datum)
       : cityApi.uploadBasemap(input, signal),
   uploadResumable: (file, options) => uploadResumable(file, options),
+  findAreaDraws: drawApi.findAreaDraws,
+  addAreaDraw: drawApi.addAreaDraw,
+  updateAreaDraw: drawApi.updateAreaDraw,
+  deleteAreaDraw: drawApi.deleteAreaDraw,
 }
 
 const CityServicesContext = createContext<CityServices>(defaultCityServices)

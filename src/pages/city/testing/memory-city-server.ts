@@ -1,6 +1,8 @@
 import type { BasemapFile, BasemapFindDatum, GisModel, ObliquePhotograph } from '../../../api/city'
 import type { ProjectInfo } from '../../../../contract/project'
 import type { CityServices } from '../city-services'
+import type { AreaDraw } from '../../../api/draw'
+import { measureDrawing } from '../../../../workers/geodesy/draw-geometry'
 
 /**
  * An in-memory stand-in for the city part of the server, for component tests: it keeps
@@ -11,6 +13,7 @@ import type { CityServices } from '../city-services'
 export function createMemoryCityServer(projectId: string) {
   const tilesets: ObliquePhotograph[] = []
   const gisModels: GisModel[] = []
+  const drawings: AreaDraw[] = []
   const uploads = new Map<string, File>()
   const progressSeen: number[] = []
   let basemap: BasemapFindDatum = {
@@ -138,6 +141,47 @@ export function createMemoryCityServer(projectId: string) {
       const index = gisModels.findIndex((model) => model.id === id)
       if (index === -1) throw new Error('Not found')
       gisModels.splice(index, 1)
+    },
+    findAreaDraws: async (_projectId, kind) =>
+      structuredClone(drawings.filter((drawing) => kind === undefined || drawing.kind === kind)),
+    addAreaDraw: async (body) => {
+      const points = body.points as [number, number][]
+      const measure = measureDrawing(Number(body.type), points)
+      const drawing: AreaDraw = {
+        id: nextId('draw'),
+        project_id: body.project_id,
+        kind: body.kind ?? 'area',
+        name: body.name,
+        description: body.description ?? '',
+        type: Number(body.type),
+        points,
+        acreage: measure.areaSquareMeters,
+        length: measure.lengthMeters,
+        radius: measure.radiusMeters,
+        style: {
+          fill_color: '#ffffff80',
+          outline_color: '#1e88e5ff',
+          outline_width: 2,
+          display_mode: 1,
+        },
+        is_visible: true,
+        created_at: now,
+        updated_at: now,
+      }
+      drawings.push(drawing)
+      return structuredClone(drawing)
+    },
+    updateAreaDraw: async (body) => {
+      const drawing = drawings.find((candidate) => candidate.id === body.id)
+      if (!drawing) throw new Error('Not found')
+      if (body.name !== undefined) drawing.name = body.name
+      if (body.is_visible !== undefined) drawing.is_visible = Boolean(body.is_visible)
+      return structuredClone(drawing)
+    },
+    deleteAreaDraw: async (id) => {
+      const index = drawings.findIndex((drawing) => drawing.id === id)
+      if (index === -1) throw new Error('Not found')
+      drawings.splice(index, 1)
     },
     findBasemap: async () => structuredClone(basemap),
     saveBasemap: async (body) => {

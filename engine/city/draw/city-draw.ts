@@ -1,0 +1,174 @@
+import type { Layer } from '@deck.gl/core'
+import { PathLayer, PolygonLayer, ScatterplotLayer } from '@deck.gl/layers'
+import {
+  TerraDraw,
+  TerraDrawCircleMode,
+  TerraDrawLineStringMode,
+  TerraDrawPointMode,
+  TerraDrawPolygonMode,
+} from 'terra-draw'
+import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter'
+import type {
+  DrawLayerState,
+  DrawPending,
+  DrawShape,
+  DrawTypeNumber,
+} from '../../api/draw-commands'
+import type { CitySceneContext } from '../city-scene-parts'
+import { pendingOf, pointsOfFeature, shapeBounds, shapeLayerData } from './draw-shapes'
+
+/** terra-draw's mode for each draw type (inflection points are drawn as a line of nodes). */
+const modeOfType: Record<DrawTypeNumber, string> = {
+  1: 'circle',
+  2: 'point',
+  3: 'linestring',
+  4: 'polygon',
+  5: 'linestring',
+}
+
+/**
+ * Drawing in the city (issue 18): terra-draw (with its MapLibre adapter) takes the clicks of the
+ * shape being drawn and shows it; when it is finished the scene measures it on WGS84 and
+ * publishes it as `draw.pending`. Saved shapes are drawn by deck.gl (thousands stay cheap in
+ * three layers), not by terra-draw, whose store is only for the one shape in hand.
+ */
+export class CityDraw {
+  private draw: TerraDraw | null = null
+  private activeType: DrawTypeNumber | null = null
+  private pending: DrawPending | null = null
+  private shapes: readonly DrawShape[] = []
+  private cachedLayers: Layer[] = []
+
+  constructor(private readonly context: CitySceneContext) {}
+
+  /** The draw state of the snapshot. */
+  state(): DrawLayerState {
+    return {
+      activeType: this.activeType,
+      pending: this.pending,
+      shapeCount: this.shapes.length,
+      visibleShapeCount: this.shapes.filter((shape) => shape.isVisible).length,
+    }
+  }
+
+  /** Starts the draw tool of `type` (see `draw.start`). */
+  start(type: DrawTypeNumber): void {
+    const draw = this.ensureDraw()
+    draw.clear()
+    this.pending = null
+    this.activeType = type
+    draw.setMode(modeOfType[type])
+    this.publish()
+  }
+
+  /** Stops drawing and drops the shape in hand. */
+  cancel(): void {
+    if (this.draw) {
+      this.draw.clear()
+      this.draw.setMode('static')
+    }
+    this.activeType = null
+    this.pending = null
+    this.publish()
+  }
+
+  /** Replaces the saved shapes. */
+  setShapes(shapes: readonly DrawShape[]): void {
+    this.shapes = shapes
+    this.cachedLayers = this.buildLayers()
+    this.context.updateLayers()
+    this.publish()
+  }
+
+  /** Fits the camera to a saved shape; false when there is no such shape. */
+  async flyTo(id: string): Promise<boolean> {
+    const shape = this.shapes.find((candidate) => candidate.id === id)
+    if (!shape) return false
+    const [west, south, east, north] = shapeBounds(shape)
+    const map = this.context.map
+    if (west === east && south === north) map.flyTo({ center: [west, south], zoom: 17 })
+    else map.fitBounds([west, south, east, north], { padding: 60, maxZoom: 19 })
+    await new Promise<void>((resolve) => map.once('moveend', () => resolve()))
+    return true
+  }
+
+  /** deck.gl layers of the saved shapes. */
+  layers(): Layer[] {
+    return this.cachedLayers
+  }
+
+  dispose(): void {
+    try {
+      this.draw?.stop()
+    } catch {
+      // the map may already be gone
+    }
+    this.draw = null
+  }
+
+  private publish(): void {
+    this.context.publish({ draw: this.state() })
+  }
+
+  private ensureDraw(): TerraDraw {
+    if (this.draw) return this.draw
+    const draw = new TerraDraw({
+      adapter: new TerraDrawMapLibreGLAdapter({ map: this.context.map, prefixId: 'ts-draw' }),
+      modes: [
+        new TerraDrawPointMode({ editable: false }),
+        new TerraDrawLineStringMode(),
+        new TerraDrawPolygonMode(),
+        new TerraDrawCircleMode({ projection: 'globe' }),
+      ],
+    })
+    draw.start()
+    draw.on('finish', (id) => {
+      const type = this.activeType
+      const feature = draw.getSnapshotFeature(id)
+      if (type === null || !feature) return
+      this.pending = pendingOf(type, pointsOfFeature(type, feature.geometry))
+      // One shape at a time: the finished one stays shown until it is saved or dropped.
+      draw.setMode('static')
+      this.publish()
+    })
+    this.draw = draw
+    return draw
+  }
+
+  private buildLayers(): Layer[] {
+    const data = shapeLayerData(this.shapes)
+    return [
+      new PolygonLayer({
+        id: 'draw-areas',
+        data: data.areas,
+        getPolygon: (area) => area.ring as [number, number][],
+        getFillColor: (area) => area.fill as [number, number, number, number],
+        getLineColor: (area) => area.outline as [number, number, number, number],
+        getLineWidth: (area) => area.width,
+        lineWidthUnits: 'pixels',
+        stroked: true,
+        filled: true,
+      }),
+      new PathLayer({
+        id: 'draw-lines',
+        data: data.lines,
+        getPath: (line) => line.path as [number, number][],
+        getColor: (line) => line.color as [number, number, number, number],
+        getWidth: (line) => Math.max(1, line.width),
+        widthUnits: 'pixels',
+      }),
+      new ScatterplotLayer({
+        id: 'draw-nodes',
+        data: data.nodes,
+        getPosition: (node) => node.position as [number, number],
+        getFillColor: (node) => node.color as [number, number, number, number],
+        getRadius: 5,
+        radiusUnits: 'pixels',
+        stroked: true,
+        getLineColor: [255, 255, 255, 255],
+        lineWidthUnits: 'pixels',
+        getLineWidth: 1.5,
+      }),
+    ]
+  }
+}

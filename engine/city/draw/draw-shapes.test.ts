@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import {
+  geodesicCirclePoints,
+  geodesicDistanceMeters,
+} from '../../../workers/geodesy/draw-geometry'
+import type { DrawShape } from '../../api/draw-commands'
+import { pendingOf, pointsOfFeature, rgbaOf, shapeLayerData } from './draw-shapes'
+
+const shape = (overrides: Partial<DrawShape>): DrawShape => ({
+  id: 'a',
+  type: 3,
+  points: [
+    [126.97, 37.56],
+    [126.98, 37.57],
+  ],
+  fillColor: '#ffffff80',
+  outlineColor: '#ff000080',
+  outlineWidthPx: 2,
+  displayMode: 1,
+  isVisible: true,
+  ...overrides,
+})
+
+describe('draw shapes', () => {
+  it('turns a drawn circle outline into its centre and a rim point at its radius', () => {
+    const outline = geodesicCirclePoints([126.97, 37.56], 250, 64)
+    const points = pointsOfFeature(1, {
+      type: 'Polygon',
+      coordinates: [[...outline, outline[0]!].map(([lng, lat]) => [lng, lat])],
+    })
+    expect(points).toHaveLength(2)
+    expect(geodesicDistanceMeters(points[0]!, [126.97, 37.56])).toBeLessThan(0.05)
+    expect(geodesicDistanceMeters(points[0]!, points[1]!)).toBeCloseTo(250, 1)
+    const pending = pendingOf(1, points)
+    expect(pending.issue).toBeNull()
+    expect(pending.areaSquareMeters).toBeCloseTo(Math.PI * 250 ** 2, -2)
+  })
+
+  it('drops a polygon ring’s closing point and names why a crossing polygon cannot be saved', () => {
+    const ring = [
+      [0, 0],
+      [0.001, 0.001],
+      [0.001, 0],
+      [0, 0.001],
+      [0, 0],
+    ]
+    const points = pointsOfFeature(4, { type: 'Polygon', coordinates: [ring] })
+    expect(points).toHaveLength(4)
+    expect(pendingOf(4, points).issue).toBe('polygonSelfIntersecting')
+  })
+
+  it('draws paths by their display mode and hides hidden shapes', () => {
+    const count = (mode: 0 | 1 | 2 | 3) => {
+      const data = shapeLayerData([shape({ displayMode: mode })])
+      return [data.lines.length, data.nodes.length]
+    }
+    expect(count(0)).toEqual([0, 0])
+    expect(count(1)).toEqual([1, 2])
+    expect(count(2)).toEqual([0, 2])
+    expect(count(3)).toEqual([1, 0])
+    expect(shapeLayerData([shape({ isVisible: false })]).lines).toHaveLength(0)
+    const circle = shapeLayerData([shape({ type: 1 })])
+    expect(circle.areas[0]!.ring).toHaveLength(128)
+    expect(circle.areas[0]!.outline).toEqual([255, 0, 0, 128])
+    expect(rgbaOf('#102030', [0, 0, 0, 0])).toEqual([16, 32, 48, 255])
+    expect(rgbaOf('red', [1, 2, 3, 4])).toEqual([1, 2, 3, 4])
+  })
+})

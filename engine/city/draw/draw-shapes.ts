@@ -1,0 +1,127 @@
+import {
+  checkDrawing,
+  geodesicCirclePoints,
+  geodesicDestination,
+  geodesicDistanceMeters,
+  type LngLat,
+  measureDrawing,
+} from '../../../workers/geodesy/draw-geometry'
+import { meanPosition } from '../../../workers/geodesy/local-tangent-plane'
+import type { DrawPending, DrawPosition, DrawShape, DrawTypeNumber } from '../../api/draw-commands'
+
+/** RGBA 0–255 from `#rrggbbaa` (or `#rrggbb`); unreadable colours fall back to `fallback`. */
+export function rgbaOf(
+  hex: string,
+  fallback: [number, number, number, number],
+): [number, number, number, number] {
+  const match = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(hex)
+  if (!match) return fallback
+  const value = Number.parseInt(match[1]!, 16)
+  const alpha = match[2] === undefined ? 255 : Number.parseInt(match[2], 16)
+  return [(value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff, alpha]
+}
+
+/**
+ * A finished terra-draw feature as the points a drawing stores: a polygon's ring without its
+ * closing point; a circle (terra-draw gives its outline) as its centre and a point on its rim
+ * at the outline's mean distance, so the saved circle is the geodesic circle the user drew.
+ */
+export function pointsOfFeature(
+  type: DrawTypeNumber,
+  geometry: { type: string; coordinates: unknown },
+): DrawPosition[] {
+  const pairs = (list: unknown): DrawPosition[] =>
+    (list as number[][]).map((position): DrawPosition => [position[0]!, position[1]!])
+  if (geometry.type === 'Point') return pairs([geometry.coordinates])
+  if (geometry.type === 'LineString') return pairs(geometry.coordinates)
+  if (geometry.type !== 'Polygon') return []
+  const ring = pairs((geometry.coordinates as unknown[])[0])
+  const last = ring[ring.length - 1]
+  const first = ring[0]
+  if (first && last && ring.length > 1 && first[0] === last[0] && first[1] === last[1]) ring.pop()
+  if (type !== 1) return ring
+  const center = meanPosition(ring as LngLat[])
+  const radius =
+    ring.reduce((sum, point) => sum + geodesicDistanceMeters(center, point as LngLat), 0) /
+    Math.max(1, ring.length)
+  return [center, geodesicDestination(center, 0, radius)]
+}
+
+/** The pending shape the UI reads: points measured, or the reason they cannot be saved. */
+export function pendingOf(type: DrawTypeNumber, points: readonly DrawPosition[]): DrawPending {
+  const issue = checkDrawing(type, points as LngLat[])
+  if (issue) return { type, points, areaSquareMeters: 0, lengthMeters: 0, issue: issue.code }
+  const measure = measureDrawing(type, points as LngLat[])
+  return {
+    type,
+    points,
+    areaSquareMeters: measure.areaSquareMeters,
+    lengthMeters: measure.lengthMeters,
+    issue: null,
+  }
+}
+
+/** What deck.gl draws of the saved shapes: filled areas, lines, and points or nodes. */
+export interface ShapeLayerData {
+  areas: { id: string; ring: DrawPosition[]; fill: number[]; outline: number[]; width: number }[]
+  lines: { id: string; path: DrawPosition[]; color: number[]; width: number }[]
+  nodes: { id: string; position: DrawPosition; color: number[] }[]
+}
+
+const defaultFill: [number, number, number, number] = [255, 255, 255, 128]
+const defaultOutline: [number, number, number, number] = [30, 136, 229, 255]
+
+/**
+ * Splits visible shapes into deck.gl layer data. A circle is drawn as 128 points of its geodesic
+ * outline; polylines and inflection points follow their display mode (0 nothing, 1 nodes and
+ * path, 2 nodes, 3 path); a point is a node.
+ */
+export function shapeLayerData(shapes: readonly DrawShape[]): ShapeLayerData {
+  const data: ShapeLayerData = { areas: [], lines: [], nodes: [] }
+  for (const shape of shapes) {
+    if (!shape.isVisible || shape.points.length === 0) continue
+    const fill = rgbaOf(shape.fillColor, defaultFill)
+    const outline = rgbaOf(shape.outlineColor, defaultOutline)
+    const width = shape.outlineWidthPx
+    if (shape.type === 1 && shape.points.length === 2) {
+      const [center, rim] = shape.points as [LngLat, LngLat]
+      const ring = geodesicCirclePoints(center, geodesicDistanceMeters(center, rim), 128)
+      data.areas.push({ id: shape.id, ring, fill, outline, width })
+    } else if (shape.type === 4) {
+      data.areas.push({ id: shape.id, ring: [...shape.points], fill, outline, width })
+    } else if (shape.type === 2) {
+      data.nodes.push({ id: shape.id, position: shape.points[0]!, color: outline })
+    } else {
+      const mode = shape.displayMode
+      if (mode === 1 || mode === 3)
+        data.lines.push({ id: shape.id, path: [...shape.points], color: outline, width })
+      if (mode === 1 || mode === 2)
+        for (const position of shape.points)
+          data.nodes.push({ id: shape.id, position, color: outline })
+    }
+  }
+  return data
+}
+
+/** The west, south, east, north bounds of a shape (a circle's outline included). */
+export function shapeBounds(shape: DrawShape): [number, number, number, number] {
+  const points =
+    shape.type === 1 && shape.points.length === 2
+      ? geodesicCirclePoints(
+          shape.points[0] as LngLat,
+          geodesicDistanceMeters(shape.points[0] as LngLat, shape.points[1] as LngLat),
+          32,
+        )
+      : shape.points
+  let west = 180
+  let south = 90
+  let east = -180
+  let north = -90
+  for (const [lng, lat] of points) {
+    west = Math.min(west, lng)
+    east = Math.max(east, lng)
+    south = Math.min(south, lat)
+    north = Math.max(north, lat)
+  }
+  return [west, south, east, north]
+}

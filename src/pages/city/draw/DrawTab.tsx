@@ -1,0 +1,258 @@
+import type { MessageDescriptor } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useEffect, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import type { DrawTypeNumber } from '../../../../engine/api'
+import type { AreaDraw, DrawKind } from '../../../api/draw'
+import { sceneStore, useEngine } from '../../../engine-bridge'
+import { Button, confirmDelete, EmptyState, TextArea, TextField } from '../../../ui'
+import { useCanEditCityProject } from '../city-context'
+import { useCityServices } from '../city-services'
+import { deleteDrawing, drawTypesOfKind, savePendingDrawing, updateDrawing } from './draw-actions'
+import { drawStore } from './draw-store'
+import './draw.css'
+
+/** SPEC §9 draw types, by number. */
+const drawTypeNames: Record<DrawTypeNumber, MessageDescriptor> = {
+  1: msg`Circle`,
+  2: msg`Point`,
+  3: msg`Polyline`,
+  4: msg`Polygon`,
+  5: msg`Inflection point`,
+}
+
+/** Why a drawn shape cannot be saved (workers/geodesy issue codes). */
+const issueTexts: Record<string, MessageDescriptor> = {
+  tooFewPoints: msg`This shape has too few points.`,
+  tooManyPoints: msg`This shape has too many points.`,
+  coordinateOutOfRange: msg`A point is outside the map.`,
+  circleRadiusOutOfRange: msg`The circle is too small or too large.`,
+  polygonTooWide: msg`The polygon is too large.`,
+  polygonSelfIntersecting: msg`The polygon crosses itself. Draw it again so that no edges cross.`,
+  polygonWithoutArea: msg`The polygon has no area.`,
+}
+
+/** Square metres or metres in the user's language, two decimals. */
+function useMeasureFormat() {
+  const { i18n } = useLingui()
+  const format = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 2 })
+  return {
+    squareMeters: (value: number) => `${format.format(value)} m²`,
+    meters: (value: number) => `${format.format(value)} m`,
+  }
+}
+
+/**
+ * The area division (`kind` area) and path programming (`kind` path) tabs (SPEC §2): pick a
+ * draw type, draw on the map, read the shape's area and length, name and save it; the saved
+ * ones are listed with fly to, show/hide and delete.
+ */
+export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string }) {
+  const { t, i18n } = useLingui()
+  const engine = useEngine()
+  const services = useCityServices()
+  const canEdit = useCanEditCityProject()
+  const { draw } = useSnapshot(sceneStore).city
+  const { drawings, loadState } = useSnapshot(drawStore)
+  const format = useMeasureFormat()
+  const [name, setName] = useState('')
+  const [description, setDescription] = useState('')
+  const [isSaving, setIsSaving] = useState(false)
+  const pending = draw.pending
+  const types = drawTypesOfKind[kind]
+  const isArea = (type: number) => type === 1 || type === 4
+
+  // Leaving the tab drops a shape in hand: it belongs to this tab's kind.
+  useEffect(
+    () => () => {
+      engine.run('draw.cancel').catch(() => {})
+    },
+    [engine],
+  )
+  useEffect(() => {
+    if (pending) {
+      setName('')
+      setDescription('')
+    }
+  }, [pending])
+
+  const mine = drawings.filter((drawing) => drawing.kind === kind) as AreaDraw[]
+
+  return (
+    <div className="ts-city-tab ts-draw" data-testid={`city-draw-tab-${kind}`}>
+      {canEdit && (
+        <>
+          <p className="ts-city-tab__hint">
+            {kind === 'area' ? (
+              <Trans>Choose a shape, then click on the map to draw it.</Trans>
+            ) : (
+              <Trans>Choose a line, then click on the map to draw the path.</Trans>
+            )}
+          </p>
+          <fieldset className="ts-draw__types" aria-label={t`Draw type`}>
+            {types.map((type) => (
+              <Button
+                key={type}
+                aria-pressed={draw.activeType === type}
+                variant={draw.activeType === type ? 'primary' : 'secondary'}
+                onClick={() => {
+                  engine.run('draw.start', { type }).catch(() => {})
+                }}
+              >
+                {i18n._(drawTypeNames[type])}
+              </Button>
+            ))}
+          </fieldset>
+        </>
+      )}
+      {draw.activeType !== null && !pending && (
+        <div className="ts-draw__drawing">
+          <p className="ts-city-tab__hint">
+            {draw.activeType === 1 ? (
+              <Trans>Click the centre, then click a point on the circle.</Trans>
+            ) : draw.activeType === 2 ? (
+              <Trans>Click where the point goes.</Trans>
+            ) : (
+              <Trans>Click to add points; double-click the last point to finish.</Trans>
+            )}
+          </p>
+          <Button onClick={() => engine.run('draw.cancel').catch(() => {})}>
+            <Trans>Cancel</Trans>
+          </Button>
+        </div>
+      )}
+      {pending && (
+        <section className="ts-city-details" aria-label={t`New drawing`} data-testid="draw-pending">
+          <h3 className="ts-city-details__title">{i18n._(drawTypeNames[pending.type])}</h3>
+          {pending.issue ? (
+            <p className="ts-draw__issue" role="alert">
+              {i18n._(issueTexts[pending.issue] ?? msg`This shape cannot be saved.`)}
+            </p>
+          ) : (
+            <dl className="ts-draw__measure" data-testid="draw-pending-measure">
+              {isArea(pending.type) && (
+                <>
+                  <dt>
+                    <Trans>Area</Trans>
+                  </dt>
+                  <dd>{format.squareMeters(pending.areaSquareMeters)}</dd>
+                </>
+              )}
+              {pending.type !== 2 && (
+                <>
+                  <dt>{isArea(pending.type) ? <Trans>Perimeter</Trans> : <Trans>Length</Trans>}</dt>
+                  <dd>{format.meters(pending.lengthMeters)}</dd>
+                </>
+              )}
+            </dl>
+          )}
+          {!pending.issue && (
+            <form
+              className="ts-draw__form"
+              onSubmit={async (event) => {
+                event.preventDefault()
+                // Double submit is blocked until the answer (SPEC §4 path edit dialog).
+                if (isSaving || name.trim() === '') return
+                setIsSaving(true)
+                await savePendingDrawing(engine, services, {
+                  projectId,
+                  kind,
+                  name: name.trim(),
+                  description: description.trim(),
+                  type: pending.type,
+                  points: pending.points,
+                })
+                setIsSaving(false)
+              }}
+            >
+              <TextField
+                label={<Trans>Name</Trans>}
+                value={name}
+                maxLength={100}
+                required
+                onChange={(event) => setName(event.target.value)}
+              />
+              <TextArea
+                label={<Trans>Description</Trans>}
+                value={description}
+                maxLength={500}
+                rows={2}
+                onValueChange={setDescription}
+              />
+              <div className="ts-city-details__actions">
+                <Button type="submit" variant="primary" disabled={isSaving || name.trim() === ''}>
+                  <Trans>Save</Trans>
+                </Button>
+                <Button onClick={() => engine.run('draw.cancel').catch(() => {})}>
+                  <Trans>Cancel</Trans>
+                </Button>
+              </div>
+            </form>
+          )}
+          {pending.issue && (
+            <Button onClick={() => engine.run('draw.cancel').catch(() => {})}>
+              <Trans>Cancel</Trans>
+            </Button>
+          )}
+        </section>
+      )}
+      <h3 className="ts-city-tab__heading">
+        {kind === 'area' ? <Trans>Areas</Trans> : <Trans>Paths</Trans>}
+      </h3>
+      {loadState === 'ready' && mine.length === 0 ? (
+        <EmptyState
+          title={kind === 'area' ? <Trans>No areas yet</Trans> : <Trans>No paths yet</Trans>}
+        />
+      ) : (
+        <ul className="ts-draw__list" data-testid="draw-list">
+          {mine.map((drawing) => (
+            <li key={drawing.id} className="ts-draw__item" data-testid="draw-item">
+              <div className="ts-draw__item-text">
+                <span className="ts-draw__item-name">{drawing.name}</span>
+                <span className="ts-draw__item-measure">
+                  {i18n._(drawTypeNames[drawing.type as DrawTypeNumber] ?? msg`Shape`)}
+                  {' · '}
+                  {isArea(drawing.type)
+                    ? format.squareMeters(drawing.acreage)
+                    : drawing.type === 2
+                      ? ''
+                      : format.meters(drawing.length)}
+                </span>
+              </div>
+              <div className="ts-draw__item-actions">
+                <Button
+                  aria-label={t`Fly to ${drawing.name}`}
+                  onClick={() => engine.run('draw.flyToShape', { id: drawing.id }).catch(() => {})}
+                >
+                  <Trans>Fly to</Trans>
+                </Button>
+                {canEdit && (
+                  <>
+                    <Button
+                      aria-pressed={!drawing.is_visible}
+                      onClick={() =>
+                        updateDrawing(services, drawing.id, { is_visible: !drawing.is_visible })
+                      }
+                    >
+                      {drawing.is_visible ? <Trans>Hide</Trans> : <Trans>Show</Trans>}
+                    </Button>
+                    <Button
+                      variant="danger"
+                      onClick={async () => {
+                        if (await confirmDelete({ itemName: drawing.name }))
+                          await deleteDrawing(services, drawing.id)
+                      }}
+                    >
+                      <Trans>Delete</Trans>
+                    </Button>
+                  </>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
