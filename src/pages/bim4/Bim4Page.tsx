@@ -20,6 +20,7 @@ import { usePoiScene } from '../pois/use-poi-scene'
 import { PoiModulePanel } from './poi/PoiModulePanel'
 import { resetPoiEditing } from './poi/poi-editing'
 import { PoiStage } from './poi/PoiStage'
+import { LightSettingPanel, StyleSettingPanel } from './style/StylePanels'
 import { PickInfoBox } from './PickInfoBox'
 import { SceneStatusBar } from './SceneStatusBar'
 import { SpaceSidebar } from './SpaceSidebar'
@@ -195,6 +196,9 @@ function ModuleContent({
   if (moduleId === 'model') return <ModelLibraryPanel />
   if (moduleId === 'poi') return <PoiModulePanel />
   if (moduleId === 'gml') return <GmlPathPanel />
+  if (moduleId === 'style') {
+    return tabId === 'lightset' ? <LightSettingPanel /> : <StyleSettingPanel />
+  }
   if (moduleId === 'template') return <TemplateList isCompact projectId={projectId} />
   if (moduleId === 'visit' && tabId === 'expand') return <VisitToolsPanel />
   // Modules other parts of the product fill: say what will be here.

@@ -9,6 +9,7 @@ import { type EngineHandle, useFileAddressRenewal } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { buildingSession, resetBuildingSession } from './building-session'
 import { loadProjectGml } from './gml/load-project-gml'
+import { loadProjectStyle } from './style/style-store'
 import { sceneDescriptionOf } from './scene-description'
 import { projectRoutes } from '../../../contract/project'
 
@@ -60,6 +61,8 @@ export function useBuildingProject(engine: EngineHandle | null): void {
         buildingSession.project = project
         buildingSession.modelInfo = info
         buildingSession.status = 'ready'
+        // the style is the scene's, not the building's: shown while the models load
+        void loadProjectStyle(engine, projectId, { isCurrent })
         const opening = engine.run('building.open', {
           description: sceneDescriptionOf(projectId, project.name, info),
         })
