@@ -20,6 +20,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
   'flood-poi-list': async () => (await import('./flood/flood-poi-list')).runFloodPoiListBench(),
   templates: async () => (await import('./templates/templates-list')).runTemplatesBench(),
+  'style-frames': async () => (await import('./style-frames')).runStyleFramesBench(),
   'poi-building-frames': async () =>
     (await import('./poi-building-frames')).runPoiBuildingFramesBench(),
   'template-zip-health': async () =>
