@@ -91,6 +91,7 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
     })
     .toEqual([3, 'rain'])
   await page.reload()
+  await page.waitForFunction(() => typeof window.__twinTest?.getEngineSnapshot === 'function')
   await expect
     .poll(async () => (await buildingSnapshot(page)).style.style, { timeout: 30_000 })
     .toMatchObject({ sky: 3, weather: 'rain', directionalLight: { color: { r: 255, g: 0 } } })
