@@ -2,6 +2,7 @@ import { expect, type Locator, test } from '@playwright/test'
 import { enableTestApi } from './support/accounts'
 import {
   buildingSnapshot,
+  buildingIsDrawn,
   canvasIsNotBlank,
   createBuildingProject,
   enterBuildingProject,
@@ -123,6 +124,7 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
 
   const canvas = page.getByTestId('building-canvas')
   await expect.poll(() => canvasIsNotBlank(canvas), { timeout: 20_000 }).toBe(true)
+  await expect.poll(() => buildingIsDrawn(page), { timeout: 20_000 }).toBe(true)
 
   // Floor select: 1F keeps itself, 2F (above) hides; "All floors" brings it back.
   await page.getByRole('radio', { name: '1F' }).click()
@@ -141,6 +143,7 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
   for (let step = 0; step < 10; step += 1) await opacity.press('ArrowLeft')
   await expect.poll(async () => (await buildingSnapshot(page)).shell.opacity).toBeCloseTo(0.5)
   await expect.poll(() => canvasIsNotBlank(canvas), { timeout: 20_000 }).toBe(true)
+  await expect.poll(() => buildingIsDrawn(page), { timeout: 20_000 }).toBe(true)
 
   // Pick: only the duck shown and filling the view, a click at the centre hits it.
   await page.getByRole('checkbox', { name: 'Show the shell' }).click()

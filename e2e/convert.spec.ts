@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { enableTestApi } from './support/accounts'
-import { canvasIsNotBlank, sharedData } from './support/building'
+import { buildingIsDrawn, canvasIsNotBlank, sharedData } from './support/building'
 import { createEditor, signInThroughPage, useEnglish } from './project-helpers'
 
 /**
@@ -32,6 +32,7 @@ async function convertAndRender(page: Page, file: string) {
     )
     .toBe('success')
   await expect.poll(() => canvasIsNotBlank(canvas), { timeout: 20_000 }).toBe(true)
+  await expect.poll(() => buildingIsDrawn(page), { timeout: 20_000 }).toBe(true)
 }
 
 test('DAE and FBX convert and render; a broken file shows the reason and no render', async ({

@@ -18,7 +18,7 @@ const placeholders = (message: string) =>
 /** Script each language must be written in, so no English is left on its screens. */
 const scripts: Record<string, RegExp> = { ko: /\p{Script=Hangul}/u, zh: /\p{Script=Han}/u }
 /** Names that read the same in every language. */
-const untranslatable = new Set(['POI'])
+const untranslatable = new Set(['POI', 'MB'])
 
 /**
  * One word per idea in each language: a term the glossary chose, and the variants it replaced.
