@@ -79,7 +79,11 @@ function atmosphere(style: 1 | 2): Mesh {
       '#include <tonemapping_fragment>',
       `vec3 exposed = gl_FragColor.rgb * ${style === 1 ? '0.55' : '0.45'};
       gl_FragColor.rgb = clamp((exposed * (2.51 * exposed + 0.03)) /
-        (exposed * (2.43 * exposed + 0.59) + 0.14), 0.0, 1.0);`,
+        (exposed * (2.43 * exposed + 0.59) + 0.14), 0.0, 1.0);
+      // Below the horizon Preetham's sky is nearly white, which reads as an empty canvas when no
+      // ground is set: fade it into a muted ground tone there instead.
+      float belowHorizon = smoothstep(0.0, 0.08, -direction.y);
+      gl_FragColor.rgb = mix(gl_FragColor.rgb, vec3(0.36, 0.37, 0.38), belowHorizon);`,
     )
   }
   return sky
