@@ -378,10 +378,14 @@ test.describe('city POIs', () => {
     await expect
       .poll(async () => (await citySnapshot(page)).tilesLoaded, { timeout: 60_000 })
       .toBeGreaterThan(0)
-    await page.waitForTimeout(1_000)
     for (const poi of pois) {
+      // The camera may still be settling on the tileset: wait until the POI is in view.
+      await expect
+        .poll(async () => (await poiToScreen(page, [poi.x, poi.y, poi.z])).isVisible, {
+          timeout: 30_000,
+        })
+        .toBe(true)
       const at = await poiToScreen(page, [poi.x, poi.y, poi.z])
-      expect(at.isVisible).toBe(true)
       if (poi.name.startsWith(`${camera.name}-`)) {
         expect((await pickPoi(page, at))?.poiId).toBe(poi.id)
         continue
