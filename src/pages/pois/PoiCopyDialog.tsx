@@ -1,17 +1,16 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useMemo, useState } from 'react'
 import { type NewPoi, type PoiEntry, type PoiStore, poiStore } from '../../state/pois'
-import { Button, Dialog, NumberInput } from '../../ui'
+import { Button, Dialog } from '../../ui'
 import {
   type CopyLayout,
-  type CopyLayoutKind,
   copyCount,
-  copyLayoutKinds,
   copyLimits,
   copyPositions,
   defaultCopyLayout,
   validateCopyLayout,
 } from './copy-layouts'
+import { CopyLayoutFields } from './CopyLayoutFields'
 import './pois.css'
 
 /** Props of {@link PoiCopyDialog}. */
@@ -120,39 +119,6 @@ export function PoiCopyDialog({
     return () => store.setGhosts([])
   }, [isOpen, isValid, sources, layout, store])
 
-  const labels: Record<CopyLayoutKind, string> = {
-    default: t`Default`,
-    singleRow: t`Single row`,
-    singleColumn: t`Single column`,
-    array: t`Array`,
-    multiLayerArray: t`Multi-layer array`,
-  }
-  const count = (label: string, field: string, value: number) => (
-    <NumberInput
-      key={field}
-      label={label}
-      value={value}
-      min={1}
-      max={copyLimits.maxPerField}
-      step={1}
-      precision={0}
-      onChange={(next) => setLayout((current) => ({ ...current, [field]: next }) as CopyLayout)}
-    />
-  )
-  const spacing = (label: string, field: string, value: number) => (
-    <NumberInput
-      key={field}
-      label={label}
-      value={value}
-      min={-copyLimits.maxSpacingMeters}
-      max={copyLimits.maxSpacingMeters}
-      step={0.5}
-      precision={2}
-      unit={t`m`}
-      onChange={(next) => setLayout((current) => ({ ...current, [field]: next }) as CopyLayout)}
-    />
-  )
-
   async function copy() {
     if (!isValid || sources.length === 0) return
     setIsCopying(true)
@@ -199,44 +165,13 @@ export function PoiCopyDialog({
       }
     >
       <div className="ts-poi-copy">
-        <fieldset className="ts-poi-copy__layouts">
-          <legend>
-            <Trans>Layout</Trans>
-          </legend>
-          {copyLayoutKinds.map((kind) => (
-            <label key={kind}>
-              <input
-                type="radio"
-                name="poi-copy-layout"
-                value={kind}
-                checked={layout.kind === kind}
-                onChange={() => setLayout(defaultCopyLayout(kind))}
-              />
-              {labels[kind]}
-            </label>
-          ))}
-        </fieldset>
-        <div className="ts-poi-copy__numbers">
-          {layout.kind === 'default' ||
-          layout.kind === 'singleRow' ||
-          layout.kind === 'singleColumn'
-            ? [
-                count(t`Count`, 'count', layout.count),
-                spacing(t`Spacing`, 'spacingMeters', layout.spacingMeters),
-              ]
-            : [
-                count(t`Rows`, 'rows', layout.rows),
-                count(t`Columns`, 'columns', layout.columns),
-                ...(layout.kind === 'multiLayerArray'
-                  ? [count(t`Layers`, 'layers', layout.layers)]
-                  : []),
-                spacing(t`Row spacing`, 'rowSpacingMeters', layout.rowSpacingMeters),
-                spacing(t`Column spacing`, 'columnSpacingMeters', layout.columnSpacingMeters),
-                ...(layout.kind === 'multiLayerArray'
-                  ? [spacing(t`Layer spacing`, 'layerSpacingMeters', layout.layerSpacingMeters)]
-                  : []),
-              ]}
-        </div>
+        <CopyLayoutFields
+          layout={layout}
+          setLayout={setLayout}
+          radioName="poi-copy-layout"
+          maxCount={copyLimits.maxPerField}
+          spacingStep={0.5}
+        />
         <label className="ts-poi-copy__properties">
           <input
             type="checkbox"

@@ -5,17 +5,15 @@ import { type CopyModelDatum, modelCopyLimits } from '../../../api/model-copy'
 import type { ModelPoiItem } from '../../../api/pois'
 import { showErrorToast } from '../../../components/feedback/error-text'
 import { type PoiEntry, type PoiStore, poiStore } from '../../../state/pois'
-import { Button, Dialog, NumberInput, TextField } from '../../../ui'
+import { Button, Dialog, TextField } from '../../../ui'
 import {
   type CopyLayout,
-  type CopyLayoutKind,
   copyCount,
-  copyLayoutKinds,
-  copyLimits,
   copyOffsets,
   defaultCopyLayout,
   validateCopyLayout,
 } from '../../pois/copy-layouts'
+import { CopyLayoutFields } from '../../pois/CopyLayoutFields'
 import { copiesOf, copyName } from '../../pois/PoiCopyDialog'
 import type { ModelPoiServices } from './model-poi-services'
 
@@ -101,39 +99,6 @@ export function ModelCopyDialog({
     return () => store.setGhosts([])
   }, [isOpen, isValid, sources, layout, store])
 
-  const labels: Record<CopyLayoutKind, string> = {
-    default: t`Default`,
-    singleRow: t`Single row`,
-    singleColumn: t`Single column`,
-    array: t`Array`,
-    multiLayerArray: t`Multi-layer array`,
-  }
-  const count = (label: string, field: string, value: number) => (
-    <NumberInput
-      key={field}
-      label={label}
-      value={value}
-      min={1}
-      max={modelCopyLimits.maxCopies}
-      step={1}
-      precision={0}
-      onChange={(next) => setLayout((current) => ({ ...current, [field]: next }) as CopyLayout)}
-    />
-  )
-  const spacing = (label: string, field: string, value: number) => (
-    <NumberInput
-      key={field}
-      label={label}
-      value={value}
-      min={-copyLimits.maxSpacingMeters}
-      max={copyLimits.maxSpacingMeters}
-      step={1}
-      precision={2}
-      unit={t`m`}
-      onChange={(next) => setLayout((current) => ({ ...current, [field]: next }) as CopyLayout)}
-    />
-  )
-
   async function copy() {
     if (!model || !isValid) return
     setIsCopying(true)
@@ -194,44 +159,13 @@ export function ModelCopyDialog({
           {...(name === '' ? { error: t`Give the copies a name.` } : {})}
           hint={t`Numbered: ${copyName(name || modelname, 0)}, ${copyName(name || modelname, 1)}…`}
         />
-        <fieldset className="ts-poi-copy__layouts">
-          <legend>
-            <Trans>Layout</Trans>
-          </legend>
-          {copyLayoutKinds.map((kind) => (
-            <label key={kind}>
-              <input
-                type="radio"
-                name="model-copy-layout"
-                value={kind}
-                checked={layout.kind === kind}
-                onChange={() => setLayout(defaultCopyLayout(kind))}
-              />
-              {labels[kind]}
-            </label>
-          ))}
-        </fieldset>
-        <div className="ts-poi-copy__numbers">
-          {layout.kind === 'default' ||
-          layout.kind === 'singleRow' ||
-          layout.kind === 'singleColumn'
-            ? [
-                count(t`Count`, 'count', layout.count),
-                spacing(t`Spacing`, 'spacingMeters', layout.spacingMeters),
-              ]
-            : [
-                count(t`Rows`, 'rows', layout.rows),
-                count(t`Columns`, 'columns', layout.columns),
-                ...(layout.kind === 'multiLayerArray'
-                  ? [count(t`Layers`, 'layers', layout.layers)]
-                  : []),
-                spacing(t`Row spacing`, 'rowSpacingMeters', layout.rowSpacingMeters),
-                spacing(t`Column spacing`, 'columnSpacingMeters', layout.columnSpacingMeters),
-                ...(layout.kind === 'multiLayerArray'
-                  ? [spacing(t`Layer spacing`, 'layerSpacingMeters', layout.layerSpacingMeters)]
-                  : []),
-              ]}
-        </div>
+        <CopyLayoutFields
+          layout={layout}
+          setLayout={setLayout}
+          radioName="model-copy-layout"
+          maxCount={modelCopyLimits.maxCopies}
+          spacingStep={1}
+        />
         <label className="ts-poi-copy__properties">
           <input
             type="checkbox"
