@@ -81,15 +81,19 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
   // saved: after a reload the project opens with it
   await expect
     .poll(async () => {
-      const answer = await postApi<{ setting: { air_style: number; weather_style: string } }>(
+      const answer = await postApi<{
+        setting: { air_style: number; weather_style: string; directional_light_color: string }
+      }>(
         request,
         'globalsetting/find',
         { project_id: (await buildingSnapshot(page)).projectId },
         signedIn.datum.token,
       )
-      return [answer.datum?.setting.air_style, answer.datum?.setting.weather_style]
+      const setting = answer.datum?.setting
+      return [setting?.air_style, setting?.weather_style, setting?.directional_light_color]
     })
-    .toEqual([3, 'rain'])
+    // the light is saved after its own quiet time: reloading before it would lose it
+    .toEqual([3, 'rain', 'rgba(255, 0, 0, 1)'])
   await page.reload()
   await page.waitForFunction(() => typeof window.__twinTest?.getEngineSnapshot === 'function')
   await expect

@@ -41,6 +41,14 @@ const httpStyleServer: StyleServer = { find: findGlobalSetting, update: updateGl
 const saveDelayMs = 400
 let pending: { patch: Partial<StyleSetting>; timer: ReturnType<typeof setTimeout> } | null = null
 
+// A change still waiting for its quiet time (or on its way) would be lost by leaving the page:
+// the browser asks the person first.
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeunload', (event) => {
+    if (pending || styleSession.isSaving) event.preventDefault()
+  })
+}
+
 async function showStyle(engine: EngineHandle, setting: StyleSetting): Promise<void> {
   await engine.run('building.setStyle', { style: sceneStyleOf(setting) })
 }
