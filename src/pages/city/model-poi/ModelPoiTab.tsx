@@ -4,13 +4,13 @@ import { useSnapshot } from 'valtio'
 import type { GisModel } from '../../../api/city'
 import type { ModelPoiItem, PoiModel } from '../../../api/pois'
 import { showErrorToast } from '../../../components/feedback/error-text'
-import { libraryNameText } from '../../../i18n/library-names'
 import { sceneStore, useEngine } from '../../../engine-bridge'
 import { type PoiStore, poiStore } from '../../../state/pois'
-import { Button, confirm, EmptyState, Spinner, TextField, toast } from '../../../ui'
+import { Button, confirm, EmptyState, TextField, toast } from '../../../ui'
 import { showMonomerModel } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
+import { AttachedPoiList } from '../pois/AttachedPoiList'
 import { ModelCopyDialog } from './ModelCopyDialog'
 import { type ModelPoiServices, serverModelPoiServices } from './model-poi-services'
 import './model-poi.css'
@@ -222,48 +222,26 @@ export function ModelPoiTab({
           <h3 className="ts-city-details__title">
             <Trans>POIs of {model.modelname}</Trans>
           </h3>
-          {items === null ? (
-            <Spinner label={t`Loading…`} />
-          ) : items.length === 0 ? (
-            <p className="ts-city-tab__hint">
-              <Trans>No POI is attached to this model.</Trans>
-            </p>
-          ) : (
-            <ul className="ts-model-poi__items" data-testid="model-poi-list">
-              {items.map((item) => (
-                <li key={item.id} className="ts-model-poi__item">
-                  <button
-                    type="button"
-                    className="ts-city-pois__item"
-                    aria-label={t`Fly to ${item.name}`}
-                    onClick={() => {
-                      store.select([item.id])
-                      store.flyTo(item.id)
-                    }}
-                  >
-                    {item.icon_path ? (
-                      <img src={item.icon_path} alt="" width={20} height={20} />
-                    ) : (
-                      <span aria-hidden="true" className="ts-model-poi__no-icon" />
-                    )}
-                    <span className="ts-model-poi__name">{item.name}</span>
-                    <span className="ts-city-pois__template-kind">
-                      {libraryNameText(item.template_name, item.template_name_key)}
-                    </span>
-                  </button>
-                  {canEdit && (
-                    <Button
-                      variant="secondary"
-                      aria-label={t`Remove ${item.name} from the model`}
-                      onClick={() => void detach(model as GisModel, item)}
-                    >
-                      <Trans>Remove</Trans>
-                    </Button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
+          <AttachedPoiList
+            items={items}
+            emptyText={<Trans>No POI is attached to this model.</Trans>}
+            testId="model-poi-list"
+            onChoose={(item) => {
+              store.select([item.id])
+              store.flyTo(item.id)
+            }}
+            action={(item) =>
+              canEdit && (
+                <Button
+                  variant="secondary"
+                  aria-label={t`Remove ${item.name} from the model`}
+                  onClick={() => void detach(model as GisModel, item)}
+                >
+                  <Trans>Remove</Trans>
+                </Button>
+              )
+            }
+          />
           {canEdit && (
             <div className="ts-city-details__actions">
               {selectedPoi && !linkedIds.has(selectedPoi.id) && !selectedPoi.isPending && (

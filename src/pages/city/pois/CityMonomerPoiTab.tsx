@@ -6,12 +6,12 @@ import { linkPoisToModel, type ModelPoiItem, selectPoisByModel } from '../../../
 import { showErrorToast } from '../../../components/feedback/error-text'
 import { sceneStore, useEngine } from '../../../engine-bridge'
 import { poiStore } from '../../../state/pois'
-import { Button, EmptyState, Spinner, toast } from '../../../ui'
+import { Button, EmptyState, toast } from '../../../ui'
 import { showMonomerModel } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
+import { AttachedPoiList } from './AttachedPoiList'
 import './city-pois.css'
-import { libraryNameText } from '../../../i18n/library-names'
 
 /**
  * "Monomer POI" (SPEC §2 city POI tabs): the POIs attached to a building of the oblique
@@ -112,34 +112,15 @@ export function CityMonomerPoiTab() {
           <h3 className="ts-city-details__title">
             <Trans>POIs of {model.modelname}</Trans>
           </h3>
-          {items === null ? (
-            <Spinner label={t`Loading…`} />
-          ) : items.length === 0 ? (
-            <p className="ts-city-tab__hint">
-              <Trans>No POI is attached to this building.</Trans>
-            </p>
-          ) : (
-            <ul className="ts-city-pois__list" data-testid="city-monomer-poi-list">
-              {items.map((item) => (
-                <li key={item.id}>
-                  <button
-                    type="button"
-                    className="ts-city-pois__item"
-                    onClick={() => {
-                      poiStore.select([item.id])
-                      poiStore.flyTo(item.id)
-                    }}
-                  >
-                    {item.icon_path && <img src={item.icon_path} alt="" width={20} height={20} />}
-                    <span>{item.name}</span>
-                    <span className="ts-city-pois__template-kind">
-                      {libraryNameText(item.template_name, item.template_name_key)}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <AttachedPoiList
+            items={items}
+            emptyText={<Trans>No POI is attached to this building.</Trans>}
+            testId="city-monomer-poi-list"
+            onChoose={(item) => {
+              poiStore.select([item.id])
+              poiStore.flyTo(item.id)
+            }}
+          />
           {canEdit && (
             <div className="ts-city-details__actions">
               <Button

@@ -1,0 +1,53 @@
+import { useLingui } from '@lingui/react/macro'
+import type { ReactNode } from 'react'
+import type { ModelPoiItem } from '../../../api/pois'
+import { libraryNameText } from '../../../i18n/library-names'
+import { Spinner } from '../../../ui'
+
+/**
+ * The POIs attached to one model (the monomer POI tab and the model-POI page): each shows its
+ * icon, name and template (SPEC §2 "Model-POI items"); pressing one chooses it. `null` items are
+ * still loading; `action` adds a control after an item (the model-POI page's remove button).
+ */
+export function AttachedPoiList({
+  items,
+  emptyText,
+  testId,
+  onChoose,
+  action,
+}: {
+  items: readonly ModelPoiItem[] | null
+  emptyText: ReactNode
+  testId: string
+  onChoose: (item: ModelPoiItem) => void
+  action?: (item: ModelPoiItem) => ReactNode
+}) {
+  const { t } = useLingui()
+  if (items === null) return <Spinner label={t`Loading…`} />
+  if (items.length === 0) return <p className="ts-city-tab__hint">{emptyText}</p>
+  return (
+    <ul className="ts-city-pois__list" data-testid={testId}>
+      {items.map((item) => (
+        <li key={item.id} className="ts-city-pois__attached">
+          <button
+            type="button"
+            className="ts-city-pois__item"
+            aria-label={t`Fly to ${item.name}`}
+            onClick={() => onChoose(item)}
+          >
+            {item.icon_path ? (
+              <img src={item.icon_path} alt="" width={20} height={20} />
+            ) : (
+              <span aria-hidden="true" className="ts-city-pois__no-icon" />
+            )}
+            <span className="ts-city-pois__name">{item.name}</span>
+            <span className="ts-city-pois__template-kind">
+              {libraryNameText(item.template_name, item.template_name_key)}
+            </span>
+          </button>
+          {action?.(item)}
+        </li>
+      ))}
+    </ul>
+  )
+}
