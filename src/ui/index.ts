@@ -78,6 +78,7 @@ export {
 } from './time/relative-time'
 export { ToastHost } from './toast/ToastHost'
 export { defaultToastDurationMs, type ToastOptions, toast } from './toast/toast-store'
+export { TableHead } from './TableHead'
 export { Tooltip, type TooltipProps } from './Tooltip'
 export { Tree, type TreeProps } from './tree/Tree'
 export {

@@ -13,6 +13,7 @@ import {
   TextArea,
   TextField,
   toast,
+  TableHead,
 } from '../../ui'
 import { MenuKeyPicker } from './MenuKeyPicker'
 import { AccessLevelLabel, accessLevelName, BuiltinRoleDescription } from './role-text'
@@ -95,27 +96,15 @@ export function RolesPage() {
         >
           {(roles) => (
             <table className="ts-table">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <Trans>Role</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Description</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Access level</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Menu items</Trans>
-                  </th>
-                  <th scope="col">
-                    <span className="ts-visually-hidden">
-                      <Trans>Actions</Trans>
-                    </span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  { key: 'role', label: <Trans>Role</Trans> },
+                  { key: 'description', label: <Trans>Description</Trans> },
+                  { key: 'access', label: <Trans>Access level</Trans> },
+                  { key: 'menus', label: <Trans>Menu items</Trans> },
+                ]}
+                hasActions
+              />
               <tbody>
                 {roles.map((role) => {
                   const roleName = displayName(role)

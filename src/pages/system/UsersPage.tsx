@@ -16,6 +16,7 @@ import {
   TextField,
   toast,
   type SelectOption,
+  TableHead,
 } from '../../ui'
 import { newPasswordProblem, normaliseTel, telProblem } from '../sign/validation'
 import { accessLevelName, RoleName } from './role-text'
@@ -128,30 +129,16 @@ export function UsersPage() {
         >
           {(page) => (
             <table className="ts-table">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <Trans>User name</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Nickname</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Phone number</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>E-mail</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Role</Trans>
-                  </th>
-                  <th scope="col">
-                    <span className="ts-visually-hidden">
-                      <Trans>Actions</Trans>
-                    </span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  { key: 'name', label: <Trans>User name</Trans> },
+                  { key: 'nickname', label: <Trans>Nickname</Trans> },
+                  { key: 'phone', label: <Trans>Phone number</Trans> },
+                  { key: 'email', label: <Trans>E-mail</Trans> },
+                  { key: 'role', label: <Trans>Role</Trans> },
+                ]}
+                hasActions
+              />
               <tbody>
                 {page.list.map((user) => {
                   const userName = user.name
