@@ -17,7 +17,7 @@ import {
   postApi,
   sharedDataFile,
   signInThroughPage,
-  useEnglish,
+  chooseEnglish,
 } from './project-helpers'
 
 /**
@@ -144,7 +144,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   test.setTimeout(300_000)
   await enableTestApi(page)
   // Signing in and entering the project with the shared (English) helpers; then Korean.
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   const account = await createEditor(request)
   const signedIn = await postApi<{ token: string }>(request, 'login', account)
   const token = signedIn.datum.token

@@ -1,12 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test'
-import { enableTestApi } from './support/accounts'
-import {
-  buildingSnapshot,
-  createBuildingProject,
-  enterBuildingProject,
-  openSpaceModule,
-} from './support/building'
-import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+import { buildingSnapshot, openSpaceModule, startInNewBuildingProject } from './support/building'
+import { toastMessage } from './project-helpers'
+import { postApi } from './project-helpers'
 
 /**
  * Issue 19 as a user meets it: a new editor opens a building project, chooses the milky way
@@ -48,15 +43,7 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
   test.setTimeout(180_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
-  await useEnglish(context, baseURL)
-  await enableTestApi(page)
-  const account = await createEditor(request)
-  const signedIn = await postApi<{ token: string }>(request, 'login', account)
-  const projectName = `Styled ${Date.now()}`
-  await createBuildingProject(request, signedIn.datum.token, projectName)
-
-  await signInThroughPage(page, account)
-  await enterBuildingProject(page, projectName)
+  const { token } = await startInNewBuildingProject({ page, context, request, baseURL }, 'Styled')
   await openSpaceModule(page, 'Style')
   await expect(page).toHaveURL(/#\/bim4\/style\/otherset$/)
   const canvas = page.getByTestId('building-canvas')
@@ -68,7 +55,9 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
   await chooseOption(page, 'Sky', 'Milky way')
   await chooseOption(page, 'Weather', 'Rain')
   await expect.poll(async () => (await buildingSnapshot(page)).style.isAnimating).toBe(true)
-  await expect.poll(async () => brightness(await topColour(canvas))).toBeLessThan(200)
+  await expect
+    .poll(async () => brightness(await topColour(canvas)), { timeout: 30_000 })
+    .toBeLessThan(200)
 
   await page.getByRole('link', { name: 'Light setting' }).click()
   await expect(page).toHaveURL(/#\/bim4\/style\/lightset$/)
@@ -87,7 +76,7 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
         request,
         'globalsetting/find',
         { project_id: (await buildingSnapshot(page)).projectId },
-        signedIn.datum.token,
+        token,
       )
       const setting = answer.datum?.setting
       return [setting?.air_style, setting?.weather_style, setting?.directional_light_color]
@@ -99,7 +88,9 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
   await expect
     .poll(async () => (await buildingSnapshot(page)).style.style, { timeout: 30_000 })
     .toMatchObject({ sky: 3, weather: 'rain', directionalLight: { color: { r: 255, g: 0 } } })
-  await expect.poll(async () => brightness(await topColour(canvas))).toBeLessThan(200)
+  await expect
+    .poll(async () => brightness(await topColour(canvas)), { timeout: 30_000 })
+    .toBeLessThan(200)
 
   // the server refuses the next save: the message says what failed, the sky goes back
   await openSpaceModule(page, 'Style')
@@ -111,7 +102,7 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
     }),
   )
   await chooseOption(page, 'Sky', 'Rainy')
-  await expect(page.getByText(/Failed to update the sky\./)).toBeVisible({ timeout: 15_000 })
+  await expect(toastMessage(page, /^Failed to update the sky\./)).toBeVisible({ timeout: 15_000 })
   await expect.poll(async () => (await buildingSnapshot(page)).style.style?.sky).toBe(3)
   await expect(page.getByRole('combobox', { name: 'Sky' })).toHaveText('Milky way')
   expect(pageErrors).toEqual([])

@@ -1,23 +1,15 @@
 import { expect, type Locator, test } from '@playwright/test'
-import { enableTestApi } from './support/accounts'
 import {
   buildingSnapshot,
   buildingIsDrawn,
   canvasIsNotBlank,
-  createBuildingProject,
-  enterBuildingProject,
   makeSbmFiles,
   openSpaceModule,
   removeMadeFiles,
+  startInNewBuildingProject,
   writeStructureManifest,
 } from './support/building'
-import {
-  createEditor,
-  postApi,
-  sharedDataFile,
-  signInThroughPage,
-  useEnglish,
-} from './project-helpers'
+import { sharedDataFile, toastMessage } from './project-helpers'
 
 /**
  * Issue #5 as a user meets it, on the production build and the real server: a fresh editor
@@ -86,15 +78,7 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
   test.setTimeout(240_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
-  await useEnglish(context, baseURL)
-  await enableTestApi(page)
-  const account = await createEditor(request)
-  const signedIn = await postApi<{ token: string }>(request, 'login', account)
-  const projectName = `House ${Date.now()}`
-  await createBuildingProject(request, signedIn.datum.token, projectName)
-
-  await signInThroughPage(page, account)
-  await enterBuildingProject(page, projectName)
+  await startInNewBuildingProject({ page, context, request, baseURL }, 'House')
   await openSpaceModule(page, 'Model')
   await expect(page).toHaveURL(/#\/bim4\/model\/library$/)
   await expect(page.getByText('No models yet')).toBeVisible()
@@ -181,7 +165,7 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
   // A new user's start: common models dropped on the floor upload are converted and stacked.
   const textFile = sharedDataFile('README.md')
   await page.getByTestId('floor-file-input').setInputFiles(textFile)
-  await expect(page.getByText(/README\.md cannot be used here/).first()).toBeVisible()
+  await expect(toastMessage(page, /README\.md cannot be used here/)).toBeVisible()
   await page
     .getByTestId('floor-file-input')
     .setInputFiles([sharedDataFile('gltf/Duck/Duck.glb'), sharedDataFile('fbx/box.fbx')])

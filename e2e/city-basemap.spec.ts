@@ -4,7 +4,7 @@ import { generateRasterBasemap } from '../tools/pmtiles/raster-basemap'
 import { enableTestApi, type Language, setLanguageCookie, startSignedIn } from './support/accounts'
 import { citySnapshot, createCityProject, enterCityProject, openCityModule } from './support/city'
 import { startMapUpstream } from './support/map-upstream'
-import { blockRemoteRequests, canvasColours, createEditor, useEnglish } from './project-helpers'
+import { blockRemoteRequests, canvasColours, createEditor, chooseEnglish } from './project-helpers'
 
 /**
  * Issue 12 items 5 and 6 (second test): an online style served by a map server on 127.0.0.1,
@@ -66,7 +66,7 @@ test('uploads PMTiles basemaps, draws and switches them, and returns to the offl
       archiveReads.push({ range: response.request().headers().range, status: response.status() })
     }
   })
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const account = await createEditor(request)
   const { token } = await startSignedIn(page, request, account.name, account.password)

@@ -13,7 +13,7 @@ import {
   tilesetShareAtCentre,
 } from './support/city'
 import { startMapUpstream } from './support/map-upstream'
-import { blockRemoteRequests, canvasColours, createEditor, useEnglish } from './project-helpers'
+import { blockRemoteRequests, canvasColours, createEditor, chooseEnglish } from './project-helpers'
 
 /** A share of the map's centre drawn by tilesets (light buildings on a light map: a few per mille). */
 const visibleTilesetShare = 0.002
@@ -64,7 +64,7 @@ test.describe('city editor', () => {
     const attemptedRemote = await blockRemoteRequests(context)
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
-    await useEnglish(context, baseURL)
+    await chooseEnglish(context, baseURL)
     await enableTestApi(page)
     const upstream = await startMapUpstream(onlineStyleColour)
     const account = await createEditor(request)
@@ -300,7 +300,7 @@ test.describe('city editor', () => {
     baseURL,
     context,
   }) => {
-    await useEnglish(context, baseURL)
+    await chooseEnglish(context, baseURL)
     await page.goto('/#/login')
     await page.getByRole('button', { name: 'Continue as guest' }).click()
     await page.goto('/#/projectCase')

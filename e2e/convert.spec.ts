@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { enableTestApi } from './support/accounts'
 import { buildingIsDrawn, canvasIsNotBlank, sharedData } from './support/building'
-import { createEditor, signInThroughPage, useEnglish } from './project-helpers'
+import { createEditor, signInThroughPage, chooseEnglish } from './project-helpers'
 
 /**
  * Model config → format conversion (SPEC §2, §5, §8): a DAE and an FBX convert on the server,
@@ -42,7 +42,7 @@ test('DAE and FBX convert and render; a broken file shows the reason and no rend
   baseURL,
 }) => {
   test.setTimeout(120_000)
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const account = await createEditor(request)
   await signInThroughPage(page, account)

@@ -1,13 +1,11 @@
-import { expect, type Page, test } from '@playwright/test'
-import { enableTestApi } from './support/accounts'
+import { expect, test } from '@playwright/test'
 import {
   buildingSnapshot,
-  createBuildingProject,
-  enterBuildingProject,
   openSpaceModule,
   sharedData,
+  startInNewBuildingProject,
 } from './support/building'
-import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+import { toastMessage } from './project-helpers'
 import { screenColours } from './support/screen-colours'
 
 /**
@@ -19,10 +17,6 @@ import { screenColours } from './support/screen-colours'
 
 const fjkHaus = sharedData('indoorgml/FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml')
 
-function toast(page: Page, text: string) {
-  return page.getByText(text, { exact: true }).first()
-}
-
 test('a user uploads a GML path, changes its display and finds a route across floors', async ({
   page,
   context,
@@ -32,22 +26,14 @@ test('a user uploads a GML path, changes its display and finds a route across fl
   test.setTimeout(90_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
-  await useEnglish(context, baseURL)
-  await enableTestApi(page)
-  const account = await createEditor(request)
-  const signedIn = await postApi<{ token: string }>(request, 'login', account)
-  const projectName = `GML house ${Date.now()}`
-  await createBuildingProject(request, signedIn.datum.token, projectName)
-
-  await signInThroughPage(page, account)
-  await enterBuildingProject(page, projectName)
+  await startInNewBuildingProject({ page, context, request, baseURL }, 'GML house')
   await openSpaceModule(page, 'GML path')
   await expect(page).toHaveURL(/#\/bim4\/gml\/path$/)
   await expect(page.getByText('There is no GML file.')).toBeVisible()
 
   // Routing before any network says so.
   await page.getByRole('button', { name: 'Find route' }).click()
-  await expect(toast(page, 'Load the GML path first.')).toBeVisible()
+  await expect(toastMessage(page, 'Load the GML path first.')).toBeVisible()
 
   await page.getByTestId('gml-file-input').setInputFiles(fjkHaus)
   const uploadList = page.getByRole('region', { name: 'upload list' })
@@ -73,14 +59,14 @@ test('a user uploads a GML path, changes its display and finds a route across fl
 
   // The spec's messages for incomplete requests.
   await page.getByRole('button', { name: 'Find route' }).click()
-  await expect(toast(page, 'Not selected paths')).toBeVisible()
+  await expect(toastMessage(page, 'Not selected paths')).toBeVisible()
   await page.getByRole('button', { name: 'Clear route' }).click()
-  await expect(toast(page, 'Draw the shortest path first, please.')).toBeVisible()
+  await expect(toastMessage(page, 'Draw the shortest path first, please.')).toBeVisible()
 
   // R10 on the ground floor to R21 on the second floor, chosen from the State list.
   await page.getByLabel('Start', { exact: true }).selectOption('R10')
   await page.getByRole('button', { name: 'Find route' }).click()
-  await expect(toast(page, 'Re-select the start point or the end point.')).toBeVisible()
+  await expect(toastMessage(page, 'Re-select the start point or the end point.')).toBeVisible()
   await page.getByLabel('End', { exact: true }).selectOption('R21')
   await page.getByRole('button', { name: 'Find route' }).click()
 

@@ -68,9 +68,24 @@ export async function createEditor(
 }
 
 /** Opens the console in English (it starts in ko without the `language` cookie). */
-export async function useEnglish(context: BrowserContext, baseURL: string | undefined) {
+export async function chooseEnglish(context: BrowserContext, baseURL: string | undefined) {
   if (!baseURL) throw new Error('playwright.config.ts sets baseURL')
   await context.addCookies([{ name: 'language', value: 'en', url: baseURL }])
+}
+
+/**
+ * A toast's message by its text (a string matches it exactly). Radix also announces each toast
+ * for a moment in a live region with a prefix; this finds only the toast itself.
+ */
+export function toastMessage(page: Page, text: string | RegExp): Locator {
+  return page
+    .locator('.ts-toast__message')
+    .filter({ hasText: typeof text === 'string' ? new RegExp(`^${escapeRegExp(text)}$`) : text })
+    .first()
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 /** Signs in through the sign-in page (English labels). */

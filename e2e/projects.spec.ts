@@ -9,7 +9,8 @@ import {
   postApi,
   sharedDataFile,
   signInThroughPage,
-  useEnglish,
+  chooseEnglish,
+  toastMessage,
 } from './project-helpers'
 import { setLanguageCookie } from './support/accounts'
 import { keepScreenshot } from './support/screens'
@@ -25,7 +26,7 @@ const cityCover = sharedDataFile('gltf/Duck/DuckCM.png')
 const buildingCover = sharedDataFile('gltf/BoxTextured/separate/CesiumLogoFlat.png')
 
 /** A toast by its exact text (Radix also announces it in a live region, prefixed). */
-function toast(page: Page, text: string): Locator {
+function _toast(page: Page, text: string): Locator {
   return page.getByText(text, { exact: true })
 }
 
@@ -82,7 +83,7 @@ test.describe('projects', () => {
     const attemptedRemote = await blockRemoteRequests(context)
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
-    await useEnglish(context, baseURL)
+    await chooseEnglish(context, baseURL)
     const account = await createEditor(request)
 
     await signInThroughPage(page, account)
@@ -94,7 +95,7 @@ test.describe('projects', () => {
     await page.getByTestId('project-create-city').click()
     let form = page.getByRole('dialog', { name: 'Create project' })
     await form.getByRole('button', { name: 'Save' }).click()
-    await expect(toast(page, 'Please fill out the form.')).toBeVisible()
+    await expect(toastMessage(page, 'Please fill out the form.')).toBeVisible()
 
     await form.getByTestId('project-form-name').fill('Wuhan riverside')
     await form.locator('input[type="file"]').setInputFiles(cityCover)
@@ -122,7 +123,7 @@ test.describe('projects', () => {
     await expect(form.getByText(/^Location: 30\.\d+, 114\.\d+$/)).toBeVisible()
 
     await form.getByRole('button', { name: 'Save' }).click()
-    await expect(toast(page, 'Added successfully.')).toBeVisible()
+    await expect(toastMessage(page, 'Added successfully.')).toBeVisible()
     await expect(form).toBeHidden()
     await expectTotal(page, 'city', 1)
     await expectTotal(page, 'building', 0)
@@ -136,7 +137,7 @@ test.describe('projects', () => {
     await chooseRegions(form, ['上海市', '市辖区'])
     await form.getByTestId('project-form-address').fill('Pudong')
     await form.getByRole('button', { name: 'Save' }).click()
-    await expect(toast(page, 'Please select an address on the map first.')).toBeVisible()
+    await expect(toastMessage(page, 'Please select an address on the map first.')).toBeVisible()
 
     await form.getByTestId('project-form-pick').click()
     const canvas = await expectMapDrawn(page)
@@ -147,7 +148,7 @@ test.describe('projects', () => {
     await ok.click()
     await expect(form.getByTestId('project-form-address')).toHaveValue(/China/)
     await form.getByRole('button', { name: 'Save' }).click()
-    await expect(toast(page, 'Added successfully.')).toBeVisible()
+    await expect(toastMessage(page, 'Added successfully.')).toBeVisible()
     await expectTotal(page, 'city', 1)
     await expectTotal(page, 'building', 1)
     await expect(cardsOf(page, 'building')).toContainText('Pudong tower')
@@ -176,7 +177,7 @@ test.describe('projects', () => {
     )
     await form.getByTestId('project-form-name').fill('Wuhan riverside offices')
     await form.getByRole('button', { name: 'Modify' }).click()
-    await expect(toast(page, 'Modified successfully.')).toBeVisible()
+    await expect(toastMessage(page, 'Modified successfully.')).toBeVisible()
     await expect(cardsOf(page, 'city')).toContainText('Wuhan riverside offices')
     await expectTotal(page, 'city', 1)
 
@@ -197,7 +198,7 @@ test.describe('projects', () => {
     await copyButton.click()
     await expect(copyDialog.getByRole('button', { name: 'Copy', exact: true })).toBeFocused()
     await page.keyboard.press('Enter')
-    await expect(toast(page, 'Copied as “Wuhan riverside offices (copy)”.')).toBeVisible()
+    await expect(toastMessage(page, 'Copied as “Wuhan riverside offices (copy)”.')).toBeVisible()
     await expectTotal(page, 'city', 2)
     await expectTotal(page, 'building', 1)
     const copyCard = list(page, 'city').locator(
@@ -215,7 +216,7 @@ test.describe('projects', () => {
     await expectTotal(page, 'city', 2)
     await copyCard.getByRole('button', { name: /^Delete / }).click()
     await confirmation.getByRole('button', { name: 'Delete' }).click()
-    await expect(toast(page, 'Deleted.')).toBeVisible()
+    await expect(toastMessage(page, 'Deleted.')).toBeVisible()
     await expectTotal(page, 'city', 1)
     await expect(cardsOf(page, 'city')).toHaveAttribute('data-project-id', cityId ?? '')
     expect(copyId).not.toBe(cityId)

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test'
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test'
+import { createEditor, postApi, signInThroughPage, chooseEnglish } from '../project-helpers'
+import { enableTestApi } from './accounts'
 import { decodePng } from './png-pixels'
 import { createSampleProject, enterProject, openEditorModule, sharedData } from './project-api'
 
@@ -83,6 +91,31 @@ export function createBuildingProject(
   name: string,
 ): Promise<string> {
   return createSampleProject(request, token, 'building', name)
+}
+
+/**
+ * The start of most building specs: a new editor (English UI, test API on) with a new building
+ * project named `namePrefix` plus a time stamp, signed in through the page and inside it.
+ */
+export async function startInNewBuildingProject(
+  {
+    page,
+    context,
+    request,
+    baseURL,
+  }: { page: Page; context: BrowserContext; request: APIRequestContext; baseURL?: string },
+  namePrefix: string,
+): Promise<{ token: string; projectId: string; projectName: string }> {
+  await chooseEnglish(context, baseURL)
+  await enableTestApi(page)
+  const account = await createEditor(request)
+  const signedIn = await postApi<{ token: string }>(request, 'login', account)
+  const token = signedIn.datum.token
+  const projectName = `${namePrefix} ${Date.now()}`
+  const projectId = await createBuildingProject(request, token, projectName)
+  await signInThroughPage(page, account)
+  await enterBuildingProject(page, projectName)
+  return { token, projectId, projectName }
 }
 
 /** Enters a building project from the project home, as a user does; lands on /bim4/poi. */

@@ -90,7 +90,8 @@ export async function enterProject(
     .getByRole('button', { name: `Enter ${projectName}` })
     .first()
     .click()
-  await expect(page.getByTestId(editor.editorTestId)).toBeVisible()
+  // the editor is the app's largest lazy chunk: on a busy machine it takes longer than 10 s
+  await expect(page.getByTestId(editor.editorTestId)).toBeVisible({ timeout: 30_000 })
 }
 
 /** Opens a module of the editor's sidebar by its label. */
