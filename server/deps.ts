@@ -20,6 +20,7 @@ import type { JobKind, JobQueue } from './modules/jobs/job-queue'
 import type { MapProxy } from './modules/map-proxy/map-proxy.service'
 import type { NoticesRepository } from './modules/notices/notices.repository'
 import type { NoticesService } from './modules/notices/notices.service'
+import type { OfflinePackagesService } from './modules/orders/offline-packages.service'
 import type { OrdersService } from './modules/orders/orders.service'
 import type { PricesService } from './modules/orders/price-items'
 import type { RechargesService } from './modules/orders/recharges.service'
@@ -119,6 +120,8 @@ export interface OrderServices {
   orders: OrdersService
   recharges: RechargesService
   prices: PricesService
+  /** The offline package: state, background build, download (issue 20 item 6). */
+  offlinePackages: OfflinePackagesService
 }
 
 /** POIs (issue 16): the records and the batch add from a filled XLSX or a CSV. */
