@@ -237,7 +237,10 @@ export async function planOfflinePackage(
     for (const file of await filesUnder(join(directories.tilesets, tileset.version_id))) {
       entries.push({
         path: `${folder}/${file.relativePath}`,
-        source: { kind: 'file', path: join(directories.tilesets, tileset.version_id, file.relativePath) },
+        source: {
+          kind: 'file',
+          path: join(directories.tilesets, tileset.version_id, file.relativePath),
+        },
         sizeBytes: file.size,
         isDeflated: false,
       })

@@ -42,9 +42,17 @@ export interface ServedPackage {
 /** A project's offline package: its state, its background build and its download. */
 export interface OfflinePackagesService {
   state(user: AuthUser, projectId: string): Promise<DownloadState>
-  build(user: AuthUser, projectId: string, variant: PackageVariant | undefined): Promise<OfflinePackage>
+  build(
+    user: AuthUser,
+    projectId: string,
+    variant: PackageVariant | undefined,
+  ): Promise<OfflinePackage>
   /** The ready package file named by `reqPaths`, for a holder of its signed address. */
-  openFile(input: { projectId: string; reqPaths: string; grant: string | undefined }): Promise<ServedPackage>
+  openFile(input: {
+    projectId: string
+    reqPaths: string
+    grant: string | undefined
+  }): Promise<ServedPackage>
   /**
    * At start: a build a crash or restart cut short is marked failed and its files removed;
    * files no ready package names are removed. Resolves to how many builds were cut short.
@@ -141,7 +149,8 @@ export function createOfflinePackagesService(dependencies: {
         })
         // the row is gone (project deleted mid-build): the file belongs to nothing
         if (superseded === null) await rm(path, { force: true })
-        for (const row of superseded ?? []) await rm(fileOf(input.projectId, row.id), { force: true })
+        for (const row of superseded ?? [])
+          await rm(fileOf(input.projectId, row.id), { force: true })
       } catch (error) {
         await rm(path, { force: true })
         const messageId: PlainMessageId =
