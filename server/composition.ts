@@ -41,6 +41,7 @@ import { createNoticesRepository } from './modules/notices/notices.repository'
 import { createNoticesService } from './modules/notices/notices.service'
 import { createOfflinePackagesService } from './modules/orders/offline-packages.service'
 import { createOrdersService } from './modules/orders/orders.service'
+import { openPaymentProviders } from './modules/orders/payment-providers'
 import { createPricesService } from './modules/orders/price-items'
 import { createRechargesService } from './modules/orders/recharges.service'
 import { createModelCopyService } from './modules/pois/model-copy.service'
@@ -232,7 +233,12 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       style,
       resumableUploads,
       orders,
-      recharges: createRechargesService({ database, clock }),
+      recharges: createRechargesService({
+        database,
+        clock,
+        limiter: accounts.services.rateLimiter,
+      }),
+      paymentProviders: openPaymentProviders(config.dataDir),
       prices: createPricesService({ db: database.db, now: () => timestampOf(clock.nowMs()) }),
       offlinePackages: createOfflinePackagesService({
         database,
