@@ -364,13 +364,15 @@ export const serverMessages = {
   'payment.amountMismatch': 'The paid amount does not match the recharge.',
   'offlinePackage.failed': 'The offline package could not be built. Please try again.',
   'offlinePackage.stopped': 'Building the offline package was stopped.',
-  'offlinePackage.busy': 'The server is busy building other packages; please try again in a minute.',
+  'offlinePackage.busy':
+    'The server is busy building other packages; please try again in a minute.',
   'offlinePackage.tooLarge': 'The offline package would be larger than 4 GB and cannot be built.',
   'offlinePackage.interrupted':
     'Building the offline package was interrupted by a server restart. Please build it again.',
   'offlinePackage.notReady': 'The offline package is not ready yet.',
   'offlinePackage.badPath': "This file is not one of the project's offline files.",
-  'offlinePackage.addressExpired': 'This download address has expired. Open the download page again.',
+  'offlinePackage.addressExpired':
+    'This download address has expired. Open the download page again.',
   'system.databaseDown': 'The database does not answer.',
   // input checks named in contract schemas (zod messages written as ids)
   'input.jsonObject': 'Expected a JSON object',

@@ -330,6 +330,28 @@ export const paymentCallbackDatumSchema = z.object({
   is_replay: z.boolean(),
 })
 
+/** `getUsageHistory`: a project's usage per day over the last `days` days. */
+export const usageHistoryBodySchema = z.object({
+  project_id: recordIdSchema,
+  days: formInteger({ min: 1, max: 366 }).optional(),
+})
+
+/** One UTC day of usage: bytes uploaded and configuration changes. */
+export const usageDaySchema = z.object({
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  upload_bytes: z.number().int().nonnegative(),
+  configuration_operations: z.number().int().nonnegative(),
+})
+export type UsageDay = z.infer<typeof usageDaySchema>
+
+export const usageHistoryDatumSchema = z.object({
+  project_id: recordIdSchema,
+  /** The end of the last paid order's metering (what later orders bill from), or null. */
+  metered_since: timestampSchema.nullable(),
+  days: z.array(usageDaySchema),
+})
+export type UsageHistory = z.infer<typeof usageHistoryDatumSchema>
+
 const moneyTags = ['orderManage']
 
 /** The /web/orderManage/ routes (the route table: contract/route.ts, contract/routes.ts). */
@@ -482,6 +504,15 @@ export const orderRoutes = {
     tags: moneyTags,
     body: confirmRechargeBodySchema,
     datum: confirmRechargeDatumSchema,
+  }),
+  getUsageHistory: webRoute({
+    method: 'POST',
+    path: '/web/orderManage/getUsageHistory',
+    auth: 'editor',
+    summary: "A project's metered usage per day (the usage chart)",
+    tags: moneyTags,
+    body: usageHistoryBodySchema,
+    datum: usageHistoryDatumSchema,
   }),
   paymentCallback: webRoute({
     method: 'POST',

@@ -6,7 +6,12 @@ import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatServerMessage } from '../../../contract/messages'
 import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
-import type { AccountDatum, Recharge, ShoppingListDatum } from '../../../contract/orders'
+import type {
+  AccountDatum,
+  Recharge,
+  ShoppingListDatum,
+  UsageHistory,
+} from '../../../contract/orders'
 import type { Project } from '../../../contract/project'
 import { verifyLedger } from '../../modules/orders/ledger'
 import { timestampOf } from '../../modules/time/clock'
@@ -89,6 +94,32 @@ describe('offline package', () => {
   })
   afterAll(async () => {
     await testApp?.close()
+  })
+
+  it('charts the usage per day: uploads on the day they were stored, every day present', async () => {
+    const answer = await call<UsageHistory>('/web/orderManage/getUsageHistory', owner, {
+      project_id: building.id,
+      days: 7,
+    })
+    expect(answer.envelope.code, answer.envelope.message).toBe('0')
+    const { days } = answer.envelope.datum
+    expect(days).toHaveLength(7)
+    const today = timestampOf(testApp.clock.nowMs()).slice(0, 10)
+    expect(days.at(-1)).toEqual({
+      day: today,
+      upload_bytes: (await sbmFixtureFiles()).twoStoreys.byteLength + 344_773,
+      configuration_operations: 0,
+    })
+    expect(days.slice(0, -1).every((day) => day.upload_bytes === 0)).toBe(true)
+    const foreign = await call('/web/orderManage/getUsageHistory', stranger, {
+      project_id: building.id,
+    })
+    expect(foreign.statusCode).toBe(403)
+    const tooLong = await call('/web/orderManage/getUsageHistory', owner, {
+      project_id: building.id,
+      days: 5000,
+    })
+    expect(tooLong.statusCode).toBe(400)
   })
 
   it('lets an unpaid project build only the watermarked trial, holding the whole scene', async () => {

@@ -97,6 +97,9 @@ export function registerOrderRoutes(
   defineRoute(app, orderRoutes.confirmRecharge, {
     handler: ({ body, user }) => recharges.confirm(user, body.code),
   })
+  defineRoute(app, orderRoutes.getUsageHistory, {
+    handler: ({ body, user }) => orders.usageHistory(user, body.project_id, body.days ?? 30),
+  })
   defineRoute(app, orderRoutes.paymentCallback, {
     handler: async ({ body, request }) => {
       const provider = paymentProviders.get(body.provider)

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
@@ -11,7 +11,10 @@ function stubServer(answers: Record<string, () => unknown>) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      const path = new URL(url, 'http://localhost').pathname.replace('/web/bimBiz/', '')
+      const path = new URL(url, 'http://localhost').pathname.replace(
+        /^\/web\/(bimBiz|orderManage)\//,
+        '',
+      )
       calls.push(path)
       const answer = answers[path]
       if (!answer) throw new Error(`no stub for ${path}`)
@@ -48,6 +51,17 @@ const stateOf = (changes: Partial<DownloadState>): DownloadState => ({
   ...changes,
 })
 
+/** Three days of usage: 2 MB uploaded on the second, 4 POIs changed on the third. */
+const usage = () => ({
+  project_id: 'p1',
+  metered_since: null,
+  days: [
+    { day: '2026-11-25', upload_bytes: 0, configuration_operations: 0 },
+    { day: '2026-11-26', upload_bytes: 2_097_152, configuration_operations: 0 },
+    { day: '2026-11-27', upload_bytes: 0, configuration_operations: 4 },
+  ],
+})
+
 afterEach(() => {
   vi.unstubAllGlobals()
 })
@@ -57,6 +71,7 @@ describe('offline package panel', () => {
     let current = stateOf({})
     const calls = stubServer({
       checkSbkDownloadState: () => current,
+      getUsageHistory: usage,
       buildSbkFile: () => {
         current = stateOf({ package: packageOf({ progress: 0.42 }) })
         return current.package
@@ -96,10 +111,16 @@ describe('offline package panel', () => {
     )
     expect(screen.getByText(/The offline package is ready: 2\.\d MB, 9 files\./)).toBeTruthy()
     expect(calls.filter((path) => path === 'buildSbkFile')).toHaveLength(1)
+    // the usage chart: a bar per day and row, each naming its day and value, and the totals
+    expect(screen.getByText('Uploaded 2.0 MB, 4 configuration changes.')).toBeTruthy()
+    const uploads = screen.getByRole('img', { name: 'Uploaded' })
+    expect(uploads.querySelectorAll('rect')).toHaveLength(3)
+    expect(uploads.querySelector('rect:nth-of-type(2) title')?.textContent).toBe('2026-11-26: 2.0 MB')
   })
 
   it('says an unpaid order blocks the download (§8) and offers no build', async () => {
     stubServer({
+      getUsageHistory: usage,
       checkSbkDownloadState: () =>
         stateOf({
           is_paid: false,
@@ -121,6 +142,7 @@ describe('offline package panel', () => {
 
   it('shows why a build failed in the user language', async () => {
     stubServer({
+      getUsageHistory: usage,
       checkSbkDownloadState: () =>
         stateOf({
           is_paid: false,

@@ -11,6 +11,7 @@ import { errorText, showErrorToast } from '../../components/feedback/error-text'
 import { serverMessageText } from '../../components/feedback/server-messages'
 import { Button, Dialog, ErrorState, formatFileSize, Spinner } from '../../ui'
 import { OrderDialog, orderDetailsPath } from './OrderDialog'
+import { UsageChart } from './UsageChart'
 import './orders.css'
 
 /** How often the panel asks again while a build runs. */
@@ -103,6 +104,7 @@ export function OfflinePackagePanel({ projectId, projectName }: OfflinePackagePa
         </Button>
       </div>
       {current && <PackageStatus item={current} />}
+      <UsageChart projectId={projectId} />
       {isOrdering && (
         <OrderDialog
           projectId={projectId}
