@@ -37,14 +37,13 @@ export interface PackageDirectories {
   basemaps: string
 }
 
-const encoder = new TextEncoder()
-
 function textEntry(path: string, value: unknown): PackageEntry {
-  const text = `${JSON.stringify(value, null, 1)}\n`
+  // compact: 10,000 POIs make megabytes of JSON, and readers parse it anyway
+  const text = `${JSON.stringify(value)}\n`
   return {
     path,
     source: { kind: 'text', text },
-    sizeBytes: encoder.encode(text).byteLength,
+    sizeBytes: Buffer.byteLength(text),
     isDeflated: true,
   }
 }
