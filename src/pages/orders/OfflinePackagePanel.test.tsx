@@ -115,7 +115,9 @@ describe('offline package panel', () => {
     expect(screen.getByText('Uploaded 2.0 MB, 4 configuration changes.')).toBeTruthy()
     const uploads = screen.getByRole('img', { name: 'Uploaded' })
     expect(uploads.querySelectorAll('rect')).toHaveLength(3)
-    expect(uploads.querySelector('rect:nth-of-type(2) title')?.textContent).toBe('2026-11-26: 2.0 MB')
+    expect(uploads.querySelector('rect:nth-of-type(2) title')?.textContent).toBe(
+      '2026-11-26: 2.0 MB',
+    )
   })
 
   it('says an unpaid order blocks the download (§8) and offers no build', async () => {
