@@ -31,9 +31,18 @@ class NativeDeflateEntry extends ZipPassThrough {
     super(filename)
     this.compression = 8
     this.deflater = createDeflateRaw({ level: 6 })
-    this.deflater.on('data', (data: Buffer) => this.ondata(null, data, false))
+    this.deflater.on('data', (data: Buffer) =>
+      this.ondata(
+        null,
+        new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.length),
+        false,
+      ),
+    )
     this.deflater.on('end', () => this.ondata(null, new Uint8Array(0), true))
-    this.deflater.on('error', (error: Error) => this.ondata(error, new Uint8Array(0), true))
+    // fflate's errors carry a numeric code; zlib's are reported as fflate's "unknown" (0)
+    this.deflater.on('error', (error: Error) =>
+      this.ondata(Object.assign(error, { code: 0 }), new Uint8Array(0), true),
+    )
   }
 
   protected override process(chunk: Uint8Array<ArrayBuffer>, final: boolean): void {
