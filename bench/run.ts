@@ -29,6 +29,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'pois-create-list': async () =>
     (await import('./pois/pois-create-list')).runPoisCreateListBench(),
   'iot-ingest': async () => (await import('./iot-ingest')).runIotIngestBench(),
+  'offline-package': async () => (await import('./offline-package')).runOfflinePackageBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

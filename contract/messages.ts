@@ -357,6 +357,22 @@ export const serverMessages = {
     'You have {count} recharges waiting for confirmation: wait for them or cancel one.',
   'recharge.keyReused': 'This idempotency key was already used for a different recharge.',
   'price.notFound': 'No price item has this id.',
+  'recharge.tooManyGuesses':
+    'Too many unknown recharge codes were tried. Please wait a while before trying again.',
+  'payment.unknownProvider': 'No payment provider has this name.',
+  'payment.badSignature': 'The payment notification is not signed by the payment provider.',
+  'payment.amountMismatch': 'The paid amount does not match the recharge.',
+  'offlinePackage.failed': 'The offline package could not be built. Please try again.',
+  'offlinePackage.stopped': 'Building the offline package was stopped.',
+  'offlinePackage.busy':
+    'The server is busy building other packages; please try again in a minute.',
+  'offlinePackage.tooLarge': 'The offline package would be larger than 4 GB and cannot be built.',
+  'offlinePackage.interrupted':
+    'Building the offline package was interrupted by a server restart. Please build it again.',
+  'offlinePackage.notReady': 'The offline package is not ready yet.',
+  'offlinePackage.badPath': "This file is not one of the project's offline files.",
+  'offlinePackage.addressExpired':
+    'This download address has expired. Open the download page again.',
   'system.databaseDown': 'The database does not answer.',
   // input checks named in contract schemas (zod messages written as ids)
   'input.jsonObject': 'Expected a JSON object',

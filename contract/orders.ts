@@ -311,6 +311,47 @@ export const updatePriceBodySchema = z.object({
   is_active: formBoolean().optional(),
 })
 
+/** A payment provider's callback: which provider, and what it says was paid (signed). */
+export const paymentCallbackBodySchema = z.object({
+  provider: z
+    .string()
+    .min(1)
+    .max(32)
+    .regex(/^[a-z0-9-]+$/),
+  code: z.string().trim().min(1).max(32),
+  amount: pointsSchema,
+  reference: z.string().trim().min(1).max(128),
+})
+
+/** What the provider is answered: the recharge's state, never the payer's balance. */
+export const paymentCallbackDatumSchema = z.object({
+  recharge_id: recordIdSchema,
+  state: z.enum(rechargeStates),
+  is_replay: z.boolean(),
+})
+
+/** `getUsageHistory`: a project's usage per day over the last `days` days. */
+export const usageHistoryBodySchema = z.object({
+  project_id: recordIdSchema,
+  days: formInteger({ min: 1, max: 366 }).optional(),
+})
+
+/** One UTC day of usage: bytes uploaded and configuration changes. */
+export const usageDaySchema = z.object({
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  upload_bytes: z.number().int().nonnegative(),
+  configuration_operations: z.number().int().nonnegative(),
+})
+export type UsageDay = z.infer<typeof usageDaySchema>
+
+export const usageHistoryDatumSchema = z.object({
+  project_id: recordIdSchema,
+  /** The end of the last paid order's metering (what later orders bill from), or null. */
+  metered_since: timestampSchema.nullable(),
+  days: z.array(usageDaySchema),
+})
+export type UsageHistory = z.infer<typeof usageHistoryDatumSchema>
+
 const moneyTags = ['orderManage']
 
 /** The /web/orderManage/ routes (the route table: contract/route.ts, contract/routes.ts). */
@@ -463,6 +504,29 @@ export const orderRoutes = {
     tags: moneyTags,
     body: confirmRechargeBodySchema,
     datum: confirmRechargeDatumSchema,
+  }),
+  getUsageHistory: webRoute({
+    method: 'POST',
+    path: '/web/orderManage/getUsageHistory',
+    auth: 'editor',
+    summary: "A project's metered usage per day (the usage chart)",
+    tags: moneyTags,
+    body: usageHistoryBodySchema,
+    datum: usageHistoryDatumSchema,
+  }),
+  paymentCallback: webRoute({
+    method: 'POST',
+    path: '/web/orderManage/paymentCallback',
+    auth: 'public',
+    summary: "A payment provider's signed notice that a recharge was paid",
+    description:
+      'Confirms the recharge named by `code` when the provider verifies the signature (the ' +
+      '`local` provider: hex HMAC-SHA256 of `code`, `amount` and `reference`, one per line, in ' +
+      'the `X-Payment-Signature` header, with the key in DATA_DIR/keys/payment-local.key). ' +
+      'A repeated notice answers `is_replay` and credits nothing.',
+    tags: moneyTags,
+    body: paymentCallbackBodySchema,
+    datum: paymentCallbackDatumSchema,
   }),
   getPriceList: webRoute({
     method: 'POST',

@@ -8,6 +8,7 @@ import { gmlRoutes } from './gml'
 import { iotRoutes } from './iot'
 import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
+import { offlinePackageRoutes } from './offline-package'
 import { orderRoutes } from './orders'
 import { poiRoutes } from './pois'
 import { projectRoutes } from './project'
@@ -37,6 +38,7 @@ export const webRouteAreas = {
   iot: iotRoutes,
   modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
+  offlinePackage: offlinePackageRoutes,
   orders: orderRoutes,
   pois: poiRoutes,
   project: projectRoutes,

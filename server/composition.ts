@@ -39,7 +39,9 @@ import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
 import { createNoticesService } from './modules/notices/notices.service'
+import { createOfflinePackagesService } from './modules/orders/offline-packages.service'
 import { createOrdersService } from './modules/orders/orders.service'
+import { openPaymentProviders } from './modules/orders/payment-providers'
 import { createPricesService } from './modules/orders/price-items'
 import { createRechargesService } from './modules/orders/recharges.service'
 import { createModelCopyService } from './modules/pois/model-copy.service'
@@ -206,6 +208,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     expiryMs: config.resumableUploadExpiryMs,
   })
 
+  const orders = createOrdersService({ database, clock, access })
   const deps: ServerDeps = {
     config,
     clock,
@@ -229,9 +232,25 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       gml,
       style,
       resumableUploads,
-      orders: createOrdersService({ database, clock, access }),
-      recharges: createRechargesService({ database, clock }),
+      orders,
+      recharges: createRechargesService({
+        database,
+        clock,
+        limiter: accounts.services.rateLimiter,
+      }),
+      paymentProviders: openPaymentProviders(config.dataDir),
       prices: createPricesService({ db: database.db, now: () => timestampOf(clock.nowMs()) }),
+      offlinePackages: createOfflinePackagesService({
+        database,
+        storage,
+        clock,
+        access,
+        orders,
+        jobs,
+        directory: join(config.dataDir, 'offline-packages'),
+        sources: city.cityDirectories,
+        onWarning: (message, error) => app.log.warn({ err: error }, message),
+      }),
     },
   }
   addSweeperTasks(deps)
@@ -458,6 +477,9 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
     // the price items orders are priced by (an admin's changes stay)
     const prices = await services.prices.seed()
     if (prices > 0) app.log.info({ priceItems: prices }, 'price items seeded')
+    // offline package builds a crash or restart cut short: failed, their files removed
+    const interrupted = await services.offlinePackages.recover()
+    if (interrupted > 0) app.log.warn({ interrupted }, 'offline package builds were interrupted')
   })
   app.addHook('onClose', async () => {
     await services.building.settleReleases()

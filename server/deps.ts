@@ -20,7 +20,9 @@ import type { JobKind, JobQueue } from './modules/jobs/job-queue'
 import type { MapProxy } from './modules/map-proxy/map-proxy.service'
 import type { NoticesRepository } from './modules/notices/notices.repository'
 import type { NoticesService } from './modules/notices/notices.service'
+import type { OfflinePackagesService } from './modules/orders/offline-packages.service'
 import type { OrdersService } from './modules/orders/orders.service'
+import type { PaymentProviders } from './modules/orders/payment-providers'
 import type { PricesService } from './modules/orders/price-items'
 import type { RechargesService } from './modules/orders/recharges.service'
 import type { ModelCopyService } from './modules/pois/model-copy.service'
@@ -119,6 +121,10 @@ export interface OrderServices {
   orders: OrdersService
   recharges: RechargesService
   prices: PricesService
+  /** Payment providers whose signed callbacks confirm recharges, by name. */
+  paymentProviders: PaymentProviders
+  /** The offline package: state, background build, download (issue 20 item 6). */
+  offlinePackages: OfflinePackagesService
 }
 
 /** POIs (issue 16): the records and the batch add from a filled XLSX or a CSV. */

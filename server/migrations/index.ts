@@ -14,6 +14,7 @@ import * as orders from './0012-orders'
 import * as style from './0013-style'
 import * as draw from './0014-draw'
 import * as iot from './0015-iot'
+import * as offlinePackages from './0016-offline-packages'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0013-style': style,
   '0014-draw': draw,
   '0015-iot': iot,
+  '0016-offline-packages': offlinePackages,
 }
 
 /**

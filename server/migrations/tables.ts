@@ -9,6 +9,7 @@ import type { DrawTables } from './0014-draw'
 import type { IotTables } from './0015-iot'
 import type { OrderTables } from './0012-orders'
 import type { StyleTables } from './0013-style'
+import type { OfflinePackageTables } from './0016-offline-packages'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -34,7 +35,8 @@ export interface Tables
     DrawTables,
     IotTables,
     OrderTables,
-    StyleTables {
+    StyleTables,
+    OfflinePackageTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

@@ -8,6 +8,7 @@ import {
   type PayDatum,
   type Recharge,
   type ShoppingListDatum,
+  type UsageHistory,
 } from '../../contract/orders'
 import { api } from './index'
 
@@ -21,6 +22,8 @@ export type {
   Recharge,
   ShoppingLine,
   ShoppingListDatum,
+  UsageDay,
+  UsageHistory,
 } from '../../contract/orders'
 
 /** `POST /web/orderManage/getShoppingList`: a project's order lines, metered now. */
@@ -107,4 +110,9 @@ export async function confirmRecharge(code: string) {
 /** A fresh idempotency key for one user action (kept across its retries). */
 export function newIdempotencyKey(): string {
   return crypto.randomUUID()
+}
+
+/** `POST /web/orderManage/getUsageHistory`: a project's usage per day (the usage chart). */
+export async function getUsageHistory(projectId: string, days = 30): Promise<UsageHistory> {
+  return (await api.call(orderRoutes.getUsageHistory, { project_id: projectId, days })).datum
 }

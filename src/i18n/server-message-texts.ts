@@ -468,6 +468,35 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message: 'This idempotency key was already used for a different recharge.',
   }),
   'price.notFound': msg({ message: 'No price item has this id.' }),
+  'recharge.tooManyGuesses': msg({
+    message: 'Too many unknown recharge codes were tried. Please wait a while before trying again.',
+  }),
+  'payment.unknownProvider': msg({ message: 'No payment provider has this name.' }),
+  'payment.badSignature': msg({
+    message: 'The payment notification is not signed by the payment provider.',
+  }),
+  'payment.amountMismatch': msg({ message: 'The paid amount does not match the recharge.' }),
+  'offlinePackage.failed': msg({
+    message: 'The offline package could not be built. Please try again.',
+  }),
+  'offlinePackage.stopped': msg({ message: 'Building the offline package was stopped.' }),
+  'offlinePackage.busy': msg({
+    message: 'The server is busy building other packages; please try again in a minute.',
+  }),
+  'offlinePackage.tooLarge': msg({
+    message: 'The offline package would be larger than 4 GB and cannot be built.',
+  }),
+  'offlinePackage.interrupted': msg({
+    message:
+      'Building the offline package was interrupted by a server restart. Please build it again.',
+  }),
+  'offlinePackage.notReady': msg({ message: 'The offline package is not ready yet.' }),
+  'offlinePackage.badPath': msg({
+    message: "This file is not one of the project's offline files.",
+  }),
+  'offlinePackage.addressExpired': msg({
+    message: 'This download address has expired. Open the download page again.',
+  }),
   'system.databaseDown': msg({ message: 'The database does not answer.' }),
   'input.jsonObject': msg({ message: 'Expected a JSON object' }),
   'input.propertiesTooLarge': msg({ message: 'At most 64 KB of properties' }),

@@ -75,7 +75,11 @@ export function openUrlSigner(keyFile: string): UrlSigner {
   }
 }
 
-function loadOrCreateKey(keyFile: string): Buffer {
+/**
+ * The key in `keyFile`, made on first use (32 random bytes, readable by the server's user only);
+ * also the payment provider's callback key (server/modules/orders/payment-providers.ts).
+ */
+export function loadOrCreateKey(keyFile: string): Buffer {
   try {
     const key = readFileSync(keyFile)
     if (key.byteLength >= keyBytes) return key

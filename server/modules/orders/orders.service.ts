@@ -14,6 +14,7 @@ import {
   priceFree,
   type ShoppingLine,
   type ShoppingListDatum,
+  type UsageHistory,
 } from '../../../contract/orders'
 import { AppError, fieldError } from '../../http/app-error'
 import type { OrdersTable } from '../../migrations/0012-orders'
@@ -31,6 +32,7 @@ import {
 } from './ledger'
 import { billedMegabytes, measureProjectUsage } from './metering'
 import { listPriceItems } from './price-items'
+import { dailyProjectUsage } from './usage-history'
 
 type OrderRow = Selectable<OrdersTable>
 
@@ -61,6 +63,8 @@ export interface OrdersService {
     },
   ): Promise<OrderPage>
   orderDetail(user: AuthUser, orderId: string): Promise<OrderDetail>
+  /** The project's usage per day over the last `days` days, today included. */
+  usageHistory(user: AuthUser, projectId: string, days: number): Promise<UsageHistory>
   /**
    * Whether a project may download its offline package: refused with the §8 message while an
    * order is unpaid, and as payment required while the project is not paid.
@@ -540,6 +544,30 @@ export function createOrdersService(dependencies: {
             amount: Number(line.amount),
           }
         }),
+      }
+    },
+
+    async usageHistory(user, projectId, days) {
+      await access.requireEditable(user, projectId)
+      const untilMs = clock.nowMs()
+      const lastPaid = await db
+        .selectFrom('orders')
+        .select((builder) => builder.fn.max('metered_until').as('until'))
+        .where('project_id', '=', projectId)
+        .where('state', '=', 'paid')
+        .executeTakeFirst()
+      const history = await dailyProjectUsage(db, projectId, {
+        from: timestampOf(untilMs - (days - 1) * 86_400_000).slice(0, 10),
+        until: timestampOf(untilMs),
+      })
+      return {
+        project_id: projectId,
+        metered_since: lastPaid?.until ?? null,
+        days: history.map((day) => ({
+          day: day.day,
+          upload_bytes: day.uploadBytes,
+          configuration_operations: day.configurationOperations,
+        })),
       }
     },
 

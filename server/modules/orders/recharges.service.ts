@@ -5,6 +5,7 @@ import { AppError } from '../../http/app-error'
 import type { RechargesTable } from '../../migrations/0012-orders'
 import { type Database, type DatabaseHandle, isUniqueViolation } from '../../plugins/db'
 import type { AuthUser } from '../accounts/users.service'
+import type { RateLimiter } from '../auth/rate-limiter'
 import { type Clock, timestampOf } from '../time/clock'
 import {
   balanceOf,
@@ -15,6 +16,7 @@ import {
   userAccountId,
 } from './ledger'
 import { randomCode } from './orders.service'
+import type { PaymentNotice } from './payment-providers'
 
 type RechargeRow = Selectable<RechargesTable> & { user_name: string | null }
 
@@ -37,7 +39,20 @@ export interface RechargesService {
   request(user: AuthUser, input: RechargeRequest): Promise<Recharge>
   find(user: AuthUser, rechargeId: string): Promise<Recharge>
   cancel(user: AuthUser, rechargeId: string): Promise<Recharge>
+  /**
+   * An admin confirms a code. Unknown codes count against the admin: after
+   * {@link rechargeCodeGuessLimit} of them in its window every confirmation waits
+   * (`recharge.tooManyGuesses`), so codes cannot be found by trying.
+   */
   confirm(admin: AuthUser, code: string): Promise<Recharge & { balance: number }>
+  /**
+   * A provider's verified notice confirms its recharge, once: a repeated notice (providers
+   * retry callbacks) answers the confirmed recharge without crediting again.
+   */
+  confirmFromProvider(
+    provider: string,
+    notice: PaymentNotice,
+  ): Promise<Recharge & { balance: number; is_replay: boolean }>
   list(
     user: AuthUser,
     input: {
@@ -51,6 +66,9 @@ export interface RechargesService {
     user: AuthUser,
   ): Promise<{ balance: number; unit: typeof coinUnit; pending_recharges: number }>
 }
+
+/** Unknown codes one confirmer may try per window before confirmations wait. */
+export const rechargeCodeGuessLimit = { attempts: 10, windowMs: 15 * 60_000 } as const
 
 /** A code as users type it: upper case, without spaces. */
 function normalizedCode(code: string): string {
@@ -78,8 +96,9 @@ function rechargeOf(row: RechargeRow): Recharge {
 export function createRechargesService(dependencies: {
   database: DatabaseHandle
   clock: Clock
+  limiter: RateLimiter
 }): RechargesService {
-  const { database, clock } = dependencies
+  const { database, clock, limiter } = dependencies
   const { db, dialect } = database
   const now = () => timestampOf(clock.nowMs())
 
@@ -114,6 +133,61 @@ export function createRechargesService(dependencies: {
     }
     return rechargeOf(row)
   }
+
+  /**
+   * Credits a pending recharge found by its code, in one transaction with its ledger movement
+   * (one per recharge: the movement's reference is unique). `expectedAmount` (a provider's
+   * notice) must match the recharge.
+   */
+  const confirmByCode = (
+    code: string,
+    by: { confirmedBy?: string; expectedAmount?: number; providerReference?: string },
+  ): Promise<Recharge & { balance: number }> =>
+    inTransaction(database, async (transaction) => {
+      let query = transaction
+        .selectFrom('recharges')
+        .selectAll()
+        .where('code', '=', normalizedCode(code))
+      if (dialect === 'postgres') query = query.forUpdate()
+      const row = await query.executeTakeFirst()
+      if (!row) throw new AppError('notFound', 'recharge.notFound')
+      if (row.state === 'confirmed') throw new AppError('conflict', 'recharge.alreadyConfirmed')
+      if (row.state === 'cancelled') throw new AppError('conflict', 'recharge.cancelled')
+      const amount = Number(row.amount)
+      if (by.expectedAmount !== undefined && by.expectedAmount !== amount) {
+        throw new AppError('conflict', 'payment.amountMismatch')
+      }
+      const timestamp = now()
+      const balance = await lockUserAccount(transaction, dialect, row.user_id, timestamp)
+      const confirmedBy = by.confirmedBy ?? null
+      await recordMovement(
+        transaction,
+        {
+          kind: 'recharge',
+          referenceId: row.id,
+          fromAccountId: systemAccountIds.funding,
+          toAccountId: userAccountId(row.user_id),
+          amount,
+          createdBy: confirmedBy,
+        },
+        timestamp,
+      )
+      await transaction
+        .updateTable('recharges')
+        .set({
+          state: 'confirmed',
+          confirmed_at: timestamp,
+          confirmed_by: confirmedBy,
+          // a provider's payment id, for reconciliation with its statements
+          ...(by.providerReference === undefined ? {} : { bank_reference: by.providerReference }),
+        })
+        .where('id', '=', row.id)
+        .execute()
+      return {
+        ...rechargeOf((await findRow(transaction, row.id))!),
+        balance: balance + amount,
+      }
+    })
 
   return {
     async request(user, input) {
@@ -184,41 +258,39 @@ export function createRechargesService(dependencies: {
     },
 
     async confirm(admin, code) {
-      return inTransaction(database, async (transaction) => {
-        let query = transaction
-          .selectFrom('recharges')
-          .selectAll()
-          .where('code', '=', normalizedCode(code))
-        if (dialect === 'postgres') query = query.forUpdate()
-        const row = await query.executeTakeFirst()
-        if (!row) throw new AppError('notFound', 'recharge.notFound')
-        if (row.state === 'confirmed') throw new AppError('conflict', 'recharge.alreadyConfirmed')
-        if (row.state === 'cancelled') throw new AppError('conflict', 'recharge.cancelled')
-        const timestamp = now()
-        const balance = await lockUserAccount(transaction, dialect, row.user_id, timestamp)
-        const amount = Number(row.amount)
-        await recordMovement(
-          transaction,
-          {
-            kind: 'recharge',
-            referenceId: row.id,
-            fromAccountId: systemAccountIds.funding,
-            toAccountId: userAccountId(row.user_id),
-            amount,
-            createdBy: admin.id,
-          },
-          timestamp,
-        )
-        await transaction
-          .updateTable('recharges')
-          .set({ state: 'confirmed', confirmed_at: timestamp, confirmed_by: admin.id })
-          .where('id', '=', row.id)
-          .execute()
-        return {
-          ...rechargeOf((await findRow(transaction, row.id))!),
-          balance: balance + amount,
+      const bucket = `recharge-code:${admin.id}`
+      const { attempts, windowMs } = rechargeCodeGuessLimit
+      // over the budget: refused before the code is even looked at (a right guess included)
+      if ((await limiter.countSince(bucket, clock.nowMs() - windowMs)) >= attempts) {
+        await limiter.take(bucket, attempts, windowMs, 'recharge.tooManyGuesses')
+      }
+      try {
+        return await confirmByCode(code, { confirmedBy: admin.id })
+      } catch (error) {
+        if (error instanceof AppError && error.messageId === 'recharge.notFound') {
+          await limiter.take(bucket, attempts, windowMs, 'recharge.tooManyGuesses')
         }
-      })
+        throw error
+      }
+    },
+
+    async confirmFromProvider(provider, notice) {
+      try {
+        const confirmed = await confirmByCode(notice.code, {
+          expectedAmount: notice.amount,
+          providerReference: `${provider}:${notice.reference}`,
+        })
+        return { ...confirmed, is_replay: false }
+      } catch (error) {
+        if (!(error instanceof AppError && error.messageId === 'recharge.alreadyConfirmed')) {
+          throw error
+        }
+        // the provider sent it again: the first confirmation is the answer
+        const row = await withUserName(db)
+          .where('recharges.code', '=', normalizedCode(notice.code))
+          .executeTakeFirstOrThrow()
+        return { ...rechargeOf(row), balance: await balanceOf(db, row.user_id), is_replay: true }
+      }
     },
 
     async list(user, input) {

@@ -9,6 +9,7 @@ import { registerGmlRoutes } from './gml'
 import { registerIotRoutes } from './iot'
 import { registerIotIngestRoutes } from './iot-ingest'
 import { registerNoticeRoutes } from './notice'
+import { registerOfflinePackageRoutes } from './offline-package'
 import { registerOrderRoutes } from './orders'
 import { registerModelCopyRoutes } from './model-copy'
 import { registerPoiRoutes } from './pois'
@@ -54,6 +55,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerIotRoutes,
   registerIotIngestRoutes,
   registerOrderRoutes,
+  registerOfflinePackageRoutes,
   registerStyleRoutes,
   registerModelCopyRoutes,
 ]

@@ -29,7 +29,12 @@ function idempotencyKeyOf(request: FastifyRequest, fromBody: string | undefined)
 /** Orders, points and recharges (issue 20, SPEC §7 `/orderManage`). */
 export function registerOrderRoutes(
   app: FastifyInstance,
-  { orders, recharges, prices }: Pick<ServerServices, 'orders' | 'recharges' | 'prices'>,
+  {
+    orders,
+    recharges,
+    prices,
+    paymentProviders,
+  }: Pick<ServerServices, 'orders' | 'recharges' | 'prices' | 'paymentProviders'>,
 ): void {
   defineRoute(app, orderRoutes.getShoppingList, {
     handler: ({ body, user }) => orders.shoppingList(user, body.project_id),
@@ -91,6 +96,18 @@ export function registerOrderRoutes(
   })
   defineRoute(app, orderRoutes.confirmRecharge, {
     handler: ({ body, user }) => recharges.confirm(user, body.code),
+  })
+  defineRoute(app, orderRoutes.getUsageHistory, {
+    handler: ({ body, user }) => orders.usageHistory(user, body.project_id, body.days ?? 30),
+  })
+  defineRoute(app, orderRoutes.paymentCallback, {
+    handler: async ({ body, request }) => {
+      const provider = paymentProviders.get(body.provider)
+      if (!provider) throw fieldError('validation', 'provider', 'payment.unknownProvider')
+      const notice = provider.verify({ body, headers: request.headers })
+      const confirmed = await recharges.confirmFromProvider(provider.name, notice)
+      return { recharge_id: confirmed.id, state: confirmed.state, is_replay: confirmed.is_replay }
+    },
   })
   defineRoute(app, orderRoutes.getPriceList, {
     handler: () => prices.list(),

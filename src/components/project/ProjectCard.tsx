@@ -14,6 +14,8 @@ export interface ProjectCardActions {
   onEdit?: (project: Project) => void
   onCopy?: (project: Project) => void
   onDelete?: (project: Project) => void
+  /** Opens the order dialog (points, the offline package; issue 20). */
+  onOrder?: (project: Project) => void
 }
 
 /** One project of a list: its cover, name and address, and enter / info / edit / copy / delete. */
@@ -32,6 +34,8 @@ export function ProjectCard({
   const onEdit = permissions.canEdit ? actions.onEdit : undefined
   const onCopy = permissions.canCopy ? actions.onCopy : undefined
   const onDelete = permissions.canDelete ? actions.onDelete : undefined
+  // only who may change a project orders for it (the server's rule for /orderManage)
+  const onOrder = permissions.canEdit ? actions.onOrder : undefined
   const name = project.name
   return (
     <li className="ts-project-card" data-testid="project-card" data-project-id={project.id}>
@@ -84,6 +88,15 @@ export function ProjectCard({
             aria-label={t`Copy ${name}`}
           >
             <Trans>Copy</Trans>
+          </Button>
+        )}
+        {onOrder && (
+          <Button
+            variant="ghost"
+            onClick={() => onOrder(project)}
+            aria-label={t`Order for ${name}`}
+          >
+            <Trans>Order</Trans>
           </Button>
         )}
         {onDelete && (

@@ -9,6 +9,7 @@ import { matchAppRoute } from '../../app/route-table'
 import { EngineProvider, sceneStore } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, toast } from '../../ui'
+import { OfflinePackagePanel } from '../orders/OfflinePackagePanel'
 import { plannedPageDescriptions } from '../planned/planned-descriptions'
 import { TemplateList } from '../../components/templates/TemplateList'
 import { buildingSession, requestSceneReload } from './building-session'
@@ -193,6 +194,7 @@ function ModuleContent({
 }) {
   const { i18n } = useLingui()
   const { projectId } = useSnapshot(currentProject)
+  const projectName = useSnapshot(buildingSession).project?.name
   if (moduleId === 'model') return <ModelLibraryPanel />
   if (moduleId === 'poi') return <PoiModulePanel />
   if (moduleId === 'gml') return <GmlPathPanel />
@@ -201,6 +203,9 @@ function ModuleContent({
   }
   if (moduleId === 'template') return <TemplateList isCompact projectId={projectId} />
   if (moduleId === 'visit' && tabId === 'expand') return <VisitToolsPanel />
+  if (moduleId === 'download' && projectId) {
+    return <OfflinePackagePanel projectId={projectId} projectName={projectName ?? ''} />
+  }
   // Modules other parts of the product fill: say what will be here.
   const description = plannedPageDescriptions[matchAppRoute(path).route.id]
   return (

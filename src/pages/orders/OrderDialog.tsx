@@ -30,6 +30,11 @@ export interface OrderDialogProps {
   projectId: string
   projectName: string
   onClose: () => void
+  /**
+   * What "Direct download" of the development trial does (after the dialog closes); by default
+   * it opens the editor's offline file page (/bim4/download).
+   */
+  onDirectDownload?: () => void
 }
 
 /** The order detail address the success dialog offers (SPEC §2 `/project/more/ordetails`). */
@@ -42,7 +47,12 @@ export function orderDetailsPath(orderId: string): string {
  * lines, pick one service support option and enter or leave the development trial, shows the
  * total of the choice, and orders it. On success it closes and offers the order centre.
  */
-export function OrderDialog({ projectId, projectName, onClose }: OrderDialogProps) {
+export function OrderDialog({
+  projectId,
+  projectName,
+  onClose,
+  onDirectDownload = () => navigateHash('/bim4/download'),
+}: OrderDialogProps) {
   const { t } = useLingui()
   const localized = useLocalized()
   const [list, setList] = useState<ShoppingListDatum | null>(null)
@@ -110,7 +120,7 @@ export function OrderDialog({ projectId, projectName, onClose }: OrderDialogProp
             variant="primary"
             onClick={() => {
               onClose()
-              navigateHash('/bim4/download')
+              onDirectDownload()
             }}
           >
             <Trans>Direct download</Trans>

@@ -11,6 +11,8 @@ import type { ProjectCardActions } from '../../components/project/ProjectCard'
 import { enterProject } from '../../components/project/enter-project'
 import type { ProjectFormMode } from '../../components/project/project-form'
 import { usePermissions } from '../../components/use-permissions'
+import { OfflinePackageDialog } from '../orders/OfflinePackagePanel'
+import { OrderDialog } from '../orders/OrderDialog'
 import { closeProject, currentProject } from '../../state/project'
 import { confirmDelete, toast } from '../../ui'
 import './project-manage.css'
@@ -30,6 +32,8 @@ export function ProjectManagePage({ search = '' }: Partial<PageProps>) {
   const [infoProject, setInfoProject] = useState<Project | null>(null)
   const [revisions, setRevisions] = useState<Record<ProjectKind, number>>({ city: 0, building: 0 })
   const [busy, setBusy] = useState<BusyState>(null)
+  // the order dialog, and the offline package its trial's "Direct download" opens
+  const [ordering, setOrdering] = useState<{ project: Project; isDownload: boolean } | null>(null)
 
   // the left menu's City and Space entries open this page with ?kind=city or ?kind=space
   const wantedKind = new URLSearchParams(search).get('kind')
@@ -66,6 +70,7 @@ export function ProjectManagePage({ search = '' }: Partial<PageProps>) {
     ...(canEdit
       ? {
           onEdit: (project: Project) => setForm({ mode: 'edit', kind: project.kind, project }),
+          onOrder: (project: Project) => setOrdering({ project, isDownload: false }),
           onCopy: (project: Project) =>
             void run(project, 'copy', async () => {
               const copy = await copyProjectWithConfirmation(project, i18n.locale)
@@ -119,6 +124,21 @@ export function ProjectManagePage({ search = '' }: Partial<PageProps>) {
         onSaved={(saved) => reloadList(saved.kind)}
       />
       <ProjectInfoDialog project={infoProject} onClose={() => setInfoProject(null)} />
+      {ordering &&
+        (ordering.isDownload ? (
+          <OfflinePackageDialog
+            projectId={ordering.project.id}
+            projectName={ordering.project.name}
+            onClose={() => setOrdering(null)}
+          />
+        ) : (
+          <OrderDialog
+            projectId={ordering.project.id}
+            projectName={ordering.project.name}
+            onClose={() => setOrdering(null)}
+            onDirectDownload={() => setOrdering({ project: ordering.project, isDownload: true })}
+          />
+        ))}
     </div>
   )
 }

@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises'
+import { expect, test } from '@playwright/test'
+import { unzipSync } from 'fflate'
+import { e2eAdmin, enableTestApi } from './support/accounts'
+import { createBuildingProject, openSpaceModule } from './support/building'
+import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+
+/**
+ * Issue 20 as a user meets it: a new editor orders watermark removal for a building project
+ * from the project list, is sent to the order, pays it once an admin confirmed a recharge,
+ * builds the offline package on the download page and downloads it — a real zip holding the
+ * project's manifest, models list and SBM model, without the watermark.
+ */
+
+const sbmFixture = new URL('../workers/sbm/fixtures/two-storeys.sbm', import.meta.url)
+
+test('a new editor orders, pays from the balance and downloads the offline package', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000)
+  await useEnglish(context, baseURL)
+  await enableTestApi(page)
+  const account = await createEditor(request)
+  const signedIn = await postApi<{ token: string }>(request, 'login', account)
+  const token = signedIn.datum.token
+  const projectName = `Paid tower ${Date.now()}`
+  const projectId = await createBuildingProject(request, token, projectName)
+  const uploaded = await request.post('/web/upload/uploadZip', {
+    headers: { Token: token },
+    multipart: {
+      project_id: projectId,
+      file: {
+        name: 'two-storeys.sbm',
+        mimeType: 'model/gltf-binary',
+        buffer: await readFile(sbmFixture),
+      },
+    },
+  })
+  expect(((await uploaded.json()) as { code: string }).code).toBe('0')
+
+  // what the dialog should start with: the lines the server marks chosen
+  const list = await postApi<{ lines: Array<{ is_check: boolean; amount: number | null }> }>(
+    request,
+    'orderManage/getShoppingList',
+    { project_id: projectId },
+    token,
+  )
+  const chosenTotal = list.datum.lines
+    .filter((line) => line.is_check)
+    .reduce((sum, line) => sum + (line.amount ?? 0), 0)
+  expect(chosenTotal).toBeGreaterThan(0)
+
+  // the order dialog from the project list: the metered upload is chosen, watermark removal added
+  await signInThroughPage(page, account)
+  await page.goto('/#/projectManage/bim?kind=space')
+  await page
+    .getByTestId('project-list-building')
+    .getByRole('button', { name: `Order for ${projectName}` })
+    .click()
+  const dialog = page.getByRole('dialog', { name: `Order for ${projectName}` })
+  await expect(dialog.getByRole('checkbox', { name: 'Upload traffic' })).toBeChecked()
+  await expect(dialog.getByText(`Total ${chosenTotal} TC`)).toBeVisible()
+  await dialog.getByRole('checkbox', { name: 'Watermark removal' }).check()
+  await expect(dialog.getByText(`Total ${chosenTotal + 500} TC`)).toBeVisible()
+  await dialog.getByRole('button', { name: 'Order', exact: true }).click()
+  await page.getByRole('button', { name: 'Go to the order centre' }).click()
+  await expect(page.getByTestId('order-state')).toHaveText('Unpaid')
+
+  // points: a recharge the admin confirms (through the API), then paid from the balance
+  const recharge = await postApi<{ code: string }>(
+    request,
+    'orderManage/recharge',
+    { amount: chosenTotal + 500 },
+    token,
+  )
+  expect(recharge.code, recharge.message).toBe('0')
+  const admin = await postApi<{ token: string }>(request, 'login', e2eAdmin)
+  const adminToken = admin.datum.token
+  const confirmed = await postApi(
+    request,
+    'orderManage/confirmRecharge',
+    { code: recharge.datum.code },
+    adminToken,
+  )
+  expect(confirmed.code, confirmed.message).toBe('0')
+  await page.reload()
+  await page.getByRole('button', { name: 'Pay', exact: true }).click()
+  await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click()
+  await expect(page.getByTestId('order-state')).toHaveText('Paid')
+
+  // the download page of the editor: build, wait for it, download
+  await page.goto('/#/projectManage/bim?kind=space')
+  await page
+    .getByTestId('project-list-building')
+    .getByRole('button', { name: `Enter ${projectName}` })
+    .first()
+    .click()
+  // the editor's code and engine load on first entry: slow on a busy machine
+  await expect(page.getByTestId('bim4-editor')).toBeVisible({ timeout: 60_000 })
+  await openSpaceModule(page, 'Download')
+  await expect(
+    page.getByText('This project is paid: its offline package can be built and downloaded.'),
+  ).toBeVisible()
+  await page.getByRole('button', { name: 'Build the offline package' }).click()
+  const link = page.getByRole('link', { name: 'Download the offline package' })
+  await expect(link).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByText(/The offline package is ready: .+, \d+ files\./)).toBeVisible()
+  await expect(page.getByText('This package carries a watermark')).toHaveCount(0)
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+  expect(download.suggestedFilename()).toMatch(/^[0-9a-f-]{36}\.zip$/)
+  const bytes = await readFile((await download.path())!)
+  expect([...bytes.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04])
+  const entries = unzipSync(new Uint8Array(bytes))
+  const names = Object.keys(entries)
+  expect(names[0]).toBe('manifest.json')
+  expect(names).toEqual(expect.arrayContaining(['building/models.json', 'pois.json']))
+  expect(names.filter((name) => name.endsWith('.sbm'))).toHaveLength(1)
+  const manifest = JSON.parse(new TextDecoder().decode(entries['manifest.json']))
+  expect(manifest).toMatchObject({
+    variant: 'full',
+    watermark: false,
+    project: { id: projectId, name: projectName, kind: 'building' },
+  })
+})

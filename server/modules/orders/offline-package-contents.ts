@@ -1,0 +1,292 @@
+import type { Dirent } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import { join, relative, sep } from 'node:path'
+import type { Database } from '../../plugins/db'
+import type { FileStorage } from '../../plugins/storage'
+
+/** The format name and version written in every package's manifest.json. */
+export const offlinePackageFormat = { name: 'twinscape-offline-package', version: 1 } as const
+
+/** Where one entry's bytes come from. */
+export type PackageSource =
+  | { kind: 'text'; text: string }
+  | { kind: 'stored'; sha256: string }
+  | { kind: 'file'; path: string }
+
+/** One file of the package: its path in the zip, its bytes, and whether deflating pays. */
+export interface PackageEntry {
+  path: string
+  source: PackageSource
+  /** Bytes before compression (for progress). */
+  sizeBytes: number
+  /** JSON and GML shrink a lot; models, tiles and PMTiles barely do, so they are stored as is. */
+  isDeflated: boolean
+}
+
+/** What a package is built from: the project's records, read once when the build starts. */
+export interface PackagePlan {
+  entries: PackageEntry[]
+  totalBytes: number
+}
+
+/** Folders of the data directory a package reads files from besides the file store. */
+export interface PackageDirectories {
+  /** DATA_DIR/tilesets: `<version_id>/<files>` per stored tileset version. */
+  tilesets: string
+  /** DATA_DIR/basemaps: `<file_key>.pmtiles`. */
+  basemaps: string
+}
+
+function textEntry(path: string, value: unknown): PackageEntry {
+  // compact: 10,000 POIs make megabytes of JSON, and readers parse it anyway
+  const text = `${JSON.stringify(value)}\n`
+  return {
+    path,
+    source: { kind: 'text', text },
+    sizeBytes: Buffer.byteLength(text),
+    isDeflated: true,
+  }
+}
+
+/** A file name safe inside the zip: no folders, no control characters, never empty. */
+function safeName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are removed
+  const cleaned = name.replace(/[\u0000-\u001f/\\:*?"<>|]/g, '_').replace(/^\.+/, '_')
+  return cleaned.length > 0 ? cleaned.slice(0, 120) : 'file'
+}
+
+/** Every regular file under `root` (links are not followed), relative paths with '/'. */
+async function filesUnder(root: string): Promise<Array<{ relativePath: string; size: number }>> {
+  const found: Array<{ relativePath: string; size: number }> = []
+  const walk = async (folder: string) => {
+    let children: Dirent[]
+    try {
+      children = await readdir(folder, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const child of children) {
+      const path = join(folder, child.name)
+      if (child.isDirectory()) await walk(path)
+      else if (child.isFile()) {
+        const info = await stat(path)
+        found.push({ relativePath: relative(root, path).split(sep).join('/'), size: info.size })
+      }
+    }
+  }
+  await walk(root)
+  return found.sort((a, b) => a.relativePath.localeCompare(b.relativePath))
+}
+
+/**
+ * Reads what a project's offline package holds (decisions.md "Formats", offline package):
+ * manifest.json, the building structure, floors and models (SBM files from the store), POIs and
+ * the templates they use, the style, the GML path, areas and paths, tilesets and a PMTiles
+ * basemap when one is chosen. Reads the records at one moment; the bytes are read when written.
+ */
+export async function planOfflinePackage(
+  handle: Database,
+  storage: FileStorage,
+  directories: PackageDirectories,
+  input: { projectId: string; isWatermarked: boolean; variant: 'full' | 'trial'; builtAt: string },
+): Promise<PackagePlan> {
+  const { projectId } = input
+  const project = await handle
+    .selectFrom('projects')
+    .select(['id', 'name', 'kind', 'description', 'project_center_lng', 'project_center_lat'])
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow()
+  const entries: PackageEntry[] = []
+  const contents: Record<string, string | string[]> = {}
+
+  const structure = await handle
+    .selectFrom('building_structures')
+    .select(['name', 'manifest_json'])
+    .where('project_id', '=', projectId)
+    .executeTakeFirst()
+  if (structure) {
+    entries.push(textEntry('building/structure.json', JSON.parse(structure.manifest_json)))
+    contents.structure = 'building/structure.json'
+  }
+  const floors = await handle
+    .selectFrom('building_floors')
+    .select(['id', 'name', 'elevation', 'sort_order', 'floor_key'])
+    .where('project_id', '=', projectId)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute()
+  const models = await handle
+    .selectFrom('building_models')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  const modelFiles = new Map<string, string>()
+  for (const model of models) {
+    // copies of one model share bytes: one file in the package
+    if (modelFiles.has(model.sha256)) continue
+    const path = `building/models/${model.sha256.slice(0, 16)}.sbm`
+    modelFiles.set(model.sha256, path)
+    entries.push({
+      path,
+      source: { kind: 'stored', sha256: model.sha256 },
+      sizeBytes: (await storage.sizeOf(model.sha256)) ?? Number(model.size_bytes),
+      isDeflated: false,
+    })
+  }
+  entries.push(
+    textEntry('building/models.json', {
+      floors,
+      models: models.map((model) => ({
+        id: model.id,
+        name: model.name,
+        file_name: model.file_name,
+        role: model.role,
+        floor_id: model.floor_id,
+        file: modelFiles.get(model.sha256),
+        triangle_count: Number(model.triangle_count),
+        position: [model.position_x, model.position_y, model.position_z],
+        rotation: [model.rotation_x, model.rotation_y, model.rotation_z],
+        scale: [model.scale_x, model.scale_y, model.scale_z],
+        is_visible: model.is_visible === 1,
+      })),
+    }),
+  )
+  contents.models = 'building/models.json'
+
+  const pois = await handle
+    .selectFrom('pois')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  entries.push(textEntry('pois.json', pois))
+  contents.pois = 'pois.json'
+  const templateIds = [...new Set(pois.map((poi) => poi.category_id))]
+  const templates =
+    templateIds.length === 0
+      ? []
+      : await handle
+          .selectFrom('poi_templates')
+          .selectAll()
+          .where('id', 'in', templateIds)
+          .orderBy('id')
+          .execute()
+  entries.push(textEntry('templates.json', templates))
+  contents.templates = 'templates.json'
+
+  const style = await handle
+    .selectFrom('project_styles')
+    .select(['version', 'setting_json'])
+    .where('project_id', '=', projectId)
+    .executeTakeFirst()
+  if (style) {
+    entries.push(
+      textEntry('style.json', { version: style.version, setting: JSON.parse(style.setting_json) }),
+    )
+    contents.style = 'style.json'
+  }
+
+  const gml = await handle
+    .selectFrom('project_gml_files')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .executeTakeFirst()
+  if (gml) {
+    const path = `gml/${safeName(gml.file_name)}`
+    entries.push({
+      path,
+      source: { kind: 'stored', sha256: gml.sha256 },
+      sizeBytes: (await storage.sizeOf(gml.sha256)) ?? gml.size_bytes,
+      isDeflated: true,
+    })
+    entries.push(
+      textEntry('gml/gml.json', {
+        file: path,
+        offset: [gml.offset_x, gml.offset_y, gml.offset_z],
+        rotation_deg: gml.rotation_deg,
+        scale: gml.scale,
+        display_mode: gml.display_mode,
+      }),
+    )
+    contents.gml = 'gml/gml.json'
+  }
+
+  const draws = await handle
+    .selectFrom('area_draws')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('id')
+    .execute()
+  entries.push(textEntry('draws.json', draws))
+  contents.draws = 'draws.json'
+
+  const tilesets = await handle
+    .selectFrom('tilesets')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .execute()
+  const tilesetRoots: string[] = []
+  for (const tileset of tilesets) {
+    if (tileset.version_id === null || tileset.root_path === null) continue
+    const folder = `tilesets/${tileset.id}`
+    for (const file of await filesUnder(join(directories.tilesets, tileset.version_id))) {
+      entries.push({
+        path: `${folder}/${file.relativePath}`,
+        source: {
+          kind: 'file',
+          path: join(directories.tilesets, tileset.version_id, file.relativePath),
+        },
+        sizeBytes: file.size,
+        isDeflated: false,
+      })
+    }
+    tilesetRoots.push(`${folder}/${tileset.root_path}`)
+  }
+  if (tilesets.length > 0) {
+    entries.push(textEntry('tilesets/tilesets.json', tilesets))
+    contents.tilesets = tilesetRoots
+  }
+
+  const basemap = await handle
+    .selectFrom('basemap_settings')
+    .innerJoin('basemap_files', 'basemap_files.id', 'basemap_settings.pmtiles_id')
+    .select(['basemap_files.file_key', 'basemap_files.name', 'basemap_files.size_bytes'])
+    .where('basemap_settings.project_id', '=', projectId)
+    .where('basemap_settings.kind', '=', 'pmtiles')
+    .executeTakeFirst()
+  if (basemap) {
+    entries.push({
+      path: 'basemap/basemap.pmtiles',
+      source: { kind: 'file', path: join(directories.basemaps, `${basemap.file_key}.pmtiles`) },
+      sizeBytes: basemap.size_bytes,
+      isDeflated: false,
+    })
+    contents.basemap = 'basemap/basemap.pmtiles'
+  }
+
+  // the manifest goes first, so a reader finds what the package holds without reading on
+  entries.unshift(
+    textEntry('manifest.json', {
+      format: offlinePackageFormat.name,
+      version: offlinePackageFormat.version,
+      variant: input.variant,
+      watermark: input.isWatermarked,
+      built_at: input.builtAt,
+      project: project,
+      counts: {
+        floors: floors.length,
+        models: models.length,
+        pois: pois.length,
+        templates: templates.length,
+        draws: draws.length,
+        tilesets: tilesets.length,
+      },
+      contents,
+    }),
+  )
+  return { entries, totalBytes: entries.reduce((sum, entry) => sum + entry.sizeBytes, 0) }
+}

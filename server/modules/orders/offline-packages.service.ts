@@ -1,0 +1,393 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Selectable } from 'kysely'
+import type { PlainMessageId } from '../../../contract/messages'
+import {
+  type DownloadState,
+  getSbkFilePath,
+  type OfflinePackage,
+  type PackageVariant,
+} from '../../../contract/offline-package'
+import { AppError, fieldError } from '../../http/app-error'
+import type { OfflinePackagesTable } from '../../migrations/0016-offline-packages'
+import { type DatabaseHandle, isUniqueViolation } from '../../plugins/db'
+import type { FileStorage } from '../../plugins/storage'
+import { type ProjectAccess, signedInReader } from '../access/project-access'
+import type { AuthUser } from '../accounts/users.service'
+import type { Job, JobKind, JobQueue } from '../jobs/job-queue'
+import { type Clock, timestampOf } from '../time/clock'
+import { type PackageDirectories, planOfflinePackage } from './offline-package-contents'
+import { PackageTooLargeError, writePackageZip } from './offline-package-zip'
+import type { OrdersService } from './orders.service'
+
+type PackageRow = Selectable<OfflinePackagesTable>
+
+/** What a build job is given: plain data, as every job input. */
+interface BuildInput {
+  packageId: string
+  projectId: string
+  variant: PackageVariant
+  isWatermarked: boolean
+  builtAt: string
+}
+
+/** The file `getSbkFile` sends, once every rule let it through. */
+export interface ServedPackage {
+  path: string
+  fileName: string
+  packageId: string
+}
+
+/** A project's offline package: its state, its background build and its download. */
+export interface OfflinePackagesService {
+  state(user: AuthUser, projectId: string): Promise<DownloadState>
+  build(
+    user: AuthUser,
+    projectId: string,
+    variant: PackageVariant | undefined,
+  ): Promise<OfflinePackage>
+  /** The ready package file named by `reqPaths`, for a holder of its signed address. */
+  openFile(input: {
+    projectId: string
+    reqPaths: string
+    grant: string | undefined
+  }): Promise<ServedPackage>
+  /**
+   * At start: a build a crash or restart cut short is marked failed and its files removed;
+   * files no ready package names are removed. Resolves to how many builds were cut short.
+   */
+  recover(): Promise<number>
+  /** Resolves once every build started by this process has ended (tests, shut-down). */
+  settle(): Promise<void>
+}
+
+/** A run longer than this is stopped (a package of several GiB on a slow disk takes minutes). */
+const buildTimeLimitMs = 60 * 60_000
+
+const packageFilePattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.zip$/
+
+/** The grant resource of a package's download address. */
+const grantResource = (packageId: string) => `offline-package/${packageId}`
+
+/** Builds the service; `directory` holds the packages (DATA_DIR/offline-packages). */
+export function createOfflinePackagesService(dependencies: {
+  database: DatabaseHandle
+  storage: FileStorage
+  clock: Clock
+  access: ProjectAccess
+  orders: OrdersService
+  jobs: JobQueue
+  directory: string
+  sources: PackageDirectories
+  onWarning?: (message: string, error: unknown) => void
+}): OfflinePackagesService {
+  const { database, storage, clock, access, orders, jobs, directory, sources } = dependencies
+  const { db } = database
+  const now = () => timestampOf(clock.nowMs())
+  const running = new Map<string, Job<void>>()
+  const fileOf = (projectId: string, packageId: string) =>
+    join(directory, projectId, `${packageId}.zip`)
+  const warn = dependencies.onWarning ?? (() => {})
+
+  const markFailed = async (packageId: string, messageId: PlainMessageId) => {
+    await db
+      .updateTable('offline_packages')
+      .set({ state: 'failed', error_message_id: messageId, finished_at: now() })
+      .where('id', '=', packageId)
+      .where('state', '=', 'building')
+      .execute()
+  }
+
+  const buildKind: JobKind<BuildInput, void> = {
+    name: 'offlinePackage',
+    lane: 'io',
+    timeLimitMs: buildTimeLimitMs,
+    async run(input, context) {
+      const path = fileOf(input.projectId, input.packageId)
+      try {
+        await mkdir(join(directory, input.projectId), { recursive: true })
+        const plan = await planOfflinePackage(db, storage, sources, input)
+        const written = await writePackageZip(plan, storage, path, {
+          signal: context.signal,
+          onProgress: context.reportProgress,
+        })
+        // the file is complete and synced: now the row may say so, and older packages go
+        const superseded = await database.db.transaction().execute(async (transaction) => {
+          const updated = await transaction
+            .updateTable('offline_packages')
+            .set({
+              state: 'ready',
+              size_bytes: written.sizeBytes,
+              sha256: written.sha256,
+              entry_count: written.entryCount,
+              finished_at: now(),
+            })
+            .where('id', '=', input.packageId)
+            .where('state', '=', 'building')
+            .executeTakeFirst()
+          if (updated.numUpdatedRows !== 1n) return null
+          const older = await transaction
+            .selectFrom('offline_packages')
+            .select('id')
+            .where('project_id', '=', input.projectId)
+            .where('state', '=', 'ready')
+            .where('id', '!=', input.packageId)
+            .execute()
+          if (older.length > 0) {
+            await transaction
+              .updateTable('offline_packages')
+              .set({ state: 'superseded' })
+              .where(
+                'id',
+                'in',
+                older.map((row) => row.id),
+              )
+              .execute()
+          }
+          return older
+        })
+        // the row is gone (project deleted mid-build): the file belongs to nothing
+        if (superseded === null) await rm(path, { force: true })
+        for (const row of superseded ?? [])
+          await rm(fileOf(input.projectId, row.id), { force: true })
+      } catch (error) {
+        await rm(path, { force: true })
+        const messageId: PlainMessageId =
+          error instanceof PackageTooLargeError
+            ? 'offlinePackage.tooLarge'
+            : context.signal.aborted
+              ? 'offlinePackage.stopped'
+              : 'offlinePackage.failed'
+        await markFailed(input.packageId, messageId).catch((markError: unknown) =>
+          warn('an offline package build failed and could not be marked failed', markError),
+        )
+        throw error
+      }
+    },
+  }
+
+  /** What a build row shows; the address only when `mayDownload`. */
+  const packageOf = (row: PackageRow, mayDownload: boolean): OfflinePackage => {
+    const job = running.get(row.id)
+    const progress =
+      row.state === 'ready' ? 1 : row.state === 'building' ? (job?.status().progress ?? null) : null
+    const fileName = `${row.id}.zip`
+    return {
+      id: row.id,
+      state: row.state,
+      variant: row.variant,
+      is_watermarked: row.is_watermarked === 1,
+      progress,
+      size_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
+      entry_count: row.entry_count,
+      error_message_id: row.error_message_id,
+      created_at: row.created_at,
+      finished_at: row.finished_at,
+      download_url:
+        row.state === 'ready' && mayDownload
+          ? `${getSbkFilePath}?${new URLSearchParams({
+              project_id: row.project_id,
+              reqPaths: fileName,
+              enController: '1',
+              grant: access.fileGrant(grantResource(row.id), signedInReader),
+            }).toString()}`
+          : null,
+      file_name: fileName,
+    }
+  }
+
+  /** Which package the project may have now (SPEC §4: an unpaid order blocks downloads). */
+  const allowedOf = async (projectId: string, isPaid: boolean) => {
+    const unpaid = await db
+      .selectFrom('orders')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('state', '=', 'unpaid')
+      .executeTakeFirst()
+    const allowed: DownloadState['allowed'] = unpaid ? 'none' : isPaid ? 'full' : 'trial'
+    return { allowed, unpaidOrderId: unpaid?.id ?? null }
+  }
+
+  /** Whether a ready package of `variant` may be downloaded now. */
+  const mayDownload = (allowed: DownloadState['allowed'], variant: PackageVariant) =>
+    allowed === 'full' || (allowed === 'trial' && variant === 'trial')
+
+  /** A paid project's package shows the watermark until watermark removal (type 4) is paid. */
+  const hasPaidWatermarkRemoval = async (projectId: string) => {
+    const row = await db
+      .selectFrom('order_lines')
+      .innerJoin('orders', 'orders.id', 'order_lines.order_id')
+      .select('order_lines.order_id')
+      .where('orders.project_id', '=', projectId)
+      .where('orders.state', '=', 'paid')
+      .where('order_lines.type', '=', '4')
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  const newestOf = (projectId: string) =>
+    db
+      .selectFrom('offline_packages')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('state', '!=', 'superseded')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst()
+
+  return {
+    async state(user, projectId) {
+      const project = await access.requireEditable(user, projectId)
+      const isPaid = project.is_paid === 1
+      const { allowed, unpaidOrderId } = await allowedOf(projectId, isPaid)
+      const newest = await newestOf(projectId)
+      return {
+        project_id: projectId,
+        is_paid: isPaid,
+        allowed,
+        unpaid_order_id: unpaidOrderId,
+        package: newest ? packageOf(newest, mayDownload(allowed, newest.variant)) : null,
+      }
+    },
+
+    async build(user, projectId, wanted) {
+      const project = await access.requireEditable(user, projectId)
+      const isPaid = project.is_paid === 1
+      const variant = wanted ?? (isPaid ? 'full' : 'trial')
+      // the full package needs a paid project and no unpaid order (SPEC §4, §8)
+      if (variant === 'full') await orders.requireDownloadAllowed(projectId)
+      else {
+        const { allowed } = await allowedOf(projectId, isPaid)
+        if (allowed === 'none') throw new AppError('paymentRequired', 'order.unpaidBlocksDownload')
+      }
+      const isWatermarked = variant === 'trial' || !(await hasPaidWatermarkRemoval(projectId))
+      const building = await db
+        .selectFrom('offline_packages')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('state', '=', 'building')
+        .executeTakeFirst()
+      if (building) return packageOf(building, false)
+      const row: PackageRow = {
+        id: randomUUID(),
+        project_id: projectId,
+        user_id: user.id,
+        state: 'building',
+        variant,
+        is_watermarked: isWatermarked ? 1 : 0,
+        size_bytes: null,
+        sha256: null,
+        entry_count: null,
+        error_message_id: null,
+        created_at: now(),
+        finished_at: null,
+      }
+      try {
+        await db.insertInto('offline_packages').values(row).execute()
+      } catch (error) {
+        // another request started a build between the read and the insert: answer that one
+        if (!isUniqueViolation(error)) throw error
+        const other = await db
+          .selectFrom('offline_packages')
+          .selectAll()
+          .where('project_id', '=', projectId)
+          .where('state', '=', 'building')
+          .executeTakeFirst()
+        if (other) return packageOf(other, false)
+        throw error
+      }
+      const job = jobs.submit(buildKind, user.id, {
+        packageId: row.id,
+        projectId,
+        variant,
+        isWatermarked,
+        builtAt: row.created_at,
+      })
+      running.set(row.id, job)
+      job.result
+        .catch(async (error: unknown) => {
+          // refused before it ran (queue full, shutting down): the row must not stay building
+          if (job.status().attempts === 0) {
+            const messageId: PlainMessageId =
+              error instanceof AppError && error.kind === 'unavailable'
+                ? 'offlinePackage.busy'
+                : 'offlinePackage.failed'
+            await markFailed(row.id, messageId)
+          }
+        })
+        .catch((error: unknown) => warn('marking a refused offline package build failed', error))
+        .finally(() => running.delete(row.id))
+      return packageOf(row, false)
+    },
+
+    async openFile({ projectId, reqPaths, grant }) {
+      // one file name, no folders: `..`, absolute paths and other projects' files never match
+      const match = packageFilePattern.exec(reqPaths)
+      if (!match) throw fieldError('validation', 'reqPaths', 'offlinePackage.badPath')
+      const packageId = match[1] as string
+      if (grant === undefined || !(await access.checkFileGrant(grantResource(packageId), grant))) {
+        throw new AppError('forbidden', 'offlinePackage.addressExpired')
+      }
+      const row = await db
+        .selectFrom('offline_packages')
+        .selectAll()
+        .where('id', '=', packageId)
+        .executeTakeFirst()
+      if (!row || row.project_id !== projectId) {
+        throw new AppError('notFound', 'offlinePackage.badPath')
+      }
+      if (row.state !== 'ready') throw new AppError('notFound', 'offlinePackage.notReady')
+      const project = await db
+        .selectFrom('projects')
+        .select('is_paid')
+        .where('id', '=', projectId)
+        .executeTakeFirst()
+      if (!project) throw new AppError('notFound', 'project.notFound')
+      // the rules hold at download time too: an order made since blocks it (SPEC §4)
+      const { allowed } = await allowedOf(projectId, project.is_paid === 1)
+      if (allowed === 'none') throw new AppError('paymentRequired', 'order.unpaidBlocksDownload')
+      if (!mayDownload(allowed, row.variant)) {
+        throw new AppError('paymentRequired', 'error.paymentRequired')
+      }
+      return { path: fileOf(projectId, packageId), fileName: reqPaths, packageId }
+    },
+
+    async recover() {
+      const cut = await db
+        .selectFrom('offline_packages')
+        .select(['id', 'project_id'])
+        .where('state', '=', 'building')
+        .execute()
+      for (const row of cut) await markFailed(row.id, 'offlinePackage.interrupted')
+      // every file no ready package names: part files of cut builds, files of deleted projects
+      const ready = new Set(
+        (
+          await db
+            .selectFrom('offline_packages')
+            .select('id')
+            .where('state', '=', 'ready')
+            .execute()
+        ).map((row) => row.id),
+      )
+      await mkdir(directory, { recursive: true })
+      for (const project of await readdir(directory, { withFileTypes: true })) {
+        if (!project.isDirectory()) continue
+        const folder = join(directory, project.name)
+        const files = await readdir(folder)
+        let kept = 0
+        for (const file of files) {
+          const id = packageFilePattern.exec(file)?.[1]
+          if (id !== undefined && ready.has(id)) kept++
+          else await rm(join(folder, file), { force: true })
+        }
+        if (kept === 0) await rm(folder, { recursive: true, force: true })
+      }
+      return cut.length
+    },
+
+    async settle() {
+      await Promise.allSettled([...running.values()].map((job) => job.result))
+    },
+  }
+}

@@ -1,0 +1,167 @@
+import { screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
+import { renderWithI18n } from '../../ui/testing/render-with-i18n'
+import { OfflinePackagePanel } from './OfflinePackagePanel'
+
+/** An in-memory /bimBiz server; records the path of each call. */
+function stubServer(answers: Record<string, () => unknown>) {
+  const calls: string[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const path = new URL(url, 'http://localhost').pathname.replace(
+        /^\/web\/(bimBiz|orderManage)\//,
+        '',
+      )
+      calls.push(path)
+      const answer = answers[path]
+      if (!answer) throw new Error(`no stub for ${path}`)
+      return new Response(JSON.stringify({ code: '0', message: 'OK', datum: answer() }), {
+        headers: { 'content-type': 'application/json' },
+      })
+    }),
+  )
+  return calls
+}
+
+const packageOf = (changes: Partial<OfflinePackage>): OfflinePackage => ({
+  id: '6f1c1d7e-1111-4222-8333-944455556666',
+  state: 'building',
+  variant: 'full',
+  is_watermarked: false,
+  progress: null,
+  size_bytes: null,
+  entry_count: null,
+  error_message_id: null,
+  created_at: '2026-11-27T00:00:00.000Z',
+  finished_at: null,
+  download_url: null,
+  file_name: '6f1c1d7e-1111-4222-8333-944455556666.zip',
+  ...changes,
+})
+
+const stateOf = (changes: Partial<DownloadState>): DownloadState => ({
+  project_id: 'p1',
+  is_paid: true,
+  allowed: 'full',
+  unpaid_order_id: null,
+  package: null,
+  ...changes,
+})
+
+/** Three days of usage: 2 MB uploaded on the second, 4 POIs changed on the third. */
+const usage = () => ({
+  project_id: 'p1',
+  metered_since: null,
+  days: [
+    { day: '2026-11-25', upload_bytes: 0, configuration_operations: 0 },
+    { day: '2026-11-26', upload_bytes: 2_097_152, configuration_operations: 0 },
+    { day: '2026-11-27', upload_bytes: 0, configuration_operations: 4 },
+  ],
+})
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('offline package panel', () => {
+  it('builds the package, shows its progress and then the download', async () => {
+    let current = stateOf({})
+    const calls = stubServer({
+      checkSbkDownloadState: () => current,
+      getUsageHistory: usage,
+      buildSbkFile: () => {
+        current = stateOf({ package: packageOf({ progress: 0.42 }) })
+        return current.package
+      },
+    })
+    renderWithI18n(<OfflinePackagePanel projectId="p1" projectName="Tower" />)
+    expect(
+      await screen.findByText(
+        'This project is paid: its offline package can be built and downloaded.',
+      ),
+    ).toBeTruthy()
+    await userEvent.click(screen.getByRole('button', { name: 'Build the offline package' }))
+    expect(await screen.findByText('Building the offline package… 42 %')).toBeTruthy()
+    expect(
+      (screen.getByRole('button', { name: 'Build the offline package' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true)
+    // the build ends: the next poll shows the download
+    current = stateOf({
+      package: packageOf({
+        state: 'ready',
+        progress: 1,
+        size_bytes: 2_500_000,
+        entry_count: 9,
+        download_url: '/web/bimBiz/getSbkFile?project_id=p1&reqPaths=x.zip&grant=g',
+      }),
+    })
+    const link = await screen.findByRole(
+      'link',
+      { name: 'Download the offline package' },
+      {
+        timeout: 5_000,
+      },
+    )
+    expect(link.getAttribute('href')).toBe(
+      '/web/bimBiz/getSbkFile?project_id=p1&reqPaths=x.zip&grant=g',
+    )
+    expect(screen.getByText(/The offline package is ready: 2\.\d MB, 9 files\./)).toBeTruthy()
+    expect(calls.filter((path) => path === 'buildSbkFile')).toHaveLength(1)
+    // the usage chart: a bar per day and row, each naming its day and value, and the totals
+    expect(screen.getByText('Uploaded 2.0 MB, 4 configuration changes.')).toBeTruthy()
+    const uploads = screen.getByRole('img', { name: 'Uploaded' })
+    expect(uploads.querySelectorAll('rect')).toHaveLength(3)
+    expect(uploads.querySelector('rect:nth-of-type(2) title')?.textContent).toBe(
+      '2026-11-26: 2.0 MB',
+    )
+  })
+
+  it('says an unpaid order blocks the download (§8) and offers no build', async () => {
+    stubServer({
+      getUsageHistory: usage,
+      checkSbkDownloadState: () =>
+        stateOf({
+          is_paid: false,
+          allowed: 'none',
+          unpaid_order_id: 'o1',
+          package: packageOf({ state: 'ready', variant: 'trial', is_watermarked: true }),
+        }),
+    })
+    renderWithI18n(<OfflinePackagePanel projectId="p1" projectName="Tower" />)
+    expect(await screen.findByText(/You have an order not paid\.\.\./)).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Open the order' })).toBeTruthy()
+    expect(
+      (screen.getByRole('button', { name: 'Build the offline package' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true)
+    expect(screen.queryByRole('link', { name: 'Download the offline package' })).toBeNull()
+    expect(screen.getByText('Pay the open order to download this package again.')).toBeTruthy()
+  })
+
+  it('shows why a build failed in the user language', async () => {
+    stubServer({
+      getUsageHistory: usage,
+      checkSbkDownloadState: () =>
+        stateOf({
+          is_paid: false,
+          allowed: 'trial',
+          package: packageOf({
+            state: 'failed',
+            variant: 'trial',
+            error_message_id: 'offlinePackage.interrupted',
+          }),
+        }),
+    })
+    renderWithI18n(<OfflinePackagePanel projectId="p1" projectName="Tower" />)
+    expect(
+      await screen.findByText(
+        'Building the offline package was interrupted by a server restart. Please build it again.',
+      ),
+    ).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Build the trial package' })).toBeTruthy()
+  })
+})
