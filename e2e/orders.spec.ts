@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test'
 import { unzipSync } from 'fflate'
 import { e2eAdmin, enableTestApi } from './support/accounts'
 import { createBuildingProject, openSpaceModule } from './support/building'
-import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
 
 /**
  * Issue 20 as a user meets it: a new editor orders watermark removal for a building project
@@ -21,7 +21,7 @@ test('a new editor orders, pays from the balance and downloads the offline packa
   baseURL,
 }) => {
   test.setTimeout(180_000)
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const account = await createEditor(request)
   const signedIn = await postApi<{ token: string }>(request, 'login', account)
