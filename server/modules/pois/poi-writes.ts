@@ -398,10 +398,11 @@ export async function updatePois(
   items: readonly UpdateItem[],
   nowIso: string,
 ): Promise<void> {
+  const slices = createEventLoopSlices()
   // the last change of an id wins, as if the items were applied in order
   const merged = new Map<string, UpdateItem>()
   for (const item of items) merged.set(item.id, { ...merged.get(item.id), ...item })
-  const entries = [...merged.values()].map((item, index) => {
+  const entries = await mapInSlices(slices, [...merged.values()], (item, index) => {
     const row = locked.rows.get(item.id)!
     const draft: PoiDraft = {
       name: item.name ?? row.name,
@@ -428,6 +429,7 @@ export async function updatePois(
     ])
     contexts.set(projectId, context)
     for (const entry of ofProject) {
+      await slices.pause()
       const found = draftProblems(context, entry.index, entry.draft).filter(
         // an unchanged template stays usable (it may be someone else's shared one since)
         (problem) => !(problem.field === 'category_id' && entry.item.category_id === undefined),
@@ -460,6 +462,7 @@ export async function updatePois(
   const groups = new Map<string, { changes: Record<string, unknown>; ids: string[] }>()
   const retemplated: Array<{ id: string; templateId: string }> = []
   for (const entry of entries) {
+    await slices.pause()
     const context = contexts.get(entry.row.project_id)!
     const {
       id: _id,
