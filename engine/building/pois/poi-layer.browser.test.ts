@@ -313,8 +313,8 @@ describe('building POIs render on demand', () => {
     const b = poi('b', 'sensor', [-2, 3.1, -3])
     await engine.run('building.setPois', { pois: [a, b] })
     await engine.run('building.selectPois', { ids: ['a', 'b'] })
-    const at = (position: [number, number, number]) =>
-      engine.run('building.poiToScreen', { position })
+    const at = (position: readonly [number, number, number]) =>
+      engine.run('building.poiToScreen', { position: [position[0], position[1], position[2]] })
     const magentaAt = (point: { x: number; y: number }) =>
       isMagenta(pixelAt(canvas, point.x, point.y))
     const before = [await at(a.position), await at(b.position)]
