@@ -231,10 +231,12 @@ describe('batch add from the XLSX', () => {
 describe('a full sheet', () => {
   it('is read as a job of the editor in a worker thread while health is answered', async () => {
     const bytes = await filled(cityRows(500))
+    // a project of its own: the device codes of the other tests' POIs are taken in theirs
+    const project = await createProject(test.app, owner, { name: 'Full sheet city' })
     const jobs = test.app.deps.jobs
     const answering = batch(
       owner,
-      { projectid: city.id, pid: camera.id, isDryRun: 'true' },
+      { projectid: project.id, pid: camera.id, isDryRun: 'true' },
       { bytes, name: 'cameras.xlsx' },
     )
     let isAnswered = false
