@@ -305,8 +305,13 @@ export type Template = z.infer<typeof templateSchema>
 export const templateListItemSchema = templateSchema.extend({
   /** The kind shown as "classify": '2D' or '3D'. */
   classify: z.enum(templateKinds),
-  /** The category's name path, e.g. '3D / Fire / Extinguishers'. */
+  /** The category's name path as stored, e.g. '3D / Fire / Extinguishers'. */
   category: z.string(),
+  /**
+   * The same path step by step from the root, each seeded (library) category with its name's
+   * catalogue id (`name_key`), so the client shows the path in the user's language.
+   */
+  category_path: z.array(z.object({ category_name: z.string(), name_key: z.string().optional() })),
   /** = poicategory_code. */
   encoding: z.string(),
 })

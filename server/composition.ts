@@ -61,6 +61,7 @@ import { cityDirectories } from './modules/tilesets/served-files'
 import { tilesetIngestJob } from './modules/tilesets/tileset-ingest-job'
 import { createBatchTemplateSource } from './modules/template-files/batch-template-source'
 import { createPoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
+import { createPoiBatchFileReader } from './modules/template-files/poi-batch-file-job'
 import { seedTemplateModels } from './modules/template-files/seed-template-models'
 import { createTemplateModelsService } from './modules/template-files/template-models.service'
 import { createTilesetsService } from './modules/tilesets/tilesets.service'
@@ -159,7 +160,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     onWarning: (message, error) => app.log.warn({ err: error }, message),
   })
   const building = composeBuildingArea(parts, access, jobs)
-  const templateFiles = composeTemplateFileArea(parts, building.conversions)
+  const templateFiles = composeTemplateFileArea(parts, building.conversions, jobs)
   const city = composeCityArea(app, parts, access, signer)
   lifecycleHooks.push(
     gml.lifecycleHook,
@@ -191,6 +192,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       clock,
       access,
       batchFilesDirectory: poiBatchFilesDirectory(config.dataDir),
+      fileReader: templateFiles.poiBatchFileReader,
     }),
     poiListBodies: createPoiListBodies({ jobs }),
     modelCopy: createModelCopyService({ database, clock, access }),
@@ -320,9 +322,12 @@ function composeBuildingArea(
 function composeTemplateFileArea(
   parts: ComposeParts,
   conversions: ConversionPool,
+  jobs: JobQueue,
 ): TemplateFileServices {
   const { database, clock, config } = parts
+  const poiBatchFileReader = createPoiBatchFileReader({ jobs })
   return {
+    poiBatchFileReader,
     templateModels: createTemplateModelsService({
       database,
       clock,
@@ -334,6 +339,7 @@ function composeTemplateFileArea(
       clock,
       directory: poiBatchFilesDirectory(config.dataDir),
       templates: createBatchTemplateSource(database.db),
+      fileReader: poiBatchFileReader,
     }),
     templateFileDirectories: { incoming: join(config.dataDir, 'incoming', 'template-files') },
   }
@@ -485,6 +491,7 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
     await services.building.settleReleases()
     await services.conversions.close()
     await services.poiListBodies.close()
+    await services.poiBatchFileReader.close()
   })
   // ended sessions are deleted an hour after they end, so the table does not grow forever
   repeatWhileOpen(app, sessionSweepIntervalMs, async () => {

@@ -44,6 +44,7 @@ import type { Clock } from './modules/time/clock'
 import type { DatabaseHandle } from './plugins/db'
 import type { FileStorage } from './plugins/storage'
 import type { PoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
+import type { PoiBatchFileReader } from './modules/template-files/poi-batch-file-job'
 import type { TemplateModelsService } from './modules/template-files/template-models.service'
 
 /** The project area's services: projects, image uploads, access and the map picker's geocoding. */
@@ -69,6 +70,8 @@ export interface BuildingServices {
 export interface TemplateFileServices {
   templateModels: TemplateModelsService
   poiBatchFiles: PoiBatchFilesService
+  /** Filled batch-POI files read and checked in a worker thread (both batch calls use it). */
+  poiBatchFileReader: PoiBatchFileReader
   /** Where received template zips wait while they are inspected. */
   templateFileDirectories: { incoming: string }
 }

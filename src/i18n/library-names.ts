@@ -26,6 +26,18 @@ export function templateNameText(template: {
   return libraryNameText(template.name, template.name_key)
 }
 
+/**
+ * A template's category path as the user reads it ('3D / 화재 / 소화기'): each seeded step in the
+ * user's language; without steps (an older answer) the server's stored path.
+ */
+export function categoryPathText(template: {
+  category: string
+  category_path?: ReadonlyArray<{ category_name: string; name_key?: string | undefined }>
+}): string {
+  if (!template.category_path?.length) return template.category
+  return template.category_path.map(categoryNameText).join(' / ')
+}
+
 /** A category's name as the user reads it. */
 export function categoryNameText(category: {
   category_name: string

@@ -301,4 +301,32 @@ describe('building POIs render on demand', () => {
       .poll(() => (engine.getSnapshot().building.render?.renderCount ?? 0) > ghostRenders)
       .toBe(true)
   })
+
+  it('draws every POI of a dragged selection where it went (one upsert per POI per move)', async () => {
+    const { engine, canvas } = startEngine()
+    await engine.run('building.open', { description: twoFloors() })
+    await engine.run('building.setCamera', { position: [0, 30, 0.01], target: [0, 3, 0] })
+    await engine.run('building.setPoiLooks', {
+      looks: [{ templateId: 'sensor', kind: '2D', iconUrl: await iconUrl('#ff00ff') }],
+    })
+    const a = poi('a', 'sensor', [-6, 3.1, -3])
+    const b = poi('b', 'sensor', [-2, 3.1, -3])
+    await engine.run('building.setPois', { pois: [a, b] })
+    await engine.run('building.selectPois', { ids: ['a', 'b'] })
+    const at = (position: readonly [number, number, number]) =>
+      engine.run('building.poiToScreen', { position: [position[0], position[1], position[2]] })
+    const magentaAt = (point: { x: number; y: number }) =>
+      isMagenta(pixelAt(canvas, point.x, point.y))
+    const before = [await at(a.position), await at(b.position)]
+    await expect.poll(() => before.every(magentaAt)).toBe(true)
+    // the block moves 6 m east and 5 m south, each POI previewed on its own as the console does
+    const movedA = { ...a, position: [0, 3.1, 2] as [number, number, number] }
+    const movedB = { ...b, position: [4, 3.1, 2] as [number, number, number] }
+    await engine.run('building.upsertPois', { pois: [movedA] })
+    await engine.run('building.upsertPois', { pois: [movedB] })
+    const after = [await at(movedA.position), await at(movedB.position)]
+    await expect.poll(() => after.every(magentaAt) && !before.some(magentaAt)).toBe(true)
+    // moving keeps the selection
+    expect(engine.getSnapshot().building.pois.selectedIds).toEqual(['a', 'b'])
+  })
 })

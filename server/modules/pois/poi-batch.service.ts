@@ -8,13 +8,11 @@ import type { DatabaseHandle } from '../../plugins/db'
 import type { ProjectAccess } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
 import { poiFieldColumns } from '../template-files/poi-batch-columns'
-import {
-  type PoiBatchRow,
-  validatePoiBatchCsv,
-  validatePoiBatchFile,
-} from '../template-files/poi-batch-file'
+import type { PoiBatchRow } from '../template-files/poi-batch-file'
+import type { PoiBatchFileReader } from '../template-files/poi-batch-file-job'
 import { batchColumnsOf } from '../template-files/poi-batch-files.service'
 import { createBatchTemplateSource } from '../template-files/batch-template-source'
+import { createEventLoopSlices, mapInSlices } from '../jobs/event-loop-slices'
 import { type Clock, timestampOf } from '../time/clock'
 import type { PoiProblem } from './poi-checks'
 import { type CreateItem, createPois, lockProject, PoiProblems } from './poi-writes'
@@ -56,6 +54,8 @@ export function createPoiBatchService(dependencies: {
   clock: Clock
   access: ProjectAccess
   batchFilesDirectory: string
+  /** Reads and checks the file in a worker thread (a full sheet takes the CPU for a while). */
+  fileReader: PoiBatchFileReader
 }): PoiBatchService {
   const { database, access } = dependencies
   const { db } = database
@@ -90,12 +90,15 @@ export function createPoiBatchService(dependencies: {
           ? undefined
           : await storedFile(user, input.uuid, input.templateId))
       if (file === undefined) throw new AppError('validation', 'poiBatch.chooseFileOrCsv')
-      const isXlsx = file.bytes.subarray(0, 2).toString('latin1') === 'PK'
-      const content = isXlsx
-        ? await validatePoiBatchFile(file.bytes, columns, { keepRows: true })
-        : await validatePoiBatchCsv(file.bytes, columns, { keepRows: true })
+      const content = await dependencies.fileReader.read(user.id, {
+        bytes: file.bytes,
+        columns,
+        keepRows: true,
+      })
       const rows = content.rows ?? []
-      const items = rows.map((row) => itemOf(row, input.templateId))
+      const items = await mapInSlices(createEventLoopSlices(), rows, (row) =>
+        itemOf(row, input.templateId),
+      )
 
       try {
         return await db.transaction().execute(async (transaction) => {

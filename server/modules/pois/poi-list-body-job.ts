@@ -1,8 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { ErrorKind } from '../../../contract/errors'
-import type { MessageId, MessageParam } from '../../../contract/messages'
-import { AppError } from '../../http/app-error'
 import type { JobKind, JobQueue } from '../jobs/job-queue'
+import { appErrorOf, type ThreadRefusal } from '../jobs/thread-refusal'
 import { createThreadRunner, type ThreadRunner } from '../jobs/thread-runner'
 import {
   type PoiListBody,
@@ -12,11 +10,12 @@ import {
 } from './poi-list-body'
 
 /**
- * Bodies up to this size are parsed on the request thread (a few milliseconds: the copy of a
- * few dozen POIs the editors send); larger ones in a worker thread, where a 64 MiB list's
- * seconds of parsing delay no other request.
+ * Bodies up to this size are parsed on the request thread (the copy of a few dozen POIs the
+ * editors send: validating ~300 POIs with the contract takes a few milliseconds); larger ones
+ * in a worker thread, where a 64 MiB list's seconds of parsing delay no other request. (At
+ * 256 KiB a 2,000-POI list, ~200 KB, was validated here in one go: ~40 ms, issue 13.)
  */
-export const poiListThreadMinBytes = 256 * 1024
+export const poiListThreadMinBytes = 32 * 1024
 
 /**
  * Items per chunk the thread answers: the request thread parses one chunk (~300 KB of JSON,
@@ -30,38 +29,10 @@ export interface PoiListBodyTask {
   bytes: Uint8Array
 }
 
-/** A refusal as it crosses threads (an Error's own fields do not). */
-export interface PoiListRefusal {
-  kind: ErrorKind
-  messageId: MessageId
-  params: Record<string, MessageParam>
-  englishText: string
-  details?: unknown
-}
-
 /** What the thread answers: the body without its list and the list in JSON chunks, or a refusal. */
 export type PoiListBodyReply =
   | { ok: true; fields: Record<string, unknown>; chunks: ArrayBuffer[] }
-  | { ok: false; refusal: PoiListRefusal }
-
-/** The refusal of an AppError, to send across threads. */
-export function refusalOf(error: AppError): PoiListRefusal {
-  return {
-    kind: error.kind,
-    messageId: error.messageId,
-    params: error.params,
-    englishText: error.message,
-    ...(error.details === undefined ? {} : { details: error.details }),
-  }
-}
-
-function appErrorOf(refusal: PoiListRefusal): AppError {
-  // the message id and its parameters came from an AppError on the other thread
-  return new AppError(refusal.kind, refusal.messageId, refusal.params as never, {
-    englishText: refusal.englishText,
-    ...(refusal.details === undefined ? {} : { details: refusal.details }),
-  })
-}
+  | { ok: false; refusal: ThreadRefusal }
 
 /** Parses the bodies of the POI list calls, large ones off the request thread. */
 export interface PoiListBodies {

@@ -1,11 +1,7 @@
 import { AppError } from '../../http/app-error'
+import { refusalOf } from '../jobs/thread-refusal'
 import { serveThreadTasks } from '../jobs/thread-task'
-import {
-  type PoiListBodyReply,
-  type PoiListBodyTask,
-  poiListChunkItems,
-  refusalOf,
-} from './poi-list-body-job'
+import { type PoiListBodyReply, type PoiListBodyTask, poiListChunkItems } from './poi-list-body-job'
 import { parsePoiListBodyText, poiListKeys } from './poi-list-body'
 
 /**

@@ -1,4 +1,9 @@
 import type { Database } from '../../plugins/db'
+import {
+  createEventLoopSlices,
+  type EventLoopSlices,
+  flatMapInSlices,
+} from '../jobs/event-loop-slices'
 import { gramsOf, keywordGrams } from '../templates/template-search'
 import { chunksOf } from './poi-records'
 
@@ -12,15 +17,17 @@ import { chunksOf } from './poi-records'
 /** Grams are counted up to this many POIs when choosing the rarest. */
 const gramCountCap = 2_000
 
-/** Writes the grams of new POIs (in the caller's transaction). */
+/** Writes the grams of new POIs (in the caller's transaction), in slices of the event loop. */
 export async function insertNameGrams(
   transaction: Database,
   pois: ReadonlyArray<{ id: string; project_id: string; name: string }>,
+  slices: EventLoopSlices = createEventLoopSlices(),
 ): Promise<void> {
-  const rows = pois.flatMap((poi) =>
+  const rows = await flatMapInSlices(slices, pois, (poi) =>
     [...gramsOf(poi.name)].map((gram) => ({ project_id: poi.project_id, gram, poi_id: poi.id })),
   )
   for (const chunk of chunksOf(rows, 1_000)) {
+    await slices.pause()
     await transaction.insertInto('poi_name_grams').values(chunk).execute()
   }
 }

@@ -26,6 +26,12 @@ import {
   type PoiProjectContext,
   parentProblems,
 } from './poi-checks'
+import {
+  createEventLoopSlices,
+  type EventLoopSlices,
+  flatMapInSlices,
+  mapInSlices,
+} from '../jobs/event-loop-slices'
 import { CountChanges } from './poi-counts'
 import { cartesianOf } from './poi-geometry'
 import { nextPoiId } from './poi-ids'
@@ -35,7 +41,9 @@ import { insertNameGrams, replaceNameGrams } from './poi-search'
 /**
  * The writes of POIs, each inside the caller's transaction: all checks first (the whole list),
  * then the rows, their custom properties, model links and name grams in chunks. Shared by the
- * single calls, the list calls and the batch add, so they keep one set of rules.
+ * single calls, the list calls and the batch add, so they keep one set of rules. Work per item
+ * runs in slices of the event loop (../jobs/event-loop-slices.ts), so a list of thousands of
+ * POIs never holds other requests for more than a few milliseconds at a time.
  */
 
 /** A create item as the contract parses it (list item; `creatPoi` has no `source_id`). */
@@ -72,6 +80,11 @@ export interface CreateOptions {
   nowIso: string
   /** Copies take their source's custom property values (SPEC `isCopyProperties`). */
   isCopyProperties: boolean
+  /**
+   * How the work gives the event loop turns (default: slices of a few milliseconds from the
+   * call on; bench/flood/flood-poi-list.ts passes endless slices for the unsliced anchor).
+   */
+  slices?: EventLoopSlices
 }
 
 /**
@@ -93,8 +106,9 @@ export async function createPois(
     project,
     items.map((item) => item.category_id),
   )
+  const slices = options.slices ?? createEventLoopSlices()
   const drafts = items.map((item, index) => ({ index, draft: item as PoiDraft }))
-  const problems: PoiProblem[] = drafts.flatMap(({ index, draft }) =>
+  const problems: PoiProblem[] = await flatMapInSlices(slices, drafts, ({ index, draft }) =>
     draftProblems(context, index, draft),
   )
   const sources = await sourceCustoms(transaction, project.id, items, problems)
@@ -103,7 +117,7 @@ export async function createPois(
   problems.push(...(await parentProblems(transaction, project.id, drafts, new Map())))
   if (problems.length > 0) throw new PoiProblems(problems.sort((a, b) => a.index - b.index))
 
-  const rows: Insertable<PoisTable>[] = items.map((item) => {
+  const rows: Insertable<PoisTable>[] = await mapInSlices(slices, items, (item) => {
     const template = context.templates.get(item.category_id)!
     return {
       id: nextPoiId(),
@@ -119,11 +133,13 @@ export async function createPois(
       updated_at: options.nowIso,
     }
   })
-  for (const chunk of chunksOf(rows, 200)) {
+  // statements give the event loop turns themselves (plugins/db.ts); building one is the rest
+  for (const chunk of chunksOf(rows, 100)) {
+    await slices.pause()
     await transaction.insertInto('pois').values(chunk).execute()
   }
   const properties = await templateProperties(transaction, context)
-  const customRows = rows.flatMap((row, index) => {
+  const customRows = await flatMapInSlices(slices, rows, (row, index) => {
     const item = items[index]!
     const fromSource =
       options.isCopyProperties && item.source_id !== undefined
@@ -132,10 +148,11 @@ export async function createPois(
     const base = fromSource ?? properties.get(row.category_id) ?? []
     return mergedCustoms(row.id, base, item.customs ?? [])
   })
-  for (const chunk of chunksOf(customRows, 1_000)) {
+  for (const chunk of chunksOf(customRows, 500)) {
+    await slices.pause()
     await transaction.insertInto('poi_custom_properties').values(chunk).execute()
   }
-  const links = rows.flatMap((row, index) =>
+  const links = await flatMapInSlices(slices, rows, (row, index) =>
     [...new Set(items[index]!.modelList)].map((modelId) => ({
       poi_id: row.id,
       model_id: modelId,
@@ -144,18 +161,20 @@ export async function createPois(
     })),
   )
   for (const chunk of chunksOf(links, 1_000)) {
+    await slices.pause()
     await transaction.insertInto('poi_model_links').values(chunk).execute()
   }
   await insertNameGrams(
     transaction,
     rows.map((row) => ({ id: row.id, project_id: project.id, name: row.name })),
+    slices,
   )
   const counts = new CountChanges()
   for (const row of rows) counts.add(project.id, row, 1)
   await counts.write(transaction)
   return {
     count: rows.length,
-    list: rows.map((row, index) =>
+    list: await mapInSlices(slices, rows, (row, index) =>
       poiRecordOf(storedRowOf(row), context.templates.get(row.category_id), [
         ...new Set(items[index]!.modelList),
       ]),
@@ -379,10 +398,11 @@ export async function updatePois(
   items: readonly UpdateItem[],
   nowIso: string,
 ): Promise<void> {
+  const slices = createEventLoopSlices()
   // the last change of an id wins, as if the items were applied in order
   const merged = new Map<string, UpdateItem>()
   for (const item of items) merged.set(item.id, { ...merged.get(item.id), ...item })
-  const entries = [...merged.values()].map((item, index) => {
+  const entries = await mapInSlices(slices, [...merged.values()], (item, index) => {
     const row = locked.rows.get(item.id)!
     const draft: PoiDraft = {
       name: item.name ?? row.name,
@@ -409,6 +429,7 @@ export async function updatePois(
     ])
     contexts.set(projectId, context)
     for (const entry of ofProject) {
+      await slices.pause()
       const found = draftProblems(context, entry.index, entry.draft).filter(
         // an unchanged template stays usable (it may be someone else's shared one since)
         (problem) => !(problem.field === 'category_id' && entry.item.category_id === undefined),
@@ -441,6 +462,7 @@ export async function updatePois(
   const groups = new Map<string, { changes: Record<string, unknown>; ids: string[] }>()
   const retemplated: Array<{ id: string; templateId: string }> = []
   for (const entry of entries) {
+    await slices.pause()
     const context = contexts.get(entry.row.project_id)!
     const {
       id: _id,

@@ -11,7 +11,8 @@ import {
   poiFieldColumns,
   type StaticAttributeColumnSource,
 } from './poi-batch-columns'
-import { buildPoiBatchWorkbook, validatePoiBatchFile } from './poi-batch-file'
+import { buildPoiBatchWorkbook } from './poi-batch-file'
+import type { PoiBatchFileReader } from './poi-batch-file-job'
 
 /** Who asks: the signed-in user's id and role. */
 export interface BatchFileCaller {
@@ -69,8 +70,9 @@ export function createPoiBatchFilesService(deps: {
   clock: Clock
   directory: string
   templates: BatchTemplateSource
+  fileReader: PoiBatchFileReader
 }): PoiBatchFilesService {
-  const { database, clock, directory, templates } = deps
+  const { database, clock, directory, templates, fileReader } = deps
   return {
     async buildTemplateFile(caller, templateId, language) {
       const template = await templates.templateForBatch(caller, templateId)
@@ -84,7 +86,12 @@ export function createPoiBatchFilesService(deps: {
 
     async acceptFilledFile(caller, templateId, upload) {
       const template = await templates.templateForBatch(caller, templateId)
-      const content = await validatePoiBatchFile(upload.bytes, batchColumnsOf(template.attributes))
+      const content = await fileReader.read(caller.id, {
+        bytes: upload.bytes,
+        columns: batchColumnsOf(template.attributes),
+        // a stored file is the workbook the batch add reads later
+        format: 'xlsx',
+      })
       const id = randomUUID()
       await mkdir(directory, { recursive: true })
       const staging = join(directory, `.staging-${id}`)

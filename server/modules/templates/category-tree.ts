@@ -87,6 +87,16 @@ export class CategoryTree {
       .join(' / ')
   }
 
+  /** The steps of {@link namePathOf}, each seeded one with its name's catalogue id. */
+  namePathStepsOf(id: string): Array<{ category_name: string; name_key?: string }> {
+    return (this.pathOf(id) ?? [id]).map((step) => {
+      const row = this.byId.get(step)
+      return row === undefined
+        ? { category_name: step }
+        : { category_name: row.category_name, ...nameKeyField(libraryCategoryNameKey(row)) }
+    })
+  }
+
   /** The answer shape of one category. */
   toCategory(row: CategoryRow, user: AuthUser): Category {
     const path = this.pathOf(row.id) ?? [row.id]

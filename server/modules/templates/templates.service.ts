@@ -161,6 +161,7 @@ export function createTemplatesService(dependencies: {
     ...toTemplate(user, row, projectNames),
     classify: row.type,
     category: tree.namePathOf(row.category_id),
+    category_path: tree.namePathStepsOf(row.category_id),
     encoding: row.poicategory_code,
   })
 

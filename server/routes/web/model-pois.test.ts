@@ -369,6 +369,21 @@ describe('seeded library names', () => {
     expect(names.get('Cameras')).toBe('library.category.cameras')
   })
 
+  it('answer the template list’s category path step by step, seeded steps with their ids', async () => {
+    const page = await callTemplate<TemplatePage>(owner, 'selectTemplatePage', {
+      keyword: 'CAM-2D',
+      pageSize: 50,
+    })
+    const found = page.list.find((template) => template.poicategory_code === 'CAM-2D')!
+    expect(found.category_path.map((step) => step.category_name).join(' / ')).toBe(found.category)
+    expect(found.category_path).toEqual(
+      expect.arrayContaining([
+        { category_name: 'Security', name_key: 'library.category.security' },
+        { category_name: 'Cameras', name_key: 'library.category.cameras' },
+      ]),
+    )
+  })
+
   it('carry it on POI records, scene templates and model-POI items', async () => {
     const { model, parent } = await modelWithPois('Named tower')
     const detail = await ok<PoiDetail>(owner, 'findPoiDetail', { id: parent.id })

@@ -228,6 +228,38 @@ describe('batch add from the XLSX', () => {
   })
 })
 
+describe('a full sheet', () => {
+  it('is read as a job of the editor in a worker thread while health is answered', async () => {
+    const bytes = await filled(cityRows(500))
+    // a project of its own: the device codes of the other tests' POIs are taken in theirs
+    const project = await createProject(test.app, owner, { name: 'Full sheet city' })
+    const jobs = test.app.deps.jobs
+    const answering = batch(
+      owner,
+      { projectid: project.id, pid: camera.id, isDryRun: 'true' },
+      { bytes, name: 'cameras.xlsx' },
+    )
+    let isAnswered = false
+    void answering.then(() => {
+      isAnswered = true
+    })
+    let wasReadAsJob = false
+    let healthWhileReading: number | undefined
+    while (!isAnswered) {
+      if (jobs.load('cpu').running > 0 && healthWhileReading === undefined) {
+        wasReadAsJob = true
+        const health = await test.app.inject({ method: 'GET', url: '/web/health' })
+        // still reading when health was answered: the request thread was free meanwhile
+        if (jobs.load('cpu').running > 0) healthWhileReading = health.statusCode
+      }
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    expect(wasReadAsJob).toBe(true)
+    expect(healthWhileReading).toBe(200)
+    expect((await answering).envelope.datum).toEqual({ count: 500, isDryRun: true, ids: [] })
+  }, 120_000)
+})
+
 describe('batch add from a CSV', () => {
   it('reads the same header keys as text (codes keep leading zeros), quotes and a BOM', async () => {
     const csv = [

@@ -11,7 +11,7 @@ import { TemplateManagerDialog } from './TemplateManagerDialog'
 import type { TemplateKind } from './template-form'
 import { serverTemplateServices, type TemplateServices } from './template-services'
 import './templates.css'
-import { templateNameText } from '../../i18n/library-names'
+import { categoryPathText, templateNameText } from '../../i18n/library-names'
 
 /** Templates per page of the list. */
 export const templatePageSize = 10
@@ -243,7 +243,7 @@ export function TemplateList({
                     {!isCompact && (
                       <>
                         <td>{template.classify}</td>
-                        <td>{template.category || '—'}</td>
+                        <td>{categoryPathText(template) || '—'}</td>
                         <td>{template.poicategory_code}</td>
                         <td>
                           {template.created_at

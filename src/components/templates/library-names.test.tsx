@@ -73,6 +73,34 @@ describe('seeded library names', () => {
     await waitFor(() => expect(rowNames().sort()).toEqual(['Camera', 'Camera (2D)', 'Camera (3D)']))
   })
 
+  it('show the category column’s seeded path in the user’s language, typed steps as typed', async () => {
+    const fake = fakeTemplateServices()
+    fake.templates.set('lamp', {
+      ...fake.templates.get('lamp'),
+      id: 'lamp',
+      name: 'Lamp',
+      type: '2D',
+      poicategory_code: 'L1',
+      // the server's stored path (English), and its steps with the seeded names' ids
+      category: 'Security / Cameras / Gate cams',
+      category_path: [
+        { category_name: 'Security', name_key: 'library.category.security' },
+        { category_name: 'Cameras', name_key: 'library.category.cameras' },
+        { category_name: 'Gate cams' },
+      ],
+    } as never)
+    await speak('ko')
+    renderWithI18n(<TemplateList services={fake.services} />)
+    const row = await screen.findByRole('row', { name: /Lamp/ })
+    expect(within(row).getByText('보안 / 카메라 / Gate cams')).toBeTruthy()
+    await speak('zh')
+    await waitFor(() => expect(within(row).getByText('安防 / 摄像头 / Gate cams')).toBeTruthy())
+    await speak('en')
+    await waitFor(() =>
+      expect(within(row).getByText('Security / Cameras / Gate cams')).toBeTruthy(),
+    )
+  })
+
   it('name the templates of the POI table’s filter the same way', async () => {
     await speak('ko')
     const camera2d = sceneTemplate('t1', 'Camera', { name_key: 'library.template.camera2d' })

@@ -105,10 +105,12 @@ export function fakeTemplateServices(overrides: Partial<TemplateServices> = {}) 
     templates.set(template.id, template)
     return template
   }
-  const listItem = (template: Template): TemplateListItem => ({
+  // a test may store a template with the list's category path already (seeded names)
+  const listItem = (template: Template & Partial<TemplateListItem>): TemplateListItem => ({
     ...template,
     classify: template.type,
-    category: template.piddes,
+    category: template.category ?? template.piddes,
+    category_path: template.category_path ?? [],
     encoding: template.poicategory_code,
   })
 

@@ -37,6 +37,37 @@ export function headingFacing(normal: Vector3Tuple): number {
   return stepped === -180 ? 180 : stepped
 }
 
+/** Where a POI stood when a drag began. */
+export interface PoiDragStart {
+  position: Vector3Tuple
+  floorId: string | null
+}
+
+/**
+ * Where each dragged POI goes when the grabbed one (`anchorId`) is over `surface`: the grabbed
+ * POI onto the surface point, every other selected POI by the same offset, so a selection moves
+ * as a block and keeps its layout (before, every selected POI landed on the one point). A POI on
+ * the grabbed one's floor follows it to the surface's floor; others keep theirs.
+ */
+export function groupDragTargets(
+  starts: ReadonlyMap<string, PoiDragStart>,
+  anchorId: string,
+  surface: { position: Vector3Tuple; floorId?: string | null },
+): Map<string, PoiDragStart> {
+  const anchor = starts.get(anchorId)
+  const targets = new Map<string, PoiDragStart>()
+  if (!anchor) return targets
+  const [dx, dy, dz] = [0, 1, 2].map((axis) => surface.position[axis]! - anchor.position[axis]!)
+  for (const [id, start] of starts) {
+    const followsFloor = surface.floorId && start.floorId === anchor.floorId
+    targets.set(id, {
+      position: [start.position[0] + dx!, start.position[1] + dy!, start.position[2] + dz!],
+      floorId: followsFloor ? (surface.floorId ?? null) : start.floorId,
+    })
+  }
+  return targets
+}
+
 /**
  * The floor a placed POI stands on: the hit model's floor, else the floor looked into, else the
  * highest floor at or below the point (a click on the shell or a free model). Null when the

@@ -1,10 +1,15 @@
 import { useLingui } from '@lingui/react/macro'
 import { type RefObject, useEffect } from 'react'
-import type { Vector3Tuple } from '../../../../engine/api'
 import { type EngineHandle, sceneStore } from '../../../engine-bridge'
 import { type PoiStore, poiStore } from '../../../state/pois'
 import { toast } from '../../../ui'
-import { floorForPoint, headingFacing, poiEditing } from './poi-editing'
+import {
+  floorForPoint,
+  groupDragTargets,
+  headingFacing,
+  type PoiDragStart,
+  poiEditing,
+} from './poi-editing'
 import { templateNameText } from '../../../i18n/library-names'
 
 /** A press that moves further than this is a drag (orbit, or the move tool), not a click. */
@@ -14,7 +19,9 @@ const dragMinTravelPx = 4
  * The canvas side of the POI module: a click places a POI of the chosen template on the model
  * (optimistic: it is drawn at once) or selects the POI under the pointer; hovering highlights
  * the POI under the pointer; with the move tool, dragging moves the selected POIs along the
- * model's surface (the orbit is held while the tool is active) and releasing saves the move.
+ * model's surface as a block (the POI grabbed, or the first selected, follows the pointer; the
+ * others keep their offsets from it; the orbit is held while the tool is active) and releasing
+ * saves the move in one list call.
  * Returns the click handler the canvas calls instead of its own surface pick.
  */
 export function usePoiStage(
@@ -74,14 +81,19 @@ export function usePoiStage(
         .catch(() => null)
       if (drag) drag.busy = false
       if (surface && drag) {
-        for (const id of store.state.selectedIds) {
-          store.preview(id, { position: surface.position, floorId: surface.floorId ?? undefined })
+        const anchorId = await grabbed
+        movedTo = groupDragTargets(starts, anchorId, surface)
+        for (const [id, target] of movedTo) {
+          store.preview(id, { position: target.position, floorId: target.floorId ?? undefined })
         }
-        movedTo = surface
       }
       if (dragTarget) void follow()
     }
-    let movedTo: { position: Vector3Tuple; floorId?: string | null } | null = null
+    let movedTo: Map<string, PoiDragStart> | null = null
+    /** Where the selected POIs stood at the press. */
+    let starts = new Map<string, PoiDragStart>()
+    /** The POI the press grabbed (the first selected one when it was beside them). */
+    let grabbed: Promise<string> = Promise.resolve('')
 
     const isMoving = () => poiEditing.activeTool === 'move' && store.state.selectedIds.length > 0
 
@@ -93,6 +105,17 @@ export function usePoiStage(
       const point = local(event)
       drag = { pointerId: event.pointerId, ...point, moved: false, busy: false }
       movedTo = null
+      const selectedIds = [...store.state.selectedIds]
+      starts = new Map(
+        selectedIds.flatMap((id) => {
+          const entry = store.get(id)
+          return entry ? [[id, { position: entry.position, floorId: entry.floorId }] as const] : []
+        }),
+      )
+      grabbed = engine
+        .run('building.pickPoiAtScreenPoint', point)
+        .catch(() => null)
+        .then((hit) => (hit && starts.has(hit.poiId) ? hit.poiId : (selectedIds[0] ?? '')))
     }
     const onPointerMove = (event: PointerEvent) => {
       const point = local(event)
@@ -117,11 +140,11 @@ export function usePoiStage(
       const destination = movedTo
       movedTo = null
       if (!wasMoved || !destination) return
-      const list = store.state.selectedIds.map((id) => ({
+      const list = [...destination].map(([id, target]) => ({
         id,
         changes: {
-          position: destination.position,
-          ...(destination.floorId ? { floorId: destination.floorId } : {}),
+          position: target.position,
+          ...(target.floorId ? { floorId: target.floorId } : {}),
         },
       }))
       if (list.length > 0) void store.updateMany(list)

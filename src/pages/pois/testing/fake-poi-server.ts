@@ -427,6 +427,7 @@ export function createFakeScreenServices(
     }),
     classify: template.type,
     category: template.category_node_id,
+    category_path: [{ category_name: template.category_node_id }],
     encoding: template.poicategory_code,
   })
   return {
