@@ -1,4 +1,3 @@
-import type { Statement } from 'better-sqlite3'
 import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../time/clock'
@@ -7,6 +6,7 @@ import { applyStatus } from './device-status'
 import type { DevicesService } from './devices.service'
 import { readAttributes, readTelemetry } from './ingest-payload'
 import type { IotSettings } from './iot-settings'
+import { createSqliteIngestQueue } from './sqlite-ingest-queue'
 import type { TelemetryStore } from './telemetry-store'
 
 /**
@@ -50,11 +50,11 @@ export function createIngestService(dependencies: {
     return device
   }
 
-  let seenStatement: Statement | undefined
-  const seenStatementOf = (sqlite: NonNullable<DatabaseHandle['sqlite']>) => {
-    seenStatement ??= sqlite.prepare('update iot_devices set last_seen_at = ? where id = ?')
-    return seenStatement
-  }
+  // on SQLite, points-only bodies share commits (sqlite-ingest-queue.ts)
+  const queue =
+    database.sqlite === undefined
+      ? undefined
+      : createSqliteIngestQueue({ database, sqlite: database.sqlite, store })
 
   return {
     async telemetry(token, body) {
@@ -62,22 +62,8 @@ export function createIngestService(dependencies: {
       const nowMs = clock.nowMs()
       const batch = readTelemetry(body, nowMs)
       const nowIso = timestampOf(nowMs)
-      const { sqlite } = database
-      if (sqlite !== undefined && batch.status === undefined) {
-        // the common case on SQLite: points only, in a transaction of raw statements on the
-        // app's connection, held by Kysely (`connection()`) so no other query interleaves
-        return database.db.connection().execute(async (connection) => {
-          sqlite.exec('begin immediate')
-          try {
-            const count = await store.write(connection, device.id, batch.messages)
-            seenStatementOf(sqlite).run(nowIso, device.id)
-            sqlite.exec('commit')
-            return { count }
-          } catch (error) {
-            if (sqlite.inTransaction) sqlite.exec('rollback')
-            throw error
-          }
-        })
+      if (queue !== undefined && batch.status === undefined) {
+        return { count: await queue.write(device.id, batch.messages, nowMs) }
       }
       return database.db.transaction().execute(async (transaction) => {
         const count = await store.write(transaction, device.id, batch.messages)
