@@ -6,6 +6,16 @@ export const healthDatumSchema = z.object({
   status: z.literal('ok'),
   database: z.enum(['sqlite', 'postgres']),
   version: z.string(),
+  /**
+   * Device ingest (issue 17): HTTP always; MQTT `running` on `mqttPort`, or `off` (MQTT=off) or
+   * `unavailable` (mosquitto missing or not started: `mqttReason` says why) — HTTP only then.
+   */
+  iot: z.object({
+    http: z.literal(true),
+    mqtt: z.enum(['running', 'starting', 'off', 'unavailable']),
+    mqttPort: z.number().int().nullable(),
+    mqttReason: z.string().nullable(),
+  }),
 })
 export type HealthDatum = z.infer<typeof healthDatumSchema>
 

@@ -200,7 +200,13 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   // POIs (made from templates) go with their project: after floors and models, which they name
   lifecycleHooks.push(pois.lifecycleHook)
   // devices, their telemetry and alarms (issue 17) go with their project
-  const iot = composeIot(app, { database, clock, access, settings: config.iot })
+  const iot = composeIot(app, {
+    database,
+    clock,
+    access,
+    settings: config.iot,
+    mqtt: { settings: config.mqtt, defaultHost: config.host, dataDir: config.dataDir },
+  })
   lifecycleHooks.push(iot.devices.lifecycleHook)
   const style = createStyleService({ database, clock, access })
   lifecycleHooks.push(style.lifecycleHook)

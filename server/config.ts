@@ -9,6 +9,11 @@ import {
   accountSecuritySettingsOf,
 } from './modules/auth/account-security-settings'
 import { type IotSettings, iotEnvironmentShape, iotSettingsOf } from './modules/iot/iot-settings'
+import {
+  type MqttSettings,
+  mqttEnvironmentShape,
+  mqttSettingsOf,
+} from './modules/iot/mqtt/mqtt-settings'
 
 /** Log levels pino understands; `silent` turns logging off. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -88,6 +93,8 @@ export interface Config {
   accountSecurity: AccountSecuritySettings
   /** Time-series retention and the per-device ingest rate (issue 17). */
   iot: IotSettings
+  /** MQTT ingest through a local mosquitto (issue 17). */
+  mqtt: MqttSettings
 }
 
 /** A configuration the server cannot start with; the message names every wrong variable. */
@@ -216,6 +223,7 @@ const environmentSchema = z.object({
     .default([]),
   ...accountSecurityEnvironmentShape,
   ...iotEnvironmentShape,
+  ...mqttEnvironmentShape,
 })
 
 /**
@@ -312,5 +320,6 @@ export function loadConfig(
     },
     accountSecurity: accountSecuritySettingsOf(values),
     iot: iotSettingsOf(values),
+    mqtt: mqttSettingsOf(values),
   }
 }

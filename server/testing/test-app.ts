@@ -68,6 +68,8 @@ export async function createTestApp(
       WEB_DIR: join(dataDir, 'no-web-build'),
       // Suites fire hundreds of bad inputs from one address; the budget's own tests turn it on.
       REFUSED_REQUESTS_BURST: '0',
+      // a broker per test app only where a test asks for one (MQTT: 'on', MQTT_PORT: '0')
+      MQTT: 'off',
       ...(postgresUrl === undefined ? {} : { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema }),
       ...options.env,
     })

@@ -35,6 +35,10 @@ export interface DevicesService {
   revokeToken(user: AuthUser, id: string): Promise<Device>
   /** The device a token opens (cached briefly; rotation and revocation forget it at once). */
   authenticate(token: string): Promise<AuthenticatedDevice | undefined>
+  /** The same, from the token's SHA-256 (hex), as the MQTT broker passes it on. */
+  authenticateHash(hash: string): Promise<AuthenticatedDevice | undefined>
+  /** The hashes of every token in force, for the MQTT broker's credentials. */
+  activeTokenHashes(): Promise<string[]>
   /** A device the user may change (`iot.deviceNotFound` otherwise). */
   requireEditableDevice(user: AuthUser, id: string): Promise<Selectable<IotDevicesTable>>
   /** Deletes a project's devices, series, points, rollups, attributes and alarms with it. */
@@ -51,6 +55,11 @@ export function createDevicesService(dependencies: {
   clock: Clock
   access: ProjectAccess
   onSeriesDeleted: () => void
+  /**
+   * Told after tokens were issued, rotated or revoked (committed), so the MQTT broker's
+   * credentials follow; awaited, so a device given a token can connect at once.
+   */
+  onTokensChanged?: () => Promise<void>
 }): DevicesService {
   const { database, access, clock } = dependencies
   const { db } = database
@@ -145,6 +154,34 @@ export function createDevicesService(dependencies: {
     return row
   }
 
+  const tokensChanged = async () => {
+    await dependencies.onTokensChanged?.()
+  }
+
+  const authenticateHash = async (hash: string): Promise<AuthenticatedDevice | undefined> => {
+    const nowMs = clock.nowMs()
+    const known = tokens.get(hash)
+    if (known !== undefined && nowMs - known.checkedAtMs < tokenCacheMs) return known.device
+    const row = await db
+      .selectFrom('iot_devices')
+      .select(['id', 'project_id', 'poi_id', 'devicecode'])
+      .where('token_hash', '=', hash)
+      .executeTakeFirst()
+    if (!row) {
+      tokens.delete(hash)
+      return undefined
+    }
+    const device = {
+      id: row.id,
+      projectId: row.project_id,
+      poiId: row.poi_id,
+      devicecode: row.devicecode,
+    }
+    if (tokens.size >= tokenCacheMaxEntries) tokens.clear()
+    tokens.set(hash, { device, checkedAtMs: nowMs })
+    return device
+  }
+
   return {
     async provision(user, input) {
       const poi = await db
@@ -160,7 +197,7 @@ export function createDevicesService(dependencies: {
         throw error
       }
       if (poi.devicecode === '') throw new AppError('validation', 'iot.poiNoDevicecode')
-      return db.transaction().execute(async (transaction) => {
+      const made = await db.transaction().execute(async (transaction) => {
         await access.lockEditable(transaction, user, poi.project_id)
         const existing = await poisWithDevices(transaction, poi.project_id, [poi.id])
         if (existing.has(poi.id)) throw new AppError('conflict', 'iot.poiHasDevice')
@@ -177,10 +214,12 @@ export function createDevicesService(dependencies: {
         ])
         return made!
       })
+      await tokensChanged()
+      return made
     },
 
     async provisionMany(user, projectId, poiIds) {
-      return db.transaction().execute(async (transaction) => {
+      const provisioned = await db.transaction().execute(async (transaction) => {
         await access.lockEditable(transaction, user, projectId)
         const unique = [...new Set(poiIds)]
         const pois: Array<{
@@ -223,6 +262,8 @@ export function createDevicesService(dependencies: {
         const list = await insertDevices(transaction, projectId, wanted)
         return { count: list.length, list, skipped }
       })
+      if (provisioned.count > 0) await tokensChanged()
+      return provisioned
     },
 
     async list(caller, projectId) {
@@ -257,6 +298,7 @@ export function createDevicesService(dependencies: {
         .selectAll()
         .where('id', '=', row.id)
         .executeTakeFirstOrThrow()
+      await tokensChanged()
       return { device: deviceOf(updated), token: issued.token }
     },
 
@@ -274,33 +316,24 @@ export function createDevicesService(dependencies: {
         .selectAll()
         .where('id', '=', row.id)
         .executeTakeFirstOrThrow()
+      await tokensChanged()
       return deviceOf(updated)
     },
 
     async authenticate(token) {
       if (!isWellFormedToken(token)) return undefined
-      const hash = hashToken(token)
-      const nowMs = clock.nowMs()
-      const known = tokens.get(hash)
-      if (known !== undefined && nowMs - known.checkedAtMs < tokenCacheMs) return known.device
-      const row = await db
+      return authenticateHash(hashToken(token))
+    },
+
+    authenticateHash,
+
+    async activeTokenHashes() {
+      const rows = await db
         .selectFrom('iot_devices')
-        .select(['id', 'project_id', 'poi_id', 'devicecode'])
-        .where('token_hash', '=', hash)
-        .executeTakeFirst()
-      if (!row) {
-        tokens.delete(hash)
-        return undefined
-      }
-      const device = {
-        id: row.id,
-        projectId: row.project_id,
-        poiId: row.poi_id,
-        devicecode: row.devicecode,
-      }
-      if (tokens.size >= tokenCacheMaxEntries) tokens.clear()
-      tokens.set(hash, { device, checkedAtMs: nowMs })
-      return device
+        .select('token_hash')
+        .where('token_hash', 'is not', null)
+        .execute()
+      return rows.map((row) => row.token_hash!)
     },
 
     requireEditableDevice,
@@ -324,6 +357,8 @@ export function createDevicesService(dependencies: {
         await transaction.deleteFrom('iot_devices').where('project_id', '=', projectId).execute()
         tokens.clear()
         dependencies.onSeriesDeleted()
+        // after the commit; ingest refuses these devices' tokens already (the cache is cleared)
+        setTimeout(() => void tokensChanged().catch(() => {}), 100).unref()
       },
     },
   }

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../time/clock'
 import { createDeviceRateLimiter } from './device-rate-limiter'
 import { applyStatus } from './device-status'
-import type { DevicesService } from './devices.service'
+import type { AuthenticatedDevice, DevicesService } from './devices.service'
 import { readAttributes, readTelemetry } from './ingest-payload'
 import type { IotSettings } from './iot-settings'
 import { createSqliteIngestQueue } from './sqlite-ingest-queue'
@@ -18,6 +18,15 @@ import type { TelemetryStore } from './telemetry-store'
 export interface IngestService {
   telemetry(token: string, body: unknown): Promise<{ count: number }>
   attributes(token: string, body: unknown): Promise<{ count: number }>
+  /**
+   * The same for a message the MQTT broker passed on: the device is named by its token's
+   * SHA-256 (the broker's plugin checked the token and put its hash in the topic).
+   */
+  fromBroker(
+    tokenHash: string,
+    kind: 'telemetry' | 'attributes',
+    body: unknown,
+  ): Promise<{ count: number }>
 }
 
 /** Builds the service. */
@@ -35,8 +44,8 @@ export function createIngestService(dependencies: {
   })
 
   /** The device of a token, within its rate; the token is checked before the body is read. */
-  const admit = async (token: string) => {
-    const device = await devices.authenticate(token)
+  const admit = async (token: string) => admitDevice(await devices.authenticate(token))
+  const admitDevice = (device: AuthenticatedDevice | undefined) => {
     if (device === undefined) throw new AppError('badCredentials', 'iot.unknownToken')
     const waitSeconds = limiter.take(device.id, clock.nowMs())
     if (waitSeconds > 0) {
@@ -56,67 +65,76 @@ export function createIngestService(dependencies: {
       ? undefined
       : createSqliteIngestQueue({ database, sqlite: database.sqlite, store })
 
+  const telemetryOf = async (device: AuthenticatedDevice, body: unknown) => {
+    const nowMs = clock.nowMs()
+    const batch = readTelemetry(body, nowMs)
+    const nowIso = timestampOf(nowMs)
+    if (queue !== undefined && batch.status === undefined) {
+      return { count: await queue.write(device.id, batch.messages, nowMs) }
+    }
+    return database.db.transaction().execute(async (transaction) => {
+      const count = await store.write(transaction, device.id, batch.messages)
+      await transaction
+        .updateTable('iot_devices')
+        .set({ last_seen_at: nowIso })
+        .where('id', '=', device.id)
+        .execute()
+      if (batch.status !== undefined) {
+        await applyStatus(transaction, device, {
+          code: batch.status.code,
+          nowIso,
+          source: 'device',
+        })
+      }
+      return { count }
+    })
+  }
+
+  const attributesOf = async (device: AuthenticatedDevice, body: unknown) => {
+    const batch = readAttributes(body)
+    const nowIso = timestampOf(clock.nowMs())
+    return database.db.transaction().execute(async (transaction) => {
+      if (batch.values.length > 0) {
+        await transaction
+          .insertInto('iot_attributes')
+          .values(
+            batch.values.map(([key, json]) => ({
+              device_id: device.id,
+              key,
+              value_json: json,
+              updated_at: nowIso,
+            })),
+          )
+          .onConflict((conflict) =>
+            conflict.columns(['device_id', 'key']).doUpdateSet((eb) => ({
+              value_json: eb.ref('excluded.value_json'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute()
+      }
+      await transaction
+        .updateTable('iot_devices')
+        .set({ last_seen_at: nowIso })
+        .where('id', '=', device.id)
+        .execute()
+      if (batch.status !== undefined) {
+        await applyStatus(transaction, device, { code: batch.status, nowIso, source: 'device' })
+      }
+      return { count: batch.values.length }
+    })
+  }
+
   return {
     async telemetry(token, body) {
-      const device = await admit(token)
-      const nowMs = clock.nowMs()
-      const batch = readTelemetry(body, nowMs)
-      const nowIso = timestampOf(nowMs)
-      if (queue !== undefined && batch.status === undefined) {
-        return { count: await queue.write(device.id, batch.messages, nowMs) }
-      }
-      return database.db.transaction().execute(async (transaction) => {
-        const count = await store.write(transaction, device.id, batch.messages)
-        await transaction
-          .updateTable('iot_devices')
-          .set({ last_seen_at: nowIso })
-          .where('id', '=', device.id)
-          .execute()
-        if (batch.status !== undefined) {
-          await applyStatus(transaction, device, {
-            code: batch.status.code,
-            nowIso,
-            source: 'device',
-          })
-        }
-        return { count }
-      })
+      return telemetryOf(await admit(token), body)
     },
-
     async attributes(token, body) {
-      const device = await admit(token)
-      const batch = readAttributes(body)
-      const nowIso = timestampOf(clock.nowMs())
-      return database.db.transaction().execute(async (transaction) => {
-        if (batch.values.length > 0) {
-          await transaction
-            .insertInto('iot_attributes')
-            .values(
-              batch.values.map(([key, json]) => ({
-                device_id: device.id,
-                key,
-                value_json: json,
-                updated_at: nowIso,
-              })),
-            )
-            .onConflict((conflict) =>
-              conflict.columns(['device_id', 'key']).doUpdateSet((eb) => ({
-                value_json: eb.ref('excluded.value_json'),
-                updated_at: eb.ref('excluded.updated_at'),
-              })),
-            )
-            .execute()
-        }
-        await transaction
-          .updateTable('iot_devices')
-          .set({ last_seen_at: nowIso })
-          .where('id', '=', device.id)
-          .execute()
-        if (batch.status !== undefined) {
-          await applyStatus(transaction, device, { code: batch.status, nowIso, source: 'device' })
-        }
-        return { count: batch.values.length }
-      })
+      return attributesOf(await admit(token), body)
+    },
+    async fromBroker(tokenHash, kind, body) {
+      const device = admitDevice(await devices.authenticateHash(tokenHash))
+      return kind === 'telemetry' ? telemetryOf(device, body) : attributesOf(device, body)
     },
   }
 }

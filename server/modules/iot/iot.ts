@@ -7,6 +7,8 @@ import { createDevicesService, type DevicesService } from './devices.service'
 import { createIngestService, type IngestService } from './ingest.service'
 import { sweepTelemetry } from './iot-retention'
 import type { IotSettings } from './iot-settings'
+import { createMqttIngest, type MqttIngest } from './mqtt/mqtt-ingest'
+import type { MqttSettings } from './mqtt/mqtt-settings'
 import { createTelemetryStore } from './telemetry-store'
 import { createTimeseriesService, type TimeseriesService } from './timeseries.service'
 
@@ -14,6 +16,8 @@ import { createTimeseriesService, type TimeseriesService } from './timeseries.se
 export interface IotServices {
   devices: DevicesService
   ingest: IngestService
+  /** MQTT ingest through the local broker; its status for /web/health. */
+  mqtt: MqttIngest
   timeseries: TimeseriesService
   alarms: AlarmsService
 }
@@ -27,7 +31,13 @@ const retentionSweepIntervalMs = 3_600_000
  */
 export function composeIot(
   app: FastifyInstance,
-  parts: { database: DatabaseHandle; clock: Clock; access: ProjectAccess; settings: IotSettings },
+  parts: {
+    database: DatabaseHandle
+    clock: Clock
+    access: ProjectAccess
+    settings: IotSettings
+    mqtt: { settings: MqttSettings; defaultHost: string; dataDir: string }
+  },
 ): IotServices {
   const { database, clock, access, settings } = parts
   const store = createTelemetryStore(database)
@@ -36,7 +46,14 @@ export function composeIot(
     clock,
     access,
     onSeriesDeleted: () => store.forgetSeries(),
+    // the broker's credentials follow the tokens (`mqtt` is made below, called only later)
+    onTokensChanged: async () => mqtt.syncCredentials(),
   })
+  const ingest = createIngestService({ database, clock, devices, store, settings })
+  const mqtt = createMqttIngest({ ...parts.mqtt, devices, ingest, log: app.log })
+  // the database is migrated before `ready`: the broker starts with the tokens in force
+  app.addHook('onReady', async () => mqtt.start())
+  app.addHook('onClose', async () => mqtt.stop())
   let timer: NodeJS.Timeout | undefined
   app.addHook('onReady', async () => {
     timer = setInterval(async () => {
@@ -56,7 +73,8 @@ export function composeIot(
   })
   return {
     devices,
-    ingest: createIngestService({ database, clock, devices, store, settings }),
+    ingest,
+    mqtt,
     timeseries: createTimeseriesService({ database, access }),
     alarms: createAlarmsService({ database, clock, access }),
   }

@@ -27,7 +27,18 @@ export function registerSystemRoutes(app: FastifyInstance): void {
         }
         databaseAnsweredAtMs = clock.nowMs()
       }
-      return { status: 'ok' as const, database: database.dialect, version: appVersion }
+      const mqtt = app.deps.services.mqtt.status()
+      return {
+        status: 'ok' as const,
+        database: database.dialect,
+        version: appVersion,
+        iot: {
+          http: true as const,
+          mqtt: mqtt.state,
+          mqttPort: mqtt.port ?? null,
+          mqttReason: mqtt.reason ?? null,
+        },
+      }
     },
   })
 
