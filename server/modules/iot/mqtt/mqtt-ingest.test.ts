@@ -106,7 +106,9 @@ async function pointsOf(deviceId: string): Promise<Record<string, number[]>> {
     .orderBy('iot_points.ts')
     .execute()
   const byKey: Record<string, number[]> = {}
-  for (const row of rows) (byKey[row.key] ??= []).push(Number(row.value))
+  for (const row of rows) {
+    byKey[row.key] = [...(byKey[row.key] ?? []), Number(row.value)]
+  }
   return byKey
 }
 
