@@ -570,6 +570,14 @@ export const serverMessages = {
     'The saved style setting was written by another version of the product; it cannot be read here.',
   'style.distanceOrder': 'The minimum visual distance must not exceed the maximum.',
   'style.alreadySaved': 'This project already has a style setting; change it with update.',
+
+  // surveillance video (issue 17, contract/video.ts; SPEC §8 video messages)
+  'video.oldBrowser': 'not supported on IE8 or older',
+  'video.noSource': 'no source found',
+  'video.noSuitablePlayUrl': 'no suitable play URL',
+  'video.cannotPlay': 'cannot be played now, try later',
+  'video.unsafeStreamUrl':
+    'This stream address cannot be played: use an http(s) address of an HLS (.m3u8) or FLV stream.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

@@ -19,6 +19,7 @@ import { systemRoutes } from './system'
 import { templateRoutes } from './templates'
 import { templateFileRoutes } from './template-files'
 import { userRoutes } from './user'
+import { videoRoutes } from './video'
 
 /**
  * The route table: every /web/ endpoint that answers an envelope, by area. The server
@@ -36,6 +37,7 @@ export const webRouteAreas = {
   geo: geoRoutes,
   gml: gmlRoutes,
   iot: iotRoutes,
+  video: videoRoutes,
   modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
   offlinePackage: offlinePackageRoutes,

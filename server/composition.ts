@@ -35,6 +35,7 @@ import { createGisModelsService } from './modules/gis-models/gis-models.service'
 import { createDrawService } from './modules/draw/draw.service'
 import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
 import { composeIot } from './modules/iot/iot'
+import { createCamerasService } from './modules/video/cameras.service'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
@@ -237,6 +238,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...templateFiles,
       ...poiServices,
       ...iot,
+      cameras: createCamerasService({ database, access }),
       gml,
       style,
       resumableUploads,

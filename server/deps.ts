@@ -16,6 +16,7 @@ import type { GisModelsService } from './modules/gis-models/gis-models.service'
 import type { DrawService } from './modules/draw/draw.service'
 import type { GmlService } from './modules/gml/gml.service'
 import type { IotServices } from './modules/iot/iot'
+import type { CamerasService } from './modules/video/cameras.service'
 import type { JobKind, JobQueue } from './modules/jobs/job-queue'
 import type { MapProxy } from './modules/map-proxy/map-proxy.service'
 import type { NoticesRepository } from './modules/notices/notices.repository'
@@ -109,6 +110,8 @@ export type ServerServices = {
   style: StyleService
   /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */
   resumableUploads: ResumableUploads
+  /** A project's cameras and how each stream is played (issue 17 §8). */
+  cameras: CamerasService
 } & AccountServices &
   ProjectServices &
   BuildingServices &

@@ -784,4 +784,12 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'style.alreadySaved': msg({
     message: 'This project already has a style setting; change it with update.',
   }),
+  'video.oldBrowser': msg({ message: 'not supported on IE8 or older' }),
+  'video.noSource': msg({ message: 'no source found' }),
+  'video.noSuitablePlayUrl': msg({ message: 'no suitable play URL' }),
+  'video.cannotPlay': msg({ message: 'cannot be played now, try later' }),
+  'video.unsafeStreamUrl': msg({
+    message:
+      'This stream address cannot be played: use an http(s) address of an HLS (.m3u8) or FLV stream.',
+  }),
 }

@@ -8,6 +8,7 @@ import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerIotRoutes } from './iot'
 import { registerIotIngestRoutes } from './iot-ingest'
+import { registerVideoRoutes } from './video'
 import { registerNoticeRoutes } from './notice'
 import { registerOfflinePackageRoutes } from './offline-package'
 import { registerOrderRoutes } from './orders'
@@ -54,6 +55,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerDrawRoutes,
   registerIotRoutes,
   registerIotIngestRoutes,
+  registerVideoRoutes,
   registerOrderRoutes,
   registerOfflinePackageRoutes,
   registerStyleRoutes,
