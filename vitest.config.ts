@@ -85,6 +85,7 @@ export default defineConfig({
             'pmtiles',
             'wouter',
             'tus-js-client',
+            'hls.js',
           ],
         },
         // Browser tests may read the shared test data beside the repository (../shared/data).

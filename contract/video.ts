@@ -53,7 +53,8 @@ export function readStreamUrl(
   const isPath = text.startsWith('/') && !text.startsWith('//')
   // anything but a path of the product names its scheme ('//host/…' would borrow the page's)
   if (!isPath && !/^[a-z][a-z0-9+.-]*:/i.test(text)) return refuse('video.unsafeStreamUrl')
-  if (url.protocol === 'rtmp:' || url.protocol === 'rtmps:') return refuse('video.noSuitablePlayUrl')
+  if (url.protocol === 'rtmp:' || url.protocol === 'rtmps:')
+    return refuse('video.noSuitablePlayUrl')
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse('video.unsafeStreamUrl')
   if (url.username !== '' || url.password !== '') return refuse('video.unsafeStreamUrl')
   if (!isPath && url.hostname === 'product.invalid') return refuse('video.unsafeStreamUrl')
@@ -61,7 +62,10 @@ export function readStreamUrl(
     return refuse('video.unsafeStreamUrl')
   }
   const kind: PlayKind = url.pathname.toLowerCase().endsWith('.flv') ? 'flv' : 'hls'
-  return { source: { kind, url: isPath ? `${url.pathname}${url.search}` : url.href }, problem: null }
+  return {
+    source: { kind, url: isPath ? `${url.pathname}${url.search}` : url.href },
+    problem: null,
+  }
 }
 
 /** One camera of a project. */

@@ -1,0 +1,72 @@
+import Hls from 'hls.js'
+import type { PlaySource } from '../../../contract/video'
+
+/** Why a stream does not play, as §8 catalogue codes (rendered by the player). */
+export type PlaybackProblem = 'video.cannotPlay' | 'video.noSuitablePlayUrl' | 'video.oldBrowser'
+
+/** A stream attached to a `<video>`: stop it to free the decoder, network and buffers. */
+export interface Playback {
+  stop(): void
+}
+
+/**
+ * Attaches a stream to a video element (decisions.md "Uploads, video, maps"): HLS through
+ * hls.js where Media Source Extensions exist, else the browser's own HLS (Safari, iOS); an
+ * HTTP-FLV stream needs mpegts.js, which this build does not carry, so it is 'no suitable play
+ * URL' here. `onProblem` is told once when the stream cannot be played; it never throws.
+ */
+export function startPlayback(
+  video: HTMLVideoElement,
+  source: PlaySource,
+  onProblem: (problem: PlaybackProblem) => void,
+): Playback {
+  if (typeof window.MediaSource === 'undefined' && !video.canPlayType) {
+    onProblem('video.oldBrowser')
+    return { stop() {} }
+  }
+  if (source.kind !== 'hls') {
+    onProblem('video.noSuitablePlayUrl')
+    return { stop() {} }
+  }
+  // muted: browsers start muted video without a gesture (a wall of cameras opens by itself)
+  video.muted = true
+  video.playsInline = true
+  if (Hls.isSupported()) {
+    const hls = new Hls({ enableWorker: true, lowLatencyMode: true })
+    let isStopped = false
+    hls.on(Hls.Events.ERROR, (_event, data) => {
+      if (data.fatal && !isStopped) {
+        isStopped = true
+        hls.destroy()
+        onProblem('video.cannotPlay')
+      }
+    })
+    hls.on(Hls.Events.MANIFEST_PARSED, () => {
+      void video.play().catch(() => {})
+    })
+    hls.loadSource(source.url)
+    hls.attachMedia(video)
+    return {
+      stop() {
+        isStopped = true
+        hls.destroy()
+      },
+    }
+  }
+  if (video.canPlayType('application/vnd.apple.mpegurl') !== '') {
+    const onError = () => onProblem('video.cannotPlay')
+    video.addEventListener('error', onError, { once: true })
+    video.src = source.url
+    void video.play().catch(() => {})
+    return {
+      stop() {
+        video.removeEventListener('error', onError)
+        video.pause()
+        video.removeAttribute('src')
+        video.load()
+      },
+    }
+  }
+  onProblem('video.cannotPlay')
+  return { stop() {} }
+}
