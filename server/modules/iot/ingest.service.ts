@@ -7,6 +7,8 @@ import { applyStatus } from './device-status'
 import type { DevicesService } from './devices.service'
 import { readAttributes, readTelemetry } from './ingest-payload'
 import type { IotSettings } from './iot-settings'
+import { publishStatusOutcome, publishTelemetry } from './live-events'
+import type { LiveHub } from './live-hub'
 import type { TelemetryStore } from './telemetry-store'
 
 /**
@@ -27,8 +29,10 @@ export function createIngestService(dependencies: {
   devices: DevicesService
   store: TelemetryStore
   settings: Pick<IotSettings, 'deviceRequestsPerSecond' | 'deviceRequestBurst'>
+  /** The live stream: what was stored is published after the commit. */
+  live?: LiveHub
 }): IngestService {
-  const { database, clock, devices, store, settings } = dependencies
+  const { database, clock, devices, store, settings, live } = dependencies
   const limiter = createDeviceRateLimiter({
     perSecond: settings.deviceRequestsPerSecond,
     burst: settings.deviceRequestBurst,
@@ -66,7 +70,7 @@ export function createIngestService(dependencies: {
       if (sqlite !== undefined && batch.status === undefined) {
         // the common case on SQLite: points only, in a transaction of raw statements on the
         // app's connection, held by Kysely (`connection()`) so no other query interleaves
-        return database.db.connection().execute(async (connection) => {
+        const written = await database.db.connection().execute(async (connection) => {
           sqlite.exec('begin immediate')
           try {
             const count = await store.write(connection, device.id, batch.messages)
@@ -78,30 +82,40 @@ export function createIngestService(dependencies: {
             throw error
           }
         })
+        if (live !== undefined) publishTelemetry(live, device, batch.messages)
+        return written
       }
-      return database.db.transaction().execute(async (transaction) => {
+      const { count, outcome } = await database.db.transaction().execute(async (transaction) => {
         const count = await store.write(transaction, device.id, batch.messages)
         await transaction
           .updateTable('iot_devices')
           .set({ last_seen_at: nowIso })
           .where('id', '=', device.id)
           .execute()
-        if (batch.status !== undefined) {
-          await applyStatus(transaction, device, {
-            code: batch.status.code,
-            nowIso,
-            source: 'device',
-          })
-        }
-        return { count }
+        const outcome =
+          batch.status === undefined
+            ? undefined
+            : await applyStatus(transaction, device, {
+                code: batch.status.code,
+                nowIso,
+                source: 'device',
+              })
+        return { count, outcome }
       })
+      if (live !== undefined) {
+        publishTelemetry(live, device, batch.messages)
+        if (outcome !== undefined) {
+          await publishStatusOutcome(live, database.db, device, batch.status!.code, nowIso, outcome)
+        }
+      }
+      return { count }
     },
 
     async attributes(token, body) {
       const device = await admit(token)
       const batch = readAttributes(body)
       const nowIso = timestampOf(clock.nowMs())
-      return database.db.transaction().execute(async (transaction) => {
+      const { count, outcome } = await database.db.transaction().execute(async (transaction) => {
         if (batch.values.length > 0) {
           await transaction
             .insertInto('iot_attributes')
@@ -126,11 +140,20 @@ export function createIngestService(dependencies: {
           .set({ last_seen_at: nowIso })
           .where('id', '=', device.id)
           .execute()
-        if (batch.status !== undefined) {
-          await applyStatus(transaction, device, { code: batch.status, nowIso, source: 'device' })
-        }
-        return { count: batch.values.length }
+        const outcome =
+          batch.status === undefined
+            ? undefined
+            : await applyStatus(transaction, device, {
+                code: batch.status,
+                nowIso,
+                source: 'device',
+              })
+        return { count: batch.values.length, outcome }
       })
+      if (live !== undefined && outcome !== undefined) {
+        await publishStatusOutcome(live, database.db, device, batch.status!, nowIso, outcome)
+      }
+      return { count }
     },
   }
 }

@@ -7,6 +7,7 @@ import { createDevicesService, type DevicesService } from './devices.service'
 import { createIngestService, type IngestService } from './ingest.service'
 import { sweepTelemetry } from './iot-retention'
 import type { IotSettings } from './iot-settings'
+import { createLiveHub, type LiveHub } from './live-hub'
 import { createTelemetryStore } from './telemetry-store'
 import { createTimeseriesService, type TimeseriesService } from './timeseries.service'
 
@@ -16,6 +17,8 @@ export interface IotServices {
   ingest: IngestService
   timeseries: TimeseriesService
   alarms: AlarmsService
+  /** The live stream's fan-out (contract/iot-live.ts). */
+  live: LiveHub
 }
 
 /** How often old points and rollups are swept. */
@@ -54,10 +57,12 @@ export function composeIot(
   app.addHook('onClose', async () => {
     if (timer !== undefined) clearInterval(timer)
   })
+  const live = createLiveHub(() => clock.nowMs())
   return {
     devices,
-    ingest: createIngestService({ database, clock, devices, store, settings }),
+    ingest: createIngestService({ database, clock, devices, store, settings, live }),
     timeseries: createTimeseriesService({ database, access }),
-    alarms: createAlarmsService({ database, clock, access }),
+    alarms: createAlarmsService({ database, clock, access, live }),
+    live,
   }
 }

@@ -8,6 +8,7 @@ import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerIotRoutes } from './iot'
 import { registerIotIngestRoutes } from './iot-ingest'
+import { registerIotLiveRoutes } from './iot-live'
 import { registerNoticeRoutes } from './notice'
 import { registerOfflinePackageRoutes } from './offline-package'
 import { registerOrderRoutes } from './orders'
@@ -54,6 +55,8 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerDrawRoutes,
   registerIotRoutes,
   registerIotIngestRoutes,
+  (app, services) =>
+    registerIotLiveRoutes(app, services, { heartbeatMs: app.deps.config.iot.liveHeartbeatMs }),
   registerOrderRoutes,
   registerOfflinePackageRoutes,
   registerStyleRoutes,
