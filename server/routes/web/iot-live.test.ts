@@ -69,7 +69,12 @@ async function openStream(
     if (response.body === null) return
     const decoder = new TextDecoder()
     try {
-      for await (const chunk of response.body) parser.feed(decoder.decode(chunk, { stream: true }))
+      const reader = response.body.getReader()
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        parser.feed(decoder.decode(value, { stream: true }))
+      }
     } catch {
       // aborted by the test
     }
