@@ -89,10 +89,7 @@ export function parseSimulationArguments(
   }
   const statusText = raw.get('status')
   const status = statusText === undefined ? undefined : Number(statusText)
-  if (
-    status !== undefined &&
-    !(Object.values(deviceStatusCodes) as number[]).includes(status)
-  ) {
+  if (status !== undefined && !(Object.values(deviceStatusCodes) as number[]).includes(status)) {
     throw new Error('--status must be a device status code: 0, 1, 2, 3, 11, 31 or 41')
   }
   const devices = number('devices', 10, 1, 100_000)

@@ -120,10 +120,12 @@ describe('POI device statuses in Chromium', () => {
         return isRed(ring())
       })
       .toBe(true)
-    await expect.poll(() => engine.getSnapshot().building.poiStatuses).toMatchObject({
-      count: 3,
-      alarmPoiIds: ['sensor-1', 'twin-a', 'twin-b'],
-    })
+    await expect
+      .poll(() => engine.getSnapshot().building.poiStatuses)
+      .toMatchObject({
+        count: 3,
+        alarmPoiIds: ['sensor-1', 'twin-a', 'twin-b'],
+      })
     await expect
       .poll(() => engine.getSnapshot().building.pois)
       .toMatchObject({ clusterCount: 0, drawnCount: 3 })

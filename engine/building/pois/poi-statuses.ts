@@ -62,7 +62,8 @@ export class PoiStatuses {
   state(): PoiStatusState {
     if (this.cachedState !== undefined) return this.cachedState
     const alarmPoiIds: string[] = []
-    for (const [poiId, code] of this.codes) if (poiAlarmCodes.includes(code)) alarmPoiIds.push(poiId)
+    for (const [poiId, code] of this.codes)
+      if (poiAlarmCodes.includes(code)) alarmPoiIds.push(poiId)
     alarmPoiIds.sort()
     this.cachedState = {
       count: this.codes.size,

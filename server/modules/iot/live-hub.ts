@@ -114,10 +114,7 @@ class Subscriber {
 }
 
 /** Builds the hub; `nowMs` is the clock (the resume window). */
-export function createLiveHub(
-  nowMs: () => number,
-  limits: Partial<LiveHubLimits> = {},
-): LiveHub {
+export function createLiveHub(nowMs: () => number, limits: Partial<LiveHubLimits> = {}): LiveHub {
   const { replayEvents, resumeWindowMs, maxPendingFrames } = { ...defaultLimits, ...limits }
   // Ids carry the process's epoch: an id from before a restart is known to be stale.
   const epoch = randomBytes(4).toString('hex')
