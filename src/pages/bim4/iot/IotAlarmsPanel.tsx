@@ -155,7 +155,7 @@ export function IotAlarmsPanel() {
                     onClick={() => void change(alarm, 'cleared')}
                     isBusy={busyId === alarm.id}
                   >
-                    <Trans>Clear</Trans>
+                    <Trans>Clear alarm</Trans>
                   </Button>
                 )}
               </div>
