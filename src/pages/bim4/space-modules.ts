@@ -56,7 +56,7 @@ export const spaceModules: readonly SpaceModule[] = [
     tabs: [
       tab('inventory', msg`POI inventory`, '/bim4/poi'),
       // the live twin (issue 17): the devices behind the POIs and their alarms
-      tab('devices', msg`Devices`, '/bim4/poi/devices'),
+      tab('devices', msg`IoT devices`, '/bim4/poi/devices'),
       tab('alarms', msg`Alarms`, '/bim4/poi/alarms'),
     ],
   },

@@ -130,6 +130,8 @@ export function applyLiveEvent(event: LiveEvent): void {
         ts: Math.max(previous?.ts ?? 0, event.ts),
         values: { ...previous?.values, ...event.values },
       }
+      const device = iotStore.devices.find((candidate) => candidate.id === event.device_id)
+      if (device) device.last_seen_at = new Date().toISOString()
       return
     }
     case 'status': {
