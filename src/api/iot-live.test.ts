@@ -56,7 +56,7 @@ describe('the live stream client', () => {
     await vi.waitFor(() => expect(states).toContain('live'))
     const [url, init] = fetch.mock.calls[0]!
     expect(url).toBe('/web/iot/live?projectid=project-1')
-    expect((init?.headers as Record<string, string>).Token).toBe('user-token')
+    expect((init!.headers as Record<string, string>).Token).toBe('user-token')
     first.send('e-1', status(3))
     first.send('e-2', status(2))
     await vi.waitFor(() => expect(events).toEqual([status(3), status(2)]))
@@ -66,7 +66,7 @@ describe('the live stream client', () => {
     await vi.waitFor(() => expect(states.at(-1)).toBe('connecting'))
     await vi.advanceTimersByTimeAsync(2_000)
     await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2))
-    expect((fetch.mock.calls[1]![1]?.headers as Record<string, string>)['Last-Event-ID']).toBe(
+    expect((fetch.mock.calls[1]![1]!.headers as Record<string, string>)['Last-Event-ID']).toBe(
       'e-2',
     )
     await vi.waitFor(() => expect(states.at(-1)).toBe('live'))
