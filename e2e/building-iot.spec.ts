@@ -11,7 +11,7 @@ import {
   writeStructureManifest,
 } from './support/building'
 import { decodePng } from './support/png-pixels'
-import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
 
 /**
  * Issue 17 in the building editor, in Korean, on the production build and the real server: a
@@ -118,7 +118,7 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
 }) => {
   test.setTimeout(240_000)
   await enableTestApi(page)
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   const account = await createEditor(request)
   const token = (await postApi<{ token: string }>(request, 'login', account)).datum.token
   const projectName = `IoT house ${Date.now()}`
