@@ -559,6 +559,7 @@ export const serverMessages = {
   'alarm.alreadyAcknowledged': 'This alarm has already been acknowledged.',
   'alarm.alreadyCleared': 'This alarm has already been cleared.',
   'alarm.nameTheDevice': 'Name the device: device_id, or its POI (poi_id).',
+  'iot.tooManyStreams': 'At most {maximum} live streams may be open at once; close another tab.',
 
   // global style setting (issue 19, contract/style.ts)
   'style.colorMalformed': 'Expected a colour written as rgba(red, green, blue, alpha).',

@@ -9,6 +9,7 @@ import type {
   Vector3Tuple,
 } from './building-snapshot'
 import type { PoiCommands } from './poi-commands'
+import type { PoiStatusCommands } from './poi-status-commands'
 import type { StyleCommands } from './style-commands'
 
 export type {
@@ -49,7 +50,10 @@ export interface GmlLoadResult {
  * GML networks, POIs). `EngineCommands` extends this map, so each entry needs a handler in
  * engine/building.
  */
-export interface BuildingCommands extends PoiCommands<'building'>, StyleCommands<'building'> {
+export interface BuildingCommands
+  extends PoiCommands<'building'>,
+    PoiStatusCommands<'building'>,
+    StyleCommands<'building'> {
   /**
    * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in
    * the SBM decode workers, registers its stored BVHs in the picking worker and renders. Each

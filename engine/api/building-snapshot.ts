@@ -4,6 +4,7 @@
  */
 
 import type { PoiLayerState } from './poi-commands'
+import { createInitialPoiStatusState, type PoiStatusState } from './poi-status-commands'
 import { createInitialStyleState, type SceneStyleState } from './style-commands'
 
 /** x, y, z (read-only, so a valtio snapshot of it type-checks where the engine's does). */
@@ -250,6 +251,8 @@ export interface BuildingSnapshot {
   readonly gml: GmlState
   /** The POIs drawn in the building (issue 16). */
   readonly pois: PoiLayerState
+  /** Device statuses of the POIs (issue 17). */
+  readonly poiStatuses: PoiStatusState
   /** Sky, weather, ground, fog and lights (issue 19); kept across buildings. */
   readonly style: SceneStyleState
   /** Null until the scene has a canvas to render into. */
@@ -311,6 +314,7 @@ export function createInitialBuildingSnapshot(): BuildingSnapshot {
     camera: defaultBuildingCamera,
     gml: createInitialGmlState(),
     pois: createInitialPoiLayerState(),
+    poiStatuses: createInitialPoiStatusState(),
     style: createInitialStyleState(),
     render: null,
   }

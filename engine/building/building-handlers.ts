@@ -9,6 +9,7 @@ import {
   createInitialPoiLayerState,
 } from '../api/building-snapshot'
 import type { CommandHandlers } from '../api/commands'
+import { createInitialPoiStatusState } from '../api/poi-status-commands'
 import type { SceneStyle } from '../api/style-commands'
 import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
@@ -22,6 +23,7 @@ import { BuildingScene } from './building-scene'
 import { BuildingView } from './building-view'
 import { placementProblem } from './gml-placement'
 import { createBuildingPoiHandlers } from './pois/poi-handlers'
+import { createBuildingPoiStatusHandlers } from './pois/poi-status-handlers'
 import { StyleController } from './style/style-controller'
 import { createBuildingStyleHandlers } from './style/style-handlers'
 import { BuildingPoiLayer } from './pois/poi-layer'
@@ -81,6 +83,7 @@ export function createBuildingHandlers(
       building: {
         ...base,
         pois: pois?.state() ?? createInitialPoiLayerState(),
+        poiStatuses: pois?.statusState() ?? createInitialPoiStatusState(),
         style: style.state(),
         camera: cameraState(),
         render: renderState,
@@ -169,6 +172,7 @@ export function createBuildingHandlers(
       pickSurface: (x, y) => openScene().pick(view.rayAt(x, y), false),
       requireCanvas,
     }),
+    ...createBuildingPoiStatusHandlers({ layer: poiLayer }),
     'building.open': async ({ description }) => {
       checkDescription(description)
       closeScene()

@@ -135,7 +135,7 @@ export class BuildingScene {
   }
 
   /** The building part of the snapshot (camera and render filled in by the handlers). */
-  snapshot(): Omit<BuildingSnapshot, 'camera' | 'render' | 'pois' | 'style'> {
+  snapshot(): Omit<BuildingSnapshot, 'camera' | 'render' | 'pois' | 'poiStatuses' | 'style'> {
     const visibility = this.visibility()
     return {
       isOpen: true,

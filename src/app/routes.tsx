@@ -89,6 +89,8 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   // One component for every /bim4 page, so React keeps the editor (engine, canvas, scene)
   // mounted while the user moves between its modules and tabs.
   bim4Poi: Bim4Page,
+  bim4PoiDevices: Bim4Page,
+  bim4PoiAlarms: Bim4Page,
   bim4Model: Bim4Page,
   bim4Gml: Bim4Page,
   bim4Location: Bim4Page,

@@ -763,6 +763,9 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'alarm.alreadyAcknowledged': msg({ message: 'This alarm has already been acknowledged.' }),
   'alarm.alreadyCleared': msg({ message: 'This alarm has already been cleared.' }),
   'alarm.nameTheDevice': msg({ message: 'Name the device: device_id, or its POI (poi_id).' }),
+  'iot.tooManyStreams': msg({
+    message: 'At most {maximum} live streams may be open at once; close another tab.',
+  }),
   'style.colorMalformed': msg({
     message: 'Expected a colour written as rgba(red, green, blue, alpha).',
   }),

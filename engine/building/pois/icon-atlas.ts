@@ -5,8 +5,15 @@ const CELL = 64
 const COLUMNS = 16
 
 /** Cells drawn by the engine itself, before the templates' icons. */
-export const ICON_CELL = { cluster: 0, selectedRing: 1, hoveredRing: 2, fallback: 3 } as const
-const FIRST_TEMPLATE_CELL = 4
+export const ICON_CELL = {
+  cluster: 0,
+  selectedRing: 1,
+  hoveredRing: 2,
+  fallback: 3,
+  /** A white disc, tinted with a device status colour behind a marker (poi-statuses.ts). */
+  statusDisc: 4,
+} as const
+const FIRST_TEMPLATE_CELL = 5
 
 /**
  * One texture with every template's icon, so all 2D markers draw in one call. Each template
@@ -103,6 +110,7 @@ export class IconAtlas {
       context.stroke()
     }
     disc(ICON_CELL.cluster, '#1565c0', '#ffffff', CELL / 2 - 4)
+    disc(ICON_CELL.statusDisc, '#ffffff', '#ffffff', CELL / 2 - 4)
     const ring = (cell: number, colour: string) => {
       const { x, y } = this.origin(cell)
       context.beginPath()

@@ -1,12 +1,14 @@
 import { Group, Matrix4, type PerspectiveCamera, type Vector2 } from 'three'
 import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import type { PoiLayerState, PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
+import type { PoiStatusEntry, PoiStatusState } from '../../api/poi-status-commands'
 import type { WorkerPool } from '../../workers/create-worker-client'
 import { ICON_CELL, IconAtlas } from './icon-atlas'
 import { LabelAtlas } from './label-atlas'
 import { placeLabels } from './poi-labels'
 import { PoiModels } from './poi-models'
 import { PoiRecords } from './poi-records'
+import { PoiStatuses } from './poi-statuses'
 import { ClusterGrid, DeclutterGrid, nearestProjected, projectAll } from './poi-screen'
 import { ScreenQuadBatch } from './screen-quad-batch'
 
@@ -43,6 +45,7 @@ export interface PoiLayerDependencies {
 export class BuildingPoiLayer {
   readonly group = new Group()
   private readonly records = new PoiRecords()
+  private readonly statuses = new PoiStatuses()
   private readonly looks = new Map<string, PoiTemplateLook>()
   private readonly icons: IconAtlas
   private readonly labels = new LabelAtlas()
@@ -94,6 +97,16 @@ export class BuildingPoiLayer {
       ghostCount: this.ghosts.length,
       failedTemplateIds: this.models.failedTemplateIds(),
     }
+  }
+
+  /** The device statuses' snapshot part. */
+  statusState(): PoiStatusState {
+    return this.statuses.state()
+  }
+
+  /** Sets device statuses (see `PoiStatusCommands`). */
+  setStatuses(entries: readonly PoiStatusEntry[], replace: boolean): void {
+    if (this.statuses.set(entries, replace)) this.changed(false)
   }
 
   /** A POI by id. */
@@ -324,6 +337,12 @@ export class BuildingPoiLayer {
           ? ICON_CELL.selectedRing
           : -1
     const isModel = this.asModel[index] === 1
+    const statusTint = this.statuses.tintOf(poi.id)
+    if (statusTint !== undefined) {
+      const size = MARKER_PIXELS + (this.statuses.isAlarm(poi.id) ? 26 : 14)
+      const rect = this.icons.rectOf(ICON_CELL.statusDisc)
+      this.markerBatch.push(x, y, z, rect, 0, 0, size, size, statusTint)
+    }
     if (ring >= 0) {
       const size = MARKER_PIXELS + 14
       this.markerBatch.push(x, y, z, this.icons.rectOf(ring), 0, 0, size, size, WHITE)
@@ -354,7 +373,8 @@ export class BuildingPoiLayer {
   }
 
   private isHighlighted(id: string): boolean {
-    return id === this.hoveredId || this.selected.has(id)
+    // a POI in alarm is never folded into a cluster: it must stay findable
+    return id === this.hoveredId || this.selected.has(id) || this.statuses.isAlarm(id)
   }
 
   /** Recomputes which POIs are drawn, and the 3D instances, after a change. */

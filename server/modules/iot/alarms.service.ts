@@ -13,6 +13,8 @@ import type { AuthUser } from '../accounts/users.service'
 import { type Clock, timestampOf } from '../time/clock'
 import { applyStatus } from './device-status'
 import { alarmOf } from './iot-records'
+import { publishAlarm, publishStatusOutcome } from './live-events'
+import type { LiveHub } from './live-hub'
 
 type AddInput = z.output<typeof addAlarmBodySchema>
 type UpdateInput = z.output<typeof updateAlarmBodySchema>
@@ -36,8 +38,10 @@ export function createAlarmsService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: ProjectAccess
+  /** The live stream: changes are published after their commit. */
+  live?: LiveHub
 }): AlarmsService {
-  const { database, clock, access } = dependencies
+  const { database, clock, access, live } = dependencies
   const { db } = database
   const now = () => timestampOf(clock.nowMs())
   const notFound = () => new AppError('notFound', 'alarm.notFound')
@@ -71,26 +75,31 @@ export function createAlarmsService(dependencies: {
       else throw fieldError('validation', 'device_id', 'alarm.nameTheDevice')
       const device = await query.executeTakeFirst()
       if (!device) throw new AppError('notFound', 'iot.deviceNotFound')
-      const alarmId = await db.transaction().execute(async (transaction) => {
+      const nowIso = now()
+      const subject = {
+        id: device.id,
+        projectId: device.project_id,
+        poiId: device.poi_id,
+        devicecode: device.devicecode,
+      }
+      const outcome = await db.transaction().execute(async (transaction) => {
         try {
           await access.lockEditable(transaction, user, device.project_id)
         } catch (error) {
           if (error instanceof AppError) throw new AppError('notFound', 'iot.deviceNotFound')
           throw error
         }
-        const outcome = await applyStatus(
-          transaction,
-          {
-            id: device.id,
-            projectId: device.project_id,
-            poiId: device.poi_id,
-            devicecode: device.devicecode,
-          },
-          { code: input.code, nowIso: now(), source: 'manual', note: input.note },
-        )
-        return outcome.alarmId!
+        return applyStatus(transaction, subject, {
+          code: input.code,
+          nowIso,
+          source: 'manual',
+          note: input.note,
+        })
       })
-      return load(alarmId)
+      if (live !== undefined) {
+        await publishStatusOutcome(live, db, subject, input.code, nowIso, outcome)
+      }
+      return load(outcome.alarmId!)
     },
 
     async update(user, input) {
@@ -116,12 +125,17 @@ export function createAlarmsService(dependencies: {
         .where('state', '=', row.state)
         .executeTakeFirst()
       if (Number(updated.numUpdatedRows) === 0) throw new AppError('conflict', 'error.conflict')
-      return load(row.id)
+      const alarm = await load(row.id)
+      if (live !== undefined) publishAlarm(live, alarm)
+      return alarm
     },
 
     async remove(user, id) {
       const row = await editableAlarm(user, id)
       const deleted = await db.deleteFrom('iot_alarms').where('id', '=', row.id).executeTakeFirst()
+      if (live !== undefined && Number(deleted.numDeletedRows) > 0) {
+        live.publish(row.project_id, { type: 'alarmDeleted', id: row.id })
+      }
       return { deleted: Number(deleted.numDeletedRows) }
     },
 

@@ -6,6 +6,8 @@ import { applyStatus } from './device-status'
 import type { AuthenticatedDevice, DevicesService } from './devices.service'
 import { readAttributes, readTelemetry } from './ingest-payload'
 import type { IotSettings } from './iot-settings'
+import { publishStatusOutcome, publishTelemetry } from './live-events'
+import type { LiveHub } from './live-hub'
 import { createSqliteIngestQueue } from './sqlite-ingest-queue'
 import type { TelemetryStore } from './telemetry-store'
 
@@ -36,8 +38,10 @@ export function createIngestService(dependencies: {
   devices: DevicesService
   store: TelemetryStore
   settings: Pick<IotSettings, 'deviceRequestsPerSecond' | 'deviceRequestBurst'>
+  /** The live stream; what was written is published to it after the commit. */
+  live?: LiveHub
 }): IngestService {
-  const { database, clock, devices, store, settings } = dependencies
+  const { database, clock, devices, store, settings, live } = dependencies
   const limiter = createDeviceRateLimiter({
     perSecond: settings.deviceRequestsPerSecond,
     burst: settings.deviceRequestBurst,
@@ -70,30 +74,40 @@ export function createIngestService(dependencies: {
     const batch = readTelemetry(body, nowMs)
     const nowIso = timestampOf(nowMs)
     if (queue !== undefined && batch.status === undefined) {
-      return { count: await queue.write(device.id, batch.messages, nowMs) }
+      const count = await queue.write(device.id, batch.messages, nowMs)
+      if (live !== undefined) publishTelemetry(live, device, batch.messages)
+      return { count }
     }
-    return database.db.transaction().execute(async (transaction) => {
+    const { count, outcome } = await database.db.transaction().execute(async (transaction) => {
       const count = await store.write(transaction, device.id, batch.messages)
       await transaction
         .updateTable('iot_devices')
         .set({ last_seen_at: nowIso })
         .where('id', '=', device.id)
         .execute()
-      if (batch.status !== undefined) {
-        await applyStatus(transaction, device, {
-          code: batch.status.code,
-          nowIso,
-          source: 'device',
-        })
-      }
-      return { count }
+      const outcome =
+        batch.status === undefined
+          ? undefined
+          : await applyStatus(transaction, device, {
+              code: batch.status.code,
+              nowIso,
+              source: 'device',
+            })
+      return { count, outcome }
     })
+    if (live !== undefined) {
+      publishTelemetry(live, device, batch.messages)
+      if (outcome !== undefined && batch.status !== undefined) {
+        await publishStatusOutcome(live, database.db, device, batch.status.code, nowIso, outcome)
+      }
+    }
+    return { count }
   }
 
   const attributesOf = async (device: AuthenticatedDevice, body: unknown) => {
     const batch = readAttributes(body)
     const nowIso = timestampOf(clock.nowMs())
-    return database.db.transaction().execute(async (transaction) => {
+    const { count, outcome } = await database.db.transaction().execute(async (transaction) => {
       if (batch.values.length > 0) {
         await transaction
           .insertInto('iot_attributes')
@@ -118,11 +132,16 @@ export function createIngestService(dependencies: {
         .set({ last_seen_at: nowIso })
         .where('id', '=', device.id)
         .execute()
-      if (batch.status !== undefined) {
-        await applyStatus(transaction, device, { code: batch.status, nowIso, source: 'device' })
-      }
-      return { count: batch.values.length }
+      const outcome =
+        batch.status === undefined
+          ? undefined
+          : await applyStatus(transaction, device, { code: batch.status, nowIso, source: 'device' })
+      return { count: batch.values.length, outcome }
     })
+    if (live !== undefined && outcome !== undefined && batch.status !== undefined) {
+      await publishStatusOutcome(live, database.db, device, batch.status, nowIso, outcome)
+    }
+    return { count }
   }
 
   return {

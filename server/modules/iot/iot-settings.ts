@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { liveHeartbeatMs } from '../../../contract/iot-live'
 
 /**
  * Retention of the time series and the per-device ingest rate (docs/configuration.md "IoT"),
@@ -15,6 +16,8 @@ export interface IotSettings {
   deviceRequestsPerSecond: number
   /** … and at once after a quiet spell. */
   deviceRequestBurst: number
+  /** How often a live stream writes a heartbeat and checks its reader's access again. */
+  liveHeartbeatMs: number
 }
 
 const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
@@ -32,6 +35,7 @@ export const iotEnvironmentShape = {
   IOT_HOUR_RETENTION_DAYS: wholeNumber('IOT_HOUR_RETENTION_DAYS', 1, 36_500, 1_825),
   IOT_DEVICE_REQUESTS_PER_SECOND: wholeNumber('IOT_DEVICE_REQUESTS_PER_SECOND', 1, 100_000, 10),
   IOT_DEVICE_REQUEST_BURST: wholeNumber('IOT_DEVICE_REQUEST_BURST', 1, 1_000_000, 30),
+  IOT_LIVE_HEARTBEAT_MS: wholeNumber('IOT_LIVE_HEARTBEAT_MS', 100, 600_000, liveHeartbeatMs),
 }
 
 const dayMs = 86_400_000
@@ -48,5 +52,6 @@ export function iotSettingsOf(
     hourRetentionMs: values.IOT_HOUR_RETENTION_DAYS * dayMs,
     deviceRequestsPerSecond: values.IOT_DEVICE_REQUESTS_PER_SECOND,
     deviceRequestBurst: values.IOT_DEVICE_REQUEST_BURST,
+    liveHeartbeatMs: values.IOT_LIVE_HEARTBEAT_MS,
   }
 }

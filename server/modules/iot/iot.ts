@@ -7,6 +7,7 @@ import { createDevicesService, type DevicesService } from './devices.service'
 import { createIngestService, type IngestService } from './ingest.service'
 import { sweepTelemetry } from './iot-retention'
 import type { IotSettings } from './iot-settings'
+import { createLiveHub, type LiveHub } from './live-hub'
 import { createMqttIngest, type MqttIngest } from './mqtt/mqtt-ingest'
 import type { MqttSettings } from './mqtt/mqtt-settings'
 import { createTelemetryStore } from './telemetry-store'
@@ -20,6 +21,8 @@ export interface IotServices {
   mqtt: MqttIngest
   timeseries: TimeseriesService
   alarms: AlarmsService
+  /** The live stream's fan-out (contract/iot-live.ts). */
+  live: LiveHub
 }
 
 /** How often old points and rollups are swept. */
@@ -49,7 +52,8 @@ export function composeIot(
     // the broker's credentials follow the tokens (`mqtt` is made below, called only later)
     onTokensChanged: async () => mqtt.syncCredentials(),
   })
-  const ingest = createIngestService({ database, clock, devices, store, settings })
+  const live = createLiveHub(() => clock.nowMs())
+  const ingest = createIngestService({ database, clock, devices, store, settings, live })
   const mqtt = createMqttIngest({ ...parts.mqtt, devices, ingest, log: app.log })
   // the database is migrated before `ready`: the broker starts with the tokens in force
   app.addHook('onReady', async () => mqtt.start())
@@ -76,6 +80,7 @@ export function composeIot(
     ingest,
     mqtt,
     timeseries: createTimeseriesService({ database, access }),
-    alarms: createAlarmsService({ database, clock, access }),
+    alarms: createAlarmsService({ database, clock, access, live }),
+    live,
   }
 }

@@ -8,6 +8,7 @@ import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerIotRoutes } from './iot'
 import { registerIotIngestRoutes } from './iot-ingest'
+import { registerIotLiveRoutes } from './iot-live'
 import { registerVideoRoutes } from './video'
 import { registerNoticeRoutes } from './notice'
 import { registerOfflinePackageRoutes } from './offline-package'
@@ -55,6 +56,8 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerDrawRoutes,
   registerIotRoutes,
   registerIotIngestRoutes,
+  (app, services) =>
+    registerIotLiveRoutes(app, services, { heartbeatMs: app.deps.config.iot.liveHeartbeatMs }),
   registerVideoRoutes,
   registerOrderRoutes,
   registerOfflinePackageRoutes,

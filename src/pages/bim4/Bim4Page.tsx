@@ -14,6 +14,9 @@ import { plannedPageDescriptions } from '../planned/planned-descriptions'
 import { TemplateList } from '../../components/templates/TemplateList'
 import { buildingSession, requestSceneReload } from './building-session'
 import { GmlPathPanel } from './gml/GmlPathPanel'
+import { IotAlarmsPanel } from './iot/IotAlarmsPanel'
+import { IotDevicesPanel } from './iot/IotDevicesPanel'
+import { useIotLive } from './iot/use-iot-live'
 import { chooseRouteEndAtPoint } from './gml/route-ends'
 import { VisitToolsPanel } from './gml/VisitToolsPanel'
 import { ModelLibraryPanel } from './model/ModelLibraryPanel'
@@ -97,7 +100,10 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   // leave 'No building is open.' in the status bar).
   const isBuildingOpen = useSnapshot(sceneStore).building.isOpen
   usePoiScene(isBuildingOpen ? engine : null, 'building', session.projectId)
-  const isPoiModule = module.id === 'poi'
+  // devices, their live statuses on the POIs and alarms (issue 17), in every module
+  useIotLive(engine, isBuildingOpen, session.projectId)
+  // the devices and alarms tabs of the POI module do not edit POIs
+  const isPoiModule = module.id === 'poi' && tab.id === 'inventory'
   useEffect(() => {
     if (!isPoiModule) resetPoiEditing()
   }, [isPoiModule])
@@ -196,6 +202,8 @@ function ModuleContent({
   const { projectId } = useSnapshot(currentProject)
   const projectName = useSnapshot(buildingSession).project?.name
   if (moduleId === 'model') return <ModelLibraryPanel />
+  if (moduleId === 'poi' && tabId === 'devices') return <IotDevicesPanel />
+  if (moduleId === 'poi' && tabId === 'alarms') return <IotAlarmsPanel />
   if (moduleId === 'poi') return <PoiModulePanel />
   if (moduleId === 'gml') return <GmlPathPanel />
   if (moduleId === 'style') {

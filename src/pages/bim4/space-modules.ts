@@ -53,7 +53,12 @@ export const spaceModules: readonly SpaceModule[] = [
     id: 'poi',
     label: msg`POI`,
     path: '/bim4/poi',
-    tabs: [tab('inventory', msg`POI inventory`, '/bim4/poi')],
+    tabs: [
+      tab('inventory', msg`POI inventory`, '/bim4/poi'),
+      // the live twin (issue 17): the devices behind the POIs and their alarms
+      tab('devices', msg`IoT devices`, '/bim4/poi/devices'),
+      tab('alarms', msg`Alarms`, '/bim4/poi/alarms'),
+    ],
   },
   {
     id: 'gml',
