@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import { enableTestApi, startSignedIn } from './support/accounts'
 import { citySnapshot, createCityProject, enterCityProject, openCityModule } from './support/city'
-import { createEditor, postApi, useEnglish } from './project-helpers'
+import { createEditor, postApi, chooseEnglish } from './project-helpers'
 
 /**
  * Issue 19 in the city as a user meets it: a new editor tilts the map until the sky shows,
@@ -69,7 +69,7 @@ test('a user styles the city: the sky, weather and light are drawn on the map an
   test.setTimeout(240_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const account = await createEditor(request)
   const { token } = await startSignedIn(page, request, account.name, account.password)
