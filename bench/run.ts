@@ -21,6 +21,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'flood-poi-list': async () => (await import('./flood/flood-poi-list')).runFloodPoiListBench(),
   templates: async () => (await import('./templates/templates-list')).runTemplatesBench(),
   'style-frames': async () => (await import('./style-frames')).runStyleFramesBench(),
+  'city-style-frames': async () => (await import('./city-style-frames')).runCityStyleFramesBench(),
   'poi-building-frames': async () =>
     (await import('./poi-building-frames')).runPoiBuildingFramesBench(),
   'template-zip-health': async () =>

@@ -207,6 +207,12 @@ export type StyleSettingPatch = Partial<Omit<StyleSetting, 'version'>>
 /** The default colour (SPEC §9: rgba white at half opacity). */
 export const defaultStyleColor = 'rgba(255, 255, 255, 0.5)'
 
+/**
+ * The route's colour until one is chosen: the red the GML route has always been drawn in
+ * (SPEC §9's default colour, white at half opacity, would hardly show on a light scene).
+ */
+export const defaultPathColor = 'rgba(255, 59, 48, 1)'
+
 /** SPEC §9 fallback intensities, used when a stored intensity cannot be read. */
 export const directionalIntensityFallback = 0.01
 export const hemisphereIntensityFallback = 0.05
@@ -236,7 +242,7 @@ export const defaultStyleSetting: StyleSetting = {
   min_zoom_factor: 1,
   max_zoom_factor: 1,
   wheel_scale: 1,
-  path_color: defaultStyleColor,
+  path_color: defaultPathColor,
 }
 
 /** A project's setting as stored, with when it changed. */

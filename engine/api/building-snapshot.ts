@@ -200,6 +200,8 @@ export interface GmlState {
   placement: GmlPlacement
   /** The route drawn now, or null. */
   route: GmlRoute | null
+  /** The colour the route is drawn in (the style's path colour; red without one). */
+  routeColor: { r: number; g: number; b: number; a: number }
 }
 
 /** What the camera looks at, for the UI's zoom controls. */
@@ -271,6 +273,9 @@ export const defaultBuildingCamera: BuildingCameraState = {
   wheelScale: 1,
 }
 
+/** The route's colour when the style names none (#ff3b30). */
+export const defaultGmlRouteColor = { r: 255, g: 59, b: 48, a: 1 } as const
+
 /** The GML part before any file is loaded. */
 export function createInitialGmlState(): GmlState {
   return {
@@ -283,6 +288,7 @@ export function createInitialGmlState(): GmlState {
     displayMode: 1,
     placement: { offset: [0, 0, 0], rotationDeg: 0, scale: 1 },
     route: null,
+    routeColor: defaultGmlRouteColor,
   }
 }
 

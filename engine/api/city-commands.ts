@@ -9,13 +9,18 @@ import type {
 import type { DrawCommands } from './draw-commands'
 import type { PoiCommands } from './poi-commands'
 import type { CityPoiDragCommands } from './poi-drag-commands'
+import type { StyleCommands } from './style-commands'
 
 /**
  * Commands of the city half of the engine (MapLibre basemap, deck.gl, 3D Tiles), POIs included
  * (`city.setPois` …, see poi-commands.ts). `EngineCommands` extends this map, so each entry
  * needs a handler in engine/city.
  */
-export interface CityCommands extends PoiCommands<'city'>, CityPoiDragCommands, DrawCommands {
+export interface CityCommands
+  extends PoiCommands<'city'>,
+    CityPoiDragCommands,
+    DrawCommands,
+    StyleCommands<'city'> {
   /**
    * Gives the engine the element the city map lives in (null to let it go, which closes an open
    * city). MapLibre creates its own canvas inside it, so the element should be empty and sized.

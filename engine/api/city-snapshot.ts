@@ -1,6 +1,7 @@
 import { createInitialPoiLayerState } from './building-snapshot'
 import { createInitialDrawState, type DrawLayerState } from './draw-commands'
 import type { PoiLayerState } from './poi-commands'
+import { createInitialStyleState, type SceneStyleState } from './style-commands'
 
 /**
  * The basemap under the city: the offline default style (built by the UI from shipped Natural
@@ -203,6 +204,8 @@ export interface CitySnapshot {
   readonly pois: ReadonlyPoiLayerState
   /** The draw tool, the shape just drawn and the saved shapes shown (issue 18). */
   readonly draw: DrawLayerState
+  /** The scene style in force: sky, fog, lights, weather (issue 19). */
+  readonly style: SceneStyleState
   /**
    * Where the open city's tile files were parsed: contents in the parse workers, tileset.json
    * files on the main thread (issue #7: content parsing stays off the main thread).
@@ -248,6 +251,7 @@ export function createInitialCitySnapshot(): CitySnapshot {
     frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     pois: createInitialPoiLayerState(),
     draw: createInitialDrawState(),
+    style: createInitialStyleState(),
     tileParsing: {
       contentsParsedInWorkers: 0,
       contentsParsedOnMainThread: 0,

@@ -46,6 +46,11 @@ export interface SceneStyle {
   zoomFactors: { min: number; max: number }
   /** SPEC §9 wheel scale option (1…2.5); the zoom speed is this × 0.5. */
   wheelScale: number
+  /**
+   * The colour of drawn paths: the building's IndoorGML shortest route (the alpha is its
+   * opacity). Without it the route keeps the engine's red.
+   */
+  pathColor?: StyleColor
 }
 
 /** The style part of a scene's snapshot. */

@@ -164,6 +164,7 @@ export function createBuildingHandlers(
     ...createBuildingStyleHandlers({
       controller: style,
       applyCamera: applyStyleCamera,
+      applyPathColor: (color) => scene?.gml.setRouteColor(color),
       requireCanvas,
     }),
     ...createBuildingPoiHandlers({
@@ -187,6 +188,7 @@ export function createBuildingHandlers(
         },
       })
       scene = opened
+      opened.gml.setRouteColor(style.state().style?.pathColor ?? null)
       publish()
       // Closed or replaced meanwhile: the answer still says what had loaded; that is no failure.
       const result = await opened.load()

@@ -15,7 +15,8 @@ import type {
   GmlStateEntry,
   Vector3Tuple,
 } from '../api/building-snapshot'
-import { createInitialGmlState } from '../api/building-snapshot'
+import { createInitialGmlState, defaultGmlRouteColor } from '../api/building-snapshot'
+import type { StyleColor } from '../api/style-commands'
 import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
 import {
@@ -124,7 +125,7 @@ export class GmlController {
       }
       this.unloadObjects()
       const inForce = placement ?? fitPlacement(network.positions, this.dependencies.modelBounds())
-      const layer = new GmlLayer(network, inForce, this.state.displayMode)
+      const layer = new GmlLayer(network, inForce, this.state.displayMode, this.state.routeColor)
       this.dependencies.parent.add(layer.group)
       const stateIndex = new Map(network.stateIds.map((id, index) => [id, index] as const))
       this.gml = { client, layer, network, stateIndex }
@@ -177,7 +178,28 @@ export class GmlController {
       networkRevision: wasLoaded ? ++lastNetworkRevision : this.state.networkRevision,
       displayMode: this.state.displayMode,
       placement: this.state.placement,
+      routeColor: this.state.routeColor,
     }
+    this.dependencies.onChange()
+  }
+
+  /**
+   * The colour the route is drawn in (the style's path colour), null for the default red.
+   * A route drawn now changes at once; later routes and networks keep it.
+   */
+  setRouteColor(color: StyleColor | null): void {
+    const routeColor = color ? { ...color } : { ...defaultGmlRouteColor }
+    const old = this.state.routeColor
+    if (
+      old.r === routeColor.r &&
+      old.g === routeColor.g &&
+      old.b === routeColor.b &&
+      old.a === routeColor.a
+    ) {
+      return
+    }
+    this.gml?.layer.setRouteColor(routeColor)
+    this.state = { ...this.state, routeColor }
     this.dependencies.onChange()
   }
 

@@ -8,6 +8,7 @@ import {
   Matrix4,
   MeshBasicMaterial,
   SphereGeometry,
+  SRGBColorSpace,
   type Vector2,
 } from 'three'
 import { Line2 } from 'three/examples/jsm/lines/Line2.js'
@@ -15,6 +16,7 @@ import { LineGeometry } from 'three/examples/jsm/lines/LineGeometry.js'
 import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js'
 import type { NetworkSnapshot } from '../../workers/indoor-route/indoor-route-api'
 import type { GmlDisplayMode, GmlPlacement } from '../api/building-snapshot'
+import type { StyleColor } from '../api/style-commands'
 import { displayModeParts, placementMatrix } from './gml-placement'
 
 /** Radius of a State's sphere, in file units (IndoorGML files are in metres in practice). */
@@ -41,7 +43,6 @@ export class GmlLayer {
   private readonly transitions: LineSegments
   private route: Line2 | null = null
   private readonly routeMaterial = new LineMaterial({
-    color: 0xff3b30,
     linewidth: ROUTE_WIDTH_PIXELS,
     depthTest: false,
     depthWrite: false,
@@ -50,7 +51,13 @@ export class GmlLayer {
   private placement: GmlPlacement
   private displayMode: GmlDisplayMode
 
-  constructor(network: NetworkSnapshot, placement: GmlPlacement, displayMode: GmlDisplayMode) {
+  constructor(
+    network: NetworkSnapshot,
+    placement: GmlPlacement,
+    displayMode: GmlDisplayMode,
+    routeColor: StyleColor,
+  ) {
+    this.setRouteColor(routeColor)
     this.group.name = 'gml-network'
     this.group.matrixAutoUpdate = false
     this.centre = centreOf(network.positions)
@@ -146,6 +153,12 @@ export class GmlLayer {
     this.route = line
     this.group.add(line)
     this.applyDisplayMode()
+  }
+
+  /** The route's colour (sRGB 0–255) and opacity (alpha 0–1). */
+  setRouteColor(color: StyleColor): void {
+    this.routeMaterial.color.setRGB(color.r / 255, color.g / 255, color.b / 255, SRGBColorSpace)
+    this.routeMaterial.opacity = color.a
   }
 
   /** Thick lines are sized in pixels, so they need the drawing buffer size before each render. */

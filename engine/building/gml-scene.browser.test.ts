@@ -101,6 +101,69 @@ describe('GML paths in the building scene', () => {
     await expect.poll(() => engine.getSnapshot().building.gml.route).toBeNull()
   })
 
+  it('draws the route in the style path colour and repaints it when the colour changes', async () => {
+    const engine = await openEngine()
+    await engine.run('gml.load', { url: twoStoreyGmlUrl })
+    await engine.run('gml.route', { from: { stateId: 'R101' }, to: { stateId: 'R201' } })
+    // only the route, seen whole
+    await engine.run('gml.setDisplayMode', { mode: 3 })
+    await engine.run('building.fitToModel', {})
+    const canvas = document.querySelector('canvas')!
+    /** Pixels near an RGB colour, read right after a render. */
+    const pixelsNear = async (rgb: readonly [number, number, number]) => {
+      await engine.run('building.countDrawnPixels')
+      const copy = document.createElement('canvas')
+      copy.width = canvas.width
+      copy.height = canvas.height
+      const context = copy.getContext('2d')!
+      context.drawImage(canvas, 0, 0)
+      const { data } = context.getImageData(0, 0, copy.width, copy.height)
+      let count = 0
+      for (let index = 0; index < data.length; index += 4) {
+        const distance =
+          Math.abs(data[index]! - rgb[0]) +
+          Math.abs(data[index + 1]! - rgb[1]) +
+          Math.abs(data[index + 2]! - rgb[2])
+        if (distance < 30) count++
+      }
+      return count
+    }
+    expect(engine.getSnapshot().building.gml.routeColor).toEqual({ r: 255, g: 59, b: 48, a: 1 })
+    await expect.poll(() => pixelsNear([255, 59, 48])).toBeGreaterThan(50)
+
+    const style = {
+      sky: 1,
+      weather: 'sunny',
+      ground: 'none',
+      fog: { isOn: false, color: { r: 0, g: 0, b: 0, a: 1 }, density: 0 },
+      ambientLight: { color: { r: 33, g: 33, b: 33, a: 1 } },
+      directionalLight: { color: { r: 255, g: 190, b: 55, a: 1 }, intensity: 0.5 },
+      hemisphereLight: {
+        skyColor: { r: 112, g: 159, b: 205, a: 1 },
+        groundColor: { r: 77, g: 75, b: 70, a: 1 },
+        intensity: 0.6,
+      },
+      visualDistance: { min: 1, max: 1e7 },
+      mouseSpeed: 1,
+      zoomFactors: { min: 1, max: 1 },
+      wheelScale: 1,
+      pathColor: { r: 20, g: 200, b: 60, a: 1 },
+    } as const
+    await engine.run('building.setStyle', { style })
+    await expect
+      .poll(() => engine.getSnapshot().building.gml.routeColor)
+      .toEqual({ r: 20, g: 200, b: 60, a: 1 })
+    await engine.run('gml.setDisplayMode', { mode: 3 })
+    await expect.poll(() => pixelsNear([20, 200, 60])).toBeGreaterThan(50)
+    expect(await pixelsNear([255, 59, 48])).toBe(0)
+
+    // a later route keeps the colour; a reset style brings the red back
+    await engine.run('gml.route', { from: { stateId: 'R201' }, to: { stateId: 'R101' } })
+    await expect.poll(() => pixelsNear([20, 200, 60])).toBeGreaterThan(50)
+    await engine.run('building.resetStyle')
+    await expect.poll(() => pixelsNear([255, 59, 48])).toBeGreaterThan(50)
+  })
+
   it('snaps picked scene points through the placement, and scales lengths with it', async () => {
     const engine = await openEngine()
     await engine.run('gml.load', { url: twoStoreyGmlUrl })

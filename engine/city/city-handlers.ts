@@ -12,6 +12,7 @@ import type { CityScene } from './city-scene'
 import type { WorkerTilesLoader } from '../workers/tile-parse-client'
 import { createDrawHandlers } from './draw/draw-handlers'
 import { createCityPoiHandlers } from './pois/poi-handlers'
+import { createCityStyleHandlers } from './style/city-style-handlers'
 
 function invalid(message: string, detail?: string): EngineError {
   return new EngineError('engine.invalidArgument', message, detail)
@@ -57,7 +58,10 @@ export function createCityHandlers(
     })
   }
 
+  const { styleInForce, ...styleHandlers } = createCityStyleHandlers(openScene, () => scene)
+
   return {
+    ...styleHandlers,
     ...createCityPoiHandlers(openScene),
     ...createDrawHandlers(openScene),
     'city.attachContainer': async ({ container: element }) => {
@@ -104,6 +108,7 @@ export function createCityHandlers(
         keepDrawingBuffer: args.keepDrawingBuffer ?? false,
         publish: patchCity,
         tilesLoader,
+        style: styleInForce(),
       })
       return undefined
     },

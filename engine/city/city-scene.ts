@@ -28,6 +28,8 @@ import { CityPois } from './pois/city-pois'
 import { PoiDragHold } from './pois/poi-drag'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
 import { TilesetStreams } from './tileset-streams'
+import type { SceneStyle } from '../api/style-commands'
+import { CityStyle } from './style/city-style'
 
 export type { CityPatch } from './city-scene-parts'
 export { createCityTilesLoader } from './tileset-stream'
@@ -67,6 +69,8 @@ export interface CitySceneOptions {
   tilesLoader: WorkerTilesLoader
   /** Receives every change of the city snapshot (the engine publishes once per frame). */
   publish(patch: CityPatch): void
+  /** The style to draw the city with (null: the neutral look). */
+  style: SceneStyle | null
 }
 
 /**
@@ -94,6 +98,8 @@ export class CityScene {
   readonly poiDrag: PoiDragHold
   /** Drawing and the saved areas and paths (issue 18). */
   readonly draw: CityDraw
+  /** Sky, fog, lights and weather (issue 19). */
+  readonly style: CityStyle
   private readonly disposeFramePacing: () => void
   private isDisposed = false
   private renderedFrameCount = 0
@@ -165,6 +171,12 @@ export class CityScene {
       (id) => this.pois.isSelected(id),
     )
     this.draw = new CityDraw(context)
+    this.style = new CityStyle({
+      map: this.map,
+      gl,
+      publish: context.publish,
+      setControls: (controls) => this.camera.setControls(controls),
+    })
 
     this.map.on('render', () => this.onRender())
     this.publish({
@@ -179,6 +191,7 @@ export class CityScene {
       frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     })
     this.camera.publish()
+    if (options.style) this.style.apply(options.style)
     // A failed basemap is already published in the snapshot; the open itself succeeds.
     this.setBasemap(options.basemap).catch(() => {})
     this.updateLayers()
@@ -263,6 +276,7 @@ export class CityScene {
     this.mapControls.dispose()
     this.pois.dispose()
     this.draw.dispose()
+    this.style.dispose()
     this.map.remove()
     this.tilesLoader.forgetPrefetches()
     this.selection.dispose()
@@ -285,6 +299,7 @@ export class CityScene {
     layers.push(...this.draw.layers())
     layers.push(...this.pois.layers())
     this.overlay.setProps({ layers })
+    this.style?.keepOnTop()
     this.streams.publish()
   }
 

@@ -54,15 +54,18 @@ uniform vec4 flags;
 uniform float alphaCutoff;
 uniform vec3 pickingColor;
 uniform int drawMode;
+// The scene style's lights (tile-mesh-renderer's TileLighting), in the shader's sRGB units.
+uniform vec3 ambientLight;
+uniform vec3 sunLight;
+uniform vec3 sunDirection;
+uniform vec3 hemisphereSky;
+uniform vec3 hemisphereGround;
 in vec2 vTexCoord;
 in vec4 vColor;
 in vec3 vNormal;
 in vec3 vPosition;
 in float vDepth;
 out vec4 fragColor;
-
-// Sun from the south-east, high: walls facing it are lit, the others keep some light.
-const vec3 lightDirection = vec3(0.35, -0.45, 0.82);
 
 void main(void) {
   vec4 color = vColor * baseColor;
@@ -85,8 +88,10 @@ void main(void) {
     vec3 surfaceNormal = flags.y > 0.5
       ? normalize(vNormal)
       : normalize(cross(dFdx(vPosition), dFdy(vPosition)));
-    float diffuse = abs(dot(surfaceNormal, normalize(lightDirection)));
-    color.rgb *= 0.55 + 0.45 * diffuse;
+    // abs: tiles often carry normals facing inwards; a wall is lit from either side.
+    float diffuse = abs(dot(surfaceNormal, sunDirection));
+    vec3 hemisphere = mix(hemisphereGround, hemisphereSky, surfaceNormal.z * 0.5 + 0.5);
+    color.rgb *= ambientLight + sunLight * diffuse + hemisphere;
   }
   fragColor = vec4(color.rgb, 1.0);
 }
@@ -106,7 +111,43 @@ interface ProgramInfo {
     pickingColor: WebGLUniformLocation | null
     drawMode: WebGLUniformLocation | null
     baseColorTexture: WebGLUniformLocation | null
+    ambientLight: WebGLUniformLocation | null
+    sunLight: WebGLUniformLocation | null
+    sunDirection: WebGLUniformLocation | null
+    hemisphereSky: WebGLUniformLocation | null
+    hemisphereGround: WebGLUniformLocation | null
   }
+}
+
+/**
+ * How tiles are lit, in the shader's units (colour × strength, 0–1 per channel, summed): a
+ * flat ambient term, a sun whose light falls on faces by their angle to it, and a hemisphere
+ * that blends from the ground colour (faces looking down) to the sky colour (faces looking up).
+ */
+export interface TileLighting {
+  ambient: readonly [number, number, number]
+  sun: readonly [number, number, number]
+  /** Unit vector towards the sun in the tiles' metres (x east, y north, z up). */
+  sunDirection: readonly [number, number, number]
+  hemisphereSky: readonly [number, number, number]
+  hemisphereGround: readonly [number, number, number]
+}
+
+/** Without a style: a high sun from the south-east, walls facing away keep some light. */
+export const defaultTileLighting: TileLighting = {
+  ambient: [0.55, 0.55, 0.55],
+  sun: [0.45, 0.45, 0.45],
+  sunDirection: [0.3505, -0.4506, 0.8211],
+  hemisphereSky: [0, 0, 0],
+  hemisphereGround: [0, 0, 0],
+}
+
+const lightings = new WeakMap<WebGL2RenderingContext, TileLighting>()
+
+/** Sets how the tiles of one GL context (one city map) are lit from the next frame on. */
+export function setTileLighting(gl: WebGL2RenderingContext, lighting: TileLighting | null): void {
+  if (lighting) lightings.set(gl, lighting)
+  else lightings.delete(gl)
 }
 
 /** GPU copies of one tile mesh. */
@@ -161,6 +202,11 @@ function programFor(gl: WebGL2RenderingContext): ProgramInfo {
       pickingColor: uniform('pickingColor'),
       drawMode: uniform('drawMode'),
       baseColorTexture: uniform('baseColorTexture'),
+      ambientLight: uniform('ambientLight'),
+      sunLight: uniform('sunLight'),
+      sunDirection: uniform('sunDirection'),
+      hemisphereSky: uniform('hemisphereSky'),
+      hemisphereGround: uniform('hemisphereGround'),
     },
   }
   programs.set(gl, info)
@@ -277,6 +323,12 @@ export function drawTileMeshes(
   gl.useProgram(info.program)
   gl.uniform1i(uniforms.drawMode, drawModeValues[mode])
   gl.uniform1i(uniforms.baseColorTexture, 0)
+  const lighting = lightings.get(gl) ?? defaultTileLighting
+  gl.uniform3fv(uniforms.ambientLight, lighting.ambient)
+  gl.uniform3fv(uniforms.sunLight, lighting.sun)
+  gl.uniform3fv(uniforms.sunDirection, lighting.sunDirection)
+  gl.uniform3fv(uniforms.hemisphereSky, lighting.hemisphereSky)
+  gl.uniform3fv(uniforms.hemisphereGround, lighting.hemisphereGround)
   gl.activeTexture(gl.TEXTURE0)
   for (const { gpu, draw } of draws) {
     const { mesh } = gpu

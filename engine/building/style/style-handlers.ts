@@ -1,6 +1,6 @@
 import type { CommandHandlers } from '../../api/commands'
 import { EngineError } from '../../api/errors'
-import type { SceneStyle, StyleCommands } from '../../api/style-commands'
+import type { SceneStyle, StyleColor, StyleCommands } from '../../api/style-commands'
 import type { StyleController } from './style-controller'
 import { styleProblem } from './style-values'
 
@@ -11,6 +11,8 @@ export interface StyleHandlerDependencies {
   controller: StyleController
   /** Applies the camera part of a style (distances, factors, wheel) and publishes it. */
   applyCamera(style: SceneStyle | null): void
+  /** Draws paths (the GML route) in the style's path colour (null: the default). */
+  applyPathColor(color: StyleColor | null): void
   requireCanvas(): void
 }
 
@@ -18,6 +20,7 @@ export interface StyleHandlerDependencies {
 export function createBuildingStyleHandlers({
   controller,
   applyCamera,
+  applyPathColor,
   requireCanvas,
 }: StyleHandlerDependencies): StyleHandlers {
   return {
@@ -27,10 +30,12 @@ export function createBuildingStyleHandlers({
       // a copy: the caller's object (a UI store's) may change after the command
       const copy = structuredClone(style)
       applyCamera(copy)
+      applyPathColor(copy.pathColor ?? null)
       controller.apply(copy)
     },
     'building.resetStyle': async () => {
       applyCamera(null)
+      applyPathColor(null)
       controller.reset()
     },
     'building.sampleStylePixels': async () => {

@@ -21,6 +21,11 @@ import { CityMapStatus } from './CityMapStatus'
 import { CityStatusBar } from './CityStatusBar'
 import { CityMapControls } from './map-controls/CityMapControls'
 import { BasemapTab } from './basemap/BasemapTab'
+import {
+  CityModelSettingTab,
+  CityOtherSettingTab,
+  CityPersonalSettingTab,
+} from './style/CityStylePanels'
 import { ModelPoiTab } from './model-poi/ModelPoiTab'
 import { MonomerTab } from './monomer/MonomerTab'
 import { ObliqueTab } from './oblique/ObliqueTab'
@@ -240,6 +245,9 @@ function CityTabContent({
   if (tab.id === 'monomer') return <MonomerTab />
   if (tab.id === 'poi') return <ModelPoiTab />
   if (tab.id === 'basemap') return <BasemapTab />
+  if (tab.id === 'model') return <CityModelSettingTab />
+  if (tab.id === 'personal') return <CityPersonalSettingTab />
+  if (tab.id === 'other') return <CityOtherSettingTab />
   if (tab.id === 'manage') return <CityPoiManageTab />
   if (tab.id === 'inventory') return <CityPoiInventoryTab />
   if (tab.id === 'monomerPoi') return <CityMonomerPoiTab />

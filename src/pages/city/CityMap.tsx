@@ -6,6 +6,7 @@ import { useEngine } from '../../engine-bridge'
 import type { Language } from '../../i18n/languages'
 import { useCityProjectStore } from './city-context'
 import { frameTilesets } from './city-actions'
+import { loadProjectStyle } from '../bim4/style/style-store'
 import { engineBasemap, projectCenter, tilesetSource } from './city-project-store'
 
 /** A press that moves further than this is a drag of the map, not a click on it. */
@@ -47,6 +48,9 @@ export function CityMap({ onMapClick, onMapPointerMove }: CityMapProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reopening on every store change would reload all tiles
   useEffect(() => {
     if (loadState !== 'ready' || !projectId) return
+    let isCurrent = true
+    // the engine keeps the style for the map it opens next: both start together
+    void loadProjectStyle(engine, projectId, { scene: 'city', isCurrent: () => isCurrent })
     const tilesets = store.tilesets.flatMap((tileset) => {
       const source = tilesetSource(tileset)
       return source ? [source] : []
@@ -68,6 +72,7 @@ export function CityMap({ onMapClick, onMapPointerMove }: CityMapProps) {
         // the failure is in snapshot.lastError, which the status bar shows
       })
     return () => {
+      isCurrent = false
       void engine.run('city.close').catch(() => undefined)
     }
   }, [engine, loadState, projectId])

@@ -106,9 +106,9 @@ export const cityModules: readonly CityModule[] = [
       'M12 3a9 9 0 1 0 0 18c1.5 0 2-1 2-2s-1-2 0-3 3 0 4-1 3-2 3-4a9 9 0 0 0-9-8z M7.5 11.5h.01 M10 7.5h.01 M15 7.5h.01',
     tabs: [
       { id: 'basemap', title: msg`Basemap setting`, isBuilt: true },
-      { id: 'model', title: msg`Model setting`, isBuilt: false },
-      { id: 'personal', title: msg`Personal setting`, isBuilt: false },
-      { id: 'other', title: msg`Other setting`, isBuilt: false },
+      { id: 'model', title: msg`Model setting`, isBuilt: true },
+      { id: 'personal', title: msg`Personal setting`, isBuilt: true },
+      { id: 'other', title: msg`Other setting`, isBuilt: true },
     ],
     defaultTabId: 'basemap',
   },

@@ -41,6 +41,7 @@ export function sceneStyleOf(setting: StyleSetting): SceneStyle {
     mouseSpeed: setting.mouse_speed,
     zoomFactors: { min: setting.min_zoom_factor, max: setting.max_zoom_factor },
     wheelScale: setting.wheel_scale,
+    pathColor: colorOf(setting.path_color, defaults.path_color),
   }
 }
 

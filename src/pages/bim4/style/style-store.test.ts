@@ -12,12 +12,14 @@ import { toastStore } from '../../../ui/toast/toast-store'
 import { changeStyle, loadProjectStyle, type StyleServer, styleSession } from './style-store'
 
 /** An engine that records the styles the store shows. */
-function recordingEngine(): EngineHandle & { shown: SceneStyle[] } {
+function recordingEngine(
+  command: 'building.setStyle' | 'city.setStyle' = 'building.setStyle',
+): EngineHandle & { shown: SceneStyle[] } {
   const shown: SceneStyle[] = []
   return {
     shown,
     run: (async (name: string, args: { style: SceneStyle }) => {
-      if (name === 'building.setStyle') shown.push(args.style)
+      if (name === command) shown.push(args.style)
       return undefined
     }) as EngineHandle['run'],
   } as EngineHandle & { shown: SceneStyle[] }
@@ -108,5 +110,22 @@ describe('the building style store', () => {
     await expect.poll(() => errorTexts().length).toBe(2)
     expect(errorTexts()[1]).toContain('Failed to update the light.')
     expect(engine.shown.at(-1)?.directionalLight.color).toEqual({ r: 255, g: 190, b: 55, a: 1 })
+  })
+
+  it('draws a city project in the city scene, and a refused save of the city sky goes back too', async () => {
+    const engine = recordingEngine('city.setStyle')
+    const memory = memoryServer({ ...defaultStyleSetting, air_style: 3, fog_is_on: true })
+    await loadProjectStyle(engine, 'city-1', { server: memory.server, scene: 'city' })
+    expect(engine.shown.at(-1)).toMatchObject({ sky: 3, fog: { isOn: true } })
+    changeStyle(engine, { weather_style: 'snow' }, memory.server)
+    expect(engine.shown.at(-1)?.weather).toBe('snow')
+    await expect.poll(() => memory.stored()?.weather_style).toBe('snow')
+
+    memory.state.failNext = true
+    changeStyle(engine, { air_style: 1 }, memory.server)
+    expect(engine.shown.at(-1)?.sky).toBe(1)
+    await expect.poll(() => errorTexts().length).toBe(1)
+    expect(errorTexts()[0]).toContain('Failed to update the sky.')
+    expect(engine.shown.at(-1)?.sky).toBe(3)
   })
 })

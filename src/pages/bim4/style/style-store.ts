@@ -7,13 +7,18 @@ import type { EngineHandle } from '../../../engine-bridge'
 import { toast } from '../../../ui'
 import { sceneStyleOf, styleAreaOf, styleFailureMessages } from './scene-style'
 
+/** Which scene the style is drawn in: the building's three.js scene or the city map. */
+export type StyleScene = 'building' | 'city'
+
 /**
- * The open project's style: what the server holds (`saved`, the defaults when nothing is saved)
+ * The open project's style (a building or a city project; both edit the same `/globalsetting`
+ * record through this one store): what the server holds (`saved`, the defaults when nothing is saved)
  * and what the scene shows (`shown`, ahead of `saved` while a change is being saved). A failed
  * save puts the scene back to `saved` and says which part failed (SPEC §8).
  */
 export interface StyleSessionState {
   projectId: string | null
+  scene: StyleScene
   saved: StyleSetting
   shown: StyleSetting
   status: 'idle' | 'loading' | 'ready' | 'error'
@@ -23,6 +28,7 @@ export interface StyleSessionState {
 /** The style store; read with `useSnapshot(styleSession)`. */
 export const styleSession = proxy<StyleSessionState>({
   projectId: null,
+  scene: 'building',
   saved: defaultStyleSetting,
   shown: defaultStyleSetting,
   status: 'idle',
@@ -50,7 +56,9 @@ if (typeof window !== 'undefined') {
 }
 
 async function showStyle(engine: EngineHandle, setting: StyleSetting): Promise<void> {
-  await engine.run('building.setStyle', { style: sceneStyleOf(setting) })
+  const style = sceneStyleOf(setting)
+  if (styleSession.scene === 'city') await engine.run('city.setStyle', { style })
+  else await engine.run('building.setStyle', { style })
 }
 
 /**
@@ -63,11 +71,12 @@ export async function loadProjectStyle(
   {
     isCurrent = () => true,
     server = httpStyleServer,
-  }: { isCurrent?: () => boolean; server?: StyleServer } = {},
+    scene = 'building',
+  }: { isCurrent?: () => boolean; server?: StyleServer; scene?: StyleScene } = {},
 ): Promise<void> {
   if (pending) clearTimeout(pending.timer)
   pending = null
-  Object.assign(styleSession, { projectId, status: 'loading', isSaving: false })
+  Object.assign(styleSession, { projectId, scene, status: 'loading', isSaving: false })
   let saved = defaultStyleSetting
   try {
     saved = (await server.find(projectId))?.setting ?? defaultStyleSetting
