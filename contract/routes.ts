@@ -6,6 +6,7 @@ import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { iotRoutes } from './iot'
+import { modelConfigRoutes, modelDetailRoutes } from './model-config'
 import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
 import { offlinePackageRoutes } from './offline-package'
@@ -36,6 +37,8 @@ export const webRouteAreas = {
   geo: geoRoutes,
   gml: gmlRoutes,
   iot: iotRoutes,
+  modelConfig: modelConfigRoutes,
+  modelDetails: modelDetailRoutes,
   modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
   offlinePackage: offlinePackageRoutes,
