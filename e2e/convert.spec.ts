@@ -77,7 +77,7 @@ test('a batch of five models converts one by one and downloads as one ZIP', asyn
   baseURL,
 }) => {
   test.setTimeout(180_000)
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   const account = await createEditor(request)
   await signInThroughPage(page, account)
   await expect(page).toHaveURL(/#\/projectManage\/bim/)

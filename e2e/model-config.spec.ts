@@ -8,7 +8,7 @@ import {
   sharedData,
   waitForModelsSettled,
 } from './support/building'
-import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
 
 /**
  * Model config → structure merge (SPEC §2 `/modelConfig/merge`, §5), as a new user does it:
@@ -23,7 +23,7 @@ test('a user merges a building from its parts and opens it in the building edito
   baseURL,
 }) => {
   test.setTimeout(240_000)
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const account = await createEditor(request)
   const signedIn = await postApi<{ token: string }>(request, 'login', account)
