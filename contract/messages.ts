@@ -579,6 +579,27 @@ export const serverMessages = {
   'video.cannotPlay': 'cannot be played now, try later',
   'video.unsafeStreamUrl':
     'This stream address cannot be played: use an http(s) address of an HLS (.m3u8) or FLV stream.',
+  // model configuration tools (issue 21, contract/model-config.ts)
+  'modelConfig.mergeInputsMissing':
+    'The merge needs a shell model, shell maps, floor models, floor maps, a preview image and an output file name; {count} of them are missing.',
+  'modelConfig.needShellModel': 'Add the shell model.',
+  'modelConfig.needShellMaps': 'Add the shell maps.',
+  'modelConfig.needFloorModels': 'Add the floor models.',
+  'modelConfig.needFloorMaps': 'Add the floor maps.',
+  'modelConfig.needPreview': 'Add a preview image.',
+  'modelConfig.needOutputName': 'Enter an output file name.',
+  'modelConfig.oneShellModel': 'The shell is one model file.',
+  'modelConfig.notAModel': '{name} is not a model (.sbm, .dae, .fbx or .glb).',
+  'modelConfig.mapNotImage': '{name} is not an image (PNG, JPEG, TGA, BMP, GIF or WebP).',
+  'modelConfig.previewNotImage': 'The preview {name} must be a PNG or JPEG image of at most 2 MB.',
+  'modelConfig.outputNameInvalid':
+    'The output file name may not contain slashes, any of : * ? " < > | or control characters.',
+  'modelConfig.floorNameTwice': 'Two floors are named {name}; floor names must be unique.',
+  'modelConfig.tooManyFloors': 'At most {max} floor models per merge.',
+  'modelConfig.mapUnused': 'No model refers to the map {name}; the merge went on without it.',
+  'modelConfig.noSuchMerge': 'This merge does not exist or has expired.',
+  'modelDetail.notFound': 'These model details do not exist.',
+  'modelDetail.exists': 'This model has details already; change them instead.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

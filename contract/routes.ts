@@ -6,6 +6,7 @@ import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { iotRoutes } from './iot'
+import { modelConfigRoutes, modelDetailRoutes } from './model-config'
 import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
 import { offlinePackageRoutes } from './offline-package'
@@ -37,7 +38,8 @@ export const webRouteAreas = {
   geo: geoRoutes,
   gml: gmlRoutes,
   iot: iotRoutes,
-  video: videoRoutes,
+  modelConfig: modelConfigRoutes,
+  modelDetails: modelDetailRoutes,
   modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
   offlinePackage: offlinePackageRoutes,
@@ -50,6 +52,7 @@ export const webRouteAreas = {
   templates: templateRoutes,
   templateFiles: templateFileRoutes,
   user: userRoutes,
+  video: videoRoutes,
 } as const
 
 /** Every descriptor of {@link webRouteAreas}, in one list. */

@@ -1,7 +1,8 @@
-import { rm, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
+import { unzipSync } from 'fflate'
 import { enableTestApi } from './support/accounts'
 import { buildingIsDrawn, canvasIsNotBlank, sharedData } from './support/building'
 import { createEditor, signInThroughPage, chooseEnglish } from './project-helpers'
@@ -66,5 +67,56 @@ test('DAE and FBX convert and render; a broken file shows the reason and no rend
   await expect(failure).not.toContainText('Something went wrong')
   await expect(page.getByRole('button', { name: 'Render' })).toHaveCount(0)
   await expect(page.getByTestId('conversion-result')).toHaveCount(0)
+  await rm(broken, { force: true })
+})
+
+test('a batch of five models converts one by one and downloads as one ZIP', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000)
+  await chooseEnglish(context, baseURL)
+  const account = await createEditor(request)
+  await signInThroughPage(page, account)
+  await expect(page).toHaveURL(/#\/projectManage\/bim/)
+  await page.goto('/#/modelConfig/conversion')
+  const batch = page.getByTestId('batch-conversion')
+  await expect(batch.getByRole('heading', { name: 'Batch conversion' })).toBeVisible()
+
+  const broken = join(tmpdir(), `batch-broken-${Date.now()}.fbx`)
+  await writeFile(broken, 'not an FBX file\n')
+  await page
+    .getByTestId('batch-file-input')
+    .setInputFiles([
+      sharedData('dae/duck.dae'),
+      sharedData('dae/cube_triangulate.dae'),
+      sharedData('fbx/box.fbx'),
+      sharedData('fbx/phong_cube.fbx'),
+      sharedData('gltf/Duck/Duck.glb'),
+      broken,
+    ])
+  const rows = batch.getByTestId('batch-row')
+  await expect(rows).toHaveCount(6)
+  await expect(batch.getByTestId('batch-count')).toHaveText('Processed 6 of 6', {
+    timeout: 150_000,
+  })
+  await expect(batch.locator('[data-testid="batch-row"][data-state="succeeded"]')).toHaveCount(5)
+  // the broken file fails alone, with the server's reason, and can be tried again
+  const failed = batch.locator('[data-testid="batch-row"][data-state="failed"]')
+  await expect(failed).toHaveCount(1)
+  await expect(failed.getByRole('alert')).not.toHaveText('')
+  await batch.getByTestId('batch-retry-all').click()
+  await expect(failed).toHaveCount(1, { timeout: 30_000 })
+
+  const downloading = page.waitForEvent('download')
+  await batch.getByTestId('batch-download-all').click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe('converted-models.zip')
+  const zip = unzipSync(new Uint8Array(await readFile(await download.path())))
+  expect(Object.keys(zip).sort()).toEqual(
+    ['Duck (2).sbm', 'box.sbm', 'cube_triangulate.sbm', 'duck.sbm', 'phong_cube.sbm'].sort(),
+  )
   await rm(broken, { force: true })
 })

@@ -37,6 +37,8 @@ import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.servic
 import { composeIot } from './modules/iot/iot'
 import { createCamerasService } from './modules/video/cameras.service'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
+import { createModelDetailsService } from './modules/model-config/model-details'
+import { createStructureMerges } from './modules/model-config/structure-merge'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
 import { createNoticesService } from './modules/notices/notices.service'
@@ -211,6 +213,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   lifecycleHooks.push(iot.devices.lifecycleHook)
   const style = createStyleService({ database, clock, access })
   lifecycleHooks.push(style.lifecycleHook)
+  const modelDetails = createModelDetailsService({ database, clock, access })
+  lifecycleHooks.push(modelDetails.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -242,6 +246,17 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       gml,
       style,
       resumableUploads,
+      modelDetails,
+      structureMerges: createStructureMerges({
+        database,
+        storage,
+        clock,
+        access,
+        building: building.building,
+        conversions: building.conversions,
+        jobs,
+        directory: join(config.dataDir, 'model-merges'),
+      }),
       orders,
       recharges: createRechargesService({
         database,

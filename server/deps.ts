@@ -9,6 +9,8 @@ import type { AuthService } from './modules/auth/auth.service'
 import type { SessionsRepository } from './modules/auth/sessions.repository'
 import type { BasemapsService } from './modules/basemaps/basemaps.service'
 import type { BuildingService } from './modules/building/building.service'
+import type { ModelDetailsService } from './modules/model-config/model-details'
+import type { StructureMerges } from './modules/model-config/structure-merge'
 import type { ConversionPool } from './modules/building/conversion-pool'
 import type { FolderSweeper } from './modules/files/folder-sweeper'
 import type { GeocodingService } from './modules/geo/online-geocoder'
@@ -108,6 +110,10 @@ export type ServerServices = {
   gml: GmlService
   /** The global style setting of projects (issue 19). */
   style: StyleService
+  /** The structure merge of the model configuration tools (issue 21). */
+  structureMerges: StructureMerges
+  /** Per-model details of building projects (issue 21). */
+  modelDetails: ModelDetailsService
   /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */
   resumableUploads: ResumableUploads
   /** A project's cameras and how each stream is played (issue 17 §8). */

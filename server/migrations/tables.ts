@@ -11,6 +11,7 @@ import type { OrderTables } from './0012-orders'
 import type { StyleTables } from './0013-style'
 import type { OfflinePackageTables } from './0016-offline-packages'
 import type { ProjectTables } from './projects-tables'
+import type { ModelConfigTables } from './0021-model-config'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -36,7 +37,8 @@ export interface Tables
     IotTables,
     OrderTables,
     StyleTables,
-    OfflinePackageTables {
+    OfflinePackageTables,
+    ModelConfigTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

@@ -31,6 +31,10 @@ const ModelConversionPage = lazyPage(
   () => import('../pages/model-config/ModelConversionPage'),
   'ModelConversionPage',
 )
+const ModelMergePage = lazyPage(
+  () => import('../pages/model-config/ModelMergePage'),
+  'ModelMergePage',
+)
 const NotePage = lazyPage(() => import('../pages/note/NotePage'), 'NotePage')
 const ProjectCasePage = lazyPage(
   () => import('../pages/project-case/ProjectCasePage'),
@@ -72,7 +76,7 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   projectCase: ProjectCasePage,
   templateList: TemplateManagePage,
   modelConfigCases: planned,
-  modelConfigMerge: planned,
+  modelConfigMerge: ModelMergePage,
   modelConfigAdd: planned,
   modelConfigConversion: ModelConversionPage,
   systemPerson: PersonPage,

@@ -795,4 +795,36 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message:
       'This stream address cannot be played: use an http(s) address of an HLS (.m3u8) or FLV stream.',
   }),
+  'modelConfig.mergeInputsMissing': msg({
+    message:
+      'The merge needs a shell model, shell maps, floor models, floor maps, a preview image and an output file name; {count} of them are missing.',
+  }),
+  'modelConfig.needShellModel': msg({ message: 'Add the shell model.' }),
+  'modelConfig.needShellMaps': msg({ message: 'Add the shell maps.' }),
+  'modelConfig.needFloorModels': msg({ message: 'Add the floor models.' }),
+  'modelConfig.needFloorMaps': msg({ message: 'Add the floor maps.' }),
+  'modelConfig.needPreview': msg({ message: 'Add a preview image.' }),
+  'modelConfig.needOutputName': msg({ message: 'Enter an output file name.' }),
+  'modelConfig.oneShellModel': msg({ message: 'The shell is one model file.' }),
+  'modelConfig.notAModel': msg({ message: '{name} is not a model (.sbm, .dae, .fbx or .glb).' }),
+  'modelConfig.mapNotImage': msg({
+    message: '{name} is not an image (PNG, JPEG, TGA, BMP, GIF or WebP).',
+  }),
+  'modelConfig.previewNotImage': msg({
+    message: 'The preview {name} must be a PNG or JPEG image of at most 2 MB.',
+  }),
+  'modelConfig.outputNameInvalid': msg({
+    message:
+      'The output file name may not contain slashes, any of : * ? " < > | or control characters.',
+  }),
+  'modelConfig.floorNameTwice': msg({
+    message: 'Two floors are named {name}; floor names must be unique.',
+  }),
+  'modelConfig.tooManyFloors': msg({ message: 'At most {max} floor models per merge.' }),
+  'modelConfig.mapUnused': msg({
+    message: 'No model refers to the map {name}; the merge went on without it.',
+  }),
+  'modelConfig.noSuchMerge': msg({ message: 'This merge does not exist or has expired.' }),
+  'modelDetail.notFound': msg({ message: 'These model details do not exist.' }),
+  'modelDetail.exists': msg({ message: 'This model has details already; change them instead.' }),
 }

@@ -4,11 +4,13 @@ import { createFloorUploads, type FloorUploads } from './floor-uploads'
 import { createModelConversions, type ModelConversions } from './model-conversions'
 import { createModelDownloads, type ModelDownloads } from './model-downloads'
 import { createModelLibrary, type ModelLibrary } from './model-library'
+import { createStructureInstall, type StructureInstall } from './structure-install'
 import { createStructureUploads, type StructureUploads } from './structure-uploads'
 
 export type { IncomingFile } from './building-context'
 export { modelFileUrl, structureFileUrl, toBuildingModel } from './building-views'
 export type { ConversionKind } from './model-conversions'
+export type { StructureModel } from './structure-install'
 export type { FileReader, ServedModelFile } from './model-downloads'
 
 /**
@@ -22,6 +24,7 @@ export type { FileReader, ServedModelFile } from './model-downloads'
 export interface BuildingService
   extends FloorUploads,
     StructureUploads,
+    StructureInstall,
     ModelLibrary,
     ModelConversions,
     ModelDownloads,
@@ -36,6 +39,7 @@ export function createBuildingService(dependencies: BuildingDependencies): Build
   return {
     ...createFloorUploads(context),
     ...createStructureUploads(context),
+    ...createStructureInstall(context),
     ...createModelLibrary(context),
     ...createModelConversions(context),
     ...createModelDownloads(context),

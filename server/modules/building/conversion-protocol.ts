@@ -6,6 +6,8 @@ export interface ConversionJob {
   entryPath: string
   files: Array<{ path: string; bytes: Uint8Array }>
   role: 'shell' | 'floor' | 'model'
+  /** Floors the SBM header lists (a floor model of a merged structure carries its floor). */
+  floors?: Array<{ id: string; name: string; elevationMeters: number }>
   /** Convert without textures the upload did not bring (listed in the warnings). */
   allowMissingTextures: boolean
 }

@@ -38,6 +38,7 @@ serveThreadTasks<ConversionThreadInput, ConversionReply | PreviewReply>(async (j
       modelInputFromFiles(job.entryPath, files),
       {
         role: job.role,
+        ...(job.floors ? { floors: job.floors } : {}),
         allowMissingTextures: job.allowMissingTextures,
       },
     )

@@ -13,6 +13,7 @@ import { registerVideoRoutes } from './video'
 import { registerNoticeRoutes } from './notice'
 import { registerOfflinePackageRoutes } from './offline-package'
 import { registerOrderRoutes } from './orders'
+import { registerModelConfigRoutes } from './model-config'
 import { registerModelCopyRoutes } from './model-copy'
 import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
@@ -63,6 +64,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerOfflinePackageRoutes,
   registerStyleRoutes,
   registerModelCopyRoutes,
+  registerModelConfigRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */

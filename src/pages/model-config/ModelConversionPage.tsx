@@ -15,6 +15,7 @@ import { Button, ErrorState, formatFileSize, Select, Spinner, toast } from '../.
 import { BuildingCanvas } from '../bim4/BuildingCanvas'
 import { useOwnedEngine } from '../bim4/use-owned-engine'
 import { uploadWithWindow } from '../bim4/upload-with-window'
+import { BatchConversion } from './BatchConversion'
 import { type ConversionKind, checkConversionFiles, conversionAccept } from './conversion-files'
 import './model-config.css'
 import { buildingRoutes } from '../../../contract/building'
@@ -201,6 +202,8 @@ export function ModelConversionPage(_props: Partial<PageProps>) {
           onRender={() => setRendering(true)}
         />
       )}
+
+      <BatchConversion />
     </section>
   )
 }

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises'
+import { expect, test } from '@playwright/test'
+import { enableTestApi } from './support/accounts'
+import {
+  buildingIsDrawn,
+  buildingSnapshot,
+  createBuildingProject,
+  sharedData,
+  waitForModelsSettled,
+} from './support/building'
+import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
+
+/**
+ * Model config → structure merge (SPEC §2 `/modelConfig/merge`, §5), as a new user does it:
+ * the form names every missing input, the sample parts of ../shared/data merge with a moving
+ * progress bar and a list of steps, and the result opens in the building editor, drawn.
+ */
+
+test('a user merges a building from its parts and opens it in the building editor', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(240_000)
+  await chooseEnglish(context, baseURL)
+  await enableTestApi(page)
+  const account = await createEditor(request)
+  const signedIn = await postApi<{ token: string }>(request, 'login', account)
+  const projectName = `Merged tower ${Date.now()}`
+  await createBuildingProject(request, signedIn.datum.token, projectName)
+  await signInThroughPage(page, account)
+  await expect(page).toHaveURL(/#\/projectManage\/bim/)
+
+  await page.goto('/#/modelConfig/merge')
+  await expect(page.getByRole('heading', { name: 'Structure merge' })).toBeVisible()
+
+  // Nothing chosen: every missing input is named beside its field
+  await page.getByTestId('merge-start').click()
+  for (const text of [
+    'Add the shell model.',
+    'Add the shell maps.',
+    'Add the floor models.',
+    'Add the floor maps.',
+    'Add a preview image.',
+    'Enter an output file name.',
+  ]) {
+    await expect(page.getByRole('alert').filter({ hasText: text }).first()).toBeVisible()
+  }
+
+  const png = await readFile(sharedData('gltf/Duck/DuckCM.png'))
+  await page.getByTestId('merge-input-shell').setInputFiles(sharedData('dae/duck.dae'))
+  await page.getByTestId('merge-input-shell_maps').setInputFiles(sharedData('dae/duckCM.tga'))
+  // given top floor first: the merge stacks them by name
+  await page.getByTestId('merge-input-floors').setInputFiles([
+    {
+      name: '2F.fbx',
+      mimeType: 'application/octet-stream',
+      buffer: await readFile(sharedData('fbx/phong_cube.fbx')),
+    },
+    {
+      name: '1F.fbx',
+      mimeType: 'application/octet-stream',
+      buffer: await readFile(sharedData('fbx/box.fbx')),
+    },
+  ])
+  await page
+    .getByTestId('merge-input-floor_maps')
+    .setInputFiles([{ name: 'wall.png', mimeType: 'image/png', buffer: png }])
+  await page
+    .getByTestId('merge-input-preview')
+    .setInputFiles([{ name: 'preview.png', mimeType: 'image/png', buffer: png }])
+  await page.getByRole('textbox', { name: 'Output file name' }).fill('Tower A')
+  await page.getByRole('combobox', { name: 'Install the result into a building project' }).click()
+  await page.getByRole('option', { name: projectName }).click()
+  await page.getByTestId('merge-start').click()
+
+  // the progress bar and the steps, then the result
+  const progress = page.getByTestId('merge-progress').or(page.getByTestId('merge-result'))
+  await expect(progress.first()).toBeVisible({ timeout: 30_000 })
+  const result = page.getByTestId('merge-result')
+  await expect(result).toBeVisible({ timeout: 150_000 })
+  await expect(result.getByText('The structure was merged: a shell and 2 floors')).toBeVisible()
+  await expect(result.getByText('1F — 0 m')).toBeVisible()
+  await expect(result.getByText('2F — 3 m')).toBeVisible()
+  await expect(page.getByTestId('merge-warnings')).toContainText(
+    'No model refers to the map wall.png; the merge went on without it.',
+  )
+  await expect(result.getByRole('link', { name: 'Download the structure (ZIP)' })).toHaveAttribute(
+    'href',
+    /^\/web\/modelConfig\/files\/.+\.zip$/,
+  )
+
+  // the building editor opens the installed structure as it is, and draws it
+  await result.getByRole('button', { name: 'Open in the building editor' }).click()
+  await expect(page).toHaveURL(/#\/bim4\/poi/)
+  const states = await waitForModelsSettled(page, 3)
+  expect(Object.values(states)).toEqual(['success', 'success', 'success'])
+  const building = await buildingSnapshot(page)
+  expect(building.floors.map((floor) => floor.name)).toEqual(['1F', '2F'])
+  expect(building.shell.modelId).not.toBeNull()
+  await expect.poll(() => buildingIsDrawn(page), { timeout: 30_000 }).toBe(true)
+})
