@@ -26,7 +26,7 @@ describe('fences and GPS positioning: /fence/*, /tracked/*, /api/v1/{token}/posi
   const call = <Datum>(
     url: string,
     json: Record<string, unknown>,
-    as: string | undefined = token,
+    as: string | null = token,
   ) => callApi<Datum>(app, { url, json, ...(as === null ? {} : { token: as }) })
   const report = (deviceToken: string, body: unknown, contentType = 'application/json') =>
     app.inject({
