@@ -29,6 +29,10 @@ export function GeometryBar({ name }: { name: string }) {
   const editing = useSnapshot(sceneStore).city.draw.editing
   const format = useMeasureFormat()
   const [isSaving, setIsSaving] = useState(false)
+  // The slider's own value: key presses come faster than the snapshot answers, and each step
+  // must count from the last one, not from the last published angle. The engine starts every
+  // rotate (a new tool, an undo) at 0, and so does this.
+  const [angle, setAngle] = useState(0)
   if (!editing) return null
   const run = (promise: Promise<unknown>) => promise.catch(() => {})
 
@@ -48,14 +52,21 @@ export function GeometryBar({ name }: { name: string }) {
             aria-pressed={editing.tool === tool}
             variant={editing.tool === tool ? 'primary' : 'secondary'}
             // A second click on the active tool puts it down (one tool at a time, or none).
-            onClick={() =>
+            onClick={() => {
+              setAngle(0)
               run(engine.run('draw.editTool', { tool: editing.tool === tool ? null : tool }))
-            }
+            }}
           >
             {i18n._(label)}
           </Button>
         ))}
-        <Button disabled={editing.undoDepth === 0} onClick={() => run(engine.run('draw.editUndo'))}>
+        <Button
+          disabled={editing.undoDepth === 0}
+          onClick={() => {
+            setAngle(0)
+            run(engine.run('draw.editUndo'))
+          }}
+        >
           <Trans>Undo</Trans>
         </Button>
       </div>
@@ -72,13 +83,16 @@ export function GeometryBar({ name }: { name: string }) {
       {editing.tool === 'rotate' && (
         <Slider
           label={<Trans>Rotation</Trans>}
-          value={editing.rotationDegrees}
+          value={angle}
           min={-180}
           max={180}
           step={15}
           stepOrigin={0}
           formatValue={(value) => `${value}°`}
-          onChange={(degrees) => run(engine.run('draw.editRotate', { degrees }))}
+          onChange={(degrees) => {
+            setAngle(degrees)
+            run(engine.run('draw.editRotate', { degrees }))
+          }}
         />
       )}
       {editing.issue ? (
