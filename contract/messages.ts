@@ -271,7 +271,8 @@ export const serverMessages = {
   'tracking.fenceType': 'Only a circle or a polygon can be a fence.',
   'tracking.objectNotFound': 'This positioned object does not exist.',
   'tracking.unknownToken': 'Unknown device token.',
-  'tracking.futureTimestamp': 'The position is timed {seconds} s in the future; check the device clock.',
+  'tracking.futureTimestamp':
+    'The position is timed {seconds} s in the future; check the device clock.',
   'tracking.badReport':
     'A position report is JSON with lng (−180…180), lat (−90…90), optional heading (0…360) and ts (epoch ms or ISO time).',
   // building models, structures and conversion

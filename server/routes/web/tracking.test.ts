@@ -23,11 +23,8 @@ describe('fences and GPS positioning: /fence/*, /tracked/*, /api/v1/{token}/posi
   let project: Project
   let fence: AreaDraw
 
-  const call = <Datum>(
-    url: string,
-    json: Record<string, unknown>,
-    as: string | null = token,
-  ) => callApi<Datum>(app, { url, json, ...(as === null ? {} : { token: as }) })
+  const call = <Datum>(url: string, json: Record<string, unknown>, as: string | null = token) =>
+    callApi<Datum>(app, { url, json, ...(as === null ? {} : { token: as }) })
   const report = (deviceToken: string, body: unknown, contentType = 'application/json') =>
     app.inject({
       method: 'POST',
