@@ -267,6 +267,14 @@ export const serverMessages = {
     'The polygon crosses itself (edges {edgeA} and {edgeB}); self-intersecting polygons are refused. Move a point so that no edges cross.',
   'draw.polygonWithoutArea': 'The polygon has no area.',
   'draw.pathType': 'A path is a polyline or inflection points.',
+  // fences and GPS positioning (issue 18)
+  'tracking.fenceType': 'Only a circle or a polygon can be a fence.',
+  'tracking.objectNotFound': 'This positioned object does not exist.',
+  'tracking.unknownToken': 'Unknown device token.',
+  'tracking.futureTimestamp':
+    'The position is timed {seconds} s in the future; check the device clock.',
+  'tracking.badReport':
+    'A position report is JSON with lng (−180…180), lat (−90…90), optional heading (0…360) and ts (epoch ms or ISO time).',
   // building models, structures and conversion
   'model.notValidSbm': 'Failed to load a model, not a valid SBM file!',
   'model.notFound': 'This model does not exist.',

@@ -2,6 +2,7 @@ import { authRoutes } from './auth'
 import { buildingRoutes } from './building'
 import { cityRoutes } from './city'
 import { drawRoutes } from './draw'
+import { trackingRoutes } from './tracking'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
@@ -34,6 +35,7 @@ export const webRouteAreas = {
   building: buildingRoutes,
   city: cityRoutes,
   draw: drawRoutes,
+  tracking: trackingRoutes,
   files: fileRoutes,
   geo: geoRoutes,
   gml: gmlRoutes,

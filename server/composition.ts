@@ -33,6 +33,7 @@ import {
 import { shippedRegions } from './modules/geo/regions'
 import { createGisModelsService } from './modules/gis-models/gis-models.service'
 import { createDrawService } from './modules/draw/draw.service'
+import { createTrackingService } from './modules/draw/tracking.service'
 import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
 import { composeIot } from './modules/iot/iot'
 import { createCamerasService } from './modules/video/cameras.service'
@@ -174,6 +175,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     city.tilesets.lifecycleHook,
     city.basemaps.lifecycleHook,
     city.draw.lifecycleHook,
+    city.tracking.lifecycleHook,
   )
   const categories = createCategoriesService({ database, clock })
   const templates: TemplateServices = {
@@ -394,13 +396,16 @@ function composeCityArea(
       'MAP_PROXY_TEST_PRIVATE_ADDRESSES is set: the map proxy may reach these private addresses (tests only)',
     )
   }
+  const tracking = createTrackingService({ database, clock, access })
   return {
     mapProxy,
     cityDirectories: directories,
     tilesets,
     tilesetIngest: tilesetIngestJob(tilesets),
     gisModels: createGisModelsService({ database, clock, access }),
-    draw: createDrawService({ database, clock, access }),
+    // a changed or deleted drawing may be a fence: its project's fence index is built again
+    draw: createDrawService({ database, clock, access, onChange: tracking.drawingChanged }),
+    tracking,
     basemaps: createBasemapsService({
       database,
       clock,

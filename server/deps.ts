@@ -16,6 +16,7 @@ import type { FolderSweeper } from './modules/files/folder-sweeper'
 import type { GeocodingService } from './modules/geo/online-geocoder'
 import type { GisModelsService } from './modules/gis-models/gis-models.service'
 import type { DrawService } from './modules/draw/draw.service'
+import type { TrackingService } from './modules/draw/tracking.service'
 import type { GmlService } from './modules/gml/gml.service'
 import type { IotServices } from './modules/iot/iot'
 import type { CamerasService } from './modules/video/cameras.service'
@@ -87,6 +88,8 @@ export interface CityServices {
   gisModels: GisModelsService
   /** Areas and paths drawn on the map (issue 18), measured on the server. */
   draw: DrawService
+  /** Electronic fences and GPS positioning (issue 18). */
+  tracking: TrackingService
   basemaps: BasemapsService
   /** Online styles through the server (server/modules/map-proxy). */
   mapProxy: MapProxy

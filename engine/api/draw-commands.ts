@@ -45,6 +45,29 @@ export interface DrawPending {
   issue: string | null
 }
 
+/**
+ * The geometry control bar's tools (SPEC §2, §4): one at a time. `edit` drags vertices (and
+ * adds one from a segment's midpoint), `move` drags the whole shape, `rotate` turns it by the
+ * rotate slider about its centre.
+ */
+export type DrawEditTool = 'edit' | 'move' | 'rotate'
+
+/** A saved shape being edited with the geometry control bar, as it is now (measured). */
+export interface DrawEditing {
+  readonly id: string
+  readonly type: DrawTypeNumber
+  readonly tool: DrawEditTool | null
+  readonly points: readonly DrawPosition[]
+  readonly areaSquareMeters: number
+  readonly lengthMeters: number
+  /** As in {@link DrawPending}: why it could not be saved like this, or null. */
+  readonly issue: string | null
+  /** The rotate slider's angle, degrees (-180..180), relative to the shape when rotate began. */
+  readonly rotationDegrees: number
+  /** How many changes undo can take back. */
+  readonly undoDepth: number
+}
+
 /** `snapshot.city.draw`. */
 export interface DrawLayerState {
   /** The draw tool in use, or null. */
@@ -53,11 +76,13 @@ export interface DrawLayerState {
   /** Saved shapes given with `draw.setShapes`, and how many of them are shown. */
   readonly shapeCount: number
   readonly visibleShapeCount: number
+  /** The saved shape in the geometry control bar, or null. */
+  readonly editing: DrawEditing | null
 }
 
 /** The draw state of a fresh city. */
 export function createInitialDrawState(): DrawLayerState {
-  return { activeType: null, pending: null, shapeCount: 0, visibleShapeCount: 0 }
+  return { activeType: null, pending: null, shapeCount: 0, visibleShapeCount: 0, editing: null }
 }
 
 /** The drawing commands; `CityCommands` extends this map. */
@@ -80,6 +105,38 @@ export interface DrawCommands {
   /** Replaces the saved shapes drawn on the map (areas and paths of the project). */
   'draw.setShapes': {
     args: { shapes: readonly DrawShape[] }
+    result: undefined
+  }
+  /**
+   * Opens the geometry control bar on the saved shape `id`: it is taken off the saved layers
+   * and shown editable; `snapshot.city.draw.editing` follows every change, measured. Stops a
+   * draw tool and any other edit.
+   */
+  'draw.edit': {
+    args: { id: string }
+    result: undefined
+  }
+  /** Chooses the bar's tool (null: none); leaving rotate keeps the angle reached. */
+  'draw.editTool': {
+    args: { tool: DrawEditTool | null }
+    result: undefined
+  }
+  /** Sets the rotate slider: the shape turns about its centre to `degrees` (-180..180). */
+  'draw.editRotate': {
+    args: { degrees: number }
+    result: undefined
+  }
+  /** Takes back the last change of the shape being edited (false when there is none). */
+  'draw.editUndo': {
+    args: undefined
+    result: boolean
+  }
+  /**
+   * Closes the bar (clears its tool); the shape goes back to the saved layers as it was saved
+   * — the caller saves `editing.points` first to keep the change.
+   */
+  'draw.editStop': {
+    args: undefined
     result: undefined
   }
   /** Flies the camera so the saved shape `id` is seen whole. */

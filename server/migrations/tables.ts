@@ -7,6 +7,7 @@ import type { TemplateFileTables } from './0009-template-files'
 import type { PoiTables } from './0011-pois'
 import type { DrawTables } from './0014-draw'
 import type { IotTables } from './0015-iot'
+import type { TrackingTables } from './0018-tracking'
 import type { OrderTables } from './0012-orders'
 import type { StyleTables } from './0013-style'
 import type { OfflinePackageTables } from './0016-offline-packages'
@@ -35,6 +36,7 @@ export interface Tables
     PoiTables,
     DrawTables,
     IotTables,
+    TrackingTables,
     OrderTables,
     StyleTables,
     OfflinePackageTables,

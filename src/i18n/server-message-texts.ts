@@ -338,6 +338,16 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   }),
   'draw.polygonWithoutArea': msg({ message: 'The polygon has no area.' }),
   'draw.pathType': msg({ message: 'A path is a polyline or inflection points.' }),
+  'tracking.fenceType': msg({ message: 'Only a circle or a polygon can be a fence.' }),
+  'tracking.objectNotFound': msg({ message: 'This positioned object does not exist.' }),
+  'tracking.unknownToken': msg({ message: 'Unknown device token.' }),
+  'tracking.futureTimestamp': msg({
+    message: 'The position is timed {seconds} s in the future; check the device clock.',
+  }),
+  'tracking.badReport': msg({
+    message:
+      'A position report is JSON with lng (−180…180), lat (−90…90), optional heading (0…360) and ts (epoch ms or ISO time).',
+  }),
   'model.notValidSbm': msg({ message: 'Failed to load a model, not a valid SBM file!' }),
   'model.notFound': msg({ message: 'This model does not exist.' }),
   'model.duplicateName': msg({ message: 'Two models are named {name}; names must be unique.' }),

@@ -9,22 +9,15 @@ import {
 } from 'terra-draw'
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter'
 import type {
+  DrawEditTool,
   DrawLayerState,
   DrawPending,
   DrawShape,
   DrawTypeNumber,
 } from '../../api/draw-commands'
 import type { CitySceneContext } from '../city-scene-parts'
+import { createSelectMode, DrawEditSession, modeOfType } from './draw-edit'
 import { pendingOf, pointsOfFeature, shapeBounds, shapeLayerData } from './draw-shapes'
-
-/** terra-draw's mode for each draw type (inflection points are drawn as a line of nodes). */
-const modeOfType: Record<DrawTypeNumber, string> = {
-  1: 'circle',
-  2: 'point',
-  3: 'linestring',
-  4: 'polygon',
-  5: 'linestring',
-}
 
 /**
  * Drawing in the city (issue 18): terra-draw (with its MapLibre adapter) takes the clicks of the
@@ -38,6 +31,7 @@ export class CityDraw {
   private pending: DrawPending | null = null
   private shapes: readonly DrawShape[] = []
   private cachedLayers: Layer[] = []
+  private editSession: DrawEditSession | null = null
 
   constructor(private readonly context: CitySceneContext) {}
 
@@ -48,11 +42,13 @@ export class CityDraw {
       pending: this.pending,
       shapeCount: this.shapes.length,
       visibleShapeCount: this.shapes.filter((shape) => shape.isVisible).length,
+      editing: this.editSession?.state() ?? null,
     }
   }
 
   /** Starts the draw tool of `type` (see `draw.start`). */
   start(type: DrawTypeNumber): void {
+    this.closeEdit()
     const draw = this.ensureDraw()
     draw.clear()
     this.pending = null
@@ -63,6 +59,11 @@ export class CityDraw {
 
   /** Stops drawing and drops the shape in hand. */
   cancel(): void {
+    if (this.editSession) {
+      this.closeEdit()
+      this.cachedLayers = this.buildLayers()
+      this.context.updateLayers()
+    }
     if (this.draw) {
       this.draw.clear()
       this.draw.setMode('static')
@@ -72,12 +73,69 @@ export class CityDraw {
     this.publish()
   }
 
-  /** Replaces the saved shapes. */
-  setShapes(shapes: readonly DrawShape[]): void {
-    this.shapes = shapes
+  /**
+   * Opens the geometry control bar on saved shape `id` (see `draw.edit`); false when there is
+   * no such shape.
+   */
+  edit(id: string): boolean {
+    const shape = this.shapes.find((candidate) => candidate.id === id)
+    if (!shape) return false
+    this.closeEdit()
+    this.activeType = null
+    this.pending = null
+    this.editSession = new DrawEditSession(this.ensureDraw(), shape)
+    this.redraw()
+    return true
+  }
+
+  /** The bar's tool; false when nothing is being edited. */
+  editTool(tool: DrawEditTool | null): boolean {
+    if (!this.editSession) return false
+    this.editSession.setTool(tool)
+    this.publish()
+    return true
+  }
+
+  /** The rotate slider; false when nothing is being edited. */
+  editRotate(degrees: number): boolean {
+    if (!this.editSession) return false
+    this.editSession.rotate(degrees)
+    this.publish()
+    return true
+  }
+
+  /** Undo in the bar. */
+  editUndo(): boolean {
+    const changed = this.editSession?.undo() ?? false
+    this.publish()
+    return changed
+  }
+
+  /** Closes the bar; the saved shape is drawn again as saved. */
+  editStop(): void {
+    this.closeEdit()
+    this.redraw()
+  }
+
+  private closeEdit(): void {
+    if (!this.editSession) return
+    this.editSession.close()
+    this.editSession = null
+  }
+
+  private redraw(): void {
     this.cachedLayers = this.buildLayers()
     this.context.updateLayers()
     this.publish()
+  }
+
+  /** Replaces the saved shapes. */
+  setShapes(shapes: readonly DrawShape[]): void {
+    this.shapes = shapes
+    // A shape edited and then deleted elsewhere leaves the bar.
+    if (this.editSession && !shapes.some((shape) => shape.id === this.editSession!.shape.id))
+      this.closeEdit()
+    this.redraw()
   }
 
   /** Fits the camera to a saved shape; false when there is no such shape. */
@@ -119,10 +177,16 @@ export class CityDraw {
         new TerraDrawLineStringMode(),
         new TerraDrawPolygonMode(),
         new TerraDrawCircleMode({ projection: 'globe' }),
+        createSelectMode(),
       ],
     })
     draw.start()
-    draw.on('finish', (id) => {
+    draw.on('finish', (id, context) => {
+      if (this.editSession) {
+        // A drag of the edited shape ended (select mode): its new points are the shape's.
+        if (context.mode === 'select' && this.editSession.takeDrag()) this.publish()
+        return
+      }
       const type = this.activeType
       const feature = draw.getSnapshotFeature(id)
       if (type === null || !feature) return
@@ -136,7 +200,11 @@ export class CityDraw {
   }
 
   private buildLayers(): Layer[] {
-    const data = shapeLayerData(this.shapes)
+    const editedId = this.editSession?.shape.id
+    // The shape in the bar is drawn by terra-draw, editable, not twice.
+    const data = shapeLayerData(
+      editedId === undefined ? this.shapes : this.shapes.filter((shape) => shape.id !== editedId),
+    )
     return [
       new PolygonLayer({
         id: 'draw-areas',

@@ -8,6 +8,7 @@ function invalid(message: string, detail?: string): EngineError {
 }
 
 const drawTypes = new Set([1, 2, 3, 4, 5])
+const editTools = new Set(['edit', 'move', 'rotate'])
 
 /** Refuses shapes the scene could not draw (no id, unknown type, positions that are not numbers). */
 function checkShapes(shapes: readonly DrawShape[]): void {
@@ -43,6 +44,26 @@ export function createDrawHandlers(
     'draw.setShapes': async ({ shapes }) => {
       checkShapes(shapes)
       openScene().draw.setShapes(shapes)
+      return undefined
+    },
+    'draw.edit': async ({ id }) => {
+      if (!openScene().draw.edit(id)) throw invalid(`No shape ${id}.`, id)
+      return undefined
+    },
+    'draw.editTool': async ({ tool }) => {
+      if (tool !== null && !editTools.has(tool)) throw invalid(`Not a tool: ${tool}.`, String(tool))
+      if (!openScene().draw.editTool(tool)) throw invalid('No shape is being edited.')
+      return undefined
+    },
+    'draw.editRotate': async ({ degrees }) => {
+      if (!Number.isFinite(degrees) || Math.abs(degrees) > 180)
+        throw invalid(`Not an angle of -180..180: ${degrees}.`, String(degrees))
+      if (!openScene().draw.editRotate(degrees)) throw invalid('No shape is being edited.')
+      return undefined
+    },
+    'draw.editUndo': async () => openScene().draw.editUndo(),
+    'draw.editStop': async () => {
+      openScene().draw.editStop()
       return undefined
     },
     'draw.flyToShape': async ({ id }) => {

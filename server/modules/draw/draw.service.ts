@@ -102,8 +102,10 @@ export function createDrawService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: CityAccess
+  /** Told after a drawing's points change or it is deleted (fences are drawings). */
+  onChange?: (projectId: string, drawId: string, isDeleted: boolean) => Promise<void>
 }): DrawService {
-  const { database, clock, access } = dependencies
+  const { database, clock, access, onChange } = dependencies
   const { db } = database
   const now = () => timestampOf(clock.nowMs())
 
@@ -186,11 +188,13 @@ export function createDrawService(dependencies: {
         })
         .where('id', '=', input.id)
         .execute()
+      if (measure !== undefined) await onChange?.(row.project_id, row.id, false)
       return toDatum((await findRow(input.id))!)
     },
     async remove(user, id) {
-      await loadEditable(user, id)
+      const row = await loadEditable(user, id)
       await db.deleteFrom('area_draws').where('id', '=', id).execute()
+      await onChange?.(row.project_id, id, true)
     },
     async find(caller, id) {
       const row = await findRow(id)

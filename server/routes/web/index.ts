@@ -4,6 +4,7 @@ import { registerAuthRoutes } from './auth'
 import { registerBuildingRoutes } from './building'
 import { registerCityArea } from './city'
 import { registerDrawRoutes } from './draw'
+import { registerTrackingRoutes } from './tracking'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerIotRoutes } from './iot'
@@ -55,6 +56,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerTemplateFileRoutes,
   registerPoiRoutes,
   registerDrawRoutes,
+  registerTrackingRoutes,
   registerIotRoutes,
   registerIotIngestRoutes,
   (app, services) =>

@@ -1,4 +1,3 @@
-import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
@@ -11,37 +10,9 @@ import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
 import { deleteDrawing, drawTypesOfKind, savePendingDrawing, updateDrawing } from './draw-actions'
 import { drawStore } from './draw-store'
+import { drawTypeNames, isAreaType, issueTexts, useMeasureFormat } from './draw-texts'
+import { GeometryBar } from './GeometryBar'
 import './draw.css'
-
-/** SPEC §9 draw types, by number. */
-const drawTypeNames: Record<DrawTypeNumber, MessageDescriptor> = {
-  1: msg`Circle`,
-  2: msg`Point`,
-  3: msg`Polyline`,
-  4: msg`Polygon`,
-  5: msg`Inflection point`,
-}
-
-/** Why a drawn shape cannot be saved (workers/geodesy issue codes). */
-const issueTexts: Record<string, MessageDescriptor> = {
-  tooFewPoints: msg`This shape has too few points.`,
-  tooManyPoints: msg`This shape has too many points.`,
-  coordinateOutOfRange: msg`A point is outside the map.`,
-  circleRadiusOutOfRange: msg`The circle is too small or too large.`,
-  polygonTooWide: msg`The polygon is too large.`,
-  polygonSelfIntersecting: msg`The polygon crosses itself. Draw it again so that no edges cross.`,
-  polygonWithoutArea: msg`The polygon has no area.`,
-}
-
-/** Square metres or metres in the user's language, two decimals. */
-function useMeasureFormat() {
-  const { i18n } = useLingui()
-  const format = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 2 })
-  return {
-    squareMeters: (value: number) => `${format.format(value)} m²`,
-    meters: (value: number) => `${format.format(value)} m`,
-  }
-}
 
 /**
  * The area division (`kind` area) and path programming (`kind` path) tabs (SPEC §2): pick a
@@ -61,7 +32,7 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
   const [isSaving, setIsSaving] = useState(false)
   const pending = draw.pending
   const types = drawTypesOfKind[kind]
-  const isArea = (type: number) => type === 1 || type === 4
+  const isArea = isAreaType
 
   // Leaving the tab drops a shape in hand: it belongs to this tab's kind.
   useEffect(
@@ -197,6 +168,9 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
           )}
         </section>
       )}
+      {draw.editing && mine.some((drawing) => drawing.id === draw.editing!.id) && (
+        <GeometryBar name={mine.find((drawing) => drawing.id === draw.editing!.id)!.name} />
+      )}
       <h3 className="ts-city-tab__heading">
         {kind === 'area' ? <Trans>Areas</Trans> : <Trans>Paths</Trans>}
       </h3>
@@ -229,6 +203,16 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
                 </Button>
                 {canEdit && (
                   <>
+                    <Button
+                      aria-label={t`Edit ${drawing.name}`}
+                      aria-pressed={draw.editing?.id === drawing.id}
+                      onClick={async () => {
+                        await engine.run('draw.flyToShape', { id: drawing.id }).catch(() => {})
+                        await engine.run('draw.edit', { id: drawing.id }).catch(() => {})
+                      }}
+                    >
+                      <Trans>Edit</Trans>
+                    </Button>
                     <Button
                       aria-pressed={!drawing.is_visible}
                       onClick={() =>

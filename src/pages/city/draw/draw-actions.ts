@@ -46,6 +46,31 @@ export async function savePendingDrawing(
   }
 }
 
+/**
+ * Saves the shape in the geometry control bar (`snapshot.city.draw.editing`): the server
+ * measures the new points again; its answer replaces the stored drawing and the bar closes.
+ */
+export async function saveEditedDrawing(
+  engine: EngineHandle,
+  services: Pick<CityServices, 'updateAreaDraw'>,
+  edited: { id: string; points: readonly (readonly [number, number])[] },
+): Promise<boolean> {
+  try {
+    const updated = await services.updateAreaDraw({
+      id: edited.id,
+      points: edited.points.map(([lng, lat]) => [lng, lat]),
+    })
+    drawStore.drawings = drawStore.drawings.map((drawing) =>
+      drawing.id === edited.id ? updated : drawing,
+    )
+    await engine.run('draw.editStop').catch(() => {})
+    return true
+  } catch (error) {
+    toast.error(errorMessage(error))
+    return false
+  }
+}
+
 /** Changes a drawing's name, description, visibility or style. */
 export async function updateDrawing(
   services: Pick<CityServices, 'updateAreaDraw'>,

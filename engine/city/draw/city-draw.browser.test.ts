@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { measureDrawing } from '../../../workers/geodesy/draw-geometry'
+import type { DrawShape } from '../../api/draw-commands'
+import type { Engine } from '../../core/engine'
+import { cityTestPage } from '../testing/city-test-page'
+
+/**
+ * Drawing in the city engine in Chromium (issue 18): saved shapes drawn by deck.gl, and the
+ * geometry control bar (terra-draw select mode) turning, undoing and closing on a saved shape.
+ */
+
+const center = { lng: 126.978, lat: 37.5665 }
+const offlineStyle = {
+  version: 8,
+  sources: {},
+  layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#f5f2eb' } }],
+}
+
+const { createContainer, createEngine, city } = cityTestPage()
+
+/** A ~180 m × 110 m rectangle around the centre, red and opaque. */
+const rectangle: DrawShape = {
+  id: 'field',
+  type: 4,
+  points: [
+    [center.lng - 0.001, center.lat - 0.0005],
+    [center.lng + 0.001, center.lat - 0.0005],
+    [center.lng + 0.001, center.lat + 0.0005],
+    [center.lng - 0.001, center.lat + 0.0005],
+  ],
+  fillColor: '#ff0000ff',
+  outlineColor: '#ff0000ff',
+  outlineWidthPx: 2,
+  displayMode: 1,
+  isVisible: true,
+}
+
+async function openCity(engine: Engine, container: HTMLElement) {
+  await engine.run('city.attachContainer', { container })
+  await engine.run('city.open', {
+    projectId: 'project-1',
+    center,
+    zoom: 16,
+    basemap: { kind: 'offline', style: offlineStyle },
+    tilesets: [],
+    keepDrawingBuffer: true,
+  })
+}
+
+/** Red pixels of the map canvas: what the rectangle covers. */
+function countRedPixels(container: HTMLElement): number {
+  const canvas = container.querySelector('canvas')!
+  const copy = document.createElement('canvas')
+  copy.width = canvas.width
+  copy.height = canvas.height
+  const context = copy.getContext('2d')!
+  context.drawImage(canvas, 0, 0)
+  const { data } = context.getImageData(0, 0, copy.width, copy.height)
+  let count = 0
+  for (let index = 0; index < data.length; index += 4)
+    if (data[index]! > 200 && data[index + 1]! < 60 && data[index + 2]! < 60) count++
+  return count
+}
+
+/** Waits for a condition the map reaches after some frames (never a fixed sleep). */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (condition()) return
+    await new Promise((resolve) => requestAnimationFrame(resolve))
+  }
+  throw new Error(`Timed out waiting for ${what}`)
+}
+
+describe('city drawing in Chromium', () => {
+  it('draws a saved area, edits it in the geometry bar (rotate, undo) and keeps its measure', async () => {
+    const container = createContainer()
+    const engine = createEngine()
+    await openCity(engine, container)
+    await engine.run('draw.setShapes', { shapes: [rectangle] })
+    await until(() => countRedPixels(container) > 2000, 'the rectangle drawn')
+    expect(city(engine).draw.visibleShapeCount).toBe(1)
+
+    await engine.run('draw.edit', { id: 'field' })
+    await until(() => city(engine).draw.editing !== null, 'the bar opened')
+    const opened = city(engine).draw.editing!
+    expect(opened).toMatchObject({ id: 'field', type: 4, tool: null, undoDepth: 0, issue: null })
+    const area = measureDrawing(4, rectangle.points).areaSquareMeters
+    expect(opened.areaSquareMeters).toBeCloseTo(area, 3)
+    // The edited shape is terra-draw's now: the red deck.gl fill is gone.
+    await until(() => countRedPixels(container) < 50, 'the saved rectangle taken off')
+
+    await engine.run('draw.editTool', { tool: 'rotate' })
+    await engine.run('draw.editRotate', { degrees: 90 })
+    await until(() => city(engine).draw.editing?.rotationDegrees === 90, 'the turn')
+    const turned = city(engine).draw.editing!
+    expect(turned).toMatchObject({ tool: 'rotate', rotationDegrees: 90, undoDepth: 1 })
+    // Turned a quarter about its centre: a wide rectangle became a tall one, same area.
+    const spanOf = (points: readonly (readonly [number, number])[], axis: 0 | 1) =>
+      Math.max(...points.map((point) => point[axis])) -
+      Math.min(...points.map((point) => point[axis]))
+    expect(spanOf(turned.points, 1)).toBeGreaterThan(spanOf(turned.points, 0))
+    expect(turned.areaSquareMeters / area).toBeCloseTo(1, 4)
+    await engine.run('draw.editRotate', { degrees: 45 })
+    await until(() => city(engine).draw.editing?.rotationDegrees === 45, 'the second turn')
+    // One rotate is one step of undo, however far the slider went.
+    expect(city(engine).draw.editing!.undoDepth).toBe(1)
+
+    expect(await engine.run('draw.editUndo')).toBe(true)
+    await until(() => city(engine).draw.editing?.undoDepth === 0, 'the undo')
+    expect(city(engine).draw.editing!.points).toEqual(rectangle.points)
+    expect(await engine.run('draw.editUndo')).toBe(false)
+    await expect(engine.run('draw.editRotate', { degrees: 200 })).rejects.toThrow()
+
+    await engine.run('draw.editStop')
+    await until(() => city(engine).draw.editing === null, 'the bar closed')
+    await until(() => countRedPixels(container) > 2000, 'the saved rectangle drawn again')
+    await expect(engine.run('draw.edit', { id: 'missing' })).rejects.toThrow()
+  })
+})

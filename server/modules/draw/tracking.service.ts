@@ -1,0 +1,325 @@
+import { randomUUID } from 'node:crypto'
+import type { Selectable } from 'kysely'
+import type { DrawPoint } from '../../../contract/draw'
+import {
+  type FenceEvent,
+  type PositionReport,
+  positionFutureToleranceMs,
+  positionReportSchema,
+  type TrackedObject,
+  type TrackPosition,
+  trackMaxPositions,
+} from '../../../contract/tracking'
+import { FenceIndex, type FenceShape, fenceCrossings } from '../../../workers/geodesy/fence-index'
+import { geodesicDistanceMeters } from '../../../workers/geodesy/draw-geometry'
+import { AppError } from '../../http/app-error'
+import type { TrackedObjectsTable } from '../../migrations/0018-tracking'
+import type { Database, DatabaseHandle } from '../../plugins/db'
+import type { AuthUser } from '../accounts/users.service'
+import { createToken, hashToken, isWellFormedToken } from '../auth/tokens'
+import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
+import type { CityAccess } from '../tilesets/city-access'
+import { type Clock, timestampOf } from '../time/clock'
+
+type ObjectRow = Selectable<TrackedObjectsTable>
+
+/** Fences, positioned objects, position reports and fence events (contract/tracking.ts). */
+export interface TrackingService {
+  setFence(user: AuthUser, drawId: string, isFence: boolean): Promise<void>
+  fences(
+    caller: ProjectCaller | null,
+    projectId: string | undefined,
+  ): Promise<{ draw_id: string; project_id: string; created_at: string }[]>
+  events(
+    caller: ProjectCaller | null,
+    projectId: string | undefined,
+    limit: number,
+  ): Promise<FenceEvent[]>
+  addObject(
+    user: AuthUser,
+    input: { project_id: string; name: string; category: string; coding: string },
+  ): Promise<{ object: TrackedObject; token: string }>
+  removeObject(user: AuthUser, id: string): Promise<void>
+  objects(caller: ProjectCaller | null, projectId: string | undefined): Promise<TrackedObject[]>
+  track(
+    caller: ProjectCaller | null,
+    id: string,
+    range: { from?: string | undefined; to?: string | undefined },
+  ): Promise<TrackPosition[]>
+  /** A device's position report (already JSON-parsed); answers the crossings it caused. */
+  report(
+    token: string,
+    body: unknown,
+  ): Promise<{ events: { fence_id: string; kind: 'enter' | 'leave' }[] }>
+  /**
+   * Called when a drawing changes or is deleted (`isDeleted`): a deleted drawing is no longer a
+   * fence, and its project's fence index is built again on next use.
+   */
+  drawingChanged(projectId: string, drawId: string, isDeleted: boolean): Promise<void>
+  lifecycleHook: ProjectLifecycleHook
+}
+
+/** A fence's shape from its drawing's stored points (a circle: centre and rim point). */
+function fenceShapeOf(row: { id: string; type: number; points_json: string }): FenceShape | null {
+  const points = JSON.parse(row.points_json) as DrawPoint[]
+  if (row.type === 1 && points.length === 2) {
+    const [center, rim] = points as [DrawPoint, DrawPoint]
+    return { id: row.id, kind: 'circle', center, radiusMeters: geodesicDistanceMeters(center, rim) }
+  }
+  if (row.type === 4) return { id: row.id, kind: 'polygon', ring: points }
+  return null
+}
+
+/** Epoch milliseconds of a report's `ts` (number or ISO text). */
+function reportTimeMs(report: PositionReport, nowMs: number): number {
+  if (report.ts === undefined) return nowMs
+  return typeof report.ts === 'number' ? report.ts : Date.parse(report.ts)
+}
+
+/** Builds the service. SQL for the tracking tables lives here only. */
+export function createTrackingService(dependencies: {
+  database: DatabaseHandle
+  clock: Clock
+  access: CityAccess
+}): TrackingService {
+  const { database, clock, access } = dependencies
+  const { db } = database
+  const now = () => timestampOf(clock.nowMs())
+  /** Each project's fence index, built on first use after a change. */
+  const indexes = new Map<string, Promise<FenceIndex>>()
+
+  const indexOf = (projectId: string) => {
+    let index = indexes.get(projectId)
+    if (!index) {
+      index = db
+        .selectFrom('fences')
+        .innerJoin('area_draws', 'area_draws.id', 'fences.draw_id')
+        .select(['area_draws.id', 'area_draws.type', 'area_draws.points_json'])
+        .where('fences.project_id', '=', projectId)
+        .orderBy('fences.created_at')
+        .orderBy('fences.draw_id')
+        .execute()
+        .then((rows) => new FenceIndex(rows.map(fenceShapeOf).filter((shape) => shape !== null)))
+      // A failed read is not kept: the next report tries again.
+      index.catch(() => indexes.delete(projectId))
+      indexes.set(projectId, index)
+    }
+    return index
+  }
+
+  const objectOf = (row: ObjectRow): TrackedObject => ({
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    category: row.category,
+    coding: row.coding,
+    last_position:
+      row.last_lng === null || row.last_lat === null || row.last_at === null
+        ? null
+        : { lng: row.last_lng, lat: row.last_lat, heading: row.last_heading, at: row.last_at },
+    inside_fence_ids: JSON.parse(row.inside_json) as string[],
+    created_at: row.created_at,
+  })
+  const findObject = (id: string) =>
+    db.selectFrom('tracked_objects').selectAll().where('id', '=', id).executeTakeFirst()
+  const removeObjectRows = async (handle: Database, ids: string[]) => {
+    if (ids.length === 0) return
+    await handle.deleteFrom('track_positions').where('object_id', 'in', ids).execute()
+    await handle.deleteFrom('fence_events').where('object_id', 'in', ids).execute()
+    await handle.deleteFrom('tracked_objects').where('id', 'in', ids).execute()
+  }
+
+  return {
+    async setFence(user, drawId, isFence) {
+      const drawing = await db
+        .selectFrom('area_draws')
+        .select(['id', 'project_id', 'type', 'kind'])
+        .where('id', '=', drawId)
+        .executeTakeFirst()
+      if (!drawing) throw new AppError('notFound', 'draw.notFound')
+      await access.requireEditable(user, drawing.project_id)
+      if (isFence && !(drawing.kind === 'area' && (drawing.type === 1 || drawing.type === 4)))
+        throw new AppError('validation', 'tracking.fenceType')
+      await db.deleteFrom('fences').where('draw_id', '=', drawId).execute()
+      if (isFence)
+        await db
+          .insertInto('fences')
+          .values({ draw_id: drawId, project_id: drawing.project_id, created_at: now() })
+          .execute()
+      indexes.delete(drawing.project_id)
+    },
+    async fences(caller, projectId) {
+      const project = (await access.resolveReadable(caller, projectId)).record.id
+      return db
+        .selectFrom('fences')
+        .selectAll()
+        .where('project_id', '=', project)
+        .orderBy('created_at')
+        .orderBy('draw_id')
+        .execute()
+    },
+    async events(caller, projectId, limit) {
+      const project = (await access.resolveReadable(caller, projectId)).record.id
+      const rows = await db
+        .selectFrom('fence_events')
+        .selectAll()
+        .where('project_id', '=', project)
+        .orderBy('at', 'desc')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute()
+      return rows.map((row) => ({
+        id: row.id,
+        project_id: row.project_id,
+        fence_id: row.fence_id,
+        object_id: row.object_id,
+        kind: row.kind as 'enter' | 'leave',
+        lng: row.lng,
+        lat: row.lat,
+        at: row.at,
+      }))
+    },
+    async addObject(user, input) {
+      await access.requireEditable(user, input.project_id)
+      const token = createToken()
+      const row: ObjectRow = {
+        id: randomUUID(),
+        project_id: input.project_id,
+        name: input.name,
+        category: input.category,
+        coding: input.coding,
+        token_hash: hashToken(token),
+        last_lng: null,
+        last_lat: null,
+        last_heading: null,
+        last_at: null,
+        inside_json: '[]',
+        created_at: now(),
+      }
+      await db.insertInto('tracked_objects').values(row).execute()
+      return { object: objectOf(row), token }
+    },
+    async removeObject(user, id) {
+      const row = await findObject(id)
+      if (!row) throw new AppError('notFound', 'tracking.objectNotFound')
+      await access.requireEditable(user, row.project_id)
+      await db.transaction().execute((transaction) => removeObjectRows(transaction, [id]))
+    },
+    async objects(caller, projectId) {
+      const project = (await access.resolveReadable(caller, projectId)).record.id
+      const rows = await db
+        .selectFrom('tracked_objects')
+        .selectAll()
+        .where('project_id', '=', project)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+      return rows.map(objectOf)
+    },
+    async track(caller, id, range) {
+      const row = await findObject(id)
+      if (!row) throw new AppError('notFound', 'tracking.objectNotFound')
+      await access.resolveReadable(caller, row.project_id)
+      let query = db
+        .selectFrom('track_positions')
+        .select(['lng', 'lat', 'heading', 'at'])
+        .where('object_id', '=', id)
+      if (range.from !== undefined) query = query.where('at', '>=', range.from)
+      if (range.to !== undefined) query = query.where('at', '<=', range.to)
+      // the newest positions of the range, answered oldest first (a timeline plays forwards)
+      const rows = await query.orderBy('at', 'desc').limit(trackMaxPositions).execute()
+      return rows.reverse()
+    },
+    async report(token, body) {
+      const row = isWellFormedToken(token)
+        ? await db
+            .selectFrom('tracked_objects')
+            .selectAll()
+            .where('token_hash', '=', hashToken(token))
+            .executeTakeFirst()
+        : undefined
+      if (!row) throw new AppError('badCredentials', 'tracking.unknownToken')
+      const parsed = positionReportSchema.safeParse(body)
+      if (!parsed.success) throw new AppError('validation', 'tracking.badReport')
+      const report = parsed.data
+      const nowMs = clock.nowMs()
+      const atMs = reportTimeMs(report, nowMs)
+      if (!Number.isFinite(atMs)) throw new AppError('validation', 'tracking.badReport')
+      if (atMs > nowMs + positionFutureToleranceMs)
+        throw new AppError('validation', 'tracking.futureTimestamp', {
+          seconds: Math.round((atMs - nowMs) / 1000),
+        })
+      const at = timestampOf(atMs)
+      const heading = report.heading ?? null
+      const position = { id: randomUUID(), object_id: row.id, lng: report.lng, lat: report.lat }
+      // A late report (older than the last one) joins the history only: the object's place
+      // and its fences are those of its newest position.
+      const isNewest = row.last_at === null || at >= row.last_at
+      const before = JSON.parse(row.inside_json) as string[]
+      const after = isNewest
+        ? (await indexOf(row.project_id)).containing([report.lng, report.lat])
+        : before
+      const crossings = fenceCrossings(before, after)
+      const createdAt = now()
+      await db.transaction().execute(async (transaction) => {
+        await transaction
+          .insertInto('track_positions')
+          .values({ ...position, heading, at })
+          .execute()
+        if (!isNewest) return
+        await transaction
+          .updateTable('tracked_objects')
+          .set({
+            last_lng: report.lng,
+            last_lat: report.lat,
+            last_heading: heading,
+            last_at: at,
+            inside_json: JSON.stringify(after),
+          })
+          .where('id', '=', row.id)
+          .execute()
+        for (const crossing of crossings)
+          await transaction
+            .insertInto('fence_events')
+            .values({
+              id: randomUUID(),
+              project_id: row.project_id,
+              fence_id: crossing.fenceId,
+              object_id: row.id,
+              kind: crossing.kind,
+              lng: report.lng,
+              lat: report.lat,
+              at,
+              created_at: createdAt,
+            })
+            .execute()
+      })
+      return {
+        events: crossings.map((crossing) => ({ fence_id: crossing.fenceId, kind: crossing.kind })),
+      }
+    },
+    async drawingChanged(projectId, drawId, isDeleted) {
+      if (isDeleted) await db.deleteFrom('fences').where('draw_id', '=', drawId).execute()
+      indexes.delete(projectId)
+    },
+    lifecycleHook: {
+      // Fences go along with their drawings' copies? The drawings get new ids in a copy and
+      // tokens are secrets, so a copied project starts without fences and tracked objects.
+      async onCopy() {},
+      async onDelete(transaction, projectId) {
+        const ids = (
+          await transaction
+            .selectFrom('tracked_objects')
+            .select('id')
+            .where('project_id', '=', projectId)
+            .execute()
+        ).map((row) => row.id)
+        await removeObjectRows(transaction, ids)
+        await transaction.deleteFrom('fence_events').where('project_id', '=', projectId).execute()
+        await transaction.deleteFrom('fences').where('project_id', '=', projectId).execute()
+        indexes.delete(projectId)
+      },
+    },
+  }
+}
