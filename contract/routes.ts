@@ -19,6 +19,7 @@ import { systemRoutes } from './system'
 import { templateRoutes } from './templates'
 import { templateFileRoutes } from './template-files'
 import { userRoutes } from './user'
+import { visitRoutes } from './visit'
 
 /**
  * The route table: every /web/ endpoint that answers an envelope, by area. The server
@@ -48,6 +49,7 @@ export const webRouteAreas = {
   templates: templateRoutes,
   templateFiles: templateFileRoutes,
   user: userRoutes,
+  visit: visitRoutes,
 } as const
 
 /** Every descriptor of {@link webRouteAreas}, in one list. */

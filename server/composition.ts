@@ -55,6 +55,7 @@ import {
 } from './modules/projects/projects.service'
 import { createUploadsService } from './modules/projects/uploads.service'
 import { createStyleService } from './modules/style/style.service'
+import { createCapturesService } from './modules/visit/captures.service'
 import { createResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import { createCityAccess } from './modules/tilesets/city-access'
 import { cityDirectories } from './modules/tilesets/served-files'
@@ -204,6 +205,14 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   lifecycleHooks.push(iot.devices.lifecycleHook)
   const style = createStyleService({ database, clock, access })
   lifecycleHooks.push(style.lifecycleHook)
+  const captures = createCapturesService({
+    database,
+    storage,
+    uploads: project.uploads,
+    clock,
+    access,
+  })
+  lifecycleHooks.push(captures.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -233,6 +242,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...iot,
       gml,
       style,
+      captures,
       resumableUploads,
       orders,
       recharges: createRechargesService({

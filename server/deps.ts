@@ -31,6 +31,7 @@ import type { PoiListBodies } from './modules/pois/poi-list-body-job'
 import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
 import type { StyleService } from './modules/style/style.service'
+import type { CapturesService } from './modules/visit/captures.service'
 import type { UploadsService } from './modules/projects/uploads.service'
 import type { ResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import type { cityDirectories } from './modules/tilesets/served-files'
@@ -107,6 +108,8 @@ export type ServerServices = {
   gml: GmlService
   /** The global style setting of projects (issue 19). */
   style: StyleService
+  /** Visit mode's captures and the public preview's check (issue 19). */
+  captures: CapturesService
   /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */
   resumableUploads: ResumableUploads
 } & AccountServices &

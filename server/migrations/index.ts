@@ -15,6 +15,7 @@ import * as style from './0013-style'
 import * as draw from './0014-draw'
 import * as iot from './0015-iot'
 import * as offlinePackages from './0016-offline-packages'
+import * as captures from './0017-captures'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0014-draw': draw,
   '0015-iot': iot,
   '0016-offline-packages': offlinePackages,
+  '0017-captures': captures,
 }
 
 /**

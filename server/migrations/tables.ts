@@ -10,6 +10,7 @@ import type { IotTables } from './0015-iot'
 import type { OrderTables } from './0012-orders'
 import type { StyleTables } from './0013-style'
 import type { OfflinePackageTables } from './0016-offline-packages'
+import type { CaptureTables } from './0017-captures'
 import type { ProjectTables } from './projects-tables'
 
 /**
@@ -36,7 +37,8 @@ export interface Tables
     IotTables,
     OrderTables,
     StyleTables,
-    OfflinePackageTables {
+    OfflinePackageTables,
+    CaptureTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable
