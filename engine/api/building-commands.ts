@@ -10,6 +10,7 @@ import type {
 } from './building-snapshot'
 import type { PoiCommands } from './poi-commands'
 import type { StyleCommands } from './style-commands'
+import type { VisitCommands } from './visit-commands'
 
 export type {
   BuildingFloorDescription,
@@ -49,7 +50,10 @@ export interface GmlLoadResult {
  * GML networks, POIs). `EngineCommands` extends this map, so each entry needs a handler in
  * engine/building.
  */
-export interface BuildingCommands extends PoiCommands<'building'>, StyleCommands<'building'> {
+export interface BuildingCommands
+  extends PoiCommands<'building'>,
+    StyleCommands<'building'>,
+    VisitCommands {
   /**
    * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in
    * the SBM decode workers, registers its stored BVHs in the picking worker and renders. Each
