@@ -32,6 +32,7 @@ const ModelConversionPage = lazyPage(
   'ModelConversionPage',
 )
 const NotePage = lazyPage(() => import('../pages/note/NotePage'), 'NotePage')
+const PreviewPage = lazyPage(() => import('../pages/preview/PreviewPage'), 'PreviewPage')
 const ProjectCasePage = lazyPage(
   () => import('../pages/project-case/ProjectCasePage'),
   'ProjectCasePage',
@@ -67,7 +68,7 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   logout: LogoutPage,
   register: RegisterPage,
   forget: ForgetPage,
-  outPreview: planned,
+  outPreview: PreviewPage,
   projectList: ProjectManagePage,
   projectCase: ProjectCasePage,
   templateList: TemplateManagePage,
