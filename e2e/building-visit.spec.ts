@@ -6,7 +6,7 @@ import {
   enterBuildingProject,
   openSpaceModule,
 } from './support/building'
-import { createEditor, postApi, signInThroughPage, useEnglish } from './project-helpers'
+import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
 
 /**
  * Issue 19's visit side as people meet it: an editor captures the view of a building project
@@ -22,7 +22,7 @@ test('a share link opens a read-only preview without signing in; revoking ends i
   baseURL,
 }) => {
   test.setTimeout(180_000)
-  await useEnglish(context, baseURL)
+  await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const account = await createEditor(request)
   const signedIn = await postApi<{ token: string }>(request, 'login', account)
@@ -55,7 +55,7 @@ test('a share link opens a read-only preview without signing in; revoking ends i
 
   // a visitor: a fresh browser, never signed in
   const visitorContext = await browser.newContext()
-  await useEnglish(visitorContext, baseURL)
+  await chooseEnglish(visitorContext, baseURL)
   const visitor = await visitorContext.newPage()
   const visitorErrors: string[] = []
   visitor.on('pageerror', (error) => visitorErrors.push(error.message))
