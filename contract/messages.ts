@@ -608,6 +608,14 @@ export const serverMessages = {
   'modelConfig.noSuchMerge': 'This merge does not exist or has expired.',
   'modelDetail.notFound': 'These model details do not exist.',
   'modelDetail.exists': 'This model has details already; change them instead.',
+  // visit mode: captures (issue 19, contract/visit.ts)
+  'visit.captureNotPng': 'A capture must be a PNG image.',
+  'visit.captureTooLarge': 'A capture image may be at most {maximum} MB.',
+  'visit.captureTooManyPixels': 'The capture declares {width} × {height} pixels, too many to show.',
+  'visit.tooManyCaptures': 'A project keeps at most {maximum} captures; delete some first.',
+  'visit.captureNotFound': 'This capture does not exist (it may have been deleted).',
+  'visit.captureNotInProject': 'The capture {id} does not belong to this project.',
+  'visit.sequenceIncomplete': 'Name each of the project’s {count} captures exactly once.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

@@ -22,6 +22,7 @@ import { templateRoutes } from './templates'
 import { templateFileRoutes } from './template-files'
 import { userRoutes } from './user'
 import { videoRoutes } from './video'
+import { visitRoutes } from './visit'
 
 /**
  * The route table: every /web/ endpoint that answers an envelope, by area. The server
@@ -55,6 +56,7 @@ export const webRouteAreas = {
   templateFiles: templateFileRoutes,
   user: userRoutes,
   video: videoRoutes,
+  visit: visitRoutes,
 } as const
 
 /** Every descriptor of {@link webRouteAreas}, in one list. */

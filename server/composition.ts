@@ -59,6 +59,7 @@ import {
 } from './modules/projects/projects.service'
 import { createUploadsService } from './modules/projects/uploads.service'
 import { createStyleService } from './modules/style/style.service'
+import { createCapturesService } from './modules/visit/captures.service'
 import { createResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import { createCityAccess } from './modules/tilesets/city-access'
 import { cityDirectories } from './modules/tilesets/served-files'
@@ -217,6 +218,14 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   lifecycleHooks.push(style.lifecycleHook)
   const modelDetails = createModelDetailsService({ database, clock, access })
   lifecycleHooks.push(modelDetails.lifecycleHook)
+  const captures = createCapturesService({
+    database,
+    storage,
+    uploads: project.uploads,
+    clock,
+    access,
+  })
+  lifecycleHooks.push(captures.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -247,6 +256,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       cameras: createCamerasService({ database, access }),
       gml,
       style,
+      captures,
       resumableUploads,
       modelDetails,
       structureMerges: createStructureMerges({

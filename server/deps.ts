@@ -35,6 +35,7 @@ import type { PoiListBodies } from './modules/pois/poi-list-body-job'
 import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
 import type { StyleService } from './modules/style/style.service'
+import type { CapturesService } from './modules/visit/captures.service'
 import type { UploadsService } from './modules/projects/uploads.service'
 import type { ResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import type { cityDirectories } from './modules/tilesets/served-files'
@@ -117,6 +118,8 @@ export type ServerServices = {
   structureMerges: StructureMerges
   /** Per-model details of building projects (issue 21). */
   modelDetails: ModelDetailsService
+  /** Visit mode's captures and the public preview's check (issue 19). */
+  captures: CapturesService
   /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */
   resumableUploads: ResumableUploads
   /** A project's cameras and how each stream is played (issue 17 §8). */

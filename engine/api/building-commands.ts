@@ -11,6 +11,7 @@ import type {
 import type { PoiCommands } from './poi-commands'
 import type { PoiStatusCommands } from './poi-status-commands'
 import type { StyleCommands } from './style-commands'
+import type { VisitCommands } from './visit-commands'
 
 export type {
   BuildingFloorDescription,
@@ -53,7 +54,8 @@ export interface GmlLoadResult {
 export interface BuildingCommands
   extends PoiCommands<'building'>,
     PoiStatusCommands<'building'>,
-    StyleCommands<'building'> {
+    StyleCommands<'building'>,
+    VisitCommands {
   /**
    * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in
    * the SBM decode workers, registers its stored BVHs in the picking worker and renders. Each

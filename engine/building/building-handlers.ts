@@ -27,6 +27,7 @@ import { createBuildingPoiStatusHandlers } from './pois/poi-status-handlers'
 import { StyleController } from './style/style-controller'
 import { createBuildingStyleHandlers } from './style/style-handlers'
 import { BuildingPoiLayer } from './pois/poi-layer'
+import { captureFramePng } from './capture-image'
 
 /** Worker factories and limits of the building scene (all optional). */
 export interface BuildingEngineOptions {
@@ -246,6 +247,12 @@ export function createBuildingHandlers(
       }
       wheelScale = scale
       publish()
+    },
+    'building.capturePng': async ({ maxWidth = 1920 }) => {
+      requireCanvas()
+      const canvas = view.renderForCapture()
+      if (!canvas) throw new EngineError('view.noCanvas', 'No canvas is attached to the engine.')
+      return captureFramePng(canvas, maxWidth)
     },
     'building.countDrawnPixels': async () => {
       requireCanvas()

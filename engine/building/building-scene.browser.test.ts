@@ -172,6 +172,23 @@ describe('building scene in Chromium', () => {
 
     const drawn = await engine.run('building.countDrawnPixels')
     expect(drawn.drawnPixelCount).toBeGreaterThan(drawn.totalPixelCount / 20)
+    // a capture (visit mode) is the drawn frame as a PNG, scaled down to the width asked for
+    const capture = await engine.run('building.capturePng', { maxWidth: 64 })
+    const bitmap = await createImageBitmap(capture.png)
+    expect([capture.png.type, bitmap.width, bitmap.height]).toEqual([
+      'image/png',
+      capture.width,
+      capture.height,
+    ])
+    expect(capture.width).toBeLessThanOrEqual(64)
+    const copy = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!
+    copy.drawImage(bitmap, 0, 0)
+    const { data } = copy.getImageData(0, 0, bitmap.width, bitmap.height)
+    const colours = new Set<number>()
+    for (let offset = 0; offset < data.length; offset += 4) {
+      colours.add((data[offset]! << 16) | (data[offset + 1]! << 8) | data[offset + 2]!)
+    }
+    expect(colours.size).toBeGreaterThan(2)
 
     await engine.run('building.setCamera', fromAbove)
     // The orange shell hides the blue top floor until it turns translucent.

@@ -275,6 +275,11 @@ export class BuildingView {
     return true
   }
 
+  /** Draws now and gives the canvas holding the frame (until the next composite), or null. */
+  renderForCapture(): EngineCanvas | null {
+    return this.renderNow() ? this.canvas : null
+  }
+
   /**
    * Renders and reads the drawing buffer back in the same task (the buffer is not preserved
    * after compositing), counting pixels that differ from the clear colour. Tests and e2e use it

@@ -15,6 +15,7 @@ import * as style from './0013-style'
 import * as draw from './0014-draw'
 import * as iot from './0015-iot'
 import * as offlinePackages from './0016-offline-packages'
+import * as captures from './0017-captures'
 import * as tracking from './0018-tracking'
 import * as modelConfig from './0021-model-config'
 
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0014-draw': draw,
   '0015-iot': iot,
   '0016-offline-packages': offlinePackages,
+  '0017-captures': captures,
   '0018-tracking': tracking,
   '0021-model-config': modelConfig,
 }

@@ -11,6 +11,7 @@ import type { TrackingTables } from './0018-tracking'
 import type { OrderTables } from './0012-orders'
 import type { StyleTables } from './0013-style'
 import type { OfflinePackageTables } from './0016-offline-packages'
+import type { CaptureTables } from './0017-captures'
 import type { ProjectTables } from './projects-tables'
 import type { ModelConfigTables } from './0021-model-config'
 
@@ -40,7 +41,8 @@ export interface Tables
     OrderTables,
     StyleTables,
     OfflinePackageTables,
-    ModelConfigTables {
+    ModelConfigTables,
+    CaptureTables {
   users: UsersTable
   sessions: SessionsTable
   notices: NoticesTable

@@ -61,6 +61,11 @@ export interface ApiClientOptions {
   /** The user token to send in the `Token` header, or null when signed out. */
   getToken: () => string | null
   /**
+   * A project token to send in the `ProjectToken` header (a public preview opened without
+   * signing in), or null. The server reads it where no user token opens the project.
+   */
+  getProjectToken?: () => string | null
+  /**
    * Told of every '2011' answer: the client only reports it, the session (src/state/) reacts
    * and makes sure it acts once.
    */
@@ -167,6 +172,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const headers = new Headers({ Accept: 'application/json' })
     const token = options.getToken()
     if (token) headers.set(tokenHeaderName, token)
+    const projectToken = options.getProjectToken?.()
+    if (projectToken) headers.set('ProjectToken', projectToken)
 
     let payload: BodyInit | undefined
     if (body instanceof FormData) {

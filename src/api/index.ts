@@ -1,4 +1,5 @@
 import { createApiClient } from './client'
+import { previewProjectToken } from './preview-token'
 import { sessionLink } from './session-link'
 
 /**
@@ -7,6 +8,7 @@ import { sessionLink } from './session-link'
  */
 export const api = createApiClient({
   getToken: sessionLink.token,
+  getProjectToken: previewProjectToken,
   onSessionTimeout: sessionLink.reportSessionTimeout,
 })
 

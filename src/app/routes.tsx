@@ -36,6 +36,7 @@ const ModelMergePage = lazyPage(
   'ModelMergePage',
 )
 const NotePage = lazyPage(() => import('../pages/note/NotePage'), 'NotePage')
+const PreviewPage = lazyPage(() => import('../pages/preview/PreviewPage'), 'PreviewPage')
 const ProjectCasePage = lazyPage(
   () => import('../pages/project-case/ProjectCasePage'),
   'ProjectCasePage',
@@ -71,7 +72,7 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   logout: LogoutPage,
   register: RegisterPage,
   forget: ForgetPage,
-  outPreview: planned,
+  outPreview: PreviewPage,
   projectList: ProjectManagePage,
   projectCase: ProjectCasePage,
   templateList: TemplateManagePage,

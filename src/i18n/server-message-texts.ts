@@ -837,4 +837,21 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'modelConfig.noSuchMerge': msg({ message: 'This merge does not exist or has expired.' }),
   'modelDetail.notFound': msg({ message: 'These model details do not exist.' }),
   'modelDetail.exists': msg({ message: 'This model has details already; change them instead.' }),
+  'visit.captureNotPng': msg({ message: 'A capture must be a PNG image.' }),
+  'visit.captureTooLarge': msg({ message: 'A capture image may be at most {maximum} MB.' }),
+  'visit.captureTooManyPixels': msg({
+    message: 'The capture declares {width} × {height} pixels, too many to show.',
+  }),
+  'visit.tooManyCaptures': msg({
+    message: 'A project keeps at most {maximum} captures; delete some first.',
+  }),
+  'visit.captureNotFound': msg({
+    message: 'This capture does not exist (it may have been deleted).',
+  }),
+  'visit.captureNotInProject': msg({
+    message: 'The capture {id} does not belong to this project.',
+  }),
+  'visit.sequenceIncomplete': msg({
+    message: 'Name each of the project’s {count} captures exactly once.',
+  }),
 }

@@ -23,6 +23,7 @@ import { registerResumableUploadRoutes } from './resumable-upload'
 import { registerRoleRoutes } from './role'
 import { registerSessionEntryRoutes } from './session-entry'
 import { registerStyleRoutes } from './style'
+import { registerVisitRoutes } from './visit'
 import { registerSystemRoutes } from './system'
 import { registerTemplateFileRoutes } from './template-files'
 import { registerTemplateRoutes } from './templates'
@@ -65,6 +66,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerOrderRoutes,
   registerOfflinePackageRoutes,
   registerStyleRoutes,
+  registerVisitRoutes,
   registerModelCopyRoutes,
   registerModelConfigRoutes,
 ]

@@ -19,6 +19,7 @@ import { IotDevicesPanel } from './iot/IotDevicesPanel'
 import { useIotLive } from './iot/use-iot-live'
 import { chooseRouteEndAtPoint } from './gml/route-ends'
 import { VisitToolsPanel } from './gml/VisitToolsPanel'
+import { MoreCasesPanel, VisitCapturesPanel, VisitLinkPanel } from '../visit/VisitPanels'
 import { ModelLibraryPanel } from './model/ModelLibraryPanel'
 import { usePoiScene } from '../pois/use-poi-scene'
 import { PoiModulePanel } from './poi/PoiModulePanel'
@@ -214,6 +215,9 @@ function ModuleContent({
   if (moduleId === 'download' && projectId) {
     return <OfflinePackagePanel projectId={projectId} projectName={projectName ?? ''} />
   }
+  if (moduleId === 'visit' && tabId === 'link') return <VisitLinkPanel />
+  if (moduleId === 'visit' && tabId === 'preview') return <VisitCapturesPanel />
+  if (moduleId === 'visit' && tabId === 'moreCase') return <MoreCasesPanel />
   // Modules other parts of the product fill: say what will be here.
   const description = plannedPageDescriptions[matchAppRoute(path).route.id]
   return (

@@ -1,0 +1,245 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useEffect, useRef, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { setPreviewProjectToken } from '../../api/preview-token'
+import { type Capture, checkPreview, listCaptures } from '../../api/visit'
+import { useHashSearch } from '../../app/hash-location'
+import type { PageProps } from '../../app/page-props'
+import { type Engine, EngineProvider, sceneStore } from '../../engine-bridge'
+import { currentProject } from '../../state/project'
+import { Button, Spinner } from '../../ui'
+import { BuildingCanvas } from '../bim4/BuildingCanvas'
+import { buildingSession } from '../bim4/building-session'
+import { useBuildingProject } from '../bim4/use-building-project'
+import { useOwnedEngine } from '../bim4/use-owned-engine'
+import { usePoiScene } from '../pois/use-poi-scene'
+import { startTour, type Tour } from '../visit/capture-tour'
+import { type LivenessState, watchLiveness } from './preview-liveness'
+import { useKioskGuards } from './use-kiosk-guards'
+import './preview.css'
+
+/** What the preview's address says (SPEC §2 `/bim4/outPreview?project_id=…&project_token=…`). */
+export interface PreviewAddress {
+  projectId: string
+  projectToken: string
+  isKiosk: boolean
+  /** Kiosk: seconds without interaction before the tour starts (5–3600, default 60). */
+  idleSeconds: number
+}
+
+/** Reads the preview's query; null when the address lacks the project or its token. */
+export function previewAddressOf(search: string): PreviewAddress | null {
+  const query = new URLSearchParams(search)
+  const projectId = query.get('project_id')?.trim() ?? ''
+  const projectToken = query.get('project_token')?.trim() ?? ''
+  if (!projectId || !projectToken) return null
+  const idle = Number(query.get('idle') ?? 60)
+  return {
+    projectId,
+    projectToken,
+    isKiosk: query.get('kiosk') === '1',
+    idleSeconds: Number.isFinite(idle) ? Math.min(3600, Math.max(5, Math.round(idle))) : 60,
+  }
+}
+
+/**
+ * The public preview (issue 19): a building project, read-only, without signing in, by a link
+ * carrying its project token. `&kiosk=1` is the unattended mode: full screen without chrome,
+ * the captures' tour after idle seconds, back to the start after interaction stops, and it
+ * recovers by itself from a lost WebGL context, a dropped network or a server restart. Revoking
+ * the token ends every open preview within a minute, with a screen that says so.
+ */
+export function PreviewPage(_props: PageProps) {
+  const address = previewAddressOf(useHashSearch())
+  if (!address) return <PreviewEnded reason="invalid" />
+  return <LivePreview key={`${address.projectId}:${address.projectToken}`} address={address} />
+}
+
+function LivePreview({ address }: { address: PreviewAddress }) {
+  const { t } = useLingui()
+  const [liveness, setLiveness] = useState<LivenessState | 'checking'>('checking')
+  const [projectName, setProjectName] = useState('')
+  // a lost WebGL context that does not come back: the scene is built again from scratch
+  const [generation, setGeneration] = useState(0)
+
+  useEffect(() => {
+    setPreviewProjectToken(address.projectToken)
+    // in memory only: a preview must not change which project the editor reopens
+    currentProject.projectId = address.projectId
+    const stop = watchLiveness(async () => {
+      const answer = await checkPreview(address.projectId)
+      setProjectName(answer.name)
+    }, setLiveness)
+    return () => {
+      stop()
+      setPreviewProjectToken(null)
+    }
+  }, [address.projectId, address.projectToken])
+
+  if (liveness === 'ended') return <PreviewEnded reason="ended" />
+  if (liveness === 'checking') {
+    return (
+      <div className="ts-preview ts-preview--message">
+        <Spinner label={t`Opening the preview`} />
+      </div>
+    )
+  }
+  return (
+    <div
+      className={address.isKiosk ? 'ts-preview ts-preview--kiosk' : 'ts-preview'}
+      data-testid="preview"
+      data-liveness={liveness}
+    >
+      <PreviewScene
+        key={generation}
+        address={address}
+        projectName={projectName}
+        onContextLost={() => setGeneration((value) => value + 1)}
+      />
+      {liveness === 'offline' && (
+        <p className="ts-preview__offline" role="status">
+          <Trans>Connection lost. Showing the last scene; reconnecting…</Trans>
+        </p>
+      )}
+    </div>
+  )
+}
+
+function PreviewScene(props: {
+  address: PreviewAddress
+  projectName: string
+  onContextLost: () => void
+}) {
+  const engine = useOwnedEngine()
+  const { t } = useLingui()
+  if (!engine) return <Spinner label={t`Opening the scene`} />
+  return (
+    <EngineProvider engine={engine}>
+      <SceneView engine={engine} {...props} />
+    </EngineProvider>
+  )
+}
+
+function SceneView({
+  engine,
+  address,
+  projectName,
+  onContextLost,
+}: {
+  engine: Engine
+  address: PreviewAddress
+  projectName: string
+  onContextLost: () => void
+}) {
+  const { t } = useLingui()
+  useBuildingProject(engine)
+  const isOpen = useSnapshot(sceneStore).building.isOpen
+  const session = useSnapshot(buildingSession)
+  usePoiScene(isOpen ? engine : null, 'building', address.projectId)
+  const [captures, setCaptures] = useState<Capture[]>([])
+  const [isTouring, setTouring] = useState(false)
+  const tourRef = useRef<Tour | null>(null)
+  const stageRef = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    const controller = new AbortController()
+    listCaptures(address.projectId, controller.signal).then(setCaptures, () => setCaptures([]))
+    return () => controller.abort()
+  }, [address.projectId])
+
+  const stopTour = () => {
+    tourRef.current?.stop()
+    tourRef.current = null
+    setTouring(false)
+  }
+  const playTour = () => {
+    stopTour()
+    if (captures.length === 0) return
+    tourRef.current = startTour(captures, (capture) => {
+      void engine.run('building.setCamera', capture.camera).catch(() => undefined)
+    })
+    setTouring(true)
+  }
+  useEffect(() => () => tourRef.current?.stop(), [])
+
+  useKioskGuards({
+    isKiosk: address.isKiosk,
+    idleMs: address.idleSeconds * 1000,
+    stage: stageRef,
+    onIdle: () => {
+      if (captures.length > 0) playTour()
+      else void engine.run('building.fitToModel', {}).catch(() => undefined)
+    },
+    onActive: stopTour,
+    onContextLost,
+  })
+
+  const name = projectName || session.project?.name || ''
+  return (
+    <div className="ts-preview__stage" ref={stageRef}>
+      <BuildingCanvas onPick={() => undefined} label={t`Scene of ${name}`} />
+      {!address.isKiosk && (
+        <header className="ts-preview__bar">
+          <h1 className="ts-preview__title" data-testid="preview-title">
+            {name}
+          </h1>
+          <span className="ts-preview__badge">
+            <Trans>Read-only preview</Trans>
+          </span>
+          {captures.length > 0 && (
+            <nav className="ts-preview__views" aria-label={t`Saved views`}>
+              {captures.map((capture, index) => (
+                <Button
+                  key={capture.id}
+                  variant="secondary"
+                  onClick={() => {
+                    stopTour()
+                    void engine.run('building.setCamera', capture.camera).catch(() => undefined)
+                  }}
+                >
+                  {capture.name || t`View ${index + 1}`}
+                </Button>
+              ))}
+              <Button onClick={isTouring ? stopTour : playTour}>
+                {isTouring ? <Trans>Stop tour</Trans> : <Trans>Play tour</Trans>}
+              </Button>
+            </nav>
+          )}
+        </header>
+      )}
+      {session.status === 'loading' && (
+        <div className="ts-preview__loading">
+          <Spinner label={t`Opening the scene`} />
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** The clear screen a preview ends on: a revoked or expired link, or an incomplete address. */
+export function PreviewEnded({ reason }: { reason: 'ended' | 'invalid' }) {
+  return (
+    <div className="ts-preview ts-preview--message" data-testid="preview-ended">
+      <section className="ts-preview__ended" role="alert">
+        <h1>
+          {reason === 'ended' ? (
+            <Trans>This preview link has ended</Trans>
+          ) : (
+            <Trans>This preview link is incomplete</Trans>
+          )}
+        </h1>
+        <p>
+          {reason === 'ended' ? (
+            <Trans>
+              The project owner revoked this link, or it expired. Ask them for a new link.
+            </Trans>
+          ) : (
+            <Trans>
+              The link needs a project and its token. Ask the project owner for it again.
+            </Trans>
+          )}
+        </p>
+      </section>
+    </div>
+  )
+}
