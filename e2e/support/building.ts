@@ -130,6 +130,14 @@ export function openSpaceModule(page: Page, label: string): Promise<void> {
 
 /** The engine's building snapshot, read through the test API. */
 export async function buildingSnapshot(page: Page) {
+  // the engine (and its test API) comes with the editor's lazy chunk, after a navigation
+  await page.waitForFunction(
+    () => typeof window.__twinTest?.getEngineSnapshot === 'function',
+    null,
+    {
+      timeout: 30_000,
+    },
+  )
   return page.evaluate(() => {
     const snapshot = window.__twinTest?.getEngineSnapshot()
     if (!snapshot) throw new Error('the test API is not enabled')
