@@ -189,14 +189,19 @@ export function ModelMergePage(_props: Partial<PageProps>) {
           <div className="ts-model-config__input" key={field}>
             <label className="ts-model-config__label">
               <span>{label}</span>
+              {/* the browser's own file button speaks the browser's language, not the console's */}
               <input
                 type="file"
+                className="ts-visually-hidden"
                 multiple={isMultiple}
                 accept={mergeAccept[field]}
                 disabled={isBusy}
                 data-testid={`merge-input-${field}`}
                 onChange={choose(field)}
               />
+              <span className="ts-model-config__choose" aria-hidden="true">
+                {isMultiple ? <Trans>Choose files…</Trans> : <Trans>Choose a file…</Trans>}
+              </span>
             </label>
             <span className="ts-model-config__files">
               {form[field].length === 0 ? (
