@@ -6,9 +6,7 @@ import {
   buildingSnapshot,
   createBuildingProject,
   enterBuildingProject,
-  makeSbmFiles,
-  removeMadeFiles,
-  writeStructureManifest,
+  oneFloorBoxBuilding,
 } from './support/building'
 import { decodePng } from './support/png-pixels'
 import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
@@ -23,27 +21,7 @@ import { createEditor, postApi, signInThroughPage, chooseEnglish } from './proje
  */
 
 const run = promisify(execFile)
-let files: Record<string, string> = {}
-let structurePath = ''
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  files = await makeSbmFiles([
-    {
-      source: 'gltf/edge-cases/Box.glb',
-      output: '1F.sbm',
-      role: 'floor',
-      floors: [{ id: 'F1', name: '1F', elevation: 0 }],
-    },
-  ])
-  structurePath = await writeStructureManifest({
-    name: 'IoT house',
-    shell: null,
-    floors: [{ id: 'F1', name: '1F', elevation: 0, model: '1F.sbm' }],
-  })
-})
-
-test.afterAll(removeMadeFiles)
+const building = oneFloorBoxBuilding('IoT house')
 
 /** Runs the device simulator as a person would, against the e2e server. */
 async function simulate(baseURL: string, token: string, ...options: string[]) {
@@ -125,16 +103,7 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
   const projectId = await createBuildingProject(request, token, projectName)
   await signInThroughPage(page, account)
   await enterBuildingProject(page, projectName)
-  await page.evaluate(() => {
-    window.location.hash = '#/bim4/model/library'
-  })
-  await page.getByTestId('floor-file-input').setInputFiles(files['1F.sbm']!)
-  await page.getByTestId('shell-file-input').setInputFiles(structurePath)
-  await expect
-    .poll(async () => (await buildingSnapshot(page)).models.map((entry) => entry.loadState), {
-      timeout: 60_000,
-    })
-    .toEqual(['success'])
+  await building.upload(page)
   const floorId = (await buildingSnapshot(page)).floors[0]!.id
   // a sensor POI with a device code on the box (the library's 2D camera template)
   const templates = await postApi<{ list: { id: string; poicategory_code: string }[] }>(

@@ -7,9 +7,7 @@ import {
   buildingSnapshot,
   createBuildingProject,
   enterBuildingProject,
-  makeSbmFiles,
-  removeMadeFiles,
-  writeStructureManifest,
+  oneFloorBoxBuilding,
 } from './support/building'
 import { decodePng, type RgbaImage } from './support/png-pixels'
 import {
@@ -31,27 +29,7 @@ import {
  * forced, so every change must have asked the engine for its frame (render on demand).
  */
 
-let files: Record<string, string> = {}
-let structurePath = ''
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  files = await makeSbmFiles([
-    {
-      source: 'gltf/edge-cases/Box.glb',
-      output: '1F.sbm',
-      role: 'floor',
-      floors: [{ id: 'F1', name: '1F', elevation: 0 }],
-    },
-  ])
-  structurePath = await writeStructureManifest({
-    name: 'POI house',
-    shell: null,
-    floors: [{ id: 'F1', name: '1F', elevation: 0, model: '1F.sbm' }],
-  })
-})
-
-test.afterAll(removeMadeFiles)
+const building = oneFloorBoxBuilding('POI house')
 
 /**
  * The canvas as the compositor shows it (the engine keeps no drawing buffer), decoded in Node.
@@ -190,16 +168,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   await signInThroughPage(page, account)
   await enterBuildingProject(page, projectName)
   // The model, through the model library as a user uploads it.
-  await page.evaluate(() => {
-    window.location.hash = '#/bim4/model/library'
-  })
-  await page.getByTestId('floor-file-input').setInputFiles(files['1F.sbm']!)
-  await page.getByTestId('shell-file-input').setInputFiles(structurePath)
-  await expect
-    .poll(async () => (await buildingSnapshot(page)).models.map((entry) => entry.loadState), {
-      timeout: 60_000,
-    })
-    .toEqual(['success'])
+  await building.upload(page)
 
   await setLanguageCookie(context, baseURL, 'ko')
   await page.evaluate(() => {

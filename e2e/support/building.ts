@@ -10,6 +10,7 @@ import {
   expect,
   type Locator,
   type Page,
+  test,
 } from '@playwright/test'
 import { createEditor, postApi, signInThroughPage, chooseEnglish } from '../project-helpers'
 import { enableTestApi } from './accounts'
@@ -190,3 +191,45 @@ export async function buildingIsDrawn(page: Page): Promise<boolean> {
 }
 
 export { sharedData }
+
+/**
+ * A one-floor building for a spec file (the Box as 1F, no shell), made once before its tests and
+ * removed after them; `upload` puts it into the open project through the model library, as a
+ * user does, and waits until the model is loaded.
+ */
+export function oneFloorBoxBuilding(name: string) {
+  let floorFile = ''
+  let structurePath = ''
+  test.beforeAll(async () => {
+    test.setTimeout(120_000)
+    const files = await makeSbmFiles([
+      {
+        source: 'gltf/edge-cases/Box.glb',
+        output: '1F.sbm',
+        role: 'floor',
+        floors: [{ id: 'F1', name: '1F', elevation: 0 }],
+      },
+    ])
+    floorFile = files['1F.sbm']!
+    structurePath = await writeStructureManifest({
+      name,
+      shell: null,
+      floors: [{ id: 'F1', name: '1F', elevation: 0, model: '1F.sbm' }],
+    })
+  })
+  test.afterAll(removeMadeFiles)
+  return {
+    async upload(page: Page): Promise<void> {
+      await page.evaluate(() => {
+        window.location.hash = '#/bim4/model/library'
+      })
+      await page.getByTestId('floor-file-input').setInputFiles(floorFile)
+      await page.getByTestId('shell-file-input').setInputFiles(structurePath)
+      await expect
+        .poll(async () => (await buildingSnapshot(page)).models.map((entry) => entry.loadState), {
+          timeout: 60_000,
+        })
+        .toEqual(['success'])
+    },
+  }
+}
