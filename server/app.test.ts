@@ -23,6 +23,8 @@ describe('the /web/ API basics', () => {
         status: 'ok',
         database: testApp.config.database.kind === 'sqlite' ? 'sqlite' : 'postgres',
         version: appVersion,
+        // test apps run without the MQTT broker (server/testing/test-app.ts)
+        iot: { http: true, mqtt: 'off', mqttPort: null, mqttReason: 'MQTT=off' },
       },
     })
   })

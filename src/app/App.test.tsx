@@ -245,7 +245,8 @@ describe('App routing with the guard', () => {
     openAt('/no/such/page')
     render(<App services={services} />)
     await screen.findByRole('heading', { name: 'Page not found' })
-    expect(document.title).toBe('Page not found - Twinscape')
+    // the title is set in an effect, which may run just after the heading is on the page
+    await waitFor(() => expect(document.title).toBe('Page not found - Twinscape'))
     expect(window.location.hash).toBe('#/no/such/page')
   })
 
