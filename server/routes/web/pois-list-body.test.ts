@@ -106,43 +106,49 @@ describe('a large list body', () => {
     expect((await answering).envelope.datum).toMatchObject({ count: 2_000 })
   }, 120_000)
 
-  it('of 2,000 POIs lets health be answered while they are checked, before any is written', async () => {
-    const project = await createProject(test.app, (owner as { token: string }).token, {
-      name: 'Sliced city',
-    })
-    const sqlite = test.app.deps.database.sqlite!
-    const countOf = sqlite.prepare('select count(*) as count from pois where project_id = ?')
-    // Every clock read moves the clock 1 ms on, so the time the request thread may hold the
-    // event loop is spent by reads, not by the machine's speed: the same turns on any machine.
-    let fakeNowMs = performance.now()
-    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (fakeNowMs += 1))
-    try {
-      const answering = callPoi(test.app, owner, 'creatPoiList', {
-        projectid: project.id,
-        list: bigList(2_000).map(({ devicecode: _code, ...item }) => item),
+  // counts rows through SQLite's own connection inside the create's transaction; on PostgreSQL
+  // the same slicing runs (createPois is one code path) but rows cannot be read mid-transaction
+  it.skipIf(process.env.DATABASE_URL !== undefined)(
+    'of 2,000 POIs lets health be answered while they are checked, before any is written',
+    async () => {
+      const project = await createProject(test.app, (owner as { token: string }).token, {
+        name: 'Sliced city',
       })
-      let isAnswered = false
-      void answering.then(() => {
-        isAnswered = true
-      })
-      // how many of the call's POIs were written (in its open transaction) at each health answer
-      const writtenAtHealth: number[] = []
-      while (!isAnswered) {
-        // a health request is a task of the event loop, as one from a socket would be
-        await nextTurn()
-        const health = await test.app.inject({ method: 'GET', url: '/web/health' })
-        expect(health.statusCode).toBe(200)
-        if (sqlite.inTransaction) {
-          writtenAtHealth.push((countOf.get(project.id) as { count: number }).count)
+      const sqlite = test.app.deps.database.sqlite!
+      const countOf = sqlite.prepare('select count(*) as count from pois where project_id = ?')
+      // Every clock read moves the clock 1 ms on, so the time the request thread may hold the
+      // event loop is spent by reads, not by the machine's speed: the same turns on any machine.
+      let fakeNowMs = performance.now()
+      const clock = vi.spyOn(performance, 'now').mockImplementation(() => (fakeNowMs += 1))
+      try {
+        const answering = callPoi(test.app, owner, 'creatPoiList', {
+          projectid: project.id,
+          list: bigList(2_000).map(({ devicecode: _code, ...item }) => item),
+        })
+        let isAnswered = false
+        void answering.then(() => {
+          isAnswered = true
+        })
+        // how many of the call's POIs were written (in its open transaction) at each health answer
+        const writtenAtHealth: number[] = []
+        while (!isAnswered) {
+          // a health request is a task of the event loop, as one from a socket would be
+          await nextTurn()
+          const health = await test.app.inject({ method: 'GET', url: '/web/health' })
+          expect(health.statusCode).toBe(200)
+          if (sqlite.inTransaction) {
+            writtenAtHealth.push((countOf.get(project.id) as { count: number }).count)
+          }
         }
+        expect((await answering).envelope.datum).toMatchObject({ count: 2_000 })
+        // inside the transaction, before the first row: health was answered between the checks
+        expect(writtenAtHealth).toContain(0)
+      } finally {
+        clock.mockRestore()
       }
-      expect((await answering).envelope.datum).toMatchObject({ count: 2_000 })
-      // inside the transaction, before the first row: health was answered between the checks
-      expect(writtenAtHealth).toContain(0)
-    } finally {
-      clock.mockRestore()
-    }
-  }, 120_000)
+    },
+    120_000,
+  )
 
   it('creates its POIs in order, as a small one does', async () => {
     const list = bigList(2_000)
