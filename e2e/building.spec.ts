@@ -169,7 +169,7 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
   await page
     .getByTestId('floor-file-input')
     .setInputFiles([sharedDataFile('gltf/Duck/Duck.glb'), sharedDataFile('fbx/box.fbx')])
-  await expect(uploadList.getByText('converting…').first()).toBeVisible({ timeout: 20_000 })
+  // ('converting…' shows while they convert, but a quiet machine may finish before a look)
   await expect(items.filter({ hasText: 'Duck' })).toHaveCount(1, { timeout: 45_000 })
   await expect(items.filter({ hasText: 'box' }).getByText('box', { exact: true })).toBeVisible()
   await expect(items.locator('[data-load-state="success"]')).toHaveCount(4, { timeout: 45_000 })
