@@ -27,6 +27,7 @@ import { resetPoiEditing } from './poi/poi-editing'
 import { PoiStage } from './poi/PoiStage'
 import { LightSettingPanel, StyleSettingPanel } from './style/StylePanels'
 import { PickInfoBox } from './PickInfoBox'
+import { EmptySceneHint } from './EmptySceneHint'
 import { SceneStatusBar } from './SceneStatusBar'
 import { SpaceSidebar } from './SpaceSidebar'
 import { SwitchProjectDialog } from './SwitchProjectDialog'
@@ -99,7 +100,8 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   // The project's POIs are drawn in every module; the POI module edits them. The scene is
   // attached once the building is open: POI commands sent before would find no building (and
   // leave 'No building is open.' in the status bar).
-  const isBuildingOpen = useSnapshot(sceneStore).building.isOpen
+  const scene = useSnapshot(sceneStore)
+  const isBuildingOpen = scene.building.isOpen
   usePoiScene(isBuildingOpen ? engine : null, 'building', session.projectId)
   // devices, their live statuses on the POIs and alarms (issue 17), in every module
   useIotLive(engine, isBuildingOpen, session.projectId)
@@ -178,6 +180,14 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
             )}
           </p>
         )}
+        <EmptySceneHint
+          isSceneEmpty={
+            session.modelInfo?.models.length === 0 &&
+            !scene.building.gml.isLoaded &&
+            !scene.building.gml.isLoading
+          }
+          moduleId={module.id}
+        />
         <PickInfoBox />
         <SceneStatusBar />
       </div>
