@@ -49,6 +49,62 @@ function numberOptions(values: readonly number[], suffix = '') {
   return values.map((value) => ({ value: String(value), label: `${value}${suffix}` }))
 }
 
+/** The setting's fields holding a value of type T. */
+type FieldOf<T> = {
+  [K in keyof StyleSetting]: StyleSetting[K] extends T ? K : never
+}[keyof StyleSetting]
+
+/** Props of the one-field rows below: which field, under which label. */
+interface SettingFieldProps<T> {
+  editing: StyleEditing
+  field: FieldOf<T>
+  label: string
+  disabled?: boolean
+}
+
+/** One colour of the setting (with its opacity). */
+function SettingColour({ editing, field, label, disabled }: SettingFieldProps<string>) {
+  return (
+    <ColorPicker
+      label={label}
+      value={editing.setting[field] as string}
+      disabled={disabled}
+      onChange={(value) => editing.change({ [field]: value })}
+    />
+  )
+}
+
+/** One 0–1 amount of the setting (an intensity or density). */
+function SettingAmount({ editing, field, label, disabled }: SettingFieldProps<number>) {
+  return (
+    <NumberBlock
+      label={label}
+      value={editing.setting[field] as number}
+      disabled={disabled}
+      onChange={(value) => editing.change({ [field]: value })}
+    />
+  )
+}
+
+/** One number of the setting chosen from the SPEC's list of values. */
+function SettingNumberChoice({
+  editing,
+  field,
+  label,
+  values,
+  suffix,
+}: SettingFieldProps<number> & { values: readonly number[]; suffix?: string }) {
+  return (
+    <Select
+      label={label}
+      options={numberOptions(values, suffix)}
+      value={String(editing.setting[field])}
+      disabled={editing.isDisabled}
+      onValueChange={(value) => editing.change({ [field]: Number(value) })}
+    />
+  )
+}
+
 /** Sky and weather, and the ground where the scene has one (the city's ground is its map). */
 export function StyleSkyFields({
   editing: { setting, isDisabled, change },
@@ -105,12 +161,10 @@ export function StyleSkyFields({
 }
 
 /** The fog: on or off, its colour and density. */
-export function StyleFogFields({
-  editing: { setting, isDisabled, change },
-}: {
-  editing: StyleEditing
-}) {
+export function StyleFogFields({ editing }: { editing: StyleEditing }) {
   const { t } = useLingui()
+  const { setting, isDisabled, change } = editing
+  const isFogOff = isDisabled || !setting.fog_is_on
   return (
     <fieldset className="ts-bim4-style__group" disabled={isDisabled}>
       <legend>
@@ -124,17 +178,17 @@ export function StyleFogFields({
         />
         <Trans>Show fog</Trans>
       </label>
-      <ColorPicker
+      <SettingColour
+        editing={editing}
+        field="fog_color"
         label={t`Fog colour`}
-        value={setting.fog_color}
-        disabled={isDisabled || !setting.fog_is_on}
-        onChange={(fog_color) => change({ fog_color })}
+        disabled={isFogOff}
       />
-      <NumberBlock
+      <SettingAmount
+        editing={editing}
+        field="fog_density"
         label={t`Fog density`}
-        value={setting.fog_density}
-        disabled={isDisabled || !setting.fog_is_on}
-        onChange={(fog_density) => change({ fog_density })}
+        disabled={isFogOff}
       />
     </fieldset>
   )
@@ -145,13 +199,14 @@ export function StyleFogFields({
  * distances and mouse speed (the city's base distances are fixed by SPEC §9).
  */
 export function StyleCameraFields({
-  editing: { setting, isDisabled, change },
+  editing,
   withDistancesAndSpeed,
 }: {
   editing: StyleEditing
   withDistancesAndSpeed: boolean
 }) {
   const { t } = useLingui()
+  const { setting, isDisabled, change } = editing
   return (
     <fieldset className="ts-bim4-style__group" disabled={isDisabled}>
       <legend>
@@ -190,83 +245,70 @@ export function StyleCameraFields({
           />
         </>
       )}
-      <Select
+      <SettingNumberChoice
+        editing={editing}
+        field="min_zoom_factor"
         label={t`Minimum zoom factor`}
-        options={numberOptions(minZoomFactorOptions, '×')}
-        value={String(setting.min_zoom_factor)}
-        disabled={isDisabled}
-        onValueChange={(value) => change({ min_zoom_factor: Number(value) })}
+        values={minZoomFactorOptions}
+        suffix="×"
       />
-      <Select
+      <SettingNumberChoice
+        editing={editing}
+        field="max_zoom_factor"
         label={t`Maximum zoom factor`}
-        options={numberOptions(maxZoomFactorOptions, '×')}
-        value={String(setting.max_zoom_factor)}
-        disabled={isDisabled}
-        onValueChange={(value) => change({ max_zoom_factor: Number(value) })}
+        values={maxZoomFactorOptions}
+        suffix="×"
       />
-      <Select
+      <SettingNumberChoice
+        editing={editing}
+        field="wheel_scale"
         label={t`Mouse wheel scale`}
-        options={numberOptions(wheelScaleOptions)}
-        value={String(setting.wheel_scale)}
-        disabled={isDisabled}
-        onValueChange={(value) => change({ wheel_scale: Number(value) })}
+        values={wheelScaleOptions}
       />
     </fieldset>
   )
 }
 
 /** Ambient, directional and hemisphere lights: colours with opacity, intensities 0–1. */
-export function StyleLightFields({
-  editing: { setting, isDisabled, change },
-}: {
-  editing: StyleEditing
-}) {
+export function StyleLightFields({ editing }: { editing: StyleEditing }) {
   const { t } = useLingui()
   return (
     <>
-      <fieldset className="ts-bim4-style__group" disabled={isDisabled}>
+      <fieldset className="ts-bim4-style__group" disabled={editing.isDisabled}>
         <legend>
           <Trans>Ambient light</Trans>
         </legend>
-        <ColorPicker
+        <SettingColour
+          editing={editing}
+          field="ambient_light_color"
           label={t`Ambient light colour`}
-          value={setting.ambient_light_color}
-          onChange={(ambient_light_color) => change({ ambient_light_color })}
         />
       </fieldset>
-      <fieldset className="ts-bim4-style__group" disabled={isDisabled}>
+      <fieldset className="ts-bim4-style__group" disabled={editing.isDisabled}>
         <legend>
           <Trans>Directional light</Trans>
         </legend>
-        <ColorPicker
+        <SettingColour
+          editing={editing}
+          field="directional_light_color"
           label={t`Directional light colour`}
-          value={setting.directional_light_color}
-          onChange={(directional_light_color) => change({ directional_light_color })}
         />
-        <NumberBlock
+        <SettingAmount
+          editing={editing}
+          field="directional_light_intensity"
           label={t`Directional light intensity`}
-          value={setting.directional_light_intensity}
-          onChange={(directional_light_intensity) => change({ directional_light_intensity })}
         />
       </fieldset>
-      <fieldset className="ts-bim4-style__group" disabled={isDisabled}>
+      <fieldset className="ts-bim4-style__group" disabled={editing.isDisabled}>
         <legend>
           <Trans>Hemisphere light</Trans>
         </legend>
-        <ColorPicker
-          label={t`Sky colour`}
-          value={setting.hemisphere_sky_color}
-          onChange={(hemisphere_sky_color) => change({ hemisphere_sky_color })}
-        />
-        <ColorPicker
-          label={t`Ground colour`}
-          value={setting.hemisphere_ground_color}
-          onChange={(hemisphere_ground_color) => change({ hemisphere_ground_color })}
-        />
-        <NumberBlock
+        <SettingColour editing={editing} field="hemisphere_sky_color" label={t`Sky colour`} />
+        <SettingColour editing={editing} field="hemisphere_ground_color" label={t`Ground colour`} />
+        <SettingAmount
+          editing={editing}
+          field="hemisphere_intensity"
           label={t`Hemisphere light intensity`}
-          value={setting.hemisphere_intensity}
-          onChange={(hemisphere_intensity) => change({ hemisphere_intensity })}
         />
       </fieldset>
     </>
@@ -286,11 +328,11 @@ export function StyleSettingPanel() {
       <StyleSkyFields editing={editing} withGround />
       <StyleFogFields editing={editing} />
       <StyleCameraFields editing={editing} withDistancesAndSpeed />
-      <ColorPicker
+      <SettingColour
+        editing={editing}
+        field="path_color"
         label={t`Path colour`}
-        value={editing.setting.path_color}
         disabled={editing.isDisabled}
-        onChange={(path_color) => editing.change({ path_color })}
       />
     </form>
   )
