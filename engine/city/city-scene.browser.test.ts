@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { EngineError } from '../api/errors'
 import type { Engine } from '../core/engine'
 import { cityTestPage } from './testing/city-test-page'
+import { countPixelsNear, mapPixels } from './testing/map-pixels'
 
 /**
  * The city engine as the app runs it in Chromium: MapLibre with an inline offline style, deck.gl
@@ -41,23 +42,9 @@ async function openBatchedCity(
 
 /** Pixels of the map canvas that are not the plain land colour: what the tiles drew. */
 function countDrawnPixels(container: HTMLElement): number {
-  const canvas = container.querySelector('canvas')
-  if (!canvas) return 0
-  const copy = document.createElement('canvas')
-  copy.width = canvas.width
-  copy.height = canvas.height
-  const context = copy.getContext('2d')!
-  context.drawImage(canvas, 0, 0)
-  const { data } = context.getImageData(0, 0, copy.width, copy.height)
-  let count = 0
-  for (let index = 0; index < data.length; index += 4) {
-    const distance =
-      Math.abs(data[index]! - landColor[0]) +
-      Math.abs(data[index + 1]! - landColor[1]) +
-      Math.abs(data[index + 2]! - landColor[2])
-    if (distance > 24) count++
-  }
-  return count
+  const pixels = mapPixels(container)
+  if (!pixels) return 0
+  return pixels.width * pixels.height - countPixelsNear(container, landColor, 25)
 }
 
 /** Pixels close to the selection highlight's amber. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { cityTestPage } from './testing/city-test-page'
+import { shareOfColor } from './testing/map-pixels'
 
 /**
  * The city map's navigation aids and basemap failures in Chromium: the zoom, north and tilt
@@ -16,29 +17,6 @@ const fallbackStyle = {
 }
 
 const { createContainer, createEngine, city } = cityTestPage()
-
-/** Share of the map canvas's pixels close to a `#rrggbb` colour. */
-function shareOfColor(container: HTMLElement, hex: string): number {
-  const canvas = container.querySelector('canvas')
-  if (!canvas) return 0
-  const copy = document.createElement('canvas')
-  copy.width = canvas.width
-  copy.height = canvas.height
-  const context = copy.getContext('2d')!
-  context.drawImage(canvas, 0, 0)
-  const { data } = context.getImageData(0, 0, copy.width, copy.height)
-  const value = Number.parseInt(hex.slice(1), 16)
-  const target = [(value >> 16) & 255, (value >> 8) & 255, value & 255] as const
-  let count = 0
-  for (let index = 0; index < data.length; index += 4) {
-    const distance =
-      Math.abs(data[index]! - target[0]) +
-      Math.abs(data[index + 1]! - target[1]) +
-      Math.abs(data[index + 2]! - target[2])
-    if (distance < 12) count++
-  }
-  return count / (data.length / 4)
-}
 
 describe('city map controls in Chromium', () => {
   it('zooms, tilts, turns north, reads the cursor position and shows a scale bar', async () => {

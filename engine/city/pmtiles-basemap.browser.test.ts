@@ -3,6 +3,7 @@ import { commands } from 'vitest/browser'
 import { generateRasterBasemap } from '../../tools/pmtiles/raster-basemap'
 import { EngineError } from '../api/errors'
 import { cityTestPage } from './testing/city-test-page'
+import { shareOfColor } from './testing/map-pixels'
 
 /**
  * A user's PMTiles basemap as the city engine draws it in Chromium: a seeded raster archive
@@ -59,29 +60,6 @@ function recordArchiveFetches(): RangedFetch[] {
     globalThis.fetch = originalFetch
   })
   return fetches
-}
-
-/** Share of the map canvas's pixels close to a `#rrggbb` colour. */
-function shareOfColor(container: HTMLElement, hex: string): number {
-  const canvas = container.querySelector('canvas')
-  if (!canvas) return 0
-  const copy = document.createElement('canvas')
-  copy.width = canvas.width
-  copy.height = canvas.height
-  const context = copy.getContext('2d')!
-  context.drawImage(canvas, 0, 0)
-  const { data } = context.getImageData(0, 0, copy.width, copy.height)
-  const value = Number.parseInt(hex.slice(1), 16)
-  const target = [(value >> 16) & 255, (value >> 8) & 255, value & 255] as const
-  let count = 0
-  for (let index = 0; index < data.length; index += 4) {
-    const distance =
-      Math.abs(data[index]! - target[0]) +
-      Math.abs(data[index + 1]! - target[1]) +
-      Math.abs(data[index + 2]! - target[2])
-    if (distance < 12) count++
-  }
-  return count / (data.length / 4)
 }
 
 describe('PMTiles basemap in Chromium', () => {

@@ -3,6 +3,7 @@ import { EngineError } from '../../api/errors'
 import type { SceneStyle } from '../../api/style-commands'
 import type { Engine } from '../../core/engine'
 import { cityTestPage } from '../testing/city-test-page'
+import { mapPixels } from '../testing/map-pixels'
 
 /**
  * The city's style as the app draws it in Chromium (SwiftShader): MapLibre's sky and fog over
@@ -59,20 +60,9 @@ async function openCity(engine: Engine, { withTiles = false, pitch = 0 } = {}) {
   return container
 }
 
-/** The map canvas's pixels (RGBA rows, top first). */
-function canvasPixels(container: HTMLElement): ImageData {
-  const canvas = container.querySelector('canvas')!
-  const copy = document.createElement('canvas')
-  copy.width = canvas.width
-  copy.height = canvas.height
-  const context = copy.getContext('2d')!
-  context.drawImage(canvas, 0, 0)
-  return context.getImageData(0, 0, copy.width, copy.height)
-}
-
 /** Pixels in the top tenth brighter than `threshold` (stars on the night sky). */
 function brightTopPixels(container: HTMLElement, threshold: number): number {
-  const { data, width, height } = canvasPixels(container)
+  const { data, width, height } = mapPixels(container)!
   let count = 0
   for (let index = 0; index < width * Math.floor(height / 10) * 4; index += 4) {
     if (data[index]! + data[index + 1]! + data[index + 2]! > threshold) count++
@@ -82,7 +72,7 @@ function brightTopPixels(container: HTMLElement, threshold: number): number {
 
 /** Pixels that are clearly red and neither green nor blue (tiles under a red sun). */
 function redPixels(container: HTMLElement): number {
-  const { data } = canvasPixels(container)
+  const { data } = mapPixels(container)!
   let count = 0
   for (let index = 0; index < data.length; index += 4) {
     if (data[index]! > 60 && data[index + 1]! < 25 && data[index + 2]! < 25) count++
@@ -92,7 +82,7 @@ function redPixels(container: HTMLElement): number {
 
 /** Pixels of the fog's magenta (red and blue well above green). */
 function magentaPixels(container: HTMLElement): number {
-  const { data } = canvasPixels(container)
+  const { data } = mapPixels(container)!
   let count = 0
   for (let index = 0; index < data.length; index += 4) {
     if (data[index]! > data[index + 1]! + 80 && data[index + 2]! > data[index + 1]! + 60) count++
