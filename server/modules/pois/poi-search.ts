@@ -85,5 +85,17 @@ export async function narrowingNameGrams(
   if (rarest !== undefined && rarest.count < gramCountCap) {
     return { grams: [rarest.gram], isEmpty: false }
   }
-  return { grams, isEmpty: false }
+  return { grams: tilingGrams(grams), isEmpty: false }
+}
+
+/**
+ * Of a keyword's 3-grams in order, those that tile it: every third and the last. Overlapping
+ * grams add little to the intersection ("doo" and "oor" are in the same names) but each costs a
+ * read of its index range.
+ */
+function tilingGrams(grams: readonly string[]): string[] {
+  const tiles = grams.filter((_, index) => index % 3 === 0)
+  const last = grams[grams.length - 1]
+  if (last !== undefined && !tiles.includes(last)) tiles.push(last)
+  return tiles
 }
