@@ -17,6 +17,7 @@ import {
 import type { RouteDatum, RouteDescriptor } from '../../contract/route'
 import type { RequestOptions } from './client'
 import { api } from './index'
+import { postWithProgress } from './resumable-upload'
 
 export type {
   BatchCreatePoiDatum,
@@ -156,6 +157,8 @@ export async function batchCreatePois(input: {
   fileName?: string
   isDryRun: boolean
   signal?: AbortSignal
+  /** The file's bytes on their way up (real upload progress, over XMLHttpRequest). */
+  onProgress?: (sentBytes: number, totalBytes: number) => void
 }): Promise<BatchCreatePoiDatum> {
   const form = new FormData()
   form.append('projectid', input.projectId)
@@ -163,10 +166,10 @@ export async function batchCreatePois(input: {
   form.append('isDryRun', String(input.isDryRun))
   // the file goes last: the server reads the fields before it streams the file
   form.append('file', input.file, input.fileName ?? (input.file as File).name ?? 'pois.xlsx')
-  const { datum } = await api.upload(
+  return postWithProgress(
     poiRoutes.batchCreatPoi,
     form,
+    input.onProgress,
     input.signal ? { signal: input.signal } : {},
   )
-  return datum
 }

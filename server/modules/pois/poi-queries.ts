@@ -5,12 +5,13 @@ import type {
   PoiPage,
   ProjectPoisDatum,
 } from '../../../contract/pois'
-import { sql } from 'kysely'
+import { type SelectQueryBuilder, sql } from 'kysely'
+import type { Tables } from '../../migrations/tables'
 import type { Database, DatabaseDialect } from '../../plugins/db'
 import { containsPattern } from '../templates/template-search'
 import { chunksOf, idChunkSize, recordsOf, templateFactColumns } from './poi-records'
 import { countOf, floorKey, templateKey } from './poi-counts'
-import { rarestNameGram } from './poi-search'
+import { narrowingNameGrams } from './poi-search'
 import { libraryTemplateNameKey, nameKeyField } from '../templates/library-names'
 
 /**
@@ -68,6 +69,41 @@ async function totalOf(
   return count()
 }
 
+/**
+ * A name search's page and total in one pass: `LIKE` reads every candidate row anyway, so the
+ * total comes with the page (`count(*) over ()`) instead of a second read of the same rows.
+ * Past the last page no row carries it, and the matches are counted.
+ */
+async function namePage(
+  db: Database,
+  query: SelectQueryBuilder<Tables, 'pois', object>,
+  body: FindBody,
+  page: FindQuery,
+): Promise<PoiPage> {
+  const rows = await query
+    .selectAll()
+    .select(sql<number | string>`count(*) over ()`.as('matching_total'))
+    .orderBy(body.sort, body.order)
+    .orderBy('id', body.order)
+    .limit(page.pageSize)
+    .offset((page.pageNo - 1) * page.pageSize)
+    .execute()
+  const total =
+    rows[0] !== undefined
+      ? Number(rows[0].matching_total)
+      : Number(
+          (await query.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow())
+            .count,
+        )
+  const records = rows.map(({ matching_total: _total, ...row }) => row)
+  return {
+    list: total === 0 ? [] : await recordsOf(db, records),
+    total,
+    pageNo: page.pageNo,
+    pageSize: page.pageSize,
+  }
+}
+
 /** `findPoi`: a page of a project's POIs with every filter of the body, and their total. */
 export async function findPoiPage(
   db: Database,
@@ -111,19 +147,22 @@ export async function findPoiPage(
   }
   if (body.name !== undefined && body.name !== '') {
     const name = body.name
-    const gram = await rarestNameGram(db, projectId, name)
-    if (gram?.count === 0) return empty
-    if (gram !== undefined) {
-      query = query.where('id', 'in', (eb) =>
-        eb
+    const narrowing = await narrowingNameGrams(db, projectId, name)
+    if (narrowing?.isEmpty) return empty
+    if (narrowing !== undefined) {
+      const postingsOf = (gram: string) =>
+        db
           .selectFrom('poi_name_grams')
           .select('poi_id')
           .where('poi_name_grams.project_id', '=', projectId)
-          .where('gram', '=', gram.gram),
-      )
+          .where('gram', '=', gram)
+      const [first, ...others] = narrowing.grams.map(postingsOf)
+      const candidates = others.reduce((all, next) => all.intersect(next), first!)
+      query = query.where('id', 'in', candidates)
     }
     const pattern = containsPattern(name)
     query = query.where(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`)
+    return namePage(db, query, body, page)
   }
   const total = await totalOf(
     db,

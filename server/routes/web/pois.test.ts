@@ -509,6 +509,14 @@ describe('reads', () => {
     ])
     expect((await page({ name: 'a' })).total).toBe(10)
     expect((await page({ name: 'zz' })).total).toBe(0)
+    // a name search's total comes with its page, and past its last page too
+    const secondSmoke = await page({ name: 'smoke' }, 'pageNo=2&pageSize=7')
+    expect(secondSmoke).toMatchObject({ total: 20, pageNo: 2 })
+    expect(secondSmoke.list).toHaveLength(7)
+    expect(await page({ name: 'smoke' }, 'pageNo=4&pageSize=7')).toMatchObject({
+      total: 20,
+      list: [],
+    })
     expect((await page({ devicecode: 'DEV-02' })).total).toBe(10)
     expect((await page({ devicecode: 'DEV-029' })).list[0]!.name).toBe('Smoke detector 29')
     expect(
@@ -516,6 +524,36 @@ describe('reads', () => {
     ).toBe(6)
     const byName = await page({ sort: 'name', order: 'desc' }, 'pageSize=1')
     expect(byName.list[0]!.name).toBe('Smoke detector 8')
+  })
+
+  it('finds names by every gram of the keyword when no single gram is rare', async () => {
+    // more POIs than the gram count's cap (2,000) share each gram of 'door 1', so the search
+    // narrows by the POIs that have them all
+    const doors = await createProject(app(), (owner as { token: string }).token, {
+      kind: 'building',
+      name: 'Doors',
+    })
+    const [floor] = await addFloors(app(), doors.id, ['Ground'])
+    const list = Array.from({ length: 2_100 }, (_, index) => ({
+      name: `Door ${index}`,
+      category_id: camera.id,
+      x: index,
+      y: 0,
+      floor_id: floor,
+    }))
+    await ok<CreatedPoisDatum>(owner, 'creatPoiList', { projectid: doors.id, list })
+    const find = (body: Record<string, unknown>, query: string) =>
+      ok<PoiPage>(owner, 'findPoi', { projectid: doors.id, ...body }, query)
+    // Door 1, 10–19, 100–199, 1000–1999
+    const matching = list.filter((poi) => poi.name.startsWith('Door 1')).map((poi) => poi.name)
+    expect(matching).toHaveLength(1_111)
+    const first = await find({ name: 'DOOR 1', sort: 'name', order: 'asc' }, 'pageSize=5')
+    expect(first.total).toBe(1_111)
+    expect(first.list.map((poi) => poi.name)).toEqual(matching.sort().slice(0, 5))
+    // Door 20, 200–209, 2000–2099
+    expect((await find({ name: 'door 20' }, 'pageSize=5')).total).toBe(111)
+    // Door 500–509 have every gram looked up (the first six), none has the name
+    expect((await find({ name: 'door 5000' }, 'pageSize=5')).total).toBe(0)
   })
 
   it('answers the scene its POIs in columns', async () => {

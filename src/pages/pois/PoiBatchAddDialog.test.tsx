@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { act, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../api/client'
@@ -14,14 +14,22 @@ import {
 
 const camera = sceneTemplate('t1', 'Camera')
 
+type BatchInput = {
+  isDryRun: boolean
+  onProgress?: (sentBytes: number, totalBytes: number) => void
+}
+
 async function setUp(
-  batch: (isDryRun: boolean) => Promise<{ count: number; isDryRun: boolean; ids: string[] }>,
+  batch: (
+    isDryRun: boolean,
+    input: BatchInput,
+  ) => Promise<{ count: number; isDryRun: boolean; ids: string[] }>,
 ) {
   const server = createFakePoiServer([camera], [])
   const store = createPoiStore(server, { onError: vi.fn() })
   await store.load('project-1', 'city')
   const services = createFakeScreenServices(server)
-  const batchCreatePois = vi.fn((input: { isDryRun: boolean }) => batch(input.isDryRun))
+  const batchCreatePois = vi.fn((input: BatchInput) => batch(input.isDryRun, input))
   const onClose = vi.fn()
   renderWithI18n(
     <PoiBatchAddDialog
@@ -95,5 +103,30 @@ describe('PoiBatchAddDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled())
     expect(isAdded).toBe(true)
     expect(store.get('n1')).toBeDefined()
+  })
+
+  it('shows the bytes of the file on their way up, then checks the rows', async () => {
+    let report: ((sentBytes: number, totalBytes: number) => void) | undefined
+    let answer: (() => void) | undefined
+    await setUp(
+      (isDryRun, input) =>
+        new Promise((resolve) => {
+          report = input.onProgress
+          answer = () => resolve({ count: 200, isDryRun, ids: [] })
+        }),
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Check the file' }))
+    await waitFor(() => expect(report).toBeDefined())
+    act(() => report?.(512 * 1024, 2 * 1024 * 1024))
+    const bar = await screen.findByRole('progressbar', { name: 'Upload progress' })
+    expect(bar.getAttribute('value')).toBe(String(512 * 1024))
+    expect(bar.getAttribute('max')).toBe(String(2 * 1024 * 1024))
+    expect(screen.getByText('Uploading the file: 512.0 KB of 2.0 MB')).toBeTruthy()
+    // every byte is in: the server reads the rows now
+    act(() => report?.(2 * 1024 * 1024, 2 * 1024 * 1024))
+    expect(await screen.findByRole('status', { name: 'Checking the rows…' })).toBeTruthy()
+    expect(screen.queryByRole('progressbar', { name: 'Upload progress' })).toBeNull()
+    act(() => answer?.())
+    expect(await screen.findByText('All rows are fine: 200 POIs will be added.')).toBeTruthy()
   })
 })

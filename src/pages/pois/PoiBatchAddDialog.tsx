@@ -7,7 +7,7 @@ import { serverMessageText } from '../../components/feedback/server-messages'
 import { PagedSelect } from '../../components/templates/PagedSelect'
 import { ApiError } from '../../api/client'
 import { type PoiStore, type PoiTemplateInfo, poiStore } from '../../state/pois'
-import { Button, Dialog, Spinner } from '../../ui'
+import { Button, Dialog, formatFileSize, Spinner } from '../../ui'
 import { type PoiScreenServices, serverPoiScreenServices, templateInfoOf } from './poi-services'
 import '../../components/templates/templates.css'
 import './pois.css'
@@ -28,10 +28,16 @@ export function batchCellErrorsOf(error: unknown): PoiBatchCellError[] {
 /** What the dialog is doing. */
 type Step =
   | { kind: 'choose' }
-  | { kind: 'checking' }
+  | ({ kind: 'checking' } & Upload)
   | { kind: 'checked'; count: number }
   | { kind: 'refused'; cells: PoiBatchCellError[]; message: string }
-  | { kind: 'adding'; count: number }
+  | ({ kind: 'adding'; count: number } & Upload)
+
+/** The file's bytes on their way to the server (0 of 0 until the browser reports the first). */
+interface Upload {
+  sentBytes: number
+  totalBytes: number
+}
 
 /** Props of {@link PoiBatchAddDialog}. */
 export interface PoiBatchAddDialogProps {
@@ -84,17 +90,17 @@ export function PoiBatchAddDialog({
   const send = async (isDryRun: boolean) => {
     const projectId = snapshot.projectId
     if (!projectId || !template || !file) return
-    setStep(
-      isDryRun
-        ? { kind: 'checking' }
-        : { kind: 'adding', count: step.kind === 'checked' ? step.count : 0 },
-    )
+    const count = step.kind === 'checked' ? step.count : 0
+    const stepOf = (upload: Upload): Step =>
+      isDryRun ? { kind: 'checking', ...upload } : { kind: 'adding', count, ...upload }
+    setStep(stepOf({ sentBytes: 0, totalBytes: file.size }))
     try {
       const answer = await services.batchCreatePois({
         projectId,
         templateId: template.id,
         file,
         isDryRun,
+        onProgress: (sentBytes, totalBytes) => setStep(stepOf({ sentBytes, totalBytes })),
       })
       if (isDryRun) {
         setStep({ kind: 'checked', count: answer.count })
@@ -178,13 +184,17 @@ export function PoiBatchAddDialog({
           />
         </div>
         <div aria-live="polite">
-          {step.kind === 'checking' && <Spinner label={t`Checking the rows…`} />}
-          {step.kind === 'adding' && (
-            <p className="ts-poi-batch__status">
-              <Spinner sizePx={14} isDecorative />
-              <Trans>Adding {step.count} POIs…</Trans>
-            </p>
-          )}
+          {(step.kind === 'checking' || step.kind === 'adding') &&
+            (isUploading(step) ? (
+              <UploadProgress upload={step} />
+            ) : step.kind === 'checking' ? (
+              <Spinner label={t`Checking the rows…`} />
+            ) : (
+              <p className="ts-poi-batch__status">
+                <Spinner sizePx={14} isDecorative />
+                <Trans>Adding {step.count} POIs…</Trans>
+              </p>
+            ))}
           {step.kind === 'checked' &&
             (step.count === 0 ? (
               <p className="ts-poi-batch__status">
@@ -238,5 +248,27 @@ export function PoiBatchAddDialog({
         </div>
       </div>
     </Dialog>
+  )
+}
+
+/** Whether bytes of the file are still on their way (the server works on the rows after). */
+function isUploading(upload: Upload): boolean {
+  return upload.totalBytes > 0 && upload.sentBytes < upload.totalBytes
+}
+
+/** The upload's bytes as a progress bar and "sent of total". */
+function UploadProgress({ upload }: { upload: Upload }) {
+  const { t } = useLingui()
+  const sent = formatFileSize(upload.sentBytes)
+  const total = formatFileSize(upload.totalBytes)
+  return (
+    <div className="ts-poi-batch__upload" data-testid="poi-batch-upload">
+      <progress max={upload.totalBytes} value={upload.sentBytes} aria-label={t`Upload progress`} />
+      <p className="ts-poi-batch__status">
+        <Trans>
+          Uploading the file: {sent} of {total}
+        </Trans>
+      </p>
+    </div>
   )
 }
