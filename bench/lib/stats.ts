@@ -97,7 +97,10 @@ export function machineInfo(chromium: string | null): MachineInfo {
 export function writeBenchResult(name: string, report: object, rounds: QuietRounds): string {
   const load = rounds.record()
   const noisy = load.roundCount === 0 || load.noisyRoundCount > 0
-  const folder = fileURLToPath(new URL('../results/', import.meta.url))
+  // BENCH_RESULTS_DIR sends a run elsewhere (e.g. a noisy one that must not replace a quiet result).
+  const folder = process.env.BENCH_RESULTS_DIR
+    ? `${process.env.BENCH_RESULTS_DIR.replace(/\/$/, '')}/`
+    : fileURLToPath(new URL('../results/', import.meta.url))
   mkdirSync(folder, { recursive: true })
   const path = `${folder}${name}.json`
   writeFileSync(path, `${JSON.stringify({ noisy, ...report, load }, null, 2)}\n`)

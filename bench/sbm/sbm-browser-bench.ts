@@ -8,12 +8,18 @@
  */
 import { fileURLToPath } from 'node:url'
 import { buildBenchPage, openBenchPage } from '../lib/bench-page'
+import { measureThreadCpu, traceCategories } from '../lib/chromium-trace'
 import { launchBenchBrowser } from '../lib/browser'
 import { startStaticServer } from '../lib/static-server'
 import { exposeQuietRounds, QuietRounds } from '../lib/quiet-rounds'
 import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from '../lib/stats'
 import { benchBuildingRecipe, type BuildingRecipe } from './generate-building'
-import type { SbmLoadSample, SbmPageConfig, SbmPageResult } from './page/sbm-bench-protocol'
+import {
+  type SbmLoadSample,
+  type SbmPageConfig,
+  type SbmPageResult,
+  sbmTraceMarkPrefix,
+} from './page/sbm-bench-protocol'
 import { prepareBuilding } from './prepare-building'
 
 /** Issue 5 goals for the browser figures. */
@@ -46,6 +52,28 @@ function phaseMedians(samples: SbmLoadSample[]): Record<string, number> {
   return Object.fromEntries(
     [...byPhase].map(([phase, values]) => [phase, measure(values, 'ms').median] as const),
   )
+}
+
+/**
+ * CPU per thread of each case's timed loads from the Chromium trace: the median ms of each
+ * thread (all processes: page, workers, network service, browser, GPU) over the case's loads,
+ * largest first, and the median of the loads' totals. Wall time on a shared machine includes
+ * waiting for a core; these do not.
+ */
+function cpuByThread(windows: Map<string, Record<string, number>>, casePrefix: string) {
+  const loads = [...windows].filter(([label]) => label.startsWith(casePrefix)).map(([, cpu]) => cpu)
+  const threads = new Set(loads.flatMap((cpu) => Object.keys(cpu)))
+  const medianOf = (values: number[]) => Math.round(measure(values, 'ms').median * 100) / 100
+  const perThread = [...threads]
+    .map((thread) => [thread, medianOf(loads.map((cpu) => cpu[thread] ?? 0))] as const)
+    .filter(([, ms]) => ms >= 0.1)
+    .sort((a, b) => b[1] - a[1])
+  const totals = loads.map((cpu) => Object.values(cpu).reduce((sum, ms) => sum + ms, 0))
+  return {
+    loads: loads.length,
+    totalMs: loads.length > 0 ? medianOf(totals) : null,
+    perThreadMs: Object.fromEntries(perThread),
+  }
 }
 
 function summarise(samples: SbmLoadSample[]) {
@@ -114,15 +142,21 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
     const config: SbmPageConfig = {
       glbUrl: '/building.glb',
       sbmUrl: '/building.sbm',
-      rounds: options.rounds ?? 5,
+      rounds: options.rounds ?? (Number(process.env.BENCH_ROUNDS) || 5),
       warmupRounds: options.warmupRounds ?? 1,
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
     }
+    // Traced so that each load's CPU per thread can be told apart from waiting for a core.
+    await browser.startTracing(page, { categories: traceCategories })
     const result: SbmPageResult = await page.evaluate(
       (pageConfig) => window.runSbmBench(pageConfig),
       config,
+    )
+    const threadCpu = measureThreadCpu(
+      (await browser.stopTracing()).toString('utf8'),
+      sbmTraceMarkPrefix,
     )
     const ours = summarise(result.ours)
     const anchor = summarise(result.anchor)
@@ -173,6 +207,12 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
         cold: {
           loadToPickableMs: Math.round(result.oursCold.loadToPickableMs * 100) / 100,
           phasesMs: phaseMedians([result.oursCold]),
+          cpuByThread: cpuByThread(threadCpu, 'cold'),
+        },
+        /** CPU per thread from a Chromium trace (medians over the timed loads of each case). */
+        cpuByThread: {
+          ours: cpuByThread(threadCpu, 'ours '),
+          anchor: cpuByThread(threadCpu, 'anchor '),
         },
       },
       picking: {

@@ -18,7 +18,12 @@ import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import { transferablesOf } from '../../../workers/sbm/decoded-sbm'
 import { createSbmObject } from '../../../workers/sbm/sbm-three'
 import { quietRound } from '../../lib/page-rounds'
-import type { SbmLoadSample, SbmPageConfig, SbmPageResult } from './sbm-bench-protocol'
+import {
+  type SbmLoadSample,
+  type SbmPageConfig,
+  type SbmPageResult,
+  sbmTraceMarkPrefix,
+} from './sbm-bench-protocol'
 
 declare global {
   interface Window {
@@ -30,7 +35,7 @@ declare global {
 type Load = () => Promise<{ extra?: Partial<SbmLoadSample>; release: () => void }>
 
 /** Times one load while watching the main thread (Long Tasks, a 4 ms heartbeat, frames). */
-async function watchLoad(load: Load): Promise<SbmLoadSample> {
+async function watchLoad(load: Load, label = ''): Promise<SbmLoadSample> {
   const longTasksMs: number[] = []
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) longTasksMs.push(entry.duration)
@@ -57,9 +62,12 @@ async function watchLoad(load: Load): Promise<SbmLoadSample> {
   }
   requestAnimationFrame(frame)
 
+  // Marks for the driver's Chromium trace: CPU per thread of each load (sbm-browser-bench.ts).
+  if (label) performance.mark(`${sbmTraceMarkPrefix}start:${label}`)
   const startMs = performance.now()
   const { extra, release } = await load()
   const loadToPickableMs = performance.now() - startMs
+  if (label) performance.mark(`${sbmTraceMarkPrefix}end:${label}`)
   isWatching = false
   await new Promise((resolve) => setTimeout(resolve, 30))
   for (const entry of observer.takeRecords()) longTasksMs.push(entry.duration)
@@ -156,7 +164,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     'cold load ours',
     () => {
       workers = startWorkers()
-      return watchLoad(loadOurs)
+      return watchLoad(loadOurs, 'cold')
     },
     false,
   )
@@ -223,7 +231,11 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       await new Promise((resolve) => setTimeout(resolve, 200))
       const sample = await quietRound(
         `load round ${round + 1} ${which}`,
-        () => watchLoad(which === 'ours' ? loadOurs : loadAnchorCase),
+        () =>
+          watchLoad(
+            which === 'ours' ? loadOurs : loadAnchorCase,
+            isTimed ? `${which} ${round + 1 - config.warmupRounds}` : '',
+          ),
         isTimed,
       )
       console.log(

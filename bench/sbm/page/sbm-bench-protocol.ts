@@ -45,3 +45,6 @@ export interface SbmPageResult {
   workerRaysPerSecond: number[]
   mainThreadRaysPerSecond: number[]
 }
+
+/** Prefix of the page's `performance.mark` names around each load (`<prefix>start:ours 1`). */
+export const sbmTraceMarkPrefix = 'sbm-load:'
