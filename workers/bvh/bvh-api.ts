@@ -1,6 +1,7 @@
 import { decodeSbm } from '../sbm/decode-sbm'
 import type { DecodedSbm } from '../sbm/decoded-sbm'
-import { fetchModelBytes, type SbmErrorData, toSbmErrorData } from '../sbm/sbm-error'
+import { fetchArrivingModel } from '../sbm/arriving-bytes'
+import { type SbmErrorData, toSbmErrorData } from '../sbm/sbm-error'
 import { type LoadTimings, startLapTimer } from '../sbm/load-timings'
 import { addDecodedSbm, type PickableSbmMesh } from './add-decoded-sbm'
 import { createLatestWinsGate, type Stale } from '../protocol/latest-wins'
@@ -47,7 +48,7 @@ export function createBvhApi() {
     async addSbm(modelId: string, source: ArrayBuffer | string): Promise<AddSbmOutcome> {
       try {
         const bytes =
-          typeof source === 'string' ? await fetchModelBytes(source) : new Uint8Array(source)
+          typeof source === 'string' ? await fetchArrivingModel(source) : new Uint8Array(source)
         const decoded = await decodeSbm(bytes, { purpose: 'picking' })
         return { ok: true, value: addDecodedSbm(scene, modelId, decoded) }
       } catch (error) {

@@ -1,14 +1,16 @@
 import { readFile } from 'node:fs/promises'
 import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Ray, Vector3 } from 'three'
 import { MeshBVH } from 'three-mesh-bvh'
-import { describe, expect, it } from 'vitest'
+import { MeshoptDecoder } from 'meshoptimizer/decoder'
+import { describe, expect, it, vi } from 'vitest'
+import { ArrivingBytes } from './arriving-bytes'
 import { BVH_CHUNK_TYPE } from './bvh-chunk'
 import { decodeSbm } from './decode-sbm'
 import { transferablesOf } from './decoded-sbm'
 import { deserializeStoredBvh } from './deserialize-bvh'
 import { parseGlb, writeGlb } from './glb'
 import { readSbm } from './read-sbm'
-import { NOT_VALID_SBM_MESSAGE, SbmError } from './sbm-error'
+import { NOT_VALID_SBM_MESSAGE, SbmDownloadError, SbmError } from './sbm-error'
 import { describeSbm } from './sbm-info'
 
 const fixture = async () =>
@@ -16,15 +18,53 @@ const fixture = async () =>
 const sharedData = (path: string) =>
   readFile(new URL(`../../../shared/data/${path}`, import.meta.url)).then((b) => new Uint8Array(b))
 
-async function refusal(bytes: Uint8Array): Promise<string> {
+/**
+ * The file's bytes arriving as a download does, `chunkBytes` at a time with a timer turn between
+ * chunks (so the decode runs while they arrive); `holdLast` keeps the last chunk until released.
+ */
+function arriving(
+  bytes: Uint8Array,
+  chunkBytes = 4096,
+  options: { holdLast?: Promise<void> } = {},
+) {
+  const target = new ArrivingBytes(bytes.byteLength)
+  let at = 0
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      if (at >= bytes.byteLength) {
+        controller.close()
+        return
+      }
+      const end = Math.min(at + chunkBytes, bytes.byteLength)
+      if (end === bytes.byteLength) await options.holdLast
+      controller.enqueue(bytes.slice(at, end))
+      at = end
+    },
+  })
+  void target.fill(stream)
+  return target
+}
+
+async function refusedDetail(input: Uint8Array | ArrivingBytes): Promise<string> {
   try {
-    await decodeSbm(bytes)
+    await decodeSbm(input)
   } catch (error) {
     expect(error).toBeInstanceOf(SbmError)
     expect((error as Error).message).toBe(NOT_VALID_SBM_MESSAGE)
     return (error as SbmError).detail
   }
   throw new Error('expected the file to be refused')
+}
+
+/** Why a file is refused, checking that it is refused alike while its bytes are still arriving. */
+async function refusal(bytes: Uint8Array): Promise<string> {
+  const detail = await refusedDetail(bytes)
+  if (bytes.byteLength > 0) {
+    const chunkBytes = Math.max(64, Math.ceil(bytes.byteLength / 40))
+    expect(await refusedDetail(arriving(bytes, chunkBytes))).toBe(detail)
+  }
+  return detail
 }
 
 /** Re-assembles the fixture with its JSON, BIN or BVH chunk changed by `edit`. */
@@ -291,5 +331,60 @@ describe('readSbm and describeSbm', () => {
     const lift = new Vector3().setFromMatrixPosition(new Matrix4().fromArray(f2!.matrixWorld))
     const base = new Vector3().setFromMatrixPosition(new Matrix4().fromArray(f1!.matrixWorld))
     expect(lift.y - base.y).toBe(3)
+  })
+})
+
+describe('decodeSbm on a file still arriving', () => {
+  const withoutTimings = ({
+    timings: _timings,
+    ...decoded
+  }: Awaited<ReturnType<typeof decodeSbm>>) => decoded
+
+  it('gives exactly what the whole file gives, for rendering and for picking', async () => {
+    const bytes = await fixture()
+    for (const purpose of ['render', 'picking'] as const) {
+      const whole = await decodeSbm(bytes, { purpose })
+      for (const chunkBytes of [13, 256, bytes.byteLength]) {
+        const streamed = await decodeSbm(arriving(bytes, chunkBytes), { purpose })
+        expect(withoutTimings(streamed)).toEqual(withoutTimings(whole))
+      }
+    }
+  })
+
+  it('decodes the BIN views before the last byte has arrived', async () => {
+    const bytes = await fixture()
+    let releaseLast = () => {}
+    const holdLast = new Promise<void>((resolve) => (releaseLast = resolve))
+    const decodes = vi.spyOn(MeshoptDecoder, 'decodeGltfBuffer')
+    try {
+      const decoding = decodeSbm(arriving(bytes, 256, { holdLast }))
+      await vi.waitFor(() => expect(decodes).toHaveBeenCalled())
+      releaseLast()
+      const decoded = await decoding
+      expect(decoded.stats.triangleCount).toBe(24)
+      expect(decoded.timings.streamedViews).toBeGreaterThanOrEqual(0)
+    } finally {
+      decodes.mockRestore()
+    }
+  })
+
+  it('rejects with a download error when the bytes stop short or the stream fails', async () => {
+    const bytes = await fixture()
+    const short = new ArrivingBytes(bytes.byteLength)
+    void short.fill(new Blob([bytes.subarray(0, bytes.byteLength - 8)]).stream())
+    await expect(decodeSbm(short)).rejects.toBeInstanceOf(SbmDownloadError)
+    const failing = new ArrivingBytes(bytes.byteLength)
+    void failing.fill(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, 2000))
+          controller.error(new Error('connection reset'))
+        },
+      }),
+    )
+    await expect(decodeSbm(failing)).rejects.toThrow(/connection reset/)
+    const long = new ArrivingBytes(bytes.byteLength - 4)
+    void long.fill(new Blob([bytes]).stream())
+    await expect(decodeSbm(long)).rejects.toBeInstanceOf(SbmDownloadError)
   })
 })

@@ -1,6 +1,7 @@
 import { MeshoptDecoder } from 'meshoptimizer/decoder'
 import { BufferAttribute, BufferGeometry, Matrix4, Quaternion, Vector3 } from 'three'
 import { MeshBVH } from 'three-mesh-bvh'
+import { ArrivingBytes } from './arriving-bytes'
 import { decodeBvhRoots, type StoredBvhEntry } from './bvh-chunk'
 import type {
   DecodedImage,
@@ -14,8 +15,8 @@ import type {
 } from './decoded-sbm'
 import { GltfBufferReader } from './gltf-buffers'
 import { type LapTimer, startLapTimer } from './load-timings'
-import { readSbm } from './read-sbm'
-import { SbmError } from './sbm-error'
+import { readArrivingSbmPrefix, readSbm, type SbmPrefix } from './read-sbm'
+import { SbmDownloadError, SbmError } from './sbm-error'
 
 /** What to decode: everything three.js needs, or only what picking needs (no normals, uvs, images). */
 export interface DecodeSbmOptions {
@@ -58,34 +59,85 @@ function numbersOr<Tuple extends number[]>(value: unknown, fallback: Tuple): Tup
  * user-facing 'not a valid SBM file' message for anything wrong), decodes meshopt-compressed
  * geometry, deserializes each primitive's stored BVH after checking it is a sound tree over that
  * primitive's triangles, and builds a BVH only for primitives that have none stored.
- * Pure: runs the same in a worker, on the main thread and in Node.
+ * Given {@link ArrivingBytes} (a download still in progress), it decodes each compressed view of
+ * the BIN chunk as soon as its bytes are in, then checks the whole file as {@link readSbm} does
+ * before anything decoded is used: the same result and the same refusals as with all the bytes
+ * at once, without waiting for the last byte to start. A failed download rejects with
+ * {@link SbmDownloadError}. Pure: runs the same in a worker, on the main thread and in Node.
  */
 export async function decodeSbm(
-  input: Uint8Array | ArrayBuffer,
+  input: Uint8Array | ArrayBuffer | ArrivingBytes,
   options: DecodeSbmOptions = {},
 ): Promise<DecodedSbm> {
   const timer = startLapTimer()
   await MeshoptDecoder.ready
   timer.lap('meshoptReady')
   try {
-    const file = readSbm(input)
+    if (input instanceof ArrivingBytes && !input.isComplete) {
+      const prefix = await readArrivingSbmPrefix(input)
+      timer.lap('waitForBytes')
+      if (prefix) return await decodeArriving(input, prefix, options, timer)
+      await input.whenReceived(input.bytes.byteLength)
+      timer.lap('waitForBytes')
+    }
+    const file = readSbm(input instanceof ArrivingBytes ? input.bytes : input)
     timer.lap('container')
-    return decodeValidated(file.json, file.bin, file.header, file.bvhEntries, options, timer)
+    return await decodeValidated(file, () => file.bvhEntries, options, timer)
   } catch (error) {
     // Any slip on hostile data (a RangeError, a bad index) is still "not a valid SBM".
-    if (error instanceof SbmError) throw error
+    if (error instanceof SbmError || error instanceof SbmDownloadError) throw error
     throw new SbmError(`decoding failed: ${(error as Error).message}`)
   }
 }
 
-function decodeValidated(
-  json: Json,
-  bin: Uint8Array | null,
-  header: DecodedSbm['header'],
-  bvhEntries: StoredBvhEntry[],
+/**
+ * The arriving file's decode: compressed views are decoded in place as their bytes come in
+ * (`streamedViews`; the waits are `waitForBytes`), then the whole file is read and checked
+ * (`container`) before the reads, which find those views done, and the BVHs.
+ */
+function decodeArriving(
+  arriving: ArrivingBytes,
+  prefix: SbmPrefix,
   options: DecodeSbmOptions,
   timer: LapTimer,
-): DecodedSbm {
+): Promise<DecodedSbm> {
+  const binStart = prefix.bin.byteOffset - arriving.bytes.byteOffset
+  return decodeValidated(
+    prefix,
+    async (reader) => {
+      try {
+        for (const { viewIndex, binEndByte } of reader.compressedViewsByEnd()) {
+          await arriving.whenReceived(binStart + binEndByte)
+          timer.lap('waitForBytes')
+          reader.prepareView(viewIndex)
+          timer.lap('streamedViews')
+        }
+      } catch (error) {
+        if (error instanceof SbmDownloadError) throw error
+        // A view that does not decode is refused by its read, after the whole file's checks.
+      }
+      await arriving.whenReceived(arriving.bytes.byteLength)
+      timer.lap('waitForBytes')
+      const file = readSbm(arriving.bytes)
+      timer.lap('container')
+      return file.bvhEntries
+    },
+    options,
+    timer,
+  )
+}
+
+/**
+ * Plans, allocates and reads every primitive of a file whose container was checked (or, for an
+ * arriving file, whose start was: `beforeReads` then has the views decoded as they arrive and
+ * the whole file checked, and gives the BVH entries).
+ */
+async function decodeValidated(
+  { json, bin, header }: Pick<SbmPrefix, 'json' | 'header'> & { bin: Uint8Array | null },
+  beforeReads: (reader: GltfBufferReader) => StoredBvhEntry[] | Promise<StoredBvhEntry[]>,
+  options: DecodeSbmOptions,
+  timer: LapTimer,
+): Promise<DecodedSbm> {
   const isForRender = options.purpose !== 'picking'
   const reader = new GltfBufferReader(json, bin, MeshoptDecoder)
   const meshDefinitions = list(json, 'meshes')
@@ -176,6 +228,8 @@ function decodeValidated(
       })
     }
   }
+  timer.lap('plan')
+  const bvhEntries = await beforeReads(reader)
   const storedByKey = new Map(
     bvhEntries.map((entry) => [`${entry.meshIndex}/${entry.primitiveIndex}`, entry]),
   )
@@ -183,8 +237,6 @@ function decodeValidated(
   const bvhRoots: ArrayBuffer[] = []
   let storedBvhCount = 0
   let builtBvhCount = 0
-
-  timer.lap('plan')
   for (const plan of plans) {
     const { primitive } = plan
     reader.readFloatsInto(plan.positionAccessor, 3, positions, primitive.vertexOffset)

@@ -171,6 +171,35 @@ export class GltfBufferReader {
     return { viewIndex: bufferView, byteOffset: isNonNegativeInteger(byteOffset) ? byteOffset : 0 }
   }
 
+  /**
+   * The compressed views with declared reads, each with the BIN chunk byte its compressed bytes
+   * end at, in that order: a caller whose file is still arriving can {@link prepareView} each
+   * one as soon as its bytes are in.
+   */
+  compressedViewsByEnd(): { viewIndex: number; binEndByte: number }[] {
+    const views: { viewIndex: number; binEndByte: number }[] = []
+    for (const viewIndex of this.accessorsByView.keys()) {
+      const meshopt = this.viewDefinition(viewIndex).extensions?.EXT_meshopt_compression
+      if (!meshopt) continue
+      const end = (meshopt.byteOffset ?? 0) + meshopt.byteLength
+      // A malformed range is left to the read, which refuses it with the usual error.
+      if (isNonNegativeInteger(end)) views.push({ viewIndex, binEndByte: end })
+    }
+    return views.sort((a, b) => a.binEndByte - b.binEndByte)
+  }
+
+  /**
+   * Decodes a compressed view now, straight into its declared destinations, as its first read
+   * would; the reads then find it done. A view that cannot be decoded in place is left to its
+   * first read (decode into a temporary buffer, then copy), so calling this never changes what
+   * the reads return. Call it only once the view's compressed bytes are in the BIN chunk.
+   */
+  prepareView(viewIndex: number): void {
+    if (this.consideredViews.has(viewIndex) || this.decodedViews.has(viewIndex)) return
+    this.consideredViews.add(viewIndex)
+    this.tryDecodeInPlace(viewIndex)
+  }
+
   /** How many compressed views were decoded in place and how many through a temporary copy. */
   meshoptDecodeCounts(): MeshoptDecodeCounts {
     return { ...this.counts }

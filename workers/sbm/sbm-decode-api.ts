@@ -1,7 +1,8 @@
 import * as Comlink from 'comlink'
 import { type DecodeSbmOptions, decodeSbm } from './decode-sbm'
 import { takeForPicking, type DecodedSbm, transferablesOf } from './decoded-sbm'
-import { fetchModelBytes, type SbmErrorData, toSbmErrorData } from './sbm-error'
+import { fetchArrivingModel } from './arriving-bytes'
+import { type SbmErrorData, toSbmErrorData } from './sbm-error'
 import type { WorkerOutcome } from '../protocol/outcome'
 import { type LoadTimings, startLapTimer } from './load-timings'
 
@@ -19,7 +20,8 @@ export interface DecodedModel {
    */
   pickingCopy: DecodedSbm | null
   /**
-   * Where the worker's time went (ms): `fetch`, `decode` (its parts as `decode.<phase>`),
+   * Where the worker's time went (ms): `fetch` (whole file, or with a URL only to the response's
+   * headers: the rest arrives during `decode`), `decode` (its parts as `decode.<phase>`),
    * `takeForPicking`, `images`;
    * `answeredAtEpochMs` is when the answer was posted (performance.timeOrigin + now), so the
    * receiver can tell how long the message took to arrive.
@@ -73,8 +75,10 @@ export const sbmDecodeApi = {
   ): Promise<DecodeSbmOutcome> {
     try {
       const timer = startLapTimer()
+      // A URL is fetched here and decoded while its bytes arrive (`fetch` is then the wait for
+      // the response's headers; the decode books its waits for bytes as `decode.waitForBytes`).
       const bytes =
-        typeof source === 'string' ? await fetchModelBytes(source) : new Uint8Array(source)
+        typeof source === 'string' ? await fetchArrivingModel(source) : new Uint8Array(source)
       timer.lap('fetch')
       const model = await decodeSbm(bytes, options)
       timer.lap('decode')

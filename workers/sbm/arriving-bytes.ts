@@ -1,0 +1,118 @@
+import { SbmDownloadError } from './sbm-error'
+
+/**
+ * A file whose bytes are still arriving: one buffer of the file's final size, filled front to
+ * back from a stream, so the decoder can start on the views that are already in (issue 23.2:
+ * fetching and decoding ran one after the other) and every view it takes is in its final place.
+ * Bytes below `receivedBytes` never change again.
+ */
+export class ArrivingBytes {
+  /** The whole file once complete; only `[0, receivedBytes)` is filled before that. */
+  readonly bytes: Uint8Array<ArrayBuffer>
+  private received = 0
+  private failure: Error | null = null
+  private readonly waiters: {
+    atLeast: number
+    resolve: () => void
+    reject: (error: Error) => void
+  }[] = []
+
+  constructor(byteLength: number) {
+    this.bytes = new Uint8Array(byteLength)
+  }
+
+  /** How many bytes from the start have arrived. */
+  get receivedBytes(): number {
+    return this.received
+  }
+
+  /** True once every byte has arrived. */
+  get isComplete(): boolean {
+    return this.received === this.bytes.byteLength
+  }
+
+  /** Resolves once the first `byteCount` bytes (capped at the file's size) have arrived. */
+  whenReceived(byteCount: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure)
+    const atLeast = Math.min(byteCount, this.bytes.byteLength)
+    if (this.received >= atLeast) return Promise.resolve()
+    return new Promise((resolve, reject) => this.waiters.push({ atLeast, resolve, reject }))
+  }
+
+  /** Appends the next bytes; more than the declared size is a failed download. */
+  append(chunk: Uint8Array): void {
+    if (this.received + chunk.byteLength > this.bytes.byteLength) {
+      this.fail(new SbmDownloadError('download failed: more bytes than the declared length'))
+      return
+    }
+    this.bytes.set(chunk, this.received)
+    this.received += chunk.byteLength
+    for (let index = this.waiters.length - 1; index >= 0; index--) {
+      const waiter = this.waiters[index]!
+      if (this.received < waiter.atLeast) continue
+      this.waiters.splice(index, 1)
+      waiter.resolve()
+    }
+  }
+
+  /** Ends the stream with an error: every wait, now or later, rejects with it. */
+  fail(error: Error): void {
+    if (this.failure) return
+    this.failure = error
+    for (const waiter of this.waiters.splice(0)) waiter.reject(error)
+  }
+
+  /** Reads `stream` to its end into this buffer; a short or failed stream fails every wait. */
+  async fill(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = stream.getReader()
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        this.append(value)
+        if (this.failure) {
+          void reader.cancel()
+          return
+        }
+      }
+    } catch (error) {
+      this.fail(new SbmDownloadError(`download failed: ${(error as Error).message}`))
+      return
+    }
+    if (!this.isComplete) {
+      this.fail(
+        new SbmDownloadError(
+          `download failed: ${this.received} of ${this.bytes.byteLength} bytes arrived`,
+        ),
+      )
+    }
+  }
+}
+
+/**
+ * Fetches a model inside a worker. With a plain Content-Length the body streams into an
+ * {@link ArrivingBytes} (filling in the background; the answer comes with the headers); a
+ * compressed or unsized response is read whole. Failures are {@link SbmDownloadError}.
+ */
+export async function fetchArrivingModel(url: string): Promise<ArrivingBytes | Uint8Array> {
+  let response: Response
+  try {
+    response = await fetch(url)
+  } catch (error) {
+    throw new SbmDownloadError(`download failed: ${(error as Error).message}`)
+  }
+  if (!response.ok) throw new SbmDownloadError(`download failed: HTTP ${response.status}`)
+  const declared = Number(response.headers.get('content-length'))
+  // A compressed response's Content-Length counts encoded bytes, not the bytes read here.
+  const isEncoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity'
+  if (!response.body || isEncoded || !Number.isSafeInteger(declared) || declared <= 0) {
+    try {
+      return new Uint8Array(await response.arrayBuffer())
+    } catch (error) {
+      throw new SbmDownloadError(`download failed: ${(error as Error).message}`)
+    }
+  }
+  const arriving = new ArrivingBytes(declared)
+  void arriving.fill(response.body)
+  return arriving
+}
