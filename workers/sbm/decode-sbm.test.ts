@@ -341,12 +341,20 @@ describe('decodeSbm on a file still arriving', () => {
   }: Awaited<ReturnType<typeof decodeSbm>>) => decoded
 
   it('gives exactly what the whole file gives, for rendering and for picking', async () => {
-    const bytes = await fixture()
-    for (const purpose of ['render', 'picking'] as const) {
-      const whole = await decodeSbm(bytes, { purpose })
-      for (const chunkBytes of [13, 256, bytes.byteLength]) {
-        const streamed = await decodeSbm(arriving(bytes, chunkBytes), { purpose })
-        expect(withoutTimings(streamed)).toEqual(withoutTimings(whole))
+    const duck = new Uint8Array(await readFile(new URL('./fixtures/duck.sbm', import.meta.url)))
+    for (const [bytes, chunkSizes] of [
+      [await fixture(), [13, 256, 1 << 20]],
+      [duck, [4096]],
+    ] as const) {
+      for (const purpose of ['render', 'picking'] as const) {
+        const whole = await decodeSbm(bytes, { purpose })
+        for (const chunkBytes of chunkSizes) {
+          const streamed = await decodeSbm(arriving(bytes, chunkBytes), { purpose })
+          expect(withoutTimings(streamed)).toEqual(withoutTimings(whole))
+          // Views and stored BVHs were decoded on the way, not after the last byte.
+          expect(streamed.timings.streamedViews).toBeGreaterThanOrEqual(0)
+          expect(streamed.timings.streamedBvhs).toBeGreaterThanOrEqual(0)
+        }
       }
     }
   })

@@ -13,6 +13,7 @@ import type {
   DecodedTexture,
   DecodedTextureReference,
 } from './decoded-sbm'
+import { decodeWhileArriving, type EarlyBvhRoots } from './decode-while-arriving'
 import { GltfBufferReader } from './gltf-buffers'
 import { type LapTimer, startLapTimer } from './load-timings'
 import { readArrivingSbmPrefix, readSbm, type SbmPrefix } from './read-sbm'
@@ -82,7 +83,12 @@ export async function decodeSbm(
     }
     const file = readSbm(input instanceof ArrivingBytes ? input.bytes : input)
     timer.lap('container')
-    return await decodeValidated(file, () => file.bvhEntries, options, timer)
+    return await decodeValidated(
+      file,
+      async () => ({ bvhEntries: file.bvhEntries }),
+      options,
+      timer,
+    )
   } catch (error) {
     // Any slip on hostile data (a RangeError, a bad index) is still "not a valid SBM".
     if (error instanceof SbmError || error instanceof SbmDownloadError) throw error
@@ -91,9 +97,9 @@ export async function decodeSbm(
 }
 
 /**
- * The arriving file's decode: compressed views are decoded in place as their bytes come in
- * (`streamedViews`; the waits are `waitForBytes`), then the whole file is read and checked
- * (`container`) before the reads, which find those views done, and the BVHs.
+ * The arriving file's decode: compressed views and stored BVHs are decoded as their bytes come
+ * in (decode-while-arriving.ts), then the whole file is read and checked (`container`) before
+ * the reads, which find those views done, and before any early BVH is used.
  */
 function decodeArriving(
   arriving: ArrivingBytes,
@@ -101,26 +107,15 @@ function decodeArriving(
   options: DecodeSbmOptions,
   timer: LapTimer,
 ): Promise<DecodedSbm> {
-  const binStart = prefix.bin.byteOffset - arriving.bytes.byteOffset
   return decodeValidated(
     prefix,
     async (reader) => {
-      try {
-        for (const { viewIndex, binEndByte } of reader.compressedViewsByEnd()) {
-          await arriving.whenReceived(binStart + binEndByte)
-          timer.lap('waitForBytes')
-          reader.prepareView(viewIndex)
-          timer.lap('streamedViews')
-        }
-      } catch (error) {
-        if (error instanceof SbmDownloadError) throw error
-        // A view that does not decode is refused by its read, after the whole file's checks.
-      }
+      const early = await decodeWhileArriving(arriving, prefix.bin, reader, MeshoptDecoder, timer)
       await arriving.whenReceived(arriving.bytes.byteLength)
       timer.lap('waitForBytes')
       const file = readSbm(arriving.bytes)
       timer.lap('container')
-      return file.bvhEntries
+      return { bvhEntries: file.bvhEntries, early }
     },
     options,
     timer,
@@ -134,7 +129,9 @@ function decodeArriving(
  */
 async function decodeValidated(
   { json, bin, header }: Pick<SbmPrefix, 'json' | 'header'> & { bin: Uint8Array | null },
-  beforeReads: (reader: GltfBufferReader) => StoredBvhEntry[] | Promise<StoredBvhEntry[]>,
+  beforeReads: (
+    reader: GltfBufferReader,
+  ) => Promise<{ bvhEntries: StoredBvhEntry[]; early?: EarlyBvhRoots }>,
   options: DecodeSbmOptions,
   timer: LapTimer,
 ): Promise<DecodedSbm> {
@@ -229,7 +226,7 @@ async function decodeValidated(
     }
   }
   timer.lap('plan')
-  const bvhEntries = await beforeReads(reader)
+  const { bvhEntries, early } = await beforeReads(reader)
   const storedByKey = new Map(
     bvhEntries.map((entry) => [`${entry.meshIndex}/${entry.primitiveIndex}`, entry]),
   )
@@ -275,7 +272,7 @@ async function decodeValidated(
       if (stored.triangleCount !== primitive.indexCount / 3) {
         throw new SbmError(`the stored BVH of ${key} covers other geometry`)
       }
-      roots = decodeBvhRoots(stored, MeshoptDecoder)
+      roots = early?.rootsOf(stored) ?? decodeBvhRoots(stored, MeshoptDecoder)
       usedEntries.add(stored)
       primitive.isBvhStored = true
       storedBvhCount++
