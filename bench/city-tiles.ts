@@ -71,6 +71,22 @@ function summarise(samples: CityBenchSample[]) {
       samples.map((sample) => percentile(sample.frameIntervalsMs, 0.5)),
       'ms',
     ),
+    animationFrames: measure(
+      samples.map((sample) => sample.frameIntervalsMs.length),
+      'frames',
+    ),
+    drawnFrames: measure(
+      samples.map((sample) => sample.drawnFrameIntervalsMs.length),
+      'frames',
+    ),
+    drawnFrameTimeP95: measure(
+      samples.map((sample) => percentile(sample.drawnFrameIntervalsMs, 0.95)),
+      'ms',
+    ),
+    drawnFrameTimeMedian: measure(
+      samples.map((sample) => percentile(sample.drawnFrameIntervalsMs, 0.5)),
+      'ms',
+    ),
     longTasks: measure(
       samples.map((sample) => sample.longTaskCount),
       'tasks ≥ 50 ms',
@@ -98,7 +114,7 @@ function summarise(samples: CityBenchSample[]) {
 /** Generates the tileset, builds the page, runs both renderers alternately, writes the report. */
 export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
   const log = options.log ?? console.log
-  const rounds = options.rounds ?? 5
+  const rounds = options.rounds ?? (Number(process.env.BENCH_ROUNDS) || 5)
   const memoryCapMB = options.memoryCapMB ?? 48
   const maximumScreenSpaceError = options.maximumScreenSpaceError ?? 16
   const startedAtMs = performance.now()
@@ -113,7 +129,9 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
 
   const server = await startStaticServer(outDir)
   const externalRequests = new Set<string>()
-  const browser = await launchBenchBrowser()
+  // CITY_BENCH_FRAME_RATE_LIMITED=1 keeps the display's frame pacing (to compare drawn frames).
+  const isFrameRateLimited = process.env.CITY_BENCH_FRAME_RATE_LIMITED === '1'
+  const browser = await launchBenchBrowser({ isFrameRateLimited })
   const chromiumVersion = browser.version()
   const samples: CityBenchSample[] = []
   const quiet = new QuietRounds()
@@ -201,6 +219,13 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
       ours.frameTimeP95.median,
       anchor.frameTimeP95.median,
     ),
+    drawnFrameTimeP95: ratioOf(
+      'ours',
+      'anchor',
+      'p95 interval between drawn frames while streaming (ms)',
+      ours.drawnFrameTimeP95.median,
+      anchor.drawnFrameTimeP95.median,
+    ),
     longTasks: ratioOf(
       'ours',
       'anchor',
@@ -216,7 +241,13 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
     machine: machineInfo(chromiumVersion),
     recipe: benchTilesetRecipe,
     tileset: { tileCount: generated.tileCount, totalBytes: generated.totalBytes },
-    settings: { maximumScreenSpaceError, memoryCapMB, rounds, path: cityTilesPath },
+    settings: {
+      maximumScreenSpaceError,
+      memoryCapMB,
+      rounds,
+      isFrameRateLimited,
+      path: cityTilesPath,
+    },
     ours,
     anchor,
     ratios,

@@ -37,6 +37,11 @@ export interface CityBenchSample {
   settledMs: number
   /** rAF intervals from start until settled. */
   frameIntervalsMs: number[]
+  /**
+   * Intervals between frames the renderer drew, over the same window: ours, when the map drew
+   * (its GPU frame pacing skips frames while the GPU is behind); the anchor draws in every rAF.
+   */
+  drawnFrameIntervalsMs: number[]
   /** Long Tasks API entries (≥ 50 ms) from start until settled. */
   longTaskCount: number
   longestLongTaskMs: number
