@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { ArrivingBytes } from './arriving-bytes'
 import { BVH_CHUNK_TYPE } from './bvh-chunk'
 import { decodeSbm } from './decode-sbm'
-import { transferablesOf } from './decoded-sbm'
+import { takeForPicking, transferablesOf } from './decoded-sbm'
 import { deserializeStoredBvh } from './deserialize-bvh'
 import { parseGlb, writeGlb } from './glb'
 import { readSbm } from './read-sbm'
@@ -373,6 +373,27 @@ describe('decodeSbm on a file still arriving', () => {
       expect(decoded.timings.streamedViews).toBeGreaterThanOrEqual(0)
     } finally {
       decodes.mockRestore()
+    }
+  })
+
+  it('copies positions and indices for picking on the way, as they are at the end', async () => {
+    const withoutBvh = await tampered((parts) => {
+      parts.bvh = new Uint8Array(0)
+    })
+    // With stored BVHs the early copies stand; with BVHs built here (indices reordered after
+    // the copy) they are made again.
+    for (const bytes of [await fixture(), withoutBvh]) {
+      for (const input of [bytes, arriving(bytes, 64)]) {
+        const decoded = await decodeSbm(input, { copyGeometryForPicking: true })
+        const copy = decoded.pickingGeometry!
+        expect(copy.positions).toEqual(decoded.positions)
+        expect(copy.indices).toEqual(decoded.indices)
+        expect(copy.positions.buffer).not.toBe(decoded.positions.buffer)
+        const forPicking = takeForPicking(decoded)
+        expect(forPicking.positions).toBe(copy.positions)
+        expect(forPicking.indices).toBe(copy.indices)
+        expect(decoded.pickingGeometry).toBeUndefined()
+      }
     }
   })
 

@@ -14,7 +14,7 @@ import type {
   DecodedTextureReference,
 } from './decoded-sbm'
 import { decodeWhileArriving, type EarlyBvhRoots } from './decode-while-arriving'
-import { GltfBufferReader } from './gltf-buffers'
+import { type AccessorDestination, GltfBufferReader } from './gltf-buffers'
 import { type LapTimer, startLapTimer } from './load-timings'
 import { readArrivingSbmPrefix, readSbm, type SbmPrefix } from './read-sbm'
 import { SbmDownloadError, SbmError } from './sbm-error'
@@ -22,6 +22,12 @@ import { SbmDownloadError, SbmError } from './sbm-error'
 /** What to decode: everything three.js needs, or only what picking needs (no normals, uvs, images). */
 export interface DecodeSbmOptions {
   purpose?: 'render' | 'picking'
+  /**
+   * Also copy positions and indices for the picking worker (`pickingGeometry`, see
+   * takeForPicking); with a file still arriving, each view's range is copied as soon as it is
+   * decoded, so little of the copy is left after the last byte.
+   */
+  copyGeometryForPicking?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -109,8 +115,12 @@ function decodeArriving(
 ): Promise<DecodedSbm> {
   return decodeValidated(
     prefix,
-    async (reader) => {
-      const early = await decodeWhileArriving(arriving, prefix.bin, reader, MeshoptDecoder, timer)
+    async (reader, onPlaced) => {
+      const early = await decodeWhileArriving(arriving, prefix.bin, reader, {
+        decoder: MeshoptDecoder,
+        timer,
+        onPlaced,
+      })
       await arriving.whenReceived(arriving.bytes.byteLength)
       timer.lap('waitForBytes')
       const file = readSbm(arriving.bytes)
@@ -131,6 +141,7 @@ async function decodeValidated(
   { json, bin, header }: Pick<SbmPrefix, 'json' | 'header'> & { bin: Uint8Array | null },
   beforeReads: (
     reader: GltfBufferReader,
+    onPlaced: (placed: AccessorDestination[]) => void,
   ) => Promise<{ bvhEntries: StoredBvhEntry[]; early?: EarlyBvhRoots }>,
   options: DecodeSbmOptions,
   timer: LapTimer,
@@ -225,8 +236,15 @@ async function decodeValidated(
       })
     }
   }
+  const copies = options.copyGeometryForPicking
+    ? pickingCopies(
+        positions,
+        indices,
+        plans.map((plan) => plan.primitive),
+      )
+    : null
   timer.lap('plan')
-  const { bvhEntries, early } = await beforeReads(reader)
+  const { bvhEntries, early } = await beforeReads(reader, (placed) => copies?.copyPlaced(placed))
   const storedByKey = new Map(
     bvhEntries.map((entry) => [`${entry.meshIndex}/${entry.primitiveIndex}`, entry]),
   )
@@ -286,6 +304,8 @@ async function decodeValidated(
     primitive.boundingSphere = boundingSphereOf(positions, primitive)
     timer.lap('bounds')
   }
+  const pickingGeometry = copies?.finish() ?? null
+  timer.lap('copyForPicking')
   if (usedEntries.size !== bvhEntries.length) {
     throw new SbmError('the BVH chunk has entries for primitives that do not exist')
   }
@@ -313,7 +333,58 @@ async function decodeValidated(
       builtBvhCount,
       skippedPrimitiveCount,
     },
+    ...(pickingGeometry ? { pickingGeometry } : {}),
     timings: timer.timings,
+  }
+}
+
+/**
+ * The picking worker's copies of positions and indices, made range by range: `copyPlaced` takes
+ * the ranges a view's early decode made final, `finish` copies every range still missing.
+ */
+function pickingCopies(
+  positions: Float32Array<ArrayBuffer>,
+  indices: Uint32Array<ArrayBuffer>,
+  primitives: DecodedPrimitive[],
+) {
+  const copy = {
+    positions: new Float32Array(positions.length),
+    indices: new Uint32Array(indices.length),
+  }
+  // Ranges as `start:count` (a primitive with no vertices may share its start with the next).
+  const copiedVertexRanges = new Set<string>()
+  const copiedIndexRanges = new Set<string>()
+  const copyRange = (target: Float32Array | Uint32Array, start: number, count: number) => {
+    if (target === positions) {
+      copy.positions.set(positions.subarray(start * 3, (start + count) * 3), start * 3)
+      copiedVertexRanges.add(`${start}:${count}`)
+    } else if (target === indices) {
+      copy.indices.set(indices.subarray(start, start + count), start)
+      copiedIndexRanges.add(`${start}:${count}`)
+    }
+  }
+  return {
+    copyPlaced(placed: AccessorDestination[]) {
+      for (const { target, elementOffset, elementCount } of placed) {
+        copyRange(target, elementOffset, elementCount)
+      }
+    },
+    finish() {
+      for (const primitive of primitives) {
+        if (!copiedVertexRanges.has(`${primitive.vertexOffset}:${primitive.vertexCount}`)) {
+          copyRange(positions, primitive.vertexOffset, primitive.vertexCount)
+        }
+        // A BVH built here reordered that primitive's indices after any early copy.
+        const isFinal = primitive.isBvhStored || primitive.indexCount === 0
+        if (
+          !isFinal ||
+          !copiedIndexRanges.has(`${primitive.indexOffset}:${primitive.indexCount}`)
+        ) {
+          copyRange(indices, primitive.indexOffset, primitive.indexCount)
+        }
+      }
+      return copy
+    },
   }
 }
 

@@ -10,7 +10,7 @@ import {
   type VertexCodecDecoder,
 } from './bvh-chunk'
 import { GLB_CHUNK_HEADER_BYTES } from './glb'
-import type { GltfBufferReader } from './gltf-buffers'
+import type { AccessorDestination, GltfBufferReader } from './gltf-buffers'
 import type { LapTimer } from './load-timings'
 import { SbmDownloadError } from './sbm-error'
 
@@ -31,8 +31,16 @@ export async function decodeWhileArriving(
   arriving: ArrivingBytes,
   bin: Uint8Array,
   reader: GltfBufferReader,
-  decoder: VertexCodecDecoder,
-  timer: LapTimer,
+  {
+    decoder,
+    timer,
+    onPlaced,
+  }: {
+    decoder: VertexCodecDecoder
+    timer: LapTimer
+    /** Told which destinations a view's early decode made final (`streamedCopies`). */
+    onPlaced: (placed: AccessorDestination[]) => void
+  },
 ): Promise<EarlyBvhRoots> {
   const binStart = bin.byteOffset - arriving.bytes.byteOffset
   const early = new Map<string, { dataOffsets: number[]; roots: ArrayBuffer[] }>()
@@ -40,8 +48,10 @@ export async function decodeWhileArriving(
     for (const { viewIndex, binEndByte } of reader.compressedViewsByEnd()) {
       await arriving.whenReceived(binStart + binEndByte)
       timer.lap('waitForBytes')
-      reader.prepareView(viewIndex)
+      const placed = reader.prepareView(viewIndex)
       timer.lap('streamedViews')
+      onPlaced(placed)
+      timer.lap('streamedCopies')
     }
     const chunk = await arrivingBvhChunk(arriving, binStart + bin.byteLength)
     for (const entry of chunk ? parseBvhChunk(chunk) : []) {

@@ -114,6 +114,11 @@ export interface DecodedSbm {
   images: DecodedImage[]
   imageBytes: Uint8Array<ArrayBuffer> | null
   stats: DecodeStats
+  /**
+   * Copies of `positions` and `indices` for the picking worker, when the decode was asked for
+   * them (`copyGeometryForPicking`); takeForPicking moves them into its copy.
+   */
+  pickingGeometry?: { positions: Float32Array<ArrayBuffer>; indices: Uint32Array<ArrayBuffer> }
   /** Where the decode's time went, in ms per phase (see load-timings.ts); the worker adds its own. */
   timings: LoadTimings
 }
@@ -124,6 +129,9 @@ export function transferablesOf(decoded: DecodedSbm): ArrayBuffer[] {
   if (decoded.normals) buffers.push(decoded.normals.buffer)
   if (decoded.uvs) buffers.push(decoded.uvs.buffer)
   if (decoded.imageBytes) buffers.push(decoded.imageBytes.buffer)
+  if (decoded.pickingGeometry) {
+    buffers.push(decoded.pickingGeometry.positions.buffer, decoded.pickingGeometry.indices.buffer)
+  }
   buffers.push(...decoded.bvhRoots)
   return buffers
 }
@@ -138,12 +146,15 @@ export function transferablesOf(decoded: DecodedSbm): ArrayBuffer[] {
  * a 2 M-triangle building (issue 23.2).
  */
 export function takeForPicking(decoded: DecodedSbm): DecodedSbm {
+  // Copied during the decode when it was asked to (much of it while the file arrived).
+  const { pickingGeometry, ...rest } = decoded
+  delete decoded.pickingGeometry
   const copy: DecodedSbm = {
-    ...decoded,
-    positions: decoded.positions.slice(),
+    ...rest,
+    positions: pickingGeometry?.positions ?? decoded.positions.slice(),
     normals: null,
     uvs: null,
-    indices: decoded.indices.slice(),
+    indices: pickingGeometry?.indices ?? decoded.indices.slice(),
     // Own placements: the scene bakes a floor's lift into these, which must not move the model
     // drawn from the same decode (one message carries both, so shared objects stay shared).
     instances: decoded.instances.map((instance) => ({

@@ -193,11 +193,15 @@ export class GltfBufferReader {
    * would; the reads then find it done. A view that cannot be decoded in place is left to its
    * first read (decode into a temporary buffer, then copy), so calling this never changes what
    * the reads return. Call it only once the view's compressed bytes are in the BIN chunk.
+   * Returns the destinations now holding their final elements (none when left to the reads).
    */
-  prepareView(viewIndex: number): void {
-    if (this.consideredViews.has(viewIndex) || this.decodedViews.has(viewIndex)) return
+  prepareView(viewIndex: number): AccessorDestination[] {
+    if (this.consideredViews.has(viewIndex) || this.decodedViews.has(viewIndex)) return []
     this.consideredViews.add(viewIndex)
     this.tryDecodeInPlace(viewIndex)
+    return [...(this.accessorsByView.get(viewIndex) ?? [])].flatMap(
+      (accessorIndex) => this.placedAccessors.get(accessorIndex) ?? [],
+    )
   }
 
   /** How many compressed views were decoded in place and how many through a temporary copy. */

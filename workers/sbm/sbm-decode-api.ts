@@ -80,7 +80,10 @@ export const sbmDecodeApi = {
       const bytes =
         typeof source === 'string' ? await fetchArrivingModel(source) : new Uint8Array(source)
       timer.lap('fetch')
-      const model = await decodeSbm(bytes, options)
+      const model = await decodeSbm(bytes, {
+        ...options,
+        copyGeometryForPicking: options.forPicking === true,
+      })
       timer.lap('decode')
       // The decode's parts, as `decode.<phase>` (they add up to `decode`).
       for (const [phase, ms] of Object.entries(model.timings)) timer.timings[`decode.${phase}`] = ms
