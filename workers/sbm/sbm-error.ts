@@ -38,18 +38,6 @@ export class SbmDownloadError extends Error {
   }
 }
 
-/** Fetches a model's bytes inside a worker, turning failures into {@link SbmDownloadError}. */
-export async function fetchModelBytes(url: string): Promise<Uint8Array> {
-  let response: Response
-  try {
-    response = await fetch(url)
-  } catch (error) {
-    throw new SbmDownloadError(`download failed: ${(error as Error).message}`)
-  }
-  if (!response.ok) throw new SbmDownloadError(`download failed: HTTP ${response.status}`)
-  return new Uint8Array(await response.arrayBuffer())
-}
-
 /** Plain-data form of a load error that survives structured clone (comlink drops `code`). */
 export interface SbmErrorData {
   code: typeof SBM_INVALID_CODE | typeof SBM_DOWNLOAD_FAILED_CODE
