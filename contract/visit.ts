@@ -69,6 +69,16 @@ export const addCaptureFieldsSchema = z.object({
   dwell_seconds: formInteger(captureDwellRange).default(defaultCaptureDwellSeconds),
 })
 
+/**
+ * `updateCapture` body: a capture's name and how long the tour stays on it (issue 19 "dwell");
+ * a field left out keeps its value.
+ */
+export const updateCaptureBodySchema = z.object({
+  id: recordIdSchema,
+  name: z.string().trim().max(100).optional(),
+  dwell_seconds: formInteger(captureDwellRange).optional(),
+})
+
 /** `deleteCapture` body. */
 export const deleteCaptureBodySchema = z.object({ id: recordIdSchema })
 
@@ -119,6 +129,14 @@ export const visitRoutes = {
     body: addCaptureFieldsSchema,
     datum: captureSchema,
     fileFields: ['file'],
+  }),
+  updateCapture: webRoute({
+    method: 'POST',
+    path: '/web/project/updateCapture',
+    auth: 'editor',
+    summary: 'Rename a capture or change its tour dwell (1–600 s)',
+    body: updateCaptureBodySchema,
+    datum: captureSchema,
   }),
   deleteCapture: webRoute({
     method: 'POST',

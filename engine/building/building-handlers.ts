@@ -28,6 +28,7 @@ import { StyleController } from './style/style-controller'
 import { createBuildingStyleHandlers } from './style/style-handlers'
 import { BuildingPoiLayer } from './pois/poi-layer'
 import { captureFramePng } from './capture-image'
+import { CameraFlight, createVisitFlightHandlers } from './visit-flight'
 
 /** Worker factories and limits of the building scene (all optional). */
 export interface BuildingEngineOptions {
@@ -161,7 +162,9 @@ export function createBuildingHandlers(
     publish()
   }
 
+  const flight = new CameraFlight(view)
   const handlers: BuildingHandlers = {
+    ...createVisitFlightHandlers(flight),
     ...createBuildingStyleHandlers({
       controller: style,
       applyCamera: applyStyleCamera,
@@ -216,6 +219,7 @@ export function createBuildingHandlers(
       openScene().setModelVisible(modelId, isVisible)
     },
     'building.fitToModel': async ({ modelId }) => {
+      flight.cancel()
       const box = openScene().boundsOf(modelId)
       if (box.isEmpty() && modelId !== undefined) {
         throw new EngineError('engine.invalidArgument', `Model '${modelId}' is not loaded.`)
@@ -228,6 +232,7 @@ export function createBuildingHandlers(
       if (!isValid(position) || !isValid(target)) {
         throw new EngineError('engine.invalidArgument', 'Camera points need three finite numbers.')
       }
+      flight.cancel()
       view.setCamera(position, target)
     },
     'building.setZoomLimits': async ({ minDistanceFactor, maxDistanceFactor }) => {
@@ -306,6 +311,7 @@ export function createBuildingHandlers(
   return {
     ...handlers,
     dispose() {
+      flight.cancel()
       stopWatchingCanvas()
       pois?.dispose()
       pois = null

@@ -31,6 +31,20 @@ export async function addCapture(input: {
   return datum
 }
 
+/** `POST /web/project/updateCapture`: a capture's new name or tour dwell (seconds). */
+export async function updateCapture(input: {
+  id: string
+  name?: string
+  dwellSeconds?: number
+}): Promise<Capture> {
+  const { datum } = await api.call(visitRoutes.updateCapture, {
+    id: input.id,
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.dwellSeconds === undefined ? {} : { dwell_seconds: input.dwellSeconds }),
+  })
+  return datum
+}
+
 /** `POST /web/project/deleteCapture`: the captures left, in order. */
 export async function deleteCapture(id: string): Promise<Capture[]> {
   const { datum } = await api.call(visitRoutes.deleteCapture, { id })

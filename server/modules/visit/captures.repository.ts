@@ -13,6 +13,8 @@ export interface CapturesRepository {
   delete(id: string): Promise<void>
   deleteByProject(projectId: string): Promise<CaptureRow[]>
   setSeq(id: string, seq: number): Promise<void>
+  /** Changes the name and the dwell of a capture. */
+  update(id: string, values: { name: string; dwell_seconds: number }): Promise<void>
 }
 
 /** The captures repository on a database or inside a transaction. */
@@ -44,6 +46,9 @@ export function createCapturesRepository(db: Database): CapturesRepository {
         .execute()
       await db.deleteFrom('project_captures').where('project_id', '=', projectId).execute()
       return rows
+    },
+    async update(id, values) {
+      await db.updateTable('project_captures').set(values).where('id', '=', id).execute()
     },
     async setSeq(id, seq) {
       await db.updateTable('project_captures').set({ seq }).where('id', '=', id).execute()

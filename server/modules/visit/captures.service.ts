@@ -33,6 +33,12 @@ export interface CapturesService {
   list(caller: ProjectCaller, projectId: string): Promise<Capture[]>
   /** Stores the PNG and appends the capture to the sequence. Owner or admin. */
   add(user: AuthUser, input: NewCapture): Promise<Capture>
+  /** Renames a capture or changes its tour dwell (a field left out keeps its value). */
+  update(
+    user: AuthUser,
+    captureId: string,
+    changes: { name?: string | undefined; dwellSeconds?: number | undefined },
+  ): Promise<Capture>
   /** Deletes a capture and its image; the rest close up. Owner or admin. */
   remove(user: AuthUser, captureId: string): Promise<Capture[]>
   /** Puts the project's captures in the order of `ids` (all of them, once each). */
@@ -156,6 +162,23 @@ export function createCapturesService(dependencies: {
         }
         throw error
       }
+    },
+
+    async update(user, captureId, changes) {
+      const found = await createCapturesRepository(db).findById(captureId)
+      if (!found) throw new AppError('notFound', 'visit.captureNotFound')
+      return db.transaction().execute(async (transaction) => {
+        await access.lockEditable(transaction, user, found.project_id)
+        const captures = createCapturesRepository(transaction)
+        const current = await captures.findById(captureId)
+        if (!current) throw new AppError('notFound', 'visit.captureNotFound')
+        const values = {
+          name: changes.name ?? current.name,
+          dwell_seconds: changes.dwellSeconds ?? current.dwell_seconds,
+        }
+        await captures.update(captureId, values)
+        return toCapture({ ...current, ...values })
+      })
     },
 
     async remove(user, captureId) {

@@ -181,6 +181,24 @@ describe('visit captures and the public preview check', () => {
     expect((await list({ project_id: building.id }, owner)).envelope.datum).toEqual(mine)
   })
 
+  it("changes a capture's dwell and name for the tour, refusing bad values and other users", async () => {
+    const [first] = (await list({ project_id: building.id }, owner)).envelope.datum
+    const update = (token: string, json: Record<string, unknown>) =>
+      callApi<Capture>(app, { url: '/web/project/updateCapture', token, json })
+    const changed = await update(owner, { id: first!.id, dwell_seconds: 12 })
+    expect(changed.envelope.datum).toMatchObject({ dwell_seconds: 12, name: first!.name })
+    const renamed = await update(owner, { id: first!.id, name: 'Front door' })
+    expect(renamed.envelope.datum).toMatchObject({ dwell_seconds: 12, name: 'Front door' })
+    for (const dwell of [0, 601, 2.5, 'long']) {
+      expect((await update(owner, { id: first!.id, dwell_seconds: dwell })).statusCode).toBe(400)
+    }
+    expect((await update(stranger, { id: first!.id, dwell_seconds: 3 })).statusCode).toBe(403)
+    expect((await update(guest, { id: first!.id, dwell_seconds: 3 })).statusCode).toBe(403)
+    expect((await update(owner, { id: 'no-such-capture', dwell_seconds: 3 })).statusCode).toBe(404)
+    const read = (await list({ project_id: building.id }, owner)).envelope.datum[0]
+    expect([read?.name, read?.dwell_seconds]).toEqual(['Front door', 12])
+  })
+
   it('opens captures and the preview check by project token until it is revoked', async () => {
     const share = await callApi<ProjectShareDatum>(app, {
       url: '/web/project/projectShareUrl',

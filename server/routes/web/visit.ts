@@ -21,6 +21,10 @@ export function registerVisitRoutes(
     handler: ({ body, user, request }) =>
       captures.list(callerOf(request, user, body.project_token), body.project_id),
   })
+  defineRoute(app, visitRoutes.updateCapture, {
+    handler: ({ body, user }) =>
+      captures.update(user, body.id, { name: body.name, dwellSeconds: body.dwell_seconds }),
+  })
   defineRoute(app, visitRoutes.deleteCapture, {
     handler: ({ body, user }) => captures.remove(user, body.id),
   })

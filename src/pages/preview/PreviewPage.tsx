@@ -14,6 +14,7 @@ import { useBuildingProject } from '../bim4/use-building-project'
 import { useOwnedEngine } from '../bim4/use-owned-engine'
 import { usePoiScene } from '../pois/use-poi-scene'
 import { startTour, type Tour } from '../visit/capture-tour'
+import { flyToView } from '../visit/tour-flight'
 import { type LivenessState, watchLiveness } from './preview-liveness'
 import { useKioskGuards } from './use-kiosk-guards'
 import './preview.css'
@@ -155,9 +156,7 @@ function SceneView({
   const playTour = () => {
     stopTour()
     if (captures.length === 0) return
-    tourRef.current = startTour(captures, (capture) => {
-      void engine.run('building.setCamera', capture.camera).catch(() => undefined)
-    })
+    tourRef.current = startTour(captures, (capture) => flyToView(engine, capture.camera))
     setTouring(true)
   }
   useEffect(() => () => tourRef.current?.stop(), [])
@@ -194,7 +193,7 @@ function SceneView({
                   variant="secondary"
                   onClick={() => {
                     stopTour()
-                    void engine.run('building.setCamera', capture.camera).catch(() => undefined)
+                    void flyToView(engine, capture.camera)
                   }}
                 >
                   {capture.name || t`View ${index + 1}`}

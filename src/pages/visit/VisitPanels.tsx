@@ -16,12 +16,15 @@ import {
   deleteCapture,
   listCaptures,
   reorderCaptures,
+  updateCapture,
 } from '../../api/visit'
 import { errorText } from '../../components/feedback/error-text'
 import { sceneStore, useEngine } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, confirmDelete, EmptyState, Spinner, toast } from '../../ui'
 import { movedOrder, startTour, type Tour } from './capture-tour'
+import { DwellField } from './DwellField'
+import { flyToView } from './tour-flight'
 import './visit.css'
 
 /** The absolute address of a share path (`/#/bim4/outPreview?…`) on this site. */
@@ -151,8 +154,7 @@ export function VisitCapturesPanel() {
   }, [projectId])
   useEffect(() => () => tour?.stop(), [tour])
 
-  const flyTo = (capture: Capture) =>
-    void engine.run('building.setCamera', capture.camera).catch(() => undefined)
+  const flyTo = (capture: Capture) => flyToView(engine, capture.camera)
 
   async function capture() {
     if (!projectId || !captures) return
@@ -181,6 +183,22 @@ export function VisitCapturesPanel() {
       setCaptures(await reorderCaptures(projectId, movedOrder(captures, index, delta)))
     } catch (error) {
       toast.error(errorText(error))
+    }
+  }
+
+  async function changeDwell(item: Capture, dwellSeconds: number) {
+    try {
+      const saved = await updateCapture({ id: item.id, dwellSeconds })
+      setCaptures((current) =>
+        current ? current.map((each) => (each.id === saved.id ? saved : each)) : current,
+      )
+      // a running tour keeps the list it started with: start it again with the new dwell
+      if (tour) tour.stop()
+      setTour(null)
+      toast.success(t`Saved.`)
+    } catch (error) {
+      toast.error(errorText(error))
+      throw error
     }
   }
 
@@ -223,6 +241,11 @@ export function VisitCapturesPanel() {
                 <img src={item.image_url} alt={item.name} />
               </button>
               <span className="ts-visit__name">{item.name}</span>
+              <DwellField
+                name={item.name}
+                seconds={item.dwell_seconds}
+                onSave={(seconds) => changeDwell(item, seconds)}
+              />
               <span className="ts-visit__actions">
                 <Button
                   variant="secondary"

@@ -41,6 +41,23 @@ function manualTimers() {
 describe('capture tour', () => {
   const captures = [capture('a', 2), capture('b', 5), capture('c', 1)]
 
+  it('holds each view for its dwell after the flight to it lands', async () => {
+    const clock = manualTimers()
+    let land: () => void = () => undefined
+    startTour(
+      captures,
+      () =>
+        new Promise<void>((resolve) => {
+          land = resolve
+        }),
+      { timers: clock.timers },
+    )
+    expect(clock.pending).toHaveLength(0) // still flying: the dwell has not started
+    land()
+    await Promise.resolve()
+    expect(clock.pending.map((entry) => entry.delayMs)).toEqual([2000])
+  })
+
   it('shows the captures in order, each for its dwell time, and loops', () => {
     const clock = manualTimers()
     const shown: string[] = []

@@ -24,11 +24,13 @@ export interface Tour {
 
 /**
  * Starts a tour at `startIndex`: flies to each capture, waits its dwell, goes on to the next
- * and starts again after the last. With no captures it does nothing.
+ * and starts again after the last. When `show` answers a promise (a camera flight), the dwell
+ * counts from when it settles, so a view is held for its full dwell after the flight lands.
+ * With no captures it does nothing.
  */
 export function startTour(
   captures: readonly Capture[],
-  show: (capture: Capture, index: number) => void,
+  show: (capture: Capture, index: number) => unknown,
   options: { startIndex?: number; timers?: TourTimers; loop?: boolean; onEnd?: () => void } = {},
 ): Tour {
   const timers = options.timers ?? browserTimers
@@ -39,7 +41,16 @@ export function startTour(
   const step = () => {
     if (isStopped) return
     const capture = captures[index]!
-    show(capture, index)
+    const shown = show(capture, index)
+    if (shown instanceof Promise) {
+      shown.then(wait, wait)
+    } else {
+      wait()
+    }
+  }
+  const wait = () => {
+    if (isStopped) return
+    const capture = captures[index]!
     handle = timers.setTimeout(() => {
       handle = null
       if (index + 1 >= captures.length && !loop) {
