@@ -10,8 +10,10 @@ function setup() {
     camera,
     target,
     setCamera(position: readonly number[], to: readonly number[]) {
-      ;[camera.position.x, camera.position.y, camera.position.z] = position as number[]
-      ;[target.x, target.y, target.z] = to as number[]
+      const [x = 0, y = 0, z = 0] = position
+      const [tx = 0, ty = 0, tz = 0] = to
+      Object.assign(camera.position, { x, y, z })
+      Object.assign(target, { x: tx, y: ty, z: tz })
     },
   }
   const frames: ((timeMs: number) => void)[] = []

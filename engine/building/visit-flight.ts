@@ -39,9 +39,9 @@ export function flightPose(
     to.position[1] - from.position[1],
     to.position[2] - from.position[2],
   )
-  const position = lerp(from.position, to.position)
-  position[1] += travelled * 0.25 * Math.sin(Math.PI * e)
-  return { position, target: lerp(from.target, to.target) }
+  const [x, y, z] = lerp(from.position, to.position)
+  const lift = travelled * 0.25 * Math.sin(Math.PI * e)
+  return { position: [x, y + lift, z], target: lerp(from.target, to.target) }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CaptureCamera } from '../../api/visit'
-import type { Engine } from '../../engine-bridge'
+import type { EngineHandle } from '../../engine-bridge'
 
 /** How long the camera flies between tour views and to a chosen view (milliseconds). */
 export const tourFlightMs = 1_500
@@ -9,7 +9,7 @@ export const tourFlightMs = 1_500
  * the flight ends, also when the user took over or the scene is gone (never rejects, so a tour
  * goes on).
  */
-export function flyToView(engine: Engine, camera: CaptureCamera): Promise<unknown> {
+export function flyToView(engine: EngineHandle, camera: CaptureCamera): Promise<unknown> {
   return engine
     .run('building.flyCamera', { ...camera, durationMs: tourFlightMs })
     .catch(() => undefined)
