@@ -16,6 +16,7 @@ import { usePoiScene } from '../pois/use-poi-scene'
 import { startTour, type Tour } from '../visit/capture-tour'
 import { flyToView } from '../visit/tour-flight'
 import { type LivenessState, watchLiveness } from './preview-liveness'
+import { useEmbedApi } from './use-embed-api'
 import { useKioskGuards } from './use-kiosk-guards'
 import './preview.css'
 
@@ -148,18 +149,39 @@ function SceneView({
     return () => controller.abort()
   }, [address.projectId])
 
+  const search = useHashSearch()
+  const emit = useEmbedApi({
+    run: (name, args) => engine.run(name, args),
+    startTour: () => playTour(),
+    stopTour: () => stopTour(),
+    search,
+  })
   const stopTour = () => {
+    if (tourRef.current) emit('tour', { isPlaying: false })
     tourRef.current?.stop()
     tourRef.current = null
     setTouring(false)
   }
-  const playTour = () => {
+  const playTour = (): boolean => {
     stopTour()
-    if (captures.length === 0) return
-    tourRef.current = startTour(captures, (capture) => flyToView(engine, capture.camera))
+    if (captures.length === 0) return false
+    tourRef.current = startTour(captures, (capture, index) => {
+      emit('tour', { isPlaying: true, view: index, name: capture.name })
+      return flyToView(engine, capture.camera)
+    })
     setTouring(true)
+    return true
   }
   useEffect(() => () => tourRef.current?.stop(), [])
+  const floors = useSnapshot(sceneStore).building.floors
+  useEffect(() => {
+    if (!isOpen) return
+    emit('ready', {
+      projectId: address.projectId,
+      floors: floors.map((floor) => ({ id: floor.id, name: floor.name })),
+      views: captures.map((capture) => capture.name),
+    })
+  }, [isOpen, floors, captures, address.projectId, emit])
 
   useKioskGuards({
     isKiosk: address.isKiosk,
@@ -176,7 +198,20 @@ function SceneView({
   const name = projectName || session.project?.name || ''
   return (
     <div className="ts-preview__stage" ref={stageRef}>
-      <BuildingCanvas onPick={() => undefined} label={t`Scene of ${name}`} />
+      <BuildingCanvas
+        onPick={(pick) =>
+          emit(
+            'pick',
+            pick && {
+              point: pick.point,
+              meshName: pick.meshName,
+              modelId: pick.modelId,
+              floorId: pick.floorId,
+            },
+          )
+        }
+        label={t`Scene of ${name}`}
+      />
       {!address.isKiosk && (
         <header className="ts-preview__bar">
           <h1 className="ts-preview__title" data-testid="preview-title">
@@ -199,7 +234,7 @@ function SceneView({
                   {capture.name || t`View ${index + 1}`}
                 </Button>
               ))}
-              <Button onClick={isTouring ? stopTour : playTour}>
+              <Button onClick={isTouring ? stopTour : () => void playTour()}>
                 {isTouring ? <Trans>Stop tour</Trans> : <Trans>Play tour</Trans>}
               </Button>
             </nav>
