@@ -19,6 +19,7 @@ import { IotDevicesPanel } from './iot/IotDevicesPanel'
 import { useIotLive } from './iot/use-iot-live'
 import { chooseRouteEndAtPoint } from './gml/route-ends'
 import { VisitToolsPanel } from './gml/VisitToolsPanel'
+import { EmbedDemoPanel } from '../visit/EmbedDemoPanel'
 import { MoreCasesPanel, VisitCapturesPanel, VisitLinkPanel } from '../visit/VisitPanels'
 import { ModelLibraryPanel } from './model/ModelLibraryPanel'
 import { usePoiScene } from '../pois/use-poi-scene'
@@ -221,7 +222,14 @@ function ModuleContent({
     return tabId === 'lightset' ? <LightSettingPanel /> : <StyleSettingPanel />
   }
   if (moduleId === 'template') return <TemplateList isCompact projectId={projectId} />
-  if (moduleId === 'visit' && tabId === 'expand') return <VisitToolsPanel />
+  if (moduleId === 'visit' && tabId === 'expand') {
+    return (
+      <>
+        <VisitToolsPanel />
+        <EmbedDemoPanel />
+      </>
+    )
+  }
   if (moduleId === 'download' && projectId) {
     return <OfflinePackagePanel projectId={projectId} projectName={projectName ?? ''} />
   }
