@@ -5,16 +5,12 @@
  * and `snow`. Each frame turns the camera a step and waits for the map to draw it and read
  * pixels back (`city.sampleStylePixels`), so SwiftShader's GPU work is in the time.
  */
-import type { SceneStyle, WeatherStyle } from '../../engine/api/style-commands'
+import type { WeatherStyle } from '../../engine/api/style-commands'
 import { Engine } from '../../engine/core/engine'
-import { quietRound } from '../lib/page-rounds'
+import { benchStyle, runWeatherCases, type WeatherFramesConfig } from '../lib/weather-cases-page'
 
 /** What the driver asks for. */
-export interface CityStyleFramesConfig {
-  rounds: number
-  warmupRounds: number
-  framesPerRound: number
-}
+export type CityStyleFramesConfig = WeatherFramesConfig
 
 /** What the page measured, per case. */
 export interface CityStyleFramesResult {
@@ -29,31 +25,6 @@ declare global {
 }
 
 const centre = { lng: 121.6, lat: 31.2 }
-
-function style(weather: WeatherStyle): SceneStyle {
-  return {
-    sky: 1,
-    weather,
-    ground: 'none',
-    fog: { isOn: false, color: { r: 200, g: 208, b: 216, a: 1 }, density: 0.3 },
-    ambientLight: { color: { r: 0x21, g: 0x21, b: 0x21, a: 1 } },
-    directionalLight: { color: { r: 0xff, g: 0xbe, b: 0x37, a: 1 }, intensity: 0.5 },
-    hemisphereLight: {
-      skyColor: { r: 0x70, g: 0x9f, b: 0xcd, a: 1 },
-      groundColor: { r: 0x4d, g: 0x4b, b: 0x46, a: 1 },
-      intensity: 0.6,
-    },
-    visualDistance: { min: 1, max: 1e7 },
-    mouseSpeed: 1,
-    zoomFactors: { min: 1, max: 1 },
-    wheelScale: 1,
-  }
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10
-}
 
 window.runCityStyleFramesBench = async (config) => {
   const container = document.getElementById('map') as HTMLElement
@@ -73,8 +44,6 @@ window.runCityStyleFramesBench = async (config) => {
     },
     tilesets: [],
   })
-  const names: WeatherStyle[] = ['sunny', 'rain', 'snow']
-  const frames: CityStyleFramesResult['frames'] = { sunny: [], rain: [], snow: [] }
   const particleCounts: CityStyleFramesResult['particleCounts'] = { sunny: 0, rain: 0, snow: 0 }
   const frame = async (step: number) => {
     await engine.run('city.flyTo', {
@@ -86,28 +55,15 @@ window.runCityStyleFramesBench = async (config) => {
     })
     await engine.run('city.sampleStylePixels')
   }
-  for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
-    for (let offset = 0; offset < names.length; offset++) {
-      const name = names[(round + offset) % names.length]!
-      await engine.run('city.setStyle', { style: style(name) })
-      const isTimed = round >= config.warmupRounds
-      await quietRound(
-        `${name} round ${round + 1}`,
-        async () => {
-          await frame(0)
-          for (let step = 0; step < config.framesPerRound; step++) {
-            const startedAt = performance.now()
-            await frame(step)
-            if (isTimed) frames[name].push(performance.now() - startedAt)
-          }
-        },
-        isTimed,
-      )
+  const frames = await runWeatherCases(config, {
+    name: 'city-style-frames',
+    applyStyle: (weather) => engine.run('city.setStyle', { style: benchStyle(weather, 'none') }),
+    frame,
+    afterCase: async (weather) => {
       await new Promise((resolve) => requestAnimationFrame(resolve))
-      particleCounts[name] = engine.getSnapshot().city.style.particleCount
-      console.log(`[city-style-frames] round ${round} ${name}: median ${median(frames[name])} ms`)
-    }
-  }
+      particleCounts[weather] = engine.getSnapshot().city.style.particleCount
+    },
+  })
   engine.dispose()
   return { frames, particleCounts }
 }

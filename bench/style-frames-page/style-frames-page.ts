@@ -5,17 +5,13 @@
  * weather), `rain` and `snow`. Each frame moves the camera along a fixed orbit, renders and
  * reads pixels back (`building.sampleStylePixels`), so SwiftShader's GPU work is in the time.
  */
-import type { SceneStyle, WeatherStyle } from '../../engine/api/style-commands'
+import type { WeatherStyle } from '../../engine/api/style-commands'
 import { Engine } from '../../engine/core/engine'
 import { boxSbm } from '../../engine/building/testing/box-sbm'
-import { quietRound } from '../lib/page-rounds'
+import { benchStyle, runWeatherCases, type WeatherFramesConfig } from '../lib/weather-cases-page'
 
 /** What the driver asks for. */
-export interface StyleFramesConfig {
-  rounds: number
-  warmupRounds: number
-  framesPerRound: number
-}
+export type StyleFramesConfig = WeatherFramesConfig
 
 /** What the page measured, per case. */
 export interface StyleFramesResult {
@@ -72,31 +68,6 @@ function buildingUrl(): { url: string; sizeBytes: number } {
   return { url: URL.createObjectURL(new Blob([bytes])), sizeBytes: bytes.length }
 }
 
-function style(weather: WeatherStyle): SceneStyle {
-  return {
-    sky: 1,
-    weather,
-    ground: 'grassland',
-    fog: { isOn: false, color: { r: 200, g: 208, b: 216, a: 1 }, density: 0.3 },
-    ambientLight: { color: { r: 0x21, g: 0x21, b: 0x21, a: 1 } },
-    directionalLight: { color: { r: 0xff, g: 0xbe, b: 0x37, a: 1 }, intensity: 0.5 },
-    hemisphereLight: {
-      skyColor: { r: 0x70, g: 0x9f, b: 0xcd, a: 1 },
-      groundColor: { r: 0x4d, g: 0x4b, b: 0x46, a: 1 },
-      intensity: 0.6,
-    },
-    visualDistance: { min: 1, max: 1e7 },
-    mouseSpeed: 1,
-    zoomFactors: { min: 1, max: 1 },
-    wheelScale: 1,
-  }
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10
-}
-
 window.runStyleFramesBench = async (config) => {
   const canvas = document.getElementById('stage') as HTMLCanvasElement
   const engine = new Engine({ canvas })
@@ -111,41 +82,26 @@ window.runStyleFramesBench = async (config) => {
     },
   })
   const centre = [0, (FLOORS * FLOOR_HEIGHT) / 2, 0] as const
-  const names: WeatherStyle[] = ['sunny', 'rain', 'snow']
-  const frames: StyleFramesResult['frames'] = { sunny: [], rain: [], snow: [] }
   const drawCalls: StyleFramesResult['drawCalls'] = { sunny: 0, rain: 0, snow: 0 }
   const particleCounts: StyleFramesResult['particleCounts'] = { sunny: 0, rain: 0, snow: 0 }
-  const frame = async (step: number) => {
-    const angle = (step / config.framesPerRound) * Math.PI * 2
-    await engine.run('building.setCamera', {
-      position: [Math.cos(angle) * 60, 20 + Math.sin(angle * 2) * 6, Math.sin(angle) * 60],
-      target: centre,
-    })
-    await engine.run('building.sampleStylePixels')
-  }
-  for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
-    for (let offset = 0; offset < names.length; offset++) {
-      const name = names[(round + offset) % names.length]!
-      await engine.run('building.setStyle', { style: style(name) })
-      const isTimed = round >= config.warmupRounds
-      await quietRound(
-        `${name} round ${round + 1}`,
-        async () => {
-          await frame(0)
-          for (let step = 0; step < config.framesPerRound; step++) {
-            const startedAt = performance.now()
-            await frame(step)
-            if (isTimed) frames[name].push(performance.now() - startedAt)
-          }
-        },
-        isTimed,
-      )
+  const frames = await runWeatherCases(config, {
+    name: 'style-frames',
+    applyStyle: (weather) =>
+      engine.run('building.setStyle', { style: benchStyle(weather, 'grassland') }),
+    frame: async (step) => {
+      const angle = (step / config.framesPerRound) * Math.PI * 2
+      await engine.run('building.setCamera', {
+        position: [Math.cos(angle) * 60, 20 + Math.sin(angle * 2) * 6, Math.sin(angle) * 60],
+        target: centre,
+      })
+      await engine.run('building.sampleStylePixels')
+    },
+    afterCase: (weather) => {
       const snapshot = engine.getSnapshot().building
-      drawCalls[name] = snapshot.render?.drawCalls ?? 0
-      particleCounts[name] = snapshot.style.particleCount
-      console.log(`[style-frames] round ${round} ${name}: median ${median(frames[name])} ms`)
-    }
-  }
+      drawCalls[weather] = snapshot.render?.drawCalls ?? 0
+      particleCounts[weather] = snapshot.style.particleCount
+    },
+  })
   engine.dispose()
   return { frames, drawCalls, particleCounts }
 }
