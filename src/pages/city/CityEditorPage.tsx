@@ -35,6 +35,7 @@ import { CityPoiInventoryTab } from './pois/CityPoiInventoryTab'
 import { CityPoiManageTab } from './pois/CityPoiManageTab'
 import { useCityPoiDrag } from './pois/use-city-poi-drag'
 import { useCityPois } from './pois/use-city-pois'
+import { AnchorTab } from './draw/AnchorTab'
 import { DrawTab } from './draw/DrawTab'
 import { FenceTab } from './draw/FenceTab'
 import { GpsTab } from './draw/GpsTab'
@@ -265,5 +266,6 @@ function CityTabContent({
   if (tab.id === 'gps' && currentProject.projectId)
     return <GpsTab projectId={currentProject.projectId} />
   if (tab.id === 'fence') return <FenceTab />
+  if (tab.id === 'anchor') return <AnchorTab />
   return null
 }

@@ -94,7 +94,7 @@ export const cityModules: readonly CityModule[] = [
     iconPath: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8z M12 2v3 M12 19v3 M2 12h3 M19 12h3',
     tabs: [
       { id: 'gps', title: msg`GPS positioning`, isBuilt: true },
-      { id: 'anchor', title: msg`Anchor point set`, isBuilt: false },
+      { id: 'anchor', title: msg`Anchor point set`, isBuilt: true },
       { id: 'fence', title: msg`Electronic fence`, isBuilt: true },
     ],
     defaultTabId: 'gps',

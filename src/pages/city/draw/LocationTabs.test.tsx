@@ -189,3 +189,80 @@ describe('path navigation tab', () => {
     expect(screen.getByRole('button', { name: '×1' }).getAttribute('aria-pressed')).toBe('true')
   })
 })
+
+describe('anchor point set tab', () => {
+  it('asks for anchors first, solves three with residuals, refuses collinear ones, and places the tileset', async () => {
+    const user = userEvent.setup()
+    const server = createMemoryCityServer('project-1')
+    server.tilesets.push({
+      id: 'tileset-1',
+      project_id: 'project-1',
+      name: 'Campus',
+      root_url: '/tiles/tileset.json',
+      is_visible: true,
+      placement: null,
+      is_georeferenced: false,
+    } as (typeof server.tilesets)[number])
+    window.location.hash = '#/home/location/anchor'
+    renderWithI18n(
+      <UiRoot>
+        <EngineProvider engine={engine}>
+          <CityServicesProvider services={server.services}>
+            <CityEditor store={createCityProjectStore()} />
+          </CityServicesProvider>
+        </EngineProvider>
+      </UiRoot>,
+    )
+    expect(await screen.findByText('Please add an anchor point first.')).toBeTruthy()
+
+    // A model turned 30° clockwise (heading 30), its origin at lng 127, lat 37.5.
+    const origin = { lng: 127, lat: 37.5 }
+    const metresPerDegree = { lng: 88_345, lat: 110_996 }
+    const heading = (30 * Math.PI) / 180
+    const place = (x: number, y: number) => {
+      const east = x * Math.cos(heading) + y * Math.sin(heading)
+      const north = -x * Math.sin(heading) + y * Math.cos(heading)
+      return {
+        lng: origin.lng + east / metresPerDegree.lng,
+        lat: origin.lat + north / metresPerDegree.lat,
+      }
+    }
+    // Pasted, not typed key by key: 5 fields × 4 anchors of long numbers.
+    const fill = async (field: HTMLElement, text: string) => {
+      await user.click(field)
+      await user.paste(text)
+    }
+    const addAnchor = async (name: string, x: number, y: number) => {
+      const at = place(x, y)
+      await fill(screen.getByRole('textbox', { name: /^Name/ }), name)
+      await fill(screen.getByRole('spinbutton', { name: /^Model x/ }), String(x))
+      await fill(screen.getByRole('spinbutton', { name: /^Model y/ }), String(y))
+      await fill(screen.getByRole('spinbutton', { name: /^Longitude/ }), at.lng.toFixed(8))
+      await fill(screen.getByRole('spinbutton', { name: /^Latitude/ }), at.lat.toFixed(8))
+      await user.click(screen.getByRole('button', { name: 'Add anchor point' }))
+    }
+    await addAnchor('A', 0, 0)
+    await addAnchor('B', 100, 0)
+    expect(screen.getByText('Add at least 3 anchor points (2 so far).')).toBeTruthy()
+    await addAnchor('C', 200, 0)
+    expect(
+      screen.getByText(/The anchor points lie on one line, so the orientation is undetermined/),
+    ).toBeTruthy()
+    await user.click(
+      within(screen.getAllByTestId('anchor-item')[2]!).getByRole('button', { name: 'Delete' }),
+    )
+    await addAnchor('C', 0, 80)
+    const residuals = screen.getAllByTestId('anchor-residual')
+    expect(residuals).toHaveLength(3)
+    // The flat-earth truth above is good to a few centimetres over 100 m.
+    const rms = Number.parseFloat(screen.getByTestId('anchor-rms').textContent ?? '')
+    expect(rms).toBeLessThan(0.5)
+
+    await user.click(screen.getByRole('button', { name: 'Place the tileset' }))
+    await waitFor(() => expect(server.tilesets[0]!.placement).not.toBeNull())
+    const placement = server.tilesets[0]!.placement!
+    expect(placement.lng).toBeCloseTo(origin.lng, 5)
+    expect(placement.lat).toBeCloseTo(origin.lat, 5)
+    expect(placement.heading).toBeCloseTo(30, 0)
+  }, 60_000)
+})
