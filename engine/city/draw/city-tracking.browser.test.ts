@@ -64,10 +64,7 @@ describe('positioned objects and path navigation in Chromium', () => {
       lng: center.lng,
       lat: center.lat,
       heading: 90,
-      trail: [
-        [center.lng - 0.002, center.lat] as const,
-        [center.lng - 0.001, center.lat] as const,
-      ],
+      trail: [[center.lng - 0.002, center.lat] as const, [center.lng - 0.001, center.lat] as const],
       color: '#00c800',
       isInsideFence: true,
     }

@@ -11,8 +11,12 @@ import './draw.css'
 
 /** One anchor as the tab keeps it (SPEC §3 anchor point: name, relative coordinates, lng/lat). */
 interface NamedAnchor extends Anchor {
+  /** Stable within the editor session (the list's key). */
+  id: number
   name: string
 }
+
+let nextAnchorId = 1
 
 /** The anchors typed per tileset while the editor is open (kept across tab switches). */
 const anchorsByTileset = proxy<Record<string, NamedAnchor[]>>({})
@@ -85,7 +89,11 @@ export function AnchorTab() {
           onSubmit={(event) => {
             event.preventDefault()
             if (!isFormValid) return
-            const anchor = { name: form.name.trim() || `#${anchors.length + 1}`, ...values }
+            const anchor = {
+              id: nextAnchorId++,
+              name: form.name.trim() || `#${anchors.length + 1}`,
+              ...values,
+            }
             anchorsByTileset[tilesetId] = [...(anchorsByTileset[tilesetId] ?? []), anchor]
             setForm(emptyForm)
           }}
@@ -137,7 +145,7 @@ export function AnchorTab() {
       {anchors.length > 0 && (
         <ul className="ts-draw__list" data-testid="anchor-list">
           {anchors.map((anchor, index) => (
-            <li key={`${anchor.name}-${index}`} className="ts-draw__item" data-testid="anchor-item">
+            <li key={anchor.id} className="ts-draw__item" data-testid="anchor-item">
               <div className="ts-draw__item-text">
                 <span className="ts-draw__item-name">{anchor.name}</span>
                 <span className="ts-draw__item-measure">
