@@ -227,7 +227,10 @@ export function AnchorTab() {
                 disabled={isApplying}
                 onClick={async () => {
                   setIsApplying(true)
-                  await placeTileset({ store, services, engine }, tileset, {
+                  // The store's own record (the snapshot is read-only).
+                  const saved = store.tilesets.find((candidate) => candidate.id === tileset.id)
+                  if (!saved) return setIsApplying(false)
+                  await placeTileset({ store, services, engine }, saved, {
                     lng: result.fit.originLngLat[0],
                     lat: result.fit.originLngLat[1],
                     height_offset: tileset.placement?.height_offset ?? 0,
