@@ -16,6 +16,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'tileset-ingest': async () => (await import('./tileset-ingest')).runTilesetIngestBench(),
   'city-tiles': async () => (await import('./city-tiles')).runCityTilesBench(),
   'poi-city-frames': async () => (await import('./poi-city-frames')).runPoiCityFramesBench(),
+  'draw-city-frames': async () => (await import('./draw-city-frames')).runDrawCityFramesBench(),
   'web-app-load': async () => (await import('./web-app-load')).runWebAppLoadBench(),
   hostile: async () => (await import('./hostile/hostile-bench')).runHostileBench(),
   'flood-poi-list': async () => (await import('./flood/flood-poi-list')).runFloodPoiListBench(),

@@ -7,9 +7,11 @@ import type {
   CityTilesetSource,
 } from './city-snapshot'
 import type { DrawCommands } from './draw-commands'
+import type { NavigateCommands } from './navigate-commands'
 import type { PoiCommands } from './poi-commands'
 import type { CityPoiDragCommands } from './poi-drag-commands'
 import type { StyleCommands } from './style-commands'
+import type { TrackCommands } from './track-commands'
 
 /**
  * Commands of the city half of the engine (MapLibre basemap, deck.gl, 3D Tiles), POIs included
@@ -20,6 +22,8 @@ export interface CityCommands
   extends PoiCommands<'city'>,
     CityPoiDragCommands,
     DrawCommands,
+    TrackCommands,
+    NavigateCommands,
     StyleCommands<'city'> {
   /**
    * Gives the engine the element the city map lives in (null to let it go, which closes an open

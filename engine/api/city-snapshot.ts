@@ -1,5 +1,7 @@
 import { createInitialPoiLayerState } from './building-snapshot'
 import { createInitialDrawState, type DrawLayerState } from './draw-commands'
+import { createInitialNavigationState, type NavigationState } from './navigate-commands'
+import { createInitialTrackState, type TrackLayerState } from './track-commands'
 import type { PoiLayerState } from './poi-commands'
 import { createInitialStyleState, type SceneStyleState } from './style-commands'
 
@@ -204,6 +206,10 @@ export interface CitySnapshot {
   readonly pois: ReadonlyPoiLayerState
   /** The draw tool, the shape just drawn and the saved shapes shown (issue 18). */
   readonly draw: DrawLayerState
+  /** Positioned objects' markers and trails (issue 18). */
+  readonly track: TrackLayerState
+  /** The flight along a path (issue 18). */
+  readonly navigation: NavigationState
   /** The scene style in force: sky, fog, lights, weather (issue 19). */
   readonly style: SceneStyleState
   /**
@@ -251,6 +257,8 @@ export function createInitialCitySnapshot(): CitySnapshot {
     frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     pois: createInitialPoiLayerState(),
     draw: createInitialDrawState(),
+    track: createInitialTrackState(),
+    navigation: createInitialNavigationState(),
     style: createInitialStyleState(),
     tileParsing: {
       contentsParsedInWorkers: 0,

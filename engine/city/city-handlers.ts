@@ -11,6 +11,7 @@ import { isOneOf, maxDistanceFactors, minDistanceFactors, wheelScaleOptions } fr
 import type { CityScene } from './city-scene'
 import type { WorkerTilesLoader } from '../workers/tile-parse-client'
 import { createDrawHandlers } from './draw/draw-handlers'
+import { createTrackHandlers } from './draw/track-handlers'
 import { createCityPoiHandlers } from './pois/poi-handlers'
 import { createCityStyleHandlers } from './style/city-style-handlers'
 
@@ -64,6 +65,7 @@ export function createCityHandlers(
     ...styleHandlers,
     ...createCityPoiHandlers(openScene),
     ...createDrawHandlers(openScene),
+    ...createTrackHandlers(openScene),
     'city.attachContainer': async ({ container: element }) => {
       if (element === container) return undefined
       // The map lives inside the element: a new element means a new map.

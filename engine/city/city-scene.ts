@@ -23,7 +23,11 @@ import { FeatureSelection } from './feature-selection'
 import { attachMapControls, type MapControls } from './map-controls'
 import { paceGpuFrames } from './library-internals'
 import { createInitialDrawState } from '../api/draw-commands'
+import { createInitialNavigationState } from '../api/navigate-commands'
+import { createInitialTrackState } from '../api/track-commands'
 import { CityDraw } from './draw/city-draw'
+import { CityTracking } from './draw/city-tracking'
+import { PathNavigation } from './draw/path-navigation'
 import { CityPois } from './pois/city-pois'
 import { PoiDragHold } from './pois/poi-drag'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
@@ -98,6 +102,10 @@ export class CityScene {
   readonly poiDrag: PoiDragHold
   /** Drawing and the saved areas and paths (issue 18). */
   readonly draw: CityDraw
+  /** Positioned objects' markers and trails (issue 18). */
+  readonly tracking: CityTracking
+  /** Flights along paths (issue 18). */
+  readonly navigation: PathNavigation
   /** Sky, fog, lights and weather (issue 19). */
   readonly style: CityStyle
   private readonly disposeFramePacing: () => void
@@ -171,6 +179,8 @@ export class CityScene {
       (id) => this.pois.isSelected(id),
     )
     this.draw = new CityDraw(context)
+    this.tracking = new CityTracking(context)
+    this.navigation = new PathNavigation(context)
     this.style = new CityStyle({
       map: this.map,
       gl,
@@ -188,6 +198,8 @@ export class CityScene {
       selectedFeature: null,
       pois: createInitialPoiLayerState(),
       draw: createInitialDrawState(),
+      track: createInitialTrackState(),
+      navigation: createInitialNavigationState(),
       frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     })
     this.camera.publish()
@@ -276,6 +288,7 @@ export class CityScene {
     this.mapControls.dispose()
     this.pois.dispose()
     this.draw.dispose()
+    this.navigation.dispose()
     this.style.dispose()
     this.map.remove()
     this.tilesLoader.forgetPrefetches()
@@ -297,6 +310,7 @@ export class CityScene {
     if (highlight) layers.push(highlight)
     // Drawn areas and paths under the POIs, which are clicked more.
     layers.push(...this.draw.layers())
+    layers.push(...this.tracking.layers())
     layers.push(...this.pois.layers())
     this.overlay.setProps({ layers })
     this.style?.keepOnTop()

@@ -48,7 +48,7 @@ function zipFile(name: string, sizeBytes = 4096): File {
 
 describe('city editor frame', () => {
   it('shows the city sidebar with the current module marked and planned tabs explained', async () => {
-    renderEditor('/home/location/gps')
+    renderEditor('/home/model/library')
     const sidebar = screen.getByRole('navigation', { name: 'City project' })
     const links = within(sidebar).getAllByRole('link')
     expect(links.map((link) => link.textContent)).toEqual([
@@ -62,17 +62,17 @@ describe('city editor frame', () => {
       'Visit',
       'Switch project',
     ])
-    expect(
-      within(sidebar).getByRole('link', { name: 'Location' }).getAttribute('aria-current'),
-    ).toBe('page')
+    expect(within(sidebar).getByRole('link', { name: 'Model' }).getAttribute('aria-current')).toBe(
+      'page',
+    )
     expect(within(sidebar).getByRole('link', { name: 'Style' }).getAttribute('href')).toBe(
       '#/home/style/basemap',
     )
-    expect(screen.getByRole('tab', { name: 'GPS positioning' }).getAttribute('aria-selected')).toBe(
+    expect(screen.getByRole('tab', { name: 'Model library' }).getAttribute('aria-selected')).toBe(
       'true',
     )
     expect(screen.getByTestId('city-tab-planned').textContent).toContain(
-      '“GPS positioning” is planned and not available yet.',
+      '“Model library” is planned and not available yet.',
     )
     // the project's name heads the panel once it has loaded
     expect(await screen.findByText('Harbour district')).toBeTruthy()

@@ -35,8 +35,13 @@ import { CityPoiInventoryTab } from './pois/CityPoiInventoryTab'
 import { CityPoiManageTab } from './pois/CityPoiManageTab'
 import { useCityPoiDrag } from './pois/use-city-poi-drag'
 import { useCityPois } from './pois/use-city-pois'
+import { AnchorTab } from './draw/AnchorTab'
 import { DrawTab } from './draw/DrawTab'
+import { FenceTab } from './draw/FenceTab'
+import { GpsTab } from './draw/GpsTab'
+import { NavigationTab } from './draw/NavigationTab'
 import { useCityDrawings } from './draw/use-city-drawings'
+import { useCityTracking } from './draw/use-city-tracking'
 import './city.css'
 
 /**
@@ -104,6 +109,8 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   const stageRef = useRef<HTMLDivElement>(null)
   useCityPoiDrag(engine, stageRef, module.id === 'poi' && projectId !== null)
   useCityDrawings(projectId)
+  // Positions and fence events are polled only while a location tab is shown.
+  useCityTracking(projectId, module.id === 'location' && (tab.id === 'gps' || tab.id === 'fence'))
 
   if (!projectId) {
     return (
@@ -255,5 +262,10 @@ function CityTabContent({
     return <DrawTab kind="area" projectId={currentProject.projectId} />
   if (tab.id === 'programming' && currentProject.projectId)
     return <DrawTab kind="path" projectId={currentProject.projectId} />
+  if (tab.id === 'navigation') return <NavigationTab />
+  if (tab.id === 'gps' && currentProject.projectId)
+    return <GpsTab projectId={currentProject.projectId} />
+  if (tab.id === 'fence') return <FenceTab />
+  if (tab.id === 'anchor') return <AnchorTab />
   return null
 }

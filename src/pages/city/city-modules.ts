@@ -84,7 +84,7 @@ export const cityModules: readonly CityModule[] = [
       'M5 19a2 2 0 1 0 0-4 2 2 0 0 0 0 4z M19 9a2 2 0 1 0 0-4 2 2 0 0 0 0 4z M5 15V9a4 4 0 0 1 8 0v6a4 4 0 0 0 4 0',
     tabs: [
       { id: 'programming', title: msg`Path programming`, isBuilt: true },
-      { id: 'navigation', title: msg`Path navigation`, isBuilt: false },
+      { id: 'navigation', title: msg`Path navigation`, isBuilt: true },
     ],
     defaultTabId: 'programming',
   },
@@ -93,9 +93,9 @@ export const cityModules: readonly CityModule[] = [
     title: msg`Location`,
     iconPath: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8z M12 2v3 M12 19v3 M2 12h3 M19 12h3',
     tabs: [
-      { id: 'gps', title: msg`GPS positioning`, isBuilt: false },
-      { id: 'anchor', title: msg`Anchor point set`, isBuilt: false },
-      { id: 'fence', title: msg`Electronic fence`, isBuilt: false },
+      { id: 'gps', title: msg`GPS positioning`, isBuilt: true },
+      { id: 'anchor', title: msg`Anchor point set`, isBuilt: true },
+      { id: 'fence', title: msg`Electronic fence`, isBuilt: true },
     ],
     defaultTabId: 'gps',
   },

@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useContext } from 'react'
 import * as cityApi from '../../api/city'
 import * as drawApi from '../../api/draw'
+import * as trackingApi from '../../api/tracking'
 import { cityRoutes } from '../../../contract/city'
 import { api } from '../../api'
 import type { RequestOptions } from '../../api/client'
@@ -29,6 +30,14 @@ export interface CityServices {
   addAreaDraw: typeof drawApi.addAreaDraw
   updateAreaDraw: typeof drawApi.updateAreaDraw
   deleteAreaDraw: typeof drawApi.deleteAreaDraw
+  /** Electronic fences and positioned objects (issue 18). */
+  findFences: typeof trackingApi.findFences
+  setFence: typeof trackingApi.setFence
+  findFenceEvents: typeof trackingApi.findFenceEvents
+  findTrackedObjects: typeof trackingApi.findTrackedObjects
+  addTrackedObject: typeof trackingApi.addTrackedObject
+  deleteTrackedObject: typeof trackingApi.deleteTrackedObject
+  findTrack: typeof trackingApi.findTrack
   /** Sends a file in resumable chunks with real byte progress; answers the upload's id. */
   uploadResumable: (
     file: File,
@@ -90,6 +99,13 @@ export const defaultCityServices: CityServices = {
   addAreaDraw: drawApi.addAreaDraw,
   updateAreaDraw: drawApi.updateAreaDraw,
   deleteAreaDraw: drawApi.deleteAreaDraw,
+  findFences: trackingApi.findFences,
+  setFence: trackingApi.setFence,
+  findFenceEvents: trackingApi.findFenceEvents,
+  findTrackedObjects: trackingApi.findTrackedObjects,
+  addTrackedObject: trackingApi.addTrackedObject,
+  deleteTrackedObject: trackingApi.deleteTrackedObject,
+  findTrack: trackingApi.findTrack,
 }
 
 const CityServicesContext = createContext<CityServices>(defaultCityServices)

@@ -2,6 +2,7 @@ import type { BasemapFile, BasemapFindDatum, GisModel, ObliquePhotograph } from 
 import type { ProjectInfo } from '../../../../contract/project'
 import type { CityServices } from '../city-services'
 import type { AreaDraw } from '../../../api/draw'
+import type { FenceEvent, TrackedObject, TrackPosition } from '../../../api/tracking'
 import { measureDrawing } from '../../../../workers/geodesy/draw-geometry'
 
 /**
@@ -14,6 +15,10 @@ export function createMemoryCityServer(projectId: string) {
   const tilesets: ObliquePhotograph[] = []
   const gisModels: GisModel[] = []
   const drawings: AreaDraw[] = []
+  const fenceIds = new Set<string>()
+  const trackedObjects: TrackedObject[] = []
+  const tracks = new Map<string, TrackPosition[]>()
+  const fenceEvents: FenceEvent[] = []
   const uploads = new Map<string, File>()
   const progressSeen: number[] = []
   let basemap: BasemapFindDatum = {
@@ -183,6 +188,33 @@ export function createMemoryCityServer(projectId: string) {
       if (index === -1) throw new Error('Not found')
       drawings.splice(index, 1)
     },
+    findFences: async () => [...fenceIds],
+    setFence: async (drawId, isFence) => {
+      if (isFence) fenceIds.add(drawId)
+      else fenceIds.delete(drawId)
+    },
+    findFenceEvents: async () => structuredClone(fenceEvents),
+    findTrackedObjects: async () => structuredClone(trackedObjects),
+    addTrackedObject: async (body) => {
+      const object: TrackedObject = {
+        id: nextId('tracked'),
+        project_id: body.project_id,
+        name: body.name,
+        category: body.category,
+        coding: body.coding,
+        last_position: null,
+        inside_fence_ids: [],
+        created_at: now,
+      }
+      trackedObjects.push(object)
+      return { object: structuredClone(object), token: `token-${object.id}` }
+    },
+    deleteTrackedObject: async (id) => {
+      const index = trackedObjects.findIndex((object) => object.id === id)
+      if (index === -1) throw new Error('Not found')
+      trackedObjects.splice(index, 1)
+    },
+    findTrack: async (id) => structuredClone(tracks.get(id) ?? []),
     findBasemap: async () => structuredClone(basemap),
     saveBasemap: async (body) => {
       const file = basemap.files.find((candidate) => candidate.id === body.pmtiles_id)
@@ -226,5 +258,10 @@ export function createMemoryCityServer(projectId: string) {
       return basemap
     },
     progressSeen,
+    drawings,
+    fenceIds,
+    trackedObjects,
+    tracks,
+    fenceEvents,
   }
 }

@@ -1,0 +1,148 @@
+/**
+ * City drawing frames (issue 18): frame time while orbiting the city map with 1,000 saved areas
+ * and 1,000 paths shown (engine/city/draw: deck.gl polygon, path and node layers) against the
+ * same map without them. Goal: frame time ≤ 1.2× without them. Production build in Chromium
+ * (SwiftShader); the cases alternate round by round, each in a fresh browser context, after one
+ * unmeasured warm-up of each.
+ * Standalone: `npx tsx bench/draw-city-frames.ts`; writes bench/results/draw-city-frames.json.
+ */
+import { fileURLToPath } from 'node:url'
+import type {
+  DrawBenchCase,
+  DrawBenchConfig,
+  DrawBenchSample,
+} from './draw-city/page/draw-city-bench-protocol'
+import { buildBenchPage, openBenchPage } from './lib/bench-page'
+import { launchBenchBrowser } from './lib/browser'
+import { QuietRounds } from './lib/quiet-rounds'
+import { startStaticServer } from './lib/static-server'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
+
+/** Issue 18 goal. */
+export const drawCityGoals = { medianVsWithoutAtMost: 1.2 }
+
+const cases: DrawBenchCase[] = ['with-drawings', 'without-drawings']
+const pageRoot = fileURLToPath(new URL('./draw-city/page/', import.meta.url))
+const outDir = fileURLToPath(new URL('../dist/bench-draw-city/', import.meta.url))
+
+function summarise(samples: DrawBenchSample[]) {
+  return {
+    frameTimeMedian: measure(
+      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.5)),
+      'ms',
+    ),
+    frameTimeP95: measure(
+      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.95)),
+      'ms',
+    ),
+    setup: measure(
+      samples.map((sample) => sample.setupMs),
+      'ms',
+    ),
+    visibleShapes: measure(
+      samples.map((sample) => sample.visibleShapeCount),
+      'shapes',
+    ),
+  }
+}
+
+/** Builds the page, runs both cases alternately, writes the report. */
+export async function runDrawCityFramesBench(
+  options: { rounds?: number; log?: (line: string) => void } = {},
+) {
+  const log = options.log ?? console.log
+  const rounds = options.rounds ?? 3
+  const startedAtMs = performance.now()
+  log('draw-city-frames: building the bench page (vite, production)…')
+  await buildBenchPage(pageRoot, 'draw-city.html', outDir)
+  const server = await startStaticServer(outDir)
+  const browser = await launchBenchBrowser({ isFrameRateLimited: true })
+  const chromiumVersion = browser.version()
+  const samples: DrawBenchSample[] = []
+  const quiet = new QuietRounds()
+  const viewport = { width: 960, height: 600 }
+  const settings = {
+    center: { lng: 126.978, lat: 37.5665 },
+    viewport,
+    areaCount: 1_000,
+    pathCount: 1_000,
+    spreadMeters: 2_000,
+    zoom: 14.5,
+    pitchDegrees: 45,
+  }
+  try {
+    for (let round = 0; round <= rounds; round++) {
+      const isWarmUp = round === 0
+      const order = cases.map((_, index) => cases[(index + round) % cases.length]!)
+      for (const benchCase of order) {
+        const context = await browser.newContext({ viewport })
+        const page = await openBenchPage(context, {
+          url: `${server.origin}/draw-city.html`,
+          entry: 'runDrawCityBench',
+          logPrefix: `draw-city-frames: ${benchCase}`,
+          log,
+        })
+        const config: DrawBenchConfig = {
+          benchCase,
+          ...settings,
+          pathDurationMs: isWarmUp ? 2_000 : 8_000,
+        }
+        const sample = await page.evaluate(
+          (pageConfig) => window.runDrawCityBench(pageConfig),
+          config,
+        )
+        await context.close()
+        log(
+          `draw-city-frames: ${isWarmUp ? 'warm-up' : `round ${round}`} ${benchCase}: median ${percentile(sample.frameIntervalsMs, 0.5).toFixed(1)} ms, p95 ${percentile(sample.frameIntervalsMs, 0.95).toFixed(1)} ms, setup ${sample.setupMs.toFixed(0)} ms, shapes ${sample.visibleShapeCount}`,
+        )
+        if (!isWarmUp) samples.push(sample)
+      }
+    }
+  } finally {
+    await browser.close()
+    await server.close()
+  }
+  const byCase = (benchCase: DrawBenchCase) =>
+    summarise(samples.filter((sample) => sample.benchCase === benchCase))
+  const withDrawings = byCase('with-drawings')
+  const without = byCase('without-drawings')
+  const ratios = {
+    medianVsWithout: ratioOf(
+      'engine/city with 1,000 areas and 1,000 paths',
+      'engine/city without drawings',
+      'median frame interval (ms)',
+      withDrawings.frameTimeMedian.median,
+      without.frameTimeMedian.median,
+    ),
+    p95VsWithout: ratioOf(
+      'engine/city with 1,000 areas and 1,000 paths',
+      'engine/city without drawings',
+      'p95 frame interval (ms)',
+      withDrawings.frameTimeP95.median,
+      without.frameTimeP95.median,
+    ),
+  }
+  const report = {
+    benchmark: 'draw-city-frames',
+    description:
+      'Orbit the city map (one turn, zoom 14.5, pitch 45°, 8 s) with 1,000 seeded saved areas (6-gons and circles of 20–80 m) and 1,000 8-point paths in a 2 km square, drawn by engine/city/draw (deck.gl), against the same map without them; Chromium production build (SwiftShader), drawn-frame intervals. Ratios of medians over rounds; cases rotate, each in a fresh context, after one warm-up of each.',
+    machine: machineInfo(chromiumVersion),
+    settings: { rounds, ...settings },
+    cases: { 'with-drawings': withDrawings, 'without-drawings': without },
+    ratios,
+    goals: {
+      ...drawCityGoals,
+      medianVsWithoutMet: ratios.medianVsWithout.value <= drawCityGoals.medianVsWithoutAtMost,
+    },
+    durationMs: Math.round(performance.now() - startedAtMs),
+  }
+  log(`draw-city-frames: wrote ${writeBenchResult('draw-city-frames', report, quiet)}`)
+  return report
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const report = await runDrawCityFramesBench({
+    rounds: Number(process.env.DRAW_BENCH_ROUNDS ?? 3),
+  })
+  console.log(JSON.stringify({ ratios: report.ratios, goals: report.goals }, null, 2))
+}

@@ -1,0 +1,150 @@
+/**
+ * The city drawing frames bench page: the product engine's city map orbited at a fixed zoom and
+ * pitch, with 1,000 saved areas and 1,000 paths handed to it by `draw.setShapes` (deck.gl
+ * polygon, path and node layers, engine/city/draw), or without them.
+ */
+import type { DrawShape } from '../../../engine/api/draw-commands'
+import { Engine } from '../../../engine/core/engine'
+import type { DrawBenchConfig, DrawBenchSample } from './draw-city-bench-protocol'
+
+const earthRadiusMeters = 6_378_137
+const style = {
+  version: 8 as const,
+  sources: {},
+  layers: [
+    { id: 'background', type: 'background' as const, paint: { 'background-color': '#eef0f2' } },
+  ],
+}
+
+function seeded(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state * 16_807) % 2_147_483_647
+    return state / 2_147_483_647
+  }
+}
+
+function offset(config: DrawBenchConfig, east: number, north: number): [number, number] {
+  const latitudeRadians = (config.center.lat * Math.PI) / 180
+  return [
+    config.center.lng + (east / (earthRadiusMeters * Math.cos(latitudeRadians))) * (180 / Math.PI),
+    config.center.lat + (north / earthRadiusMeters) * (180 / Math.PI),
+  ]
+}
+
+/** Seeded shapes: areas are 6-gons (every fifth a circle) of 20–80 m, paths 8-point walks. */
+function benchShapes(config: DrawBenchConfig): DrawShape[] {
+  const random = seeded(20_261_127)
+  const spot = () => [
+    (random() - 0.5) * config.spreadMeters,
+    (random() - 0.5) * config.spreadMeters,
+  ]
+  const shapes: DrawShape[] = []
+  for (let index = 0; index < config.areaCount; index++) {
+    const [east, north] = spot() as [number, number]
+    const radius = 20 + random() * 60
+    const isCircle = index % 5 === 0
+    const points = isCircle
+      ? [offset(config, east, north), offset(config, east + radius, north)]
+      : Array.from({ length: 6 }, (_, corner) => {
+          const angle = (corner / 6) * Math.PI * 2
+          return offset(config, east + Math.cos(angle) * radius, north + Math.sin(angle) * radius)
+        })
+    shapes.push({
+      id: `area-${index}`,
+      type: isCircle ? 1 : 4,
+      points,
+      fillColor: '#1e88e540',
+      outlineColor: '#1e88e5ff',
+      outlineWidthPx: 2,
+      displayMode: 1,
+      isVisible: true,
+    })
+  }
+  for (let index = 0; index < config.pathCount; index++) {
+    let [east, north] = spot() as [number, number]
+    const points = Array.from({ length: 8 }, () => {
+      east += (random() - 0.5) * 80
+      north += (random() - 0.5) * 80
+      return offset(config, east, north)
+    })
+    shapes.push({
+      id: `path-${index}`,
+      type: 3,
+      points,
+      fillColor: '#00000000',
+      outlineColor: '#ff3b30ff',
+      outlineWidthPx: 3,
+      displayMode: 1,
+      isVisible: true,
+    })
+  }
+  return shapes
+}
+
+const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve))
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+window.runDrawCityBench = async (config: DrawBenchConfig): Promise<DrawBenchSample> => {
+  const container = document.getElementById('view')!
+  container.style.width = `${config.viewport.width}px`
+  container.style.height = `${config.viewport.height}px`
+  const engine = new Engine()
+  await engine.run('city.attachContainer', { container })
+  await engine.run('city.open', {
+    projectId: 'bench',
+    center: config.center,
+    zoom: config.zoom,
+    basemap: { kind: 'offline', style },
+    tilesets: [],
+  })
+  let setupMs = 0
+  if (config.benchCase === 'with-drawings') {
+    const shapes = benchShapes(config)
+    const startMs = performance.now()
+    await engine.run('draw.setShapes', { shapes })
+    await nextFrame()
+    setupMs = performance.now() - startMs
+  }
+  const jump = (bearing: number) =>
+    void engine.run('city.flyTo', {
+      ...config.center,
+      zoom: config.zoom,
+      pitch: config.pitchDegrees,
+      bearing,
+      durationMs: 0,
+    })
+  jump(0)
+  await wait(1_500)
+  for (let index = 0; index < 5; index++) await nextFrame()
+
+  // Drawn-frame intervals, as the POI frames bench counts them (a skipped frame is not seen).
+  const renderedFrames = () => engine.getSnapshot().city.frameStats.renderedFrameCount
+  const frameIntervalsMs: number[] = []
+  const startMs = await nextFrame()
+  let lastDrawnMs = startMs
+  let lastRendered = renderedFrames()
+  await new Promise<void>((resolve) => {
+    const onFrame = (nowMs: number) => {
+      const rendered = renderedFrames()
+      if (rendered > lastRendered) {
+        const drawn = rendered - lastRendered
+        for (let index = 0; index < drawn; index++)
+          frameIntervalsMs.push((nowMs - lastDrawnMs) / drawn)
+        lastRendered = rendered
+        lastDrawnMs = nowMs
+      }
+      const elapsedMs = nowMs - startMs
+      if (elapsedMs >= config.pathDurationMs) return resolve()
+      jump((elapsedMs / config.pathDurationMs) * 360)
+      requestAnimationFrame(onFrame)
+    }
+    requestAnimationFrame(onFrame)
+  })
+  return {
+    benchCase: config.benchCase,
+    frameIntervalsMs,
+    setupMs,
+    visibleShapeCount: engine.getSnapshot().city.draw.visibleShapeCount,
+  }
+}

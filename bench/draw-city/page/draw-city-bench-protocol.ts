@@ -1,0 +1,37 @@
+/** What the Node runner and the city drawing frames bench page exchange (plain JSON). */
+
+/** The two scenes compared in one round. */
+export type DrawBenchCase = 'with-drawings' | 'without-drawings'
+
+/** One timed run of one case in a fresh browser context. */
+export interface DrawBenchConfig {
+  benchCase: DrawBenchCase
+  center: { lng: number; lat: number }
+  viewport: { width: number; height: number }
+  /** Saved areas (polygons and circles) and paths (polylines) drawn. */
+  areaCount: number
+  pathCount: number
+  /** Side of the square they are spread over (seeded), metres. */
+  spreadMeters: number
+  /** One orbit of this many degrees of bearing at a fixed zoom and pitch. */
+  zoom: number
+  pitchDegrees: number
+  pathDurationMs: number
+}
+
+/** What one run measured. */
+export interface DrawBenchSample {
+  benchCase: DrawBenchCase
+  /** Intervals between drawn map frames while orbiting (after set-up). */
+  frameIntervalsMs: number[]
+  /** `draw.setShapes` until the next frame. */
+  setupMs: number
+  /** Shapes shown (snapshot), 0 without drawings. */
+  visibleShapeCount: number
+}
+
+declare global {
+  interface Window {
+    runDrawCityBench(config: DrawBenchConfig): Promise<DrawBenchSample>
+  }
+}
