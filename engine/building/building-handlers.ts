@@ -28,6 +28,7 @@ import { StyleController } from './style/style-controller'
 import { createBuildingStyleHandlers } from './style/style-handlers'
 import { BuildingPoiLayer } from './pois/poi-layer'
 import { captureFramePng } from './capture-image'
+import { MaterialOverrides } from './material-overrides'
 
 /** Worker factories and limits of the building scene (all optional). */
 export interface BuildingEngineOptions {
@@ -85,6 +86,7 @@ export function createBuildingHandlers(
         ...base,
         pois: pois?.state() ?? createInitialPoiLayerState(),
         poiStatuses: pois?.statusState() ?? createInitialPoiStatusState(),
+        materials: materials.state(),
         style: style.state(),
         camera: cameraState(),
         render: renderState,
@@ -106,6 +108,13 @@ export function createBuildingHandlers(
     hideSurroundings: (): (() => void) => style.hideSurroundings(),
   })
   const style: StyleController = new StyleController(view, () => publish())
+  const materials = new MaterialOverrides(
+    () => view.requestRender(),
+    () => publish(),
+  )
+  /** The open building's group, whose children are its models (named by id). */
+  const buildingRoot = () =>
+    scene ? view.scene.getObjectByName(`building:${scene.description.projectId}`) : undefined
   view.attach(context.getCanvas())
   const stopWatchingCanvas = context.onCanvasChanged(() => {
     view.attach(context.getCanvas())
@@ -154,6 +163,7 @@ export function createBuildingHandlers(
   const closeScene = () => {
     pois?.dispose()
     pois = null
+    materials.dispose()
     scene?.dispose()
     scene = null
     view.hasUserMovedCamera = false
@@ -185,7 +195,10 @@ export function createBuildingHandlers(
         createBvhWorker: options.createBvhWorker ?? createBvhWorker,
         createIndoorRouteWorker: options.createIndoorRouteWorker ?? createIndoorRouteWorker,
         onChange: () => {
-          if (scene === opened) publish()
+          if (scene !== opened) return
+          // a model that just loaded gets its overrides before it is first drawn
+          materials.apply(buildingRoot())
+          publish()
         },
       })
       scene = opened
@@ -199,6 +212,12 @@ export function createBuildingHandlers(
     },
     'building.close': async () => {
       closeScene()
+    },
+    'building.setMaterialOverrides': async ({ overrides }) => {
+      openScene()
+      materials.set(overrides)
+      materials.apply(buildingRoot())
+      publish()
     },
     'building.selectFloor': async ({ floorId }) => {
       openScene().selectFloor(floorId)
@@ -309,6 +328,7 @@ export function createBuildingHandlers(
       stopWatchingCanvas()
       pois?.dispose()
       pois = null
+      materials.dispose()
       scene?.dispose()
       scene = null
       decodePool.dispose()

@@ -11,7 +11,6 @@ import {
   materialTextureMaxBytes,
   type UploadFileDatum,
 } from '../../../contract/materials'
-import { uploadedFilesRoot } from '../../../contract/files'
 import { AppError, fieldError } from '../../http/app-error'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { ProjectAccess } from '../access/project-access'
