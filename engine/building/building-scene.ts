@@ -136,7 +136,10 @@ export class BuildingScene {
   }
 
   /** The building part of the snapshot (camera and render filled in by the handlers). */
-  snapshot(): Omit<BuildingSnapshot, 'camera' | 'render' | 'pois' | 'poiStatuses' | 'style'> {
+  snapshot(): Omit<
+    BuildingSnapshot,
+    'camera' | 'render' | 'pois' | 'poiStatuses' | 'style' | 'materials'
+  > {
     const visibility = this.visibility()
     return {
       isOpen: true,
