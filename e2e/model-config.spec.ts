@@ -149,8 +149,15 @@ test('a user merges a building from its parts and opens it in the building edito
   // after a reload the assignment is loaded with the building and drawn again
   await page.reload()
   await waitForModelsSettled(page, 3)
-  await expect(page.getByTestId('materials-assignments')).toContainText(`${meshName} — Green paint`)
+  // a reload lands on /bim4/poi (SPEC §2 navigation guard): the overrides are drawn in every
+  // module, the list is in Model → Materials
   await expect
     .poll(() => greenPixelCount(page.getByTestId('building-canvas')), { timeout: 30_000 })
     .toBeGreaterThan(greenBefore + 500)
+  await page
+    .getByRole('navigation', { name: 'Space project' })
+    .getByRole('link', { name: 'Model' })
+    .click()
+  await page.getByRole('link', { name: 'Materials' }).click()
+  await expect(page.getByTestId('materials-assignments')).toContainText(`${meshName} — Green paint`)
 })
