@@ -608,6 +608,9 @@ export const serverMessages = {
   'modelConfig.noSuchMerge': 'This merge does not exist or has expired.',
   'modelDetail.notFound': 'These model details do not exist.',
   'modelDetail.exists': 'This model has details already; change them instead.',
+  'material.notFound': 'This material does not exist.',
+  'material.mapNotFound': 'The texture {name} was not uploaded through the texture upload.',
+  'material.textureTooLarge': 'The texture is larger than {maxBytes} bytes.',
   // visit mode: captures (issue 19, contract/visit.ts)
   'visit.captureNotPng': 'A capture must be a PNG image.',
   'visit.captureTooLarge': 'A capture image may be at most {maximum} MB.',

@@ -8,6 +8,7 @@ import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { iotRoutes } from './iot'
 import { modelConfigRoutes, modelDetailRoutes } from './model-config'
+import { materialRoutes } from './materials'
 import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
 import { offlinePackageRoutes } from './offline-package'
@@ -43,6 +44,7 @@ export const webRouteAreas = {
   iot: iotRoutes,
   modelConfig: modelConfigRoutes,
   modelDetails: modelDetailRoutes,
+  materials: materialRoutes,
   modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
   offlinePackage: offlinePackageRoutes,

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { expect, test } from '@playwright/test'
+import { expect, type Locator, test } from '@playwright/test'
 import { enableTestApi } from './support/accounts'
 import {
   buildingIsDrawn,
@@ -8,12 +8,32 @@ import {
   sharedData,
   waitForModelsSettled,
 } from './support/building'
-import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
+import {
+  createEditor,
+  postApi,
+  signInThroughPage,
+  chooseEnglish,
+  toastMessage,
+} from './project-helpers'
+import { decodePng } from './support/png-pixels'
+
+/** Canvas pixels that are clearly green (the test material), as a person sees the canvas. */
+async function greenPixelCount(canvas: Locator): Promise<number> {
+  const { data } = decodePng(await canvas.screenshot())
+  let count = 0
+  for (let index = 0; index < data.length; index += 4) {
+    const [red, green, blue] = [data[index] ?? 0, data[index + 1] ?? 0, data[index + 2] ?? 0]
+    if (green > red + 60 && green > blue + 60) count++
+  }
+  return count
+}
 
 /**
  * Model config → structure merge (SPEC §2 `/modelConfig/merge`, §5), as a new user does it:
  * the form names every missing input, the sample parts of ../shared/data merge with a moving
- * progress bar and a list of steps, and the result opens in the building editor, drawn.
+ * progress bar and a list of steps, and the result opens in the building editor, drawn. Then
+ * (issue 21 item 4) a library material is assigned to a mesh picked in that building: the mesh
+ * turns green on screen, and stays green after a reload.
  */
 
 test('a user merges a building from its parts and opens it in the building editor', async ({
@@ -100,4 +120,44 @@ test('a user merges a building from its parts and opens it in the building edito
   expect(building.floors.map((floor) => floor.name)).toEqual(['1F', '2F'])
   expect(building.shell.modelId).not.toBeNull()
   await expect.poll(() => buildingIsDrawn(page), { timeout: 30_000 }).toBe(true)
+
+  // Model → Materials: pick the building, make a green material, assign it to the picked mesh
+  await page.goto('/#/bim4/model/materials')
+  const panel = page.getByTestId('materials-panel')
+  await expect(panel).toBeVisible()
+  const canvas = page.getByTestId('building-canvas')
+  await expect.poll(() => buildingIsDrawn(page), { timeout: 30_000 }).toBe(true)
+  const greenBefore = await greenPixelCount(canvas)
+  const box = await canvas.boundingBox()
+  if (!box) throw new Error('the canvas has no box')
+  await canvas.click({ position: { x: box.width / 2, y: box.height / 2 } })
+  await expect(panel.getByTestId('materials-picked')).toBeVisible({ timeout: 30_000 })
+  const meshName = (await panel.getByTestId('materials-picked').textContent()) ?? ''
+  await panel.getByRole('textbox', { name: 'Name' }).fill('Green paint')
+  await panel.getByLabel('Base colour', { exact: true }).fill('#00ff00')
+  await panel.getByRole('button', { name: 'Add material' }).click()
+  await expect(toastMessage(page, 'Material saved.')).toBeVisible()
+  await panel.getByRole('button', { name: 'Assign to picked mesh' }).click()
+  await expect(panel.getByTestId('materials-assignments')).toContainText(
+    `${meshName} — Green paint`,
+  )
+  // seen on screen: far more green than before
+  await expect
+    .poll(() => greenPixelCount(canvas), { timeout: 30_000 })
+    .toBeGreaterThan(greenBefore + 500)
+
+  // after a reload the assignment is loaded with the building and drawn again
+  await page.reload()
+  await waitForModelsSettled(page, 3)
+  // a reload lands on /bim4/poi (SPEC §2 navigation guard): the overrides are drawn in every
+  // module, the list is in Model → Materials
+  await expect
+    .poll(() => greenPixelCount(page.getByTestId('building-canvas')), { timeout: 30_000 })
+    .toBeGreaterThan(greenBefore + 500)
+  await page
+    .getByRole('navigation', { name: 'Space project' })
+    .getByRole('link', { name: 'Model' })
+    .click()
+  await page.getByRole('link', { name: 'Materials' }).click()
+  await expect(page.getByTestId('materials-assignments')).toContainText(`${meshName} — Green paint`)
 })

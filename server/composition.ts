@@ -39,6 +39,7 @@ import { composeIot } from './modules/iot/iot'
 import { createCamerasService } from './modules/video/cameras.service'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createModelDetailsService } from './modules/model-config/model-details'
+import { createMaterialsService } from './modules/materials/materials.service'
 import { createStructureMerges } from './modules/model-config/structure-merge'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
@@ -218,6 +219,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   lifecycleHooks.push(style.lifecycleHook)
   const modelDetails = createModelDetailsService({ database, clock, access })
   lifecycleHooks.push(modelDetails.lifecycleHook)
+  const materials = createMaterialsService({ database, clock, access, uploads: project.uploads })
+  lifecycleHooks.push(materials.lifecycleHook)
   const captures = createCapturesService({
     database,
     storage,
@@ -259,6 +262,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       captures,
       resumableUploads,
       modelDetails,
+      materials,
       structureMerges: createStructureMerges({
         database,
         storage,

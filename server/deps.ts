@@ -10,6 +10,7 @@ import type { SessionsRepository } from './modules/auth/sessions.repository'
 import type { BasemapsService } from './modules/basemaps/basemaps.service'
 import type { BuildingService } from './modules/building/building.service'
 import type { ModelDetailsService } from './modules/model-config/model-details'
+import type { MaterialsService } from './modules/materials/materials.service'
 import type { StructureMerges } from './modules/model-config/structure-merge'
 import type { ConversionPool } from './modules/building/conversion-pool'
 import type { FolderSweeper } from './modules/files/folder-sweeper'
@@ -118,6 +119,8 @@ export type ServerServices = {
   structureMerges: StructureMerges
   /** Per-model details of building projects (issue 21). */
   modelDetails: ModelDetailsService
+  /** The material library and mesh overrides (issue 21). */
+  materials: MaterialsService
   /** Visit mode's captures and the public preview's check (issue 19). */
   captures: CapturesService
   /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */

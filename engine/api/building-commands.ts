@@ -8,6 +8,7 @@ import type {
   GmlStateEntry,
   Vector3Tuple,
 } from './building-snapshot'
+import type { MaterialCommands } from './material-commands'
 import type { PoiCommands } from './poi-commands'
 import type { PoiStatusCommands } from './poi-status-commands'
 import type { StyleCommands } from './style-commands'
@@ -55,7 +56,8 @@ export interface BuildingCommands
   extends PoiCommands<'building'>,
     PoiStatusCommands<'building'>,
     StyleCommands<'building'>,
-    VisitCommands {
+    VisitCommands,
+    MaterialCommands {
   /**
    * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in
    * the SBM decode workers, registers its stored BVHs in the picking worker and renders. Each

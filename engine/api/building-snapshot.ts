@@ -3,6 +3,7 @@
  * building. Everything here is JSON-safe: no three.js or worker object ever reaches the UI.
  */
 
+import { createInitialMaterialOverrideState, type MaterialOverrideState } from './material-commands'
 import type { PoiLayerState } from './poi-commands'
 import { createInitialPoiStatusState, type PoiStatusState } from './poi-status-commands'
 import { createInitialStyleState, type SceneStyleState } from './style-commands'
@@ -255,6 +256,8 @@ export interface BuildingSnapshot {
   readonly pois: PoiLayerState
   /** Device statuses of the POIs (issue 17). */
   readonly poiStatuses: PoiStatusState
+  /** Material overrides drawn on meshes (issue 21). */
+  readonly materials: MaterialOverrideState
   /** Sky, weather, ground, fog and lights (issue 19); kept across buildings. */
   readonly style: SceneStyleState
   /** Null until the scene has a canvas to render into. */
@@ -321,6 +324,7 @@ export function createInitialBuildingSnapshot(): BuildingSnapshot {
     gml: createInitialGmlState(),
     pois: createInitialPoiLayerState(),
     poiStatuses: createInitialPoiStatusState(),
+    materials: createInitialMaterialOverrideState(),
     style: createInitialStyleState(),
     render: null,
   }

@@ -29,6 +29,7 @@ import { createBuildingStyleHandlers } from './style/style-handlers'
 import { BuildingPoiLayer } from './pois/poi-layer'
 import { captureFramePng } from './capture-image'
 import { CameraFlight, createVisitFlightHandlers } from './visit-flight'
+import { MaterialOverrides } from './material-overrides'
 
 /** Worker factories and limits of the building scene (all optional). */
 export interface BuildingEngineOptions {
@@ -86,6 +87,7 @@ export function createBuildingHandlers(
         ...base,
         pois: pois?.state() ?? createInitialPoiLayerState(),
         poiStatuses: pois?.statusState() ?? createInitialPoiStatusState(),
+        materials: materials.state(),
         style: style.state(),
         camera: cameraState(),
         render: renderState,
@@ -107,6 +109,13 @@ export function createBuildingHandlers(
     hideSurroundings: (): (() => void) => style.hideSurroundings(),
   })
   const style: StyleController = new StyleController(view, () => publish())
+  const materials = new MaterialOverrides(
+    () => view.requestRender(),
+    () => publish(),
+  )
+  /** The open building's group, whose children are its models (named by id). */
+  const buildingRoot = () =>
+    scene ? view.scene.getObjectByName(`building:${scene.description.projectId}`) : undefined
   view.attach(context.getCanvas())
   const stopWatchingCanvas = context.onCanvasChanged(() => {
     view.attach(context.getCanvas())
@@ -155,6 +164,7 @@ export function createBuildingHandlers(
   const closeScene = () => {
     pois?.dispose()
     pois = null
+    materials.dispose()
     scene?.dispose()
     scene = null
     view.hasUserMovedCamera = false
@@ -188,7 +198,10 @@ export function createBuildingHandlers(
         createBvhWorker: options.createBvhWorker ?? createBvhWorker,
         createIndoorRouteWorker: options.createIndoorRouteWorker ?? createIndoorRouteWorker,
         onChange: () => {
-          if (scene === opened) publish()
+          if (scene !== opened) return
+          // a model that just loaded gets its overrides before it is first drawn
+          materials.apply(buildingRoot())
+          publish()
         },
       })
       scene = opened
@@ -202,6 +215,12 @@ export function createBuildingHandlers(
     },
     'building.close': async () => {
       closeScene()
+    },
+    'building.setMaterialOverrides': async ({ overrides }) => {
+      openScene()
+      materials.set(overrides)
+      materials.apply(buildingRoot())
+      publish()
     },
     'building.selectFloor': async ({ floorId }) => {
       openScene().selectFloor(floorId)
@@ -315,6 +334,7 @@ export function createBuildingHandlers(
       stopWatchingCanvas()
       pois?.dispose()
       pois = null
+      materials.dispose()
       scene?.dispose()
       scene = null
       decodePool.dispose()

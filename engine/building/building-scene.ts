@@ -20,6 +20,7 @@ import type { BuildingView } from './building-view'
 import { computeVisibility, sortFloorsBottomUp } from './floor-visibility'
 import { GmlController } from './gml-controller'
 import { applyOpacity, captureMaterialDefaults, type MaterialDefaults } from './material-opacity'
+import { meshNamesKey } from './material-overrides'
 import { downloadAndDecodeSbm, modelLoadFailure } from './model-download'
 import { PickController } from './pick-controller'
 
@@ -135,7 +136,10 @@ export class BuildingScene {
   }
 
   /** The building part of the snapshot (camera and render filled in by the handlers). */
-  snapshot(): Omit<BuildingSnapshot, 'camera' | 'render' | 'pois' | 'poiStatuses' | 'style'> {
+  snapshot(): Omit<
+    BuildingSnapshot,
+    'camera' | 'render' | 'pois' | 'poiStatuses' | 'style' | 'materials'
+  > {
     const visibility = this.visibility()
     return {
       isOpen: true,
@@ -304,6 +308,8 @@ export class BuildingScene {
         return
       }
       three.root.name = modelId
+      // material overrides name meshes as picks do (material-overrides.ts)
+      three.root.userData[meshNamesKey] = outcome.value.model.meshes.map((mesh) => mesh.name)
       entry.three = three
       this.placeModel(entry)
       entry.materialDefaults = captureMaterialDefaults(three.materials)

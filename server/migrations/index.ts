@@ -18,6 +18,7 @@ import * as offlinePackages from './0016-offline-packages'
 import * as captures from './0017-captures'
 import * as tracking from './0018-tracking'
 import * as modelConfig from './0021-model-config'
+import * as materials from './0024-materials'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0017-captures': captures,
   '0018-tracking': tracking,
   '0021-model-config': modelConfig,
+  '0024-materials': materials,
 }
 
 /**

@@ -14,6 +14,7 @@ import type { OfflinePackageTables } from './0016-offline-packages'
 import type { CaptureTables } from './0017-captures'
 import type { ProjectTables } from './projects-tables'
 import type { ModelConfigTables } from './0021-model-config'
+import type { MaterialTables } from './0024-materials'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -42,6 +43,7 @@ export interface Tables
     StyleTables,
     OfflinePackageTables,
     ModelConfigTables,
+    MaterialTables,
     CaptureTables {
   users: UsersTable
   sessions: SessionsTable

@@ -837,6 +837,11 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'modelConfig.noSuchMerge': msg({ message: 'This merge does not exist or has expired.' }),
   'modelDetail.notFound': msg({ message: 'These model details do not exist.' }),
   'modelDetail.exists': msg({ message: 'This model has details already; change them instead.' }),
+  'material.notFound': msg({ message: 'This material does not exist.' }),
+  'material.mapNotFound': msg({
+    message: 'The texture {name} was not uploaded through the texture upload.',
+  }),
+  'material.textureTooLarge': msg({ message: 'The texture is larger than {maxBytes} bytes.' }),
   'visit.captureNotPng': msg({ message: 'A capture must be a PNG image.' }),
   'visit.captureTooLarge': msg({ message: 'A capture image may be at most {maximum} MB.' }),
   'visit.captureTooManyPixels': msg({

@@ -14,7 +14,12 @@ import { AppError, fieldDetail, fieldError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../time/clock'
-import { pixelBudgetProblem, readImageHeader, uploadedImageBudget } from '../images/image-header'
+import {
+  type PixelBudget,
+  pixelBudgetProblem,
+  readImageHeader,
+  uploadedImageBudget,
+} from '../images/image-header'
 import { createUploadsRepository, type UploadedFileRow } from './uploads.repository'
 import type { AuthUser } from '../accounts/users.service'
 
@@ -45,6 +50,8 @@ export interface UploadsService {
     thumbnail?: IncomingImage | undefined
     projectId?: string | undefined
     purpose?: UploadPurpose
+    /** Other limits than SPEC §5's 2 MB and the upload pixel budget (material textures). */
+    limits?: { maxBytes: number; pixelBudget: PixelBudget }
   }): Promise<UploadJpgDatum>
   /** Opens `<uuid>.<ext>` for `GET /web/files/…`; `notFound` for anything else. */
   openServed(fileName: string, variant: 'image' | 'thumbnail'): Promise<ServedFile>
@@ -74,7 +81,11 @@ const servedNamePattern =
  * Refuses an image whose header cannot be read or declares a size outside
  * {@link uploadedImageBudget}, before it is stored: every viewer's browser decodes what is served.
  */
-function checkPixels(bytes: Uint8Array, field: 'file' | 'thumbnail'): void {
+function checkPixels(
+  bytes: Uint8Array,
+  field: 'file' | 'thumbnail',
+  budget: PixelBudget = uploadedImageBudget,
+): void {
   const header = readImageHeader(bytes)
   if (!header) {
     throw new AppError(
@@ -86,14 +97,14 @@ function checkPixels(bytes: Uint8Array, field: 'file' | 'thumbnail'): void {
       },
     )
   }
-  if (pixelBudgetProblem(header, uploadedImageBudget) === null) return
+  if (pixelBudgetProblem(header, budget) === null) return
   const width = header.widthPixels
   const height = header.heightPixels
   const details = [fieldDetail(field, 'image.declaredPixels', { width, height })]
   if (width < 1 || height < 1) {
     throw new AppError('tooLarge', 'image.noPixels', { field, width, height }, { details })
   }
-  const maxSide = Math.floor(Math.sqrt(uploadedImageBudget.maxPixels))
+  const maxSide = Math.floor(Math.sqrt(budget.maxPixels))
   throw new AppError(
     'tooLarge',
     'image.tooManyPixels',
@@ -123,9 +134,9 @@ export function createUploadsService(dependencies: {
   }
 
   return {
-    async acceptImage({ user, image, thumbnail, projectId, purpose = 'image' }) {
+    async acceptImage({ user, image, thumbnail, projectId, purpose = 'image', limits }) {
       if (!image) throw fieldError('validation', 'file', 'validation.required')
-      if (image.bytes.byteLength > imageUploadMaxBytes) {
+      if (image.bytes.byteLength > (limits?.maxBytes ?? imageUploadMaxBytes)) {
         throw new AppError('tooLarge', 'image.tooLarge')
       }
       const mime = await sniff(image.bytes)
@@ -133,7 +144,7 @@ export function createUploadsService(dependencies: {
       if (!mime || !extension) {
         throw new AppError('unsupportedFile', 'image.notJpegOrPng')
       }
-      checkPixels(image.bytes, 'file')
+      checkPixels(image.bytes, 'file', limits?.pixelBudget)
       if (thumbnail) {
         if (thumbnail.bytes.byteLength > thumbnailUploadMaxBytes) {
           throw fieldError('tooLarge', 'thumbnail', 'image.thumbnailTooLarge')

@@ -15,6 +15,7 @@ import { registerNoticeRoutes } from './notice'
 import { registerOfflinePackageRoutes } from './offline-package'
 import { registerOrderRoutes } from './orders'
 import { registerModelConfigRoutes } from './model-config'
+import { registerMaterialRoutes } from './materials'
 import { registerModelCopyRoutes } from './model-copy'
 import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
@@ -69,6 +70,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerVisitRoutes,
   registerModelCopyRoutes,
   registerModelConfigRoutes,
+  registerMaterialRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */

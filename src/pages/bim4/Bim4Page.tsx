@@ -22,6 +22,8 @@ import { VisitToolsPanel } from './gml/VisitToolsPanel'
 import { EmbedDemoPanel } from '../visit/EmbedDemoPanel'
 import { MoreCasesPanel, VisitCapturesPanel, VisitLinkPanel } from '../visit/VisitPanels'
 import { ModelLibraryPanel } from './model/ModelLibraryPanel'
+import { MaterialsPanel } from './materials/MaterialsPanel'
+import { useMaterialOverrides } from './materials/use-material-overrides'
 import { usePoiScene } from '../pois/use-poi-scene'
 import { PoiModulePanel } from './poi/PoiModulePanel'
 import { resetPoiEditing } from './poi/poi-editing'
@@ -106,6 +108,8 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   usePoiScene(isBuildingOpen ? engine : null, 'building', session.projectId)
   // devices, their live statuses on the POIs and alarms (issue 17), in every module
   useIotLive(engine, isBuildingOpen, session.projectId)
+  // library materials drawn on meshes (issue 21), in every module
+  useMaterialOverrides(engine, isBuildingOpen, session.projectId)
   // the devices and alarms tabs of the POI module do not edit POIs
   const isPoiModule = module.id === 'poi' && tab.id === 'inventory'
   useEffect(() => {
@@ -213,6 +217,7 @@ function ModuleContent({
   const { i18n } = useLingui()
   const { projectId } = useSnapshot(currentProject)
   const projectName = useSnapshot(buildingSession).project?.name
+  if (moduleId === 'model' && tabId === 'materials') return <MaterialsPanel />
   if (moduleId === 'model') return <ModelLibraryPanel />
   if (moduleId === 'poi' && tabId === 'devices') return <IotDevicesPanel />
   if (moduleId === 'poi' && tabId === 'alarms') return <IotAlarmsPanel />

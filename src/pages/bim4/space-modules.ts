@@ -47,7 +47,11 @@ export const spaceModules: readonly SpaceModule[] = [
     id: 'model',
     label: msg`Model`,
     path: '/bim4/model/library',
-    tabs: [tab('library', msg`Model library`, '/bim4/model/library')],
+    tabs: [
+      tab('library', msg`Model library`, '/bim4/model/library'),
+      // the material library and its assignment to picked meshes (issue 21)
+      tab('materials', msg`Materials`, '/bim4/model/materials'),
+    ],
   },
   {
     id: 'poi',
