@@ -20,8 +20,8 @@ import { fireLinkage, loadLinkage, resetLinkage } from './linkage-store'
  * keeps the live stream open while the editor is, and hands the scene the POIs' statuses
  * (all of them when the scene opens or the stream was reset, then each change). A new alarm is
  * announced and fires the event linkage (linkage-store.ts): the linked cameras open their video
- * on the stage, linked areas are named there. While "follow alarms" is on, the first linked POI
- * (else the alarm's own) is selected and flown to. A device going off (code 0) fires `offline`.
+ * on the stage, linked areas are named there. While "follow alarms" is on, the alarm's POI is
+ * selected and flown to. A device going off (code 0) fires `offline`.
  */
 export function useIotLive(
   engine: EngineHandle | null,
@@ -70,12 +70,11 @@ export function useIotLive(
       const name = device?.name ?? alarm.devicecode
       toast.warning(t`${statusNameOf(i18n, alarm.code)}: ${name}`)
       if (alarm.poi_id === '') return
-      const reached = fireLinkage(alarm.poi_id, alarm.code)
+      fireLinkage(alarm.poi_id, alarm.code)
       if (!iotStore.isFollowingAlarms) return
-      const flyTo = reached.poiIds[0] ?? alarm.poi_id
       void (async () => {
-        await engine.run('building.selectPois', { ids: [alarm.poi_id, ...reached.poiIds] })
-        await engine.run('building.flyToPoi', { id: flyTo })
+        await engine.run('building.selectPois', { ids: [alarm.poi_id] })
+        await engine.run('building.flyToPoi', { id: alarm.poi_id })
       })().catch(() => undefined)
     })
     return () => {
