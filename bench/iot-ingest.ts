@@ -17,7 +17,10 @@
  *   npx tsx bench/iot-ingest.ts      (or `npm run bench -- iot-ingest`)
  *
  * Writes bench/results/iot-ingest.json. IOT_BENCH_ROUNDS (default 3), IOT_BENCH_PORT (5482),
- * IOT_BENCH_MQTT_PORT (5483).
+ * IOT_BENCH_MQTT_PORT (5483). IOT_BENCH_SOAK_MINUTES (default 0; the goal says 10): after the
+ * timed rounds, ingest goes on (HTTP and MQTT rounds back to back) for that long, and the
+ * process's RSS (server, broker client and the devices' thread: one process) is sampled after
+ * each round; the report gives the samples and the growth over the soak's second half.
  */
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
@@ -35,6 +38,7 @@ const rounds = Number(process.env.IOT_BENCH_ROUNDS) || 3
 const port = Number(process.env.IOT_BENCH_PORT) || 5482
 const mqttPort = Number(process.env.IOT_BENCH_MQTT_PORT) || 5483
 const hasMosquitto = findMosquitto(undefined) !== undefined
+const soakMinutes = Number(process.env.IOT_BENCH_SOAK_MINUTES) || 0
 const deviceCount = 8
 /** Requests in flight at once (one per device at a time). */
 const concurrency = 4
@@ -263,6 +267,27 @@ export async function runIotIngestBench() {
       )
     }
     const rssAfterMb = process.memoryUsage().rss / 1_048_576
+    // the soak: ingest on and on, RSS after each round (heap garbage is collected by then or not:
+    // growth that lasts over minutes is what a leak looks like)
+    const soak: { minute: number; rssMb: number }[] = []
+    const soakStartedAt = performance.now()
+    while (performance.now() - soakStartedAt < soakMinutes * 60_000) {
+      await ingestRound()
+      if (hasMosquitto) await mqttIngestRound()
+      const minute = (performance.now() - soakStartedAt) / 60_000
+      soak.push({
+        minute: Math.round(minute * 100) / 100,
+        rssMb: Math.round(process.memoryUsage().rss / 1_048_576),
+      })
+    }
+    const secondHalf = soak.filter((sample) => sample.minute >= soakMinutes / 2)
+    const soakGrowthMb =
+      secondHalf.length < 2 ? null : secondHalf.at(-1)!.rssMb - secondHalf[0]!.rssMb
+    if (soak.length > 0) {
+      console.log(
+        `soak ${soakMinutes} min: RSS ${soak[0]!.rssMb} → ${soak.at(-1)!.rssMb} MB, second half +${soakGrowthMb} MB`,
+      )
+    }
     if (hasMosquitto) {
       const ended = new Promise((resolve) => replies.push(resolve))
       client.postMessage('end')
@@ -304,6 +329,15 @@ export async function runIotIngestBench() {
       },
       ratios: mqttRatio === null ? [ratio] : [ratio, mqttRatio],
       serverRssMb: { before: Math.round(rssBeforeMb), after: Math.round(rssAfterMb) },
+      soak:
+        soak.length === 0
+          ? null
+          : {
+              minutes: soakMinutes,
+              rounds: soak.length,
+              rssSamples: soak,
+              secondHalfGrowthMb: soakGrowthMb,
+            },
       goals: [
         {
           goal: 'HTTP ingest ≥ 0.5× the bare INSERT loop (median points/s)',
