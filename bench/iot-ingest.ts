@@ -9,9 +9,18 @@
  * database itself needs. Both commit with the server's durability (WAL, `synchronous=FULL`).
  * Server RSS is recorded before and after the rounds.
  *
+ * The MQTT case: the same bodies published by the same devices to `v1/devices/me/telemetry`
+ * (QoS 1) through the broker the server starts (Debian's mosquitto with our auth plugin), timed
+ * until the server's subscriber has stored them all — points per second through the broker,
+ * against the same anchor. Skipped (and said so) where mosquitto is not installed.
+ *
  *   npx tsx bench/iot-ingest.ts      (or `npm run bench -- iot-ingest`)
  *
- * Writes bench/results/iot-ingest.json. IOT_BENCH_ROUNDS (default 3), IOT_BENCH_PORT (5482).
+ * Writes bench/results/iot-ingest.json. IOT_BENCH_ROUNDS (default 3), IOT_BENCH_PORT (5482),
+ * IOT_BENCH_MQTT_PORT (5483). IOT_BENCH_SOAK_MINUTES (default 0; the goal says 10): after the
+ * timed rounds, ingest goes on (HTTP and MQTT rounds back to back) for that long, and the
+ * process's RSS (server, broker client and the devices' thread: one process) is sampled after
+ * each round; the report gives the samples and the growth over the soak's second half.
  */
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
@@ -19,6 +28,7 @@ import type { DeviceWithToken } from '../contract/iot'
 import { type PoiDetail, poiRoutes } from '../contract/pois'
 import type { TemplatePage } from '../contract/templates'
 import { templateRoutes } from '../contract/templates'
+import { findMosquitto } from '../server/modules/iot/mqtt/mqtt-broker'
 import { createProject } from '../server/routes/web/project-test-kit'
 import { callApi, createTestApp, signIn, testEditor } from '../server/testing/test-app'
 import { QuietRounds } from './lib/quiet-rounds'
@@ -26,6 +36,9 @@ import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 
 const rounds = Number(process.env.IOT_BENCH_ROUNDS) || 3
 const port = Number(process.env.IOT_BENCH_PORT) || 5482
+const mqttPort = Number(process.env.IOT_BENCH_MQTT_PORT) || 5483
+const hasMosquitto = findMosquitto(undefined) !== undefined
+const soakMinutes = Number(process.env.IOT_BENCH_SOAK_MINUTES) || 0
 const deviceCount = 8
 /** Requests in flight at once (one per device at a time). */
 const concurrency = 4
@@ -55,7 +68,41 @@ const bodyFor = (device) => {
   }
   return JSON.stringify(messages)
 }
-parentPort.on('message', async () => {
+let mqttClients
+const mqttRound = async () => {
+  if (mqttClients === undefined) {
+    const { connectAsync } = require('mqtt')
+    mqttClients = await Promise.all(
+      w.tokens.map((token) =>
+        connectAsync(w.mqttUrl, { username: token, reconnectPeriod: 0, connectTimeout: 5000 }),
+      ),
+    )
+  }
+  let sent = 0
+  const worker = async (lane) => {
+    while (sent < w.requestsPerRound) {
+      sent++
+      const device = (lane + sent * w.concurrency) % w.tokens.length
+      await mqttClients[device].publishAsync('v1/devices/me/telemetry', bodyFor(device), { qos: 1 })
+    }
+  }
+  await Promise.all(Array.from({ length: w.concurrency }, (_, lane) => worker(lane)))
+}
+parentPort.on('message', async (kind) => {
+  if (kind === 'mqtt') {
+    try {
+      await mqttRound()
+      parentPort.postMessage({ ms: 0 })
+    } catch (error) {
+      parentPort.postMessage({ error: String(error) })
+    }
+    return
+  }
+  if (kind === 'end') {
+    for (const client of mqttClients ?? []) await client.endAsync(true).catch(() => {})
+    parentPort.postMessage({ ms: 0 })
+    return
+  }
   try {
     let sent = 0
     const worker = async (lane) => {
@@ -87,7 +134,13 @@ export async function runIotIngestBench() {
   const machine = machineInfo(null)
   const quiet = new QuietRounds()
   const testApp = await createTestApp({
-    env: { IOT_DEVICE_REQUESTS_PER_SECOND: '100000', IOT_DEVICE_REQUEST_BURST: '1000000' },
+    env: {
+      IOT_DEVICE_REQUESTS_PER_SECOND: '100000',
+      IOT_DEVICE_REQUEST_BURST: '1000000',
+      ...(hasMosquitto
+        ? { MQTT: 'on', MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1' }
+        : { MQTT: 'off' }),
+    },
   })
   const { app, config } = testApp
   if (config.database.kind !== 'sqlite') throw new Error('iot-ingest measures SQLite')
@@ -140,6 +193,7 @@ export async function runIotIngestBench() {
         keysPerMessage,
         requestsPerRound,
         pointsPerRequest,
+        mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
       },
     })
     const replies: Array<(value: { ms?: number; error?: string }) => void> = []
@@ -150,6 +204,24 @@ export async function runIotIngestBench() {
       const answer = await reply
       if (answer.error !== undefined) throw new Error(answer.error)
       return answer.ms!
+    }
+    const mqttStatus = () => app.deps.services.mqtt.status()
+    if (!hasMosquitto) console.warn('mosquitto is not installed: the MQTT case is skipped')
+    // published by the devices' thread; done when the server's subscriber has stored them all
+    const mqttIngestRound = async () => {
+      const target = mqttStatus().handled + requestsPerRound
+      const refusedBefore = Object.values(mqttStatus().refused).reduce((sum, n) => sum + n, 0)
+      const startedAt = performance.now()
+      const reply = new Promise<{ ms?: number; error?: string }>((resolve) => replies.push(resolve))
+      client.postMessage('mqtt')
+      const answer = await reply
+      if (answer.error !== undefined) throw new Error(answer.error)
+      while (mqttStatus().handled < target) await new Promise((resolve) => setTimeout(resolve, 2))
+      const ms = performance.now() - startedAt
+      const refused = Object.values(mqttStatus().refused).reduce((sum, n) => sum + n, 0)
+      if (refused !== refusedBefore)
+        throw new Error(`MQTT refused: ${JSON.stringify(mqttStatus())}`)
+      return ms
     }
     const startMs = Date.now() - 5 * 86_400_000
 
@@ -175,6 +247,7 @@ export async function runIotIngestBench() {
     }
 
     const oursRate: number[] = []
+    const mqttRate: number[] = []
     const anchorRate: number[] = []
     const points = requestsPerRound * pointsPerRequest
     const rssBeforeMb = process.memoryUsage().rss / 1_048_576
@@ -182,16 +255,44 @@ export async function runIotIngestBench() {
       // the first round warms up
       await quiet.beforeRound(`round ${round}`, round > 0)
       const oursMs = await ingestRound()
+      const mqttMs = hasMosquitto ? await mqttIngestRound() : null
       const anchorMs = anchorRound()
       quiet.afterRound()
       if (round === 0) continue
       oursRate.push(Math.round(points / (oursMs / 1000)))
+      if (mqttMs !== null) mqttRate.push(Math.round(points / (mqttMs / 1000)))
       anchorRate.push(Math.round(points / (anchorMs / 1000)))
       console.log(
-        `round ${round}: HTTP ingest ${oursRate.at(-1)} points/s, bare INSERT loop ${anchorRate.at(-1)} points/s`,
+        `round ${round}: HTTP ingest ${oursRate.at(-1)} points/s, MQTT ingest ${mqttRate.at(-1) ?? '-'} points/s, bare INSERT loop ${anchorRate.at(-1)} points/s`,
       )
     }
     const rssAfterMb = process.memoryUsage().rss / 1_048_576
+    // the soak: ingest on and on, RSS after each round (heap garbage is collected by then or not:
+    // growth that lasts over minutes is what a leak looks like)
+    const soak: { minute: number; rssMb: number }[] = []
+    const soakStartedAt = performance.now()
+    while (performance.now() - soakStartedAt < soakMinutes * 60_000) {
+      await ingestRound()
+      if (hasMosquitto) await mqttIngestRound()
+      const minute = (performance.now() - soakStartedAt) / 60_000
+      soak.push({
+        minute: Math.round(minute * 100) / 100,
+        rssMb: Math.round(process.memoryUsage().rss / 1_048_576),
+      })
+    }
+    const secondHalf = soak.filter((sample) => sample.minute >= soakMinutes / 2)
+    const soakGrowthMb =
+      secondHalf.length < 2 ? null : secondHalf.at(-1)!.rssMb - secondHalf[0]!.rssMb
+    if (soak.length > 0) {
+      console.log(
+        `soak ${soakMinutes} min: RSS ${soak[0]!.rssMb} → ${soak.at(-1)!.rssMb} MB, second half +${soakGrowthMb} MB`,
+      )
+    }
+    if (hasMosquitto) {
+      const ended = new Promise((resolve) => replies.push(resolve))
+      client.postMessage('end')
+      await ended
+    }
     await client.terminate()
     const ours = measure(oursRate, 'points/s')
     const anchor = measure(anchorRate, 'points/s')
@@ -202,6 +303,11 @@ export async function runIotIngestBench() {
       ours.median,
       anchor.median,
     )
+    const mqtt = hasMosquitto ? measure(mqttRate, 'points/s') : null
+    const mqttRatio =
+      mqtt === null
+        ? null
+        : ratioOf('MQTT ingest', 'bare INSERT loop', 'points/s median', mqtt.median, anchor.median)
     const report = {
       benchmark: 'iot-ingest',
       description:
@@ -209,17 +315,42 @@ export async function runIotIngestBench() {
         `${deviceCount} devices), ${requestsPerRound} requests of ${messagesPerRequest} messages × ` +
         `${keysPerMessage} keys per round; anchor: the same number of rows into iot_points of the ` +
         'same SQLite file by a prepared INSERT loop, one transaction per request-sized batch. ' +
+        'MQTT: the same bodies published (QoS 1) to v1/devices/me/telemetry through mosquitto, ' +
+        "timed until the server's subscriber stored them all. " +
         'Points per second, higher is better; the ratio is ours ÷ anchor.',
       database: 'sqlite',
       machine,
-      cases: { httpIngest: ours, bareInsertLoop: anchor },
-      ratios: [ratio],
+      cases: {
+        httpIngest: ours,
+        ...(mqtt === null
+          ? { mqttIngest: 'skipped: mosquitto is not installed' }
+          : { mqttIngest: mqtt }),
+        bareInsertLoop: anchor,
+      },
+      ratios: mqttRatio === null ? [ratio] : [ratio, mqttRatio],
       serverRssMb: { before: Math.round(rssBeforeMb), after: Math.round(rssAfterMb) },
+      soak:
+        soak.length === 0
+          ? null
+          : {
+              minutes: soakMinutes,
+              rounds: soak.length,
+              rssSamples: soak,
+              secondHalfGrowthMb: soakGrowthMb,
+            },
       goals: [
         {
           goal: 'HTTP ingest ≥ 0.5× the bare INSERT loop (median points/s)',
           met: ratio.value >= 0.5,
         },
+        ...(mqttRatio === null
+          ? []
+          : [
+              {
+                goal: 'MQTT ingest ≥ 0.5× the bare INSERT loop (median points/s)',
+                met: mqttRatio.value >= 0.5,
+              },
+            ]),
       ],
     }
     const path = writeBenchResult('iot-ingest', report, quiet)

@@ -31,6 +31,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'pois-create-list': async () =>
     (await import('./pois/pois-create-list')).runPoisCreateListBench(),
   'iot-ingest': async () => (await import('./iot-ingest')).runIotIngestBench(),
+  'iot-timeseries': async () => (await import('./iot-timeseries')).runIotTimeseriesBench(),
   'offline-package': async () => (await import('./offline-package')).runOfflinePackageBench(),
   'model-merge': async () => (await import('./model-merge')).runModelMergeBench(),
   fences: async () => (await import('./fences')).runFencesBench(),

@@ -568,6 +568,10 @@ export const serverMessages = {
   'alarm.alreadyCleared': 'This alarm has already been cleared.',
   'alarm.nameTheDevice': 'Name the device: device_id, or its POI (poi_id).',
   'iot.tooManyStreams': 'At most {maximum} live streams may be open at once; close another tab.',
+  'eventLink.notFound': 'This event link does not exist.',
+  'eventLink.targetNotFound': 'The linked POI or area does not exist in this project.',
+  'eventLink.tooDeep': 'A linkage chain may be at most {maximum} levels deep.',
+  'eventLink.tooMany': 'One POI may have at most {maximum} links.',
 
   // global style setting (issue 19, contract/style.ts)
   'style.colorMalformed': 'Expected a colour written as rgba(red, green, blue, alpha).',

@@ -2,6 +2,7 @@ import { authRoutes } from './auth'
 import { buildingRoutes } from './building'
 import { cityRoutes } from './city'
 import { drawRoutes } from './draw'
+import { eventLinkRoutes } from './event-links'
 import { trackingRoutes } from './tracking'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
@@ -37,6 +38,7 @@ export const webRouteAreas = {
   building: buildingRoutes,
   city: cityRoutes,
   draw: drawRoutes,
+  eventLinks: eventLinkRoutes,
   tracking: trackingRoutes,
   files: fileRoutes,
   geo: geoRoutes,

@@ -131,6 +131,23 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
     token,
   )
   expect(made.code, made.message).toBe('0')
+  // a camera POI playing the product's HLS sample, away from the sensor
+  const cameraPoi = await postApi<{ id: string }>(
+    request,
+    'poi/creatPoi',
+    {
+      projectid: projectId,
+      name: '로비 카메라',
+      category_id: template.id,
+      x: -1.5,
+      y: -0.5,
+      z: 0,
+      floor_id: floorId,
+      customs: [{ property_column: 'stream_url', column_value: '/samples/hls/master.m3u8' }],
+    },
+    token,
+  )
+  expect(cameraPoi.code, cameraPoi.message).toBe('0')
 
   // ---- in Korean, POI → IoT 장치: provision the sensor's device; its token is shown once
   await setLanguageCookie(context, baseURL, 'ko')
@@ -144,7 +161,17 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
       timeout: 60_000,
     })
     .toEqual(['success'])
-  await expect.poll(async () => (await buildingSnapshot(page)).pois.count).toBe(1)
+  await expect.poll(async () => (await buildingSnapshot(page)).pois.count).toBe(2)
+
+  // ---- POI → 이벤트 연동: the sensor's alarm opens the camera (tab "POI 연동")
+  await page.getByRole('link', { name: '이벤트 연동', exact: true }).click()
+  const linkage = page.getByTestId('event-linkage')
+  await linkage.getByRole('combobox', { name: '원본 POI' }).click()
+  await page.getByRole('option', { name: '로비 센서', exact: true }).click()
+  await linkage.getByRole('tab', { name: 'POI 연동' }).click()
+  await linkage.getByRole('button', { name: '로비 카메라 연동', exact: true }).click()
+  await expect(linkage.getByTestId('linkage-linked')).toContainText('로비 카메라')
+
   await page.getByRole('link', { name: 'IoT 장치', exact: true }).click()
   const panel = page.getByTestId('iot-devices')
   await expect(panel.getByTestId('iot-live')).toHaveText('실시간')
@@ -183,8 +210,32 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
       timeout: 30_000,
     })
     .toBeGreaterThan(40)
-  // the linkage: the new alarm selected its POI (and the camera flew there)
+  // the linkage: the new alarm selected its POI (and the camera flew there), and the linked
+  // camera plays the sample over the stage: its time advances and a frame is not black
   expect((await buildingSnapshot(page)).pois.selectedIds).toEqual([made.datum.id])
+  const linked = page.getByTestId('linked-videos')
+  const video = linked.getByTestId('video-player').locator('video')
+  await expect(video).toBeVisible()
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0.5)
+  const brightness = await video.evaluate((element: HTMLVideoElement) => {
+    const board = document.createElement('canvas')
+    board.width = 32
+    board.height = 18
+    const context2d = board.getContext('2d')!
+    context2d.drawImage(element, 0, 0, board.width, board.height)
+    const { data } = context2d.getImageData(0, 0, board.width, board.height)
+    let sum = 0
+    for (let index = 0; index < data.length; index += 4)
+      sum += data[index]! + data[index + 1]! + data[index + 2]!
+    return sum / (data.length / 4) / 3
+  })
+  expect(brightness).toBeGreaterThan(10)
+  await linked.getByRole('button', { name: '연동 닫기' }).click()
+  await expect(linked).toHaveCount(0)
 
   // the new device is open below the list, with its chart of the rollups
   await expect(device).toHaveAttribute('aria-pressed', 'true')

@@ -214,7 +214,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     settings: config.iot,
     mqtt: { settings: config.mqtt, defaultHost: config.host, dataDir: config.dataDir },
   })
-  lifecycleHooks.push(iot.devices.lifecycleHook)
+  lifecycleHooks.push(iot.devices.lifecycleHook, iot.eventLinks.lifecycleHook)
   const style = createStyleService({ database, clock, access })
   lifecycleHooks.push(style.lifecycleHook)
   const modelDetails = createModelDetailsService({ database, clock, access })

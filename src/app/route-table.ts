@@ -141,6 +141,18 @@ export const appRoutes = [
   { id: 'bim4Poi', pattern: '/bim4/poi', title: msg`POI`, frame: 'editor' },
   { id: 'bim4PoiDevices', pattern: '/bim4/poi/devices', title: msg`IoT devices`, frame: 'editor' },
   { id: 'bim4PoiAlarms', pattern: '/bim4/poi/alarms', title: msg`Alarms`, frame: 'editor' },
+  {
+    id: 'bim4PoiLinkage',
+    pattern: '/bim4/poi/linkage',
+    title: msg`Event linkage`,
+    frame: 'editor',
+  },
+  {
+    id: 'bim4PoiVideo',
+    pattern: '/bim4/poi/video',
+    title: msg`Surveillance video`,
+    frame: 'editor',
+  },
   // Building projects: /bim4/{module}/{tab} (SPEC §2 "Sidebar path patterns").
   { id: 'bim4Model', pattern: '/bim4/model/:tab?', title: msg`Model`, frame: 'editor' },
   { id: 'bim4Gml', pattern: '/bim4/gml/:tab?', title: msg`GML path`, frame: 'editor' },

@@ -96,6 +96,8 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   bim4Poi: Bim4Page,
   bim4PoiDevices: Bim4Page,
   bim4PoiAlarms: Bim4Page,
+  bim4PoiLinkage: Bim4Page,
+  bim4PoiVideo: Bim4Page,
   bim4Model: Bim4Page,
   bim4Gml: Bim4Page,
   bim4Location: Bim4Page,

@@ -776,6 +776,12 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'iot.tooManyStreams': msg({
     message: 'At most {maximum} live streams may be open at once; close another tab.',
   }),
+  'eventLink.notFound': msg({ message: 'This event link does not exist.' }),
+  'eventLink.targetNotFound': msg({
+    message: 'The linked POI or area does not exist in this project.',
+  }),
+  'eventLink.tooDeep': msg({ message: 'A linkage chain may be at most {maximum} levels deep.' }),
+  'eventLink.tooMany': msg({ message: 'One POI may have at most {maximum} links.' }),
   'style.colorMalformed': msg({
     message: 'Expected a colour written as rgba(red, green, blue, alpha).',
   }),

@@ -4,6 +4,7 @@ import type { ProjectAccess } from '../access/project-access'
 import type { Clock } from '../time/clock'
 import { type AlarmsService, createAlarmsService } from './alarms.service'
 import { createDevicesService, type DevicesService } from './devices.service'
+import { createEventLinksService, type EventLinksService } from './event-links.service'
 import { createIngestService, type IngestService } from './ingest.service'
 import { sweepTelemetry } from './iot-retention'
 import type { IotSettings } from './iot-settings'
@@ -23,6 +24,8 @@ export interface IotServices {
   alarms: AlarmsService
   /** The live stream's fan-out (contract/iot-live.ts). */
   live: LiveHub
+  /** Event linkage (contract/event-links.ts). */
+  eventLinks: EventLinksService
 }
 
 /** How often old points and rollups are swept. */
@@ -82,5 +85,6 @@ export function composeIot(
     timeseries: createTimeseriesService({ database, access }),
     alarms: createAlarmsService({ database, clock, access, live }),
     live,
+    eventLinks: createEventLinksService({ database, clock, access }),
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { eventLinkRoutes } from '../../../contract/event-links'
 import { iotRoutes as routes } from '../../../contract/iot'
 import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
@@ -10,7 +11,12 @@ const provisionBodyLimitBytes = 1024 * 1024
 /** Devices, time series and alarm records (issue 17, contract/iot.ts). */
 export function registerIotRoutes(
   app: FastifyInstance,
-  { devices, timeseries, alarms }: Pick<ServerServices, 'devices' | 'timeseries' | 'alarms'>,
+  {
+    devices,
+    timeseries,
+    alarms,
+    eventLinks,
+  }: Pick<ServerServices, 'devices' | 'timeseries' | 'alarms' | 'eventLinks'>,
 ): void {
   defineRoute(app, routes.provisionDevice, {
     handler: ({ body, user }) => devices.provision(user, body),
@@ -45,5 +51,19 @@ export function registerIotRoutes(
   defineRoute(app, routes.findAlarms, {
     handler: ({ body, user, request }) =>
       alarms.find(callerOf(request, user, body.project_token), body),
+  })
+  defineRoute(app, eventLinkRoutes.addEventLink, {
+    handler: ({ body, user }) => eventLinks.add(user, body),
+  })
+  defineRoute(app, eventLinkRoutes.deleteEventLink, {
+    handler: ({ body, user }) => eventLinks.remove(user, body.id),
+  })
+  defineRoute(app, eventLinkRoutes.findEventLinks, {
+    handler: ({ body, user, request }) =>
+      eventLinks.find(callerOf(request, user, body.project_token), body),
+  })
+  defineRoute(app, eventLinkRoutes.findAllEventLinks, {
+    handler: ({ body, user, request }) =>
+      eventLinks.findAll(callerOf(request, user, body.project_token), body.projectid),
   })
 }

@@ -15,7 +15,10 @@ import { TemplateList } from '../../components/templates/TemplateList'
 import { buildingSession, requestSceneReload } from './building-session'
 import { GmlPathPanel } from './gml/GmlPathPanel'
 import { IotAlarmsPanel } from './iot/IotAlarmsPanel'
+import { EventLinkagePanel } from './iot/EventLinkagePanel'
 import { IotDevicesPanel } from './iot/IotDevicesPanel'
+import { LinkedVideos } from './iot/LinkedVideos'
+import { CameraVideos } from '../video/CameraVideos'
 import { useIotLive } from './iot/use-iot-live'
 import { chooseRouteEndAtPoint } from './gml/route-ends'
 import { VisitToolsPanel } from './gml/VisitToolsPanel'
@@ -194,6 +197,7 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
           moduleId={module.id}
         />
         <PickInfoBox />
+        {session.projectId && <LinkedVideos projectId={session.projectId} />}
         <SceneStatusBar />
       </div>
       <SwitchProjectDialog
@@ -221,6 +225,10 @@ function ModuleContent({
   if (moduleId === 'model') return <ModelLibraryPanel />
   if (moduleId === 'poi' && tabId === 'devices') return <IotDevicesPanel />
   if (moduleId === 'poi' && tabId === 'alarms') return <IotAlarmsPanel />
+  if (moduleId === 'poi' && tabId === 'linkage') return <EventLinkagePanel />
+  if (moduleId === 'poi' && tabId === 'video' && projectId) {
+    return <CameraVideos projectId={projectId} />
+  }
   if (moduleId === 'poi') return <PoiModulePanel />
   if (moduleId === 'gml') return <GmlPathPanel />
   if (moduleId === 'style') {

@@ -62,6 +62,9 @@ export const spaceModules: readonly SpaceModule[] = [
       // the live twin (issue 17): the devices behind the POIs and their alarms
       tab('devices', msg`IoT devices`, '/bim4/poi/devices'),
       tab('alarms', msg`Alarms`, '/bim4/poi/alarms'),
+      // what an event of a POI sets off (SPEC §2 POI linkage panel), and the cameras' videos
+      tab('linkage', msg`Event linkage`, '/bim4/poi/linkage'),
+      tab('video', msg`Surveillance video`, '/bim4/poi/video'),
     ],
   },
   {

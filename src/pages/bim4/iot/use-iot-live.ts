@@ -13,12 +13,15 @@ import {
   resetIot,
 } from './iot-store'
 import { statusNameOf } from './iot-texts'
+import { fireLinkage, loadLinkage, resetLinkage } from './linkage-store'
 
 /**
  * The live twin of the open building project (issue 17): loads its devices and open alarms,
  * keeps the live stream open while the editor is, and hands the scene the POIs' statuses
  * (all of them when the scene opens or the stream was reset, then each change). A new alarm is
- * announced and, while "follow alarms" is on, its POI is selected and flown to (the linkage).
+ * announced and fires the event linkage (linkage-store.ts): the linked cameras open their video
+ * on the stage, linked areas are named there. While "follow alarms" is on, the alarm's POI is
+ * selected and flown to. A device going off (code 0) fires `offline`.
  */
 export function useIotLive(
   engine: EngineHandle | null,
@@ -30,6 +33,7 @@ export function useIotLive(
   useEffect(() => {
     if (!projectId) return undefined
     void loadIot(projectId)
+    void loadLinkage(projectId).catch(() => undefined)
     let hasBeenLive = false
     const stop = connectLiveStream({
       projectId,
@@ -46,6 +50,7 @@ export function useIotLive(
     return () => {
       stop()
       resetIot()
+      resetLinkage()
     }
   }, [projectId])
 
@@ -55,12 +60,18 @@ export function useIotLive(
       void engine.run('building.setPoiStatuses', { statuses, replace }).catch(() => undefined)
     }
     send(poiStatusEntries(), true)
-    const stopStatuses = onPoiStatuses(send)
+    const stopStatuses = onPoiStatuses((statuses, replace) => {
+      send(statuses, replace)
+      if (replace) return
+      for (const entry of statuses) if (entry.code === 0) fireLinkage(entry.poiId, 0)
+    })
     const stopAlarms = onAlarmRaised((alarm) => {
       const device = iotStore.devices.find((candidate) => candidate.id === alarm.device_id)
       const name = device?.name ?? alarm.devicecode
       toast.warning(t`${statusNameOf(i18n, alarm.code)}: ${name}`)
-      if (!iotStore.isFollowingAlarms || alarm.poi_id === '') return
+      if (alarm.poi_id === '') return
+      fireLinkage(alarm.poi_id, alarm.code)
+      if (!iotStore.isFollowingAlarms) return
       void (async () => {
         await engine.run('building.selectPois', { ids: [alarm.poi_id] })
         await engine.run('building.flyToPoi', { id: alarm.poi_id })
