@@ -389,7 +389,7 @@ function MoveCategoryDialog({
   const { t } = useLingui()
   const [parentId, setParentId] = useState<string | null>(null)
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
-  const categoryName = category.category_name
+  const categoryName = categoryNameText(category)
 
   async function submit() {
     setHasTriedSubmit(true)

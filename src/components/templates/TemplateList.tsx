@@ -11,7 +11,7 @@ import { TemplateManagerDialog } from './TemplateManagerDialog'
 import type { TemplateKind } from './template-form'
 import { serverTemplateServices, type TemplateServices } from './template-services'
 import './templates.css'
-import { categoryPathText, templateNameText } from '../../i18n/library-names'
+import { categoryNameText, categoryPathText, templateNameText } from '../../i18n/library-names'
 
 /** Templates per page of the list. */
 export const templatePageSize = 10
@@ -142,7 +142,7 @@ export function TemplateList({
             label={<Trans>Category</Trans>}
             placeholder={t`All categories`}
             loadPage={loadCategories}
-            labelOf={(category) => category.category_name}
+            labelOf={categoryNameText}
             value={categoryFilter}
             onChange={(category) => {
               setPageNo(1)

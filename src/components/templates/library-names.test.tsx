@@ -14,7 +14,7 @@ import {
   sceneTemplate,
 } from '../../pages/pois/testing/fake-poi-server'
 import { TemplateList } from './TemplateList'
-import { fakeTemplateServices } from './testing/fake-template-services'
+import { categoryNode, fakeTemplateServices } from './testing/fake-template-services'
 
 /**
  * Seeded library names in the user's language (the server's `name_key`), names users typed as
@@ -125,5 +125,31 @@ describe('seeded library names', () => {
     expect(options).toEqual(expect.arrayContaining(['카메라 (2D)', '카메라 (3D)']))
     await userEvent.selectOptions(filter, 't2')
     expect((filter as HTMLSelectElement).value).toBe('t2')
+  })
+  it('name the seeded categories of the category filter in the user’s language', async () => {
+    const fake = fakeTemplateServices()
+    const security = categoryNode('5', 'Security', null, [], {
+      name_key: 'library.category.security',
+    } as never)
+    const gate = categoryNode('6', 'Gate cams', security)
+    fake.services.selectCategoryPage = async () => ({
+      list: [security, gate],
+      total: 2,
+      pageNo: 1,
+      pageSize: 20,
+    })
+    // the select's options (the listbox shows the same labels when it opens)
+    for (const [locale, seeded] of [
+      ['ko', '보안'],
+      ['zh', '安防'],
+      ['en', 'Security'],
+    ] as const) {
+      await speak(locale)
+      const view = renderWithI18n(<TemplateList services={fake.services} />)
+      const filter = await screen.findByTestId('template-category-filter')
+      const labels = () => [...filter.querySelectorAll('option')].map((o) => o.textContent)
+      await waitFor(() => expect(labels()).toEqual(['', seeded, 'Gate cams']))
+      view.unmount()
+    }
   })
 })
