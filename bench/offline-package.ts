@@ -74,12 +74,20 @@ export async function runOfflinePackageBench(): Promise<void> {
 
     // the same files in a folder, for the anchor (written once, not timed)
     const sourceFolder = join(workDirectory, 'files')
-    const plan = await planOfflinePackage(db, app.deps.storage, app.deps.services.cityDirectories, {
-      projectId: house.id,
-      isWatermarked: false,
-      variant: 'full',
-      builtAt: timestamp,
-    })
+    const plan = await planOfflinePackage(
+      db,
+      app.deps.storage,
+      {
+        ...app.deps.services.cityDirectories,
+        templateModels: join(app.deps.config.dataDir, 'template-models'),
+      },
+      {
+        projectId: house.id,
+        isWatermarked: false,
+        variant: 'full',
+        builtAt: timestamp,
+      },
+    )
     for (const entry of plan.entries) {
       const target = join(sourceFolder, entry.path)
       await mkdir(dirname(target), { recursive: true })

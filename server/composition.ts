@@ -285,7 +285,10 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
         orders,
         jobs,
         directory: join(config.dataDir, 'offline-packages'),
-        sources: city.cityDirectories,
+        sources: {
+          ...city.cityDirectories,
+          templateModels: join(config.dataDir, 'template-models'),
+        },
         onWarning: (message, error) => app.log.warn({ err: error }, message),
       }),
     },
