@@ -19,7 +19,10 @@ import { pipeline } from 'node:stream/promises'
 import { fileURLToPath } from 'node:url'
 import { Readable } from 'node:stream'
 import { toAuthUser } from '../server/modules/accounts/users.service'
-import { planOfflinePackage } from '../server/modules/orders/offline-package-contents'
+import {
+  packageDirectories,
+  planOfflinePackage,
+} from '../server/modules/orders/offline-package-contents'
 import { timestampOf } from '../server/modules/time/clock'
 import { createTestApp, testAdmin } from '../server/testing/test-app'
 import { QuietRounds } from './lib/quiet-rounds'
@@ -77,10 +80,7 @@ export async function runOfflinePackageBench(): Promise<void> {
     const plan = await planOfflinePackage(
       db,
       app.deps.storage,
-      {
-        ...app.deps.services.cityDirectories,
-        templateModels: join(app.deps.config.dataDir, 'template-models'),
-      },
+      packageDirectories(app.deps.config.dataDir),
       {
         projectId: house.id,
         isWatermarked: false,

@@ -1,10 +1,12 @@
 import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { uploadedFilesRoot } from '../../../contract/files'
 import { templateModelFilesRoot } from '../../../contract/template-files'
 import type { Database } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
+import { planViewerEntries } from './offline-package-viewer'
 
 /** The format name and version written in every package's manifest.json. */
 export const offlinePackageFormat = { name: 'twinscape-offline-package', version: 1 } as const
@@ -14,6 +16,8 @@ export type PackageSource =
   | { kind: 'text'; text: string }
   | { kind: 'stored'; sha256: string }
   | { kind: 'file'; path: string }
+  /** Another source's bytes as a script for the offline viewer (offline-package-viewer.ts). */
+  | { kind: 'script'; path: string; of: PackageSource }
 
 /** One file of the package: its path in the zip, its bytes, and whether deflating pays. */
 export interface PackageEntry {
@@ -39,6 +43,23 @@ export interface PackageDirectories {
   basemaps: string
   /** DATA_DIR/template-models: `<uuid>/model.sbm` and `<uuid>/preview.png` per 3D template. */
   templateModels: string
+  /** The offline viewer's script (dist/offline-viewer/viewer.js); packages lack it if absent. */
+  viewerScript: string
+}
+
+/** The offline viewer as `npm run build` writes it (the server runs from the repository). */
+const builtViewerScript = fileURLToPath(
+  new URL('../../../dist/offline-viewer/viewer.js', import.meta.url),
+)
+
+/** The folders a server with data in `dataDir` reads packages from. */
+export function packageDirectories(dataDir: string): PackageDirectories {
+  return {
+    tilesets: join(dataDir, 'tilesets'),
+    basemaps: join(dataDir, 'basemaps'),
+    templateModels: join(dataDir, 'template-models'),
+    viewerScript: builtViewerScript,
+  }
 }
 
 function textEntry(path: string, value: unknown): PackageEntry {
@@ -139,24 +160,23 @@ export async function planOfflinePackage(
       isDeflated: false,
     })
   }
-  entries.push(
-    textEntry('building/models.json', {
-      floors,
-      models: models.map((model) => ({
-        id: model.id,
-        name: model.name,
-        file_name: model.file_name,
-        role: model.role,
-        floor_id: model.floor_id,
-        file: modelFiles.get(model.sha256),
-        triangle_count: Number(model.triangle_count),
-        position: [model.position_x, model.position_y, model.position_z],
-        rotation: [model.rotation_x, model.rotation_y, model.rotation_z],
-        scale: [model.scale_x, model.scale_y, model.scale_z],
-        is_visible: model.is_visible === 1,
-      })),
-    }),
-  )
+  const modelsValue = {
+    floors,
+    models: models.map((model) => ({
+      id: model.id,
+      name: model.name,
+      file_name: model.file_name,
+      role: model.role,
+      floor_id: model.floor_id,
+      file: modelFiles.get(model.sha256),
+      triangle_count: Number(model.triangle_count),
+      position: [model.position_x, model.position_y, model.position_z],
+      rotation: [model.rotation_x, model.rotation_y, model.rotation_z],
+      scale: [model.scale_x, model.scale_y, model.scale_z],
+      is_visible: model.is_visible === 1,
+    })),
+  }
+  entries.push(textEntry('building/models.json', modelsValue))
   contents.models = 'building/models.json'
 
   const pois = await handle
@@ -181,12 +201,11 @@ export async function planOfflinePackage(
   const templateFiles = await planTemplateFiles(handle, storage, directories, templates)
   entries.push(...templateFiles.entries)
   // each template says where its icon and model are inside the package (null: none)
-  entries.push(
-    textEntry(
-      'templates.json',
-      templates.map((template) => ({ ...template, package: templateFiles.pathsOf(template.id) })),
-    ),
-  )
+  const templatesValue = templates.map((template) => ({
+    ...template,
+    package: templateFiles.pathsOf(template.id),
+  }))
+  entries.push(textEntry('templates.json', templatesValue))
   contents.templates = 'templates.json'
 
   const captures = await handle
@@ -233,10 +252,11 @@ export async function planOfflinePackage(
     .select(['version', 'setting_json'])
     .where('project_id', '=', projectId)
     .executeTakeFirst()
-  if (style) {
-    entries.push(
-      textEntry('style.json', { version: style.version, setting: JSON.parse(style.setting_json) }),
-    )
+  const styleValue = style
+    ? { version: style.version, setting: JSON.parse(style.setting_json) as unknown }
+    : null
+  if (styleValue) {
+    entries.push(textEntry('style.json', styleValue))
     contents.style = 'style.json'
   }
 
@@ -320,26 +340,38 @@ export async function planOfflinePackage(
   }
 
   // the manifest goes first, so a reader finds what the package holds without reading on
-  entries.unshift(
-    textEntry('manifest.json', {
-      format: offlinePackageFormat.name,
-      version: offlinePackageFormat.version,
-      variant: input.variant,
-      watermark: input.isWatermarked,
-      built_at: input.builtAt,
-      project: project,
-      counts: {
-        floors: floors.length,
-        models: models.length,
-        pois: pois.length,
-        templates: templates.length,
-        draws: draws.length,
-        tilesets: tilesets.length,
-        captures: captures.length,
-      },
-      contents,
-    }),
-  )
+  const manifest = {
+    format: offlinePackageFormat.name,
+    version: offlinePackageFormat.version,
+    variant: input.variant,
+    watermark: input.isWatermarked,
+    built_at: input.builtAt,
+    project: project,
+    counts: {
+      floors: floors.length,
+      models: models.length,
+      pois: pois.length,
+      templates: templates.length,
+      draws: draws.length,
+      tilesets: tilesets.length,
+      captures: captures.length,
+    },
+    contents,
+  }
+  // the viewer, when this server has it built (npm run build makes dist/offline-viewer)
+  contents.viewer = 'index.html'
+  const viewerEntries = await planViewerEntries({
+    viewerScript: directories.viewerScript,
+    entries,
+    data: { manifest, models: modelsValue, pois, templates: templatesValue, style: styleValue },
+    shownFiles: [
+      ...modelFiles.values(),
+      ...templatesValue.flatMap((template) => template.package.icon ?? []),
+    ],
+  })
+  if (viewerEntries === null) delete contents.viewer
+  else entries.push(...viewerEntries)
+  entries.unshift(textEntry('manifest.json', manifest))
   return { entries, totalBytes: entries.reduce((sum, entry) => sum + entry.sizeBytes, 0) }
 }
 

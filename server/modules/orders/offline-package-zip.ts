@@ -15,9 +15,33 @@ export interface WrittenPackage {
 }
 
 async function openSource(source: PackageSource, storage: FileStorage): Promise<Readable> {
+  if (source.kind === 'script') return scriptOf(source.path, await openSource(source.of, storage))
   if (source.kind === 'text') return Readable.from([Buffer.from(source.text)])
   if (source.kind === 'stored') return storage.open(source.sha256)
   return createReadStream(source.path, { highWaterMark: 256 * 1024 })
+}
+
+/**
+ * The bytes of `source` as `twinscapeFile("<path>","<base64>")`, the classic script the offline
+ * viewer loads under `file://` (see offline-package-viewer.ts). Base64 is made in whole groups
+ * of three bytes, the remainder carried to the next chunk, so the text is one valid string.
+ */
+function scriptOf(path: string, source: Readable): Readable {
+  let carry: Buffer = Buffer.alloc(0)
+  const script = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      const bytes: Buffer = carry.length === 0 ? chunk : Buffer.concat([carry, chunk])
+      const whole = bytes.length - (bytes.length % 3)
+      carry = bytes.subarray(whole)
+      next(null, bytes.subarray(0, whole).toString('base64'))
+    },
+    flush(next) {
+      next(null, `${carry.toString('base64')}")\n`)
+    },
+  })
+  script.push(`twinscapeFile(${JSON.stringify(path)},"`)
+  source.on('error', (error) => script.destroy(error))
+  return source.pipe(script)
 }
 
 /**
