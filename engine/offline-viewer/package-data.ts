@@ -34,7 +34,11 @@ export interface ViewerPackageData {
     y: number
     z: number
   }>
-  templates: Array<{ id: string; name: string; package: { icon: string | null; model: string | null } }>
+  templates: Array<{
+    id: string
+    name: string
+    package: { icon: string | null; model: string | null }
+  }>
   style: { setting: Record<string, unknown> } | null
   /** Package path → script that holds the file's bytes. */
   files: Record<string, string>

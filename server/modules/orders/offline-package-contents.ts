@@ -6,28 +6,13 @@ import { uploadedFilesRoot } from '../../../contract/files'
 import { templateModelFilesRoot } from '../../../contract/template-files'
 import type { Database } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
+import type { PackageEntry } from './offline-package-entry'
 import { planViewerEntries } from './offline-package-viewer'
 
 /** The format name and version written in every package's manifest.json. */
 export const offlinePackageFormat = { name: 'twinscape-offline-package', version: 1 } as const
 
-/** Where one entry's bytes come from. */
-export type PackageSource =
-  | { kind: 'text'; text: string }
-  | { kind: 'stored'; sha256: string }
-  | { kind: 'file'; path: string }
-  /** Another source's bytes as a script for the offline viewer (offline-package-viewer.ts). */
-  | { kind: 'script'; path: string; of: PackageSource }
-
-/** One file of the package: its path in the zip, its bytes, and whether deflating pays. */
-export interface PackageEntry {
-  path: string
-  source: PackageSource
-  /** Bytes before compression (for progress). */
-  sizeBytes: number
-  /** JSON and GML shrink a lot; models, tiles and PMTiles barely do, so they are stored as is. */
-  isDeflated: boolean
-}
+export type { PackageEntry, PackageSource } from './offline-package-entry'
 
 /** What a package is built from: the project's records, read once when the build starts. */
 export interface PackagePlan {

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import type { PackageEntry } from './offline-package-contents'
+import type { PackageEntry } from './offline-package-entry'
 
 /**
  * The viewer part of an offline package: `index.html` at the root, the viewer's one classic
