@@ -19,7 +19,10 @@ import { pipeline } from 'node:stream/promises'
 import { fileURLToPath } from 'node:url'
 import { Readable } from 'node:stream'
 import { toAuthUser } from '../server/modules/accounts/users.service'
-import { planOfflinePackage } from '../server/modules/orders/offline-package-contents'
+import {
+  packageDirectories,
+  planOfflinePackage,
+} from '../server/modules/orders/offline-package-contents'
 import { timestampOf } from '../server/modules/time/clock'
 import { createTestApp, testAdmin } from '../server/testing/test-app'
 import { QuietRounds } from './lib/quiet-rounds'
@@ -74,12 +77,17 @@ export async function runOfflinePackageBench(): Promise<void> {
 
     // the same files in a folder, for the anchor (written once, not timed)
     const sourceFolder = join(workDirectory, 'files')
-    const plan = await planOfflinePackage(db, app.deps.storage, app.deps.services.cityDirectories, {
-      projectId: house.id,
-      isWatermarked: false,
-      variant: 'full',
-      builtAt: timestamp,
-    })
+    const plan = await planOfflinePackage(
+      db,
+      app.deps.storage,
+      packageDirectories(app.deps.config.dataDir),
+      {
+        projectId: house.id,
+        isWatermarked: false,
+        variant: 'full',
+        builtAt: timestamp,
+      },
+    )
     for (const entry of plan.entries) {
       const target = join(sourceFolder, entry.path)
       await mkdir(dirname(target), { recursive: true })

@@ -68,6 +68,7 @@ import { tilesetIngestJob } from './modules/tilesets/tileset-ingest-job'
 import { createBatchTemplateSource } from './modules/template-files/batch-template-source'
 import { createPoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
 import { createPoiBatchFileReader } from './modules/template-files/poi-batch-file-job'
+import { packageDirectories } from './modules/orders/offline-package-contents'
 import { seedTemplateModels } from './modules/template-files/seed-template-models'
 import { createTemplateModelsService } from './modules/template-files/template-models.service'
 import { createTilesetsService } from './modules/tilesets/tilesets.service'
@@ -289,7 +290,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
         orders,
         jobs,
         directory: join(config.dataDir, 'offline-packages'),
-        sources: city.cityDirectories,
+        sources: packageDirectories(config.dataDir),
         onWarning: (message, error) => app.log.warn({ err: error }, message),
       }),
     },

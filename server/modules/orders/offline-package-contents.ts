@@ -1,27 +1,18 @@
 import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { uploadedFilesRoot } from '../../../contract/files'
+import { templateModelFilesRoot } from '../../../contract/template-files'
 import type { Database } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
+import type { PackageEntry } from './offline-package-entry'
+import { planViewerEntries } from './offline-package-viewer'
 
 /** The format name and version written in every package's manifest.json. */
 export const offlinePackageFormat = { name: 'twinscape-offline-package', version: 1 } as const
 
-/** Where one entry's bytes come from. */
-export type PackageSource =
-  | { kind: 'text'; text: string }
-  | { kind: 'stored'; sha256: string }
-  | { kind: 'file'; path: string }
-
-/** One file of the package: its path in the zip, its bytes, and whether deflating pays. */
-export interface PackageEntry {
-  path: string
-  source: PackageSource
-  /** Bytes before compression (for progress). */
-  sizeBytes: number
-  /** JSON and GML shrink a lot; models, tiles and PMTiles barely do, so they are stored as is. */
-  isDeflated: boolean
-}
+export type { PackageEntry, PackageSource } from './offline-package-entry'
 
 /** What a package is built from: the project's records, read once when the build starts. */
 export interface PackagePlan {
@@ -35,6 +26,25 @@ export interface PackageDirectories {
   tilesets: string
   /** DATA_DIR/basemaps: `<file_key>.pmtiles`. */
   basemaps: string
+  /** DATA_DIR/template-models: `<uuid>/model.sbm` and `<uuid>/preview.png` per 3D template. */
+  templateModels: string
+  /** The offline viewer's script (dist/offline-viewer/viewer.js); packages lack it if absent. */
+  viewerScript: string
+}
+
+/** The offline viewer as `npm run build` writes it (the server runs from the repository). */
+const builtViewerScript = fileURLToPath(
+  new URL('../../../dist/offline-viewer/viewer.js', import.meta.url),
+)
+
+/** The folders a server with data in `dataDir` reads packages from. */
+export function packageDirectories(dataDir: string): PackageDirectories {
+  return {
+    tilesets: join(dataDir, 'tilesets'),
+    basemaps: join(dataDir, 'basemaps'),
+    templateModels: join(dataDir, 'template-models'),
+    viewerScript: builtViewerScript,
+  }
 }
 
 function textEntry(path: string, value: unknown): PackageEntry {
@@ -135,24 +145,23 @@ export async function planOfflinePackage(
       isDeflated: false,
     })
   }
-  entries.push(
-    textEntry('building/models.json', {
-      floors,
-      models: models.map((model) => ({
-        id: model.id,
-        name: model.name,
-        file_name: model.file_name,
-        role: model.role,
-        floor_id: model.floor_id,
-        file: modelFiles.get(model.sha256),
-        triangle_count: Number(model.triangle_count),
-        position: [model.position_x, model.position_y, model.position_z],
-        rotation: [model.rotation_x, model.rotation_y, model.rotation_z],
-        scale: [model.scale_x, model.scale_y, model.scale_z],
-        is_visible: model.is_visible === 1,
-      })),
-    }),
-  )
+  const modelsValue = {
+    floors,
+    models: models.map((model) => ({
+      id: model.id,
+      name: model.name,
+      file_name: model.file_name,
+      role: model.role,
+      floor_id: model.floor_id,
+      file: modelFiles.get(model.sha256),
+      triangle_count: Number(model.triangle_count),
+      position: [model.position_x, model.position_y, model.position_z],
+      rotation: [model.rotation_x, model.rotation_y, model.rotation_z],
+      scale: [model.scale_x, model.scale_y, model.scale_z],
+      is_visible: model.is_visible === 1,
+    })),
+  }
+  entries.push(textEntry('building/models.json', modelsValue))
   contents.models = 'building/models.json'
 
   const pois = await handle
@@ -174,18 +183,65 @@ export async function planOfflinePackage(
           .where('id', 'in', templateIds)
           .orderBy('id')
           .execute()
-  entries.push(textEntry('templates.json', templates))
+  const templateFiles = await planTemplateFiles(handle, storage, directories, templates)
+  entries.push(...templateFiles.entries)
+  // each template says where its icon and model are inside the package (null: none)
+  const templatesValue = templates.map((template) => ({
+    ...template,
+    package: templateFiles.pathsOf(template.id),
+  }))
+  entries.push(textEntry('templates.json', templatesValue))
   contents.templates = 'templates.json'
+
+  const captures = await handle
+    .selectFrom('project_captures')
+    .innerJoin('uploaded_files', 'uploaded_files.id', 'project_captures.file_id')
+    .select([
+      'project_captures.id',
+      'project_captures.name',
+      'project_captures.seq',
+      'project_captures.camera_json',
+      'project_captures.dwell_seconds',
+      'uploaded_files.sha256',
+      'uploaded_files.size_bytes',
+      'uploaded_files.extension',
+    ])
+    .where('project_captures.project_id', '=', projectId)
+    .orderBy('project_captures.seq')
+    .execute()
+  if (captures.length > 0) {
+    const listed = []
+    for (const capture of captures) {
+      const path = `captures/${capture.seq}-${capture.id}.${safeName(capture.extension)}`
+      entries.push({
+        path,
+        source: { kind: 'stored', sha256: capture.sha256 },
+        sizeBytes: (await storage.sizeOf(capture.sha256)) ?? Number(capture.size_bytes),
+        isDeflated: false,
+      })
+      listed.push({
+        id: capture.id,
+        name: capture.name,
+        seq: capture.seq,
+        camera: JSON.parse(capture.camera_json),
+        dwell_seconds: capture.dwell_seconds,
+        file: path,
+      })
+    }
+    entries.push(textEntry('captures/captures.json', listed))
+    contents.captures = 'captures/captures.json'
+  }
 
   const style = await handle
     .selectFrom('project_styles')
     .select(['version', 'setting_json'])
     .where('project_id', '=', projectId)
     .executeTakeFirst()
-  if (style) {
-    entries.push(
-      textEntry('style.json', { version: style.version, setting: JSON.parse(style.setting_json) }),
-    )
+  const styleValue = style
+    ? { version: style.version, setting: JSON.parse(style.setting_json) as unknown }
+    : null
+  if (styleValue) {
+    entries.push(textEntry('style.json', styleValue))
     contents.style = 'style.json'
   }
 
@@ -269,24 +325,129 @@ export async function planOfflinePackage(
   }
 
   // the manifest goes first, so a reader finds what the package holds without reading on
-  entries.unshift(
-    textEntry('manifest.json', {
-      format: offlinePackageFormat.name,
-      version: offlinePackageFormat.version,
-      variant: input.variant,
-      watermark: input.isWatermarked,
-      built_at: input.builtAt,
-      project: project,
-      counts: {
-        floors: floors.length,
-        models: models.length,
-        pois: pois.length,
-        templates: templates.length,
-        draws: draws.length,
-        tilesets: tilesets.length,
-      },
-      contents,
-    }),
-  )
+  const manifest = {
+    format: offlinePackageFormat.name,
+    version: offlinePackageFormat.version,
+    variant: input.variant,
+    watermark: input.isWatermarked,
+    built_at: input.builtAt,
+    project: project,
+    counts: {
+      floors: floors.length,
+      models: models.length,
+      pois: pois.length,
+      templates: templates.length,
+      draws: draws.length,
+      tilesets: tilesets.length,
+      captures: captures.length,
+    },
+    contents,
+  }
+  // the viewer, when this server has it built (npm run build makes dist/offline-viewer)
+  contents.viewer = 'index.html'
+  const viewerEntries = await planViewerEntries({
+    viewerScript: directories.viewerScript,
+    entries,
+    data: { manifest, models: modelsValue, pois, templates: templatesValue, style: styleValue },
+    shownFiles: [
+      ...modelFiles.values(),
+      ...templatesValue.flatMap((template) => template.package.icon ?? []),
+    ],
+  })
+  if (viewerEntries === null) delete contents.viewer
+  else entries.push(...viewerEntries)
+  entries.unshift(textEntry('manifest.json', manifest))
   return { entries, totalBytes: entries.reduce((sum, entry) => sum + entry.sizeBytes, 0) }
+}
+
+/** Where one template's files sit in the package. */
+interface TemplatePackagePaths {
+  icon: string | null
+  model: string | null
+}
+
+/**
+ * The icons and models the project's templates show: an icon uploaded to the file store
+ * (`/web/files/<id>.<ext>`) or a 3D template's preview and SBM (`/web/templateModels/<uuid>/…`,
+ * files of DATA_DIR/template-models). Each file goes in once, however many templates use it;
+ * a file that is gone is left out (the viewer falls back to a plain marker).
+ */
+async function planTemplateFiles(
+  handle: Database,
+  storage: FileStorage,
+  directories: PackageDirectories,
+  templates: ReadonlyArray<{
+    id: string
+    iconpath: string
+    category_zip_uuid: string
+    type: string
+  }>,
+): Promise<{ entries: PackageEntry[]; pathsOf(templateId: string): TemplatePackagePaths }> {
+  const entries: PackageEntry[] = []
+  const added = new Set<string>()
+  const paths = new Map<string, TemplatePackagePaths>()
+  const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+  const addFile = async (packagePath: string, path: string): Promise<string | null> => {
+    if (added.has(packagePath)) return packagePath
+    try {
+      const info = await stat(path)
+      if (!info.isFile()) return null
+      entries.push({
+        path: packagePath,
+        source: { kind: 'file', path },
+        sizeBytes: info.size,
+        isDeflated: false,
+      })
+      added.add(packagePath)
+      return packagePath
+    } catch {
+      return null
+    }
+  }
+  const iconOf = async (iconpath: string): Promise<string | null> => {
+    if (iconpath.startsWith(uploadedFilesRoot)) {
+      const name = iconpath.slice(uploadedFilesRoot.length)
+      const fileId = name.replace(/\.[a-z0-9]+$/i, '')
+      const file = await handle
+        .selectFrom('uploaded_files')
+        .select(['id', 'sha256', 'size_bytes', 'extension'])
+        .where('id', '=', fileId)
+        .executeTakeFirst()
+      if (!file) return null
+      const packagePath = `templates/icons/${safeName(`${file.id}.${file.extension}`)}`
+      if (added.has(packagePath)) return packagePath
+      const size = await storage.sizeOf(file.sha256)
+      if (size === undefined) return null
+      entries.push({
+        path: packagePath,
+        source: { kind: 'stored', sha256: file.sha256 },
+        sizeBytes: size,
+        isDeflated: false,
+      })
+      added.add(packagePath)
+      return packagePath
+    }
+    if (iconpath.startsWith(templateModelFilesRoot)) {
+      const uuid = iconpath.slice(templateModelFilesRoot.length).split('/')[0] ?? ''
+      if (!uuidPattern.test(uuid)) return null
+      return addFile(
+        `templates/models/${uuid}/preview.png`,
+        join(directories.templateModels, uuid, 'preview.png'),
+      )
+    }
+    return null
+  }
+  for (const template of templates) {
+    const icon = template.iconpath === '' ? null : await iconOf(template.iconpath)
+    const uuid = template.category_zip_uuid
+    const model =
+      template.type === '3D' && uuidPattern.test(uuid)
+        ? await addFile(
+            `templates/models/${uuid}/model.sbm`,
+            join(directories.templateModels, uuid, 'model.sbm'),
+          )
+        : null
+    paths.set(template.id, { icon, model })
+  }
+  return { entries, pathsOf: (templateId) => paths.get(templateId) ?? { icon: null, model: null } }
 }

@@ -18,7 +18,7 @@ import type { AuthUser } from '../accounts/users.service'
 import type { Job, JobKind, JobQueue } from '../jobs/job-queue'
 import { type Clock, timestampOf } from '../time/clock'
 import { type PackageDirectories, planOfflinePackage } from './offline-package-contents'
-import { PackageTooLargeError, writePackageZip } from './offline-package-zip'
+import { writePackageZip } from './offline-package-zip'
 import type { OrdersService } from './orders.service'
 
 type PackageRow = Selectable<OfflinePackagesTable>
@@ -153,12 +153,9 @@ export function createOfflinePackagesService(dependencies: {
           await rm(fileOf(input.projectId, row.id), { force: true })
       } catch (error) {
         await rm(path, { force: true })
-        const messageId: PlainMessageId =
-          error instanceof PackageTooLargeError
-            ? 'offlinePackage.tooLarge'
-            : context.signal.aborted
-              ? 'offlinePackage.stopped'
-              : 'offlinePackage.failed'
+        const messageId: PlainMessageId = context.signal.aborted
+          ? 'offlinePackage.stopped'
+          : 'offlinePackage.failed'
         await markFailed(input.packageId, messageId).catch((markError: unknown) =>
           warn('an offline package build failed and could not be marked failed', markError),
         )

@@ -13,11 +13,13 @@ import type {
   UsageHistory,
 } from '../../../contract/orders'
 import type { Project } from '../../../contract/project'
+import { type TemplatePage, templateRoutes } from '../../../contract/templates'
 import { verifyLedger } from '../../modules/orders/ledger'
 import { timestampOf } from '../../modules/time/clock'
 import { callApi, createTestApp, signIn, type TestApp, testAdmin } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile } from './building-test-kit'
-import { createProject, postMultipart, signInNewUser } from './project-test-kit'
+import { libraryCamera } from './pois-test-kit'
+import { createProject, postMultipart, sampleFiles, signInNewUser } from './project-test-kit'
 
 /**
  * The offline package (issue 20 item 6): who may build and download it, what the zip holds,
@@ -123,6 +125,50 @@ describe('offline package', () => {
   })
 
   it('lets an unpaid project build only the watermarked trial, holding the whole scene', async () => {
+    // POIs of a library icon template and of a seeded 3D model template, and a capture
+    // (after the usage test, which charts the uploads alone)
+    const camera2d = await libraryCamera(app, owner)
+    const modelTemplates = await callApi<TemplatePage>(app, {
+      url: templateRoutes.selectTemplatePage.path,
+      token: owner,
+      json: { keyword: 'camera-3d' },
+    })
+    const camera3d = modelTemplates.envelope.datum.list.find(
+      (t) => t.poicategory_code === 'camera-3d',
+    )!
+    expect(camera3d.type).toBe('3D')
+    const floor = await app.deps.database.db
+      .selectFrom('building_floors')
+      .select('id')
+      .where('project_id', '=', building.id)
+      .executeTakeFirstOrThrow()
+    for (const [name, template] of [
+      ['Door camera', camera2d],
+      ['Hall camera', camera3d],
+    ] as const) {
+      const poi = await call('/web/poi/creatPoi', owner, {
+        projectid: building.id,
+        name,
+        category_id: template.id,
+        floor_id: floor.id,
+        x: 1,
+        y: 2,
+        z: 3,
+      })
+      expect(poi.envelope.code, poi.envelope.message).toBe('0')
+    }
+    const capture = await postMultipart(app, '/web/project/addCapture', owner, [
+      { name: 'project_id', value: building.id },
+      { name: 'name', value: 'Lobby' },
+      { name: 'camera', value: JSON.stringify({ position: [1, 5, 10], target: [0, 0, 0] }) },
+      {
+        name: 'file',
+        value: (await sampleFiles()).png,
+        fileName: 'c.png',
+        contentType: 'image/png',
+      },
+    ])
+    expect(capture.envelope.code, capture.envelope.message).toBe('0')
     const before = await state(building.id)
     expect(before).toMatchObject({ is_paid: false, allowed: 'trial', package: null })
     const full = await build(building.id, 'full')
@@ -164,6 +210,30 @@ describe('offline package', () => {
     const sbm = entries[models.models[0].file]!
     expect(Buffer.from(sbm).equals((await sbmFixtureFiles()).twoStoreys)).toBe(true)
     expect(entries['gml/fjk.gml']!.byteLength).toBe(344_773)
+    // each template names its icon and model inside the package, and those files are there
+    const templates = JSON.parse(new TextDecoder().decode(entries['templates.json']))
+    const byCode = new Map(
+      templates.map((t: { poicategory_code: string }) => [t.poicategory_code, t]),
+    )
+    const icon2d = (byCode.get('CAM-2D') as { package: { icon: string; model: null } }).package
+    expect(icon2d.icon).toMatch(/^templates\/icons\/.+\.png$/)
+    expect(icon2d.model).toBeNull()
+    expect(Buffer.from(entries[icon2d.icon]!.subarray(1, 4)).toString()).toBe('PNG')
+    const model3d = (byCode.get('camera-3d') as { package: { icon: string; model: string } })
+      .package
+    expect(model3d.model).toMatch(/^templates\/models\/[0-9a-f-]{36}\/model\.sbm$/)
+    expect(Buffer.from(entries[model3d.model]!.subarray(0, 4)).toString()).toBe('glTF')
+    expect(entries[model3d.icon]!.byteLength).toBeGreaterThan(0)
+    const captures = JSON.parse(new TextDecoder().decode(entries['captures/captures.json']))
+    expect(captures).toEqual([
+      expect.objectContaining({
+        name: 'Lobby',
+        seq: 1,
+        camera: { position: [1, 5, 10], target: [0, 0, 0] },
+      }),
+    ])
+    expect(Buffer.from(entries[captures[0].file]!).equals((await sampleFiles()).png)).toBe(true)
+    expect(manifest.counts).toMatchObject({ pois: 2, templates: 2, captures: 1 })
   })
 
   it('serves byte ranges, so a cut download resumes', async () => {

@@ -1,0 +1,175 @@
+import {
+  AmbientLight,
+  Box3,
+  CanvasTexture,
+  Color,
+  DirectionalLight,
+  Euler,
+  Group,
+  type Object3D,
+  PerspectiveCamera,
+  Scene,
+  Sprite,
+  SpriteMaterial,
+  SRGBColorSpace,
+  Texture,
+  Vector3,
+  WebGLRenderer,
+} from 'three'
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
+import { loadPackageData, loadPackageFile, type ViewerPackageData } from './package-data'
+import { viewerText } from './viewer-text'
+
+/**
+ * The offline package's viewer (decisions.md "Formats"): opened from `index.html` on a disk,
+ * with no server and no network. It shows the building's SBM models (each a GLB, read by
+ * three.js's GLTFLoader on the main thread: module workers cannot start under `file://`), the
+ * POIs with their template icons, the POI list, and the trial watermark. Built as one classic
+ * script (vite.viewer.config.ts) because Chromium refuses module scripts of local files.
+ */
+async function start(): Promise<void> {
+  const text = viewerText(navigator.language)
+  const status = document.getElementById('status')!
+  const data = await loadPackageData()
+  document.title = `${data.manifest.project.name} - Twinscape`
+  document.getElementById('project-name')!.textContent = data.manifest.project.name
+  if (data.manifest.watermark) {
+    const mark = document.getElementById('watermark')!
+    mark.textContent = text.watermark
+    mark.hidden = false
+  }
+
+  const canvas = document.getElementById('scene') as HTMLCanvasElement
+  const renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true })
+  renderer.setPixelRatio(Math.min(2, window.devicePixelRatio))
+  const scene = new Scene()
+  scene.background = new Color(backgroundOf(data))
+  scene.add(new AmbientLight(0xffffff, 1.2))
+  const sun = new DirectionalLight(0xffffff, 2)
+  sun.position.set(50, 100, 30)
+  scene.add(sun)
+  const camera = new PerspectiveCamera(50, 1, 0.1, 100_000)
+  const controls = new OrbitControls(camera, canvas)
+
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder)
+  const building = new Group()
+  scene.add(building)
+  let shown = 0
+  for (const model of data.models.models) {
+    if (!model.is_visible || model.file === undefined) continue
+    status.textContent = text.loading(shown + 1, data.models.models.length)
+    const bytes = await loadPackageFile(data, model.file)
+    const gltf = await loader.parseAsync(bytes.buffer as ArrayBuffer, '')
+    place(gltf.scene, model.position, model.rotation, model.scale)
+    building.add(gltf.scene)
+    shown++
+  }
+  const poiLayer = await addPois(data, scene)
+
+  const bounds = new Box3().setFromObject(building)
+  if (bounds.isEmpty()) bounds.setFromObject(poiLayer)
+  if (bounds.isEmpty()) bounds.set(new Vector3(-10, -10, -10), new Vector3(10, 10, 10))
+  const centre = bounds.getCenter(new Vector3())
+  const radius = Math.max(1, bounds.getSize(new Vector3()).length())
+  camera.position.copy(centre).add(new Vector3(radius * 0.8, radius * 0.6, radius * 0.8))
+  camera.far = radius * 20
+  controls.target.copy(centre)
+  controls.update()
+
+  const resize = () => {
+    const { clientWidth, clientHeight } = canvas
+    renderer.setSize(clientWidth, clientHeight, false)
+    camera.aspect = clientWidth / Math.max(1, clientHeight)
+    camera.updateProjectionMatrix()
+  }
+  window.addEventListener('resize', resize)
+  resize()
+  renderer.setAnimationLoop(() => {
+    controls.update()
+    renderer.render(scene, camera)
+  })
+  status.textContent = text.shown(shown, data.pois.length)
+  // what a test (or a curious person in the console) reads to know the scene is up
+  document.body.dataset.viewer = 'ready'
+}
+
+function place(
+  object: Object3D,
+  position: [number, number, number],
+  rotation: [number, number, number],
+  scale: [number, number, number],
+): void {
+  object.position.set(...position)
+  object.rotation.copy(new Euler(...rotation))
+  object.scale.set(...scale)
+}
+
+/** The scene background the project's style sets, if it sets one as a colour string. */
+function backgroundOf(data: ViewerPackageData): string {
+  const setting = data.style?.setting ?? {}
+  for (const key of ['background', 'backgroundColor', 'background_color']) {
+    const value = setting[key]
+    if (typeof value === 'string' && /^#[0-9a-f]{3,8}$/i.test(value)) return value
+  }
+  return '#dfe6ee'
+}
+
+/** Each POI as a sprite of its template's icon (a dot when it has none), and the POI list. */
+async function addPois(data: ViewerPackageData, scene: Scene): Promise<Group> {
+  const layer = new Group()
+  scene.add(layer)
+  const templates = new Map(data.templates.map((template) => [template.id, template]))
+  const icons = new Map<string, Texture>()
+  const list = document.getElementById('poi-list')!
+  for (const poi of data.pois) {
+    const iconPath = templates.get(poi.category_id)?.package.icon ?? null
+    let texture = iconPath === null ? undefined : icons.get(iconPath)
+    if (texture === undefined) {
+      texture = iconPath === null ? dotTexture() : await iconTexture(data, iconPath)
+      if (iconPath !== null) icons.set(iconPath, texture)
+    }
+    const sprite = new Sprite(new SpriteMaterial({ map: texture, depthTest: false }))
+    sprite.position.set(poi.x, poi.y, poi.z)
+    sprite.scale.setScalar(2)
+    sprite.renderOrder = 1
+    layer.add(sprite)
+    const item = document.createElement('li')
+    item.textContent = poi.name
+    list.append(item)
+  }
+  return layer
+}
+
+async function iconTexture(data: ViewerPackageData, path: string): Promise<Texture> {
+  try {
+    const bytes = await loadPackageFile(data, path)
+    const bitmap = await createImageBitmap(new Blob([bytes.buffer as ArrayBuffer]))
+    const texture = new Texture(bitmap)
+    texture.colorSpace = SRGBColorSpace
+    texture.needsUpdate = true
+    return texture
+  } catch {
+    return dotTexture()
+  }
+}
+
+function dotTexture(): Texture {
+  const canvas = document.createElement('canvas')
+  canvas.width = canvas.height = 64
+  const context = canvas.getContext('2d')!
+  context.fillStyle = '#1769e0'
+  context.beginPath()
+  context.arc(32, 32, 26, 0, Math.PI * 2)
+  context.fill()
+  const texture = new CanvasTexture(canvas)
+  texture.colorSpace = SRGBColorSpace
+  return texture
+}
+
+start().catch((error: unknown) => {
+  const status = document.getElementById('status')
+  if (status) status.textContent = viewerText(navigator.language).failed(String(error))
+  document.body.dataset.viewer = 'failed'
+})

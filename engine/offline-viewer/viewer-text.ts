@@ -1,0 +1,37 @@
+/**
+ * The offline viewer's few words in ko, zh and en. The viewer runs from a disk without the
+ * console's lingui catalogues, so its texts live here; the language is the browser's.
+ */
+export interface ViewerText {
+  watermark: string
+  loading(index: number, count: number): string
+  shown(models: number, pois: number): string
+  failed(reason: string): string
+}
+
+const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
+  ko: {
+    watermark: 'Twinscape 체험판',
+    loading: (index, count) => `모델 불러오는 중 ${index}/${count}`,
+    shown: (models, pois) => `모델 ${models}개, POI ${pois}개`,
+    failed: (reason) => `패키지를 열 수 없습니다: ${reason}`,
+  },
+  zh: {
+    watermark: 'Twinscape 试用版',
+    loading: (index, count) => `正在加载模型 ${index}/${count}`,
+    shown: (models, pois) => `${models} 个模型，${pois} 个 POI`,
+    failed: (reason) => `无法打开离线包：${reason}`,
+  },
+  en: {
+    watermark: 'Twinscape trial',
+    loading: (index, count) => `Loading model ${index}/${count}`,
+    shown: (models, pois) => `${models} models, ${pois} POIs`,
+    failed: (reason) => `The package cannot be opened: ${reason}`,
+  },
+}
+
+/** The texts for a browser language tag such as `ko-KR`; English when it is none of the three. */
+export function viewerText(language: string): ViewerText {
+  const code = language.slice(0, 2).toLowerCase()
+  return code === 'ko' || code === 'zh' ? texts[code] : texts.en
+}

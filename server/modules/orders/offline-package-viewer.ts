@@ -1,0 +1,102 @@
+import { stat } from 'node:fs/promises'
+import type { PackageEntry } from './offline-package-entry'
+
+/**
+ * The viewer part of an offline package: `index.html` at the root, the viewer's one classic
+ * script (built by vite.viewer.config.ts from engine/offline-viewer) and the data it reads.
+ * Chromium refuses `fetch`, module scripts and workers for `file://` pages, so every file the
+ * viewer reads is a classic script: `viewer/data.js` holds the scene's JSON and each binary file
+ * the viewer shows (SBM models, template icons) is also written as `viewer/files/<n>.js`, base64
+ * inside a call. The plain files stay in the package for other tools; the copies cost a third
+ * more than the bytes they hold (base64), paid for opening with a double click.
+ */
+export async function planViewerEntries(input: {
+  viewerScript: string
+  entries: readonly PackageEntry[]
+  data: {
+    manifest: unknown
+    models: unknown
+    pois: unknown
+    templates: unknown
+    style: unknown
+  }
+  /** Package paths of the binary files the viewer shows. */
+  shownFiles: readonly string[]
+}): Promise<PackageEntry[] | null> {
+  let viewerSize: number
+  try {
+    viewerSize = (await stat(input.viewerScript)).size
+  } catch {
+    return null
+  }
+  const byPath = new Map(input.entries.map((entry) => [entry.path, entry]))
+  const viewerEntries: PackageEntry[] = []
+  const files: Record<string, string> = {}
+  for (const path of new Set(input.shownFiles)) {
+    const entry = byPath.get(path)
+    if (!entry) continue
+    const script = `viewer/files/${viewerEntries.length}.js`
+    files[path] = script
+    viewerEntries.push({
+      path: script,
+      source: { kind: 'script', path, of: entry.source },
+      sizeBytes: Math.ceil(entry.sizeBytes / 3) * 4 + path.length + 24,
+      isDeflated: false,
+    })
+  }
+  // `<` escaped: the JSON sits in a script and must never close it
+  const json = JSON.stringify({ ...input.data, files }).replace(/</g, '\\u003c')
+  const dataScript = `window.twinscapePackage(${json})\n`
+  viewerEntries.push(
+    {
+      path: 'viewer/data.js',
+      source: { kind: 'text', text: dataScript },
+      sizeBytes: Buffer.byteLength(dataScript),
+      isDeflated: true,
+    },
+    {
+      path: 'viewer/viewer.js',
+      source: { kind: 'file', path: input.viewerScript },
+      sizeBytes: viewerSize,
+      isDeflated: true,
+    },
+    {
+      path: 'index.html',
+      source: { kind: 'text', text: indexHtml },
+      sizeBytes: Buffer.byteLength(indexHtml),
+      isDeflated: true,
+    },
+  )
+  return viewerEntries
+}
+
+/** The page a person opens; the viewer fills in the name, the list and the status. */
+const indexHtml = `<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Twinscape</title>
+<style>
+  html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
+  body { display: grid; grid-template-columns: 1fr 16rem; grid-template-rows: auto 1fr; }
+  header { grid-column: 1 / 3; display: flex; gap: 1rem; align-items: baseline;
+    padding: 0.5rem 1rem; background: #14213d; color: #fff; }
+  header h1 { margin: 0; font-size: 1.1rem; }
+  #status { font-size: 0.9rem; opacity: 0.85; }
+  #scene { width: 100%; height: 100%; display: block; min-height: 0; }
+  aside { overflow: auto; border-left: 1px solid #ccd; padding: 0.5rem 1rem; }
+  aside ul { padding-left: 1.2rem; margin: 0; }
+  #watermark { position: fixed; left: 50%; top: 50%; transform: translate(-50%, -50%) rotate(-20deg);
+    font-size: 3rem; color: rgba(20, 33, 61, 0.25); pointer-events: none; white-space: nowrap; }
+</style>
+</head>
+<body>
+<header><h1 id="project-name"></h1><span id="status"></span></header>
+<canvas id="scene"></canvas>
+<aside><ul id="poi-list"></ul></aside>
+<div id="watermark" hidden></div>
+<script src="viewer/viewer.js"></script>
+</body>
+</html>
+`
