@@ -7,7 +7,8 @@
  */
 import type { WeatherStyle } from '../../engine/api/style-commands'
 import { Engine } from '../../engine/core/engine'
-import { benchStyle, runWeatherCases, type WeatherFramesConfig } from '../lib/weather-cases-page'
+import { defaultSceneStyle } from '../../engine/testing/default-scene-style'
+import { runWeatherCases, type WeatherFramesConfig } from '../lib/weather-cases-page'
 
 /** What the driver asks for. */
 export type CityStyleFramesConfig = WeatherFramesConfig
@@ -57,7 +58,8 @@ window.runCityStyleFramesBench = async (config) => {
   }
   const frames = await runWeatherCases(config, {
     name: 'city-style-frames',
-    applyStyle: (weather) => engine.run('city.setStyle', { style: benchStyle(weather, 'none') }),
+    applyStyle: (weather) =>
+      engine.run('city.setStyle', { style: defaultSceneStyle({ weather, ground: 'none' }) }),
     frame,
     afterCase: async (weather) => {
       await new Promise((resolve) => requestAnimationFrame(resolve))

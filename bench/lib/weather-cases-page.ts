@@ -1,12 +1,12 @@
 /**
  * The page side both weather-frames benchmarks share (bench/style-frames.ts for the building,
- * bench/city-style-frames.ts for the city): the SPEC default style with one weather, and the
- * timing loop over the three cases — `sunny` (no weather), `rain`, `snow` — whose order rotates
- * by round, each round a quiet round of timed frames. The scene-specific parts (how the style
+ * bench/city-style-frames.ts for the city): the timing loop over the three cases — `sunny` (no
+ * weather), `rain`, `snow` — whose order rotates by round, each round a quiet round of timed
+ * frames. The scene-specific parts (how the style
  * is applied, how one frame is moved, drawn and read back, what is recorded after a case) come
  * from the page.
  */
-import type { GroundStyle, SceneStyle, WeatherStyle } from '../../engine/api/style-commands'
+import type { WeatherStyle } from '../../engine/api/style-commands'
 import { quietRound } from './page-rounds'
 import type { WeatherFramesConfig } from './weather-frames'
 
@@ -14,27 +14,6 @@ export type { WeatherFramesConfig }
 
 /** The cases, in their first round's order. */
 export const weatherCases: readonly WeatherStyle[] = ['sunny', 'rain', 'snow']
-
-/** The SPEC §9 default style with `weather`, over `ground`. */
-export function benchStyle(weather: WeatherStyle, ground: GroundStyle): SceneStyle {
-  return {
-    sky: 1,
-    weather,
-    ground,
-    fog: { isOn: false, color: { r: 200, g: 208, b: 216, a: 1 }, density: 0.3 },
-    ambientLight: { color: { r: 0x21, g: 0x21, b: 0x21, a: 1 } },
-    directionalLight: { color: { r: 0xff, g: 0xbe, b: 0x37, a: 1 }, intensity: 0.5 },
-    hemisphereLight: {
-      skyColor: { r: 0x70, g: 0x9f, b: 0xcd, a: 1 },
-      groundColor: { r: 0x4d, g: 0x4b, b: 0x46, a: 1 },
-      intensity: 0.6,
-    },
-    visualDistance: { min: 1, max: 1e7 },
-    mouseSpeed: 1,
-    zoomFactors: { min: 1, max: 1 },
-    wheelScale: 1,
-  }
-}
 
 /** How a page draws its scene for {@link runWeatherCases}. */
 export interface WeatherScene {

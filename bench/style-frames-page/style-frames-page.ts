@@ -8,7 +8,8 @@
 import type { WeatherStyle } from '../../engine/api/style-commands'
 import { Engine } from '../../engine/core/engine'
 import { boxSbm } from '../../engine/building/testing/box-sbm'
-import { benchStyle, runWeatherCases, type WeatherFramesConfig } from '../lib/weather-cases-page'
+import { defaultSceneStyle } from '../../engine/testing/default-scene-style'
+import { runWeatherCases, type WeatherFramesConfig } from '../lib/weather-cases-page'
 
 /** What the driver asks for. */
 export type StyleFramesConfig = WeatherFramesConfig
@@ -87,7 +88,9 @@ window.runStyleFramesBench = async (config) => {
   const frames = await runWeatherCases(config, {
     name: 'style-frames',
     applyStyle: (weather) =>
-      engine.run('building.setStyle', { style: benchStyle(weather, 'grassland') }),
+      engine.run('building.setStyle', {
+        style: defaultSceneStyle({ weather, ground: 'grassland' }),
+      }),
     frame: async (step) => {
       const angle = (step / config.framesPerRound) * Math.PI * 2
       await engine.run('building.setCamera', {

@@ -3,6 +3,7 @@ import fjkHausUrl from '../../../shared/data/indoorgml/FJK-Haus_IndoorGML_withEX
 import twoStoreyGmlUrl from '../../workers/indoor-route/fixtures/two-storey.gml?url'
 import type { BuildingSceneDescription } from '../api/building-snapshot'
 import { Engine } from '../core/engine'
+import { defaultSceneStyle } from '../testing/default-scene-style'
 import { networkToScene } from './gml-placement'
 
 /**
@@ -131,24 +132,7 @@ describe('GML paths in the building scene', () => {
     expect(engine.getSnapshot().building.gml.routeColor).toEqual({ r: 255, g: 59, b: 48, a: 1 })
     await expect.poll(() => pixelsNear([255, 59, 48])).toBeGreaterThan(50)
 
-    const style = {
-      sky: 1,
-      weather: 'sunny',
-      ground: 'none',
-      fog: { isOn: false, color: { r: 0, g: 0, b: 0, a: 1 }, density: 0 },
-      ambientLight: { color: { r: 33, g: 33, b: 33, a: 1 } },
-      directionalLight: { color: { r: 255, g: 190, b: 55, a: 1 }, intensity: 0.5 },
-      hemisphereLight: {
-        skyColor: { r: 112, g: 159, b: 205, a: 1 },
-        groundColor: { r: 77, g: 75, b: 70, a: 1 },
-        intensity: 0.6,
-      },
-      visualDistance: { min: 1, max: 1e7 },
-      mouseSpeed: 1,
-      zoomFactors: { min: 1, max: 1 },
-      wheelScale: 1,
-      pathColor: { r: 20, g: 200, b: 60, a: 1 },
-    } as const
+    const style = defaultSceneStyle({ pathColor: { r: 20, g: 200, b: 60, a: 1 } })
     await engine.run('building.setStyle', { style })
     await expect
       .poll(() => engine.getSnapshot().building.gml.routeColor)

@@ -4,6 +4,7 @@ import { EngineError } from '../../api/errors'
 import type { SceneStyle } from '../../api/style-commands'
 import { Engine } from '../../core/engine'
 import { boxSbm } from '../testing/box-sbm'
+import { defaultSceneStyle } from '../../testing/default-scene-style'
 
 /**
  * The style of the building scene in real Chromium (WebGL2 on SwiftShader): the sky, ground,
@@ -50,28 +51,6 @@ function slabDescription(): BuildingSceneDescription {
 
 const white = { r: 255, g: 255, b: 255, a: 1 }
 
-/** SPEC §9 defaults, as the UI maps the server's default setting. */
-function defaultStyle(overrides: Partial<SceneStyle> = {}): SceneStyle {
-  return {
-    sky: 1,
-    weather: 'sunny',
-    ground: 'none',
-    fog: { isOn: false, color: { r: 200, g: 208, b: 216, a: 1 }, density: 0.3 },
-    ambientLight: { color: { r: 0x21, g: 0x21, b: 0x21, a: 1 } },
-    directionalLight: { color: { r: 0xff, g: 0xbe, b: 0x37, a: 1 }, intensity: 0.5 },
-    hemisphereLight: {
-      skyColor: { r: 0x70, g: 0x9f, b: 0xcd, a: 1 },
-      groundColor: { r: 0x4d, g: 0x4b, b: 0x46, a: 1 },
-      intensity: 0.6,
-    },
-    visualDistance: { min: 1, max: 1e7 },
-    mouseSpeed: 1,
-    zoomFactors: { min: 1, max: 1 },
-    wheelScale: 1,
-    ...overrides,
-  }
-}
-
 const brightness = (rgb: readonly number[]) => rgb[0]! + rgb[1]! + rgb[2]!
 const distance = (a: readonly number[], b: readonly number[]) =>
   Math.abs(a[0]! - b[0]!) + Math.abs(a[1]! - b[1]!) + Math.abs(a[2]! - b[2]!)
@@ -84,7 +63,7 @@ describe('building style', () => {
     const neutral = (await engine.run('building.sampleStylePixels')).topRgb
     const tops: Array<readonly number[]> = []
     for (const sky of [1, 2, 3, 4] as const) {
-      await engine.run('building.setStyle', { style: defaultStyle({ sky }) })
+      await engine.run('building.setStyle', { style: defaultSceneStyle({ sky }) })
       tops.push((await engine.run('building.sampleStylePixels')).topRgb)
     }
     const [sunny, , night, rainy] = tops as [number[], number[], number[], number[]]
@@ -107,7 +86,7 @@ describe('building style', () => {
     expect((await engine.run('building.sampleStylePixels')).topRgb).toEqual(neutral)
     await expect.poll(() => engine.getSnapshot().building.style.style).toBeNull()
     // the pixel count that tells a drawn building from a blank canvas ignores the sky
-    await engine.run('building.setStyle', { style: defaultStyle({ sky: 3 }) })
+    await engine.run('building.setStyle', { style: defaultSceneStyle({ sky: 3 }) })
     const counted = await engine.run('building.countDrawnPixels')
     expect(counted.drawnPixelCount).toBeLessThan(counted.totalPixelCount * 0.9)
   })
@@ -117,11 +96,11 @@ describe('building style', () => {
     await engine.run('building.open', { description: slabDescription() })
     // looking down past the slab: the bottom of the frame is ground (or the sky below the horizon)
     await engine.run('building.setCamera', { position: [0, 12, 40], target: [0, 0, 12] })
-    await engine.run('building.setStyle', { style: defaultStyle() })
+    await engine.run('building.setStyle', { style: defaultSceneStyle() })
     const bare = (await engine.run('building.sampleStylePixels')).bottomRgb
     const grounds: Array<readonly number[]> = []
     for (const ground of ['grassland', 'stoneGravel', 'ashBlackGravel'] as const) {
-      await engine.run('building.setStyle', { style: defaultStyle({ ground }) })
+      await engine.run('building.setStyle', { style: defaultSceneStyle({ ground }) })
       grounds.push((await engine.run('building.sampleStylePixels')).bottomRgb)
     }
     const [grass, stone, ash] = grounds as [number[], number[], number[]]
@@ -134,11 +113,11 @@ describe('building style', () => {
     const engine = startEngine()
     await engine.run('building.open', { description: slabDescription() })
     await engine.run('building.setCamera', { position: [20, 6, 20], target: [0, 2, 0] })
-    await engine.run('building.setStyle', { style: defaultStyle() })
+    await engine.run('building.setStyle', { style: defaultSceneStyle() })
     await engine.run('building.sampleStylePixels')
     await expect.poll(() => engine.getSnapshot().building.render?.drawCalls ?? 0).toBeGreaterThan(1)
     const dryCalls = engine.getSnapshot().building.render!.drawCalls
-    await engine.run('building.setStyle', { style: defaultStyle({ weather: 'rain' }) })
+    await engine.run('building.setStyle', { style: defaultSceneStyle({ weather: 'rain' }) })
     await expect.poll(() => engine.getSnapshot().building.style.isAnimating).toBe(true)
     expect(engine.getSnapshot().building.style.particleCount).toBeGreaterThan(1000)
     const before = engine.getSnapshot().building.render!.renderCount
@@ -146,9 +125,9 @@ describe('building style', () => {
       .poll(() => engine.getSnapshot().building.render!.renderCount, { timeout: 10_000 })
       .toBeGreaterThan(before + 3)
     expect(engine.getSnapshot().building.render!.drawCalls).toBe(dryCalls + 1)
-    await engine.run('building.setStyle', { style: defaultStyle({ weather: 'snow' }) })
+    await engine.run('building.setStyle', { style: defaultSceneStyle({ weather: 'snow' }) })
     await expect.poll(() => engine.getSnapshot().building.style.particleCount).toBeGreaterThan(1000)
-    await engine.run('building.setStyle', { style: defaultStyle({ weather: 'sunny' }) })
+    await engine.run('building.setStyle', { style: defaultSceneStyle({ weather: 'sunny' }) })
     await expect
       .poll(() => engine.getSnapshot().building.style)
       .toMatchObject({ isAnimating: false, particleCount: 0 })
@@ -164,7 +143,7 @@ describe('building style', () => {
     await engine.run('building.open', { description: slabDescription() })
     await engine.run('building.setCamera', { position: [12, 6, 12], target: [0, 2.4, 0] })
     const lit = async (overrides: Partial<SceneStyle>) => {
-      await engine.run('building.setStyle', { style: defaultStyle(overrides) })
+      await engine.run('building.setStyle', { style: defaultSceneStyle(overrides) })
       return (await engine.run('building.sampleStylePixels')).centreRgb
     }
     const plain = await lit({})
@@ -189,7 +168,7 @@ describe('building style', () => {
     const engine = startEngine()
     await engine.run('building.open', { description: slabDescription() })
     await engine.run('building.setStyle', {
-      style: defaultStyle({
+      style: defaultSceneStyle({
         visualDistance: { min: 5, max: 200 },
         zoomFactors: { min: 0.5, max: 2 },
         wheelScale: 2.5,
@@ -207,10 +186,10 @@ describe('building style', () => {
     await expect.poll(() => engine.getSnapshot().building.style.style).not.toBeNull()
     const applied = engine.getSnapshot().building.style.style
     for (const bad of [
-      defaultStyle({ ambientLight: { color: { r: 256, g: 0, b: 0, a: 1 } } }),
-      defaultStyle({ ambientLight: { color: { r: 0, g: 0, b: 0, a: 1.2 } } }),
-      defaultStyle({ sky: 5 as 1 }),
-      defaultStyle({ visualDistance: { min: 10, max: 1 } }),
+      defaultSceneStyle({ ambientLight: { color: { r: 256, g: 0, b: 0, a: 1 } } }),
+      defaultSceneStyle({ ambientLight: { color: { r: 0, g: 0, b: 0, a: 1.2 } } }),
+      defaultSceneStyle({ sky: 5 as 1 }),
+      defaultSceneStyle({ visualDistance: { min: 10, max: 1 } }),
     ]) {
       const failure = await engine.run('building.setStyle', { style: bad }).catch((error) => error)
       expect(failure).toBeInstanceOf(EngineError)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { EngineError } from '../../api/errors'
-import type { SceneStyle } from '../../api/style-commands'
 import type { Engine } from '../../core/engine'
 import { cityTestPage } from '../testing/city-test-page'
 import { mapPixels } from '../testing/map-pixels'
+import { defaultSceneStyle } from '../../testing/default-scene-style'
 
 /**
  * The city's style as the app draws it in Chromium (SwiftShader): MapLibre's sky and fog over
@@ -20,27 +20,6 @@ const landStyle = (color: string) => ({
 })
 
 const { createContainer, createEngine, city } = cityTestPage()
-
-function sceneStyle(overrides: Partial<SceneStyle> = {}): SceneStyle {
-  return {
-    sky: 1,
-    weather: 'sunny',
-    ground: 'none',
-    fog: { isOn: false, color: { r: 200, g: 208, b: 216, a: 1 }, density: 0.3 },
-    ambientLight: { color: { r: 0x21, g: 0x21, b: 0x21, a: 1 } },
-    directionalLight: { color: { r: 0xff, g: 0xbe, b: 0x37, a: 1 }, intensity: 0.5 },
-    hemisphereLight: {
-      skyColor: { r: 0x70, g: 0x9f, b: 0xcd, a: 1 },
-      groundColor: { r: 0x4d, g: 0x4b, b: 0x46, a: 1 },
-      intensity: 0.6,
-    },
-    visualDistance: { min: 1, max: 1e7 },
-    mouseSpeed: 1,
-    zoomFactors: { min: 1, max: 1 },
-    wheelScale: 1,
-    ...overrides,
-  }
-}
 
 async function openCity(engine: Engine, { withTiles = false, pitch = 0 } = {}) {
   const container = createContainer()
@@ -98,7 +77,7 @@ describe('city style', () => {
     const engine = createEngine()
     const container = await openCity(engine, { pitch: 80 })
 
-    await engine.run('city.setStyle', { style: sceneStyle({ sky: 1 }) })
+    await engine.run('city.setStyle', { style: defaultSceneStyle({ sky: 1 }) })
     await expect.poll(() => city(engine).style.style?.sky).toBe(1)
     const sunny = await engine.run('city.sampleStylePixels')
     expect(isBlue(sunny.topRgb)).toBe(true)
@@ -114,7 +93,7 @@ describe('city style', () => {
       })
       .toBe(true)
 
-    await engine.run('city.setStyle', { style: sceneStyle({ sky: 3 }) })
+    await engine.run('city.setStyle', { style: defaultSceneStyle({ sky: 3 }) })
     // MapLibre eases the sky over a few frames
     await expect
       .poll(async () => brightness((await engine.run('city.sampleStylePixels')).topRgb), {
@@ -137,12 +116,12 @@ describe('city style', () => {
     const container = await openCity(engine, { pitch: 80 })
     const fog = { r: 230, g: 40, b: 200, a: 1 }
     await engine.run('city.setStyle', {
-      style: sceneStyle({ fog: { isOn: false, color: fog, density: 1 } }),
+      style: defaultSceneStyle({ fog: { isOn: false, color: fog, density: 1 } }),
     })
     await engine.run('city.sampleStylePixels')
     expect(magentaPixels(container)).toBe(0)
     await engine.run('city.setStyle', {
-      style: sceneStyle({ fog: { isOn: true, color: fog, density: 1 } }),
+      style: defaultSceneStyle({ fog: { isOn: true, color: fog, density: 1 } }),
     })
     await expect
       .poll(
@@ -163,7 +142,7 @@ describe('city style', () => {
 
     // only a red sun: every lit face is red
     await engine.run('city.setStyle', {
-      style: sceneStyle({
+      style: defaultSceneStyle({
         ambientLight: { color: { r: 0, g: 0, b: 0, a: 1 } },
         directionalLight: { color: { r: 255, g: 0, b: 0, a: 1 }, intensity: 1 },
         hemisphereLight: {
@@ -179,7 +158,7 @@ describe('city style', () => {
   it('animates rain and snow while they fall, and refuses a malformed style without changing anything', async () => {
     const engine = createEngine()
     await openCity(engine)
-    await engine.run('city.setStyle', { style: sceneStyle({ weather: 'rain' }) })
+    await engine.run('city.setStyle', { style: defaultSceneStyle({ weather: 'rain' }) })
     await expect
       .poll(() => city(engine).style)
       .toMatchObject({ isAnimating: true, particleCount: 5000 })
@@ -189,21 +168,24 @@ describe('city style', () => {
       .poll(() => city(engine).frameStats.renderedFrameCount, { timeout: 10_000 })
       .toBeGreaterThan(framesBefore + 10)
 
-    await engine.run('city.setStyle', { style: sceneStyle({ weather: 'snow' }) })
+    await engine.run('city.setStyle', { style: defaultSceneStyle({ weather: 'snow' }) })
     await expect
       .poll(() => city(engine).style)
       .toMatchObject({ isAnimating: true, particleCount: 3000 })
 
     const error = await engine
       .run('city.setStyle', {
-        style: sceneStyle({ sky: 7 as 1, ambientLight: { color: { r: 300, g: 0, b: 0, a: 1 } } }),
+        style: defaultSceneStyle({
+          sky: 7 as 1,
+          ambientLight: { color: { r: 300, g: 0, b: 0, a: 1 } },
+        }),
       })
       .catch((failure: unknown) => failure)
     expect(error).toBeInstanceOf(EngineError)
     expect((error as EngineError).code).toBe('engine.invalidArgument')
     await expect.poll(() => city(engine).style.style?.weather).toBe('snow')
 
-    await engine.run('city.setStyle', { style: sceneStyle() })
+    await engine.run('city.setStyle', { style: defaultSceneStyle() })
     await expect
       .poll(() => city(engine).style)
       .toMatchObject({ isAnimating: false, particleCount: 0 })
@@ -214,7 +196,7 @@ describe('city style', () => {
     const container = createContainer()
     await engine.run('city.attachContainer', { container })
     await engine.run('city.setStyle', {
-      style: sceneStyle({ sky: 2, zoomFactors: { min: 0.5, max: 2 }, wheelScale: 1.5 }),
+      style: defaultSceneStyle({ sky: 2, zoomFactors: { min: 0.5, max: 2 }, wheelScale: 1.5 }),
     })
     await engine.run('city.open', {
       projectId: 'later',
