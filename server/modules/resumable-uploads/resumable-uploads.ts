@@ -98,6 +98,33 @@ const kindOfStatus: Record<number, ErrorKind> = {
   460: 'validation',
 }
 
+/**
+ * Why a request is not a well-formed tus request, checked before tus sees it: tus answers a
+ * missing `Tus-Resumable` or a malformed header with plain text, outside `onResponseError`,
+ * and every /web/ refusal is an envelope. Null when tus may take it.
+ */
+function notTusReason(request: IncomingMessage): string | null {
+  if (request.method === 'OPTIONS') return null
+  const { headers } = request
+  if (headers['tus-resumable'] !== '1.0.0') {
+    return 'This address takes tus 1.0.0 uploads only (the Tus-Resumable header is missing or names another version).'
+  }
+  for (const name of ['upload-length', 'upload-offset'] as const) {
+    const value = headers[name]
+    if (value !== undefined && !/^\d{1,16}$/.test(String(value))) {
+      return `The ${name} header must be a whole number of bytes.`
+    }
+  }
+  const deferLength = headers['upload-defer-length']
+  if (deferLength !== undefined && deferLength !== '1') {
+    return 'The upload-defer-length header may only be 1.'
+  }
+  if (request.method === 'PATCH' && headers['content-type'] !== 'application/offset+octet-stream') {
+    return 'A tus PATCH carries application/offset+octet-stream.'
+  }
+  return null
+}
+
 /** A tus refusal as the `{ code, message, datum }` envelope of the /web/ API. */
 function envelopeBodyOf(statusCode: number, text: string, maxSizeBytes: number): string {
   const kind = kindOfStatus[statusCode] ?? 'internal'
@@ -254,7 +281,21 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
   })
 
   return {
-    handle: (raw, response) => tus.handle(raw, response),
+    async handle(raw, response) {
+      const reason = notTusReason(raw)
+      if (reason === null) return tus.handle(raw, response)
+      const body = envelopeBodyOf(400, reason, maxSizeBytes)
+      response.writeHead(400, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'tus-resumable': '1.0.0',
+        // the body was not read: the connection cannot carry another request
+        ...(raw.headers['content-length'] || raw.headers['transfer-encoding']
+          ? { connection: 'close' }
+          : {}),
+      })
+      response.end(body)
+    },
     bindUser(raw, userId) {
       usersOfRequests.set(raw, userId)
     },

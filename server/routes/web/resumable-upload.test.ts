@@ -232,6 +232,32 @@ describe('resumable uploads (tus 1.0 at /web/upload/resumable)', () => {
     expect(await readdir(testApp.config.resumableDir).catch(() => [])).toEqual([])
   })
 
+  it('answers a request that is not tus (no Tus-Resumable, a malformed header) with an envelope', async () => {
+    const noVersion = await app.inject({
+      method: 'POST',
+      url: '/web/upload/resumable',
+      headers: { token, 'upload-length': '10', 'upload-metadata': metadataHeader({}) },
+    })
+    expect(noVersion.statusCode).toBe(400)
+    expect(noVersion.json()).toMatchObject({ code: '1000' })
+    expect(noVersion.body).toContain('Tus-Resumable')
+    const badLength = await app.inject({
+      method: 'POST',
+      url: '/web/upload/resumable',
+      headers: { ...tus, token, 'upload-length': 'ten' },
+    })
+    expect(badLength.statusCode).toBe(400)
+    expect(badLength.json()).toMatchObject({ code: '1000' })
+    const unknown = await app.inject({
+      method: 'DELETE',
+      url: '/web/upload/resumable',
+      headers: { ...tus, token },
+    })
+    expect(unknown.statusCode).toBeGreaterThanOrEqual(400)
+    expect(unknown.json()).toHaveProperty('code')
+    expect(await readdir(testApp.config.resumableDir).catch(() => [])).toEqual([])
+  })
+
   it('refuses creation without a file name or with an unknown purpose', async () => {
     const noName = await createUpload(app, token, 10, { purpose: 'model' })
     expect(noName.statusCode).toBe(400)
