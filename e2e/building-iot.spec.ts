@@ -9,7 +9,13 @@ import {
   oneFloorBoxBuilding,
 } from './support/building'
 import { decodePng } from './support/png-pixels'
-import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
+import {
+  chooseEnglish,
+  createEditor,
+  postApi,
+  signInThroughPage,
+  toastMessage,
+} from './project-helpers'
 
 /**
  * Issue 17 in the building editor, in Korean, on the production build and the real server: a
@@ -273,4 +279,25 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
       timeout: 30_000,
     })
     .toBeGreaterThan(40)
+
+  // ---- 방문 → 기능 확장: a simulated fault goes through the same alarm path
+  await page.getByRole('link', { name: '방문', exact: true }).click()
+  await page.getByRole('link', { name: '기능 확장' }).click()
+  const simulator = page.getByRole('region', { name: '경보 시뮬레이션' })
+  await simulator.getByRole('combobox', { name: '장치' }).click()
+  await page.getByRole('option', { name: '로비 센서' }).click()
+  await simulator.getByRole('combobox', { name: '경보' }).click()
+  await page.getByRole('option', { name: '고장' }).click()
+  await simulator.getByRole('button', { name: '경보 발생' }).click()
+  await expect(toastMessage(page, /^경보가 발생했습니다\./)).toBeVisible()
+  await expect
+    .poll(async () => (await buildingSnapshot(page)).poiStatuses.alarmPoiIds)
+    .toEqual([made.datum.id])
+  const raised = await postApi<{ list: { state: string; code: number }[] }>(
+    request,
+    'alarmrecord/find',
+    { projectid: projectId, state: 'active' },
+    token,
+  )
+  expect(raised.datum.list).toMatchObject([{ state: 'active', code: 11 }])
 })

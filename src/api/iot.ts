@@ -90,6 +90,14 @@ export async function findAlarms(
   return (await api.call(iotRoutes.findAlarms, body)).datum
 }
 
+/**
+ * `POST /web/alarmrecord/add`: raises `code` for a device as if it had reported it (the visit
+ * tools' "simulate alarm"); the alarm then arrives through the live stream like a real one.
+ */
+export async function simulateAlarm(deviceId: string, code: number): Promise<Alarm> {
+  return (await api.call(iotRoutes.addAlarm, { device_id: deviceId, code })).datum
+}
+
 /** `POST /web/alarmrecord/update`: acknowledges or clears an alarm. */
 export async function updateAlarm(id: string, state: 'acknowledged' | 'cleared'): Promise<Alarm> {
   return (await api.call(iotRoutes.updateAlarm, { id, state })).datum
