@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import { enableTestApi, startSignedIn } from './support/accounts'
 import { citySnapshot, createCityProject, enterCityProject, openCityModule } from './support/city'
-import { createEditor, postApi, chooseEnglish } from './project-helpers'
+import { chooseEnglish, createEditor, postApi, toastMessage } from './project-helpers'
 
 /**
  * Issue 19 in the city as a user meets it: a new editor tilts the map until the sky shows,
@@ -132,7 +132,7 @@ test('a user styles the city: the sky, weather and light are drawn on the map an
   )
   await page.getByRole('tab', { name: 'Other setting' }).click()
   await chooseOption(page, 'Sky', 'Sunny sky')
-  await expect(page.getByText(/Failed to update the sky\./)).toBeVisible({ timeout: 15_000 })
+  await expect(toastMessage(page, /^Failed to update the sky\./)).toBeVisible({ timeout: 15_000 })
   await expect.poll(async () => (await citySnapshot(page)).style.style?.sky).toBe(3)
   await expect(page.getByRole('combobox', { name: 'Sky' })).toHaveText('Milky way')
   await expect.poll(async () => brightness(await skyColour(page))).toBeLessThan(150)
