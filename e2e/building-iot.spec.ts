@@ -257,7 +257,7 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
   await expect(alarm).toContainText('확인됨')
   await expect(alarm).toContainText(`${account.name} 님이 확인`)
   await alarm.getByRole('button', { name: '경보 해제' }).click()
-  await expect(page.getByText('경보를 해제했습니다.')).toBeVisible()
+  await expect(toastMessage(page, '경보를 해제했습니다.')).toBeVisible()
   // the open list no longer has it; the server recorded who cleared it
   await expect(alarms.getByTestId('iot-alarm')).toHaveCount(0)
   const cleared = await postApi<{ list: { state: string; cleared_by: string }[] }>(
