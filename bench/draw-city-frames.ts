@@ -12,33 +12,17 @@ import type {
   DrawBenchConfig,
   DrawBenchSample,
 } from './draw-city/page/draw-city-bench-protocol'
-import { buildBenchPage, openBenchPage } from './lib/bench-page'
-import { launchBenchBrowser } from './lib/browser'
-import { QuietRounds } from './lib/quiet-rounds'
-import { startStaticServer } from './lib/static-server'
-import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
+import { runCityFrameCases, summariseCityFrames } from './lib/city-frame-cases'
+import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 
 /** Issue 18 goal. */
 export const drawCityGoals = { medianVsWithoutAtMost: 1.2 }
 
 const cases: DrawBenchCase[] = ['with-drawings', 'without-drawings']
-const pageRoot = fileURLToPath(new URL('./draw-city/page/', import.meta.url))
-const outDir = fileURLToPath(new URL('../dist/bench-draw-city/', import.meta.url))
 
 function summarise(samples: DrawBenchSample[]) {
   return {
-    frameTimeMedian: measure(
-      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.5)),
-      'ms',
-    ),
-    frameTimeP95: measure(
-      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.95)),
-      'ms',
-    ),
-    setup: measure(
-      samples.map((sample) => sample.setupMs),
-      'ms',
-    ),
+    ...summariseCityFrames(samples),
     visibleShapes: measure(
       samples.map((sample) => sample.visibleShapeCount),
       'shapes',
@@ -53,13 +37,6 @@ export async function runDrawCityFramesBench(
   const log = options.log ?? console.log
   const rounds = options.rounds ?? 3
   const startedAtMs = performance.now()
-  log('draw-city-frames: building the bench page (vite, production)…')
-  await buildBenchPage(pageRoot, 'draw-city.html', outDir)
-  const server = await startStaticServer(outDir)
-  const browser = await launchBenchBrowser({ isFrameRateLimited: true })
-  const chromiumVersion = browser.version()
-  const samples: DrawBenchSample[] = []
-  const quiet = new QuietRounds()
   const viewport = { width: 960, height: 600 }
   const settings = {
     center: { lng: 126.978, lat: 37.5665 },
@@ -70,38 +47,29 @@ export async function runDrawCityFramesBench(
     zoom: 14.5,
     pitchDegrees: 45,
   }
-  try {
-    for (let round = 0; round <= rounds; round++) {
-      const isWarmUp = round === 0
-      const order = cases.map((_, index) => cases[(index + round) % cases.length]!)
-      for (const benchCase of order) {
-        const context = await browser.newContext({ viewport })
-        const page = await openBenchPage(context, {
-          url: `${server.origin}/draw-city.html`,
-          entry: 'runDrawCityBench',
-          logPrefix: `draw-city-frames: ${benchCase}`,
-          log,
-        })
-        const config: DrawBenchConfig = {
-          benchCase,
-          ...settings,
-          pathDurationMs: isWarmUp ? 2_000 : 8_000,
-        }
-        const sample = await page.evaluate(
-          (pageConfig) => window.runDrawCityBench(pageConfig),
-          config,
-        )
-        await context.close()
-        log(
-          `draw-city-frames: ${isWarmUp ? 'warm-up' : `round ${round}`} ${benchCase}: median ${percentile(sample.frameIntervalsMs, 0.5).toFixed(1)} ms, p95 ${percentile(sample.frameIntervalsMs, 0.95).toFixed(1)} ms, setup ${sample.setupMs.toFixed(0)} ms, shapes ${sample.visibleShapeCount}`,
-        )
-        if (!isWarmUp) samples.push(sample)
-      }
-    }
-  } finally {
-    await browser.close()
-    await server.close()
-  }
+  const { samples, chromiumVersion, quiet } = await runCityFrameCases<
+    DrawBenchCase,
+    DrawBenchConfig,
+    DrawBenchSample
+  >({
+    name: 'draw-city-frames',
+    page: {
+      root: fileURLToPath(new URL('./draw-city/page/', import.meta.url)),
+      html: 'draw-city.html',
+      outDir: fileURLToPath(new URL('../dist/bench-draw-city/', import.meta.url)),
+    },
+    entry: 'runDrawCityBench',
+    cases,
+    rounds,
+    viewport,
+    configOf: (benchCase, isWarmUp) => ({
+      benchCase,
+      ...settings,
+      pathDurationMs: isWarmUp ? 2_000 : 8_000,
+    }),
+    describe: (sample) => `shapes ${sample.visibleShapeCount}`,
+    log,
+  })
   const byCase = (benchCase: DrawBenchCase) =>
     summarise(samples.filter((sample) => sample.benchCase === benchCase))
   const withDrawings = byCase('with-drawings')

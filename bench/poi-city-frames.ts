@@ -9,10 +9,7 @@
  * Standalone: `npx tsx bench/poi-city-frames.ts`; writes bench/results/poi-city-frames.json.
  */
 import { fileURLToPath } from 'node:url'
-import { buildBenchPage, openBenchPage } from './lib/bench-page'
-import { launchBenchBrowser } from './lib/browser'
-import { QuietRounds } from './lib/quiet-rounds'
-import { startStaticServer } from './lib/static-server'
+import { runCityFrameCases, summariseCityFrames } from './lib/city-frame-cases'
 import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 import type {
   PoiBenchCase,
@@ -45,19 +42,12 @@ const pickPoses: PoiCameraPose[] = [
 ]
 
 const cases: PoiBenchCase[] = ['ours-pois', 'ours-no-pois', 'anchor-deck-icon-text']
-const pageRoot = fileURLToPath(new URL('./poi-city/page/', import.meta.url))
-const outDir = fileURLToPath(new URL('../dist/bench-poi-city/', import.meta.url))
 
 function summarise(samples: PoiBenchSample[]) {
+  const { frameTimeMedian, frameTimeP95, setup } = summariseCityFrames(samples)
   return {
-    frameTimeMedian: measure(
-      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.5)),
-      'ms',
-    ),
-    frameTimeP95: measure(
-      samples.map((sample) => percentile(sample.frameIntervalsMs, 0.95)),
-      'ms',
-    ),
+    frameTimeMedian,
+    frameTimeP95,
     // The path's duration over the frames drawn: what a person sees as the frame rate.
     frameTimeMean: measure(
       samples.map(
@@ -71,10 +61,7 @@ function summarise(samples: PoiBenchSample[]) {
       samples.map((sample) => sample.frameIntervalsMs.length),
       'frames',
     ),
-    setup: measure(
-      samples.map((sample) => sample.setupMs),
-      'ms',
-    ),
+    setup,
     drawnMarkersAtEnd: measure(
       samples.map((sample) => sample.drawnCount),
       'markers + clusters',
@@ -95,55 +82,38 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
   const rounds = options.rounds ?? 3
   const poiCount = options.poiCount ?? 100_000
   const startedAtMs = performance.now()
-  log('poi-city-frames: building the bench page (vite, production)…')
-  await buildBenchPage(pageRoot, 'poi-city.html', outDir)
-  const server = await startStaticServer(outDir)
-  const browser = await launchBenchBrowser({ isFrameRateLimited: true })
-  const chromiumVersion = browser.version()
-  const samples: PoiBenchSample[] = []
-  const quiet = new QuietRounds()
   const viewport = { width: 960, height: 600 }
-  try {
-    for (let round = 0; round <= rounds; round++) {
-      const isWarmUp = round === 0
-      const order = cases.map((_, index) => cases[(index + round) % cases.length]!)
-      for (const benchCase of order) {
-        const context = await browser.newContext({ viewport })
-        const page = await openBenchPage(context, {
-          url: `${server.origin}/poi-city.html`,
-          entry: 'runPoiCityBench',
-          logPrefix: `poi-city-frames: ${benchCase}`,
-          log,
-        })
-        const config: PoiBenchConfig = {
-          benchCase,
-          center: { lng: 126.978, lat: 37.5665 },
-          viewport,
-          poiCount,
-          share3d: 0.1,
-          spreadMeters: 2_000,
-          path: poiCityPath,
-          pathDurationMs: isWarmUp ? 2_000 : 8_000,
-          pickPoses,
-          picksPerPose: isWarmUp ? 5 : 100,
-        }
-        const sample = await page.evaluate(
-          (pageConfig) => window.runPoiCityBench(pageConfig),
-          config,
-        )
-        await context.close()
-        const median = percentile(sample.frameIntervalsMs, 0.5)
-        const p95 = percentile(sample.frameIntervalsMs, 0.95)
-        log(
-          `poi-city-frames: ${isWarmUp ? 'warm-up' : `round ${round}`} ${benchCase}: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, setup ${sample.setupMs.toFixed(0)} ms, drawn ${sample.drawnCount}${sample.pickDurationsMs.length ? `, pick p99 ${percentile(sample.pickDurationsMs, 0.99).toFixed(2)} ms (${sample.pickHits}/${sample.pickDurationsMs.length} hits)` : ''}`,
-        )
-        if (!isWarmUp) samples.push(sample)
-      }
-    }
-  } finally {
-    await browser.close()
-    await server.close()
-  }
+  const { samples, chromiumVersion, quiet } = await runCityFrameCases<
+    PoiBenchCase,
+    PoiBenchConfig,
+    PoiBenchSample
+  >({
+    name: 'poi-city-frames',
+    page: {
+      root: fileURLToPath(new URL('./poi-city/page/', import.meta.url)),
+      html: 'poi-city.html',
+      outDir: fileURLToPath(new URL('../dist/bench-poi-city/', import.meta.url)),
+    },
+    entry: 'runPoiCityBench',
+    cases,
+    rounds,
+    viewport,
+    configOf: (benchCase, isWarmUp) => ({
+      benchCase,
+      center: { lng: 126.978, lat: 37.5665 },
+      viewport,
+      poiCount,
+      share3d: 0.1,
+      spreadMeters: 2_000,
+      path: poiCityPath,
+      pathDurationMs: isWarmUp ? 2_000 : 8_000,
+      pickPoses,
+      picksPerPose: isWarmUp ? 5 : 100,
+    }),
+    describe: (sample) =>
+      `drawn ${sample.drawnCount}${sample.pickDurationsMs.length ? `, pick p99 ${percentile(sample.pickDurationsMs, 0.99).toFixed(2)} ms (${sample.pickHits}/${sample.pickDurationsMs.length} hits)` : ''}`,
+    log,
+  })
 
   const byCase = (benchCase: PoiBenchCase) =>
     summarise(samples.filter((sample) => sample.benchCase === benchCase))

@@ -514,6 +514,15 @@ export const serverMessages = {
   'poi.sourceNotFound': 'The POI to copy is not a POI of this project.',
   'poi.distanceOrder': 'The minimum view distance must not exceed the maximum.',
   'poi.templateNotUsable': 'This template does not exist or is not yours.',
+  // texts of the seeded project cases (server/modules/projects/project-cases.ts), answered as
+  // `name_key`, `description_key` and `detailedaddress_key` while a case keeps its seeded text
+  'case.dragon.name': 'Dragon tileset (3D Tiles)',
+  'case.dragon.description': 'A georeferenced 3D Tiles 1.0 tileset with two levels of detail.',
+  'case.dragon.address': 'Exton, Pennsylvania, United States',
+  'case.house.name': 'House (SBM building)',
+  'case.house.description':
+    'A one-floor house model converted to SBM, with its building structure.',
+  'case.house.address': 'Seoul, South Korea',
   // names of the seeded library (server/modules/templates/library-names.ts): the server answers
   // these ids as `name_key`, so a seeded template reads in the user's language
   'library.template.camera2d': 'Camera (2D)',

@@ -120,6 +120,13 @@ export const projectSchema = z.object({
   is_paid: z.boolean(),
   /** An official example shown in the project case gallery, readable by everyone. */
   is_case: z.boolean(),
+  /**
+   * A seeded case's texts as catalogue ids (contract/messages.ts), sent while the case still has
+   * its seeded English text, so the client shows it in the user's language; absent otherwise.
+   */
+  name_key: z.string().optional(),
+  description_key: z.string().optional(),
+  detailedaddress_key: z.string().optional(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
   /**

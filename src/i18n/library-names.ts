@@ -45,3 +45,19 @@ export function categoryNameText(category: {
 }): string {
   return libraryNameText(category.category_name, category.name_key)
 }
+
+/** The texts of a project; a seeded case's read in the user's language (`*_key`). */
+export function projectTexts(project: {
+  name: string
+  description: string
+  detailedaddress: string
+  name_key?: string | undefined
+  description_key?: string | undefined
+  detailedaddress_key?: string | undefined
+}): { name: string; description: string; detailedaddress: string } {
+  return {
+    name: libraryNameText(project.name, project.name_key),
+    description: libraryNameText(project.description, project.description_key),
+    detailedaddress: libraryNameText(project.detailedaddress, project.detailedaddress_key),
+  }
+}

@@ -693,6 +693,16 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'poi.sourceNotFound': msg({ message: 'The POI to copy is not a POI of this project.' }),
   'poi.distanceOrder': msg({ message: 'The minimum view distance must not exceed the maximum.' }),
   'poi.templateNotUsable': msg({ message: 'This template does not exist or is not yours.' }),
+  'case.dragon.name': msg({ message: 'Dragon tileset (3D Tiles)' }),
+  'case.dragon.description': msg({
+    message: 'A georeferenced 3D Tiles 1.0 tileset with two levels of detail.',
+  }),
+  'case.dragon.address': msg({ message: 'Exton, Pennsylvania, United States' }),
+  'case.house.name': msg({ message: 'House (SBM building)' }),
+  'case.house.description': msg({
+    message: 'A one-floor house model converted to SBM, with its building structure.',
+  }),
+  'case.house.address': msg({ message: 'Seoul, South Korea' }),
   'library.template.camera2d': msg({ message: 'Camera (2D)' }),
   'library.template.temperatureSensor': msg({ message: 'Temperature sensor' }),
   'library.template.fireExtinguisherBox2d': msg({ message: 'Fire extinguisher box (2D)' }),

@@ -1,13 +1,19 @@
 import {
   BufferGeometry,
   Float32BufferAttribute,
+  LineSegments,
   NormalBlending,
   Points,
   ShaderMaterial,
   Vector3,
 } from 'three'
 
-/** Rain drops and snow flakes: one Points draw call each, all motion in the vertex shader. */
+/**
+ * Rain drops and snow flakes: one draw call each, all motion in the vertex shader. Snow flakes
+ * are round points; rain drops are line streaks, since a point sprite as tall as a streak shades
+ * its whole square (up to 48 × 48 pixels) to show a thin line of it, which a software GPU pays
+ * for on every drop.
+ */
 export const RAIN_PARTICLE_COUNT = 6000
 export const SNOW_PARTICLE_COUNT = 5000
 
@@ -19,7 +25,10 @@ const vertexShader = /* glsl */ `
   uniform float isSnow;
   uniform float pointMeters;
   uniform float pixelsPerMeterAtOne;
+  // a rain streak's end: 0 its head (lower), 1 its tail; always 0 for snow
+  attribute float along;
   varying float vFade;
+  varying float vAlong;
   void main() {
     // position holds 0..1 in each axis: the particle's place in a box that wraps around the camera
     vec3 place = position * boxSize;
@@ -30,6 +39,9 @@ const vertexShader = /* glsl */ `
     place.z += isSnow * cos(time * 0.7 + position.x * 31.0) * 0.6;
     vec3 origin = centre - boxSize * 0.5;
     vec3 wrapped = mod(place - origin, boxSize) + origin;
+    // the streak trails up and against the wind, as long as a drop falls in a short exposure
+    wrapped += along * vec3(-0.04, 1.0, 0.0) * pointMeters;
+    vAlong = along;
     vec4 viewPosition = viewMatrix * vec4(wrapped, 1.0);
     gl_Position = projectionMatrix * viewPosition;
     float depth = max(-viewPosition.z, 0.1);
@@ -43,14 +55,14 @@ const fragmentShader = /* glsl */ `
   uniform vec3 color;
   uniform float opacity;
   varying float vFade;
+  varying float vAlong;
   void main() {
-    vec2 point = gl_PointCoord - 0.5;
     float alpha;
     if (isSnow > 0.5) {
-      alpha = 1.0 - smoothstep(0.2, 0.5, length(point));
+      alpha = 1.0 - smoothstep(0.2, 0.5, length(gl_PointCoord - 0.5));
     } else {
-      // a thin vertical streak
-      alpha = (1.0 - smoothstep(0.02, 0.07, abs(point.x))) * (1.0 - abs(point.y) * 2.0);
+      // a streak, strongest in its middle
+      alpha = 1.0 - abs(vAlong * 2.0 - 1.0);
     }
     alpha *= opacity * vFade;
     if (alpha < 0.02) discard;
@@ -63,23 +75,34 @@ const fragmentShader = /* glsl */ `
  * frame costs one draw call and no CPU work per particle.
  */
 export class WeatherParticles {
-  readonly points: Points
+  readonly points: Points | LineSegments
   readonly count: number
   private readonly material: ShaderMaterial
   private readonly startMs = performance.now()
 
   constructor(kind: 'rain' | 'snow') {
     this.count = kind === 'rain' ? RAIN_PARTICLE_COUNT : SNOW_PARTICLE_COUNT
-    const positions = new Float32Array(this.count * 3)
     let state = kind === 'rain' ? 7 : 13
     const random = () => {
       state = (Math.imul(state, 1664525) + 1013904223) >>> 0
       return state / 4294967296
     }
-    for (let index = 0; index < positions.length; index++) positions[index] = random()
+    const isSnow = kind === 'snow'
+    // a rain drop is two vertices (head and tail) at the same place in the box
+    const verticesPerParticle = isSnow ? 1 : 2
+    const positions = new Float32Array(this.count * 3 * verticesPerParticle)
+    const along = new Float32Array(this.count * verticesPerParticle)
+    for (let particle = 0; particle < this.count; particle++) {
+      const place = [random(), random(), random()]
+      for (let end = 0; end < verticesPerParticle; end++) {
+        const vertex = particle * verticesPerParticle + end
+        positions.set(place, vertex * 3)
+        along[vertex] = end
+      }
+    }
     const geometry = new BufferGeometry()
     geometry.setAttribute('position', new Float32BufferAttribute(positions, 3))
-    const isSnow = kind === 'snow'
+    geometry.setAttribute('along', new Float32BufferAttribute(along, 1))
     this.material = new ShaderMaterial({
       vertexShader,
       fragmentShader,
@@ -95,10 +118,12 @@ export class WeatherParticles {
         pointMeters: { value: isSnow ? 0.12 : 0.6 },
         pixelsPerMeterAtOne: { value: 500 },
         color: { value: isSnow ? new Vector3(1, 1, 1) : new Vector3(0.72, 0.78, 0.85) },
-        opacity: { value: isSnow ? 0.9 : 0.55 },
+        opacity: { value: isSnow ? 0.9 : 0.65 },
       },
     })
-    this.points = new Points(geometry, this.material)
+    this.points = isSnow
+      ? new Points(geometry, this.material)
+      : new LineSegments(geometry, this.material)
     // the box follows the camera: its bounds never describe where the particles are drawn
     this.points.frustumCulled = false
     this.points.renderOrder = 10

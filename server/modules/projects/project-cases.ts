@@ -9,6 +9,7 @@ import type { FileStorage } from '../../plugins/storage'
 import { createBuildingRepository } from '../building/building.repository'
 import { structureFileUrl } from '../building/building-views'
 import { type Clock, timestampOf } from '../time/clock'
+import { type ProjectCaseTexts, projectCaseTexts } from './project-case-texts'
 import { createProjectsRepository } from './projects.repository'
 import { projectFileHolder } from './projects.service'
 import { parseTilesetJson, summarizeTileset } from '../tilesets/tileset-json'
@@ -17,11 +18,8 @@ import { createUploadsRepository } from './uploads.repository'
 import type { UsersRepository } from '../accounts/users.repository'
 
 /** One official example project and the files it opens (public/cases/README.md). */
-interface ProjectCase {
+interface ProjectCase extends ProjectCaseTexts {
   kind: 'city' | 'building'
-  name: string
-  description: string
-  detailedaddress: string
   center: { lng: number; lat: number }
   shellJsonPath: string
   coverFile: string
@@ -33,9 +31,7 @@ interface ProjectCase {
 export const projectCases: readonly ProjectCase[] = [
   {
     kind: 'city',
-    name: 'Dragon tileset (3D Tiles)',
-    description: 'A georeferenced 3D Tiles 1.0 tileset with two levels of detail.',
-    detailedaddress: 'Exton, Pennsylvania, United States',
+    ...projectCaseTexts.dragon,
     center: { lng: -75.61209, lat: 40.04253 },
     shellJsonPath: '/cases/city/scene.json',
     coverFile: 'city-cover.png',
@@ -46,9 +42,7 @@ export const projectCases: readonly ProjectCase[] = [
   },
   {
     kind: 'building',
-    name: 'House (SBM building)',
-    description: 'A one-floor house model converted to SBM, with its building structure.',
-    detailedaddress: 'Seoul, South Korea',
+    ...projectCaseTexts.house,
     center: { lng: 126.978408, lat: 37.566653 },
     shellJsonPath: '/cases/building/shell.json',
     coverFile: 'building-cover.png',

@@ -34,6 +34,7 @@ import { regionPathName, type RegionIndex } from '../geo/regions'
 import type { ProjectPermissions } from '../../../contract/project-permissions'
 import { ownsOrAdministers, type ProjectAccess, type ProjectCaller } from '../access/project-access'
 import { createToken, hashToken } from '../auth/tokens'
+import { projectCaseTextKeys } from './project-case-texts'
 import { createUploadsRepository } from './uploads.repository'
 import type { UploadsService } from './uploads.service'
 import type { AuthUser } from '../accounts/users.service'
@@ -124,6 +125,7 @@ export function toProject(record: ProjectRecord, permissions?: ProjectPermission
     owner_name: record.owner_name,
     is_paid: record.is_paid === 1,
     is_case: record.is_case === 1,
+    ...projectCaseTextKeys(record),
     created_at: record.created_at,
     updated_at: record.updated_at,
     ...(permissions === undefined ? {} : { permissions }),

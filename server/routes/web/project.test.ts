@@ -447,6 +447,27 @@ describe('projects API', () => {
     expect(copy.envelope.datum).toMatchObject({ is_case: false, owner_name: 'demo' })
     expect((await call('deleteProject', editor, { id: city!.id })).statusCode).toBe(403)
   })
+
+  it('names the seeded cases by catalogue id while they keep their seeded texts, and a renamed case as typed', async () => {
+    const guest = await signInNewUser(testApp.app, 'case-reader', 'guest')
+    const [city, building] = (await call<Project[]>('findProjectCases', guest, {})).envelope.datum
+    // the client shows these ids in the reader's language (ko/zh/en), not the stored English
+    expect(city).toMatchObject({
+      name_key: 'case.dragon.name',
+      description_key: 'case.dragon.description',
+      detailedaddress_key: 'case.dragon.address',
+    })
+    expect(building).toMatchObject({ name_key: 'case.house.name' })
+    // a copy is the editor's own project: its name is what it is called now
+    const copy = (await call<Project>('copyProject', editor, { id: building!.id })).envelope.datum
+    expect(copy).not.toHaveProperty('name_key')
+    // an admin renames the case but keeps its address: only the address still has an id
+    await call('updateProject', admin, { id: city!.id, name: 'Our dragon' })
+    const renamed = (await call<Project>('findProject', guest, { id: city!.id })).envelope.datum
+    expect(renamed.name).toBe('Our dragon')
+    expect(renamed).not.toHaveProperty('name_key')
+    expect(renamed.detailedaddress_key).toBe('case.dragon.address')
+  })
 })
 
 describe('image upload', () => {

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { Project } from '../../api/project'
+import { projectTexts } from '../../i18n/library-names'
 import { Button } from '../../ui'
 import { useProjectPermissions } from './project-permissions'
 import './project.css'
@@ -36,7 +37,8 @@ export function ProjectCard({
   const onDelete = permissions.canDelete ? actions.onDelete : undefined
   // only who may change a project orders for it (the server's rule for /orderManage)
   const onOrder = permissions.canEdit ? actions.onOrder : undefined
-  const name = project.name
+  const texts = projectTexts(project)
+  const name = texts.name
   return (
     <li className="ts-project-card" data-testid="project-card" data-project-id={project.id}>
       <button
@@ -52,11 +54,11 @@ export function ProjectCard({
         )}
       </button>
       <div className="ts-project-card__body">
-        <h3 className="ts-project-card__name" title={project.name}>
-          {project.name}
+        <h3 className="ts-project-card__name" title={name}>
+          {name}
         </h3>
-        <p className="ts-project-card__address" title={project.detailedaddress}>
-          {project.detailedaddress}
+        <p className="ts-project-card__address" title={texts.detailedaddress}>
+          {texts.detailedaddress}
         </p>
       </div>
       <div className="ts-project-card__actions">

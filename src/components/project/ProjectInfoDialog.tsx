@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
 import { findProjectInfo, type Project, type ProjectInfo } from '../../api/project'
+import { projectTexts } from '../../i18n/library-names'
 import { Dialog, ErrorState, Spinner } from '../../ui'
 import { errorText } from '../feedback/error-text'
 import './project.css'
@@ -38,6 +39,7 @@ export function ProjectInfoDialog({
 
   // the list's copy shows at once; the fuller record replaces it when it arrives
   const shown = info ?? project
+  const texts = shown ? projectTexts(shown) : null
   return (
     <Dialog
       isOpen={project !== null}
@@ -58,7 +60,7 @@ export function ProjectInfoDialog({
           <dt>
             <Trans>Project name</Trans>
           </dt>
-          <dd>{shown.name}</dd>
+          <dd>{texts?.name}</dd>
           <dt>
             <Trans>Kind</Trans>
           </dt>
@@ -66,7 +68,7 @@ export function ProjectInfoDialog({
           <dt>
             <Trans>Detailed address</Trans>
           </dt>
-          <dd>{shown.detailedaddress}</dd>
+          <dd>{texts?.detailedaddress}</dd>
           {shown.area_name && (
             <>
               <dt>
@@ -80,7 +82,7 @@ export function ProjectInfoDialog({
           </dt>
           <dd>
             {shown.prewiewpath ? (
-              <img className="ts-project-info__cover" src={shown.prewiewpath} alt={shown.name} />
+              <img className="ts-project-info__cover" src={shown.prewiewpath} alt={texts?.name} />
             ) : (
               <Trans>None</Trans>
             )}
@@ -88,7 +90,7 @@ export function ProjectInfoDialog({
           <dt>
             <Trans>Description</Trans>
           </dt>
-          <dd className="ts-project-info__description">{shown.description}</dd>
+          <dd className="ts-project-info__description">{texts?.description}</dd>
         </dl>
       )}
     </Dialog>

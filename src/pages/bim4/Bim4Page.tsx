@@ -40,6 +40,7 @@ import { SwitchProjectDialog } from './SwitchProjectDialog'
 import { spaceBackPath, spaceLocationOf } from './space-modules'
 import { useBuildingProject } from './use-building-project'
 import { useOwnedEngine } from './use-owned-engine'
+import { projectTexts } from '../../i18n/library-names'
 import './bim4.css'
 
 /**
@@ -145,7 +146,7 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
             <h1 className="ts-bim4-panel__title">{moduleTitle}</h1>
             {session.project && (
               <p className="ts-bim4-panel__project" data-testid="bim4-project-name">
-                {session.project.name}
+                {projectTexts(session.project).name}
               </p>
             )}
           </header>

@@ -4,6 +4,7 @@ import { findProjects, type Project } from '../../api/project'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
 import { enterProject } from '../../components/project/enter-project'
 import { Dialog, EmptyState, ErrorState, Spinner, TextField } from '../../ui'
+import { projectTexts } from '../../i18n/library-names'
 
 /** Props of {@link SwitchProjectDialog}. */
 export interface SwitchProjectDialogProps {
@@ -88,7 +89,7 @@ export function SwitchProjectDialog({
                     aria-current={project.id === currentProjectId ? 'true' : undefined}
                     onClick={() => void choose(project)}
                   >
-                    <span className="ts-bim4-switch__name">{project.name}</span>
+                    <span className="ts-bim4-switch__name">{projectTexts(project).name}</span>
                     {project.id === currentProjectId && (
                       <span className="ts-bim4-switch__badge">
                         <Trans>Open now</Trans>

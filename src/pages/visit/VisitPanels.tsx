@@ -25,6 +25,7 @@ import { Button, confirmDelete, EmptyState, Spinner, toast } from '../../ui'
 import { movedOrder, startTour, type Tour } from './capture-tour'
 import { DwellField } from './DwellField'
 import { flyToView } from './tour-flight'
+import { projectTexts } from '../../i18n/library-names'
 import './visit.css'
 
 /** The absolute address of a share path (`/#/bim4/outPreview?…`) on this site. */
@@ -306,8 +307,8 @@ export function MoreCasesPanel() {
     <ul className="ts-visit__cases">
       {buildings.map((project) => (
         <li key={project.id}>
-          <strong>{project.name}</strong>
-          <p>{project.description}</p>
+          <strong>{projectTexts(project).name}</strong>
+          <p>{projectTexts(project).description}</p>
           <Button variant="secondary" onClick={() => open(project)}>
             <Trans>Open preview</Trans>
           </Button>
