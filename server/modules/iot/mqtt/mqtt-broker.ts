@@ -46,14 +46,18 @@ const startTimeoutMs = 10_000
 
 /** The mosquitto executable: the configured one, else on PATH, else Debian's /usr/sbin. */
 export function findMosquitto(configured: string | undefined): string | undefined {
-  const candidates =
-    configured !== undefined
-      ? [configured]
-      : [
-          ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'mosquitto')),
-          '/usr/sbin/mosquitto',
-          '/usr/local/sbin/mosquitto',
-        ]
+  return configured !== undefined ? firstExecutable([configured]) : findOnPath('mosquitto')
+}
+
+/** An executable by name on PATH, else in the system folders (/usr/sbin is not on every PATH). */
+function findOnPath(name: string): string | undefined {
+  return firstExecutable([
+    ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, name)),
+    ...['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/bin'].map((dir) => join(dir, name)),
+  ])
+}
+
+function firstExecutable(candidates: readonly string[]): string | undefined {
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK)
@@ -132,6 +136,47 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 /**
+ * Why the broker dies with the server, however the server ends: a server killed with SIGKILL
+ * runs no exit handler, and a process group signal reaches nobody, so the broker would keep the
+ * MQTT port from the next start. The kernel's parent-death signal (prctl PR_SET_PDEATHSIG, set
+ * by util-linux's `setpriv`) sends it SIGTERM the moment the server's process ends; it survives
+ * the exec into mosquitto, which keeps the pid `stop()` signals. A guard shell closes the one
+ * gap: if the server died before the signal was armed, the shell's parent is no longer the
+ * server and it exits instead of starting the broker. (The signal follows the thread that
+ * spawned: the server's main thread, which lives as long as the process.) Without setpriv (not Linux, or no
+ * util-linux) the broker starts as a plain child, and the log says it may outlive a SIGKILL.
+ */
+function spawnTiedToThisProcess(
+  executable: string,
+  args: readonly string[],
+  log: { warn(object: object, message: string): void },
+): ChildProcess {
+  const stdio: ['ignore', 'ignore', 'pipe'] = ['ignore', 'ignore', 'pipe']
+  const setpriv = process.platform === 'linux' ? findOnPath('setpriv') : undefined
+  if (setpriv === undefined) {
+    log.warn({}, 'setpriv not found: a broker may outlive a server killed with SIGKILL')
+    return spawn(executable, args, { stdio })
+  }
+  const guard = 'test "$PPID" = "$1" || exit 70; shift; exec "$@"'
+  return spawn(
+    setpriv,
+    [
+      '--pdeathsig',
+      'TERM',
+      '--',
+      '/bin/sh',
+      '-c',
+      guard,
+      'twinscape-mqtt-guard',
+      String(process.pid),
+      executable,
+      ...args,
+    ],
+    { stdio },
+  )
+}
+
+/**
  * Starts mosquitto with the plugin. Throws {@link MqttUnavailable} (with the reason) when it is
  * not installed, the plugin cannot be built or the broker does not come up.
  */
@@ -187,9 +232,7 @@ export async function startMqttBroker(options: {
       '',
     ].join('\n'),
   )
-  const child: ChildProcess = spawn(executable, ['-c', configFile], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
+  const child: ChildProcess = spawnTiedToThisProcess(executable, ['-c', configFile], options.log)
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-2000)
