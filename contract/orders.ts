@@ -336,10 +336,12 @@ export const usageHistoryBodySchema = z.object({
   days: formInteger({ min: 1, max: 366 }).optional(),
 })
 
-/** One UTC day of usage: bytes uploaded and configuration changes. */
+/** One UTC day of usage: bytes uploaded, bytes that replaced earlier files, configuration changes. */
 export const usageDaySchema = z.object({
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   upload_bytes: z.number().int().nonnegative(),
+  /** Update traffic: bytes of files that replaced a record's earlier file. */
+  update_bytes: z.number().int().nonnegative(),
   configuration_operations: z.number().int().nonnegative(),
 })
 export type UsageDay = z.infer<typeof usageDaySchema>

@@ -17,6 +17,7 @@ import * as iot from './0015-iot'
 import * as offlinePackages from './0016-offline-packages'
 import * as captures from './0017-captures'
 import * as tracking from './0018-tracking'
+import * as fileReplacements from './0019-file-replacements'
 import * as eventLinks from './0020-event-links'
 import * as modelConfig from './0021-model-config'
 import * as materials from './0024-materials'
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0016-offline-packages': offlinePackages,
   '0017-captures': captures,
   '0018-tracking': tracking,
+  '0019-file-replacements': fileReplacements,
   '0020-event-links': eventLinks,
   '0021-model-config': modelConfig,
   '0024-materials': materials,

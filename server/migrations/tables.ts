@@ -8,6 +8,7 @@ import type { PoiTables } from './0011-pois'
 import type { DrawTables } from './0014-draw'
 import type { IotTables } from './0015-iot'
 import type { TrackingTables } from './0018-tracking'
+import type { FileReplacementTables } from './0019-file-replacements'
 import type { EventLinkTables } from './0020-event-links'
 import type { OrderTables } from './0012-orders'
 import type { StyleTables } from './0013-style'
@@ -40,6 +41,7 @@ export interface Tables
     DrawTables,
     IotTables,
     TrackingTables,
+    FileReplacementTables,
     EventLinkTables,
     OrderTables,
     StyleTables,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { BuildingModel, BuildingModelRole, FloorUploadDatum } from '../../../contract/building'
 import { AppError, fieldError } from '../../http/app-error'
 import type { AuthUser } from '../accounts/users.service'
+import { recordFileReplacement } from '../orders/file-replacements'
 import { type BuildingContext, fileColumnsOf, type IncomingFile } from './building-context'
 import { baseNameOf, extensionOf, toBuildingFloor } from './building-views'
 import { displayNameOf, inspectSbm } from './model-files'
@@ -41,7 +42,7 @@ export function createFloorUploads(context: BuildingContext): FloorUploads {
         }
         const replaced: string[] = []
         const changedModelIds: string[] = []
-        await context.writeInProject(user, projectId, async (handle, _transaction, timestamp) => {
+        await context.writeInProject(user, projectId, async (handle, transaction, timestamp) => {
           for (const [index, sbm] of sbms.entries()) {
             let floorId: string | null = null
             for (const floor of sbm.info.floors) {
@@ -62,7 +63,18 @@ export function createFloorUploads(context: BuildingContext): FloorUploads {
             )
             const existing = await handle.findModelByFileName(projectId, sbm.fileName)
             if (existing) {
-              if (existing.sha256 !== columns.sha256) replaced.push(existing.sha256)
+              if (existing.sha256 !== columns.sha256) {
+                replaced.push(existing.sha256)
+                await recordFileReplacement(transaction, {
+                  projectId,
+                  area: 'model',
+                  recordId: existing.id,
+                  recordCreatedAt: existing.created_at,
+                  previousSizeBytes: Number(existing.size_bytes),
+                  sizeBytes: sbm.bytes.byteLength,
+                  at: timestamp,
+                })
+              }
               if (existing.preview_sha256) replaced.push(existing.preview_sha256)
               // a new file for a model keeps the role the structure gave it
               await handle.updateModel(existing.id, {
@@ -128,15 +140,29 @@ export function createFloorUploads(context: BuildingContext): FloorUploads {
           await context.conversions.previewForUser(user.id, sbm.bytes).catch(() => null),
         )
         if (previewSha256) incoming.push(previewSha256)
-        await context.writeInProject(user, model.project_id, async (handle, _, timestamp) => {
-          if (!(await handle.findModel(model.id))) {
-            throw new AppError('notFound', 'model.notFound')
-          }
-          await handle.updateModel(model.id, {
-            ...fileColumnsOf(sbm.info, file.sha256, sbm.bytes.byteLength, previewSha256),
-            updated_at: timestamp,
-          })
-        })
+        await context.writeInProject(
+          user,
+          model.project_id,
+          async (handle, transaction, timestamp) => {
+            const current = await handle.findModel(model.id)
+            if (!current) throw new AppError('notFound', 'model.notFound')
+            if (current.sha256 !== file.sha256) {
+              await recordFileReplacement(transaction, {
+                projectId: model.project_id,
+                area: 'model',
+                recordId: model.id,
+                recordCreatedAt: current.created_at,
+                previousSizeBytes: Number(current.size_bytes),
+                sizeBytes: sbm.bytes.byteLength,
+                at: timestamp,
+              })
+            }
+            await handle.updateModel(model.id, {
+              ...fileColumnsOf(sbm.info, file.sha256, sbm.bytes.byteLength, previewSha256),
+              updated_at: timestamp,
+            })
+          },
+        )
         await context.releaseUnused([
           ...(model.sha256 === file.sha256 ? [] : [model.sha256]),
           ...(model.preview_sha256 ? [model.preview_sha256] : []),

@@ -1,6 +1,7 @@
 import type { ModelInfoDatum, StructureManifest } from '../../../contract/building'
 import type { SbmInfo } from '../../../workers/sbm/sbm-info'
 import type { AuthUser } from '../accounts/users.service'
+import { recordFileReplacement } from '../orders/file-replacements'
 import { type BuildingContext, fileColumnsOf } from './building-context'
 import { structureFileUrl } from './building-views'
 
@@ -78,7 +79,18 @@ export function createStructureInstall(context: BuildingContext): StructureInsta
               )
               continue
             }
-            if (existing.sha256 !== sha256) replaced.push(existing.sha256)
+            if (existing.sha256 !== sha256) {
+              replaced.push(existing.sha256)
+              await recordFileReplacement(transaction, {
+                projectId,
+                area: 'model',
+                recordId: existing.id,
+                recordCreatedAt: existing.created_at,
+                previousSizeBytes: Number(existing.size_bytes),
+                sizeBytes: model.bytes.byteLength,
+                at: timestamp,
+              })
+            }
             if (existing.preview_sha256 && existing.preview_sha256 !== previewSha256) {
               replaced.push(existing.preview_sha256)
             }

@@ -18,6 +18,7 @@ import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.s
 import { createUploadsRepository } from '../projects/uploads.repository'
 import type { AuthUser } from '../accounts/users.service'
 import type { JobQueue } from '../jobs/job-queue'
+import { recordFileReplacement } from '../orders/file-replacements'
 import { createGmlRepository, type ProjectGmlRow } from './gml.repository'
 import { gmlInspectionJob } from './gml-inspection-job'
 import { type GmlInspectionOptions, type GmlSummary, inspectGml } from './inspect-gml'
@@ -216,6 +217,17 @@ export function createGmlService(dependencies: {
           await access.lockEditable(transaction, user, projectId)
           const repository = createGmlRepository(transaction)
           const previous = await repository.findByProject(projectId)
+          if (previous && previous.sha256 !== stored.sha256) {
+            await recordFileReplacement(transaction, {
+              projectId,
+              area: 'gml',
+              recordId: projectId,
+              recordCreatedAt: previous.created_at,
+              previousSizeBytes: previous.size_bytes,
+              sizeBytes: stored.sizeBytes,
+              at,
+            })
+          }
           await repository.replace({
             project_id: projectId,
             file_id: randomUUID(),
@@ -230,7 +242,9 @@ export function createGmlService(dependencies: {
             rotation_deg: previous?.rotation_deg ?? 0,
             scale: previous?.scale ?? 1,
             display_mode: previous?.display_mode ?? 1,
-            created_at: at,
+            // the same bytes again store nothing new: the file was stored when first uploaded
+            // (the metering counts it once, metering.ts)
+            created_at: previous?.sha256 === stored.sha256 ? previous.created_at : at,
             updated_at: at,
           })
           return previous

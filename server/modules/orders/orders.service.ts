@@ -566,6 +566,7 @@ export function createOrdersService(dependencies: {
         days: history.map((day) => ({
           day: day.day,
           upload_bytes: day.uploadBytes,
+          update_bytes: day.updateBytes,
           configuration_operations: day.configurationOperations,
         })),
       }

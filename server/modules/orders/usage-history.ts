@@ -1,11 +1,13 @@
 import { sql } from 'kysely'
 import type { Database } from '../../plugins/db'
+import { storedFileEvents } from './metering'
 
 /** One day of a project's metered usage (UTC days). */
 export interface UsageDay {
   /** `YYYY-MM-DD`. */
   day: string
   uploadBytes: number
+  updateBytes: number
   configurationOperations: number
 }
 
@@ -14,9 +16,10 @@ const dayOf = (timestamp: string) => timestamp.slice(0, 10)
 
 /**
  * A project's usage per day in `[from, until]` (ISO timestamps), by the rules of
- * `measureProjectUsage` (metering.ts): bytes of models, the GML file and PMTiles basemaps
- * stored that day (tilesets by their stats), and POIs and GIS models changed that day. Every
- * day of the range is present, zero when nothing happened, so a chart shows the gaps.
+ * `measureProjectUsage` (metering.ts): bytes of files first stored that day (models, the GML
+ * file, tilesets by their stats, PMTiles basemaps), bytes of files that replaced earlier ones
+ * that day, and POIs and GIS models changed that day. Every day of the range is present, zero
+ * when nothing happened, so a chart shows the gaps.
  */
 export async function dailyProjectUsage(
   db: Database,
@@ -30,38 +33,14 @@ export async function dailyProjectUsage(
     moment += 86_400_000
   ) {
     const day = new Date(moment).toISOString().slice(0, 10)
-    days.set(day, { day, uploadBytes: 0, configurationOperations: 0 })
+    days.set(day, { day, uploadBytes: 0, updateBytes: 0, configurationOperations: 0 })
   }
-  const day = sql<string>`substr(created_at, 1, 10)`
-  for (const table of ['building_models', 'project_gml_files', 'basemap_files'] as const) {
-    const rows = await db
-      .selectFrom(table)
-      .select([
-        day.as('day'),
-        (builder) => builder.fn.sum<number | string>('size_bytes').as('bytes'),
-      ])
-      .where('project_id', '=', projectId)
-      .where('created_at', '>=', range.from)
-      .where('created_at', '<=', range.until)
-      .groupBy(day)
-      .execute()
-    for (const row of rows) {
-      const entry = days.get(row.day)
-      if (entry) entry.uploadBytes += Number(row.bytes)
-    }
-  }
-  const tilesets = await db
-    .selectFrom('tilesets')
-    .select(['created_at', 'stats_json'])
-    .where('project_id', '=', projectId)
-    .where('created_at', '>=', range.from)
-    .where('created_at', '<=', range.until)
-    .where('stats_json', 'is not', null)
-    .execute()
-  for (const tileset of tilesets) {
-    const stats = JSON.parse(tileset.stats_json ?? '{}') as { total_bytes?: unknown }
-    const entry = days.get(dayOf(tileset.created_at))
-    if (entry && typeof stats.total_bytes === 'number') entry.uploadBytes += stats.total_bytes
+  for (const event of await storedFileEvents(db, projectId)) {
+    if (event.at < range.from || event.at > range.until) continue
+    const entry = days.get(dayOf(event.at))
+    if (!entry) continue
+    if (event.kind === 'upload') entry.uploadBytes += event.bytes
+    else entry.updateBytes += event.bytes
   }
   const changedDay = sql<string>`substr(updated_at, 1, 10)`
   for (const table of ['pois', 'gis_models'] as const) {

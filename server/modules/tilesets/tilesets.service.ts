@@ -16,6 +16,8 @@ import type { FolderRule } from '../files/folder-sweeper'
 import { createProjectsRepository } from '../projects/projects.repository'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { AuthUser } from '../accounts/users.service'
+import { recordFileReplacement } from '../orders/file-replacements'
+import { tilesetBytes } from '../orders/metering'
 import type { CityAccess } from './city-access'
 import { fileArchiveSource } from './file-archive'
 import { type GrantReader, signedInReader } from '../access/project-access'
@@ -262,6 +264,19 @@ export function createTilesetsService(dependencies: {
             const current = await repository.findById(tilesetId)
             if (!current) throw new AppError('notFound', 'tileset.notFound')
             previousVersion = current.version_id
+            const previousBytes = tilesetBytes(current.stats_json)
+            // an empty record filled for the first time (`/obliquephotograph/add`) is an upload
+            if (current.version_id !== null && previousBytes !== null) {
+              await recordFileReplacement(transaction, {
+                projectId,
+                area: 'tileset',
+                recordId: tilesetId,
+                recordCreatedAt: current.created_at,
+                previousSizeBytes: previousBytes,
+                sizeBytes: extraction.stats.total_bytes,
+                at: timestamp,
+              })
+            }
             await repository.update(tilesetId, content)
           } else {
             await repository.insert({

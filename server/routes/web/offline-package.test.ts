@@ -110,6 +110,7 @@ describe('offline package', () => {
     expect(days.at(-1)).toEqual({
       day: today,
       upload_bytes: (await sbmFixtureFiles()).twoStoreys.byteLength + 344_773,
+      update_bytes: 0,
       configuration_operations: 0,
     })
     expect(days.slice(0, -1).every((day) => day.upload_bytes === 0)).toBe(true)

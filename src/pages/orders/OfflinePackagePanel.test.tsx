@@ -51,14 +51,19 @@ const stateOf = (changes: Partial<DownloadState>): DownloadState => ({
   ...changes,
 })
 
-/** Three days of usage: 2 MB uploaded on the second, 4 POIs changed on the third. */
+/** Three days of usage: 2 MB uploaded and 1 MB updated on the second, 4 POIs changed on the third. */
 const usage = () => ({
   project_id: 'p1',
   metered_since: null,
   days: [
-    { day: '2026-11-25', upload_bytes: 0, configuration_operations: 0 },
-    { day: '2026-11-26', upload_bytes: 2_097_152, configuration_operations: 0 },
-    { day: '2026-11-27', upload_bytes: 0, configuration_operations: 4 },
+    { day: '2026-11-25', upload_bytes: 0, update_bytes: 0, configuration_operations: 0 },
+    {
+      day: '2026-11-26',
+      upload_bytes: 2_097_152,
+      update_bytes: 1_048_576,
+      configuration_operations: 0,
+    },
+    { day: '2026-11-27', upload_bytes: 0, update_bytes: 0, configuration_operations: 4 },
   ],
 })
 
@@ -112,11 +117,17 @@ describe('offline package panel', () => {
     expect(screen.getByText(/The offline package is ready: 2\.\d MB, 9 files\./)).toBeTruthy()
     expect(calls.filter((path) => path === 'buildSbkFile')).toHaveLength(1)
     // the usage chart: a bar per day and row, each naming its day and value, and the totals
-    expect(screen.getByText('Uploaded 2.0 MB, 4 configuration changes.')).toBeTruthy()
+    expect(
+      screen.getByText('Uploaded 2.0 MB, updated 1.0 MB, 4 configuration changes.'),
+    ).toBeTruthy()
     const uploads = screen.getByRole('img', { name: 'Uploaded' })
     expect(uploads.querySelectorAll('rect')).toHaveLength(3)
     expect(uploads.querySelector('rect:nth-of-type(2) title')?.textContent).toBe(
       '2026-11-26: 2.0 MB',
+    )
+    const updates = screen.getByRole('img', { name: 'Updated' })
+    expect(updates.querySelector('rect:nth-of-type(2) title')?.textContent).toBe(
+      '2026-11-26: 1.0 MB',
     )
   })
 

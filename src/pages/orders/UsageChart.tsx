@@ -12,9 +12,10 @@ const width = 300
 const rowHeight = 48
 
 /**
- * The project's metered usage over the last 30 days (issue 20 item 2): bytes uploaded and
- * configuration changes per day, as two rows of bars; each bar names its day and value, and
- * the totals are written out for readers who do not see the bars.
+ * The project's metered usage over the last 30 days (issue 20 item 2): bytes uploaded, bytes of
+ * files that replaced earlier ones (update traffic) and configuration changes per day, as three
+ * rows of bars; each bar names its day and value, and the totals are written out for readers
+ * who do not see the bars.
  */
 export function UsageChart({ projectId }: { projectId: string }) {
   const { t } = useLingui()
@@ -42,6 +43,7 @@ export function UsageChart({ projectId }: { projectId: string }) {
     )
   }
   const uploaded = formatFileSize(history.days.reduce((sum, day) => sum + day.upload_bytes, 0))
+  const updated = formatFileSize(history.days.reduce((sum, day) => sum + day.update_bytes, 0))
   const changes = history.days.reduce((sum, day) => sum + day.configuration_operations, 0)
   return (
     <figure className="ts-usage-chart">
@@ -56,6 +58,13 @@ export function UsageChart({ projectId }: { projectId: string }) {
         className="ts-usage-chart__bars--upload"
       />
       <BarRow
+        label={t`Updated`}
+        days={history.days}
+        amountOf={(day) => day.update_bytes}
+        textOf={(day) => formatFileSize(day.update_bytes)}
+        className="ts-usage-chart__bars--update"
+      />
+      <BarRow
         label={t`Configuration changes`}
         days={history.days}
         amountOf={(day) => day.configuration_operations}
@@ -64,7 +73,7 @@ export function UsageChart({ projectId }: { projectId: string }) {
       />
       <p className="ts-usage-chart__totals">
         <Trans>
-          Uploaded {uploaded}, {changes} configuration changes.
+          Uploaded {uploaded}, updated {updated}, {changes} configuration changes.
         </Trans>
       </p>
     </figure>

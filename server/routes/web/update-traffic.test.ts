@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FloorUploadDatum } from '../../../contract/building'
+import type { ShoppingLine, ShoppingListDatum, UsageHistory } from '../../../contract/orders'
+import type { Project } from '../../../contract/project'
+import { timestampOf } from '../../modules/time/clock'
+import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
+import { sbmFixtureFiles, sharedFile } from './building-test-kit'
+import { createProject, postMultipart, signInNewUser } from './project-test-kit'
+
+/**
+ * Update traffic (issue 20, SPEC §3 line type '2'): a file that replaces a record's earlier file
+ * — a model's new SBM (by `uploadandupdatemodel`, or a floor upload of the same file name) or
+ * a new GML file — is billed as update traffic, from the history of replaced files; the first
+ * upload of each record stays upload traffic at the size it had; the same bytes uploaded again
+ * are no update. The usage chart's days carry the same bytes.
+ */
+describe('update traffic', () => {
+  let testApp: TestApp
+  let app: FastifyInstance
+  let owner: string
+  let building: Project
+  let gmlBytes: Buffer
+  let sbm: Awaited<ReturnType<typeof sbmFixtureFiles>>
+
+  const uploadGml = (bytes: Buffer) =>
+    postMultipart(app, '/web/upload/uploadGml', owner, [
+      { name: 'project_id', value: building.id },
+      { name: 'file', value: bytes, fileName: 'fjk.gml', contentType: 'application/gml+xml' },
+    ])
+  const uploadFloor = (bytes: Buffer, fileName: string) =>
+    postMultipart<FloorUploadDatum>(app, '/web/upload/uploadZip', owner, [
+      { name: 'project_id', value: building.id },
+      { name: 'file', value: bytes, fileName },
+    ])
+  const lines = async () => {
+    const answer = await callApi<ShoppingListDatum>(app, {
+      url: '/web/orderManage/getShoppingList',
+      token: owner,
+      json: { project_id: building.id },
+    })
+    expect(answer.envelope.code, answer.envelope.message).toBe('0')
+    const lineOf = (itemId: string): ShoppingLine =>
+      answer.envelope.datum.lines.find((line) => line.item_id === itemId)!
+    return { upload: lineOf('upload-traffic'), update: lineOf('update-traffic') }
+  }
+
+  beforeAll(async () => {
+    testApp = await createTestApp()
+    app = testApp.app
+    owner = await signInNewUser(app, `update-owner-${randomBytes(3).toString('hex')}`)
+    building = await createProject(app, owner, { kind: 'building', name: 'Updated tower' })
+    gmlBytes = await sharedFile('indoorgml/FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml')
+    sbm = await sbmFixtureFiles()
+  })
+  afterAll(async () => {
+    await testApp?.close()
+  })
+
+  it('bills replaced models and GML files as update traffic, first uploads as upload traffic', async () => {
+    const first = await uploadFloor(sbm.twoStoreys, 'two-storeys.sbm')
+    expect(first.envelope.code, first.envelope.message).toBe('0')
+    const modelId = first.envelope.datum.models[0]!.id
+    expect((await uploadGml(gmlBytes)).envelope.code).toBe('0')
+    const uploadedBytes = sbm.twoStoreys.byteLength + gmlBytes.byteLength
+    const before = await lines()
+    expect(before.upload).toMatchObject({ metered_bytes: uploadedBytes, count: 1 })
+    expect(before.update).toMatchObject({ type: '2', metered_bytes: 0, count: 0, amount: 0 })
+
+    // the model's file replaced by another SBM, then by a floor upload of its own file name
+    testApp.clock.advanceMs(1000)
+    const replaced = await postMultipart(app, '/web/upload/uploadandupdatemodel', owner, [
+      { name: 'id', value: modelId },
+      { name: 'file', value: sbm.duck, fileName: 'duck.sbm' },
+    ])
+    expect(replaced.envelope.code, replaced.envelope.message).toBe('0')
+    testApp.clock.advanceMs(1000)
+    const again = await uploadFloor(sbm.twoStoreys, 'two-storeys.sbm')
+    expect(again.envelope.code, again.envelope.message).toBe('0')
+    expect(again.envelope.datum.models.map((model) => model.id)).toEqual([modelId])
+    // a new GML file replaces the project's one; the same bytes once more are no update
+    const newGml = Buffer.concat([gmlBytes, Buffer.from('\n<!-- revised -->\n')])
+    testApp.clock.advanceMs(1000)
+    expect((await uploadGml(newGml)).envelope.code).toBe('0')
+    testApp.clock.advanceMs(1000)
+    expect((await uploadGml(newGml)).envelope.code).toBe('0')
+
+    const updatedBytes = sbm.duck.byteLength + sbm.twoStoreys.byteLength + newGml.byteLength
+    const after = await lines()
+    // the first uploads, at the size they had: unchanged by the replacements
+    expect(after.upload).toMatchObject({ metered_bytes: uploadedBytes })
+    expect(after.update).toMatchObject({
+      metered_bytes: updatedBytes,
+      count: Math.ceil(updatedBytes / 1_048_576),
+      unpaid: Math.ceil(updatedBytes / 1_048_576),
+    })
+
+    const history = await callApi<UsageHistory>(app, {
+      url: '/web/orderManage/getUsageHistory',
+      token: owner,
+      json: { project_id: building.id, days: 2 },
+    })
+    expect(history.envelope.datum.days.at(-1)).toEqual({
+      day: timestampOf(testApp.clock.nowMs()).slice(0, 10),
+      upload_bytes: uploadedBytes,
+      update_bytes: updatedBytes,
+      configuration_operations: 0,
+    })
+  })
+
+  it('removes the history with the project', async () => {
+    const { db } = app.deps.database
+    const rows = () =>
+      db
+        .selectFrom('file_replacements')
+        .select('id')
+        .where('project_id', '=', building.id)
+        .execute()
+    expect(await rows()).toHaveLength(3)
+    const deleted = await callApi(app, {
+      url: '/web/project/deleteProject',
+      token: owner,
+      json: { id: building.id },
+    })
+    expect(deleted.envelope.code, deleted.envelope.message).toBe('0')
+    expect(await rows()).toEqual([])
+  })
+})
