@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FloorUploadDatum } from '../../../contract/building'
+import type { ObliquePhotograph } from '../../../contract/city'
 import type { ShoppingLine, ShoppingListDatum, UsageHistory } from '../../../contract/orders'
 import type { Project } from '../../../contract/project'
 import { timestampOf } from '../../modules/time/clock'
@@ -12,7 +13,7 @@ import { createProject, postMultipart, signInNewUser } from './project-test-kit'
 /**
  * Update traffic (issue 20, SPEC §3 line type '2'): a file that replaces a record's earlier file
  * — a model's new SBM (by `uploadandupdatemodel`, or a floor upload of the same file name) or
- * a new GML file — is billed as update traffic, from the history of replaced files; the first
+ * a new GML file, a tileset's new content — is billed as update traffic, from the history of replaced files; the first
  * upload of each record stays upload traffic at the size it had; the same bytes uploaded again
  * are no update. The usage chart's days carry the same bytes.
  */
@@ -34,11 +35,11 @@ describe('update traffic', () => {
       { name: 'project_id', value: building.id },
       { name: 'file', value: bytes, fileName },
     ])
-  const lines = async () => {
+  const lines = async (projectId = building.id) => {
     const answer = await callApi<ShoppingListDatum>(app, {
       url: '/web/orderManage/getShoppingList',
       token: owner,
-      json: { project_id: building.id },
+      json: { project_id: projectId },
     })
     expect(answer.envelope.code, answer.envelope.message).toBe('0')
     const lineOf = (itemId: string): ShoppingLine =>
@@ -107,6 +108,30 @@ describe('update traffic', () => {
       update_bytes: updatedBytes,
       configuration_operations: 0,
     })
+  })
+
+  it('bills a tileset whose content is replaced by its new bytes', async () => {
+    const city = await createProject(app, owner, { name: 'Updated city' })
+    const upload = (zip: Buffer, id?: string) =>
+      postMultipart<ObliquePhotograph>(app, '/web/upload/uploadTiltModel', owner, [
+        { name: 'project_id', value: city.id },
+        ...(id === undefined ? [] : [{ name: 'id', value: id }]),
+        { name: 'file', value: zip, fileName: 'tileset.zip' },
+      ])
+    const first = await upload(await sharedFile('zip/derived/tileset-discrete-lod-root.zip'))
+    expect(first.envelope.code, first.envelope.message).toBe('0')
+    const firstBytes = first.envelope.datum.stats!.total_bytes
+    testApp.clock.advanceMs(1000)
+    const replaced = await upload(
+      await sharedFile('zip/derived/tileset-request-volume-nested.zip'),
+      first.envelope.datum.id,
+    )
+    expect(replaced.envelope.code, replaced.envelope.message).toBe('0')
+    const newBytes = replaced.envelope.datum.stats!.total_bytes
+    expect(newBytes).not.toBe(firstBytes)
+    const { upload: uploaded, update } = await lines(city.id)
+    expect(uploaded.metered_bytes).toBe(firstBytes)
+    expect(update.metered_bytes).toBe(newBytes)
   })
 
   it('removes the history with the project', async () => {
