@@ -1,15 +1,25 @@
-import { readFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { expect, test } from '@playwright/test'
 import { unzipSync } from 'fflate'
 import { e2eAdmin, enableTestApi } from './support/accounts'
 import { createBuildingProject, openSpaceModule } from './support/building'
-import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
+import {
+  canvasColours,
+  chooseEnglish,
+  createEditor,
+  postApi,
+  signInThroughPage,
+} from './project-helpers'
 
 /**
  * Issue 20 as a user meets it: a new editor orders watermark removal for a building project
  * from the project list, is sent to the order, pays it once an admin confirmed a recharge,
  * builds the offline package on the download page and downloads it — a real zip holding the
- * project's manifest, models list and SBM model, without the watermark.
+ * project's manifest, models list and SBM model, without the watermark — unzips it and opens
+ * its `index.html` from disk with the network cut: the project's name and the building show.
  */
 
 const sbmFixture = new URL('../workers/sbm/fixtures/two-storeys.sbm', import.meta.url)
@@ -17,6 +27,7 @@ const sbmFixture = new URL('../workers/sbm/fixtures/two-storeys.sbm', import.met
 test('a new editor orders, pays from the balance and downloads the offline package', async ({
   page,
   context,
+  browser,
   request,
   baseURL,
 }) => {
@@ -124,4 +135,34 @@ test('a new editor orders, pays from the balance and downloads the offline packa
     watermark: false,
     project: { id: projectId, name: projectName, kind: 'building' },
   })
+
+  // unzipped to a folder and opened from disk as a person would, with the network cut
+  const folder = await mkdtemp(join(tmpdir(), 'orders-offline-package-'))
+  const offline = await browser.newContext({ locale: 'en-US', offline: true })
+  try {
+    for (const [name, content] of Object.entries(entries)) {
+      if (name.endsWith('/')) continue
+      await mkdir(dirname(join(folder, name)), { recursive: true })
+      await writeFile(join(folder, name), content)
+    }
+    const disk = await offline.newPage()
+    const errors: string[] = []
+    disk.on('pageerror', (error) => errors.push(error.message))
+    await disk.goto(pathToFileURL(join(folder, 'index.html')).href)
+    await expect(disk.getByRole('heading', { name: projectName })).toBeVisible()
+    await expect(disk.getByText('1 models, 0 POIs')).toBeVisible({ timeout: 60_000 })
+    await expect(disk.locator('#watermark')).toBeHidden()
+    // the building is drawn over the background: many colours, no one colour nearly everywhere
+    const scene = disk.locator('#scene')
+    await expect
+      .poll(async () => {
+        const seen = await canvasColours(scene, [])
+        return seen.distinctColours > 10 && seen.dominantShare < 0.95
+      })
+      .toBe(true)
+    expect(errors).toEqual([])
+  } finally {
+    await offline.close()
+    await rm(folder, { recursive: true, force: true })
+  }
 })
