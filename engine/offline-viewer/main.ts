@@ -19,6 +19,7 @@ import {
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
+import { loadGmlNetwork } from './gml-network'
 import { loadPackageData, loadPackageFile, type ViewerPackageData } from './package-data'
 import { viewerText } from './viewer-text'
 
@@ -26,7 +27,7 @@ import { viewerText } from './viewer-text'
  * The offline package's viewer (decisions.md "Formats"): opened from `index.html` on a disk,
  * with no server and no network. It shows the building's SBM models (each a GLB, read by
  * three.js's GLTFLoader on the main thread: module workers cannot start under `file://`), the
- * POIs with their template icons, the POI list, and the trial watermark. Built as one classic
+ * POIs with their template icons, the POI list, the IndoorGML network, and the trial watermark. Built as one classic
  * script (vite.viewer.config.ts) because Chromium refuses module scripts of local files.
  */
 async function start(): Promise<void> {
@@ -67,8 +68,17 @@ async function start(): Promise<void> {
     shown++
   }
   const poiLayer = await addPois(data, scene)
+  const network = await loadGmlNetwork(data, new Box3().setFromObject(building))
+  if (network) {
+    scene.add(network.group)
+    network.group.updateMatrixWorld(true)
+    const line = document.getElementById('network')!
+    line.textContent = text.network(network.states)
+    line.hidden = false
+  }
 
   const bounds = new Box3().setFromObject(building)
+  if (bounds.isEmpty() && network) bounds.setFromObject(network.group)
   if (bounds.isEmpty()) bounds.setFromObject(poiLayer)
   if (bounds.isEmpty()) bounds.set(new Vector3(-10, -10, -10), new Vector3(10, 10, 10))
   const centre = bounds.getCenter(new Vector3())

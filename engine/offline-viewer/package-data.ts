@@ -40,6 +40,14 @@ export interface ViewerPackageData {
     package: { icon: string | null; model: string | null }
   }>
   style: { setting: Record<string, unknown> } | null
+  /** The project's IndoorGML network and where it sits (gml/gml.json), or null. */
+  gml: {
+    file: string
+    offset: [number, number, number]
+    rotation_deg: number
+    scale: number
+    display_mode: number
+  } | null
   /** Package path → script that holds the file's bytes. */
   files: Record<string, string>
 }

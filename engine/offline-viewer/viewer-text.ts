@@ -6,6 +6,7 @@ export interface ViewerText {
   watermark: string
   loading(index: number, count: number): string
   shown(models: number, pois: number): string
+  network(states: number): string
   failed(reason: string): string
 }
 
@@ -14,18 +15,21 @@ const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
     watermark: 'Twinscape 체험판',
     loading: (index, count) => `모델 불러오는 중 ${index}/${count}`,
     shown: (models, pois) => `모델 ${models}개, POI ${pois}개`,
+    network: (states) => `실내 경로망: 노드 ${states}개`,
     failed: (reason) => `패키지를 열 수 없습니다: ${reason}`,
   },
   zh: {
     watermark: 'Twinscape 试用版',
     loading: (index, count) => `正在加载模型 ${index}/${count}`,
     shown: (models, pois) => `${models} 个模型，${pois} 个 POI`,
+    network: (states) => `室内路网：${states} 个节点`,
     failed: (reason) => `无法打开离线包：${reason}`,
   },
   en: {
     watermark: 'Twinscape trial',
     loading: (index, count) => `Loading model ${index}/${count}`,
     shown: (models, pois) => `${models} models, ${pois} POIs`,
+    network: (states) => `Indoor network: ${states} states`,
     failed: (reason) => `The package cannot be opened: ${reason}`,
   },
 }

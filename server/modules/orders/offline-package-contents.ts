@@ -250,6 +250,13 @@ export async function planOfflinePackage(
     .selectAll()
     .where('project_id', '=', projectId)
     .executeTakeFirst()
+  let gmlValue: {
+    file: string
+    offset: [number, number, number]
+    rotation_deg: number
+    scale: number
+    display_mode: number
+  } | null = null
   if (gml) {
     const path = `gml/${safeName(gml.file_name)}`
     entries.push({
@@ -258,15 +265,14 @@ export async function planOfflinePackage(
       sizeBytes: (await storage.sizeOf(gml.sha256)) ?? gml.size_bytes,
       isDeflated: true,
     })
-    entries.push(
-      textEntry('gml/gml.json', {
-        file: path,
-        offset: [gml.offset_x, gml.offset_y, gml.offset_z],
-        rotation_deg: gml.rotation_deg,
-        scale: gml.scale,
-        display_mode: gml.display_mode,
-      }),
-    )
+    gmlValue = {
+      file: path,
+      offset: [gml.offset_x, gml.offset_y, gml.offset_z],
+      rotation_deg: gml.rotation_deg,
+      scale: gml.scale,
+      display_mode: gml.display_mode,
+    }
+    entries.push(textEntry('gml/gml.json', gmlValue))
     contents.gml = 'gml/gml.json'
   }
 
@@ -348,9 +354,17 @@ export async function planOfflinePackage(
   const viewerEntries = await planViewerEntries({
     viewerScript: directories.viewerScript,
     entries,
-    data: { manifest, models: modelsValue, pois, templates: templatesValue, style: styleValue },
+    data: {
+      manifest,
+      models: modelsValue,
+      pois,
+      templates: templatesValue,
+      style: styleValue,
+      gml: gmlValue,
+    },
     shownFiles: [
       ...modelFiles.values(),
+      ...(gmlValue === null ? [] : [gmlValue.file]),
       ...templatesValue.flatMap((template) => template.package.icon ?? []),
     ],
   })

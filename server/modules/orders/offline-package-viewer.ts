@@ -6,7 +6,7 @@ import type { PackageEntry } from './offline-package-entry'
  * script (built by vite.viewer.config.ts from engine/offline-viewer) and the data it reads.
  * Chromium refuses `fetch`, module scripts and workers for `file://` pages, so every file the
  * viewer reads is a classic script: `viewer/data.js` holds the scene's JSON and each binary file
- * the viewer shows (SBM models, template icons) is also written as `viewer/files/<n>.js`, base64
+ * the viewer shows (SBM models, template icons, the GML file) is also written as `viewer/files/<n>.js`, base64
  * inside a call. The plain files stay in the package for other tools; the copies cost a third
  * more than the bytes they hold (base64), paid for opening with a double click.
  */
@@ -19,6 +19,7 @@ export async function planViewerEntries(input: {
     pois: unknown
     templates: unknown
     style: unknown
+    gml: unknown
   }
   /** Package paths of the binary files the viewer shows. */
   shownFiles: readonly string[]
@@ -94,7 +95,7 @@ const indexHtml = `<!doctype html>
 <body>
 <header><h1 id="project-name"></h1><span id="status"></span></header>
 <canvas id="scene"></canvas>
-<aside><ul id="poi-list"></ul></aside>
+<aside><p id="network" hidden></p><ul id="poi-list"></ul></aside>
 <div id="watermark" hidden></div>
 <script src="viewer/viewer.js"></script>
 </body>

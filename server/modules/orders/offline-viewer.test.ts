@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumArgs, chromiumExecutablePath } from '../../../tools/chromium'
 import type { DownloadState } from '../../../contract/offline-package'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
-import { sbmFixtureFiles } from '../../routes/web/building-test-kit'
+import { sbmFixtureFiles, sharedFile } from '../../routes/web/building-test-kit'
 import { libraryCamera } from '../../routes/web/pois-test-kit'
 import { createProject, postMultipart, signInNewUser } from '../../routes/web/project-test-kit'
 
@@ -20,7 +20,7 @@ const run = promisify(execFile)
 /**
  * The offline package opened as a person would: unzipped with Info-ZIP, `index.html` opened
  * from disk (`file://`) in Chromium with the network cut; the viewer shows the project, the
- * building and the POI list.
+ * building, the POI list and the project's IndoorGML network.
  */
 describe('offline package viewer', () => {
   let testApp: TestApp
@@ -41,7 +41,7 @@ describe('offline package viewer', () => {
     if (folder) await rm(folder, { recursive: true, force: true })
   })
 
-  it('opens from disk with no network and shows the building and the POIs', async () => {
+  it('opens from disk with no network and shows the building, the POIs and the GML network', async () => {
     const owner = await signInNewUser(app, `viewer-owner-${Date.now()}`)
     const project = await createProject(app, owner, { kind: 'building', name: 'Disk tower' })
     const upload = await postMultipart(app, '/web/upload/uploadZip', owner, [
@@ -69,6 +69,16 @@ describe('offline package viewer', () => {
       },
     })
     expect(poi.envelope.code, poi.envelope.message).toBe('0')
+    const gml = await postMultipart(app, '/web/upload/uploadGml', owner, [
+      { name: 'project_id', value: project.id },
+      {
+        name: 'file',
+        value: await sharedFile('indoorgml/FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml'),
+        fileName: 'fjk.gml',
+        contentType: 'application/gml+xml',
+      },
+    ])
+    expect(gml.envelope.code, gml.envelope.message).toBe('0')
     await callApi(app, {
       url: '/web/bimBiz/buildSbkFile',
       token: owner,
@@ -105,6 +115,9 @@ describe('offline package viewer', () => {
       expect(await page.textContent('#project-name')).toBe('Disk tower')
       expect(await page.textContent('#poi-list')).toContain('Lobby camera')
       expect(await page.textContent('#status')).toBe('1 models, 1 POIs')
+      // the network, parsed from the package's GML file as the online scene does
+      expect(await page.textContent('#network')).toMatch(/^Indoor network: [1-9]\d* states$/)
+      expect(await page.isVisible('#network')).toBe(true)
       // a trial package: the watermark shows
       expect(await page.isVisible('#watermark')).toBe(true)
       // the building is drawn: the canvas holds more than the background colour
@@ -120,9 +133,16 @@ describe('offline package viewer', () => {
         for (let index = 0; index < pixels.length; index += 4 * 97) {
           seen.add((pixels[index]! << 16) | (pixels[index + 1]! << 8) | pixels[index + 2]!)
         }
-        return seen.size
+        // the network's Transitions, drawn on top in green (#43a047): no other part is green
+        let network = 0
+        for (let index = 0; index < pixels.length; index += 4) {
+          const [red, green, blue] = [pixels[index]!, pixels[index + 1]!, pixels[index + 2]!]
+          if (Math.abs(red - 0x43) + Math.abs(green - 0xa0) + Math.abs(blue - 0x47) < 40) network++
+        }
+        return { distinct: seen.size, network }
       })
-      expect(colours).toBeGreaterThan(10)
+      expect(colours.distinct).toBeGreaterThan(10)
+      expect(colours.network).toBeGreaterThan(100)
     } finally {
       await browser.close()
     }
