@@ -32,6 +32,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
     (await import('./pois/pois-create-list')).runPoisCreateListBench(),
   'iot-ingest': async () => (await import('./iot-ingest')).runIotIngestBench(),
   'iot-timeseries': async () => (await import('./iot-timeseries')).runIotTimeseriesBench(),
+  'iot-latency': async () => (await import('./iot-latency')).runIotLatencyBench(),
   'offline-package': async () => (await import('./offline-package')).runOfflinePackageBench(),
   'model-merge': async () => (await import('./model-merge')).runModelMergeBench(),
   fences: async () => (await import('./fences')).runFencesBench(),

@@ -24,6 +24,32 @@ describe('device simulator', () => {
     expect(() => parseSimulationArguments(['--tokens', 'a', '--speed', '1'])).toThrow(/speed/)
   })
 
+  it('sends over HTTP unless told MQTT, and checks the broker address', () => {
+    expect(parseSimulationArguments(['--tokens', 'a'])).toMatchObject({
+      transport: 'http',
+      mqttUrl: undefined,
+    })
+    expect(
+      parseSimulationArguments([
+        '--tokens',
+        'a',
+        '--transport',
+        'mqtt',
+        '--mqtt-url',
+        'mqtt://h:4432',
+      ]),
+    ).toMatchObject({ transport: 'mqtt', mqttUrl: 'mqtt://h:4432' })
+    expect(() => parseSimulationArguments(['--tokens', 'a', '--transport', 'udp'])).toThrow(
+      '--transport must be http or mqtt',
+    )
+    expect(() =>
+      parseSimulationArguments(['--tokens', 'a', '--transport', 'mqtt', '--mqtt-url', 'h:1883']),
+    ).toThrow('--mqtt-url must be')
+    expect(() => parseSimulationArguments(['--tokens', 'a', '--mqtt-url', 'mqtt://h:1'])).toThrow(
+      '--mqtt-url needs --transport mqtt',
+    )
+  })
+
   it('drifts like a room, reports its status when it changes, and clears its alarms again', () => {
     const sensor = new SimulatedSensor(seededRandom(7), 0.05)
     const messages = Array.from({ length: 2000 }, () => sensor.next())

@@ -9,6 +9,10 @@ import { alarmStatusCodes, deviceStatusCodes } from '../contract/iot'
 export interface SimulationOptions {
   /** The server, e.g. http://127.0.0.1:3000. */
   url: string
+  /** How the devices send: the HTTP device API, or MQTT through the server's broker. */
+  transport: 'http' | 'mqtt'
+  /** The broker (`mqtt://host:port`); unset: the one the server's /web/health names. */
+  mqttUrl: string | undefined
   /** Device tokens given directly (`--tokens a,b` or `--tokens-file`). */
   tokens: string[]
   /** Or: a project whose POIs with device codes get devices (needs `user` and `password`). */
@@ -55,6 +59,8 @@ export function parseSimulationArguments(
   }
   const known = [
     'url',
+    'transport',
+    'mqtt-url',
     'tokens',
     'project',
     'user',
@@ -93,11 +99,24 @@ export function parseSimulationArguments(
     throw new Error('--status must be a device status code: 0, 1, 2, 3, 11, 31 or 41')
   }
   const devices = number('devices', 10, 1, 100_000)
+  const transport = raw.get('transport') ?? 'http'
+  if (transport !== 'http' && transport !== 'mqtt') {
+    throw new Error('--transport must be http or mqtt')
+  }
+  const mqttUrl = raw.get('mqtt-url')
+  if (mqttUrl !== undefined && !/^mqtts?:\/\/[^/]+/.test(mqttUrl)) {
+    throw new Error('--mqtt-url must be mqtt://host:port or mqtts://host:port')
+  }
+  if (mqttUrl !== undefined && transport !== 'mqtt') {
+    throw new Error('--mqtt-url needs --transport mqtt')
+  }
   return {
     url: (raw.get('url') ?? env.TWIN_URL ?? `http://127.0.0.1:${env.PORT ?? 3000}`).replace(
       /\/$/,
       '',
     ),
+    transport,
+    mqttUrl,
     tokens,
     project,
     user: raw.get('user') ?? env.TWIN_USER,

@@ -1,9 +1,13 @@
 /**
  * `npm run devices:simulate -- --project <id> --user <name> --password <pw> --devices 100 --rate 50`
  * `npm run devices:simulate -- --tokens <token>,<token> --values temperature=80 --status 3`
+ * `npm run devices:simulate -- --transport mqtt --tokens <token> --rate 1`
  *
- * The device simulator (issue 17 item 10): posts realistic telemetry (tools/device-simulation.ts)
- * through the real device HTTP API, `POST /api/v1/{token}/telemetry`, as ThingsBoard devices do.
+ * The device simulator (issue 17 item 10): sends realistic telemetry (tools/device-simulation.ts)
+ * as ThingsBoard devices do, through the real device HTTP API, `POST /api/v1/{token}/telemetry`,
+ * or with `--transport mqtt` through the server's broker, one connection per device with its
+ * token as user name (tools/device-transport.ts; the broker is the one /web/health names, or
+ * `--mqtt-url`). Over MQTT a message counts when the broker acknowledged it.
  * Devices are named by their tokens, or by a project: its POIs with a device code and no device
  * are provisioned (the new tokens are printed once), and with `--rotate` the existing devices get
  * new tokens. `--status` / `--values` send one message from every device and stop; otherwise it
@@ -21,6 +25,12 @@ import {
   SimulatedSensor,
   seededRandom,
 } from './device-simulation'
+import {
+  createHttpTransport,
+  createMqttTransport,
+  type DeviceTransport,
+  discoverMqttUrl,
+} from './device-transport'
 
 interface Envelope<Datum> {
   code: string
@@ -106,14 +116,12 @@ async function projectTokens(options: SimulationOptions, projectId: string): Pro
   return tokens
 }
 
-async function postTelemetry(options: SimulationOptions, token: string, body: unknown) {
-  const response = await fetch(`${options.url}/api/v1/${token}/telemetry`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  await response.arrayBuffer()
-  return response.status
+async function openTransport(
+  options: SimulationOptions,
+  tokens: readonly string[],
+): Promise<DeviceTransport> {
+  if (options.transport === 'http') return createHttpTransport(options.url, tokens)
+  return createMqttTransport(options.mqttUrl ?? (await discoverMqttUrl(options.url)), tokens)
 }
 
 async function main() {
@@ -123,18 +131,35 @@ async function main() {
   ).slice(0, options.devices)
   const random = seededRandom(Date.now())
   const sensors = tokens.map(() => new SimulatedSensor(random, options.alarmChance))
+  const transport = await openTransport(options, tokens)
+  try {
+    await simulate(options, tokens, sensors, transport)
+  } finally {
+    await transport.close()
+  }
+}
 
+async function simulate(
+  options: SimulationOptions,
+  tokens: readonly string[],
+  sensors: readonly SimulatedSensor[],
+  transport: DeviceTransport,
+) {
   if (options.status !== undefined || options.values !== undefined) {
-    const statuses = await Promise.all(
-      tokens.map((token) =>
-        postTelemetry(options, token, {
+    const outcomes = await Promise.all(
+      tokens.map((_, index) =>
+        transport.send(index, {
           ...(options.values ?? {}),
           ...(options.status === undefined ? {} : { status: options.status }),
         }),
       ),
     )
-    console.log(JSON.stringify({ sent: tokens.length, statuses }))
-    if (statuses.some((status) => status !== 200)) process.exitCode = 1
+    // HTTP answers as the server did (200, 429 …); MQTT as the broker did
+    const statuses = outcomes.map((outcome) =>
+      outcome === 'accepted' ? 200 : outcome === 'refused' ? 429 : 0,
+    )
+    console.log(JSON.stringify({ sent: tokens.length, transport: transport.name, statuses }))
+    if (outcomes.some((outcome) => outcome !== 'accepted')) process.exitCode = 1
     return
   }
 
@@ -160,11 +185,12 @@ async function main() {
       }))
       sentMessages += options.batch
       inFlight++
-      void postTelemetry(options, tokens[index]!, options.batch === 1 ? messages[0] : messages)
-        .then((status) => {
+      void transport
+        .send(index, options.batch === 1 ? messages[0] : messages)
+        .then((outcome) => {
           counts.requests++
-          if (status === 200) counts.messages += options.batch
-          else if (status === 429) counts.refused++
+          if (outcome === 'accepted') counts.messages += options.batch
+          else if (outcome === 'refused') counts.refused++
           else counts.failed++
         })
         .catch(() => {

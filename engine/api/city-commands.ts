@@ -10,6 +10,7 @@ import type { DrawCommands } from './draw-commands'
 import type { NavigateCommands } from './navigate-commands'
 import type { PoiCommands } from './poi-commands'
 import type { CityPoiDragCommands } from './poi-drag-commands'
+import type { PoiStatusCommands } from './poi-status-commands'
 import type { StyleCommands } from './style-commands'
 import type { TrackCommands } from './track-commands'
 
@@ -21,6 +22,7 @@ import type { TrackCommands } from './track-commands'
 export interface CityCommands
   extends PoiCommands<'city'>,
     CityPoiDragCommands,
+    PoiStatusCommands<'city'>,
     DrawCommands,
     TrackCommands,
     NavigateCommands,

@@ -3,6 +3,7 @@ import { createInitialDrawState, type DrawLayerState } from './draw-commands'
 import { createInitialNavigationState, type NavigationState } from './navigate-commands'
 import { createInitialTrackState, type TrackLayerState } from './track-commands'
 import type { PoiLayerState } from './poi-commands'
+import { createInitialPoiStatusState, type PoiStatusState } from './poi-status-commands'
 import { createInitialStyleState, type SceneStyleState } from './style-commands'
 
 /**
@@ -204,6 +205,8 @@ export interface CitySnapshot {
   }
   /** The POIs drawn in the city (issue 16). */
   readonly pois: ReadonlyPoiLayerState
+  /** Device statuses of the POIs (issue 17), as `building.poiStatuses`. */
+  readonly poiStatuses: PoiStatusState
   /** The draw tool, the shape just drawn and the saved shapes shown (issue 18). */
   readonly draw: DrawLayerState
   /** Positioned objects' markers and trails (issue 18). */
@@ -256,6 +259,7 @@ export function createInitialCitySnapshot(): CitySnapshot {
     selectedFeature: null,
     frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     pois: createInitialPoiLayerState(),
+    poiStatuses: createInitialPoiStatusState(),
     draw: createInitialDrawState(),
     track: createInitialTrackState(),
     navigation: createInitialNavigationState(),

@@ -12,7 +12,7 @@ export interface PoiStatusEntry {
   code: number | null
 }
 
-/** The status part of a scene's snapshot (`snapshot.building.poiStatuses`). */
+/** The status part of a scene's snapshot (`building.poiStatuses`, `city.poiStatuses`). */
 export interface PoiStatusState {
   /** POIs with a status. */
   count: number

@@ -1,7 +1,7 @@
 import type { CommandHandlers } from '../../api/commands'
-import { EngineError } from '../../api/errors'
 import type { PoiStatusCommands } from '../../api/poi-status-commands'
 import type { BuildingPoiLayer } from './poi-layer'
+import { checkPoiStatusEntries } from './poi-statuses'
 
 type PoiStatusHandlers = Pick<CommandHandlers, keyof PoiStatusCommands<'building'>>
 
@@ -12,18 +12,8 @@ export function createBuildingPoiStatusHandlers(scope: {
 }): PoiStatusHandlers {
   return {
     'building.setPoiStatuses': async ({ statuses, replace }) => {
-      if (!Array.isArray(statuses)) throw invalid('Statuses must be a list.')
-      for (const entry of statuses) {
-        const isCode = entry?.code === null || Number.isInteger(entry?.code)
-        if (typeof entry?.poiId !== 'string' || !isCode) {
-          throw invalid('Each status needs a POI id and a whole-number code (or null).')
-        }
-      }
+      checkPoiStatusEntries(statuses)
       scope.layer().setStatuses(statuses, replace === true)
     },
   }
-}
-
-function invalid(message: string): EngineError {
-  return new EngineError('engine.invalidArgument', message)
 }

@@ -1,3 +1,4 @@
+import { EngineError } from '../../api/errors'
 import {
   maxListedAlarmPois,
   type PoiStatusEntry,
@@ -5,6 +6,24 @@ import {
   poiAlarmCodes,
   poiStatusColourOf,
 } from '../../api/poi-status-commands'
+
+/**
+ * Refuses status entries a scene could not apply (the `*.setPoiStatuses` commands of both
+ * halves): a list of `{poiId, code}` with a whole-number code or null.
+ */
+export function checkPoiStatusEntries(statuses: unknown): asserts statuses is PoiStatusEntry[] {
+  if (!Array.isArray(statuses)) throw invalid('Statuses must be a list.')
+  for (const entry of statuses as Array<Partial<PoiStatusEntry> | null>) {
+    const isCode = entry?.code === null || Number.isInteger(entry?.code)
+    if (typeof entry?.poiId !== 'string' || !isCode) {
+      throw invalid('Each status needs a POI id and a whole-number code (or null).')
+    }
+  }
+}
+
+function invalid(message: string): EngineError {
+  return new EngineError('engine.invalidArgument', message)
+}
 
 /** A disc's tint: r, g, b, a 0–1. */
 export type StatusTint = readonly [number, number, number, number]
@@ -56,6 +75,16 @@ export class PoiStatuses {
   isAlarm(poiId: string): boolean {
     const code = this.codes.get(poiId)
     return code !== undefined && poiAlarmCodes.includes(code)
+  }
+
+  /** The POI's status code, or undefined when it has none. */
+  codeOf(poiId: string): number | undefined {
+    return this.codes.get(poiId)
+  }
+
+  /** Changes with every status change. */
+  currentRevision(): number {
+    return this.revision
   }
 
   /** The snapshot part. */

@@ -63,6 +63,8 @@ function pixelAt(container: HTMLElement, x: number, y: number): [number, number,
 }
 
 const isRed = ([red, green, blue]: [number, number, number]) => red > 200 && green < 60 && blue < 60
+const isNear = (pixel: [number, number, number], rgb: readonly [number, number, number]) =>
+  pixel.every((value, index) => Math.abs(value - rgb[index]!) < 24)
 const isLand = (pixel: [number, number, number]) =>
   pixel.every((value, index) => Math.abs(value - landColor[index]!) < 12)
 
@@ -174,6 +176,76 @@ describe('city POIs in Chromium', () => {
     await expect.poll(() => city(engine).camera.zoom).toBeGreaterThan(17.9)
     const centred = await engine.run('city.poiToScreen', { position: lonely })
     expect(Math.hypot(centred.x - 320, centred.y - 240)).toBeLessThan(20)
+  })
+
+  it('draws device statuses as discs behind the markers and keeps alarms out of clusters', async () => {
+    const engine = createEngine()
+    const container = createContainer()
+    await openCity(engine, container)
+    await engine.run('city.setPoiLooks', {
+      looks: [{ templateId: 'camera', kind: '2D', iconUrl: redIconUrl() }],
+    })
+    const east = center.lng + 0.0008
+    await engine.run('city.setPois', {
+      pois: [poi('a', [center.lng, center.lat, 0]), poi('b', [east, center.lat, 0])],
+    })
+    // 'later' has no POI yet: its status is kept for when it comes
+    await engine.run('city.setPoiStatuses', {
+      statuses: [
+        { poiId: 'a', code: 2 },
+        { poiId: 'b', code: 3 },
+        { poiId: 'later', code: 11 },
+      ],
+    })
+    // the snapshot is published once a frame
+    await expect
+      .poll(() => city(engine).poiStatuses)
+      .toMatchObject({ count: 3, alarmPoiIds: ['b', 'later'] })
+    const a = await engine.run('city.poiToScreen', { position: [center.lng, center.lat, 0] })
+    const b = await engine.run('city.poiToScreen', { position: [east, center.lat, 0] })
+    // The disc shows as a ring beyond the 32-pixel marker: to 23 px, to 29 px for an alarm.
+    const ring = (at: { x: number; y: number }, radius: number) =>
+      pixelAt(container, at.x + radius, at.y)
+    const normal = [67, 160, 71] as const
+    const fireAlarm = [229, 57, 53] as const
+    const fault = [251, 140, 0] as const
+    await expect.poll(() => isNear(ring(a, 19), normal), { timeout: 20_000 }).toBe(true)
+    expect(isLand(ring(a, 27))).toBe(true)
+    await expect.poll(() => isNear(ring(b, 26), fireAlarm), { timeout: 20_000 }).toBe(true)
+
+    // a's device reports a fault: its disc turns orange and grows; null takes it away
+    await engine.run('city.setPoiStatuses', { statuses: [{ poiId: 'a', code: 11 }] })
+    await expect.poll(() => isNear(ring(a, 26), fault), { timeout: 20_000 }).toBe(true)
+    await expect.poll(() => city(engine).poiStatuses.alarmPoiIds).toEqual(['a', 'b', 'later'])
+    await engine.run('city.setPoiStatuses', { statuses: [{ poiId: 'a', code: null }] })
+    await expect.poll(() => isLand(ring(a, 19)), { timeout: 20_000 }).toBe(true)
+    await expect(
+      engine.run('city.setPoiStatuses', { statuses: [{ poiId: 'a', code: 2.5 }] }),
+    ).rejects.toMatchObject({ code: 'engine.invalidArgument' })
+
+    // Zoomed out, three POIs within 30 m are one cluster; the one in alarm stays apart.
+    const near = (index: number): Vector3Tuple => [center.lng + index * 1e-4, center.lat, 0]
+    await engine.run('city.setPois', {
+      pois: [0, 1, 2].map((index) => poi(`c${index}`, near(index))),
+    })
+    await engine.run('city.setPoiStatuses', {
+      statuses: [
+        { poiId: 'c0', code: 2 },
+        { poiId: 'c1', code: 2 },
+        { poiId: 'c2', code: 31 },
+      ],
+      replace: true,
+    })
+    await expect
+      .poll(() => city(engine).poiStatuses)
+      .toMatchObject({ count: 3, alarmPoiIds: ['c2'] })
+    await engine.run('city.flyTo', { lng: center.lng, lat: center.lat, zoom: 12, durationMs: 0 })
+    await expect.poll(() => city(engine).pois.clusterCount, { timeout: 20_000 }).toBe(1)
+    await expect.poll(() => city(engine).pois.drawnCount).toBe(2)
+    // the alarm clears: it joins the cluster again
+    await engine.run('city.setPoiStatuses', { statuses: [{ poiId: 'c2', code: 2 }] })
+    await expect.poll(() => city(engine).pois.drawnCount).toBe(1)
+    expect(city(engine).pois.clusterCount).toBe(1)
   })
 
   it('draws 3D POIs as their template model and places on the basemap at height 0', async () => {

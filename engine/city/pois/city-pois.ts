@@ -7,9 +7,11 @@ import type {
   ScenePoi,
 } from '../../api/poi-commands'
 import type { Vector3Tuple } from '../../api/building-snapshot'
+import type { PoiStatusEntry } from '../../api/poi-status-commands'
 import type { WorkerEndpoint } from '../../workers/create-worker-client'
 import type { CitySceneContext } from '../city-scene-parts'
 import { mapViewport } from '../map-viewport'
+import { CityPoiStatuses } from './city-poi-statuses'
 import { PoiClusters } from './poi-clusters'
 import { declutterLabels } from './poi-labels'
 import {
@@ -19,6 +21,7 @@ import {
   type PoiMeshGroup,
   poiLayers,
   poiMarkerLayout,
+  splitMarkers,
 } from './poi-layers'
 import { PoiModels } from './poi-models'
 import { pickPoi, surfacePoint } from './poi-picking'
@@ -59,6 +62,10 @@ export class CityPois {
   private markerVersion = 0
   private markersKey = ''
   private markers: { icons: PoiIcon[]; meshes: PoiMeshGroup[] } = { icons: [], meshes: [] }
+  /** The POIs the markers were made from (their status discs are drawn). */
+  private markerPois: ScenePoi[] = []
+  private readonly statuses = new CityPoiStatuses()
+  private statusFrame: number | null = null
   private cachedLayers: Layer[] = []
   private state: PoiLayerState
   /** Lowest and highest POI heights, so a pick looks far enough around its point. */
@@ -160,6 +167,19 @@ export class CityPois {
     this.redraw()
   }
 
+  /**
+   * Sets device statuses (`PoiStatusCommands`). Colour changes redraw the discs once a frame
+   * (a live stream brings hundreds a second); a POI in or out of alarm leaves or joins clusters.
+   */
+  setStatuses(entries: readonly PoiStatusEntry[], replace: boolean): void {
+    const moved = this.statuses.set(entries, replace)
+    if (moved === null) return
+    this.context.publish({ poiStatuses: this.statuses.state() })
+    for (const id of moved) if (this.pois.has(id)) this.liveIds.add(id)
+    if (moved.length > 0) this.indexChanged()
+    else this.statusFrame ??= requestAnimationFrame(() => this.redrawStatuses())
+  }
+
   /** The position of a POI, or null when there is none with that id. */
   positionOf(id: string): Vector3Tuple | null {
     return this.pois.get(id)?.position ?? null
@@ -172,6 +192,7 @@ export class CityPois {
   dispose(): void {
     if (this.rebuildTimer) clearTimeout(this.rebuildTimer)
     if (this.viewTimer) clearTimeout(this.viewTimer)
+    if (this.statusFrame !== null) cancelAnimationFrame(this.statusFrame)
     this.models.dispose()
   }
 
@@ -201,16 +222,19 @@ export class CityPois {
     return !this.isIndexStale || (this.pois.get(poi.id) === poi && !this.liveIds.has(poi.id))
   }
 
+  /** POIs drawn on their own: changed since the index was built, or in alarm (never clustered). */
   private livePois(): ScenePoi[] {
     const live: ScenePoi[] = []
-    for (const id of this.liveIds) {
+    const ids = new Set(this.liveIds)
+    for (const id of this.statuses.alarmIds()) ids.add(id)
+    for (const id of ids) {
       const poi = this.pois.get(id)
       if (this.isShown(poi)) live.push(poi)
     }
     return live
   }
 
-  private modelOf(poi: ScenePoi) {
+  private readonly modelOf = (poi: ScenePoi) => {
     const look = this.looks.get(poi.templateId)
     if (look?.kind !== '3D' || !look.modelUrl) return null
     const model = this.models.get(look.modelUrl)
@@ -240,7 +264,7 @@ export class CityPois {
     let [low, high] = [0, 0]
     for (const poi of this.pois.values()) {
       if (!this.isShown(poi)) continue
-      shown.push(poi)
+      if (!this.statuses.isAlarm(poi.id)) shown.push(poi)
       low = Math.min(low, poi.position[2])
       high = Math.max(high, poi.position[2])
     }
@@ -268,15 +292,17 @@ export class CityPois {
     if (key !== this.markersKey) {
       this.markersKey = key
       const drawn = this.isIndexStale ? points.filter((poi) => this.isCurrent(poi)) : points
-      this.markers = this.split([...drawn, ...this.livePois()])
+      this.markerPois = [...drawn, ...this.livePois()]
+      this.markers = splitMarkers(this.markerPois, this.looks, this.modelOf)
     }
     const { icons, meshes } = this.markers
     const selected = this.selectedIds
       .map((id) => this.pois.get(id))
       .filter((poi) => this.isShown(poi))
     const hovered = this.hoveredId ? this.pois.get(this.hoveredId) : undefined
-    const ghosts = this.split(this.ghosts)
+    const ghosts = splitMarkers(this.ghosts, this.looks, this.modelOf)
     this.drawing = {
+      statusDiscs: this.statuses.discsOf(this.markerPois, this.markersKey),
       icons,
       meshes,
       clusters,
@@ -294,26 +320,15 @@ export class CityPois {
     this.updateView()
   }
 
-  /** 2D POIs (and 3D ones without a drawable model) as icons; 3D ones grouped by template. */
-  private split(pois: readonly ScenePoi[]): { icons: PoiIcon[]; meshes: PoiMeshGroup[] } {
-    const icons: PoiIcon[] = []
-    const groups = new Map<string, PoiMeshGroup>()
-    for (const poi of pois) {
-      const look = this.looks.get(poi.templateId)
-      if (!look) continue
-      const mesh = this.modelOf(poi)
-      if (!mesh) {
-        icons.push({ poi, iconUrl: look.iconUrl })
-        continue
-      }
-      let group = groups.get(poi.templateId)
-      if (!group) {
-        group = { templateId: poi.templateId, mesh, pois: [] }
-        groups.set(poi.templateId, group)
-      }
-      group.pois.push(poi)
-    }
-    return { icons, meshes: [...groups.values()] }
+  /** Only the discs changed: deck gets the layers again, labels and counts stay. */
+  private redrawStatuses(): void {
+    this.statusFrame = null
+    if (this.context.isDisposed()) return
+    const statusDiscs = this.statuses.discsOf(this.markerPois, this.markersKey)
+    if (statusDiscs === this.drawing.statusDiscs) return
+    this.drawing = { ...this.drawing, statusDiscs }
+    this.cachedLayers = poiLayers(this.drawing)
+    this.context.updateLayers()
   }
 
   /** Coalesces label and count updates while the camera moves (at most every 400 ms). */
@@ -372,12 +387,6 @@ export class CityPois {
   }
 
   private publishState(counts: { drawnCount: number; clusterCount: number }): void {
-    const failed: string[] = []
-    for (const look of this.looks.values()) {
-      if (look.kind === '3D' && look.modelUrl && this.models.get(look.modelUrl).kind === 'failed') {
-        failed.push(look.templateId)
-      }
-    }
     const next: PoiLayerState = {
       count: this.pois.size,
       ...counts,
@@ -385,7 +394,7 @@ export class CityPois {
       hoveredId: this.hoveredId,
       hiddenGroupIds: [...this.hiddenGroupIds],
       ghostCount: this.ghosts.length,
-      failedTemplateIds: failed,
+      failedTemplateIds: this.models.failedTemplateIds(this.looks.values()),
     }
     if (JSON.stringify(next) === JSON.stringify(this.state)) return
     this.state = next

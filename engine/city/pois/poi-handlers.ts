@@ -3,6 +3,8 @@ import type { CommandHandlers } from '../../api/commands'
 import { EngineError } from '../../api/errors'
 import type { PoiCommands, PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
 import type { CityPoiDragCommands } from '../../api/poi-drag-commands'
+import type { PoiStatusCommands } from '../../api/poi-status-commands'
+import { checkPoiStatusEntries } from '../../building/pois/poi-statuses'
 import type { CityScene } from '../city-scene'
 
 function invalid(message: string, detail?: string): EngineError {
@@ -47,14 +49,16 @@ function checkScreenPoint(x: number, y: number): void {
 }
 
 /**
- * Handlers of the city's POI commands (`PoiCommands<'city'>`), on the open scene's POI part.
+ * Handlers of the city's POI commands (`PoiCommands<'city'>`, drag and device statuses), on the
+ * open scene's POI part.
  * They check what they are given, so a NaN from a form never reaches the GPU.
  */
 export function createCityPoiHandlers(
   openScene: () => CityScene,
 ): Pick<
   CommandHandlers,
-  (keyof PoiCommands<'city'> | keyof CityPoiDragCommands) & keyof CityCommands
+  (keyof PoiCommands<'city'> | keyof CityPoiDragCommands | keyof PoiStatusCommands<'city'>) &
+    keyof CityCommands
 > {
   return {
     'city.setPoiLooks': async ({ looks }) => {
@@ -115,6 +119,11 @@ export function createCityPoiHandlers(
     },
     'city.endPoiDrag': async () => {
       openScene().poiDrag.end()
+      return undefined
+    },
+    'city.setPoiStatuses': async ({ statuses, replace }) => {
+      checkPoiStatusEntries(statuses)
+      openScene().pois.setStatuses(statuses, replace === true)
       return undefined
     },
     'city.poiToScreen': async ({ position }) => {

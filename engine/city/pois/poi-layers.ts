@@ -2,7 +2,7 @@ import type { Layer } from '@deck.gl/core'
 import { IconLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers'
 import { SimpleMeshLayer } from '@deck.gl/mesh-layers'
 import type { Vector3Tuple } from '../../api/building-snapshot'
-import type { ScenePoi } from '../../api/poi-commands'
+import type { PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
 import type { PoiCluster } from './poi-clusters'
 import type { PoiMesh } from './poi-mesh'
 
@@ -26,6 +26,14 @@ export interface PoiMeshGroup {
   pois: ScenePoi[]
 }
 
+/** A device status disc behind a marker (issue 17): the status colour, larger for an alarm. */
+export interface PoiStatusDisc {
+  position: Vector3Tuple
+  /** RGBA 0–255. */
+  colour: [number, number, number, number]
+  radiusPixels: number
+}
+
 /** One highlighted marker ring. */
 export interface PoiHighlight {
   position: Vector3Tuple
@@ -34,6 +42,7 @@ export interface PoiHighlight {
 
 /** Everything the POI layers draw; each array is kept as long as what it holds is unchanged. */
 export interface PoiDrawing {
+  statusDiscs: PoiStatusDisc[]
   icons: PoiIcon[]
   meshes: PoiMeshGroup[]
   clusters: PoiCluster[]
@@ -46,6 +55,7 @@ export interface PoiDrawing {
 /** An empty drawing. */
 export function emptyPoiDrawing(): PoiDrawing {
   return {
+    statusDiscs: [],
     icons: [],
     meshes: [],
     clusters: [],
@@ -100,9 +110,58 @@ function meshLayers(prefix: string, groups: PoiMeshGroup[], alpha: number): Laye
   )
 }
 
+/**
+ * 2D POIs (and 3D ones without a drawable model: `modelOf` answers null) as icons; 3D ones
+ * grouped by template. POIs without a look are not drawn.
+ */
+export function splitMarkers(
+  pois: readonly ScenePoi[],
+  looks: ReadonlyMap<string, PoiTemplateLook>,
+  modelOf: (poi: ScenePoi) => PoiMesh | null,
+): { icons: PoiIcon[]; meshes: PoiMeshGroup[] } {
+  const icons: PoiIcon[] = []
+  const groups = new Map<string, PoiMeshGroup>()
+  for (const poi of pois) {
+    const look = looks.get(poi.templateId)
+    if (!look) continue
+    const mesh = modelOf(poi)
+    if (!mesh) {
+      icons.push({ poi, iconUrl: look.iconUrl })
+      continue
+    }
+    let group = groups.get(poi.templateId)
+    if (!group) {
+      group = { templateId: poi.templateId, mesh, pois: [] }
+      groups.set(poi.templateId, group)
+    }
+    group.pois.push(poi)
+  }
+  return { icons, meshes: [...groups.values()] }
+}
+
 /** The deck layers of a POI drawing, bottom to top. */
 export function poiLayers(drawing: PoiDrawing): Layer[] {
-  const layers: Layer[] = [...meshLayers('poi-mesh', drawing.meshes, 255)]
+  const layers: Layer[] = []
+  // Under everything of the POI: the marker (icon or model) stays readable over its disc.
+  if (drawing.statusDiscs.length > 0) {
+    layers.push(
+      new ScatterplotLayer<PoiStatusDisc>({
+        id: 'poi-status-discs',
+        data: drawing.statusDiscs,
+        getPosition: (disc) => disc.position,
+        getRadius: (disc) => disc.radiusPixels,
+        radiusUnits: 'pixels',
+        getFillColor: (disc) => disc.colour,
+        getLineColor: [255, 255, 255, 255],
+        stroked: true,
+        lineWidthUnits: 'pixels',
+        getLineWidth: 1.5,
+        pickable: false,
+        parameters: overEverything,
+      }),
+    )
+  }
+  layers.push(...meshLayers('poi-mesh', drawing.meshes, 255))
   if (drawing.icons.length > 0) layers.push(iconLayer('poi-icons', drawing.icons, 255))
   if (drawing.labels.length > 0) {
     layers.push(

@@ -1,3 +1,4 @@
+import type { PoiTemplateLook } from '../../api/poi-commands'
 import type { SbmDecodeWorkerApi } from '../../workers/building-workers'
 import { createSbmDecodeWorker } from '../../workers/building-workers'
 import {
@@ -37,6 +38,17 @@ export class PoiModels {
       void this.load(modelUrl)
     }
     return state
+  }
+
+  /** The templates among `looks` whose 3D model failed (their POIs show the picture). */
+  failedTemplateIds(looks: Iterable<PoiTemplateLook>): string[] {
+    const failed: string[] = []
+    for (const look of looks) {
+      if (look.kind === '3D' && look.modelUrl && this.get(look.modelUrl).kind === 'failed') {
+        failed.push(look.templateId)
+      }
+    }
+    return failed
   }
 
   /** Stops the worker; late answers are dropped. */

@@ -3,10 +3,17 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import type { PageProps } from '../../app/page-props'
 import { navigateHash, useHashPath } from '../../app/hash-location'
-import { Engine, EngineProvider, useEngine, useFileAddressRenewal } from '../../engine-bridge'
+import {
+  Engine,
+  EngineProvider,
+  sceneStore,
+  useEngine,
+  useFileAddressRenewal,
+} from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, Tabs } from '../../ui'
 import { TemplateList } from '../../components/templates/TemplateList'
+import { useIotLive } from '../bim4/iot/use-iot-live'
 import { pickBuildingAt } from './city-actions'
 import { CityProjectProvider } from './city-context'
 import { cityModules, cityTabPath, parseCityPath, type CityTab } from './city-modules'
@@ -59,10 +66,23 @@ export function CityEditorPage(_props: PageProps) {
   return (
     <EngineProvider engine={engine}>
       <CityServicesProvider services={defaultCityServices}>
+        <CityLiveStatuses />
         <CityEditor />
       </CityServicesProvider>
     </EngineProvider>
   )
+}
+
+/**
+ * Device statuses colour the city's POIs live and alarms are announced, as in the building
+ * editor (issue 17): the project's live stream, while its city is open.
+ */
+function CityLiveStatuses() {
+  const engine = useEngine()
+  const { projectId } = useSnapshot(currentProject)
+  const cityScene = useSnapshot(sceneStore).city
+  useIotLive(engine, cityScene.isOpen && cityScene.projectId === projectId, projectId, 'city')
+  return null
 }
 
 /** Props of {@link CityEditor}. */

@@ -16,24 +16,27 @@ import { statusNameOf } from './iot-texts'
 import { fireLinkage, loadLinkage, resetLinkage } from './linkage-store'
 
 /**
- * The live twin of the open building project (issue 17): loads its devices and open alarms,
- * keeps the live stream open while the editor is, and hands the scene the POIs' statuses
- * (all of them when the scene opens or the stream was reset, then each change). A new alarm is
- * announced and fires the event linkage (linkage-store.ts): the linked cameras open their video
- * on the stage, linked areas are named there. While "follow alarms" is on, the alarm's POI is
- * selected and flown to. A device going off (code 0) fires `offline`.
+ * The live twin of the open project (issue 17): loads its devices and open alarms, keeps the
+ * live stream open while the editor is, and hands the scene (`scene`: the building editor's or
+ * the city editor's) the POIs' statuses (all of them when the scene opens or the stream was
+ * reset, then each change). A new alarm is announced. In the building editor it also fires the
+ * event linkage (linkage-store.ts): the linked cameras open their video on the stage, linked
+ * areas are named there, a device going off (code 0) fires `offline`; and while "follow alarms"
+ * (its alarm list) is on, the alarm's POI is selected and flown to.
  */
 export function useIotLive(
   engine: EngineHandle | null,
-  isBuildingOpen: boolean,
+  isSceneOpen: boolean,
   projectId: string | null,
+  scene: 'building' | 'city' = 'building',
 ): void {
   const { t, i18n } = useLingui()
 
   useEffect(() => {
     if (!projectId) return undefined
     void loadIot(projectId)
-    void loadLinkage(projectId).catch(() => undefined)
+    const hasLinkage = scene === 'building'
+    if (hasLinkage) void loadLinkage(projectId).catch(() => undefined)
     let hasBeenLive = false
     const stop = connectLiveStream({
       projectId,
@@ -50,26 +53,31 @@ export function useIotLive(
     return () => {
       stop()
       resetIot()
-      resetLinkage()
+      if (hasLinkage) resetLinkage()
     }
-  }, [projectId])
+  }, [projectId, scene])
 
   useEffect(() => {
-    if (!engine || !isBuildingOpen) return undefined
+    if (!engine || !isSceneOpen) return undefined
     const send = (statuses: ReturnType<typeof poiStatusEntries>, replace: boolean) => {
-      void engine.run('building.setPoiStatuses', { statuses, replace }).catch(() => undefined)
+      const sent =
+        scene === 'city'
+          ? engine.run('city.setPoiStatuses', { statuses, replace })
+          : engine.run('building.setPoiStatuses', { statuses, replace })
+      void sent.catch(() => undefined)
     }
     send(poiStatusEntries(), true)
     const stopStatuses = onPoiStatuses((statuses, replace) => {
       send(statuses, replace)
-      if (replace) return
+      if (replace || scene !== 'building') return
       for (const entry of statuses) if (entry.code === 0) fireLinkage(entry.poiId, 0)
     })
     const stopAlarms = onAlarmRaised((alarm) => {
       const device = iotStore.devices.find((candidate) => candidate.id === alarm.device_id)
       const name = device?.name ?? alarm.devicecode
       toast.warning(t`${statusNameOf(i18n, alarm.code)}: ${name}`)
-      if (alarm.poi_id === '') return
+      // the city editor has no alarm list with its "follow alarms" switch: it only announces
+      if (alarm.poi_id === '' || scene !== 'building') return
       fireLinkage(alarm.poi_id, alarm.code)
       if (!iotStore.isFollowingAlarms) return
       void (async () => {
@@ -81,5 +89,5 @@ export function useIotLive(
       stopStatuses()
       stopAlarms()
     }
-  }, [engine, isBuildingOpen, t, i18n])
+  }, [engine, isSceneOpen, scene, t, i18n])
 }
