@@ -7,6 +7,7 @@ import { trackingRoutes } from './tracking'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
+import { investigationRoutes } from './investigations'
 import { iotRoutes } from './iot'
 import { modelConfigRoutes, modelDetailRoutes } from './model-config'
 import { materialRoutes } from './materials'
@@ -44,6 +45,7 @@ export const webRouteAreas = {
   geo: geoRoutes,
   gml: gmlRoutes,
   iot: iotRoutes,
+  investigations: investigationRoutes,
   modelConfig: modelConfigRoutes,
   modelDetails: modelDetailRoutes,
   materials: materialRoutes,

@@ -19,6 +19,7 @@ import * as captures from './0017-captures'
 import * as tracking from './0018-tracking'
 import * as eventLinks from './0020-event-links'
 import * as modelConfig from './0021-model-config'
+import * as investigations from './0023-investigations'
 import * as materials from './0024-materials'
 
 /**
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0018-tracking': tracking,
   '0020-event-links': eventLinks,
   '0021-model-config': modelConfig,
+  '0023-investigations': investigations,
   '0024-materials': materials,
 }
 

@@ -9,6 +9,7 @@ import type { DrawTables } from './0014-draw'
 import type { IotTables } from './0015-iot'
 import type { TrackingTables } from './0018-tracking'
 import type { EventLinkTables } from './0020-event-links'
+import type { InvestigationTables } from './0023-investigations'
 import type { OrderTables } from './0012-orders'
 import type { StyleTables } from './0013-style'
 import type { OfflinePackageTables } from './0016-offline-packages'
@@ -41,6 +42,7 @@ export interface Tables
     IotTables,
     TrackingTables,
     EventLinkTables,
+    InvestigationTables,
     OrderTables,
     StyleTables,
     OfflinePackageTables,
