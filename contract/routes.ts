@@ -2,6 +2,7 @@ import { authRoutes } from './auth'
 import { buildingRoutes } from './building'
 import { cityRoutes } from './city'
 import { drawRoutes } from './draw'
+import { embeddedProductRoutes } from './embedded-products'
 import { eventLinkRoutes } from './event-links'
 import { trackingRoutes } from './tracking'
 import { fileRoutes } from './files'
@@ -39,6 +40,7 @@ export const webRouteAreas = {
   building: buildingRoutes,
   city: cityRoutes,
   draw: drawRoutes,
+  embeddedProducts: embeddedProductRoutes,
   eventLinks: eventLinkRoutes,
   tracking: trackingRoutes,
   files: fileRoutes,
