@@ -581,6 +581,13 @@ export const serverMessages = {
   'eventLink.targetNotFound': 'The linked POI or area does not exist in this project.',
   'eventLink.tooDeep': 'A linkage chain may be at most {maximum} levels deep.',
   'eventLink.tooMany': 'One POI may have at most {maximum} links.',
+  'investigation.notFound': 'This inspection record does not exist.',
+  'investigation.nameTheSubject': 'Name what was inspected: an alarm (alarm_id) or a POI (poi_id).',
+  'investigation.poiNotOfAlarm': 'This POI is not the POI of the alarm.',
+  'investigation.inFuture': 'The inspection time may not be in the future.',
+  'investigation.tooMany': 'One alarm or POI may have at most {maximum} inspection records.',
+  'investigation.photoNotFound': 'A photo must be an image you uploaded for this project.',
+  'investigation.duplicatePhoto': 'The same photo is listed twice.',
 
   // global style setting (issue 19, contract/style.ts)
   'style.colorMalformed': 'Expected a colour written as rgba(red, green, blue, alpha).',

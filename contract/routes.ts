@@ -2,11 +2,13 @@ import { authRoutes } from './auth'
 import { buildingRoutes } from './building'
 import { cityRoutes } from './city'
 import { drawRoutes } from './draw'
+import { embeddedProductRoutes } from './embedded-products'
 import { eventLinkRoutes } from './event-links'
 import { trackingRoutes } from './tracking'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
+import { investigationRoutes } from './investigations'
 import { iotRoutes } from './iot'
 import { modelConfigRoutes, modelDetailRoutes } from './model-config'
 import { materialRoutes } from './materials'
@@ -38,12 +40,14 @@ export const webRouteAreas = {
   building: buildingRoutes,
   city: cityRoutes,
   draw: drawRoutes,
+  embeddedProducts: embeddedProductRoutes,
   eventLinks: eventLinkRoutes,
   tracking: trackingRoutes,
   files: fileRoutes,
   geo: geoRoutes,
   gml: gmlRoutes,
   iot: iotRoutes,
+  investigations: investigationRoutes,
   modelConfig: modelConfigRoutes,
   modelDetails: modelDetailRoutes,
   materials: materialRoutes,

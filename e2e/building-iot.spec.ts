@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import { enableTestApi, setLanguageCookie } from './support/accounts'
@@ -22,12 +23,17 @@ import {
  * user provisions a device for a POI that has a device code (POI → 장치), reads its token once,
  * and the device simulator (`npm run devices:simulate`) posts through the real HTTP ingest. The
  * value appears in the device list by itself (live stream), a fire alarm (code 3) turns the
- * POI's disc red on the canvas and lists the alarm, which the user acknowledges and clears;
+ * POI's disc red on the canvas and lists the alarm, which the user acknowledges, records an
+ * inspection of (findings, a photo, resolved: listed under the alarm) and clears;
  * back to normal (code 2) the disc turns green. Nothing sleeps: every step polls what it needs.
  */
 
 const run = promisify(execFile)
 const building = oneFloorBoxBuilding('IoT house')
+/** A small PNG the inspection step attaches as its photo. */
+const inspectionPhoto = fileURLToPath(
+  new URL('../server/resources/cases/building-cover.png', import.meta.url),
+)
 
 /** Runs the device simulator as a person would, against the e2e server. */
 async function simulate(baseURL: string, token: string, ...options: string[]) {
@@ -94,7 +100,7 @@ async function toneAroundPoi(
 const isRed = (red: number, green: number, blue: number) => red > 170 && green < 100 && blue < 100
 const isGreen = (red: number, green: number, blue: number) => green > 120 && red < 110 && blue < 110
 
-test('a user provisions a POI’s device, the simulator’s value and fire alarm show live, the alarm is acknowledged and cleared', async ({
+test('a user provisions a POI’s device, the simulator’s value and fire alarm show live, the alarm is acknowledged, inspected and cleared', async ({
   page,
   context,
   request,
@@ -256,6 +262,28 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
   await alarm.getByRole('button', { name: '확인', exact: true }).click()
   await expect(alarm).toContainText('확인됨')
   await expect(alarm).toContainText(`${account.name} 님이 확인`)
+  // an inspection of the alarm, with a photo, listed under it (issue 17 item 7)
+  await alarm.getByRole('button', { name: '점검 추가' }).click()
+  const inspection = alarm.getByTestId('inspection-form')
+  await inspection.getByLabel('점검 결과').fill('주방 토스터의 연기. 감지기를 청소했습니다.')
+  await inspection.getByLabel('사진 추가').setInputFiles(inspectionPhoto)
+  await expect(inspection.getByRole('img', { name: '첨부 1' })).toBeVisible()
+  await inspection.getByRole('combobox', { name: '상태' }).click()
+  await page.getByRole('option', { name: '해결됨' }).click()
+  await inspection.getByRole('button', { name: '점검 기록' }).click()
+  await expect(toastMessage(page, '점검을 기록했습니다.')).toBeVisible()
+  const inspections = alarm.getByTestId('alarm-inspections')
+  await expect(inspections).toContainText('점검 (1)')
+  await expect(inspections).toContainText('주방 토스터의 연기. 감지기를 청소했습니다.')
+  await expect(inspections).toContainText('해결됨')
+  const thumbnail = inspections.getByRole('img', { name: '첨부 1' })
+  await expect
+    .poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth))
+    .toBeGreaterThan(0)
+  const recorded = await postApi<{
+    list: { alarm_id: string; state: string; photos: unknown[] }[]
+  }>(request, 'investigation/find', { projectid: projectId }, token)
+  expect(recorded.datum.list).toMatchObject([{ state: 'resolved', photos: [{}] }])
   await alarm.getByRole('button', { name: '경보 해제' }).click()
   await expect(toastMessage(page, '경보를 해제했습니다.')).toBeVisible()
   // the open list no longer has it; the server recorded who cleared it

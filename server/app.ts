@@ -7,6 +7,7 @@ import { AppError } from './http/app-error'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
 import { checkJsonText, shapeError } from './http/input-shape'
 import { OpenApiRegistry } from './http/openapi'
+import { embeddedFrameOrigins } from './modules/iot/embedded-products'
 import { type Clock, systemClock } from './modules/time/clock'
 import { registerAuthHook } from './plugins/auth'
 import { openDatabase } from './plugins/db'
@@ -131,6 +132,7 @@ export async function buildApp(
     })
     registerSecurityHeaders(app, {
       extraOrigins: config.cspExtraOrigins,
+      frameOrigins: embeddedFrameOrigins(config.embeddedProducts),
       hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
     })
     app.addHook('onRequest', async (request, reply) => {

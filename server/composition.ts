@@ -35,6 +35,7 @@ import { createGisModelsService } from './modules/gis-models/gis-models.service'
 import { createDrawService } from './modules/draw/draw.service'
 import { createTrackingService } from './modules/draw/tracking.service'
 import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
+import { createInvestigationsService } from './modules/iot/investigations.service'
 import { composeIot } from './modules/iot/iot'
 import { createCamerasService } from './modules/video/cameras.service'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
@@ -216,6 +217,13 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     mqtt: { settings: config.mqtt, defaultHost: config.host, dataDir: config.dataDir },
   })
   lifecycleHooks.push(iot.devices.lifecycleHook, iot.eventLinks.lifecycleHook)
+  const investigations = createInvestigationsService({
+    database,
+    clock,
+    access,
+    uploads: project.uploads,
+  })
+  lifecycleHooks.push(investigations.lifecycleHook)
   const style = createStyleService({ database, clock, access })
   lifecycleHooks.push(style.lifecycleHook)
   const modelDetails = createModelDetailsService({ database, clock, access })
@@ -257,6 +265,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       ...templateFiles,
       ...poiServices,
       ...iot,
+      investigations,
       cameras: createCamerasService({ database, access }),
       gml,
       style,

@@ -8,6 +8,11 @@ import {
   accountSecurityEnvironmentShape,
   accountSecuritySettingsOf,
 } from './modules/auth/account-security-settings'
+import {
+  type EmbeddedProductsSettings,
+  embeddedProductsEnvironmentShape,
+  embeddedProductsSettingsOf,
+} from './modules/iot/embedded-products'
 import { type IotSettings, iotEnvironmentShape, iotSettingsOf } from './modules/iot/iot-settings'
 import {
   type MqttSettings,
@@ -95,6 +100,8 @@ export interface Config {
   iot: IotSettings
   /** MQTT ingest through a local mosquitto (issue 17). */
   mqtt: MqttSettings
+  /** The ThingsBoard and shadow-render editor the console embeds (issue 17 item 9). */
+  embeddedProducts: EmbeddedProductsSettings
 }
 
 /** A configuration the server cannot start with; the message names every wrong variable. */
@@ -224,6 +231,7 @@ const environmentSchema = z.object({
   ...accountSecurityEnvironmentShape,
   ...iotEnvironmentShape,
   ...mqttEnvironmentShape,
+  ...embeddedProductsEnvironmentShape,
 })
 
 /**
@@ -321,5 +329,6 @@ export function loadConfig(
     accountSecurity: accountSecuritySettingsOf(values),
     iot: iotSettingsOf(values),
     mqtt: mqttSettingsOf(values),
+    embeddedProducts: embeddedProductsSettingsOf(values),
   }
 }

@@ -19,6 +19,7 @@ import type { GisModelsService } from './modules/gis-models/gis-models.service'
 import type { DrawService } from './modules/draw/draw.service'
 import type { TrackingService } from './modules/draw/tracking.service'
 import type { GmlService } from './modules/gml/gml.service'
+import type { InvestigationsService } from './modules/iot/investigations.service'
 import type { IotServices } from './modules/iot/iot'
 import type { CamerasService } from './modules/video/cameras.service'
 import type { JobKind, JobQueue } from './modules/jobs/job-queue'
@@ -125,6 +126,8 @@ export type ServerServices = {
   captures: CapturesService
   /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */
   resumableUploads: ResumableUploads
+  /** Inspection records of alarms and POIs (issue 17 item 7). */
+  investigations: InvestigationsService
   /** A project's cameras and how each stream is played (issue 17 §8). */
   cameras: CamerasService
 } & AccountServices &

@@ -20,6 +20,7 @@ import * as tracking from './0018-tracking'
 import * as fileReplacements from './0019-file-replacements'
 import * as eventLinks from './0020-event-links'
 import * as modelConfig from './0021-model-config'
+import * as investigations from './0023-investigations'
 import * as materials from './0024-materials'
 
 /**
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0019-file-replacements': fileReplacements,
   '0020-event-links': eventLinks,
   '0021-model-config': modelConfig,
+  '0023-investigations': investigations,
   '0024-materials': materials,
 }
 

@@ -10,6 +10,7 @@ import type { IotTables } from './0015-iot'
 import type { TrackingTables } from './0018-tracking'
 import type { FileReplacementTables } from './0019-file-replacements'
 import type { EventLinkTables } from './0020-event-links'
+import type { InvestigationTables } from './0023-investigations'
 import type { OrderTables } from './0012-orders'
 import type { StyleTables } from './0013-style'
 import type { OfflinePackageTables } from './0016-offline-packages'
@@ -43,6 +44,7 @@ export interface Tables
     TrackingTables,
     FileReplacementTables,
     EventLinkTables,
+    InvestigationTables,
     OrderTables,
     StyleTables,
     OfflinePackageTables,

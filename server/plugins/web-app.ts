@@ -48,13 +48,18 @@ export async function registerWebApp(
  * their own, and `Strict-Transport-Security` on answers to https requests (HSTS_MAX_AGE_SECONDS). The CSP lets the app run what it needs: WebAssembly
  * decoders ('wasm-unsafe-eval'), workers and decoded media from blob: URLs, data: images,
  * WebGL (no directive needed), inline style attributes set by UI libraries; `extraOrigins`
- * (CSP_EXTRA_ORIGINS) adds map, video and embedded-page servers.
+ * (CSP_EXTRA_ORIGINS) adds map, video and embedded-page servers; `frameOrigins` (the configured
+ * ThingsBoard and shadow-render editor) may only be framed, nothing more.
  */
 export function registerSecurityHeaders(
   app: FastifyInstance,
-  options: { extraOrigins: readonly string[]; hstsMaxAgeSeconds: number },
+  options: {
+    extraOrigins: readonly string[]
+    frameOrigins?: readonly string[]
+    hstsMaxAgeSeconds: number
+  },
 ): void {
-  const securityHeaders = helmetHeadersOf(options.extraOrigins)
+  const securityHeaders = helmetHeadersOf(options.extraOrigins, options.frameOrigins ?? [])
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(securityHeaders)
     done()
@@ -79,8 +84,12 @@ export function registerSecurityHeaders(
  * nonces, no per-request directives); @fastify/helmet rebuilt helmet, parsing the whole CSP
  * again, on every request (about 0.05 ms each, health checks included).
  */
-function helmetHeadersOf(extraOrigins: readonly string[]): Record<string, string> {
+function helmetHeadersOf(
+  extraOrigins: readonly string[],
+  frameOrigins: readonly string[],
+): Record<string, string> {
   const remote = [...extraOrigins]
+  const framed = [...new Set([...remote, ...frameOrigins])]
   const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -94,7 +103,7 @@ function helmetHeadersOf(extraOrigins: readonly string[]): Record<string, string
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", 'blob:', 'data:', ...remote],
         mediaSrc: ["'self'", 'blob:', ...remote],
-        frameSrc: ["'self'", ...remote],
+        frameSrc: ["'self'", ...framed],
         frameAncestors: ["'self'", ...remote],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

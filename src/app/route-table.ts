@@ -130,6 +130,12 @@ export const appRoutes = [
   { id: 'tbDevices', pattern: '/tbPage/devices', title: msg`Device page`, frame: 'shell' },
   { id: 'tbRuleChains', pattern: '/tbPage/ruleChains', title: msg`Rule page`, frame: 'shell' },
   {
+    id: 'tbShadowEditor',
+    pattern: '/tbPage/shadowEditor',
+    title: msg`Shadow-render editor`,
+    frame: 'shell',
+  },
+  {
     id: 'personalOrders',
     pattern: '/project/more/orders',
     title: msg`Personal orders`,

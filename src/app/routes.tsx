@@ -58,6 +58,9 @@ const TemplateManagePage = lazyPage(
   () => import('../pages/template-manage/TemplateManagePage'),
   'TemplateManagePage',
 )
+const ShadowEditorPage = lazyPage(() => import('../pages/tb/ShadowEditorPage'), 'ShadowEditorPage')
+const TbDevicesPage = lazyPage(() => import('../pages/tb/ThingsboardPage'), 'TbDevicesPage')
+const TbRuleChainsPage = lazyPage(() => import('../pages/tb/ThingsboardPage'), 'TbRuleChainsPage')
 const UsersPage = lazyPage(() => import('../pages/system/UsersPage'), 'UsersPage')
 
 /** Marks a route whose page another capability provides; a placeholder says what will be there. */
@@ -86,8 +89,9 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   systemRoles: RolesPage,
   note: NotePage,
   issue: IssuePage,
-  tbDevices: planned,
-  tbRuleChains: planned,
+  tbDevices: TbDevicesPage,
+  tbRuleChains: TbRuleChainsPage,
+  tbShadowEditor: ShadowEditorPage,
   personalOrders: OrdersPage,
   orderDetails: OrderDetailsPage,
   balance: BalancePage,

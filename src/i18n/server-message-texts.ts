@@ -792,6 +792,19 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   }),
   'eventLink.tooDeep': msg({ message: 'A linkage chain may be at most {maximum} levels deep.' }),
   'eventLink.tooMany': msg({ message: 'One POI may have at most {maximum} links.' }),
+  'investigation.notFound': msg({ message: 'This inspection record does not exist.' }),
+  'investigation.nameTheSubject': msg({
+    message: 'Name what was inspected: an alarm (alarm_id) or a POI (poi_id).',
+  }),
+  'investigation.poiNotOfAlarm': msg({ message: 'This POI is not the POI of the alarm.' }),
+  'investigation.inFuture': msg({ message: 'The inspection time may not be in the future.' }),
+  'investigation.tooMany': msg({
+    message: 'One alarm or POI may have at most {maximum} inspection records.',
+  }),
+  'investigation.photoNotFound': msg({
+    message: 'A photo must be an image you uploaded for this project.',
+  }),
+  'investigation.duplicatePhoto': msg({ message: 'The same photo is listed twice.' }),
   'style.colorMalformed': msg({
     message: 'Expected a colour written as rgba(red, green, blue, alpha).',
   }),

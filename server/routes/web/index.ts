@@ -7,6 +7,7 @@ import { registerDrawRoutes } from './draw'
 import { registerTrackingRoutes } from './tracking'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
+import { registerInvestigationRoutes } from './investigations'
 import { registerIotRoutes } from './iot'
 import { registerIotIngestRoutes } from './iot-ingest'
 import { registerIotLiveRoutes } from './iot-live'
@@ -60,6 +61,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerDrawRoutes,
   registerTrackingRoutes,
   registerIotRoutes,
+  registerInvestigationRoutes,
   registerIotIngestRoutes,
   (app, services) =>
     registerIotLiveRoutes(app, services, { heartbeatMs: app.deps.config.iot.liveHeartbeatMs }),

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
 import { appVersion } from '../../version'
+import { embeddedProductRoutes } from '../../../contract/embedded-products'
 import { systemRoutes } from '../../../contract/system'
+import { embeddedProductsOf } from '../../modules/iot/embedded-products'
 
 /**
  * How long a database that answered a health check counts as up: health is the one call no
@@ -12,7 +14,7 @@ import { systemRoutes } from '../../../contract/system'
  */
 const databaseUpForMs = 1_000
 
-/** Health and the API description. */
+/** Health, the API description and the embedded products' addresses. */
 export function registerSystemRoutes(app: FastifyInstance): void {
   let databaseAnsweredAtMs = Number.NEGATIVE_INFINITY
   defineRoute(app, systemRoutes.health, {
@@ -40,6 +42,11 @@ export function registerSystemRoutes(app: FastifyInstance): void {
         },
       }
     },
+  })
+
+  // the console's /tbPage pages and the shadow-render editor page (issue 17 item 9)
+  defineRoute(app, embeddedProductRoutes.embeddedProducts, {
+    handler: async () => embeddedProductsOf(app.deps.config.embeddedProducts),
   })
 
   // Served raw, not in an envelope: OpenAPI tools read the document itself.

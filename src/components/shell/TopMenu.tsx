@@ -38,6 +38,9 @@ export function TopMenu() {
         <Link href="/tbPage/ruleChains" className="ts-top-menu__link">
           <Trans>Rule chains</Trans>
         </Link>
+        <Link href="/tbPage/shadowEditor" className="ts-top-menu__link">
+          <Trans>Shadow-render editor</Trans>
+        </Link>
         <Link href="/note" className="ts-top-menu__link">
           <Trans>Version notes</Trans>
         </Link>

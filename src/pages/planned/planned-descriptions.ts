@@ -15,8 +15,6 @@ export const plannedPageDescriptions: Partial<Record<AppRouteId, MessageDescript
   modelConfigMerge: msg`Building shells, floor models, their maps and a preview image will be merged into one building structure here.`,
   modelConfigAdd: msg`Floors and models will be added to an existing building structure here.`,
   modelConfigConversion: msg`A DAE or FBX model will be converted to the SBM format here.`,
-  tbDevices: msg`The device page of the connected IoT platform will be embedded here once its address is configured.`,
-  tbRuleChains: msg`The rule chains of the connected IoT platform will be embedded here once its address is configured.`,
   bim4Poi: msg`Points of interest of the building project will be placed and edited here, floor by floor.`,
   bim4Download: msg`The offline package of a paid project will be prepared and downloaded here.`,
   bim4StyleOtherset: msg`The sky, ground, weather and fog of the building scene will be set here.`,

@@ -4,8 +4,12 @@ import { useSnapshot } from 'valtio'
 import type { Alarm, AlarmState } from '../../../api/iot'
 import * as iotApi from '../../../api/iot'
 import { showErrorToast } from '../../../components/feedback/error-text'
+import { useProjectPermissions } from '../../../components/project/project-permissions'
 import { useEngine } from '../../../engine-bridge'
 import { Button, EmptyState, Select, toast } from '../../../ui'
+import { buildingSession } from '../building-session'
+import { AlarmInspections } from './AlarmInspections'
+import { loadInvestigations } from './investigations-store'
 import { iotStore, upsertAlarm } from './iot-store'
 import { alarmStateNames, formatDateTime, statusCssColourOf, statusNameOf } from './iot-texts'
 import { LiveBadge } from './LiveBadge'
@@ -16,7 +20,8 @@ type AlarmFilter = AlarmState | 'open' | 'all'
 /**
  * POI → alarms (issue 17): the project's alarm records, live, newest first, filtered by state;
  * acknowledge and clear (who and when are recorded), and jump to the POI in the scene. While
- * "follow new alarms" is on, a new alarm selects its POI and flies there by itself.
+ * "follow new alarms" is on, a new alarm selects its POI and flies there by itself. Each alarm
+ * lists its inspection records (item 7) under it.
  */
 export function IotAlarmsPanel() {
   const { t, i18n } = useLingui()
@@ -25,6 +30,11 @@ export function IotAlarmsPanel() {
   const [filter, setFilter] = useState<AlarmFilter>('open')
   const [busyId, setBusyId] = useState<string | null>(null)
   const projectId = iot.projectId
+  const { canEdit } = useProjectPermissions(useSnapshot(buildingSession).project)
+
+  useEffect(() => {
+    if (projectId) loadInvestigations(projectId).catch(showErrorToast)
+  }, [projectId])
 
   // closed alarms are not kept live: load them when asked for
   useEffect(() => {
@@ -159,6 +169,7 @@ export function IotAlarmsPanel() {
                   </Button>
                 )}
               </div>
+              <AlarmInspections projectId={projectId} alarm={alarm} canEdit={canEdit} />
             </li>
           ))}
         </ul>

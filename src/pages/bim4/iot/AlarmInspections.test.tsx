@@ -1,0 +1,133 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Investigation } from '../../../api/investigations'
+import type { Alarm } from '../../../api/iot'
+import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
+import { AlarmInspections } from './AlarmInspections'
+import { investigationsStore } from './investigations-store'
+
+const alarm = { id: 'alarm-1', poi_id: 'poi-1', devicecode: 'S-1', code: 3 } as Alarm
+
+const record = (id: string, alarmId: string, findings: string): Investigation => ({
+  id,
+  projectid: 'project-1',
+  alarm_id: alarmId,
+  poi_id: 'poi-1',
+  devicecode: 'S-1',
+  inspector: 'Kim Min-jun',
+  inspected_at: '2026-11-27T06:00:00.000Z',
+  findings,
+  state: 'in_progress',
+  photos: [{ id: 'p-1', url: '/web/files/p-1.jpg', thumbnail_url: '/web/files/thumbs/p-1.jpg' }],
+  created_by: 'demo',
+  created_at: '2026-11-27T06:05:00.000Z',
+  updated_by: 'demo',
+  updated_at: '2026-11-27T06:05:00.000Z',
+})
+
+/** Records each call's path and body (JSON, or the multipart form's text fields). */
+function stubServer() {
+  const calls: { path: string; body: Record<string, unknown> }[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const path = new URL(url, 'http://localhost').pathname
+      const sent = init?.body
+      const body =
+        sent instanceof FormData
+          ? Object.fromEntries(
+              [...sent.entries()].map(([key, value]) => [
+                key,
+                typeof value === 'string' ? value : 'file',
+              ]),
+            )
+          : JSON.parse(String(sent ?? '{}'))
+      calls.push({ path, body })
+      const datum =
+        path === '/web/upload/uploadJpg'
+          ? {
+              rootPath: '/web/files/',
+              jpgName: 'up-1.jpg',
+              uuid: 'up-1',
+              sizeBytes: 3,
+              contentType: 'image/jpeg',
+              thumbnailPath: '/web/files/thumbs/up-1.jpg',
+            }
+          : {
+              ...record('new-1', String(body.alarm_id), String(body.findings)),
+              state: body.state,
+              photos: [
+                {
+                  id: 'up-1',
+                  url: '/web/files/up-1.jpg',
+                  thumbnail_url: '/web/files/thumbs/up-1.jpg',
+                },
+              ],
+            }
+      return new Response(JSON.stringify({ code: '0', message: 'OK', datum }), {
+        headers: { 'content-type': 'application/json' },
+      })
+    }),
+  )
+  return calls
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  investigationsStore.list = []
+})
+
+describe('AlarmInspections (issue 17 item 7)', () => {
+  it("lists the alarm's inspections with state, inspector, findings and photos; readers cannot change them", () => {
+    investigationsStore.list = [
+      record('r-1', 'alarm-1', 'Detector cleaned.'),
+      record('r-2', 'alarm-2', 'Another alarm'),
+    ]
+    renderWithI18n(<AlarmInspections projectId="project-1" alarm={alarm} canEdit={false} />)
+    const section = screen.getByRole('region', { name: 'Inspections' })
+    expect(within(section).getByText('Inspections (1)')).toBeTruthy()
+    expect(within(section).getByText('In progress')).toBeTruthy()
+    expect(within(section).getByText('Kim Min-jun')).toBeTruthy()
+    expect(within(section).getByText('Detector cleaned.')).toBeTruthy()
+    expect(within(section).queryByText('Another alarm')).toBeNull()
+    expect(within(section).getByRole('img', { name: 'Attachment 1' }).getAttribute('src')).toBe(
+      '/web/files/thumbs/p-1.jpg',
+    )
+    expect(within(section).queryByRole('button', { name: 'Add inspection' })).toBeNull()
+    expect(within(section).queryByRole('button', { name: 'Edit' })).toBeNull()
+  })
+
+  it('records an inspection with findings, a state and a photo uploaded for the project', async () => {
+    const calls = stubServer()
+    renderWithI18n(<AlarmInspections projectId="project-1" alarm={alarm} canEdit />)
+    await userEvent.click(screen.getByRole('button', { name: 'Add inspection' }))
+    // nobody is signed in here, so the inspector is typed (it defaults to the user's name)
+    await userEvent.type(screen.getByLabelText(/Inspector/), 'Lee Seo-yeon')
+    await userEvent.type(screen.getByLabelText(/Findings/), 'Burnt toast; detector cleaned.')
+    await userEvent.click(screen.getByRole('combobox', { name: 'State' }))
+    await userEvent.click(await screen.findByRole('option', { name: 'Resolved' }))
+    const photo = new File([new Uint8Array([0xff, 0xd8, 0xff])], 'site.jpg', { type: 'image/jpeg' })
+    await userEvent.upload(screen.getByLabelText('Add photos'), photo)
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Attachment 1' })).toBeTruthy())
+    expect(calls[0]).toEqual({
+      path: '/web/upload/uploadJpg',
+      body: { project_id: 'project-1', file: 'file' },
+    })
+    await userEvent.click(screen.getByRole('button', { name: 'Record inspection' }))
+    await waitFor(() => expect(calls).toHaveLength(2))
+    expect(calls[1]?.path).toBe('/web/investigation/add')
+    expect(calls[1]?.body).toMatchObject({
+      alarm_id: 'alarm-1',
+      inspector: 'Lee Seo-yeon',
+      findings: 'Burnt toast; detector cleaned.',
+      state: 'resolved',
+      photos: ['up-1'],
+    })
+    expect(String(calls[1]?.body.inspected_at)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/)
+    // the saved record is listed under the alarm, and the form is closed
+    expect(await screen.findByText('Inspections (1)')).toBeTruthy()
+    expect(screen.getByText('Resolved')).toBeTruthy()
+    expect(screen.queryByTestId('inspection-form')).toBeNull()
+  })
+})
