@@ -10,6 +10,7 @@ import { gmlRoutes } from './gml'
 import { iotRoutes } from './iot'
 import { modelConfigRoutes, modelDetailRoutes } from './model-config'
 import { materialRoutes } from './materials'
+import { caseRoutes } from './cases'
 import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
 import { offlinePackageRoutes } from './offline-package'
@@ -47,6 +48,7 @@ export const webRouteAreas = {
   modelConfig: modelConfigRoutes,
   modelDetails: modelDetailRoutes,
   materials: materialRoutes,
+  cases: caseRoutes,
   modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
   offlinePackage: offlinePackageRoutes,
