@@ -104,6 +104,14 @@ async function seedKioskProject(): Promise<SeededKiosk> {
     ...(await templatesOf('3D')).slice(0, 2),
   ]
   if (templates.length === 0) throw new Error('No POI template was seeded.')
+  // a building's POIs stand on a floor: the case's ground floor
+  const info = await post<{ structure: { floors: { id: string }[] } }>(
+    'model/findModelInfo',
+    { project_id: house.id },
+    token,
+  )
+  const floorId = info.structure.floors[0]?.id
+  if (!floorId) throw new Error('The building case has no floor.')
   let poiCount = 0
   for (let index = 0; index < 12; index++) {
     const template = templates[index % templates.length]!
@@ -114,6 +122,7 @@ async function seedKioskProject(): Promise<SeededKiosk> {
         projectid: house.id,
         name: `Soak POI ${index + 1}`,
         category_id: template.id,
+        floor_id: floorId,
         x: Math.cos(angle) * 6,
         y: 1 + (index % 3),
         z: Math.sin(angle) * 6,
