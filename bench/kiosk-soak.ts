@@ -1,5 +1,6 @@
 /**
- * R8 kiosk soak (issue 19): a building project with three captures opened as a kiosk preview
+ * R8 kiosk soak (issue 19): the seeded building case (an SBM house) with POIs of 2D and 3D
+ * templates and three captures, opened as a kiosk preview
  * (`&kiosk=1&idle=5`), left alone so its tour loops, while the JS heap (after a forced GC) and
  * the engine's live GPU resources (geometries, textures, programs) are sampled. Halfway the
  * network is cut for `SOAK_OFFLINE_SECONDS` and the server is restarted; the preview must keep
@@ -40,6 +41,8 @@ function startServer(): ChildProcess {
       ADMIN_NAME: admin.name,
       ADMIN_PASSWORD: admin.password,
       LOG_LEVEL: 'warn',
+      // the soak needs no broker, and one on 1883 would collide with other servers on the machine
+      MQTT: 'off',
     },
   })
 }
@@ -67,53 +70,96 @@ async function post<Datum>(path: string, body: unknown, token?: string): Promise
   return envelope.datum
 }
 
-/** Signs in, makes a building project with three captures, answers its kiosk address. */
-async function seedKioskProject(): Promise<string> {
+/** What the soak opens: the kiosk address and what the project holds. */
+interface SeededKiosk {
+  url: string
+  projectName: string
+  poiCount: number
+}
+
+/**
+ * Signs in and prepares the issue's "building case with POIs": the seeded building case (its
+ * SBM house and structure, as the gallery opens it) with POIs of the seeded 2D and 3D templates
+ * placed around the house, and three captures for the tour; answers its kiosk address.
+ */
+async function seedKioskProject(): Promise<SeededKiosk> {
   const { token } = await post<{ token: string }>('login', admin)
+  const cases = await post<{ id: string; kind: string; name: string }[]>(
+    'project/findProjectCases',
+    {},
+    token,
+  )
+  const house = cases.find((project) => project.kind === 'building')
+  if (!house) throw new Error('The building case was not seeded.')
+  const templatesOf = async (type: '2D' | '3D') =>
+    (
+      await post<{ list: { id: string; name: string }[] }>(
+        'poi/selectPoiTemplatePage?pageSize=5',
+        { type },
+        token,
+      )
+    ).list
+  const templates = [
+    ...(await templatesOf('2D')).slice(0, 2),
+    ...(await templatesOf('3D')).slice(0, 2),
+  ]
+  if (templates.length === 0) throw new Error('No POI template was seeded.')
+  // a building's POIs stand on a floor: the case's ground floor
+  const info = await post<{ structure: { floors: { id: string }[] } }>(
+    'model/findModelInfo',
+    { project_id: house.id },
+    token,
+  )
+  const floorId = info.structure.floors[0]?.id
+  if (!floorId) throw new Error('The building case has no floor.')
+  let poiCount = 0
+  for (let index = 0; index < 12; index++) {
+    const template = templates[index % templates.length]!
+    const angle = (index / 12) * Math.PI * 2
+    await post(
+      'poi/creatPoi',
+      {
+        projectid: house.id,
+        name: `Soak POI ${index + 1}`,
+        category_id: template.id,
+        floor_id: floorId,
+        x: Math.cos(angle) * 6,
+        y: 1 + (index % 3),
+        z: Math.sin(angle) * 6,
+      },
+      token,
+    )
+    poiCount++
+  }
   const png = await readFile(
     new URL('../server/resources/cases/building-cover.png', import.meta.url),
   )
-  const upload = new FormData()
-  upload.append('purpose', 'project-cover')
-  upload.append('file', new Blob([png], { type: 'image/png' }), 'cover.png')
-  const cover = (await (
-    await fetch(`${base}/web/upload/uploadJpg`, {
-      method: 'POST',
-      headers: { Token: token },
-      body: upload,
-    })
-  ).json()) as { datum: { uuid: string } }
-  const project = await post<{ id: string }>(
-    'project/addProject',
-    {
-      kind: 'building',
-      name: 'Kiosk soak',
-      detailedaddress: 'Seoul',
-      description: 'R8 soak',
-      prewiewpath_uuid: cover.datum.uuid,
-      project_center: { lng: 126.97, lat: 37.56 },
-    },
-    token,
-  )
   for (const [index, position] of [
-    [30, 20, 30],
-    [-30, 25, 10],
-    [0, 60, 1],
+    [18, 10, 18],
+    [-18, 12, 6],
+    [0, 25, 1],
   ].entries()) {
     const form = new FormData()
-    form.append('project_id', project.id)
+    form.append('project_id', house.id)
     form.append('name', `View ${index + 1}`)
     form.append('dwell_seconds', '2')
-    form.append('camera', JSON.stringify({ position, target: [0, 0, 0] }))
+    form.append('camera', JSON.stringify({ position, target: [0, 1, 0] }))
     form.append('file', new Blob([png], { type: 'image/png' }), 'capture.png')
-    await fetch(`${base}/web/project/addCapture`, {
-      method: 'POST',
-      headers: { Token: token },
-      body: form,
-    })
+    const answer = (await (
+      await fetch(`${base}/web/project/addCapture`, {
+        method: 'POST',
+        headers: { Token: token },
+        body: form,
+      })
+    ).json()) as { code: string; message: string }
+    if (answer.code !== '0') throw new Error(`addCapture: ${answer.message}`)
   }
-  const share = await post<{ url: string }>('project/projectShareUrl', { id: project.id }, token)
-  return `${base}/${share.url.replace(/^\//, '')}&kiosk=1&idle=5`
+  const share = await post<{ url: string }>('project/projectShareUrl', { id: house.id }, token)
+  return {
+    url: `${base}/${share.url.replace(/^\//, '')}&kiosk=1&idle=5`,
+    projectName: house.name,
+    poiCount,
+  }
 }
 
 interface Sample {
@@ -129,14 +175,14 @@ async function main(): Promise<void> {
   await rm(dataDir, { recursive: true, force: true })
   let server = startServer()
   await waitForServer()
-  const kioskUrl = await seedKioskProject()
+  const seeded = await seedKioskProject()
   const browser = await launchBenchBrowser({ isFrameRateLimited: true })
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } })
   const page = await context.newPage()
   await page.addInitScript(() => localStorage.setItem('twinTest', '1'))
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
-  await page.goto(kioskUrl)
+  await page.goto(seeded.url)
   await page.waitForFunction(
     () => typeof window.__twinTest?.getEngineSnapshot === 'function',
     null,
@@ -168,6 +214,28 @@ async function main(): Promise<void> {
       liveness: state.liveness,
     }
   }
+  // the house and its POIs drawn before anything is measured
+  await page.waitForFunction(
+    () => {
+      const building = window.__twinTest?.getEngineSnapshot().building
+      return (
+        building !== undefined &&
+        building.models.length > 0 &&
+        building.models.every((model) => model.loadState === 'success') &&
+        building.pois.count > 0
+      )
+    },
+    null,
+    { timeout: 120_000 },
+  )
+  const scene = await page.evaluate(() => {
+    const building = window.__twinTest!.getEngineSnapshot().building
+    return {
+      models: building.models.length,
+      triangles: building.models.reduce((sum, model) => sum + model.triangleCount, 0),
+      pois: building.pois.count,
+    }
+  })
   // the tour starts after 5 idle seconds; three views of 2 s make the first tour
   await page.waitForTimeout(15_000)
   const startMs = Date.now()
@@ -212,6 +280,7 @@ async function main(): Promise<void> {
     minutes,
     offlineSeconds,
     goals: kioskSoakGoals,
+    project: { name: seeded.projectName, seededPois: seeded.poiCount, ...scene },
     heapGrowthPercent: Number(growth(first.heapBytes, last.heapBytes).toFixed(2)),
     gpuResourceGrowth: {
       geometries: last.geometries - first.geometries,
@@ -222,7 +291,10 @@ async function main(): Promise<void> {
     contextLosses: lost - contextLosses,
     recoveredAfterOfflineAndRestart: cameBack,
     samples,
-    note: 'Shortened run unless SOAK_MINUTES=60; GPU memory is tracked as live three.js resources.',
+    note:
+      'Shortened run unless SOAK_MINUTES=60; GPU memory is tracked as live three.js resources. ' +
+      'The project is the seeded building case (its SBM house) with POIs and three captures.' +
+      (process.env.SOAK_NOTE ? ` ${process.env.SOAK_NOTE}` : ''),
   }
   await mkdir(new URL('./results/', import.meta.url), { recursive: true })
   const out = fileURLToPath(new URL('./results/kiosk-soak.json', import.meta.url))

@@ -639,6 +639,11 @@ export const serverMessages = {
   'visit.captureNotFound': 'This capture does not exist (it may have been deleted).',
   'visit.captureNotInProject': 'The capture {id} does not belong to this project.',
   'visit.sequenceIncomplete': 'Name each of the project’s {count} captures exactly once.',
+  'case.notFound': 'This case does not exist (it may have been removed).',
+  'case.menuNotFound': 'This case category does not exist.',
+  'case.alreadyCase': 'This project is already in the case gallery.',
+  'case.noSuchCover': 'The cover must be an image uploaded as a cover.',
+  'case.tooManyMenus': 'The gallery keeps at most {maximum} categories.',
 } as const satisfies Record<string, string>
 
 /** A stable id of a server message, e.g. `'project.notFound'`. */

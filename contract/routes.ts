@@ -12,6 +12,7 @@ import { investigationRoutes } from './investigations'
 import { iotRoutes } from './iot'
 import { modelConfigRoutes, modelDetailRoutes } from './model-config'
 import { materialRoutes } from './materials'
+import { caseRoutes } from './cases'
 import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
 import { offlinePackageRoutes } from './offline-package'
@@ -51,6 +52,7 @@ export const webRouteAreas = {
   modelConfig: modelConfigRoutes,
   modelDetails: modelDetailRoutes,
   materials: materialRoutes,
+  cases: caseRoutes,
   modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
   offlinePackage: offlinePackageRoutes,

@@ -62,6 +62,7 @@ import {
 import { createUploadsService } from './modules/projects/uploads.service'
 import { createStyleService } from './modules/style/style.service'
 import { createCapturesService } from './modules/visit/captures.service'
+import { createCasesService } from './modules/cases/cases.service'
 import { createResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import { createCityAccess } from './modules/tilesets/city-access'
 import { cityDirectories } from './modules/tilesets/served-files'
@@ -238,6 +239,13 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     access,
   })
   lifecycleHooks.push(captures.lifecycleHook)
+  const cases = createCasesService({
+    database,
+    clock,
+    uploads: project.uploads,
+    projects: project.projects,
+  })
+  lifecycleHooks.push(cases.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
@@ -270,6 +278,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       gml,
       style,
       captures,
+      cases,
       resumableUploads,
       modelDetails,
       materials,

@@ -38,6 +38,7 @@ import type { PoisService } from './modules/pois/pois.service'
 import type { ProjectsService } from './modules/projects/projects.service'
 import type { StyleService } from './modules/style/style.service'
 import type { CapturesService } from './modules/visit/captures.service'
+import type { CasesService } from './modules/cases/cases.service'
 import type { UploadsService } from './modules/projects/uploads.service'
 import type { ResumableUploads } from './modules/resumable-uploads/resumable-uploads'
 import type { cityDirectories } from './modules/tilesets/served-files'
@@ -124,6 +125,8 @@ export type ServerServices = {
   materials: MaterialsService
   /** Visit mode's captures and the public preview's check (issue 19). */
   captures: CapturesService
+  /** The curated project cases (`/case` menu and detail, issue 19). */
+  cases: CasesService
   /** tus uploads (`/web/upload/resumable`), claimed by the upload routes through `upload_id`. */
   resumableUploads: ResumableUploads
   /** Inspection records of alarms and POIs (issue 17 item 7). */

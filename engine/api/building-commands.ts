@@ -13,6 +13,7 @@ import type { PoiCommands } from './poi-commands'
 import type { PoiStatusCommands } from './poi-status-commands'
 import type { StyleCommands } from './style-commands'
 import type { VisitCommands } from './visit-commands'
+import type { WalkCommands } from './walk-commands'
 
 export type {
   BuildingFloorDescription,
@@ -57,6 +58,7 @@ export interface BuildingCommands
     PoiStatusCommands<'building'>,
     StyleCommands<'building'>,
     VisitCommands,
+    WalkCommands,
     MaterialCommands {
   /**
    * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in

@@ -7,6 +7,7 @@ import { createInitialMaterialOverrideState, type MaterialOverrideState } from '
 import type { PoiLayerState } from './poi-commands'
 import { createInitialPoiStatusState, type PoiStatusState } from './poi-status-commands'
 import { createInitialStyleState, type SceneStyleState } from './style-commands'
+import { createInitialWalkState, type WalkState } from './walk-commands'
 
 /** x, y, z (read-only, so a valtio snapshot of it type-checks where the engine's does). */
 export type Vector3Tuple = readonly [number, number, number]
@@ -260,6 +261,8 @@ export interface BuildingSnapshot {
   readonly materials: MaterialOverrideState
   /** Sky, weather, ground, fog and lights (issue 19); kept across buildings. */
   readonly style: SceneStyleState
+  /** The WASD walk (issue 19 visit tools). */
+  readonly walk: WalkState
   /** Null until the scene has a canvas to render into. */
   readonly render: BuildingRenderState | null
 }
@@ -326,6 +329,7 @@ export function createInitialBuildingSnapshot(): BuildingSnapshot {
     poiStatuses: createInitialPoiStatusState(),
     materials: createInitialMaterialOverrideState(),
     style: createInitialStyleState(),
+    walk: createInitialWalkState(),
     render: null,
   }
 }

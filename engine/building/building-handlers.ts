@@ -29,6 +29,7 @@ import { createBuildingStyleHandlers } from './style/style-handlers'
 import { BuildingPoiLayer } from './pois/poi-layer'
 import { captureFramePng } from './capture-image'
 import { CameraFlight, createVisitFlightHandlers } from './visit-flight'
+import { createWalkHandlers, createWalkHost, WalkController } from './visit-walk'
 import { MaterialOverrides } from './material-overrides'
 
 /** Worker factories and limits of the building scene (all optional). */
@@ -89,6 +90,7 @@ export function createBuildingHandlers(
         poiStatuses: pois?.statusState() ?? createInitialPoiStatusState(),
         materials: materials.state(),
         style: style.state(),
+        walk: walk.snapshot(),
         camera: cameraState(),
         render: renderState,
       },
@@ -108,6 +110,17 @@ export function createBuildingHandlers(
     },
     hideSurroundings: (): (() => void) => style.hideSurroundings(),
   })
+  /** The WASD walk: its rays go through the open scene's picking worker, like clicks. */
+  const walk = new WalkController(
+    createWalkHost(
+      view,
+      async (ray) => {
+        const pick = await openScene().pick(ray, false)
+        return pick === STALE ? null : pick
+      },
+      publish,
+    ),
+  )
   const style: StyleController = new StyleController(view, () => publish())
   const materials = new MaterialOverrides(
     () => view.requestRender(),
@@ -162,6 +175,7 @@ export function createBuildingHandlers(
     }
   }
   const closeScene = () => {
+    walk.stop()
     pois?.dispose()
     pois = null
     materials.dispose()
@@ -173,8 +187,15 @@ export function createBuildingHandlers(
   }
 
   const flight = new CameraFlight(view)
+  const flightHandlers = createVisitFlightHandlers(flight)
   const handlers: BuildingHandlers = {
-    ...createVisitFlightHandlers(flight),
+    ...flightHandlers,
+    // a view command takes the camera: the walk ends first
+    'building.flyCamera': (args) => {
+      walk.stop()
+      return flightHandlers['building.flyCamera'](args)
+    },
+    ...createWalkHandlers(walk, () => flight.cancel()),
     ...createBuildingStyleHandlers({
       controller: style,
       applyCamera: applyStyleCamera,
@@ -238,6 +259,7 @@ export function createBuildingHandlers(
       openScene().setModelVisible(modelId, isVisible)
     },
     'building.fitToModel': async ({ modelId }) => {
+      walk.stop()
       flight.cancel()
       const box = openScene().boundsOf(modelId)
       if (box.isEmpty() && modelId !== undefined) {
@@ -251,6 +273,7 @@ export function createBuildingHandlers(
       if (!isValid(position) || !isValid(target)) {
         throw new EngineError('engine.invalidArgument', 'Camera points need three finite numbers.')
       }
+      walk.stop()
       flight.cancel()
       view.setCamera(position, target)
     },
@@ -330,6 +353,7 @@ export function createBuildingHandlers(
   return {
     ...handlers,
     dispose() {
+      walk.dispose()
       flight.cancel()
       stopWatchingCanvas()
       pois?.dispose()

@@ -138,7 +138,7 @@ export class BuildingScene {
   /** The building part of the snapshot (camera and render filled in by the handlers). */
   snapshot(): Omit<
     BuildingSnapshot,
-    'camera' | 'render' | 'pois' | 'poiStatuses' | 'style' | 'materials'
+    'camera' | 'render' | 'pois' | 'poiStatuses' | 'style' | 'materials' | 'walk'
   > {
     const visibility = this.visibility()
     return {

@@ -138,6 +138,11 @@ export class BuildingView {
     this.requestRender()
   }
 
+  /** Turns the orbit controls off while the WASD walk moves the camera, and on again. */
+  setOrbitEnabled(isEnabled: boolean): void {
+    if (this.controls) this.controls.enabled = isEnabled
+  }
+
   /** The renderer, while a canvas is attached (the style renders its sky cube with it). */
   getRenderer(): WebGLRenderer | null {
     return this.renderer

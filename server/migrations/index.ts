@@ -22,6 +22,7 @@ import * as eventLinks from './0020-event-links'
 import * as modelConfig from './0021-model-config'
 import * as investigations from './0023-investigations'
 import * as materials from './0024-materials'
+import * as cases from './0025-cases'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0021-model-config': modelConfig,
   '0023-investigations': investigations,
   '0024-materials': materials,
+  '0025-cases': cases,
 }
 
 /**

@@ -18,6 +18,7 @@ import type { CaptureTables } from './0017-captures'
 import type { ProjectTables } from './projects-tables'
 import type { ModelConfigTables } from './0021-model-config'
 import type { MaterialTables } from './0024-materials'
+import type { CaseTables } from './0025-cases'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -50,6 +51,7 @@ export interface Tables
     OfflinePackageTables,
     ModelConfigTables,
     MaterialTables,
+    CaseTables,
     CaptureTables {
   users: UsersTable
   sessions: SessionsTable

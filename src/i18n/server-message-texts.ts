@@ -888,4 +888,9 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'visit.sequenceIncomplete': msg({
     message: 'Name each of the project’s {count} captures exactly once.',
   }),
+  'case.notFound': msg({ message: 'This case does not exist (it may have been removed).' }),
+  'case.menuNotFound': msg({ message: 'This case category does not exist.' }),
+  'case.alreadyCase': msg({ message: 'This project is already in the case gallery.' }),
+  'case.noSuchCover': msg({ message: 'The cover must be an image uploaded as a cover.' }),
+  'case.tooManyMenus': msg({ message: 'The gallery keeps at most {maximum} categories.' }),
 }

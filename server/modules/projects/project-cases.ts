@@ -200,6 +200,22 @@ export async function seedProjectCases(dependencies: {
         updated_at: createdAt,
       })
       await caseUploads.addReference(fileId, projectFileHolder(projectId), createdAt)
+      // shown in the gallery, uncategorised, in this order (admins curate it: /case)
+      await transaction
+        .insertInto('case_details')
+        .values({
+          id: randomUUID(),
+          project_id: projectId,
+          menu_id: null,
+          title: projectCase.name,
+          description: projectCase.description,
+          cover_file_id: null,
+          cover_name: null,
+          sort_order: index,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+        .execute()
       const caseTileset = caseTilesets[index]
       if (projectCase.tileset && caseTileset) {
         await createTilesetsRepository(transaction).insert({

@@ -17,6 +17,7 @@ import { registerOfflinePackageRoutes } from './offline-package'
 import { registerOrderRoutes } from './orders'
 import { registerModelConfigRoutes } from './model-config'
 import { registerMaterialRoutes } from './materials'
+import { registerCaseRoutes } from './cases'
 import { registerModelCopyRoutes } from './model-copy'
 import { registerPoiRoutes } from './pois'
 import { registerProjectRoutes } from './project'
@@ -73,6 +74,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerModelCopyRoutes,
   registerModelConfigRoutes,
   registerMaterialRoutes,
+  registerCaseRoutes,
 ]
 
 /** Registers the routes of every area on the services made by composeServer. */

@@ -15,6 +15,7 @@ import { useOwnedEngine } from '../bim4/use-owned-engine'
 import { usePoiScene } from '../pois/use-poi-scene'
 import { startTour, type Tour } from '../visit/capture-tour'
 import { flyToView } from '../visit/tour-flight'
+import { WalkTool } from '../visit/WalkTool'
 import { type LivenessState, watchLiveness } from './preview-liveness'
 import { useEmbedApi } from './use-embed-api'
 import { useKioskGuards } from './use-kiosk-guards'
@@ -220,6 +221,7 @@ function SceneView({
           <span className="ts-preview__badge">
             <Trans>Read-only preview</Trans>
           </span>
+          {isOpen && <WalkTool isCompact />}
           {captures.length > 0 && (
             <nav className="ts-preview__views" aria-label={t`Saved views`}>
               {captures.map((capture, index) => (

@@ -4,12 +4,8 @@ import { useSnapshot } from 'valtio'
 import { renderSVG } from 'uqr'
 import { projectRoutes } from '../../../contract/project'
 import { api } from '../../api'
-import {
-  findProjectCases,
-  getProjectShareUrl,
-  getProjectToken,
-  type Project,
-} from '../../api/project'
+import { type CaseDetail, findCaseDetails } from '../../api/cases'
+import { getProjectShareUrl, getProjectToken } from '../../api/project'
 import {
   addCapture,
   type Capture,
@@ -25,7 +21,6 @@ import { Button, confirmDelete, EmptyState, Spinner, toast } from '../../ui'
 import { movedOrder, startTour, type Tour } from './capture-tour'
 import { DwellField } from './DwellField'
 import { flyToView } from './tour-flight'
-import { projectTexts } from '../../i18n/library-names'
 import './visit.css'
 
 /** The absolute address of a share path (`/#/bim4/outPreview?…`) on this site. */
@@ -280,20 +275,23 @@ export function VisitCapturesPanel() {
   )
 }
 
-/** More cases (`/bim4/visit/moreCase`): the official examples, each opened as a preview. */
+/**
+ * More cases (`/bim4/visit/moreCase`): the building cases of the gallery admins curate (`/case`),
+ * in gallery order with their titles, descriptions and covers, each opened as a preview.
+ */
 export function MoreCasesPanel() {
   const { t } = useLingui()
-  const [cases, setCases] = useState<Project[] | null>(null)
+  const [cases, setCases] = useState<CaseDetail[] | null>(null)
   useEffect(() => {
     const controller = new AbortController()
-    findProjectCases(controller.signal).then(setCases, () => setCases([]))
+    findCaseDetails(controller.signal).then(setCases, () => setCases([]))
     return () => controller.abort()
   }, [])
 
-  async function open(project: Project) {
+  async function open(detail: CaseDetail) {
     try {
-      const { project_token: token } = await getProjectToken(project.id)
-      const query = new URLSearchParams({ project_id: project.id, project_token: token })
+      const { project_token: token } = await getProjectToken(detail.project_id)
+      const query = new URLSearchParams({ project_id: detail.project_id, project_token: token })
       window.open(absoluteUrl(`/#/bim4/outPreview?${query}`), '_blank', 'noreferrer')
     } catch (error) {
       toast.error(errorText(error))
@@ -301,15 +299,16 @@ export function MoreCasesPanel() {
   }
 
   if (!cases) return <Spinner label={t`Loading cases`} />
-  const buildings = cases.filter((project) => project.kind === 'building')
+  const buildings = cases.filter((detail) => detail.project.kind === 'building')
   if (buildings.length === 0) return <EmptyState title={<Trans>No cases yet.</Trans>} />
   return (
     <ul className="ts-visit__cases">
-      {buildings.map((project) => (
-        <li key={project.id}>
-          <strong>{projectTexts(project).name}</strong>
-          <p>{projectTexts(project).description}</p>
-          <Button variant="secondary" onClick={() => open(project)}>
+      {buildings.map((detail) => (
+        <li key={detail.id}>
+          {detail.cover && <img className="ts-visit__case-cover" src={detail.cover} alt="" />}
+          <strong>{detail.title}</strong>
+          <p>{detail.description}</p>
+          <Button variant="secondary" onClick={() => open(detail)}>
             <Trans>Open preview</Trans>
           </Button>
         </li>
