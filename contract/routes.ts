@@ -4,6 +4,8 @@ import { cityRoutes } from './city'
 import { drawRoutes } from './draw'
 import { eventLinkRoutes } from './event-links'
 import { trackingRoutes } from './tracking'
+import { locationRoutes } from './location'
+import { viewTourRoutes } from './view-tour'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
@@ -40,6 +42,8 @@ export const webRouteAreas = {
   draw: drawRoutes,
   eventLinks: eventLinkRoutes,
   tracking: trackingRoutes,
+  location: locationRoutes,
+  viewTour: viewTourRoutes,
   files: fileRoutes,
   geo: geoRoutes,
   gml: gmlRoutes,

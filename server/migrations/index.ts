@@ -20,6 +20,7 @@ import * as tracking from './0018-tracking'
 import * as eventLinks from './0020-event-links'
 import * as modelConfig from './0021-model-config'
 import * as materials from './0024-materials'
+import * as anchorsAndTours from './0026-anchors-and-tours'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0020-event-links': eventLinks,
   '0021-model-config': modelConfig,
   '0024-materials': materials,
+  '0026-anchors-and-tours': anchorsAndTours,
 }
 
 /**

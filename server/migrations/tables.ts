@@ -16,6 +16,7 @@ import type { CaptureTables } from './0017-captures'
 import type { ProjectTables } from './projects-tables'
 import type { ModelConfigTables } from './0021-model-config'
 import type { MaterialTables } from './0024-materials'
+import type { AnchorAndTourTables } from './0026-anchors-and-tours'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -46,6 +47,7 @@ export interface Tables
     OfflinePackageTables,
     ModelConfigTables,
     MaterialTables,
+    AnchorAndTourTables,
     CaptureTables {
   users: UsersTable
   sessions: SessionsTable

@@ -5,6 +5,8 @@ import { registerBuildingRoutes } from './building'
 import { registerCityArea } from './city'
 import { registerDrawRoutes } from './draw'
 import { registerTrackingRoutes } from './tracking'
+import { registerLocationRoutes } from './location'
+import { registerViewTourRoutes } from './view-tour'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerIotRoutes } from './iot'
@@ -59,6 +61,8 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerPoiRoutes,
   registerDrawRoutes,
   registerTrackingRoutes,
+  registerLocationRoutes,
+  registerViewTourRoutes,
   registerIotRoutes,
   registerIotIngestRoutes,
   (app, services) =>
