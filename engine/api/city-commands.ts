@@ -12,6 +12,7 @@ import type { PoiCommands } from './poi-commands'
 import type { CityPoiDragCommands } from './poi-drag-commands'
 import type { StyleCommands } from './style-commands'
 import type { TrackCommands } from './track-commands'
+import type { TourCommands } from './tour-commands'
 
 /**
  * Commands of the city half of the engine (MapLibre basemap, deck.gl, 3D Tiles), POIs included
@@ -24,6 +25,7 @@ export interface CityCommands
     DrawCommands,
     TrackCommands,
     NavigateCommands,
+    TourCommands,
     StyleCommands<'city'> {
   /**
    * Gives the engine the element the city map lives in (null to let it go, which closes an open
