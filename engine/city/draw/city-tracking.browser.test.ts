@@ -164,7 +164,8 @@ describe('the view tour in Chromium', () => {
     expect(city(engine).tour).toMatchObject({ mode: 2, phase: 'idle' })
 
     await engine.run('tour.open', { viewpoints, transitionSeconds: 0.6 })
-    expect(city(engine).tour).toMatchObject({ mode: 0, phase: 'flying', index: 0, count: 2 })
+    await until(() => city(engine).tour.mode === 0, 'the tour published')
+    expect(city(engine).tour).toMatchObject({ mode: 0, index: 0, count: 2 })
     // On the way, the camera passes between where it was and the first viewpoint: a flight,
     // not a jump.
     const seen: number[] = []
@@ -188,6 +189,7 @@ describe('the view tour in Chromium', () => {
     expect(city(engine).tour.index).toBe(0)
 
     await engine.run('tour.close')
+    await until(() => city(engine).tour.mode === 2, 'the tour closed')
     expect(city(engine).tour).toMatchObject({ mode: 2, phase: 'idle', index: -1 })
     const closedAt = city(engine).camera
     for (let frame = 0; frame < 20; frame++)
