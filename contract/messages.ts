@@ -275,6 +275,14 @@ export const serverMessages = {
     'The position is timed {seconds} s in the future; check the device clock.',
   'tracking.badReport':
     'A position report is JSON with lng (−180…180), lat (−90…90), optional heading (0…360) and ts (epoch ms or ISO time).',
+  // anchor points (issue 18, contract/location.ts)
+  'location.anchorNotFound': 'This anchor point does not exist.',
+  'location.tooManyAnchors': 'A model keeps at most {maximum} anchor points; delete some first.',
+  'location.targetNotFound':
+    'The anchor points must belong to a tileset of this city project, or to the model of a building project.',
+  // the city's view tour (issue 18, contract/view-tour.ts)
+  'tour.viewpointNotFound': 'This viewpoint does not exist.',
+  'tour.tooManyViewpoints': 'A view tour keeps at most {maximum} viewpoints; delete some first.',
   // building models, structures and conversion
   'model.notValidSbm': 'Failed to load a model, not a valid SBM file!',
   'model.notFound': 'This model does not exist.',

@@ -5,6 +5,8 @@ import { drawRoutes } from './draw'
 import { embeddedProductRoutes } from './embedded-products'
 import { eventLinkRoutes } from './event-links'
 import { trackingRoutes } from './tracking'
+import { locationRoutes } from './location'
+import { viewTourRoutes } from './view-tour'
 import { fileRoutes } from './files'
 import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
@@ -44,6 +46,8 @@ export const webRouteAreas = {
   embeddedProducts: embeddedProductRoutes,
   eventLinks: eventLinkRoutes,
   tracking: trackingRoutes,
+  location: locationRoutes,
+  viewTour: viewTourRoutes,
   files: fileRoutes,
   geo: geoRoutes,
   gml: gmlRoutes,

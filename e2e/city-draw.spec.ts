@@ -1,13 +1,21 @@
+import { readFile } from 'node:fs/promises'
 import { expect, type Page, test } from '@playwright/test'
 import { enableTestApi, startSignedIn } from './support/accounts'
-import { citySnapshot, createCityProject } from './support/city'
+import {
+  citySnapshot,
+  createCityProject,
+  sharedCityData,
+  tilesetShareAtCentre,
+} from './support/city'
 import { createEditor } from './project-helpers'
 import { decodePng } from './support/png-pixels'
 
 /**
- * Area division as a new user meets it (issue 18), in the Korean UI: draw a polygon on the map
- * by clicking, read its area, name and save it, see it on the map, turn it in the geometry
- * control bar and update it, reload and find it listed and drawn.
+ * Area division and location as a new user meets them (issue 18), in the Korean UI: draw a
+ * polygon on the map by clicking, read its area, name and save it, see it on the map, turn it in
+ * the geometry control bar and update it, reload and find it listed and drawn. Then make it an
+ * electronic fence, add a positioned walker whose reports cross it (enter and leave events, the
+ * red ring while inside), and place a tileset by three anchor points with their residuals.
  */
 
 const projectName = '구역 도시'
@@ -29,6 +37,15 @@ async function outlinePixels(page: Page): Promise<number> {
   return count
 }
 
+/** Pixels of the map's screenshot in the red of a positioned object's ring inside a fence. */
+async function fenceRingPixels(page: Page): Promise<number> {
+  const { data } = decodePng(await page.getByTestId('city-map').screenshot())
+  let count = 0
+  for (let index = 0; index < data.length; index += 4)
+    if (data[index]! > 200 && data[index + 1]! < 100 && data[index + 2]! < 100) count++
+  return count
+}
+
 /** Where a place is drawn on the map (CSS pixels of the map element), via the test API. */
 function toScreen(page: Page, lng: number, lat: number) {
   return page.evaluate((at) => window.__twinTest!.runEngineCommand('city.projectToScreen', at), {
@@ -37,11 +54,11 @@ function toScreen(page: Page, lng: number, lat: number) {
   })
 }
 
-test('a new user draws a polygon, reads its area, saves it and finds it after a reload', async ({
+test('a new user draws a polygon, reloads and finds it, makes it a fence a walker crosses, and places a tileset by three anchors', async ({
   page,
   request,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(480_000)
   await enableTestApi(page)
   const account = await createEditor(request)
   const { token } = await startSignedIn(page, request, account.name, account.password)
@@ -130,6 +147,21 @@ test('a new user draws a polygon, reads its area, saves it and finds it after a 
     })
     .toBeCloseTo(turned.points[0]![0], 9)
 
+  // A tileset to place by anchor points below (it keeps its own georeference, far away).
+  const tilesetUpload = await request.post('/web/upload/uploadTiltModel', {
+    headers: { Token: token },
+    multipart: {
+      project_id: projectId,
+      file: {
+        name: 'tileset.zip',
+        mimeType: 'application/zip',
+        buffer: await readFile(sharedCityData('zip/derived/tileset-request-volume-nested.zip')),
+      },
+    },
+  })
+  const tileset = (await tilesetUpload.json()) as { code: string; datum: { id: string } }
+  expect(tileset.code).toBe('0')
+
   await page.reload()
   await enableTestApi(page)
   await expect(page.getByTestId('draw-item').filter({ hasText: '북쪽 광장' })).toBeVisible({
@@ -142,4 +174,97 @@ test('a new user draws a polygon, reads its area, saves it and finds it after a 
   await expect
     .poll(() => outlinePixels(page), { timeout: 30_000 })
     .toBeGreaterThan(bluePixelsBefore + 150)
+
+  // The square's middle (its turned corners' mean): where the walker and the anchors go.
+  const square = {
+    lng: turned.points.reduce((sum, point) => sum + point[0]!, 0) / turned.points.length,
+    lat: turned.points.reduce((sum, point) => sum + point[1]!, 0) / turned.points.length,
+  }
+
+  // Electronic fence: the square becomes one.
+  await page
+    .getByRole('navigation', { name: '도시 프로젝트' })
+    .getByRole('link', { name: '위치', exact: true })
+    .click()
+  await page.getByRole('tab', { name: '전자 펜스' }).click()
+  const fence = page.getByRole('button', { name: '펜스: 북쪽 광장' })
+  await fence.click()
+  await expect(fence).toHaveAttribute('aria-pressed', 'true')
+
+  // GPS positioning: a walker, its device token shown once with the address it reports to.
+  await page.getByRole('tab', { name: 'GPS 위치' }).click()
+  const gps = page.getByTestId('city-gps-tab')
+  await gps.getByRole('textbox', { name: /^이름/ }).fill('보행자')
+  await gps.getByRole('textbox', { name: /^분류/ }).fill('person')
+  await gps.getByRole('button', { name: '추가', exact: true }).click()
+  const address = ((await page.getByTestId('tracked-token').locator('code').textContent()) ?? '')
+    .replace(/^POST /, '')
+    .trim()
+  expect(address).toMatch(/\/api\/v1\/.+\/position$/)
+  const report = async (lng: number, lat: number, at: number) => {
+    const answer = await request.post(address, { data: { lng, lat, heading: 90, ts: at } })
+    expect(answer.status(), await answer.text()).toBe(200)
+  }
+  const start = Date.now() - 30_000
+  const ringBefore = await fenceRingPixels(page)
+  // From west of the square into its middle: inside, with the red ring on the map.
+  await report(square.lng - 0.003, square.lat, start)
+  await report(square.lng, square.lat, start + 10_000)
+  await expect(gps.getByTestId('tracked-inside')).toBeVisible({ timeout: 30_000 })
+  await expect
+    .poll(() => fenceRingPixels(page), { timeout: 30_000, message: 'the red ring drawn' })
+    .toBeGreaterThan(ringBefore + 20)
+  // And out east: the fence tab lists both crossings by name.
+  await report(square.lng + 0.003, square.lat, start + 20_000)
+  await page.getByRole('tab', { name: '전자 펜스' }).click()
+  const events = page.getByTestId('fence-event')
+  await expect(events.filter({ hasText: '보행자이(가) 북쪽 광장에 들어감' })).toBeVisible({
+    timeout: 30_000,
+  })
+  await expect(events.filter({ hasText: '보행자이(가) 북쪽 광장에서 나감' })).toBeVisible()
+
+  // Anchor points: three model points paired with places 1.5 km east of the square place the
+  // tileset there (model x east, y north, metres), each with its residual. Away from the square,
+  // the tileset is all that is drawn there besides the basemap.
+  await page.getByRole('tab', { name: '앵커 포인트 설정' }).click()
+  const anchorTab = page.getByTestId('city-anchor-tab')
+  await expect(anchorTab.getByRole('alert')).toHaveText('먼저 앵커 포인트를 추가하세요.')
+  const metresPerDegree = {
+    lng: (Math.PI / 180) * 6_378_137 * Math.cos((square.lat * Math.PI) / 180),
+    lat: 110_950,
+  }
+  for (const [name, x, y] of [
+    ['서쪽', 0, 0],
+    ['동쪽', 80, 0],
+    ['북쪽', 0, 60],
+  ] as const) {
+    await anchorTab.getByRole('textbox', { name: /^이름/ }).fill(name)
+    await anchorTab.getByRole('spinbutton', { name: /^모델 x/ }).fill(String(x))
+    await anchorTab.getByRole('spinbutton', { name: /^모델 y/ }).fill(String(y))
+    await anchorTab
+      .getByRole('spinbutton', { name: /^경도/ })
+      .fill((square.lng + (1_500 + x) / metresPerDegree.lng).toFixed(8))
+    await anchorTab
+      .getByRole('spinbutton', { name: /^위도/ })
+      .fill((square.lat + y / metresPerDegree.lat).toFixed(8))
+    await anchorTab.getByRole('button', { name: '앵커 포인트 추가' }).click()
+    await expect(anchorTab.getByTestId('anchor-item').filter({ hasText: name })).toBeVisible()
+  }
+  await expect(anchorTab.getByTestId('anchor-residual')).toHaveCount(3)
+  expect(
+    Number.parseFloat((await anchorTab.getByTestId('anchor-rms').textContent()) ?? ''),
+  ).toBeLessThan(1)
+  // Saved for this tileset, not only shown.
+  const saved = await request.post('/web/poi/getLocationMapping', {
+    headers: { token },
+    data: { project_id: projectId, target: tileset.datum.id },
+  })
+  expect(((await saved.json()).datum as unknown[]).length).toBe(3)
+  await anchorTab.getByRole('button', { name: '타일셋 배치' }).click()
+  await expect
+    .poll(async () => (await citySnapshot(page)).camera.lng, { timeout: 30_000 })
+    .toBeCloseTo(square.lng + 1_500 / metresPerDegree.lng, 2)
+  await expect
+    .poll(() => tilesetShareAtCentre(page), { timeout: 60_000, message: 'placed tileset drawn' })
+    .toBeGreaterThan(0.002)
 })

@@ -34,6 +34,8 @@ import { shippedRegions } from './modules/geo/regions'
 import { createGisModelsService } from './modules/gis-models/gis-models.service'
 import { createDrawService } from './modules/draw/draw.service'
 import { createTrackingService } from './modules/draw/tracking.service'
+import { createLocationAnchorsService } from './modules/draw/location-anchors.service'
+import { createViewTourService } from './modules/draw/view-tour.service'
 import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
 import { createInvestigationsService } from './modules/iot/investigations.service'
 import { composeIot } from './modules/iot/iot'
@@ -177,10 +179,13 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     // GIS models before tilesets: the tilesets' copy hook repoints the copied models at the
     // copied tilesets
     city.gisModels.lifecycleHook,
+    // anchors before tilesets too: the tilesets' copy hook repoints them at the copied tilesets
+    city.locationAnchors.lifecycleHook,
     city.tilesets.lifecycleHook,
     city.basemaps.lifecycleHook,
     city.draw.lifecycleHook,
     city.tracking.lifecycleHook,
+    city.viewTour.lifecycleHook,
   )
   const categories = createCategoriesService({ database, clock })
   const templates: TemplateServices = {
@@ -439,6 +444,9 @@ function composeCityArea(
     // a changed or deleted drawing may be a fence: its project's fence index is built again
     draw: createDrawService({ database, clock, access, onChange: tracking.drawingChanged }),
     tracking,
+    // anchor points place building models as well as tilesets: any project kind
+    locationAnchors: createLocationAnchorsService({ database, clock, access: projectAccess }),
+    viewTour: createViewTourService({ database, clock, access, projectAccess }),
     basemaps: createBasemapsService({
       database,
       clock,

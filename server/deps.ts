@@ -18,6 +18,8 @@ import type { GeocodingService } from './modules/geo/online-geocoder'
 import type { GisModelsService } from './modules/gis-models/gis-models.service'
 import type { DrawService } from './modules/draw/draw.service'
 import type { TrackingService } from './modules/draw/tracking.service'
+import type { LocationAnchorsService } from './modules/draw/location-anchors.service'
+import type { ViewTourService } from './modules/draw/view-tour.service'
 import type { GmlService } from './modules/gml/gml.service'
 import type { InvestigationsService } from './modules/iot/investigations.service'
 import type { IotServices } from './modules/iot/iot'
@@ -94,6 +96,10 @@ export interface CityServices {
   draw: DrawService
   /** Electronic fences and GPS positioning (issue 18). */
   tracking: TrackingService
+  /** Anchor points of building models and city tilesets (issue 18), both project kinds. */
+  locationAnchors: LocationAnchorsService
+  /** The view tour's viewpoints (issue 18). */
+  viewTour: ViewTourService
   basemaps: BasemapsService
   /** Online styles through the server (server/modules/map-proxy). */
   mapProxy: MapProxy

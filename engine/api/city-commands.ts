@@ -13,6 +13,7 @@ import type { CityPoiDragCommands } from './poi-drag-commands'
 import type { PoiStatusCommands } from './poi-status-commands'
 import type { StyleCommands } from './style-commands'
 import type { TrackCommands } from './track-commands'
+import type { TourCommands } from './tour-commands'
 
 /**
  * Commands of the city half of the engine (MapLibre basemap, deck.gl, 3D Tiles), POIs included
@@ -26,6 +27,7 @@ export interface CityCommands
     DrawCommands,
     TrackCommands,
     NavigateCommands,
+    TourCommands,
     StyleCommands<'city'> {
   /**
    * Gives the engine the element the city map lives in (null to let it go, which closes an open

@@ -1,6 +1,7 @@
 import { createInitialPoiLayerState } from './building-snapshot'
 import { createInitialDrawState, type DrawLayerState } from './draw-commands'
 import { createInitialNavigationState, type NavigationState } from './navigate-commands'
+import { createInitialTourState, type TourState } from './tour-commands'
 import { createInitialTrackState, type TrackLayerState } from './track-commands'
 import type { PoiLayerState } from './poi-commands'
 import { createInitialPoiStatusState, type PoiStatusState } from './poi-status-commands'
@@ -213,6 +214,8 @@ export interface CitySnapshot {
   readonly track: TrackLayerState
   /** The flight along a path (issue 18). */
   readonly navigation: NavigationState
+  /** The view tour (issue 18). */
+  readonly tour: TourState
   /** The scene style in force: sky, fog, lights, weather (issue 19). */
   readonly style: SceneStyleState
   /**
@@ -263,6 +266,7 @@ export function createInitialCitySnapshot(): CitySnapshot {
     draw: createInitialDrawState(),
     track: createInitialTrackState(),
     navigation: createInitialNavigationState(),
+    tour: createInitialTourState(),
     style: createInitialStyleState(),
     tileParsing: {
       contentsParsedInWorkers: 0,

@@ -12,6 +12,7 @@ import type { CityScene } from './city-scene'
 import type { WorkerTilesLoader } from '../workers/tile-parse-client'
 import { createDrawHandlers } from './draw/draw-handlers'
 import { createTrackHandlers } from './draw/track-handlers'
+import { createTourHandlers } from './draw/tour-handlers'
 import { createCityPoiHandlers } from './pois/poi-handlers'
 import { createCityStyleHandlers } from './style/city-style-handlers'
 
@@ -66,6 +67,7 @@ export function createCityHandlers(
     ...createCityPoiHandlers(openScene),
     ...createDrawHandlers(openScene),
     ...createTrackHandlers(openScene),
+    ...createTourHandlers(openScene),
     'city.attachContainer': async ({ container: element }) => {
       if (element === container) return undefined
       // The map lives inside the element: a new element means a new map.

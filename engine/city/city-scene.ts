@@ -24,10 +24,12 @@ import { attachMapControls, type MapControls } from './map-controls'
 import { paceGpuFrames } from './library-internals'
 import { createInitialDrawState } from '../api/draw-commands'
 import { createInitialNavigationState } from '../api/navigate-commands'
+import { createInitialTourState } from '../api/tour-commands'
 import { createInitialTrackState } from '../api/track-commands'
 import { CityDraw } from './draw/city-draw'
 import { CityTracking } from './draw/city-tracking'
 import { PathNavigation } from './draw/path-navigation'
+import { ViewTour } from './draw/view-tour'
 import { CityPois } from './pois/city-pois'
 import { PoiDragHold } from './pois/poi-drag'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
@@ -106,6 +108,8 @@ export class CityScene {
   readonly tracking: CityTracking
   /** Flights along paths (issue 18). */
   readonly navigation: PathNavigation
+  /** The view tour through saved viewpoints (issue 18). */
+  readonly tour: ViewTour
   /** Sky, fog, lights and weather (issue 19). */
   readonly style: CityStyle
   private readonly disposeFramePacing: () => void
@@ -181,6 +185,7 @@ export class CityScene {
     this.draw = new CityDraw(context)
     this.tracking = new CityTracking(context)
     this.navigation = new PathNavigation(context)
+    this.tour = new ViewTour(context)
     this.style = new CityStyle({
       map: this.map,
       gl,
@@ -200,6 +205,7 @@ export class CityScene {
       draw: createInitialDrawState(),
       track: createInitialTrackState(),
       navigation: createInitialNavigationState(),
+      tour: createInitialTourState(),
       frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     })
     this.camera.publish()
@@ -289,6 +295,7 @@ export class CityScene {
     this.pois.dispose()
     this.draw.dispose()
     this.navigation.dispose()
+    this.tour.dispose()
     this.style.dispose()
     this.map.remove()
     this.tilesLoader.forgetPrefetches()

@@ -23,6 +23,7 @@ import * as modelConfig from './0021-model-config'
 import * as investigations from './0023-investigations'
 import * as materials from './0024-materials'
 import * as cases from './0025-cases'
+import * as anchorsAndTours from './0026-anchors-and-tours'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0023-investigations': investigations,
   '0024-materials': materials,
   '0025-cases': cases,
+  '0026-anchors-and-tours': anchorsAndTours,
 }
 
 /**

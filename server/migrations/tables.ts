@@ -19,6 +19,7 @@ import type { ProjectTables } from './projects-tables'
 import type { ModelConfigTables } from './0021-model-config'
 import type { MaterialTables } from './0024-materials'
 import type { CaseTables } from './0025-cases'
+import type { AnchorAndTourTables } from './0026-anchors-and-tours'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -52,6 +53,7 @@ export interface Tables
     ModelConfigTables,
     MaterialTables,
     CaseTables,
+    AnchorAndTourTables,
     CaptureTables {
   users: UsersTable
   sessions: SessionsTable

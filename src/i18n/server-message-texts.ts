@@ -348,6 +348,18 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message:
       'A position report is JSON with lng (−180…180), lat (−90…90), optional heading (0…360) and ts (epoch ms or ISO time).',
   }),
+  'location.anchorNotFound': msg({ message: 'This anchor point does not exist.' }),
+  'location.tooManyAnchors': msg({
+    message: 'A model keeps at most {maximum} anchor points; delete some first.',
+  }),
+  'location.targetNotFound': msg({
+    message:
+      'The anchor points must belong to a tileset of this city project, or to the model of a building project.',
+  }),
+  'tour.viewpointNotFound': msg({ message: 'This viewpoint does not exist.' }),
+  'tour.tooManyViewpoints': msg({
+    message: 'A view tour keeps at most {maximum} viewpoints; delete some first.',
+  }),
   'model.notValidSbm': msg({ message: 'Failed to load a model, not a valid SBM file!' }),
   'model.notFound': msg({ message: 'This model does not exist.' }),
   'model.duplicateName': msg({ message: 'Two models are named {name}; names must be unique.' }),

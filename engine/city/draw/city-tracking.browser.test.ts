@@ -135,3 +135,66 @@ describe('positioned objects and path navigation in Chromium', () => {
     expect(city(engine).navigation.pathId).toBeNull()
   })
 })
+
+describe('the view tour in Chromium', () => {
+  it('flies through the viewpoints smoothly, stays on each, goes round and closes', async () => {
+    const container = createContainer()
+    const engine = createEngine()
+    await openCity(engine, container)
+    const viewpoints = [
+      {
+        lng: center.lng + 0.01,
+        lat: center.lat,
+        zoom: 15,
+        pitch: 30,
+        bearing: 45,
+        dwellSeconds: 1,
+      },
+      { lng: center.lng, lat: center.lat + 0.01, zoom: 17, pitch: 0, bearing: 0, dwellSeconds: 1 },
+    ]
+    await expect(
+      engine.run('tour.open', { viewpoints: [], transitionSeconds: 0.5 }),
+    ).rejects.toThrow()
+    await expect(
+      engine.run('tour.open', {
+        viewpoints: [{ ...viewpoints[0]!, lat: 91 }],
+        transitionSeconds: 0.5,
+      }),
+    ).rejects.toThrow()
+    expect(city(engine).tour).toMatchObject({ mode: 2, phase: 'idle' })
+
+    await engine.run('tour.open', { viewpoints, transitionSeconds: 0.6 })
+    await until(() => city(engine).tour.mode === 0, 'the tour published')
+    expect(city(engine).tour).toMatchObject({ mode: 0, index: 0, count: 2 })
+    // On the way, the camera passes between where it was and the first viewpoint: a flight,
+    // not a jump.
+    const seen: number[] = []
+    await until(() => {
+      seen.push(city(engine).camera.lng)
+      return city(engine).tour.arrivals >= 1
+    }, 'the first viewpoint reached')
+    expect(seen.some((lng) => lng > center.lng + 0.0005 && lng < center.lng + 0.0095)).toBe(true)
+    const first = city(engine).camera
+    expect(first.lng).toBeCloseTo(viewpoints[0]!.lng, 6)
+    expect(first.zoom).toBeCloseTo(15, 3)
+    expect(first.pitch).toBeCloseTo(30, 1)
+    expect(first.bearing).toBeCloseTo(45, 1)
+
+    await until(() => city(engine).tour.arrivals >= 2, 'the second viewpoint reached')
+    expect(city(engine).tour.index).toBe(1)
+    expect(city(engine).camera.lat).toBeCloseTo(viewpoints[1]!.lat, 6)
+    expect(city(engine).camera.zoom).toBeCloseTo(17, 3)
+    // After the last comes the first again.
+    await until(() => city(engine).tour.arrivals >= 3, 'round to the first again')
+    expect(city(engine).tour.index).toBe(0)
+
+    await engine.run('tour.close')
+    await until(() => city(engine).tour.mode === 2, 'the tour closed')
+    expect(city(engine).tour).toMatchObject({ mode: 2, phase: 'idle', index: -1 })
+    const closedAt = city(engine).camera
+    for (let frame = 0; frame < 20; frame++)
+      await new Promise((resolve) => requestAnimationFrame(resolve))
+    expect(city(engine).camera.lng).toBeCloseTo(closedAt.lng, 9)
+    expect(city(engine).tour.arrivals).toBe(0)
+  }, 120_000)
+})

@@ -395,6 +395,13 @@ export function createTilesetsService(dependencies: {
             .where('project_id', '=', toProjectId)
             .where('tileset_id', '=', from)
             .execute()
+          // and so do the anchor points that place them (copied by their own hook before)
+          await transaction
+            .updateTable('location_anchors')
+            .set({ target: to })
+            .where('project_id', '=', toProjectId)
+            .where('target', '=', from)
+            .execute()
         }
       },
       async onDelete(transaction, projectId) {

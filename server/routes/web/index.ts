@@ -5,6 +5,8 @@ import { registerBuildingRoutes } from './building'
 import { registerCityArea } from './city'
 import { registerDrawRoutes } from './draw'
 import { registerTrackingRoutes } from './tracking'
+import { registerLocationRoutes } from './location'
+import { registerViewTourRoutes } from './view-tour'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerInvestigationRoutes } from './investigations'
@@ -61,6 +63,8 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerPoiRoutes,
   registerDrawRoutes,
   registerTrackingRoutes,
+  registerLocationRoutes,
+  registerViewTourRoutes,
   registerIotRoutes,
   registerInvestigationRoutes,
   registerIotIngestRoutes,

@@ -14,6 +14,8 @@ import { plannedPageDescriptions } from '../planned/planned-descriptions'
 import { TemplateList } from '../../components/templates/TemplateList'
 import { buildingSession, requestSceneReload } from './building-session'
 import { GmlPathPanel } from './gml/GmlPathPanel'
+import { LocationPanel } from './location/LocationPanel'
+import { recordAnchorPick } from './location/location-pick'
 import { IotAlarmsPanel } from './iot/IotAlarmsPanel'
 import { EventLinkagePanel } from './iot/EventLinkagePanel'
 import { IotDevicesPanel } from './iot/IotDevicesPanel'
@@ -129,6 +131,7 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
       toast.warning(t`Nothing was hit there. Click on the building.`)
       return
     }
+    if (purpose === 'anchor') return recordAnchorPick(pick.point)
     void chooseRouteEndAtPoint(engine, purpose, pick.point)
   }
 
@@ -182,7 +185,9 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
         )}
         {session.clickPurpose !== 'inspect' && (
           <p className="ts-bim4-stage__hint" role="status">
-            {session.clickPurpose === 'routeStart' ? (
+            {session.clickPurpose === 'anchor' ? (
+              <Trans>Click the anchor point in the model.</Trans>
+            ) : session.clickPurpose === 'routeStart' ? (
               <Trans>Click the start point in the scene.</Trans>
             ) : (
               <Trans>Click the end point in the scene.</Trans>
@@ -232,6 +237,7 @@ function ModuleContent({
   }
   if (moduleId === 'poi') return <PoiModulePanel />
   if (moduleId === 'gml') return <GmlPathPanel />
+  if (moduleId === 'location') return <LocationPanel />
   if (moduleId === 'style') {
     return tabId === 'lightset' ? <LightSettingPanel /> : <StyleSettingPanel />
   }

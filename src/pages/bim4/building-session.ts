@@ -19,8 +19,11 @@ export type SceneLoadStatus = 'idle' | 'loading' | 'ready' | 'error'
  */
 export type GmlFileStatus = 'unknown' | 'none' | 'loading' | 'loaded' | 'failed'
 
-/** What a click on the canvas does: inspect the surface, or choose an end of a route. */
-export type CanvasClickPurpose = 'inspect' | 'routeStart' | 'routeEnd'
+/**
+ * What a click on the canvas does: inspect the surface, choose an end of a route, or pick the
+ * model point of an anchor (the location module).
+ */
+export type CanvasClickPurpose = 'inspect' | 'routeStart' | 'routeEnd' | 'anchor'
 
 /** One chosen end of a shortest-path query (readonly: the store's snapshots hand it out so). */
 export type RouteEndChoice =

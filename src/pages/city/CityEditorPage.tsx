@@ -47,6 +47,7 @@ import { DrawTab } from './draw/DrawTab'
 import { FenceTab } from './draw/FenceTab'
 import { GpsTab } from './draw/GpsTab'
 import { NavigationTab } from './draw/NavigationTab'
+import { TourTab } from './draw/TourTab'
 import { useCityDrawings } from './draw/use-city-drawings'
 import { useCityTracking } from './draw/use-city-tracking'
 import './city.css'
@@ -287,5 +288,7 @@ function CityTabContent({
     return <GpsTab projectId={currentProject.projectId} />
   if (tab.id === 'fence') return <FenceTab />
   if (tab.id === 'anchor') return <AnchorTab />
+  if (tab.id === 'tour' && currentProject.projectId)
+    return <TourTab projectId={currentProject.projectId} />
   return null
 }

@@ -124,7 +124,7 @@ export const cityModules: readonly CityModule[] = [
     title: msg`Visit`,
     iconPath: 'M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6',
     tabs: [
-      { id: 'tour', title: msg`View tour`, isBuilt: false },
+      { id: 'tour', title: msg`View tour`, isBuilt: true },
       { id: 'preview', title: msg`Preview`, isBuilt: false },
       { id: 'moreCases', title: msg`More cases`, isBuilt: false },
     ],

@@ -2,6 +2,8 @@ import { createContext, type ReactNode, useContext } from 'react'
 import * as cityApi from '../../api/city'
 import * as drawApi from '../../api/draw'
 import * as trackingApi from '../../api/tracking'
+import * as viewTourApi from '../../api/view-tour'
+import { type AnchorCalls, defaultAnchorCalls } from '../../components/anchors/use-saved-anchors'
 import { cityRoutes } from '../../../contract/city'
 import { api } from '../../api'
 import type { RequestOptions } from '../../api/client'
@@ -38,6 +40,14 @@ export interface CityServices {
   addTrackedObject: typeof trackingApi.addTrackedObject
   deleteTrackedObject: typeof trackingApi.deleteTrackedObject
   findTrack: typeof trackingApi.findTrack
+  /** Anchor points of the tilesets (issue 18, `/poi` location mapping). */
+  anchors: AnchorCalls
+  /** The view tour's viewpoints (issue 18). */
+  tour: {
+    find: typeof viewTourApi.findTourViewpoints
+    add: typeof viewTourApi.addTourViewpoint
+    remove: typeof viewTourApi.deleteTourViewpoint
+  }
   /** Sends a file in resumable chunks with real byte progress; answers the upload's id. */
   uploadResumable: (
     file: File,
@@ -106,6 +116,12 @@ export const defaultCityServices: CityServices = {
   addTrackedObject: trackingApi.addTrackedObject,
   deleteTrackedObject: trackingApi.deleteTrackedObject,
   findTrack: trackingApi.findTrack,
+  anchors: defaultAnchorCalls,
+  tour: {
+    find: viewTourApi.findTourViewpoints,
+    add: viewTourApi.addTourViewpoint,
+    remove: viewTourApi.deleteTourViewpoint,
+  },
 }
 
 const CityServicesContext = createContext<CityServices>(defaultCityServices)

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Engine, EngineProvider } from '../../../engine-bridge'
 import { closeProject, currentProject } from '../../../state/project'
 import { UiRoot } from '../../../ui'
@@ -190,8 +190,50 @@ describe('path navigation tab', () => {
   })
 })
 
+describe('view tour tab', () => {
+  it('saves the current view as viewpoints in order, opens the tour through them and deletes one', async () => {
+    const user = userEvent.setup()
+    const run = vi.spyOn(engine, 'run')
+    const server = await renderAt('/home/visit/tour')
+    await screen.findByText('No viewpoints yet')
+    expect(screen.getByRole('button', { name: 'Open the tour' })).toHaveProperty('disabled', true)
+    for (const name of ['Gate', 'Tower']) {
+      await user.type(screen.getByRole('textbox', { name: /^Name/ }), name)
+      await user.click(screen.getByRole('button', { name: 'Add the current view' }))
+      await waitFor(() =>
+        expect(screen.getAllByTestId('tour-item')).toHaveLength(server.viewpoints.length),
+      )
+    }
+    const camera = engine.getSnapshot().city.camera
+    expect(server.viewpoints.map((item) => [item.seq, item.name, item.lng, item.zoom])).toEqual([
+      [1, 'Gate', camera.lng, camera.zoom],
+      [2, 'Tower', camera.lng, camera.zoom],
+    ])
+    expect(screen.getAllByTestId('tour-item')[1]!.textContent).toContain('2. Tower')
+
+    await user.click(screen.getByRole('button', { name: '8 s' }))
+    await user.click(screen.getByRole('button', { name: 'Open the tour' }))
+    const opened = run.mock.calls.find(([command]) => command === 'tour.open')
+    expect(opened?.[1]).toMatchObject({
+      transitionSeconds: 8,
+      viewpoints: [
+        { lng: camera.lng, zoom: camera.zoom, dwellSeconds: 3 },
+        { lng: camera.lng, zoom: camera.zoom, dwellSeconds: 3 },
+      ],
+    })
+
+    await user.click(screen.getByRole('button', { name: 'Delete Gate' }))
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    )
+    await waitFor(() => expect(server.viewpoints.map((item) => item.name)).toEqual(['Tower']))
+    await waitFor(() => expect(screen.getAllByTestId('tour-item')).toHaveLength(1))
+    expect(screen.getByTestId('tour-item').textContent).toContain('1. Tower')
+  })
+})
+
 describe('anchor point set tab', () => {
-  it('asks for anchors first, solves three with residuals, refuses collinear ones, and places the tileset', async () => {
+  it('asks for anchors first, saves three and solves them with residuals, refuses collinear ones, and places the tileset', async () => {
     const user = userEvent.setup()
     const server = createMemoryCityServer('project-1')
     server.tilesets.push({
@@ -240,6 +282,11 @@ describe('anchor point set tab', () => {
       await fill(screen.getByRole('spinbutton', { name: /^Longitude/ }), at.lng.toFixed(8))
       await fill(screen.getByRole('spinbutton', { name: /^Latitude/ }), at.lat.toFixed(8))
       await user.click(screen.getByRole('button', { name: 'Add anchor point' }))
+      // saved first, then listed
+      await waitFor(() => expect(server.anchors.map((anchor) => anchor.name)).toContain(name))
+      await waitFor(() =>
+        expect(screen.getAllByTestId('anchor-item')).toHaveLength(server.anchors.length),
+      )
     }
     await addAnchor('A', 0, 0)
     await addAnchor('B', 100, 0)
@@ -249,9 +296,16 @@ describe('anchor point set tab', () => {
       screen.getByText(/The anchor points lie on one line, so the orientation is undetermined/),
     ).toBeTruthy()
     await user.click(
-      within(screen.getAllByTestId('anchor-item')[2]!).getByRole('button', { name: 'Delete' }),
+      within(screen.getAllByTestId('anchor-item')[2]!).getByRole('button', { name: 'Delete C' }),
     )
+    await waitFor(() => expect(server.anchors).toHaveLength(2))
     await addAnchor('C', 0, 80)
+    // each anchor is saved for this tileset (`/poi` location mapping)
+    expect(server.anchors.map((anchor) => [anchor.name, anchor.target])).toEqual([
+      ['A', 'tileset-1'],
+      ['B', 'tileset-1'],
+      ['C', 'tileset-1'],
+    ])
     const residuals = screen.getAllByTestId('anchor-residual')
     expect(residuals).toHaveLength(3)
     // The flat-earth truth above is good to a few centimetres over 100 m.

@@ -3,6 +3,8 @@ import type { ProjectInfo } from '../../../../contract/project'
 import type { CityServices } from '../city-services'
 import type { AreaDraw } from '../../../api/draw'
 import type { FenceEvent, TrackedObject, TrackPosition } from '../../../api/tracking'
+import type { LocationAnchor } from '../../../api/location'
+import type { TourViewpointRecord } from '../../../api/view-tour'
 import { measureDrawing } from '../../../../workers/geodesy/draw-geometry'
 
 /**
@@ -19,6 +21,8 @@ export function createMemoryCityServer(projectId: string) {
   const trackedObjects: TrackedObject[] = []
   const tracks = new Map<string, TrackPosition[]>()
   const fenceEvents: FenceEvent[] = []
+  const anchors: LocationAnchor[] = []
+  const viewpoints: TourViewpointRecord[] = []
   const uploads = new Map<string, File>()
   const progressSeen: number[] = []
   let basemap: BasemapFindDatum = {
@@ -215,6 +219,61 @@ export function createMemoryCityServer(projectId: string) {
       trackedObjects.splice(index, 1)
     },
     findTrack: async (id) => structuredClone(tracks.get(id) ?? []),
+    tour: {
+      find: async () => structuredClone(viewpoints),
+      add: async (body) => {
+        const viewpoint: TourViewpointRecord = {
+          id: nextId('viewpoint'),
+          project_id: body.project_id,
+          seq: viewpoints.length + 1,
+          name: body.name,
+          lng: Number(body.lng),
+          lat: Number(body.lat),
+          zoom: Number(body.zoom),
+          pitch: Number(body.pitch),
+          bearing: Number(body.bearing),
+          dwell_seconds: Number(body.dwell_seconds ?? 3),
+          created_at: now,
+        }
+        viewpoints.push(viewpoint)
+        return structuredClone(viewpoint)
+      },
+      remove: async (id) => {
+        const index = viewpoints.findIndex((viewpoint) => viewpoint.id === id)
+        if (index === -1) throw new Error('Not found')
+        viewpoints.splice(index, 1)
+        viewpoints.forEach((viewpoint, position) => {
+          viewpoint.seq = position + 1
+        })
+      },
+    },
+    anchors: {
+      find: async (_projectId, target) =>
+        structuredClone(anchors.filter((anchor) => anchor.target === target)),
+      add: async (body) => {
+        const anchor: LocationAnchor = {
+          id: nextId('anchor'),
+          project_id: body.project_id,
+          target: body.target ?? '',
+          name: body.name,
+          x: Number(body.x),
+          y: Number(body.y),
+          z: Number(body.z ?? 0),
+          lng: Number(body.lng),
+          lat: Number(body.lat),
+          offset: Number(body.offset ?? 0),
+          created_at: now,
+          updated_at: now,
+        }
+        anchors.push(anchor)
+        return structuredClone(anchor)
+      },
+      remove: async (id) => {
+        const index = anchors.findIndex((anchor) => anchor.id === id)
+        if (index === -1) throw new Error('Not found')
+        anchors.splice(index, 1)
+      },
+    },
     findBasemap: async () => structuredClone(basemap),
     saveBasemap: async (body) => {
       const file = basemap.files.find((candidate) => candidate.id === body.pmtiles_id)
@@ -253,6 +312,8 @@ export function createMemoryCityServer(projectId: string) {
     projectId,
     services,
     tilesets,
+    anchors,
+    viewpoints,
     gisModels,
     get basemap() {
       return basemap
