@@ -10,7 +10,7 @@ import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { investigationRoutes } from './investigations'
 import { iotRoutes } from './iot'
-import { modelConfigRoutes, modelDetailRoutes } from './model-config'
+import { modelConfigRoutes, modelDetailRoutes, structureAddRoutes } from './model-config'
 import { materialRoutes } from './materials'
 import { modelCopyRoutes } from './model-copy'
 import { noticeRoutes } from './notice'
@@ -50,6 +50,7 @@ export const webRouteAreas = {
   investigations: investigationRoutes,
   modelConfig: modelConfigRoutes,
   modelDetails: modelDetailRoutes,
+  structureAdd: structureAddRoutes,
   materials: materialRoutes,
   modelCopy: modelCopyRoutes,
   notice: noticeRoutes,
