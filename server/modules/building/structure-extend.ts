@@ -95,9 +95,12 @@ export function createStructureExtend(context: BuildingContext): StructureExtend
       }
       return context.withCleanup(incoming, async () => {
         const storedShell = shell ? await store(shell) : null
-        const storedFloors = []
-        for (const floor of floors)
+        const storedFloors: Array<
+          StructureExtension['floors'][number] & { stored: Awaited<ReturnType<typeof store>> }
+        > = []
+        for (const floor of floors) {
           storedFloors.push({ ...floor, stored: await store(floor.model) })
+        }
         const replaced: string[] = []
         await context.writeInProject(user, projectId, async (handle, transaction, timestamp) => {
           for (const floor of storedFloors) {
