@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { recordIdSchema, serverMessageItemSchema, timestampSchema } from './common'
-import { formNumber } from './form-fields'
+import { formList, formNumber } from './form-fields'
 import { webRoute } from './route'
 
 /**
@@ -230,5 +230,120 @@ export const modelDetailRoutes = {
     tags: ['model'],
     body: modelDetailIdBodySchema,
     datum: z.null(),
+  }),
+}
+
+/**
+ * Structure add (SPEC §2 `/modelConfig/add`): floors added to, or the shell replaced in, the
+ * structure of an existing building project. The same model and map fields as the merge, all
+ * optional but one model; no preview image or output name (the project keeps its own).
+ */
+export const structureAddFileFields = ['shell', 'shell_maps', 'floors', 'floor_maps'] as const
+export type StructureAddFileField = (typeof structureAddFileFields)[number]
+
+/** Text fields of `POST /web/modelConfig/add`. */
+export const structureAddFieldsSchema = z.object({
+  project_id: recordIdSchema,
+  storey_height: formNumber(z.number().min(0.1).max(100)).optional(),
+})
+
+/** `POST /web/modelConfig/addPreview`: the files the user chose, by name only (nothing is sent). */
+export const structureAddPreviewBodySchema = z.object({
+  project_id: recordIdSchema,
+  /** The new shell's file name, or empty to keep the shell. */
+  shell_name: z.string().max(255).default(''),
+  /** The floor models' file names. */
+  floor_names: formList(z.string().min(1).max(255)).default([]),
+  storey_height: formNumber(z.number().min(0.1).max(100)).optional(),
+})
+
+/** What the add does to a floor or the shell: nothing, adds it, or replaces its model. */
+export const structureChangeSchema = z.enum(['kept', 'added', 'replaced'])
+export type StructureChange = z.infer<typeof structureChangeSchema>
+
+/** The structure an add would leave (or left): the shell and every floor, bottom-up. */
+export const structureAddPlanSchema = z.object({
+  projectId: recordIdSchema,
+  /** The structure's name (the project's manifest name, or the project name). */
+  name: z.string(),
+  /** The shell's file name after the add, and what happens to it; null when there is none. */
+  shell: z
+    .object({
+      fileName: z.string(),
+      change: structureChangeSchema,
+      /** The file it replaces, when it replaces one. */
+      replacesFileName: z.string().nullable(),
+    })
+    .nullable(),
+  floors: z.array(
+    z.object({
+      name: z.string(),
+      elevation: z.number(),
+      /** The floor's model file names after the add. */
+      models: z.array(z.string()),
+      change: structureChangeSchema,
+      /** The uploaded file that adds or replaces this floor's model, or null. */
+      sourceName: z.string().nullable(),
+    }),
+  ),
+})
+export type StructureAddPlan = z.infer<typeof structureAddPlanSchema>
+
+/** A structure add's status: its steps, and once it ended the structure it left or its refusal. */
+export const structureAddStatusDatumSchema = z.object({
+  id: recordIdSchema,
+  projectId: recordIdSchema,
+  state: mergeStatusDatumSchema.shape.state,
+  /** 0–1: steps done over steps. */
+  progress: z.number(),
+  steps: z.array(mergeStepSchema),
+  error: serverMessageItemSchema.nullable(),
+  warnings: z.array(serverMessageItemSchema),
+  /** The planned structure while it runs (what the preview showed); what was saved once done. */
+  plan: structureAddPlanSchema,
+  createdAt: timestampSchema,
+})
+export type StructureAddStatusDatum = z.infer<typeof structureAddStatusDatumSchema>
+
+/** The /web/ routes of the structure add. */
+export const structureAddRoutes = {
+  addPreview: webRoute({
+    method: 'POST',
+    path: '/web/modelConfig/addPreview',
+    auth: 'editor',
+    summary:
+      "Structure add, before saving: the building's structure as the chosen files would leave it",
+    description:
+      'Names only: `shell_name` (a new shell, or empty), `floor_names` (floor model file names), ' +
+      'optional `storey_height`. A floor named like an existing floor replaces its model; other ' +
+      'floors are stacked above the top floor (basements, B1…, below the lowest). The same ' +
+      'refusals as `add` for the names (two floors with one name, not a model, nothing to add).',
+    tags: ['modelConfig'],
+    body: structureAddPreviewBodySchema,
+    datum: structureAddPlanSchema,
+  }),
+  add: webRoute({
+    method: 'POST',
+    path: '/web/modelConfig/add',
+    auth: 'editor',
+    summary: 'Structure add: add floors to, or replace the shell of, a building project',
+    description:
+      'Multipart: `project_id`, optional `shell` (one .sbm/.dae/.fbx/.glb), `shell_maps`, ' +
+      '`floors` (model files, one per floor), `floor_maps`, optional `storey_height` (m). At ' +
+      'least one model. Runs as a job (each model converted, then everything saved in one ' +
+      'transaction, or nothing); poll `addStatus`.',
+    tags: ['modelConfig'],
+    body: structureAddFieldsSchema,
+    datum: structureAddStatusDatumSchema,
+    fileFields: [...structureAddFileFields],
+  }),
+  addStatus: webRoute({
+    method: 'POST',
+    path: '/web/modelConfig/addStatus',
+    auth: 'editor',
+    summary: "A structure add's steps, progress and the structure it left (its starter only)",
+    tags: ['modelConfig'],
+    body: mergeStatusBodySchema,
+    datum: structureAddStatusDatumSchema,
   }),
 }

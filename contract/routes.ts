@@ -12,7 +12,7 @@ import { geoRoutes } from './geo'
 import { gmlRoutes } from './gml'
 import { investigationRoutes } from './investigations'
 import { iotRoutes } from './iot'
-import { modelConfigRoutes, modelDetailRoutes } from './model-config'
+import { modelConfigRoutes, modelDetailRoutes, structureAddRoutes } from './model-config'
 import { materialRoutes } from './materials'
 import { caseRoutes } from './cases'
 import { modelCopyRoutes } from './model-copy'
@@ -55,6 +55,7 @@ export const webRouteAreas = {
   investigations: investigationRoutes,
   modelConfig: modelConfigRoutes,
   modelDetails: modelDetailRoutes,
+  structureAdd: structureAddRoutes,
   materials: materialRoutes,
   cases: caseRoutes,
   modelCopy: modelCopyRoutes,

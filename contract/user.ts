@@ -1,7 +1,7 @@
 import { nullDatumSchema, recordIdSchema, timestampSchema } from './common'
 import { z } from 'zod'
 import { zodMessage } from './messages'
-import { formInteger } from './form-fields'
+import { formBoolean, formInteger } from './form-fields'
 import { webRoute } from './route'
 
 /** Shortest password a new account or a password change accepts (decisions.md "Accounts"). */
@@ -151,6 +151,8 @@ export type SelectUserBody = z.input<typeof selectUserBodySchema>
 export const managedUserSchema = userSchema.extend({
   role_id: recordIdSchema,
   role_name: z.string(),
+  /** A disabled account cannot sign in, and its sessions ended when it was disabled. */
+  disabled: z.boolean(),
 })
 export type ManagedUser = z.infer<typeof managedUserSchema>
 
@@ -175,6 +177,13 @@ export type InsertUserBody = z.input<typeof insertUserBodySchema>
 /** `POST /web/user/deleteUser` (admin): nobody deletes their own account this way. */
 export const deleteUserBodySchema = z.object({ id: recordIdSchema })
 export type DeleteUserBody = z.input<typeof deleteUserBodySchema>
+
+/** `POST /web/user/disableUser` (admin): disables (or enables again) another account. */
+export const disableUserBodySchema = z.object({
+  id: recordIdSchema,
+  disabled: formBoolean(),
+})
+export type DisableUserBody = z.input<typeof disableUserBodySchema>
 
 function updateUserRoute(path: '/web/user/updateUser' | '/web/user/updateuser') {
   return webRoute({
@@ -228,6 +237,14 @@ export const userRoutes = {
     auth: 'admin',
     summary: 'Create an account with a password and a role',
     body: insertUserBodySchema,
+    datum: managedUserSchema,
+  }),
+  disableUser: webRoute({
+    method: 'POST',
+    path: '/web/user/disableUser',
+    auth: 'admin',
+    summary: 'Disable another account (its sessions end, it cannot sign in) or enable it again',
+    body: disableUserBodySchema,
     datum: managedUserSchema,
   }),
   deleteUser: webRoute({

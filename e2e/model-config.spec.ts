@@ -17,23 +17,28 @@ import {
 } from './project-helpers'
 import { decodePng } from './support/png-pixels'
 
-/** Canvas pixels that are clearly green (the test material), as a person sees the canvas. */
-async function greenPixelCount(canvas: Locator): Promise<number> {
+/** Canvas pixels clearly of one colour (the test material), as a person sees the canvas. */
+async function pixelCount(canvas: Locator, colour: 'green' | 'red' = 'green'): Promise<number> {
   const { data } = decodePng(await canvas.screenshot())
   let count = 0
   for (let index = 0; index < data.length; index += 4) {
     const [red, green, blue] = [data[index] ?? 0, data[index + 1] ?? 0, data[index + 2] ?? 0]
-    if (green > red + 60 && green > blue + 60) count++
+    const [main, other] = colour === 'green' ? [green, red] : [red, green]
+    if (main > other + 60 && main > blue + 60) count++
   }
   return count
 }
+
+const greenPixelCount = (canvas: Locator) => pixelCount(canvas, 'green')
 
 /**
  * Model config → structure merge (SPEC §2 `/modelConfig/merge`, §5), as a new user does it:
  * the form names every missing input, the sample parts of ../shared/data merge with a moving
  * progress bar and a list of steps, and the result opens in the building editor, drawn. Then
  * (issue 21 item 4) a library material is assigned to a mesh picked in that building: the mesh
- * turns green on screen, and stays green after a reload.
+ * turns green on screen, and stays green after a reload; its edit form turns it red at once.
+ * Last, structure add (`/modelConfig/add`): a third floor, shown in the result before saving,
+ * then opened in the editor with the others.
  */
 
 test('a user merges a building from its parts and opens it in the building editor', async ({
@@ -160,4 +165,46 @@ test('a user merges a building from its parts and opens it in the building edito
     .click()
   await page.getByRole('link', { name: 'Materials' }).click()
   await expect(page.getByTestId('materials-assignments')).toContainText(`${meshName} — Green paint`)
+
+  // the material's edit form: the same material turns red on screen, at once
+  const buildingCanvas = page.getByTestId('building-canvas')
+  const redBefore = await pixelCount(buildingCanvas, 'red')
+  await page.getByRole('button', { name: 'Edit Green paint' }).click()
+  const form = page.getByTestId('materials-form')
+  await expect(form.getByText('Edit material: Green paint')).toBeVisible()
+  await form.getByLabel('Base colour', { exact: true }).fill('#ff0000')
+  await form.getByRole('button', { name: 'Save changes' }).click()
+  await expect
+    .poll(() => pixelCount(buildingCanvas, 'red'), { timeout: 30_000 })
+    .toBeGreaterThan(redBefore + 500)
+
+  // Model config → structure add: a third floor, seen in the result before it is saved
+  await page.goto('/#/modelConfig/add')
+  await expect(page.getByRole('heading', { name: 'Structure add' })).toBeVisible()
+  await page.getByRole('combobox', { name: 'Building project' }).click()
+  await page.getByRole('option', { name: projectName }).click()
+  const planned = page.getByTestId('add-preview')
+  await expect(planned).toContainText('Result before saving: Tower A')
+  await page.getByTestId('merge-input-floors').setInputFiles([
+    {
+      name: '3F.dae',
+      mimeType: 'application/octet-stream',
+      buffer: await readFile(sharedData('dae/cube_triangulate.dae')),
+    },
+  ])
+  const newFloor = planned.locator('tr[data-change="added"]')
+  await expect(newFloor).toContainText('3F.sbm (from 3F.dae)')
+  await expect(newFloor).toContainText('New')
+  await page.getByTestId('add-save').click()
+  const added = page.getByTestId('add-result')
+  await expect(added).toBeVisible({ timeout: 150_000 })
+  await expect(added.getByText('Saved: 1 floors added, 0 replaced.')).toBeVisible()
+  await page.getByTestId('add-open-project').click()
+  await expect(page).toHaveURL(/#\/bim4\/poi/)
+  await waitForModelsSettled(page, 4)
+  expect((await buildingSnapshot(page)).floors.map((floor) => floor.name)).toEqual([
+    '1F',
+    '2F',
+    '3F',
+  ])
 })

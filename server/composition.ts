@@ -43,6 +43,7 @@ import { createCamerasService } from './modules/video/cameras.service'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createModelDetailsService } from './modules/model-config/model-details'
 import { createMaterialsService } from './modules/materials/materials.service'
+import { createStructureAdds } from './modules/model-config/structure-add'
 import { createStructureMerges } from './modules/model-config/structure-merge'
 import { createMapProxy } from './modules/map-proxy/map-proxy.service'
 import { createNoticesRepository } from './modules/notices/notices.repository'
@@ -296,6 +297,14 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
         conversions: building.conversions,
         jobs,
         directory: join(config.dataDir, 'model-merges'),
+      }),
+      structureAdds: createStructureAdds({
+        storage,
+        clock,
+        access,
+        building: building.building,
+        conversions: building.conversions,
+        jobs,
       }),
       orders,
       recharges: createRechargesService({

@@ -11,6 +11,7 @@ import type { BasemapsService } from './modules/basemaps/basemaps.service'
 import type { BuildingService } from './modules/building/building.service'
 import type { ModelDetailsService } from './modules/model-config/model-details'
 import type { MaterialsService } from './modules/materials/materials.service'
+import type { StructureAdds } from './modules/model-config/structure-add'
 import type { StructureMerges } from './modules/model-config/structure-merge'
 import type { ConversionPool } from './modules/building/conversion-pool'
 import type { FolderSweeper } from './modules/files/folder-sweeper'
@@ -125,6 +126,8 @@ export type ServerServices = {
   style: StyleService
   /** The structure merge of the model configuration tools (issue 21). */
   structureMerges: StructureMerges
+  /** The structure add of the model configuration tools (issue 21). */
+  structureAdds: StructureAdds
   /** Per-model details of building projects (issue 21). */
   modelDetails: ModelDetailsService
   /** The material library and mesh overrides (issue 21). */

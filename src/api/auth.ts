@@ -54,6 +54,30 @@ export async function postRegisterByTel(
   return datum
 }
 
+/** `POST /web/register/verificationMail`: sends a 6-digit sign-up code to the address. */
+export async function requestMailCode(email: string): Promise<void> {
+  await api.call(authRoutes.verificationMail, { email })
+}
+
+/** `POST /web/register/isexistemail`: whether an account already uses the address. */
+export async function isEmailTaken(email: string): Promise<boolean> {
+  const { datum } = await api.call(authRoutes.isexistemail, { email })
+  return datum.exists
+}
+
+/**
+ * `POST /web/register/registerbymail`: creates an account from address, code and password; the
+ * server signs it in and answers like `/login`.
+ */
+export async function postRegisterByMail(
+  email: string,
+  code: string,
+  password: string,
+): Promise<SignInResult> {
+  const { datum } = await api.call(authRoutes.registerbymail, { email, code, password })
+  return datum
+}
+
 /** `POST /web/register/forgetPasswordByTelNo`: sets a new password after an SMS check. */
 export async function resetPasswordByTel(
   tel: string,
@@ -61,6 +85,18 @@ export async function resetPasswordByTel(
   password: string,
 ): Promise<void> {
   await api.call(authRoutes.forgetPasswordByTelNo, { tel, code, password })
+}
+
+/** `POST /web/user/createTicket`: a one-time ticket (60 s) that signs another browser in. */
+export async function createSignInTicket(): Promise<{ ticket: string; expires_at: string }> {
+  const { datum } = await api.call(authRoutes.createTicket)
+  return datum
+}
+
+/** `GET /web/getTokenByTicket`: a session of the ticket's user, answered like `/login`. */
+export async function postTicketSignIn(ticket: string): Promise<SignInResult> {
+  const { datum } = await api.call(authRoutes.getTokenByTicket, { ticket })
+  return datum
 }
 
 /** `POST /web/refreshToken`: extends the session; answers the (possibly new) token. */

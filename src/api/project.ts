@@ -44,6 +44,39 @@ export async function findProjects(
   return datum
 }
 
+/**
+ * `POST /web/project/searchProject`: a page of the projects the user may see whose name or
+ * address holds the keyword.
+ */
+export async function searchProjects(
+  query: ProjectListQuery & { keyword: string },
+  signal?: AbortSignal,
+): Promise<ProjectPage> {
+  const { datum } = await api.call(
+    projectRoutes.searchProject,
+    { ...query },
+    signal ? { signal } : {},
+  )
+  return datum
+}
+
+/**
+ * `POST /web/project/findProjectAllByUser`: a page of one user's projects (admins may name any
+ * user; others get their own).
+ */
+export async function findUserProjects(
+  userId: string,
+  query: ProjectListQuery,
+  signal?: AbortSignal,
+): Promise<ProjectPage> {
+  const { datum } = await api.call(
+    projectRoutes.findProjectAllByUser,
+    { ...query, user_id: userId },
+    signal ? { signal } : {},
+  )
+  return datum
+}
+
 /** `POST /web/project/findProjectCases`: the official examples. */
 export async function findProjectCases(signal?: AbortSignal): Promise<Project[]> {
   const { datum } = await api.call(

@@ -27,3 +27,15 @@ export async function editRole(role: EditRoleBody): Promise<Role> {
 export async function deleteRole(id: Role['id']): Promise<void> {
   await api.call(roleRoutes.delete, { id })
 }
+
+/** `POST /web/role/findOne` (admin): one role as it is now. */
+export async function findRole(id: Role['id']): Promise<Role> {
+  const { datum } = await api.call(roleRoutes.findOne, { id })
+  return datum
+}
+
+/** `POST /web/role/search` (admin): roles whose name or description has the keyword. */
+export async function searchRoles(keyword: string, pageSize = 100): Promise<Role[]> {
+  const { datum } = await api.call(roleRoutes.search, { keyword, pageNo: 1, pageSize })
+  return datum.list
+}

@@ -57,6 +57,15 @@ export async function deleteUser(id: User['id']): Promise<void> {
   await api.call(userRoutes.deleteUser, { id })
 }
 
+/**
+ * `POST /web/user/disableUser` (admin): disables an account (its sessions end at once) or
+ * enables it again; answers the account as the list shows it.
+ */
+export async function setUserDisabled(id: User['id'], isDisabled: boolean): Promise<ManagedUser> {
+  const { datum } = await api.call(userRoutes.disableUser, { id, disabled: isDisabled })
+  return datum
+}
+
 /** `GET /web/roleMenu/selectRoleMenu_Vue`: the menu keys the signed-in user's role may see. */
 export async function fetchRoleMenuKeys(): Promise<string[]> {
   const { datum } = await api.call(roleRoutes.selectRoleMenu_Vue)

@@ -60,6 +60,11 @@ function inMemoryServices() {
       signIn('token-1', ada)
       return ada
     },
+    signInWithTicket: async () => {
+      calls.push('ticket')
+      signIn('ticket-token', ada)
+      return ada
+    },
     signInAsGuest: async () => {
       calls.push('guest')
       const guest = { ...ada, id: 'g1', name: 'guest-1', nickname: null, role: 'guest' as const }
@@ -74,6 +79,13 @@ function inMemoryServices() {
     },
     registerByTel: async () => {
       calls.push('register')
+    },
+    requestMailCode: async () => {
+      calls.push('mail')
+    },
+    isEmailTaken: async () => false,
+    registerByMail: async () => {
+      calls.push('register by mail')
     },
     resetPasswordByTel: async () => {
       calls.push('reset')
@@ -196,6 +208,15 @@ describe('App routing with the guard', () => {
       heldBack.isOn = false
       stopSmsCountdown()
     }
+  })
+
+  it('signs in with a sign-in link (a ticket from another browser) and opens the console', async () => {
+    const { services, calls } = inMemoryServices()
+    openAt('/login?ticket=t-1')
+    render(<App services={services} />)
+    await screen.findByRole('heading', { name: 'Project list' }, lazyPageLoad)
+    expect(calls.filter((call) => call === 'ticket')).toHaveLength(1)
+    expect(window.location.hash).toBe('#/projectManage/bim')
   })
 
   it('redirects / through /projectManage to the project list and highlights it', async () => {

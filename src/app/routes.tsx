@@ -35,6 +35,14 @@ const ModelMergePage = lazyPage(
   () => import('../pages/model-config/ModelMergePage'),
   'ModelMergePage',
 )
+const ModelConfigCasesPage = lazyPage(
+  () => import('../pages/model-config/ModelConfigCasesPage'),
+  'ModelConfigCasesPage',
+)
+const StructureAddPage = lazyPage(
+  () => import('../pages/model-config/StructureAddPage'),
+  'StructureAddPage',
+)
 const NotePage = lazyPage(() => import('../pages/note/NotePage'), 'NotePage')
 const PreviewPage = lazyPage(() => import('../pages/preview/PreviewPage'), 'PreviewPage')
 const ProjectCasePage = lazyPage(
@@ -79,9 +87,9 @@ export const routePages: Record<AppRouteId, ComponentType<PageProps> | typeof pl
   projectList: ProjectManagePage,
   projectCase: ProjectCasePage,
   templateList: TemplateManagePage,
-  modelConfigCases: planned,
+  modelConfigCases: ModelConfigCasesPage,
   modelConfigMerge: ModelMergePage,
-  modelConfigAdd: planned,
+  modelConfigAdd: StructureAddPage,
   modelConfigConversion: ModelConversionPage,
   systemPerson: PersonPage,
   systemSecurity: SecurityPage,

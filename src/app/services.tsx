@@ -1,13 +1,21 @@
 import { createContext, type ReactNode, useContext } from 'react'
-import { requestSignInCode, requestSmsCode, resetPasswordByTel } from '../api/auth'
+import {
+  isEmailTaken,
+  requestMailCode,
+  requestSignInCode,
+  requestSmsCode,
+  resetPasswordByTel,
+} from '../api/auth'
 import { markNoticeRead, queryNotices } from '../api/notice'
 import { fetchRoleMenuKeys } from '../api/user'
 import {
   fetchCurrentUser,
   refreshToken,
+  registerByMail,
   registerByTel,
   signInAsGuest,
   signInWithPassword,
+  signInWithTicket,
   signOut,
 } from '../state/account'
 
@@ -17,10 +25,14 @@ import {
  */
 export const defaultServices = {
   signInWithPassword,
+  signInWithTicket,
   signInAsGuest,
   requestSignInCode,
   requestSmsCode,
   registerByTel,
+  requestMailCode,
+  isEmailTaken,
+  registerByMail,
   resetPasswordByTel,
   refreshToken,
   fetchCurrentUser,

@@ -185,6 +185,7 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'account.onlyAdminChangesRoles': msg({ message: 'Only an administrator may change roles.' }),
   'account.ownRole': msg({ message: 'You cannot change your own role.' }),
   'account.ownAccount': msg({ message: 'You cannot delete your own account.' }),
+  'account.ownAccountDisabled': msg({ message: 'You cannot disable your own account.' }),
   'account.wrongCurrentPassword': msg({ message: 'The current password is wrong.' }),
   'password.tooShort': msg({ message: 'The password needs at least {minimum} characters.' }),
   'password.tooLong': msg({ message: 'The password may have at most {maximum} characters.' }),
@@ -876,6 +877,10 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message: 'No model refers to the map {name}; the merge went on without it.',
   }),
   'modelConfig.noSuchMerge': msg({ message: 'This merge does not exist or has expired.' }),
+  'modelConfig.addNothing': msg({
+    message: 'Choose a shell model or at least one floor model to add.',
+  }),
+  'modelConfig.noSuchAdd': msg({ message: 'This structure add does not exist or has expired.' }),
   'modelDetail.notFound': msg({ message: 'These model details do not exist.' }),
   'modelDetail.exists': msg({ message: 'This model has details already; change them instead.' }),
   'material.notFound': msg({ message: 'This material does not exist.' }),

@@ -2,9 +2,11 @@ import {
   findCurrentUser,
   postGuestSignIn,
   postRefreshToken,
+  postRegisterByMail,
   postRegisterByTel,
   postSignIn,
   postSignOut,
+  postTicketSignIn,
 } from '../api/auth'
 import type { User, UserProfile } from '../api/types'
 import { updateProfile } from '../api/user'
@@ -29,6 +31,13 @@ export async function signInWithPassword(
   return datum.user
 }
 
+/** Signs in with a one-time ticket another signed-in browser made, and stores the session. */
+export async function signInWithTicket(ticket: string): Promise<User> {
+  const datum = await postTicketSignIn(ticket)
+  signIn(datum.token, datum.user)
+  return datum.user
+}
+
 /** Starts a short-lived read-only guest session (decisions.md "Accounts"). */
 export async function signInAsGuest(): Promise<User> {
   const datum = await postGuestSignIn()
@@ -39,6 +48,12 @@ export async function signInAsGuest(): Promise<User> {
 /** Creates an account by phone; the server signs it in, so the session is stored as after sign-in. */
 export async function registerByTel(tel: string, code: string, password: string): Promise<void> {
   const datum = await postRegisterByTel(tel, code, password)
+  signIn(datum.token, datum.user)
+}
+
+/** Creates an account by e-mail; the server signs it in, so the session is stored. */
+export async function registerByMail(email: string, code: string, password: string): Promise<void> {
+  const datum = await postRegisterByMail(email, code, password)
   signIn(datum.token, datum.user)
 }
 

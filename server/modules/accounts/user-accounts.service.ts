@@ -44,6 +44,11 @@ export interface UserAccountsService {
   insert(input: z.output<typeof insertUserBodySchema>): Promise<ManagedUser>
   /** Deletes an account other than the caller's. */
   delete(caller: AuthUser, userId: string): Promise<void>
+  /**
+   * Disables an account other than the caller's (every session of it ends at once; it cannot
+   * sign in until enabled again), or enables it.
+   */
+  setDisabled(caller: AuthUser, userId: string, isDisabled: boolean): Promise<ManagedUser>
 }
 
 const uuidPattern = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(jpg|png)$/
@@ -68,7 +73,12 @@ export function createUserAccountsService(dependencies: {
     const held = await roles.rolesOfUsers(rows)
     return rows.map((row) => {
       const role = held.get(row.id)
-      return { ...toPublicUser(row), role_id: role?.id ?? '', role_name: role?.name ?? row.role }
+      return {
+        ...toPublicUser(row),
+        role_id: role?.id ?? '',
+        role_name: role?.name ?? row.role,
+        disabled: row.disabled === 1,
+      }
     })
   }
 
@@ -198,6 +208,20 @@ export function createUserAccountsService(dependencies: {
       })
       if (!role.is_builtin) await roles.assign(row.id, role)
       const [managed] = await toManaged([{ ...row, role: role.access_level }])
+      return managed as ManagedUser
+    },
+
+    async setDisabled(caller, userId, isDisabled) {
+      if (userId === caller.id) throw new AppError('forbidden', 'account.ownAccountDisabled')
+      const target = await users.findById(userId)
+      if (target === undefined || target.role === 'guest') {
+        throw new AppError('notFound', 'account.notFound')
+      }
+      const timestamp = timestampOf(clock.nowMs())
+      await users.update(target.id, { disabled: isDisabled ? 1 : 0, updated_at: timestamp })
+      // a disabled account's open sessions would still answer until they expire: end them now
+      if (isDisabled) await sessions.revokeAllOfUser(target.id, timestamp)
+      const [managed] = await toManaged([{ ...target, disabled: isDisabled ? 1 : 0 }])
       return managed as ManagedUser
     },
 

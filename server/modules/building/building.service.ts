@@ -4,12 +4,14 @@ import { createFloorUploads, type FloorUploads } from './floor-uploads'
 import { createModelConversions, type ModelConversions } from './model-conversions'
 import { createModelDownloads, type ModelDownloads } from './model-downloads'
 import { createModelLibrary, type ModelLibrary } from './model-library'
+import { createStructureExtend, type StructureExtend } from './structure-extend'
 import { createStructureInstall, type StructureInstall } from './structure-install'
 import { createStructureUploads, type StructureUploads } from './structure-uploads'
 
 export type { IncomingFile } from './building-context'
 export { modelFileUrl, structureFileUrl, toBuildingModel } from './building-views'
 export type { ConversionKind } from './model-conversions'
+export type { StructureExtension } from './structure-extend'
 export type { StructureModel } from './structure-install'
 export type { FileReader, ServedModelFile } from './model-downloads'
 
@@ -25,6 +27,7 @@ export interface BuildingService
   extends FloorUploads,
     StructureUploads,
     StructureInstall,
+    StructureExtend,
     ModelLibrary,
     ModelConversions,
     ModelDownloads,
@@ -40,6 +43,7 @@ export function createBuildingService(dependencies: BuildingDependencies): Build
     ...createFloorUploads(context),
     ...createStructureUploads(context),
     ...createStructureInstall(context),
+    ...createStructureExtend(context),
     ...createModelLibrary(context),
     ...createModelConversions(context),
     ...createModelDownloads(context),

@@ -5,15 +5,13 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { zipSync } from 'fflate'
 import type { StructureManifest } from '../../../contract/building'
-import type { ServerMessageItem } from '../../../contract/common'
-import { formatServerMessage, type ServerMessage } from '../../../contract/messages'
+import type { ServerMessage } from '../../../contract/messages'
 import {
   mergeFilesRoot,
   type MergeStatusDatum,
   type MergeStep,
   mergeStatusDatumSchema,
 } from '../../../contract/model-config'
-import { parseGlb, writeGlb } from '../../../workers/sbm/glb'
 import { AppError } from '../../http/app-error'
 import type { UploadedFile } from '../../http/define-route'
 import type { DatabaseHandle } from '../../plugins/db'
@@ -23,9 +21,8 @@ import type { AuthUser } from '../accounts/users.service'
 import type { BuildingService, StructureModel } from '../building/building.service'
 import { extensionOf } from '../building/building-views'
 import type { ConversionPool } from '../building/conversion-pool'
-import { inspectSbm, readAll } from '../building/model-files'
-import { ConversionError, conversionRefusal } from '../convert/conversion-error'
-import { pixelBudgetProblem, readImageHeader, textureBudget } from '../images/image-header'
+import { inspectSbm } from '../building/model-files'
+import { readImageHeader } from '../images/image-header'
 import type { JobKind, JobQueue } from '../jobs/job-queue'
 import { type Clock, timestampOf } from '../time/clock'
 import {
@@ -36,6 +33,14 @@ import {
   planMerge,
   refersTo,
 } from './merge-inputs'
+import {
+  checkMapImages,
+  createModelToSbm,
+  errorItemOf,
+  itemOf,
+  readMergeFile,
+  type SbmFloor,
+} from './model-to-sbm'
 
 /** What the structure merge is made from. */
 export interface StructureMergeDependencies {
@@ -82,38 +87,6 @@ const mergeTimeLimitMs = 60 * 60_000
 /** Runs kept in memory after they ended (the database keeps the finished ones). */
 const keptRuns = 200
 
-function itemOf(message: ServerMessage): ServerMessageItem {
-  return {
-    messageId: message.id,
-    params: message.params,
-    message: formatServerMessage(message.id, message.params),
-  }
-}
-
-function errorItemOf(error: unknown): ServerMessageItem {
-  if (error instanceof AppError) {
-    return { messageId: error.messageId, params: error.params, message: error.message }
-  }
-  return itemOf({ id: 'error.internal', params: {} })
-}
-
-/** An SBM whose header marks it as the structure's shell or one floor of it. */
-function markedSbm(
-  bytes: Uint8Array,
-  role: 'shell' | 'floor',
-  floor: { id: string; name: string; elevationMeters: number } | null,
-): Uint8Array<ArrayBuffer> {
-  const glb = parseGlb(bytes)
-  const json = structuredClone(glb.json) as { asset: { extras: { sbm: Record<string, unknown> } } }
-  json.asset.extras.sbm.role = role
-  if (floor) {
-    json.asset.extras.sbm.floors = [
-      { id: floor.id, name: floor.name, elevation: floor.elevationMeters },
-    ]
-  } else delete json.asset.extras.sbm.floors
-  return writeGlb({ json, bin: glb.bin, extraChunks: glb.extraChunks })
-}
-
 /**
  * The structure merge: a shell model, floor models, their maps, a preview and an output name
  * become one building structure (the manifest of contract/building.ts and one SBM per model),
@@ -136,52 +109,16 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
     run.status.progress = done / run.status.steps.length
   }
 
-  const readFile = async (file: MergeFile) =>
-    new Uint8Array(await readAll(await storage.open(file.sha256)))
-
-  /** One model to SBM: an SBM re-marked as it is, other formats converted with the maps. */
-  const modelToSbm = async (
+  const readFile = (file: MergeFile) => readMergeFile(storage, file)
+  const convert = createModelToSbm({ storage, conversions })
+  const modelToSbm = (
     run: Run,
     model: MergeFile,
     maps: Array<{ name: string; bytes: Uint8Array }>,
     role: 'shell' | 'floor',
-    floor: { id: string; name: string; elevationMeters: number } | null,
+    floor: SbmFloor | null,
     signal: AbortSignal,
-  ): Promise<{ bytes: Uint8Array; preview: Uint8Array | null; warnings: ServerMessage[] }> => {
-    const bytes = await readFile(model)
-    if (extensionOf(model.name) === 'sbm') {
-      inspectSbm(model.name, bytes)
-      const marked = markedSbm(bytes, role, floor)
-      const preview = await conversions.previewForUser(run.user.id, marked).catch(() => null)
-      return { bytes: marked, preview, warnings: [] }
-    }
-    const job = conversions.submit(run.user.id, {
-      entryPath: model.name,
-      // copies: the pool transfers each buffer to its thread, and the maps serve every floor
-      files: [
-        { path: model.name, bytes: new Uint8Array(bytes) },
-        ...maps.map((map) => ({ path: map.name, bytes: new Uint8Array(map.bytes) })),
-      ],
-      role,
-      ...(floor ? { floors: [floor] } : {}),
-      allowMissingTextures: true,
-    })
-    const stop = () => job.cancel()
-    signal.addEventListener('abort', stop)
-    try {
-      const converted = await job.result
-      return {
-        bytes: converted.sbm,
-        preview: converted.preview,
-        warnings: converted.summary.warnings,
-      }
-    } catch (error) {
-      if (error instanceof ConversionError) throw conversionRefusal(error, model.name)
-      throw error
-    } finally {
-      signal.removeEventListener('abort', stop)
-    }
-  }
+  ) => convert(run.user.id, model, maps, role, floor, signal)
 
   const execute = async (run: Run, signal: AbortSignal) => {
     const { plan } = run
@@ -336,23 +273,10 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
         if (fields.project_id !== undefined) await access.requireEditable(user, fields.project_id)
         // images are measured before anything converts: a map or preview that is not one, or
         // declares more pixels than a texture may have, refuses the merge at once
-        for (const [field, maps] of [
+        await checkMapImages(storage, [
           ['shell_maps', plan.shellMaps],
           ['floor_maps', plan.floorMaps],
-        ] as const) {
-          for (const map of maps) {
-            const header = readImageHeader(await readFile(map), {
-              isTga: extensionOf(map.name) === 'tga',
-            })
-            if (!header) throw notImage(field, 'modelConfig.mapNotImage', map.name)
-            if (pixelBudgetProblem(header, textureBudget) !== null) {
-              throw new AppError('tooLarge', 'convert.oversizedTextures', {
-                maxSide: textureBudget.maxSidePixels,
-                names: map.name,
-              })
-            }
-          }
-        }
+        ])
         const preview = readImageHeader(await readFile(plan.preview))
         if (!preview || (preview.format !== 'png' && preview.format !== 'jpeg')) {
           throw notImage('preview', 'modelConfig.previewNotImage', plan.preview.name)

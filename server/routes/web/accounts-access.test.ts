@@ -216,6 +216,12 @@ const walk: WalkRow[] = [
     expected: { ...editorsOnly(validation), editorA: ok },
   },
   {
+    // enabling an enabled account: the level is what is walked, A's sessions stay
+    url: '/web/user/disableUser',
+    body: (f) => ({ id: f.ids.editorA, disabled: false }),
+    expected: adminOnly,
+  },
+  {
     url: '/web/user/deleteUser',
     body: (f) => ({ id: f.ids.editorA }),
     expected: { ...adminOnly, admin: ok },

@@ -72,6 +72,7 @@ const routes = [
   { url: '/web/user/selectUser', fields: ['pageNo', 'pageSize', 'keyword'] },
   { url: '/web/user/insertUser', fields: ['name', 'password', 'role', 'tel', 'email'] },
   { url: '/web/user/deleteUser', fields: ['id'] },
+  { url: '/web/user/disableUser', fields: ['id', 'disabled'] },
   { url: '/web/user/createTicket', fields: [] },
   { url: '/web/role/add', fields: ['name', 'description', 'access_level', 'menu_keys'] },
   { url: '/web/role/edit', fields: ['id', 'name', 'access_level', 'menu_keys'] },

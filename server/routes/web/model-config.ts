@@ -4,6 +4,7 @@ import {
   mergeMaxMaps,
   modelConfigRoutes,
   modelDetailRoutes,
+  structureAddRoutes,
 } from '../../../contract/model-config'
 import { conversionSourceMaxBytes } from '../../../contract/building'
 import type { ServerServices } from '../../deps'
@@ -13,12 +14,17 @@ import { defineRoute } from '../../http/define-route'
 const uuidPattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.zip$/
 
 /**
- * Model configuration tools (SPEC §2 /modelConfig): the structure merge as a job with its
- * status, and the download of a finished merge's ZIP.
+ * Model configuration tools (SPEC §2 /modelConfig): the structure merge and the structure add
+ * as jobs with their status (the add's preview before it), and the download of a finished
+ * merge's ZIP.
  */
 export function registerModelConfigRoutes(
   app: FastifyInstance,
-  { structureMerges, modelDetails }: Pick<ServerServices, 'structureMerges' | 'modelDetails'>,
+  {
+    structureMerges,
+    structureAdds,
+    modelDetails,
+  }: Pick<ServerServices, 'structureMerges' | 'structureAdds' | 'modelDetails'>,
 ): void {
   defineRoute(app, modelDetailRoutes.findCompanyAndModel, {
     handler: ({ body, user }) => modelDetails.companiesAndModels(user, body.project_id),
@@ -46,6 +52,21 @@ export function registerModelConfigRoutes(
       maxFileSizeBytes: conversionSourceMaxBytes,
     },
     handler: ({ body, user, files }) => structureMerges.start(user, body, files),
+  })
+
+  defineRoute(app, structureAddRoutes.addPreview, {
+    handler: ({ body, user }) => structureAdds.preview(user, body),
+  })
+  defineRoute(app, structureAddRoutes.add, {
+    files: {
+      // the shell, the floors and the maps of both
+      maxFiles: 1 + mergeMaxFloors + mergeMaxMaps,
+      maxFileSizeBytes: conversionSourceMaxBytes,
+    },
+    handler: ({ body, user, files }) => structureAdds.start(user, body, files),
+  })
+  defineRoute(app, structureAddRoutes.addStatus, {
+    handler: ({ body, user }) => structureAdds.status(user, body.id),
   })
 
   defineRoute(app, modelConfigRoutes.mergeStatus, {

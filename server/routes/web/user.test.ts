@@ -220,6 +220,48 @@ describe('account management by an admin', () => {
     expect(unknownRole.statusCode).toBe(400)
   })
 
+  it('disables an account (its sessions end, it cannot sign in) and enables it again', async () => {
+    const account = { name: 'paused-user', password: 'Paused-User-Pass-7' }
+    const created = await asAdmin<ManagedUser>('/web/user/insertUser', account)
+    const id = created.envelope.datum.id
+    expect(created.envelope.datum.disabled).toBe(false)
+    const sessionToken = await signIn(testApp.app, account)
+    // an editor may not; nor may the admin disable the admin's own account
+    const byEditor = await callApi(testApp.app, {
+      url: '/web/user/disableUser',
+      token: sessionToken,
+      json: { id, disabled: true },
+    })
+    expect(byEditor.statusCode).toBe(403)
+    const admin = (
+      await callApi<User>(testApp.app, { url: '/web/user/findUserName', token: adminToken })
+    ).envelope.datum
+    const own = await asAdmin('/web/user/disableUser', { id: admin.id, disabled: true })
+    expect(own.statusCode).toBe(403)
+    expect(own.envelope.messageId).toBe('account.ownAccountDisabled')
+
+    const disabled = await asAdmin<ManagedUser>('/web/user/disableUser', { id, disabled: true })
+    expect(disabled.envelope.datum).toMatchObject({ id, disabled: true })
+    const after = await callApi(testApp.app, { url: '/web/user/findUserName', token: sessionToken })
+    expect(after.envelope.code).toBe('2011')
+    const refused = await callApi(testApp.app, { url: '/web/login', json: account })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.envelope.messageId).toBe('auth.accountDisabled')
+    const listed = await asAdmin<UserPageDatum>('/web/user/selectUser', { keyword: 'paused' })
+    expect(listed.envelope.datum.list.map((user) => [user.name, user.disabled])).toEqual([
+      ['paused-user', true],
+    ])
+
+    const enabled = await asAdmin<ManagedUser>('/web/user/disableUser', { id, disabled: 'false' })
+    expect(enabled.envelope.datum.disabled).toBe(false)
+    expect((await callApi(testApp.app, { url: '/web/login', json: account })).envelope.code).toBe(
+      '0',
+    )
+    expect(
+      (await asAdmin('/web/user/disableUser', { id: 'no-such', disabled: true })).statusCode,
+    ).toBe(404)
+  })
+
   it('deletes other accounts, ending their sessions, but not the admin’s own', async () => {
     const victim = await asAdmin<ManagedUser>('/web/user/insertUser', {
       name: 'short-lived',

@@ -36,6 +36,10 @@ export function registerUserRoutes(app: FastifyInstance): void {
     handler: ({ body }) => userAccounts.insert(body),
   })
 
+  defineRoute(app, userRoutes.disableUser, {
+    handler: ({ body, user }) => userAccounts.setDisabled(user, body.id, body.disabled),
+  })
+
   defineRoute(app, userRoutes.deleteUser, {
     handler: async ({ body, user }) => {
       await userAccounts.delete(user, body.id)

@@ -194,4 +194,38 @@ describe('project list of one kind', () => {
     )
     await waitFor(() => expect(server.asked).toHaveLength(2))
   })
+
+  it('searches by name or address on the server and says when nothing matches', async () => {
+    const server = pagedServer(3)
+    const searched: Array<ProjectListQuery & { keyword: string }> = []
+    const search = async (query: ProjectListQuery & { keyword: string }) => {
+      searched.push(query)
+      const list = query.keyword === 'Street 2' ? [project(2)] : []
+      return { list, total: list.length, pageNo: 1, pageSize: projectListPageSize }
+    }
+    const user = userEvent.setup()
+    renderWithI18n(
+      <ProjectListSection
+        kind="city"
+        title="City"
+        actions={noActions}
+        revision={0}
+        load={server.load}
+        search={search}
+      />,
+    )
+    expect(await screen.findByText('Site 3')).toBeTruthy()
+    await user.type(
+      screen.getByRole('searchbox', { name: 'Search by name or address' }),
+      'Street 2',
+    )
+    await user.click(screen.getByRole('button', { name: 'Search' }))
+    await waitFor(() => expect(screen.queryByText('Site 3')).toBeNull())
+    expect(screen.getByText('Site 2')).toBeTruthy()
+    expect(searched.at(-1)).toMatchObject({ kind: 'city', keyword: 'Street 2', pageNo: 1 })
+    await user.clear(screen.getByRole('searchbox', { name: 'Search by name or address' }))
+    await user.type(screen.getByRole('searchbox', { name: 'Search by name or address' }), 'nowhere')
+    await user.click(screen.getByRole('button', { name: 'Search' }))
+    expect(await screen.findByText('No project matches “nowhere”')).toBeTruthy()
+  })
 })

@@ -1,7 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react'
-import { findProjects, type Project, type ProjectKind, type ProjectPage } from '../../api/project'
-import { Button, LoadStates } from '../../ui'
+import {
+  findProjects,
+  type Project,
+  type ProjectKind,
+  type ProjectPage,
+  searchProjects,
+} from '../../api/project'
+import { Button, LoadStates, TextField } from '../../ui'
 import { errorText } from '../feedback/error-text'
 import { ProjectCard, type ProjectCardActions } from './ProjectCard'
 import './project.css'
@@ -20,9 +26,13 @@ export interface ProjectListSectionProps {
   revision: number
   busy?: { projectId: string; action: 'enter' | 'copy' | 'delete' } | null
   load?: typeof findProjects
+  search?: typeof searchProjects
 }
 
-/** One list of the project home (SPEC §2): a kind's projects, their total count and Create. */
+/**
+ * One list of the project home (SPEC §2): a kind's projects, their total count and Create, and
+ * a search by name or address (`searchProject`).
+ */
 export function ProjectListSection({
   kind,
   title,
@@ -31,6 +41,7 @@ export function ProjectListSection({
   revision,
   busy,
   load = findProjects,
+  search = searchProjects,
 }: ProjectListSectionProps) {
   const { t } = useLingui()
   const headingId = useId()
@@ -38,12 +49,18 @@ export function ProjectListSection({
   const [page, setPage] = useState<ProjectPage | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [isLoading, setIsLoading] = useState(true)
+  const [keyword, setKeyword] = useState('')
+  const [appliedKeyword, setAppliedKeyword] = useState('')
 
   const reload = useCallback(
     async (signal?: AbortSignal) => {
       setIsLoading(true)
       try {
-        const loaded = await load({ kind, pageNo, pageSize: projectListPageSize }, signal)
+        const query = { kind, pageNo, pageSize: projectListPageSize }
+        const loaded =
+          appliedKeyword === ''
+            ? await load(query, signal)
+            : await search({ ...query, keyword: appliedKeyword }, signal)
         // a delete can leave the last page empty: step back to a page that has projects
         if (loaded.list.length === 0 && pageNo > 1) {
           setPageNo(Math.max(1, Math.ceil(loaded.total / projectListPageSize)))
@@ -57,7 +74,7 @@ export function ProjectListSection({
         if (!signal?.aborted) setIsLoading(false)
       }
     },
-    [kind, pageNo, load],
+    [kind, pageNo, load, search, appliedKeyword],
   )
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: revision is the page's "load again" signal
@@ -89,16 +106,46 @@ export function ProjectListSection({
           </Button>
         )}
       </header>
+      <form
+        className="ts-project-list__search"
+        aria-label={t`Search projects`}
+        onSubmit={(event) => {
+          event.preventDefault()
+          setPageNo(1)
+          setAppliedKeyword(keyword.trim())
+        }}
+      >
+        <TextField
+          label={t`Search by name or address`}
+          type="search"
+          value={keyword}
+          maxLength={100}
+          data-testid={`project-search-${kind}`}
+          onChange={(event) => setKeyword(event.target.value)}
+        />
+        <Button type="submit">
+          <Trans>Search</Trans>
+        </Button>
+      </form>
       <LoadStates
         data={page}
         error={error === null ? null : errorText(error)}
         onRetry={() => void reload()}
         isRetrying={isLoading}
         isEmpty={(loaded) => loaded.list.length === 0}
-        emptyTitle={<Trans>No projects yet</Trans>}
-        emptyDescription={onCreate ? <Trans>Create a project to start.</Trans> : undefined}
+        emptyTitle={
+          appliedKeyword === '' ? (
+            <Trans>No projects yet</Trans>
+          ) : (
+            <Trans>No project matches “{appliedKeyword}”</Trans>
+          )
+        }
+        emptyDescription={
+          onCreate && appliedKeyword === '' ? <Trans>Create a project to start.</Trans> : undefined
+        }
         emptyAction={
-          onCreate && (
+          onCreate &&
+          appliedKeyword === '' && (
             <Button variant="primary" onClick={onCreate}>
               <Trans>Create</Trans>
             </Button>

@@ -1,15 +1,10 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { type ChangeEvent, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { ValidationIssue } from '../../../contract/envelope'
 import type { MergeFileField } from '../../../contract/model-config'
 import { ApiError } from '../../api/client'
-import {
-  findMergeStatus,
-  type MergeStatusDatum,
-  type MergeStep,
-  startMerge,
-} from '../../api/model-config'
+import { findMergeStatus, type MergeStatusDatum, startMerge } from '../../api/model-config'
 import { findProjects, type Project } from '../../api/project'
 import type { PageProps } from '../../app/page-props'
 import { errorText } from '../../components/feedback/error-text'
@@ -23,6 +18,8 @@ import {
   mergeAccept,
   mergeFormData,
 } from './merge-form'
+import { MergeProgress } from './MergeProgress'
+import { ModelFileInput } from './ModelFileInput'
 import './model-config.css'
 
 /** The project choice that installs the result nowhere (download only). */
@@ -96,9 +93,7 @@ export function ModelMergePage(_props: Partial<PageProps>) {
   const isBusy = phase.kind === 'uploading' || phase.kind === 'merging'
 
   function choose(field: MergeFileField) {
-    return (event: ChangeEvent<HTMLInputElement>) => {
-      const files = Array.from(event.target.files ?? [])
-      event.target.value = ''
+    return (files: File[]) => {
       setForm((current) => ({ ...current, [field]: files }))
       setProblems((current) => ({ ...current, [field]: undefined }))
     }
@@ -186,36 +181,17 @@ export function ModelMergePage(_props: Partial<PageProps>) {
 
       <div className="ts-model-config__inputs">
         {fileFields.map(({ field, label, isMultiple }) => (
-          <div className="ts-model-config__input" key={field}>
-            <label className="ts-model-config__label">
-              <span>{label}</span>
-              {/* the browser's own file button speaks the browser's language, not the console's */}
-              <input
-                type="file"
-                className="ts-visually-hidden"
-                multiple={isMultiple}
-                accept={mergeAccept[field]}
-                disabled={isBusy}
-                data-testid={`merge-input-${field}`}
-                onChange={choose(field)}
-              />
-              <span className="ts-model-config__choose" aria-hidden="true">
-                {isMultiple ? <Trans>Choose files…</Trans> : <Trans>Choose a file…</Trans>}
-              </span>
-            </label>
-            <span className="ts-model-config__files">
-              {form[field].length === 0 ? (
-                <Trans>No file chosen</Trans>
-              ) : (
-                form[field].map((file) => `${file.name} (${formatFileSize(file.size)})`).join(', ')
-              )}
-            </span>
-            {problems[field] && (
-              <span className="ts-model-config__problem" role="alert">
-                {problems[field]}
-              </span>
-            )}
-          </div>
+          <ModelFileInput
+            key={field}
+            field={field}
+            label={label}
+            accept={mergeAccept[field]}
+            isMultiple={isMultiple}
+            files={form[field]}
+            problem={problems[field]}
+            disabled={isBusy}
+            onChoose={choose(field)}
+          />
         ))}
         <TextField
           label={<Trans>Output file name</Trans>}
@@ -276,55 +252,6 @@ export function ModelMergePage(_props: Partial<PageProps>) {
         />
       )}
     </section>
-  )
-}
-
-function stepLabel(step: MergeStep): string {
-  return step.name
-}
-
-/** The progress bar and the list of steps with their states. */
-function MergeProgress({
-  fraction,
-  label,
-  steps,
-}: {
-  fraction: number
-  label: string
-  steps: readonly MergeStep[]
-}) {
-  const { t } = useLingui()
-  const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100)
-  const kindText: Record<MergeStep['kind'], string> = {
-    shell: t`Shell`,
-    floor: t`Floor`,
-    structure: t`Structure`,
-    install: t`Install into the project`,
-  }
-  const stateText: Record<MergeStep['state'], string> = {
-    waiting: t`Waiting`,
-    running: t`Working`,
-    done: t`Done`,
-    failed: t`Failed`,
-  }
-  return (
-    <div className="ts-model-config__progress" data-testid="merge-progress">
-      <div className="ts-model-config__row">
-        <progress max={100} value={percent} aria-label={label} />
-        <span>
-          {label} {percent}%
-        </span>
-      </div>
-      {steps.length > 0 && (
-        <ol className="ts-model-config__steps">
-          {steps.map((step) => (
-            <li key={`${step.kind}-${step.name}`} data-state={step.state}>
-              {kindText[step.kind]}: {stepLabel(step)} — {stateText[step.state]}
-            </li>
-          ))}
-        </ol>
-      )}
-    </div>
   )
 }
 

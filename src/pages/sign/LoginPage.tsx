@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { redirectTargetAfterSignIn } from '../../app/guard'
 import { navigateHash } from '../../app/hash-location'
@@ -30,7 +30,8 @@ export function heldBackWaitSeconds(error: unknown): number | undefined {
 
 /**
  * Sign in (SPEC §2): name and password, links to forgotten password and sign-up, and guest
- * sign-in. Afterwards the user returns to the page the guard stopped them at.
+ * sign-in. Afterwards the user returns to the page the guard stopped them at. A sign-in link
+ * made in another signed-in browser (`?ticket=`, `getTokenByTicket`) signs in at once.
  */
 export function LoginPage({ search }: PageProps) {
   const { t } = useLingui()
@@ -49,6 +50,23 @@ export function LoginPage({ search }: PageProps) {
   function returnToWantedPage() {
     navigateHash(redirectTargetAfterSignIn(search), { replace: true })
   }
+
+  const ticket = new URLSearchParams(search).get('ticket')
+  const [ticketState, setTicketState] = useState<'none' | 'signingIn' | 'failed'>(
+    ticket ? 'signingIn' : 'none',
+  )
+  // a ticket works once: a second run of the effect (strict mode) must not spend it again
+  const spentTicket = useRef<string | null>(null)
+  // returnToWantedPage reads `search`, which holds the ticket: the ticket is the dependency
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  useEffect(() => {
+    if (!ticket || spentTicket.current === ticket) return
+    spentTicket.current = ticket
+    services.signInWithTicket(ticket).then(
+      () => returnToWantedPage(),
+      () => setTicketState('failed'),
+    )
+  }, [ticket, services])
 
   async function signIn() {
     setHasTriedSubmit(true)
@@ -103,6 +121,19 @@ export function LoginPage({ search }: PageProps) {
 
   return (
     <div className="ts-sign-page">
+      {ticketState === 'signingIn' && (
+        <p role="status" data-testid="ticket-sign-in">
+          <Trans>Signing in with the link…</Trans>
+        </p>
+      )}
+      {ticketState === 'failed' && (
+        <p role="alert" data-testid="ticket-sign-in">
+          <Trans>
+            This sign-in link has expired or was already used. Make a new one, or sign in with your
+            name and password.
+          </Trans>
+        </p>
+      )}
       <FormWrapper
         title={<Trans>Sign in</Trans>}
         onSubmit={signIn}

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
-import { addRole, deleteRole, editRole, findAllRoles } from '../../api/role'
+import { addRole, deleteRole, editRole, findAllRoles, findRole, searchRoles } from '../../api/role'
 import type { Role } from '../../api/types'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
 import { builtinRoleMenuKeys } from '../../../contract/role'
@@ -29,7 +29,9 @@ type RoleDialog = { mode: 'add' } | { mode: 'edit'; role: Role } | null
 /**
  * `/system/roles` (admin): the roles accounts hold. A role sets the access level the server
  * enforces and the menu items its holders see. Built-in roles keep their name and level and
- * cannot be deleted; a custom role can go once nobody holds it.
+ * cannot be deleted; a custom role can go once nobody holds it. The list can be searched by
+ * name or description (`role/search`), and the edit form opens the role as the server has it
+ * now (`role/findOne`), not as the list showed it.
  */
 export function RolesPage() {
   const { i18n, t } = useLingui()
@@ -37,18 +39,29 @@ export function RolesPage() {
   const [loadError, setLoadError] = useState<unknown>(null)
   const [isLoading, setIsLoading] = useState(false)
   const [dialog, setDialog] = useState<RoleDialog>(null)
+  const [keyword, setKeyword] = useState('')
+  const [appliedKeyword, setAppliedKeyword] = useState('')
 
   const load = useCallback(async () => {
     setIsLoading(true)
     try {
-      setRoles(await findAllRoles())
+      setRoles(appliedKeyword === '' ? await findAllRoles() : await searchRoles(appliedKeyword))
       setLoadError(null)
     } catch (error) {
       setLoadError(error)
     } finally {
       setIsLoading(false)
     }
-  }, [])
+  }, [appliedKeyword])
+
+  async function openEdit(role: Role) {
+    try {
+      setDialog({ mode: 'edit', role: await findRole(role.id) })
+    } catch (error) {
+      showErrorToast(error)
+      void load()
+    }
+  }
 
   useEffect(() => {
     void load()
@@ -77,7 +90,23 @@ export function RolesPage() {
         <Trans>Role management</Trans>
       </h1>
       <div className="ts-system-panel">
-        <div className="ts-table-toolbar">
+        <form
+          className="ts-table-toolbar"
+          aria-label={t`Search roles`}
+          onSubmit={(event) => {
+            event.preventDefault()
+            setAppliedKeyword(keyword.trim())
+          }}
+        >
+          <TextField
+            label={t`Search by name or description`}
+            value={keyword}
+            onChange={(event) => setKeyword(event.target.value)}
+            type="search"
+          />
+          <Button type="submit">
+            <Trans>Search</Trans>
+          </Button>
           <Button
             variant="primary"
             onClick={() => setDialog({ mode: 'add' })}
@@ -85,7 +114,7 @@ export function RolesPage() {
           >
             <Trans>Add role</Trans>
           </Button>
-        </div>
+        </form>
         <LoadStates
           data={roles}
           error={loadError === null ? null : errorText(loadError)}
@@ -123,7 +152,7 @@ export function RolesPage() {
                       <td className="ts-table__actions">
                         <Button
                           variant="ghost"
-                          onClick={() => setDialog({ mode: 'edit', role })}
+                          onClick={() => void openEdit(role)}
                           aria-label={t`Edit ${roleName}`}
                         >
                           <Trans>Edit</Trans>

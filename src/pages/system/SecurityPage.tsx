@@ -5,6 +5,7 @@ import { showErrorToast } from '../../components/feedback/error-text'
 import { usePermissions } from '../../components/use-permissions'
 import { FormWrapper, PasswordField, toast } from '../../ui'
 import { confirmationProblem, newPasswordProblem } from '../sign/validation'
+import { SignInLinkSection } from './SignInLinkSection'
 import './system.css'
 
 /** Props of {@link PasswordChangeForm}. */
@@ -80,7 +81,7 @@ export function PasswordChangeForm({ changePassword, canEdit }: PasswordChangeFo
   )
 }
 
-/** `/system/security`: the password change. */
+/** `/system/security`: the password change, and a sign-in link for another device. */
 export function SecurityPage() {
   const { canEdit } = usePermissions()
   return (
@@ -94,6 +95,7 @@ export function SecurityPage() {
         </p>
       )}
       <PasswordChangeForm changePassword={changePassword} canEdit={canEdit} />
+      {canEdit && <SignInLinkSection />}
     </section>
   )
 }

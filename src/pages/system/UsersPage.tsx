@@ -3,11 +3,19 @@ import { useCallback, useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { findAllRoles } from '../../api/role'
 import type { ManagedUser, Role, UserPage } from '../../api/types'
-import { changeUserRole, deleteUser, insertUser, type NewUser, searchUsers } from '../../api/user'
+import {
+  changeUserRole,
+  deleteUser,
+  insertUser,
+  type NewUser,
+  searchUsers,
+  setUserDisabled,
+} from '../../api/user'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
 import { session } from '../../state/session'
 import {
   Button,
+  confirm,
   confirmDelete,
   FormDialog,
   LoadStates,
@@ -20,18 +28,24 @@ import {
 } from '../../ui'
 import { newPasswordProblem, normaliseTel, telProblem } from '../sign/validation'
 import { accessLevelName, RoleName } from './role-text'
+import { UserProjectsDialog } from './UserProjectsDialog'
 import './system.css'
 
 /** Rows per page of the user list. */
 const usersPageSize = 10
 
-/** Which dialog is open: adding an account, or changing one account's role. */
-type UserDialog = { mode: 'add' } | { mode: 'role'; user: ManagedUser } | null
+/** Which dialog is open: adding an account, changing one account's role, or its projects. */
+type UserDialog =
+  | { mode: 'add' }
+  | { mode: 'role'; user: ManagedUser }
+  | { mode: 'projects'; user: ManagedUser }
+  | null
 
 /**
  * `/system/users` (admin): search and page through the accounts, add one with a role, change an
- * account's role, and delete one after confirming. Admins cannot delete themselves or change
- * their own role here, so the console always keeps the admin who is using it.
+ * account's role, see an account's projects, and delete one after confirming. Admins cannot
+ * delete themselves or change their own role here, so the console always keeps the admin who is
+ * using it.
  */
 export function UsersPage() {
   const { t } = useLingui()
@@ -80,6 +94,26 @@ export function UsersPage() {
       // Deleting the last row of a page steps back one page instead of showing an empty one.
       if (page && page.list.length === 1 && pageNo > 1) setPageNo(pageNo - 1)
       else await load()
+    } catch (error) {
+      showErrorToast(error)
+    }
+  }
+
+  async function toggleDisabled(user: ManagedUser) {
+    const userName = user.name
+    if (!user.disabled) {
+      const isSure = await confirm({
+        type: 'warning',
+        title: t`Disable ${userName}?`,
+        message: t`${userName} is signed out everywhere at once and cannot sign in until the account is enabled again. Projects and data stay.`,
+        confirmLabel: t`Disable`,
+      })
+      if (!isSure) return
+    }
+    try {
+      await setUserDisabled(user.id, !user.disabled)
+      toast.success(user.disabled ? t`${userName} can sign in again.` : t`${userName} is disabled.`)
+      await load()
     } catch (error) {
       showErrorToast(error)
     }
@@ -136,6 +170,7 @@ export function UsersPage() {
                   { key: 'phone', label: <Trans>Phone number</Trans> },
                   { key: 'email', label: <Trans>E-mail</Trans> },
                   { key: 'role', label: <Trans>Role</Trans> },
+                  { key: 'state', label: <Trans>State</Trans> },
                 ]}
                 hasActions
               />
@@ -158,7 +193,17 @@ export function UsersPage() {
                           }
                         />
                       </td>
+                      <td data-testid="user-state">
+                        {user.disabled ? <Trans>Disabled</Trans> : <Trans>Active</Trans>}
+                      </td>
                       <td className="ts-table__actions">
+                        <Button
+                          variant="ghost"
+                          onClick={() => setDialog({ mode: 'projects', user })}
+                          aria-label={t`Projects of ${userName}`}
+                        >
+                          <Trans>Projects</Trans>
+                        </Button>
                         <Button
                           variant="ghost"
                           onClick={() => setDialog({ mode: 'role', user })}
@@ -166,6 +211,16 @@ export function UsersPage() {
                           aria-label={t`Change the role of ${userName}`}
                         >
                           <Trans>Change role</Trans>
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          onClick={() => void toggleDisabled(user)}
+                          disabled={isSelf}
+                          aria-label={
+                            user.disabled ? t`Enable ${userName}` : t`Disable ${userName}`
+                          }
+                        >
+                          {user.disabled ? <Trans>Enable</Trans> : <Trans>Disable</Trans>}
                         </Button>
                         <Button
                           variant="ghost"
@@ -211,6 +266,9 @@ export function UsersPage() {
             void load()
           }}
         />
+      )}
+      {dialog?.mode === 'projects' && (
+        <UserProjectsDialog user={dialog.user} onClose={() => setDialog(null)} />
       )}
       {dialog?.mode === 'role' && (
         <ChangeRoleDialog

@@ -24,6 +24,21 @@ interface Draft {
   maps: Record<MaterialMapField, string>
 }
 
+/** The form's fields of a library material, to change it. */
+const draftOf = (material: MaterialDatum): Draft => ({
+  name: material.name,
+  base_color: material.base_color.toLowerCase(),
+  metalness: material.metalness,
+  roughness: material.roughness,
+  emissive: material.emissive.toLowerCase(),
+  maps: {
+    base_color_map: material.base_color_map,
+    normal_map: material.normal_map,
+    emissive_map: material.emissive_map,
+    metal_rough_map: material.metal_rough_map,
+  },
+})
+
 const emptyDraft = (): Draft => ({
   name: '',
   base_color: '#ffffff',
@@ -37,13 +52,16 @@ const emptyDraft = (): Draft => ({
  * Model → materials (issue 21 item 4): the user's PBR material library (base colour, metalness,
  * roughness, emissive, and base colour, normal, emissive and metal-rough maps uploaded as
  * textures), and its assignment to the mesh picked in the scene. An assignment is drawn over
- * the model at once and kept on the server; the model file is never changed.
+ * the model at once and kept on the server; the model file is never changed. The same form
+ * changes an existing material; every mesh drawn with it shows the change at once.
  */
 export function MaterialsPanel() {
   const { t } = useLingui()
   const store = useSnapshot(materialStore)
   const pick = useSnapshot(sceneStore).building.lastPick
   const [draft, setDraft] = useState<Draft>(emptyDraft)
+  /** The material the form changes, or null while it makes a new one. */
+  const [editingId, setEditingId] = useState<string | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
   const ids = { base: useId(), emissive: useId(), metal: useId(), rough: useId() }
   const projectId = store.projectId
@@ -74,9 +92,10 @@ export function MaterialsPanel() {
     })
   }
 
-  const add = () =>
-    run('add', async () => {
+  const save = () =>
+    run('save', async () => {
       const saved = await saveMaterial({
+        ...(editingId === null ? {} : { id: editingId }),
         name: draft.name,
         base_color: draft.base_color,
         metalness: draft.metalness,
@@ -84,17 +103,32 @@ export function MaterialsPanel() {
         emissive: draft.emissive,
         ...draft.maps,
       })
-      materialStore.materials = [...materialStore.materials, saved].sort((a, b) =>
-        a.name.localeCompare(b.name),
-      )
+      // a changed material replaces its row: the overrides follow the store, so meshes drawn
+      // with it change at once
+      materialStore.materials = [
+        ...materialStore.materials.filter((row) => row.id !== saved.id),
+        saved,
+      ].sort((a, b) => a.name.localeCompare(b.name))
       setDraft(emptyDraft())
+      setEditingId(null)
       toast.success(t`Material saved.`)
     })
+
+  const edit = (material: MaterialDatum) => {
+    setEditingId(material.id)
+    setDraft(draftOf(material))
+  }
+
+  const cancelEdit = () => {
+    setEditingId(null)
+    setDraft(emptyDraft())
+  }
 
   const remove = (material: MaterialDatum) =>
     run(`delete:${material.id}`, async () => {
       if (!(await confirmDelete({ itemName: material.name }))) return
       await deleteMaterial(material.id)
+      if (editingId === material.id) cancelEdit()
       materialStore.materials = materialStore.materials.filter((row) => row.id !== material.id)
       materialStore.assignments = materialStore.assignments.filter(
         (row) => row.material_id !== material.id,
@@ -157,6 +191,14 @@ export function MaterialsPanel() {
                   <Trans>Assign to picked mesh</Trans>
                 </Button>
                 <Button
+                  variant="secondary"
+                  disabled={busy !== null}
+                  onClick={() => edit(material)}
+                  aria-label={t`Edit ${material.name}`}
+                >
+                  <Trans>Edit</Trans>
+                </Button>
+                <Button
                   variant="danger"
                   disabled={busy !== null}
                   onClick={() => remove(material)}
@@ -198,9 +240,17 @@ export function MaterialsPanel() {
         )}
       </section>
 
-      <section aria-labelledby="materials-new" className="ts-materials__form">
+      <section
+        aria-labelledby="materials-new"
+        className="ts-materials__form"
+        data-testid="materials-form"
+      >
         <h2 id="materials-new" className="ts-materials__heading">
-          <Trans>New material</Trans>
+          {editingId === null ? (
+            <Trans>New material</Trans>
+          ) : (
+            <Trans>Edit material: {nameOf(editingId)}</Trans>
+          )}
         </h2>
         <TextField
           label={<Trans>Name</Trans>}
@@ -261,9 +311,20 @@ export function MaterialsPanel() {
             onClear={() => setDraft({ ...draft, maps: { ...draft.maps, [field]: '' } })}
           />
         ))}
-        <Button disabled={draft.name.trim() === '' || busy !== null} onClick={add}>
-          <Trans>Add material</Trans>
-        </Button>
+        <div className="ts-materials__actions">
+          <Button
+            variant="primary"
+            disabled={draft.name.trim() === '' || busy !== null}
+            onClick={save}
+          >
+            {editingId === null ? <Trans>Add material</Trans> : <Trans>Save changes</Trans>}
+          </Button>
+          {editingId !== null && (
+            <Button variant="secondary" disabled={busy !== null} onClick={cancelEdit}>
+              <Trans>Cancel</Trans>
+            </Button>
+          )}
+        </div>
       </section>
     </div>
   )

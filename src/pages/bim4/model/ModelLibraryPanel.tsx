@@ -17,6 +17,7 @@ import {
   floorFileAccept,
   shellFileAccept,
 } from './model-files'
+import { ModelFormDialog } from './ModelFormDialog'
 import { ModelListItem } from './ModelListItem'
 import { useProjectPermissions } from '../../../components/project/project-permissions'
 import { uploadErrorText } from './upload-messages'
@@ -33,8 +34,8 @@ type Busy = { kind: 'shell' | 'floors' } | { kind: 'model'; modelId: string } | 
 /**
  * The model library tab (SPEC §2 "Model library"): upload the shell (structure .json) and the
  * floors (SBMs or one ZIP) with real progress in the upload window, the list of models with
- * their load state, update and delete, then floor, shell and view controls. Every change
- * reopens the scene so what is drawn matches the server.
+ * their load state, edit (name, role, floor), update and delete, then floor, shell and view
+ * controls. Every change reopens the scene so what is drawn matches the server.
  */
 export function ModelLibraryPanel() {
   const { t, i18n } = useLingui()
@@ -42,6 +43,8 @@ export function ModelLibraryPanel() {
   const session = useSnapshot(buildingSession)
   const scene = useSnapshot(sceneStore)
   const [busy, setBusy] = useState<Busy>(null)
+  /** The model whose form is open. */
+  const [editing, setEditing] = useState<BuildingModel | null>(null)
   const shellInputRef = useRef<HTMLInputElement>(null)
   const floorInputRef = useRef<HTMLInputElement>(null)
   const projectId = session.projectId
@@ -185,6 +188,7 @@ export function ModelLibraryPanel() {
                   canEdit={canEdit}
                   isBusy={busy !== null}
                   onDelete={() => void handleDelete(model)}
+                  onEdit={() => setEditing(model as BuildingModel)}
                   onFit={() =>
                     void engine
                       .run('building.fitToModel', { modelId: model.id })
@@ -203,6 +207,19 @@ export function ModelLibraryPanel() {
           </ul>
         )}
       </section>
+
+      {editing && (
+        <ModelFormDialog
+          key={editing.id}
+          model={editing}
+          floors={session.modelInfo?.structure.floors ?? []}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null)
+            requestSceneReload()
+          }}
+        />
+      )}
 
       {scene.building.isOpen && (
         <>

@@ -20,6 +20,8 @@ export interface ModelListItemProps {
   onDelete: () => void
   onReplace: (files: File[]) => void
   onFit: () => void
+  /** Opens the model form (name, role, floor); not offered without it. */
+  onEdit?: () => void
 }
 
 function LoadStateIcon({
@@ -86,6 +88,7 @@ export function ModelListItem({
   onDelete,
   onReplace,
   onFit,
+  onEdit,
 }: ModelListItemProps) {
   const { t } = useLingui()
   const fileInputRef = useRef<HTMLInputElement>(null)
@@ -151,6 +154,21 @@ export function ModelListItem({
         </Tooltip>
         {canEdit && (
           <>
+            {onEdit && (
+              <Tooltip content={<Trans>Edit name, role and floor</Trans>}>
+                <button
+                  type="button"
+                  className="ts-bim4-model__action"
+                  aria-label={t`Edit ${modelName}`}
+                  disabled={isBusy}
+                  onClick={onEdit}
+                >
+                  <svg viewBox="0 0 16 16" aria-hidden="true">
+                    <path d="M3 13l1-3.5 7-7 2.5 2.5-7 7zM9.5 4l2.5 2.5" />
+                  </svg>
+                </button>
+              </Tooltip>
+            )}
             <Tooltip content={<Trans>Update model</Trans>}>
               <button
                 type="button"
