@@ -19,6 +19,12 @@ const task = (pid: number, tid: number, ts: number, dur: number, tdur: number) =
   dur,
   tdur,
 })
+/** A microtask checkpoint, as a worker runs the promise jobs after an `await`. */
+const microtasks = (pid: number, tid: number, ts: number, dur: number, tdur: number) => ({
+  ...task(pid, tid, ts, dur, tdur),
+  name: 'RunMicrotasks',
+  cat: 'v8.execute',
+})
 const mark = (name: string, ts: number) => ({
   name,
   cat: 'blink.user_timing',
@@ -46,6 +52,9 @@ describe('measureThreadCpu', () => {
         task(2, 20, 1900, 200, 100),
         // Two workers, numbered by first run: #1 ran only before the window.
         task(2, 21, 1200, 500, 400),
+        // #2's promise jobs ran outside any task (counted), and once inside one (not again).
+        microtasks(2, 21, 1750, 100, 80),
+        microtasks(2, 21, 1300, 100, 80),
         task(2, 22, 500, 100, 100),
         task(1, 11, 1300, 200, 100),
         // Under 0.05 ms: left out.
@@ -54,7 +63,7 @@ describe('measureThreadCpu', () => {
     }
     const windows = measureThreadCpu(JSON.stringify(trace), 'x:')
     expect(windows.get('load 1')).toEqual({
-      'Renderer/DedicatedWorker thread#2': 0.4,
+      'Renderer/DedicatedWorker thread#2': 0.48,
       'Renderer/CrRendererMain': 0.2,
       'Browser/Chrome_IOThread': 0.1,
     })

@@ -4,8 +4,26 @@
  * 60 ms of wall time but 1 ms of CPU was a page waiting for a core, not code blocking it.
  */
 
-/** Categories to record: top-level tasks with thread CPU times, and performance.mark(). */
-export const traceCategories = ['toplevel', 'blink.user_timing']
+/**
+ * Categories to record: top-level tasks with thread CPU times, microtask checkpoints
+ * (`v8.execute`: in a worker, the promise jobs after an `await` run in `RunMicrotasks` events
+ * outside any top-level task, so without them most of a worker's JS is missing), and
+ * performance.mark().
+ */
+export const traceCategories = ['toplevel', 'v8.execute', 'blink.user_timing']
+
+/**
+ * True for the events whose CPU is a thread's own work: top-level tasks and microtask
+ * checkpoints (nested ones are dropped by the callers, so nothing counts twice).
+ */
+function isTopLevelWork(event: TraceEvent): boolean {
+  if (event.ph !== 'X') return false
+  const categories = event.cat?.split(',') ?? []
+  return (
+    categories.includes('toplevel') ||
+    (event.name === 'RunMicrotasks' && categories.includes('v8.execute'))
+  )
+}
 
 interface TraceEvent {
   name: string
@@ -58,12 +76,7 @@ export function measureTraceWindows(traceJson: string, prefix: string): Map<stri
   // Top-level work of the page's renderer threads (tasks, and microtask checkpoints that run
   // outside any task event), outermost only: nested events would count the same CPU twice.
   const tasks = events
-    .filter(
-      (event) =>
-        event.ph === 'X' &&
-        event.pid === pagePid &&
-        Boolean(event.cat?.split(',').includes('toplevel')),
-    )
+    .filter((event) => event.pid === pagePid && isTopLevelWork(event))
     .map((event) => ({ event, thread: threadNames.get(`${event.pid}:${event.tid}`) ?? '' }))
     .filter(({ thread }) => thread === 'CrRendererMain' || thread.startsWith('DedicatedWorker'))
     .sort((a, b) => a.event.ts - b.event.ts)
@@ -136,9 +149,7 @@ export function measureThreadCpu(
     else ends.set(label, event.ts)
   }
   // Outermost top-level events per thread (nested ones would count the same CPU twice).
-  const tasks = events
-    .filter((event) => event.ph === 'X' && Boolean(event.cat?.split(',').includes('toplevel')))
-    .sort((a, b) => a.ts - b.ts)
+  const tasks = events.filter(isTopLevelWork).sort((a, b) => a.ts - b.ts)
   const workerNumbers = new Map<string, number>()
   const keyOf = (event: TraceEvent) => {
     const threadKey = `${event.pid}:${event.tid}`

@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, resolve } from 'node:path'
+import { STORED_FILE_READ_BYTES } from '../../server/plugins/storage'
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -52,7 +53,10 @@ export async function startStaticServer(
       'cross-origin-embedder-policy': 'require-corp',
       'cache-control': 'no-store',
     })
-    createReadStream(filePath).pipe(response)
+    // The extra files stand for stored files (models), read as the product's store reads them.
+    createReadStream(filePath, extraFile ? { highWaterMark: STORED_FILE_READ_BYTES } : {}).pipe(
+      response,
+    )
   })
   await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen))
   const { port } = server.address() as AddressInfo

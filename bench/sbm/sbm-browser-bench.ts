@@ -147,6 +147,7 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
+      compareWorkerFetch: process.env.BENCH_SBM_COMPARE === '1',
     }
     // Traced so that each load's CPU per thread can be told apart from waiting for a core.
     await browser.startTracing(page, { categories: traceCategories })
@@ -214,6 +215,19 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
           ours: cpuByThread(threadCpu, 'ours '),
           anchor: cpuByThread(threadCpu, 'anchor '),
         },
+        /**
+         * With BENCH_SBM_COMPARE=1: the path before (the decode worker fetches the URL itself
+         * and decodes between its reads of the body), measured in the same rounds as ours.
+         */
+        ...(result.oursWorkerFetch
+          ? {
+              workerFetch: {
+                ...summarise(result.oursWorkerFetch),
+                phasesMs: phaseMedians(result.oursWorkerFetch),
+                cpuByThread: cpuByThread(threadCpu, 'oursWorkerFetch '),
+              },
+            }
+          : {}),
       },
       picking: {
         roundTrip: {

@@ -31,6 +31,11 @@ export class ArrivingBytes {
     return this.received === this.bytes.byteLength
   }
 
+  /** True once the download failed (every wait rejects). */
+  get hasFailed(): boolean {
+    return this.failure !== null
+  }
+
   /** Resolves once the first `byteCount` bytes (capped at the file's size) have arrived. */
   whenReceived(byteCount: number): Promise<void> {
     if (this.failure) return Promise.reject(this.failure)

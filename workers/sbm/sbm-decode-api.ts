@@ -2,6 +2,7 @@ import * as Comlink from 'comlink'
 import { type DecodeSbmOptions, decodeSbm } from './decode-sbm'
 import { takeForPicking, type DecodedSbm, transferablesOf } from './decoded-sbm'
 import { fetchArrivingModel } from './arriving-bytes'
+import { isPostedModelSource, type PostedModelSource, receivePostedModel } from './posted-bytes'
 import { type SbmErrorData, toSbmErrorData } from './sbm-error'
 import type { WorkerOutcome } from '../protocol/outcome'
 import { type LoadTimings, startLapTimer } from './load-timings'
@@ -21,7 +22,8 @@ export interface DecodedModel {
   pickingCopy: DecodedSbm | null
   /**
    * Where the worker's time went (ms): `fetch` (whole file, or with a URL only to the response's
-   * headers: the rest arrives during `decode`), `decode` (its parts as `decode.<phase>`),
+   * headers: the rest arrives during `decode`; 0 for posted bytes), `decode` (its parts as
+   * `decode.<phase>`),
    * `takeForPicking`, `images`;
    * `answeredAtEpochMs` is when the answer was posted (performance.timeOrigin + now), so the
    * receiver can tell how long the message took to arrive.
@@ -65,20 +67,26 @@ async function decodeImages(model: DecodedSbm): Promise<(ImageBitmap | null)[]> 
 
 /**
  * What the SBM decode worker exposes: stateless, one call per model. The file arrives as a
- * transferred buffer or a URL fetched here, and leaves as a few large transferred buffers (see
- * DecodedSbm). Kept apart from `sbm-decode.worker.ts` so tests can serve it in-process.
+ * transferred buffer, as bytes another thread posts while it downloads them
+ * ({@link PostedModelSource}: what the app does, engine/building/model-download.ts) or as a URL
+ * fetched here; it leaves as a few large transferred buffers (see DecodedSbm). Kept apart from
+ * `sbm-decode.worker.ts` so tests can serve it in-process.
  */
 export const sbmDecodeApi = {
   async decode(
-    source: ArrayBuffer | string,
+    source: ArrayBuffer | string | PostedModelSource,
     options: DecodeRequestOptions = {},
   ): Promise<DecodeSbmOutcome> {
     try {
       const timer = startLapTimer()
-      // A URL is fetched here and decoded while its bytes arrive (`fetch` is then the wait for
-      // the response's headers; the decode books its waits for bytes as `decode.waitForBytes`).
+      // Posted bytes and a URL are decoded while their bytes arrive (for a URL, `fetch` is the
+      // wait for the response's headers); the decode books its waits as `decode.waitForBytes`.
       const bytes =
-        typeof source === 'string' ? await fetchArrivingModel(source) : new Uint8Array(source)
+        typeof source === 'string'
+          ? await fetchArrivingModel(source)
+          : isPostedModelSource(source)
+            ? receivePostedModel(source)
+            : new Uint8Array(source)
       timer.lap('fetch')
       const model = await decodeSbm(bytes, {
         ...options,

@@ -2,10 +2,12 @@
  * The in-browser half of the SBM benchmark (bench/sbm/sbm-browser-bench.ts drives it), built by
  * Vite for production with real module workers. Each round loads the same building twice:
  * the anchor (fetch the GLB, GLTFLoader on the main thread, then new MeshBVH() per mesh on the
- * main thread) and ours (the decode worker fetches and decodes the SBM once and hands a copy to
- * the picking worker through the main thread by transfer; the main thread only wraps the
- * transferred buffers into three.js objects). The order
- * alternates by round so load from other processes on the shared machine hits both alike.
+ * main thread) and ours, the app's path (engine/building/model-download.ts: the page reads the
+ * download and posts each chunk to the decode worker, which decodes while the rest arrives and
+ * hands a copy to the picking worker through the main thread by transfer; the main thread only
+ * wraps the transferred buffers into three.js objects). With `compareWorkerFetch`, the path
+ * before it (the decode worker fetches the URL itself) runs in the same rounds, for an A/B.
+ * The order rotates by round so load from other processes on the shared machine hits all alike.
  */
 import * as Comlink from 'comlink'
 import { Box3, DoubleSide, Matrix4, type Mesh, type Object3D, Raycaster, Vector3 } from 'three'
@@ -17,6 +19,7 @@ import type { PickRay } from '../../../workers/bvh/picking-scene'
 import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import { transferablesOf } from '../../../workers/sbm/decoded-sbm'
 import { createSbmObject } from '../../../workers/sbm/sbm-three'
+import { fetchAndDecodeSbm } from '../../../engine/building/model-download'
 import { quietRound } from '../../lib/page-rounds'
 import {
   type SbmLoadSample,
@@ -154,6 +157,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const sbmUrl = new URL(config.sbmUrl, location.href).href
   const anchorSamples: SbmLoadSample[] = []
   const ourSamples: SbmLoadSample[] = []
+  const workerFetchSamples: SbmLoadSample[] = []
   let triangleCount = 0
 
   // One load by workers started on the clock (module load, wasm init, first-run JIT), for the
@@ -172,12 +176,23 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   workers = startWorkers()
   const { decoder, picking } = workers
 
-  async function loadOurs() {
+  function loadOurs() {
+    return loadOursBy('posted')
+  }
+  async function loadOursBy(path: 'posted' | 'workerFetch') {
     const { decoder, picking } = workers!
     const startMs = performance.now()
-    // One fetch and one decode in the decode worker; its copy for picking goes on to the
-    // picking worker by transfer, so the main thread never copies or decodes geometry.
-    const decoded = await decoder.decode(sbmUrl, { forPicking: true })
+    // One download and one decode while it arrives; the decode's copy for picking goes on to
+    // the picking worker by transfer, so the main thread never copies or decodes geometry.
+    const decoded =
+      path === 'posted'
+        ? await fetchAndDecodeSbm(sbmUrl, (source) =>
+            decoder.decode(
+              Comlink.transfer(source, [source instanceof ArrayBuffer ? source : source.port]),
+              { forPicking: true },
+            ),
+          )
+        : await decoder.decode(sbmUrl, { forPicking: true })
     const decodedAtMs = performance.now() - startMs
     if (!decoded.ok) throw new Error(decoded.error.detail)
     const { answeredAtEpochMs, ...workerTimings } = decoded.value.timings
@@ -223,9 +238,18 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     }
   }
 
+  const cases = {
+    ours: { load: loadOurs, samples: ourSamples },
+    anchor: { load: loadAnchorCase, samples: anchorSamples },
+    oursWorkerFetch: { load: () => loadOursBy('workerFetch'), samples: workerFetchSamples },
+  }
+  const caseNames: (keyof typeof cases)[] = config.compareWorkerFetch
+    ? ['ours', 'anchor', 'oursWorkerFetch']
+    : ['ours', 'anchor']
   for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
     const isTimed = round >= config.warmupRounds
-    const order = round % 2 === 0 ? (['ours', 'anchor'] as const) : (['anchor', 'ours'] as const)
+    const shift = round % caseNames.length
+    const order = [...caseNames.slice(shift), ...caseNames.slice(0, shift)]
     for (const which of order) {
       window.gc?.()
       await new Promise((resolve) => setTimeout(resolve, 200))
@@ -233,7 +257,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
         `load round ${round + 1} ${which}`,
         () =>
           watchLoad(
-            which === 'ours' ? loadOurs : loadAnchorCase,
+            cases[which].load,
             isTimed ? `${which} ${round + 1 - config.warmupRounds}` : '',
           ),
         isTimed,
@@ -241,7 +265,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       console.log(
         `[sbm-bench] round ${round + 1} ${which}: ${sample.loadToPickableMs.toFixed(0)} ms`,
       )
-      if (isTimed) (which === 'ours' ? ourSamples : anchorSamples).push(sample)
+      if (isTimed) cases[which].samples.push(sample)
     }
   }
 
@@ -317,6 +341,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   return {
     anchor: anchorSamples,
     ours: ourSamples,
+    ...(config.compareWorkerFetch ? { oursWorkerFetch: workerFetchSamples } : {}),
     oursCold,
     triangleCount,
     pickRoundTripMs,

@@ -9,6 +9,8 @@ export interface SbmPageConfig {
   /** Rays per throughput batch, in the worker and on the main thread. */
   batchRayCount: number
   seed: number
+  /** Also load by the decode worker fetching the URL itself (the path before), for an A/B. */
+  compareWorkerFetch?: boolean
 }
 
 /** One timed load, with what the main thread went through meanwhile. */
@@ -33,6 +35,8 @@ export interface SbmLoadSample {
 export interface SbmPageResult {
   anchor: SbmLoadSample[]
   ours: SbmLoadSample[]
+  /** With `compareWorkerFetch`: ours with the decode worker fetching for itself. */
+  oursWorkerFetch?: SbmLoadSample[]
   /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
   oursCold: SbmLoadSample
   triangleCount: number

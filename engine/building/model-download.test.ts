@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { receivePostedModel } from '../../workers/sbm/posted-bytes'
+import { sbmDecodeApi } from '../../workers/sbm/sbm-decode-api'
+import { DownloadError } from './fetch-with-progress'
+import { type DecodeModel, fetchAndDecodeSbm } from './model-download'
+
+/**
+ * The app's model download against a real HTTP server: this thread reads the body and posts
+ * each chunk to the decode API (here on the same thread, through a real MessagePort), which
+ * decodes while the rest arrives.
+ */
+let sbm: Uint8Array
+let server: Server
+let baseUrl = ''
+/** Released to let the slow file's last chunk go out. */
+let releaseLast: () => void = () => undefined
+
+beforeAll(async () => {
+  sbm = new Uint8Array(
+    await readFile(new URL('../../workers/sbm/fixtures/duck.sbm', import.meta.url)),
+  )
+  server = createServer((request, response) => {
+    const send = (headers: Record<string, string>, bytes: Uint8Array) => {
+      response.writeHead(200, { 'content-type': 'model/gltf-binary', ...headers })
+      response.end(bytes)
+    }
+    if (request.url === '/missing') {
+      response.writeHead(404).end()
+    } else if (request.url === '/unsized') {
+      response.writeHead(200, { 'content-type': 'model/gltf-binary' })
+      response.write(sbm.subarray(0, 50_000))
+      response.end(sbm.subarray(50_000))
+    } else if (request.url === '/cut') {
+      // declares the whole file, sends half of it, then drops the connection
+      response.writeHead(200, { 'content-length': String(sbm.byteLength) })
+      response.write(sbm.subarray(0, sbm.byteLength >> 1), () => response.destroy())
+    } else if (request.url === '/not-sbm') {
+      send({ 'content-length': '4096' }, new Uint8Array(4096).fill(7))
+    } else {
+      // the whole file but its last 1,000 bytes, which wait for the test's release
+      response.writeHead(200, { 'content-length': String(sbm.byteLength) })
+      response.write(sbm.subarray(0, sbm.byteLength - 1000))
+      releaseLast = () => response.end(sbm.subarray(sbm.byteLength - 1000))
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+/** The decode API as the worker serves it, noting what it was given. */
+function decoder() {
+  const given: string[] = []
+  const decode: DecodeModel = (source) => {
+    given.push(source instanceof ArrayBuffer ? 'whole file' : 'posted bytes')
+    return sbmDecodeApi.decode(source, { forPicking: true })
+  }
+  return { decode, given }
+}
+
+describe('fetchAndDecodeSbm', () => {
+  it('decodes while the bytes arrive, with progress of the bytes received, to the same model', async () => {
+    const { decode, given } = decoder()
+    const reports: [number, number][] = []
+    const decoded = fetchAndDecodeSbm(`${baseUrl}/slow`, decode, {
+      onProgress: (done, total) => {
+        reports.push([done, total])
+        // everything but the held tail is in: let the tail go
+        if (done === sbm.byteLength - 1000) releaseLast()
+      },
+    })
+    const outcome = await decoded
+    const whole = await sbmDecodeApi.decode(sbm.slice().buffer, { forPicking: true })
+    expect(outcome.ok && whole.ok).toBe(true)
+    if (!outcome.ok || !whole.ok) return
+    expect(given).toEqual(['posted bytes'])
+    expect(outcome.value.model.stats).toEqual(whole.value.model.stats)
+    expect(outcome.value.model.positions).toEqual(whole.value.model.positions)
+    expect(outcome.value.model.indices).toEqual(whole.value.model.indices)
+    expect(outcome.value.pickingCopy?.positions).toEqual(whole.value.pickingCopy?.positions)
+    // progress: from 0 to the whole file, never backwards, the total known from the start
+    expect(reports[0]).toEqual([0, sbm.byteLength])
+    expect(reports.at(-1)).toEqual([sbm.byteLength, sbm.byteLength])
+    expect(reports.length).toBeGreaterThan(2)
+    for (let index = 1; index < reports.length; index++) {
+      expect(reports[index]![0]).toBeGreaterThanOrEqual(reports[index - 1]![0])
+    }
+    // the decode had the views before the tail was sent: it waited for the tail's bytes
+    expect(outcome.value.timings['decode.streamedViews']).toBeGreaterThan(0)
+  })
+
+  it('reads a response without Content-Length whole, then decodes it', async () => {
+    const { decode, given } = decoder()
+    const outcome = await fetchAndDecodeSbm(`${baseUrl}/unsized`, decode, {
+      expectedSizeBytes: sbm.byteLength,
+    })
+    expect(outcome.ok).toBe(true)
+    expect(given).toEqual(['whole file'])
+  })
+
+  it('fails as a download: an HTTP error before the decode, a cut body during it', async () => {
+    const { decode, given } = decoder()
+    await expect(fetchAndDecodeSbm(`${baseUrl}/missing`, decode)).rejects.toThrow(DownloadError)
+    await expect(fetchAndDecodeSbm(`${baseUrl}/missing`, decode)).rejects.toThrow(/HTTP 404/)
+    expect(given).toEqual([])
+    const cut = await fetchAndDecodeSbm(`${baseUrl}/cut`, decode)
+    expect(cut).toMatchObject({ ok: false, error: { code: 'sbm.downloadFailed' } })
+  })
+
+  it('refuses a file that is not an SBM as invalid, whatever arrives after', async () => {
+    const { decode } = decoder()
+    const outcome = await fetchAndDecodeSbm(`${baseUrl}/not-sbm`, decode)
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'sbm.invalid' } })
+  })
+})
+
+describe('receivePostedModel', () => {
+  const post = (bytes: Uint8Array) => {
+    const channel = new MessageChannel()
+    const arriving = receivePostedModel({ port: channel.port2, byteLength: 8 })
+    const buffer = bytes.slice().buffer
+    channel.port1.postMessage({ kind: 'chunk', bytes: buffer }, [buffer])
+    return { arriving, port: channel.port1 }
+  }
+
+  it('fails the bytes on an early end, a failure message, or more bytes than declared', async () => {
+    const short = post(new Uint8Array(4))
+    short.port.postMessage({ kind: 'end' })
+    await expect(short.arriving.whenReceived(8)).rejects.toThrow('4 of 8 bytes arrived')
+    const failed = post(new Uint8Array(4))
+    failed.port.postMessage({ kind: 'failed', message: 'download failed: gone' })
+    await expect(failed.arriving.whenReceived(8)).rejects.toThrow('download failed: gone')
+    const long = post(new Uint8Array(12))
+    await expect(long.arriving.whenReceived(8)).rejects.toThrow('more bytes than the declared')
+    const whole = post(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]))
+    await whole.arriving.whenReceived(8)
+    expect([...whole.arriving.bytes]).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+  })
+})
