@@ -6,15 +6,18 @@
  * alternate between the two, each in a fresh browser context (empty HTTP cache).
  * Standalone: `npx tsx bench/city-tiles.ts`; writes bench/results/city-tiles.json.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type {
-  CameraKeyframe,
-  CityBenchConfig,
-  CityBenchSample,
+import {
+  type CameraKeyframe,
+  type CityBenchConfig,
+  type CityBenchSample,
+  cityBenchMarkPrefix,
 } from './city/page/city-bench-protocol'
 import { buildBenchPage, openBenchPage } from './lib/bench-page'
 import { launchBenchBrowser } from './lib/browser'
+import { measureThreadCpu, traceCategories } from './lib/chromium-trace'
 import { benchTilesetRecipe, generateTileset } from './lib/generate-tileset'
 import { startStaticServer } from './lib/static-server'
 import { QuietRounds } from './lib/quiet-rounds'
@@ -48,6 +51,16 @@ export const cityTilesPath: CameraKeyframe[] = [
   { eastMeters: 0, northMeters: 200, zoom: 17.5, pitchDegrees: 60, bearingDegrees: 90 },
   { eastMeters: 500, northMeters: 500, zoom: 17.5, pitchDegrees: 60, bearingDegrees: 180 },
   { eastMeters: 300, northMeters: -300, zoom: 18, pitchDegrees: 50, bearingDegrees: 240 },
+]
+
+/** What a traced run records: tasks with CPU times, marks, network, GPU process work. */
+const cityTraceCategories = [
+  ...traceCategories,
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'gpu',
+  'loading',
+  'netlog',
 ]
 
 const pageRoot = fileURLToPath(new URL('./city/page/', import.meta.url))
@@ -108,6 +121,35 @@ function summarise(samples: CityBenchSample[]) {
       'tiles',
     ),
     neverSettled: samples.filter((sample) => Number.isNaN(sample.settledMs)).length,
+    ...(samples[0]?.renderer === 'ours' ? oursOnly(samples) : {}),
+  }
+}
+
+/** Where ours' first render went, and how its GPU frame pacing waited (see the README). */
+function oursOnly(samples: CityBenchSample[]) {
+  const names = [...new Set(samples.flatMap((sample) => Object.keys(sample.milestonesMs)))]
+  return {
+    milestones: Object.fromEntries(
+      names.map((name) => [
+        name,
+        measure(
+          samples.map((sample) => sample.milestonesMs[name] ?? Number.NaN),
+          'ms after start',
+        ),
+      ]),
+    ),
+    fenceSignalledAfterMedian: measure(
+      samples.map((sample) => percentile(sample.fenceSignalledAfterMs, 0.5)),
+      'ms',
+    ),
+    fenceSignalledAfterP95: measure(
+      samples.map((sample) => percentile(sample.fenceSignalledAfterMs, 0.95)),
+      'ms',
+    ),
+    unsignalledFencePolls: measure(
+      samples.map((sample) => sample.unsignalledFencePolls),
+      'polls',
+    ),
   }
 }
 
@@ -131,6 +173,10 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
   const externalRequests = new Set<string>()
   // CITY_BENCH_FRAME_RATE_LIMITED=1 keeps the display's frame pacing (to compare drawn frames).
   const isFrameRateLimited = process.env.CITY_BENCH_FRAME_RATE_LIMITED === '1'
+  // CITY_BENCH_TRACE=<folder> records a Chromium trace of each measured run there (a trace
+  // slows the run: read its order of events and CPU per thread, not its times).
+  const traceDir = process.env.CITY_BENCH_TRACE
+  if (traceDir) mkdirSync(traceDir, { recursive: true })
   const browser = await launchBenchBrowser({ isFrameRateLimited })
   const chromiumVersion = browser.version()
   const samples: CityBenchSample[] = []
@@ -174,11 +220,20 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
           pathDurationMs: isWarmUp ? 2_000 : 8_000,
           settleTimeoutMs: isWarmUp ? 0 : 30_000,
         }
+        const isTraced = Boolean(traceDir) && !isWarmUp
+        if (isTraced) await browser.startTracing(page, { categories: cityTraceCategories })
         const sample = await quiet.round(
           `round ${round} ${renderer}`,
           () => page.evaluate((pageConfig) => window.runCityBench(pageConfig), config),
           !isWarmUp,
         )
+        if (isTraced) {
+          const trace = (await browser.stopTracing()).toString('utf8')
+          const file = join(traceDir!, `city-tiles-${round}-${renderer}.json`)
+          writeFileSync(file, trace)
+          const cpu = measureThreadCpu(trace, cityBenchMarkPrefix).get('first-render')
+          log(`city-tiles: trace ${file}; CPU to first render by thread: ${JSON.stringify(cpu)}`)
+        }
         await context.close()
         if (isWarmUp) {
           log(`city-tiles: warm-up ${renderer}: first render ${sample.firstRenderMs.toFixed(0)} ms`)

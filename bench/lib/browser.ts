@@ -14,9 +14,9 @@ export function launchBenchBrowser(
     headless: true,
     args: [
       ...chromiumArgs,
-      // Frame benchmarks keep the display's pacing: without vsync, headless Chromium stops
-      // producing frames once a page skips drawing, and WebGL fences the map paces itself by
-      // (paceGpuFrames) never signal again: the map freezes after two frames.
+      // Frame benchmarks keep the display's pacing: without vsync, headless Chromium may stop
+      // reporting the WebGL fences the map paces itself by (paceGpuFrames) as signalled, and
+      // the map then draws only at its time bound (10 frames per second).
       ...(options.isFrameRateLimited ? [] : ['--disable-frame-rate-limit', '--disable-gpu-vsync']),
       '--disable-background-timer-throttling',
       '--disable-renderer-backgrounding',

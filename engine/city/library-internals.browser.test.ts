@@ -5,7 +5,7 @@ import { Tile3D, Tileset3D } from '@loaders.gl/tiles'
 import { Matrix4 } from '@math.gl/core'
 import { Ellipsoid } from '@math.gl/geospatial'
 import { Map as MapLibreMap } from 'maplibre-gl'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { mapViewport } from './map-viewport'
 import {
   isTileDrawn,
@@ -112,5 +112,48 @@ describe('library internals at the pinned versions', () => {
     const removePacing = paceGpuFrames(map, gl)
     expect(internals._render).not.toBe(stock)
     removePacing()
+  })
+
+  describe('GPU frame pacing', () => {
+    /**
+     * A map whose fences never read as signalled — what headless Chromium on a software GPU
+     * does for seconds at a time — with a frame asked for after every drawn one; counts the
+     * frames drawn and the paced `_render` calls (drawn or skipped).
+     */
+    function mapWithSilentFences(longestSkipMs?: number) {
+      const map = new MapLibreMap({
+        container: createContainer(),
+        style: { version: 8, sources: {}, layers: [] },
+      })
+      cleanups.push(() => map.remove())
+      const gl = map.getCanvas().getContext('webgl2')!
+      const status = vi.spyOn(gl, 'getSyncParameter').mockReturnValue(gl.UNSIGNALED)
+      cleanups.push(() => status.mockRestore())
+      cleanups.push(paceGpuFrames(map, gl, longestSkipMs))
+      const internals = map as unknown as { _render(timestamp: number): unknown }
+      const pacedRender = internals._render
+      const counts = { renderCalls: 0, drawnFrames: 0 }
+      internals._render = (timestamp) => {
+        counts.renderCalls++
+        return pacedRender(timestamp)
+      }
+      map.on('render', () => {
+        counts.drawnFrames++
+        map.triggerRepaint()
+      })
+      map.triggerRepaint()
+      return counts
+    }
+
+    it('holds frames while two fenced frames are unfinished', async () => {
+      const counts = mapWithSilentFences(Number.POSITIVE_INFINITY)
+      await expect.poll(() => counts.renderCalls, { timeout: 20_000 }).toBeGreaterThan(10)
+      expect(counts.drawnFrames).toBe(2)
+    })
+
+    it('keeps drawing when fences report late (no freeze after two frames)', async () => {
+      const counts = mapWithSilentFences()
+      await expect.poll(() => counts.drawnFrames, { timeout: 20_000 }).toBeGreaterThan(5)
+    })
   })
 })

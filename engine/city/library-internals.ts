@@ -237,30 +237,53 @@ export function webglOf(device: unknown): WebGL2RenderingContext {
 const maximumFramesInFlight = 2
 
 /**
+ * The longest the map goes without drawing while its fences say the GPU is behind. Chromium
+ * reports a fence's status late on a software GPU (SwiftShader, headless): pacing on fences
+ * alone, the city-tiles bench drew ≈ 1.4 frames per second on a quiet machine (0.6 s between
+ * drawn frames) while the anchor drew 60, and under load fences read as signalled seconds after
+ * their frame even with every frame drawn; without vsync they may never read so (the map froze
+ * after two frames). Drawing at least this often bounds what can pile up to 10 frames per
+ * second — the freeze below came from uncapped frames, many times that.
+ */
+const longestSkipMs = 100
+
+/** Fences kept at most: older ones are let go unread (the time bound above paces then). */
+const maximumFencesKept = 8
+
+/**
  * Keeps the map from queueing more GPU work than the GPU gets through, by wrapping MapLibre's
  * private `_render`. A browser normally does this by pacing animation frames to the display;
  * where it does not (a software GPU behind a slow compositor, benchmarks without a frame cap),
  * frames pile up in the GPU process until one WebGL call waits seconds for all of them and the
  * page freezes. Each drawn frame ends with a fence; while the oldest of two is unfinished the
- * map skips a frame and asks for the next (reading a fence's status never waits). Returns the
- * function that removes it.
+ * map skips a frame and asks for the next (reading a fence's status never waits) — but never
+ * for longer than {@link longestSkipMs}, as a fence's status can arrive long after the GPU has
+ * finished. Returns the function that removes it.
  */
-export function paceGpuFrames(map: MapLibreMap, gl: WebGL2RenderingContext): () => void {
+export function paceGpuFrames(
+  map: MapLibreMap,
+  gl: WebGL2RenderingContext,
+  longestSkip = longestSkipMs,
+): () => void {
   const paced = map as unknown as { _render(timestamp: number): unknown }
   if (typeof paced._render !== 'function') return () => {}
   const render = paced._render.bind(map)
   const fences: WebGLSync[] = []
+  let lastDrawnAtMs = Number.NEGATIVE_INFINITY
   paced._render = (timestamp: number) => {
     while (fences.length > 0 && gl.getSyncParameter(fences[0]!, gl.SYNC_STATUS) === gl.SIGNALED) {
       gl.deleteSync(fences.shift()!)
     }
-    if (fences.length >= maximumFramesInFlight) {
+    const nowMs = performance.now()
+    if (fences.length >= maximumFramesInFlight && nowMs - lastDrawnAtMs < longestSkip) {
       map.triggerRepaint()
       return map
     }
+    lastDrawnAtMs = nowMs
     const result = render(timestamp)
     const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
     if (fence) fences.push(fence)
+    while (fences.length > maximumFencesKept) gl.deleteSync(fences.shift()!)
     return result
   }
   return () => {

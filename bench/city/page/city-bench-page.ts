@@ -7,7 +7,12 @@
 import { TilesRenderer } from '3d-tiles-renderer'
 import { Color, Matrix4, PerspectiveCamera, Scene, WebGLRenderer } from 'three'
 import { Engine } from '../../../engine/core/engine'
-import type { CameraKeyframe, CityBenchConfig, CityBenchSample } from './city-bench-protocol'
+import {
+  type CameraKeyframe,
+  type CityBenchConfig,
+  type CityBenchSample,
+  cityBenchMarkPrefix,
+} from './city-bench-protocol'
 
 const earthRadiusMeters = 6_378_137
 /** MapLibre's vertical field of view; the anchor's camera uses the same. */
@@ -57,6 +62,76 @@ function watchLongTasks() {
       return { count: durations.length, longestMs: Math.max(0, ...durations) }
     },
   }
+}
+
+/**
+ * Watches the WebGL fences ours makes: each drawn map frame ends with one (paceGpuFrames), so
+ * their creation times are the drawn frames; a fence's first poll that says "signalled" tells
+ * how long the map waited to learn its frame was done, and the polls that said "not yet" count
+ * the frames the pacing looked and (with two in flight) skipped.
+ */
+function watchFences() {
+  const prototype = WebGL2RenderingContext.prototype
+  const { fenceSync, getSyncParameter, clientWaitSync } = prototype
+  const madeAtMs = new WeakMap<WebGLSync, number>()
+  const drawnAtMs: number[] = []
+  const signalledAfterMs: number[] = []
+  let unsignalledPolls = 0
+  const seen = (fence: WebGLSync, isSignalled: boolean) => {
+    const madeMs = madeAtMs.get(fence)
+    if (madeMs === undefined) return
+    if (!isSignalled) {
+      unsignalledPolls++
+      return
+    }
+    signalledAfterMs.push(performance.now() - madeMs)
+    madeAtMs.delete(fence)
+  }
+  prototype.fenceSync = function (this: WebGL2RenderingContext, condition, flags) {
+    const fence = fenceSync.call(this, condition, flags)
+    const nowMs = performance.now()
+    drawnAtMs.push(nowMs)
+    if (fence) madeAtMs.set(fence, nowMs)
+    return fence
+  }
+  prototype.getSyncParameter = function (this: WebGL2RenderingContext, sync, name) {
+    const value: unknown = getSyncParameter.call(this, sync, name)
+    if (name === this.SYNC_STATUS) seen(sync, value === this.SIGNALED)
+    return value
+  }
+  prototype.clientWaitSync = function (this: WebGL2RenderingContext, sync, flags, timeout) {
+    const value = clientWaitSync.call(this, sync, flags, timeout)
+    seen(sync, value === this.ALREADY_SIGNALED || value === this.CONDITION_SATISFIED)
+    return value
+  }
+  return {
+    drawnAtMs,
+    signalledAfterMs,
+    unsignalledPolls: () => unsignalledPolls,
+    stop() {
+      Object.assign(prototype, { fenceSync, getSyncParameter, clientWaitSync })
+    },
+  }
+}
+
+/** Notes when ours reached each step towards its first render (ms after start, first time). */
+function noteMilestones(
+  engine: Engine,
+  milestonesMs: Record<string, number>,
+  elapsedMs: number,
+  firstDrawnAtMs: number | undefined,
+  startMs: number,
+): void {
+  const city = engine.getSnapshot().city
+  const tileset = city.tilesets[0]
+  const note = (name: string, isReached: boolean | undefined) => {
+    if (isReached && milestonesMs[name] === undefined) milestonesMs[name] = elapsedMs
+  }
+  if (firstDrawnAtMs !== undefined) milestonesMs.firstMapFrame ??= firstDrawnAtMs - startMs
+  note('basemapLoaded', city.basemap?.isLoaded)
+  note('tilesetReady', tileset?.loadState === 'ready')
+  note('rootPreviewDrawn', tileset?.isRootPreviewDrawn)
+  note('streamTileDrawn', (tileset?.tilesDrawn ?? 0) > (tileset?.isRootPreviewDrawn ? 1 : 0))
 }
 
 /** What each renderer provides to the common measuring loop. */
@@ -205,16 +280,12 @@ window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> 
   // When ours drew a map frame: the engine's GPU frame pacing (paceGpuFrames) ends every frame
   // it draws with one fence and skips frames while the GPU is behind, so the page's animation
   // frames alone do not say how often the map was drawn. The anchor draws in every frame.
-  const drawnAtMs: number[] = []
-  const fenceSync = WebGL2RenderingContext.prototype.fenceSync
-  if (ourEngine) {
-    WebGL2RenderingContext.prototype.fenceSync = function (this: WebGL2RenderingContext, ...args) {
-      drawnAtMs.push(performance.now())
-      return fenceSync.apply(this, args)
-    }
-  }
+  const fences = ourEngine ? watchFences() : null
+  const drawnAtMs = fences?.drawnAtMs ?? []
   const longTasks = watchLongTasks()
   const startMs = performance.now()
+  performance.mark(`${cityBenchMarkPrefix}start:first-render`)
+  const milestonesMs: Record<string, number> = {}
   const subject = ourEngine ? await createOurs(ourEngine, config) : createAnchor(config, container)
   const frameIntervalsMs: number[] = []
   let firstRenderMs = Number.NaN
@@ -230,7 +301,11 @@ window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> 
       lastFrameMs = nowMs
       if (!ourEngine) drawnAtMs.push(nowMs)
       // Tiles noticed in the previous frame were drawn by the time this frame starts.
-      if (hasSeenTiles && Number.isNaN(firstRenderMs)) firstRenderMs = elapsedMs
+      if (hasSeenTiles && Number.isNaN(firstRenderMs)) {
+        firstRenderMs = elapsedMs
+        performance.mark(`${cityBenchMarkPrefix}end:first-render`)
+      }
+      if (ourEngine) noteMilestones(ourEngine, milestonesMs, elapsedMs, drawnAtMs[0], startMs)
       subject.frame(poseAt(config, elapsedMs))
       if (subject.hasDrawnTiles()) hasSeenTiles = true
       peakTileMemoryBytes = Math.max(peakTileMemoryBytes, subject.tileMemoryBytes())
@@ -250,7 +325,7 @@ window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> 
     requestAnimationFrame(onFrame)
   })
   const { count, longestMs } = longTasks.stop()
-  WebGL2RenderingContext.prototype.fenceSync = fenceSync
+  fences?.stop()
   const endMs = startMs + (Number.isNaN(settledMs) ? performance.now() - startMs : settledMs)
   const drawn = [startMs, ...drawnAtMs.filter((atMs) => atMs > startMs && atMs <= endMs)]
   const sample: CityBenchSample = {
@@ -264,6 +339,9 @@ window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> 
     peakTileMemoryBytes,
     tilesLoadedAtEnd: subject.tilesLoaded(),
     tileErrors: subject.tileErrors(),
+    milestonesMs,
+    fenceSignalledAfterMs: fences?.signalledAfterMs ?? [],
+    unsignalledFencePolls: fences?.unsignalledPolls() ?? 0,
   }
   // No dispose: the runner closes the browser context, which frees everything at once. A
   // disposing map waits (WEBGL_lose_context) for the software GPU to finish its queue first.

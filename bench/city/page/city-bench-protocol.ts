@@ -1,5 +1,8 @@
 /** What the Node runner and the city bench page exchange (plain JSON). */
 
+/** Prefix of the page's `performance.mark`s around the first render (read from a trace). */
+export const cityBenchMarkPrefix = 'city-bench:'
+
 /** One camera pose in map terms, shared by both renderers. */
 export interface CameraKeyframe {
   /** Metres east / north of the tileset origin of the point the camera looks at. */
@@ -49,6 +52,15 @@ export interface CityBenchSample {
   peakTileMemoryBytes: number
   tilesLoadedAtEnd: number
   tileErrors: number
+  /**
+   * Ours only: ms after start when the map first drew, the tileset's tree was ready, the root
+   * preview and the first streamed tile were drawn (as the page's frame loop saw them).
+   */
+  milestonesMs: Record<string, number>
+  /** Ours only: per pacing fence, ms from its creation to the first poll that saw it signalled. */
+  fenceSignalledAfterMs: number[]
+  /** Ours only: polls of a pacing fence that said "not yet". */
+  unsignalledFencePolls: number
 }
 
 declare global {
