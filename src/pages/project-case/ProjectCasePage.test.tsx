@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { CaseDetail, CaseMenu } from '../../api/cases'
 import type { Project } from '../../api/project'
 import { renderWithI18n } from '../../ui/testing/render-with-i18n'
+import { projectOfCase } from './case-project'
 import { type CaseGallery, ProjectCasePage } from './ProjectCasePage'
 
 const project = (id: string, name: string): Project => ({
@@ -80,5 +81,17 @@ describe('project case gallery', () => {
     expect(names).toEqual(['tower', 'house', 'dragon'])
     // the curation is for admins only
     expect(screen.queryByRole('region', { name: 'Curate the cases' })).toBeNull()
+  })
+
+  it('reads a seeded case in the user’s language until an admin retitles it', () => {
+    const seeded = detail('house', 'Project house', null, 0)
+    seeded.project = { ...seeded.project, name_key: 'case.house.name' }
+    expect(projectOfCase(seeded)).toMatchObject({
+      name: 'Project house',
+      name_key: 'case.house.name',
+    })
+    const retitled = { ...seeded, title: 'Our model house' }
+    expect(projectOfCase(retitled).name).toBe('Our model house')
+    expect(projectOfCase(retitled).name_key).toBeUndefined()
   })
 })

@@ -11,6 +11,7 @@ import { enterProject } from '../../components/project/enter-project'
 import { usePermissions } from '../../components/use-permissions'
 import { LoadStates, toast } from '../../ui'
 import { CaseCuration } from './CaseCuration'
+import { projectOfCase } from './case-project'
 import '../project-manage/project-manage.css'
 
 /** What the gallery shows: the categories and the cases, each in gallery order. */
@@ -23,18 +24,6 @@ export interface CaseGallery {
 export async function loadCaseGallery(signal?: AbortSignal): Promise<CaseGallery> {
   const [menus, details] = await Promise.all([findCaseMenus(signal), findCaseDetails(signal)])
   return { menus, details }
-}
-
-/** The project as the gallery shows it: the case's title, description and cover. */
-export function projectOfCase(detail: CaseDetail): Project {
-  const hasOwnCover = detail.cover_uuid !== null
-  return {
-    ...detail.project,
-    name: detail.title,
-    description: detail.description,
-    prewiewpath: detail.cover,
-    prewiewpath_thumb: hasOwnCover ? detail.cover : detail.project.prewiewpath_thumb,
-  }
 }
 
 /** The gallery's sections: each category with its cases, then the uncategorised ones. */

@@ -21,6 +21,8 @@ import { Button, confirmDelete, EmptyState, Spinner, toast } from '../../ui'
 import { movedOrder, startTour, type Tour } from './capture-tour'
 import { DwellField } from './DwellField'
 import { flyToView } from './tour-flight'
+import { projectOfCase } from '../project-case/case-project'
+import { projectTexts } from '../../i18n/library-names'
 import './visit.css'
 
 /** The absolute address of a share path (`/#/bim4/outPreview?…`) on this site. */
@@ -303,16 +305,19 @@ export function MoreCasesPanel() {
   if (buildings.length === 0) return <EmptyState title={<Trans>No cases yet.</Trans>} />
   return (
     <ul className="ts-visit__cases">
-      {buildings.map((detail) => (
-        <li key={detail.id}>
-          {detail.cover && <img className="ts-visit__case-cover" src={detail.cover} alt="" />}
-          <strong>{detail.title}</strong>
-          <p>{detail.description}</p>
-          <Button variant="secondary" onClick={() => open(detail)}>
-            <Trans>Open preview</Trans>
-          </Button>
-        </li>
-      ))}
+      {buildings.map((detail) => {
+        const texts = projectTexts(projectOfCase(detail))
+        return (
+          <li key={detail.id}>
+            {detail.cover && <img className="ts-visit__case-cover" src={detail.cover} alt="" />}
+            <strong>{texts.name}</strong>
+            <p>{texts.description}</p>
+            <Button variant="secondary" onClick={() => open(detail)}>
+              <Trans>Open preview</Trans>
+            </Button>
+          </li>
+        )
+      })}
     </ul>
   )
 }
