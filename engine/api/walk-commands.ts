@@ -1,5 +1,3 @@
-import type { Vector3Tuple } from './building-snapshot'
-
 /**
  * The WASD walk of the visit tools (SPEC §2 "WASD walk preview", issue 19): a first-person camera
  * at eye height that moves while keys are held, turns with the mouse, stops at the building's
@@ -8,6 +6,12 @@ import type { Vector3Tuple } from './building-snapshot'
  * any SBM building without a separate collision model. The UI turns keys and drags into these
  * commands; while walking, the orbit controls are off.
  */
+
+/**
+ * Three numbers, metres (the same shape as building-snapshot's `Vector3Tuple`; declared here so
+ * the snapshot can import this module without a cycle).
+ */
+type Vector3Tuple = readonly [number, number, number]
 
 /** The walk part of the building snapshot (`snapshot.building.walk`). */
 export interface WalkState {

@@ -13,7 +13,7 @@ import {
 import { findProjects, type Project, uploadProjectCover } from '../../api/project'
 import { showErrorToast } from '../../components/feedback/error-text'
 import { Button, confirmDelete, Select, TextArea, TextField, toast } from '../../ui'
-import type { CaseGallery } from './ProjectCasePage'
+import type { CaseGallery } from './case-project'
 import './case-curation.css'
 
 /** The Select value of "no category" (radix reserves the empty string). */

@@ -11,14 +11,10 @@ import { enterProject } from '../../components/project/enter-project'
 import { usePermissions } from '../../components/use-permissions'
 import { LoadStates, toast } from '../../ui'
 import { CaseCuration } from './CaseCuration'
-import { projectOfCase } from './case-project'
+import { type CaseGallery, projectOfCase } from './case-project'
 import '../project-manage/project-manage.css'
 
-/** What the gallery shows: the categories and the cases, each in gallery order. */
-export interface CaseGallery {
-  menus: CaseMenu[]
-  details: CaseDetail[]
-}
+export type { CaseGallery }
 
 /** Reads the gallery from the server (`/case` find calls). */
 export async function loadCaseGallery(signal?: AbortSignal): Promise<CaseGallery> {

@@ -1,4 +1,4 @@
-import type { CaseDetail } from '../../api/cases'
+import type { CaseDetail, CaseMenu } from '../../api/cases'
 import type { Project } from '../../api/project'
 
 /**
@@ -21,4 +21,10 @@ export function projectOfCase(detail: CaseDetail): Project {
     prewiewpath: detail.cover,
     prewiewpath_thumb: detail.cover_uuid !== null ? detail.cover : detail.project.prewiewpath_thumb,
   }
+}
+
+/** What the gallery shows: the categories and the cases, each in gallery order. */
+export interface CaseGallery {
+  menus: CaseMenu[]
+  details: CaseDetail[]
 }
