@@ -4,7 +4,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test'
 import { zipSync } from 'fflate'
 import { enableTestApi, startSignedIn } from './support/accounts'
 import { citySnapshot, createCityProject, sharedCityData } from './support/city'
-import { createEditor } from './project-helpers'
+import { createEditor, toastMessage } from './project-helpers'
 
 /**
  * City POIs as a new user meets them (issue 16 acceptance), in the Korean UI (the default): place
@@ -57,15 +57,24 @@ async function poiToScreen(page: Page, position: [number, number, number]) {
   )
 }
 
+/** The amber of the selection ring, drawn 20 px around the marker's centre. */
+const selectionRing = { inner: 15, outer: 25, tone: 'amber' } as const
+/** A fire alarm's status disc (issue 17): red out to 29 px, beyond the selection ring. */
+const fireAlarmRing = { inner: 23, outer: 28, tone: 'red' } as const
+
 /**
- * Pixels of the selection ring (amber) around a map point, from a screenshot of the map (what a
- * person sees): the ring is drawn 20 px around the marker's centre.
+ * Pixels of a ring's tone around a map point, from a screenshot of the map (what a person
+ * sees): the selection ring, or a status disc.
  */
-async function ringPixelsAround(page: Page, point: { x: number; y: number }): Promise<number> {
+async function ringPixelsAround(
+  page: Page,
+  point: { x: number; y: number },
+  ring: typeof selectionRing | typeof fireAlarmRing = selectionRing,
+): Promise<number> {
   const map = page.getByTestId('city-map')
   const png = await map.screenshot()
   return page.evaluate(
-    async ({ base64, x, y }) => {
+    async ({ base64, x, y, inner, outer, tone }) => {
       const image = new Image()
       image.src = `data:image/png;base64,${base64}`
       await image.decode()
@@ -79,15 +88,19 @@ async function ringPixelsAround(page: Page, point: { x: number; y: number }): Pr
       for (let dy = -26; dy <= 26; dy++) {
         for (let dx = -26; dx <= 26; dx++) {
           const distance = Math.hypot(dx, dy)
-          if (distance < 15 || distance > 25) continue
+          if (distance < inner || distance > outer) continue
           const index = (Math.round(y + dy) * width + Math.round(x + dx)) * 4
           const [red = 0, green = 0, blue = 0] = data.subarray(index, index + 3)
-          if (red > 200 && green > 140 && green < 225 && blue < 90) count++
+          const isTone =
+            tone === 'amber'
+              ? red > 200 && green > 140 && green < 225 && blue < 90
+              : red > 190 && green < 110 && blue < 110
+          if (isTone) count++
         }
       }
       return count
     },
-    { base64: png.toString('base64'), x: point.x, y: point.y },
+    { base64: png.toString('base64'), x: point.x, y: point.y, ...ring },
   )
 }
 
@@ -399,5 +412,41 @@ test.describe('city POIs', () => {
     }
     await map.click({ position: { x: 5, y: 400 } })
     await expect(page.getByText('POI를 클릭하여 선택')).toBeVisible()
+
+    // Issue 17 in the city: a copy gets a device, which reports a fire alarm. The city editor
+    // hears it on the live stream as the building editor does: the alarm is announced, and the
+    // POI's disc turns red and grows around its marker.
+    const sensor = copies[0]!
+    const renamed = await request.post('/web/poi/updataPoi', {
+      headers: { Token: token },
+      data: { id: sensor.id, devicecode: 'CITY-SENSOR-1' },
+    })
+    expect(((await renamed.json()) as { code: string }).code).toBe('0')
+    const provisioned = await request.post('/web/iot/provisionDevice', {
+      headers: { Token: token },
+      data: { poi_id: sensor.id },
+    })
+    const device = (await provisioned.json()) as { code: string; datum: { token: string } }
+    expect(device.code).toBe('0')
+    const sent = await request.post(`/api/v1/${device.datum.token}/telemetry`, {
+      data: { status: 3, temperature: 81 },
+    })
+    expect(sent.status()).toBe(200)
+    await expect
+      .poll(async () => (await citySnapshot(page)).poiStatuses.alarmPoiIds, { timeout: 20_000 })
+      .toEqual([sensor.id])
+    // named by its device (or its code, for a device provisioned after the editor loaded)
+    await expect(toastMessage(page, /^화재 경보: /)).toBeVisible()
+    await expect
+      .poll(
+        async () =>
+          ringPixelsAround(
+            page,
+            await poiToScreen(page, [sensor.x, sensor.y, sensor.z]),
+            fireAlarmRing,
+          ),
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(20)
   })
 })
