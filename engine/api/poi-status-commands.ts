@@ -17,7 +17,7 @@ export interface PoiStatusState {
   /** POIs with a status. */
   count: number
   /** POIs whose status is an alarm code, sorted (at most {@link maxListedAlarmPois}). */
-  alarmPoiIds: string[]
+  alarmPoiIds: readonly string[]
   /** Changes with every status change (tests wait on it). */
   revision: number
 }
