@@ -318,9 +318,9 @@ async function ringShowsCode(page: Page, position: [number, number, number], cod
       let near = 0
       for (let index = 0; index < data.length; index += 4) {
         const distance =
-          Math.abs(data[index]! - rgb[0]) +
-          Math.abs(data[index + 1]! - rgb[1]) +
-          Math.abs(data[index + 2]! - rgb[2])
+          Math.abs(data[index]! - rgb[0]!) +
+          Math.abs(data[index + 1]! - rgb[1]!) +
+          Math.abs(data[index + 2]! - rgb[2]!)
         if (distance < 60) near++
       }
       return near >= 3
