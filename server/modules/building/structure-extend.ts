@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { ModelInfoDatum, StructureManifest } from '../../../contract/building'
 import { AppError } from '../../http/app-error'
+import type { Database } from '../../plugins/db'
 import type { AuthUser } from '../accounts/users.service'
+import { recordFileReplacement } from '../orders/file-replacements'
 import type { BuildingRepository } from './building.repository'
 import { type BuildingContext, fileColumnsOf } from './building-context'
 import { baseNameOf, structureFileUrl } from './building-views'
@@ -39,6 +41,7 @@ export function createStructureExtend(context: BuildingContext): StructureExtend
   /** Puts a new file on an existing model row, or a new row when there is none to reuse. */
   const placeModel = async (
     handle: BuildingRepository,
+    transaction: Database,
     target: { projectId: string; existingId: string | null; role: 'shell' | 'floor' },
     stored: { model: StructureModel; sha256: string; previewSha256: string | null },
     floorId: string | null,
@@ -68,7 +71,19 @@ export function createStructureExtend(context: BuildingContext): StructureExtend
       throw new AppError('conflict', 'error.conflict')
     }
     const existing = await handle.findModel(existingId)
-    if (existing && existing.sha256 !== sha256) replaced.push(existing.sha256)
+    if (existing && existing.sha256 !== sha256) {
+      replaced.push(existing.sha256)
+      // update traffic (orders/metering.ts): the model's new file replaced its earlier one
+      await recordFileReplacement(transaction, {
+        projectId: target.projectId,
+        area: 'model',
+        recordId: existingId,
+        recordCreatedAt: existing.created_at,
+        previousSizeBytes: Number(existing.size_bytes),
+        sizeBytes: model.bytes.byteLength,
+        at: timestamp,
+      })
+    }
     if (existing?.preview_sha256 && existing.preview_sha256 !== previewSha256) {
       replaced.push(existing.preview_sha256)
     }
@@ -131,6 +146,7 @@ export function createStructureExtend(context: BuildingContext): StructureExtend
             }
             await placeModel(
               handle,
+              transaction,
               { projectId, existingId: floorModels[0]?.id ?? null, role: 'floor' },
               floor.stored,
               floorId,
@@ -147,6 +163,7 @@ export function createStructureExtend(context: BuildingContext): StructureExtend
             }
             await placeModel(
               handle,
+              transaction,
               { projectId, existingId: shells[0]?.id ?? null, role: 'shell' },
               storedShell,
               null,
