@@ -325,7 +325,7 @@ async function ringShowsCode(page: Page, position: [number, number, number], cod
       }
       return near >= 3
     },
-    { base64: png.toString('base64'), rgb: [red, green, blue] },
+    { base64: png.toString('base64'), rgb: [red, green, blue] as [number, number, number] },
   )
 }
 
