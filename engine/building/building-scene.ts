@@ -3,15 +3,13 @@ import type { STALE } from '../../workers/protocol/latest-wins'
 import type { PickRay } from '../../workers/bvh/picking-scene'
 import { NOT_VALID_SBM_MESSAGE } from '../../workers/sbm/sbm-error'
 import type { SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
-import { createSbmObject, type SbmThreeModel } from '../../workers/sbm/sbm-three'
+import { createSbmObject } from '../../workers/sbm/sbm-three'
 import type { BuildingOpenResult } from '../api/building-commands'
 import type {
-  BuildingModelDescription,
   BuildingPick,
   BuildingSceneDescription,
   BuildingSnapshot,
   ModelLoadErrorCode,
-  ModelLoadState,
 } from '../api/building-snapshot'
 import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
@@ -19,8 +17,9 @@ import type { WorkerEndpoint, WorkerPool } from '../workers/create-worker-client
 import type { BuildingView } from './building-view'
 import { computeVisibility, sortFloorsBottomUp } from './floor-visibility'
 import { GmlController } from './gml-controller'
-import { applyOpacity, captureMaterialDefaults, type MaterialDefaults } from './material-opacity'
+import { applyOpacity, captureMaterialDefaults } from './material-opacity'
 import { meshNamesKey } from './material-overrides'
+import { createModelEntries, type ModelEntry, modelState } from './building-models'
 import { downloadAndDecodeSbm, modelLoadFailure } from './model-download'
 import { PickController } from './pick-controller'
 
@@ -37,20 +36,6 @@ export interface BuildingSceneDependencies {
   onChange(): void
 }
 
-interface ModelEntry {
-  description: BuildingModelDescription
-  floorId: string | null
-  loadState: ModelLoadState
-  errorMessage: string | null
-  errorCode: ModelLoadErrorCode | null
-  triangleCount: number
-  hasStoredBvh: boolean
-  isVisible: boolean
-  three: SbmThreeModel | null
-  /** The materials' own transparency, restored when the shell becomes opaque again. */
-  materialDefaults: MaterialDefaults[]
-}
-
 /**
  * One open building: its models (three.js objects on this thread, BVHs in the picking worker),
  * the floor and shell switches, the last pick and the GML network. Disposing it frees all of
@@ -60,7 +45,7 @@ export class BuildingScene {
   readonly description: BuildingSceneDescription
   private readonly dependencies: BuildingSceneDependencies
   private readonly root = new Group()
-  private readonly models = new Map<string, ModelEntry>()
+  private readonly models: Map<string, ModelEntry>
   private readonly floors: {
     id: string
     name: string
@@ -85,27 +70,7 @@ export class BuildingScene {
       elevationMeters: floor.elevationMeters,
       isVisible: true,
     }))
-    const floorOfModel = new Map<string, string>()
-    for (const floor of description.floors) {
-      for (const modelId of floor.modelIds) floorOfModel.set(modelId, floor.id)
-    }
-    for (const model of description.models) {
-      if (this.models.has(model.id)) {
-        throw new EngineError('engine.invalidArgument', `Model '${model.id}' is listed twice.`)
-      }
-      this.models.set(model.id, {
-        description: model,
-        floorId: model.floorId ?? floorOfModel.get(model.id) ?? null,
-        loadState: 'loading',
-        errorMessage: null,
-        errorCode: null,
-        triangleCount: 0,
-        hasStoredBvh: false,
-        isVisible: true,
-        three: null,
-        materialDefaults: [],
-      })
-    }
+    this.models = createModelEntries(description)
     dependencies.view.scene.add(this.root)
     this.picks = new PickController(dependencies.createBvhWorker, this.root, {
       isPickable: (modelId) => this.isPickable(modelId),
@@ -156,19 +121,9 @@ export class BuildingScene {
         opacity: this.shell.opacity,
         isShown: visibility.isShellShown,
       },
-      models: [...this.models.values()].map((entry) => ({
-        id: entry.description.id,
-        name: entry.description.name,
-        role: entry.description.role,
-        floorId: entry.floorId,
-        loadState: entry.loadState,
-        errorMessage: entry.errorMessage,
-        errorCode: entry.errorCode,
-        triangleCount: entry.triangleCount,
-        hasStoredBvh: entry.hasStoredBvh,
-        isVisible: entry.isVisible,
-        isShown: visibility.modelShown.get(entry.description.id) ?? false,
-      })),
+      models: [...this.models.values()].map((entry) =>
+        modelState(entry, visibility.modelShown.get(entry.description.id) ?? false),
+      ),
       lastPick: this.picks.current,
       gml: this.gml.snapshot(),
     }

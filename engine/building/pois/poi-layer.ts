@@ -6,14 +6,14 @@ import type { WorkerPool } from '../../workers/create-worker-client'
 import { ICON_CELL, IconAtlas } from './icon-atlas'
 import { LabelAtlas } from './label-atlas'
 import { placeLabels } from './poi-labels'
+import { MARKER_PIXELS, pushGhostMarkers, pushPoiMarker, WHITE } from './poi-markers'
 import { PoiModels } from './poi-models'
 import { PoiRecords } from './poi-records'
 import { PoiStatuses } from './poi-statuses'
 import { ClusterGrid, DeclutterGrid, nearestProjected, projectAll } from './poi-screen'
 import { ScreenQuadBatch } from './screen-quad-batch'
 
-/** Marker size and cluster cell, CSS pixels. */
-export const MARKER_PIXELS = 28
+/** Cluster marker and cluster cell, CSS pixels. */
 const CLUSTER_PIXELS = 34
 const CLUSTER_CELL_PIXELS = 56
 /**
@@ -22,8 +22,6 @@ const CLUSTER_CELL_PIXELS = 56
  * models from costing more than the building itself.
  */
 const MODEL_MIN_PIXELS = 8
-const WHITE = [1, 1, 1, 1] as const
-const GHOST = [1, 1, 1, 0.5] as const
 
 /** What the POI layer needs from the building scene around it. */
 export interface PoiLayerDependencies {
@@ -40,7 +38,7 @@ export interface PoiLayerDependencies {
  * atlas (one draw call), clustered on a screen grid when they crowd; 3D POIs as instanced
  * template models; labels decluttered on a screen grid; hover and selection rings; copy-preview
  * ghosts; hidden groups and hidden floors respected. Picking and hovering project the shown
- * POIs with the current camera (see poi-screen.ts).
+ * POIs with the current camera (see poi-screen.ts); each POI's quads are made by poi-markers.ts.
  */
 export class BuildingPoiLayer {
   readonly group = new Group()
@@ -290,7 +288,7 @@ export class BuildingPoiLayer {
       drawnCount: singles.length + clusterCells.length,
       clusterCount: clusterCells.length,
     }
-    this.pushGhosts()
+    pushGhostMarkers(this.ghostBatch, this.icons, this.ghosts)
     this.isLabelBacklog = placeLabels({
       batch: this.labelBatch,
       labels: this.labels,
@@ -329,47 +327,21 @@ export class BuildingPoiLayer {
   private pushMarker(index: number): void {
     const poi = this.records.pois[index]!
     const positions = this.records.positions
-    const [x, y, z] = [positions[index * 3]!, positions[index * 3 + 1]!, positions[index * 3 + 2]!]
     const ring =
       poi.id === this.hoveredId
         ? ICON_CELL.hoveredRing
         : this.selected.has(poi.id)
           ? ICON_CELL.selectedRing
           : -1
-    const isModel = this.asModel[index] === 1
-    const statusTint = this.statuses.tintOf(poi.id)
-    if (statusTint !== undefined) {
-      const size = MARKER_PIXELS + (this.statuses.isAlarm(poi.id) ? 26 : 14)
-      const rect = this.icons.rectOf(ICON_CELL.statusDisc)
-      this.markerBatch.push(x, y, z, rect, 0, 0, size, size, statusTint)
-    }
-    if (ring >= 0) {
-      const size = MARKER_PIXELS + 14
-      this.markerBatch.push(x, y, z, this.icons.rectOf(ring), 0, 0, size, size, WHITE)
-    }
-    if (isModel) return
-    const cell = this.icons.cellOf(poi.templateId)
-    this.markerBatch.push(
-      x,
-      y,
-      z,
-      this.icons.rectOf(cell),
-      0,
-      0,
-      MARKER_PIXELS,
-      MARKER_PIXELS,
-      WHITE,
-    )
-  }
-
-  private pushGhosts(): void {
-    const batch = this.ghostBatch
-    batch.begin()
-    for (const ghost of this.ghosts) {
-      const [x, y, z] = ghost.position
-      const rect = this.icons.rectOf(this.icons.cellOf(ghost.templateId))
-      batch.push(x, y, z, rect, 0, 0, MARKER_PIXELS, MARKER_PIXELS, GHOST)
-    }
+    const at: [number, number, number] = [
+      positions[index * 3]!,
+      positions[index * 3 + 1]!,
+      positions[index * 3 + 2]!,
+    ]
+    pushPoiMarker(this.markerBatch, this.icons, this.statuses, poi, at, {
+      ring,
+      isModel: this.asModel[index] === 1,
+    })
   }
 
   private isHighlighted(id: string): boolean {
