@@ -272,7 +272,7 @@ test('a user provisions a POI’s device, the simulator’s value and fire alarm
   await page.getByRole('option', { name: '해결됨' }).click()
   await inspection.getByRole('button', { name: '점검 기록' }).click()
   await expect(toastMessage(page, '점검을 기록했습니다.')).toBeVisible()
-  const inspections = alarm.getByTestId('alarm-inspections')
+  const inspections = alarm.getByTestId('inspections')
   await expect(inspections).toContainText('점검 (1)')
   await expect(inspections).toContainText('주방 토스터의 연기. 감지기를 청소했습니다.')
   await expect(inspections).toContainText('해결됨')

@@ -38,12 +38,12 @@ export async function findInvestigations(
   return (await api.call(investigationRoutes.findInvestigations, body)).datum
 }
 
-/** `POST /web/investigation/add`: a record against an alarm. */
+/** `POST /web/investigation/add`: a record against an alarm or a POI. */
 export async function addInvestigation(
-  alarmId: string,
+  subject: { alarm_id: string } | { poi_id: string },
   fields: InvestigationFields,
 ): Promise<Investigation> {
-  const body = { alarm_id: alarmId, ...fields }
+  const body = { ...subject, ...fields }
   return (await api.call(investigationRoutes.addInvestigation, body, { encoding: 'json' })).datum
 }
 

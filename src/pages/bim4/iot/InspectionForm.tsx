@@ -2,7 +2,11 @@ import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type FormEvent, useId, useState } from 'react'
 import { investigationLimits } from '../../../../contract/investigations'
-import type { Investigation, InvestigationState } from '../../../api/investigations'
+import type {
+  InvestigationFields,
+  Investigation,
+  InvestigationState,
+} from '../../../api/investigations'
 import * as investigationsApi from '../../../api/investigations'
 import { showErrorToast } from '../../../components/feedback/error-text'
 import {
@@ -38,7 +42,8 @@ export function localInputTime(iso: string): string {
 /** Props of {@link InspectionForm}. */
 export interface InspectionFormProps {
   projectId: string
-  alarmId: string
+  /** What a new record is against. */
+  subject: { alarmId: string } | { poiId: string }
   /** The record to change; a new one without. */
   record?: Investigation
   /** Who inspects by default (the signed-in user). */
@@ -48,13 +53,13 @@ export interface InspectionFormProps {
 }
 
 /**
- * Adds or changes an inspection record of an alarm: who inspected and when, what they found,
+ * Adds or changes an inspection record of an alarm or a POI: who inspected and when, what they found,
  * its state, and photos (JPEG/PNG under 2 MB each, uploaded at once with the shared image upload
  * for this project; at most nine).
  */
 export function InspectionForm({
   projectId,
-  alarmId,
+  subject,
   record,
   defaultInspector,
   onSaved,
@@ -114,7 +119,7 @@ export function InspectionForm({
     }
     setInspectorError(null)
     const time = new Date(inspectedAt)
-    const fields = {
+    const fields: InvestigationFields = {
       inspector: inspector.trim(),
       inspected_at: (Number.isNaN(time.getTime()) ? new Date() : time).toISOString(),
       findings,
@@ -125,7 +130,10 @@ export function InspectionForm({
     try {
       const saved = record
         ? await investigationsApi.updateInvestigation(record.id, fields)
-        : await investigationsApi.addInvestigation(alarmId, fields)
+        : await investigationsApi.addInvestigation(
+            'alarmId' in subject ? { alarm_id: subject.alarmId } : { poi_id: subject.poiId },
+            fields,
+          )
       toast.success(record ? t`Inspection saved.` : t`Inspection recorded.`)
       onSaved(saved)
     } catch (error) {

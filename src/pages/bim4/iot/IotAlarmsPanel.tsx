@@ -8,7 +8,7 @@ import { useProjectPermissions } from '../../../components/project/project-permi
 import { useEngine } from '../../../engine-bridge'
 import { Button, EmptyState, Select, toast } from '../../../ui'
 import { buildingSession } from '../building-session'
-import { AlarmInspections } from './AlarmInspections'
+import { Inspections } from './Inspections'
 import { loadInvestigations } from './investigations-store'
 import { iotStore, upsertAlarm } from './iot-store'
 import { alarmStateNames, formatDateTime, statusCssColourOf, statusNameOf } from './iot-texts'
@@ -169,7 +169,11 @@ export function IotAlarmsPanel() {
                   </Button>
                 )}
               </div>
-              <AlarmInspections projectId={projectId} alarm={alarm} canEdit={canEdit} />
+              <Inspections
+                projectId={projectId}
+                subject={{ alarmId: alarm.id }}
+                canEdit={canEdit}
+              />
             </li>
           ))}
         </ul>

@@ -5,6 +5,7 @@ import { statusKey } from '../../../../contract/iot'
 import type { Device } from '../../../api/iot'
 import * as iotApi from '../../../api/iot'
 import { showErrorToast } from '../../../components/feedback/error-text'
+import { useProjectPermissions } from '../../../components/project/project-permissions'
 import { useEngine } from '../../../engine-bridge'
 import { poiStore } from '../../../state/pois'
 import {
@@ -17,7 +18,9 @@ import {
   Spinner,
   toast,
 } from '../../../ui'
+import { buildingSession } from '../building-session'
 import { DeviceChart } from './DeviceChart'
+import { Inspections } from './Inspections'
 import { iotStore, loadIot, upsertDevice } from './iot-store'
 import { formatDateTime, formatValue, statusCssColourOf, statusNameOf } from './iot-texts'
 import { LiveBadge } from './LiveBadge'
@@ -42,6 +45,7 @@ export function IotDevicesPanel() {
   const [selectedId, setSelectedId] = useState<string | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
   const [shown, setShown] = useState<ShownTokens | null>(null)
+  const { canEdit } = useProjectPermissions(useSnapshot(buildingSession).project)
 
   const projectId = iot.projectId
   if (!projectId) return null
@@ -244,6 +248,13 @@ export function IotDevicesPanel() {
             </Button>
           </div>
           <DeviceChart deviceId={selected.id} />
+          {selected.poi_id !== '' && (
+            <Inspections
+              projectId={projectId}
+              subject={{ poiId: selected.poi_id }}
+              canEdit={canEdit}
+            />
+          )}
         </section>
       )}
 

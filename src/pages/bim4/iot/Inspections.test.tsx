@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Investigation } from '../../../api/investigations'
 import type { Alarm } from '../../../api/iot'
 import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
-import { AlarmInspections } from './AlarmInspections'
+import { Inspections } from './Inspections'
 import { investigationsStore } from './investigations-store'
 
 const alarm = { id: 'alarm-1', poi_id: 'poi-1', devicecode: 'S-1', code: 3 } as Alarm
@@ -75,16 +75,20 @@ function stubServer() {
 
 afterEach(() => {
   vi.unstubAllGlobals()
+  investigationsStore.projectId = null
   investigationsStore.list = []
 })
 
-describe('AlarmInspections (issue 17 item 7)', () => {
+describe('Inspections (issue 17 item 7)', () => {
   it("lists the alarm's inspections with state, inspector, findings and photos; readers cannot change them", () => {
+    investigationsStore.projectId = 'project-1'
     investigationsStore.list = [
       record('r-1', 'alarm-1', 'Detector cleaned.'),
       record('r-2', 'alarm-2', 'Another alarm'),
     ]
-    renderWithI18n(<AlarmInspections projectId="project-1" alarm={alarm} canEdit={false} />)
+    renderWithI18n(
+      <Inspections projectId="project-1" subject={{ alarmId: alarm.id }} canEdit={false} />,
+    )
     const section = screen.getByRole('region', { name: 'Inspections' })
     expect(within(section).getByText('Inspections (1)')).toBeTruthy()
     expect(within(section).getByText('In progress')).toBeTruthy()
@@ -100,7 +104,9 @@ describe('AlarmInspections (issue 17 item 7)', () => {
 
   it('records an inspection with findings, a state and a photo uploaded for the project', async () => {
     const calls = stubServer()
-    renderWithI18n(<AlarmInspections projectId="project-1" alarm={alarm} canEdit />)
+    // the project's records are loaded (none yet)
+    investigationsStore.projectId = 'project-1'
+    renderWithI18n(<Inspections projectId="project-1" subject={{ alarmId: alarm.id }} canEdit />)
     await userEvent.click(screen.getByRole('button', { name: 'Add inspection' }))
     // nobody is signed in here, so the inspector is typed (it defaults to the user's name)
     await userEvent.type(screen.getByLabelText(/Inspector/), 'Lee Seo-yeon')
@@ -129,5 +135,29 @@ describe('AlarmInspections (issue 17 item 7)', () => {
     expect(await screen.findByText('Inspections (1)')).toBeTruthy()
     expect(screen.getByText('Resolved')).toBeTruthy()
     expect(screen.queryByTestId('inspection-form')).toBeNull()
+  })
+
+  it("lists a POI's inspections, with or without an alarm, and records a new one against the POI", async () => {
+    const calls = stubServer()
+    investigationsStore.projectId = 'project-1'
+    investigationsStore.list = [
+      record('r-1', 'alarm-1', 'Detector cleaned.'),
+      { ...record('r-2', '', 'Door closer loose.'), poi_id: 'poi-2' },
+    ]
+    renderWithI18n(<Inspections projectId="project-1" subject={{ poiId: 'poi-1' }} canEdit />)
+    expect(screen.getByText('Inspections (1)')).toBeTruthy()
+    expect(screen.getByText('Detector cleaned.')).toBeTruthy()
+    expect(screen.queryByText('Door closer loose.')).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'Add inspection' }))
+    await userEvent.type(screen.getByLabelText(/Inspector/), 'Lee Seo-yeon')
+    await userEvent.click(screen.getByRole('button', { name: 'Record inspection' }))
+    await waitFor(() => expect(calls).toHaveLength(1))
+    expect(calls[0]?.path).toBe('/web/investigation/add')
+    expect(calls[0]?.body).toMatchObject({
+      poi_id: 'poi-1',
+      inspector: 'Lee Seo-yeon',
+      state: 'open',
+    })
+    expect(calls[0]?.body).not.toHaveProperty('alarm_id')
   })
 })

@@ -1,34 +1,50 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
-import type { Alarm } from '../../../api/iot'
 import type { Investigation } from '../../../api/investigations'
 import * as investigationsApi from '../../../api/investigations'
 import { showErrorToast } from '../../../components/feedback/error-text'
 import { session } from '../../../state/session'
 import { Button, confirmDelete, toast } from '../../../ui'
 import { InspectionForm, inspectionStateNames } from './InspectionForm'
-import { dropInvestigation, investigationsStore, upsertInvestigation } from './investigations-store'
+import {
+  dropInvestigation,
+  investigationsStore,
+  loadInvestigations,
+  upsertInvestigation,
+} from './investigations-store'
 import { formatDateTime } from './iot-texts'
 
-/** Props of {@link AlarmInspections}. */
-export interface AlarmInspectionsProps {
+/** What the records are of: an alarm, or a POI (its records with or without an alarm). */
+export type InspectionSubject = { alarmId: string } | { poiId: string }
+
+/** Props of {@link Inspections}. */
+export interface InspectionsProps {
   projectId: string
-  alarm: Alarm
+  subject: InspectionSubject
   canEdit: boolean
 }
 
 /**
- * The inspection records of one alarm, listed under it in the alarm list (issue 17 item 7):
- * who inspected and when, the state, the findings and the photos; editors add, change and
- * delete records.
+ * The inspection records of an alarm (listed under it in the alarm list) or of a POI (under its
+ * device), issue 17 item 7: who inspected and when, the state, the findings and the photos;
+ * editors add records against the alarm or the POI, change and delete them.
  */
-export function AlarmInspections({ projectId, alarm, canEdit }: AlarmInspectionsProps) {
+export function Inspections({ projectId, subject, canEdit }: InspectionsProps) {
   const { t, i18n } = useLingui()
   const { list } = useSnapshot(investigationsStore)
   const { userData } = useSnapshot(session)
   const [editing, setEditing] = useState<Investigation | 'new' | null>(null)
-  const records = list.filter((record) => record.alarm_id === alarm.id) as Investigation[]
+  const records = list.filter((record) =>
+    'alarmId' in subject ? record.alarm_id === subject.alarmId : record.poi_id === subject.poiId,
+  ) as Investigation[]
+
+  // the alarm list loads the project's records; a POI's device panel may be opened first
+  useEffect(() => {
+    if (investigationsStore.projectId !== projectId) {
+      loadInvestigations(projectId).catch(showErrorToast)
+    }
+  }, [projectId])
 
   async function remove(record: Investigation) {
     if (!(await confirmDelete({ itemName: record.inspector }))) return
@@ -44,7 +60,7 @@ export function AlarmInspections({ projectId, alarm, canEdit }: AlarmInspections
   const form = (record?: Investigation) => (
     <InspectionForm
       projectId={projectId}
-      alarmId={alarm.id}
+      subject={subject}
       {...(record ? { record } : {})}
       defaultInspector={userData?.nickname || userData?.name || ''}
       onSaved={(saved) => {
@@ -56,7 +72,7 @@ export function AlarmInspections({ projectId, alarm, canEdit }: AlarmInspections
   )
 
   return (
-    <section className="ts-inspections" aria-label={t`Inspections`} data-testid="alarm-inspections">
+    <section className="ts-inspections" aria-label={t`Inspections`} data-testid="inspections">
       <h4 className="ts-inspections__title">
         <Trans>Inspections ({records.length})</Trans>
       </h4>
