@@ -64,6 +64,9 @@ export default defineConfig({
             '@lingui/core',
             '@lingui/react',
             'valtio',
+            // found at run time otherwise: Vite then re-optimizes and reloads the page mid-run,
+            // failing whatever test had a worker loading (CI saw a 'worker failed' that way)
+            'valtio/utils',
             'comlink',
             'fflate',
             'maplibre-gl',
