@@ -48,17 +48,17 @@ export function createBuildingLifecycle(context: BuildingContext): BuildingLifec
       async onDelete(transaction, projectId) {
         const sha256s = await createBuildingRepository(transaction).deleteProjectRows(projectId)
         if (sha256s.length === 0) return
-        // The hook runs inside the delete's transaction and the bytes may go only after it
-        // commits. The check re-reads the rows: on SQLite it waits for the transaction's
-        // connection; if the delete rolled back, the rows are there and the bytes stay.
-        pendingReleases = pendingReleases.then(
-          () =>
-            new Promise<void>((resolve) => {
-              setTimeout(() => {
-                context.releaseUnused(sha256s).then(resolve, resolve)
-              }, 20).unref()
-            }),
-        )
+        // The bytes may go only once the delete has committed: a check made earlier (on
+        // PostgreSQL, from another connection) still sees the rows and keeps the bytes for good.
+        // The check re-reads the rows, so bytes another project shares stay.
+        return () => {
+          pendingReleases = pendingReleases.then(() =>
+            context.releaseUnused(sha256s).then(
+              () => undefined,
+              () => undefined,
+            ),
+          )
+        }
       },
     },
   }

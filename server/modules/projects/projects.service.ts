@@ -54,7 +54,12 @@ export function projectFileHolder(projectId: string): string {
  */
 export interface ProjectLifecycleHook {
   onCopy?(database: Database, fromProjectId: string, toProjectId: string): Promise<void>
-  onDelete?(database: Database, projectId: string): Promise<void>
+  /**
+   * Deletes the area's rows inside the project's delete transaction; may answer work to run once
+   * that transaction has committed (freeing bytes no row refers to any more), which never runs
+   * when the delete rolls back.
+   */
+  onDelete?(database: Database, projectId: string): Promise<void | (() => void)>
 }
 
 export type { ProjectCaller }
@@ -299,13 +304,17 @@ export function createProjectsService(dependencies: {
     async delete(user, projectId) {
       await loadOwned(user, projectId)
       let released: string[] = []
+      const afterCommit: (() => void)[] = []
       await db.transaction().execute(async (transaction) => {
         const repository = repositoryOf(transaction)
         // the lock orders this delete against uploads made for the project (uploads.service.ts)
         if (!(await repository.lockForChange(projectId))) {
           throw new AppError('notFound', 'project.notFound')
         }
-        for (const hook of hooks) await hook.onDelete?.(transaction, projectId)
+        for (const hook of hooks) {
+          const after = await hook.onDelete?.(transaction, projectId)
+          if (after) afterCommit.push(after)
+        }
         const files = createUploadsRepository(transaction)
         const referenced = await files.removeReferencesOfHolder(projectFileHolder(projectId))
         const madeForProject = await files.idsMadeForProject(projectId)
@@ -313,6 +322,7 @@ export function createProjectsService(dependencies: {
         released = [...new Set([...referenced, ...madeForProject])]
         await files.clearProject(madeForProject)
       })
+      for (const run of afterCommit) run()
       await uploads.release(released)
     },
 
