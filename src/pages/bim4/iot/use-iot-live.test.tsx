@@ -51,7 +51,7 @@ afterEach(() => {
 })
 
 describe('useIotLive: device statuses in the scene (issue 17)', () => {
-  it('hands the city scene every status, then each change, and only announces alarms', () => {
+  it('hands the city scene every status, then the changes, and only announces alarms', async () => {
     iotStore.devices = [{ ...device }]
     const { run, engine } = fakeEngine()
     renderWithI18n(<LiveScene engine={engine} scene="city" />)
@@ -59,7 +59,8 @@ describe('useIotLive: device statuses in the scene (issue 17)', () => {
       statuses: [{ poiId: 'poi-1', code: 2 }],
       replace: true,
     })
-    act(() =>
+    // two events of one network read reach the scene as one command
+    await act(async () => {
       applyLiveEvent({
         type: 'status',
         device_id: 'd1',
@@ -67,10 +68,21 @@ describe('useIotLive: device statuses in the scene (issue 17)', () => {
         devicecode: 'GATE-1',
         status: 3,
         at: '2026-11-27T07:00:00.000Z',
-      }),
-    )
+      })
+      applyLiveEvent({
+        type: 'status',
+        device_id: 'd2',
+        poi_id: 'poi-2',
+        devicecode: 'GATE-2',
+        status: 11,
+        at: '2026-11-27T07:00:00.000Z',
+      })
+    })
     expect(run).toHaveBeenLastCalledWith('city.setPoiStatuses', {
-      statuses: [{ poiId: 'poi-1', code: 3 }],
+      statuses: [
+        { poiId: 'poi-1', code: 3 },
+        { poiId: 'poi-2', code: 11 },
+      ],
       replace: false,
     })
     act(() => applyLiveEvent({ type: 'alarm', alarm: fireAlarm }))

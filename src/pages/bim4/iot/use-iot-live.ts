@@ -67,8 +67,22 @@ export function useIotLive(
       void sent.catch(() => undefined)
     }
     send(poiStatusEntries(), true)
+    // the stream hands over one status per event, and one network read holds many: they go to
+    // the scene as one command per read (a microtask later), not one redraw per device
+    let pending: ReturnType<typeof poiStatusEntries> = []
+    const flush = () => {
+      const statuses = pending
+      pending = []
+      if (statuses.length > 0) send(statuses, false)
+    }
     const stopStatuses = onPoiStatuses((statuses, replace) => {
-      send(statuses, replace)
+      if (replace) {
+        pending = []
+        send(statuses, true)
+      } else {
+        if (pending.length === 0) queueMicrotask(flush)
+        pending.push(...statuses)
+      }
       if (replace || scene !== 'building') return
       for (const entry of statuses) if (entry.code === 0) fireLinkage(entry.poiId, 0)
     })
@@ -88,6 +102,7 @@ export function useIotLive(
     return () => {
       stopStatuses()
       stopAlarms()
+      pending = []
     }
   }, [engine, isSceneOpen, scene, t, i18n])
 }
