@@ -5,7 +5,12 @@
  * gaps while loading; then pick latency through the worker (incl. round trip) and raycast
  * throughput in the worker vs three-mesh-bvh on the main thread.
  * Standalone: `npx tsx bench/sbm/sbm-browser-bench.ts`; writes bench/results/sbm-browser.json.
+ * With `BENCH_SBM_SECOND_PROCESS=1` a second process keeps one core busy for the whole page run
+ * (issue 23: pick p99 with the machine loaded by a second process) and the report is
+ * sbm-browser-loaded.json; that process is this bench's own child, so the quiet check does not
+ * count it as noise.
  */
+import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { buildBenchPage, openBenchPage } from '../lib/bench-page'
 import { measureThreadCpu, traceCategories } from '../lib/chromium-trace'
@@ -28,6 +33,13 @@ export const sbmBrowserGoals = {
   longestMainThreadTaskMsAtMost: 50,
   pickP99MsAtMost: 4,
   workerRaycastThroughputVsMainAtLeast: 0.9,
+}
+
+/** Issue 23's bar: load → pickable, and pick p99 quiet and with a second process busy. */
+export const sbmBrowserIssue23Goals = {
+  loadToPickableVsAnchorAtMost: 0.2,
+  pickP99QuietMsAtMost: 2,
+  pickP99LoadedMsAtMost: 4,
 }
 
 /** Options of {@link runSbmBrowserBench}. */
@@ -126,6 +138,11 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
     '/building.sbm': prepared.sbmPath,
   })
   const browser = await launchBenchBrowser()
+  const isLoaded = process.env.BENCH_SBM_SECOND_PROCESS === '1'
+  // a busy loop in its own process: one of the two cores taken for the whole run
+  const secondProcess = isLoaded
+    ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })
+    : null
   try {
     const quiet = new QuietRounds()
     const page = await openBenchPage(
@@ -254,15 +271,28 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
         heartbeatGapMedianMet:
           ours.longestHeartbeatGap.median <= sbmBrowserGoals.longestMainThreadTaskMsAtMost,
         pickP99Met: pickP99Ms <= sbmBrowserGoals.pickP99MsAtMost,
+        issue23: {
+          ...sbmBrowserIssue23Goals,
+          secondProcessBusy: isLoaded,
+          loadToPickableMet:
+            ratios.loadToPickable.value <= sbmBrowserIssue23Goals.loadToPickableVsAnchorAtMost,
+          pickP99Met:
+            pickP99Ms <=
+            (isLoaded
+              ? sbmBrowserIssue23Goals.pickP99LoadedMsAtMost
+              : sbmBrowserIssue23Goals.pickP99QuietMsAtMost),
+        },
         workerRaycastThroughputMet:
           ratios.workerRaycastThroughput.value >=
           sbmBrowserGoals.workerRaycastThroughputVsMainAtLeast,
       },
       durationMs: Math.round(performance.now() - startedAtMs),
     }
-    log(`sbm: wrote ${writeBenchResult('sbm-browser', report, quiet)}`)
+    const name = isLoaded ? 'sbm-browser-loaded' : 'sbm-browser'
+    log(`sbm: wrote ${writeBenchResult(name, report, quiet)}`)
     return report
   } finally {
+    secondProcess?.kill()
     await browser.close()
     await server.close()
   }
