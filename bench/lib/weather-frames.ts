@@ -59,7 +59,7 @@ export async function runWeatherFramesBench(
       (page) => exposeQuietRounds(page, quiet),
     )
     const config: WeatherFramesConfig = {
-      rounds: options.rounds ?? 2,
+      rounds: options.rounds ?? (Number(process.env.BENCH_ROUNDS) || 2),
       warmupRounds: 1,
       // SwiftShader draws 1080p at a few frames a second on a shared machine: few, long frames
       framesPerRound: 6,
