@@ -33,17 +33,16 @@ export const projectCaseTexts = {
 } satisfies Record<string, ProjectCaseTexts>
 
 /**
- * The catalogue ids of a case's texts that still read as seeded (English): each field's id is
- * sent only while the case keeps that field's seeded text, so a renamed case shows its name as
- * typed and still reads its untouched address in the user's language.
+ * The catalogue ids of a project's texts that still read as a seeded case's (English): each
+ * field's id is sent only while the project keeps that field's seeded text, so a renamed case
+ * shows its name as typed and still reads its untouched address in the user's language — and so
+ * does a copy of a case, whose description and address are the case's until its owner edits them.
  */
 export function projectCaseTextKeys(record: {
-  is_case: number
   name: string
   description: string
   detailedaddress: string
 }): { name_key?: MessageId; description_key?: MessageId; detailedaddress_key?: MessageId } {
-  if (record.is_case !== 1) return {}
   const keyOf = (field: 'name' | 'description' | 'detailedaddress') =>
     Object.values(projectCaseTexts).find((texts) => texts[field] === record[field])?.textKeys[field]
   const [name, description, address] = [

@@ -458,9 +458,14 @@ describe('projects API', () => {
       detailedaddress_key: 'case.dragon.address',
     })
     expect(building).toMatchObject({ name_key: 'case.house.name' })
-    // a copy is the editor's own project: its name is what it is called now
+    // a copy is the editor's own project: its name is what it is called now, while its
+    // description and address are still the case's, read in the user's language
     const copy = (await call<Project>('copyProject', editor, { id: building!.id })).envelope.datum
     expect(copy).not.toHaveProperty('name_key')
+    expect(copy).toMatchObject({
+      description_key: 'case.house.description',
+      detailedaddress_key: 'case.house.address',
+    })
     // an admin renames the case but keeps its address: only the address still has an id
     await call('updateProject', admin, { id: city!.id, name: 'Our dragon' })
     const renamed = (await call<Project>('findProject', guest, { id: city!.id })).envelope.datum

@@ -2,6 +2,7 @@ import { Trans } from '@lingui/react/macro'
 import { copyNameOf } from '../../../contract/project'
 import { copyProject, type Project } from '../../api/project'
 import { isLanguage } from '../../i18n/languages'
+import { projectTexts } from '../../i18n/library-names'
 import { confirm } from '../../ui'
 
 /**
@@ -15,8 +16,9 @@ export async function copyProjectWithConfirmation(
   locale: string,
   copy: typeof copyProject = copyProject,
 ): Promise<Project | null> {
-  const copyName = copyNameOf(project.name, isLanguage(locale) ? locale : 'ko')
-  const projectName = project.name
+  // a seeded case is named in the user's language, and so is its copy
+  const projectName = projectTexts(project).name
+  const copyName = copyNameOf(projectName, isLanguage(locale) ? locale : 'ko')
   const isConfirmed = await confirm({
     type: 'info',
     title: <Trans>Copy project</Trans>,
