@@ -148,7 +148,10 @@ export function TourTab({ projectId }: { projectId: string }) {
           </Button>
         </form>
       )}
-      <fieldset className="ts-draw__types" aria-label={t`Transition`}>
+      <fieldset className="ts-draw__types">
+        {/* seen: three bare "2 s / 4 s / 8 s" buttons beside the stay field did not say what
+            they set */}
+        <legend className="ts-field__label ts-draw__legend">{t`Transition`}</legend>
         {transitionChoices.map((seconds) => (
           <Button
             key={seconds}
