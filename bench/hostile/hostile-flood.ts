@@ -20,23 +20,26 @@ interface FloodOrder {
   maxSeconds: number
   addresses: string[]
   requestsPerAddress: number
+  /** Connections sending at once, each request as soon as its previous one is answered (1). */
+  connections?: number
 }
 
 process.on('message', async (order: FloodOrder) => {
   if (order.type !== 'flood') return
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const statusCounts: Record<string, number> = {}
   const counts = { connections: 0 }
   const startedAtMs = performance.now()
   const cpuBefore = process.cpuUsage()
   const runQueueBefore = readRunQueue()
   let sent = 0
-  try {
-    for (; sent < order.count; sent++) {
-      if (performance.now() - startedAtMs > order.maxSeconds * 1000) break
-      const request = hostileRequests[sent % hostileRequests.length]!
+  const agents: Agent[] = []
+  /** One connection's loop: the next request as soon as its previous one is answered. */
+  const sendInTurn = async (agent: Agent) => {
+    while (sent < order.count && performance.now() - startedAtMs <= order.maxSeconds * 1000) {
+      const index = sent++
+      const request = hostileRequests[index % hostileRequests.length]!
       const address =
-        order.addresses[Math.floor(sent / order.requestsPerAddress) % order.addresses.length]!
+        order.addresses[Math.floor(index / order.requestsPerAddress) % order.addresses.length]!
       const status = await send(order.port, agent, request, address, counts)
       const key = `${request.name} ${status}`
       statusCounts[key] = (statusCounts[key] ?? 0) + 1
@@ -44,6 +47,12 @@ process.on('message', async (order: FloodOrder) => {
         throw new Error(`${request.name} answered ${status}`)
       }
     }
+  }
+  try {
+    for (let i = 0; i < (order.connections ?? 1); i++) {
+      agents.push(new Agent({ keepAlive: true, maxSockets: 1 }))
+    }
+    await Promise.all(agents.map(sendInTurn))
     const cpu = process.cpuUsage(cpuBefore)
     process.send?.({
       type: 'done',
@@ -57,7 +66,7 @@ process.on('message', async (order: FloodOrder) => {
   } catch (error) {
     process.send?.({ type: 'failed', message: (error as Error).message })
   } finally {
-    agent.destroy()
+    for (const agent of agents) agent.destroy()
   }
 })
 process.send?.({ type: 'ready' })

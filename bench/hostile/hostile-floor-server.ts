@@ -17,7 +17,8 @@ const healthBody = Buffer.from(
 const refusalBody = Buffer.from(
   JSON.stringify({
     code: '1029',
-    message: 'Too many of the requests from your address were refused. Please wait 1 s and try again.',
+    message:
+      'Too many of the requests from your address were refused. Please wait 1 s and try again.',
     messageId: 'request.tooManyRefused',
     params: { seconds: 1 },
     datum: { retryAfterSeconds: 1 },

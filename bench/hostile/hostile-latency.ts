@@ -17,6 +17,8 @@ const health: HostileRequest = { name: 'health', method: 'GET', path: '/web/heal
 const healthAddress = '127.0.0.1'
 /** Pause between two health requests of the measuring client. */
 export const healthGapMs = 5
+/** Connections the flooding client sends over at once (`HOSTILE_FLOOD_CONNECTIONS`, default 1). */
+export const floodConnections = Number(process.env.HOSTILE_FLOOD_CONNECTIONS) || 1
 
 /** Health latencies until `isDone()` (and at least `minimum` samples). */
 export async function measureHealth(
@@ -38,7 +40,11 @@ export async function measureHealth(
 }
 
 /** Asks a server process something over IPC and waits for its answer of `answerType`. */
-export function ask<Answer>(server: ChildProcess, type: string, answerType: string): Promise<Answer> {
+export function ask<Answer>(
+  server: ChildProcess,
+  type: string,
+  answerType: string,
+): Promise<Answer> {
   return new Promise((resolve) => {
     const onMessage = (message: { type: string }) => {
       if (message.type !== answerType) return
@@ -94,6 +100,7 @@ export async function flood(
       maxSeconds,
       addresses: fromAddresses,
       requestsPerAddress,
+      connections: floodConnections,
     })
     return await done
   } finally {

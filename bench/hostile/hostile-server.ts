@@ -16,6 +16,7 @@ const testApp = await createTestApp({
   env: {
     REFUSED_REQUESTS_BURST: String(refusalBudget.burst),
     REFUSED_REQUESTS_PER_MINUTE: String(refusalBudget.perMinute),
+    REFUSED_REQUESTS_HOLD_MS: String(refusalBudget.holdMs),
   },
 })
 await testApp.app.listen({ host: '127.0.0.1', port: Number(process.env.HOSTILE_PORT) || 0 })

@@ -60,7 +60,9 @@ const round2 = (value: number) => Math.round(value * 100) / 100
 
 /** Nearest-rank percentile of sorted values. */
 const sortedPercentile = (sorted: number[], fraction: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!
+  sorted.length === 0
+    ? 0
+    : sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!
 
 /** Answers the bench's IPC messages for the process serving `server`. */
 export function answerBenchProbes(server: Server, onClose: () => Promise<void>): void {
