@@ -165,8 +165,6 @@ async function costPerKind(
     }
     await quiet.beforeRound(`kind ${request.name}`)
     const read = await costOf(`127.3.0.${index + 1}`)
-    // whatever refilled meanwhile (one token a second) is spent first
-    for (let i = 0; i < 5; i++) await send(port, agent, hostileRequests[0]!, outOfBudget)
     const unread = await costOf(outOfBudget)
     quiet.afterRound()
     perKind[request.name] = {
