@@ -14,6 +14,7 @@ import { openDatabase } from './plugins/db'
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors'
 import {
   createRefusalBudget,
+  createRefusalHolds,
   earlyRefusalServerFactory,
   registerRefusalBudget,
 } from './plugins/refusal-budget'
@@ -62,10 +63,14 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const refusalBudget = createRefusalBudget(config.refusalBudget, options.clock ?? systemClock)
+  const refusalHolds = createRefusalHolds(config.refusalBudget.holdMs ?? 0)
   const app = Fastify({
-    // Without a trusted proxy, a client out of its budget of refused requests is answered
-    // before Fastify builds anything for its request (a flood's requests are almost all such).
-    ...(config.trustProxy ? {} : { serverFactory: earlyRefusalServerFactory(refusalBudget) }),
+    // Without a trusted proxy, a client out of its budget of refused requests is held a while,
+    // then answered before Fastify builds anything for its request (a flood's requests are
+    // almost all such).
+    ...(config.trustProxy
+      ? {}
+      : { serverFactory: earlyRefusalServerFactory(refusalBudget, refusalHolds) }),
     logger: {
       level: config.logLevel,
       ...(options.logStream === undefined ? {} : { stream: options.logStream }),
@@ -101,6 +106,10 @@ export async function buildApp(
     clientErrorHandler: answerClientError,
   })
 
+  // Held requests are answered at once: closing waits for every request in flight.
+  app.addHook('preClose', async () => {
+    refusalHolds.releaseAll()
+  })
   const database = openDatabase(config.database)
   app.addHook('onClose', async () => {
     await database.close()

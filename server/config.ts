@@ -40,6 +40,12 @@ export interface RefusalBudgetSettings {
   perMinute: number
   /** Most client addresses remembered; beyond it, full or oldest buckets are forgotten. */
   maxAddresses?: number
+  /**
+   * How long a request of a client out of budget is held unread before its 429 is sent (a
+   * flooding client waits that long per request instead of reconnecting at once); 0 answers at
+   * once.
+   */
+  holdMs?: number
 }
 
 /** The server's settings, read once at start-up from the environment (docs/configuration.md). */
@@ -175,6 +181,7 @@ const environmentSchema = z.object({
   TRUST_PROXY: booleanText('TRUST_PROXY').default(false),
   REFUSED_REQUESTS_BURST: integerText('REFUSED_REQUESTS_BURST', 0, 1_000_000).default(60),
   REFUSED_REQUESTS_PER_MINUTE: integerText('REFUSED_REQUESTS_PER_MINUTE', 1, 1_000_000).default(60),
+  REFUSED_REQUESTS_HOLD_MS: integerText('REFUSED_REQUESTS_HOLD_MS', 0, 60_000).default(1000),
   HSTS_MAX_AGE_SECONDS: integerText('HSTS_MAX_AGE_SECONDS', 0, 63_072_000).default(15_552_000),
   CSP_EXTRA_ORIGINS: z
     .string()
@@ -306,6 +313,7 @@ export function loadConfig(
     refusalBudget: {
       burst: values.REFUSED_REQUESTS_BURST,
       perMinute: values.REFUSED_REQUESTS_PER_MINUTE,
+      holdMs: values.REFUSED_REQUESTS_HOLD_MS,
     },
     hstsMaxAgeSeconds: values.HSTS_MAX_AGE_SECONDS,
     // online styles come through the map proxy: nothing to add to the CSP for them

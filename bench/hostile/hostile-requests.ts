@@ -84,12 +84,14 @@ export type Outcome = number | 'closed'
 /**
  * One request over a keep-alive agent, from `localAddress` (a loopback address of its own, so
  * the server tells the clients apart as it would real ones); resolves once the answer is read.
+ * `counts.connections` counts the new connections it opened.
  */
 export function send(
   port: number,
   agent: Agent,
   request: HostileRequest,
   localAddress = '127.0.0.1',
+  counts?: { connections: number },
 ): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
@@ -119,6 +121,11 @@ export function send(
     outgoing.on('error', (error: NodeJS.ErrnoException) =>
       error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve('closed') : reject(error),
     )
+    if (counts !== undefined) {
+      outgoing.once('socket', () => {
+        if (!outgoing.reusedSocket) counts.connections++
+      })
+    }
     outgoing.end(request.body)
   })
 }

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
 import { createManualClock } from '../testing/manual-clock'
 import { createTestApp, type TestApp } from '../testing/test-app'
-import { clientKeyOf, createRefusalBudget } from './refusal-budget'
+import {
+  clientKeyOf,
+  createRefusalBudget,
+  createRefusalHolds,
+  earlyRefusalServerFactory,
+} from './refusal-budget'
 
 describe('the budget of refused requests per client', () => {
   it('lets a client be refused `burst` times, then asks it to wait until a token is back', () => {
@@ -101,7 +106,7 @@ describe('a client that keeps sending refused requests (issue 13, class 1)', () 
   })
 
   it('is on in a default configuration', () => {
-    expect(loadConfig({}).refusalBudget).toEqual({ burst: 60, perMinute: 60 })
+    expect(loadConfig({}).refusalBudget).toEqual({ burst: 60, perMinute: 60, holdMs: 1000 })
   })
 
   it('answers a client over its budget 429 before reading, health and other clients unaffected', async () => {
@@ -183,7 +188,13 @@ describe('a flood of requests from a client out of its budget (issue 13, class 1
 
   beforeAll(async () => {
     testApp = await createTestApp({
-      env: { REFUSED_REQUESTS_BURST: '2', REFUSED_REQUESTS_PER_MINUTE: '6', LOG_LEVEL: 'info' },
+      // answered at once (no hold): 20 refusals in a row, each over a new connection
+      env: {
+        REFUSED_REQUESTS_BURST: '2',
+        REFUSED_REQUESTS_PER_MINUTE: '6',
+        REFUSED_REQUESTS_HOLD_MS: '0',
+        LOG_LEVEL: 'info',
+      },
       logStream: { write: (line) => logLines.push(line) },
     })
     await testApp.app.listen({ host: '127.0.0.1', port: 0 })
@@ -219,5 +230,88 @@ describe('a flood of requests from a client out of its budget (issue 13, class 1
     const health = await fetch(`http://127.0.0.1:${port}/web/health?probe=1`)
     expect(health.status).toBe(200)
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).not.toBe(429)
+  })
+})
+
+describe('a client flooding while out of its budget (issue 13, class 1: health under a flood)', () => {
+  /** A raw connection from `localAddress`: what it sent, what came back, whether it closed. */
+  const rawClient = (port: number, localAddress: string, text: string) => {
+    const state = { answer: '', isClosed: false }
+    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => socket.write(text))
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk) => {
+      state.answer += chunk
+    })
+    socket.on('close', () => {
+      state.isClosed = true
+    })
+    socket.on('error', () => undefined)
+    return { socket, state }
+  }
+  /** A request head promising a large body, and the first bytes of it. */
+  const bodyPromised =
+    'POST /web/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+    `Content-Length: 1000000\r\n\r\n{"name":"${'a'.repeat(1000)}`
+
+  it('holds its requests unread, a few at a time, then answers 429; others are answered meanwhile', async () => {
+    const budget = createRefusalBudget({ burst: 1, perMinute: 1 }, createManualClock())
+    budget.charge('127.0.0.1')
+    // Long enough that nothing is answered by the hold's end while the test looks.
+    const holds = createRefusalHolds(600_000)
+    const server = earlyRefusalServerFactory(budget, holds)(
+      (_request, response) => response.end('answered'),
+      {},
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    try {
+      const held = [1, 2, 3, 4].map(() => rawClient(port, '127.0.0.1', bodyPromised))
+      await expect.poll(() => holds.heldCount()).toBe(4)
+      // Beyond the few held per client: answered at once, and closed.
+      const fifth = rawClient(port, '127.0.0.1', bodyPromised)
+      await expect.poll(() => fifth.state.isClosed).toBe(true)
+      expect(fifth.state.answer).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/)
+      expect(fifth.state.answer.toLowerCase()).toContain('connection: close')
+      // Health from the same address and any call of another client are answered meanwhile.
+      const health = rawClient(port, '127.0.0.1', 'GET /web/health HTTP/1.1\r\nHost: x\r\n\r\n')
+      const other = rawClient(port, '127.0.0.2', bodyPromised.replace('1000000', '1008'))
+      await expect.poll(() => health.state.answer).toContain('answered')
+      await expect.poll(() => other.state.answer).toContain('answered')
+      expect(held.map(({ state }) => state.answer)).toEqual(['', '', '', ''])
+
+      // A client that gives up is not noticed before the hold ends (its socket is not read),
+      // and its answer then goes nowhere.
+      held[0]!.socket.destroy()
+      // The held ones are answered (as when the server closes), with the 429 envelope, and closed.
+      holds.releaseAll()
+      expect(holds.heldCount()).toBe(0)
+      for (const { state } of held.slice(1)) {
+        await expect.poll(() => state.isClosed).toBe(true)
+        const [head = '', body = ''] = state.answer.split('\r\n\r\n')
+        expect(head.split('\r\n')[0]).toBe('HTTP/1.1 429 Too Many Requests')
+        expect(JSON.parse(body)).toMatchObject({ code: '1029', params: { seconds: 60 } })
+      }
+      for (const client of [fifth, health, other]) client.socket.destroy()
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it('answers at once with holding off', async () => {
+    const budget = createRefusalBudget({ burst: 1, perMinute: 1 }, createManualClock())
+    budget.charge('127.0.0.1')
+    const holds = createRefusalHolds(0)
+    const server = earlyRefusalServerFactory(budget, holds)(
+      (_request, response) => response.end('answered'),
+      {},
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const client = rawClient(port, '127.0.0.1', bodyPromised)
+    await expect.poll(() => client.state.isClosed).toBe(true)
+    expect(client.state.answer).toMatch(/^HTTP\/1\.1 429 /)
+    expect(holds.heldCount()).toBe(0)
+    await new Promise((resolve) => server.close(resolve))
   })
 })

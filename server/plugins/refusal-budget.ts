@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { FastifyInstance, FastifyServerFactory } from 'fastify'
 import { errorCatalogue } from '../../contract/errors'
 import { systemRoutes } from '../../contract/system'
@@ -166,12 +167,79 @@ function overBudgetBody(waitSeconds: number): Buffer {
   return body
 }
 
+/** Most requests held at once from one client, and from all clients together. */
+const maxHeldPerClient = 4
+const maxHeldInAll = 256
+
+/**
+ * Requests of clients out of budget held unread for a while before their 429 is sent (see
+ * {@link answerOverBudget}). A flooding client waits for each answer before its next request,
+ * so holding them is what slows it down: answered at once, it would reconnect and send again in
+ * a tight loop, and the kernel's and both processes' work per request (a connection opened and
+ * closed, hundreds of kilobytes of body written and thrown away) would take the cores from
+ * every other client however little the server itself does. A held request costs a paused
+ * socket and a timer; a few per client and a few hundred in all are held, beyond which requests
+ * are answered at once as before.
+ */
+export interface RefusalHolds {
+  /**
+   * Holds a request of client `key` on `socket` (paused, so no more of its body is read) and
+   * calls `answer` after the hold; false, with nothing done, when the client or the server
+   * already holds as many as it may (or holding is off).
+   */
+  hold(key: string, socket: Socket, answer: () => void): boolean
+  /** Answers every held request now (the server is closing). */
+  releaseAll(): void
+  /** How many requests are held now. */
+  heldCount(): number
+}
+
+/** Holds of `holdMs` each (0: never hold, answer at once). */
+export function createRefusalHolds(holdMs: number): RefusalHolds {
+  const perClient = new Map<string, number>()
+  const releases = new Set<() => void>()
+  return {
+    hold(key, socket, answer) {
+      const heldOfClient = perClient.get(key) ?? 0
+      if (holdMs <= 0 || heldOfClient >= maxHeldPerClient || releases.size >= maxHeldInAll) {
+        return false
+      }
+      perClient.set(key, heldOfClient + 1)
+      let isOver = false
+      const end = (isAnswered: boolean) => {
+        if (isOver) return
+        isOver = true
+        clearTimeout(timer)
+        socket.off('close', onClose)
+        releases.delete(release)
+        const left = (perClient.get(key) ?? 1) - 1
+        if (left === 0) perClient.delete(key)
+        else perClient.set(key, left)
+        if (isAnswered) answer()
+      }
+      const release = () => end(true)
+      // The connection ended (an error, a timeout): nothing to answer, its place is free again.
+      const onClose = () => end(false)
+      const timer = setTimeout(release, holdMs)
+      socket.once('close', onClose)
+      releases.add(release)
+      socket.pause()
+      return true
+    },
+    releaseAll() {
+      for (const release of [...releases]) release()
+    },
+    heldCount: () => releases.size,
+  }
+}
+
 /**
  * Answers a request of a client out of budget straight on Node's request, before Fastify makes
  * anything of it (its request and reply objects, route, hooks, logger, an Error with its stack,
  * the envelope's serialization): the same 429 envelope the hook below gives, as bytes built
- * once. A flooding client's requests are almost all of this kind, so what one costs is what the
- * flood takes from everyone else's requests. True when it answered. `address` is the client's
+ * once, after holding it in `holds` when there is room (else at once). A flooding client's
+ * requests are almost all of this kind, so what one costs is what the flood takes from
+ * everyone else's requests. True when it answered or will answer. `address` is the client's
  * address as the app sees it (without a trusted proxy: the socket's peer).
  */
 export function answerOverBudget(
@@ -179,6 +247,7 @@ export function answerOverBudget(
   address: string | undefined,
   request: IncomingMessage,
   response: ServerResponse,
+  holds?: RefusalHolds,
 ): boolean {
   if (address === undefined) return false
   const waitSeconds = budget.waitSeconds(address)
@@ -188,31 +257,38 @@ export function answerOverBudget(
   const queryAt = url.indexOf('?')
   if ((queryAt < 0 ? url : url.slice(0, queryAt)) === systemRoutes.health.path) return false
   budget.countRefusal()
-  const body = overBudgetBody(waitSeconds)
-  const headers: Record<string, string | number> = {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': body.byteLength,
-    'retry-after': String(waitSeconds),
-    'cache-control': 'no-store',
+  const answer = () => {
+    const body = overBudgetBody(waitSeconds)
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': body.byteLength,
+      'retry-after': String(waitSeconds),
+      'cache-control': 'no-store',
+    }
+    // Reading and throwing away the body would cost what the budget saves.
+    if (hasBody(request)) headers.connection = 'close'
+    response.writeHead(errorCatalogue.rateLimited.httpStatus, headers)
+    response.end(body)
   }
-  // Reading and throwing away the body would cost what the budget saves.
-  if (hasBody(request)) headers.connection = 'close'
-  response.writeHead(errorCatalogue.rateLimited.httpStatus, headers)
-  response.end(body)
+  if (holds?.hold(clientKeyOf(address), request.socket, answer) !== true) answer()
   return true
 }
 
 /**
  * Fastify's `serverFactory` for an app without a trusted proxy (the client is the socket's
  * peer): the HTTP server Fastify would make (same timeouts), whose requests from clients out of
- * budget are answered by {@link answerOverBudget} before they reach Fastify. Behind a trusted
- * proxy the client's address comes from its headers, which only Fastify reads: the hook of
- * {@link registerRefusalBudget} answers then (as it does for `inject`).
+ * budget are held in `holds` and answered by {@link answerOverBudget} before they reach
+ * Fastify. Behind a trusted proxy the client's address comes from its headers, which only
+ * Fastify reads: the hook of {@link registerRefusalBudget} answers then (as it does for
+ * `inject`), at once.
  */
-export function earlyRefusalServerFactory(budget: RefusalBudget): FastifyServerFactory {
+export function earlyRefusalServerFactory(
+  budget: RefusalBudget,
+  holds: RefusalHolds,
+): FastifyServerFactory {
   return (handler, options) => {
     const server: Server = createServer(options.http ?? {}, (request, response) => {
-      if (!answerOverBudget(budget, request.socket.remoteAddress, request, response)) {
+      if (!answerOverBudget(budget, request.socket.remoteAddress, request, response, holds)) {
         handler(request, response)
       }
     })
