@@ -226,7 +226,7 @@ export function createTrackingService(dependencies: {
       if (input.category_id !== '') {
         // the caller's own location categories and the shared ones
         const node = (await categories.treeOf(user.id)).byId.get(input.category_id)
-        if (!node || node.kind !== 'location')
+        if (node?.kind !== 'location')
           throw new AppError('validation', 'tracking.categoryNotLocation')
         if (category === '') category = node.category_name
       }
