@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { recordIdSchema } from './common'
 import { alarmSchema } from './iot'
+import { fenceEventSchema, trackedObjectSchema } from './tracking'
 
 /**
- * The live stream of a project's devices (issue 17 item 5): one server-sent-events stream per
+ * The live stream of a project's devices (issue 17 item 5) and location POIs (issue 18): one server-sent-events stream per
  * open project, `GET /web/iot/live?projectid=…`, for signed-in users who may read the project
  * (the `Token` header, so the client reads it with `fetch`, not `EventSource`).
  *
@@ -57,7 +58,34 @@ export const liveAlarmDeletedEventSchema = z.object({
   id: z.string(),
 })
 
-/** Events were missed: reload the devices and alarms. */
+/**
+ * A location POI (positioned object, contract/tracking.ts) was added or reported a newer
+ * position: the object as it stands now, with the fences it is inside (issue 18).
+ */
+export const livePositionedEventSchema = z.object({
+  type: z.literal('positioned'),
+  object: trackedObjectSchema,
+})
+
+/** A location POI was deleted. */
+export const livePositionedDeletedEventSchema = z.object({
+  type: z.literal('positionedDeleted'),
+  id: z.string(),
+})
+
+/** A location POI entered or left an electronic fence. */
+export const liveFenceEventSchema = z.object({
+  type: z.literal('fenceEvent'),
+  event: fenceEventSchema,
+})
+
+/** The project's electronic fences changed: the ids of the areas that are fences now. */
+export const liveFencesEventSchema = z.object({
+  type: z.literal('fences'),
+  draw_ids: z.array(z.string()),
+})
+
+/** Events were missed: reload the devices and alarms (and positions, fences and fence events). */
 export const liveResetEventSchema = z.object({ type: z.literal('reset') })
 
 /** The server ends the stream (signed out, access lost, or the server stops): do not reconnect. */
@@ -72,6 +100,10 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   liveTelemetryEventSchema,
   liveAlarmEventSchema,
   liveAlarmDeletedEventSchema,
+  livePositionedEventSchema,
+  livePositionedDeletedEventSchema,
+  liveFenceEventSchema,
+  liveFencesEventSchema,
   liveResetEventSchema,
   liveClosedEventSchema,
 ])

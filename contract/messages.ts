@@ -274,6 +274,9 @@ export const serverMessages = {
   'tracking.unknownToken': 'Unknown device token.',
   'tracking.futureTimestamp':
     'The position is timed {seconds} s in the future; check the device clock.',
+  'tracking.categoryNotLocation':
+    'A location POI is filed under a category of the location tree; this one is not, or is not yours.',
+  'tracking.codingTaken': 'Another location POI of this project has the coding {coding}.',
   'tracking.badReport':
     'A position report is JSON with lng (−180…180), lat (−90…90), optional heading (0…360) and ts (epoch ms or ISO time).',
   // anchor points (issue 18, contract/location.ts)

@@ -38,6 +38,17 @@ export const lngLatSchema = z.object({
 export type LngLat = z.infer<typeof lngLatSchema>
 
 /**
+ * A project's location (`project_center`): the picked point, and once its anchors placed the
+ * building (issue 18, SPEC §5) the placement they solved — `heading`, degrees clockwise from
+ * north of the model's +y axis (0…360), and `scale`, model metres to earth metres.
+ */
+export const projectCenterSchema = lngLatSchema.extend({
+  heading: z.number().optional(),
+  scale: z.number().optional(),
+})
+export type ProjectCenter = z.infer<typeof projectCenterSchema>
+
+/**
  * A JSON value that may arrive as JSON or, from a form, as its JSON text (SPEC §3 says
  * `project_center` and `tile_coordinates` are JSON).
  */
@@ -60,6 +71,15 @@ function jsonOrText<Inner extends z.ZodType>(inner: Inner) {
 export const lngLatInputSchema = z.object({
   lng: formNumber(z.number().min(-180).max(180)),
   lat: formNumber(z.number().min(-90).max(90)),
+})
+
+/**
+ * `project_center` as an update takes it: the point, and optionally the placement the anchors
+ * solved (a heading; a scale a model could have, 1/1000 to 1000, 1 when left out).
+ */
+export const projectCenterInputSchema = lngLatInputSchema.extend({
+  heading: formNumber(z.number().min(0).max(360)).optional(),
+  scale: formNumber(z.number().min(0.001).max(1000)).optional(),
 })
 
 /**
@@ -112,7 +132,7 @@ export const projectSchema = z.object({
   tile_radius: z.number(),
   title_level: z.number(),
   tile_coordinates: tileCoordinatesSchema.nullable(),
-  project_center: lngLatSchema.nullable(),
+  project_center: projectCenterSchema.nullable(),
   shell_json_path: z.string().nullable(),
   owner_id: recordIdSchema,
   owner_name: z.string(),
@@ -184,7 +204,7 @@ export const updateProjectBodySchema = z.object({
   detailedaddress: addressField.optional(),
   description: descriptionField.optional(),
   prewiewpath_uuid: uuidField.optional(),
-  project_center: jsonOrText(lngLatInputSchema).optional(),
+  project_center: jsonOrText(projectCenterInputSchema).optional(),
   area_id: editableFields.area_id,
   use_shadow_editor_render: editableFields.use_shadow_editor_render,
   gis_width: editableFields.gis_width,

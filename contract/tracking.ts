@@ -7,7 +7,13 @@ import { webRoute } from './route'
  * "Positioned object"; issue 18). A fence is a saved area (circle or polygon) marked as a fence;
  * positioned objects report their positions over HTTP with a device token
  * (`POST /api/v1/{token}/position`, the ingest style of telemetry); each report that crosses a
- * fence's edge records an enter or leave event, listed here and shown live by polling.
+ * fence's edge records an enter or leave event, listed here and pushed to open editors on the
+ * project's live stream (contract/iot-live.ts).
+ *
+ * A positioned object is a **location POI** (SPEC §7 `creatLocationPoi`, `selLocationPoi`,
+ * `delLocationPoi`; the spec's "location" is positioning): its model category is a node of the
+ * location category tree (`findlocationsystempoicategory`, id '0'), its coding the device's own
+ * code, unique in its project.
  */
 
 /** Most positions a track answer holds (the newest ones of the asked time range). */
@@ -29,8 +35,10 @@ export const trackedObjectSchema = z.object({
   id: recordIdSchema,
   project_id: recordIdSchema,
   name: z.string(),
-  /** SPEC §3 "model category": what it is (person, vehicle, …). */
+  /** SPEC §3 "model category": what it is (person, vehicle, …), as text. */
   category: z.string(),
+  /** The location category it is filed under ('' for none). */
+  category_id: z.string(),
   /** SPEC §3 "coding". */
   coding: z.string(),
   last_position: z
@@ -92,6 +100,27 @@ const projectScopeSchema = z.object({
   project_token: z.string().max(100).optional(),
 })
 
+/** A location POI's coding: the device's own code (unique in its project when not empty). */
+const codingSchema = z.string().trim().max(100)
+
+/** `creatLocationPoi`: a new positioned object. */
+export const creatLocationPoiBodySchema = z.object({
+  project_id: recordIdSchema,
+  name: z.string().trim().min(1).max(100),
+  /** Free text; the location category's name when left empty and a category is chosen. */
+  category: z.string().trim().max(100).default(''),
+  /** A node of the location category tree the caller sees ('' or absent: none). */
+  category_id: z.string().trim().max(64).default(''),
+  coding: codingSchema.default(''),
+})
+export type CreatLocationPoiBody = z.input<typeof creatLocationPoiBodySchema>
+
+/** `selLocationPoi`: a project's location POIs, optionally of one category (and below) or coding. */
+export const selLocationPoiBodySchema = projectScopeSchema.extend({
+  category_id: z.string().trim().min(1).max(64).optional(),
+  coding: codingSchema.optional(),
+})
+
 /** The routes of this file (listed in contract/routes.ts). */
 export const trackingRoutes = {
   fenceSet: webRoute({
@@ -120,34 +149,29 @@ export const trackingRoutes = {
     }),
     datum: z.array(fenceEventSchema),
   }),
-  trackedAdd: webRoute({
+  creatLocationPoi: webRoute({
     method: 'POST',
-    path: '/web/tracked/add',
+    path: '/web/poi/creatLocationPoi',
     auth: 'editor',
     summary:
-      'Add a positioned object; the answer holds its device token (shown once) for position reports',
-    body: z.object({
-      project_id: recordIdSchema,
-      name: z.string().trim().min(1).max(100),
-      category: z.string().trim().max(100).default(''),
-      coding: z.string().trim().max(100).default(''),
-    }),
+      'Add a location POI (a positioned object); the answer holds its device token (shown once) for position reports',
+    body: creatLocationPoiBodySchema,
     datum: z.object({ object: trackedObjectSchema, token: z.string() }),
   }),
-  trackedDel: webRoute({
+  delLocationPoi: webRoute({
     method: 'POST',
-    path: '/web/tracked/del',
+    path: '/web/poi/delLocationPoi',
     auth: 'editor',
-    summary: 'Delete a positioned object with its track and events',
+    summary: 'Delete a location POI with its track and events',
     body: z.object({ id: recordIdSchema }),
     datum: nullDatumSchema,
   }),
-  trackedFindAll: webRoute({
+  selLocationPoi: webRoute({
     method: 'POST',
-    path: '/web/tracked/findall',
+    path: '/web/poi/selLocationPoi',
     auth: 'public',
-    summary: "A project's positioned objects with their last positions",
-    body: projectScopeSchema,
+    summary: "A project's location POIs with their last positions (of a category, or a coding)",
+    body: selLocationPoiBodySchema,
     datum: z.array(trackedObjectSchema),
   }),
   trackedTrack: webRoute({

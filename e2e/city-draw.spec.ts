@@ -15,7 +15,8 @@ import { decodePng } from './support/png-pixels'
  * polygon on the map by clicking, read its area, name and save it, see it on the map, turn it in
  * the geometry control bar and update it, reload and find it listed and drawn. Then make it an
  * electronic fence, add a positioned walker whose reports cross it (enter and leave events, the
- * red ring while inside), and place a tileset by three anchor points with their residuals.
+ * red ring while inside), and place a tileset by three anchor points with their residuals;
+ * reload and find the anchors, the placed tileset, the walker, the fence and its events again.
  */
 
 const projectName = '구역 도시'
@@ -54,7 +55,7 @@ function toScreen(page: Page, lng: number, lat: number) {
   })
 }
 
-test('a new user draws a polygon, reloads and finds it, makes it a fence a walker crosses, and places a tileset by three anchors', async ({
+test('a new user draws a polygon, reloads and finds it, makes it a fence a walker crosses, places a tileset by three anchors, and finds it all after a reload', async ({
   page,
   request,
 }) => {
@@ -267,4 +268,30 @@ test('a new user draws a polygon, reloads and finds it, makes it a fence a walke
   await expect
     .poll(() => tilesetShareAtCentre(page), { timeout: 60_000, message: 'placed tileset drawn' })
     .toBeGreaterThan(0.002)
+
+  // Reload: all of it is still there — the anchors and the tileset where they placed it, the
+  // walker with its last position, the fence and both crossings.
+  await page.reload()
+  await enableTestApi(page)
+  const anchorsAgain = page.getByTestId('city-anchor-tab')
+  await expect(anchorsAgain.getByTestId('anchor-item')).toHaveCount(3, { timeout: 60_000 })
+  await expect(anchorsAgain.getByTestId('anchor-residual')).toHaveCount(3)
+  await expect
+    .poll(async () => (await citySnapshot(page)).tilesets[0]?.placementInForce?.lng ?? 0, {
+      timeout: 60_000,
+    })
+    .toBeCloseTo(square.lng + 1_500 / metresPerDegree.lng, 3)
+  await page.getByRole('tab', { name: 'GPS 위치' }).click()
+  const walkerAgain = page.getByTestId('tracked-item').filter({ hasText: '보행자' })
+  await expect(walkerAgain).toBeVisible({ timeout: 30_000 })
+  await expect(walkerAgain).toContainText('마지막 위치')
+  await page.getByRole('tab', { name: '전자 펜스' }).click()
+  await expect(page.getByRole('button', { name: '펜스: 북쪽 광장' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
+  await expect(events.filter({ hasText: '보행자이(가) 북쪽 광장에 들어감' })).toBeVisible({
+    timeout: 30_000,
+  })
+  await expect(events.filter({ hasText: '보행자이(가) 북쪽 광장에서 나감' })).toBeVisible()
 })

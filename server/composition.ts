@@ -39,6 +39,7 @@ import { createViewTourService } from './modules/draw/view-tour.service'
 import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
 import { createInvestigationsService } from './modules/iot/investigations.service'
 import { composeIot } from './modules/iot/iot'
+import { createLiveHub, type LiveHub } from './modules/iot/live-hub'
 import { createCamerasService } from './modules/video/cameras.service'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createModelDetailsService } from './modules/model-config/model-details'
@@ -77,7 +78,10 @@ import { packageDirectories } from './modules/orders/offline-package-contents'
 import { seedTemplateModels } from './modules/template-files/seed-template-models'
 import { createTemplateModelsService } from './modules/template-files/template-models.service'
 import { createTilesetsService } from './modules/tilesets/tilesets.service'
-import { createCategoriesService } from './modules/templates/categories.service'
+import {
+  type CategoriesService,
+  createCategoriesService,
+} from './modules/templates/categories.service'
 import { createTemplatePartsService } from './modules/templates/template-parts.service'
 import { createTemplatePoisService } from './modules/templates/template-pois.service'
 import { seedTemplateLibrary } from './modules/templates/template-seed'
@@ -173,7 +177,10 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   })
   const building = composeBuildingArea(parts, access, jobs)
   const templateFiles = composeTemplateFileArea(parts, building.conversions, jobs)
-  const city = composeCityArea(app, parts, access, signer)
+  // the live stream's fan-out carries the devices' events (IoT) and the location POIs' (city)
+  const live = createLiveHub(() => clock.nowMs())
+  const categories = createCategoriesService({ database, clock })
+  const city = composeCityArea(app, parts, access, signer, { categories, live })
   lifecycleHooks.push(
     gml.lifecycleHook,
     building.building.lifecycleHook,
@@ -188,7 +195,6 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     city.tracking.lifecycleHook,
     city.viewTour.lifecycleHook,
   )
-  const categories = createCategoriesService({ database, clock })
   const templates: TemplateServices = {
     categories,
     templates: createTemplatesService({
@@ -221,6 +227,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     clock,
     access,
     settings: config.iot,
+    live,
     mqtt: { settings: config.mqtt, defaultHost: config.host, dataDir: config.dataDir },
   })
   lifecycleHooks.push(iot.devices.lifecycleHook, iot.eventLinks.lifecycleHook)
@@ -422,6 +429,7 @@ function composeCityArea(
   parts: ComposeParts,
   projectAccess: ProjectAccess,
   signer: UrlSigner,
+  shared: { categories: CategoriesService; live: LiveHub },
 ): CityServices {
   const { database, clock, config } = parts
   const directories = cityDirectories(config.dataDir)
@@ -443,7 +451,7 @@ function composeCityArea(
       'MAP_PROXY_TEST_PRIVATE_ADDRESSES is set: the map proxy may reach these private addresses (tests only)',
     )
   }
-  const tracking = createTrackingService({ database, clock, access })
+  const tracking = createTrackingService({ database, clock, access, ...shared })
   return {
     mapProxy,
     cityDirectories: directories,

@@ -4,6 +4,7 @@ import type {
   CityFeaturePick,
   CityStreamingSettings,
   CityTilesetPlacement,
+  CityTilesetPointPick,
   CityTilesetSource,
 } from './city-snapshot'
 import type { DrawCommands } from './draw-commands'
@@ -123,6 +124,15 @@ export interface CityCommands
   'city.pickAtScreenPoint': {
     args: { x: number; y: number }
     result: CityFeaturePick | null
+  }
+  /**
+   * The point of a tileset drawn at a point of the map, in the tileset's own coordinates (for an
+   * anchor point picked in the model), or null where no tileset is drawn or the depth cannot be
+   * read. Only tilesets are looked at: POIs, drawings and the basemap are passed through.
+   */
+  'city.pickTilesetPoint': {
+    args: { x: number; y: number }
+    result: CityTilesetPointPick | null
   }
   /**
    * Picks what is drawn at a point of the map (as `city.pickAtScreenPoint`) and selects and

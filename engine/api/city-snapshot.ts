@@ -89,6 +89,22 @@ export interface CityFeaturePick {
   position: { lng: number; lat: number; heightMeters: number } | null
 }
 
+/**
+ * A point picked on a tileset's drawn surface in the tileset's own coordinates (`city.pickTilesetPoint`):
+ * what an anchor point pairs with a longitude and latitude (issue 18).
+ */
+export interface CityTilesetPointPick {
+  tilesetId: string
+  /** Where it is on the globe. */
+  position: { lng: number; lat: number; heightMeters: number }
+  /**
+   * Metres in the tileset's local frame: x east and y north of its origin before its heading
+   * turned it, z up (a georeferenced tileset without a placement: east, north and up of the
+   * ground under its centre, the frame a placement moves).
+   */
+  local: { x: number; y: number; z: number }
+}
+
 /** A tile whose content failed (404, glTF 1.0, a required extension without decoder …). */
 export interface CityTileError {
   tileUrl: string

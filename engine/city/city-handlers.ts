@@ -164,6 +164,8 @@ export function createCityHandlers(
       return undefined
     },
     'city.pickAtScreenPoint': async ({ x, y }) => openScene().pick(x, y),
+    'city.pickTilesetPoint': async ({ x, y }) =>
+      openScene().pickTilesetPoint(x, y, city().tilesets),
     'city.pickAndSelect': async ({ x, y }) => openScene().pickAndSelect(x, y),
     'city.selectFeature': async ({ tilesetId, tileId, featureId }) => {
       openScene().selectFeature(tilesetId, tileId, featureId)

@@ -12,7 +12,9 @@ import type {
   CitySnapshot,
   CityStreamingSettings,
   CityTilesetPlacement,
+  CityTilesetPointPick,
   CityTilesetSource,
+  CityTilesetState,
 } from '../api/city-snapshot'
 import { createInitialPoiLayerState } from '../api/building-snapshot'
 import type { WorkerTilesLoader } from '../workers/tile-parse-client'
@@ -34,6 +36,7 @@ import { CityPois } from './pois/city-pois'
 import { PoiDragHold } from './pois/poi-drag'
 import { prepareTileMeshProgram } from './tile-mesh-renderer'
 import { TilesetStreams } from './tileset-streams'
+import { tilesetLocalPoint } from './tileset-placement'
 import type { SceneStyle } from '../api/style-commands'
 import { CityStyle } from './style/city-style'
 
@@ -269,6 +272,29 @@ export class CityScene {
   /** The tileset, tile and batched feature drawn at a container point, or null. */
   pick(x: number, y: number): CityFeaturePick | null {
     return this.selection.pick(x, y)
+  }
+
+  /**
+   * The tileset point drawn at a container point in the tileset's own coordinates, given the
+   * tilesets' states (their placements in force), or null.
+   */
+  pickTilesetPoint(
+    x: number,
+    y: number,
+    tilesets: readonly CityTilesetState[],
+  ): CityTilesetPointPick | null {
+    const pick = this.selection.pick(x, y)
+    if (!pick?.position) return null
+    const tileset = tilesets.find((state) => state.id === pick.tilesetId)
+    // a georeferenced tileset nobody placed: the frame a placement would move (its own ground)
+    const frame =
+      tileset?.placementInForce ??
+      (tileset?.center
+        ? { lng: tileset.center.lng, lat: tileset.center.lat, heightOffset: 0, heading: 0 }
+        : null)
+    if (!frame) return null
+    const { tilesetId, position } = pick
+    return { tilesetId, position, local: tilesetLocalPoint(frame, position) }
   }
 
   /** Picks at a container point and selects what was found (or clears the selection). */

@@ -1,6 +1,6 @@
 import { Ellipsoid } from '@math.gl/geospatial'
 import { describe, expect, it } from 'vitest'
-import { placementModelMatrix } from './tileset-placement'
+import { placementModelMatrix, tilesetLocalPoint } from './tileset-placement'
 
 function toCartographic(matrix: ReturnType<typeof placementModelMatrix>, local: number[]) {
   const fixed = matrix.transformAsPoint(local)
@@ -30,5 +30,32 @@ describe('placementModelMatrix', () => {
     const [lng, lat] = toCartographic(matrix, [0, 100, 0])
     expect(lng).toBeGreaterThan(121.6)
     expect(lat).toBeCloseTo(31.2, 5)
+  })
+})
+
+describe('tilesetLocalPoint', () => {
+  it("gives back a point's local metres wherever the tileset is placed and however turned", () => {
+    for (const placement of [
+      { lng: 121.6, lat: 31.2, heightOffset: 12, heading: 0 },
+      { lng: 126.978, lat: 37.5665, heightOffset: -3, heading: 117.5 },
+      { lng: -179.9, lat: 71, heightOffset: 0, heading: 300 },
+    ]) {
+      for (const local of [
+        [0, 0, 0],
+        [80, 0, 0],
+        [0, 60, 2.5],
+        [-1234.5, 987.25, 40],
+      ]) {
+        const [lng, lat, heightMeters] = toCartographic(placementModelMatrix(placement), local)
+        const back = tilesetLocalPoint(placement, {
+          lng: lng!,
+          lat: lat!,
+          heightMeters: heightMeters!,
+        })
+        expect(back.x).toBeCloseTo(local[0]!, 3)
+        expect(back.y).toBeCloseTo(local[1]!, 3)
+        expect(back.z).toBeCloseTo(local[2]!, 3)
+      }
+    }
   })
 })

@@ -29,6 +29,8 @@ export interface TrackedObjectsTable {
   name: string
   /** SPEC §3 "model category". */
   category: string
+  /** The location category (a `poi_categories` id of the location tree), '' for none (0027). */
+  category_id: string
   /** SPEC §3 "coding": the object's own code. */
   coding: string
   /** SHA-256 hex of its device token. */

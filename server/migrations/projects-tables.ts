@@ -33,6 +33,12 @@ export interface ProjectsTable {
   tile_coordinates: string | null
   project_center_lng: number | null
   project_center_lat: number | null
+  /**
+   * The placement its anchors solved (0027): degrees clockwise from north of the model's +y
+   * axis, and model metres to earth metres; null until placed by anchors.
+   */
+  location_heading: number | null
+  location_scale: number | null
   shell_json_path: string | null
   owner_id: string
   is_paid: Generated<number>

@@ -1,8 +1,19 @@
-import type { FenceEvent, TrackedObject, TrackPosition } from '../../contract/tracking'
+import type {
+  CreatLocationPoiBody,
+  FenceEvent,
+  TrackedObject,
+  TrackPosition,
+} from '../../contract/tracking'
 import { trackingRoutes } from '../../contract/tracking'
 import { api } from './index'
 
-export type { Fence, FenceEvent, TrackedObject, TrackPosition } from '../../contract/tracking'
+export type {
+  CreatLocationPoiBody,
+  Fence,
+  FenceEvent,
+  TrackedObject,
+  TrackPosition,
+} from '../../contract/tracking'
 
 const json = { encoding: 'json' } as const
 
@@ -27,26 +38,23 @@ export async function findFenceEvents(projectId: string, limit = 50): Promise<Fe
   return datum
 }
 
-/** `POST /web/tracked/findall`: positioned objects with their last positions. */
+/** `POST /web/poi/selLocationPoi`: location POIs (positioned objects), last positions. */
 export async function findTrackedObjects(projectId: string): Promise<TrackedObject[]> {
-  const { datum } = await api.call(trackingRoutes.trackedFindAll, { project_id: projectId }, json)
+  const { datum } = await api.call(trackingRoutes.selLocationPoi, { project_id: projectId }, json)
   return datum
 }
 
-/** `POST /web/tracked/add`: the answer's token is shown once. */
-export async function addTrackedObject(body: {
-  project_id: string
-  name: string
-  category: string
-  coding: string
-}): Promise<{ object: TrackedObject; token: string }> {
-  const { datum } = await api.call(trackingRoutes.trackedAdd, body, json)
+/** `POST /web/poi/creatLocationPoi`: the answer's token is shown once. */
+export async function addTrackedObject(
+  body: CreatLocationPoiBody,
+): Promise<{ object: TrackedObject; token: string }> {
+  const { datum } = await api.call(trackingRoutes.creatLocationPoi, body, json)
   return datum
 }
 
-/** `POST /web/tracked/del`. */
+/** `POST /web/poi/delLocationPoi`. */
 export async function deleteTrackedObject(id: string): Promise<void> {
-  await api.call(trackingRoutes.trackedDel, { id }, json)
+  await api.call(trackingRoutes.delLocationPoi, { id }, json)
 }
 
 /** `POST /web/tracked/track`: positions in a time range, oldest first. */

@@ -345,6 +345,13 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'tracking.futureTimestamp': msg({
     message: 'The position is timed {seconds} s in the future; check the device clock.',
   }),
+  'tracking.categoryNotLocation': msg({
+    message:
+      'A location POI is filed under a category of the location tree; this one is not, or is not yours.',
+  }),
+  'tracking.codingTaken': msg({
+    message: 'Another location POI of this project has the coding {coding}.',
+  }),
   'tracking.badReport': msg({
     message:
       'A position report is JSON with lng (−180…180), lat (−90…90), optional heading (0…360) and ts (epoch ms or ISO time).',

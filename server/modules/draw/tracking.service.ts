@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
+import type { z } from 'zod'
 import type { DrawPoint } from '../../../contract/draw'
+import type { LiveEvent } from '../../../contract/iot-live'
 import {
+  type creatLocationPoiBodySchema,
   type FenceEvent,
   type PositionReport,
   positionFutureToleranceMs,
@@ -17,11 +20,19 @@ import type { TrackedObjectsTable } from '../../migrations/0018-tracking'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { AuthUser } from '../accounts/users.service'
 import { createToken, hashToken, isWellFormedToken } from '../auth/tokens'
+import type { LiveHub } from '../iot/live-hub'
+import type { CategoryTree } from '../templates/category-tree'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { CityAccess } from '../tilesets/city-access'
 import { type Clock, timestampOf } from '../time/clock'
 
 type ObjectRow = Selectable<TrackedObjectsTable>
+
+/** What `objects` may be narrowed to: a location category (and those below it), a coding. */
+export interface LocationPoiFilter {
+  category_id?: string | undefined
+  coding?: string | undefined
+}
 
 /** Fences, positioned objects, position reports and fence events (contract/tracking.ts). */
 export interface TrackingService {
@@ -35,12 +46,17 @@ export interface TrackingService {
     projectId: string | undefined,
     limit: number,
   ): Promise<FenceEvent[]>
+  /** `creatLocationPoi`: a positioned object, with its device token (shown once). */
   addObject(
     user: AuthUser,
-    input: { project_id: string; name: string; category: string; coding: string },
+    input: z.output<typeof creatLocationPoiBodySchema>,
   ): Promise<{ object: TrackedObject; token: string }>
   removeObject(user: AuthUser, id: string): Promise<void>
-  objects(caller: ProjectCaller | null, projectId: string | undefined): Promise<TrackedObject[]>
+  objects(
+    caller: ProjectCaller | null,
+    projectId: string | undefined,
+    filter?: LocationPoiFilter,
+  ): Promise<TrackedObject[]>
   track(
     caller: ProjectCaller | null,
     id: string,
@@ -76,13 +92,20 @@ function reportTimeMs(report: PositionReport, nowMs: number): number {
   return typeof report.ts === 'number' ? report.ts : Date.parse(report.ts)
 }
 
-/** Builds the service. SQL for the tracking tables lives here only. */
+/**
+ * Builds the service. SQL for the tracking tables lives here only. `categories` answers the
+ * category tree an owner sees (a location POI's category must be a location node of it); `live`
+ * carries positions, fence events and fence changes to the project's open editors, always after
+ * their transaction committed.
+ */
 export function createTrackingService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: CityAccess
+  categories: { treeOf(ownerId: string): Promise<CategoryTree> }
+  live?: LiveHub
 }): TrackingService {
-  const { database, clock, access } = dependencies
+  const { database, clock, access, categories, live } = dependencies
   const { db } = database
   const now = () => timestampOf(clock.nowMs())
   /** Each project's fence index, built on first use after a change. */
@@ -107,11 +130,27 @@ export function createTrackingService(dependencies: {
     return index
   }
 
+  const publish = (projectId: string, event: LiveEvent) => {
+    if (live?.isWatched(projectId)) live.publish(projectId, event)
+  }
+  const publishFences = async (projectId: string) => {
+    if (!live?.isWatched(projectId)) return
+    const rows = await db
+      .selectFrom('fences')
+      .select('draw_id')
+      .where('project_id', '=', projectId)
+      .orderBy('created_at')
+      .orderBy('draw_id')
+      .execute()
+    publish(projectId, { type: 'fences', draw_ids: rows.map((row) => row.draw_id) })
+  }
+
   const objectOf = (row: ObjectRow): TrackedObject => ({
     id: row.id,
     project_id: row.project_id,
     name: row.name,
     category: row.category,
+    category_id: row.category_id,
     coding: row.coding,
     last_position:
       row.last_lng === null || row.last_lat === null || row.last_at === null
@@ -147,6 +186,7 @@ export function createTrackingService(dependencies: {
           .values({ draw_id: drawId, project_id: drawing.project_id, created_at: now() })
           .execute()
       indexes.delete(drawing.project_id)
+      await publishFences(drawing.project_id)
     },
     async fences(caller, projectId) {
       const project = (await access.resolveReadable(caller, projectId)).record.id
@@ -181,13 +221,22 @@ export function createTrackingService(dependencies: {
       }))
     },
     async addObject(user, input) {
-      await access.requireEditable(user, input.project_id)
+      const project = await access.requireEditable(user, input.project_id)
+      let category = input.category
+      if (input.category_id !== '') {
+        // the caller's own location categories and the shared ones
+        const node = (await categories.treeOf(user.id)).byId.get(input.category_id)
+        if (node?.kind !== 'location')
+          throw new AppError('validation', 'tracking.categoryNotLocation')
+        if (category === '') category = node.category_name
+      }
       const token = createToken()
       const row: ObjectRow = {
         id: randomUUID(),
-        project_id: input.project_id,
+        project_id: project.id,
         name: input.name,
-        category: input.category,
+        category,
+        category_id: input.category_id,
         coding: input.coding,
         token_hash: hashToken(token),
         last_lng: null,
@@ -197,24 +246,42 @@ export function createTrackingService(dependencies: {
         inside_json: '[]',
         created_at: now(),
       }
-      await db.insertInto('tracked_objects').values(row).execute()
-      return { object: objectOf(row), token }
+      await db.transaction().execute(async (transaction) => {
+        if (input.coding !== '') {
+          // the lock keeps two adds of one coding from both passing the check
+          await access.lockEditable(transaction, user, project.id)
+          const taken = await transaction
+            .selectFrom('tracked_objects')
+            .select('id')
+            .where('project_id', '=', project.id)
+            .where('coding', '=', input.coding)
+            .executeTakeFirst()
+          if (taken)
+            throw new AppError('conflict', 'tracking.codingTaken', { coding: input.coding })
+        }
+        await transaction.insertInto('tracked_objects').values(row).execute()
+      })
+      const object = objectOf(row)
+      publish(project.id, { type: 'positioned', object })
+      return { object, token }
     },
     async removeObject(user, id) {
       const row = await findObject(id)
       if (!row) throw new AppError('notFound', 'tracking.objectNotFound')
       await access.requireEditable(user, row.project_id)
       await db.transaction().execute((transaction) => removeObjectRows(transaction, [id]))
+      publish(row.project_id, { type: 'positionedDeleted', id })
     },
-    async objects(caller, projectId) {
-      const project = (await access.resolveReadable(caller, projectId)).record.id
-      const rows = await db
-        .selectFrom('tracked_objects')
-        .selectAll()
-        .where('project_id', '=', project)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute()
+    async objects(caller, projectId, filter = {}) {
+      const project = (await access.resolveReadable(caller, projectId)).record
+      let query = db.selectFrom('tracked_objects').selectAll().where('project_id', '=', project.id)
+      if (filter.coding !== undefined) query = query.where('coding', '=', filter.coding)
+      if (filter.category_id !== undefined) {
+        // the category and every one below it, in the tree the project's owner sees
+        const tree = await categories.treeOf(project.owner_id)
+        query = query.where('category_id', 'in', tree.subtreeIds(filter.category_id))
+      }
+      const rows = await query.orderBy('created_at').orderBy('id').execute()
       return rows.map(objectOf)
     },
     async track(caller, id, range) {
@@ -262,6 +329,16 @@ export function createTrackingService(dependencies: {
         : before
       const crossings = fenceCrossings(before, after)
       const createdAt = now()
+      const events: FenceEvent[] = crossings.map((crossing) => ({
+        id: randomUUID(),
+        project_id: row.project_id,
+        fence_id: crossing.fenceId,
+        object_id: row.id,
+        kind: crossing.kind,
+        lng: report.lng,
+        lat: report.lat,
+        at,
+      }))
       await db.transaction().execute(async (transaction) => {
         await transaction
           .insertInto('track_positions')
@@ -279,29 +356,35 @@ export function createTrackingService(dependencies: {
           })
           .where('id', '=', row.id)
           .execute()
-        for (const crossing of crossings)
+        for (const event of events)
           await transaction
             .insertInto('fence_events')
-            .values({
-              id: randomUUID(),
-              project_id: row.project_id,
-              fence_id: crossing.fenceId,
-              object_id: row.id,
-              kind: crossing.kind,
-              lng: report.lng,
-              lat: report.lat,
-              at,
-              created_at: createdAt,
-            })
+            .values({ ...event, created_at: createdAt })
             .execute()
       })
+      if (isNewest) {
+        publish(row.project_id, {
+          type: 'positioned',
+          object: objectOf({
+            ...row,
+            last_lng: report.lng,
+            last_lat: report.lat,
+            last_heading: heading,
+            last_at: at,
+            inside_json: JSON.stringify(after),
+          }),
+        })
+        for (const event of events) publish(row.project_id, { type: 'fenceEvent', event })
+      }
       return {
         events: crossings.map((crossing) => ({ fence_id: crossing.fenceId, kind: crossing.kind })),
       }
     },
     async drawingChanged(projectId, drawId, isDeleted) {
-      if (isDeleted) await db.deleteFrom('fences').where('draw_id', '=', drawId).execute()
       indexes.delete(projectId)
+      if (!isDeleted) return
+      const removed = await db.deleteFrom('fences').where('draw_id', '=', drawId).executeTakeFirst()
+      if (removed.numDeletedRows > 0n) await publishFences(projectId)
     },
     lifecycleHook: {
       // Fences go along with their drawings' copies? The drawings get new ids in a copy and

@@ -42,6 +42,8 @@ export function composeIot(
     clock: Clock
     access: ProjectAccess
     settings: IotSettings
+    /** The fan-out shared with the city's location POIs (a new one when not given). */
+    live?: LiveHub
     mqtt: { settings: MqttSettings; defaultHost: string; dataDir: string }
   },
 ): IotServices {
@@ -55,7 +57,7 @@ export function composeIot(
     // the broker's credentials follow the tokens (`mqtt` is made below, called only later)
     onTokensChanged: async () => mqtt.syncCredentials(),
   })
-  const live = createLiveHub(() => clock.nowMs())
+  const live = parts.live ?? createLiveHub(() => clock.nowMs())
   const ingest = createIngestService({ database, clock, devices, store, settings, live })
   const mqtt = createMqttIngest({ ...parts.mqtt, devices, ingest, log: app.log })
   // the database is migrated before `ready`: the broker starts with the tokens in force

@@ -124,7 +124,13 @@ export function toProject(record: ProjectRecord, permissions?: ProjectPermission
     project_center:
       record.project_center_lng === null || record.project_center_lat === null
         ? null
-        : { lng: record.project_center_lng, lat: record.project_center_lat },
+        : {
+            lng: record.project_center_lng,
+            lat: record.project_center_lat,
+            ...(record.location_heading === null || record.location_scale === null
+              ? {}
+              : { heading: record.location_heading, scale: record.location_scale }),
+          },
     shell_json_path: record.shell_json_path,
     owner_id: record.owner_id,
     owner_name: record.owner_name,
@@ -279,6 +285,11 @@ export function createProjectsService(dependencies: {
       if (input.project_center !== undefined) {
         changes.project_center_lng = input.project_center.lng
         changes.project_center_lat = input.project_center.lat
+        // a point picked on the map keeps the placement; anchors give a new one with it
+        if (input.project_center.heading !== undefined) {
+          changes.location_heading = input.project_center.heading
+          changes.location_scale = input.project_center.scale ?? 1
+        }
       }
       if (input.shell_json_path !== undefined) changes.shell_json_path = input.shell_json_path
       const oldCover = before.prewiewpath_uuid

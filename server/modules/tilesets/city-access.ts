@@ -1,4 +1,5 @@
 import { AppError } from '../../http/app-error'
+import type { Database } from '../../plugins/db'
 import type { GrantReader, ProjectAccess, ReadableProject } from '../access/project-access'
 import type { ProjectCaller } from '../projects/projects.service'
 import type { AuthUser } from '../accounts/users.service'
@@ -10,6 +11,11 @@ export interface CityAccess {
    * `notFound` if it does not exist, `forbidden` if it is someone else's.
    */
   requireEditable(user: AuthUser, projectId: string): Promise<{ id: string; ownerId: string }>
+  /**
+   * Locks the project's row for the rest of `transaction` (after `requireEditable`), so checks
+   * made inside it (a count, a unique name) hold until it commits.
+   */
+  lockEditable(transaction: Database, user: AuthUser, projectId: string): Promise<void>
   /**
    * The project a read is about: `project_id` checked against the caller (owner, admin, the
    * official cases, or a matching project token), or the project the token opens.
@@ -35,6 +41,8 @@ export function createCityAccess(dependencies: { access: ProjectAccess }): CityA
       }
       return { id: project.id, ownerId: project.owner_id }
     },
+    lockEditable: (transaction, user, projectId) =>
+      access.lockEditable(transaction, user, projectId),
     resolveReadable: (caller, projectId) => access.resolveReadable(caller, projectId),
     fileGrant: (resource, reader) => access.fileGrant(resource, reader),
     checkFileGrant: (resource, grant) => access.checkFileGrant(resource, grant),

@@ -4,7 +4,8 @@ import type { AreaDraw, AreaDrawName, DrawPoint } from '../../../contract/draw'
 import type { Project } from '../../../contract/project'
 import { measureDrawing } from '../../../workers/geodesy/draw-geometry'
 import { callApi, createTestApp, type TestApp, signIn, testEditor } from '../../testing/test-app'
-import { createProject, signInNewUser } from './project-test-kit'
+import { expectOwnerOnlyAccess } from './access-matrix-kit'
+import { createProject } from './project-test-kit'
 
 /** A 100 m × 100 m-ish square in Seoul, counter-clockwise. */
 const square: DrawPoint[] = [
@@ -282,43 +283,27 @@ describe('drawings: /areadraw/* and /findareadrawall', () => {
   it('lets only the owner change drawings; readers by project token; nobody else', async () => {
     const mine = (await add({ project_id: project.id, name: 'Mine', type: 4, points: square }))
       .envelope.datum
-    const stranger = await signInNewUser(app, 'stranger-draw')
-    const guest = await signInNewUser(app, 'guest-draw', 'guest')
-    const writes: Array<[string, Record<string, unknown>]> = [
-      ['/web/areadraw/add', { project_id: project.id, name: 'x', type: 2, points: [square[0]] }],
-      ['/web/areadraw/update', { id: mine.id, name: 'theirs' }],
-      ['/web/areadraw/del', { id: mine.id }],
-    ]
-    const reads: Array<[string, Record<string, unknown>]> = [
-      ['/web/areadraw/find', { id: mine.id }],
-      ['/web/areadraw/findall', { project_id: project.id }],
-      ['/web/findareadrawall', { project_id: project.id }],
-    ]
-    for (const [url, json] of [...writes, ...reads]) {
-      expect((await callApi(app, { url, token: stranger, json })).statusCode, url).toBe(403)
-      expect((await callApi(app, { url, token: guest, json })).statusCode, url).toBe(403)
-      expect((await callApi(app, { url, json })).envelope.code, url).toBe('2011')
-    }
-    const issued = await callApi<{ project_token: string }>(app, {
-      url: '/web/project/getPTokenByprojectId',
-      token,
-      form: { id: project.id },
+    const { projectTokenHeaders: headers, adminToken: admin } = await expectOwnerOnlyAccess(app, {
+      ownerToken: token,
+      projectId: project.id,
+      label: 'draw',
+      writes: [
+        ['/web/areadraw/add', { project_id: project.id, name: 'x', type: 2, points: [square[0]] }],
+        ['/web/areadraw/update', { id: mine.id, name: 'theirs' }],
+        ['/web/areadraw/del', { id: mine.id }],
+      ],
+      reads: [
+        ['/web/areadraw/find', { id: mine.id }],
+        ['/web/areadraw/findall', { project_id: project.id }],
+        ['/web/findareadrawall', { project_id: project.id }],
+      ],
     })
-    const headers = { ProjectToken: issued.envelope.datum.project_token }
-    for (const [url, json] of reads) {
-      const answer = await callApi(app, { url, headers, json })
-      expect(answer.envelope.code, url).toBe('0')
-    }
     const byToken = await callApi<AreaDraw[]>(app, {
       url: '/web/areadraw/findall',
       headers,
       json: {},
     })
     expect(byToken.envelope.datum.map((drawing) => drawing.id)).toContain(mine.id)
-    for (const [url, json] of writes) {
-      expect((await callApi(app, { url, headers, json })).envelope.code, url).not.toBe('0')
-    }
-    const admin = await signInNewUser(app, 'admin-draw', 'admin')
     const adminRename = await callApi<AreaDraw>(app, {
       url: '/web/areadraw/update',
       token: admin,

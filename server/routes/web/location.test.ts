@@ -4,7 +4,8 @@ import type { ObliquePhotograph } from '../../../contract/city'
 import { type LocationAnchor, maxAnchorsPerTarget } from '../../../contract/location'
 import type { Project } from '../../../contract/project'
 import { callApi, createTestApp, type TestApp, signIn, testEditor } from '../../testing/test-app'
-import { createProject, signInNewUser } from './project-test-kit'
+import { expectOwnerOnlyAccess, type MatrixCall } from './access-matrix-kit'
+import { createProject } from './project-test-kit'
 
 /** Three anchors of a building: model corners paired with places in Seoul. */
 const anchors = [
@@ -181,36 +182,67 @@ describe('anchor points: /poi location mapping', () => {
     expect(gone.envelope).toMatchObject({ messageId: 'location.anchorNotFound' })
   })
 
+  it("keeps the placement the anchors solved with the project's location, and its copy", async () => {
+    const update = (project_center: unknown, id = building.id) =>
+      callApi<Project>(app, {
+        url: '/web/project/updateProject',
+        token,
+        json: { id, project_center },
+      })
+    const placed = await update({ lng: 126.978, lat: 37.5665, heading: 270, scale: 1.002 })
+    expect(placed.envelope.code, placed.envelope.message).toBe('0')
+    expect(placed.envelope.datum.project_center).toEqual({
+      lng: 126.978,
+      lat: 37.5665,
+      heading: 270,
+      scale: 1.002,
+    })
+    // a point picked on the map moves the origin and keeps the placement
+    const moved = await update({ lng: 126.98, lat: 37.57 })
+    expect(moved.envelope.datum.project_center).toMatchObject({ lng: 126.98, heading: 270 })
+    for (const bad of [
+      { lng: 126.98, lat: 37.57, heading: 361, scale: 1 },
+      { lng: 126.98, lat: 37.57, heading: 10, scale: 0 },
+      { lng: 126.98, lat: 37.57, heading: 'north', scale: 1 },
+    ]) {
+      const answer = await update(bad)
+      expect(answer.statusCode, JSON.stringify(bad)).toBe(400)
+    }
+    const copy = await callApi<Project>(app, {
+      url: '/web/project/copyProject',
+      token,
+      form: { id: building.id },
+    })
+    const read = await callApi<Project>(app, {
+      url: '/web/project/findProjectOne',
+      token,
+      form: { id: copy.envelope.datum.id },
+    })
+    expect(read.envelope.datum.project_center).toEqual({
+      lng: 126.98,
+      lat: 37.57,
+      heading: 270,
+      scale: 1.002,
+    })
+  })
+
   it('lets only the owner (or an admin) change anchors; readers by project token; nobody else', async () => {
     const mine = (await list({ project_id: building.id })).datum[0]!
-    const stranger = await signInNewUser(app, 'stranger-anchor')
-    const guest = await signInNewUser(app, 'guest-anchor', 'guest')
-    const writes: Array<[string, Record<string, unknown>]> = [
+    const writes: MatrixCall[] = [
       ['/web/poi/addLocationMapping', { project_id: building.id, ...anchors[0] }],
       ['/web/poi/updateLocationMapping', { id: mine.id, name: 'theirs' }],
       ['/web/poi/deleteLocationMapping', { id: mine.id }],
     ]
-    const read: [string, Record<string, unknown>] = [
-      '/web/poi/getLocationMapping',
-      { project_id: building.id },
-    ]
-    for (const [url, json] of [...writes, read]) {
-      expect((await callApi(app, { url, token: stranger, json })).statusCode, url).toBe(403)
-      expect((await callApi(app, { url, token: guest, json })).statusCode, url).toBe(403)
-      expect((await callApi(app, { url, json })).envelope.code, url).toBe('2011')
-    }
-    const issued = await callApi<{ project_token: string }>(app, {
-      url: '/web/project/getPTokenByprojectId',
-      token,
-      form: { id: building.id },
+    const read: MatrixCall = ['/web/poi/getLocationMapping', { project_id: building.id }]
+    const { projectTokenHeaders: headers, adminToken: admin } = await expectOwnerOnlyAccess(app, {
+      ownerToken: token,
+      projectId: building.id,
+      label: 'anchor',
+      writes,
+      reads: [read],
     })
-    const headers = { ProjectToken: issued.envelope.datum.project_token }
     const byToken = await callApi<LocationAnchor[]>(app, { url: read[0], headers, json: {} })
     expect(byToken.envelope.datum.map((anchor) => anchor.id)).toContain(mine.id)
-    for (const [url, json] of writes) {
-      expect((await callApi(app, { url, headers, json })).envelope.code, url).not.toBe('0')
-    }
-    const admin = await signInNewUser(app, 'admin-anchor', 'admin')
     const renamed = await callApi<LocationAnchor>(app, {
       url: '/web/poi/updateLocationMapping',
       token: admin,

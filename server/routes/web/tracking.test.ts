@@ -4,7 +4,8 @@ import type { AreaDraw, DrawPoint } from '../../../contract/draw'
 import type { Project } from '../../../contract/project'
 import type { FenceEvent, TrackedObject, TrackPosition } from '../../../contract/tracking'
 import { callApi, createTestApp, type TestApp, signIn, testEditor } from '../../testing/test-app'
-import { createProject, signInNewUser } from './project-test-kit'
+import { expectOwnerOnlyAccess } from './access-matrix-kit'
+import { createProject } from './project-test-kit'
 
 /** A ~100 m square in Seoul and points inside and outside it. */
 const square: DrawPoint[] = [
@@ -16,7 +17,7 @@ const square: DrawPoint[] = [
 const inside = { lng: 126.9785, lat: 37.567 }
 const outside = { lng: 126.9805, lat: 37.567 }
 
-describe('fences and GPS positioning: /fence/*, /tracked/*, /api/v1/{token}/position', () => {
+describe('fences and GPS positioning: /fence/*, location POIs, /api/v1/{token}/position', () => {
   let test: TestApp
   let app: FastifyInstance
   let token: string
@@ -61,12 +62,15 @@ describe('fences and GPS positioning: /fence/*, /tracked/*, /api/v1/{token}/posi
     })
     expect(fences.envelope.datum.map((item) => item.draw_id)).toEqual([fence.id])
 
-    const added = await call<{ object: TrackedObject; token: string }>('/web/tracked/add', {
-      project_id: project.id,
-      name: 'Walker',
-      category: 'person',
-      coding: 'W-1',
-    })
+    const added = await call<{ object: TrackedObject; token: string }>(
+      '/web/poi/creatLocationPoi',
+      {
+        project_id: project.id,
+        name: 'Walker',
+        category: 'person',
+        coding: 'W-1',
+      },
+    )
     expect(added.envelope.code, added.envelope.message).toBe('0')
     const walker = added.envelope.datum
     expect(walker.object).toMatchObject({
@@ -106,7 +110,9 @@ describe('fences and GPS positioning: /fence/*, /tracked/*, /api/v1/{token}/posi
     expect(
       (await report(walker.token, { ...inside, ts: t0 - 10_000 })).json().datum.events,
     ).toEqual([])
-    const objects = await call<TrackedObject[]>('/web/tracked/findall', { project_id: project.id })
+    const objects = await call<TrackedObject[]>('/web/poi/selLocationPoi', {
+      project_id: project.id,
+    })
     expect(objects.envelope.datum[0]).toMatchObject({
       last_position: { ...outside, heading: 90 },
       inside_fence_ids: [],
@@ -162,7 +168,7 @@ describe('fences and GPS positioning: /fence/*, /tracked/*, /api/v1/{token}/posi
 
   it('refuses bad tokens, malformed reports and times in the future, writing nothing', async () => {
     const walker = (
-      await call<{ object: TrackedObject; token: string }>('/web/tracked/add', {
+      await call<{ object: TrackedObject; token: string }>('/web/poi/creatLocationPoi', {
         project_id: project.id,
         name: 'Careful',
       })
@@ -200,50 +206,42 @@ describe('fences and GPS positioning: /fence/*, /tracked/*, /api/v1/{token}/posi
       [{ name: 'no project' }, 400],
     ]
     for (const [json, status] of refusals)
-      expect((await call('/web/tracked/add', json)).statusCode, JSON.stringify(json)).toBe(status)
+      expect((await call('/web/poi/creatLocationPoi', json)).statusCode, JSON.stringify(json)).toBe(
+        status,
+      )
     // Deleting the object ends its token.
-    await call('/web/tracked/del', { id: walker.object.id })
+    await call('/web/poi/delLocationPoi', { id: walker.object.id })
     expect((await report(walker.token, inside)).statusCode).toBe(401)
-    expect((await call('/web/tracked/del', { id: walker.object.id })).statusCode).toBe(404)
+    expect((await call('/web/poi/delLocationPoi', { id: walker.object.id })).statusCode).toBe(404)
   })
 
   it('lets only the owner change fences and objects; readers by project token; nobody else', async () => {
     const walker = (
-      await call<{ object: TrackedObject; token: string }>('/web/tracked/add', {
+      await call<{ object: TrackedObject; token: string }>('/web/poi/creatLocationPoi', {
         project_id: project.id,
         name: 'Guarded',
       })
     ).envelope.datum
-    const stranger = await signInNewUser(app, 'stranger-tracking')
-    const guest = await signInNewUser(app, 'guest-tracking', 'guest')
-    const writes: Array<[string, Record<string, unknown>]> = [
-      ['/web/fence/set', { draw_id: fence.id, is_fence: false }],
-      ['/web/tracked/add', { project_id: project.id, name: 'x' }],
-      ['/web/tracked/del', { id: walker.object.id }],
-    ]
-    const reads: Array<[string, Record<string, unknown>]> = [
-      ['/web/fence/findall', { project_id: project.id }],
-      ['/web/fence/events', { project_id: project.id }],
-      ['/web/tracked/findall', { project_id: project.id }],
-      ['/web/tracked/track', { id: walker.object.id }],
-    ]
-    for (const [url, json] of [...writes, ...reads]) {
-      expect((await call(url, json, stranger)).statusCode, url).toBe(403)
-      expect((await call(url, json, guest)).statusCode, url).toBe(403)
-      expect((await call(url, json, null)).envelope.code, url).toBe('2011')
-    }
-    const issued = await callApi<{ project_token: string }>(app, {
-      url: '/web/project/getPTokenByprojectId',
-      token,
-      form: { id: project.id },
+    await expectOwnerOnlyAccess(app, {
+      ownerToken: token,
+      projectId: project.id,
+      label: 'tracking',
+      writes: [
+        ['/web/fence/set', { draw_id: fence.id, is_fence: false }],
+        ['/web/poi/creatLocationPoi', { project_id: project.id, name: 'x' }],
+        ['/web/poi/delLocationPoi', { id: walker.object.id }],
+      ],
+      reads: [
+        ['/web/fence/findall', { project_id: project.id }],
+        ['/web/fence/events', { project_id: project.id }],
+        ['/web/poi/selLocationPoi', { project_id: project.id }],
+        ['/web/tracked/track', { id: walker.object.id }],
+      ],
     })
-    const headers = { ProjectToken: issued.envelope.datum.project_token }
-    for (const [url, json] of reads)
-      expect((await callApi(app, { url, headers, json })).envelope.code, url).toBe('0')
-    for (const [url, json] of writes)
-      expect((await callApi(app, { url, headers, json })).envelope.code, url).not.toBe('0')
     // the device token is not in any answer but the one that made it
-    const listed = await call<TrackedObject[]>('/web/tracked/findall', { project_id: project.id })
+    const listed = await call<TrackedObject[]>('/web/poi/selLocationPoi', {
+      project_id: project.id,
+    })
     expect(JSON.stringify(listed.envelope.datum)).not.toContain(walker.token)
   })
 
@@ -259,7 +257,7 @@ describe('fences and GPS positioning: /fence/*, /tracked/*, /api/v1/{token}/posi
     ).envelope.datum
     await call('/web/fence/set', { draw_id: drawing.id, is_fence: true })
     const walker = (
-      await call<{ object: TrackedObject; token: string }>('/web/tracked/add', {
+      await call<{ object: TrackedObject; token: string }>('/web/poi/creatLocationPoi', {
         project_id: other.id,
         name: 'Gone',
       })

@@ -14,7 +14,8 @@ export const positionReportPath = '/api/v1/:token/position'
 const positionBodyMaxBytes = 4096
 
 /**
- * Electronic fences and GPS positioning (issue 18): `/web/fence/*`, `/web/tracked/*`, and the
+ * Electronic fences and GPS positioning (issue 18): `/web/fence/*`, the location POIs
+ * (`/web/poi/creatLocationPoi|selLocationPoi|delLocationPoi`), `/web/tracked/track`, and the
  * position reports of `POST /api/v1/{token}/position`, which authenticate by the token in the
  * path and take any content type as JSON text (as the telemetry route does).
  */
@@ -38,18 +39,18 @@ export function registerTrackingRoutes(app: FastifyInstance, services: ServerSer
         body.limit,
       ),
   })
-  defineRoute(app, trackingRoutes.trackedAdd, {
+  defineRoute(app, trackingRoutes.creatLocationPoi, {
     handler: ({ body, user }) => tracking.addObject(user, body),
   })
-  defineRoute(app, trackingRoutes.trackedDel, {
+  defineRoute(app, trackingRoutes.delLocationPoi, {
     handler: async ({ body, user }) => {
       await tracking.removeObject(user, body.id)
       return null
     },
   })
-  defineRoute(app, trackingRoutes.trackedFindAll, {
+  defineRoute(app, trackingRoutes.selLocationPoi, {
     handler: ({ body, user, request }) =>
-      tracking.objects(callerOrNullOf(request, user, body.project_token), body.project_id),
+      tracking.objects(callerOrNullOf(request, user, body.project_token), body.project_id, body),
   })
   defineRoute(app, trackingRoutes.trackedTrack, {
     handler: ({ body, user, request }) =>

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Project } from '../../../contract/project'
 import { maxTourViewpoints, type TourViewpointRecord } from '../../../contract/view-tour'
 import { callApi, createTestApp, type TestApp, signIn, testEditor } from '../../testing/test-app'
-import { createProject, signInNewUser } from './project-test-kit'
+import { expectOwnerOnlyAccess, type MatrixCall } from './access-matrix-kit'
+import { createProject } from './project-test-kit'
 
 const view = { lng: 126.978, lat: 37.5665, zoom: 16, pitch: 45, bearing: 30 }
 
@@ -110,32 +111,20 @@ describe('the view tour: /viewTour/findall|add|del', () => {
 
   it('lets only the owner (or an admin) change the tour; readers by project token; copies carry it', async () => {
     const [mine] = await list()
-    const stranger = await signInNewUser(app, 'stranger-tour')
-    const guest = await signInNewUser(app, 'guest-tour', 'guest')
-    const writes: Array<[string, Record<string, unknown>]> = [
+    const writes: MatrixCall[] = [
       ['/web/viewTour/add', { project_id: city.id, name: 'x', ...view }],
       ['/web/viewTour/del', { id: mine!.id }],
     ]
-    const read: [string, Record<string, unknown>] = [
-      '/web/viewTour/findall',
-      { project_id: city.id },
-    ]
-    for (const [url, json] of [...writes, read]) {
-      expect((await callApi(app, { url, token: stranger, json })).statusCode, url).toBe(403)
-      expect((await callApi(app, { url, token: guest, json })).statusCode, url).toBe(403)
-      expect((await callApi(app, { url, json })).envelope.code, url).toBe('2011')
-    }
-    const issued = await callApi<{ project_token: string }>(app, {
-      url: '/web/project/getPTokenByprojectId',
-      token,
-      form: { id: city.id },
+    const read: MatrixCall = ['/web/viewTour/findall', { project_id: city.id }]
+    const { projectTokenHeaders: headers, adminToken: admin } = await expectOwnerOnlyAccess(app, {
+      ownerToken: token,
+      projectId: city.id,
+      label: 'tour',
+      writes,
+      reads: [read],
     })
-    const headers = { ProjectToken: issued.envelope.datum.project_token }
     const byToken = await callApi<TourViewpointRecord[]>(app, { url: read[0], headers, json: {} })
     expect(byToken.envelope.datum.map((stop) => stop.name)).toEqual(['Gate', 'River', 'Park'])
-    for (const [url, json] of writes)
-      expect((await callApi(app, { url, headers, json })).envelope.code, url).not.toBe('0')
-    const admin = await signInNewUser(app, 'admin-tour', 'admin')
     expect(
       (await add({ project_id: city.id, name: 'Admin view', ...view }, admin)).envelope.code,
     ).toBe('0')

@@ -1,3 +1,4 @@
+import '../region-list/region-list.css'
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
 import {
@@ -26,7 +27,7 @@ export function AnchorFitView({ count, result, children }: AnchorFitViewProps) {
   return (
     <section className="ts-anchors__fit" aria-label={t`Location`} data-testid="anchor-fit">
       {!result.ok ? (
-        <p className="ts-anchors__issue" role="alert">
+        <p className="ts-region__issue" role="alert">
           {result.issue.code === 'tooFewAnchors' ? (
             count === 0 ? (
               <Trans>Please add an anchor point first.</Trans>
@@ -46,7 +47,7 @@ export function AnchorFitView({ count, result, children }: AnchorFitViewProps) {
         </p>
       ) : (
         <>
-          <dl className="ts-anchors__measure">
+          <dl className="ts-region__measure">
             <dt>
               <Trans>Origin</Trans>
             </dt>

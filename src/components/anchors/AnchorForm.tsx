@@ -1,3 +1,4 @@
+import '../region-list/region-list.css'
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
 import { Button, TextField } from '../../ui'
@@ -95,7 +96,7 @@ export function AnchorForm({
   ]
   return (
     <form
-      className="ts-anchors__form"
+      className="ts-region__form"
       aria-label={t`New anchor point`}
       onSubmit={(event) => {
         event.preventDefault()
@@ -119,7 +120,7 @@ export function AnchorForm({
           onChange={(event) => onChange({ ...form, [key]: event.target.value })}
         />
       ))}
-      <div className="ts-anchors__actions">
+      <div className="ts-region__actions">
         {tools}
         <Button type="submit" variant="primary" disabled={!anchor || isBusy}>
           <Trans>Add anchor point</Trans>

@@ -1,3 +1,4 @@
+import '../region-list/region-list.css'
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { LocationAnchor } from '../../api/location'
 import { Button } from '../../ui'
@@ -22,12 +23,12 @@ export function AnchorList({ anchors, fit, onDelete, isBusy = false }: AnchorLis
   const number = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 3 })
   if (anchors.length === 0) return null
   return (
-    <ul className="ts-anchors__list" data-testid="anchor-list">
+    <ul className="ts-region__list" data-testid="anchor-list">
       {anchors.map((anchor, index) => (
-        <li key={anchor.id} className="ts-anchors__item" data-testid="anchor-item">
-          <div className="ts-anchors__item-text">
-            <span className="ts-anchors__item-name">{anchor.name}</span>
-            <span className="ts-anchors__item-measure">
+        <li key={anchor.id} className="ts-region__item" data-testid="anchor-item">
+          <div className="ts-region__item-text">
+            <span className="ts-region__item-name">{anchor.name}</span>
+            <span className="ts-region__item-measure">
               ({number.format(anchor.x)}, {number.format(anchor.y)}
               {anchor.z !== 0 && `, ${number.format(anchor.z)}`}) → {anchor.lng.toFixed(6)},{' '}
               {anchor.lat.toFixed(6)}
@@ -40,7 +41,7 @@ export function AnchorList({ anchors, fit, onDelete, isBusy = false }: AnchorLis
             </span>
           </div>
           {onDelete && (
-            <div className="ts-anchors__item-actions">
+            <div className="ts-region__item-actions">
               <Button
                 variant="danger"
                 disabled={isBusy}

@@ -48,6 +48,7 @@ import { FenceTab } from './draw/FenceTab'
 import { GpsTab } from './draw/GpsTab'
 import { NavigationTab } from './draw/NavigationTab'
 import { TourTab } from './draw/TourTab'
+import { pickTilesetAnchorAt } from './draw/tileset-anchor-pick'
 import { useCityDrawings } from './draw/use-city-drawings'
 import { useCityTracking } from './draw/use-city-tracking'
 import './city.css'
@@ -130,7 +131,8 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   const stageRef = useRef<HTMLDivElement>(null)
   useCityPoiDrag(engine, stageRef, module.id === 'poi' && projectId !== null)
   useCityDrawings(projectId)
-  // Positions and fence events are polled only while a location tab is shown.
+  // Positions and fence events are shown (live, or polled while the stream is down) only while a
+  // location tab is.
   useCityTracking(projectId, module.id === 'location' && (tab.id === 'gps' || tab.id === 'fence'))
 
   if (!projectId) {
@@ -155,15 +157,18 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   const onMapClick =
     tab.id === 'monomer' && module.id === 'model'
       ? (point: { x: number; y: number }) => void pickBuildingAt(engine, point)
-      : module.id === 'poi' || isModelPoi
-        ? (point: { x: number; y: number }) =>
-            void handleCityPoiClick(engine, point, {
-              // Monomer POI: a click beside every POI selects the building there.
-              ...(tab.id === 'monomerPoi' || isModelPoi
-                ? { onNoPoi: (at: { x: number; y: number }) => void pickBuildingAt(engine, at) }
-                : {}),
-            })
-        : undefined
+      : module.id === 'location' && tab.id === 'anchor'
+        ? // only while the anchor tab is picking (tileset-anchor-pick.ts)
+          (point: { x: number; y: number }) => void pickTilesetAnchorAt(engine, point)
+        : module.id === 'poi' || isModelPoi
+          ? (point: { x: number; y: number }) =>
+              void handleCityPoiClick(engine, point, {
+                // Monomer POI: a click beside every POI selects the building there.
+                ...(tab.id === 'monomerPoi' || isModelPoi
+                  ? { onNoPoi: (at: { x: number; y: number }) => void pickBuildingAt(engine, at) }
+                  : {}),
+              })
+          : undefined
 
   return (
     <CityProjectProvider store={store}>

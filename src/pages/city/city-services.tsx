@@ -2,6 +2,7 @@ import { createContext, type ReactNode, useContext } from 'react'
 import * as cityApi from '../../api/city'
 import * as drawApi from '../../api/draw'
 import * as trackingApi from '../../api/tracking'
+import * as templatesApi from '../../api/templates'
 import * as viewTourApi from '../../api/view-tour'
 import { type AnchorCalls, defaultAnchorCalls } from '../../components/anchors/use-saved-anchors'
 import { cityRoutes } from '../../../contract/city'
@@ -40,6 +41,8 @@ export interface CityServices {
   addTrackedObject: typeof trackingApi.addTrackedObject
   deleteTrackedObject: typeof trackingApi.deleteTrackedObject
   findTrack: typeof trackingApi.findTrack
+  /** The location category tree, for a location POI's category (issue 18). */
+  findLocationCategories: typeof templatesApi.findLocationCategoryTree
   /** Anchor points of the tilesets (issue 18, `/poi` location mapping). */
   anchors: AnchorCalls
   /** The view tour's viewpoints (issue 18). */
@@ -116,6 +119,7 @@ export const defaultCityServices: CityServices = {
   addTrackedObject: trackingApi.addTrackedObject,
   deleteTrackedObject: trackingApi.deleteTrackedObject,
   findTrack: trackingApi.findTrack,
+  findLocationCategories: templatesApi.findLocationCategoryTree,
   anchors: defaultAnchorCalls,
   tour: {
     find: viewTourApi.findTourViewpoints,

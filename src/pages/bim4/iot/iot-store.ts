@@ -46,6 +46,7 @@ type AlarmListener = (alarm: Alarm) => void
 
 const statusListeners = new Set<StatusListener>()
 const alarmListeners = new Set<AlarmListener>()
+const eventListeners = new Set<(event: LiveEvent) => void>()
 let loadSequence = 0
 /**
  * The devices of `iotStore.devices` (their proxies) by id. A live stream brings a message per
@@ -86,6 +87,15 @@ export function onPoiStatuses(listener: StatusListener): () => void {
 export function onAlarmRaised(listener: AlarmListener): () => void {
   alarmListeners.add(listener)
   return () => alarmListeners.delete(listener)
+}
+
+/**
+ * Listens to every event of the live stream, for the screens of other areas that ride on it
+ * (the city's location POIs and fences, issue 18); returns the function that stops listening.
+ */
+export function onLiveEvent(listener: (event: LiveEvent) => void): () => void {
+  eventListeners.add(listener)
+  return () => eventListeners.delete(listener)
 }
 
 /** Loads the project's devices and open alarms (again after a `reset` of the stream). */
@@ -145,6 +155,7 @@ export function upsertAlarm(alarm: Alarm): void {
 
 /** Applies one event of the live stream. */
 export function applyLiveEvent(event: LiveEvent): void {
+  for (const listener of eventListeners) listener(event)
   switch (event.type) {
     case 'telemetry': {
       const previous = iotStore.latest[event.device_id]
@@ -184,6 +195,11 @@ export function applyLiveEvent(event: LiveEvent): void {
       if (iotStore.projectId !== null) void loadIot(iotStore.projectId)
       return
     case 'closed':
+    // the location POIs' events are for their own screens (onLiveEvent)
+    case 'positioned':
+    case 'positionedDeleted':
+    case 'fenceEvent':
+    case 'fences':
       return
   }
 }

@@ -13,7 +13,7 @@ import { LocationPanel } from './LocationPanel'
 /**
  * The building editor's location module (issue 18): anchors are picked in the model and typed
  * or picked on the map, saved, solved with residuals by the shared solver, refused when
- * collinear, and the solved origin placed as the project's location.
+ * collinear, and the solved origin placed as the project's location with its heading and scale.
  */
 
 const permissions = {
@@ -169,11 +169,19 @@ describe('building location module', () => {
     await waitFor(() => expect(saveProjectCenter).toHaveBeenCalled())
     const body = saveProjectCenter.mock.calls[0]![0] as {
       id: string
-      project_center: { lng: number; lat: number }
+      project_center: { lng: number; lat: number; heading: number; scale: number }
     }
     expect(body.id).toBe('building-1')
     expect(body.project_center.lng).toBeCloseTo(127, 5)
     expect(body.project_center.lat).toBeCloseTo(37.5, 5)
+    // with its placement: the model's +y axis points west (x north), at its own scale
+    expect(body.project_center.heading).toBeCloseTo(270, 0)
+    expect(body.project_center.scale).toBeCloseTo(1, 2)
+    const placement = (await screen.findByTestId('building-placement')).textContent ?? ''
+    expect(placement).toMatch(/^\(heading [\d.]+°, scale [\d.]+\)$/)
+    const [heading, scale] = (placement.match(/\d+(\.\d+)?/g) ?? []).map(Number)
+    expect(heading).toBeCloseTo(270, 0)
+    expect(scale).toBeCloseTo(1, 2)
     // the project's location shown is the one saved
     const shown = (await screen.findByTestId('building-location')).textContent ?? ''
     const [lng, lat] = (shown.match(/-?\d+\.\d+/g) ?? []).map(Number)

@@ -12,9 +12,11 @@ import { AnchorList } from '../../../components/anchors/AnchorList'
 import {
   type AnchorCalls,
   defaultAnchorCalls,
+  headingOf,
   useSavedAnchors,
 } from '../../../components/anchors/use-saved-anchors'
 import '../../../components/anchors/anchors.css'
+import '../../../components/region-list/region-list.css'
 import { reasonText } from '../../../components/feedback/error-text'
 import { MapPickerDialog } from '../../../components/map-picker/MapPickerDialog'
 import { useProjectPermissions } from '../../../components/project/project-permissions'
@@ -36,13 +38,14 @@ export interface LocationPanelProps {
  * metres) with a longitude and latitude picked on the map or typed, and is saved (`/poi`
  * location mapping). From three anchors not on one line the same solver as the city's anchor
  * tab fits scale, rotation and translation by least squares and shows each anchor's residual in
- * metres; "Place the building here" saves the solved origin as the project's location.
+ * metres; "Place the building here" saves the solved origin as the project's location, with
+ * the heading and scale of the fit (its placement, shown here).
  */
 export function LocationPanel({
   calls = defaultAnchorCalls,
   saveProjectCenter = updateProject,
 }: LocationPanelProps) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const session = useSnapshot(buildingSession)
   const pick = useSnapshot(anchorPick)
   const { canEdit } = useProjectPermissions(session.project)
@@ -52,6 +55,7 @@ export function LocationPanel({
   const [isPlacing, setIsPlacing] = useState(false)
   const isPicking = session.clickPurpose === 'anchor'
   const center = session.project?.project_center ?? null
+  const number = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 3 })
 
   // A point picked in the model fills the relative coordinates (kept: the user may be typing
   // the rest of the form).
@@ -131,6 +135,16 @@ export function LocationPanel({
           <Trans>
             The project's location: {center.lng.toFixed(7)}, {center.lat.toFixed(7)}
           </Trans>
+          {center.heading !== undefined && center.scale !== undefined && (
+            <>
+              {' '}
+              <span data-testid="building-placement">
+                <Trans>
+                  (heading {number.format(center.heading)}°, scale {number.format(center.scale)})
+                </Trans>
+              </span>
+            </>
+          )}
         </p>
       )}
       <AnchorFitView count={saved.anchors.length} result={result}>
@@ -146,7 +160,12 @@ export function LocationPanel({
                 const [lng, lat] = result.fit.originLngLat
                 const project = await saveProjectCenter({
                   id: projectId,
-                  project_center: { lng, lat },
+                  project_center: {
+                    lng,
+                    lat,
+                    heading: headingOf(result.fit.rotationAtOriginDegrees),
+                    scale: result.fit.scale,
+                  },
                 })
                 if (buildingSession.projectId === projectId) buildingSession.project = project
                 toast.success(t`The building is placed.`)

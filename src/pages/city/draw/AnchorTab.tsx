@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { AnchorFitView } from '../../../components/anchors/AnchorFitView'
 import {
@@ -10,6 +10,7 @@ import {
 import { AnchorList } from '../../../components/anchors/AnchorList'
 import { headingOf, useSavedAnchors } from '../../../components/anchors/use-saved-anchors'
 import '../../../components/anchors/anchors.css'
+import '../../../components/region-list/region-list.css'
 import { sceneStore, useEngine } from '../../../engine-bridge'
 import { currentProject } from '../../../state/project'
 import { Button, EmptyState, Select } from '../../../ui'
@@ -17,11 +18,12 @@ import { placeTileset } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
 import './draw.css'
+import { tilesetAnchorPick } from './tileset-anchor-pick'
 
 /**
  * The anchor point set tab (SPEC §2, §3, §5; issue 18): pair points of a tileset in its own
- * coordinates (metres east and north of its origin) with their longitude and latitude, at
- * least three not on one line. The anchors are saved per tileset (`/poi` location mapping);
+ * coordinates (metres east and north of its origin; typed, or picked by clicking the tileset on
+ * the map) with their longitude and latitude, at least three not on one line. The anchors are saved per tileset (`/poi` location mapping);
  * the similarity transform is solved by least squares (workers/geodesy/anchor-solver.ts) with
  * each anchor's residual in metres shown, and applied as the tileset's placement (origin and
  * heading; the scale is shown, tilesets stay metric).
@@ -39,6 +41,30 @@ export function AnchorTab() {
   const [form, setForm] = useState<AnchorFormValues>(emptyAnchorForm)
   const [isApplying, setIsApplying] = useState(false)
   const saved = useSavedAnchors(services.anchors, projectId, tilesetId)
+  const picking = useSnapshot(tilesetAnchorPick)
+  const isPicking = picking.tilesetId !== null && picking.tilesetId === tilesetId
+
+  // A point picked on the tileset fills the relative coordinates (the rest of the form is kept:
+  // the user may be typing it). Centimetres are enough for a click.
+  useEffect(() => {
+    const pick = tilesetAnchorPick.pick
+    if (picking.sequence === 0 || !pick) return
+    const centimetres = (value: number) => String(Math.round(value * 100) / 100 + 0)
+    setForm((current) => ({
+      ...current,
+      x: centimetres(pick.local.x),
+      y: centimetres(pick.local.y),
+      z: centimetres(pick.local.z),
+    }))
+  }, [picking.sequence])
+
+  // Leaving the tab (or choosing another tileset) ends a pick that was not made.
+  useEffect(() => {
+    const chosen = tilesetId
+    return () => {
+      if (tilesetAnchorPick.tilesetId === chosen) tilesetAnchorPick.tilesetId = null
+    }
+  }, [tilesetId])
 
   if (tilesets.length === 0)
     return (
@@ -64,6 +90,15 @@ export function AnchorTab() {
           longitude and latitude: two fix the distance, the third the orientation.
         </Trans>
       </p>
+      {isPicking && (
+        <p className="ts-city-tab__hint" role="status" data-testid="tileset-pick-hint">
+          {picking.missed > 0 ? (
+            <Trans>That point is not on this tileset. Click on the tileset itself.</Trans>
+          ) : (
+            <Trans>Click a point of the tileset on the map.</Trans>
+          )}
+        </p>
+      )}
       {canEdit && tilesetId && (
         <AnchorForm
           form={form}
@@ -74,13 +109,24 @@ export function AnchorTab() {
             if (await saved.add(anchor)) setForm(emptyAnchorForm)
           }}
           tools={
-            <Button
-              onClick={() =>
-                setForm({ ...form, lng: camera.lng.toFixed(7), lat: camera.lat.toFixed(7) })
-              }
-            >
-              <Trans>Use the map centre</Trans>
-            </Button>
+            <>
+              <Button
+                aria-pressed={isPicking}
+                onClick={() => {
+                  tilesetAnchorPick.missed = 0
+                  tilesetAnchorPick.tilesetId = isPicking ? null : tilesetId
+                }}
+              >
+                {isPicking ? <Trans>Cancel picking</Trans> : <Trans>Pick in the tileset</Trans>}
+              </Button>
+              <Button
+                onClick={() =>
+                  setForm({ ...form, lng: camera.lng.toFixed(7), lat: camera.lat.toFixed(7) })
+                }
+              >
+                <Trans>Use the map centre</Trans>
+              </Button>
+            </>
           }
         />
       )}

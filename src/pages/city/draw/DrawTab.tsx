@@ -12,6 +12,7 @@ import { deleteDrawing, drawTypesOfKind, savePendingDrawing, updateDrawing } fro
 import { drawStore } from './draw-store'
 import { drawTypeNames, isAreaType, issueTexts, useMeasureFormat } from './draw-texts'
 import { GeometryBar } from './GeometryBar'
+import '../../../components/region-list/region-list.css'
 import './draw.css'
 
 /**
@@ -97,11 +98,11 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
         <section className="ts-city-details" aria-label={t`New drawing`} data-testid="draw-pending">
           <h3 className="ts-city-details__title">{i18n._(drawTypeNames[pending.type])}</h3>
           {pending.issue ? (
-            <p className="ts-draw__issue" role="alert">
+            <p className="ts-region__issue" role="alert">
               {i18n._(issueTexts[pending.issue] ?? msg`This shape cannot be saved.`)}
             </p>
           ) : (
-            <dl className="ts-draw__measure" data-testid="draw-pending-measure">
+            <dl className="ts-region__measure" data-testid="draw-pending-measure">
               {isArea(pending.type) && (
                 <>
                   <dt>
@@ -120,7 +121,7 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
           )}
           {!pending.issue && (
             <form
-              className="ts-draw__form"
+              className="ts-region__form"
               onSubmit={async (event) => {
                 event.preventDefault()
                 // Double submit is blocked until the answer (SPEC §4 path edit dialog).
@@ -179,12 +180,12 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
           title={kind === 'area' ? <Trans>No areas yet</Trans> : <Trans>No paths yet</Trans>}
         />
       ) : (
-        <ul className="ts-draw__list" data-testid="draw-list">
+        <ul className="ts-region__list" data-testid="draw-list">
           {mine.map((drawing) => (
-            <li key={drawing.id} className="ts-draw__item" data-testid="draw-item">
-              <div className="ts-draw__item-text">
-                <span className="ts-draw__item-name">{drawing.name}</span>
-                <span className="ts-draw__item-measure">
+            <li key={drawing.id} className="ts-region__item" data-testid="draw-item">
+              <div className="ts-region__item-text">
+                <span className="ts-region__item-name">{drawing.name}</span>
+                <span className="ts-region__item-measure">
                   {i18n._(drawTypeNames[drawing.type as DrawTypeNumber] ?? msg`Shape`)}
                   {' · '}
                   {isArea(drawing.type)
@@ -194,7 +195,7 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
                       : format.meters(drawing.length)}
                 </span>
               </div>
-              <div className="ts-draw__item-actions">
+              <div className="ts-region__item-actions">
                 <Button
                   aria-label={t`Fly to ${drawing.name}`}
                   onClick={() => engine.run('draw.flyToShape', { id: drawing.id }).catch(() => {})}

@@ -7,6 +7,7 @@ import { useCityServices } from '../city-services'
 import { drawStore } from './draw-store'
 import { isAreaType } from './draw-texts'
 import { trackingStore } from './tracking-store'
+import '../../../components/region-list/region-list.css'
 import './draw.css'
 
 /**
@@ -40,18 +41,18 @@ export function FenceTab() {
       {areas.length === 0 ? (
         <EmptyState title={<Trans>Draw a circle or polygon in area division first.</Trans>} />
       ) : (
-        <ul className="ts-draw__list" data-testid="fence-list">
+        <ul className="ts-region__list" data-testid="fence-list">
           {areas.map((area) => {
             const isFence = fenceIds.includes(area.id)
             return (
-              <li key={area.id} className="ts-draw__item" data-testid="fence-item">
-                <div className="ts-draw__item-text">
-                  <span className="ts-draw__item-name">{area.name}</span>
-                  <span className="ts-draw__item-measure">
+              <li key={area.id} className="ts-region__item" data-testid="fence-item">
+                <div className="ts-region__item-text">
+                  <span className="ts-region__item-name">{area.name}</span>
+                  <span className="ts-region__item-measure">
                     {isFence ? <Trans>Fence</Trans> : <Trans>Not a fence</Trans>}
                   </span>
                 </div>
-                <div className="ts-draw__item-actions">
+                <div className="ts-region__item-actions">
                   <Button
                     aria-label={t`Fly to ${area.name}`}
                     onClick={() => engine.run('draw.flyToShape', { id: area.id }).catch(() => {})}
@@ -89,14 +90,14 @@ export function FenceTab() {
       {events.length === 0 ? (
         <EmptyState title={<Trans>No fence events yet</Trans>} />
       ) : (
-        <ul className="ts-draw__list" data-testid="fence-events" aria-live="polite">
+        <ul className="ts-region__list" data-testid="fence-events" aria-live="polite">
           {events.map((event) => {
             const objectName = nameOf(objects, event.object_id)
             const fenceName = nameOf(drawings, event.fence_id)
             return (
-              <li key={event.id} className="ts-draw__item" data-testid="fence-event">
-                <div className="ts-draw__item-text">
-                  <span className="ts-draw__item-name">
+              <li key={event.id} className="ts-region__item" data-testid="fence-event">
+                <div className="ts-region__item-text">
+                  <span className="ts-region__item-name">
                     {event.kind === 'enter' ? (
                       <Trans>
                         {objectName} entered {fenceName}
@@ -107,7 +108,7 @@ export function FenceTab() {
                       </Trans>
                     )}
                   </span>
-                  <span className="ts-draw__item-measure">{time.format(new Date(event.at))}</span>
+                  <span className="ts-region__item-measure">{time.format(new Date(event.at))}</span>
                 </div>
               </li>
             )

@@ -96,11 +96,11 @@ export function GeometryBar({ name }: { name: string }) {
         />
       )}
       {editing.issue ? (
-        <p className="ts-draw__issue" role="alert">
+        <p className="ts-region__issue" role="alert">
           {i18n._(issueTexts[editing.issue] ?? msg`This shape cannot be saved.`)}
         </p>
       ) : (
-        <dl className="ts-draw__measure" data-testid="draw-edit-measure">
+        <dl className="ts-region__measure" data-testid="draw-edit-measure">
           {isAreaType(editing.type) && (
             <>
               <dt>

@@ -1,19 +1,38 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
+import type { CategoryNode } from '../../../api/templates'
+import { reasonText } from '../../../components/feedback/error-text'
 import { useEngine } from '../../../engine-bridge'
-import { Button, confirmDelete, EmptyState, TextField, toast } from '../../../ui'
+import { categoryNameText } from '../../../i18n/library-names'
+import { Button, confirmDelete, EmptyState, Select, TextField, toast } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
 import { TrackPlaybackBar } from './TrackPlaybackBar'
 import { colorOfObject, trackingStore } from './tracking-store'
+import '../../../components/region-list/region-list.css'
 import './draw.css'
 
 /** How far back a played track reaches. */
 const playbackHours = 24
 
+/** The select's value for "no location category". */
+const noCategory = 'none'
+
+/** The location category tree as select options, each named by its path ('Staff / Guards'). */
+function categoryOptions(
+  nodes: readonly CategoryNode[],
+  path: readonly string[] = [],
+): { value: string; label: string }[] {
+  return nodes.flatMap((node) => {
+    const names = [...path, categoryNameText(node)]
+    return [{ value: node.id, label: names.join(' / ') }, ...categoryOptions(node.children, names)]
+  })
+}
+
 /**
- * The GPS positioning tab (SPEC §2, §3 positioned object): add a positioned object (its device
+ * The GPS positioning tab (SPEC §2, §3 positioned object, §7 location POIs): add a location POI
+ * (a positioned object filed under a category of the location tree, with its coding; its device
  * token is shown once, for `POST /api/v1/{token}/position`), see each one live on the map with
  * heading and trail, fly to it, play its track back on a timeline, delete it; and fly to the
  * user's own position ('browser cannot get location' when the browser refuses).
@@ -27,9 +46,28 @@ export function GpsTab({ projectId }: { projectId: string }) {
   const [name, setName] = useState('')
   const [category, setCategory] = useState('')
   const [coding, setCoding] = useState('')
+  const [categoryId, setCategoryId] = useState(noCategory)
+  const [locationCategories, setLocationCategories] = useState<CategoryNode[]>([])
   const [isSaving, setIsSaving] = useState(false)
   const [newToken, setNewToken] = useState<{ name: string; token: string } | null>(null)
   const time = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'medium' })
+
+  // The location tree (SPEC §3: fetched with id '0') names what the objects are; a failed
+  // read leaves the choice out, the free-text category still works.
+  useEffect(() => {
+    if (!canEdit) return
+    let isCurrent = true
+    services.findLocationCategories().then(
+      (tree) => {
+        if (isCurrent) setLocationCategories(tree)
+      },
+      () => {},
+    )
+    return () => {
+      isCurrent = false
+    }
+  }, [services, canEdit])
+  const categoryChoices = categoryOptions(locationCategories)
 
   const refresh = async () => {
     trackingStore.objects = await services.findTrackedObjects(projectId)
@@ -78,7 +116,7 @@ export function GpsTab({ projectId }: { projectId: string }) {
       </div>
       {canEdit && (
         <form
-          className="ts-draw__form"
+          className="ts-region__form"
           aria-label={t`New positioned object`}
           onSubmit={async (event) => {
             event.preventDefault()
@@ -89,15 +127,17 @@ export function GpsTab({ projectId }: { projectId: string }) {
                 project_id: projectId,
                 name: name.trim(),
                 category: category.trim(),
+                category_id: categoryId === noCategory ? '' : categoryId,
                 coding: coding.trim(),
               })
               setNewToken({ name: added.object.name, token: added.token })
               setName('')
               setCategory('')
+              setCategoryId(noCategory)
               setCoding('')
               await refresh()
-            } catch {
-              toast.error(t`The object could not be added.`)
+            } catch (error) {
+              toast.error(`${t`The object could not be added.`} ${reasonText(error)}`)
             }
             setIsSaving(false)
           }}
@@ -116,6 +156,14 @@ export function GpsTab({ projectId }: { projectId: string }) {
             placeholder={t`e.g. person, vehicle`}
             onChange={(event) => setCategory(event.target.value)}
           />
+          {categoryChoices.length > 0 && (
+            <Select
+              label={<Trans>Location category</Trans>}
+              options={[{ value: noCategory, label: t`None` }, ...categoryChoices]}
+              value={categoryId}
+              onValueChange={setCategoryId}
+            />
+          )}
           <TextField
             label={<Trans>Coding</Trans>}
             value={coding}
@@ -148,17 +196,17 @@ export function GpsTab({ projectId }: { projectId: string }) {
       {loadState === 'ready' && objects.length === 0 ? (
         <EmptyState title={<Trans>No positioned objects yet</Trans>} />
       ) : (
-        <ul className="ts-draw__list" data-testid="tracked-list">
+        <ul className="ts-region__list" data-testid="tracked-list">
           {objects.map((object) => (
-            <li key={object.id} className="ts-draw__item" data-testid="tracked-item">
+            <li key={object.id} className="ts-region__item" data-testid="tracked-item">
               <span
                 className="ts-draw__swatch"
                 style={{ background: colorOfObject(object.id) }}
                 aria-hidden
               />
-              <div className="ts-draw__item-text">
-                <span className="ts-draw__item-name">{object.name}</span>
-                <span className="ts-draw__item-measure">
+              <div className="ts-region__item-text">
+                <span className="ts-region__item-name">{object.name}</span>
+                <span className="ts-region__item-measure">
                   {[object.category, object.coding].filter(Boolean).join(' · ')}
                   {object.last_position ? (
                     <>
@@ -179,7 +227,7 @@ export function GpsTab({ projectId }: { projectId: string }) {
                   )}
                 </span>
               </div>
-              <div className="ts-draw__item-actions">
+              <div className="ts-region__item-actions">
                 <Button
                   disabled={!object.last_position}
                   aria-label={t`Fly to ${object.name}`}

@@ -9,12 +9,45 @@ import { CityEditor } from '../CityEditorPage'
 import { CityServicesProvider } from '../city-services'
 import { createCityProjectStore } from '../city-project-store'
 import { createMemoryCityServer } from '../testing/memory-city-server'
+import type { TrackedObject } from '../../../api/tracking'
+import { applyLiveEvent, iotStore } from '../../bim4/iot/iot-store'
+import { pickTilesetAnchorAt, tilesetAnchorPick } from './tileset-anchor-pick'
 
 /**
- * The location tabs of the city editor (issue 18): GPS positioning (add a positioned object and
- * see its device token once, its last position, its track played back; delete it) and the
- * electronic fence (make an area a fence, read the enter and leave events).
+ * The location tabs of the city editor (issue 18): GPS positioning (add a location POI and see
+ * its device token once, its last position, its track played back; delete it; follow it on the
+ * project's live stream), the electronic fence (make an area a fence, read the enter and leave
+ * events) and the anchor point set (typed, or picked on the tileset).
  */
+
+/**
+ * Marks the project's live stream as open, as the editor's stream does once connected, and waits
+ * for the one load that going live makes (`load` is a spied service call of it) to be answered,
+ * so it cannot overwrite the events a test sends next.
+ */
+async function goLive(load: { mock: { calls: unknown[] } }) {
+  const before = load.mock.calls.length
+  iotStore.projectId = 'project-1'
+  iotStore.liveState = 'live'
+  await waitFor(() => expect(load.mock.calls.length).toBeGreaterThan(before))
+  // the in-memory answers come within a few microtasks: one turn of the event loop is enough
+  await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+/** A location POI as the stream carries it. */
+function walkerAt(position: TrackedObject['last_position'], insideFenceIds: string[] = []) {
+  return {
+    id: 'tracked-live',
+    project_id: 'project-1',
+    name: 'Walker',
+    category: 'Guards',
+    category_id: 'category-1',
+    coding: 'W-1',
+    last_position: position,
+    inside_fence_ids: insideFenceIds,
+    created_at: '2026-01-01T00:00:00.000Z',
+  } satisfies TrackedObject
+}
 
 let engine: Engine
 
@@ -25,6 +58,10 @@ beforeEach(() => {
 })
 
 afterEach(() => {
+  vi.restoreAllMocks()
+  iotStore.liveState = 'stopped'
+  iotStore.projectId = null
+  tilesetAnchorPick.tilesetId = null
   engine.dispose()
   closeProject()
   window.location.hash = ''
@@ -137,7 +174,113 @@ describe('GPS positioning tab', () => {
   })
 })
 
+describe('GPS positioning tab on the live stream', () => {
+  it('files a new object under a location category, then follows its moves, fence crossings and deletion live', async () => {
+    const user = userEvent.setup()
+    const server = createMemoryCityServer('project-1')
+    server.locationCategories.push({
+      id: 'category-1',
+      pid: '0',
+      category_name: 'Guards',
+      value: 'category-1',
+      kind: 'location',
+      piddes: 'category-1',
+      level: 1,
+      is_system: false,
+      can_edit: true,
+      created_at: '2026-01-01T00:00:00.000Z',
+      children: [],
+    })
+    const find = vi.spyOn(server.services, 'findTrackedObjects')
+    window.location.hash = '#/home/location/gps'
+    renderWithI18n(
+      <UiRoot>
+        <EngineProvider engine={engine}>
+          <CityServicesProvider services={server.services}>
+            <CityEditor store={createCityProjectStore()} />
+          </CityServicesProvider>
+        </EngineProvider>
+      </UiRoot>,
+    )
+    await screen.findByText('No positioned objects yet')
+    await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Guard')
+    await user.click(screen.getByRole('combobox', { name: 'Location category' }))
+    await user.click(await screen.findByRole('option', { name: 'Guards' }))
+    await user.type(screen.getByRole('textbox', { name: /^Coding/ }), 'G-1')
+    await user.click(screen.getByRole('button', { name: 'Add' }))
+    await screen.findByTestId('tracked-token')
+    expect(server.trackedObjects[0]).toMatchObject({ category_id: 'category-1', coding: 'G-1' })
+    server.trackedObjects.splice(0)
+
+    // going live reads the objects once (what happened while the stream was down)
+    await goLive(find)
+    await waitFor(() => expect(screen.queryAllByTestId('tracked-item')).toHaveLength(0))
+    const calls = find.mock.calls.length
+    applyLiveEvent({
+      type: 'positioned',
+      object: walkerAt({ lng: 126.975, lat: 37.565, heading: 90, at: new Date().toISOString() }, [
+        'draw-1',
+      ]),
+    })
+    const item = await screen.findByTestId('tracked-item')
+    expect(item.textContent).toContain('Walker')
+    expect(item.textContent).toContain('Guards · W-1')
+    expect(within(item).getByTestId('tracked-inside')).toBeTruthy()
+    // another project's object is not this one's
+    applyLiveEvent({
+      type: 'positioned',
+      object: { ...walkerAt(null), id: 'elsewhere', project_id: 'project-2', name: 'Stranger' },
+    })
+    applyLiveEvent({ type: 'positionedDeleted', id: 'tracked-live' })
+    await screen.findByText('No positioned objects yet')
+    expect(screen.queryByText('Stranger')).toBeNull()
+    // all of it without asking the server again; a reset asks once
+    expect(find.mock.calls.length).toBe(calls)
+    applyLiveEvent({ type: 'reset' })
+    await waitFor(() => expect(find.mock.calls.length).toBe(calls + 1))
+  })
+})
+
 describe('electronic fence tab', () => {
+  it('shows fence changes and crossings from the live stream as they come', async () => {
+    const server = await renderAt('/home/location/fence')
+    const item = await screen.findByTestId('fence-item')
+    await goLive(vi.spyOn(server.services, 'findFences'))
+    await screen.findByText('No fence events yet')
+    applyLiveEvent({ type: 'fences', draw_ids: ['draw-1'] })
+    await waitFor(() =>
+      expect(
+        within(item).getByRole('button', { name: 'Fence: Yard' }).getAttribute('aria-pressed'),
+      ).toBe('true'),
+    )
+    applyLiveEvent({
+      type: 'positioned',
+      object: walkerAt({
+        lng: 126.975,
+        lat: 37.565,
+        heading: null,
+        at: '2026-01-01T00:00:00.000Z',
+      }),
+    })
+    const event = {
+      id: 'live-1',
+      project_id: 'project-1',
+      fence_id: 'draw-1',
+      object_id: 'tracked-live',
+      kind: 'enter' as const,
+      lng: 126.975,
+      lat: 37.565,
+      at: '2026-01-01T00:00:00.000Z',
+    }
+    applyLiveEvent({ type: 'fenceEvent', event })
+    // the same event twice (a resumed stream) is listed once
+    applyLiveEvent({ type: 'fenceEvent', event })
+    const rows = await screen.findAllByTestId('fence-event')
+    expect(rows.map((row) => row.querySelector('.ts-region__item-name')?.textContent)).toEqual([
+      'Walker entered Yard',
+    ])
+  })
+
   it('makes an area a fence and lists enter and leave events by name', async () => {
     const user = userEvent.setup()
     const server = await renderAt('/home/location/fence')
@@ -172,7 +315,7 @@ describe('electronic fence tab', () => {
       { ...event, id: 'e1', kind: 'enter', at: '2026-01-01T00:00:00.000Z' },
     )
     const events = await screen.findAllByTestId('fence-event', {}, { timeout: 5000 })
-    expect(events.map((row) => row.querySelector('.ts-draw__item-name')?.textContent)).toEqual([
+    expect(events.map((row) => row.querySelector('.ts-region__item-name')?.textContent)).toEqual([
       'Walker left Yard',
       'Walker entered Yard',
     ])
@@ -319,4 +462,60 @@ describe('anchor point set tab', () => {
     expect(placement.lat).toBeCloseTo(origin.lat, 5)
     expect(placement.heading).toBeCloseTo(30, 0)
   }, 60_000)
+
+  it("fills an anchor's model coordinates from a point picked on the tileset", async () => {
+    const user = userEvent.setup()
+    const server = createMemoryCityServer('project-1')
+    server.tilesets.push({
+      id: 'tileset-1',
+      project_id: 'project-1',
+      name: 'Campus',
+      root_url: '/tiles/tileset.json',
+      is_visible: true,
+      placement: null,
+      is_georeferenced: false,
+    } as (typeof server.tilesets)[number])
+    const position = { lng: 127.0001, lat: 37.5001, heightMeters: 41 }
+    let answer: unknown = null
+    const run = engine.run.bind(engine) as (...args: unknown[]) => Promise<unknown>
+    vi.spyOn(engine, 'run').mockImplementation((async (...args: unknown[]) =>
+      args[0] === 'city.pickTilesetPoint' ? answer : run(...args)) as never)
+    window.location.hash = '#/home/location/anchor'
+    renderWithI18n(
+      <UiRoot>
+        <EngineProvider engine={engine}>
+          <CityServicesProvider services={server.services}>
+            <CityEditor store={createCityProjectStore()} />
+          </CityServicesProvider>
+        </EngineProvider>
+      </UiRoot>,
+    )
+    const pickButton = await screen.findByRole('button', { name: 'Pick in the tileset' })
+    await user.click(pickButton)
+    expect(pickButton.getAttribute('aria-pressed')).toBe('true')
+    expect(screen.getByTestId('tileset-pick-hint').textContent).toBe(
+      'Click a point of the tileset on the map.',
+    )
+    // a click beside the tileset (the basemap) keeps picking, and says so
+    await pickTilesetAnchorAt(engine, { x: 10, y: 10 })
+    await waitFor(() =>
+      expect(screen.getByTestId('tileset-pick-hint').textContent).toContain(
+        'That point is not on this tileset.',
+      ),
+    )
+    answer = { tilesetId: 'tileset-1', position, local: { x: 12.344, y: -6.789, z: 2.5 } }
+    await pickTilesetAnchorAt(engine, { x: 200, y: 120 })
+    await waitFor(() =>
+      expect((screen.getByRole('spinbutton', { name: /^Model x/ }) as HTMLInputElement).value).toBe(
+        '12.34',
+      ),
+    )
+    expect((screen.getByRole('spinbutton', { name: /^Model y/ }) as HTMLInputElement).value).toBe(
+      '-6.79',
+    )
+    expect(
+      screen.getByRole('button', { name: 'Pick in the tileset' }).getAttribute('aria-pressed'),
+    ).toBe('false')
+    expect(tilesetAnchorPick.tilesetId).toBeNull()
+  })
 })

@@ -6,6 +6,7 @@ import { sceneStore, useEngine } from '../../../engine-bridge'
 import { Button, EmptyState } from '../../../ui'
 import { drawStore } from './draw-store'
 import { useMeasureFormat } from './draw-texts'
+import '../../../components/region-list/region-list.css'
 import './draw.css'
 
 const rates: NavigationRate[] = [1, 2, 3, 5]
@@ -76,7 +77,7 @@ export function NavigationTab() {
         >
           <h3 className="ts-city-details__title">{flown?.name ?? ''}</h3>
           <progress max={navigation.totalMeters || 1} value={navigation.meters} />
-          <p className="ts-draw__item-measure">
+          <p className="ts-region__item-measure">
             {format.meters(navigation.meters)} / {format.meters(navigation.totalMeters)}
             {navigation.status === 'done' && (
               <>
@@ -109,14 +110,14 @@ export function NavigationTab() {
       {paths.length === 0 ? (
         <EmptyState title={<Trans>Draw a path in path programming first.</Trans>} />
       ) : (
-        <ul className="ts-draw__list" data-testid="navigation-list">
+        <ul className="ts-region__list" data-testid="navigation-list">
           {paths.map((path) => (
-            <li key={path.id} className="ts-draw__item" data-testid="navigation-item">
-              <div className="ts-draw__item-text">
-                <span className="ts-draw__item-name">{path.name}</span>
-                <span className="ts-draw__item-measure">{format.meters(path.length)}</span>
+            <li key={path.id} className="ts-region__item" data-testid="navigation-item">
+              <div className="ts-region__item-text">
+                <span className="ts-region__item-name">{path.name}</span>
+                <span className="ts-region__item-measure">{format.meters(path.length)}</span>
               </div>
-              <div className="ts-draw__item-actions">
+              <div className="ts-region__item-actions">
                 <Button
                   variant="primary"
                   aria-label={t`Navigate ${path.name}`}

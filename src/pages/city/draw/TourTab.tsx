@@ -7,6 +7,7 @@ import { sceneStore, useEngine } from '../../../engine-bridge'
 import { Button, confirmDelete, EmptyState, TextField, toast } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
+import '../../../components/region-list/region-list.css'
 import './draw.css'
 
 /** Seconds a flight from one viewpoint to the next takes (the tab's choice, not saved). */
@@ -121,7 +122,7 @@ export function TourTab({ projectId }: { projectId: string }) {
       </p>
       {canEdit && (
         <form
-          className="ts-draw__form"
+          className="ts-region__form"
           aria-label={t`New viewpoint`}
           onSubmit={(event) => {
             event.preventDefault()
@@ -175,7 +176,7 @@ export function TourTab({ projectId }: { projectId: string }) {
         )}
       </div>
       {isOpen && (
-        <p className="ts-draw__item-measure" role="status" data-testid="tour-status">
+        <p className="ts-region__item-measure" role="status" data-testid="tour-status">
           <Trans>
             Viewpoint {tour.index + 1} of {tour.count}
           </Trans>
@@ -187,26 +188,26 @@ export function TourTab({ projectId }: { projectId: string }) {
       {viewpoints.length === 0 ? (
         <EmptyState title={<Trans>No viewpoints yet</Trans>} />
       ) : (
-        <ol className="ts-draw__list" data-testid="tour-list">
+        <ol className="ts-region__list" data-testid="tour-list">
           {viewpoints.map((viewpoint, index) => (
             <li
               key={viewpoint.id}
-              className="ts-draw__item"
+              className="ts-region__item"
               data-testid="tour-item"
               aria-current={isOpen && tour.index === index ? 'step' : undefined}
             >
-              <div className="ts-draw__item-text">
-                <span className="ts-draw__item-name">
+              <div className="ts-region__item-text">
+                <span className="ts-region__item-name">
                   {viewpoint.seq}. {viewpoint.name}
                 </span>
-                <span className="ts-draw__item-measure">
+                <span className="ts-region__item-measure">
                   <Trans>
                     zoom {number.format(viewpoint.zoom)} · stays{' '}
                     {number.format(viewpoint.dwell_seconds)} s
                   </Trans>
                 </span>
               </div>
-              <div className="ts-draw__item-actions">
+              <div className="ts-region__item-actions">
                 <Button
                   aria-label={t`Fly to ${viewpoint.name}`}
                   onClick={() =>

@@ -55,7 +55,7 @@ export function TrackPlaybackBar() {
           if (trackingStore.playback) trackingStore.playback.index = Number(event.target.value)
         }}
       />
-      <p className="ts-draw__item-measure" data-testid="track-playback-time">
+      <p className="ts-region__item-measure" data-testid="track-playback-time">
         {position ? time.format(new Date(position.at)) : ''} ({playback.index + 1}/
         {playback.positions.length})
       </p>

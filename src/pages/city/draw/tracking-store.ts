@@ -1,9 +1,13 @@
 import { proxy, ref } from 'valtio'
 import type { DrawPosition, TrackMarker } from '../../../../engine/api'
+import type { LiveEvent } from '../../../api/iot-live'
 import type { FenceEvent, TrackedObject, TrackPosition } from '../../../api/tracking'
 
 /** How many live positions a marker's trail keeps. */
 export const liveTrailLength = 60
+
+/** How many fence events the fence tab keeps (the newest; as many as it loads). */
+export const keptFenceEvents = 50
 
 /** A track being played back on the timeline. */
 export interface TrackPlayback {
@@ -62,6 +66,44 @@ export function extendTrails(
     if (!last || last[0] !== position.lng || last[1] !== position.lat)
       trail.push([position.lng, position.lat])
     trails.set(object.id, trail.slice(-liveTrailLength))
+  }
+}
+
+/**
+ * Applies one event of the project's live stream to the store (issue 18): a location POI added
+ * or moved (its trail grows), deleted, a fence crossed (newest first), the fences changed.
+ * Events of another project, and events of other areas, are left alone.
+ */
+export function applyTrackingEvent(
+  store: Pick<TrackingStore, 'objects' | 'trails' | 'events' | 'fenceIds' | 'playback'>,
+  projectId: string,
+  event: LiveEvent,
+): void {
+  switch (event.type) {
+    case 'positioned': {
+      const { object } = event
+      if (object.project_id !== projectId) return
+      const index = store.objects.findIndex((candidate) => candidate.id === object.id)
+      if (index >= 0) store.objects[index] = object
+      else store.objects.push(object)
+      extendTrails(store.trails, store.objects)
+      return
+    }
+    case 'positionedDeleted':
+      store.objects = store.objects.filter((object) => object.id !== event.id)
+      store.trails.delete(event.id)
+      if (store.playback?.objectId === event.id) store.playback = null
+      return
+    case 'fenceEvent':
+      if (event.event.project_id !== projectId) return
+      if (store.events.some((known) => known.id === event.event.id)) return
+      store.events = [event.event, ...store.events].slice(0, keptFenceEvents)
+      return
+    case 'fences':
+      store.fenceIds = event.draw_ids
+      return
+    default:
+      return
   }
 }
 

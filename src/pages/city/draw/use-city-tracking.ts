@@ -1,30 +1,45 @@
 import { useEffect } from 'react'
 import { subscribe, useSnapshot } from 'valtio'
+import type { LiveEvent } from '../../../api/iot-live'
 import { sceneStore, useEngine } from '../../../engine-bridge'
+import { iotStore, onLiveEvent } from '../../bim4/iot/iot-store'
 import { useCityServices } from '../city-services'
-import { extendTrails, markersOf, trackingStore } from './tracking-store'
+import { applyTrackingEvent, extendTrails, markersOf, trackingStore } from './tracking-store'
 
-/** How often the location tabs ask for new positions and fence events. */
+/** How often the location tabs ask for new positions and fence events while the stream is down. */
 export const trackingPollMs = 2000
 
 /**
- * While `isActive` (a location tab is shown), polls the open city project's positioned objects,
- * fences and fence events every {@link trackingPollMs}, keeps each object's live trail, and
- * draws the markers in the city scene; leaving clears the markers. A failed poll keeps what was
- * shown and tries again next time.
+ * While `isActive` (a location tab is shown), shows the open city project's location POIs
+ * (positioned objects), fences and fence events: loaded once, then kept current by the project's
+ * live stream (contract/iot-live.ts, opened by the editor) — positions, fence crossings and fence
+ * changes arrive as they happen, and a `reset` (events missed) loads again. While the stream is
+ * not live (connecting, or refused), they are polled every {@link trackingPollMs} instead. Draws
+ * the markers with their live trails in the city scene; leaving clears them.
  */
 export function useCityTracking(projectId: string | null, isActive: boolean): void {
   const engine = useEngine()
   const services = useCityServices()
   const { isOpen, projectId: openProjectId } = useSnapshot(sceneStore).city
+  const live = useSnapshot(iotStore)
+  const isLive = live.liveState === 'live' && live.projectId === projectId
 
   useEffect(() => {
     if (!projectId || !isActive) return
     trackingStore.projectId = projectId
     trackingStore.loadState = 'loading'
+    return () => {
+      trackingStore.playback = null
+      trackingStore.trails.clear()
+      trackingStore.loadState = 'idle'
+    }
+  }, [projectId, isActive])
+
+  useEffect(() => {
+    if (!projectId || !isActive) return
     let isCurrent = true
     let timer: ReturnType<typeof setTimeout> | undefined
-    const poll = async () => {
+    const load = async () => {
       try {
         const [objects, fenceIds, events] = await Promise.all([
           services.findTrackedObjects(projectId),
@@ -40,17 +55,25 @@ export function useCityTracking(projectId: string | null, isActive: boolean): vo
       } catch {
         if (isCurrent && trackingStore.loadState === 'loading') trackingStore.loadState = 'failed'
       }
+    }
+    const poll = async () => {
+      await load()
       if (isCurrent) timer = setTimeout(poll, trackingPollMs)
     }
-    void poll()
+    // going live (again) loads once: what happened while the stream was down is read back
+    void (isLive ? load() : poll())
+    const stopListening = isLive
+      ? onLiveEvent((event: LiveEvent) => {
+          if (event.type === 'reset') void load()
+          else applyTrackingEvent(trackingStore, projectId, event)
+        })
+      : () => {}
     return () => {
       isCurrent = false
       clearTimeout(timer)
-      trackingStore.playback = null
-      trackingStore.trails.clear()
-      trackingStore.loadState = 'idle'
+      stopListening()
     }
-  }, [projectId, isActive, services])
+  }, [projectId, isActive, services, isLive])
 
   useEffect(() => {
     if (!isOpen || !openProjectId || !isActive) return

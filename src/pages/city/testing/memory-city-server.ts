@@ -4,6 +4,7 @@ import type { CityServices } from '../city-services'
 import type { AreaDraw } from '../../../api/draw'
 import type { FenceEvent, TrackedObject, TrackPosition } from '../../../api/tracking'
 import type { LocationAnchor } from '../../../api/location'
+import type { CategoryNode } from '../../../api/templates'
 import type { TourViewpointRecord } from '../../../api/view-tour'
 import { measureDrawing } from '../../../../workers/geodesy/draw-geometry'
 
@@ -23,6 +24,8 @@ export function createMemoryCityServer(projectId: string) {
   const fenceEvents: FenceEvent[] = []
   const anchors: LocationAnchor[] = []
   const viewpoints: TourViewpointRecord[] = []
+  /** The location category tree the GPS tab offers (tests fill it). */
+  const locationCategories: CategoryNode[] = []
   const uploads = new Map<string, File>()
   const progressSeen: number[] = []
   let basemap: BasemapFindDatum = {
@@ -204,8 +207,13 @@ export function createMemoryCityServer(projectId: string) {
         id: nextId('tracked'),
         project_id: body.project_id,
         name: body.name,
-        category: body.category,
-        coding: body.coding,
+        // as the server does: the location category's name stands for an empty text
+        category:
+          body.category ||
+          locationCategories.find((node) => node.id === body.category_id)?.category_name ||
+          '',
+        category_id: body.category_id ?? '',
+        coding: body.coding ?? '',
         last_position: null,
         inside_fence_ids: [],
         created_at: now,
@@ -219,6 +227,7 @@ export function createMemoryCityServer(projectId: string) {
       trackedObjects.splice(index, 1)
     },
     findTrack: async (id) => structuredClone(tracks.get(id) ?? []),
+    findLocationCategories: async () => structuredClone(locationCategories),
     tour: {
       find: async () => structuredClone(viewpoints),
       add: async (body) => {
@@ -324,5 +333,6 @@ export function createMemoryCityServer(projectId: string) {
     trackedObjects,
     tracks,
     fenceEvents,
+    locationCategories,
   }
 }
