@@ -9,7 +9,7 @@ import { Engine } from '../core/engine'
  */
 export function browserEngineFixture(): {
   startEngine(): Engine
-  blobUrlOf(bytes: Uint8Array): string
+  blobUrlOf(bytes: Uint8Array<ArrayBuffer>): string
 } {
   const cleanups: (() => void)[] = []
   afterEach(() => {
