@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { BuildingSceneDescription } from '../api/building-snapshot'
-import { Engine } from '../core/engine'
+import type { Engine } from '../core/engine'
 import { boxSbm } from './testing/box-sbm'
+import { browserEngineFixture } from '../testing/browser-engine'
 
 /**
  * The WASD walk as the app runs it: real Chromium, WebGL2 on SwiftShader, the real decode and
@@ -9,24 +10,7 @@ import { boxSbm } from './testing/box-sbm'
  * a 30 m × 20 m floor slab (top 0.1 m), a red wall north (face z = −4.9), a blue wall south (face
  * z = 4.9), a crate 1.2 m high west (face x = −3.5) and a 0.3 m platform east (x 4…8).
  */
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
-})
-
-function startEngine() {
-  const canvas = document.createElement('canvas')
-  canvas.style.width = '320px'
-  canvas.style.height = '240px'
-  canvas.style.display = 'block'
-  document.body.append(canvas)
-  const engine = new Engine({ canvas })
-  cleanups.push(() => {
-    engine.dispose()
-    canvas.remove()
-  })
-  return engine
-}
+const { startEngine, blobUrlOf } = browserEngineFixture()
 
 function roomDescription(): BuildingSceneDescription {
   const room = boxSbm(
@@ -39,8 +23,7 @@ function roomDescription(): BuildingSceneDescription {
     ],
     { role: 'floor', floors: [{ id: 'F1', name: '1F', elevationMeters: 0 }] },
   )
-  const url = URL.createObjectURL(new Blob([room]))
-  cleanups.push(() => URL.revokeObjectURL(url))
+  const url = blobUrlOf(room)
   return {
     projectId: 'walk',
     name: 'Room',

@@ -1,33 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { BuildingSceneDescription } from '../../api/building-snapshot'
 import { EngineError } from '../../api/errors'
 import type { SceneStyle } from '../../api/style-commands'
-import { Engine } from '../../core/engine'
 import { boxSbm } from '../testing/box-sbm'
+import { browserEngineFixture } from '../../testing/browser-engine'
 import { defaultSceneStyle } from '../../testing/default-scene-style'
 
 /**
  * The style of the building scene in real Chromium (WebGL2 on SwiftShader): the sky, ground,
  * weather and lights are checked on the pixels they draw, not only on the snapshot.
  */
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
-})
-
-function startEngine() {
-  const canvas = document.createElement('canvas')
-  canvas.style.width = '320px'
-  canvas.style.height = '240px'
-  canvas.style.display = 'block'
-  document.body.append(canvas)
-  const engine = new Engine({ canvas })
-  cleanups.push(() => {
-    engine.dispose()
-    canvas.remove()
-  })
-  return engine
-}
+const { startEngine, blobUrlOf } = browserEngineFixture()
 
 /** A 10 m slab with a 4 m block on it, white. */
 function slabDescription(): BuildingSceneDescription {
@@ -38,8 +21,7 @@ function slabDescription(): BuildingSceneDescription {
     ],
     { role: 'model' },
   )
-  const url = URL.createObjectURL(new Blob([bytes]))
-  cleanups.push(() => URL.revokeObjectURL(url))
+  const url = blobUrlOf(bytes)
   return {
     projectId: 'styled',
     name: 'Styled',

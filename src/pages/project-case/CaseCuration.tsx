@@ -36,15 +36,31 @@ export function CaseCuration({
   const [newMenu, setNewMenu] = useState('')
   const [projects, setProjects] = useState<Project[]>([])
   const [chosenProject, setChosenProject] = useState<string | null>(null)
+  const [keyword, setKeyword] = useState('')
 
   useEffect(() => {
     const controller = new AbortController()
-    findProjects({ pageSize: 100, sort: 'name', order: 'asc' }, controller.signal).then(
-      (page) => setProjects(page.list),
-      () => setProjects([]),
-    )
-    return () => controller.abort()
-  }, [])
+    // a page holds at most 100 projects: past that, the name typed finds the rest (asked
+    // once typing pauses)
+    const timer = setTimeout(() => {
+      findProjects(
+        {
+          pageSize: 100,
+          sort: 'name',
+          order: 'asc',
+          ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
+        },
+        controller.signal,
+      ).then(
+        (page) => setProjects(page.list),
+        () => setProjects([]),
+      )
+    }, keyword ? 250 : 0)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [keyword])
 
   async function save(work: () => Promise<unknown>) {
     try {
@@ -107,6 +123,16 @@ export function CaseCuration({
         <Trans>Add a project to the gallery</Trans>
       </h3>
       <div className="ts-case-curation__row">
+        <TextField
+          label={t`Find a project`}
+          type="search"
+          value={keyword}
+          maxLength={100}
+          onChange={(event) => {
+            setKeyword(event.target.value)
+            setChosenProject(null)
+          }}
+        />
         <Select
           label={t`Project`}
           value={chosenProject}
