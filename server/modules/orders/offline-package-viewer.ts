@@ -6,7 +6,8 @@ import type { PackageEntry } from './offline-package-entry'
  * script (built by vite.viewer.config.ts from engine/offline-viewer) and the data it reads.
  * Chromium refuses `fetch`, module scripts and workers for `file://` pages, so every file the
  * viewer reads is a classic script: `viewer/data.js` holds the scene's JSON and each binary file
- * the viewer shows (SBM models, template icons, the GML file) is also written as `viewer/files/<n>.js`, base64
+ * the viewer shows (SBM models, template icons, the GML file, tilesets, the basemap) is also
+ * written as `viewer/files/<n>.js`, base64
  * inside a call. The plain files stay in the package for other tools; the copies cost a third
  * more than the bytes they hold (base64), paid for opening with a double click.
  */
@@ -20,6 +21,9 @@ export async function planViewerEntries(input: {
     templates: unknown
     style: unknown
     gml: unknown
+    center: unknown
+    tilesets: unknown
+    basemap: unknown
   }
   /** Package paths of the binary files the viewer shows. */
   shownFiles: readonly string[]
