@@ -8,10 +8,13 @@ import { loadPackageFile, type ViewerPackageData, type ViewerTileset } from './p
 /** A root centre farther than this from the Earth's centre is Earth-centred (georeferenced). */
 const earthFixedRadiusMeters = 6_000_000
 
-/** The package path a tile's address names (addresses resolve against index.html's folder). */
+/**
+ * The package path a tile's address names: the root's address comes as given (relative to
+ * index.html), the tiles' resolved against it.
+ */
 function packagePathOf(url: string): string | null {
   const base = new URL('.', location.href).href
-  const address = url.split(/[?#]/)[0] ?? ''
+  const address = new URL(url, location.href).href.split(/[?#]/)[0] ?? ''
   return address.startsWith(base) ? decodeURIComponent(address.slice(base.length)) : null
 }
 

@@ -76,15 +76,22 @@ describe('offline package viewer', () => {
   }
 
   /** Opens the unpacked viewer offline and waits until it says the scene is up. */
-  const openViewer = async (unpacked: string): Promise<{ page: Page; errors: string[] }> => {
+  const openViewer = async (
+    unpacked: string,
+  ): Promise<{ page: Page; errors: string[]; logged: string[] }> => {
     const context = await browser.newContext({ locale: 'en-US' })
     await context.setOffline(true)
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
+    // what the viewer's libraries logged: said when an expectation fails
+    const logged: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') logged.push(message.text())
+    })
     await page.goto(pathToFileURL(join(unpacked, 'index.html')).href)
     await page.waitForSelector('body[data-viewer="ready"]', { timeout: 90_000 })
-    return { page, errors }
+    return { page, errors, logged }
   }
 
   /**
@@ -215,7 +222,9 @@ describe('offline package viewer', () => {
     // the offline style: the tileset stands on Natural Earth's land (Pennsylvania)
     const offline = await openViewer(await buildAndUnpack(owner, project.id, 'city-offline'))
     expect(offline.errors).toEqual([])
-    expect(await offline.page.textContent('#status')).toBe('1 tilesets, 1 POIs')
+    expect(await offline.page.textContent('#status'), offline.logged.join('\n')).toBe(
+      '1 tilesets, 1 POIs',
+    )
     expect(await offline.page.textContent('#poi-list')).toContain('Dragon gate')
     const onLand = await canvasColours(offline.page, [offlineLand, viewerBackground])
     expect(onLand.shares[0]).toBeGreaterThan(0.2)
