@@ -7,7 +7,7 @@ import type { Database } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import type { PackageEntry } from './offline-package-entry'
 import { planCityPart } from './offline-package-city'
-import { planViewerEntries } from './offline-package-viewer'
+import { JsonText, planViewerEntries } from './offline-package-viewer'
 
 /** The format name and version written in every package's manifest.json. */
 export const offlinePackageFormat = { name: 'twinscape-offline-package', version: 1 } as const
@@ -49,7 +49,7 @@ export function packageDirectories(dataDir: string): PackageDirectories {
 
 function textEntry(path: string, value: unknown): PackageEntry {
   // compact: 10,000 POIs make megabytes of JSON, and readers parse it anyway
-  const text = `${JSON.stringify(value)}\n`
+  const text = `${value instanceof JsonText ? value.text : JSON.stringify(value)}\n`
   return {
     path,
     source: { kind: 'text', text },
@@ -148,7 +148,9 @@ export async function planOfflinePackage(
     .orderBy('created_at')
     .orderBy('id')
     .execute()
-  entries.push(textEntry('pois.json', pois))
+  // written once as JSON for pois.json and the viewer's data.js alike
+  const poisJson = new JsonText(JSON.stringify(pois))
+  entries.push(textEntry('pois.json', poisJson))
   contents.pois = 'pois.json'
   const templateIds = [...new Set(pois.map((poi) => poi.category_id))]
   const templates =
@@ -293,7 +295,7 @@ export async function planOfflinePackage(
     data: {
       manifest,
       models: modelsValue,
-      pois,
+      pois: poisJson,
       templates: templatesValue,
       style: styleValue,
       gml: gmlValue,

@@ -1,6 +1,11 @@
 import { stat } from 'node:fs/promises'
 import type { PackageEntry } from './offline-package-entry'
 
+/** A value already written as JSON: the POI list is megabytes, written once for both files. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * The viewer part of an offline package: `index.html` at the root, the viewer's one classic
  * script (built by vite.viewer.config.ts from engine/offline-viewer) and the data it reads.
@@ -49,9 +54,12 @@ export async function planViewerEntries(input: {
       isDeflated: false,
     })
   }
-  // `<` escaped: the JSON sits in a script and must never close it
-  const json = JSON.stringify({ ...input.data, files }).replace(/</g, '\\u003c')
-  const dataScript = `window.twinscapePackage(${json})\n`
+  // an object literal in a script file of its own (never inline HTML: no `</script>` to escape)
+  const members = Object.entries({ ...input.data, files }).map(
+    ([key, value]) =>
+      `${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`,
+  )
+  const dataScript = `window.twinscapePackage({${members.join(',')}})\n`
   viewerEntries.push(
     {
       path: 'viewer/data.js',
