@@ -34,6 +34,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'iot-timeseries': async () => (await import('./iot-timeseries')).runIotTimeseriesBench(),
   'iot-latency': async () => (await import('./iot-latency')).runIotLatencyBench(),
   'offline-package': async () => (await import('./offline-package')).runOfflinePackageBench(),
+  'offline-viewer': async () => (await import('./offline-viewer')).runOfflineViewerBench(),
   'model-merge': async () => (await import('./model-merge')).runModelMergeBench(),
   fences: async () => (await import('./fences')).runFencesBench(),
 }

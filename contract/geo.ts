@@ -72,6 +72,19 @@ export type GeoReverseDatum = z.infer<typeof geoReverseDatumSchema>
 export const mapConfigDatumSchema = z.object({ styleUrl: z.string().nullable() })
 export type MapConfigDatum = z.infer<typeof mapConfigDatumSchema>
 
+/**
+ * Colours of the offline map style (decisions.md "Maps"), drawn by the console's MapLibre style
+ * (src/components/map-picker/offline-style.ts) and by the offline package's viewer.
+ */
+export const offlineMapColors = {
+  water: '#c6dbee',
+  land: '#f5f2eb',
+  border: '#a79f92',
+  place: '#51606f',
+  label: '#2c3640',
+  halo: '#ffffff',
+} as const
+
 /** Where the offline map style's GeoJSON sources are served (GET, public, cacheable). */
 export const offlineMapDataPaths = {
   countries: '/web/maps/countries.geojson',

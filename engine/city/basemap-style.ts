@@ -13,7 +13,7 @@ export interface PmtilesDescription {
 }
 
 /** Neutral colours: a user's PMTiles has no style of its own, and the tilesets are the subject. */
-const pmtilesColors = {
+export const pmtilesColors = {
   background: '#eef0f2',
   fill: '#d9dde2',
   line: '#9aa3ad',

@@ -19,16 +19,18 @@ import {
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
+import { type CityView, openCityView } from './city-view'
 import { loadGmlNetwork } from './gml-network'
 import { loadPackageData, loadPackageFile, type ViewerPackageData } from './package-data'
 import { viewerText } from './viewer-text'
 
 /**
  * The offline package's viewer (decisions.md "Formats"): opened from `index.html` on a disk,
- * with no server and no network. It shows the building's SBM models (each a GLB, read by
- * three.js's GLTFLoader on the main thread: module workers cannot start under `file://`), the
- * POIs with their template icons, the POI list, the IndoorGML network, and the trial watermark. Built as one classic
- * script (vite.viewer.config.ts) because Chromium refuses module scripts of local files.
+ * with no server and no network. A building project shows its SBM models (each a GLB, read by
+ * three.js's GLTFLoader on the main thread: module workers cannot start under `file://`) and
+ * IndoorGML network; a city project its tilesets on its basemap (city-view.ts); both the POIs
+ * with their template icons, the POI list and the trial watermark. Built as one classic script
+ * (vite.viewer.config.ts) because Chromium refuses module scripts of local files.
  */
 async function start(): Promise<void> {
   const text = viewerText(navigator.language)
@@ -53,41 +55,6 @@ async function start(): Promise<void> {
   scene.add(sun)
   const camera = new PerspectiveCamera(50, 1, 0.1, 100_000)
   const controls = new OrbitControls(camera, canvas)
-
-  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder)
-  const building = new Group()
-  scene.add(building)
-  let shown = 0
-  for (const model of data.models.models) {
-    if (!model.is_visible || model.file === undefined) continue
-    status.textContent = text.loading(shown + 1, data.models.models.length)
-    const bytes = await loadPackageFile(data, model.file)
-    const gltf = await loader.parseAsync(bytes.buffer as ArrayBuffer, '')
-    place(gltf.scene, model.position, model.rotation, model.scale)
-    building.add(gltf.scene)
-    shown++
-  }
-  const poiLayer = await addPois(data, scene)
-  const network = await loadGmlNetwork(data, new Box3().setFromObject(building))
-  if (network) {
-    scene.add(network.group)
-    network.group.updateMatrixWorld(true)
-    const line = document.getElementById('network')!
-    line.textContent = text.network(network.states)
-    line.hidden = false
-  }
-
-  const bounds = new Box3().setFromObject(building)
-  if (bounds.isEmpty() && network) bounds.setFromObject(network.group)
-  if (bounds.isEmpty()) bounds.setFromObject(poiLayer)
-  if (bounds.isEmpty()) bounds.set(new Vector3(-10, -10, -10), new Vector3(10, 10, 10))
-  const centre = bounds.getCenter(new Vector3())
-  const radius = Math.max(1, bounds.getSize(new Vector3()).length())
-  camera.position.copy(centre).add(new Vector3(radius * 0.8, radius * 0.6, radius * 0.8))
-  camera.far = radius * 20
-  controls.target.copy(centre)
-  controls.update()
-
   const resize = () => {
     const { clientWidth, clientHeight } = canvas
     renderer.setSize(clientWidth, clientHeight, false)
@@ -96,13 +63,73 @@ async function start(): Promise<void> {
   }
   window.addEventListener('resize', resize)
   resize()
+
+  let bounds: Box3
+  let city: CityView | null = null
+  let shown = 0
+  if (data.manifest.project.kind === 'city') {
+    status.textContent = text.loadingCity
+    city = await openCityView(data, scene, camera, renderer, navigator.language)
+    const { frame } = city
+    const poiLayer = await addPois(data, scene, (poi) => frame.toWorld(poi.x, poi.y, poi.z), true)
+    bounds = city.bounds.clone()
+    if (city.tilesets.count === 0 && data.pois.length > 0)
+      bounds.union(new Box3().setFromObject(poiLayer))
+  } else {
+    const building = new Group()
+    scene.add(building)
+    const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder)
+    for (const model of data.models.models) {
+      if (!model.is_visible || model.file === undefined) continue
+      status.textContent = text.loading(shown + 1, data.models.models.length)
+      const bytes = await loadPackageFile(data, model.file)
+      const gltf = await loader.parseAsync(bytes.buffer as ArrayBuffer, '')
+      place(gltf.scene, model.position, model.rotation, model.scale)
+      building.add(gltf.scene)
+      shown++
+    }
+    const poiLayer = await addPois(data, scene, (poi) => new Vector3(poi.x, poi.y, poi.z), false)
+    const network = await loadGmlNetwork(data, new Box3().setFromObject(building))
+    if (network) {
+      scene.add(network.group)
+      network.group.updateMatrixWorld(true)
+      const line = document.getElementById('network')!
+      line.textContent = text.network(network.states)
+      line.hidden = false
+    }
+    bounds = new Box3().setFromObject(building)
+    if (bounds.isEmpty() && network) bounds.setFromObject(network.group)
+    if (bounds.isEmpty()) bounds.setFromObject(poiLayer)
+  }
+  if (bounds.isEmpty()) bounds.set(new Vector3(-10, -10, -10), new Vector3(10, 10, 10))
+  const centre = bounds.getCenter(new Vector3())
+  const radius = Math.max(1, bounds.getSize(new Vector3()).length())
+  camera.position.copy(centre).add(new Vector3(radius * 0.8, radius * 0.6, radius * 0.8))
+  camera.near = radius / 1000
+  camera.far = radius * 20
+  camera.updateProjectionMatrix()
+  controls.target.copy(centre)
+  controls.update()
+
+  const cityView = city
+  const doneText = cityView
+    ? text.cityShown(cityView.tilesets.count, data.pois.length)
+    : text.shown(shown, data.pois.length)
+  let isReady = false
   renderer.setAnimationLoop(() => {
     controls.update()
+    camera.updateMatrixWorld()
+    cityView?.tilesets.update()
     renderer.render(scene, camera)
+    // ready once a frame shows the scene: for a city, with the tiles the first view asked for
+    if (!isReady && (!cityView || cityView.tilesets.isSettled())) {
+      isReady = true
+      status.textContent = doneText
+      // what a test, a bench (or a curious person in the console) reads to know the scene is up
+      document.body.dataset.firstFrameMs = performance.now().toFixed(1)
+      document.body.dataset.viewer = 'ready'
+    }
   })
-  status.textContent = text.shown(shown, data.pois.length)
-  // what a test (or a curious person in the console) reads to know the scene is up
-  document.body.dataset.viewer = 'ready'
 }
 
 function place(
@@ -126,8 +153,16 @@ function backgroundOf(data: ViewerPackageData): string {
   return '#dfe6ee'
 }
 
-/** Each POI as a sprite of its template's icon (a dot when it has none), and the POI list. */
-async function addPois(data: ViewerPackageData, scene: Scene): Promise<Group> {
+/**
+ * Each POI as a sprite of its template's icon (a dot when it has none), and the POI list. In a
+ * city the sprites keep their size on screen (kilometres of city around them), as online.
+ */
+async function addPois(
+  data: ViewerPackageData,
+  scene: Scene,
+  positionOf: (poi: ViewerPackageData['pois'][number]) => Vector3,
+  isScreenSized: boolean,
+): Promise<Group> {
   const layer = new Group()
   scene.add(layer)
   const templates = new Map(data.templates.map((template) => [template.id, template]))
@@ -140,9 +175,11 @@ async function addPois(data: ViewerPackageData, scene: Scene): Promise<Group> {
       texture = iconPath === null ? dotTexture() : await iconTexture(data, iconPath)
       if (iconPath !== null) icons.set(iconPath, texture)
     }
-    const sprite = new Sprite(new SpriteMaterial({ map: texture, depthTest: false }))
-    sprite.position.set(poi.x, poi.y, poi.z)
-    sprite.scale.setScalar(2)
+    const sprite = new Sprite(
+      new SpriteMaterial({ map: texture, depthTest: false, sizeAttenuation: !isScreenSized }),
+    )
+    sprite.position.copy(positionOf(poi))
+    sprite.scale.setScalar(isScreenSized ? 0.05 : 2)
     sprite.renderOrder = 1
     layer.add(sprite)
     const item = document.createElement('li')

@@ -1,9 +1,26 @@
 /**
  * How the offline viewer reads its package under `file://`, where Chromium refuses `fetch` and
  * module scripts of local files: every file it needs is a classic script beside it that hands
- * its content to a global callback. `viewer/data.js` holds the scene's JSON; each binary file
- * (SBM, icon) is `viewer/files/<n>.js` holding base64, loaded with a `<script>` element on demand.
+ * its content to a global callback. `viewer/data.js` holds the scene's JSON; each file it shows
+ * (SBM, icon, GML, tileset JSON and tiles, basemap) is `viewer/files/<n>.js` holding base64,
+ * loaded with a `<script>` element on demand.
  */
+
+/** A tileset as `viewer/data.js` lists it (server: offline-package-city.ts). */
+export interface ViewerTileset {
+  id: string
+  name: string
+  /** Package path of the root tileset JSON. */
+  root: string
+  is_visible: boolean
+  /** Where the user put it in the city editor, or null. */
+  placement: { lng: number; lat: number; height_offset: number; heading: number } | null
+}
+
+/** The basemap a city package carries: its PMTiles archive, or the offline style's data. */
+export type ViewerBasemap =
+  | { kind: 'pmtiles'; file: string }
+  | { kind: 'offline'; countries: string; places: string }
 
 /** The JSON the package's `viewer/data.js` hands over (see offline-package-viewer.ts). */
 export interface ViewerPackageData {
@@ -48,6 +65,12 @@ export interface ViewerPackageData {
     scale: number
     display_mode: number
   } | null
+  /** The project's centre (a city opens there when no tileset says where it is), or null. */
+  center: { lng: number; lat: number } | null
+  /** The project's tilesets (a city project's; older packages have none). */
+  tilesets?: ViewerTileset[]
+  /** A city project's basemap, or null. */
+  basemap?: ViewerBasemap | null
   /** Package path → script that holds the file's bytes. */
   files: Record<string, string>
 }
@@ -67,7 +90,11 @@ export function loadPackageData(): Promise<ViewerPackageData> {
   })
 }
 
-const waiting = new Map<string, (bytes: Uint8Array) => void>()
+/** Readers of each file whose script is on its way (two tiles may ask for one file at once). */
+const waiting = new Map<
+  string,
+  Array<{ resolve: (bytes: Uint8Array) => void; reject: (error: Error) => void }>
+>()
 
 /** Reads one binary file of the package through its script; rejects when the script is missing. */
 export function loadPackageFile(data: ViewerPackageData, path: string): Promise<Uint8Array> {
@@ -77,18 +104,36 @@ export function loadPackageFile(data: ViewerPackageData, path: string): Promise<
     const binary = atob(base64)
     const bytes = new Uint8Array(binary.length)
     for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index)
-    waiting.get(filePath)?.(bytes)
+    for (const reader of waiting.get(filePath) ?? []) reader.resolve(bytes)
     waiting.delete(filePath)
   }
   return new Promise((resolve, reject) => {
-    waiting.set(path, resolve)
-    addScript(script, reject)
+    const readers = waiting.get(path)
+    if (readers) {
+      readers.push({ resolve, reject })
+      return
+    }
+    waiting.set(path, [{ resolve, reject }])
+    addScript(script, (error) => {
+      for (const reader of waiting.get(path) ?? []) reader.reject(error)
+      waiting.delete(path)
+    })
   })
+}
+
+/** Reads one text file of the package (UTF-8) through its script. */
+export async function loadPackageText(data: ViewerPackageData, path: string): Promise<string> {
+  return new TextDecoder().decode(await loadPackageFile(data, path))
 }
 
 function addScript(src: string, onError: (error: Error) => void): void {
   const element = document.createElement('script')
   element.src = src
-  element.onerror = () => onError(new Error(`could not read ${src}`))
+  // the element has done its work once run; its text (megabytes of base64) need not stay
+  element.onload = () => element.remove()
+  element.onerror = () => {
+    element.remove()
+    onError(new Error(`could not read ${src}`))
+  }
   document.head.append(element)
 }

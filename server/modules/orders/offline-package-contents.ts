@@ -1,13 +1,13 @@
-import type { Dirent } from 'node:fs'
-import { readdir, stat } from 'node:fs/promises'
-import { join, relative, sep } from 'node:path'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { uploadedFilesRoot } from '../../../contract/files'
 import { templateModelFilesRoot } from '../../../contract/template-files'
 import type { Database } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import type { PackageEntry } from './offline-package-entry'
-import { planViewerEntries } from './offline-package-viewer'
+import { planCityPart } from './offline-package-city'
+import { JsonText, planViewerEntries } from './offline-package-viewer'
 
 /** The format name and version written in every package's manifest.json. */
 export const offlinePackageFormat = { name: 'twinscape-offline-package', version: 1 } as const
@@ -49,7 +49,7 @@ export function packageDirectories(dataDir: string): PackageDirectories {
 
 function textEntry(path: string, value: unknown): PackageEntry {
   // compact: 10,000 POIs make megabytes of JSON, and readers parse it anyway
-  const text = `${JSON.stringify(value)}\n`
+  const text = `${value instanceof JsonText ? value.text : JSON.stringify(value)}\n`
   return {
     path,
     source: { kind: 'text', text },
@@ -63,29 +63,6 @@ function safeName(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are removed
   const cleaned = name.replace(/[\u0000-\u001f/\\:*?"<>|]/g, '_').replace(/^\.+/, '_')
   return cleaned.length > 0 ? cleaned.slice(0, 120) : 'file'
-}
-
-/** Every regular file under `root` (links are not followed), relative paths with '/'. */
-async function filesUnder(root: string): Promise<Array<{ relativePath: string; size: number }>> {
-  const found: Array<{ relativePath: string; size: number }> = []
-  const walk = async (folder: string) => {
-    let children: Dirent[]
-    try {
-      children = await readdir(folder, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const child of children) {
-      const path = join(folder, child.name)
-      if (child.isDirectory()) await walk(path)
-      else if (child.isFile()) {
-        const info = await stat(path)
-        found.push({ relativePath: relative(root, path).split(sep).join('/'), size: info.size })
-      }
-    }
-  }
-  await walk(root)
-  return found.sort((a, b) => a.relativePath.localeCompare(b.relativePath))
 }
 
 /**
@@ -171,7 +148,9 @@ export async function planOfflinePackage(
     .orderBy('created_at')
     .orderBy('id')
     .execute()
-  entries.push(textEntry('pois.json', pois))
+  // written once as JSON for pois.json and the viewer's data.js alike
+  const poisJson = new JsonText(JSON.stringify(pois))
+  entries.push(textEntry('pois.json', poisJson))
   contents.pois = 'pois.json'
   const templateIds = [...new Set(pois.map((poi) => poi.category_id))]
   const templates =
@@ -285,50 +264,9 @@ export async function planOfflinePackage(
   entries.push(textEntry('draws.json', draws))
   contents.draws = 'draws.json'
 
-  const tilesets = await handle
-    .selectFrom('tilesets')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .execute()
-  const tilesetRoots: string[] = []
-  for (const tileset of tilesets) {
-    if (tileset.version_id === null || tileset.root_path === null) continue
-    const folder = `tilesets/${tileset.id}`
-    for (const file of await filesUnder(join(directories.tilesets, tileset.version_id))) {
-      entries.push({
-        path: `${folder}/${file.relativePath}`,
-        source: {
-          kind: 'file',
-          path: join(directories.tilesets, tileset.version_id, file.relativePath),
-        },
-        sizeBytes: file.size,
-        isDeflated: false,
-      })
-    }
-    tilesetRoots.push(`${folder}/${tileset.root_path}`)
-  }
-  if (tilesets.length > 0) {
-    entries.push(textEntry('tilesets/tilesets.json', tilesets))
-    contents.tilesets = tilesetRoots
-  }
-
-  const basemap = await handle
-    .selectFrom('basemap_settings')
-    .innerJoin('basemap_files', 'basemap_files.id', 'basemap_settings.pmtiles_id')
-    .select(['basemap_files.file_key', 'basemap_files.name', 'basemap_files.size_bytes'])
-    .where('basemap_settings.project_id', '=', projectId)
-    .where('basemap_settings.kind', '=', 'pmtiles')
-    .executeTakeFirst()
-  if (basemap) {
-    entries.push({
-      path: 'basemap/basemap.pmtiles',
-      source: { kind: 'file', path: join(directories.basemaps, `${basemap.file_key}.pmtiles`) },
-      sizeBytes: basemap.size_bytes,
-      isDeflated: false,
-    })
-    contents.basemap = 'basemap/basemap.pmtiles'
-  }
+  const city = await planCityPart(handle, directories, project)
+  entries.push(...city.entries)
+  Object.assign(contents, city.contents)
 
   // the manifest goes first, so a reader finds what the package holds without reading on
   const manifest = {
@@ -344,7 +282,7 @@ export async function planOfflinePackage(
       pois: pois.length,
       templates: templates.length,
       draws: draws.length,
-      tilesets: tilesets.length,
+      tilesets: city.tilesetCount,
       captures: captures.length,
     },
     contents,
@@ -357,15 +295,22 @@ export async function planOfflinePackage(
     data: {
       manifest,
       models: modelsValue,
-      pois,
+      pois: poisJson,
       templates: templatesValue,
       style: styleValue,
       gml: gmlValue,
+      center:
+        project.project_center_lng === null || project.project_center_lat === null
+          ? null
+          : { lng: project.project_center_lng, lat: project.project_center_lat },
+      tilesets: city.viewer.tilesets,
+      basemap: city.viewer.basemap,
     },
     shownFiles: [
       ...modelFiles.values(),
       ...(gmlValue === null ? [] : [gmlValue.file]),
       ...templatesValue.flatMap((template) => template.package.icon ?? []),
+      ...city.shownFiles,
     ],
   })
   if (viewerEntries === null) delete contents.viewer

@@ -1,12 +1,18 @@
 import { stat } from 'node:fs/promises'
 import type { PackageEntry } from './offline-package-entry'
 
+/** A value already written as JSON: the POI list is megabytes, written once for both files. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * The viewer part of an offline package: `index.html` at the root, the viewer's one classic
  * script (built by vite.viewer.config.ts from engine/offline-viewer) and the data it reads.
  * Chromium refuses `fetch`, module scripts and workers for `file://` pages, so every file the
  * viewer reads is a classic script: `viewer/data.js` holds the scene's JSON and each binary file
- * the viewer shows (SBM models, template icons, the GML file) is also written as `viewer/files/<n>.js`, base64
+ * the viewer shows (SBM models, template icons, the GML file, tilesets, the basemap) is also
+ * written as `viewer/files/<n>.js`, base64
  * inside a call. The plain files stay in the package for other tools; the copies cost a third
  * more than the bytes they hold (base64), paid for opening with a double click.
  */
@@ -20,6 +26,9 @@ export async function planViewerEntries(input: {
     templates: unknown
     style: unknown
     gml: unknown
+    center: unknown
+    tilesets: unknown
+    basemap: unknown
   }
   /** Package paths of the binary files the viewer shows. */
   shownFiles: readonly string[]
@@ -45,9 +54,12 @@ export async function planViewerEntries(input: {
       isDeflated: false,
     })
   }
-  // `<` escaped: the JSON sits in a script and must never close it
-  const json = JSON.stringify({ ...input.data, files }).replace(/</g, '\\u003c')
-  const dataScript = `window.twinscapePackage(${json})\n`
+  // an object literal in a script file of its own (never inline HTML: no `</script>` to escape)
+  const members = Object.entries({ ...input.data, files }).map(
+    ([key, value]) =>
+      `${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`,
+  )
+  const dataScript = `window.twinscapePackage({${members.join(',')}})\n`
   viewerEntries.push(
     {
       path: 'viewer/data.js',

@@ -6,6 +6,9 @@ import { pipeline } from 'node:stream/promises'
 import { ZipFile } from 'yazl'
 import type { FileStorage } from '../../plugins/storage'
 import type { PackagePlan, PackageSource } from './offline-package-contents'
+import { useNativeCrc32InYazl } from './yazl-native-crc32'
+
+useNativeCrc32InYazl()
 
 /** What a finished package is: its size and SHA-256 as written, and how many files it holds. */
 export interface WrittenPackage {
@@ -14,7 +17,8 @@ export interface WrittenPackage {
   entryCount: number
 }
 
-async function openSource(source: PackageSource, storage: FileStorage): Promise<Readable> {
+/** The bytes of one package entry's source, as written into the zip. */
+export async function openSource(source: PackageSource, storage: FileStorage): Promise<Readable> {
   if (source.kind === 'script') return scriptOf(source.path, await openSource(source.of, storage))
   if (source.kind === 'text') return Readable.from([Buffer.from(source.text)])
   if (source.kind === 'stored') return storage.open(source.sha256)

@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
-import { chromium } from 'playwright-core'
+import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumArgs, chromiumExecutablePath } from '../../../tools/chromium'
+import { generateRasterBasemap } from '../../../tools/pmtiles/raster-basemap'
 import type { DownloadState } from '../../../contract/offline-package'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile } from '../../routes/web/building-test-kit'
@@ -17,15 +18,21 @@ import { createProject, postMultipart, signInNewUser } from '../../routes/web/pr
 
 const run = promisify(execFile)
 
+/** The offline style's land (src/components/map-picker/offline-style.ts) and the sky. */
+const offlineLand = '#f5f2eb'
+const viewerBackground = '#dfe6ee'
+
 /**
  * The offline package opened as a person would: unzipped with Info-ZIP, `index.html` opened
  * from disk (`file://`) in Chromium with the network cut; the viewer shows the project, the
- * building, the POI list and the project's IndoorGML network.
+ * building, the POI list and the project's IndoorGML network — or, for a city, its tilesets on
+ * its basemap (the offline style, or the project's PMTiles archive).
  */
 describe('offline package viewer', () => {
   let testApp: TestApp
   let app: FastifyInstance
   let folder: string
+  let browser: Browser
 
   beforeAll(async () => {
     // the viewer is built by `npm run build`; a fresh checkout builds it here
@@ -35,11 +42,98 @@ describe('offline package viewer', () => {
     testApp = await createTestApp()
     app = testApp.app
     folder = await mkdtemp(join(tmpdir(), 'offline-viewer-'))
+    browser = await chromium.launch({ executablePath: chromiumExecutablePath, args: chromiumArgs })
   }, 120_000)
   afterAll(async () => {
+    await browser?.close()
     await testApp?.close()
     if (folder) await rm(folder, { recursive: true, force: true })
   })
+
+  /** Builds the project's package, downloads it and unzips it; answers the folder. */
+  const buildAndUnpack = async (token: string, projectId: string, name: string) => {
+    await callApi(app, {
+      url: '/web/bimBiz/buildSbkFile',
+      token,
+      json: { project_id: projectId },
+    })
+    await app.deps.services.offlinePackages.settle()
+    const state = await callApi<DownloadState>(app, {
+      url: '/web/bimBiz/checkSbkDownloadState',
+      token,
+      json: { project_id: projectId },
+    })
+    const zip = await app.inject({
+      method: 'GET',
+      url: state.envelope.datum.package!.download_url!,
+    })
+    expect(zip.statusCode).toBe(200)
+    const zipPath = join(folder, `${name}.zip`)
+    await writeFile(zipPath, zip.rawPayload)
+    const unpacked = join(folder, name)
+    await run('unzip', ['-q', zipPath, '-d', unpacked])
+    return unpacked
+  }
+
+  /** Opens the unpacked viewer offline and waits until it says the scene is up. */
+  const openViewer = async (
+    unpacked: string,
+  ): Promise<{ page: Page; errors: string[]; logged: string[] }> => {
+    const context = await browser.newContext({ locale: 'en-US' })
+    await context.setOffline(true)
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    // what the viewer's libraries logged: said when an expectation fails
+    const logged: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') logged.push(message.text())
+    })
+    await page.goto(pathToFileURL(join(unpacked, 'index.html')).href)
+    await page.waitForSelector('body[data-viewer="ready"]', { timeout: 90_000 })
+    return { page, errors, logged }
+  }
+
+  /**
+   * Shares of the canvas's pixels near each colour (within `tolerance`, summed over channels),
+   * and of the pixels near none of them; `distinct`: sampled distinct colours.
+   */
+  const canvasColours = (page: Page, colours: string[], tolerance = 24) =>
+    page.evaluate(
+      ({ colours, tolerance }) => {
+        const canvas = document.getElementById('scene') as HTMLCanvasElement
+        const copy = document.createElement('canvas')
+        copy.width = canvas.width
+        copy.height = canvas.height
+        const context = copy.getContext('2d')!
+        context.drawImage(canvas, 0, 0)
+        const pixels = context.getImageData(0, 0, copy.width, copy.height).data
+        const targets = colours.map((hex) =>
+          [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)),
+        )
+        const near = targets.map(() => 0)
+        let none = 0
+        const seen = new Set<number>()
+        const count = pixels.length / 4
+        for (let index = 0; index < pixels.length; index += 4) {
+          const [red, green, blue] = [pixels[index]!, pixels[index + 1]!, pixels[index + 2]!]
+          if (index % (4 * 97) === 0) seen.add((red << 16) | (green << 8) | blue)
+          const match = targets.findIndex(
+            ([r = 0, g = 0, b = 0]) =>
+              Math.abs(red - r) + Math.abs(green - g) + Math.abs(blue - b) < tolerance,
+          )
+          if (match >= 0) near[match]!++
+          else none++
+        }
+        return {
+          shares: near.map((value) => value / count),
+          counts: near,
+          none: none / count,
+          distinct: seen.size,
+        }
+      },
+      { colours, tolerance },
+    )
 
   it('opens from disk with no network and shows the building, the POIs and the GML network', async () => {
     const owner = await signInNewUser(app, `viewer-owner-${Date.now()}`)
@@ -79,72 +173,85 @@ describe('offline package viewer', () => {
       },
     ])
     expect(gml.envelope.code, gml.envelope.message).toBe('0')
-    await callApi(app, {
-      url: '/web/bimBiz/buildSbkFile',
-      token: owner,
-      json: { project_id: project.id },
-    })
-    await app.deps.services.offlinePackages.settle()
-    const state = await callApi<DownloadState>(app, {
-      url: '/web/bimBiz/checkSbkDownloadState',
-      token: owner,
-      json: { project_id: project.id },
-    })
-    const url = state.envelope.datum.package!.download_url!
-    const zip = await app.inject({ method: 'GET', url })
-    expect(zip.statusCode).toBe(200)
-    const zipPath = join(folder, 'package.zip')
-    const { writeFile } = await import('node:fs/promises')
-    await writeFile(zipPath, zip.rawPayload)
-    const unpacked = join(folder, 'unpacked')
-    await run('unzip', ['-q', zipPath, '-d', unpacked])
-
-    const browser = await chromium.launch({
-      executablePath: chromiumExecutablePath,
-      args: chromiumArgs,
-    })
-    try {
-      const context = await browser.newContext({ locale: 'en-US' })
-      await context.setOffline(true)
-      const page = await context.newPage()
-      const errors: string[] = []
-      page.on('pageerror', (error) => errors.push(error.message))
-      await page.goto(pathToFileURL(join(unpacked, 'index.html')).href)
-      await page.waitForSelector('body[data-viewer="ready"]', { timeout: 60_000 })
-      expect(errors).toEqual([])
-      expect(await page.textContent('#project-name')).toBe('Disk tower')
-      expect(await page.textContent('#poi-list')).toContain('Lobby camera')
-      expect(await page.textContent('#status')).toBe('1 models, 1 POIs')
-      // the network, parsed from the package's GML file as the online scene does
-      expect(await page.textContent('#network')).toMatch(/^Indoor network: [1-9]\d* states$/)
-      expect(await page.isVisible('#network')).toBe(true)
-      // a trial package: the watermark shows
-      expect(await page.isVisible('#watermark')).toBe(true)
-      // the building is drawn: the canvas holds more than the background colour
-      const colours = await page.evaluate(() => {
-        const canvas = document.getElementById('scene') as HTMLCanvasElement
-        const copy = document.createElement('canvas')
-        copy.width = canvas.width
-        copy.height = canvas.height
-        const context = copy.getContext('2d')!
-        context.drawImage(canvas, 0, 0)
-        const pixels = context.getImageData(0, 0, copy.width, copy.height).data
-        const seen = new Set<number>()
-        for (let index = 0; index < pixels.length; index += 4 * 97) {
-          seen.add((pixels[index]! << 16) | (pixels[index + 1]! << 8) | pixels[index + 2]!)
-        }
-        // the network's Transitions, drawn on top in green (#43a047): no other part is green
-        let network = 0
-        for (let index = 0; index < pixels.length; index += 4) {
-          const [red, green, blue] = [pixels[index]!, pixels[index + 1]!, pixels[index + 2]!]
-          if (Math.abs(red - 0x43) + Math.abs(green - 0xa0) + Math.abs(blue - 0x47) < 40) network++
-        }
-        return { distinct: seen.size, network }
-      })
-      expect(colours.distinct).toBeGreaterThan(10)
-      expect(colours.network).toBeGreaterThan(100)
-    } finally {
-      await browser.close()
-    }
+    const { page, errors } = await openViewer(await buildAndUnpack(owner, project.id, 'tower'))
+    expect(errors).toEqual([])
+    expect(await page.textContent('#project-name')).toBe('Disk tower')
+    expect(await page.textContent('#poi-list')).toContain('Lobby camera')
+    expect(await page.textContent('#status')).toBe('1 models, 1 POIs')
+    // the network, parsed from the package's GML file as the online scene does
+    expect(await page.textContent('#network')).toMatch(/^Indoor network: [1-9]\d* states$/)
+    expect(await page.isVisible('#network')).toBe(true)
+    // a trial package: the watermark shows
+    expect(await page.isVisible('#watermark')).toBe(true)
+    // the building is drawn: the canvas holds more than the background colour; the network's
+    // Transitions are drawn on top in green (#43a047): no other part is green
+    const colours = await canvasColours(page, ['#43a047'], 40)
+    expect(colours.distinct).toBeGreaterThan(10)
+    expect(colours.counts[0]).toBeGreaterThan(100)
+    await page.context().close()
   }, 180_000)
+
+  it("draws a city's tileset on its basemap from disk: the offline style, then its PMTiles archive", async () => {
+    const owner = await signInNewUser(app, `viewer-city-${Date.now()}`)
+    const project = await createProject(app, owner, { kind: 'city', name: 'Disk city' })
+    // the dragon: an Earth-centred tileset at Cesium's test site (lon −75.61, lat 40.04)
+    const tileset = await postMultipart(app, '/web/upload/uploadTiltModel', owner, [
+      { name: 'project_id', value: project.id },
+      {
+        name: 'file',
+        value: await sharedFile('zip/derived/tileset-discrete-lod-root.zip'),
+        fileName: 'dragon.zip',
+      },
+    ])
+    expect(tileset.envelope.code, tileset.envelope.message).toBe('0')
+    const camera = await libraryCamera(app, owner)
+    const poi = await callApi(app, {
+      url: '/web/poi/creatPoi',
+      token: owner,
+      json: {
+        projectid: project.id,
+        name: 'Dragon gate',
+        category_id: camera.id,
+        x: -75.6121,
+        y: 40.0425,
+        z: 5,
+      },
+    })
+    expect(poi.envelope.code, poi.envelope.message).toBe('0')
+
+    // the offline style: the tileset stands on Natural Earth's land (Pennsylvania)
+    const offline = await openViewer(await buildAndUnpack(owner, project.id, 'city-offline'))
+    expect(offline.errors).toEqual([])
+    expect(await offline.page.textContent('#status'), offline.logged.join('\n')).toBe(
+      '1 tilesets, 1 POIs',
+    )
+    expect(await offline.page.textContent('#poi-list')).toContain('Dragon gate')
+    const onLand = await canvasColours(offline.page, [offlineLand, viewerBackground])
+    expect(onLand.shares[0]).toBeGreaterThan(0.2)
+    // the dragon's tiles: pixels that are neither the ground nor the sky
+    expect(onLand.none).toBeGreaterThan(0.01)
+    await offline.page.context().close()
+
+    // the project's PMTiles basemap: every tile of a zoom one colour, so the canvas shows which
+    const basemap = generateRasterBasemap({ seed: 11, minZoom: 0, maxZoom: 8 })
+    const uploaded = await postMultipart<{ id: string }>(app, '/web/upload/uploadBasemap', owner, [
+      { name: 'project_id', value: project.id },
+      { name: 'file', value: Buffer.from(basemap.bytes), fileName: 'seeded.pmtiles' },
+    ])
+    expect(uploaded.envelope.code, uploaded.envelope.message).toBe('0')
+    const saved = await callApi(app, {
+      url: '/web/basemap/save',
+      token: owner,
+      json: { project_id: project.id, kind: 'pmtiles', pmtiles_id: uploaded.envelope.datum.id },
+    })
+    expect(saved.envelope.code, saved.envelope.message).toBe('0')
+    const withArchive = await openViewer(await buildAndUnpack(owner, project.id, 'city-pmtiles'))
+    expect(withArchive.errors).toEqual([])
+    // the dragon is a few tens of metres: the ground is far finer than zoom 8, so its tiles are
+    // stretched (as MapLibre over-zooms them)
+    const onArchive = await canvasColours(withArchive.page, [basemap.colorsByZoom[8]!, offlineLand])
+    expect(onArchive.shares[0]).toBeGreaterThan(0.2)
+    expect(onArchive.shares[1]).toBeLessThan(0.01)
+    await withArchive.page.context().close()
+  }, 240_000)
 })

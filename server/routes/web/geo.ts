@@ -1,18 +1,10 @@
 import type { FastifyInstance } from 'fastify'
-import { geoRoutes, offlineMapDataPaths, type MapPlaceProperties } from '../../../contract/geo'
+import { geoRoutes, offlineMapDataPaths } from '../../../contract/geo'
 import { AppError } from '../../http/app-error'
 import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
-import { type Place, shippedGeocoderInstance } from '../../modules/geo/geocoder'
+import { offlineMapData } from '../../modules/geo/offline-map-data'
 import { shippedRegions } from '../../modules/geo/regions'
-
-/** Rank for map styling: 0 capitals and megacities … 3 small places. */
-function placeRank(place: Place): number {
-  if (place.featureClass.startsWith('Admin-0 capital') || place.population >= 10_000_000) return 0
-  if (place.population >= 3_000_000) return 1
-  if (place.population >= 500_000) return 2
-  return 3
-}
 
 /**
  * Region cascade (SPEC §7 `/publicselect/findAreaJson`), geocoding for the map picker (through
@@ -48,40 +40,16 @@ export function registerGeoRoutes(
   })
 
   // GeoJSON sources of the offline map style, built once and cached by browsers for a day.
-  let countriesJson: string | undefined
-  let placesJson: string | undefined
-  app.get(
-    offlineMapDataPaths.countries,
-    { config: { auth: 'public' } },
-    async (_request, reply) => {
-      countriesJson ??= JSON.stringify(shippedGeocoderInstance().countriesGeoJson())
-      return reply
-        .type('application/geo+json')
-        .header('cache-control', 'public, max-age=86400')
-        .send(countriesJson)
-    },
-  )
-  app.get(offlineMapDataPaths.places, { config: { auth: 'public' } }, async (_request, reply) => {
-    placesJson ??= JSON.stringify({
-      type: 'FeatureCollection',
-      features: shippedGeocoderInstance()
-        .places()
-        .map((place) => ({
-          type: 'Feature',
-          properties: {
-            id: place.id,
-            nameEn: place.nameEn,
-            nameZh: place.nameZh,
-            nameKo: place.nameKo,
-            population: place.population,
-            rank: placeRank(place),
-          } satisfies MapPlaceProperties,
-          geometry: { type: 'Point', coordinates: [place.lng, place.lat] },
-        })),
-    })
-    return reply
+  app.get(offlineMapDataPaths.countries, { config: { auth: 'public' } }, async (_request, reply) =>
+    reply
       .type('application/geo+json')
       .header('cache-control', 'public, max-age=86400')
-      .send(placesJson)
-  })
+      .send(offlineMapData.countries()),
+  )
+  app.get(offlineMapDataPaths.places, { config: { auth: 'public' } }, async (_request, reply) =>
+    reply
+      .type('application/geo+json')
+      .header('cache-control', 'public, max-age=86400')
+      .send(offlineMapData.places()),
+  )
 }

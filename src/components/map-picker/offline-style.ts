@@ -1,5 +1,5 @@
 import type { StyleSpecification } from 'maplibre-gl'
-import { offlineMapDataPaths } from '../../../contract/geo'
+import { offlineMapColors, offlineMapDataPaths } from '../../../contract/geo'
 import type { Language } from '../../i18n/languages'
 import { browserLocales, localeRegionView, type MapView } from './locale-region'
 
@@ -10,15 +10,8 @@ import { browserLocales, localeRegionView, type MapView } from './locale-region'
  * `text-font` when a style has none, so no glyph files need shipping.
  */
 
-/** Colours of the offline style. */
-export const offlineMapColors = {
-  water: '#c6dbee',
-  land: '#f5f2eb',
-  border: '#a79f92',
-  place: '#51606f',
-  label: '#2c3640',
-  halo: '#ffffff',
-} as const
+/** Colours of the offline style (shared with the offline package's viewer). */
+export { offlineMapColors }
 
 /**
  * The offline basemap has country outlines and cities only: past this zoom it shows nothing new,

@@ -1,0 +1,232 @@
+/**
+ * The offline viewer's first frame (issue 20, performance): the seeded building case ("House
+ * (SBM building)") with a dozen POIs, opened two ways on the same machine in the same run —
+ * the package's viewer unzipped on disk (`file://…/index.html`, network cut) and the online
+ * preview (`/bim4/outPreview`) served by the production server — alternating, each in a fresh
+ * browser context (empty cache). The clock is the page's own (`performance.now()`, from
+ * navigation start): the viewer's first frame with its scene up (`data-first-frame-ms`, set
+ * when the first frame with every model, POI and network is drawn), the preview's first
+ * animation frame with every model loaded. Goal: viewer ≤ 1.0× the preview.
+ *
+ * Needs the production build (`npm run build`). `npx tsx bench/offline-viewer.ts` (or `npm run
+ * bench -- offline-viewer`); BENCH_ROUNDS timed loads per side (default 5), BENCH_PORT the
+ * server's port (default 4460). Writes bench/results/offline-viewer.json.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { Browser } from 'playwright-core'
+import { launchBenchBrowser } from './lib/browser'
+import { QuietRounds } from './lib/quiet-rounds'
+import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+
+const port = Number(process.env.BENCH_PORT) || 4460
+const timedRuns = Number(process.env.BENCH_ROUNDS) || 5
+const base = `http://127.0.0.1:${port}`
+const root = fileURLToPath(new URL('..', import.meta.url))
+const admin = { name: 'admin', password: `Bench-${randomBytes(6).toString('hex')}` }
+
+function startServer(dataDir: string): ChildProcess {
+  return spawn('node', ['--import', 'tsx', 'server/serve.ts'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_NAME: admin.name,
+      ADMIN_PASSWORD: admin.password,
+      LOG_LEVEL: 'warn',
+      MQTT: 'off',
+    },
+  })
+}
+
+async function waitForServer(): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    try {
+      if ((await fetch(`${base}/web/health`)).ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error('The server did not start.')
+}
+
+async function post<Datum>(path: string, body: unknown, token?: string): Promise<Datum> {
+  const response = await fetch(`${base}/web/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { Token: token } : {}) },
+    body: JSON.stringify(body),
+  })
+  const envelope = (await response.json()) as { code: string; message: string; datum: Datum }
+  if (envelope.code !== '0') throw new Error(`${path}: ${envelope.message}`)
+  return envelope.datum
+}
+
+/**
+ * The building case with 12 POIs of a seeded template; its package built, downloaded and
+ * unzipped into `folder`. Answers the preview's address and the viewer's.
+ */
+async function seed(folder: string): Promise<{ previewUrl: string; viewerUrl: string }> {
+  const { token } = await post<{ token: string }>('login', admin)
+  const cases = await post<{ id: string; kind: string }[]>('project/findProjectCases', {}, token)
+  const house = cases.find((project) => project.kind === 'building')
+  if (!house) throw new Error('The building case was not seeded.')
+  const templates = await post<{ list: { id: string }[] }>(
+    'poi/selectPoiTemplatePage?pageSize=2',
+    { type: '2D' },
+    token,
+  )
+  const info = await post<{ structure: { floors: { id: string }[] } }>(
+    'model/findModelInfo',
+    { project_id: house.id },
+    token,
+  )
+  const floorId = info.structure.floors[0]?.id
+  const template = templates.list[0]
+  if (!floorId || !template) throw new Error('The case has no floor, or no template was seeded.')
+  for (let index = 0; index < 12; index++) {
+    const angle = (index / 12) * Math.PI * 2
+    await post(
+      'poi/creatPoi',
+      {
+        projectid: house.id,
+        name: `Bench POI ${index + 1}`,
+        category_id: template.id,
+        floor_id: floorId,
+        x: Math.cos(angle) * 6,
+        y: 1 + (index % 3),
+        z: Math.sin(angle) * 6,
+      },
+      token,
+    )
+  }
+  await post('bimBiz/buildSbkFile', { project_id: house.id }, token)
+  let url: string | null = null
+  for (let attempt = 0; attempt < 600 && url === null; attempt++) {
+    const state = await post<{ package: { state: string; download_url: string | null } | null }>(
+      'bimBiz/checkSbkDownloadState',
+      { project_id: house.id },
+      token,
+    )
+    if (state.package?.state === 'failed') throw new Error('The package build failed.')
+    url = state.package?.state === 'ready' ? state.package.download_url : null
+    if (url === null) await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  if (url === null) throw new Error('The package was not built in time.')
+  const zip = Buffer.from(await (await fetch(`${base}${url}`)).arrayBuffer())
+  await writeFile(join(folder, 'package.zip'), zip)
+  execFileSync('unzip', ['-q', join(folder, 'package.zip'), '-d', join(folder, 'unpacked')])
+  const share = await post<{ url: string }>('project/projectShareUrl', { id: house.id }, token)
+  return {
+    previewUrl: `${base}/${share.url.replace(/^\//, '')}`,
+    viewerUrl: pathToFileURL(join(folder, 'unpacked', 'index.html')).href,
+  }
+}
+
+const viewport = { width: 1280, height: 720 }
+
+/** The viewer's first frame with its scene, ms from navigation start. */
+async function viewerFirstFrame(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext({ viewport, offline: true })
+  try {
+    const page = await context.newPage()
+    await page.goto(url)
+    await page.waitForSelector('body[data-viewer="ready"]', { timeout: 120_000 })
+    return Number(await page.getAttribute('body', 'data-first-frame-ms'))
+  } finally {
+    await context.close()
+  }
+}
+
+/** The preview's first animation frame with every model loaded, ms from navigation start. */
+async function previewFirstFrame(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext({ viewport })
+  try {
+    await context.addInitScript(() => localStorage.setItem('twinTest', '1'))
+    const page = await context.newPage()
+    await page.goto(url)
+    const handle = await page.waitForFunction(
+      () => {
+        const models = window.__twinTest?.getEngineSnapshot()?.building?.models ?? []
+        const isUp = models.length > 0 && models.every((model) => model.loadState === 'loaded')
+        return isUp ? performance.now() : false
+      },
+      null,
+      { polling: 'raf', timeout: 120_000 },
+    )
+    return (await handle.jsonValue()) as number
+  } finally {
+    await context.close()
+  }
+}
+
+/** Runs the benchmark and writes its report. */
+export async function runOfflineViewerBench(): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'twinscape-viewer-bench-'))
+  const server = startServer(join(folder, 'data'))
+  const quiet = new QuietRounds()
+  let browser: Browser | undefined
+  try {
+    await waitForServer()
+    const { previewUrl, viewerUrl } = await seed(folder)
+    browser = await launchBenchBrowser()
+    const viewerMs: number[] = []
+    const previewMs: number[] = []
+    // warm-up of each (shader caches of the GPU process, the server's first reads)
+    await viewerFirstFrame(browser, viewerUrl)
+    await previewFirstFrame(browser, previewUrl)
+    for (let round = 0; round < timedRuns; round++) {
+      await quiet.beforeRound(`round ${round + 1}`)
+      // alternating order, so neither side always runs on a machine the other just warmed
+      if (round % 2 === 0) {
+        viewerMs.push(await viewerFirstFrame(browser, viewerUrl))
+        previewMs.push(await previewFirstFrame(browser, previewUrl))
+      } else {
+        previewMs.push(await previewFirstFrame(browser, previewUrl))
+        viewerMs.push(await viewerFirstFrame(browser, viewerUrl))
+      }
+      quiet.afterRound()
+      console.log(
+        `round ${round + 1}: viewer ${viewerMs.at(-1)?.toFixed(0)} ms, preview ${previewMs.at(-1)?.toFixed(0)} ms`,
+      )
+    }
+    const viewer = measure(viewerMs, 'ms')
+    const preview = measure(previewMs, 'ms')
+    const report = {
+      description:
+        'First frame with the scene up, ms from navigation start: the offline package viewer ' +
+        'unzipped on disk (file://, network cut) vs the online preview (/bim4/outPreview) of ' +
+        'the same project (the seeded building case + 12 POIs), fresh context each load, ' +
+        'alternating.',
+      machine: machineInfo(browser.version()),
+      viewer,
+      preview,
+      ratio: ratioOf(
+        'offline viewer',
+        'online preview',
+        'median ms',
+        viewer.median,
+        preview.median,
+      ),
+      goal: 'viewer ≤ 1.0× preview',
+    }
+    console.log(JSON.stringify({ ratio: report.ratio }))
+    console.log(`wrote ${writeBenchResult('offline-viewer', report, quiet)}`)
+  } finally {
+    await browser?.close()
+    server.kill('SIGTERM')
+    await new Promise((resolve) => server.once('exit', resolve))
+    await rm(folder, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await runOfflineViewerBench()
+}

@@ -1,0 +1,163 @@
+import type { Dirent } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import { join, relative, sep } from 'node:path'
+import type { Database } from '../../plugins/db'
+import { offlineMapData } from '../geo/offline-map-data'
+import type { PackageEntry } from './offline-package-entry'
+
+/** A tileset as the offline viewer reads it (engine/offline-viewer/city-tilesets.ts). */
+export interface ViewerTilesetValue {
+  id: string
+  name: string
+  /** Package path of its root tileset JSON. */
+  root: string
+  is_visible: boolean
+  placement: { lng: number; lat: number; height_offset: number; heading: number } | null
+}
+
+/** The basemap as the offline viewer reads it (engine/offline-viewer/basemap-ground.ts). */
+export type ViewerBasemapValue =
+  | { kind: 'pmtiles'; file: string }
+  | { kind: 'offline'; countries: string; places: string }
+
+/** What a project's tilesets and basemap add to its package. */
+export interface CityPackagePart {
+  entries: PackageEntry[]
+  /** The manifest's `contents` lines. */
+  contents: { tilesets?: string[]; basemap?: string | { countries: string; places: string } }
+  tilesetCount: number
+  viewer: { tilesets: ViewerTilesetValue[]; basemap: ViewerBasemapValue | null }
+  /** Package paths of the files the viewer reads (each also written as a script). */
+  shownFiles: string[]
+}
+
+/** Every regular file under `root` (links are not followed), relative paths with '/'. */
+async function filesUnder(root: string): Promise<Array<{ relativePath: string; size: number }>> {
+  const found: Array<{ relativePath: string; size: number }> = []
+  const walk = async (folder: string) => {
+    let children: Dirent[]
+    try {
+      children = await readdir(folder, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const child of children) {
+      const path = join(folder, child.name)
+      if (child.isDirectory()) await walk(path)
+      else if (child.isFile()) {
+        const info = await stat(path)
+        found.push({ relativePath: relative(root, path).split(sep).join('/'), size: info.size })
+      }
+    }
+  }
+  await walk(root)
+  return found.sort((a, b) => a.relativePath.localeCompare(b.relativePath))
+}
+
+function textEntry(path: string, text: string): PackageEntry {
+  return {
+    path,
+    source: { kind: 'text', text },
+    sizeBytes: Buffer.byteLength(text),
+    isDeflated: true,
+  }
+}
+
+/**
+ * A project's tilesets (every stored file, under `tilesets/<id>/`) and, for a city project,
+ * its basemap: the PMTiles archive when one is chosen, else the offline style's Natural Earth
+ * data (`basemap/countries.geojson`, `basemap/places.geojson`), so the viewer draws the same
+ * map with no server.
+ */
+export async function planCityPart(
+  handle: Database,
+  directories: { tilesets: string; basemaps: string },
+  project: { id: string; kind: string },
+): Promise<CityPackagePart> {
+  const part: CityPackagePart = {
+    entries: [],
+    contents: {},
+    tilesetCount: 0,
+    viewer: { tilesets: [], basemap: null },
+    shownFiles: [],
+  }
+  const tilesets = await handle
+    .selectFrom('tilesets')
+    .selectAll()
+    .where('project_id', '=', project.id)
+    .orderBy('created_at')
+    .execute()
+  part.tilesetCount = tilesets.length
+  const roots: string[] = []
+  for (const tileset of tilesets) {
+    if (tileset.version_id === null || tileset.root_path === null) continue
+    const folder = `tilesets/${tileset.id}`
+    for (const file of await filesUnder(join(directories.tilesets, tileset.version_id))) {
+      const path = `${folder}/${file.relativePath}`
+      part.entries.push({
+        path,
+        source: {
+          kind: 'file',
+          path: join(directories.tilesets, tileset.version_id, file.relativePath),
+        },
+        sizeBytes: file.size,
+        isDeflated: false,
+      })
+      part.shownFiles.push(path)
+    }
+    const root = `${folder}/${tileset.root_path}`
+    roots.push(root)
+    const { placement_lng: lng, placement_lat: lat } = tileset
+    part.viewer.tilesets.push({
+      id: tileset.id,
+      name: tileset.name,
+      root,
+      is_visible: tileset.is_visible === 1,
+      placement:
+        lng === null || lat === null
+          ? null
+          : {
+              lng,
+              lat,
+              height_offset: tileset.placement_height_offset ?? 0,
+              heading: tileset.placement_heading ?? 0,
+            },
+    })
+  }
+  if (tilesets.length > 0) {
+    part.entries.push(textEntry('tilesets/tilesets.json', `${JSON.stringify(tilesets)}\n`))
+    part.contents.tilesets = roots
+  }
+
+  const basemap = await handle
+    .selectFrom('basemap_settings')
+    .innerJoin('basemap_files', 'basemap_files.id', 'basemap_settings.pmtiles_id')
+    .select(['basemap_files.file_key', 'basemap_files.size_bytes'])
+    .where('basemap_settings.project_id', '=', project.id)
+    .where('basemap_settings.kind', '=', 'pmtiles')
+    .executeTakeFirst()
+  if (basemap) {
+    const path = 'basemap/basemap.pmtiles'
+    part.entries.push({
+      path,
+      source: { kind: 'file', path: join(directories.basemaps, `${basemap.file_key}.pmtiles`) },
+      sizeBytes: basemap.size_bytes,
+      isDeflated: false,
+    })
+    part.contents.basemap = path
+    part.viewer.basemap = { kind: 'pmtiles', file: path }
+    part.shownFiles.push(path)
+  } else if (project.kind === 'city') {
+    // the offline style (also what an online style falls back to when its server is gone)
+    const countries = 'basemap/countries.geojson'
+    const places = 'basemap/places.geojson'
+    part.entries.push(
+      textEntry(countries, offlineMapData.countries()),
+      textEntry(places, offlineMapData.places()),
+    )
+    part.contents.basemap = { countries, places }
+    part.viewer.basemap = { kind: 'offline', countries, places }
+    part.shownFiles.push(countries, places)
+  }
+  return part
+}
