@@ -24,6 +24,7 @@ import * as investigations from './0023-investigations'
 import * as materials from './0024-materials'
 import * as cases from './0025-cases'
 import * as anchorsAndTours from './0026-anchors-and-tours'
+import * as cityModels from './0028-city-models'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0024-materials': materials,
   '0025-cases': cases,
   '0026-anchors-and-tours': anchorsAndTours,
+  '0028-city-models': cityModels,
 }
 
 /**
