@@ -1,6 +1,7 @@
 import { authRoutes } from './auth'
 import { buildingRoutes } from './building'
 import { cityRoutes } from './city'
+import { cityModelRoutes } from './city-models'
 import { drawRoutes } from './draw'
 import { embeddedProductRoutes } from './embedded-products'
 import { eventLinkRoutes } from './event-links'
@@ -42,6 +43,7 @@ export const webRouteAreas = {
   auth: authRoutes,
   building: buildingRoutes,
   city: cityRoutes,
+  cityModels: cityModelRoutes,
   draw: drawRoutes,
   embeddedProducts: embeddedProductRoutes,
   eventLinks: eventLinkRoutes,

@@ -36,6 +36,7 @@ import { createDrawService } from './modules/draw/draw.service'
 import { createTrackingService } from './modules/draw/tracking.service'
 import { createLocationAnchorsService } from './modules/draw/location-anchors.service'
 import { createViewTourService } from './modules/draw/view-tour.service'
+import { createCityModelsService } from './modules/city-models/city-models.service'
 import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.service'
 import { createInvestigationsService } from './modules/iot/investigations.service'
 import { composeIot } from './modules/iot/iot'
@@ -194,6 +195,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     city.draw.lifecycleHook,
     city.tracking.lifecycleHook,
     city.viewTour.lifecycleHook,
+    city.cityModels.lifecycleHook,
   )
   const templates: TemplateServices = {
     categories,
@@ -464,6 +466,12 @@ function composeCityArea(
     // anchor points place building models as well as tilesets: any project kind
     locationAnchors: createLocationAnchorsService({ database, clock, access: projectAccess }),
     viewTour: createViewTourService({ database, clock, access, projectAccess }),
+    cityModels: createCityModelsService({
+      database,
+      storage: parts.storage,
+      clock,
+      access: projectAccess,
+    }),
     basemaps: createBasemapsService({
       database,
       clock,

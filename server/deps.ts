@@ -21,6 +21,7 @@ import type { DrawService } from './modules/draw/draw.service'
 import type { TrackingService } from './modules/draw/tracking.service'
 import type { LocationAnchorsService } from './modules/draw/location-anchors.service'
 import type { ViewTourService } from './modules/draw/view-tour.service'
+import type { CityModelsService } from './modules/city-models/city-models.service'
 import type { GmlService } from './modules/gml/gml.service'
 import type { InvestigationsService } from './modules/iot/investigations.service'
 import type { IotServices } from './modules/iot/iot'
@@ -101,6 +102,8 @@ export interface CityServices {
   locationAnchors: LocationAnchorsService
   /** The view tour's viewpoints (issue 18). */
   viewTour: ViewTourService
+  /** The city model library (issue 21): glTF/SBM models placed on the map. */
+  cityModels: CityModelsService
   basemaps: BasemapsService
   /** Online styles through the server (server/modules/map-proxy). */
   mapProxy: MapProxy

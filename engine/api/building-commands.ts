@@ -8,6 +8,7 @@ import type {
   GmlStateEntry,
   Vector3Tuple,
 } from './building-snapshot'
+import type { LibraryModelCommands } from './library-model-commands'
 import type { MaterialCommands } from './material-commands'
 import type { PoiCommands } from './poi-commands'
 import type { PoiStatusCommands } from './poi-status-commands'
@@ -59,7 +60,8 @@ export interface BuildingCommands
     StyleCommands<'building'>,
     VisitCommands,
     WalkCommands,
-    MaterialCommands {
+    MaterialCommands,
+    LibraryModelCommands<'building'> {
   /**
    * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in
    * the SBM decode workers, registers its stored BVHs in the picking worker and renders. Each

@@ -4,6 +4,7 @@
  */
 
 import { createInitialMaterialOverrideState, type MaterialOverrideState } from './material-commands'
+import type { LibraryModelState } from './library-model-commands'
 import type { PoiLayerState } from './poi-commands'
 import { createInitialPoiStatusState, type PoiStatusState } from './poi-status-commands'
 import { createInitialStyleState, type SceneStyleState } from './style-commands'
@@ -259,6 +260,8 @@ export interface BuildingSnapshot {
   readonly poiStatuses: PoiStatusState
   /** Material overrides drawn on meshes (issue 21). */
   readonly materials: MaterialOverrideState
+  /** Models of the model library placed in the scene, and their animations (issue 21). */
+  readonly libraryModels: readonly LibraryModelState[]
   /** Sky, weather, ground, fog and lights (issue 19); kept across buildings. */
   readonly style: SceneStyleState
   /** The WASD walk (issue 19 visit tools). */
@@ -328,6 +331,7 @@ export function createInitialBuildingSnapshot(): BuildingSnapshot {
     pois: createInitialPoiLayerState(),
     poiStatuses: createInitialPoiStatusState(),
     materials: createInitialMaterialOverrideState(),
+    libraryModels: [],
     style: createInitialStyleState(),
     walk: createInitialWalkState(),
     render: null,

@@ -8,6 +8,7 @@ import type {
   CityTilesetSource,
 } from './city-snapshot'
 import type { DrawCommands } from './draw-commands'
+import type { LibraryModelCommands } from './library-model-commands'
 import type { NavigateCommands } from './navigate-commands'
 import type { PoiCommands } from './poi-commands'
 import type { CityPoiDragCommands } from './poi-drag-commands'
@@ -29,7 +30,8 @@ export interface CityCommands
     TrackCommands,
     NavigateCommands,
     TourCommands,
-    StyleCommands<'city'> {
+    StyleCommands<'city'>,
+    LibraryModelCommands<'city'> {
   /**
    * Gives the engine the element the city map lives in (null to let it go, which closes an open
    * city). MapLibre creates its own canvas inside it, so the element should be empty and sized.

@@ -3,6 +3,7 @@ import { createInitialDrawState, type DrawLayerState } from './draw-commands'
 import { createInitialNavigationState, type NavigationState } from './navigate-commands'
 import { createInitialTourState, type TourState } from './tour-commands'
 import { createInitialTrackState, type TrackLayerState } from './track-commands'
+import type { LibraryModelState } from './library-model-commands'
 import type { PoiLayerState } from './poi-commands'
 import { createInitialPoiStatusState, type PoiStatusState } from './poi-status-commands'
 import { createInitialStyleState, type SceneStyleState } from './style-commands'
@@ -234,6 +235,8 @@ export interface CitySnapshot {
   readonly tour: TourState
   /** The scene style in force: sky, fog, lights, weather (issue 19). */
   readonly style: SceneStyleState
+  /** Models of the model library placed on the map, and their animations (issue 21). */
+  readonly libraryModels: readonly LibraryModelState[]
   /**
    * Where the open city's tile files were parsed: contents in the parse workers, tileset.json
    * files on the main thread (issue #7: content parsing stays off the main thread).
@@ -284,6 +287,7 @@ export function createInitialCitySnapshot(): CitySnapshot {
     navigation: createInitialNavigationState(),
     tour: createInitialTourState(),
     style: createInitialStyleState(),
+    libraryModels: [],
     tileParsing: {
       contentsParsedInWorkers: 0,
       contentsParsedOnMainThread: 0,

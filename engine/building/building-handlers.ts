@@ -31,6 +31,7 @@ import { captureFramePng } from './capture-image'
 import { CameraFlight, createVisitFlightHandlers } from './visit-flight'
 import { createWalkHandlers, createWalkHost, WalkController } from './visit-walk'
 import { MaterialOverrides } from './material-overrides'
+import { BuildingLibraryModels } from './building-library-models'
 
 /** Worker factories and limits of the building scene (all optional). */
 export interface BuildingEngineOptions {
@@ -89,6 +90,7 @@ export function createBuildingHandlers(
         pois: pois?.state() ?? createInitialPoiLayerState(),
         poiStatuses: pois?.statusState() ?? createInitialPoiStatusState(),
         materials: materials.state(),
+        libraryModels: libraryModels.states(),
         style: style.state(),
         walk: walk.snapshot(),
         camera: cameraState(),
@@ -107,6 +109,7 @@ export function createBuildingHandlers(
       scene?.beforeRender(camera, viewportPixels)
       pois?.beforeRender(camera, viewportPixels)
       style.beforeRender(camera, viewportPixels)
+      libraryModels.beforeRender()
     },
     hideSurroundings: (): (() => void) => style.hideSurroundings(),
   })
@@ -126,6 +129,7 @@ export function createBuildingHandlers(
     () => view.requestRender(),
     () => publish(),
   )
+  const libraryModels = new BuildingLibraryModels(view, () => publish())
   /** The open building's group, whose children are its models (named by id). */
   const buildingRoot = () =>
     scene ? view.scene.getObjectByName(`building:${scene.description.projectId}`) : undefined
@@ -179,6 +183,7 @@ export function createBuildingHandlers(
     pois?.dispose()
     pois = null
     materials.dispose()
+    libraryModels.clear()
     scene?.dispose()
     scene = null
     view.hasUserMovedCamera = false
@@ -209,6 +214,7 @@ export function createBuildingHandlers(
       requireCanvas,
     }),
     ...createBuildingPoiStatusHandlers({ layer: poiLayer }),
+    ...libraryModels.handlers(),
     'building.open': async ({ description }) => {
       checkDescription(description)
       closeScene()
@@ -359,6 +365,7 @@ export function createBuildingHandlers(
       pois?.dispose()
       pois = null
       materials.dispose()
+      libraryModels.dispose()
       scene?.dispose()
       scene = null
       decodePool.dispose()

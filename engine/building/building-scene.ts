@@ -103,7 +103,7 @@ export class BuildingScene {
   /** The building part of the snapshot (camera and render filled in by the handlers). */
   snapshot(): Omit<
     BuildingSnapshot,
-    'camera' | 'render' | 'pois' | 'poiStatuses' | 'style' | 'materials' | 'walk'
+    'camera' | 'render' | 'pois' | 'poiStatuses' | 'style' | 'materials' | 'walk' | 'libraryModels'
   > {
     const visibility = this.visibility()
     return {

@@ -15,6 +15,7 @@ import { createTrackHandlers } from './draw/track-handlers'
 import { createTourHandlers } from './draw/tour-handlers'
 import { createCityPoiHandlers } from './pois/poi-handlers'
 import { createCityStyleHandlers } from './style/city-style-handlers'
+import { createCityLibraryModelHandlers } from './models/library-model-handlers'
 
 function invalid(message: string, detail?: string): EngineError {
   return new EngineError('engine.invalidArgument', message, detail)
@@ -68,6 +69,7 @@ export function createCityHandlers(
     ...createDrawHandlers(openScene),
     ...createTrackHandlers(openScene),
     ...createTourHandlers(openScene),
+    ...createCityLibraryModelHandlers(openScene),
     'city.attachContainer': async ({ container: element }) => {
       if (element === container) return undefined
       // The map lives inside the element: a new element means a new map.

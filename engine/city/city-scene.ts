@@ -39,6 +39,7 @@ import { TilesetStreams } from './tileset-streams'
 import { tilesetLocalPoint } from './tileset-placement'
 import type { SceneStyle } from '../api/style-commands'
 import { CityStyle } from './style/city-style'
+import { CityLibraryModels } from './models/city-library-models'
 
 export type { CityPatch } from './city-scene-parts'
 export { createCityTilesLoader } from './tileset-stream'
@@ -115,6 +116,8 @@ export class CityScene {
   readonly tour: ViewTour
   /** Sky, fog, lights and weather (issue 19). */
   readonly style: CityStyle
+  /** glTF/SBM models of the model library and their animations (issue 21). */
+  readonly libraryModels: CityLibraryModels
   private readonly disposeFramePacing: () => void
   private isDisposed = false
   private renderedFrameCount = 0
@@ -196,6 +199,8 @@ export class CityScene {
       setControls: (controls) => this.camera.setControls(controls),
     })
 
+    this.libraryModels = new CityLibraryModels(context)
+
     this.map.on('render', () => this.onRender())
     this.publish({
       isOpen: true,
@@ -209,6 +214,7 @@ export class CityScene {
       track: createInitialTrackState(),
       navigation: createInitialNavigationState(),
       tour: createInitialTourState(),
+      libraryModels: [],
       frameStats: { renderedFrameCount: 0, lastFrameIntervalMs: 0 },
     })
     this.camera.publish()
@@ -323,6 +329,7 @@ export class CityScene {
     this.navigation.dispose()
     this.tour.dispose()
     this.style.dispose()
+    this.libraryModels.dispose()
     this.map.remove()
     this.tilesLoader.forgetPrefetches()
     this.selection.dispose()

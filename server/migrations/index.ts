@@ -25,6 +25,7 @@ import * as materials from './0024-materials'
 import * as cases from './0025-cases'
 import * as anchorsAndTours from './0026-anchors-and-tours'
 import * as locationPoisAndPlacement from './0027-location-pois-and-placement'
+import * as cityModels from './0028-city-models'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0025-cases': cases,
   '0026-anchors-and-tours': anchorsAndTours,
   '0027-location-pois-and-placement': locationPoisAndPlacement,
+  '0028-city-models': cityModels,
 }
 
 /**

@@ -20,6 +20,7 @@ import type { ModelConfigTables } from './0021-model-config'
 import type { MaterialTables } from './0024-materials'
 import type { CaseTables } from './0025-cases'
 import type { AnchorAndTourTables } from './0026-anchors-and-tours'
+import type { CityModelTables } from './0028-city-models'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -54,6 +55,7 @@ export interface Tables
     MaterialTables,
     CaseTables,
     AnchorAndTourTables,
+    CityModelTables,
     CaptureTables {
   users: UsersTable
   sessions: SessionsTable

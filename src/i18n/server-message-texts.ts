@@ -364,6 +364,15 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message:
       'The anchor points must belong to a tileset of this city project, or to the model of a building project.',
   }),
+  'cityModel.notFound': msg({ message: 'This model does not exist.' }),
+  'cityModel.unreadable': msg({ message: '{file} could not be read as a glTF, GLB or SBM model.' }),
+  'cityModel.oneModel': msg({
+    message:
+      'Upload one model (.glb, .sbm, or .gltf with its .bin and images); this upload has {count}.',
+  }),
+  'cityModel.notCityProject': msg({ message: 'Models placed on the map belong to city projects.' }),
+  'cityModel.tooMany': msg({ message: 'A city project keeps at most {maximum} models.' }),
+  'cityModel.noSuchAnimation': msg({ message: 'This model has {count} animations.' }),
   'tour.viewpointNotFound': msg({ message: 'This viewpoint does not exist.' }),
   'tour.tooManyViewpoints': msg({
     message: 'A view tour keeps at most {maximum} viewpoints; delete some first.',

@@ -176,6 +176,8 @@ export function createBuildingRepository(db: Database): BuildingRepository {
             .where('sha256', '=', sha256),
         )
         .unionAll(db.selectFrom('converted_models').select('id').where('sha256', '=', sha256))
+        // the city's library models share the store
+        .unionAll(db.selectFrom('city_models').select('id').where('sha256', '=', sha256))
         // thumbnails are stored files too
         .unionAll(
           db.selectFrom('building_models').select('id').where('preview_sha256', '=', sha256),

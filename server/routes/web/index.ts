@@ -7,6 +7,7 @@ import { registerDrawRoutes } from './draw'
 import { registerTrackingRoutes } from './tracking'
 import { registerLocationRoutes } from './location'
 import { registerViewTourRoutes } from './view-tour'
+import { registerCityModelRoutes } from './city-models'
 import { registerGeoRoutes } from './geo'
 import { registerGmlRoutes } from './gml'
 import { registerInvestigationRoutes } from './investigations'
@@ -65,6 +66,7 @@ const areas: Array<(app: FastifyInstance, services: ServerServices) => void> = [
   registerTrackingRoutes,
   registerLocationRoutes,
   registerViewTourRoutes,
+  registerCityModelRoutes,
   registerIotRoutes,
   registerInvestigationRoutes,
   registerIotIngestRoutes,
