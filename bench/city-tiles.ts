@@ -7,7 +7,7 @@
  * Standalone: `npx tsx bench/city-tiles.ts`; writes bench/results/city-tiles.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   type CameraKeyframe,
@@ -32,6 +32,12 @@ export const cityTilesGoals = {
   /** Peak tile memory never above the cap (each renderer's own estimate). */
   peakMemoryVsCapAtMost: 1,
 }
+
+/**
+ * Who runs in a round: ours, the anchor, and (CITY_BENCH_COMPARE) ours with the engine of
+ * another checkout, `compare-<n>` for the n-th.
+ */
+type BenchSide = 'ours' | 'anchor' | `compare-${number}`
 
 /** Options of {@link runCityTilesBench}. */
 export interface CityTilesBenchOptions {
@@ -127,17 +133,21 @@ function summarise(samples: CityBenchSample[]) {
 
 /** Where ours' first render went, and how its GPU frame pacing waited (see the README). */
 function oursOnly(samples: CityBenchSample[]) {
-  const names = [...new Set(samples.flatMap((sample) => Object.keys(sample.milestonesMs)))]
-  return {
-    milestones: Object.fromEntries(
+  const byName = (read: (sample: CityBenchSample) => Record<string, number>) => {
+    const names = [...new Set(samples.flatMap((sample) => Object.keys(read(sample))))]
+    return Object.fromEntries(
       names.map((name) => [
         name,
         measure(
-          samples.map((sample) => sample.milestonesMs[name] ?? Number.NaN),
+          samples.map((sample) => read(sample)[name] ?? Number.NaN),
           'ms after start',
         ),
       ]),
-    ),
+    )
+  }
+  return {
+    milestones: byName((sample) => sample.milestonesMs),
+    engineMarks: byName((sample) => sample.engineMarksMs ?? {}),
     fenceSignalledAfterMedian: measure(
       samples.map((sample) => percentile(sample.fenceSignalledAfterMs, 0.5)),
       'ms',
@@ -163,6 +173,18 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
 
   log('city-tiles: building the bench page (vite, production)…')
   await buildBenchPage(pageRoot, 'city.html', outDir)
+  // CITY_BENCH_COMPARE=<checkout>[,<checkout>…] also runs ours with the engine of other
+  // checkouts of the project (this page; their engine/ and workers/) in the same rounds: an A/B
+  // of engine versions against the same anchor on the same machine at the same time.
+  const compareTrees = (process.env.CITY_BENCH_COMPARE ?? '').split(',').filter(Boolean)
+  for (const [index, tree] of compareTrees.entries()) {
+    log(`city-tiles: building the page again with the engine of ${tree}…`)
+    await buildBenchPage(pageRoot, 'city.html', join(outDir, `compare-${index}`), [
+      { find: /^(\.\.\/){3}engine\//, replacement: `${resolve(tree, 'engine')}/` },
+    ])
+  }
+  const compareSides = compareTrees.map((_, index): BenchSide => `compare-${index}`)
+  const sides: BenchSide[] = ['ours', ...compareSides, 'anchor']
   log('city-tiles: generating the tileset…')
   const generated = generateTileset(benchTilesetRecipe, join(outDir, 'tileset'))
   log(
@@ -179,23 +201,24 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
   if (traceDir) mkdirSync(traceDir, { recursive: true })
   const browser = await launchBenchBrowser({ isFrameRateLimited })
   const chromiumVersion = browser.version()
-  const samples: CityBenchSample[] = []
+  const samples: { side: BenchSide; sample: CityBenchSample }[] = []
   const quiet = new QuietRounds()
   try {
     // Round 0 warms the browser up and is not measured: the first page of a fresh browser pays
     // for the GPU process's start, shader caches and the like, whichever renderer it runs.
     for (let round = 0; round <= rounds; round++) {
       const isWarmUp = round === 0
-      // Alternating which goes first each round spreads the machine's drift over both.
-      const order: ('ours' | 'anchor')[] = round % 2 === 0 ? ['ours', 'anchor'] : ['anchor', 'ours']
-      for (const renderer of order) {
+      // Rotating which goes first each round spreads the machine's drift over every side.
+      const order = sides.map((_, index) => sides[(index + round) % sides.length]!)
+      for (const side of order) {
+        const renderer = side === 'anchor' ? 'anchor' : 'ours'
         const context = await browser.newContext({ viewport: { width: 960, height: 600 } })
         const page = await openBenchPage(
           context,
           {
-            url: `${server.origin}/city.html`,
+            url: `${server.origin}/${side.startsWith('compare') ? `${side}/` : ''}city.html`,
             entry: 'runCityBench',
-            logPrefix: `city-tiles: ${renderer}`,
+            logPrefix: `city-tiles: ${side}`,
             log,
           },
           async (page) => {
@@ -223,26 +246,31 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
         const isTraced = Boolean(traceDir) && !isWarmUp
         if (isTraced) await browser.startTracing(page, { categories: cityTraceCategories })
         const sample = await quiet.round(
-          `round ${round} ${renderer}`,
+          `round ${round} ${side}`,
           () => page.evaluate((pageConfig) => window.runCityBench(pageConfig), config),
           !isWarmUp,
         )
         if (isTraced) {
           const trace = (await browser.stopTracing()).toString('utf8')
-          const file = join(traceDir!, `city-tiles-${round}-${renderer}.json`)
+          const file = join(traceDir!, `city-tiles-${round}-${side}.json`)
           writeFileSync(file, trace)
           const cpu = measureThreadCpu(trace, cityBenchMarkPrefix).get('first-render')
           log(`city-tiles: trace ${file}; CPU to first render by thread: ${JSON.stringify(cpu)}`)
         }
         await context.close()
         if (isWarmUp) {
-          log(`city-tiles: warm-up ${renderer}: first render ${sample.firstRenderMs.toFixed(0)} ms`)
+          log(`city-tiles: warm-up ${side}: first render ${sample.firstRenderMs.toFixed(0)} ms`)
           continue
         }
         log(
-          `city-tiles: round ${round} ${renderer}: first render ${sample.firstRenderMs.toFixed(0)} ms, settled ${sample.settledMs.toFixed(0)} ms, long tasks ${sample.longTaskCount}, peak ${(sample.peakTileMemoryBytes / 2 ** 20).toFixed(1)} MiB, ${sample.tilesLoadedAtEnd} tiles`,
+          `city-tiles: round ${round} ${side}: first render ${sample.firstRenderMs.toFixed(0)} ms, settled ${sample.settledMs.toFixed(0)} ms, long tasks ${sample.longTaskCount}, peak ${(sample.peakTileMemoryBytes / 2 ** 20).toFixed(1)} MiB, ${sample.tilesLoadedAtEnd} tiles`,
         )
-        samples.push(sample)
+        if (Object.keys(sample.engineMarksMs).length > 0) {
+          log(
+            `city-tiles: round ${round} ${side}: engine marks ${JSON.stringify(sample.engineMarksMs)}`,
+          )
+        }
+        samples.push({ side, sample })
       }
     }
   } finally {
@@ -250,8 +278,14 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
     await server.close()
   }
 
-  const ours = summarise(samples.filter((sample) => sample.renderer === 'ours'))
-  const anchor = summarise(samples.filter((sample) => sample.renderer === 'anchor'))
+  const of = (side: BenchSide) =>
+    samples.filter((entry) => entry.side === side).map((entry) => entry.sample)
+  const ours = summarise(of('ours'))
+  const anchor = summarise(of('anchor'))
+  const compares = compareSides.map((side, index) => ({
+    engineOf: compareTrees[index]!,
+    ...summarise(of(side)),
+  }))
   const ratios = {
     firstRender: ratioOf(
       'engine/city (MapLibre + deck.gl + loaders.gl)',
@@ -288,6 +322,24 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
       ours.longTasks.median,
       anchor.longTasks.median,
     ),
+    compareFirstRender: compares.map((compare) =>
+      ratioOf(
+        `ours with the engine of ${compare.engineOf}`,
+        '3DTilesRendererJS 0.5.3 + three.js',
+        'ms to first tile drawn',
+        compare.firstRender.median,
+        anchor.firstRender.median,
+      ),
+    ),
+    firstRenderVsCompare: compares.map((compare) =>
+      ratioOf(
+        'ours',
+        `ours with the engine of ${compare.engineOf}`,
+        'ms to first tile drawn',
+        ours.firstRender.median,
+        compare.firstRender.median,
+      ),
+    ),
   }
   const report = {
     benchmark: 'city-tiles',
@@ -305,6 +357,7 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
     },
     ours,
     anchor,
+    ...(compares.length > 0 ? { compares } : {}),
     ratios,
     externalRequests: [...externalRequests],
     goals: {

@@ -7,13 +7,22 @@ import { build } from 'vite'
  * logged, until the page's entry function is defined.
  */
 
-/** Builds one bench page (an HTML entry in `root`) into `outDir` with Vite, production mode. */
-export async function buildBenchPage(root: string, htmlFile: string, outDir: string) {
+/**
+ * Builds one bench page (an HTML entry in `root`) into `outDir` with Vite, production mode.
+ * `alias` redirects imports (Vite's `resolve.alias`), e.g. the page's engine to another checkout.
+ */
+export async function buildBenchPage(
+  root: string,
+  htmlFile: string,
+  outDir: string,
+  alias: { find: RegExp; replacement: string }[] = [],
+) {
   await build({
     configFile: false,
     root,
     base: './',
     logLevel: 'warn',
+    resolve: { alias },
     worker: { format: 'es' },
     build: {
       outDir,

@@ -11,6 +11,7 @@ import { fileAddresses } from '../core/file-addresses'
 import { basemapFailureOf } from './basemap-failure'
 import { createPmtilesStyle } from './basemap-style'
 import type { CityPatch } from './city-scene-parts'
+import { markCityStep } from './first-render-marks'
 
 /** Registered once: MapLibre protocols are global, the archives in it are per URL. */
 let pmtilesProtocol: Protocol | null = null
@@ -144,6 +145,7 @@ export class BasemapController {
     if (this.isDisposed) return
     this.map.setStyle(style, { diff: false })
     this.map.once('style.load', () => {
+      markCityStep('basemap-style-loaded')
       if (sequence === this.styleSequence && !this.isOnFallback) this.publishState(true, null)
     })
   }

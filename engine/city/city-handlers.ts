@@ -77,14 +77,19 @@ export function createCityHandlers(
       container = element
       patchCity({ hasContainer: element !== null })
       if (!element) {
+        const wasAttached = tilesLoader !== null
         tilesLoader?.dispose()
         tilesLoader = null
+        // At worst a quick re-attach finds MapLibre's worker gone: its map starts one itself.
+        if (wasAttached) (await import('./city-scene')).releaseMapWorkers()
         return undefined
       }
-      // A container means a city is about to open: its code loads and its tile workers start
-      // now, not in the open (which may come before they are ready: it does not wait).
-      const { createCityTilesLoader } = await import('./city-scene')
+      // A container means a city is about to open: its code loads and its tile workers and
+      // MapLibre's start now, not in the open (which may come before they are ready: it does
+      // not wait).
+      const { createCityTilesLoader, prepareCityMap } = await import('./city-scene')
       if (container !== element || tilesLoader) return undefined
+      prepareCityMap()
       const started = createCityTilesLoader()
       tilesLoader = started.tilesLoader
       await started.ready

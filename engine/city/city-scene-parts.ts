@@ -17,4 +17,6 @@ export interface CitySceneContext {
   isDisposed(): boolean
   /** Resolves after the map's next drawn frame (at once when disposed). */
   nextRender(): Promise<void>
+  /** Draws the next frame even if GPU pacing would hold it: a first content is to be seen. */
+  drawNextFrame(): void
 }

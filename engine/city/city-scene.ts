@@ -1,7 +1,7 @@
 import type { Layer } from '@deck.gl/core'
 import { MapLibreOverlay } from '@deck.gl/maplibre'
 import { WebGLDevice } from '@luma.gl/webgl'
-import { Map as MapLibreMap, setWorkerUrl } from 'maplibre-gl'
+import { clearPrewarmedResources, Map as MapLibreMap, prewarm, setWorkerUrl } from 'maplibre-gl'
 import mapLibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import 'maplibre-gl/dist/maplibre-gl.css'
 import type {
@@ -22,8 +22,9 @@ import { BasemapController } from './basemap-controller'
 import { CityCameraController } from './city-camera'
 import type { CityPatch, CitySceneContext } from './city-scene-parts'
 import { FeatureSelection } from './feature-selection'
+import { markCityStep } from './first-render-marks'
 import { attachMapControls, type MapControls } from './map-controls'
-import { paceGpuFrames } from './library-internals'
+import { type GpuFramePacing, paceGpuFrames, preloadLumaDevice } from './library-internals'
 import { createInitialDrawState } from '../api/draw-commands'
 import { createInitialNavigationState } from '../api/navigate-commands'
 import { createInitialTourState } from '../api/tour-commands'
@@ -46,6 +47,23 @@ export { createCityTilesLoader } from './tileset-stream'
 
 // MapLibre's worker is bundled as its own file; MapLibre must be told where it went.
 setWorkerUrl(mapLibreWorkerUrl)
+
+/**
+ * Starts what a map would start on the clock, when a container is attached (a city is about to
+ * open), as the tile parse workers are: MapLibre's worker — made by the first map instead, it
+ * loads and compiles MapLibre's 0.5 MB worker script while that map draws its first frames, on
+ * the same cores; MapLibre keeps it for every later map until {@link releaseMapWorkers} — and
+ * the luma.gl module deck waits for before its first draw (preloadLumaDevice).
+ */
+export function prepareCityMap(): void {
+  prewarm()
+  void preloadLumaDevice()
+}
+
+/** Lets MapLibre's prewarmed worker go (no container is attached any more). */
+export function releaseMapWorkers(): void {
+  clearPrewarmedResources()
+}
 
 /**
  * Attaches luma.gl (deck's GPU layer) to the map's WebGL context now, before the map has queued
@@ -118,13 +136,14 @@ export class CityScene {
   readonly style: CityStyle
   /** glTF/SBM models of the model library and their animations (issue 21). */
   readonly libraryModels: CityLibraryModels
-  private readonly disposeFramePacing: () => void
+  private readonly framePacing: GpuFramePacing | null
   private isDisposed = false
   private renderedFrameCount = 0
   private lastRenderAtMs = 0
   private lastFrameIntervalMs = 0
 
   constructor(options: CitySceneOptions) {
+    markCityStep('open')
     this.tilesLoader = options.tilesLoader
     this.tilesLoader.resetCounts()
     this.publish = options.publish
@@ -138,6 +157,7 @@ export class CityScene {
       updateLayers: () => this.updateLayers(),
       isDisposed: () => this.isDisposed,
       nextRender: () => this.nextRender(),
+      drawNextFrame: () => this.framePacing?.drawNextFrame(),
     }
     // Streams start first: their tileset.json requests go out ahead of the map's synchronous
     // start-up below.
@@ -168,6 +188,7 @@ export class CityScene {
         antialias: false,
       },
     })
+    markCityStep('map-made')
     this.basemap = new BasemapController(this.map, options.basemap, this.publish)
 
     const gl = this.map.getCanvas().getContext('webgl2')
@@ -176,9 +197,15 @@ export class CityScene {
       // Tiles wait for this program; linking runs on the GPU side while the tileset loads.
       prepareTileMeshProgram(gl)
     }
-    this.disposeFramePacing = gl ? paceGpuFrames(this.map, gl) : () => {}
-    this.overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
+    this.framePacing = gl ? paceGpuFrames(this.map, gl) : null
+    markCityStep('device-attached')
+    this.overlay = new MapLibreOverlay({
+      interleaved: true,
+      layers: [],
+      onLoad: () => markCityStep('deck-ready'),
+    })
     this.map.addControl(this.overlay)
+    markCityStep('overlay-added')
     this.selection = new FeatureSelection(context, this.overlay, this.streams)
     this.camera = new CityCameraController(context, options.controls, this.streams, this.selection)
     this.mapControls = attachMapControls(this.map, context.publish)
@@ -222,6 +249,7 @@ export class CityScene {
     // A failed basemap is already published in the snapshot; the open itself succeeds.
     this.setBasemap(options.basemap).catch(() => {})
     this.updateLayers()
+    markCityStep('scene-made')
   }
 
   /** Switches the basemap style; deck layers survive MapLibre's style swap. */
@@ -322,7 +350,7 @@ export class CityScene {
     this.overlay.setProps({ layers: [] })
     this.map.removeControl(this.overlay)
     this.overlay.finalize()
-    this.disposeFramePacing()
+    this.framePacing?.remove()
     this.mapControls.dispose()
     this.pois.dispose()
     this.draw.dispose()
@@ -362,6 +390,7 @@ export class CityScene {
     if (this.lastRenderAtMs > 0) this.lastFrameIntervalMs = nowMs - this.lastRenderAtMs
     this.lastRenderAtMs = nowMs
     this.renderedFrameCount++
+    if (this.renderedFrameCount === 1) markCityStep('first-map-render')
     this.publish({
       frameStats: {
         renderedFrameCount: this.renderedFrameCount,

@@ -109,9 +109,9 @@ describe('library internals at the pinned versions', () => {
     const stock = internals._render
     expect(typeof stock).toBe('function')
     const gl = map.getCanvas().getContext('webgl2')!
-    const removePacing = paceGpuFrames(map, gl)
+    const pacing = paceGpuFrames(map, gl)
     expect(internals._render).not.toBe(stock)
-    removePacing()
+    pacing.remove()
   })
 
   describe('GPU frame pacing', () => {
@@ -129,7 +129,8 @@ describe('library internals at the pinned versions', () => {
       const gl = map.getCanvas().getContext('webgl2')!
       const status = vi.spyOn(gl, 'getSyncParameter').mockReturnValue(gl.UNSIGNALED)
       cleanups.push(() => status.mockRestore())
-      cleanups.push(paceGpuFrames(map, gl, longestSkipMs))
+      const pacing = paceGpuFrames(map, gl, longestSkipMs)
+      cleanups.push(() => pacing.remove())
       const internals = map as unknown as { _render(timestamp: number): unknown }
       const pacedRender = internals._render
       const counts = { renderCalls: 0, drawnFrames: 0 }
@@ -142,17 +143,31 @@ describe('library internals at the pinned versions', () => {
         map.triggerRepaint()
       })
       map.triggerRepaint()
-      return counts
+      return { counts, pacing }
     }
 
     it('holds frames while two fenced frames are unfinished', async () => {
-      const counts = mapWithSilentFences(Number.POSITIVE_INFINITY)
+      const { counts } = mapWithSilentFences(Number.POSITIVE_INFINITY)
       await expect.poll(() => counts.renderCalls, { timeout: 20_000 }).toBeGreaterThan(10)
       expect(counts.drawnFrames).toBe(2)
     })
 
+    it('draws a frame asked for at once even while frames are held', async () => {
+      const { counts, pacing } = mapWithSilentFences(Number.POSITIVE_INFINITY)
+      await expect.poll(() => counts.renderCalls, { timeout: 20_000 }).toBeGreaterThan(10)
+      expect(counts.drawnFrames).toBe(2)
+      pacing.drawNextFrame()
+      await expect.poll(() => counts.drawnFrames, { timeout: 20_000 }).toBe(3)
+      // Only that one: the frames after it are held again.
+      const callsThen = counts.renderCalls
+      await expect
+        .poll(() => counts.renderCalls, { timeout: 20_000 })
+        .toBeGreaterThan(callsThen + 10)
+      expect(counts.drawnFrames).toBe(3)
+    })
+
     it('keeps drawing when fences report late (no freeze after two frames)', async () => {
-      const counts = mapWithSilentFences()
+      const { counts } = mapWithSilentFences()
       await expect.poll(() => counts.drawnFrames, { timeout: 20_000 }).toBeGreaterThan(5)
     })
   })

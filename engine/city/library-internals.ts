@@ -19,6 +19,7 @@ import {
   Tile3D,
   type Tileset3D,
 } from '@loaders.gl/tiles'
+import { webgl2Adapter } from '@luma.gl/webgl'
 import { Matrix3, type Matrix4 } from '@math.gl/core'
 import type { Map as MapLibreMap } from 'maplibre-gl'
 
@@ -228,6 +229,20 @@ export function setPickedTile(info: PickingInfo, tile: Tile3D | undefined): void
 // ---------------------------------------------------------------------------------------------
 // luma.gl and MapLibre
 
+/**
+ * Loads the module deck's overlay waits for before it can draw anything: deck attaches luma.gl
+ * to the map's context through `webgl2Adapter.attach`, which imports luma's device module
+ * dynamically — bundled as a chunk of its own, fetched only when the first map's deck starts,
+ * after the map's first frames (the city-tiles bench saw deck ready 0.5 s after its first map
+ * frame, under load). Attaching nothing makes luma import the module, then refuse.
+ */
+export function preloadLumaDevice(): Promise<void> {
+  return webgl2Adapter.attach(null as unknown as WebGL2RenderingContext).then(
+    () => {},
+    () => {},
+  )
+}
+
 /** The WebGL2 context behind a luma.gl device (`WebGLDevice.gl`, typed on the subclass only). */
 export function webglOf(device: unknown): WebGL2RenderingContext {
   return (device as { gl: WebGL2RenderingContext }).gl
@@ -250,6 +265,17 @@ const longestSkipMs = 100
 /** Fences kept at most: older ones are let go unread (the time bound above paces then). */
 const maximumFencesKept = 8
 
+/** What {@link paceGpuFrames} returns. */
+export interface GpuFramePacing {
+  /**
+   * Draws the map's next frame even if the fences would hold it: something is about to be seen
+   * for the first time (a tileset's first content), and one frame more cannot pile up.
+   */
+  drawNextFrame(): void
+  /** Gives MapLibre its own `_render` back. */
+  remove(): void
+}
+
 /**
  * Keeps the map from queueing more GPU work than the GPU gets through, by wrapping MapLibre's
  * private `_render`. A browser normally does this by pacing animation frames to the display;
@@ -258,27 +284,30 @@ const maximumFencesKept = 8
  * page freezes. Each drawn frame ends with a fence; while the oldest of two is unfinished the
  * map skips a frame and asks for the next (reading a fence's status never waits) — but never
  * for longer than {@link longestSkipMs}, as a fence's status can arrive long after the GPU has
- * finished. Returns the function that removes it.
+ * finished, and not when a first content waits to be seen (`drawNextFrame`).
  */
 export function paceGpuFrames(
   map: MapLibreMap,
   gl: WebGL2RenderingContext,
   longestSkip = longestSkipMs,
-): () => void {
+): GpuFramePacing {
   const paced = map as unknown as { _render(timestamp: number): unknown }
-  if (typeof paced._render !== 'function') return () => {}
+  if (typeof paced._render !== 'function') return { drawNextFrame() {}, remove() {} }
   const render = paced._render.bind(map)
   const fences: WebGLSync[] = []
   let lastDrawnAtMs = Number.NEGATIVE_INFINITY
+  let isNextFrameDue = false
   paced._render = (timestamp: number) => {
     while (fences.length > 0 && gl.getSyncParameter(fences[0]!, gl.SYNC_STATUS) === gl.SIGNALED) {
       gl.deleteSync(fences.shift()!)
     }
     const nowMs = performance.now()
-    if (fences.length >= maximumFramesInFlight && nowMs - lastDrawnAtMs < longestSkip) {
+    const isHeld = fences.length >= maximumFramesInFlight && nowMs - lastDrawnAtMs < longestSkip
+    if (isHeld && !isNextFrameDue) {
       map.triggerRepaint()
       return map
     }
+    isNextFrameDue = false
     lastDrawnAtMs = nowMs
     const result = render(timestamp)
     const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
@@ -286,8 +315,14 @@ export function paceGpuFrames(
     while (fences.length > maximumFencesKept) gl.deleteSync(fences.shift()!)
     return result
   }
-  return () => {
-    paced._render = render
-    for (const fence of fences.splice(0)) gl.deleteSync(fence)
+  return {
+    drawNextFrame() {
+      isNextFrameDue = true
+      map.triggerRepaint()
+    },
+    remove() {
+      paced._render = render
+      for (const fence of fences.splice(0)) gl.deleteSync(fence)
+    },
   }
 }

@@ -1,4 +1,4 @@
-import { createBoundingVolume } from '@loaders.gl/tiles'
+import { createBoundingVolume, type Tile3D } from '@loaders.gl/tiles'
 import { Matrix4, Vector3 } from '@math.gl/core'
 import { Ellipsoid } from '@math.gl/geospatial'
 import type { CityTilesetPlacement } from '../api/city-snapshot'
@@ -148,4 +148,16 @@ export function nearbyVolumes<Volume extends LocatedVolume>(
   if (!nearest) return []
   const anchor = nearest
   return volumes.filter((volume) => groundDistanceMeters(anchor, volume) <= frameTogetherMeters)
+}
+
+/**
+ * The root (no part, or part 0 of a root without children) or one of its top-level parts, in
+ * the tileset.json's order; undefined when there is no such part.
+ */
+export function topLevelTile(root: Tile3D | null, partIndex?: number): Tile3D | undefined {
+  if (!root) return undefined
+  // loaders.gl sorts `children` by distance as it traverses; the header keeps file order.
+  const headers = ((root.header as { children?: unknown[] } | null)?.children ?? []) as object[]
+  if (partIndex === undefined || (headers.length === 0 && partIndex === 0)) return root
+  return ((root.children ?? []) as Tile3D[]).find((child) => child.header === headers[partIndex])
 }

@@ -17,6 +17,7 @@ import {
   type TileMeshDraw,
   type TileMeshGpu,
 } from './tile-mesh-renderer'
+import { markCityStep } from './first-render-marks'
 import { setTileDrawn, webglOf } from './library-internals'
 import { collectTileMeshes, type TileGltf, type TileMesh } from './tile-meshes'
 
@@ -58,6 +59,8 @@ interface TileGpu {
 interface TilesetMeshLayerState {
   [key: string]: unknown
   gpuByTile: Map<Tile3D, TileGpu>
+  /** Whether this layer drew a tile yet (its first draw is marked, first-render-marks.ts). */
+  isDrawnOnce?: boolean
 }
 
 /** deck's picking module props, as the layer passes hand them to `draw`. */
@@ -150,12 +153,17 @@ export class TilesetMeshLayer extends Layer<TilesetMeshLayerProps> {
       drawTileMeshes(this.gl(), mode, draws),
     )
     if (!isDrawn) {
+      if (draws.length > 0) markCityStep('tile-draw-waits-for-program')
       // Still linking: draw again on the next frame.
       this.setNeedsRedraw()
       return
     }
     // loaders.gl keeps a tile's ancestors on screen until the tile says it was drawn.
     if (mode === 'color') {
+      if (drawnTiles.length > 0 && !this.state.isDrawnOnce) {
+        this.state.isDrawnOnce = true
+        markCityStep('tiles-drawn-first')
+      }
       for (const tile of drawnTiles) setTileDrawn(tile, true)
     }
   }

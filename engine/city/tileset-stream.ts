@@ -5,6 +5,7 @@ import { type Tile3D, Tileset3D } from '@loaders.gl/tiles'
 import type { RootTile } from '../../workers/tile-parse/root-tile'
 import { EngineError } from '../api/errors'
 import { fileAddresses } from '../core/file-addresses'
+import { markCityStep } from './first-render-marks'
 import { createWorkerTilesLoader, type WorkerTilesLoader } from '../workers/tile-parse-client'
 import {
   type AdoptableStream,
@@ -51,6 +52,14 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
+/**
+ * Resolves in a task after the next animation frame: a frame drawn in this one is shown (and
+ * seen by the page's own frame callbacks) before a long task that starts then.
+ */
+function afterNextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+}
+
 /** The per-tile callbacks of one stream generation. */
 export interface TileHandlers {
   onTileLoad(): void
@@ -75,7 +84,11 @@ export interface TilesetStreamHost {
   /** Draws the prefetched root content; answers whether it is drawn. */
   showRootPreview(root: RootTile, content: unknown): boolean
   viewport(): Viewport
-  nextRender(): Promise<void>
+  /**
+   * Resolves once the preview shown is on screen (or gone): the map's next frame may not draw it
+   * yet (deck still starting), and building the tile tree would then hold it back.
+   */
+  previewDrawn(): Promise<void>
 }
 
 /**
@@ -93,21 +106,28 @@ export function startTilesetStream(host: TilesetStreamHost): TilesetStream {
   // the tileset.json too; tile files are served immutable, so one of the two reads is cached.
   let isPreviewShown = false
   const rootPrefetched = tilesLoader.prefetchRoot(url, contentLoadOptions, (root, content) => {
+    markCityStep('root-prefetched')
     if (host.isCurrent() && !stream.isEnded) isPreviewShown = host.showRootPreview(root, content)
+    if (isPreviewShown) markCityStep('root-preview-shown')
   })
   stream.ready = fileAddresses
     .fetch(url)
     .then(async (response) => {
+      markCityStep('tileset-json-response')
       if (!response.ok) {
         throw new Error(`The tileset ${url} could not be loaded (HTTP ${response.status}).`)
       }
       // loaders.gl's tile tree (every tile header parsed, then a Tile3D each) holds the main
       // thread for a while, and the worker's answer would wait behind it: the preview goes
-      // first — parsed, then drawn in one frame — unless that takes long.
-      await Promise.race([
-        rootPrefetched.then(() => (isPreviewShown ? host.nextRender() : undefined)),
-        delay(previewWaitMs),
-      ])
+      // first — parsed, drawn and shown — unless that takes long.
+      const previewShown = async () => {
+        await rootPrefetched
+        if (!isPreviewShown) return
+        await host.previewDrawn()
+        await afterNextFrame()
+      }
+      await Promise.race([previewShown(), delay(previewWaitMs)])
+      markCityStep('tileset-json-parse')
       return parse(response, tilesLoader.loader, contentLoadOptions)
     })
     .then((tilesetJson) => {
@@ -138,6 +158,7 @@ export function startTilesetStream(host: TilesetStreamHost): TilesetStream {
         onTileError: handlers.onTileError as never,
         onUpdate: () => drawingLayerOf(stream)?.setNeedsUpdate(),
       })
+      markCityStep('tileset-made')
       if (host.isCurrent()) host.onCreated(tileset3d)
       void tileset3d.tilesetInitializationPromise.then(traverseNow)
       return tileset3d

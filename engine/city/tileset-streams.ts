@@ -29,6 +29,7 @@ import {
   locateVolume,
   type RootHeader,
   tilesetModelMatrix,
+  topLevelTile,
 } from './tileset-geometry'
 import { TilesetMeshLayer } from './tileset-mesh-layer'
 
@@ -52,6 +53,8 @@ export interface TilesetEntry {
   preview: RootPreviewTile | null
   /** Whether tileset.json puts it on the globe; null until a root was read. */
   isGeoreferenced: boolean | null
+  /** Whether anything of this generation was drawn yet (its preview or a tile). */
+  hasDrawn: boolean
 }
 
 function messageOf(error: unknown): string {
@@ -144,14 +147,7 @@ export class TilesetStreams {
       if (this.entries.get(id) !== entry || entry.stream !== stream) continue
       if (!tileset3d) return null
       await tileset3d.tilesetInitializationPromise
-      const root = tileset3d.root as Tile3D | null
-      if (!root) return null
-      // loaders.gl sorts `children` by distance as it traverses; the header keeps file order.
-      const headers = ((root.header as { children?: unknown[] } | null)?.children ?? []) as object[]
-      const tile =
-        partIndex === undefined || (headers.length === 0 && partIndex === 0)
-          ? root
-          : ((root.children ?? []) as Tile3D[]).find((child) => child.header === headers[partIndex])
+      const tile = topLevelTile(tileset3d.root as Tile3D | null, partIndex)
       return tile ? locateVolume(tile.boundingVolume) : null
     }
   }
@@ -185,6 +181,7 @@ export class TilesetStreams {
     const tilesets: CityTilesetState[] = [...this.entries.values()].map((entry) => {
       const tileset3d = entry.tileset3d
       const drawnByStream = this.drawnTileCount(entry)
+      if (drawnByStream > 0 || entry.preview?.tileDrawn) entry.hasDrawn = true
       // The preview gives way once the stream drew, or settled without drawing (out of view).
       if (entry.preview && (drawnByStream > 0 || tileset3d?.isLoaded())) {
         entry.preview = null
@@ -244,6 +241,7 @@ export class TilesetStreams {
       errorCount: 0,
       preview: null,
       isGeoreferenced: null,
+      hasDrawn: false,
     }
     entry.stream = this.startStream(entry)
     return entry
@@ -269,7 +267,11 @@ export class TilesetStreams {
       },
       showRootPreview: (root, content) => this.showRootPreview(entry, root, content),
       viewport: () => mapViewport(this.context.map),
-      nextRender: () => this.context.nextRender(),
+      previewDrawn: async () => {
+        while (entry.preview && !entry.preview.tileDrawn && !this.context.isDisposed()) {
+          await this.context.nextRender()
+        }
+      },
     })
     stream.ready.catch((error: unknown) => {
       if (!isCurrent() || stream.isEnded) return
@@ -297,6 +299,7 @@ export class TilesetStreams {
     entry.errors = []
     entry.errorCount = 0
     entry.preview = null
+    entry.hasDrawn = false
     this.onTilesetReset(entry.source.id)
   }
 
@@ -309,7 +312,11 @@ export class TilesetStreams {
       // A bounding volume loaders.gl cannot place: no preview, loaders.gl reports it per tile.
       entry.preview = null
     }
-    if (entry.preview) this.context.updateLayers()
+    if (entry.preview) {
+      this.context.updateLayers()
+      // The tileset's first content: seen in the next frame, not after GPU pacing's hold.
+      this.context.drawNextFrame()
+    }
     return entry.preview !== null
   }
 
@@ -322,7 +329,10 @@ export class TilesetStreams {
   private tileHandlers(entry: TilesetEntry, isCurrent: () => boolean): TileHandlers {
     return {
       onTileLoad: () => {
-        if (isCurrent()) this.publish()
+        if (!isCurrent()) return
+        // Nothing of the tileset drawn yet: this tile is to be seen in the next frame.
+        if (!entry.hasDrawn) this.context.drawNextFrame()
+        this.publish()
       },
       onTileUnload: () => {
         if (isCurrent()) this.publish()

@@ -134,6 +134,17 @@ function noteMilestones(
   note('streamTileDrawn', (tileset?.tilesDrawn ?? 0) > (tileset?.isRootPreviewDrawn ? 1 : 0))
 }
 
+/** The engine's `city:` User Timing marks between start and end, first of each, ms after start. */
+function engineMarks(startMs: number, endMs: number): Record<string, number> {
+  const marks: Record<string, number> = {}
+  for (const mark of performance.getEntriesByType('mark')) {
+    if (!mark.name.startsWith('city:') || mark.startTime < startMs || mark.startTime > endMs)
+      continue
+    marks[mark.name] ??= Math.round((mark.startTime - startMs) * 10) / 10
+  }
+  return marks
+}
+
 /** What each renderer provides to the common measuring loop. */
 interface RendererUnderTest {
   /** Moves the camera and draws one frame (the anchor) or lets the map draw (ours). */
@@ -340,6 +351,7 @@ window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> 
     tilesLoadedAtEnd: subject.tilesLoaded(),
     tileErrors: subject.tileErrors(),
     milestonesMs,
+    engineMarksMs: ourEngine ? engineMarks(startMs, endMs) : {},
     fenceSignalledAfterMs: fences?.signalledAfterMs ?? [],
     unsignalledFencePolls: fences?.unsignalledPolls() ?? 0,
   }

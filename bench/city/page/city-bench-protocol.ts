@@ -57,6 +57,11 @@ export interface CityBenchSample {
    * preview and the first streamed tile were drawn (as the page's frame loop saw them).
    */
   milestonesMs: Record<string, number>
+  /**
+   * Ours only: the engine's User Timing marks named `city:…` (first of each name), ms after
+   * start: the steps inside the engine that the snapshot does not show.
+   */
+  engineMarksMs: Record<string, number>
   /** Ours only: per pacing fence, ms from its creation to the first poll that saw it signalled. */
   fenceSignalledAfterMs: number[]
   /** Ours only: polls of a pacing fence that said "not yet". */
