@@ -5,17 +5,22 @@
  * common three.js way); and picking a POI under the pointer among 100,000 (goal: p99 ≤ 16 ms).
  * Production build in Chromium (SwiftShader), cases interleaved round by round in one page.
  * `npm run bench -- poi-building-frames`; writes bench/results/poi-building-frames.json.
+ * `BENCH_ROUNDS` timed rounds (default 2); `POI_FRAMES_PARTS=1` adds diagnostic cases: ours with
+ * its models, labels or markers left out of the draw, and with none of them drawn (CPU only).
  */
 import { fileURLToPath } from 'node:url'
 import { buildBenchPage, openBenchPage } from './lib/bench-page'
 import { launchBenchBrowser } from './lib/browser'
-import { exposeQuietRounds, QuietRounds } from './lib/quiet-rounds'
+import { processTreeTicks, QuietRounds } from './lib/quiet-rounds'
 import { startStaticServer } from './lib/static-server'
 import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 import type {
   PoiFramesConfig,
   PoiFramesResult,
 } from './poi-building-frames-page/poi-building-frames-protocol'
+
+/** Linux's USER_HZ: /proc CPU times count in hundredths of a second. */
+const clockTicksPerSecond = 100
 
 /** Issue 16 goals. */
 export const poiBuildingGoals = {
@@ -47,6 +52,8 @@ export async function runPoiBuildingFramesBench(
   const browser = await launchBenchBrowser()
   try {
     const quiet = new QuietRounds()
+    /** Process-tree CPU ticks per case over its timed rounds. */
+    const cpuTicks = new Map<string, number>()
     const page = await openBenchPage(
       await browser.newContext({ viewport: { width: 960, height: 540 } }),
       {
@@ -56,25 +63,46 @@ export async function runPoiBuildingFramesBench(
         log,
         consoleTag: '[poi-frames]',
       },
-      (page) => exposeQuietRounds(page, quiet),
+      async (page) => {
+        // The quiet-round hooks, also counting the CPU time the browser spent in each round:
+        // on a loaded machine wall time swings many times over, CPU time much less.
+        let ticksAtStart = 0
+        let label = ''
+        await page.exposeFunction('benchRoundStart', async (name: string, timed?: boolean) => {
+          await quiet.beforeRound(name, timed ?? true)
+          label = timed === false ? '' : name
+          ticksAtStart = processTreeTicks(process.pid)
+        })
+        await page.exposeFunction('benchRoundEnd', () => {
+          const ticks = processTreeTicks(process.pid) - ticksAtStart
+          quiet.afterRound()
+          const caseName = label.replace(/ round \d+$/, '')
+          if (label && caseName !== label) {
+            cpuTicks.set(caseName, (cpuTicks.get(caseName) ?? 0) + ticks)
+          }
+        })
+      },
     )
     const config: PoiFramesConfig = {
       poiCount: 10_000,
       share3d: 0.3,
       pickPoiCount: 100_000,
-      rounds: options.rounds ?? 2,
+      rounds: options.rounds ?? (Number(process.env.BENCH_ROUNDS) || 2),
       warmupRounds: 1,
       framesPerRound: 24,
       picksPerRound: 150,
+      partCases: process.env.POI_FRAMES_PARTS === '1',
     }
     const result: PoiFramesResult = await page.evaluate(
       (pageConfig) => window.runPoiFramesBench(pageConfig),
       config,
     )
-    const cases = {
-      baseline: frameStats(result.frames.baseline),
-      ours: frameStats(result.frames.ours),
-      anchor: frameStats(result.frames.anchor),
+    const cases = Object.fromEntries(
+      Object.entries(result.frames).map(([name, samples]) => [name, frameStats(samples)]),
+    ) as Record<string, ReturnType<typeof frameStats>> & {
+      baseline: ReturnType<typeof frameStats>
+      ours: ReturnType<typeof frameStats>
+      anchor: ReturnType<typeof frameStats>
     }
     const pickP99Ms = percentile(result.pickMs, 0.99)
     const ratios = {
@@ -108,6 +136,16 @@ export async function runPoiBuildingFramesBench(
       config,
       cases,
       drawCalls: result.drawCalls,
+      // ms of CPU (all of the browser's processes and threads: SwiftShader draws on the CPU) per
+      // frame, a steadier measure than wall time on a shared machine
+      cpuMsPerFrame: Object.fromEntries(
+        [...cpuTicks].map(([name, ticks]) => [
+          name,
+          Math.round(
+            (ticks * (1000 / clockTicksPerSecond)) / (config.rounds * (config.framesPerRound + 1)),
+          ),
+        ]),
+      ),
       oursLayerCpu: frameStats(result.layerMs),
       picking: {
         ...measure(result.pickMs, 'ms'),
@@ -137,7 +175,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const report = await runPoiBuildingFramesBench()
   console.log(
     JSON.stringify(
-      { cases: report.cases, ratios: report.ratios, goals: report.goals, picking: report.picking },
+      {
+        cases: report.cases,
+        cpuMsPerFrame: report.cpuMsPerFrame,
+        ratios: report.ratios,
+        goals: report.goals,
+        picking: report.picking,
+      },
       null,
       2,
     ),

@@ -101,7 +101,7 @@ function systemTicks(): { busy: number; total: number } | null {
 }
 
 /** utime + stime (+ reaped children's) of this process and every live descendant, in ticks. */
-function processTreeTicks(rootPid: number): number {
+export function processTreeTicks(rootPid: number): number {
   const parentOf = new Map<number, number>()
   const ticksOf = new Map<number, number>()
   for (const name of readdirSync('/proc')) {

@@ -138,6 +138,8 @@ window.runPoiFramesBench = async (config) => {
   const decodePool = createWorkerPool<SbmDecodeWorkerApi>(createSbmDecodeWorker, { maxWorkers: 1 })
   let layer: BuildingPoiLayer | null = null
   const layerMs: number[] = []
+  /** Names (prefixes) of the layer's meshes a diagnostic case leaves out of the draw. */
+  let leftOut: readonly string[] = []
   const view = new BuildingView({
     onRendered: () => {},
     onCameraChanged: () => {},
@@ -146,6 +148,10 @@ window.runPoiFramesBench = async (config) => {
       const startedAt = performance.now()
       layer.beforeRender(camera, viewport)
       layerMs.push(performance.now() - startedAt)
+      // layer mask 0: the camera skips the mesh, whatever the layer set its `visible` to
+      for (const child of layer.group.children) {
+        child.layers.mask = leftOut.some((prefix) => child.name.startsWith(prefix)) ? 0 : 1
+      }
     },
   })
   view.attach(canvas)
@@ -194,15 +200,26 @@ window.runPoiFramesBench = async (config) => {
     anchorGroup.add(sprite)
   }
 
-  const cases = {
-    baseline: () => {},
-    ours: () => view.scene.add(oursGroup),
-    anchor: () => view.scene.add(anchorGroup),
+  const oursWithout = (prefixes: readonly string[]) => () => {
+    leftOut = prefixes
+    view.scene.add(oursGroup)
   }
-  type CaseName = keyof typeof cases
-  const frames: Record<CaseName, number[]> = { baseline: [], ours: [], anchor: [] }
-  const drawCalls: Record<CaseName, number> = { baseline: 0, ours: 0, anchor: 0 }
-  const names = Object.keys(cases) as CaseName[]
+  const cases: Record<string, () => void> = {
+    baseline: () => {},
+    ours: oursWithout([]),
+    anchor: () => view.scene.add(anchorGroup),
+    ...(config.partCases
+      ? {
+          'ours-no-models': oursWithout(['poi-model:']),
+          'ours-no-labels': oursWithout(['poi-labels']),
+          'ours-no-markers': oursWithout(['poi-markers']),
+          'ours-cpu-only': oursWithout(['poi-']),
+        }
+      : {}),
+  }
+  const names = Object.keys(cases)
+  const frames: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
+  const drawCalls: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]))
   const frame = (step: number) => {
     const angle = (step / config.framesPerRound) * Math.PI * 2
     const position = [Math.cos(angle) * 55, 38 + Math.sin(angle * 2) * 8, Math.sin(angle) * 55]
@@ -213,7 +230,7 @@ window.runPoiFramesBench = async (config) => {
   for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
     for (let offset = 0; offset < names.length; offset++) {
       const name = names[(round + offset) % names.length]!
-      cases[name]()
+      cases[name]!()
       window.gc?.()
       const isTimed = round >= config.warmupRounds
       await quietRound(
@@ -224,16 +241,17 @@ window.runPoiFramesBench = async (config) => {
             const startedAt = performance.now()
             frame(step)
             const took = performance.now() - startedAt
-            if (isTimed) frames[name].push(took)
+            if (isTimed) frames[name]!.push(took)
           }
         },
         isTimed,
       )
       drawCalls[name] = view.renderState()?.drawCalls ?? 0
       if (round < config.warmupRounds) layerMs.length = 0
-      console.log(`[poi-frames] round ${round} ${name}: median ${median(frames[name])} ms`)
+      console.log(`[poi-frames] round ${round} ${name}: median ${median(frames[name]!)} ms`)
       oursGroup.removeFromParent()
       anchorGroup.removeFromParent()
+      leftOut = []
     }
   }
 

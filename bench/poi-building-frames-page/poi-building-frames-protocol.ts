@@ -11,12 +11,17 @@ export interface PoiFramesConfig {
   /** Frames per case per round along the fixed camera path. */
   framesPerRound: number
   picksPerRound: number
+  /**
+   * Diagnostic cases beside the three (`POI_FRAMES_PARTS=1`): ours with one kind of the layer's
+   * meshes left out of the draw (the layer's CPU work still runs), to see which draw costs.
+   */
+  partCases?: boolean
 }
 
 /** Frame times per case (ms, every timed frame), and pick times (ms). */
 export interface PoiFramesResult {
-  frames: { baseline: number[]; ours: number[]; anchor: number[] }
-  drawCalls: { baseline: number; ours: number; anchor: number }
+  frames: Record<string, number[]>
+  drawCalls: Record<string, number>
   /** CPU time of the POI layer's per-frame work (projection, clusters, labels), ms. */
   layerMs: number[]
   pickMs: number[]
