@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { recordIdSchema } from './common'
+import { investigationSchema } from './investigations'
 import { alarmSchema } from './iot'
 
 /**
- * The live stream of a project's devices (issue 17 item 5): one server-sent-events stream per
- * open project, `GET /web/iot/live?projectid=…`, for signed-in users who may read the project
+ * The live stream of a project's devices (issue 17 item 5), its alarms and their inspections
+ * (item 7): one server-sent-events stream per open project, `GET /web/iot/live?projectid=…`, for signed-in users who may read the project
  * (the `Token` header, so the client reads it with `fetch`, not `EventSource`).
  *
  * Each event is one SSE message: `id: <epoch>-<sequence>` and `data:` one {@link LiveEvent} as
@@ -57,7 +58,19 @@ export const liveAlarmDeletedEventSchema = z.object({
   id: z.string(),
 })
 
-/** Events were missed: reload the devices and alarms. */
+/** An inspection record was added or changed (contract/investigations.ts). */
+export const liveInvestigationEventSchema = z.object({
+  type: z.literal('investigation'),
+  investigation: investigationSchema,
+})
+
+/** An inspection record was deleted. */
+export const liveInvestigationDeletedEventSchema = z.object({
+  type: z.literal('investigationDeleted'),
+  id: z.string(),
+})
+
+/** Events were missed: reload the devices, alarms and inspections. */
 export const liveResetEventSchema = z.object({ type: z.literal('reset') })
 
 /** The server ends the stream (signed out, access lost, or the server stops): do not reconnect. */
@@ -72,6 +85,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   liveTelemetryEventSchema,
   liveAlarmEventSchema,
   liveAlarmDeletedEventSchema,
+  liveInvestigationEventSchema,
+  liveInvestigationDeletedEventSchema,
   liveResetEventSchema,
   liveClosedEventSchema,
 ])
