@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import { recordIdSchema } from './common'
+import { investigationSchema } from './investigations'
 import { alarmSchema } from './iot'
 import { fenceEventSchema, trackedObjectSchema } from './tracking'
 
 /**
- * The live stream of a project's devices (issue 17 item 5) and location POIs (issue 18): one server-sent-events stream per
- * open project, `GET /web/iot/live?projectid=…`, for signed-in users who may read the project
+ * The live stream of a project's devices (issue 17 item 5), its alarms and their inspections
+ * (item 7), and its location POIs (issue 18): one server-sent-events stream per open project,
+ * `GET /web/iot/live?projectid=…`, for signed-in users who may read the project
  * (the `Token` header, so the client reads it with `fetch`, not `EventSource`).
  *
  * Each event is one SSE message: `id: <epoch>-<sequence>` and `data:` one {@link LiveEvent} as
@@ -85,7 +87,22 @@ export const liveFencesEventSchema = z.object({
   draw_ids: z.array(z.string()),
 })
 
-/** Events were missed: reload the devices and alarms (and positions, fences and fence events). */
+/** An inspection record was added or changed (contract/investigations.ts). */
+export const liveInvestigationEventSchema = z.object({
+  type: z.literal('investigation'),
+  investigation: investigationSchema,
+})
+
+/** An inspection record was deleted. */
+export const liveInvestigationDeletedEventSchema = z.object({
+  type: z.literal('investigationDeleted'),
+  id: z.string(),
+})
+
+/**
+ * Events were missed: reload the devices, alarms and inspections (and positions, fences and fence
+ * events).
+ */
 export const liveResetEventSchema = z.object({ type: z.literal('reset') })
 
 /** The server ends the stream (signed out, access lost, or the server stops): do not reconnect. */
@@ -104,6 +121,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   livePositionedDeletedEventSchema,
   liveFenceEventSchema,
   liveFencesEventSchema,
+  liveInvestigationEventSchema,
+  liveInvestigationDeletedEventSchema,
   liveResetEventSchema,
   liveClosedEventSchema,
 ])

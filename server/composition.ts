@@ -238,6 +238,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     clock,
     access,
     uploads: project.uploads,
+    live: iot.live,
   })
   lifecycleHooks.push(investigations.lifecycleHook)
   const style = createStyleService({ database, clock, access })

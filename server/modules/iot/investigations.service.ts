@@ -20,6 +20,8 @@ import type { ProjectLifecycleHook } from '../projects/projects.service'
 import { createUploadsRepository } from '../projects/uploads.repository'
 import type { UploadsService } from '../projects/uploads.service'
 import { type Clock, timestampOf } from '../time/clock'
+import { publishInvestigation } from './live-events'
+import type { LiveHub } from './live-hub'
 
 type AddInput = z.output<typeof addInvestigationBodySchema>
 type UpdateInput = z.output<typeof updateInvestigationBodySchema>
@@ -36,7 +38,8 @@ interface StoredPhoto {
  * Inspection records (contract/investigations.ts): editors of a project record what was found
  * at an alarm or a POI, with photos from the shared image upload; readers of the project (user
  * or project token) list them. A record of a project the caller may not change is as unknown
- * as a made-up id, as alarms are.
+ * as a made-up id, as alarms are. Every change reaches the project's live stream once
+ * committed, so other open editors list it without a reload.
  */
 export interface InvestigationsService {
   add(user: AuthUser, input: AddInput): Promise<Investigation>
@@ -91,8 +94,10 @@ export function createInvestigationsService(dependencies: {
   access: ProjectAccess
   /** Releases photos no record uses any more. */
   uploads: UploadsService
+  /** The live stream: changes are published after their commit. */
+  live?: LiveHub
 }): InvestigationsService {
-  const { database, clock, access, uploads } = dependencies
+  const { database, clock, access, uploads, live } = dependencies
   const { db } = database
   const notFound = () => new AppError('notFound', 'investigation.notFound')
 
@@ -209,6 +214,13 @@ export function createInvestigationsService(dependencies: {
         .executeTakeFirstOrThrow(),
     )
 
+  /** The committed record, told to the project's open streams. */
+  const loadAndPublish = async (id: string) => {
+    const record = await load(id)
+    if (live !== undefined) publishInvestigation(live, record)
+    return record
+  }
+
   return {
     async add(user, input) {
       const subject = await subjectOf(user, input)
@@ -256,7 +268,7 @@ export function createInvestigationsService(dependencies: {
           await files.addReference(photo.id, investigationFileHolder(id), nowIso)
         }
       })
-      return load(id)
+      return loadAndPublish(id)
     },
 
     async update(user, input) {
@@ -304,7 +316,7 @@ export function createInvestigationsService(dependencies: {
       })
       // photos no record uses any more go once the change has committed
       await uploads.release(released)
-      return load(found.id)
+      return loadAndPublish(found.id)
     },
 
     async remove(user, id) {
@@ -321,6 +333,7 @@ export function createInvestigationsService(dependencies: {
         )
       })
       await uploads.release(released)
+      live?.publish(found.project_id, { type: 'investigationDeleted', id: found.id })
       return { deleted: 1 }
     },
 

@@ -1,3 +1,4 @@
+import type { Investigation } from '../../../contract/investigations'
 import type { Alarm } from '../../../contract/iot'
 import type { Database } from '../../plugins/db'
 import type { StatusOutcome, StatusSubject } from './device-status'
@@ -73,4 +74,9 @@ export async function publishStatusOutcome(
 /** An alarm record's new state. */
 export function publishAlarm(live: LiveHub, alarm: Alarm): void {
   live.publish(alarm.projectid, { type: 'alarm', alarm })
+}
+
+/** An inspection record as saved (added or changed), for the project's other open editors. */
+export function publishInvestigation(live: LiveHub, investigation: Investigation): void {
+  live.publish(investigation.projectid, { type: 'investigation', investigation })
 }

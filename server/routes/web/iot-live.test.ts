@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Envelope } from '../../../contract/envelope'
+import { type Investigation, investigationRoutes } from '../../../contract/investigations'
 import { type Alarm, type DeviceWithToken, iotRoutes } from '../../../contract/iot'
 import { iotLivePath, type LiveEvent, liveEventSchema } from '../../../contract/iot-live'
 import type { PoiDetail } from '../../../contract/pois'
@@ -12,8 +13,9 @@ import { liveStreamsPerUser } from './iot-live'
 
 /**
  * The live stream (contract/iot-live.ts) over a real socket: who may open it, what reaches it
- * when devices report through the real HTTP ingest and editors act on alarms, resuming after a
- * reconnect, and the stream ending when its reader signs out or the server stops.
+ * when devices report through the real HTTP ingest and editors act on alarms and inspections,
+ * resuming after a reconnect, and the stream ending when its reader signs out or the server
+ * stops.
  */
 
 let test: TestApp
@@ -233,6 +235,44 @@ describe('what the stream carries', () => {
     // the first telemetry to arrive is our own marker: theirs was never sent here
     const first = await stream.next(ofType('telemetry'))
     expect(first.event).toMatchObject({ device_id: sensor.device.id, values: { marker: 1 } })
+    stream.close()
+  })
+})
+
+describe('inspections on the stream', () => {
+  it("carries an inspection added, changed and deleted to the project's other open editors", async () => {
+    const stream = await openStream(ownerToken, city.id)
+    const added = await ok<Investigation>(ownerToken, investigationRoutes.addInvestigation.path, {
+      poi_id: sensor.device.poi_id,
+      inspector: 'Park Ji-ho',
+      findings: 'Detector head dusty.',
+    })
+    expect((await stream.next(ofType('investigation'))).event).toEqual({
+      type: 'investigation',
+      investigation: added,
+    })
+    // a change another project's editor may not make is refused and tells nobody anything
+    const refused = await callApi(test.app, {
+      url: investigationRoutes.updateInvestigation.path,
+      token: otherToken,
+      json: { id: added.id, findings: 'Not theirs to change.' },
+    })
+    expect(refused.envelope.code).not.toBe('0')
+    const changed = await ok<Investigation>(
+      ownerToken,
+      investigationRoutes.updateInvestigation.path,
+      { id: added.id, state: 'resolved', findings: 'Cleaned.' },
+    )
+    expect(changed).toMatchObject({ state: 'resolved', findings: 'Cleaned.' })
+    expect((await stream.next(ofType('investigation'))).event).toEqual({
+      type: 'investigation',
+      investigation: changed,
+    })
+    await ok(ownerToken, investigationRoutes.deleteInvestigation.path, { id: added.id })
+    expect((await stream.next(ofType('investigationDeleted'))).event).toEqual({
+      type: 'investigationDeleted',
+      id: added.id,
+    })
     stream.close()
   })
 })

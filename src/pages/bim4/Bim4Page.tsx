@@ -12,6 +12,7 @@ import { Button, EmptyState, ErrorState, SidePanel, Spinner, toast } from '../..
 import { OfflinePackagePanel } from '../orders/OfflinePackagePanel'
 import { plannedPageDescriptions } from '../planned/planned-descriptions'
 import { TemplateList } from '../../components/templates/TemplateList'
+import { useProjectPermissions } from '../../components/project/project-permissions'
 import { buildingSession, requestSceneReload } from './building-session'
 import { GmlPathPanel } from './gml/GmlPathPanel'
 import { LocationPanel } from './location/LocationPanel'
@@ -226,11 +227,13 @@ function ModuleContent({
 }) {
   const { i18n } = useLingui()
   const { projectId } = useSnapshot(currentProject)
-  const projectName = useSnapshot(buildingSession).project?.name
+  const { project } = useSnapshot(buildingSession)
+  const projectName = project?.name
+  const { canEdit } = useProjectPermissions(project)
   if (moduleId === 'model' && tabId === 'materials') return <MaterialsPanel />
   if (moduleId === 'model') return <ModelLibraryPanel />
   if (moduleId === 'poi' && tabId === 'devices') return <IotDevicesPanel />
-  if (moduleId === 'poi' && tabId === 'alarms') return <IotAlarmsPanel />
+  if (moduleId === 'poi' && tabId === 'alarms') return <IotAlarmsPanel canEdit={canEdit} />
   if (moduleId === 'poi' && tabId === 'linkage') return <EventLinkagePanel />
   if (moduleId === 'poi' && tabId === 'video' && projectId) {
     return <CameraVideos projectId={projectId} />

@@ -37,6 +37,7 @@ import { ModelPoiTab } from './model-poi/ModelPoiTab'
 import { MonomerTab } from './monomer/MonomerTab'
 import { ObliqueTab } from './oblique/ObliqueTab'
 import { handleCityPoiClick, hoverCityPoi } from './pois/city-poi-actions'
+import { CityAlarmsTab } from './pois/CityAlarmsTab'
 import { CityMonomerPoiTab } from './pois/CityMonomerPoiTab'
 import { CityPoiInventoryTab } from './pois/CityPoiInventoryTab'
 import { CityPoiManageTab } from './pois/CityPoiManageTab'
@@ -76,8 +77,9 @@ export function CityEditorPage(_props: PageProps) {
 }
 
 /**
- * Device statuses colour the city's POIs live and alarms are announced, as in the building
- * editor (issue 17): the project's live stream, while its city is open.
+ * Device statuses colour the city's POIs live, alarms are announced and followed, and the
+ * alarm list (POI → Alarms) stays current, as in the building editor (issue 17): the project's
+ * live stream, while its city is open.
  */
 function CityLiveStatuses() {
   const engine = useEngine()
@@ -284,6 +286,7 @@ function CityTabContent({
   if (tab.id === 'manage') return <CityPoiManageTab />
   if (tab.id === 'inventory') return <CityPoiInventoryTab />
   if (tab.id === 'monomerPoi') return <CityMonomerPoiTab />
+  if (tab.id === 'alarms') return <CityAlarmsTab />
   if (tab.id === 'area' && currentProject.projectId)
     return <DrawTab kind="area" projectId={currentProject.projectId} />
   if (tab.id === 'programming' && currentProject.projectId)

@@ -74,6 +74,8 @@ export const cityModules: readonly CityModule[] = [
       { id: 'manage', title: msg`Manage POI`, isBuilt: true },
       { id: 'inventory', title: msg`POI inventory`, isBuilt: true },
       { id: 'monomerPoi', title: msg`Monomer POI`, isBuilt: true },
+      // the live twin (issue 17): the project's alarms, as in the building editor
+      { id: 'alarms', title: msg`Alarms`, isBuilt: true },
     ],
     defaultTabId: 'manage',
   },

@@ -1,5 +1,6 @@
 import Hls from 'hls.js'
 import type { PlaySource } from '../../../contract/video'
+import { startFlvPlayback } from './flv-playback'
 
 /** Why a stream does not play, as §8 catalogue codes (rendered by the player). */
 export type PlaybackProblem = 'video.cannotPlay' | 'video.noSuitablePlayUrl' | 'video.oldBrowser'
@@ -11,9 +12,9 @@ export interface Playback {
 
 /**
  * Attaches a stream to a video element (decisions.md "Uploads, video, maps"): HLS through
- * hls.js where Media Source Extensions exist, else the browser's own HLS (Safari, iOS); an
- * HTTP-FLV stream needs mpegts.js, which this build does not carry, so it is 'no suitable play
- * URL' here. `onProblem` is told once when the stream cannot be played; it never throws.
+ * hls.js where Media Source Extensions exist, else the browser's own HLS (Safari, iOS);
+ * HTTP-FLV, the fallback for RTMP-origin streams, through mpegts.js (flv-playback.ts).
+ * `onProblem` is told once when the stream cannot be played; it never throws.
  */
 export function startPlayback(
   video: HTMLVideoElement,
@@ -24,13 +25,10 @@ export function startPlayback(
     onProblem('video.oldBrowser')
     return { stop() {} }
   }
-  if (source.kind !== 'hls') {
-    onProblem('video.noSuitablePlayUrl')
-    return { stop() {} }
-  }
   // muted: browsers start muted video without a gesture (a wall of cameras opens by itself)
   video.muted = true
   video.playsInline = true
+  if (source.kind === 'flv') return startFlvPlayback(video, source.url, onProblem)
   if (Hls.isSupported()) {
     const hls = new Hls({ enableWorker: true, lowLatencyMode: true })
     let isStopped = false

@@ -1,11 +1,13 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Investigation } from '../../../api/investigations'
 import type { Alarm } from '../../../api/iot'
+import type { LiveEvent } from '../../../api/iot-live'
 import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
 import { Inspections } from './Inspections'
 import { investigationsStore } from './investigations-store'
+import { applyLiveEvent } from './iot-store'
 
 const alarm = { id: 'alarm-1', poi_id: 'poi-1', devicecode: 'S-1', code: 3 } as Alarm
 
@@ -71,6 +73,11 @@ function stubServer() {
     }),
   )
   return calls
+}
+
+/** One event of the project's live stream (the store tells React after a microtask). */
+async function tell(event: LiveEvent): Promise<void> {
+  await act(async () => applyLiveEvent(event))
 }
 
 afterEach(() => {
@@ -159,5 +166,45 @@ describe('Inspections (issue 17 item 7)', () => {
       state: 'open',
     })
     expect(calls[0]?.body).not.toHaveProperty('alarm_id')
+  })
+
+  it('shows what another open editor adds, changes and deletes, without a reload (live stream)', async () => {
+    investigationsStore.projectId = 'project-1'
+    investigationsStore.list = [record('r-1', 'alarm-1', 'Detector cleaned.')]
+    renderWithI18n(
+      <Inspections projectId="project-1" subject={{ alarmId: alarm.id }} canEdit={false} />,
+    )
+    expect(screen.getByText('Inspections (1)')).toBeTruthy()
+    const added = {
+      ...record('r-9', 'alarm-1', 'Sprinkler head checked.'),
+      inspector: 'Park Ji-ho',
+      inspected_at: '2026-11-27T07:00:00.000Z',
+      updated_at: '2026-11-27T07:05:00.000Z',
+    }
+    await tell({ type: 'investigation', investigation: added })
+    expect(screen.getByText('Inspections (2)')).toBeTruthy()
+    expect(screen.getByText('Sprinkler head checked.')).toBeTruthy()
+    expect(screen.getByText('Park Ji-ho')).toBeTruthy()
+
+    const resolved = {
+      ...added,
+      state: 'resolved' as const,
+      updated_at: '2026-11-27T07:09:00.000Z',
+    }
+    await tell({ type: 'investigation', investigation: resolved })
+    expect(screen.getByText('Resolved')).toBeTruthy()
+    // an older version told late never replaces the newer one
+    await tell({ type: 'investigation', investigation: added })
+    expect(screen.getByText('Resolved')).toBeTruthy()
+    // another project's record is not listed here
+    await tell({
+      type: 'investigation',
+      investigation: { ...record('r-x', 'alarm-1', 'Not ours.'), projectid: 'project-2' },
+    })
+    expect(screen.queryByText('Not ours.')).toBeNull()
+
+    await tell({ type: 'investigationDeleted', id: 'r-9' })
+    expect(screen.getByText('Inspections (1)')).toBeTruthy()
+    expect(screen.queryByText('Sprinkler head checked.')).toBeNull()
   })
 })

@@ -4,10 +4,9 @@ import { useSnapshot } from 'valtio'
 import type { Alarm, AlarmState } from '../../../api/iot'
 import * as iotApi from '../../../api/iot'
 import { showErrorToast } from '../../../components/feedback/error-text'
-import { useProjectPermissions } from '../../../components/project/project-permissions'
-import { useEngine } from '../../../engine-bridge'
+import { type PoiStore, poiStore } from '../../../state/pois'
 import { Button, EmptyState, Select, toast } from '../../../ui'
-import { buildingSession } from '../building-session'
+import { focusAlarmPoi } from './alarm-focus'
 import { Inspections } from './Inspections'
 import { loadInvestigations } from './investigations-store'
 import { iotStore, upsertAlarm } from './iot-store'
@@ -17,20 +16,27 @@ import './iot.css'
 
 type AlarmFilter = AlarmState | 'open' | 'all'
 
+/** Props of {@link IotAlarmsPanel}. */
+export interface IotAlarmsPanelProps {
+  /** Whether the user may change the project: records inspections. */
+  canEdit: boolean
+  /** The POIs of the editor's scene; tests pass their own. */
+  pois?: PoiStore
+}
+
 /**
- * POI → alarms (issue 17): the project's alarm records, live, newest first, filtered by state;
- * acknowledge and clear (who and when are recorded), and jump to the POI in the scene. While
- * "follow new alarms" is on, a new alarm selects its POI and flies there by itself. Each alarm
- * lists its inspection records (item 7) under it.
+ * POI → alarms (issue 17), in the building and the city editor alike: the project's alarm
+ * records, live, newest first, filtered by state; acknowledge and clear (who and when are
+ * recorded), and jump to the POI in the scene. While "follow new alarms" is on, a new alarm
+ * selects its POI and flies there by itself (use-iot-live.ts). Each alarm lists its inspection
+ * records (item 7) under it.
  */
-export function IotAlarmsPanel() {
+export function IotAlarmsPanel({ canEdit, pois = poiStore }: IotAlarmsPanelProps) {
   const { t, i18n } = useLingui()
-  const engine = useEngine()
   const iot = useSnapshot(iotStore)
   const [filter, setFilter] = useState<AlarmFilter>('open')
   const [busyId, setBusyId] = useState<string | null>(null)
   const projectId = iot.projectId
-  const { canEdit } = useProjectPermissions(useSnapshot(buildingSession).project)
 
   useEffect(() => {
     if (projectId) loadInvestigations(projectId).catch(showErrorToast)
@@ -83,10 +89,7 @@ export function IotAlarmsPanel() {
 
   const showInScene = (alarm: Alarm) => {
     if (alarm.poi_id === '') return
-    void (async () => {
-      await engine.run('building.selectPois', { ids: [alarm.poi_id] })
-      await engine.run('building.flyToPoi', { id: alarm.poi_id })
-    })().catch(() => toast.warning(t`This device's POI is not in the scene.`))
+    if (!focusAlarmPoi(alarm.poi_id, pois)) toast.warning(t`This device's POI is not in the scene.`)
   }
 
   return (

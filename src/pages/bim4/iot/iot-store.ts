@@ -4,6 +4,12 @@ import { isAlarmStatusCode } from '../../../../contract/iot'
 import type { Alarm, Device } from '../../../api/iot'
 import * as iotApi from '../../../api/iot'
 import type { LiveEvent, LiveStreamState } from '../../../api/iot-live'
+import {
+  dropInvestigation,
+  investigationsStore,
+  loadInvestigations,
+  upsertInvestigation,
+} from './investigations-store'
 
 /** A device's newest values as the live stream reported them. */
 export interface DeviceLatest {
@@ -191,8 +197,24 @@ export function applyLiveEvent(event: LiveEvent): void {
     case 'alarmDeleted':
       iotStore.alarms = iotStore.alarms.filter((alarm) => alarm.id !== event.id)
       return
+    // inspections: only into a list this project's screens loaded (they load it when shown)
+    case 'investigation': {
+      const record = event.investigation
+      if (investigationsStore.projectId !== record.projectid) return
+      const known = investigationsStore.list.find((candidate) => candidate.id === record.id)
+      // two quick changes may be told out of order: an older version never replaces a newer
+      if (known === undefined || known.updated_at <= record.updated_at) upsertInvestigation(record)
+      return
+    }
+    case 'investigationDeleted':
+      dropInvestigation(event.id)
+      return
     case 'reset':
-      if (iotStore.projectId !== null) void loadIot(iotStore.projectId)
+      if (iotStore.projectId === null) return
+      void loadIot(iotStore.projectId)
+      if (investigationsStore.projectId === iotStore.projectId) {
+        loadInvestigations(iotStore.projectId).catch(() => undefined)
+      }
       return
     case 'closed':
     // the location POIs' events are for their own screens (onLiveEvent)

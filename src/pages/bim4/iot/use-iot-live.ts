@@ -2,7 +2,9 @@ import { useLingui } from '@lingui/react/macro'
 import { useEffect } from 'react'
 import { connectLiveStream } from '../../../api/iot-live'
 import type { EngineHandle } from '../../../engine-bridge'
+import { type PoiStore, poiStore } from '../../../state/pois'
 import { toast } from '../../../ui'
+import { focusAlarmPoi } from './alarm-focus'
 import {
   applyLiveEvent,
   iotStore,
@@ -19,16 +21,18 @@ import { fireLinkage, loadLinkage, resetLinkage } from './linkage-store'
  * The live twin of the open project (issue 17): loads its devices and open alarms, keeps the
  * live stream open while the editor is, and hands the scene (`scene`: the building editor's or
  * the city editor's) the POIs' statuses (all of them when the scene opens or the stream was
- * reset, then each change). A new alarm is announced. In the building editor it also fires the
- * event linkage (linkage-store.ts): the linked cameras open their video on the stage, linked
- * areas are named there, a device going off (code 0) fires `offline`; and while "follow alarms"
- * (its alarm list) is on, the alarm's POI is selected and flown to.
+ * reset, then each change). A new alarm is announced, and while "follow alarms" (the alarm
+ * list's switch) is on, its POI is selected and flown to (`pois`: the POIs the editor's scene
+ * draws). In the building editor it also fires the event linkage (linkage-store.ts): the
+ * linked cameras open their video on the stage, linked areas are named there, a device going
+ * off (code 0) fires `offline`.
  */
 export function useIotLive(
   engine: EngineHandle | null,
   isSceneOpen: boolean,
   projectId: string | null,
   scene: 'building' | 'city' = 'building',
+  pois: PoiStore = poiStore,
 ): void {
   const { t, i18n } = useLingui()
 
@@ -90,19 +94,14 @@ export function useIotLive(
       const device = iotStore.devices.find((candidate) => candidate.id === alarm.device_id)
       const name = device?.name ?? alarm.devicecode
       toast.warning(t`${statusNameOf(i18n, alarm.code)}: ${name}`)
-      // the city editor has no alarm list with its "follow alarms" switch: it only announces
-      if (alarm.poi_id === '' || scene !== 'building') return
-      fireLinkage(alarm.poi_id, alarm.code)
-      if (!iotStore.isFollowingAlarms) return
-      void (async () => {
-        await engine.run('building.selectPois', { ids: [alarm.poi_id] })
-        await engine.run('building.flyToPoi', { id: alarm.poi_id })
-      })().catch(() => undefined)
+      if (alarm.poi_id === '') return
+      if (scene === 'building') fireLinkage(alarm.poi_id, alarm.code)
+      if (iotStore.isFollowingAlarms) focusAlarmPoi(alarm.poi_id, pois)
     })
     return () => {
       stopStatuses()
       stopAlarms()
       pending = []
     }
-  }, [engine, isSceneOpen, scene, t, i18n])
+  }, [engine, isSceneOpen, scene, pois, t, i18n])
 }
