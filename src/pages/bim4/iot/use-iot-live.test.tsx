@@ -117,6 +117,7 @@ describe('useIotLive: device statuses in the scene (issue 17)', () => {
       ],
       replace: false,
     })
+    recorder.commands.length = 0
     act(() => applyLiveEvent({ type: 'alarm', alarm: fireAlarm }))
     // "follow alarms" is off: the view is not taken away
     expect(run.mock.calls.map(([name]) => name)).toEqual([
