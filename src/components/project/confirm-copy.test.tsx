@@ -25,7 +25,9 @@ describe('copying a project', () => {
   it('names a seeded case and its copy in the user’s language', async () => {
     await activateLanguage('ko')
     renderWithI18n(<ConfirmHost />)
-    const copy = vi.fn(async (_id: string, name?: string) => ({ ...houseCase, name: name ?? '' }) as Project)
+    const copy = vi.fn(
+      async (_id: string, name?: string) => ({ ...houseCase, name: name ?? '' }) as Project,
+    )
     let answer: Promise<Project | null> = Promise.resolve(null)
     act(() => {
       answer = copyProjectWithConfirmation(houseCase, 'ko', copy)
