@@ -12,6 +12,7 @@ import { createMemoryCityServer } from '../testing/memory-city-server'
 import type { TrackedObject } from '../../../api/tracking'
 import { applyLiveEvent, iotStore } from '../../bim4/iot/iot-store'
 import { pickTilesetAnchorAt, tilesetAnchorPick } from './tileset-anchor-pick'
+import { trackingStore } from './tracking-store'
 
 /**
  * The location tabs of the city editor (issue 18): GPS positioning (add a location POI and see
@@ -238,6 +239,30 @@ describe('GPS positioning tab on the live stream', () => {
     expect(find.mock.calls.length).toBe(calls)
     applyLiveEvent({ type: 'reset' })
     await waitFor(() => expect(find.mock.calls.length).toBe(calls + 1))
+  })
+})
+
+describe('GPS positioning tab while reading again', () => {
+  it('keeps a move seen live while the objects are being read again', async () => {
+    const server = await renderAt('/home/location/gps')
+    await screen.findByText('No positioned objects yet')
+    // the next reads are held until the test answers them (with what was read before the move)
+    const answers: Array<(objects: TrackedObject[]) => void> = []
+    vi.spyOn(server.services, 'findTrackedObjects').mockImplementation(
+      () => new Promise<TrackedObject[]>((resolve) => answers.push(resolve)),
+    )
+    iotStore.projectId = 'project-1'
+    iotStore.liveState = 'live'
+    await waitFor(() => expect(answers.length).toBeGreaterThan(0))
+    applyLiveEvent({
+      type: 'positioned',
+      object: walkerAt({ lng: 126.975, lat: 37.565, heading: 0, at: '2026-01-01T00:00:00.000Z' }),
+    })
+    for (const answer of answers) answer([])
+    // one turn of the event loop: the read's answer is in the store by then
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(trackingStore.objects.map((object) => object.name)).toEqual(['Walker'])
+    expect((await screen.findByTestId('tracked-item')).textContent).toContain('Walker')
   })
 })
 

@@ -39,7 +39,16 @@ export function useCityTracking(projectId: string | null, isActive: boolean): vo
     if (!projectId || !isActive) return
     let isCurrent = true
     let timer: ReturnType<typeof setTimeout> | undefined
+    // Events that arrive while a load is answered are held and applied on top of its answer,
+    // which may have been read before them (else a move seen live would be undone by the load).
+    let loadsRunning = 0
+    let heldEvents: LiveEvent[] = []
+    const applyHeld = () => {
+      if (loadsRunning > 0) return
+      for (const event of heldEvents.splice(0)) applyTrackingEvent(trackingStore, projectId, event)
+    }
     const load = async () => {
+      loadsRunning += 1
       try {
         const [objects, fenceIds, events] = await Promise.all([
           services.findTrackedObjects(projectId),
@@ -54,6 +63,9 @@ export function useCityTracking(projectId: string | null, isActive: boolean): vo
         trackingStore.loadState = 'ready'
       } catch {
         if (isCurrent && trackingStore.loadState === 'loading') trackingStore.loadState = 'failed'
+      } finally {
+        loadsRunning -= 1
+        if (isCurrent) applyHeld()
       }
     }
     const poll = async () => {
@@ -64,7 +76,10 @@ export function useCityTracking(projectId: string | null, isActive: boolean): vo
     void (isLive ? load() : poll())
     const stopListening = isLive
       ? onLiveEvent((event: LiveEvent) => {
-          if (event.type === 'reset') void load()
+          if (event.type === 'reset') {
+            heldEvents = []
+            void load()
+          } else if (loadsRunning > 0) heldEvents.push(event)
           else applyTrackingEvent(trackingStore, projectId, event)
         })
       : () => {}
