@@ -248,6 +248,8 @@ describe('a client flooding while out of its budget (issue 13, class 1: health u
     socket.on('error', () => undefined)
     return { socket, state }
   }
+  /** Polls wait long enough for a busy CI machine (the default is 1 s). */
+  const polled = { timeout: 20_000 }
   /** A request head promising a large body, and the first bytes of it. */
   const bodyPromised =
     'POST /web/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
@@ -266,17 +268,17 @@ describe('a client flooding while out of its budget (issue 13, class 1: health u
     const { port } = server.address() as AddressInfo
     try {
       const held = [1, 2, 3, 4].map(() => rawClient(port, '127.0.0.1', bodyPromised))
-      await expect.poll(() => holds.heldCount()).toBe(4)
+      await expect.poll(() => holds.heldCount(), polled).toBe(4)
       // Beyond the few held per client: answered at once, and closed.
       const fifth = rawClient(port, '127.0.0.1', bodyPromised)
-      await expect.poll(() => fifth.state.isClosed).toBe(true)
+      await expect.poll(() => fifth.state.isClosed, polled).toBe(true)
       expect(fifth.state.answer).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/)
       expect(fifth.state.answer.toLowerCase()).toContain('connection: close')
       // Health from the same address and any call of another client are answered meanwhile.
       const health = rawClient(port, '127.0.0.1', 'GET /web/health HTTP/1.1\r\nHost: x\r\n\r\n')
       const other = rawClient(port, '127.0.0.2', bodyPromised.replace('1000000', '1008'))
-      await expect.poll(() => health.state.answer).toContain('answered')
-      await expect.poll(() => other.state.answer).toContain('answered')
+      await expect.poll(() => health.state.answer, polled).toContain('answered')
+      await expect.poll(() => other.state.answer, polled).toContain('answered')
       expect(held.map(({ state }) => state.answer)).toEqual(['', '', '', ''])
 
       // A client that gives up is not noticed before the hold ends (its socket is not read),
@@ -286,7 +288,7 @@ describe('a client flooding while out of its budget (issue 13, class 1: health u
       holds.releaseAll()
       expect(holds.heldCount()).toBe(0)
       for (const { state } of held.slice(1)) {
-        await expect.poll(() => state.isClosed).toBe(true)
+        await expect.poll(() => state.isClosed, polled).toBe(true)
         const [head = '', body = ''] = state.answer.split('\r\n\r\n')
         expect(head.split('\r\n')[0]).toBe('HTTP/1.1 429 Too Many Requests')
         expect(JSON.parse(body)).toMatchObject({ code: '1029', params: { seconds: 60 } })
@@ -296,7 +298,7 @@ describe('a client flooding while out of its budget (issue 13, class 1: health u
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     }
-  })
+  }, 60_000)
 
   it('answers at once with holding off', async () => {
     const budget = createRefusalBudget({ burst: 1, perMinute: 1 }, createManualClock())
@@ -309,9 +311,9 @@ describe('a client flooding while out of its budget (issue 13, class 1: health u
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo
     const client = rawClient(port, '127.0.0.1', bodyPromised)
-    await expect.poll(() => client.state.isClosed).toBe(true)
+    await expect.poll(() => client.state.isClosed, polled).toBe(true)
     expect(client.state.answer).toMatch(/^HTTP\/1\.1 429 /)
     expect(holds.heldCount()).toBe(0)
     await new Promise((resolve) => server.close(resolve))
-  })
+  }, 60_000)
 })
