@@ -13,7 +13,14 @@ import {
   tilesetShareAtCentre,
 } from './support/city'
 import { startMapUpstream } from './support/map-upstream'
-import { blockRemoteRequests, canvasColours, createEditor, chooseEnglish } from './project-helpers'
+import {
+  blockRemoteRequests,
+  canvasColours,
+  chooseEnglish,
+  createEditor,
+  toastMessage,
+} from './project-helpers'
+import { decodePng, type RgbaImage } from './support/png-pixels'
 
 /** A share of the map's centre drawn by tilesets (light buildings on a light map: a few per mille). */
 const visibleTilesetShare = 0.002
@@ -27,6 +34,19 @@ const visibleTilesetShare = 0.002
 
 /** The online style's tiles (served by a map server on 127.0.0.1, through the map proxy). */
 const onlineStyleColour = '#ff00ff'
+
+/** Pixels that differ clearly between two equally sized screenshots. */
+function changedPixelCount(first: RgbaImage, second: RgbaImage): number {
+  let count = 0
+  for (let index = 0; index < first.data.length; index += 4) {
+    const distance =
+      Math.abs(first.data[index]! - second.data[index]!) +
+      Math.abs(first.data[index + 1]! - second.data[index + 1]!) +
+      Math.abs(first.data[index + 2]! - second.data[index + 2]!)
+    if (distance > 30) count++
+  }
+  return count
+}
 
 function mapCanvas(page: Page) {
   return page.getByTestId('city-map').locator('canvas.maplibregl-canvas')
@@ -289,6 +309,81 @@ test.describe('city editor', () => {
     await expect(placement.getByTestId('placement-note')).toContainText('no georeference')
     await expect(placement.getByRole('spinbutton', { name: 'Longitude' })).toHaveValue(/^121\.6/)
     await placement.getByRole('button', { name: 'Cancel' }).click()
+
+    // Issue 21 item 6: a glTF that carries an animation goes into the model library, is placed
+    // by a click on the map and scaled up, and its animation plays: the pixels where it stands
+    // change between two moments of the clip; after a reload it is there and plays again.
+    await page.evaluate(() =>
+      window.__twinTest?.runEngineCommand('city.flyTo', {
+        lng: 121.6,
+        lat: 31.2,
+        zoom: 17,
+        pitch: 45,
+        bearing: 0,
+        durationMs: 0,
+      }),
+    )
+    await openCityModule(page, 'Model')
+    await page.getByRole('tab', { name: 'Model library' }).click()
+    await page
+      .getByTestId('city-model-upload-input')
+      .setInputFiles([
+        sharedCityData('gltf/AnimatedMorphCube/AnimatedMorphCube.gltf'),
+        sharedCityData('gltf/AnimatedMorphCube/AnimatedMorphCube.bin'),
+      ])
+    await expect(
+      toastMessage(page, '“AnimatedMorphCube” was added to the model library.'),
+    ).toBeVisible({ timeout: 30_000 })
+    const library = page.getByRole('list', { name: 'Model library' })
+    await expect(library.getByText('Loaded')).toBeVisible({ timeout: 30_000 })
+    await library.getByRole('button', { name: 'Place on the map' }).click()
+    const stage = await page.getByTestId('city-map').boundingBox()
+    if (!stage) throw new Error('the city map has no box')
+    const spot = { x: Math.round(stage.width / 2), y: Math.round(stage.height / 2 + 60) }
+    await page.mouse.click(stage.x + spot.x, stage.y + spot.y)
+    const placementForm = page.getByRole('form', { name: 'Placement of AnimatedMorphCube' })
+    await expect(placementForm.getByText(/^Longitude 121\.6/)).toBeVisible()
+    await placementForm.getByRole('spinbutton', { name: 'Scale' }).fill('40')
+    await placementForm.getByRole('button', { name: 'Save' }).click()
+    await expect(toastMessage(page, 'Saved.')).toBeVisible()
+
+    // The animation tab plays it (it plays on opening by default): pause, look, play, look again.
+    await page.getByRole('tab', { name: 'Model animation' }).click()
+    const animationTab = page.getByTestId('city-model-animation')
+    await expect(animationTab.getByRole('button', { name: 'Pause' })).toBeVisible({
+      timeout: 30_000,
+    })
+    const around = { x: stage.x + spot.x - 80, y: stage.y + spot.y - 120, width: 160, height: 160 }
+    const cubeTime = async () =>
+      (await citySnapshot(page)).libraryModels[0]?.animation.timeSeconds ?? 0
+    await animationTab.getByRole('button', { name: 'Pause' }).click()
+    await expect(animationTab.getByRole('button', { name: 'Play' })).toBeVisible()
+    const pausedAt = await cubeTime()
+    const first = decodePng(await page.screenshot({ clip: around }))
+    await animationTab.getByRole('button', { name: 'Play' }).click()
+    await expect
+      .poll(async () => Math.abs((await cubeTime()) - pausedAt), {
+        timeout: 30_000,
+        message: 'the animation clock runs',
+      })
+      .toBeGreaterThan(1)
+    await animationTab.getByRole('button', { name: 'Pause' }).click()
+    await expect(animationTab.getByRole('button', { name: 'Play' })).toBeVisible()
+    const second = decodePng(await page.screenshot({ clip: around }))
+    expect(changedPixelCount(first, second)).toBeGreaterThan(100)
+    await expect(animationTab.getByTestId('city-model-animation-time')).toHaveText(
+      /^\d+\.\d \/ 4\.2 s$/,
+    )
+
+    // Saved with the project: after a reload the library lists it and it plays where it stood.
+    await page.reload()
+    await expect(page.getByTestId('city-model-animation')).toBeVisible({ timeout: 30_000 })
+    await expect
+      .poll(async () => (await citySnapshot(page)).libraryModels[0]?.animation.isPlaying, {
+        timeout: 60_000,
+        message: 'the model loaded again and playing',
+      })
+      .toBe(true)
 
     expect(attemptedRemote).toEqual([])
     expect(pageErrors).toEqual([])

@@ -87,6 +87,14 @@ export async function resetPasswordByTel(
   await api.call(authRoutes.forgetPasswordByTelNo, { tel, code, password })
 }
 
+/**
+ * `POST /web/register/forgetPasswordVer`: checks a password-reset code before the new password
+ * is typed (a right code stays usable for the reset).
+ */
+export async function checkResetCode(tel: string, code: string): Promise<void> {
+  await api.call(authRoutes.forgetPasswordVer, { tel, code })
+}
+
 /** `POST /web/user/createTicket`: a one-time ticket (60 s) that signs another browser in. */
 export async function createSignInTicket(): Promise<{ ticket: string; expires_at: string }> {
   const { datum } = await api.call(authRoutes.createTicket)

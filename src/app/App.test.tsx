@@ -87,6 +87,9 @@ function inMemoryServices() {
     registerByMail: async () => {
       calls.push('register by mail')
     },
+    checkResetCode: async () => {
+      calls.push('check code')
+    },
     resetPasswordByTel: async () => {
       calls.push('reset')
     },

@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useContext } from 'react'
 import {
+  checkResetCode,
   isEmailTaken,
   requestMailCode,
   requestSignInCode,
@@ -33,6 +34,7 @@ export const defaultServices = {
   requestMailCode,
   isEmailTaken,
   registerByMail,
+  checkResetCode,
   resetPasswordByTel,
   refreshToken,
   fetchCurrentUser,

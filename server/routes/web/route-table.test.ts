@@ -61,7 +61,7 @@ describe('route table', () => {
     expect(raw.length).toBeGreaterThan(0)
     // Bytes, not envelopes: a new envelope route outside these belongs in the table.
     const rawPaths =
-      /^\/web\/(openapi\.json$|files\/|maps\/|gml\/files\/|model\/(files|structure|converted)\/|tiles\/|basemaps\/|mapproxy\/|upload\/resumable(\/|$)|modelConfig\/files\/|templateModels\/|poi\/downloadPoiTemplate$|bimBiz\/getSbkFile$|iot\/live$)/
+      /^\/web\/(openapi\.json$|files\/|maps\/|gml\/files\/|model\/(files|structure|converted)\/|tiles\/|basemaps\/|mapproxy\/|upload\/resumable(\/|$)|modelConfig\/files\/|cityModel\/files\/|templateModels\/|poi\/downloadPoiTemplate$|bimBiz\/getSbkFile$|iot\/live$)/
     expect(raw.map(keyOf).filter((key) => !rawPaths.test(key.split(' ')[1] ?? ''))).toEqual([])
   })
 })

@@ -34,6 +34,9 @@ import {
   CityPersonalSettingTab,
 } from './style/CityStylePanels'
 import { ModelPoiTab } from './model-poi/ModelPoiTab'
+import { CityModelAnimationTab } from './models/CityModelAnimationTab'
+import { CityModelLibraryTab } from './models/CityModelLibraryTab'
+import { placeCityModelAt, useCityLibraryModels } from './models/city-models-store'
 import { MonomerTab } from './monomer/MonomerTab'
 import { ObliqueTab } from './oblique/ObliqueTab'
 import { handleCityPoiClick, hoverCityPoi } from './pois/city-poi-actions'
@@ -133,6 +136,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   const stageRef = useRef<HTMLDivElement>(null)
   useCityPoiDrag(engine, stageRef, module.id === 'poi' && projectId !== null)
   useCityDrawings(projectId)
+  useCityLibraryModels(projectId)
   // Positions and fence events are shown (live, or polled while the stream is down) only while a
   // location tab is.
   useCityTracking(projectId, module.id === 'location' && (tab.id === 'gps' || tab.id === 'fence'))
@@ -162,15 +166,17 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
       : module.id === 'location' && tab.id === 'anchor'
         ? // only while the anchor tab is picking (tileset-anchor-pick.ts)
           (point: { x: number; y: number }) => void pickTilesetAnchorAt(engine, point)
-        : module.id === 'poi' || isModelPoi
-          ? (point: { x: number; y: number }) =>
-              void handleCityPoiClick(engine, point, {
-                // Monomer POI: a click beside every POI selects the building there.
-                ...(tab.id === 'monomerPoi' || isModelPoi
-                  ? { onNoPoi: (at: { x: number; y: number }) => void pickBuildingAt(engine, at) }
-                  : {}),
-              })
-          : undefined
+        : tab.id === 'library' && module.id === 'model'
+          ? (point: { x: number; y: number }) => void placeCityModelAt(engine, point)
+          : module.id === 'poi' || isModelPoi
+            ? (point: { x: number; y: number }) =>
+                void handleCityPoiClick(engine, point, {
+                  // Monomer POI: a click beside every POI selects the building there.
+                  ...(tab.id === 'monomerPoi' || isModelPoi
+                    ? { onNoPoi: (at: { x: number; y: number }) => void pickBuildingAt(engine, at) }
+                    : {}),
+                })
+            : undefined
 
   return (
     <CityProjectProvider store={store}>
@@ -279,6 +285,8 @@ function CityTabContent({
   if (tab.id === 'oblique') return <ObliqueTab />
   if (tab.id === 'monomer') return <MonomerTab />
   if (tab.id === 'poi') return <ModelPoiTab />
+  if (tab.id === 'library') return <CityModelLibraryTab />
+  if (tab.id === 'animation') return <CityModelAnimationTab />
   if (tab.id === 'basemap') return <BasemapTab />
   if (tab.id === 'model') return <CityModelSettingTab />
   if (tab.id === 'personal') return <CityPersonalSettingTab />

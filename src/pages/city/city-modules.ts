@@ -58,10 +58,10 @@ export const cityModules: readonly CityModule[] = [
     title: msg`Model`,
     iconPath: 'M12 2l9 5v10l-9 5-9-5V7z M12 12l9-5 M12 12v10 M12 12L3 7',
     tabs: [
-      { id: 'library', title: msg`Model library`, isBuilt: false },
+      { id: 'library', title: msg`Model library`, isBuilt: true },
       { id: 'monomer', title: msg`Monomer`, isBuilt: true },
       { id: 'poi', title: msg`Model POI`, isBuilt: true },
-      { id: 'animation', title: msg`Model animation`, isBuilt: false },
+      { id: 'animation', title: msg`Model animation`, isBuilt: true },
     ],
     defaultTabId: 'monomer',
   },

@@ -15,6 +15,7 @@ export function ForgetPage() {
       <TelCodePasswordForm
         purpose="forget"
         requestCode={services.requestSmsCode}
+        verifyCode={services.checkResetCode}
         submit={services.resetPasswordByTel}
         onDone={() => {
           toast.success(t`Your password was changed. Please sign in.`)

@@ -131,4 +131,45 @@ describe('sign-up form', () => {
     await user.click(screen.getByRole('button', { name: 'Get code' }))
     expect(calls.codeRequests).toEqual([{ tel: '13800000000', purpose: 'forget' }])
   })
+
+  it('checks a reset code with forgetPasswordVer before asking for the new password', async () => {
+    const calls = recorder()
+    const checks: Array<{ tel: string; code: string }> = []
+    renderWithI18n(
+      <TelCodePasswordForm
+        purpose="forget"
+        {...calls.props}
+        verifyCode={async (tel, code) => {
+          checks.push({ tel, code })
+          if (code !== '246810') throw new Error('The verification code is wrong.')
+        }}
+      />,
+    )
+    const user = userEvent.setup()
+    expect(screen.queryByLabelText(/New password/)).toBeNull()
+    await user.type(screen.getByLabelText(/Phone number/), '138 0000 0000')
+    await user.type(screen.getByLabelText(/Verification code/), '111111')
+    await user.click(screen.getByRole('button', { name: 'Check the code' }))
+    // a wrong code: still no password fields, and nothing was reset
+    expect(checks).toEqual([{ tel: '13800000000', code: '111111' }])
+    expect(screen.queryByLabelText(/New password/)).toBeNull()
+
+    await user.clear(screen.getByLabelText(/Verification code/))
+    await user.type(screen.getByLabelText(/Verification code/), '246810')
+    await user.click(screen.getByRole('button', { name: 'Check the code' }))
+    expect(screen.getByText('The code is right. Choose your new password.')).toBeTruthy()
+    await user.type(screen.getByLabelText(/New password/), 'a new password')
+    await user.type(screen.getByLabelText(/Confirm password/), 'a new password')
+    await user.click(screen.getByRole('button', { name: 'Reset password' }))
+    expect(calls.submissions).toEqual([
+      { tel: '13800000000', code: '246810', password: 'a new password' },
+    ])
+    expect(calls.doneCount()).toBe(1)
+
+    // changing the code after the check asks for a check again
+    await user.clear(screen.getByLabelText(/Verification code/))
+    await user.type(screen.getByLabelText(/Verification code/), '135790')
+    expect(screen.getByRole('button', { name: 'Check the code' })).toBeTruthy()
+    expect(screen.queryByLabelText(/New password/)).toBeNull()
+  })
 })

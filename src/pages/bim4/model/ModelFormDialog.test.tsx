@@ -41,6 +41,54 @@ describe('ModelFormDialog (model form, updateBimModel)', () => {
     })
   })
 
+  it('moves, turns and scales a model with updatemodelinfo, and refuses a zero scale', async () => {
+    const placed = {
+      ...model,
+      placement: {
+        position: [1, 0, 2] as [number, number, number],
+        rotationDegrees: [0, 15, 0] as [number, number, number],
+        scale: [1, 1, 1] as [number, number, number],
+      },
+    }
+    const save = vi.fn(
+      async (change: { id: string }) => ({ ...placed, ...change }) as BuildingModel,
+    )
+    const savePlacement = vi.fn(
+      async (change: { id: string }) => ({ ...placed, ...change }) as never,
+    )
+    const onSaved = vi.fn()
+    renderWithI18n(
+      <ModelFormDialog
+        model={placed}
+        floors={floors}
+        onClose={vi.fn()}
+        onSaved={onSaved}
+        save={save}
+        savePlacement={savePlacement}
+      />,
+    )
+    const field = (name: string) => screen.getByRole('spinbutton', { name })
+    await userEvent.clear(field('X (m)'))
+    await userEvent.type(field('X (m)'), '4.5')
+    await userEvent.clear(field('Turn (degrees)'))
+    await userEvent.type(field('Turn (degrees)'), '-90')
+    await userEvent.clear(field('Scale'))
+    await userEvent.type(field('Scale'), '0')
+    await userEvent.click(screen.getByRole('button', { name: 'Modify' }))
+    expect(await screen.findByText('A scale above 0')).toBeTruthy()
+    expect(save).not.toHaveBeenCalled()
+    await userEvent.clear(field('Scale'))
+    await userEvent.type(field('Scale'), '2')
+    await userEvent.click(screen.getByRole('button', { name: 'Modify' }))
+    await waitFor(() => expect(onSaved).toHaveBeenCalled())
+    expect(savePlacement).toHaveBeenCalledWith({
+      id: 'm1',
+      position: [4.5, 0, 2],
+      rotationDegrees: [0, -90, 0],
+      scale: [2, 2, 2],
+    })
+  })
+
   it('takes a model off its floor, and refuses an empty name', async () => {
     const save = vi.fn(async (change: { id: string }) => ({ ...model, ...change }) as BuildingModel)
     renderWithI18n(

@@ -1,16 +1,31 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
 import type { BuildingModel, BuildingModelRole } from '../../../../contract/building'
-import { updateBimModel } from '../../../api/building'
+import { updateBimModel, updateModelInfo } from '../../../api/building'
 import { showErrorToast } from '../../../components/feedback/error-text'
 import { FormDialog, Select, TextField, toast } from '../../../ui'
 
 /** The choice that takes a model off every floor. */
 const noFloor = 'none'
 
+/** Where a model stands, as the placement fields show it (text while typed). */
+type PlacementFields = Record<'x' | 'y' | 'z' | 'turn' | 'scale', string>
+
+function placementFieldsOf(placement: BuildingModel['placement'] | undefined): PlacementFields {
+  const [x = 0, y = 0, z = 0] = placement?.position ?? []
+  return {
+    x: String(x),
+    y: String(y),
+    z: String(z),
+    turn: String(placement?.rotationDegrees[1] ?? 0),
+    scale: String(placement?.scale[0] ?? 1),
+  }
+}
+
 /**
  * The model form (SPEC §2 "Model form", `updateBimModel`): a model's name, its role in the
- * building (shell, floor or free-standing model) and the floor it belongs to.
+ * building (shell, floor or free-standing model) and the floor it belongs to; and where it
+ * stands (`updatemodelinfo`): position in scene metres, turn about the up axis, uniform scale.
  */
 export function ModelFormDialog({
   model,
@@ -18,12 +33,15 @@ export function ModelFormDialog({
   onClose,
   onSaved,
   save = updateBimModel,
+  savePlacement = updateModelInfo,
 }: {
-  model: Pick<BuildingModel, 'id' | 'name' | 'role' | 'floor_id'>
+  model: Pick<BuildingModel, 'id' | 'name' | 'role' | 'floor_id'> &
+    Partial<Pick<BuildingModel, 'placement'>>
   floors: ReadonlyArray<{ id: string; name: string }>
   onClose: () => void
   onSaved: (model: BuildingModel) => void
   save?: typeof updateBimModel
+  savePlacement?: typeof updateModelInfo
 }) {
   const { t } = useLingui()
   const [name, setName] = useState(model.name)
@@ -31,18 +49,51 @@ export function ModelFormDialog({
   const [floorId, setFloorId] = useState(model.floor_id ?? noFloor)
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
   const nameError = hasTriedSubmit && name.trim() === '' ? t`Please enter a name.` : undefined
+  const [initialPlacement] = useState(() => placementFieldsOf(model.placement))
+  const [placement, setPlacement] = useState(initialPlacement)
+  const numbers = {
+    x: Number.parseFloat(placement.x),
+    y: Number.parseFloat(placement.y),
+    z: Number.parseFloat(placement.z),
+    turn: Number.parseFloat(placement.turn),
+    scale: Number.parseFloat(placement.scale),
+  }
+  const placementError = (field: keyof PlacementFields) => {
+    if (!hasTriedSubmit) return undefined
+    const value = numbers[field]
+    if (field === 'scale') return value > 0 && value <= 1e6 ? undefined : t`A scale above 0`
+    if (field === 'turn') return Math.abs(value) <= 360 ? undefined : t`From -360 to 360 degrees`
+    return Number.isFinite(value) ? undefined : t`Please enter a number.`
+  }
   const modelName = model.name
 
   async function submit() {
     setHasTriedSubmit(true)
-    if (name.trim() === '') return
+    const isNumber = (['x', 'y', 'z', 'turn'] as const).every((field) =>
+      Number.isFinite(numbers[field]),
+    )
+    const isPlaced =
+      isNumber && Math.abs(numbers.turn) <= 360 && numbers.scale > 0 && numbers.scale <= 1e6
+    if (name.trim() === '' || !isPlaced) return
     try {
-      const saved = await save({
+      let saved = await save({
         id: model.id,
         name: name.trim(),
         role,
         floor_id: floorId === noFloor ? null : floorId,
       })
+      const isMoved = (Object.keys(placement) as (keyof PlacementFields)[]).some(
+        (field) => placement[field] !== initialPlacement[field],
+      )
+      if (isMoved) {
+        const [turnX = 0, , turnZ = 0] = model.placement?.rotationDegrees ?? []
+        saved = await savePlacement({
+          id: model.id,
+          position: [numbers.x, numbers.y, numbers.z],
+          rotationDegrees: [turnX, numbers.turn, turnZ],
+          scale: [numbers.scale, numbers.scale, numbers.scale],
+        })
+      }
       toast.success(t`Modified successfully.`)
       onSaved(saved)
     } catch (error) {
@@ -85,6 +136,32 @@ export function ModelFormDialog({
           ...floors.map((floor) => ({ value: floor.id, label: floor.name })),
         ]}
       />
+      <fieldset className="ts-model-form__placement">
+        <legend>
+          <Trans>Placement</Trans>
+        </legend>
+        {(
+          [
+            ['x', t`X (m)`],
+            ['y', t`Y, up (m)`],
+            ['z', t`Z (m)`],
+            ['turn', t`Turn (degrees)`],
+            ['scale', t`Scale`],
+          ] as const
+        ).map(([field, label]) => (
+          <TextField
+            key={field}
+            label={label}
+            type="number"
+            inputMode="decimal"
+            value={placement[field]}
+            error={placementError(field)}
+            onChange={(event) =>
+              setPlacement((current) => ({ ...current, [field]: event.target.value }))
+            }
+          />
+        ))}
+      </fieldset>
     </FormDialog>
   )
 }

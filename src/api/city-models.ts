@@ -1,0 +1,47 @@
+import {
+  type CityModel,
+  cityModelRoutes,
+  type UpdateCityModelBody,
+} from '../../contract/city-models'
+import { api } from './index'
+
+export type { CityModel, UpdateCityModelBody } from '../../contract/city-models'
+
+/** `POST /web/cityModel/findAll`: a city project's library models, oldest first. */
+export async function findCityModels(projectId: string): Promise<CityModel[]> {
+  const { datum } = await api.call(
+    cityModelRoutes.findCityModels,
+    { project_id: projectId },
+    { encoding: 'json' },
+  )
+  return datum
+}
+
+/**
+ * `POST /web/cityModel/upload`: one `.glb`/`.sbm`, or a `.gltf` with its `.bin` and images,
+ * placed at `place` (the map's centre until it is placed by a click).
+ */
+export async function uploadCityModel(
+  projectId: string,
+  files: readonly File[],
+  place: { lng: number; lat: number },
+): Promise<CityModel> {
+  const form = new FormData()
+  form.append('project_id', projectId)
+  form.append('lng', String(place.lng))
+  form.append('lat', String(place.lat))
+  for (const file of files) form.append('file', file, file.name)
+  const { datum } = await api.upload(cityModelRoutes.uploadCityModel, form)
+  return datum
+}
+
+/** `POST /web/cityModel/update`: a new name, place, heading, scale or animation setting. */
+export async function updateCityModel(body: UpdateCityModelBody): Promise<CityModel> {
+  const { datum } = await api.call(cityModelRoutes.updateCityModel, body, { encoding: 'json' })
+  return datum
+}
+
+/** `POST /web/cityModel/delete`. */
+export async function deleteCityModel(id: string): Promise<void> {
+  await api.call(cityModelRoutes.deleteCityModel, { id }, { encoding: 'json' })
+}
