@@ -137,7 +137,7 @@ async function viewerFirstFrame(browser: Browser, url: string): Promise<number> 
   const context = await browser.newContext({ viewport, offline: true })
   try {
     const page = await context.newPage()
-    await page.goto(url)
+    await page.goto(url, { waitUntil: 'commit', timeout: 120_000 })
     await page.waitForSelector('body[data-viewer="ready"]', { timeout: 120_000 })
     return Number(await page.getAttribute('body', 'data-first-frame-ms'))
   } finally {
@@ -151,11 +151,11 @@ async function previewFirstFrame(browser: Browser, url: string): Promise<number>
   try {
     await context.addInitScript(() => localStorage.setItem('twinTest', '1'))
     const page = await context.newPage()
-    await page.goto(url)
+    await page.goto(url, { waitUntil: 'commit', timeout: 120_000 })
     const handle = await page.waitForFunction(
       () => {
-        const models = window.__twinTest?.getEngineSnapshot()?.building?.models ?? []
-        const isUp = models.length > 0 && models.every((model) => model.loadState === 'loaded')
+        const models = window.__twinTest?.getEngineSnapshot?.()?.building?.models ?? []
+        const isUp = models.length > 0 && models.every((model) => model.loadState === 'success')
         return isUp ? performance.now() : false
       },
       null,

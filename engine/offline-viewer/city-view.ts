@@ -1,4 +1,4 @@
-import { Box3, type Camera, type Scene, Vector3, type WebGLRenderer } from 'three'
+import { type Box3, type Camera, type Scene, Vector3, type WebGLRenderer } from 'three'
 import { type BasemapGround, createBasemapGround } from './basemap-ground'
 import { CityFrame } from './city-frame'
 import { CityTilesets } from './city-tilesets'

@@ -6,9 +6,9 @@ import { pipeline } from 'node:stream/promises'
 import { ZipFile } from 'yazl'
 import type { FileStorage } from '../../plugins/storage'
 import type { PackagePlan, PackageSource } from './offline-package-contents'
-import { useNativeCrc32InYazl } from './yazl-native-crc32'
+import { swapYazlCrc32ForNative } from './yazl-native-crc32'
 
-useNativeCrc32InYazl()
+swapYazlCrc32ForNative()
 
 /** What a finished package is: its size and SHA-256 as written, and how many files it holds. */
 export interface WrittenPackage {

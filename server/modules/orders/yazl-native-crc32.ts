@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib'
  * (Node ≥ 20.15), so the copy of buffer-crc32 that yazl itself requires answers through it.
  * Same function, same results (yazl's own zips are read back with Info-ZIP by the tests).
  */
-export function useNativeCrc32InYazl(): void {
+export function swapYazlCrc32ForNative(): void {
   const requireFromHere = createRequire(import.meta.url)
   const requireFromYazl = createRequire(requireFromHere.resolve('yazl'))
   const bufferCrc32 = requireFromYazl('buffer-crc32') as {
