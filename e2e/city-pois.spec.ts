@@ -12,7 +12,9 @@ import { createEditor, toastMessage } from './project-helpers'
  * place and turn the other with the control bar; in the POI inventory tab hide and show a
  * template with POI classify, bulk-edit both in the multi-function table, copy one as a 2 × 2
  * array; reload, and find all where they were — with pixel checks that the markers are drawn
- * where `city.poiToScreen` says (the selection ring around them, the copies' markers).
+ * where `city.poiToScreen` says (the selection ring around them, the copies' markers). Then a
+ * copy's device reports a fire alarm (issue 17): announced, ringed red, followed, listed under
+ * POI → 경보, acknowledged and cleared.
  */
 
 const projectName = '항구 도시'
@@ -448,5 +450,27 @@ test.describe('city POIs', () => {
         { timeout: 20_000 },
       )
       .toBeGreaterThan(20)
+    // "새 경보 위치로 이동" (fly to new alarms) is on by default: the alarm selected its POI.
+    await expect
+      .poll(async () => (await citySnapshot(page)).pois.selectedIds, { timeout: 20_000 })
+      .toEqual([sensor.id])
+
+    // POI → 경보: the city editor lists the project's alarms as the building editor does. The
+    // user moves away, jumps back to the alarm's POI from the list, acknowledges and clears it.
+    await page.getByRole('tab', { name: '경보', exact: true }).click()
+    const alarm = page
+      .getByTestId('iot-alarms')
+      .locator('[data-testid="iot-alarm"][data-devicecode="CITY-SENSOR-1"]')
+    await expect(alarm).toContainText('화재 경보')
+    await expect(alarm).toContainText('활성')
+    await map.click({ position: { x: 5, y: 400 } })
+    await expect.poll(async () => (await citySnapshot(page)).pois.selectedIds).toEqual([])
+    await alarm.getByRole('button', { name: '장면에서 보기' }).click()
+    await expect.poll(async () => (await citySnapshot(page)).pois.selectedIds).toEqual([sensor.id])
+    await alarm.getByRole('button', { name: '확인', exact: true }).click()
+    await expect(alarm).toContainText('확인됨')
+    await expect(alarm).toContainText(`${account.name} 님이 확인`)
+    await alarm.getByRole('button', { name: '경보 해제' }).click()
+    await expect(page.getByTestId('iot-alarms').getByTestId('iot-alarm')).toHaveCount(0)
   })
 })

@@ -37,6 +37,8 @@ async function scenePois(prefix: 'building' | 'city') {
   const recorder = createRecordingScene(prefix)
   pois.attachScene(recorder.scene)
   await pois.load('project-1', prefix)
+  // attaching replays the selection (none) last: let it land before a test reads the commands
+  await vi.waitFor(() => expect(recorder.names()).toContain('selectPois'))
   return { pois, recorder }
 }
 
