@@ -199,11 +199,9 @@ export class CityScene {
     }
     this.framePacing = gl ? paceGpuFrames(this.map, gl) : null
     markCityStep('device-attached')
-    this.overlay = new MapLibreOverlay({
-      interleaved: true,
-      layers: [],
-      onLoad: () => markCityStep('deck-ready'),
-    })
+    // No onLoad here: the overlay hands its props to deck on every update, and deck's own
+    // onLoad (which starts following the map's moves) would be replaced.
+    this.overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
     this.map.addControl(this.overlay)
     markCityStep('overlay-added')
     this.selection = new FeatureSelection(context, this.overlay, this.streams)
