@@ -1,5 +1,5 @@
 import type Mpegts from 'mpegts.js'
-import type { Playback, PlaybackProblem } from './video-playback'
+import type { Playback, PlaybackProblem } from './playback'
 
 /**
  * HTTP-FLV through mpegts.js, the fallback for RTMP-origin streams (decisions.md "Uploads,

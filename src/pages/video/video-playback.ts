@@ -1,14 +1,10 @@
 import Hls from 'hls.js'
 import type { PlaySource } from '../../../contract/video'
 import { startFlvPlayback } from './flv-playback'
+import type { Playback, PlaybackProblem } from './playback'
 
-/** Why a stream does not play, as §8 catalogue codes (rendered by the player). */
-export type PlaybackProblem = 'video.cannotPlay' | 'video.noSuitablePlayUrl' | 'video.oldBrowser'
-
-/** A stream attached to a `<video>`: stop it to free the decoder, network and buffers. */
-export interface Playback {
-  stop(): void
-}
+// the two types live in playback.ts so that flv-playback.ts needs no import of this file
+export type { Playback, PlaybackProblem } from './playback'
 
 /**
  * Attaches a stream to a video element (decisions.md "Uploads, video, maps"): HLS through
