@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import { expect, type Locator, type Page, test } from '@playwright/test'
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
+import ExcelJS from 'exceljs'
 import { zipSync } from 'fflate'
 import { copyOffsets, offsetPosition } from '../src/pages/pois/copy-layouts'
 import { enableTestApi, setLanguageCookie } from './support/accounts'
@@ -24,7 +25,9 @@ import {
  * template made from the Duck) by clicking on the model, move one by dragging along the surface,
  * rotate and raise the Duck with the control bar's sliders, copy the camera as a 4 × 3 × 2
  * multi-layer array through the copy dialog, bulk-edit every POI in the multi-function table,
- * delete the Duck after confirming, reload and find everything where it was. The markers are
+ * batch-add 200 cameras from the template's filled XLSX (a bad row refused first), filter the
+ * table down to them and bulk-edit their heading and a custom property, delete the Duck after
+ * confirming, reload and find everything where it was. The markers are
  * checked in pixels where `building.poiToScreen` says they are, on screenshots only: no frame is
  * forced, so every change must have asked the engine for its frame (render on demand).
  */
@@ -113,13 +116,40 @@ async function projectPois(page: Page, token: string, projectId: string) {
   }))
 }
 
+/** One row of the batch-POI file, by its header keys. */
+type BatchRow = Record<string, string | number>
+
+/**
+ * The template's batch-POI XLSX as the templates screen downloads it, with these rows filled in
+ * under its header of column keys (what a person fills in a spreadsheet program).
+ */
+async function filledBatchFile(
+  request: APIRequestContext,
+  token: string,
+  templateId: string,
+  rows: readonly BatchRow[],
+): Promise<Buffer> {
+  const response = await request.post('/web/poi/downloadPoiTemplate', {
+    headers: { Token: token },
+    data: { pid: templateId },
+  })
+  expect(response.status()).toBe(200)
+  const workbook = new ExcelJS.Workbook()
+  await workbook.xlsx.load((await response.body()) as unknown as ArrayBuffer)
+  const sheet = workbook.worksheets[0]!
+  const keys = (sheet.getRow(1).values as unknown[]).slice(1).map(String)
+  expect(keys).toEqual(expect.arrayContaining(['name', 'x', 'y', 'z', 'floor_id']))
+  for (const row of rows) sheet.addRow(keys.map((key) => row[key] ?? null))
+  return Buffer.from((await workbook.xlsx.writeBuffer()) as ArrayBuffer)
+}
+
 test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, copies, bulk-edits and deletes them and finds them after a reload', async ({
   page,
   context,
   request,
   baseURL,
 }) => {
-  test.setTimeout(300_000)
+  test.setTimeout(480_000)
   await enableTestApi(page)
   // Signing in and entering the project with the shared (English) helpers; then Korean.
   await chooseEnglish(context, baseURL)
@@ -387,6 +417,143 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
     .toEqual(new Array(25).fill(90))
   await panel.getByRole('button', { name: '표', exact: true }).click()
 
+  // ---- batch add: 200 cameras from the template's filled XLSX, a 20 × 10 grid 30 cm apart
+  // beside the box, on its floor. Seen close up from above first, without them (pixels to
+  // compare with), then after the add and after the reload.
+  const batchRows: BatchRow[] = Array.from({ length: 200 }, (_, index) => ({
+    name: `일괄 카메라 ${String(index + 1).padStart(3, '0')}`,
+    devicecode: `BATCH-${index + 1}`,
+    x: Math.round((3 + (index % 20) * 0.3) * 100) / 100,
+    y: Math.round(camera!.position[1] * 1000) / 1000,
+    z: Math.round((-1.35 + Math.floor(index / 20) * 0.3) * 100) / 100,
+    floor_id: camera!.floorId,
+  }))
+  const batchPositionOf = (row: BatchRow): [number, number, number] => [
+    Number(row.x),
+    Number(row.y),
+    Number(row.z),
+  ]
+  const closeUp = {
+    position: [3.61, camera!.position[1] + 2.5, -0.74],
+    target: [3.6, camera!.position[1], -0.75],
+  }
+  const overview = { position: [0.01, 6, 0.01], target: [0, 0, 0] }
+  await runEngine(page, 'building.setCamera', closeUp)
+  const beforeBatch = await settledCanvas(canvas)
+  await runEngine(page, 'building.setCamera', overview)
+  await panel.getByRole('button', { name: 'POI 일괄 추가' }).click()
+  const batchDialog = page.getByRole('dialog', { name: 'POI 일괄 추가' })
+  await batchDialog.getByRole('combobox', { name: '템플릿' }).click()
+  await page.getByRole('option', { name: '카메라 (2D)', exact: true }).click()
+  const batchInput = batchDialog.getByLabel('작성한 일괄 파일(.xlsx 또는 .csv)')
+  const xlsx = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+  // a row with text for its X: refused by row and column before anything is created
+  const badRows = batchRows.map((row, index) => (index === 41 ? { ...row, x: '삼' } : row))
+  await batchInput.setInputFiles({
+    name: 'pois-bad.xlsx',
+    mimeType: xlsx,
+    buffer: await filledBatchFile(request, token, camera!.templateId, badRows),
+  })
+  await batchDialog.getByRole('button', { name: '파일 검사' }).click()
+  const refusal = batchDialog.getByRole('alert')
+  // the server reads the sheet in a worker thread: give a loaded machine time
+  await expect(refusal).toContainText('아무것도 추가되지 않았습니다.', { timeout: 60_000 })
+  // the header is row 1: the 42nd POI is on row 43
+  await expect(refusal.getByRole('row').filter({ hasText: '43' })).toContainText('x')
+  expect(await projectPois(page, token, projectId)).toHaveLength(25)
+  await batchInput.setInputFiles({
+    name: 'pois.xlsx',
+    mimeType: xlsx,
+    buffer: await filledBatchFile(request, token, camera!.templateId, batchRows),
+  })
+  await batchDialog.getByRole('button', { name: '파일 검사' }).click()
+  await expect(batchDialog.getByText('모든 행이 올바릅니다. POI 200개가 추가됩니다.')).toBeVisible({
+    timeout: 60_000,
+  })
+  await batchDialog.getByRole('button', { name: '추가', exact: true }).click()
+  await expect(batchDialog).toHaveCount(0, { timeout: 60_000 })
+  await expect(panel.getByText('POI 225개').first()).toBeVisible()
+  await expect.poll(async () => (await buildingSnapshot(page)).pois.count).toBe(225)
+  const batchSaved = (await projectPois(page, token, projectId)).filter((poi) =>
+    poi.name.startsWith('일괄 카메라 '),
+  )
+  expect(batchSaved.map((poi) => [poi.name, ...poi.position, poi.floorId]).sort()).toEqual(
+    batchRows.map((row) => [row.name, ...batchPositionOf(row), camera!.floorId]).sort(),
+  )
+
+  /** A POI's custom property `zone` holds this value (the server's record). */
+  const expectZone = async (id: string, value: string) => {
+    const detail = await postApi<{ customs: { property_column: string; column_value: string }[] }>(
+      page.request,
+      'poi/findPoiDetail',
+      { id },
+      token,
+    )
+    expect(detail.code, detail.message).toBe('0')
+    expect(detail.datum.customs).toContainEqual(
+      expect.objectContaining({ property_column: 'zone', column_value: value }),
+    )
+  }
+
+  /** The batch's markers in the close-up: each visible one drawn where poiToScreen says. */
+  const expectBatchDrawn = async (before: RgbaImage) => {
+    await runEngine(page, 'building.setCamera', closeUp)
+    let checked = 0
+    for (const row of batchRows) {
+      const at = await runEngine<{ x: number; y: number; isVisible: boolean }>(
+        page,
+        'building.poiToScreen',
+        { position: batchPositionOf(row) },
+      )
+      // whole markers only (14 px half size), not those cut by the canvas edge
+      if (
+        !at.isVisible ||
+        at.x < 14 ||
+        at.y < 14 ||
+        at.x > box.width - 14 ||
+        at.y > box.height - 14
+      )
+        continue
+      checked++
+      await expect
+        .poll(async () => changedNear(before, await canvasPixels(canvas), at.x, at.y), {
+          message: `${row.name} drawn at ${Math.round(at.x)}, ${Math.round(at.y)}`,
+        })
+        .toBeGreaterThan(40)
+    }
+    expect(checked).toBeGreaterThanOrEqual(12)
+    await runEngine(page, 'building.setCamera', overview)
+  }
+  await expectBatchDrawn(beforeBatch)
+
+  // ---- filter the table down to the batch and bulk-edit its heading and a custom property
+  await panel.getByRole('button', { name: '표', exact: true }).click()
+  const clearSelection = table.getByRole('button', { name: '선택 해제' })
+  if (await clearSelection.isEnabled()) await clearSelection.click()
+  await table.getByLabel('필터').fill('일괄 카메라')
+  await expect(table.getByText('POI 225개 중 200개, 0개 선택됨')).toBeVisible()
+  await table.getByRole('checkbox', { name: '표시된 POI 모두 선택' }).check()
+  await expect(table.getByText('POI 225개 중 200개, 200개 선택됨')).toBeVisible()
+  await table.getByRole('button', { name: '선택 항목 편집' }).click()
+  const batchBulk = page.getByRole('dialog', { name: 'POI 200개 편집' })
+  await batchBulk.getByRole('textbox', { name: '방향(°)' }).fill('-45')
+  await batchBulk.getByRole('textbox', { name: '사용자 정의 속성 이름' }).fill('zone')
+  await batchBulk.getByRole('textbox', { name: '사용자 정의 속성 값' }).fill('B동 1층')
+  await batchBulk.getByRole('button', { name: '수정' }).click()
+  await expect(batchBulk).toHaveCount(0)
+  // the batch faces −45°, the POIs the filter hid keep their 90°
+  await expect
+    .poll(async () =>
+      (await projectPois(page, token, projectId))
+        .map((poi) => [poi.name.startsWith('일괄 카메라 '), poi.heading])
+        .filter(([isBatch, heading]) => heading !== (isBatch ? -45 : 90)),
+    )
+    .toEqual([])
+  await expectZone(batchSaved[0]!.id, 'B동 1층')
+  await expectZone(batchSaved.at(-1)!.id, 'B동 1층')
+  await table.getByLabel('필터').fill('')
+  await panel.getByRole('button', { name: '표', exact: true }).click()
+
   // ---- delete the Duck with the control bar, after confirming
   await canvas.click({ position: duckAt })
   await expect.poll(async () => (await buildingSnapshot(page)).pois.selectedIds).toEqual([duck.id])
@@ -395,8 +562,9 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   const confirmation = page.getByRole('alertdialog')
   await expect(confirmation).toContainText('오리 3D')
   await confirmation.getByRole('button', { name: '삭제' }).click()
-  await expect(panel.getByTestId('bim4-poi-item')).toHaveCount(24)
-  await expect.poll(async () => (await projectPois(page, token, projectId)).length).toBe(24)
+  // the panel lists the first 200 by name; its count says all of them
+  await expect(panel.getByText('POI 224개').first()).toBeVisible()
+  await expect.poll(async () => (await projectPois(page, token, projectId)).length).toBe(224)
   await expect
     .poll(async () => changedNear(beforeDelete, await canvasPixels(canvas), duckAt.x, duckAt.y, 24))
     .toBeGreaterThan(60)
@@ -408,10 +576,11 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   await expect(page.getByTestId('bim4-poi-panel').getByText('이 건물의 POI')).toBeVisible({
     timeout: 30_000,
   })
-  await expect(panel.getByTestId('bim4-poi-item')).toHaveCount(24, { timeout: 30_000 })
+  await expect(panel.getByText('POI 224개').first()).toBeVisible({ timeout: 30_000 })
+  await expect(panel.getByTestId('bim4-poi-item')).toHaveCount(200)
   await expect
     .poll(async () => (await buildingSnapshot(page)).pois.count, { timeout: 30_000 })
-    .toBe(24)
+    .toBe(224)
   await runEngine(page, 'building.setCamera', { position: [0.01, 6, 0.01], target: [0, 0, 0] })
   const after = await projectPois(page, token, projectId)
   expect(after.find((poi) => poi.id === camera!.id)!.position).toEqual(moved.position)
@@ -431,4 +600,11 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   expect(
     changedNear(before2d, await canvasPixels(canvas), lastCopyAt.x, lastCopyAt.y),
   ).toBeGreaterThan(40)
+  // the batch: where the file put it, with its edits, drawn there
+  const batchAfter = after.filter((poi) => poi.name.startsWith('일괄 카메라 '))
+  expect(batchAfter.map((poi) => [poi.name, ...poi.position, poi.heading]).sort()).toEqual(
+    batchRows.map((row) => [row.name, ...batchPositionOf(row), -45]).sort(),
+  )
+  await expectZone(batchAfter[100]!.id, 'B동 1층')
+  await expectBatchDrawn(beforeBatch)
 })
