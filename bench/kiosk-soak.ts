@@ -275,7 +275,10 @@ async function main(): Promise<void> {
     samples.push(await sample(startMs))
   }
   if (firstSnapshot !== null) {
-    const groups = newObjects(new HeapGraph(firstSnapshot), new HeapGraph(await takeHeapSnapshot(cdp)))
+    const groups = newObjects(
+      new HeapGraph(firstSnapshot),
+      new HeapGraph(await takeHeapSnapshot(cdp)),
+    )
     const diffOut = fileURLToPath(new URL('./results/kiosk-soak-heap-diff.json', import.meta.url))
     await writeFile(diffOut, `${JSON.stringify(groups, null, 2)}\n`)
     for (const group of groups) {

@@ -106,9 +106,9 @@ export class HeapGraph {
           const base = edge * this.edgeWidth
           if (edgeTypes[this.raw.edges[base + this.edgeField.type]!] === 'weak') continue
           const to = this.raw.edges[base + this.edgeField.to]! / this.nodeWidth
-          let list = this.retainersOf.get(to)
-          if (!list) this.retainersOf.set(to, (list = []))
-          list.push(base)
+          const list = this.retainersOf.get(to)
+          if (list) list.push(base)
+          else this.retainersOf.set(to, [base])
         }
       }
     }
@@ -118,7 +118,9 @@ export class HeapGraph {
       const type = edgeTypes[this.raw.edges[base + this.edgeField.type]!]!
       const nameOrIndex = this.raw.edges[base + this.edgeField.name]!
       const label =
-        type === 'element' || type === 'hidden' ? `[${nameOrIndex}]` : this.raw.strings[nameOrIndex]!
+        type === 'element' || type === 'hidden'
+          ? `[${nameOrIndex}]`
+          : this.raw.strings[nameOrIndex]!
       answer.push([this.ownerOfEdge(base), label])
     }
     return answer

@@ -42,20 +42,23 @@ export function CaseCuration({
     const controller = new AbortController()
     // a page holds at most 100 projects: past that, the name typed finds the rest (asked
     // once typing pauses)
-    const timer = setTimeout(() => {
-      findProjects(
-        {
-          pageSize: 100,
-          sort: 'name',
-          order: 'asc',
-          ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
-        },
-        controller.signal,
-      ).then(
-        (page) => setProjects(page.list),
-        () => setProjects([]),
-      )
-    }, keyword ? 250 : 0)
+    const timer = setTimeout(
+      () => {
+        findProjects(
+          {
+            pageSize: 100,
+            sort: 'name',
+            order: 'asc',
+            ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
+          },
+          controller.signal,
+        ).then(
+          (page) => setProjects(page.list),
+          () => setProjects([]),
+        )
+      },
+      keyword ? 250 : 0,
+    )
     return () => {
       clearTimeout(timer)
       controller.abort()
