@@ -224,7 +224,8 @@ async function curateAsCase(browser: Browser, baseURL: string | undefined, proje
   await expect(
     admin
       .getByRole('region', { name: category })
-      .getByRole('button', { name: `Enter ${projectName}` }),
+      .getByRole('button', { name: `Enter ${projectName}` })
+      .first(),
   ).toBeVisible()
   await adminContext.close()
 
@@ -238,6 +239,7 @@ async function curateAsCase(browser: Browser, baseURL: string | undefined, proje
   await guest
     .getByRole('region', { name: category })
     .getByRole('button', { name: `Enter ${projectName}` })
+    .first()
     .click()
   await expect(guest.getByTestId('bim4-editor')).toBeVisible({ timeout: 30_000 })
   await openSpaceModule(guest, 'Visit')
