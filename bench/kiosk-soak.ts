@@ -16,11 +16,15 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { launchBenchBrowser } from './lib/browser'
+import { HeapGraph, newObjects, takeHeapSnapshot } from './lib/heap-snapshot'
 
 const port = Number(process.env.SOAK_PORT ?? 4414)
 const minutes = Number(process.env.SOAK_MINUTES ?? 3)
 const offlineSeconds = Number(process.env.SOAK_OFFLINE_SECONDS ?? 20)
 const sampleEveryMs = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10) * 1000
+// SOAK_HEAP_DIFF=1: heap snapshots after the first tour and at the end, and which objects
+// allocated in between are still alive (by constructor, with who holds them)
+const isHeapDiff = process.env.SOAK_HEAP_DIFF === '1'
 const base = `http://127.0.0.1:${port}`
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = '/tmp/kiosk-soak-data'
@@ -240,6 +244,7 @@ async function main(): Promise<void> {
   await page.waitForTimeout(15_000)
   const startMs = Date.now()
   const samples: Sample[] = [await sample(startMs)]
+  const firstSnapshot = isHeapDiff ? await takeHeapSnapshot(cdp) : null
   const durationMs = minutes * 60_000
   let wasOffline = false
   let cameBack = false
@@ -268,6 +273,17 @@ async function main(): Promise<void> {
         .catch(() => undefined)
     }
     samples.push(await sample(startMs))
+  }
+  if (firstSnapshot !== null) {
+    const groups = newObjects(
+      new HeapGraph(firstSnapshot),
+      new HeapGraph(await takeHeapSnapshot(cdp)),
+    )
+    const diffOut = fileURLToPath(new URL('./results/kiosk-soak-heap-diff.json', import.meta.url))
+    await writeFile(diffOut, `${JSON.stringify(groups, null, 2)}\n`)
+    for (const group of groups) {
+      console.log(`${group.bytes}\t${group.count}\t${group.group}\n\t${group.path.join('\n\t')}`)
+    }
   }
   const lost = await page.evaluate(
     () => (window as unknown as { __soak: { lost: number } }).__soak.lost,

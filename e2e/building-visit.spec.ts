@@ -1,27 +1,41 @@
-import { expect, test } from '@playwright/test'
-import { enableTestApi } from './support/accounts'
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { e2eAdmin, enableTestApi, hashPathOf } from './support/accounts'
 import {
+  buildingSnapshot,
   canvasIsNotBlank,
   createBuildingProject,
   enterBuildingProject,
+  oneFloorBoxBuilding,
   openSpaceModule,
 } from './support/building'
-import { createEditor, postApi, signInThroughPage, chooseEnglish } from './project-helpers'
+import { changedPixelShare } from './support/png-pixels'
+import {
+  createEditor,
+  postApi,
+  signInThroughPage,
+  chooseEnglish,
+  toastMessage,
+} from './project-helpers'
+
+const house = oneFloorBoxBuilding('Visited house')
 
 /**
- * Issue 19's visit side as people meet it: an editor captures the view of a building project
- * and creates a share link; someone with the link opens it in a fresh browser without signing
- * in and sees the scene drawn, the project's name, "Read-only preview" and the saved view;
- * the owner revokes the links and the open preview ends on a screen that says so.
+ * Issue 19's visit side as people meet it: an editor walks through a building project with the
+ * WASD keys (the view moves, Esc gives the orbit back), captures the view, drives the embedded
+ * preview of the API demo by postMessage and creates a share link; someone with the link opens
+ * it in a fresh browser without signing in and sees the scene drawn, the project's name,
+ * "Read-only preview" and the saved view; the owner revokes the links and the open preview ends
+ * on a screen that says so. Then an admin puts the project into the case gallery under a new
+ * category, and a guest finds it there and opens its preview.
  */
-test('a share link opens a read-only preview without signing in; revoking ends it', async ({
+test('walk, capture, embed and share a building; revoking ends the preview; a curated case opens for guests', async ({
   page,
   context,
   browser,
   request,
   baseURL,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(480_000)
   await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const account = await createEditor(request)
@@ -31,7 +45,38 @@ test('a share link opens a read-only preview without signing in; revoking ends i
 
   await signInThroughPage(page, account)
   await enterBuildingProject(page, projectName)
+  await house.upload(page)
   await openSpaceModule(page, 'Visit')
+
+  // the WASD walk: S walks the eye back from above the house, which comes into the lowered view;
+  // Esc leaves the walk
+  await page.getByRole('link', { name: 'Function expansion' }).click()
+  const walkTool = page.getByRole('region', { name: 'WASD walk' })
+  await walkTool.getByRole('button', { name: 'Start walking' }).click()
+  await expect.poll(async () => (await buildingSnapshot(page)).walk.isWalking).toBe(true)
+  const canvas = page.getByTestId('building-canvas')
+  await expect(walkTool.getByRole('button', { name: 'Leave the walk (Esc)' })).toBeVisible()
+  // a drag down looks down at the house the walk starts above
+  const bounds = await canvas.boundingBox()
+  if (!bounds) throw new Error('the scene has no canvas box')
+  const middle = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 3 }
+  await page.mouse.move(middle.x, middle.y)
+  await page.mouse.down()
+  await page.mouse.move(middle.x, middle.y + 160, { steps: 8 })
+  await page.mouse.up()
+  await expect.poll(async () => (await buildingSnapshot(page)).walk.pitchDegrees).toBeLessThan(-20)
+  const atStart = await canvas.screenshot()
+  await page.keyboard.down('KeyS')
+  await expect
+    .poll(async () => (await buildingSnapshot(page)).walk.distanceWalked, { timeout: 30_000 })
+    .toBeGreaterThan(1.5)
+  await page.keyboard.up('KeyS')
+  await expect
+    .poll(async () => changedPixelShare(atStart, await canvas.screenshot()))
+    .toBeGreaterThan(0.02)
+  await page.keyboard.press('Escape')
+  await expect.poll(async () => (await buildingSnapshot(page)).walk.isWalking).toBe(false)
+  await expect(walkTool.getByRole('button', { name: 'Start walking' })).toBeVisible()
 
   // a capture of the current view, listed with its image
   await page.getByRole('link', { name: 'Preview' }).click()
@@ -45,6 +90,8 @@ test('a share link opens a read-only preview without signing in; revoking ends i
         .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0),
     )
     .toBe(true)
+
+  await driveEmbeddedPreview(page)
 
   await page.getByRole('link', { name: 'Link browsing' }).click()
   await page.getByRole('button', { name: 'Create share link' }).click()
@@ -68,7 +115,10 @@ test('a share link opens a read-only preview without signing in; revoking ends i
   await expect(preview.getByRole('button', { name: 'Play tour' })).toBeVisible()
   // no editing chrome: no sidebar, no module panel
   await expect(visitor.getByTestId('bim4-editor')).toHaveCount(0)
-  await expect.poll(() => canvasIsNotBlank(preview.locator('canvas'))).toBe(true)
+  // the visitor's scene loads the house on a cold cache
+  await expect
+    .poll(() => canvasIsNotBlank(preview.getByTestId('building-canvas')), { timeout: 30_000 })
+    .toBe(true)
   expect(new URL(visitor.url()).hash).toContain('/bim4/outPreview')
 
   // the owner revokes every link: the open preview ends within its next check (≤ 30 s)
@@ -87,4 +137,121 @@ test('a share link opens a read-only preview without signing in; revoking ends i
   await expect(visitor.getByTestId('preview')).toHaveCount(0)
   expect(visitorErrors).toEqual([])
   await visitorContext.close()
+
+  await curateAsCase(browser, baseURL, projectName)
 })
+
+/**
+ * Function expansion's API demo: the live example embeds the project's preview in an iframe;
+ * its buttons post messages the preview obeys. The preview says it is ready (with its floors),
+ * "Start tour" flies the embedded view to the saved view (its picture changes) and reports the
+ * tour, "1F" selects that floor in the embedded scene, and "Stop tour" ends the tour.
+ */
+async function driveEmbeddedPreview(page: Page) {
+  await page.getByRole('link', { name: 'Function expansion' }).click()
+  const demo = page.getByRole('region', { name: 'API demo' })
+  await demo.getByRole('button', { name: 'Open the live example' }).click()
+  const messages = demo.getByRole('list', { name: 'Messages from the preview' })
+  await expect(messages.getByText('"event":"ready"').first()).toBeVisible({ timeout: 60_000 })
+  const frameElement = demo.getByTestId('embed-frame')
+  const frame = await (await frameElement.elementHandle())?.contentFrame()
+  if (!frame) throw new Error('the live example has no frame')
+  const embedded = () =>
+    frame.evaluate(() => {
+      const building = window.__twinTest?.getEngineSnapshot().building
+      return {
+        isLoaded: building?.models.every((model) => model.loadState === 'success') ?? false,
+        selectedFloorId: building?.selectedFloorId ?? null,
+      }
+    })
+  await expect.poll(async () => (await embedded()).isLoaded, { timeout: 60_000 }).toBe(true)
+  const embeddedCanvas = frame.getByTestId('building-canvas')
+  // the embedded view settled (two pictures alike) before the tour moves it
+  let before = await embeddedCanvas.screenshot()
+  await expect
+    .poll(async () => {
+      const next = await embeddedCanvas.screenshot()
+      const share = changedPixelShare(before, next)
+      before = next
+      return share
+    })
+    .toBe(0)
+
+  await demo.getByRole('button', { name: 'Start tour' }).click()
+  await expect(messages.getByText('"isPlaying":true').first()).toBeVisible()
+  await expect
+    .poll(async () => changedPixelShare(before, await embeddedCanvas.screenshot()), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0.02)
+  await demo.getByRole('button', { name: 'Stop tour' }).click()
+  await expect(messages.getByText('"isPlaying":false').first()).toBeVisible()
+
+  await demo.getByRole('button', { name: '1F', exact: true }).click()
+  await expect.poll(async () => (await embedded()).selectedFloorId).not.toBeNull()
+}
+
+/**
+ * `/case` curation: the admin adds a category and the project to the gallery (found by its name)
+ * and files it under the category; a guest sees it there, enters it and opens its preview from
+ * Visit → More cases, which shows the building drawn without signing in as its owner.
+ */
+async function curateAsCase(browser: Browser, baseURL: string | undefined, projectName: string) {
+  const adminContext = await browser.newContext()
+  await chooseEnglish(adminContext, baseURL)
+  const admin = await adminContext.newPage()
+  await signInThroughPage(admin, e2eAdmin)
+  await expect.poll(() => hashPathOf(admin)).not.toBe('/login')
+  await admin.goto('/#/projectCase')
+  const curation = admin.getByRole('region', { name: 'Curate the cases' })
+  const category = `Visits ${Date.now()}`
+  await curation.getByRole('textbox', { name: 'New category' }).fill(category)
+  await curation.getByRole('button', { name: 'Add category' }).click()
+  await expect(toastMessage(admin, 'Saved.')).toBeVisible()
+  await expect(curation.getByRole('textbox', { name: 'Category name' }).last()).toHaveValue(
+    category,
+  )
+  await curation.getByRole('searchbox', { name: 'Find a project' }).fill(projectName)
+  await curation.getByRole('combobox', { name: 'Project' }).click()
+  await admin.getByRole('option', { name: projectName }).click()
+  await curation.getByRole('button', { name: 'Add to the gallery' }).click()
+  const row = curation
+    .getByTestId('case-row')
+    .filter({ has: admin.getByRole('button', { name: `Remove ${projectName} from the gallery` }) })
+  await expect(row).toBeVisible()
+  await row.getByRole('combobox', { name: 'Category' }).click()
+  await admin.getByRole('option', { name: category }).click()
+  await expect(
+    admin
+      .getByRole('region', { name: category })
+      .getByRole('button', { name: `Enter ${projectName}` })
+      .first(),
+  ).toBeVisible()
+  await adminContext.close()
+
+  const guestContext = await browser.newContext()
+  await chooseEnglish(guestContext, baseURL)
+  const guest = await guestContext.newPage()
+  await guest.goto('/#/login')
+  await guest.getByRole('button', { name: 'Continue as guest' }).click()
+  await expect.poll(() => hashPathOf(guest)).toBe('/projectManage/bim')
+  await guest.goto('/#/projectCase')
+  await guest
+    .getByRole('region', { name: category })
+    .getByRole('button', { name: `Enter ${projectName}` })
+    .first()
+    .click()
+  await expect(guest.getByTestId('bim4-editor')).toBeVisible({ timeout: 30_000 })
+  await openSpaceModule(guest, 'Visit')
+  await guest.getByRole('link', { name: 'More cases' }).click()
+  const listed = guest
+    .getByRole('listitem')
+    .filter({ hasText: projectName })
+    .filter({ has: guest.getByRole('button', { name: 'Open preview' }) })
+  const opened = guestContext.waitForEvent('page')
+  await listed.getByRole('button', { name: 'Open preview' }).click()
+  const preview = await opened
+  await expect(preview.getByTestId('preview-title')).toHaveText(projectName, { timeout: 60_000 })
+  await expect.poll(() => canvasIsNotBlank(preview.getByTestId('building-canvas'))).toBe(true)
+  await guestContext.close()
+}

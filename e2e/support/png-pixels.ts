@@ -69,3 +69,22 @@ export function decodePng(png: Uint8Array): RgbaImage {
   }
   return { width, height, data }
 }
+
+/**
+ * The share of pixels that differ clearly (summed RGB distance above 30) between two
+ * screenshots of the same element: the picture changed where a person would see it.
+ */
+export function changedPixelShare(before: Uint8Array, after: Uint8Array): number {
+  const a = decodePng(before)
+  const b = decodePng(after)
+  if (a.width !== b.width || a.height !== b.height) return 1
+  let changed = 0
+  for (let index = 0; index < a.data.length; index += 4) {
+    const distance =
+      Math.abs(a.data[index]! - b.data[index]!) +
+      Math.abs(a.data[index + 1]! - b.data[index + 1]!) +
+      Math.abs(a.data[index + 2]! - b.data[index + 2]!)
+    if (distance > 30) changed++
+  }
+  return changed / Math.max(1, a.width * a.height)
+}
