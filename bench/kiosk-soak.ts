@@ -11,12 +11,11 @@
  * bench/results/kiosk-soak.json: growth of heap and GPU resources after the first tour
  * (goal ≤ 5 %), uncaught errors (goal 0), context losses, and whether it recovered.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { launchBenchBrowser } from './lib/browser'
 import { HeapGraph, newObjects, takeHeapSnapshot } from './lib/heap-snapshot'
+import { productServer } from './lib/product-server'
 
 const port = Number(process.env.SOAK_PORT ?? 4414)
 const minutes = Number(process.env.SOAK_MINUTES ?? 3)
@@ -25,54 +24,12 @@ const sampleEveryMs = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10) * 1000
 // SOAK_HEAP_DIFF=1: heap snapshots after the first tour and at the end, and which objects
 // allocated in between are still alive (by constructor, with who holds them)
 const isHeapDiff = process.env.SOAK_HEAP_DIFF === '1'
-const base = `http://127.0.0.1:${port}`
-const root = fileURLToPath(new URL('..', import.meta.url))
+const productServerOfSoak = productServer(port, 'Soak')
+const { base, admin, post } = productServerOfSoak
 const dataDir = '/tmp/kiosk-soak-data'
-const admin = { name: 'admin', password: `Soak-${randomBytes(6).toString('hex')}` }
 
 /** Issue 19 R8 goals. */
 export const kioskSoakGoals = { growthAtMostPercent: 5, uncaughtErrors: 0 }
-
-function startServer(): ChildProcess {
-  return spawn('node', ['--import', 'tsx', 'server/serve.ts'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_NAME: admin.name,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: 'warn',
-      // the soak needs no broker, and one on 1883 would collide with other servers on the machine
-      MQTT: 'off',
-    },
-  })
-}
-
-async function waitForServer(): Promise<void> {
-  for (let attempt = 0; attempt < 240; attempt++) {
-    try {
-      if ((await fetch(`${base}/web/health`)).ok) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error('The server did not start.')
-}
-
-async function post<Datum>(path: string, body: unknown, token?: string): Promise<Datum> {
-  const response = await fetch(`${base}/web/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { Token: token } : {}) },
-    body: JSON.stringify(body),
-  })
-  const envelope = (await response.json()) as { code: string; message: string; datum: Datum }
-  if (envelope.code !== '0') throw new Error(`${path}: ${envelope.message}`)
-  return envelope.datum
-}
 
 /** What the soak opens: the kiosk address and what the project holds. */
 interface SeededKiosk {
@@ -177,8 +134,8 @@ interface Sample {
 
 async function main(): Promise<void> {
   await rm(dataDir, { recursive: true, force: true })
-  let server = startServer()
-  await waitForServer()
+  let server = productServerOfSoak.start(dataDir)
+  await productServerOfSoak.waitUntilUp()
   const seeded = await seedKioskProject()
   const browser = await launchBenchBrowser({ isFrameRateLimited: true })
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } })
@@ -255,8 +212,8 @@ async function main(): Promise<void> {
       await context.setOffline(true)
       server.kill('SIGTERM')
       await page.waitForTimeout(offlineSeconds * 1000)
-      server = startServer()
-      await waitForServer()
+      server = productServerOfSoak.start(dataDir)
+      await productServerOfSoak.waitUntilUp()
       await context.setOffline(false)
       // the preview asks again with back-off (≤ 60 s between tries)
       await page

@@ -12,62 +12,21 @@
  * bench -- offline-viewer`); BENCH_ROUNDS timed loads per side (default 5), BENCH_PORT the
  * server's port (default 4460). Writes bench/results/offline-viewer.json.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { launchBenchBrowser } from './lib/browser'
+import { productServer } from './lib/product-server'
 import { QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 
 const port = Number(process.env.BENCH_PORT) || 4460
 const timedRuns = Number(process.env.BENCH_ROUNDS) || 5
-const base = `http://127.0.0.1:${port}`
-const root = fileURLToPath(new URL('..', import.meta.url))
-const admin = { name: 'admin', password: `Bench-${randomBytes(6).toString('hex')}` }
-
-function startServer(dataDir: string): ChildProcess {
-  return spawn('node', ['--import', 'tsx', 'server/serve.ts'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_NAME: admin.name,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: 'warn',
-      MQTT: 'off',
-    },
-  })
-}
-
-async function waitForServer(): Promise<void> {
-  for (let attempt = 0; attempt < 240; attempt++) {
-    try {
-      if ((await fetch(`${base}/web/health`)).ok) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error('The server did not start.')
-}
-
-async function post<Datum>(path: string, body: unknown, token?: string): Promise<Datum> {
-  const response = await fetch(`${base}/web/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { Token: token } : {}) },
-    body: JSON.stringify(body),
-  })
-  const envelope = (await response.json()) as { code: string; message: string; datum: Datum }
-  if (envelope.code !== '0') throw new Error(`${path}: ${envelope.message}`)
-  return envelope.datum
-}
+const server = productServer(port, 'Bench')
+const { base, admin, post } = server
 
 /**
  * The building case with 12 POIs of a seeded template; its package built, downloaded and
@@ -170,11 +129,11 @@ async function previewFirstFrame(browser: Browser, url: string): Promise<number>
 /** Runs the benchmark and writes its report. */
 export async function runOfflineViewerBench(): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'twinscape-viewer-bench-'))
-  const server = startServer(join(folder, 'data'))
+  const serverProcess = server.start(join(folder, 'data'))
   const quiet = new QuietRounds()
   let browser: Browser | undefined
   try {
-    await waitForServer()
+    await server.waitUntilUp()
     const { previewUrl, viewerUrl } = await seed(folder)
     browser = await launchBenchBrowser()
     const viewerMs: number[] = []
@@ -221,8 +180,8 @@ export async function runOfflineViewerBench(): Promise<void> {
     console.log(`wrote ${writeBenchResult('offline-viewer', report, quiet)}`)
   } finally {
     await browser?.close()
-    server.kill('SIGTERM')
-    await new Promise((resolve) => server.once('exit', resolve))
+    serverProcess.kill('SIGTERM')
+    await new Promise((resolve) => serverProcess.once('exit', resolve))
     await rm(folder, { recursive: true, force: true })
   }
 }
