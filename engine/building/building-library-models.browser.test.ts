@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { Engine } from '../core/engine'
+import { describe, expect, it } from 'vitest'
+import type { Engine } from '../core/engine'
+import { browserEngineFixture } from '../testing/browser-engine'
 import { boxSbm } from './testing/box-sbm'
 
 /**
@@ -12,30 +13,14 @@ const cubeUrl = new URL(
   import.meta.url,
 ).href
 
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
-})
-
-function startEngine() {
-  const canvas = document.createElement('canvas')
-  canvas.style.cssText = 'width:320px;height:240px;display:block'
-  document.body.append(canvas)
-  const engine = new Engine({ canvas })
-  cleanups.push(() => {
-    engine.dispose()
-    canvas.remove()
-  })
-  return engine
-}
+const { startEngine, blobUrlOf } = browserEngineFixture()
 
 async function openSlab(engine: Engine) {
   const slab = boxSbm(
     [{ name: 'Slab', size: [10, 0.2, 10], centre: [0, 0, 0], color: [0.2, 0.5, 0.9] }],
     { role: 'model' },
   )
-  const url = URL.createObjectURL(new Blob([slab]))
-  cleanups.push(() => URL.revokeObjectURL(url))
+  const url = blobUrlOf(slab)
   await engine.run('building.open', {
     description: {
       projectId: 'animated',

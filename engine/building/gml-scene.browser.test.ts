@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import fjkHausUrl from '../../../shared/data/indoorgml/FJK-Haus_IndoorGML_withEXR-corrected_1_0_3.gml?url'
 import twoStoreyGmlUrl from '../../workers/indoor-route/fixtures/two-storey.gml?url'
 import type { BuildingSceneDescription } from '../api/building-snapshot'
-import { Engine } from '../core/engine'
+import { browserEngineFixture } from '../testing/browser-engine'
 import { defaultSceneStyle } from '../testing/default-scene-style'
 import { networkToScene } from './gml-placement'
 
@@ -10,10 +10,7 @@ import { networkToScene } from './gml-placement'
  * GML paths in the building scene with the real routing worker in Chromium: load with
  * progress, draw, route by State ids and by picked scene points under a placement.
  */
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
-})
+const { startEngine, blobUrlOf } = browserEngineFixture()
 
 const emptyBuilding: BuildingSceneDescription = {
   projectId: 'gml',
@@ -24,16 +21,7 @@ const emptyBuilding: BuildingSceneDescription = {
 }
 
 async function openEngine() {
-  const canvas = document.createElement('canvas')
-  canvas.style.width = '320px'
-  canvas.style.height = '240px'
-  canvas.style.display = 'block'
-  document.body.append(canvas)
-  const engine = new Engine({ canvas })
-  cleanups.push(() => {
-    engine.dispose()
-    canvas.remove()
-  })
+  const engine = startEngine()
   await engine.run('building.open', { description: emptyBuilding })
   return engine
 }
@@ -277,8 +265,7 @@ describe('GML paths in the building scene', () => {
   it('fails a bad file with the GML message and keeps the loaded network', async () => {
     const engine = await openEngine()
     await engine.run('gml.load', { url: twoStoreyGmlUrl })
-    const notXml = URL.createObjectURL(new Blob(['{"not":"xml"}']))
-    cleanups.push(() => URL.revokeObjectURL(notXml))
+    const notXml = blobUrlOf('{"not":"xml"}')
     await expect(engine.run('gml.load', { url: notXml })).rejects.toMatchObject({
       code: 'gml.loadFailed',
       message: 'Failed to load GML file.',

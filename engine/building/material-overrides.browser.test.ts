@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { BuildingSceneDescription } from '../api/building-snapshot'
-import { Engine } from '../core/engine'
+import { browserEngineFixture } from '../testing/browser-engine'
 import { boxSbm } from './testing/box-sbm'
 
 /**
@@ -8,30 +8,7 @@ import { boxSbm } from './testing/box-sbm'
  * reports is drawn with the library material (colour, then a texture), and gets its own
  * material back when the override goes; a model loaded after the override gets it too.
  */
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
-})
-
-function blobUrl(bytes: Blob | Uint8Array<ArrayBuffer>): string {
-  const url = URL.createObjectURL(bytes instanceof Blob ? bytes : new Blob([bytes]))
-  cleanups.push(() => URL.revokeObjectURL(url))
-  return url
-}
-
-function startEngine() {
-  const canvas = document.createElement('canvas')
-  canvas.style.width = '320px'
-  canvas.style.height = '240px'
-  canvas.style.display = 'block'
-  document.body.append(canvas)
-  const engine = new Engine({ canvas })
-  cleanups.push(() => {
-    engine.dispose()
-    canvas.remove()
-  })
-  return engine
-}
+const { startEngine, blobUrlOf: blobUrl } = browserEngineFixture()
 
 function slabBuilding(): BuildingSceneDescription {
   const slab = boxSbm(

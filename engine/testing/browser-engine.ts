@@ -9,7 +9,7 @@ import { Engine } from '../core/engine'
  */
 export function browserEngineFixture(): {
   startEngine(): Engine
-  blobUrlOf(bytes: Uint8Array<ArrayBuffer>): string
+  blobUrlOf(bytes: Uint8Array<ArrayBuffer> | Blob | string): string
 } {
   const cleanups: (() => void)[] = []
   afterEach(() => {
@@ -30,7 +30,7 @@ export function browserEngineFixture(): {
       return engine
     },
     blobUrlOf(bytes) {
-      const url = URL.createObjectURL(new Blob([bytes]))
+      const url = URL.createObjectURL(bytes instanceof Blob ? bytes : new Blob([bytes]))
       cleanups.push(() => URL.revokeObjectURL(url))
       return url
     },
