@@ -19,6 +19,7 @@ export {
 } from './color/rgba'
 export { ConfirmHost } from './confirm/ConfirmHost'
 export { confirmDelete } from './confirm/confirm-delete'
+export { FileChoiceFace } from './FileChoiceFace'
 export {
   alert,
   cancelAllConfirms,

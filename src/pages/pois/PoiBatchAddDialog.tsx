@@ -7,7 +7,7 @@ import { serverMessageText } from '../../components/feedback/server-messages'
 import { PagedSelect } from '../../components/templates/PagedSelect'
 import { ApiError } from '../../api/client'
 import { type PoiStore, type PoiTemplateInfo, poiStore } from '../../state/pois'
-import { Button, Dialog, formatFileSize, Spinner } from '../../ui'
+import { Button, Dialog, FileChoiceFace, formatFileSize, Spinner } from '../../ui'
 import { type PoiScreenServices, serverPoiScreenServices, templateInfoOf } from './poi-services'
 import '../../components/templates/templates.css'
 import './pois.css'
@@ -176,12 +176,16 @@ export function PoiBatchAddDialog({
           <input
             id={fileInputId}
             type="file"
+            className="ts-visually-hidden"
             accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
             onChange={(event) => {
               setFile(event.target.files?.[0] ?? null)
               setStep({ kind: 'choose' })
             }}
           />
+          <label htmlFor={fileInputId} className="ts-poi-batch__choose">
+            <FileChoiceFace fileNames={file ? [file.name] : []} />
+          </label>
         </div>
         <div aria-live="polite">
           {(step.kind === 'checking' || step.kind === 'adding') &&

@@ -12,7 +12,7 @@ import {
 } from '../../api/cases'
 import { findProjects, type Project, uploadProjectCover } from '../../api/project'
 import { showErrorToast } from '../../components/feedback/error-text'
-import { Button, confirmDelete, Select, TextArea, TextField, toast } from '../../ui'
+import { Button, confirmDelete, FileChoiceFace, Select, TextArea, TextField, toast } from '../../ui'
 import type { CaseGallery } from './case-project'
 import './case-curation.css'
 
@@ -293,6 +293,7 @@ function CaseRow({
         </span>
         <input
           type="file"
+          className="ts-visually-hidden"
           accept="image/png,image/jpeg"
           onChange={(event) => {
             const file = event.target.files?.[0]
@@ -304,6 +305,7 @@ function CaseRow({
             }
           }}
         />
+        <FileChoiceFace />
       </label>
       <div className="ts-case-curation__row">
         <Button

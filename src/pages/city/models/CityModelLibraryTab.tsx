@@ -5,7 +5,7 @@ import * as cityModelsApi from '../../../api/city-models'
 import type { CityModel } from '../../../api/city-models'
 import { reasonText } from '../../../components/feedback/error-text'
 import { sceneStore } from '../../../engine-bridge'
-import { Button, confirmDelete, EmptyState, TextField, toast } from '../../../ui'
+import { Button, confirmDelete, EmptyState, FileChoiceFace, TextField, toast } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { cityModelsState, keepCityModel, saveCityModel } from './city-models-store'
 import './city-models.css'
@@ -70,6 +70,7 @@ export function CityModelLibraryTab() {
           <span>{isUploading ? <Trans>Uploading…</Trans> : <Trans>Upload a model</Trans>}</span>
           <input
             type="file"
+            className="ts-visually-hidden"
             multiple
             accept={acceptedFiles}
             disabled={isUploading}
@@ -77,6 +78,7 @@ export function CityModelLibraryTab() {
             aria-label={t`Upload a model (.glb, .sbm, or .gltf with its .bin and images)`}
             onChange={(event) => void upload(event)}
           />
+          <FileChoiceFace isMultiple />
         </label>
       )}
       {models.length === 0 ? (
