@@ -73,25 +73,13 @@ async function seedKioskProject(): Promise<SeededKiosk> {
   )
   const floorId = info.structure.floors[0]?.id
   if (!floorId) throw new Error('The building case has no floor.')
-  let poiCount = 0
-  for (let index = 0; index < 12; index++) {
-    const template = templates[index % templates.length]!
-    const angle = (index / 12) * Math.PI * 2
-    await post(
-      'poi/creatPoi',
-      {
-        projectid: house.id,
-        name: `Soak POI ${index + 1}`,
-        category_id: template.id,
-        floor_id: floorId,
-        x: Math.cos(angle) * 6,
-        y: 1 + (index % 3),
-        z: Math.sin(angle) * 6,
-      },
-      token,
-    )
-    poiCount++
-  }
+  const poiCount = await productServerOfSoak.placePoiRing({
+    projectId: house.id,
+    floorId,
+    templateIds: templates.map((template) => template.id),
+    namePrefix: 'Soak POI',
+    token,
+  })
   const png = await readFile(
     new URL('../server/resources/cases/building-cover.png', import.meta.url),
   )

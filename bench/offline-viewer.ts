@@ -50,22 +50,13 @@ async function seed(folder: string): Promise<{ previewUrl: string; viewerUrl: st
   const floorId = info.structure.floors[0]?.id
   const template = templates.list[0]
   if (!floorId || !template) throw new Error('The case has no floor, or no template was seeded.')
-  for (let index = 0; index < 12; index++) {
-    const angle = (index / 12) * Math.PI * 2
-    await post(
-      'poi/creatPoi',
-      {
-        projectid: house.id,
-        name: `Bench POI ${index + 1}`,
-        category_id: template.id,
-        floor_id: floorId,
-        x: Math.cos(angle) * 6,
-        y: 1 + (index % 3),
-        z: Math.sin(angle) * 6,
-      },
-      token,
-    )
-  }
+  await server.placePoiRing({
+    projectId: house.id,
+    floorId,
+    templateIds: [template.id],
+    namePrefix: 'Bench POI',
+    token,
+  })
   await post('bimBiz/buildSbkFile', { project_id: house.id }, token)
   let url: string | null = null
   for (let attempt = 0; attempt < 600 && url === null; attempt++) {

@@ -16,12 +16,33 @@ export interface ProductServer {
   waitUntilUp(): Promise<void>
   /** A `/web/<path>` call; answers the envelope's datum, throws on any other code. */
   post<Datum>(path: string, body: unknown, token?: string): Promise<Datum>
+  /**
+   * Places 12 POIs in a ring 6 m around a building's centre on one floor, at three heights,
+   * taking the templates in turn; answers how many were placed.
+   */
+  placePoiRing(options: {
+    projectId: string
+    floorId: string
+    templateIds: readonly string[]
+    namePrefix: string
+    token: string
+  }): Promise<number>
 }
 
 /** The server of a bench that drives the real product over HTTP (kiosk soak, offline viewer). */
 export function productServer(port: number, passwordPrefix: string): ProductServer {
   const base = `http://127.0.0.1:${port}`
   const admin = { name: 'admin', password: `${passwordPrefix}-${randomBytes(6).toString('hex')}` }
+  const post = async <Datum>(path: string, body: unknown, token?: string): Promise<Datum> => {
+    const response = await fetch(`${base}/web/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { Token: token } : {}) },
+      body: JSON.stringify(body),
+    })
+    const envelope = (await response.json()) as { code: string; message: string; datum: Datum }
+    if (envelope.code !== '0') throw new Error(`${path}: ${envelope.message}`)
+    return envelope.datum
+  }
   return {
     base,
     admin,
@@ -52,15 +73,25 @@ export function productServer(port: number, passwordPrefix: string): ProductServ
       }
       throw new Error('The server did not start.')
     },
-    async post<Datum>(path: string, body: unknown, token?: string): Promise<Datum> {
-      const response = await fetch(`${base}/web/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { Token: token } : {}) },
-        body: JSON.stringify(body),
-      })
-      const envelope = (await response.json()) as { code: string; message: string; datum: Datum }
-      if (envelope.code !== '0') throw new Error(`${path}: ${envelope.message}`)
-      return envelope.datum
+    post,
+    async placePoiRing({ projectId, floorId, templateIds, namePrefix, token }) {
+      for (let index = 0; index < 12; index++) {
+        const angle = (index / 12) * Math.PI * 2
+        await post(
+          'poi/creatPoi',
+          {
+            projectid: projectId,
+            name: `${namePrefix} ${index + 1}`,
+            category_id: templateIds[index % templateIds.length],
+            floor_id: floorId,
+            x: Math.cos(angle) * 6,
+            y: 1 + (index % 3),
+            z: Math.sin(angle) * 6,
+          },
+          token,
+        )
+      }
+      return 12
     },
   }
 }
