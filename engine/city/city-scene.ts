@@ -56,7 +56,9 @@ setWorkerUrl(mapLibreWorkerUrl)
  * the luma.gl module deck waits for before its first draw (preloadLumaDevice).
  */
 export function prepareCityMap(): void {
-  prewarm()
+  // Only a head start: where no worker can start here (a host without Worker, as the dom tests'
+  // jsdom), the map reports that itself when it opens; attaching must not fail for it.
+  if (typeof Worker === 'function') prewarm()
   void preloadLumaDevice()
 }
 

@@ -124,6 +124,8 @@ describe('city model library', () => {
     await expect.poll(() => cube(engine)?.animation.timeSeconds ?? 0).toBeGreaterThan(0.5)
     expect(cube(engine)?.animation).toMatchObject({ isPlaying: true, speed: 2 })
     await engine.run('city.setModelAnimation', { id: 'cube', isPlaying: false })
+    // the snapshot still shows the last frame's time; the next frame publishes where it stopped
+    await expect.poll(() => cube(engine)?.animation.isPlaying).toBe(false)
     const held = cube(engine)?.animation.timeSeconds ?? -1
     // changing the speed of a paused clip draws frames without moving its clock
     for (const speed of [1.5, 2]) {
