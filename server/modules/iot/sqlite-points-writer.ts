@@ -30,11 +30,24 @@ export interface SqlitePointsWriter {
   setLatest(seriesId: number, ts: number, value: number): void
 }
 
+/**
+ * Points per multi-row insert: one statement run per 50 points instead of 50 (each run crosses
+ * into native code and steps the statement; 150 parameters stay far below SQLite's limit).
+ */
+const pointsPerChunk = 50
+
 /** Prepares the statements on a connection. */
 export function createSqlitePointsWriter(connection: BetterSqlite3.Database): SqlitePointsWriter {
-  const insertPoint = connection.prepare(
-    'insert into iot_points (series_id, ts, value) values (?, ?, ?) on conflict (series_id, ts) do nothing',
-  )
+  const insertSql = (rowCount: number) =>
+    `insert into iot_points (series_id, ts, value) values ${Array(rowCount).fill('(?, ?, ?)').join(', ')}
+     on conflict (series_id, ts) do nothing`
+  const insertPoint = connection.prepare(insertSql(1))
+  const insertChunk = connection.prepare(insertSql(pointsPerChunk))
+  const chunkParameters: number[] = new Array(pointsPerChunk * 3)
+  // prepared once: `exec` would compile each of them again for every chunk
+  const chunkSavepoint = connection.prepare('savepoint points_chunk')
+  const chunkRelease = connection.prepare('release points_chunk')
+  const chunkRollback = connection.prepare('rollback to points_chunk')
   const upsertOf = (table: string) =>
     connection.prepare(
       `insert into ${table} (series_id, bucket_ts, count, sum, min, max) values (?, ?, ?, ?, ?, ?)
@@ -54,9 +67,34 @@ export function createSqlitePointsWriter(connection: BetterSqlite3.Database): Sq
   return {
     insertPoints(rows) {
       const added: PointRow[] = []
-      for (const row of rows) {
-        if (insertPoint.run(row.seriesId, row.ts, row.value).changes > 0) added.push(row)
+      const insertOneByOne = (from: number, to: number) => {
+        for (let index = from; index < to; index++) {
+          const row = rows[index]!
+          if (insertPoint.run(row.seriesId, row.ts, row.value).changes > 0) added.push(row)
+        }
       }
+      let start = 0
+      for (; start + pointsPerChunk <= rows.length; start += pointsPerChunk) {
+        for (let index = 0; index < pointsPerChunk; index++) {
+          const row = rows[start + index]!
+          chunkParameters[index * 3] = row.seriesId
+          chunkParameters[index * 3 + 1] = row.ts
+          chunkParameters[index * 3 + 2] = row.value
+        }
+        // the usual case, every point new, in one statement; a chunk holding a point sent
+        // before is undone and written again point by point, to learn which ones were new
+        chunkSavepoint.run()
+        const changes = insertChunk.run(chunkParameters).changes
+        if (changes === pointsPerChunk) {
+          chunkRelease.run()
+          for (let index = start; index < start + pointsPerChunk; index++) added.push(rows[index]!)
+          continue
+        }
+        chunkRollback.run()
+        chunkRelease.run()
+        insertOneByOne(start, start + pointsPerChunk)
+      }
+      insertOneByOne(start, rows.length)
       return added
     },
     upsertBuckets(table, rows) {

@@ -102,9 +102,9 @@ export function createTelemetryStore(
   const upsertRollups = async (
     handle: Database,
     table: RollupTable,
-    buckets: Map<string, BucketRow>,
+    buckets: readonly BucketRow[],
   ) => {
-    const rows = [...buckets.values()].map((bucket) => ({
+    const rows = buckets.map((bucket) => ({
       series_id: bucket.seriesId,
       bucket_ts: bucket.bucketTs,
       count: bucket.count,
@@ -168,35 +168,35 @@ export function createTelemetryStore(
       }
       const writer = sqliteWriterOf()
       const added = writer ? writer.insertPoints(rows) : await insertPoints(handle, rows)
-      const rollups = rollupLevels.map(() => new Map<string, BucketRow>())
+      // buckets by series, then by bucket start: numbers as keys, no string per point and level
+      const rollups = rollupLevels.map(() => new Map<number, Map<number, BucketRow>>())
       const latest = new Map<number, { ts: number; value: number }>()
       for (const { seriesId, ts, value } of added) {
-        rollupLevels.forEach((level, index) => {
-          const bucketTs = ts - (ts % level.widthMs)
-          const key = `${seriesId}:${bucketTs}`
-          const bucket = rollups[index]!.get(key)
+        for (let index = 0; index < rollupLevels.length; index++) {
+          const bucketTs = ts - (ts % rollupLevels[index]!.widthMs)
+          const level = rollups[index]!
+          let series = level.get(seriesId)
+          if (series === undefined) {
+            series = new Map()
+            level.set(seriesId, series)
+          }
+          const bucket = series.get(bucketTs)
           if (bucket === undefined) {
-            rollups[index]!.set(key, {
-              seriesId,
-              bucketTs,
-              count: 1,
-              sum: value,
-              min: value,
-              max: value,
-            })
+            series.set(bucketTs, { seriesId, bucketTs, count: 1, sum: value, min: value, max: value })
           } else {
             bucket.count += 1
             bucket.sum += value
             if (value < bucket.min) bucket.min = value
             if (value > bucket.max) bucket.max = value
           }
-        })
+        }
         const last = latest.get(seriesId)
         if (last === undefined || ts >= last.ts) latest.set(seriesId, { ts, value })
       }
       for (const [index, level] of rollupLevels.entries()) {
-        if (writer) writer.upsertBuckets(level.table, rollups[index]!.values())
-        else await upsertRollups(handle, level.table, rollups[index]!)
+        const buckets = [...rollups[index]!.values()].flatMap((series) => [...series.values()])
+        if (writer) writer.upsertBuckets(level.table, buckets)
+        else await upsertRollups(handle, level.table, buckets)
       }
       for (const [seriesId, last] of latest) {
         if (writer) {

@@ -560,6 +560,36 @@ describe('getDeviceTimeseries', () => {
     expect((await answer()).retried).toEqual([{ ts, value: 1 }])
   })
 
+  it('stores a batch once when part of it was sent before (the multi-row insert path)', async () => {
+    const minute = Math.floor((startMs - 10 * 60_000) / 60_000) * 60_000
+    const messages = (count: number) =>
+      Array.from({ length: count }, (_, second) => ({
+        ts: minute + second * 1000,
+        values: { chunked: second },
+      }))
+    await post(app(), token, 'telemetry', messages(30))
+    // 60 points: the first 50 hold the 30 already stored, the last 10 are all new
+    await post(app(), token, 'telemetry', messages(60))
+    const answer = await ok<DeviceTimeseries>(owner, 'getDeviceTimeseries', {
+      device_id: device.id,
+      keys: 'chunked',
+      startTs: minute,
+      endTs: minute + 60_000,
+      interval: 60_000,
+      agg: 'SUM',
+    })
+    // 0 + 1 + … + 59, each point summed once
+    expect(answer.chunked).toEqual([{ ts: minute, value: 1770 }])
+    const raw = await ok<DeviceTimeseries>(owner, 'getDeviceTimeseries', {
+      device_id: device.id,
+      keys: 'chunked',
+      startTs: minute,
+      endTs: minute + 60_000,
+      limit: 1000,
+    })
+    expect(raw.chunked).toHaveLength(60)
+  })
+
   it('is for project readers, and refuses bad ranges', async () => {
     const body = {
       device_id: device.id,
