@@ -136,6 +136,8 @@ export async function runPoiBuildingFramesBench(
       config,
       cases,
       drawCalls: result.drawCalls,
+      // what SwiftShader's frame time follows: it runs an instanced draw once per instance
+      rasterDraws: result.rasterDraws,
       // ms of CPU (all of the browser's processes and threads: SwiftShader draws on the CPU) per
       // frame, a steadier measure than wall time on a shared machine
       cpuMsPerFrame: Object.fromEntries(
@@ -178,6 +180,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       {
         cases: report.cases,
         cpuMsPerFrame: report.cpuMsPerFrame,
+        rasterDraws: report.rasterDraws,
         ratios: report.ratios,
         goals: report.goals,
         picking: report.picking,

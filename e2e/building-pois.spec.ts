@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
-import ExcelJS from 'exceljs'
+import { expect, type Page, test } from '@playwright/test'
 import { zipSync } from 'fflate'
 import { copyOffsets, offsetPosition } from '../src/pages/pois/copy-layouts'
 import { enableTestApi, setLanguageCookie } from './support/accounts'
@@ -10,7 +9,8 @@ import {
   enterBuildingProject,
   oneFloorBoxBuilding,
 } from './support/building'
-import { decodePng, type RgbaImage } from './support/png-pixels'
+import { type BatchRow, filledBatchFile } from './support/poi-batch-file'
+import { changedNear, elementPixels, type RgbaImage, settledPixels } from './support/png-pixels'
 import {
   createEditor,
   postApi,
@@ -33,53 +33,6 @@ import {
  */
 
 const building = oneFloorBoxBuilding('POI house')
-
-/**
- * The canvas as the compositor shows it (the engine keeps no drawing buffer), decoded in Node.
- * No frame is forced: the engine must have drawn every change on its own (render on demand).
- */
-async function canvasPixels(canvas: Locator): Promise<RgbaImage> {
-  return decodePng(await canvas.screenshot())
-}
-
-/**
- * The canvas once it stopped changing (two captures in a row alike): a selection ring or a
- * hover drawn a frame later does not count as the change a step is about to make.
- */
-async function settledCanvas(canvas: Locator) {
-  let last = await canvasPixels(canvas)
-  await expect
-    .poll(async () => {
-      const next = await canvasPixels(canvas)
-      const isSame = Buffer.from(next.data).equals(Buffer.from(last.data))
-      last = next
-      return isSame
-    })
-    .toBe(true)
-  return last
-}
-
-/** How many pixels within `radius` of (x, y) differ between two captures of the canvas. */
-function changedNear(
-  before: RgbaImage,
-  after: RgbaImage,
-  x: number,
-  y: number,
-  radius = 6,
-): number {
-  let changed = 0
-  for (let dy = -radius; dy <= radius; dy++) {
-    for (let dx = -radius; dx <= radius; dx++) {
-      const offset = ((Math.round(y) + dy) * before.width + Math.round(x) + dx) * 4
-      const difference =
-        Math.abs((before.data[offset] ?? 0) - (after.data[offset] ?? 0)) +
-        Math.abs((before.data[offset + 1] ?? 0) - (after.data[offset + 1] ?? 0)) +
-        Math.abs((before.data[offset + 2] ?? 0) - (after.data[offset + 2] ?? 0))
-      if (difference > 30) changed++
-    }
-  }
-  return changed
-}
 
 function runEngine<Result>(page: Page, name: string, args?: unknown): Promise<Result> {
   return page.evaluate(
@@ -114,33 +67,6 @@ async function projectPois(page: Page, token: string, projectId: string) {
     templateId: answer.datum.templates[answer.datum.template[index]!]!.id,
     floorId: answer.datum.floors[answer.datum.floor[index]!] ?? '',
   }))
-}
-
-/** One row of the batch-POI file, by its header keys. */
-type BatchRow = Record<string, string | number>
-
-/**
- * The template's batch-POI XLSX as the templates screen downloads it, with these rows filled in
- * under its header of column keys (what a person fills in a spreadsheet program).
- */
-async function filledBatchFile(
-  request: APIRequestContext,
-  token: string,
-  templateId: string,
-  rows: readonly BatchRow[],
-): Promise<Buffer> {
-  const response = await request.post('/web/poi/downloadPoiTemplate', {
-    headers: { Token: token },
-    data: { pid: templateId },
-  })
-  expect(response.status()).toBe(200)
-  const workbook = new ExcelJS.Workbook()
-  await workbook.xlsx.load((await response.body()) as unknown as ArrayBuffer)
-  const sheet = workbook.worksheets[0]!
-  const keys = (sheet.getRow(1).values as unknown[]).slice(1).map(String)
-  expect(keys).toEqual(expect.arrayContaining(['name', 'x', 'y', 'z', 'floor_id']))
-  for (const row of rows) sheet.addRow(keys.map((key) => row[key] ?? null))
-  return Buffer.from((await workbook.xlsx.writeBuffer()) as ArrayBuffer)
 }
 
 test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, copies, bulk-edits and deletes them and finds them after a reload', async ({
@@ -225,7 +151,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   const spot3d = { x: box.width * 0.6, y: box.height * 0.5 }
 
   // ---- place a 2D POI: choose the library camera, click on the model
-  const before2d = await canvasPixels(canvas)
+  const before2d = await elementPixels(canvas)
   await panel.getByTestId('bim4-poi-template').filter({ hasText: '카메라 (2D)' }).click()
   await expect(panel.getByText('모델을 클릭하여 “카메라 (2D)”을(를) 배치하세요.')).toBeVisible()
   await canvas.click({ position: spot2d })
@@ -238,7 +164,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   })
   expect(Math.abs(cameraAt.x - spot2d.x)).toBeLessThan(2)
   await expect
-    .poll(async () => changedNear(before2d, await canvasPixels(canvas), cameraAt.x, cameraAt.y), {
+    .poll(async () => changedNear(before2d, await elementPixels(canvas), cameraAt.x, cameraAt.y), {
       timeout: 30_000,
     })
     .toBeGreaterThan(40)
@@ -247,7 +173,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   await expect(page.getByText('열린 건물이 없습니다.')).toHaveCount(0)
 
   // ---- place a 3D POI of the Duck template
-  const before3d = await canvasPixels(canvas)
+  const before3d = await elementPixels(canvas)
   await panel.getByTestId('bim4-poi-template').filter({ hasText: '오리 3D' }).click()
   await canvas.click({ position: spot3d })
   await expect.poll(async () => (await projectPois(page, token, projectId)).length).toBe(2)
@@ -257,7 +183,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
     position: duck.position,
   })
   await expect
-    .poll(async () => changedNear(before3d, await canvasPixels(canvas), duckAt.x, duckAt.y), {
+    .poll(async () => changedNear(before3d, await elementPixels(canvas), duckAt.x, duckAt.y), {
       timeout: 30_000,
     })
     .toBeGreaterThan(40)
@@ -300,7 +226,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   // The rotate tool stays while another POI is chosen: the Duck, whose model shows its turn.
   await canvas.click({ position: duckAt })
   await expect.poll(async () => (await buildingSnapshot(page)).pois.selectedIds).toEqual([duck.id])
-  const beforeTurn = await settledCanvas(canvas)
+  const beforeTurn = await settledPixels(canvas)
   const rotation = control.getByRole('slider', { name: '회전' })
   await rotation.focus()
   await rotation.press('PageUp') // ten steps of 15°: a quarter turn and more
@@ -312,7 +238,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
     )
     .toBe(150)
   await expect
-    .poll(async () => changedNear(beforeTurn, await canvasPixels(canvas), duckAt.x, duckAt.y, 24))
+    .poll(async () => changedNear(beforeTurn, await elementPixels(canvas), duckAt.x, duckAt.y, 24))
     .toBeGreaterThan(60)
 
   // ---- altitude: its slider raises the Duck by up to 500 mm, towards the camera above
@@ -320,7 +246,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   await expect(control.getByRole('slider', { name: '회전' })).toHaveCount(0)
   const altitude = control.getByRole('slider', { name: '고도' })
   await expect(altitude).toBeVisible()
-  const beforeRise = await settledCanvas(canvas)
+  const beforeRise = await settledPixels(canvas)
   await altitude.focus()
   await altitude.press('End')
   await expect
@@ -330,7 +256,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
     )
     .toBeCloseTo(duck.position[1] + 0.5, 5)
   await expect
-    .poll(async () => changedNear(beforeRise, await canvasPixels(canvas), duckAt.x, duckAt.y, 24))
+    .poll(async () => changedNear(beforeRise, await elementPixels(canvas), duckAt.x, duckAt.y, 24))
     .toBeGreaterThan(60)
   // closing the bar clears the tool and the selection
   await control.getByRole('button', { name: 'POI 컨트롤 닫기' }).click()
@@ -346,7 +272,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
     .poll(async () => (await buildingSnapshot(page)).pois.selectedIds)
     .toEqual([camera!.id])
   await control.getByRole('button', { name: 'POI 컨트롤 닫기' }).waitFor()
-  const beforeCopy = await settledCanvas(canvas)
+  const beforeCopy = await settledPixels(canvas)
   await panel.getByRole('button', { name: '복사', exact: true }).click()
   const copyDialog = page.getByRole('dialog', { name: 'POI 복사' })
   await copyDialog.getByRole('radio', { name: '다층 배열' }).check()
@@ -399,7 +325,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
     )
     expect(at.isVisible).toBe(true)
     await expect
-      .poll(async () => changedNear(beforeCopy, await canvasPixels(canvas), at.x, at.y))
+      .poll(async () => changedNear(beforeCopy, await elementPixels(canvas), at.x, at.y))
       .toBeGreaterThan(40)
   }
 
@@ -439,7 +365,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   }
   const overview = { position: [0.01, 6, 0.01], target: [0, 0, 0] }
   await runEngine(page, 'building.setCamera', closeUp)
-  const beforeBatch = await settledCanvas(canvas)
+  const beforeBatch = await settledPixels(canvas)
   await runEngine(page, 'building.setCamera', overview)
   await panel.getByRole('button', { name: 'POI 일괄 추가' }).click()
   const batchDialog = page.getByRole('dialog', { name: 'POI 일괄 추가' })
@@ -516,7 +442,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
         continue
       checked++
       await expect
-        .poll(async () => changedNear(before, await canvasPixels(canvas), at.x, at.y), {
+        .poll(async () => changedNear(before, await elementPixels(canvas), at.x, at.y), {
           message: `${row.name} drawn at ${Math.round(at.x)}, ${Math.round(at.y)}`,
         })
         .toBeGreaterThan(40)
@@ -557,7 +483,7 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   // ---- delete the Duck with the control bar, after confirming
   await canvas.click({ position: duckAt })
   await expect.poll(async () => (await buildingSnapshot(page)).pois.selectedIds).toEqual([duck.id])
-  const beforeDelete = await settledCanvas(canvas)
+  const beforeDelete = await settledPixels(canvas)
   await control.getByRole('button', { name: '삭제' }).click()
   const confirmation = page.getByRole('alertdialog')
   await expect(confirmation).toContainText('오리 3D')
@@ -566,7 +492,9 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   await expect(panel.getByText('POI 224개').first()).toBeVisible()
   await expect.poll(async () => (await projectPois(page, token, projectId)).length).toBe(224)
   await expect
-    .poll(async () => changedNear(beforeDelete, await canvasPixels(canvas), duckAt.x, duckAt.y, 24))
+    .poll(async () =>
+      changedNear(beforeDelete, await elementPixels(canvas), duckAt.x, duckAt.y, 24),
+    )
     .toBeGreaterThan(60)
 
   // ---- reload: everything is where it was, drawn there, in Korean
@@ -591,14 +519,14 @@ test('a new user places 2D and 3D POIs on the building, moves, rotates, raises, 
   })
   await expect
     .poll(async () =>
-      changedNear(before2d, await canvasPixels(canvas), movedAfterAt.x, movedAfterAt.y),
+      changedNear(before2d, await elementPixels(canvas), movedAfterAt.x, movedAfterAt.y),
     )
     .toBeGreaterThan(40)
   const lastCopyAt = await runEngine<{ x: number; y: number }>(page, 'building.poiToScreen', {
     position: offsetPosition(moved.position, groundCells.at(-1)!, 'building'),
   })
   expect(
-    changedNear(before2d, await canvasPixels(canvas), lastCopyAt.x, lastCopyAt.y),
+    changedNear(before2d, await elementPixels(canvas), lastCopyAt.x, lastCopyAt.y),
   ).toBeGreaterThan(40)
   // the batch: where the file put it, with its edits, drawn there
   const batchAfter = after.filter((poi) => poi.name.startsWith('일괄 카메라 '))

@@ -13,7 +13,10 @@ import {
   type BufferGeometry,
   CanvasTexture,
   Group,
+  type InstancedBufferGeometry,
+  type InstancedMesh,
   Mesh,
+  type Object3D,
   MeshStandardMaterial,
   Sprite,
   SpriteMaterial,
@@ -128,6 +131,21 @@ function pois(count: number, share3d: number, seed: number): ScenePoi[] {
   return list
 }
 
+/** Draws as SwiftShader runs them: one per instance of an instanced draw, one per sprite. */
+function rasterDraws(scene: Object3D): number {
+  let draws = 0
+  scene.traverseVisible((object) => {
+    if (object.layers.mask === 0) return
+    if ((object as Sprite).isSprite) draws++
+    if (!(object as Mesh).isMesh) return
+    const geometry = (object as Mesh).geometry as InstancedBufferGeometry
+    if ((object as InstancedMesh).isInstancedMesh) draws += (object as InstancedMesh).count
+    else if (geometry.isInstancedBufferGeometry) draws += geometry.instanceCount
+    else draws++
+  })
+  return draws
+}
+
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b)
   return Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10
@@ -220,6 +238,9 @@ window.runPoiFramesBench = async (config) => {
   const names = Object.keys(cases)
   const frames: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
   const drawCalls: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]))
+  const swiftShaderDraws: Record<string, number> = Object.fromEntries(
+    names.map((name) => [name, 0]),
+  )
   const frame = (step: number) => {
     const angle = (step / config.framesPerRound) * Math.PI * 2
     const position = [Math.cos(angle) * 55, 38 + Math.sin(angle * 2) * 8, Math.sin(angle) * 55]
@@ -247,6 +268,7 @@ window.runPoiFramesBench = async (config) => {
         isTimed,
       )
       drawCalls[name] = view.renderState()?.drawCalls ?? 0
+      swiftShaderDraws[name] = rasterDraws(view.scene)
       if (round < config.warmupRounds) layerMs.length = 0
       console.log(`[poi-frames] round ${round} ${name}: median ${median(frames[name]!)} ms`)
       oursGroup.removeFromParent()
@@ -279,5 +301,12 @@ window.runPoiFramesBench = async (config) => {
   layer.dispose()
   decodePool.dispose()
   view.dispose()
-  return { frames, drawCalls, layerMs, pickMs, pickHitShare: hits / pickMs.length }
+  return {
+    frames,
+    drawCalls,
+    rasterDraws: swiftShaderDraws,
+    layerMs,
+    pickMs,
+    pickHitShare: hits / pickMs.length,
+  }
 }

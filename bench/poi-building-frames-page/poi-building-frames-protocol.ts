@@ -22,6 +22,12 @@ export interface PoiFramesConfig {
 export interface PoiFramesResult {
   frames: Record<string, number[]>
   drawCalls: Record<string, number>
+  /**
+   * Draws as SwiftShader runs them in each case's last frame: it runs an instanced draw as one
+   * draw per instance, each with its own set-up, so this, not `drawCalls`, is what its frame
+   * time follows.
+   */
+  rasterDraws: Record<string, number>
   /** CPU time of the POI layer's per-frame work (projection, clusters, labels), ms. */
   layerMs: number[]
   pickMs: number[]

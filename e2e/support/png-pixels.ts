@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib'
+import { expect, type Locator } from '@playwright/test'
 
 /** Decoded RGBA pixels of a PNG, row by row from the top. */
 export interface RgbaImage {
@@ -87,4 +88,51 @@ export function changedPixelShare(before: Uint8Array, after: Uint8Array): number
     if (distance > 30) changed++
   }
   return changed / Math.max(1, a.width * a.height)
+}
+
+/**
+ * An element as the compositor shows it (a canvas or a map: the engines keep no drawing buffer),
+ * decoded here in Node. No frame is forced: the engine must have drawn every change on its own.
+ */
+export async function elementPixels(element: Locator): Promise<RgbaImage> {
+  return decodePng(await element.screenshot())
+}
+
+/**
+ * The element once it stopped changing (two captures in a row alike): a selection ring, a hover
+ * or a map tile drawn a frame later does not count as the change a step is about to make.
+ */
+export async function settledPixels(element: Locator): Promise<RgbaImage> {
+  let last = await elementPixels(element)
+  await expect
+    .poll(async () => {
+      const next = await elementPixels(element)
+      const isSame = Buffer.from(next.data).equals(Buffer.from(last.data))
+      last = next
+      return isSame
+    })
+    .toBe(true)
+  return last
+}
+
+/** How many pixels within `radius` of (x, y) differ clearly between two captures. */
+export function changedNear(
+  before: RgbaImage,
+  after: RgbaImage,
+  x: number,
+  y: number,
+  radius = 6,
+): number {
+  let changed = 0
+  for (let dy = -radius; dy <= radius; dy++) {
+    for (let dx = -radius; dx <= radius; dx++) {
+      const offset = ((Math.round(y) + dy) * before.width + Math.round(x) + dx) * 4
+      const difference =
+        Math.abs((before.data[offset] ?? 0) - (after.data[offset] ?? 0)) +
+        Math.abs((before.data[offset + 1] ?? 0) - (after.data[offset + 1] ?? 0)) +
+        Math.abs((before.data[offset + 2] ?? 0) - (after.data[offset + 2] ?? 0))
+      if (difference > 30) changed++
+    }
+  }
+  return changed
 }

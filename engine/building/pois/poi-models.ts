@@ -4,7 +4,6 @@ import {
   Color,
   Euler,
   type Group,
-  InstancedMesh,
   Matrix4,
   type Mesh,
   Quaternion,
@@ -15,6 +14,7 @@ import type { DecodeSbmOutcome, SbmDecodeWorkerApi } from '../../../workers/sbm/
 import { createSbmObject, type SbmThreeModel } from '../../../workers/sbm/sbm-three'
 import type { ScenePoi } from '../../api/poi-commands'
 import type { WorkerPool } from '../../workers/create-worker-client'
+import { createPoiModelDraw, type PoiModelDraw } from './poi-model-draws'
 
 const DEGREES = Math.PI / 180
 const SELECTED = new Color(1, 0.62, 0.15)
@@ -25,16 +25,24 @@ interface TemplateModel {
   url: string
   state: 'loading' | 'ready' | 'failed'
   three: SbmThreeModel | null
-  /** One instanced mesh per part of the model (its meshes keep their own materials). */
-  parts: { mesh: InstancedMesh; local: Matrix4 }[]
+  /** One draw per part of the model (its meshes keep their own materials). */
+  parts: PoiModelPart[]
   /** Radius of the model's bounding sphere about the POI's point, metres (picking). */
   radius: number
 }
 
+/** A part (mesh) of a template's model and the draw of its POIs. */
+interface PoiModelPart {
+  source: Mesh
+  /** The part's place in the model. */
+  local: Matrix4
+  draw: PoiModelDraw
+}
+
 /**
  * The 3D POIs: each template's SBM model decoded once through the scene's SBM decode pool, and
- * every POI of that template drawn as an instance of it (`InstancedMesh` per part of the model),
- * so 10,000 cameras are as many draw calls as the model has parts. A model that is loading or
+ * every POI of that template drawn as a copy of it (one draw per part of the model, see
+ * poi-model-draws.ts), so 10,000 cameras are as many draw calls as the model has parts. A model that is loading or
  * failed draws nothing here; the layer draws those POIs as 2D markers with the template's
  * preview picture meanwhile.
  */
@@ -79,7 +87,7 @@ export class PoiModels {
   }
 
   /**
-   * Puts the shown POIs of each ready template into its instanced meshes, tinted when selected
+   * Puts the shown POIs of each ready template into its draws, tinted when selected
    * or hovered. Called when the set, the visibility or the highlight changed, not per frame.
    */
   update(
@@ -103,17 +111,10 @@ export class PoiModels {
         rotation.setFromEuler(euler)
         matrix.compose(position.fromArray(poi.position), rotation, unit)
         const colour = poi.id === hoveredId ? HOVERED : selected.has(poi.id) ? SELECTED : PLAIN
-        for (const part of entry.parts) {
-          part.mesh.setMatrixAt(index, instanceMatrix.multiplyMatrices(matrix, part.local))
-          part.mesh.setColorAt(index, colour)
-        }
+        for (const part of entry.parts)
+          part.draw.setAt(index, instanceMatrix.multiplyMatrices(matrix, part.local), colour)
       })
-      for (const part of entry.parts) {
-        part.mesh.count = pois.length
-        part.mesh.visible = pois.length > 0
-        part.mesh.instanceMatrix.needsUpdate = true
-        if (part.mesh.instanceColor) part.mesh.instanceColor.needsUpdate = true
-      }
+      for (const part of entry.parts) part.draw.finish(pois.length)
     }
   }
 
@@ -146,7 +147,11 @@ export class PoiModels {
       three.root.traverse((object) => {
         const mesh = object as Mesh
         if (!mesh.isMesh) return
-        entry.parts.push({ mesh: this.instanced(mesh, 16), local: mesh.matrixWorld.clone() })
+        entry.parts.push({
+          source: mesh,
+          local: mesh.matrixWorld.clone(),
+          draw: this.partDraw(mesh, 16),
+        })
       })
       entry.state = 'ready'
       three.texturesReady.then(() => {
@@ -159,34 +164,26 @@ export class PoiModels {
     this.onChange()
   }
 
-  private instanced(source: Mesh, capacity: number): InstancedMesh {
-    const mesh = new InstancedMesh(source.geometry, source.material, capacity)
-    mesh.name = `poi-model:${source.name}`
-    // Instances spread over the building; the model's own bounds would cull them wrongly.
-    mesh.frustumCulled = false
-    mesh.count = 0
-    mesh.setColorAt(0, PLAIN)
-    this.parent.add(mesh)
-    return mesh
+  private partDraw(source: Mesh, capacity: number): PoiModelDraw {
+    const draw = createPoiModelDraw(source, capacity)
+    draw.mesh.name = `poi-model:${source.name}`
+    this.parent.add(draw.mesh)
+    return draw
   }
 
-  /** Instanced meshes have a fixed capacity: a bigger one replaces the old. */
+  /** A draw holds a fixed number of POIs: a bigger one replaces the old. */
   private ensureCapacity(entry: TemplateModel, count: number): void {
-    const first = entry.parts[0]?.mesh
-    if (!first || first.instanceMatrix.count >= count) return
-    const capacity = Math.max(count, first.instanceMatrix.count * 2)
+    const first = entry.parts[0]?.draw
+    if (!first || first.capacity >= count) return
+    const capacity = Math.max(count, first.capacity * 2)
     entry.parts = entry.parts.map((part) => {
-      part.mesh.removeFromParent()
-      part.mesh.dispose()
-      return { mesh: this.instanced(part.mesh, capacity), local: part.local }
+      part.draw.dispose()
+      return { ...part, draw: this.partDraw(part.source, capacity) }
     })
   }
 
   private drop(entry: TemplateModel): void {
-    for (const part of entry.parts) {
-      part.mesh.removeFromParent()
-      part.mesh.dispose()
-    }
+    for (const part of entry.parts) part.draw.dispose()
     entry.parts = []
     entry.three?.dispose()
     entry.three = null

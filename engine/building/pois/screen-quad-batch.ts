@@ -1,8 +1,8 @@
 import {
+  BufferAttribute,
+  BufferGeometry,
   DynamicDrawUsage,
-  Float32BufferAttribute,
-  InstancedBufferGeometry,
-  InstancedInterleavedBuffer,
+  InterleavedBuffer,
   InterleavedBufferAttribute,
   Mesh,
   ShaderMaterial,
@@ -10,8 +10,14 @@ import {
   Vector2,
 } from 'three'
 
-/** Floats per quad: centre (3), atlas rect (4), pixel box (4), tint (4). */
+/** Floats per quad corner: centre (3), atlas rect (4), pixel box (4), tint (4). */
 const FLOATS = 15
+/** A quad is two triangles over four corners, each corner holding the quad's floats. */
+const CORNERS = 4
+const INDICES = 6
+const CORNER_XY = [-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5]
+const CORNER_UV = [0, 0, 1, 0, 1, 1, 0, 1]
+const CORNER_INDICES = [0, 1, 2, 0, 2, 3]
 
 const vertexShader = /* glsl */ `
 attribute vec3 center;
@@ -46,26 +52,25 @@ void main() {
 
 /**
  * Screen-aligned quads of a fixed pixel size anchored at scene points, each showing one rect of
- * one atlas: every marker, ring or label of a kind is one instance of one mesh, so thousands
- * cost one draw call. The CPU fills the instance buffer each frame with only what is drawn
- * (clusters and decluttered labels decide that), so the buffer holds at most what fits on the
- * screen. Drawn over the model (no depth test): a marker behind a wall stays findable.
+ * one atlas: every marker, ring or label of a kind is one quad of one mesh, so thousands cost
+ * one draw call. The CPU fills the buffer each frame with only what is drawn (clusters and
+ * decluttered labels decide that), so it holds at most what fits on the screen. Drawn over the
+ * model (no depth test): a marker behind a wall stays findable.
+ *
+ * The quads are plain triangles (each corner carries its quad's numbers), not instances of one
+ * quad: SwiftShader, the software GPU of CI and of machines without a GPU, runs an instanced
+ * draw as one draw per instance, each with its own set-up, so hundreds of instanced labels cost
+ * as much as hundreds of draw calls there (issue 16, P9). Four corners cost four times the
+ * floats, a few hundred kilobytes a frame at most.
  */
 export class ScreenQuadBatch {
-  readonly mesh: Mesh<InstancedBufferGeometry, ShaderMaterial>
+  readonly mesh: Mesh<BufferGeometry, ShaderMaterial>
   private data = new Float32Array(0)
-  private buffer: InstancedInterleavedBuffer | null = null
+  private buffer: InterleavedBuffer | null = null
   private count = 0
 
   constructor(atlas: Texture, name: string, renderOrder: number) {
-    const geometry = new InstancedBufferGeometry()
-    // A unit quad centred on the anchor; `box` moves and sizes it.
-    geometry.setAttribute(
-      'position',
-      new Float32BufferAttribute([-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], 3),
-    )
-    geometry.setAttribute('uv', new Float32BufferAttribute([0, 0, 1, 0, 1, 1, 0, 1], 2))
-    geometry.setIndex([0, 1, 2, 0, 2, 3])
+    const geometry = new BufferGeometry()
     const material = new ShaderMaterial({
       uniforms: {
         atlas: { value: atlas },
@@ -83,7 +88,7 @@ export class ScreenQuadBatch {
     this.mesh.frustumCulled = false
     this.mesh.renderOrder = renderOrder
     this.ensureCapacity(256)
-    geometry.instanceCount = 0
+    geometry.setDrawRange(0, 0)
   }
 
   /** Starts a new frame's list of quads. */
@@ -108,7 +113,7 @@ export class ScreenQuadBatch {
   ): void {
     this.ensureCapacity(this.count + 1)
     const data = this.data
-    const at = this.count * FLOATS
+    const at = this.count * CORNERS * FLOATS
     data[at] = x
     data[at + 1] = y
     data[at + 2] = z
@@ -124,20 +129,22 @@ export class ScreenQuadBatch {
     data[at + 12] = tint[1]!
     data[at + 13] = tint[2]!
     data[at + 14] = tint[3]!
+    for (let corner = 1; corner < CORNERS; corner++)
+      data.copyWithin(at + corner * FLOATS, at, at + FLOATS)
     this.count++
   }
 
   /** Uploads the frame's quads (only the used part of the buffer). */
   end(viewportPixels: Vector2, pixelRatio: number): void {
     const geometry = this.mesh.geometry
-    geometry.instanceCount = this.count
+    geometry.setDrawRange(0, this.count * INDICES)
     this.mesh.visible = this.count > 0
     const uniforms = this.mesh.material.uniforms
     ;(uniforms.viewport!.value as Vector2).copy(viewportPixels)
     uniforms.pixelRatio!.value = pixelRatio
     const buffer = this.buffer!
     buffer.clearUpdateRanges()
-    buffer.addUpdateRange(0, this.count * FLOATS)
+    buffer.addUpdateRange(0, this.count * CORNERS * FLOATS)
     buffer.needsUpdate = true
   }
 
@@ -154,17 +161,36 @@ export class ScreenQuadBatch {
   }
 
   private ensureCapacity(count: number): void {
-    if (count * FLOATS <= this.data.length) return
-    const capacity = Math.max(count, (this.data.length / FLOATS) * 2, 256)
-    const data = new Float32Array(capacity * FLOATS)
+    const quadFloats = CORNERS * FLOATS
+    if (count * quadFloats <= this.data.length) return
+    const capacity = Math.max(count, (this.data.length / quadFloats) * 2, 256)
+    const data = new Float32Array(capacity * quadFloats)
     data.set(this.data)
     this.data = data
     // A bigger buffer is a new GL buffer: new attributes, and the old GL buffers are freed.
     const geometry = this.mesh.geometry
     geometry.dispose()
-    const buffer = new InstancedInterleavedBuffer(data, FLOATS, 1)
+    const buffer = new InterleavedBuffer(data, FLOATS)
     buffer.setUsage(DynamicDrawUsage)
     this.buffer = buffer
+    // The corners' own numbers: where in the quad (−0.5…0.5) and which texture corner.
+    const corners = new Float32Array(capacity * CORNERS * 3)
+    const uvs = new Float32Array(capacity * CORNERS * 2)
+    const indices = new Uint32Array(capacity * INDICES)
+    for (let quad = 0; quad < capacity; quad++) {
+      for (let corner = 0; corner < CORNERS; corner++) {
+        const vertex = quad * CORNERS + corner
+        corners[vertex * 3] = CORNER_XY[corner * 2]!
+        corners[vertex * 3 + 1] = CORNER_XY[corner * 2 + 1]!
+        uvs[vertex * 2] = CORNER_UV[corner * 2]!
+        uvs[vertex * 2 + 1] = CORNER_UV[corner * 2 + 1]!
+      }
+      for (let index = 0; index < INDICES; index++)
+        indices[quad * INDICES + index] = quad * CORNERS + CORNER_INDICES[index]!
+    }
+    geometry.setAttribute('position', new BufferAttribute(corners, 3))
+    geometry.setAttribute('uv', new BufferAttribute(uvs, 2))
+    geometry.setIndex(new BufferAttribute(indices, 1))
     geometry.setAttribute('center', new InterleavedBufferAttribute(buffer, 3, 0))
     geometry.setAttribute('rect', new InterleavedBufferAttribute(buffer, 4, 3))
     geometry.setAttribute('box', new InterleavedBufferAttribute(buffer, 4, 7))
