@@ -454,7 +454,13 @@ function composeCityArea(
       'MAP_PROXY_TEST_PRIVATE_ADDRESSES is set: the map proxy may reach these private addresses (tests only)',
     )
   }
-  const tracking = createTrackingService({ database, clock, access, ...shared })
+  const tracking = createTrackingService({
+    database,
+    clock,
+    access,
+    projectAccess,
+    ...shared,
+  })
   return {
     mapProxy,
     cityDirectories: directories,

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import type { CitySnapshot } from '../../engine/api/city-snapshot'
 import { offlineMapColors } from '../../src/components/map-picker/offline-style'
+import { decodePng } from './png-pixels'
 import { createSampleProject, enterProject, openEditorModule, sharedData } from './project-api'
 
 /**
@@ -39,43 +40,63 @@ export async function citySnapshot(page: Page): Promise<CitySnapshot> {
   })
 }
 
+/** The offline basemap's colours as RGB triples: what is not a tileset on the map. */
+const basemapRgb = Object.values(offlineMapColors).map((hex) => {
+  const value = Number.parseInt(hex.slice(1), 16)
+  return [(value >> 16) & 255, (value >> 8) & 255, value & 255] as const
+})
+
+/** The map's screenshot decoded here, with whether each pixel is a tileset's (not basemap). */
+async function mapTilesetPixels(page: Page) {
+  const image = decodePng(await page.getByTestId('city-map').screenshot())
+  const isTileset = (x: number, y: number) => {
+    const index = (y * image.width + x) * 4
+    const [red, green, blue] = [image.data[index]!, image.data[index + 1]!, image.data[index + 2]!]
+    return !basemapRgb.some(
+      ([r, g, b]) => Math.abs(red - r) + Math.abs(green - g) + Math.abs(blue - b) < 30,
+    )
+  }
+  return { width: image.width, height: image.height, isTileset }
+}
+
 /**
  * The share of the map's central area drawn in colours the offline basemap does not use: what
  * the tilesets put on screen. Read from a screenshot (what the compositor shows, as a person
  * sees it), the middle half of the map in each direction.
  */
 export async function tilesetShareAtCentre(page: Page): Promise<number> {
-  const map = page.getByTestId('city-map')
-  const png = await map.screenshot()
-  return page.evaluate(
-    async ({ base64, basemapColours }) => {
-      const image = new Image()
-      image.src = `data:image/png;base64,${base64}`
-      await image.decode()
-      const copy = document.createElement('canvas')
-      copy.width = image.naturalWidth
-      copy.height = image.naturalHeight
-      const context = copy.getContext('2d')
-      if (!context) return 0
-      context.drawImage(image, 0, 0)
-      const [x, y] = [Math.floor(copy.width / 4), Math.floor(copy.height / 4)]
-      const { data } = context.getImageData(x, y, copy.width / 2, copy.height / 2)
-      const references = basemapColours.map((hex) => {
-        const value = Number.parseInt(hex.slice(1), 16)
-        return [(value >> 16) & 255, (value >> 8) & 255, value & 255] as const
-      })
-      let drawn = 0
-      for (let index = 0; index < data.length; index += 4) {
-        const [red, green, blue] = [data[index]!, data[index + 1]!, data[index + 2]!]
-        const isBasemap = references.some(
-          ([r, g, b]) => Math.abs(red - r) + Math.abs(green - g) + Math.abs(blue - b) < 30,
-        )
-        if (!isBasemap) drawn++
-      }
-      return drawn / Math.max(1, data.length / 4)
-    },
-    { base64: png.toString('base64'), basemapColours: Object.values(offlineMapColors) },
-  )
+  const { width, height, isTileset } = await mapTilesetPixels(page)
+  let drawn = 0
+  let count = 0
+  for (let y = Math.floor(height / 4); y < Math.floor((3 * height) / 4); y++)
+    for (let x = Math.floor(width / 4); x < Math.floor((3 * width) / 4); x++) {
+      count++
+      if (isTileset(x, y)) drawn++
+    }
+  return drawn / Math.max(1, count)
+}
+
+/**
+ * A point of the map (CSS pixels of the map element) well inside what a tileset draws: the one
+ * nearest the map's centre whose 9 × 9 neighbourhood is all tileset, so a click there lands on
+ * its surface and not on an edge. Null when the tilesets draw no such patch.
+ */
+export async function tilesetPointNearCentre(page: Page): Promise<{ x: number; y: number } | null> {
+  const { width, height, isTileset } = await mapTilesetPixels(page)
+  const box = (await page.getByTestId('city-map').boundingBox())!
+  const [cx, cy] = [width / 2, height / 2]
+  let best: { x: number; y: number; distance: number } | null = null
+  for (let y = 4; y < height - 4; y += 2)
+    for (let x = 4; x < width - 4; x += 2) {
+      const distance = Math.hypot(x - cx, y - cy)
+      if (best && distance >= best.distance) continue
+      let isInside = true
+      for (let dy = -4; dy <= 4 && isInside; dy++)
+        for (let dx = -4; dx <= 4 && isInside; dx++) isInside = isTileset(x + dx, y + dy)
+      if (isInside) best = { x, y, distance }
+    }
+  if (!best) return null
+  return { x: (best.x * box.width) / width, y: (best.y * box.height) / height }
 }
 
 /** Records every text the map's status note shows while a project opens, however briefly. */

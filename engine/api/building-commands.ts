@@ -1,5 +1,6 @@
 import type {
   BuildingPick,
+  BuildingPlacement,
   BuildingSceneDescription,
   GmlDisplayMode,
   GmlPlacement,
@@ -139,6 +140,13 @@ export interface BuildingCommands
   'building.pickAtScreenPoint': { args: { x: number; y: number }; result: BuildingPick | null }
   /** Forgets the recorded pick: `snapshot.building.lastPick` becomes null and the marker goes. */
   'building.clearPick': { args: undefined; result: undefined }
+  /**
+   * Draws the building (models, POIs, library models, GML network, pick marker) turned and
+   * scaled by its stored placement (null: as modelled). Picks keep answering the building's own
+   * frame. Kept across `building.open` (the UI sets each project's); a scene whose camera the
+   * user has not moved is framed again.
+   */
+  'building.setPlacement': { args: { placement: BuildingPlacement | null }; result: undefined }
   /**
    * Hover picking: like `building.pickAtScreenPoint` but not recorded, and when a newer hover
    * was sent before this one was answered, this one resolves `{ isStale: true }` without a pick.

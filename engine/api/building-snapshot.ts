@@ -90,13 +90,29 @@ export interface BuildingModelState {
   isShown: boolean
 }
 
-/** The answer of a pick: what surface lies under a screen point. */
+/**
+ * Where the building stands on the earth, as its anchors placed it (issue 18; the project's
+ * `project_center` heading and scale): the scene is drawn east (+x), up (+y) and north (−z) of
+ * the project's location, and the building's own frame — where its models, POIs, library models
+ * and GML network are kept — is turned and scaled into it about its origin.
+ */
+export interface BuildingPlacement {
+  /** Degrees clockwise from north of the model's +y axis (three.js −z), 0…360. */
+  headingDegrees: number
+  /** Model metres to earth metres (> 0). */
+  scale: number
+}
+
+/**
+ * The answer of a pick: what surface lies under a screen point. Points are in the building's
+ * own frame (its placement not applied), the frame POIs, anchors and routes are kept in.
+ */
 export interface BuildingPick {
-  /** World-space hit point, metres. */
+  /** Hit point in the building's own frame, metres. */
   point: Vector3Tuple
-  /** World-space unit normal facing the viewer. */
+  /** Unit normal in the building's own frame, facing the viewer. */
   normal: Vector3Tuple
-  /** From the camera to the point, metres. */
+  /** From the camera to the point, scene metres (the placement's scale applied). */
   distance: number
   /**
    * Names the picked mesh: the glTF node's name, else the glTF mesh's name (exporters often
@@ -266,6 +282,8 @@ export interface BuildingSnapshot {
   readonly style: SceneStyleState
   /** The WASD walk (issue 19 visit tools). */
   readonly walk: WalkState
+  /** The placement the building is drawn with (null: unplaced, its own frame is the scene's). */
+  readonly placement: BuildingPlacement | null
   /** Null until the scene has a canvas to render into. */
   readonly render: BuildingRenderState | null
 }
@@ -334,6 +352,7 @@ export function createInitialBuildingSnapshot(): BuildingSnapshot {
     libraryModels: [],
     style: createInitialStyleState(),
     walk: createInitialWalkState(),
+    placement: null,
     render: null,
   }
 }

@@ -93,6 +93,7 @@ export function createBuildingHandlers(
         libraryModels: libraryModels.states(),
         style: style.state(),
         walk: walk.snapshot(),
+        placement: view.placement,
         camera: cameraState(),
         render: renderState,
       },
@@ -115,14 +116,7 @@ export function createBuildingHandlers(
   })
   /** The WASD walk: its rays go through the open scene's picking worker, like clicks. */
   const walk = new WalkController(
-    createWalkHost(
-      view,
-      async (ray) => {
-        const pick = await openScene().pick(ray, false)
-        return pick === STALE ? null : pick
-      },
-      publish,
-    ),
+    createWalkHost(view, (ray) => openScene().pickInScene(ray), publish),
   )
   const style: StyleController = new StyleController(view, () => publish())
   const materials = new MaterialOverrides(
@@ -163,7 +157,8 @@ export function createBuildingHandlers(
         if (pois === layer) publish()
       },
     })
-    view.scene.add(layer.group)
+    // POIs are kept on the building: they turn and scale with its placement
+    view.placed.add(layer.group)
     pois = layer
     publish()
     return layer
@@ -321,6 +316,24 @@ export function createBuildingHandlers(
     },
     'building.clearPick': async () => {
       openScene().setLastPick(null)
+    },
+    'building.setPlacement': async ({ placement }) => {
+      if (placement !== null) {
+        const isValid =
+          typeof placement === 'object' &&
+          Number.isFinite(placement.headingDegrees) &&
+          Number.isFinite(placement.scale) &&
+          placement.scale > 0
+        if (!isValid) {
+          throw new EngineError(
+            'engine.invalidArgument',
+            'A placement needs a finite heading and a scale above 0.',
+          )
+        }
+      }
+      view.setPlacement(placement)
+      if (scene && !view.hasUserMovedCamera) view.fitTo(scene.boundsOf())
+      publish()
     },
     'building.hoverAtScreenPoint': async ({ x, y }) => {
       const current = openScene()

@@ -20,7 +20,8 @@ export class BuildingLibraryModels {
     publish: () => void,
   ) {
     this.group.name = 'library-models'
-    view.scene.add(this.group)
+    // placed on the building: they turn and scale with its placement
+    view.placed.add(this.group)
     this.models = new LibraryModelSet({
       added: (entry) => {
         if (entry.object) this.group.add(entry.object)
@@ -74,7 +75,7 @@ export class BuildingLibraryModels {
 
   dispose(): void {
     this.models.dispose()
-    this.view.scene.remove(this.group)
+    this.group.removeFromParent()
   }
 }
 

@@ -1,5 +1,5 @@
-import { Box3, Group, type PerspectiveCamera, type Vector2 } from 'three'
-import type { STALE } from '../../workers/protocol/latest-wins'
+import { Box3, Group, Matrix4, type PerspectiveCamera, type Vector2, Vector3 } from 'three'
+import { STALE } from '../../workers/protocol/latest-wins'
 import type { PickRay } from '../../workers/bvh/picking-scene'
 import { NOT_VALID_SBM_MESSAGE } from '../../workers/sbm/sbm-error'
 import type { SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
@@ -71,7 +71,7 @@ export class BuildingScene {
       isVisible: true,
     }))
     this.models = createModelEntries(description)
-    dependencies.view.scene.add(this.root)
+    dependencies.view.placed.add(this.root)
     this.picks = new PickController(dependencies.createBvhWorker, this.root, {
       isPickable: (modelId) => this.isPickable(modelId),
       floorOf: (modelId) => this.models.get(modelId)?.floorId ?? null,
@@ -184,18 +184,47 @@ export class BuildingScene {
     return box
   }
 
-  /** The box around every loaded model, shown or not (where the building is). */
+  /** The box around every loaded model, shown or not, in the building's own frame. */
   modelBounds(): Box3 {
-    const box = new Box3()
-    for (const entry of this.models.values()) {
-      if (entry.three) box.expandByObject(entry.three.root)
-    }
-    return box
+    return this.dependencies.view.inBuildingFrame(() => {
+      const box = new Box3()
+      for (const entry of this.models.values()) {
+        if (entry.three) box.expandByObject(entry.three.root)
+      }
+      return box
+    })
   }
 
-  /** The shown surface along a ray, from the picking worker (see {@link PickController}). */
-  pick(ray: PickRay, isHover: boolean): Promise<BuildingPick | null | typeof STALE> {
-    return this.picks.pick(ray, isHover, () => this.isDisposed)
+  /**
+   * The shown surface along a scene ray, from the picking worker (see {@link PickController}),
+   * which holds the models in the building's own frame: the ray goes into that frame, and the
+   * answer stays in it (its distance in scene metres).
+   */
+  async pick(ray: PickRay, isHover: boolean): Promise<BuildingPick | null | typeof STALE> {
+    const frame = this.dependencies.view.placed.matrixWorld
+    const scale = frame.getMaxScaleOnAxis()
+    const toBuilding = new Matrix4().copy(frame).invert()
+    const origin = new Vector3().fromArray(ray.origin).applyMatrix4(toBuilding)
+    const direction = new Vector3().fromArray(ray.direction).transformDirection(toBuilding)
+    const inBuilding: PickRay = {
+      origin: [origin.x, origin.y, origin.z],
+      direction: [direction.x, direction.y, direction.z],
+      ...(ray.near === undefined ? {} : { near: ray.near / scale }),
+      ...(ray.far === undefined ? {} : { far: ray.far / scale }),
+    }
+    const pick = await this.picks.pick(inBuilding, isHover, () => this.isDisposed)
+    if (!pick || pick === STALE) return pick
+    return { ...pick, distance: pick.distance * scale }
+  }
+
+  /** As {@link pick}, with the point and normal in scene coordinates (the walk moves the eye). */
+  async pickInScene(ray: PickRay): Promise<BuildingPick | null> {
+    const pick = await this.pick(ray, false)
+    if (!pick || pick === STALE) return null
+    const frame = this.dependencies.view.placed.matrixWorld
+    const point = new Vector3().fromArray(pick.point).applyMatrix4(frame)
+    const normal = new Vector3().fromArray(pick.normal).transformDirection(frame)
+    return { ...pick, point: [point.x, point.y, point.z], normal: [normal.x, normal.y, normal.z] }
   }
 
   /** Records a pick and marks it in the scene; null clears both (the info box's close). */

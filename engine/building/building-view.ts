@@ -3,6 +3,7 @@ import {
   Color,
   DirectionalLight,
   Group,
+  Matrix4,
   HemisphereLight,
   PerspectiveCamera,
   Scene,
@@ -14,7 +15,7 @@ import {
 } from 'three'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import type { PickRay } from '../../workers/bvh/picking-scene'
-import type { BuildingRenderState } from '../api/building-snapshot'
+import type { BuildingPlacement, BuildingRenderState } from '../api/building-snapshot'
 import { createAnimationFrameScheduler, type FrameScheduler } from '../core/frame-scheduler'
 import { engineContextAttributes } from '../view/webgl-probe'
 import { clampDistance, clipPlanes, fitDistance, wheelZoomSpeed, zoomLimits } from './camera-limits'
@@ -65,6 +66,13 @@ export class BuildingView {
   readonly neutralLights = new Group()
   /** Set once the user moved the camera; after that, loading more models does not refit. */
   hasUserMovedCamera = false
+  /**
+   * The building's own frame inside the scene: models, POIs, library models, the GML network and
+   * the pick marker hang below it, and its matrix is the stored placement (identity when none),
+   * so all of them turn and scale together and stay where they were saved on the building.
+   */
+  readonly placed = new Group()
+  private placementInForce: BuildingPlacement | null = null
 
   constructor(private readonly listener: BuildingViewListener) {
     this.scene.background = new Color().setRGB(
@@ -78,8 +86,42 @@ export class BuildingView {
     sun.position.set(0.6, 1, 0.4)
     this.neutralLights.add(hemisphere, sun)
     this.scene.add(this.neutralLights)
+    this.placed.name = 'placed-building'
+    this.placed.matrixAutoUpdate = false
+    this.scene.add(this.placed)
     this.camera.position.set(20, 16, 20)
     this.camera.lookAt(this.target)
+  }
+
+  /** The placement the building is drawn with (null: as modelled). */
+  get placement(): BuildingPlacement | null {
+    return this.placementInForce
+  }
+
+  /**
+   * Turns the building's frame `headingDegrees` clockwise seen from above (its +y axis, three's
+   * −z, from north toward east) and scales it about its origin; null undoes both.
+   */
+  setPlacement(placement: BuildingPlacement | null): void {
+    this.placementInForce = placement && { ...placement }
+    this.placed.matrix.copy(placementMatrix(placement))
+    this.placed.updateMatrixWorld(true)
+    this.requestRender()
+  }
+
+  /**
+   * Runs `measure` with the building's frame as the scene's (boxes measured in it, e.g. the GML
+   * network fitted onto the models, must not grow by the placement's turn).
+   */
+  inBuildingFrame<T>(measure: () => T): T {
+    this.placed.matrix.identity()
+    this.placed.updateMatrixWorld(true)
+    try {
+      return measure()
+    } finally {
+      this.placed.matrix.copy(placementMatrix(this.placementInForce))
+      this.placed.updateMatrixWorld(true)
+    }
   }
 
   /** Whether a canvas (and so a renderer) is attached. */
@@ -396,4 +438,11 @@ export class BuildingView {
       this.camera.updateProjectionMatrix()
     }
   }
+}
+
+/** The matrix of a placement: a turn about the up axis, then a uniform scale. */
+function placementMatrix(placement: BuildingPlacement | null): Matrix4 {
+  if (!placement) return new Matrix4()
+  const turn = new Matrix4().makeRotationY((-placement.headingDegrees * Math.PI) / 180)
+  return turn.multiply(new Matrix4().makeScale(placement.scale, placement.scale, placement.scale))
 }

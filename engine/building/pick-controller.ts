@@ -6,6 +6,7 @@ import {
   type PerspectiveCamera,
   SphereGeometry,
   type Vector2,
+  Vector3,
 } from 'three'
 import type { BvhWorkerApi } from '../../workers/bvh/bvh.worker'
 import { STALE } from '../../workers/protocol/latest-wins'
@@ -39,6 +40,7 @@ export class PickController {
   private readonly meshes = new Map<string, { name: string; modelId: string }>()
   private readonly marker: Mesh<SphereGeometry, MeshBasicMaterial>
   private lastPick: BuildingPick | null = null
+  private readonly markerInScene = new Vector3()
 
   constructor(
     createBvhWorker: () => WorkerEndpoint,
@@ -126,11 +128,14 @@ export class PickController {
   /** Keeps the marker a few pixels wide whatever the camera distance. */
   beforeRender(camera: PerspectiveCamera, viewportPixels: Vector2): void {
     if (!this.marker.visible) return
-    const distance = camera.position.distanceTo(this.marker.position)
+    // the marker sits in the building's frame, which the placement may turn and scale
+    const frameScale = this.marker.parent?.matrixWorld.getMaxScaleOnAxis() ?? 1
+    const distance = camera.position.distanceTo(this.marker.getWorldPosition(this.markerInScene))
     const worldPerPixel =
       (2 * distance * Math.tan((camera.fov * Math.PI) / 360)) / Math.max(1, viewportPixels.y)
     this.marker.scale.setScalar(
-      worldPerPixel * 6 * (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1),
+      (worldPerPixel * 6 * (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1)) /
+        frameScale,
     )
   }
 

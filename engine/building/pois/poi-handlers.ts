@@ -94,14 +94,15 @@ export function createBuildingPoiHandlers(scope: PoiHandlerScope): PoiHandlers {
       scope.layer().setGhosts(checked(pois))
     },
     'building.flyToPoi': async ({ id }) => {
-      const poi = scope.layer().get(id)
+      const layer = scope.layer()
+      const poi = layer.get(id)
       if (!poi) throw invalid(`No POI '${id}' is in the scene.`)
-      const target = new Vector3().fromArray(poi.position)
+      const target = layer.toScene(poi.position)
       const direction = view.camera.position.clone().sub(view.target)
       if (direction.lengthSq() < 1e-12) direction.set(1, 0.8, 1)
       const distance = Math.min(view.distance(), FLY_DISTANCE)
       const position = target.clone().addScaledVector(direction.normalize(), distance)
-      view.setCamera(position.toArray() as Vector3Tuple, poi.position)
+      view.setCamera(position.toArray() as Vector3Tuple, target.toArray() as Vector3Tuple)
     },
     'building.poiToScreen': async ({ position }) => {
       if (!Array.isArray(position) || position.length !== 3 || !position.every(Number.isFinite)) {
@@ -111,14 +112,9 @@ export function createBuildingPoiHandlers(scope: PoiHandlerScope): PoiHandlers {
       const camera = view.camera
       view.rayAt(0, 0) // refreshes the camera's matrices and clip planes, as a render would
       const viewProjection = camera.projectionMatrix.clone().multiply(camera.matrixWorldInverse)
-      const point = projectPoint(
-        viewProjection,
-        position[0],
-        position[1],
-        position[2],
-        width,
-        height,
-      )
+      // a POI position is on the building: its placement turns and scales it into the scene
+      const inScene = scope.layer().toScene(position)
+      const point = projectPoint(viewProjection, inScene.x, inScene.y, inScene.z, width, height)
       const isVisible =
         point.w > 0 && point.x >= 0 && point.y >= 0 && point.x <= width && point.y <= height
       return { x: point.x, y: point.y, isVisible }

@@ -329,4 +329,74 @@ describe('building POIs render on demand', () => {
     // moving keeps the selection
     expect(engine.getSnapshot().building.pois.selectedIds).toEqual(['a', 'b'])
   })
+
+  it('draws the building and its POIs where the stored placement turns and scales them; picks answer the building frame', async () => {
+    const { engine, canvas } = startEngine()
+    // a grey bar along the model's x axis, 16 m long from the origin
+    const bar = boxSbm(
+      [{ name: 'Bar', size: [16, 0.4, 2], centre: [8, 0.2, 0], color: [0.5, 0.5, 0.5] }],
+      { role: 'model' },
+    )
+    await engine.run('building.open', {
+      description: {
+        projectId: 'placed-house',
+        name: 'Placed house',
+        shellModelId: null,
+        floors: [],
+        models: [
+          {
+            id: 'bar',
+            name: 'Bar',
+            role: 'model',
+            floorId: null,
+            url: blobUrl(bar),
+            sizeBytes: bar.byteLength,
+          },
+        ],
+      },
+    })
+    await engine.run('building.setCamera', { position: [0, 60, 0.01], target: [0, 0, 0] })
+    await engine.run('building.setPoiLooks', {
+      looks: [{ templateId: 'sensor', kind: '2D', iconUrl: await iconUrl('#ff00ff') }],
+    })
+    const end = poi('end-1', 'sensor', [14, 0.4, 0], { floorId: null })
+    await engine.run('building.setPois', { pois: [end] })
+    const drawnAt = async (position: [number, number, number]) =>
+      engine.run('building.poiToScreen', { position })
+    const unplaced = await drawnAt(end.position)
+    await expect.poll(() => isMagenta(pixelAt(canvas, unplaced.x, unplaced.y))).toBe(true)
+
+    // Heading 90°: the model's +y axis points east, so its +x axis points south (down the
+    // screen seen from above); scale 1.25 makes the bar 20 m long.
+    await engine.run('building.setPlacement', { placement: { headingDegrees: 90, scale: 1.25 } })
+    expect(engine.getSnapshot().building.placement).toEqual({ headingDegrees: 90, scale: 1.25 })
+    const placed = await drawnAt(end.position)
+    const pixelsPerMetre = (unplaced.x - 160) / 14
+    expect(placed.x).toBeCloseTo(160, -1)
+    expect((placed.y - 120) / pixelsPerMetre).toBeCloseTo(14 * 1.25, 0)
+    await expect.poll(() => isMagenta(pixelAt(canvas, placed.x, placed.y))).toBe(true)
+    expect(isMagenta(pixelAt(canvas, unplaced.x, unplaced.y))).toBe(false)
+    expect(await engine.run('building.pickPoiAtScreenPoint', { x: placed.x, y: placed.y })).toEqual(
+      { poiId: 'end-1' },
+    )
+
+    // The bar is drawn there too, and a pick on it answers the building's own frame.
+    const onBar = await drawnAt([10, 0.4, 0.5])
+    const pick = await engine.run('building.pickAtScreenPoint', onBar)
+    expect(pick).toMatchObject({ meshName: 'Bar', modelId: 'bar' })
+    expect(pick!.point[0]).toBeCloseTo(10, 1)
+    expect(pick!.point[1]).toBeCloseTo(0.4, 3)
+    expect(pick!.point[2]).toBeCloseTo(0.5, 1)
+    // a surface point for a new POI is on the building too
+    const surface = await engine.run('building.surfacePointAtScreenPoint', onBar)
+    expect(surface!.position[0]).toBeCloseTo(10, 1)
+
+    await engine.run('building.setPlacement', { placement: null })
+    expect(engine.getSnapshot().building.placement).toBeNull()
+    const back = await drawnAt(end.position)
+    expect(Math.hypot(back.x - unplaced.x, back.y - unplaced.y)).toBeLessThan(0.5)
+    await expect(
+      engine.run('building.setPlacement', { placement: { headingDegrees: 0, scale: 0 } }),
+    ).rejects.toMatchObject({ code: 'engine.invalidArgument' })
+  })
 })

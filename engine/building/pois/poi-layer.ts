@@ -1,4 +1,4 @@
-import { Group, Matrix4, type PerspectiveCamera, type Vector2 } from 'three'
+import { Group, Matrix4, type PerspectiveCamera, type Vector2, Vector3 } from 'three'
 import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import type { PoiLayerState, PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
 import type { PoiStatusEntry, PoiStatusState } from '../../api/poi-status-commands'
@@ -178,7 +178,7 @@ export class BuildingPoiLayer {
     this.refreshShown()
     const { width, height } = this.dependencies.cssSize()
     camera.updateMatrixWorld()
-    this.viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+    this.projectFromBuilding(camera)
     const count = this.records.count
     this.ensureScreen(count)
     projectAll(
@@ -200,6 +200,23 @@ export class BuildingPoiLayer {
     return index < 0 ? null : this.records.ids[index]!
   }
 
+  /**
+   * The matrix from the building's frame (POI positions) to clip space: the group hangs on the
+   * placed building, so its placement comes in with the camera's.
+   */
+  private projectFromBuilding(camera: PerspectiveCamera): void {
+    this.group.updateWorldMatrix(true, false)
+    this.viewProjection
+      .multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+      .multiply(this.group.matrixWorld)
+  }
+
+  /** A point of the building's frame (where POIs are kept) in scene coordinates. */
+  toScene(position: readonly [number, number, number]): Vector3 {
+    this.group.updateWorldMatrix(true, false)
+    return new Vector3(position[0], position[1], position[2]).applyMatrix4(this.group.matrixWorld)
+  }
+
   /** Sets the hovered POI; true when it changed. */
   setHovered(id: string | null): boolean {
     if (id === this.hoveredId) return false
@@ -214,7 +231,7 @@ export class BuildingPoiLayer {
     const { width, height } = this.dependencies.cssSize()
     const pixelRatio = viewportPixels.x / Math.max(1, width)
     camera.updateMatrixWorld()
-    this.viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+    this.projectFromBuilding(camera)
     const count = this.records.count
     this.ensureScreen(count)
     const screen = this.screen

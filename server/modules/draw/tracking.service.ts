@@ -18,6 +18,7 @@ import { geodesicDistanceMeters } from '../../../workers/geodesy/draw-geometry'
 import { AppError } from '../../http/app-error'
 import type { TrackedObjectsTable } from '../../migrations/0018-tracking'
 import type { Database, DatabaseHandle } from '../../plugins/db'
+import type { ProjectAccess } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
 import { createToken, hashToken, isWellFormedToken } from '../auth/tokens'
 import type { LiveHub } from '../iot/live-hub'
@@ -93,19 +94,22 @@ function reportTimeMs(report: PositionReport, nowMs: number): number {
 }
 
 /**
- * Builds the service. SQL for the tracking tables lives here only. `categories` answers the
- * category tree an owner sees (a location POI's category must be a location node of it); `live`
- * carries positions, fence events and fence changes to the project's open editors, always after
- * their transaction committed.
+ * Builds the service. SQL for the tracking tables lives here only. Fences are drawn areas, so
+ * they belong to city projects (`access`); location POIs are positioned objects of any project,
+ * a building's as well as a city's (`projectAccess`). `categories` answers the category tree an
+ * owner sees (a location POI's category must be a location node of it); `live` carries
+ * positions, fence events and fence changes to the project's open editors, always after their
+ * transaction committed.
  */
 export function createTrackingService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: CityAccess
+  projectAccess: ProjectAccess
   categories: { treeOf(ownerId: string): Promise<CategoryTree> }
   live?: LiveHub
 }): TrackingService {
-  const { database, clock, access, categories, live } = dependencies
+  const { database, clock, access, projectAccess, categories, live } = dependencies
   const { db } = database
   const now = () => timestampOf(clock.nowMs())
   /** Each project's fence index, built on first use after a change. */
@@ -221,7 +225,7 @@ export function createTrackingService(dependencies: {
       }))
     },
     async addObject(user, input) {
-      const project = await access.requireEditable(user, input.project_id)
+      const project = await projectAccess.requireEditable(user, input.project_id)
       let category = input.category
       if (input.category_id !== '') {
         // the caller's own location categories and the shared ones
@@ -249,7 +253,7 @@ export function createTrackingService(dependencies: {
       await db.transaction().execute(async (transaction) => {
         if (input.coding !== '') {
           // the lock keeps two adds of one coding from both passing the check
-          await access.lockEditable(transaction, user, project.id)
+          await projectAccess.lockEditable(transaction, user, project.id)
           const taken = await transaction
             .selectFrom('tracked_objects')
             .select('id')
@@ -268,7 +272,7 @@ export function createTrackingService(dependencies: {
     async removeObject(user, id) {
       const row = await findObject(id)
       if (!row) throw new AppError('notFound', 'tracking.objectNotFound')
-      await access.requireEditable(user, row.project_id)
+      await projectAccess.requireEditable(user, row.project_id)
       await db.transaction().execute((transaction) => removeObjectRows(transaction, [id]))
       publish(row.project_id, { type: 'positionedDeleted', id })
     },

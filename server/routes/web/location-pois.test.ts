@@ -1,28 +1,20 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AreaDraw, DrawPoint } from '../../../contract/draw'
+import type { AreaDraw } from '../../../contract/draw'
 import type { LiveEvent } from '../../../contract/iot-live'
 import type { Project } from '../../../contract/project'
 import type { Category } from '../../../contract/templates'
 import type { TrackedObject } from '../../../contract/tracking'
-import { callApi, createTestApp, type TestApp, signIn, testEditor } from '../../testing/test-app'
+import { callApi, type TestApp } from '../../testing/test-app'
 import { expectOwnerOnlyAccess } from './access-matrix-kit'
 import { createProject, signInNewUser } from './project-test-kit'
+import { inside, openTrackingTestApp, square, type TrackingTestApp } from './tracking-test-kit'
 
 /**
  * Location POIs (SPEC §7 `creatLocationPoi`, `selLocationPoi`, `delLocationPoi`; issue 18): the
- * positioned objects of a city project, filed under the location category tree and found by
- * category or coding; and what their reports put on the project's live stream.
+ * positioned objects of a city or a building project, filed under the location category tree
+ * and found by category or coding; and what their reports put on the project's live stream.
  */
-
-/** A ~100 m square in Seoul and a point inside it. */
-const square: DrawPoint[] = [
-  [126.978, 37.5665],
-  [126.97913, 37.5665],
-  [126.97913, 37.5674],
-  [126.978, 37.5674],
-]
-const inside = { lng: 126.9785, lat: 37.567 }
 
 describe('location POIs: /poi/creatLocationPoi|selLocationPoi|delLocationPoi', () => {
   let test: TestApp
@@ -31,15 +23,10 @@ describe('location POIs: /poi/creatLocationPoi|selLocationPoi|delLocationPoi', (
   let project: Project
   let guards: Category
   let night: Category
+  let call: TrackingTestApp['call']
+  let add: TrackingTestApp['addLocationPoi']
+  let report: TrackingTestApp['report']
 
-  const call = <Datum>(url: string, json: Record<string, unknown>, as = token) =>
-    callApi<Datum>(app, { url, json, token: as })
-  const add = (json: Record<string, unknown>, as = token) =>
-    call<{ object: TrackedObject; token: string }>(
-      '/web/poi/creatLocationPoi',
-      { project_id: project.id, ...json },
-      as,
-    )
   const select = async (json: Record<string, unknown> = {}) =>
     (await call<TrackedObject[]>('/web/poi/selLocationPoi', { project_id: project.id, ...json }))
       .envelope.datum
@@ -48,10 +35,15 @@ describe('location POIs: /poi/creatLocationPoi|selLocationPoi|delLocationPoi', (
       .datum
 
   beforeAll(async () => {
-    test = await createTestApp()
-    app = test.app
-    token = await signIn(app, testEditor)
-    project = await createProject(app, token, { kind: 'city' })
+    ;({
+      test,
+      app,
+      token,
+      project,
+      call,
+      addLocationPoi: add,
+      report,
+    } = await openTrackingTestApp())
     // pid '0' makes a category of the location tree
     guards = await category('Guards', '0')
     night = await category('Night shift', guards.id)
@@ -94,7 +86,7 @@ describe('location POIs: /poi/creatLocationPoi|selLocationPoi|delLocationPoi', (
     expect((await select()).map((object) => object.name)).toEqual(['Van'])
   })
 
-  it('refuses a category outside the location tree, a taken coding and a building project; writes nothing', async () => {
+  it('refuses a category outside the location tree and a taken coding; writes nothing', async () => {
     const before = (await select()).length
     const stranger = await signInNewUser(app, 'outsider-location-poi')
     const theirs = await category('Their guards', '0', stranger)
@@ -113,12 +105,6 @@ describe('location POIs: /poi/creatLocationPoi|selLocationPoi|delLocationPoi', (
     expect((await add({ name: 'No code 2' })).envelope.code).toBe('0')
     expect((await add({ name: '' })).statusCode).toBe(400)
     expect((await add({ name: 'x', coding: 'c'.repeat(101) })).statusCode).toBe(400)
-    const building = await createProject(app, token, { kind: 'building' } as never)
-    const onBuilding = await call('/web/poi/creatLocationPoi', {
-      project_id: building.id,
-      name: 'x',
-    })
-    expect(onBuilding.envelope).toMatchObject({ messageId: 'project.cityOnly' })
     expect((await select()).map((object) => object.name)).toEqual(
       expect.arrayContaining(['First', 'No code 1', 'No code 2']),
     )
@@ -152,13 +138,8 @@ describe('location POIs: /poi/creatLocationPoi|selLocationPoi|delLocationPoi', (
         type: 'positioned',
         object: { id: walker.object.id, name: 'Walker', last_position: null },
       })
-      const report = await app.inject({
-        method: 'POST',
-        url: `/api/v1/${walker.token}/position`,
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ ...inside, heading: 45 }),
-      })
-      expect(report.statusCode).toBe(200)
+      const reported = await report(walker.token, { ...inside, heading: 45 })
+      expect(reported.statusCode).toBe(200)
       const [moved, entered] = frames.slice(-2)
       expect(moved).toMatchObject({
         type: 'positioned',
@@ -209,5 +190,57 @@ describe('location POIs: /poi/creatLocationPoi|selLocationPoi|delLocationPoi', (
     expect(byToken.envelope.datum.map((object) => object.name)).toEqual(['First'])
     const byAdmin = await add({ name: 'Added by admin' }, adminToken)
     expect(byAdmin.envelope.code, byAdmin.envelope.message).toBe('0')
+  })
+
+  it('files location POIs in a building project too: owner-only writes, reports without fences', async () => {
+    const building = await createProject(app, token, { kind: 'building' } as never)
+    const inBuilding = (json: Record<string, unknown>, as = token) =>
+      add({ project_id: building.id, ...json }, as)
+    const guard = await inBuilding({ name: 'Lift guard', category_id: guards.id, coding: 'L-1' })
+    expect(guard.envelope.code, guard.envelope.message).toBe('0')
+    expect(guard.envelope.datum.object).toMatchObject({
+      project_id: building.id,
+      category: 'Guards',
+      coding: 'L-1',
+    })
+    // a coding is unique per project: the city's 'G-1' is free here, 'L-1' is not
+    expect((await inBuilding({ name: 'Other', coding: 'G-1' })).envelope.code).toBe('0')
+    expect((await inBuilding({ name: 'Twin', coding: 'L-1' })).statusCode).toBe(409)
+    // its device reports as a city object's does; a building has no fences to cross
+    const reported = await report(guard.envelope.datum.token, { ...inside, heading: 10 })
+    expect(reported.statusCode, reported.body).toBe(200)
+    expect(reported.json().datum.events).toEqual([])
+    const listed = await call<TrackedObject[]>('/web/poi/selLocationPoi', {
+      project_id: building.id,
+      coding: 'L-1',
+    })
+    expect(listed.envelope.datum).toMatchObject([
+      { name: 'Lift guard', last_position: { ...inside, heading: 10 }, inside_fence_ids: [] },
+    ])
+    // the building's own objects only, not the city project's
+    const all = await call<TrackedObject[]>('/web/poi/selLocationPoi', { project_id: building.id })
+    expect(all.envelope.datum.map((object) => object.name).sort()).toEqual(['Lift guard', 'Other'])
+
+    const { adminToken } = await expectOwnerOnlyAccess(app, {
+      ownerToken: token,
+      projectId: building.id,
+      label: 'location-poi-building',
+      writes: [
+        ['/web/poi/creatLocationPoi', { project_id: building.id, name: 'x' }],
+        ['/web/poi/delLocationPoi', { id: guard.envelope.datum.object.id }],
+      ],
+      reads: [['/web/poi/selLocationPoi', { project_id: building.id }]],
+    })
+    expect((await inBuilding({ name: 'By admin' }, adminToken)).envelope.code).toBe('0')
+    const removed = await call('/web/poi/delLocationPoi', { id: guard.envelope.datum.object.id })
+    expect(removed.envelope.code).toBe('0')
+    // fences stay a city's: a building project has no areas to make one of
+    const fence = await call('/web/areadraw/add', {
+      project_id: building.id,
+      name: 'Lobby',
+      type: 4,
+      points: square,
+    })
+    expect(fence.envelope).toMatchObject({ messageId: 'project.cityOnly' })
   })
 })

@@ -3,19 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AreaDraw, DrawPoint } from '../../../contract/draw'
 import type { Project } from '../../../contract/project'
 import type { FenceEvent, TrackedObject, TrackPosition } from '../../../contract/tracking'
-import { callApi, createTestApp, type TestApp, signIn, testEditor } from '../../testing/test-app'
+import { callApi, type TestApp } from '../../testing/test-app'
 import { expectOwnerOnlyAccess } from './access-matrix-kit'
 import { createProject } from './project-test-kit'
-
-/** A ~100 m square in Seoul and points inside and outside it. */
-const square: DrawPoint[] = [
-  [126.978, 37.5665],
-  [126.97913, 37.5665],
-  [126.97913, 37.5674],
-  [126.978, 37.5674],
-]
-const inside = { lng: 126.9785, lat: 37.567 }
-const outside = { lng: 126.9805, lat: 37.567 }
+import {
+  inside,
+  openTrackingTestApp,
+  outside,
+  square,
+  type TrackingTestApp,
+} from './tracking-test-kit'
 
 describe('fences and GPS positioning: /fence/*, location POIs, /api/v1/{token}/position', () => {
   let test: TestApp
@@ -23,24 +20,15 @@ describe('fences and GPS positioning: /fence/*, location POIs, /api/v1/{token}/p
   let token: string
   let project: Project
   let fence: AreaDraw
+  let call: TrackingTestApp['call']
+  let report: TrackingTestApp['report']
+  let addLocationPoi: TrackingTestApp['addLocationPoi']
 
-  const call = <Datum>(url: string, json: Record<string, unknown>, as: string | null = token) =>
-    callApi<Datum>(app, { url, json, ...(as === null ? {} : { token: as }) })
-  const report = (deviceToken: string, body: unknown, contentType = 'application/json') =>
-    app.inject({
-      method: 'POST',
-      url: `/api/v1/${deviceToken}/position`,
-      headers: { 'content-type': contentType },
-      payload: typeof body === 'string' ? body : JSON.stringify(body),
-    })
   const events = async () =>
     (await call<FenceEvent[]>('/web/fence/events', { project_id: project.id })).envelope.datum
 
   beforeAll(async () => {
-    test = await createTestApp()
-    app = test.app
-    token = await signIn(app, testEditor)
-    project = await createProject(app, token, { kind: 'city' })
+    ;({ test, app, token, project, call, report, addLocationPoi } = await openTrackingTestApp())
     fence = (
       await call<AreaDraw>('/web/areadraw/add', {
         project_id: project.id,
@@ -62,15 +50,7 @@ describe('fences and GPS positioning: /fence/*, location POIs, /api/v1/{token}/p
     })
     expect(fences.envelope.datum.map((item) => item.draw_id)).toEqual([fence.id])
 
-    const added = await call<{ object: TrackedObject; token: string }>(
-      '/web/poi/creatLocationPoi',
-      {
-        project_id: project.id,
-        name: 'Walker',
-        category: 'person',
-        coding: 'W-1',
-      },
-    )
+    const added = await addLocationPoi({ name: 'Walker', category: 'person', coding: 'W-1' })
     expect(added.envelope.code, added.envelope.message).toBe('0')
     const walker = added.envelope.datum
     expect(walker.object).toMatchObject({
@@ -167,12 +147,7 @@ describe('fences and GPS positioning: /fence/*, location POIs, /api/v1/{token}/p
   })
 
   it('refuses bad tokens, malformed reports and times in the future, writing nothing', async () => {
-    const walker = (
-      await call<{ object: TrackedObject; token: string }>('/web/poi/creatLocationPoi', {
-        project_id: project.id,
-        name: 'Careful',
-      })
-    ).envelope.datum
+    const walker = (await addLocationPoi({ name: 'Careful' })).envelope.datum
     const bad = await report('not-a-token', inside)
     expect(bad.statusCode).toBe(401)
     expect(bad.json()).toMatchObject({ messageId: 'tracking.unknownToken' })
@@ -216,12 +191,7 @@ describe('fences and GPS positioning: /fence/*, location POIs, /api/v1/{token}/p
   })
 
   it('lets only the owner change fences and objects; readers by project token; nobody else', async () => {
-    const walker = (
-      await call<{ object: TrackedObject; token: string }>('/web/poi/creatLocationPoi', {
-        project_id: project.id,
-        name: 'Guarded',
-      })
-    ).envelope.datum
+    const walker = (await addLocationPoi({ name: 'Guarded' })).envelope.datum
     await expectOwnerOnlyAccess(app, {
       ownerToken: token,
       projectId: project.id,
@@ -256,12 +226,7 @@ describe('fences and GPS positioning: /fence/*, location POIs, /api/v1/{token}/p
       })
     ).envelope.datum
     await call('/web/fence/set', { draw_id: drawing.id, is_fence: true })
-    const walker = (
-      await call<{ object: TrackedObject; token: string }>('/web/poi/creatLocationPoi', {
-        project_id: other.id,
-        name: 'Gone',
-      })
-    ).envelope.datum
+    const walker = (await addLocationPoi({ project_id: other.id, name: 'Gone' })).envelope.datum
     expect((await report(walker.token, inside)).json().datum.events).toHaveLength(1)
     const removed = await callApi(app, {
       url: '/web/project/deleteProject',

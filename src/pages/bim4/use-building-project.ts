@@ -1,6 +1,7 @@
 import { useCallback, useEffect } from 'react'
 import { useSnapshot } from 'valtio'
-import type { Project } from '../../../contract/project'
+import type { BuildingPlacement } from '../../../engine/api'
+import type { Project, ProjectCenter } from '../../../contract/project'
 import { api } from '../../api'
 import { findModelInfo } from '../../api/building'
 import { findGmlPath } from '../../api/gml'
@@ -19,6 +20,12 @@ async function findProject(projectId: string, signal: AbortSignal): Promise<Proj
   return datum
 }
 
+/** The placement a project's location stores (null until its anchors placed the building). */
+export function placementOf(center: ProjectCenter | null | undefined): BuildingPlacement | null {
+  if (!center || center.heading === undefined) return null
+  return { headingDegrees: center.heading, scale: center.scale ?? 1 }
+}
+
 /**
  * Opens the current project (src/state/project.ts) in the engine: its record and model list
  * from the server, then `building.open` with the description made from them, then its GML
@@ -27,11 +34,21 @@ async function findProject(projectId: string, signal: AbortSignal): Promise<Proj
  */
 export function useBuildingProject(engine: EngineHandle | null): void {
   const { projectId } = useSnapshot(currentProject)
-  const { modelsRevision } = useSnapshot(buildingSession)
+  const { modelsRevision, project } = useSnapshot(buildingSession)
+  const placement = placementOf(project?.project_center)
 
   useEffect(() => {
     if (buildingSession.projectId !== projectId) resetBuildingSession(projectId)
   }, [projectId])
+
+  // The building is drawn as its anchors placed it; "Place the building here" updates the
+  // session's project, and so the scene.
+  const placementKey = placement ? `${placement.headingDegrees}|${placement.scale}` : ''
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the placement
+  useEffect(() => {
+    if (!engine) return
+    void engine.run('building.setPlacement', { placement }).catch(() => {})
+  }, [engine, placementKey])
 
   // floors, models and the GML file may load hours after opening (a kiosk): their addresses
   // are asked for again when the server refuses them

@@ -3,12 +3,15 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { LocationAnchor } from '../../../api/location'
 import type { Project } from '../../../api/project'
+import type { TrackedObject } from '../../../api/tracking'
+import { activateLanguage } from '../../../i18n/i18n'
 import type { AnchorCalls } from '../../../components/anchors/use-saved-anchors'
 import { UiRoot } from '../../../ui'
 import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
 import { buildingSession, resetBuildingSession } from '../building-session'
 import { anchorPick, recordAnchorPick } from './location-pick'
 import { LocationPanel } from './LocationPanel'
+import type { LocationPoiCalls } from './LocationPoisTab'
 
 /**
  * The building editor's location module (issue 18): anchors are picked in the model and typed
@@ -71,6 +74,38 @@ function memoryAnchors() {
         1,
       )
     },
+  }
+  return { saved, calls }
+}
+
+/** In-memory location POI calls that record what was saved. */
+function memoryLocationPois() {
+  const saved: TrackedObject[] = []
+  const calls: LocationPoiCalls = {
+    find: async (projectId) =>
+      structuredClone(saved.filter((object) => object.project_id === projectId)),
+    add: async (body) => {
+      const object: TrackedObject = {
+        id: `object-${saved.length + 1}`,
+        project_id: body.project_id,
+        name: body.name,
+        category: body.category ?? '',
+        category_id: body.category_id ?? '',
+        coding: body.coding ?? '',
+        last_position: null,
+        inside_fence_ids: [],
+        created_at: '2026-01-01T00:00:00.000Z',
+      }
+      saved.push(object)
+      return { object: structuredClone(object), token: `device-${object.id}` }
+    },
+    remove: async (id) => {
+      saved.splice(
+        saved.findIndex((object) => object.id === id),
+        1,
+      )
+    },
+    findCategories: async () => [],
   }
   return { saved, calls }
 }
@@ -215,5 +250,72 @@ describe('building location module', () => {
     expect(screen.queryByRole('form', { name: 'New anchor point' })).toBeNull()
     expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Place the building here' })).toBeNull()
+  })
+})
+
+describe('building location POIs', () => {
+  afterEach(() => activateLanguage('en'))
+
+  it('adds a positioned object of the building in Korean, shows its device token once, and deletes it', async () => {
+    await activateLanguage('ko')
+    const user = userEvent.setup()
+    const server = memoryLocationPois()
+    renderWithI18n(
+      <UiRoot>
+        <LocationPanel calls={memoryAnchors().calls} locationPoiCalls={server.calls} />
+      </UiRoot>,
+    )
+    await user.click(await screen.findByRole('tab', { name: '위치 추적 대상' }))
+    const tab = await screen.findByTestId('bim4-location-pois')
+    await within(tab).findByText('아직 위치 추적 대상이 없습니다')
+    await user.type(within(tab).getByRole('textbox', { name: /^이름/ }), '경비원')
+    await user.type(within(tab).getByRole('textbox', { name: /^코드/ }), 'G-7')
+    await user.click(within(tab).getByRole('button', { name: '추가' }))
+
+    const token = await within(tab).findByTestId('tracked-token')
+    expect(token.textContent).toContain('경비원의 장치 토큰은 지금만 표시됩니다.')
+    expect(token.textContent).toMatch(/POST http.*\/api\/v1\/device-object-1\/position/)
+    expect(server.saved).toMatchObject([
+      { project_id: 'building-1', name: '경비원', coding: 'G-7', category_id: '' },
+    ])
+    const item = await within(tab).findByTestId('tracked-item')
+    expect(item.textContent).toContain('경비원')
+    expect(item.textContent).toContain('G-7')
+    expect(item.textContent).toContain('아직 위치 없음')
+    await user.click(within(token).getByRole('button', { name: '완료' }))
+    expect(within(tab).queryByTestId('tracked-token')).toBeNull()
+
+    await user.click(within(item).getByRole('button', { name: '경비원 삭제' }))
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: '삭제' }),
+    )
+    await within(tab).findByText('아직 위치 추적 대상이 없습니다')
+    expect(server.saved).toEqual([])
+  })
+
+  it('lists them to a reader without the form or delete buttons', async () => {
+    const user = userEvent.setup()
+    const server = memoryLocationPois()
+    await server.calls.add({ project_id: 'building-1', name: 'Lift', coding: 'L-1' })
+    server.saved[0]!.last_position = {
+      lng: 127,
+      lat: 37.5,
+      heading: null,
+      at: '2026-01-01T00:00:00.000Z',
+    }
+    buildingSession.project = project({
+      permissions: { ...permissions, canEdit: false, canDelete: false },
+    })
+    renderWithI18n(
+      <UiRoot>
+        <LocationPanel calls={memoryAnchors().calls} locationPoiCalls={server.calls} />
+      </UiRoot>,
+    )
+    await user.click(await screen.findByRole('tab', { name: 'Positioned objects' }))
+    const item = await screen.findByTestId('tracked-item')
+    expect(item.textContent).toContain('Lift')
+    expect(item.textContent).toContain('last seen')
+    expect(screen.queryByRole('form', { name: 'New positioned object' })).toBeNull()
+    expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull()
   })
 })

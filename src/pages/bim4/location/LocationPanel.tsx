@@ -20,9 +20,10 @@ import '../../../components/region-list/region-list.css'
 import { reasonText } from '../../../components/feedback/error-text'
 import { MapPickerDialog } from '../../../components/map-picker/MapPickerDialog'
 import { useProjectPermissions } from '../../../components/project/project-permissions'
-import { Button, confirmDelete, toast } from '../../../ui'
+import { Button, confirmDelete, Tabs, toast } from '../../../ui'
 import { buildingSession } from '../building-session'
 import { anchorPick, relativeOfScenePoint } from './location-pick'
+import { defaultLocationPoiCalls, type LocationPoiCalls, LocationPoisTab } from './LocationPoisTab'
 
 /** Props of {@link LocationPanel}. */
 export interface LocationPanelProps {
@@ -30,6 +31,8 @@ export interface LocationPanelProps {
   calls?: AnchorCalls
   /** Saves the project's location (tests pass their own). */
   saveProjectCenter?: typeof updateProject
+  /** The location POI calls (tests pass in-memory ones). */
+  locationPoiCalls?: LocationPoiCalls
 }
 
 /**
@@ -39,12 +42,41 @@ export interface LocationPanelProps {
  * location mapping). From three anchors not on one line the same solver as the city's anchor
  * tab fits scale, rotation and translation by least squares and shows each anchor's residual in
  * metres; "Place the building here" saves the solved origin as the project's location, with
- * the heading and scale of the fit (its placement, shown here).
+ * the heading and scale of the fit (its placement, shown here). Its second tab holds the
+ * building's location POIs (positioned objects).
  */
 export function LocationPanel({
   calls = defaultAnchorCalls,
   saveProjectCenter = updateProject,
+  locationPoiCalls = defaultLocationPoiCalls,
 }: LocationPanelProps) {
+  const { t } = useLingui()
+  return (
+    <div data-testid="bim4-location">
+      <Tabs
+        label={t`Location`}
+        items={[
+          {
+            value: 'anchors',
+            label: <Trans>Anchor points</Trans>,
+            content: <BuildingAnchors calls={calls} saveProjectCenter={saveProjectCenter} />,
+          },
+          {
+            value: 'objects',
+            label: <Trans>Positioned objects</Trans>,
+            content: <LocationPoisTab calls={locationPoiCalls} />,
+          },
+        ]}
+      />
+    </div>
+  )
+}
+
+/** The anchor points of the building's model, their fit and "Place the building here". */
+function BuildingAnchors({
+  calls,
+  saveProjectCenter,
+}: Required<Pick<LocationPanelProps, 'calls' | 'saveProjectCenter'>>) {
   const { t, i18n } = useLingui()
   const session = useSnapshot(buildingSession)
   const pick = useSnapshot(anchorPick)
@@ -81,7 +113,7 @@ export function LocationPanel({
 
   const result = saved.fit
   return (
-    <div className="ts-anchors" data-testid="bim4-location">
+    <div className="ts-anchors" data-testid="bim4-anchors">
       <p className="ts-anchors__hint">
         <Trans>
           Pair at least three points of the model with their longitude and latitude: two fix the

@@ -1,11 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useEffect, useState } from 'react'
+import { useMemo } from 'react'
 import { useSnapshot } from 'valtio'
-import type { CategoryNode } from '../../../api/templates'
-import { reasonText } from '../../../components/feedback/error-text'
+import { LocationPoiForm } from '../../../components/location-pois/LocationPoiForm'
+import { LocationPoiText } from '../../../components/location-pois/LocationPoiText'
 import { useEngine } from '../../../engine-bridge'
-import { categoryNameText } from '../../../i18n/library-names'
-import { Button, confirmDelete, EmptyState, Select, TextField, toast } from '../../../ui'
+import { Button, confirmDelete, EmptyState, toast } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
 import { TrackPlaybackBar } from './TrackPlaybackBar'
@@ -16,20 +15,6 @@ import './draw.css'
 /** How far back a played track reaches. */
 const playbackHours = 24
 
-/** The select's value for "no location category". */
-const noCategory = 'none'
-
-/** The location category tree as select options, each named by its path ('Staff / Guards'). */
-function categoryOptions(
-  nodes: readonly CategoryNode[],
-  path: readonly string[] = [],
-): { value: string; label: string }[] {
-  return nodes.flatMap((node) => {
-    const names = [...path, categoryNameText(node)]
-    return [{ value: node.id, label: names.join(' / ') }, ...categoryOptions(node.children, names)]
-  })
-}
-
 /**
  * The GPS positioning tab (SPEC §2, §3 positioned object, §7 location POIs): add a location POI
  * (a positioned object filed under a category of the location tree, with its coding; its device
@@ -38,36 +23,15 @@ function categoryOptions(
  * user's own position ('browser cannot get location' when the browser refuses).
  */
 export function GpsTab({ projectId }: { projectId: string }) {
-  const { t, i18n } = useLingui()
+  const { t } = useLingui()
   const engine = useEngine()
   const services = useCityServices()
   const canEdit = useCanEditCityProject()
   const { objects, playback, loadState } = useSnapshot(trackingStore)
-  const [name, setName] = useState('')
-  const [category, setCategory] = useState('')
-  const [coding, setCoding] = useState('')
-  const [categoryId, setCategoryId] = useState(noCategory)
-  const [locationCategories, setLocationCategories] = useState<CategoryNode[]>([])
-  const [isSaving, setIsSaving] = useState(false)
-  const [newToken, setNewToken] = useState<{ name: string; token: string } | null>(null)
-  const time = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'medium' })
-
-  // The location tree (SPEC §3: fetched with id '0') names what the objects are; a failed
-  // read leaves the choice out, the free-text category still works.
-  useEffect(() => {
-    if (!canEdit) return
-    let isCurrent = true
-    services.findLocationCategories().then(
-      (tree) => {
-        if (isCurrent) setLocationCategories(tree)
-      },
-      () => {},
-    )
-    return () => {
-      isCurrent = false
-    }
-  }, [services, canEdit])
-  const categoryChoices = categoryOptions(locationCategories)
+  const formCalls = useMemo(
+    () => ({ add: services.addTrackedObject, findCategories: services.findLocationCategories }),
+    [services],
+  )
 
   const refresh = async () => {
     trackingStore.objects = await services.findTrackedObjects(projectId)
@@ -114,81 +78,7 @@ export function GpsTab({ projectId }: { projectId: string }) {
           <Trans>My location</Trans>
         </Button>
       </div>
-      {canEdit && (
-        <form
-          className="ts-region__form"
-          aria-label={t`New positioned object`}
-          onSubmit={async (event) => {
-            event.preventDefault()
-            if (isSaving || name.trim() === '') return
-            setIsSaving(true)
-            try {
-              const added = await services.addTrackedObject({
-                project_id: projectId,
-                name: name.trim(),
-                category: category.trim(),
-                category_id: categoryId === noCategory ? '' : categoryId,
-                coding: coding.trim(),
-              })
-              setNewToken({ name: added.object.name, token: added.token })
-              setName('')
-              setCategory('')
-              setCategoryId(noCategory)
-              setCoding('')
-              await refresh()
-            } catch (error) {
-              toast.error(`${t`The object could not be added.`} ${reasonText(error)}`)
-            }
-            setIsSaving(false)
-          }}
-        >
-          <TextField
-            label={<Trans>Name</Trans>}
-            value={name}
-            maxLength={100}
-            required
-            onChange={(event) => setName(event.target.value)}
-          />
-          <TextField
-            label={<Trans>Category</Trans>}
-            value={category}
-            maxLength={100}
-            placeholder={t`e.g. person, vehicle`}
-            onChange={(event) => setCategory(event.target.value)}
-          />
-          {categoryChoices.length > 0 && (
-            <Select
-              label={<Trans>Location category</Trans>}
-              options={[{ value: noCategory, label: t`None` }, ...categoryChoices]}
-              value={categoryId}
-              onValueChange={setCategoryId}
-            />
-          )}
-          <TextField
-            label={<Trans>Coding</Trans>}
-            value={coding}
-            maxLength={100}
-            onChange={(event) => setCoding(event.target.value)}
-          />
-          <Button type="submit" variant="primary" disabled={isSaving || name.trim() === ''}>
-            <Trans>Add</Trans>
-          </Button>
-        </form>
-      )}
-      {newToken && (
-        <section className="ts-city-details" data-testid="tracked-token" role="status">
-          <p>
-            <Trans>
-              The device token of {newToken.name} is shown only now. The device reports its position
-              to:
-            </Trans>
-          </p>
-          <code className="ts-draw__token">{`POST ${location.origin}/api/v1/${newToken.token}/position`}</code>
-          <Button onClick={() => setNewToken(null)}>
-            <Trans>Done</Trans>
-          </Button>
-        </section>
-      )}
+      {canEdit && <LocationPoiForm projectId={projectId} calls={formCalls} onAdded={refresh} />}
       {playback && <TrackPlaybackBar />}
       <h3 className="ts-city-tab__heading">
         <Trans>Positioned objects</Trans>
@@ -204,29 +94,7 @@ export function GpsTab({ projectId }: { projectId: string }) {
                 style={{ background: colorOfObject(object.id) }}
                 aria-hidden
               />
-              <div className="ts-region__item-text">
-                <span className="ts-region__item-name">{object.name}</span>
-                <span className="ts-region__item-measure">
-                  {[object.category, object.coding].filter(Boolean).join(' · ')}
-                  {object.last_position ? (
-                    <>
-                      {' '}
-                      <Trans>last seen {time.format(new Date(object.last_position.at))}</Trans>
-                    </>
-                  ) : (
-                    <>
-                      {' '}
-                      <Trans>no position yet</Trans>
-                    </>
-                  )}
-                  {object.inside_fence_ids.length > 0 && (
-                    <strong className="ts-draw__inside" data-testid="tracked-inside">
-                      {' '}
-                      <Trans>inside a fence</Trans>
-                    </strong>
-                  )}
-                </span>
-              </div>
+              <LocationPoiText object={object} />
               <div className="ts-region__item-actions">
                 <Button
                   disabled={!object.last_position}

@@ -68,7 +68,13 @@ afterEach(() => {
   window.location.hash = ''
 })
 
-async function renderAt(path: string) {
+type MemoryCityServer = ReturnType<typeof createMemoryCityServer>
+
+/**
+ * Opens the city editor at `path` over an in-memory server holding an area and a path (and
+ * whatever `prepare` adds first).
+ */
+async function renderAt(path: string, prepare: (server: MemoryCityServer) => void = () => {}) {
   const server = createMemoryCityServer('project-1')
   await server.services.addAreaDraw({
     project_id: 'project-1',
@@ -91,6 +97,7 @@ async function renderAt(path: string) {
       [126.98, 37.56],
     ],
   })
+  prepare(server)
   window.location.hash = `#${path}`
   renderWithI18n(
     <UiRoot>
@@ -102,6 +109,19 @@ async function renderAt(path: string) {
     </UiRoot>,
   )
   return server
+}
+
+/** A tileset without georeference, for the anchor point set tab to place. */
+function withCampusTileset(server: MemoryCityServer) {
+  server.tilesets.push({
+    id: 'tileset-1',
+    project_id: 'project-1',
+    name: 'Campus',
+    root_url: '/tiles/tileset.json',
+    is_visible: true,
+    placement: null,
+    is_georeferenced: false,
+  } as (typeof server.tilesets)[number])
 }
 
 describe('GPS positioning tab', () => {
@@ -178,31 +198,22 @@ describe('GPS positioning tab', () => {
 describe('GPS positioning tab on the live stream', () => {
   it('files a new object under a location category, then follows its moves, fence crossings and deletion live', async () => {
     const user = userEvent.setup()
-    const server = createMemoryCityServer('project-1')
-    server.locationCategories.push({
-      id: 'category-1',
-      pid: '0',
-      category_name: 'Guards',
-      value: 'category-1',
-      kind: 'location',
-      piddes: 'category-1',
-      level: 1,
-      is_system: false,
-      can_edit: true,
-      created_at: '2026-01-01T00:00:00.000Z',
-      children: [],
+    const server = await renderAt('/home/location/gps', (memory) => {
+      memory.locationCategories.push({
+        id: 'category-1',
+        pid: '0',
+        category_name: 'Guards',
+        value: 'category-1',
+        kind: 'location',
+        piddes: 'category-1',
+        level: 1,
+        is_system: false,
+        can_edit: true,
+        created_at: '2026-01-01T00:00:00.000Z',
+        children: [],
+      })
     })
     const find = vi.spyOn(server.services, 'findTrackedObjects')
-    window.location.hash = '#/home/location/gps'
-    renderWithI18n(
-      <UiRoot>
-        <EngineProvider engine={engine}>
-          <CityServicesProvider services={server.services}>
-            <CityEditor store={createCityProjectStore()} />
-          </CityServicesProvider>
-        </EngineProvider>
-      </UiRoot>,
-    )
     await screen.findByText('No positioned objects yet')
     await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Guard')
     await user.click(screen.getByRole('combobox', { name: 'Location category' }))
@@ -403,26 +414,7 @@ describe('view tour tab', () => {
 describe('anchor point set tab', () => {
   it('asks for anchors first, saves three and solves them with residuals, refuses collinear ones, and places the tileset', async () => {
     const user = userEvent.setup()
-    const server = createMemoryCityServer('project-1')
-    server.tilesets.push({
-      id: 'tileset-1',
-      project_id: 'project-1',
-      name: 'Campus',
-      root_url: '/tiles/tileset.json',
-      is_visible: true,
-      placement: null,
-      is_georeferenced: false,
-    } as (typeof server.tilesets)[number])
-    window.location.hash = '#/home/location/anchor'
-    renderWithI18n(
-      <UiRoot>
-        <EngineProvider engine={engine}>
-          <CityServicesProvider services={server.services}>
-            <CityEditor store={createCityProjectStore()} />
-          </CityServicesProvider>
-        </EngineProvider>
-      </UiRoot>,
-    )
+    const server = await renderAt('/home/location/anchor', withCampusTileset)
     expect(await screen.findByText('Please add an anchor point first.')).toBeTruthy()
 
     // A model turned 30° clockwise (heading 30), its origin at lng 127, lat 37.5.
@@ -490,31 +482,12 @@ describe('anchor point set tab', () => {
 
   it("fills an anchor's model coordinates from a point picked on the tileset", async () => {
     const user = userEvent.setup()
-    const server = createMemoryCityServer('project-1')
-    server.tilesets.push({
-      id: 'tileset-1',
-      project_id: 'project-1',
-      name: 'Campus',
-      root_url: '/tiles/tileset.json',
-      is_visible: true,
-      placement: null,
-      is_georeferenced: false,
-    } as (typeof server.tilesets)[number])
     const position = { lng: 127.0001, lat: 37.5001, heightMeters: 41 }
     let answer: unknown = null
     const run = engine.run.bind(engine) as (...args: unknown[]) => Promise<unknown>
     vi.spyOn(engine, 'run').mockImplementation((async (...args: unknown[]) =>
       args[0] === 'city.pickTilesetPoint' ? answer : run(...args)) as never)
-    window.location.hash = '#/home/location/anchor'
-    renderWithI18n(
-      <UiRoot>
-        <EngineProvider engine={engine}>
-          <CityServicesProvider services={server.services}>
-            <CityEditor store={createCityProjectStore()} />
-          </CityServicesProvider>
-        </EngineProvider>
-      </UiRoot>,
-    )
+    await renderAt('/home/location/anchor', withCampusTileset)
     const pickButton = await screen.findByRole('button', { name: 'Pick in the tileset' })
     await user.click(pickButton)
     expect(pickButton.getAttribute('aria-pressed')).toBe('true')

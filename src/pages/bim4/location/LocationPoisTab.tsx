@@ -1,0 +1,115 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useCallback, useEffect, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { findLocationCategoryTree } from '../../../api/templates'
+import {
+  addTrackedObject,
+  deleteTrackedObject,
+  findTrackedObjects,
+  type TrackedObject,
+} from '../../../api/tracking'
+import { reasonText } from '../../../components/feedback/error-text'
+import {
+  LocationPoiForm,
+  type LocationPoiFormCalls,
+} from '../../../components/location-pois/LocationPoiForm'
+import { LocationPoiText } from '../../../components/location-pois/LocationPoiText'
+import { useProjectPermissions } from '../../../components/project/project-permissions'
+import { Button, confirmDelete, EmptyState, toast } from '../../../ui'
+import { buildingSession } from '../building-session'
+import '../../../components/region-list/region-list.css'
+
+/** The location POI calls of the tab (component tests pass in-memory ones). */
+export interface LocationPoiCalls extends LocationPoiFormCalls {
+  find: (projectId: string) => Promise<TrackedObject[]>
+  remove: (id: string) => Promise<void>
+}
+
+/** The real `/poi` location POI calls and the location category tree. */
+export const defaultLocationPoiCalls: LocationPoiCalls = {
+  find: findTrackedObjects,
+  add: addTrackedObject,
+  remove: deleteTrackedObject,
+  findCategories: findLocationCategoryTree,
+}
+
+/**
+ * The building's location POIs (SPEC §7 `creatLocationPoi`, `selLocationPoi`, `delLocationPoi`;
+ * issue 18): the positioned objects of the building — people, vehicles, devices — each with its
+ * category, coding and last reported position. An editor adds one (its device token shown once)
+ * and deletes one; a reader sees the list.
+ */
+export function LocationPoisTab({ calls }: { calls: LocationPoiCalls }) {
+  const { t } = useLingui()
+  const session = useSnapshot(buildingSession)
+  const { canEdit } = useProjectPermissions(session.project)
+  const projectId = session.projectId
+  const [objects, setObjects] = useState<TrackedObject[]>([])
+  const [isLoaded, setIsLoaded] = useState(false)
+
+  const refresh = useCallback(async () => {
+    if (projectId === null) return
+    try {
+      const found = await calls.find(projectId)
+      // an answer for a project the user left meanwhile is dropped
+      if (buildingSession.projectId !== projectId) return
+      setObjects(found)
+      setIsLoaded(true)
+    } catch (error) {
+      toast.error(reasonText(error))
+    }
+  }, [calls, projectId])
+
+  useEffect(() => {
+    setObjects([])
+    setIsLoaded(false)
+    void refresh()
+  }, [refresh])
+
+  return (
+    <div className="ts-anchors" data-testid="bim4-location-pois">
+      <p className="ts-anchors__hint">
+        <Trans>
+          Positioned objects report where they are with their device token; the list shows their
+          last positions.
+        </Trans>
+      </p>
+      {canEdit && projectId !== null && (
+        <LocationPoiForm projectId={projectId} calls={calls} onAdded={refresh} />
+      )}
+      <h3 className="ts-anchors__heading">
+        <Trans>Positioned objects</Trans>
+      </h3>
+      {isLoaded && objects.length === 0 ? (
+        <EmptyState title={<Trans>No positioned objects yet</Trans>} />
+      ) : (
+        <ul className="ts-region__list" data-testid="tracked-list">
+          {objects.map((object) => (
+            <li key={object.id} className="ts-region__item" data-testid="tracked-item">
+              <LocationPoiText object={object} />
+              {canEdit && (
+                <div className="ts-region__item-actions">
+                  <Button
+                    variant="danger"
+                    aria-label={t`Delete ${object.name}`}
+                    onClick={async () => {
+                      if (!(await confirmDelete({ itemName: object.name }))) return
+                      try {
+                        await calls.remove(object.id)
+                        await refresh()
+                      } catch {
+                        toast.error(t`The object could not be deleted.`)
+                      }
+                    }}
+                  >
+                    <Trans>Delete</Trans>
+                  </Button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
