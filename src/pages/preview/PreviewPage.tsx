@@ -16,34 +16,11 @@ import { usePoiScene } from '../pois/use-poi-scene'
 import { startTour, type Tour } from '../visit/capture-tour'
 import { flyToView } from '../visit/tour-flight'
 import { WalkTool } from '../visit/WalkTool'
+import { type PreviewAddress, previewAddressOf } from './preview-address'
 import { type LivenessState, watchLiveness } from './preview-liveness'
 import { useEmbedApi } from './use-embed-api'
 import { useKioskGuards } from './use-kiosk-guards'
 import './preview.css'
-
-/** What the preview's address says (SPEC §2 `/bim4/outPreview?project_id=…&project_token=…`). */
-export interface PreviewAddress {
-  projectId: string
-  projectToken: string
-  isKiosk: boolean
-  /** Kiosk: seconds without interaction before the tour starts (5–3600, default 60). */
-  idleSeconds: number
-}
-
-/** Reads the preview's query; null when the address lacks the project or its token. */
-export function previewAddressOf(search: string): PreviewAddress | null {
-  const query = new URLSearchParams(search)
-  const projectId = query.get('project_id')?.trim() ?? ''
-  const projectToken = query.get('project_token')?.trim() ?? ''
-  if (!projectId || !projectToken) return null
-  const idle = Number(query.get('idle') ?? 60)
-  return {
-    projectId,
-    projectToken,
-    isKiosk: query.get('kiosk') === '1',
-    idleSeconds: Number.isFinite(idle) ? Math.min(3600, Math.max(5, Math.round(idle))) : 60,
-  }
-}
 
 /**
  * The public preview (issue 19): a building project, read-only, without signing in, by a link

@@ -6,12 +6,7 @@ import { errorText } from '../../components/feedback/error-text'
 import { currentProject } from '../../state/project'
 import { Button, toast } from '../../ui'
 import { embedMessageType } from '../preview/embed-api'
-
-/** The absolute address of a share path (`/#/bim4/outPreview?…`) on this site. */
-function absoluteUrl(sharePath: string): string {
-  const base = `${window.location.origin}${window.location.pathname}`
-  return sharePath.startsWith('/#') ? `${base}${sharePath.slice(1)}` : `${base}${sharePath}`
-}
+import { absoluteShareUrl } from '../preview/preview-address'
 
 /** The snippet a developer copies into their page. */
 function snippetOf(link: string): string {
@@ -58,7 +53,7 @@ export function EmbedDemoPanel() {
   async function open() {
     if (!projectId) return
     try {
-      setLink(absoluteUrl((await getProjectShareUrl(projectId)).url))
+      setLink(absoluteShareUrl((await getProjectShareUrl(projectId)).url))
     } catch (error) {
       toast.error(errorText(error))
     }

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { renderSVG } from 'uqr'
 import { projectRoutes } from '../../../contract/project'
@@ -17,19 +17,14 @@ import {
 import { errorText } from '../../components/feedback/error-text'
 import { sceneStore, useEngine } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
-import { Button, confirmDelete, EmptyState, Spinner, toast } from '../../ui'
+import { Button, confirmDelete, EmptyState, NumberInput, Spinner, toast } from '../../ui'
 import { movedOrder, startTour, type Tour } from './capture-tour'
 import { DwellField } from './DwellField'
 import { flyToView } from './tour-flight'
+import { absoluteShareUrl, kioskIdleSeconds, kioskLinkOf } from '../preview/preview-address'
 import { projectOfCase } from '../project-case/case-project'
 import { projectTexts } from '../../i18n/library-names'
 import './visit.css'
-
-/** The absolute address of a share path (`/#/bim4/outPreview?…`) on this site. */
-function absoluteUrl(sharePath: string): string {
-  const base = `${window.location.origin}${window.location.pathname}`
-  return sharePath.startsWith('/#') ? `${base}${sharePath.slice(1)}` : `${base}${sharePath}`
-}
 
 /** The QR code of a text, as an SVG data address for an `<img>`. */
 function qrCodeSource(text: string): string {
@@ -38,20 +33,22 @@ function qrCodeSource(text: string): string {
 
 /**
  * Link browsing (`/bim4/visit/link`): a share link of the project with a new project token,
- * copied with a success or failure message, its QR code, the kiosk variant, and revoking every
- * link of the project (open previews end within a minute).
+ * copied with a success or failure message, its QR code, the kiosk variant (its idle time before
+ * the tour is part of the link, docs/api/preview.md), and revoking every link of the project
+ * (open previews end within a minute).
  */
 export function VisitLinkPanel() {
   const { t } = useLingui()
   const { projectId } = useSnapshot(currentProject)
   const [link, setLink] = useState<string | null>(null)
   const [isBusy, setBusy] = useState(false)
+  const [idleSeconds, setIdleSeconds] = useState<number>(kioskIdleSeconds.default)
 
   async function createLink() {
     if (!projectId) return
     setBusy(true)
     try {
-      setLink(absoluteUrl((await getProjectShareUrl(projectId)).url))
+      setLink(absoluteShareUrl((await getProjectShareUrl(projectId)).url))
     } catch (error) {
       toast.error(errorText(error))
     } finally {
@@ -81,7 +78,7 @@ export function VisitLinkPanel() {
     }
   }
 
-  const kioskLink = link ? `${link}&kiosk=1` : null
+  const kioskLink = link ? kioskLinkOf(link, idleSeconds) : null
   return (
     <div className="ts-visit">
       <p className="ts-visit__hint">
@@ -116,6 +113,16 @@ export function VisitLinkPanel() {
               <Trans>Open kiosk mode</Trans>
             </a>
           </div>
+          <NumberInput
+            label={t`Kiosk tour after idle time`}
+            value={idleSeconds}
+            onChange={setIdleSeconds}
+            min={kioskIdleSeconds.min}
+            max={kioskIdleSeconds.max}
+            step={1}
+            precision={0}
+            unit={t`s`}
+          />
           <img
             className="ts-visit__qr"
             src={qrCodeSource(link)}
@@ -132,7 +139,8 @@ export function VisitLinkPanel() {
 
 /**
  * Preview (`/bim4/visit/preview`): screen captures of the current view, listed in tour order,
- * reordered, deleted after confirmation, flown back to, and played as the building's tour.
+ * reordered by drag or by the arrow buttons (the keyboard's way), deleted after confirmation,
+ * flown back to, and played as the building's tour.
  */
 export function VisitCapturesPanel() {
   const { t } = useLingui()
@@ -141,6 +149,9 @@ export function VisitCapturesPanel() {
   const [captures, setCaptures] = useState<Capture[] | null>(null)
   const [isBusy, setBusy] = useState(false)
   const [tour, setTour] = useState<Tour | null>(null)
+  // the place of the capture being dragged, and of the one it would be dropped on
+  const dragged = useRef<number | null>(null)
+  const [dropIndex, setDropIndex] = useState<number | null>(null)
 
   useEffect(() => {
     if (!projectId) return
@@ -232,46 +243,80 @@ export function VisitCapturesPanel() {
       {captures.length === 0 ? (
         <EmptyState title={<Trans>No captures yet. Capture the view to start a tour.</Trans>} />
       ) : (
-        <ol className="ts-visit__captures" aria-label={t`Captures`}>
-          {captures.map((item, index) => (
-            <li key={item.id} className="ts-visit__capture">
-              <button type="button" className="ts-visit__thumb" onClick={() => flyTo(item)}>
-                <img src={item.image_url} alt={item.name} />
-              </button>
-              <span className="ts-visit__name">{item.name}</span>
-              <DwellField
-                name={item.name}
-                seconds={item.dwell_seconds}
-                onSave={(seconds) => changeDwell(item, seconds)}
-              />
-              <span className="ts-visit__actions">
-                <Button
-                  variant="secondary"
-                  disabled={index === 0}
-                  onClick={() => move(index, -1)}
-                  aria-label={t`Move ${item.name} up`}
-                >
-                  ↑
-                </Button>
-                <Button
-                  variant="secondary"
-                  disabled={index === captures.length - 1}
-                  onClick={() => move(index, 1)}
-                  aria-label={t`Move ${item.name} down`}
-                >
-                  ↓
-                </Button>
-                <Button
-                  variant="secondary"
-                  onClick={() => remove(item)}
-                  aria-label={t`Delete ${item.name}`}
-                >
-                  <Trans>Delete</Trans>
-                </Button>
-              </span>
-            </li>
-          ))}
-        </ol>
+        <>
+          <p className="ts-visit__hint">
+            <Trans>Drag a capture, or use its arrows, to change the tour order.</Trans>
+          </p>
+          <ol className="ts-visit__captures" aria-label={t`Captures`}>
+            {captures.map((item, index) => (
+              <li
+                key={item.id}
+                className={
+                  dropIndex === index && dragged.current !== index
+                    ? 'ts-visit__capture ts-visit__capture--drop'
+                    : 'ts-visit__capture'
+                }
+                draggable
+                onDragStart={(event) => {
+                  dragged.current = index
+                  event.dataTransfer.effectAllowed = 'move'
+                  event.dataTransfer.setData('text/plain', item.name)
+                }}
+                onDragOver={(event) => {
+                  if (dragged.current === null) return
+                  event.preventDefault()
+                  setDropIndex(index)
+                }}
+                onDrop={(event) => {
+                  event.preventDefault()
+                  const from = dragged.current
+                  dragged.current = null
+                  setDropIndex(null)
+                  if (from !== null && from !== index) void move(from, index - from)
+                }}
+                onDragEnd={() => {
+                  dragged.current = null
+                  setDropIndex(null)
+                }}
+              >
+                <button type="button" className="ts-visit__thumb" onClick={() => flyTo(item)}>
+                  <img src={item.image_url} alt={item.name} />
+                </button>
+                <span className="ts-visit__name">{item.name}</span>
+                <DwellField
+                  name={item.name}
+                  seconds={item.dwell_seconds}
+                  onSave={(seconds) => changeDwell(item, seconds)}
+                />
+                <span className="ts-visit__actions">
+                  <Button
+                    variant="secondary"
+                    disabled={index === 0}
+                    onClick={() => move(index, -1)}
+                    aria-label={t`Move ${item.name} up`}
+                  >
+                    ↑
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    disabled={index === captures.length - 1}
+                    onClick={() => move(index, 1)}
+                    aria-label={t`Move ${item.name} down`}
+                  >
+                    ↓
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    onClick={() => remove(item)}
+                    aria-label={t`Delete ${item.name}`}
+                  >
+                    <Trans>Delete</Trans>
+                  </Button>
+                </span>
+              </li>
+            ))}
+          </ol>
+        </>
       )}
     </div>
   )
@@ -294,7 +339,7 @@ export function MoreCasesPanel() {
     try {
       const { project_token: token } = await getProjectToken(detail.project_id)
       const query = new URLSearchParams({ project_id: detail.project_id, project_token: token })
-      window.open(absoluteUrl(`/#/bim4/outPreview?${query}`), '_blank', 'noreferrer')
+      window.open(absoluteShareUrl(`/#/bim4/outPreview?${query}`), '_blank', 'noreferrer')
     } catch (error) {
       toast.error(errorText(error))
     }
