@@ -2,10 +2,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { expect, test } from '@playwright/test'
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
 import { unzipSync } from 'fflate'
 import { e2eAdmin, enableTestApi } from './support/accounts'
 import { createBuildingProject, openSpaceModule } from './support/building'
+import { createCityProject, sharedCityData } from './support/city'
 import {
   canvasColours,
   chooseEnglish,
@@ -13,6 +14,7 @@ import {
   postApi,
   signInThroughPage,
 } from './project-helpers'
+import { offlineMapColors } from '../src/components/map-picker/offline-style'
 
 /**
  * Issue 20 as a user meets it: a new editor orders watermark removal for a building project
@@ -20,6 +22,8 @@ import {
  * builds the offline package on the download page and downloads it — a real zip holding the
  * project's manifest, models list and SBM model, without the watermark — unzips it and opens
  * its `index.html` from disk with the network cut: the project's name and the building show.
+ * Then a city project's development trial, chosen in the same dialog: the watermarked package
+ * holds its tileset and the offline map, and from disk the viewer draws the tileset on the land.
  */
 
 const sbmFixture = new URL('../workers/sbm/fixtures/two-storeys.sbm', import.meta.url)
@@ -120,11 +124,7 @@ test('a new editor orders, pays from the balance and downloads the offline packa
   await expect(link).toBeVisible({ timeout: 60_000 })
   await expect(page.getByText(/The offline package is ready: .+, \d+ files\./)).toBeVisible()
   await expect(page.getByText('This package carries a watermark')).toHaveCount(0)
-  const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
-  expect(download.suggestedFilename()).toMatch(/^[0-9a-f-]{36}\.zip$/)
-  const bytes = await readFile((await download.path())!)
-  expect([...bytes.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04])
-  const entries = unzipSync(new Uint8Array(bytes))
+  const entries = await downloadPackage(page, link)
   const names = Object.keys(entries)
   expect(names[0]).toBe('manifest.json')
   expect(names).toEqual(expect.arrayContaining(['building/models.json', 'pois.json']))
@@ -136,7 +136,115 @@ test('a new editor orders, pays from the balance and downloads the offline packa
     project: { id: projectId, name: projectName, kind: 'building' },
   })
 
-  // unzipped to a folder and opened from disk as a person would, with the network cut
+  await openFromDisk(browser, entries, async (disk) => {
+    await expect(disk.getByRole('heading', { name: projectName })).toBeVisible()
+    await expect(disk.getByText('1 models, 0 POIs')).toBeVisible({ timeout: 60_000 })
+    await expect(disk.locator('#watermark')).toBeHidden()
+    // the building is drawn over the background: many colours, no one colour nearly everywhere
+    const scene = disk.locator('#scene')
+    await expect
+      .poll(async () => {
+        const seen = await canvasColours(scene, [])
+        return seen.distinctColours > 10 && seen.dominantShare < 0.95
+      })
+      .toBe(true)
+  })
+})
+
+test("a city project's trial package opens from disk with its tileset on the map", async ({
+  page,
+  context,
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000)
+  await chooseEnglish(context, baseURL)
+  const account = await createEditor(request)
+  const signedIn = await postApi<{ token: string }>(request, 'login', account)
+  const token = signedIn.datum.token
+  const projectName = `Trial city ${Date.now()}`
+  const projectId = await createCityProject(request, token, projectName)
+  // the dragon: an Earth-centred tileset at Cesium's test site in Pennsylvania
+  const uploaded = await request.post('/web/upload/uploadTiltModel', {
+    headers: { Token: token },
+    multipart: {
+      project_id: projectId,
+      file: {
+        name: 'dragon.zip',
+        mimeType: 'application/zip',
+        buffer: await readFile(sharedCityData('zip/derived/tileset-discrete-lod-root.zip')),
+      },
+    },
+  })
+  expect(((await uploaded.json()) as { code: string }).code).toBe('0')
+
+  // the order dialog from the project list: the development trial locks every other line and
+  // leaves only the direct download
+  await signInThroughPage(page, account)
+  await page.goto('/#/projectManage/bim?kind=city')
+  await page
+    .getByTestId('project-list-city')
+    .getByRole('button', { name: `Order for ${projectName}` })
+    .click()
+  const dialog = page.getByRole('dialog', { name: `Order for ${projectName}` })
+  await dialog.getByRole('checkbox', { name: 'Development trial' }).check()
+  await expect(dialog.getByRole('checkbox', { name: 'Watermark removal' })).toBeDisabled()
+  await dialog.getByRole('button', { name: 'Direct download' }).click()
+
+  const offlinePackage = page.getByRole('dialog', { name: `Offline package of ${projectName}` })
+  await offlinePackage.getByRole('button', { name: 'Build the trial package' }).click()
+  const link = offlinePackage.getByRole('link', { name: 'Download the offline package' })
+  await expect(link).toBeVisible({ timeout: 60_000 })
+  await expect(
+    offlinePackage.getByText('This package carries a watermark (watermark removal is not paid).'),
+  ).toBeVisible()
+  const entries = await downloadPackage(page, link)
+  const manifest = JSON.parse(new TextDecoder().decode(entries['manifest.json']))
+  expect(manifest).toMatchObject({
+    variant: 'trial',
+    watermark: true,
+    project: { id: projectId, name: projectName, kind: 'city' },
+    contents: { basemap: { countries: 'basemap/countries.geojson' } },
+  })
+  expect(manifest.contents.tilesets).toHaveLength(1)
+
+  await openFromDisk(browser, entries, async (disk) => {
+    await expect(disk.getByRole('heading', { name: projectName })).toBeVisible()
+    await expect(disk.getByText('1 tilesets, 0 POIs')).toBeVisible({ timeout: 90_000 })
+    await expect(disk.getByText('Twinscape trial')).toBeVisible()
+    // the offline style's land under the dragon, and the dragon's tiles: pixels that are
+    // neither that land nor the viewer's sky
+    const scene = disk.locator('#scene')
+    const seen = await canvasColours(scene, [offlineLand, viewerSky], 24)
+    const land = seen.shareOf[offlineLand] ?? 0
+    expect(land).toBeGreaterThan(0.2)
+    expect(1 - land - (seen.shareOf[viewerSky] ?? 0)).toBeGreaterThan(0.01)
+  })
+})
+
+/** The offline style's land (offline-style.ts) and the viewer's sky (engine/offline-viewer). */
+const offlineLand = offlineMapColors.land
+const viewerSky = '#dfe6ee'
+
+/** Downloads the ready package through its link: a real zip, answered as its entries. */
+async function downloadPackage(page: Page, link: Locator): Promise<Record<string, Uint8Array>> {
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+  expect(download.suggestedFilename()).toMatch(/^[0-9a-f-]{36}\.zip$/)
+  const bytes = await readFile((await download.path())!)
+  expect([...bytes.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04])
+  return unzipSync(new Uint8Array(bytes))
+}
+
+/**
+ * Unzips the package into a folder and opens its `index.html` from disk as a person would,
+ * with the network cut; `check` reads the page; no page error may occur meanwhile.
+ */
+async function openFromDisk(
+  browser: Browser,
+  entries: Record<string, Uint8Array>,
+  check: (disk: Page) => Promise<void>,
+): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'orders-offline-package-'))
   const offline = await browser.newContext({ locale: 'en-US', offline: true })
   try {
@@ -149,20 +257,10 @@ test('a new editor orders, pays from the balance and downloads the offline packa
     const errors: string[] = []
     disk.on('pageerror', (error) => errors.push(error.message))
     await disk.goto(pathToFileURL(join(folder, 'index.html')).href)
-    await expect(disk.getByRole('heading', { name: projectName })).toBeVisible()
-    await expect(disk.getByText('1 models, 0 POIs')).toBeVisible({ timeout: 60_000 })
-    await expect(disk.locator('#watermark')).toBeHidden()
-    // the building is drawn over the background: many colours, no one colour nearly everywhere
-    const scene = disk.locator('#scene')
-    await expect
-      .poll(async () => {
-        const seen = await canvasColours(scene, [])
-        return seen.distinctColours > 10 && seen.dominantShare < 0.95
-      })
-      .toBe(true)
+    await check(disk)
     expect(errors).toEqual([])
   } finally {
     await offline.close()
     await rm(folder, { recursive: true, force: true })
   }
-})
+}

@@ -126,38 +126,46 @@ export interface CanvasColours {
  * keeps its drawing buffer (`preserveDrawingBuffer`) so this sees the last frame; a screenshot
  * would too, but costs seconds per call on SwiftShader.
  */
-export async function canvasColours(canvas: Locator, colours: string[]): Promise<CanvasColours> {
-  return canvas.evaluate((source: HTMLCanvasElement, colours) => {
-    const copy = document.createElement('canvas')
-    copy.width = source.width
-    copy.height = source.height
-    const context = copy.getContext('2d')
-    if (!context) throw new Error('no 2D context to read the canvas')
-    context.drawImage(source, 0, 0)
-    const { data } = context.getImageData(0, 0, copy.width, copy.height)
-    const counts = new Map<number, number>()
-    const targets = colours.map((hex) => {
-      const value = Number.parseInt(hex.slice(1), 16)
-      return { hex, rgb: [(value >> 16) & 255, (value >> 8) & 255, value & 255], count: 0 }
-    })
-    for (let index = 0; index < data.length; index += 4) {
-      const red = data[index] ?? 0
-      const green = data[index + 1] ?? 0
-      const blue = data[index + 2] ?? 0
-      const key = (red << 16) | (green << 8) | blue
-      counts.set(key, (counts.get(key) ?? 0) + 1)
-      for (const target of targets) {
-        const [r = 0, g = 0, b = 0] = target.rgb
-        if (Math.abs(red - r) + Math.abs(green - g) + Math.abs(blue - b) < 12) target.count++
+export async function canvasColours(
+  canvas: Locator,
+  colours: string[],
+  tolerance = 12,
+): Promise<CanvasColours> {
+  return canvas.evaluate(
+    (source: HTMLCanvasElement, { colours, tolerance }) => {
+      const copy = document.createElement('canvas')
+      copy.width = source.width
+      copy.height = source.height
+      const context = copy.getContext('2d')
+      if (!context) throw new Error('no 2D context to read the canvas')
+      context.drawImage(source, 0, 0)
+      const { data } = context.getImageData(0, 0, copy.width, copy.height)
+      const counts = new Map<number, number>()
+      const targets = colours.map((hex) => {
+        const value = Number.parseInt(hex.slice(1), 16)
+        return { hex, rgb: [(value >> 16) & 255, (value >> 8) & 255, value & 255], count: 0 }
+      })
+      for (let index = 0; index < data.length; index += 4) {
+        const red = data[index] ?? 0
+        const green = data[index + 1] ?? 0
+        const blue = data[index + 2] ?? 0
+        const key = (red << 16) | (green << 8) | blue
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+        for (const target of targets) {
+          const [r = 0, g = 0, b = 0] = target.rgb
+          if (Math.abs(red - r) + Math.abs(green - g) + Math.abs(blue - b) < tolerance)
+            target.count++
+        }
       }
-    }
-    const total = Math.max(1, data.length / 4)
-    return {
-      distinctColours: counts.size,
-      dominantShare: Math.max(0, ...counts.values()) / total,
-      shareOf: Object.fromEntries(targets.map((target) => [target.hex, target.count / total])),
-    }
-  }, colours)
+      const total = Math.max(1, data.length / 4)
+      return {
+        distinctColours: counts.size,
+        dominantShare: Math.max(0, ...counts.values()) / total,
+        shareOf: Object.fromEntries(targets.map((target) => [target.hex, target.count / total])),
+      }
+    },
+    { colours, tolerance },
+  )
 }
 
 /** Chooses `names` in the region cascade of a form, one level after the other. */

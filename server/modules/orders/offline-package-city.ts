@@ -1,24 +1,10 @@
 import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
+import type { ViewerBasemap, ViewerTileset } from '../../../contract/offline-viewer-data'
 import type { Database } from '../../plugins/db'
 import { offlineMapData } from '../geo/offline-map-data'
 import type { PackageEntry } from './offline-package-entry'
-
-/** A tileset as the offline viewer reads it (engine/offline-viewer/city-tilesets.ts). */
-export interface ViewerTilesetValue {
-  id: string
-  name: string
-  /** Package path of its root tileset JSON. */
-  root: string
-  is_visible: boolean
-  placement: { lng: number; lat: number; height_offset: number; heading: number } | null
-}
-
-/** The basemap as the offline viewer reads it (engine/offline-viewer/basemap-ground.ts). */
-export type ViewerBasemapValue =
-  | { kind: 'pmtiles'; file: string }
-  | { kind: 'offline'; countries: string; places: string }
 
 /** What a project's tilesets and basemap add to its package. */
 export interface CityPackagePart {
@@ -26,7 +12,7 @@ export interface CityPackagePart {
   /** The manifest's `contents` lines. */
   contents: { tilesets?: string[]; basemap?: string | { countries: string; places: string } }
   tilesetCount: number
-  viewer: { tilesets: ViewerTilesetValue[]; basemap: ViewerBasemapValue | null }
+  viewer: { tilesets: ViewerTileset[]; basemap: ViewerBasemap | null }
   /** Package paths of the files the viewer reads (each also written as a script). */
   shownFiles: string[]
 }
@@ -96,12 +82,16 @@ export async function planCityPart(
       const path = `${folder}/${file.relativePath}`
       part.entries.push({
         path,
+        // some exporters write every file gzip-compressed (a server then sends it with
+        // Content-Encoding: gzip); a package on a disk has no such server: its files are plain
         source: {
           kind: 'file',
           path: join(directories.tilesets, tileset.version_id, file.relativePath),
+          inflatesGzip: true,
         },
         sizeBytes: file.size,
-        isDeflated: false,
+        // tileset JSON shrinks a lot; tiles barely do
+        isDeflated: file.relativePath.endsWith('.json'),
       })
       part.shownFiles.push(path)
     }

@@ -2,11 +2,13 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { uploadedFilesRoot } from '../../../contract/files'
+import type { ViewerGml } from '../../../contract/offline-viewer-data'
 import { templateModelFilesRoot } from '../../../contract/template-files'
-import type { Database } from '../../plugins/db'
+import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import type { PackageEntry } from './offline-package-entry'
 import { planCityPart } from './offline-package-city'
+import { readPackagePois } from './offline-package-pois'
 import { JsonText, planViewerEntries } from './offline-package-viewer'
 
 /** The format name and version written in every package's manifest.json. */
@@ -58,6 +60,9 @@ function textEntry(path: string, value: unknown): PackageEntry {
   }
 }
 
+/** Three numbers as the viewer's data has them (a position, a rotation, a scale). */
+const triple = (x: number, y: number, z: number): [number, number, number] => [x, y, z]
+
 /** A file name safe inside the zip: no folders, no control characters, never empty. */
 function safeName(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are removed
@@ -72,12 +77,13 @@ function safeName(name: string): string {
  * basemap when one is chosen. Reads the records at one moment; the bytes are read when written.
  */
 export async function planOfflinePackage(
-  handle: Database,
+  database: DatabaseHandle,
   storage: FileStorage,
   directories: PackageDirectories,
   input: { projectId: string; isWatermarked: boolean; variant: 'full' | 'trial'; builtAt: string },
 ): Promise<PackagePlan> {
   const { projectId } = input
+  const handle = database.db
   const project = await handle
     .selectFrom('projects')
     .select(['id', 'name', 'kind', 'description', 'project_center_lng', 'project_center_lat'])
@@ -132,27 +138,21 @@ export async function planOfflinePackage(
       floor_id: model.floor_id,
       file: modelFiles.get(model.sha256),
       triangle_count: Number(model.triangle_count),
-      position: [model.position_x, model.position_y, model.position_z],
-      rotation: [model.rotation_x, model.rotation_y, model.rotation_z],
-      scale: [model.scale_x, model.scale_y, model.scale_z],
+      position: triple(model.position_x, model.position_y, model.position_z),
+      rotation: triple(model.rotation_x, model.rotation_y, model.rotation_z),
+      scale: triple(model.scale_x, model.scale_y, model.scale_z),
       is_visible: model.is_visible === 1,
     })),
   }
   entries.push(textEntry('building/models.json', modelsValue))
   contents.models = 'building/models.json'
 
-  const pois = await handle
-    .selectFrom('pois')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute()
+  const pois = await readPackagePois(handle, database.dialect, projectId)
   // written once as JSON for pois.json and the viewer's data.js alike
-  const poisJson = new JsonText(JSON.stringify(pois))
+  const poisJson = new JsonText(pois.json)
   entries.push(textEntry('pois.json', poisJson))
   contents.pois = 'pois.json'
-  const templateIds = [...new Set(pois.map((poi) => poi.category_id))]
+  const { templateIds } = pois
   const templates =
     templateIds.length === 0
       ? []
@@ -217,7 +217,10 @@ export async function planOfflinePackage(
     .where('project_id', '=', projectId)
     .executeTakeFirst()
   const styleValue = style
-    ? { version: style.version, setting: JSON.parse(style.setting_json) as unknown }
+    ? {
+        version: style.version,
+        setting: JSON.parse(style.setting_json) as Record<string, unknown>,
+      }
     : null
   if (styleValue) {
     entries.push(textEntry('style.json', styleValue))
@@ -229,13 +232,7 @@ export async function planOfflinePackage(
     .selectAll()
     .where('project_id', '=', projectId)
     .executeTakeFirst()
-  let gmlValue: {
-    file: string
-    offset: [number, number, number]
-    rotation_deg: number
-    scale: number
-    display_mode: number
-  } | null = null
+  let gmlValue: ViewerGml | null = null
   if (gml) {
     const path = `gml/${safeName(gml.file_name)}`
     entries.push({
@@ -246,7 +243,7 @@ export async function planOfflinePackage(
     })
     gmlValue = {
       file: path,
-      offset: [gml.offset_x, gml.offset_y, gml.offset_z],
+      offset: triple(gml.offset_x, gml.offset_y, gml.offset_z),
       rotation_deg: gml.rotation_deg,
       scale: gml.scale,
       display_mode: gml.display_mode,
@@ -279,7 +276,7 @@ export async function planOfflinePackage(
     counts: {
       floors: floors.length,
       models: models.length,
-      pois: pois.length,
+      pois: pois.count,
       templates: templates.length,
       draws: draws.length,
       tilesets: city.tilesetCount,

@@ -4,7 +4,11 @@
 export type PackageSource =
   | { kind: 'text'; text: string }
   | { kind: 'stored'; sha256: string }
-  | { kind: 'file'; path: string }
+  /**
+   * A file on disk; `inflatesGzip`: written inflated when it is gzip-compressed on disk (a
+   * tileset's files, which a server would send with `Content-Encoding: gzip`).
+   */
+  | { kind: 'file'; path: string; inflatesGzip?: boolean }
   /** Another source's bytes as a script for the offline viewer (offline-package-viewer.ts). */
   | { kind: 'script'; path: string; of: PackageSource }
 

@@ -1,9 +1,15 @@
 import { stat } from 'node:fs/promises'
+import type { ViewerPackageData } from '../../../contract/offline-viewer-data'
 import type { PackageEntry } from './offline-package-entry'
 
 /** A value already written as JSON: the POI list is megabytes, written once for both files. */
 export class JsonText {
   constructor(readonly text: string) {}
+}
+
+/** Every member of `viewer/data.js` but `files`, each maybe already written as JSON. */
+type ViewerDataInput = {
+  [Key in Exclude<keyof ViewerPackageData, 'files'>]-?: ViewerPackageData[Key] | JsonText
 }
 
 /**
@@ -19,17 +25,8 @@ export class JsonText {
 export async function planViewerEntries(input: {
   viewerScript: string
   entries: readonly PackageEntry[]
-  data: {
-    manifest: unknown
-    models: unknown
-    pois: unknown
-    templates: unknown
-    style: unknown
-    gml: unknown
-    center: unknown
-    tilesets: unknown
-    basemap: unknown
-  }
+  /** The scene as the viewer reads it (contract/offline-viewer-data.ts); `files` is added here. */
+  data: ViewerDataInput
   /** Package paths of the binary files the viewer shows. */
   shownFiles: readonly string[]
 }): Promise<PackageEntry[] | null> {

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
 import { Readable, Transform } from 'node:stream'
+import { createGunzip, type Gunzip } from 'node:zlib'
 import { pipeline } from 'node:stream/promises'
 import { ZipFile } from 'yazl'
 import type { FileStorage } from '../../plugins/storage'
+import { isGzip } from '../tilesets/tileset-json'
 import type { PackagePlan, PackageSource } from './offline-package-contents'
 import { swapYazlCrc32ForNative } from './yazl-native-crc32'
 
@@ -22,7 +24,49 @@ export async function openSource(source: PackageSource, storage: FileStorage): P
   if (source.kind === 'script') return scriptOf(source.path, await openSource(source.of, storage))
   if (source.kind === 'text') return Readable.from([Buffer.from(source.text)])
   if (source.kind === 'stored') return storage.open(source.sha256)
-  return createReadStream(source.path, { highWaterMark: 256 * 1024 })
+  const file = createReadStream(source.path, { highWaterMark: 256 * 1024 })
+  return source.inflatesGzip === true ? inflatedWhenGzip(file) : file
+}
+
+/**
+ * A file inflated past this fails the build: no real tile or tileset JSON comes near it, a gzip
+ * bomb (a thousand times its size) would fill the disk.
+ */
+const maxInflatedBytes = 1024 * 1024 * 1024
+
+/**
+ * The bytes of `source`, inflated when they start with gzip's magic (1f 8b), else as they are:
+ * a tileset stored gzip-compressed on disk goes into the package as plain files the viewer and
+ * any other tool can read without a server's `Content-Encoding: gzip`.
+ */
+function inflatedWhenGzip(source: Readable): Readable {
+  let gunzip: Gunzip | null | undefined
+  let inflatedBytes = 0
+  const output = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      if (gunzip === undefined) {
+        gunzip = isGzip(chunk) ? createGunzip() : null
+        gunzip?.on('data', (data: Buffer) => {
+          inflatedBytes += data.byteLength
+          if (inflatedBytes > maxInflatedBytes) {
+            output.destroy(
+              new Error(`a gzip-compressed file inflates past ${maxInflatedBytes} bytes`),
+            )
+          } else output.push(data)
+        })
+        gunzip?.on('error', (error) => output.destroy(error))
+      }
+      if (gunzip) gunzip.write(chunk, () => next())
+      else next(null, chunk)
+    },
+    flush(next) {
+      if (!gunzip) return next()
+      gunzip.once('end', () => next())
+      gunzip.end()
+    },
+  })
+  source.on('error', (error) => output.destroy(error))
+  return source.pipe(output)
 }
 
 /**
@@ -51,7 +95,8 @@ function scriptOf(path: string, source: Readable): Readable {
 /**
  * Streams the plan's entries into a zip at `path` with yazl, never holding more than a chunk
  * of any file in memory (the disk's pace sets the pace through the pipeline's back-pressure;
- * each source is opened only when its entry's turn comes). yazl writes ZIP64 records wherever
+ * each source is opened only when its entry's turn comes); texts the plan holds are deflated
+ * side by side. yazl writes ZIP64 records wherever
  * a size or offset passes 32 bits, so packages over 4 GiB are valid zips; `forceZip64` writes
  * them for every entry (tests read such a zip back with Info-ZIP without needing 4 GiB).
  * The zip is written as `<path>.part`, fsync'd, then renamed to `path`, so `path` only ever
@@ -86,6 +131,15 @@ export async function writePackageZip(
       mtime,
       compressionLevel: entry.isDeflated ? 6 : 0,
       forceZip64Format: options.forceZip64 === true,
+    }
+    if (entry.source.kind === 'text') {
+      // in memory already: yazl deflates each buffer as it is added, on libuv's thread pool,
+      // so the large JSON (the POI list in pois.json and in the viewer's data.js) compresses
+      // on both cores at once while the files stream, instead of one entry after the other
+      const bytes = Buffer.from(entry.source.text)
+      reportRead(bytes.byteLength)
+      zip.addBuffer(bytes, entry.path, entryOptions)
+      continue
     }
     zip.addReadStreamLazy(entry.path, entryOptions, (callback) => {
       openSource(entry.source, storage).then(

@@ -107,7 +107,7 @@ export function createOfflinePackagesService(dependencies: {
       const path = fileOf(input.projectId, input.packageId)
       try {
         await mkdir(join(directory, input.projectId), { recursive: true })
-        const plan = await planOfflinePackage(db, storage, sources, input)
+        const plan = await planOfflinePackage(database, storage, sources, input)
         const written = await writePackageZip(plan, storage, path, {
           signal: context.signal,
           onProgress: context.reportProgress,

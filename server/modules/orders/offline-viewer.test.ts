@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
+import { gzipSync, unzipSync, type Zippable, zipSync } from 'fflate'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumArgs, chromiumExecutablePath } from '../../../tools/chromium'
 import { generateRasterBasemap } from '../../../tools/pmtiles/raster-basemap'
+import { generateVectorBasemap } from '../../../tools/pmtiles/vector-basemap'
 import type { DownloadState } from '../../../contract/offline-package'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile } from '../../routes/web/building-test-kit'
@@ -21,6 +23,8 @@ const run = promisify(execFile)
 /** The offline style's land (src/components/map-picker/offline-style.ts) and the sky. */
 const offlineLand = '#f5f2eb'
 const viewerBackground = '#dfe6ee'
+/** The neutral style a vector PMTiles archive is drawn in (engine/city/basemap-style.ts). */
+const pmtilesColors = { background: '#eef0f2', fill: '#d9dde2' }
 
 /**
  * The offline package opened as a person would: unzipped with Info-ZIP, `index.html` opened
@@ -253,5 +257,81 @@ describe('offline package viewer', () => {
     expect(onArchive.shares[0]).toBeGreaterThan(0.2)
     expect(onArchive.shares[1]).toBeLessThan(0.01)
     await withArchive.page.context().close()
-  }, 240_000)
+
+    // a vector archive: every tile a checkerboard in the neutral PMTiles style's colours; both
+    // squares on the canvas show the vector tiles were drawn (a raster would be neither)
+    const vector = generateVectorBasemap({
+      bounds: [-75.7, 39.98, -75.52, 40.1],
+      minZoom: 12,
+      maxZoom: 16,
+    })
+    const uploadedVector = await postMultipart<{ id: string }>(
+      app,
+      '/web/upload/uploadBasemap',
+      owner,
+      [
+        { name: 'project_id', value: project.id },
+        { name: 'file', value: Buffer.from(vector.bytes), fileName: 'checkerboard.pmtiles' },
+      ],
+    )
+    expect(uploadedVector.envelope.code, uploadedVector.envelope.message).toBe('0')
+    const savedVector = await callApi(app, {
+      url: '/web/basemap/save',
+      token: owner,
+      json: {
+        project_id: project.id,
+        kind: 'pmtiles',
+        pmtiles_id: uploadedVector.envelope.datum.id,
+      },
+    })
+    expect(savedVector.envelope.code, savedVector.envelope.message).toBe('0')
+    const withVector = await openViewer(await buildAndUnpack(owner, project.id, 'city-vector'))
+    expect(withVector.errors).toEqual([])
+    const onVector = await canvasColours(
+      withVector.page,
+      [pmtilesColors.fill, pmtilesColors.background, basemap.colorsByZoom[8]!],
+      10,
+    )
+    expect(onVector.shares[0], withVector.logged.join('\n')).toBeGreaterThan(0.05)
+    expect(onVector.shares[1]).toBeGreaterThan(0.05)
+    expect(onVector.shares[2]).toBeLessThan(0.01)
+    await withVector.page.context().close()
+  }, 360_000)
+
+  it('draws a tileset stored gzip-compressed on disk, unpacked to plain files', async () => {
+    const owner = await signInNewUser(app, `viewer-gzip-${Date.now()}`)
+    const project = await createProject(app, owner, { kind: 'city', name: 'Gzip city' })
+    // the dragon as some exporters write it: every file gzip-compressed under its own name
+    const plain = unzipSync(await sharedFile('zip/derived/tileset-discrete-lod-root.zip'))
+    const gzipped: Zippable = {}
+    for (const [name, bytes] of Object.entries(plain)) {
+      if (!name.endsWith('/')) gzipped[name] = gzipSync(bytes)
+    }
+    const tileset = await postMultipart<{ stats: { gzip_file_count: number } | null }>(
+      app,
+      '/web/upload/uploadTiltModel',
+      owner,
+      [
+        { name: 'project_id', value: project.id },
+        { name: 'file', value: Buffer.from(zipSync(gzipped)), fileName: 'dragon-gzip.zip' },
+      ],
+    )
+    expect(tileset.envelope.code, tileset.envelope.message).toBe('0')
+    expect(tileset.envelope.datum.stats?.gzip_file_count).toBe(Object.keys(gzipped).length)
+
+    const unpacked = await buildAndUnpack(owner, project.id, 'city-gzip')
+    // the package's files are plain: its root tileset JSON reads as JSON
+    const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8'))
+    const root = manifest.contents.tilesets[0] as string
+    const rootJson = JSON.parse(await readFile(join(unpacked, root), 'utf8'))
+    expect(rootJson.asset.version).toMatch(/^1\./)
+    const { page, errors, logged } = await openViewer(unpacked)
+    expect(errors).toEqual([])
+    expect(await page.textContent('#status'), logged.join('\n')).toBe('1 tilesets, 0 POIs')
+    const onLand = await canvasColours(page, [offlineLand, viewerBackground])
+    expect(onLand.shares[0]).toBeGreaterThan(0.2)
+    // the dragon's tiles, inflated from the package's scripts
+    expect(onLand.none).toBeGreaterThan(0.01)
+    await page.context().close()
+  }, 180_000)
 })
