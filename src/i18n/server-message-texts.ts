@@ -370,8 +370,10 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message:
       'Upload one model (.glb, .sbm, or .gltf with its .bin and images); this upload has {count}.',
   }),
-  'cityModel.notCityProject': msg({ message: 'Models placed on the map belong to city projects.' }),
-  'cityModel.tooMany': msg({ message: 'A city project keeps at most {maximum} models.' }),
+  'cityModel.placeOnMap': msg({
+    message: 'A model of a city project needs a longitude and a latitude.',
+  }),
+  'cityModel.tooMany': msg({ message: 'A project keeps at most {maximum} library models.' }),
   'cityModel.noSuchAnimation': msg({ message: 'This model has {count} animations.' }),
   'tour.viewpointNotFound': msg({ message: 'This viewpoint does not exist.' }),
   'tour.tooManyViewpoints': msg({
