@@ -150,6 +150,8 @@ export const serverMessages = {
   'account.telTaken': 'This phone number is already registered.',
   'account.emailTaken': 'This e-mail address is already registered.',
   'account.identityTaken': 'This user name, phone number or e-mail is already taken.',
+  'account.contactNeedsCode':
+    'Your phone number and e-mail address change only with a code sent to the new one.',
   'account.emailTooLongForName':
     'This e-mail address is too long to be a user name: please choose a name.',
   'account.notFound': 'User not found.',

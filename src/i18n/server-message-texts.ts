@@ -176,6 +176,9 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'account.identityTaken': msg({
     message: 'This user name, phone number or e-mail is already taken.',
   }),
+  'account.contactNeedsCode': msg({
+    message: 'Your phone number and e-mail address change only with a code sent to the new one.',
+  }),
   'account.emailTooLongForName': msg({
     message: 'This e-mail address is too long to be a user name: please choose a name.',
   }),
