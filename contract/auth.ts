@@ -122,6 +122,21 @@ export const isExistEmailBodySchema = z.object({ email: emailSchema })
 /** Whether an account uses the address. */
 export const isExistEmailDatumSchema = z.object({ exists: z.boolean() })
 
+/**
+ * `POST /web/user/sendPhoneChangeCode` and `sendEmailChangeCode` (issue 21): a code to the phone
+ * or e-mail address the signed-in person wants to use instead; refused (`conflict`) when another
+ * account has it. Limited like the sign-up codes.
+ */
+export const sendPhoneChangeCodeBodySchema = z.object({ tel: telSchema })
+export const sendEmailChangeCodeBodySchema = z.object({ email: emailSchema })
+/** `POST /web/user/changePhone` and `changeEmail`: the new phone or address and its code. */
+export const changePhoneBodySchema = sendPhoneChangeCodeBodySchema.extend({
+  code: verificationCodeSchema,
+})
+export const changeEmailBodySchema = sendEmailChangeCodeBodySchema.extend({
+  code: verificationCodeSchema,
+})
+
 /** `POST /web/login/guest` answer: a short-lived, read-only guest session. */
 export const guestLoginDatumSchema = loginDatumSchema
 
@@ -302,6 +317,46 @@ export const authRoutes = {
       'Limited per client address per hour.',
     tags: ['auth'],
     datum: guestLoginDatumSchema,
+  }),
+  sendPhoneChangeCode: webRoute({
+    method: 'POST',
+    path: '/web/user/sendPhoneChangeCode',
+    auth: 'editor',
+    summary: 'Send a code to the phone number you want to use instead of yours',
+    description:
+      'Refused (`conflict`) when another account has the number; limited like sign-up codes.',
+    tags: ['auth'],
+    body: sendPhoneChangeCodeBodySchema,
+    datum: nullDatumSchema,
+  }),
+  changePhone: webRoute({
+    method: 'POST',
+    path: '/web/user/changePhone',
+    auth: 'editor',
+    summary: 'Change your phone number with the code sent to the new one',
+    tags: ['auth'],
+    body: changePhoneBodySchema,
+    datum: userSchema,
+  }),
+  sendEmailChangeCode: webRoute({
+    method: 'POST',
+    path: '/web/user/sendEmailChangeCode',
+    auth: 'editor',
+    summary: 'Send a code to the e-mail address you want to use instead of yours',
+    description:
+      'Refused (`conflict`) when another account has the address; limited like sign-up codes.',
+    tags: ['auth'],
+    body: sendEmailChangeCodeBodySchema,
+    datum: nullDatumSchema,
+  }),
+  changeEmail: webRoute({
+    method: 'POST',
+    path: '/web/user/changeEmail',
+    auth: 'editor',
+    summary: 'Change your e-mail address with the code sent to the new one',
+    tags: ['auth'],
+    body: changeEmailBodySchema,
+    datum: userSchema,
   }),
   createTicket: webRoute({
     method: 'POST',

@@ -150,6 +150,8 @@ export const serverMessages = {
   'account.telTaken': 'This phone number is already registered.',
   'account.emailTaken': 'This e-mail address is already registered.',
   'account.identityTaken': 'This user name, phone number or e-mail is already taken.',
+  'account.contactNeedsCode':
+    'Your phone number and e-mail address change only with a code sent to the new one.',
   'account.emailTooLongForName':
     'This e-mail address is too long to be a user name: please choose a name.',
   'account.notFound': 'User not found.',
@@ -284,13 +286,13 @@ export const serverMessages = {
   'location.tooManyAnchors': 'A model keeps at most {maximum} anchor points; delete some first.',
   'location.targetNotFound':
     'The anchor points must belong to a tileset of this city project, or to the model of a building project.',
-  // the city model library (issue 21, contract/city-models.ts)
+  // the model library of city and building projects (issue 21, contract/city-models.ts)
   'cityModel.notFound': 'This model does not exist.',
   'cityModel.unreadable': '{file} could not be read as a glTF, GLB or SBM model.',
   'cityModel.oneModel':
     'Upload one model (.glb, .sbm, or .gltf with its .bin and images); this upload has {count}.',
-  'cityModel.notCityProject': 'Models placed on the map belong to city projects.',
-  'cityModel.tooMany': 'A city project keeps at most {maximum} models.',
+  'cityModel.placeOnMap': 'A model of a city project needs a longitude and a latitude.',
+  'cityModel.tooMany': 'A project keeps at most {maximum} library models.',
   'cityModel.noSuchAnimation': 'This model has {count} animations.',
   // the city's view tour (issue 18, contract/view-tour.ts)
   'tour.viewpointNotFound': 'This viewpoint does not exist.',

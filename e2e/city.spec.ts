@@ -20,7 +20,7 @@ import {
   createEditor,
   toastMessage,
 } from './project-helpers'
-import { decodePng, type RgbaImage } from './support/png-pixels'
+import { expectAnimationChangesPixels, uploadAnimatedCube } from './support/library-models'
 
 /** A share of the map's centre drawn by tilesets (light buildings on a light map: a few per mille). */
 const visibleTilesetShare = 0.002
@@ -36,18 +36,6 @@ const visibleTilesetShare = 0.002
 const onlineStyleColour = '#ff00ff'
 
 /** Pixels that differ clearly between two equally sized screenshots. */
-function changedPixelCount(first: RgbaImage, second: RgbaImage): number {
-  let count = 0
-  for (let index = 0; index < first.data.length; index += 4) {
-    const distance =
-      Math.abs(first.data[index]! - second.data[index]!) +
-      Math.abs(first.data[index + 1]! - second.data[index + 1]!) +
-      Math.abs(first.data[index + 2]! - second.data[index + 2]!)
-    if (distance > 30) count++
-  }
-  return count
-}
-
 function mapCanvas(page: Page) {
   return page.getByTestId('city-map').locator('canvas.maplibregl-canvas')
 }
@@ -325,17 +313,7 @@ test.describe('city editor', () => {
     )
     await openCityModule(page, 'Model')
     await page.getByRole('tab', { name: 'Model library' }).click()
-    await page
-      .getByTestId('city-model-upload-input')
-      .setInputFiles([
-        sharedCityData('gltf/AnimatedMorphCube/AnimatedMorphCube.gltf'),
-        sharedCityData('gltf/AnimatedMorphCube/AnimatedMorphCube.bin'),
-      ])
-    await expect(
-      toastMessage(page, '“AnimatedMorphCube” was added to the model library.'),
-    ).toBeVisible({ timeout: 30_000 })
-    const library = page.getByRole('list', { name: 'Model library' })
-    await expect(library.getByText('Loaded')).toBeVisible({ timeout: 30_000 })
+    const library = await uploadAnimatedCube(page, 'city')
     await library.getByRole('button', { name: 'Place on the map' }).click()
     const stage = await page.getByTestId('city-map').boundingBox()
     if (!stage) throw new Error('the city map has no box')
@@ -354,23 +332,12 @@ test.describe('city editor', () => {
       timeout: 30_000,
     })
     const around = { x: stage.x + spot.x - 80, y: stage.y + spot.y - 120, width: 160, height: 160 }
-    const cubeTime = async () =>
-      (await citySnapshot(page)).libraryModels[0]?.animation.timeSeconds ?? 0
-    await animationTab.getByRole('button', { name: 'Pause' }).click()
-    await expect(animationTab.getByRole('button', { name: 'Play' })).toBeVisible()
-    const pausedAt = await cubeTime()
-    const first = decodePng(await page.screenshot({ clip: around }))
-    await animationTab.getByRole('button', { name: 'Play' }).click()
-    await expect
-      .poll(async () => Math.abs((await cubeTime()) - pausedAt), {
-        timeout: 30_000,
-        message: 'the animation clock runs',
-      })
-      .toBeGreaterThan(1)
-    await animationTab.getByRole('button', { name: 'Pause' }).click()
-    await expect(animationTab.getByRole('button', { name: 'Play' })).toBeVisible()
-    const second = decodePng(await page.screenshot({ clip: around }))
-    expect(changedPixelCount(first, second)).toBeGreaterThan(100)
+    await expectAnimationChangesPixels(
+      page,
+      animationTab,
+      around,
+      async () => (await citySnapshot(page)).libraryModels[0]?.animation.timeSeconds ?? 0,
+    )
     await expect(animationTab.getByTestId('city-model-animation-time')).toHaveText(
       /^\d+\.\d \/ 4\.2 s$/,
     )

@@ -25,6 +25,10 @@ export interface CityModelsTable {
   lng: number
   lat: number
   height: number
+  /** A building project's scene metres (0030; y up); 0 in a city project. */
+  x: number
+  y: number
+  z: number
   heading: number
   scale: number
   animation_clip: number

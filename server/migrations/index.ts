@@ -26,6 +26,8 @@ import * as cases from './0025-cases'
 import * as anchorsAndTours from './0026-anchors-and-tours'
 import * as locationPoisAndPlacement from './0027-location-pois-and-placement'
 import * as cityModels from './0028-city-models'
+import * as libraryModelsInBuildings from './0030-library-models-in-buildings'
+import * as contactChangeCodes from './0031-contact-change-codes'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -58,6 +60,8 @@ export const migrations: Record<string, Migration> = {
   '0026-anchors-and-tours': anchorsAndTours,
   '0027-location-pois-and-placement': locationPoisAndPlacement,
   '0028-city-models': cityModels,
+  '0030-library-models-in-buildings': libraryModelsInBuildings,
+  '0031-contact-change-codes': contactChangeCodes,
 }
 
 /**

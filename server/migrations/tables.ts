@@ -136,7 +136,8 @@ export interface VerificationCodesTable {
   id: string
   channel: 'sms' | 'email'
   recipient: string
-  purpose: 'register' | 'forget'
+  /** 'change': a new phone or e-mail of an account (0031). */
+  purpose: 'register' | 'forget' | 'change'
   /** SHA-256 of `<id>:<code>`, hex. */
   code_hash: string
   /** Wrong entries so far (a check in progress counts until it proves right). */

@@ -7,7 +7,13 @@ import { api } from './index'
 
 export type { CityModel, UpdateCityModelBody } from '../../contract/city-models'
 
-/** `POST /web/cityModel/findAll`: a city project's library models, oldest first. */
+/**
+ * Where a library model stands: `lng`, `lat` and `height` in a city project, `x`, `y`, `z`
+ * (scene metres, y up) in a building project.
+ */
+export type ModelPlaceFields = Partial<Record<'lng' | 'lat' | 'height' | 'x' | 'y' | 'z', number>>
+
+/** `POST /web/cityModel/findAll`: a project's library models, oldest first. */
 export async function findCityModels(projectId: string): Promise<CityModel[]> {
   const { datum } = await api.call(
     cityModelRoutes.findCityModels,
@@ -19,17 +25,16 @@ export async function findCityModels(projectId: string): Promise<CityModel[]> {
 
 /**
  * `POST /web/cityModel/upload`: one `.glb`/`.sbm`, or a `.gltf` with its `.bin` and images,
- * placed at `place` (the map's centre until it is placed by a click).
+ * placed at `place` (where the camera looks until it is placed by a click).
  */
 export async function uploadCityModel(
   projectId: string,
   files: readonly File[],
-  place: { lng: number; lat: number },
+  place: ModelPlaceFields,
 ): Promise<CityModel> {
   const form = new FormData()
   form.append('project_id', projectId)
-  form.append('lng', String(place.lng))
-  form.append('lat', String(place.lat))
+  for (const [field, value] of Object.entries(place)) form.append(field, String(value))
   for (const file of files) form.append('file', file, file.name)
   const { datum } = await api.upload(cityModelRoutes.uploadCityModel, form)
   return datum

@@ -116,6 +116,12 @@ export async function findProjectInfo(id: string): Promise<ProjectInfo> {
   return datum
 }
 
+/** `POST /web/project/findProjectOne`: one project as it is now (the edit form starts from it). */
+export async function findProjectOne(id: string): Promise<Project> {
+  const { datum } = await api.call(projectRoutes.findProjectOne, { id })
+  return datum
+}
+
 /** `POST /web/project/getPTokenByprojectId`: a project token for opening the project's scene. */
 export async function getProjectToken(id: string): Promise<ProjectTokenDatum> {
   const { datum } = await api.call(projectRoutes.getPTokenByprojectId, { id })

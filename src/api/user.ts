@@ -1,3 +1,4 @@
+import { authRoutes } from '../../contract/auth'
 import { roleRoutes } from '../../contract/role'
 import type { UpdateUserBody } from '../../contract/user'
 import { api } from './index'
@@ -8,9 +9,34 @@ import { userRoutes } from '../../contract/user'
  * `POST /web/user/updateUser`: saves the personal info (src/state/account.ts `saveProfile` keeps
  * the session's copy in step).
  */
-export async function updateProfile(profile: UserProfile): Promise<void> {
+export async function updateProfile(profile: Partial<UserProfile>): Promise<void> {
   // The form offers only the contract's values for `sex`; the server checks them anyway.
   await api.call(userRoutes.updateUser, { ...profile } as UpdateUserBody)
+}
+
+/**
+ * `POST /web/user/sendPhoneChangeCode` or `sendEmailChangeCode`: a code to the phone number or
+ * e-mail address the signed-in person wants to use instead.
+ */
+export async function sendContactChangeCode(
+  field: 'tel' | 'email',
+  address: string,
+): Promise<void> {
+  if (field === 'tel') await api.call(authRoutes.sendPhoneChangeCode, { tel: address })
+  else await api.call(authRoutes.sendEmailChangeCode, { email: address })
+}
+
+/** `POST /web/user/changePhone` or `changeEmail`: the change, with the code sent to the new one. */
+export async function changeContact(
+  field: 'tel' | 'email',
+  address: string,
+  code: string,
+): Promise<User> {
+  const { datum } =
+    field === 'tel'
+      ? await api.call(authRoutes.changePhone, { tel: address, code })
+      : await api.call(authRoutes.changeEmail, { email: address, code })
+  return datum
 }
 
 /** `POST /web/user/updateUserPassword`. */

@@ -176,6 +176,9 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'account.identityTaken': msg({
     message: 'This user name, phone number or e-mail is already taken.',
   }),
+  'account.contactNeedsCode': msg({
+    message: 'Your phone number and e-mail address change only with a code sent to the new one.',
+  }),
   'account.emailTooLongForName': msg({
     message: 'This e-mail address is too long to be a user name: please choose a name.',
   }),
@@ -370,8 +373,10 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
     message:
       'Upload one model (.glb, .sbm, or .gltf with its .bin and images); this upload has {count}.',
   }),
-  'cityModel.notCityProject': msg({ message: 'Models placed on the map belong to city projects.' }),
-  'cityModel.tooMany': msg({ message: 'A city project keeps at most {maximum} models.' }),
+  'cityModel.placeOnMap': msg({
+    message: 'A model of a city project needs a longitude and a latitude.',
+  }),
+  'cityModel.tooMany': msg({ message: 'A project keeps at most {maximum} library models.' }),
   'cityModel.noSuchAnimation': msg({ message: 'This model has {count} animations.' }),
   'tour.viewpointNotFound': msg({ message: 'This viewpoint does not exist.' }),
   'tour.tooManyViewpoints': msg({

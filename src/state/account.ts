@@ -86,7 +86,7 @@ export async function signOut(): Promise<void> {
 }
 
 /** Saves the personal info and keeps the session's copy in step. */
-export async function saveProfile(current: User, profile: UserProfile): Promise<User> {
+export async function saveProfile(current: User, profile: Partial<UserProfile>): Promise<User> {
   await updateProfile(profile)
   const updated: User = { ...current, ...profile }
   storeUserData(updated)

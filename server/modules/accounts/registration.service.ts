@@ -2,6 +2,7 @@ import type { SmsPurpose } from '../../../contract/auth'
 import { verificationResendIntervalMs } from '../../../contract/auth'
 import type { User } from '../../../contract/user'
 import { AppError, fieldError } from '../../http/app-error'
+import { isUniqueViolation } from '../../plugins/db'
 import type { AccountSecuritySettings } from '../auth/account-security-settings'
 import type { AuthService } from '../auth/auth.service'
 import { type Clock, timestampOf } from '../time/clock'
@@ -15,7 +16,7 @@ import type { CodeAddress } from '../auth/verification-codes.repository'
 import type { VerificationCodes } from '../auth/verification-codes'
 import { hashPassword } from '../auth/passwords'
 import type { UserRow, UsersRepository } from './users.repository'
-import { toPublicUser, type UsersService } from './users.service'
+import { type AuthUser, toPublicUser, type UsersService } from './users.service'
 
 /** Who asks: the client address the per-IP limits count against, and the message language. */
 export interface Requester {
@@ -59,6 +60,19 @@ export interface RegistrationService {
   checkResetCode(input: { tel: string; code: string }): Promise<void>
   /** Whether an account uses the address; limited per client address. */
   isEmailRegistered(input: { email: string } & Pick<Requester, 'clientAddress'>): Promise<boolean>
+  /**
+   * Sends a code to the phone or e-mail address the signed-in person wants to use instead
+   * (issue 21); `conflict` when another account has it. Limited as the sign-up codes are.
+   */
+  requestContactChangeCode(person: AuthUser, input: ContactChange & Requester): Promise<void>
+  /** Makes the change once the code sent to the new phone or address is right. */
+  confirmContactChange(person: AuthUser, input: ContactChange & { code: string }): Promise<User>
+}
+
+/** A new phone number (`tel`) or e-mail address (`email`) of an account. */
+export interface ContactChange {
+  field: 'tel' | 'email'
+  address: string
 }
 
 /** Builds the registration service. */
@@ -170,7 +184,56 @@ export function createRegistrationService(dependencies: {
     return { token, user: toPublicUser(row) }
   }
 
+  const contactCodeAddress = ({ field, address }: ContactChange): CodeAddress => ({
+    channel: field === 'tel' ? 'sms' : 'email',
+    recipient: address,
+    purpose: 'change',
+  })
+  const takenError = (field: ContactChange['field']) =>
+    fieldError('conflict', field, field === 'tel' ? 'account.telTaken' : 'account.emailTaken')
+
+  /** Another account's phone or address cannot become this one's. */
+  async function assertContactFree(person: AuthUser, change: ContactChange): Promise<void> {
+    const holder =
+      change.field === 'tel'
+        ? await users.findByTel(change.address)
+        : await users.findByEmail(change.address)
+    if (holder !== undefined && holder.id !== person.id) throw takenError(change.field)
+  }
+
   return {
+    async requestContactChangeCode(person, { field, address, clientAddress, language }) {
+      await assertContactFree(person, { field, address })
+      const texts = messageTexts[language]
+      await sendLimited(address, { clientAddress }, async () => {
+        const code = await codes.issue(contactCodeAddress({ field, address }))
+        return field === 'tel'
+          ? { channel: 'sms', to: address, text: texts.changeCode(code, 'phone') }
+          : {
+              channel: 'email',
+              to: address,
+              subject: texts.changeSubject,
+              text: texts.changeCode(code, 'email'),
+            }
+      })
+    },
+
+    async confirmContactChange(person, { field, address, code }) {
+      await assertContactFree(person, { field, address })
+      await codes.check(contactCodeAddress({ field, address }), code, { consume: true })
+      try {
+        await users.update(person.id, {
+          [field]: address,
+          updated_at: timestampOf(clock.nowMs()),
+        })
+      } catch (error) {
+        // another account took it between the check and the change
+        if (isUniqueViolation(error)) throw takenError(field)
+        throw error
+      }
+      return usersService.getUser(person.id)
+    },
+
     async requestSmsCode({ tel, purpose, clientAddress, language }) {
       const texts = messageTexts[language]
       await sendLimited(tel, { clientAddress }, async () => {

@@ -136,6 +136,16 @@ export function createUserAccountsService(dependencies: {
       if (target === undefined || target.role === 'guest') {
         throw new AppError('notFound', 'account.notFound')
       }
+      // One's own phone and e-mail change only with a code sent to the new one (`changePhone`,
+      // `changeEmail`); clearing needs none, and an admin sets another account's directly.
+      if (target.id === caller.id) {
+        for (const field of ['tel', 'email'] as const) {
+          const value = input[field]
+          if (value !== undefined && value !== null && value !== target[field]) {
+            throw fieldError('validation', field, 'account.contactNeedsCode')
+          }
+        }
+      }
       const role = input.role === undefined ? undefined : await roles.resolveAssignable(input.role)
       const { id: _id, role: _role, avatar, ...profile } = input
       // Absent fields stay as they are; null (or an emptied field) clears one.

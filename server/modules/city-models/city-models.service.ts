@@ -41,7 +41,7 @@ export interface ServedCityModelFile {
   sizeBytes: number | undefined
 }
 
-/** The city model library (contract/city-models.ts). */
+/** The model library of city and building projects (contract/city-models.ts). */
 export interface CityModelsService {
   upload(user: AuthUser, input: UploadInput, files: readonly UploadedFile[]): Promise<CityModel>
   list(caller: ProjectCaller | null, projectId: string | undefined): Promise<CityModel[]>
@@ -50,6 +50,21 @@ export interface CityModelsService {
   /** A model's bytes for `GET /web/cityModel/files/:id/:sha256.glb`. */
   openFile(reader: CityModelFileReader, id: string, sha256: string): Promise<ServedCityModelFile>
   lifecycleHook: ProjectLifecycleHook
+}
+
+/**
+ * Where a new model stands: on the map in a city project (longitude and latitude are needed
+ * there), at scene metres in a building project; the other kind's columns stay 0.
+ */
+function placeOf(
+  kind: string,
+  input: UploadInput,
+): Pick<CityModelRow, 'lng' | 'lat' | 'height' | 'x' | 'y' | 'z'> {
+  if (kind !== 'city') return { lng: 0, lat: 0, height: 0, x: input.x, y: input.y, z: input.z }
+  if (input.lng === undefined || input.lat === undefined) {
+    throw fieldError('validation', input.lng === undefined ? 'lng' : 'lat', 'cityModel.placeOnMap')
+  }
+  return { lng: input.lng, lat: input.lat, height: input.height, x: 0, y: 0, z: 0 }
 }
 
 /** The resource a model file's grant covers. */
@@ -98,6 +113,9 @@ export function createCityModelsService(dependencies: {
     lng: row.lng,
     lat: row.lat,
     height: row.height,
+    x: row.x,
+    y: row.y,
+    z: row.z,
     heading: row.heading,
     scale: row.scale,
     animation_clip: row.animation_clip,
@@ -190,7 +208,7 @@ export function createCityModelsService(dependencies: {
       let storedSha256: string | null = null
       try {
         const project = await access.requireEditable(user, input.project_id)
-        if (project.kind !== 'city') throw new AppError('validation', 'cityModel.notCityProject')
+        const place = placeOf(project.kind, input)
         const model = await readModel(files)
         const stored = await storage.put(model.bytes)
         storedSha256 = stored.sha256
@@ -204,9 +222,7 @@ export function createCityModelsService(dependencies: {
           sha256: stored.sha256,
           size_bytes: stored.sizeBytes,
           animation_count: model.animationCount,
-          lng: input.lng,
-          lat: input.lat,
-          height: input.height,
+          ...place,
           heading: input.heading,
           scale: input.scale,
           animation_clip: 0,
@@ -257,21 +273,14 @@ export function createCityModelsService(dependencies: {
           count: row.animation_count,
         })
       }
+      // the body's names are the columns'; the two flags are stored as 0/1
+      const { id: _id, animation_loop: loop, animation_autoplay: autoplay, ...values } = input
       const changes: Partial<CityModelRow> = {
-        ...(input.model_name === undefined ? {} : { model_name: input.model_name }),
-        ...(input.lng === undefined ? {} : { lng: input.lng }),
-        ...(input.lat === undefined ? {} : { lat: input.lat }),
-        ...(input.height === undefined ? {} : { height: input.height }),
-        ...(input.heading === undefined ? {} : { heading: input.heading }),
-        ...(input.scale === undefined ? {} : { scale: input.scale }),
-        ...(input.animation_clip === undefined ? {} : { animation_clip: input.animation_clip }),
-        ...(input.animation_speed === undefined ? {} : { animation_speed: input.animation_speed }),
-        ...(input.animation_loop === undefined
-          ? {}
-          : { animation_loop: input.animation_loop ? 1 : 0 }),
-        ...(input.animation_autoplay === undefined
-          ? {}
-          : { animation_autoplay: input.animation_autoplay ? 1 : 0 }),
+        ...(Object.fromEntries(
+          Object.entries(values).filter(([, value]) => value !== undefined),
+        ) as Partial<CityModelRow>),
+        ...(loop === undefined ? {} : { animation_loop: loop ? 1 : 0 }),
+        ...(autoplay === undefined ? {} : { animation_autoplay: autoplay ? 1 : 0 }),
         updated_at: now(),
       }
       await db.updateTable('city_models').set(changes).where('id', '=', row.id).execute()

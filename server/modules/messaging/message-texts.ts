@@ -36,6 +36,9 @@ interface Texts {
   registerCode(code: string): string
   resetCode(code: string): string
   alreadyRegistered(holder: AccountHolder): string
+  /** The code that confirms a new phone or e-mail address of an account. */
+  changeCode(code: string, holder: AccountHolder): string
+  changeSubject: string
   mailSubject: string
   /** The code that lets the owner sign in while others are guessing the password. */
   signInCode(code: string): string
@@ -53,6 +56,9 @@ export const messageTexts: Record<MessageLanguage, Texts> = {
       `[Twinscape] 비밀번호 재설정 인증번호는 ${code}입니다. ${minutes}분 동안 유효합니다. 요청하지 않으셨다면 이 메시지를 무시하세요.`,
     alreadyRegistered: (holder) =>
       `[Twinscape] 이 ${holder === 'phone' ? '휴대폰 번호' : '이메일 주소'}로 가입 요청이 있었지만 이미 계정이 있습니다. 로그인하거나 "비밀번호 찾기"를 이용하세요. 요청하지 않으셨다면 이 메시지를 무시하세요.`,
+    changeCode: (code, holder) =>
+      `[Twinscape] ${holder === 'phone' ? '휴대폰 번호' : '이메일 주소'} 변경 인증번호는 ${code}입니다. ${minutes}분 동안 유효합니다. 요청하지 않으셨다면 이 메시지를 무시하세요.`,
+    changeSubject: 'Twinscape 이메일 주소 변경',
     mailSubject: 'Twinscape 가입',
     signInCode: (code) =>
       `[Twinscape] 로그인 인증번호는 ${code}입니다. ${minutes}분 동안 유효합니다. 다른 곳에서 비밀번호를 여러 번 틀려 계정 로그인이 늦춰져 있습니다. 요청하지 않으셨다면 비밀번호를 바꾸세요.`,
@@ -67,6 +73,9 @@ export const messageTexts: Record<MessageLanguage, Texts> = {
       `【Twinscape】您的重置密码验证码为 ${code}，${minutes} 分钟内有效。如非本人操作，请忽略本消息。`,
     alreadyRegistered: (holder) =>
       `【Twinscape】有人使用此${holder === 'phone' ? '手机号' : '邮箱'}申请注册，但它已有账号。请直接登录或使用"忘记密码"。如非本人操作，请忽略本消息。`,
+    changeCode: (code, holder) =>
+      `【Twinscape】您更换${holder === 'phone' ? '手机号' : '邮箱'}的验证码为 ${code}，${minutes} 分钟内有效。如非本人操作，请忽略本消息。`,
+    changeSubject: 'Twinscape 更换邮箱',
     mailSubject: 'Twinscape 注册',
     signInCode: (code) =>
       `【Twinscape】您的登录验证码为 ${code}，${minutes} 分钟内有效。因其他地方多次输错密码，该账号登录已被放慢。如非本人操作，请修改密码。`,
@@ -81,6 +90,9 @@ export const messageTexts: Record<MessageLanguage, Texts> = {
       `Twinscape: your password reset code is ${code}. It is valid for ${minutes} minutes. If you did not ask for it, ignore this message.`,
     alreadyRegistered: (holder) =>
       `Twinscape: someone asked to sign up with this ${holder === 'phone' ? 'phone number' : 'e-mail address'}, which already has an account. To get back in, use "Forgot password". If it was not you, ignore this message.`,
+    changeCode: (code, holder) =>
+      `Twinscape: your code to change your account's ${holder === 'phone' ? 'phone number' : 'e-mail address'} to this one is ${code}. It is valid for ${minutes} minutes. If you did not ask for it, ignore this message.`,
+    changeSubject: 'Twinscape e-mail address change',
     mailSubject: 'Twinscape sign-up',
     signInCode: (code) =>
       `Twinscape: your sign-in code is ${code}. It is valid for ${minutes} minutes. Sign-ins to your account are slowed because of many wrong passwords elsewhere. If you did not ask for it, change your password.`,

@@ -10,7 +10,8 @@ import {
   testAdmin,
   testEditor,
 } from '../../testing/test-app'
-import { postMultipart, sampleFiles } from './project-test-kit'
+import { latestCodeTo, otherCode } from './accounts-test-kit'
+import { postMultipart, sampleFiles, signInNewUser } from './project-test-kit'
 
 describe('the signed-in user’s own profile', () => {
   let testApp: TestApp
@@ -30,8 +31,6 @@ describe('the signed-in user’s own profile', () => {
     const answer = await update({
       nickname: ' Dee ',
       sex: 'female',
-      tel: '010 9876 5432',
-      email: 'Dee@Example.COM',
       birthday: '1990-02-28',
       job_title: 'Surveyor',
       company: 'Twin Works',
@@ -41,8 +40,6 @@ describe('the signed-in user’s own profile', () => {
       name: 'demo',
       nickname: 'Dee',
       sex: 'female',
-      tel: '01098765432',
-      email: 'dee@example.com',
       birthday: '1990-02-28',
       job_title: 'Surveyor',
       company: 'Twin Works',
@@ -56,6 +53,54 @@ describe('the signed-in user’s own profile', () => {
       job_title: 'Lead surveyor',
       nickname: 'Dee',
     })
+  })
+
+  it('changes the phone and the e-mail only with a code sent to the new one', async () => {
+    const { app, config } = testApp
+    const call = <Datum>(url: string, form: Record<string, string>, as = token) =>
+      callApi<Datum>(app, { url, token: as, form })
+    // straight through the profile: refused, nothing changed
+    for (const [body, field] of [
+      [{ tel: '010 9876 5432' }, 'tel'],
+      [{ email: 'Dee@Example.COM' }, 'email'],
+    ] as const) {
+      const refused = await update(body)
+      expect(refused.statusCode, field).toBe(400)
+      expect(refused.envelope, field).toMatchObject({
+        messageId: 'account.contactNeedsCode',
+        datum: { details: [{ field }] },
+      })
+    }
+    expect(
+      (await call('/web/user/sendPhoneChangeCode', { tel: '010 9876 5432' })).envelope.code,
+    ).toBe('0')
+    // the code travels only to the new phone, never in the answer
+    const code = await latestCodeTo(config.outboxFile, '01098765432')
+    const wrong = await call('/web/user/changePhone', { tel: '01098765432', code: otherCode(code) })
+    expect(wrong.statusCode).toBe(400)
+    const me = () => callApi<User>(app, { url: '/web/user/findUserName', token })
+    expect((await me()).envelope.datum.tel).toBeNull()
+    const changed = await call<User>('/web/user/changePhone', { tel: '010-9876-5432', code })
+    expect(changed.envelope.datum.tel).toBe('01098765432')
+    expect((await me()).envelope.datum.tel).toBe('01098765432')
+    // a code works once
+    const again = await call('/web/user/changePhone', { tel: '01098765432', code })
+    expect(again.statusCode).toBe(400)
+
+    await call('/web/user/sendEmailChangeCode', { email: 'Dee@Example.COM' })
+    const mailCode = await latestCodeTo(config.outboxFile, 'dee@example.com')
+    const mailed = await call<User>('/web/user/changeEmail', {
+      email: 'dee@example.com',
+      code: mailCode,
+    })
+    expect(mailed.envelope.datum.email).toBe('dee@example.com')
+    // the profile saved with the same phone, or an address cleared, needs no code
+    expect((await update({ tel: '01098765432', nickname: 'Dee' })).envelope.code).toBe('0')
+    expect((await update({ email: '' })).envelope.datum.email).toBeNull()
+    // a guest has no account to change
+    const guest = await signInNewUser(app, 'contact-change-guest', 'guest')
+    const byGuest = await call('/web/user/sendPhoneChangeCode', { tel: '01055556666' }, guest)
+    expect(byGuest.statusCode).toBe(403)
   })
 
   it('names the wrong field of a bad profile', async () => {
@@ -84,12 +129,13 @@ describe('the signed-in user’s own profile', () => {
       tel: '01011112222',
       email: 'other@example.com',
     })
-    for (const body of [
-      { tel: '010-1111-2222' },
-      { email: 'OTHER@example.com' },
-      { name: 'other-editor' },
-    ]) {
-      const answer = await update(body)
+    for (const [url, body] of [
+      ['/web/user/sendPhoneChangeCode', { tel: '010-1111-2222' }],
+      ['/web/user/sendEmailChangeCode', { email: 'OTHER@example.com' }],
+      ['/web/user/changePhone', { tel: '010-1111-2222', code: '123456' }],
+      ['/web/user/updateUser', { name: 'other-editor' }],
+    ] as const) {
+      const answer = await callApi(testApp.app, { url, token, json: body })
       expect(answer.statusCode, JSON.stringify(body)).toBe(409)
     }
   })

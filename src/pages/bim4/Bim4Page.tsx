@@ -28,6 +28,13 @@ import { VisitToolsPanel } from './gml/VisitToolsPanel'
 import { EmbedDemoPanel } from '../visit/EmbedDemoPanel'
 import { MoreCasesPanel, VisitCapturesPanel, VisitLinkPanel } from '../visit/VisitPanels'
 import { ModelLibraryPanel } from './model/ModelLibraryPanel'
+import { ModelAnimationTab } from '../library-models/ModelAnimationTab'
+import { ModelLibraryTab } from '../library-models/ModelLibraryTab'
+import {
+  libraryModelsState,
+  placeLibraryModelAt,
+  useLibraryModels,
+} from '../library-models/library-models-store'
 import { MaterialsPanel } from './materials/MaterialsPanel'
 import { useMaterialOverrides } from './materials/use-material-overrides'
 import { usePoiScene } from '../pois/use-poi-scene'
@@ -117,6 +124,10 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   useIotLive(engine, isBuildingOpen, session.projectId)
   // library materials drawn on meshes (issue 21), in every module
   useMaterialOverrides(engine, isBuildingOpen, session.projectId)
+  // glTF/SBM library models placed in the building (issue 21), in every module
+  useLibraryModels('building', session.projectId)
+  const { placingId } = useSnapshot(libraryModelsState)
+  const isPlacingModel = module.id === 'model' && tab.id === 'placed' && placingId !== null
   // the devices and alarms tabs of the POI module do not edit POIs
   const isPoiModule = module.id === 'poi' && tab.id === 'inventory'
   useEffect(() => {
@@ -178,7 +189,14 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
         </div>
       </SidePanel>
       <div className="ts-bim4-stage">
-        <PoiStage engine={engine} onPick={handlePick} isActive={isPoiModule} />
+        <PoiStage
+          engine={engine}
+          onPick={handlePick}
+          isActive={isPoiModule}
+          onClickPoint={
+            isPlacingModel ? (x, y) => void placeLibraryModelAt(engine, { x, y }) : undefined
+          }
+        />
         {session.status === 'loading' && !session.modelInfo && (
           <div className="ts-bim4-stage__overlay">
             <Spinner label={t`Opening the scene`} />
@@ -231,6 +249,12 @@ function ModuleContent({
   const projectName = project?.name
   const { canEdit } = useProjectPermissions(project)
   if (moduleId === 'model' && tabId === 'materials') return <MaterialsPanel />
+  if (moduleId === 'model' && tabId === 'placed') {
+    return <ModelLibraryTab scene="building" canEdit={canEdit} />
+  }
+  if (moduleId === 'model' && tabId === 'animation') {
+    return <ModelAnimationTab scene="building" canEdit={canEdit} />
+  }
   if (moduleId === 'model') return <ModelLibraryPanel />
   if (moduleId === 'poi' && tabId === 'devices') return <IotDevicesPanel />
   if (moduleId === 'poi' && tabId === 'alarms') return <IotAlarmsPanel canEdit={canEdit} />

@@ -51,6 +51,9 @@ export const spaceModules: readonly SpaceModule[] = [
       tab('library', msg`Model library`, '/bim4/model/library'),
       // the material library and its assignment to picked meshes (issue 21)
       tab('materials', msg`Materials`, '/bim4/model/materials'),
+      // glTF/SBM models placed in the building by a click, and their animations (issue 21)
+      tab('placed', msg`Placed models`, '/bim4/model/placed'),
+      tab('animation', msg`Model animation`, '/bim4/model/animation'),
     ],
   },
   {

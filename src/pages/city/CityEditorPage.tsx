@@ -15,7 +15,7 @@ import { Button, EmptyState, ErrorState, SidePanel, Spinner, Tabs } from '../../
 import { TemplateList } from '../../components/templates/TemplateList'
 import { useIotLive } from '../bim4/iot/use-iot-live'
 import { pickBuildingAt } from './city-actions'
-import { CityProjectProvider } from './city-context'
+import { CityProjectProvider, useCanEditCityProject } from './city-context'
 import { cityModules, cityTabPath, parseCityPath, type CityTab } from './city-modules'
 import {
   type CityProjectState,
@@ -34,9 +34,9 @@ import {
   CityPersonalSettingTab,
 } from './style/CityStylePanels'
 import { ModelPoiTab } from './model-poi/ModelPoiTab'
-import { CityModelAnimationTab } from './models/CityModelAnimationTab'
-import { CityModelLibraryTab } from './models/CityModelLibraryTab'
-import { placeCityModelAt, useCityLibraryModels } from './models/city-models-store'
+import { ModelAnimationTab } from '../library-models/ModelAnimationTab'
+import { ModelLibraryTab } from '../library-models/ModelLibraryTab'
+import { placeLibraryModelAt, useLibraryModels } from '../library-models/library-models-store'
 import { MonomerTab } from './monomer/MonomerTab'
 import { ObliqueTab } from './oblique/ObliqueTab'
 import { handleCityPoiClick, hoverCityPoi } from './pois/city-poi-actions'
@@ -136,7 +136,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
   const stageRef = useRef<HTMLDivElement>(null)
   useCityPoiDrag(engine, stageRef, module.id === 'poi' && projectId !== null)
   useCityDrawings(projectId)
-  useCityLibraryModels(projectId)
+  useLibraryModels('city', projectId)
   // Positions and fence events are shown (live, or polled while the stream is down) only while a
   // location tab is.
   useCityTracking(projectId, module.id === 'location' && (tab.id === 'gps' || tab.id === 'fence'))
@@ -167,7 +167,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
         ? // only while the anchor tab is picking (tileset-anchor-pick.ts)
           (point: { x: number; y: number }) => void pickTilesetAnchorAt(engine, point)
         : tab.id === 'library' && module.id === 'model'
-          ? (point: { x: number; y: number }) => void placeCityModelAt(engine, point)
+          ? (point: { x: number; y: number }) => void placeLibraryModelAt(engine, point)
           : module.id === 'poi' || isModelPoi
             ? (point: { x: number; y: number }) =>
                 void handleCityPoiClick(engine, point, {
@@ -262,6 +262,7 @@ function CityTabContent({
   onRetry: () => void
 }) {
   const { t, i18n } = useLingui()
+  const canEdit = useCanEditCityProject()
   if (!tab.isBuilt) {
     const title = i18n._(tab.title)
     return (
@@ -285,8 +286,8 @@ function CityTabContent({
   if (tab.id === 'oblique') return <ObliqueTab />
   if (tab.id === 'monomer') return <MonomerTab />
   if (tab.id === 'poi') return <ModelPoiTab />
-  if (tab.id === 'library') return <CityModelLibraryTab />
-  if (tab.id === 'animation') return <CityModelAnimationTab />
+  if (tab.id === 'library') return <ModelLibraryTab scene="city" canEdit={canEdit} />
+  if (tab.id === 'animation') return <ModelAnimationTab scene="city" canEdit={canEdit} />
   if (tab.id === 'basemap') return <BasemapTab />
   if (tab.id === 'model') return <CityModelSettingTab />
   if (tab.id === 'personal') return <CityPersonalSettingTab />

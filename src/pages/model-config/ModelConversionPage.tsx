@@ -5,10 +5,11 @@ import {
   convertDaeOrFbxToSbm,
   convertedModelPath,
   convertGltfToSbm,
+  createModelByCategory,
 } from '../../api/building'
 import { findProjects, type Project } from '../../api/project'
 import type { PageProps } from '../../app/page-props'
-import { errorText, reasonText } from '../../components/feedback/error-text'
+import { errorText, reasonText, showErrorToast } from '../../components/feedback/error-text'
 import { serverMessageText } from '../../components/feedback/server-messages'
 import { EngineProvider } from '../../engine-bridge'
 import { Button, ErrorState, formatFileSize, Select, Spinner, toast } from '../../ui'
@@ -198,6 +199,7 @@ export function ModelConversionPage(_props: Partial<PageProps>) {
       {state.kind === 'succeeded' && (
         <ConversionResult
           datum={state.datum}
+          projects={projects}
           isRendering={isRendering}
           onRender={() => setRendering(true)}
         />
@@ -210,10 +212,12 @@ export function ModelConversionPage(_props: Partial<PageProps>) {
 
 function ConversionResult({
   datum,
+  projects,
   isRendering,
   onRender,
 }: {
   datum: ConversionDatum
+  projects: readonly Project[]
   isRendering: boolean
   onRender: () => void
 }) {
@@ -262,8 +266,53 @@ function ConversionResult({
           <Trans>Download SBM</Trans>
         </a>
       </div>
+      <AddToProject datum={datum} projects={projects} />
       {isRendering && <ConversionPreview datum={datum} />}
     </section>
+  )
+}
+
+/**
+ * Adds the converted model to a space project's model library (SPEC §7
+ * `createModelByCategory`): one conversion serves as many projects as need the model.
+ */
+function AddToProject({
+  datum,
+  projects,
+}: {
+  datum: ConversionDatum
+  projects: readonly Project[]
+}) {
+  const { t } = useLingui()
+  const [projectId, setProjectId] = useState(projects[0]?.id ?? '')
+  const [isAdding, setIsAdding] = useState(false)
+  if (projects.length === 0) return null
+
+  async function add() {
+    setIsAdding(true)
+    try {
+      await createModelByCategory({ project_id: projectId, sbm_uuid: datum.uuid })
+      const name = projects.find((project) => project.id === projectId)?.name ?? ''
+      toast.success(t`Added to the model library of “${name}”.`)
+    } catch (error) {
+      showErrorToast(error)
+    } finally {
+      setIsAdding(false)
+    }
+  }
+
+  return (
+    <div className="ts-model-config__row" data-testid="conversion-add-to-project">
+      <Select
+        label={<Trans>Add to a space project's model library</Trans>}
+        options={projects.map((project) => ({ value: project.id, label: project.name }))}
+        value={projectId}
+        onValueChange={setProjectId}
+      />
+      <Button onClick={() => void add()} isBusy={isAdding} disabled={!projectId}>
+        <Trans>Add</Trans>
+      </Button>
+    </div>
   )
 }
 

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
 import type { PageProps } from '../../app/page-props'
-import { deleteProject, type Project, type ProjectKind } from '../../api/project'
+import { deleteProject, findProjectOne, type Project, type ProjectKind } from '../../api/project'
 import { showErrorToast } from '../../components/feedback/error-text'
 import { copyProjectWithConfirmation } from '../../components/project/confirm-copy'
 import { ProjectFormDialog } from '../../components/project/ProjectFormDialog'
@@ -69,7 +69,13 @@ export function ProjectManagePage({ search = '' }: Partial<PageProps>) {
     onInfo: setInfoProject,
     ...(canEdit
       ? {
-          onEdit: (project: Project) => setForm({ mode: 'edit', kind: project.kind, project }),
+          // the form starts from the project as the server has it now, not the list's copy
+          // (changed in another tab or by an admin since the list was read)
+          onEdit: (project: Project) =>
+            void findProjectOne(project.id).then(
+              (current) => setForm({ mode: 'edit', kind: current.kind, project: current }),
+              showErrorToast,
+            ),
           onOrder: (project: Project) => setOrdering({ project, isDownload: false }),
           onCopy: (project: Project) =>
             void run(project, 'copy', async () => {

@@ -22,7 +22,8 @@ export interface AddressCodePasswordFormProps {
   title: ReactNode
   submitLabel: ReactNode
   address: CodeAddressField
-  passwordLabel: string
+  /** The new password's label; without it the form asks for none (a change of address). */
+  passwordLabel?: string
   /**
    * Checked before a code is sent (e.g. `isexistemail`): a message to show at the address, or
    * null to go on.
@@ -42,8 +43,9 @@ type FieldName = 'address' | 'code' | 'password' | 'confirmation'
 
 /**
  * An address (phone or e-mail), the code sent to it, a password and its confirmation: the
- * shared body of sign-up by phone or e-mail and of the forgotten password (SPEC §2). Messages
- * show after the first submit attempt, and then follow the typing.
+ * shared body of sign-up by phone or e-mail, of the forgotten password (SPEC §2) and, without
+ * the password, of a person's change of phone or e-mail. Messages show after the first submit
+ * attempt, and then follow the typing.
  */
 export function AddressCodePasswordForm({
   title,
@@ -68,14 +70,13 @@ export function AddressCodePasswordForm({
   /** The address and code the server accepted (two-step forms only). */
   const [verified, setVerified] = useState<{ address: string; code: string } | null>(null)
   const needsVerification = verifyCode !== undefined && verified === null
+  const asksPassword = passwordLabel !== undefined && !needsVerification
 
   const problems: Record<FieldName, MessageDescriptor | null> = {
     address: address.problem(values.address),
     code: smsCodeProblem(values.code),
-    password: needsVerification ? null : newPasswordProblem(values.password),
-    confirmation: needsVerification
-      ? null
-      : confirmationProblem(values.password, values.confirmation),
+    password: asksPassword ? newPasswordProblem(values.password) : null,
+    confirmation: asksPassword ? confirmationProblem(values.password, values.confirmation) : null,
   }
   const shownError = (field: FieldName) => {
     const problem =
@@ -158,7 +159,7 @@ export function AddressCodePasswordForm({
           <Trans>The code is right. Choose your new password.</Trans>
         </p>
       )}
-      {!needsVerification && (
+      {asksPassword && (
         <>
           <PasswordField
             label={passwordLabel}

@@ -8,18 +8,28 @@ import { showErrorToast } from '../../components/feedback/error-text'
 import { DeveloperMetricsToggle } from '../../components/shell/DeveloperMetricsToggle'
 import { usePermissions } from '../../components/use-permissions'
 import { session } from '../../state/session'
-import { DateField, FormWrapper, ImagePicker, Select, Spinner, TextField, toast } from '../../ui'
+import {
+  Button,
+  DateField,
+  FormWrapper,
+  ImagePicker,
+  Select,
+  Spinner,
+  TextField,
+  toast,
+} from '../../ui'
+import { type ContactField, ContactChangeDialog } from './ContactChangeDialog'
 import './system.css'
 
-type ProfileForm = Record<keyof UserProfile, string>
+/** The profile the form saves; phone and e-mail change through their code (ContactChangeDialog). */
+type FormProfile = Omit<UserProfile, ContactField>
+type ProfileForm = Record<keyof FormProfile, string>
 
-function profileFormOf(user: Pick<User, keyof UserProfile>): ProfileForm {
+function profileFormOf(user: Pick<User, keyof FormProfile>): ProfileForm {
   return {
     name: user.name ?? '',
     nickname: user.nickname ?? '',
     sex: user.sex ?? '',
-    tel: user.tel ?? '',
-    email: user.email ?? '',
     birthday: user.birthday ?? '',
     job_title: user.job_title ?? '',
     company: user.company ?? '',
@@ -28,14 +38,12 @@ function profileFormOf(user: Pick<User, keyof UserProfile>): ProfileForm {
 }
 
 /** Empty optional fields travel as null so the server stores "not given", not "". */
-function profileOf(form: ProfileForm): UserProfile {
+function profileOf(form: ProfileForm): FormProfile {
   const orNull = (value: string) => (value.trim() ? value.trim() : null)
   return {
     name: form.name.trim(),
     nickname: orNull(form.nickname),
     sex: orNull(form.sex),
-    tel: orNull(form.tel),
-    email: orNull(form.email),
     birthday: orNull(form.birthday),
     job_title: orNull(form.job_title),
     company: orNull(form.company),
@@ -43,9 +51,10 @@ function profileOf(form: ProfileForm): UserProfile {
   }
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-/** `/system/person`: every User field of SPEC §3 and the avatar. Guests see it read-only. */
+/**
+ * `/system/person`: every User field of SPEC §3 and the avatar; the phone number and e-mail
+ * change only with a code sent to the new one. Guests see it read-only.
+ */
 export function PersonPage() {
   const { userData } = useSnapshot(session)
   if (!userData) return <Spinner />
@@ -58,19 +67,16 @@ function PersonForm({ user }: { user: User }) {
   const { canEdit } = usePermissions()
   const [form, setForm] = useState<ProfileForm>(() => profileFormOf(user))
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false)
+  const [changing, setChanging] = useState<ContactField | null>(null)
   const set = (field: keyof ProfileForm) => (event: ChangeEvent<HTMLInputElement>) =>
     setForm((current) => ({ ...current, [field]: event.target.value }))
 
   const nameError =
     hasTriedSubmit && !form.name.trim() ? t`Please enter your user name.` : undefined
-  const emailError =
-    hasTriedSubmit && form.email.trim() && !emailPattern.test(form.email.trim())
-      ? t`Please enter a valid e-mail address.`
-      : undefined
 
   async function save() {
     setHasTriedSubmit(true)
-    if (!form.name.trim() || (form.email.trim() && !emailPattern.test(form.email.trim()))) return
+    if (!form.name.trim()) return
     try {
       await saveProfile(user, profileOf(form))
       toast.success(t`Modified successfully.`)
@@ -140,17 +146,28 @@ function PersonForm({ user }: { user: User }) {
               <TextField
                 label={t`Phone number`}
                 type="tel"
-                value={form.tel}
-                onChange={set('tel')}
-                autoComplete="tel"
+                value={user.tel ?? ''}
+                readOnly
+                endAdornment={
+                  canEdit && (
+                    <Button variant="secondary" onClick={() => setChanging('tel')}>
+                      <Trans>Change phone number</Trans>
+                    </Button>
+                  )
+                }
               />
               <TextField
                 label={t`E-mail`}
                 type="email"
-                value={form.email}
-                onChange={set('email')}
-                error={emailError}
-                autoComplete="email"
+                value={user.email ?? ''}
+                readOnly
+                endAdornment={
+                  canEdit && (
+                    <Button variant="secondary" onClick={() => setChanging('email')}>
+                      <Trans>Change e-mail</Trans>
+                    </Button>
+                  )
+                }
               />
               <TextField
                 label={t`Job title`}
@@ -168,6 +185,8 @@ function PersonForm({ user }: { user: User }) {
           </FormWrapper>
         </fieldset>
       </div>
+      {/* outside the profile form: its own form's submit must not reach the profile's */}
+      <ContactChangeDialog field={changing} onClose={() => setChanging(null)} />
       <DeveloperMetricsToggle />
     </section>
   )

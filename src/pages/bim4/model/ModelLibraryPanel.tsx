@@ -18,6 +18,7 @@ import {
   shellFileAccept,
 } from './model-files'
 import { ModelFormDialog } from './ModelFormDialog'
+import { ModelCount } from './ModelCount'
 import { ModelListItem } from './ModelListItem'
 import { useProjectPermissions } from '../../../components/project/project-permissions'
 import { uploadErrorText } from './upload-messages'
@@ -161,6 +162,8 @@ export function ModelLibraryPanel() {
         </Trans>
       </p>
 
+      {/* findmodelnum is an editor's call: a read-only visitor sees the list alone */}
+      {canEdit && <ModelCount projectId={projectId} revision={session.modelInfo} />}
       <section aria-label={t`Models`}>
         {session.status === 'loading' && !session.modelInfo ? (
           <Spinner label={t`Loading models`} />

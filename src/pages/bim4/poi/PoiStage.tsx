@@ -15,6 +15,8 @@ export interface PoiStageProps {
   /** The POI module is open: clicks place or select POIs and the control bar may show. */
   isActive: boolean
   store?: PoiStore
+  /** Where a click goes while the POI module is not active (e.g. placing a library model). */
+  onClickPoint?: ((x: number, y: number) => void) | undefined
 }
 
 /**
@@ -22,14 +24,20 @@ export interface PoiStageProps {
  * module is open, clicks place or select POIs, hovering highlights, the move tool drags, and the
  * POI control bar shows over the canvas while POIs are selected.
  */
-export function PoiStage({ engine, onPick, isActive, store = poiStore }: PoiStageProps) {
+export function PoiStage({
+  engine,
+  onPick,
+  isActive,
+  store = poiStore,
+  onClickPoint,
+}: PoiStageProps) {
   const stageRef = useRef<HTMLDivElement>(null)
   const handleClick = usePoiStage(engine, stageRef, isActive, store)
   const pois = useSnapshot(store.state)
   const editing = useSnapshot(poiEditing)
   return (
     <div ref={stageRef} className="ts-bim4-poi-stage">
-      <BuildingCanvas onPick={onPick} onClickPoint={isActive ? handleClick : undefined} />
+      <BuildingCanvas onPick={onPick} onClickPoint={isActive ? handleClick : onClickPoint} />
       {isActive && pois.selectedIds.length > 0 && !editing.placingTemplate && (
         <div className="ts-bim4-poi-stage__control">
           <PoiControl

@@ -1,32 +1,31 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
 import { useSnapshot } from 'valtio'
-import type { ModelAnimationSettings } from '../../../../engine/api'
-import { reasonText } from '../../../components/feedback/error-text'
-import { sceneStore, useEngine } from '../../../engine-bridge'
-import { Button, EmptyState, Select, toast } from '../../../ui'
-import { useCanEditCityProject } from '../city-context'
-import { cityModelsState, saveCityModel } from './city-models-store'
+import type { ModelAnimationSettings } from '../../../engine/api'
+import { reasonText } from '../../components/feedback/error-text'
+import { sceneStore, useEngine } from '../../engine-bridge'
+import { Button, EmptyState, Select, toast } from '../../ui'
+import type { LibraryTabProps } from './ModelLibraryTab'
+import { libraryModelsState, runModelAnimation, saveLibraryModel } from './library-models-store'
 
 /** Playback rates offered (the engine takes 0.1–10). */
 const speedChoices = ['0.25', '0.5', '1', '2', '4'] as const
 
 /**
- * The city's model animation tab (SPEC §2 city sub-tab "model animation"; issue 21 item 6): pick
- * a library model that carries glTF animations, then play or pause it, choose the clip, the
- * speed and whether it loops, live on the map. "Save" keeps these settings (and whether it plays
- * on opening) with the model, so the project opens with the model moving as set here.
+ * The model animation tab of both editors (SPEC §2 city sub-tab "model animation"; issue 21):
+ * pick a library model that carries glTF animations, then play or pause it, choose the clip, the
+ * speed and whether it loops, live in the scene. "Save" keeps these settings (and whether it
+ * plays on opening) with the model, so the project opens with the model moving as set here.
  */
-export function CityModelAnimationTab() {
+export function ModelAnimationTab({ scene, canEdit }: LibraryTabProps) {
   const { t, i18n } = useLingui()
   const engine = useEngine()
-  const canEdit = useCanEditCityProject()
-  const { models, selectedId } = useSnapshot(cityModelsState)
-  const city = useSnapshot(sceneStore).city
+  const { models, selectedId } = useSnapshot(libraryModelsState)
+  const shown = useSnapshot(sceneStore)[scene]
   const [isSaving, setIsSaving] = useState(false)
   const animated = models.filter((model) => model.animation_count > 0)
   const model = animated.find((item) => item.id === selectedId) ?? animated[0] ?? null
-  const state = model ? city.libraryModels.find((item) => item.id === model.id) : undefined
+  const state = model ? shown.libraryModels.find((item) => item.id === model.id) : undefined
   const animation = state?.loadState === 'success' ? state.animation : null
   const seconds = new Intl.NumberFormat(i18n.locale, {
     minimumFractionDigits: 1,
@@ -38,23 +37,27 @@ export function CityModelAnimationTab() {
       <EmptyState
         title={<Trans>No animated models</Trans>}
         description={
-          <Trans>Upload a glTF model that carries animations in the model library tab.</Trans>
+          scene === 'city' ? (
+            <Trans>Upload a glTF model that carries animations in the model library tab.</Trans>
+          ) : (
+            <Trans>Upload a glTF model that carries animations in the placed models tab.</Trans>
+          )
         }
       />
     )
   }
 
   const change = (patch: Partial<ModelAnimationSettings>) => {
-    engine
-      .run('city.setModelAnimation', { id: model.id, ...patch })
-      .catch((error: unknown) => toast.error(reasonText(error)))
+    runModelAnimation(engine, scene, { id: model.id, ...patch }).catch((error: unknown) =>
+      toast.error(reasonText(error)),
+    )
   }
 
   async function save() {
     if (!model || !animation) return
     setIsSaving(true)
     try {
-      await saveCityModel({
+      await saveLibraryModel({
         id: model.id,
         animation_clip: animation.clipIndex,
         animation_speed: animation.speed,
@@ -73,17 +76,17 @@ export function CityModelAnimationTab() {
   const current = seconds.format(animation?.timeSeconds ?? 0)
   const total = seconds.format(clip?.durationSeconds ?? 0)
   return (
-    <div className="ts-city-models" data-testid="city-model-animation">
+    <div className="ts-library-models" data-testid={`${scene}-model-animation`}>
       <Select
         label={t`Model`}
         value={model.id}
         options={animated.map((item) => ({ value: item.id, label: item.model_name }))}
         onValueChange={(id) => {
-          cityModelsState.selectedId = id
+          libraryModelsState.selectedId = id
         }}
       />
       {!animation ? (
-        <p className="ts-city-models__hint">
+        <p className="ts-library-models__hint">
           {state?.loadState === 'error' ? (
             <Trans>The model failed to load.</Trans>
           ) : (
@@ -101,11 +104,11 @@ export function CityModelAnimationTab() {
             }))}
             onValueChange={(value) => change({ clipIndex: Number(value) })}
           />
-          <div className="ts-city-models__playback">
+          <div className="ts-library-models__playback">
             <Button variant="primary" onClick={() => change({ isPlaying: !animation.isPlaying })}>
               {animation.isPlaying ? <Trans>Pause</Trans> : <Trans>Play</Trans>}
             </Button>
-            <span className="ts-city-models__time" data-testid="city-model-animation-time">
+            <span className="ts-library-models__time" data-testid={`${scene}-model-animation-time`}>
               <Trans>
                 {current} / {total} s
               </Trans>
@@ -117,7 +120,7 @@ export function CityModelAnimationTab() {
             options={speedChoices.map((value) => ({ value, label: `${value}×` }))}
             onValueChange={(value) => change({ speed: Number(value) })}
           />
-          <label className="ts-city-models__check">
+          <label className="ts-library-models__check">
             <input
               type="checkbox"
               checked={animation.isLooping}
