@@ -87,6 +87,17 @@ export function orderFloors<File extends { name: string }>(files: readonly File[
   })
 }
 
+/** The uploaded files of one form field, by their shown names. */
+export function filesOfField(files: readonly UploadedFile[], field: MergeFileField): MergeFile[] {
+  return files
+    .filter((file) => file.fieldName === field)
+    .map((file) => ({
+      name: displayNameOf(file.fileName),
+      sha256: file.sha256,
+      sizeBytes: file.sizeBytes,
+    }))
+}
+
 /**
  * Checks what the form sent before anything is converted (SPEC §5): every missing input is
  * named (one detail each), then the kinds of files, the output name, and floor names (unique
@@ -97,19 +108,11 @@ export function planMerge(
   fields: { output_name?: string | undefined; storey_height?: number | undefined },
   files: readonly UploadedFile[],
 ): MergePlan {
-  const byField = (field: MergeFileField): MergeFile[] =>
-    files
-      .filter((file) => file.fieldName === field)
-      .map((file) => ({
-        name: displayNameOf(file.fileName),
-        sha256: file.sha256,
-        sizeBytes: file.sizeBytes,
-      }))
-  const shell = byField('shell')
-  const shellMaps = byField('shell_maps')
-  const floors = byField('floors')
-  const floorMaps = byField('floor_maps')
-  const preview = byField('preview')
+  const shell = filesOfField(files, 'shell')
+  const shellMaps = filesOfField(files, 'shell_maps')
+  const floors = filesOfField(files, 'floors')
+  const floorMaps = filesOfField(files, 'floor_maps')
+  const preview = filesOfField(files, 'preview')
   const outputName = (fields.output_name ?? '').trim()
 
   const present: Record<MergeFileField | 'output_name', boolean> = {
@@ -132,20 +135,10 @@ export function planMerge(
     )
   }
   if (outputNameForbidden.test(outputName)) {
-    throw new AppError(
-      'validation',
-      'modelConfig.outputNameInvalid',
-      {},
-      { details: [fieldDetail('output_name', 'modelConfig.outputNameInvalid')] },
-    )
+    throw fieldRefusal('output_name', 'modelConfig.outputNameInvalid')
   }
   if (shell.length > 1) {
-    throw new AppError(
-      'validation',
-      'modelConfig.oneShellModel',
-      {},
-      { details: [fieldDetail('shell', 'modelConfig.oneShellModel')] },
-    )
+    throw fieldRefusal('shell', 'modelConfig.oneShellModel')
   }
   if (preview.length > 1) {
     throw notImage('preview', 'modelConfig.previewNotImage', preview[1]!.name)
@@ -205,6 +198,18 @@ export function planMerge(
     floorMaps,
     preview: previewFile,
   }
+}
+
+/** The refusal of one form field for a problem that needs no names or numbers. */
+export function fieldRefusal(
+  field: MergeFileField | 'output_name',
+  messageId:
+    | 'modelConfig.oneShellModel'
+    | 'modelConfig.needShellModel'
+    | 'modelConfig.needFloorModels'
+    | 'modelConfig.outputNameInvalid',
+): AppError {
+  return new AppError('validation', messageId, {}, { details: [fieldDetail(field, messageId)] })
 }
 
 /** The refusal of a file that is not the image it should be, naming it. */

@@ -2,28 +2,31 @@ import { randomUUID } from 'node:crypto'
 import type { ServerMessage } from '../../../contract/messages'
 import type {
   MergeStep,
+  StructureAddFileField,
   StructureAddPlan,
   StructureAddStatusDatum,
 } from '../../../contract/model-config'
-import { AppError, fieldDetail } from '../../http/app-error'
+import { AppError } from '../../http/app-error'
 import type { UploadedFile } from '../../http/define-route'
 import type { FileStorage } from '../../plugins/storage'
 import type { ProjectAccess } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
 import type { BuildingService, StructureModel } from '../building/building.service'
 import type { ConversionPool } from '../building/conversion-pool'
-import { displayNameOf, inspectSbm } from '../building/model-files'
-import type { JobKind, JobQueue } from '../jobs/job-queue'
+import type { JobQueue } from '../jobs/job-queue'
 import { type Clock, timestampOf } from '../time/clock'
-import { type MergeFile, refersTo } from './merge-inputs'
-import {
-  checkMapImages,
-  createModelToSbm,
-  errorItemOf,
-  itemOf,
-  readMergeFile,
-} from './model-to-sbm'
+import { fieldRefusal, filesOfField, type MergeFile } from './merge-inputs'
+import { checkMapImages, createModelToSbm, itemOf, type SbmFloor } from './model-to-sbm'
 import { type CurrentStructure, planStructureAdd } from './structure-add-plan'
+import {
+  checkedOrReleased,
+  createMapUse,
+  createStructureJobs,
+  type MapBytes,
+  type StructureJobRun,
+  setStep,
+  structureModelOf,
+} from './structure-jobs'
 
 /** What the structure add is made from. */
 export interface StructureAddDependencies {
@@ -59,19 +62,12 @@ export interface StructureAdds {
   settled(id: string): Promise<void>
 }
 
-interface Run {
-  user: AuthUser
+interface Run extends StructureJobRun<StructureAddStatusDatum> {
   shell: MergeFile | null
   shellMaps: MergeFile[]
   floors: MergeFile[]
   floorMaps: MergeFile[]
-  status: StructureAddStatusDatum
-  done: Promise<void>
 }
-
-const addTimeLimitMs = 60 * 60_000
-/** Ended runs kept in memory for their status (an add leaves its result in the project). */
-const keptRuns = 200
 
 /**
  * The structure add: a new shell and/or floor models for an existing building project. The
@@ -81,7 +77,6 @@ const keptRuns = 200
  */
 export function createStructureAdds(dependencies: StructureAddDependencies): StructureAdds {
   const { storage, clock, access, building, conversions, jobs } = dependencies
-  const runs = new Map<string, Run>()
   const convert = createModelToSbm({ storage, conversions })
 
   const currentOf = async (user: AuthUser, projectId: string): Promise<CurrentStructure> => {
@@ -106,52 +101,31 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
     }
   }
 
-  const setStep = (run: Run, index: number, state: MergeStep['state']) => {
-    const step = run.status.steps[index]
-    if (!step) return
-    step.state = state
-    const done = run.status.steps.filter((candidate) => candidate.state === 'done').length
-    run.status.progress = done / run.status.steps.length
-  }
-
   const execute = async (run: Run, signal: AbortSignal) => {
     const { plan } = run.status
-    const readMaps = (files: MergeFile[]) =>
-      Promise.all(
-        files.map(async (file) => ({ name: file.name, bytes: await readMergeFile(storage, file) })),
-      )
-    const shellMaps = await readMaps(run.shellMaps)
-    const floorMaps = await readMaps(run.floorMaps)
+    const mapUse = createMapUse(storage, { isSbmScanned: true })
+    const shellMaps = await mapUse.read(run.shellMaps)
+    const floorMaps = await mapUse.read(run.floorMaps)
     const warnings: ServerMessage[] = []
-    const usedMaps = new Set<string>()
-    const noteMaps = async (model: MergeFile, maps: Array<{ name: string }>) => {
-      const bytes = await readMergeFile(storage, model)
-      for (const map of maps) if (refersTo(bytes, map.name)) usedMaps.add(map.name)
-    }
     const part = async (
       model: MergeFile,
       fileName: string,
-      maps: Array<{ name: string; bytes: Uint8Array }>,
+      maps: MapBytes[],
       role: 'shell' | 'floor',
-      floor: { id: string; name: string; elevationMeters: number } | null,
+      floor: SbmFloor | null,
     ): Promise<StructureModel> => {
-      await noteMaps(model, maps)
+      await mapUse.note(model, maps)
       const sbm = await convert(run.user.id, model, maps, role, floor, signal)
       warnings.push(...sbm.warnings)
-      return {
-        fileName,
-        bytes: sbm.bytes,
-        info: inspectSbm(fileName, sbm.bytes).info,
-        preview: sbm.preview,
-      }
+      return structureModelOf(fileName, sbm)
     }
 
     let step = 0
     let shell: StructureModel | null = null
     if (run.shell && plan.shell) {
-      setStep(run, step, 'running')
+      setStep(run.status, step, 'running')
       shell = await part(run.shell, plan.shell.fileName, shellMaps, 'shell', null)
-      setStep(run, step++, 'done')
+      setStep(run.status, step++, 'done')
     }
     const floors: Array<{ name: string; elevation: number; model: StructureModel }> = []
     for (const floor of plan.floors) {
@@ -159,42 +133,22 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
       signal.throwIfAborted()
       const source = run.floors.find((file) => file.name === floor.sourceName)
       if (!source) continue
-      setStep(run, step, 'running')
+      setStep(run.status, step, 'running')
       const header = { id: floor.name, name: floor.name, elevationMeters: floor.elevation }
       const model = await part(source, floor.models[0]!, floorMaps, 'floor', header)
       floors.push({ name: floor.name, elevation: floor.elevation, model })
-      setStep(run, step++, 'done')
+      setStep(run.status, step++, 'done')
     }
-    for (const map of [...run.shellMaps, ...run.floorMaps]) {
-      if (!usedMaps.has(map.name)) {
-        warnings.push({ id: 'modelConfig.mapUnused', params: { name: map.name } })
-      }
-    }
-    setStep(run, step, 'running')
+    warnings.push(...mapUse.unusedWarnings([...run.shellMaps, ...run.floorMaps]))
+    setStep(run.status, step, 'running')
     await building.extendStructure(run.user, plan.projectId, { shell, floors })
-    setStep(run, step, 'done')
+    setStep(run.status, step, 'done')
     run.status.warnings = warnings.map(itemOf)
     run.status.progress = 1
     run.status.state = 'succeeded'
   }
 
-  const addKind: JobKind<Run, void> = {
-    name: 'modelConfig.add',
-    // it mostly waits on the conversions ('cpu' jobs of the same user), as the merge does
-    lane: 'io',
-    timeLimitMs: addTimeLimitMs,
-    run: (run, { signal }) => {
-      run.status.state = 'running'
-      return execute(run, signal)
-    },
-  }
-
-  const forget = () => {
-    const ended = [...runs.entries()].filter(
-      ([, run]) => run.status.state !== 'running' && run.status.state !== 'queued',
-    )
-    for (const [id] of ended.slice(0, Math.max(0, ended.length - keptRuns))) runs.delete(id)
-  }
+  const adds = createStructureJobs<Run>({ name: 'modelConfig.add', jobs, building, execute })
 
   return {
     async preview(user, request) {
@@ -213,46 +167,23 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
 
     async start(user, fields, files) {
       const sources = files.map((file) => file.sha256)
-      const byField = (field: string): MergeFile[] =>
-        files
-          .filter((file) => file.fieldName === field)
-          .map((file) => ({
-            name: displayNameOf(file.fileName),
-            sha256: file.sha256,
-            sizeBytes: file.sizeBytes,
-          }))
+      const byField = (field: StructureAddFileField) => filesOfField(files, field)
       const shellFiles = byField('shell')
       const floorFiles = byField('floors')
       const shellMaps = byField('shell_maps')
       const floorMaps = byField('floor_maps')
-      let plan: StructureAddPlan
-      try {
+      const plan = await checkedOrReleased(building, sources, async () => {
         if (shellFiles.length > 1) {
-          throw new AppError(
-            'validation',
-            'modelConfig.oneShellModel',
-            {},
-            { details: [fieldDetail('shell', 'modelConfig.oneShellModel')] },
-          )
+          throw fieldRefusal('shell', 'modelConfig.oneShellModel')
         }
         // maps travel with models: maps without their model would be dropped silently
         if (shellMaps.length > 0 && shellFiles.length === 0) {
-          throw new AppError(
-            'validation',
-            'modelConfig.needShellModel',
-            {},
-            { details: [fieldDetail('shell', 'modelConfig.needShellModel')] },
-          )
+          throw fieldRefusal('shell', 'modelConfig.needShellModel')
         }
         if (floorMaps.length > 0 && floorFiles.length === 0) {
-          throw new AppError(
-            'validation',
-            'modelConfig.needFloorModels',
-            {},
-            { details: [fieldDetail('floors', 'modelConfig.needFloorModels')] },
-          )
+          throw fieldRefusal('floors', 'modelConfig.needFloorModels')
         }
-        plan = planStructureAdd(fields.project_id, await currentOf(user, fields.project_id), {
+        const plan = planStructureAdd(fields.project_id, await currentOf(user, fields.project_id), {
           shellName: shellFiles[0]?.name ?? null,
           floorNames: floorFiles.map((file) => file.name),
           storeyHeightMeters: fields.storey_height,
@@ -261,10 +192,8 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
           ['shell_maps', shellMaps],
           ['floor_maps', floorMaps],
         ])
-      } catch (error) {
-        await building.releaseUnused(sources)
-        throw error
-      }
+        return plan
+      })
       const id = randomUUID()
       const changed = plan.floors.filter((floor) => floor.change !== 'kept')
       const steps: MergeStep[] = [
@@ -297,43 +226,16 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
         },
         done: Promise.resolve(),
       }
-      const job = jobs.submit(addKind, user.id, run)
-      runs.set(id, run)
-      run.done = job.result
-        .then(
-          () => undefined,
-          (error: unknown) => {
-            run.status.state = 'failed'
-            run.status.error = errorItemOf(error)
-            const running = run.status.steps.find((candidate) => candidate.state === 'running')
-            if (running) running.state = 'failed'
-          },
-        )
-        .finally(async () => {
-          // the uploads were only the converter's input; the project keeps the SBMs
-          await building.releaseUnused(sources).catch(() => undefined)
-          forget()
-        })
-      if (job.status().state === 'failed') {
-        const refusal = await job.result.then(
-          () => undefined,
-          (error: unknown) => error,
-        )
-        await run.done
-        runs.delete(id)
-        throw refusal
-      }
-      return structuredClone(run.status)
+      // the uploads are only the converter's input; the project keeps the SBMs
+      return adds.submit(run, sources)
     },
 
     async status(user, id) {
-      const run = runs.get(id)
+      const run = adds.find(id)
       if (!run || run.user.id !== user.id) throw new AppError('notFound', 'modelConfig.noSuchAdd')
       return structuredClone(run.status)
     },
 
-    async settled(id) {
-      await runs.get(id)?.done
-    },
+    settled: (id) => adds.settled(id),
   }
 }

@@ -21,26 +21,19 @@ import type { AuthUser } from '../accounts/users.service'
 import type { BuildingService, StructureModel } from '../building/building.service'
 import { extensionOf } from '../building/building-views'
 import type { ConversionPool } from '../building/conversion-pool'
-import { inspectSbm } from '../building/model-files'
 import { readImageHeader } from '../images/image-header'
-import type { JobKind, JobQueue } from '../jobs/job-queue'
+import type { JobQueue } from '../jobs/job-queue'
 import { type Clock, timestampOf } from '../time/clock'
+import { baseOf, type MergeFile, type MergePlan, notImage, planMerge } from './merge-inputs'
+import { checkMapImages, createModelToSbm, itemOf, readMergeFile } from './model-to-sbm'
 import {
-  baseOf,
-  type MergeFile,
-  type MergePlan,
-  notImage,
-  planMerge,
-  refersTo,
-} from './merge-inputs'
-import {
-  checkMapImages,
-  createModelToSbm,
-  errorItemOf,
-  itemOf,
-  readMergeFile,
-  type SbmFloor,
-} from './model-to-sbm'
+  checkedOrReleased,
+  createMapUse,
+  createStructureJobs,
+  type StructureJobRun,
+  setStep,
+  structureModelOf,
+} from './structure-jobs'
 
 /** What the structure merge is made from. */
 export interface StructureMergeDependencies {
@@ -75,17 +68,10 @@ export interface StructureMerges {
   settled(id: string): Promise<void>
 }
 
-interface Run {
-  user: AuthUser
+interface Run extends StructureJobRun<MergeStatusDatum> {
   projectId: string | null
   plan: MergePlan
-  status: MergeStatusDatum
-  done: Promise<void>
 }
-
-const mergeTimeLimitMs = 60 * 60_000
-/** Runs kept in memory after they ended (the database keeps the finished ones). */
-const keptRuns = 200
 
 /**
  * The structure merge: a shell model, floor models, their maps, a preview and an output name
@@ -98,43 +84,17 @@ const keptRuns = 200
  */
 export function createStructureMerges(dependencies: StructureMergeDependencies): StructureMerges {
   const { database, storage, clock, access, building, conversions, jobs, directory } = dependencies
-  const runs = new Map<string, Run>()
   const now = () => timestampOf(clock.nowMs())
-
-  const setStep = (run: Run, index: number, state: MergeStep['state']) => {
-    const step = run.status.steps[index]
-    if (!step) return
-    step.state = state
-    const done = run.status.steps.filter((candidate) => candidate.state === 'done').length
-    run.status.progress = done / run.status.steps.length
-  }
-
   const readFile = (file: MergeFile) => readMergeFile(storage, file)
   const convert = createModelToSbm({ storage, conversions })
-  const modelToSbm = (
-    run: Run,
-    model: MergeFile,
-    maps: Array<{ name: string; bytes: Uint8Array }>,
-    role: 'shell' | 'floor',
-    floor: SbmFloor | null,
-    signal: AbortSignal,
-  ) => convert(run.user.id, model, maps, role, floor, signal)
 
   const execute = async (run: Run, signal: AbortSignal) => {
     const { plan } = run
     const warnings: ServerMessage[] = []
-    const readMaps = async (files: MergeFile[]) =>
-      Promise.all(files.map(async (file) => ({ name: file.name, bytes: await readFile(file) })))
-    const shellMaps = await readMaps(plan.shellMaps)
-    const floorMaps = await readMaps(plan.floorMaps)
-    const usedMaps = new Set<string>()
-    const noteMaps = async (model: MergeFile, maps: Array<{ name: string }>) => {
-      if (extensionOf(model.name) === 'sbm') return []
-      const bytes = await readFile(model)
-      const used = maps.filter((map) => refersTo(bytes, map.name)).map((map) => map.name)
-      for (const name of used) usedMaps.add(name)
-      return used
-    }
+    // the merge takes an SBM as it is: maps given with it are not baked into it
+    const mapUse = createMapUse(storage, { isSbmScanned: false })
+    const shellMaps = await mapUse.read(plan.shellMaps)
+    const floorMaps = await mapUse.read(plan.floorMaps)
 
     const shellFileName = (() => {
       const name = `${baseOf(plan.shell.name)}.sbm`
@@ -144,30 +104,26 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
     const models: StructureModel[] = []
     const merged: NonNullable<MergeStatusDatum['result']>['floors'] = []
 
-    setStep(run, 0, 'running')
-    await noteMaps(plan.shell, shellMaps)
-    const shell = await modelToSbm(run, plan.shell, shellMaps, 'shell', null, signal)
+    setStep(run.status, 0, 'running')
+    await mapUse.note(plan.shell, shellMaps)
+    const shell = await convert(run.user.id, plan.shell, shellMaps, 'shell', null, signal)
     warnings.push(...shell.warnings)
-    models.push({
-      fileName: shellFileName,
-      bytes: shell.bytes,
-      info: inspectSbm(shellFileName, shell.bytes).info,
-      preview: shell.preview,
-    })
-    setStep(run, 0, 'done')
+    models.push(structureModelOf(shellFileName, shell))
+    setStep(run.status, 0, 'done')
 
     const manifestFloors: StructureManifest['floors'] = []
     for (const [index, floorFile] of plan.floors.entries()) {
       signal.throwIfAborted()
-      setStep(run, index + 1, 'running')
+      setStep(run.status, index + 1, 'running')
       const name = baseOf(floorFile.name)
       const floor = { id: name, name, elevationMeters: index * plan.storeyHeightMeters }
-      const used = await noteMaps(floorFile, floorMaps)
-      const sbm = await modelToSbm(run, floorFile, floorMaps, 'floor', floor, signal)
+      const used = await mapUse.note(floorFile, floorMaps)
+      const sbm = await convert(run.user.id, floorFile, floorMaps, 'floor', floor, signal)
       warnings.push(...sbm.warnings)
       const fileName = `${name}.sbm`
-      const info = inspectSbm(fileName, sbm.bytes).info
-      models.push({ fileName, bytes: sbm.bytes, info, preview: sbm.preview })
+      const model = structureModelOf(fileName, sbm)
+      const { info } = model
+      models.push(model)
       manifestFloors.push({
         id: floor.id,
         name,
@@ -182,15 +138,12 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
         model: fileName,
         triangleCount: info.triangleCount,
       })
-      setStep(run, index + 1, 'done')
+      setStep(run.status, index + 1, 'done')
     }
-    for (const map of [...plan.shellMaps, ...plan.floorMaps]) {
-      if (!usedMaps.has(map.name))
-        warnings.push({ id: 'modelConfig.mapUnused', params: { name: map.name } })
-    }
+    warnings.push(...mapUse.unusedWarnings([...plan.shellMaps, ...plan.floorMaps]))
 
     const structureStep = plan.floors.length + 1
-    setStep(run, structureStep, 'running')
+    setStep(run.status, structureStep, 'running')
     const previewBytes = await readFile(plan.preview)
     const previewName = `preview.${extensionOf(plan.preview.name) === 'png' ? 'png' : 'jpg'}`
     const manifest: StructureManifest = {
@@ -212,12 +165,12 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
     const id = run.status.id
     const partial = join(directory, `${id}.zip.part`)
     await writeFile(partial, zip)
-    setStep(run, structureStep, 'done')
+    setStep(run.status, structureStep, 'done')
 
     if (run.projectId !== null) {
-      setStep(run, structureStep + 1, 'running')
+      setStep(run.status, structureStep + 1, 'running')
       await building.installStructure(run.user, run.projectId, { manifest, models })
-      setStep(run, structureStep + 1, 'done')
+      setStep(run.status, structureStep + 1, 'done')
     }
     await rename(partial, join(directory, `${id}.zip`))
     run.status.warnings = warnings.map(itemOf)
@@ -245,46 +198,26 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
       .execute()
   }
 
-  const mergeKind: JobKind<Run, void> = {
-    name: 'modelConfig.merge',
-    // it mostly waits on the conversions ('cpu' jobs of the same user); holding a 'cpu' slot
-    // while waiting for one would stall itself
-    lane: 'io',
-    timeLimitMs: mergeTimeLimitMs,
-    run: (run, { signal }) => {
-      run.status.state = 'running'
-      return execute(run, signal)
-    },
-  }
-
-  const forget = () => {
-    const ended = [...runs.entries()].filter(
-      ([, run]) => run.status.state !== 'running' && run.status.state !== 'queued',
-    )
-    for (const [id] of ended.slice(0, Math.max(0, ended.length - keptRuns))) runs.delete(id)
-  }
+  const merges = createStructureJobs<Run>({ name: 'modelConfig.merge', jobs, building, execute })
 
   return {
     async start(user, fields, files) {
       const sources = files.map((file) => file.sha256)
-      let plan: MergePlan
-      try {
-        plan = planMerge(fields, files)
+      const plan = await checkedOrReleased(building, sources, async () => {
+        const checked = planMerge(fields, files)
         if (fields.project_id !== undefined) await access.requireEditable(user, fields.project_id)
         // images are measured before anything converts: a map or preview that is not one, or
         // declares more pixels than a texture may have, refuses the merge at once
         await checkMapImages(storage, [
-          ['shell_maps', plan.shellMaps],
-          ['floor_maps', plan.floorMaps],
+          ['shell_maps', checked.shellMaps],
+          ['floor_maps', checked.floorMaps],
         ])
-        const preview = readImageHeader(await readFile(plan.preview))
+        const preview = readImageHeader(await readFile(checked.preview))
         if (!preview || (preview.format !== 'png' && preview.format !== 'jpeg')) {
-          throw notImage('preview', 'modelConfig.previewNotImage', plan.preview.name)
+          throw notImage('preview', 'modelConfig.previewNotImage', checked.preview.name)
         }
-      } catch (error) {
-        await building.releaseUnused(sources)
-        throw error
-      }
+        return checked
+      })
       const id = randomUUID()
       const steps: MergeStep[] = [
         { kind: 'shell', name: plan.shell.name, state: 'waiting' },
@@ -315,38 +248,12 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
         },
         done: Promise.resolve(),
       }
-      const job = jobs.submit(mergeKind, user.id, run)
-      runs.set(id, run)
-      run.done = job.result
-        .then(
-          () => undefined,
-          (error: unknown) => {
-            run.status.state = 'failed'
-            run.status.error = errorItemOf(error)
-            const running = run.status.steps.find((step) => step.state === 'running')
-            if (running) running.state = 'failed'
-          },
-        )
-        .finally(async () => {
-          // the sources were only the converter's input; the result is the ZIP (and the project)
-          await building.releaseUnused(sources).catch(() => undefined)
-          forget()
-        })
-      if (job.status().state === 'failed') {
-        // refused at once (the user's or the server's queue is full): nothing was started
-        const refusal = await job.result.then(
-          () => undefined,
-          (error: unknown) => error,
-        )
-        await run.done
-        runs.delete(id)
-        throw refusal
-      }
-      return structuredClone(run.status)
+      // the sources are only the converter's input; the result is the ZIP (and the project)
+      return merges.submit(run, sources)
     },
 
     async status(user, id) {
-      const run = runs.get(id)
+      const run = merges.find(id)
       if (run) {
         if (run.user.id !== user.id) throw new AppError('notFound', 'modelConfig.noSuchMerge')
         return structuredClone(run.status)
@@ -378,8 +285,6 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
       }
     },
 
-    async settled(id) {
-      await runs.get(id)?.done
-    },
+    settled: (id) => merges.settled(id),
   }
 }
