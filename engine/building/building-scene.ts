@@ -31,6 +31,8 @@ export interface BuildingSceneDependencies {
   view: BuildingView
   decodePool: WorkerPool<SbmDecodeWorkerApi>
   createBvhWorker: () => WorkerEndpoint
+  /** Whether the picking worker may decode a model's picking share itself (BuildingEngineOptions). */
+  pickingWorkerDecodes: boolean
   createIndoorRouteWorker: () => WorkerEndpoint
   /** Something in the scene changed: publish a snapshot. */
   onChange(): void
@@ -233,7 +235,9 @@ export class BuildingScene {
     // Set when the picking worker decodes its share of the bytes itself (in a callback, hence
     // a holder rather than a variable the compiler would consider still unset).
     const picking: { added?: Promise<void> } = {}
-    const releaseOwnDecode = this.picks.claimOwnDecode()
+    const releaseOwnDecode = this.dependencies.pickingWorkerDecodes
+      ? this.picks.claimOwnDecode()
+      : null
     try {
       const outcome = await downloadAndDecodeSbm(
         entry.description,
