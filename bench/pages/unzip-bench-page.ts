@@ -104,6 +104,7 @@ window.runUnzipBench = async (config) => {
   // The app's engine (its default worker pool), and one limited to a single worker.
   const engine = new Engine()
   const singleWorkerEngine = new Engine({ maxUnzipWorkers: 1 })
+  const fflateEngine = new Engine({ inflateNatively: false })
   const oursWith =
     (on: Engine): Extract =>
     async () => {
@@ -120,6 +121,7 @@ window.runUnzipBench = async (config) => {
   const cases: Record<UnzipCaseName, Extract> = {
     'ours-worker': oursWith(engine),
     'ours-single-worker': oursWith(singleWorkerEngine),
+    'ours-worker-fflate': oursWith(fflateEngine),
     'fflate-unzipSync-main': async () => {
       // From the same Blob as the other cases (an upload is a File): read it whole, then unzip.
       const unzipped = unzipSync(new Uint8Array(await archiveBlob.arrayBuffer()))
@@ -197,6 +199,7 @@ window.runUnzipBench = async (config) => {
   }
   engine.dispose()
   singleWorkerEngine.dispose()
+  fflateEngine.dispose()
   return {
     archiveSizeBytes: archiveBlob.size,
     uncompressedSizeBytes: listing.totalUncompressedSizeBytes,

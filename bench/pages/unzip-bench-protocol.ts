@@ -4,6 +4,8 @@
 export type UnzipCaseName =
   | 'ours-worker'
   | 'ours-single-worker'
+  /** The default pool inflating every entry with fflate (before session 13), for an A/B. */
+  | 'ours-worker-fflate'
   | 'fflate-unzipSync-main'
   | 'decompression-stream-main'
 

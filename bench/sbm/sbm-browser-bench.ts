@@ -156,6 +156,7 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       },
       (page) => exposeQuietRounds(page, quiet),
     )
+    const compared = new Set((process.env.BENCH_SBM_COMPARE ?? '').split(','))
     const config: SbmPageConfig = {
       glbUrl: '/building.glb',
       sbmUrl: '/building.sbm',
@@ -164,7 +165,9 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
-      compareWorkerFetch: process.env.BENCH_SBM_COMPARE === '1',
+      // BENCH_SBM_COMPARE: `1` or `workerFetch`, and/or `pickingCopy` (comma-separated)
+      compareWorkerFetch: compared.has('1') || compared.has('workerFetch'),
+      comparePickingCopy: compared.has('pickingCopy'),
     }
     // Traced so that each load's CPU per thread can be told apart from waiting for a core.
     await browser.startTracing(page, { categories: traceCategories })
@@ -236,6 +239,20 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
          * With BENCH_SBM_COMPARE=1: the path before (the decode worker fetches the URL itself
          * and decodes between its reads of the body), measured in the same rounds as ours.
          */
+        /**
+         * With BENCH_SBM_COMPARE=pickingCopy: the path before session 13 (the decode worker
+         * decodes everything and copies positions and indices for the picking worker), in the
+         * same rounds as ours.
+         */
+        ...(result.oursPickingCopy
+          ? {
+              pickingCopy: {
+                ...summarise(result.oursPickingCopy),
+                phasesMs: phaseMedians(result.oursPickingCopy),
+                cpuByThread: cpuByThread(threadCpu, 'oursPickingCopy '),
+              },
+            }
+          : {}),
         ...(result.oursWorkerFetch
           ? {
               workerFetch: {

@@ -32,9 +32,13 @@ const cases: UnzipCaseName[] = [
   'ours-single-worker',
   'fflate-unzipSync-main',
   'decompression-stream-main',
+  // BENCH_UNZIP_COMPARE=1: the default pool with fflate for every entry (before session 13)
+  ...(process.env.BENCH_UNZIP_COMPARE === '1' ? (['ours-worker-fflate'] as const) : []),
 ]
 /** Issue 2 goals: a free main thread while extracting, at ≥ 0.9× unzipSync's throughput. */
 export const unzipGoals = { longestMainThreadTaskBelowMs: 50, throughputVsUnzipSyncAtLeast: 0.9 }
+/** Issue 23's bar: the default pool at ≥ 1.5× unzipSync's throughput. */
+export const unzipIssue23Goals = { throughputVsUnzipSyncAtLeast: 1.5 }
 
 const distFolder = new URL('../../dist/', import.meta.url)
 
@@ -84,7 +88,7 @@ export async function runUnzipBench(options: UnzipBenchOptions = {}) {
       archiveUrl: '/archive.zip',
       cases,
       warmupRounds: options.warmupRounds ?? 1,
-      rounds: options.rounds ?? 5,
+      rounds: options.rounds ?? (Number(process.env.BENCH_ROUNDS) || 5),
     }
     // Traced so that CPU time per thread can be told apart from waiting for a busy machine.
     await browser.startTracing(page, { categories: traceCategories })
@@ -123,7 +127,8 @@ const description = [
   'ours-worker: engine.run("archive.extract") with the default worker pool (one worker per core, up to 4, splitting the entries), CRC-32 verified;',
   'ours-single-worker: the same with a pool of one worker;',
   'fflate-unzipSync-main: blob.arrayBuffer() then fflate.unzipSync on the main thread;',
-  'decompression-stream-main: DecompressionStream("deflate-raw") entry by entry on the main thread.',
+  'decompression-stream-main: DecompressionStream("deflate-raw") entry by entry on the main thread;',
+  'ours-worker-fflate (BENCH_UNZIP_COMPARE=1): ours-worker inflating every entry with fflate, the path before session 13.',
   'Cases interleaved, order rotated each round. CPU figures come from a Chromium trace.',
 ].join(' ')
 
@@ -223,6 +228,14 @@ function buildReport(
       isMainThreadGoalMetByWallClock:
         longestOursTaskWallMs < unzipGoals.longestMainThreadTaskBelowMs,
       isThroughputGoalMet: throughputVsUnzipSync >= unzipGoals.throughputVsUnzipSyncAtLeast,
+      issue23: {
+        ...unzipIssue23Goals,
+        isThroughputGoalMet:
+          throughputVsUnzipSync >= unzipIssue23Goals.throughputVsUnzipSyncAtLeast,
+        ...(byCase['ours-worker-fflate']
+          ? { beforeThroughputVsUnzipSync: throughputVs('ours-worker-fflate', 'durationMs') }
+          : {}),
+      },
     },
   }
 }

@@ -40,6 +40,12 @@ export interface BuildingEngineOptions {
   createIndoorRouteWorker?: () => WorkerEndpoint
   /** SBM decode workers that may run at once (default: cores, at most 3). */
   maxDecodeWorkers?: number
+  /**
+   * Let the picking worker decode picking's share of a model itself, in parallel with the decode
+   * worker (default true; one load at a time, see PickController.claimOwnDecode). False keeps
+   * the decode worker's copy for picking for every load (the path before session 13).
+   */
+  pickingWorkerDecodes?: boolean
 }
 
 type BuildingHandlers = Pick<CommandHandlers, keyof BuildingCommands>
@@ -218,6 +224,7 @@ export function createBuildingHandlers(
         view,
         decodePool,
         createBvhWorker: options.createBvhWorker ?? createBvhWorker,
+        pickingWorkerDecodes: options.pickingWorkerDecodes ?? true,
         createIndoorRouteWorker: options.createIndoorRouteWorker ?? createIndoorRouteWorker,
         onChange: () => {
           if (scene !== opened) return

@@ -31,6 +31,8 @@ export interface BuildingSceneDependencies {
   view: BuildingView
   decodePool: WorkerPool<SbmDecodeWorkerApi>
   createBvhWorker: () => WorkerEndpoint
+  /** Whether the picking worker may decode a model's picking share itself (BuildingEngineOptions). */
+  pickingWorkerDecodes: boolean
   createIndoorRouteWorker: () => WorkerEndpoint
   /** Something in the scene changed: publish a snapshot. */
   onChange(): void
@@ -257,28 +259,44 @@ export class BuildingScene {
     const { context, decodePool } = this.dependencies
     const modelId = entry.description.id
     const job = context.startJob('model.load', this.abort.signal)
+    // The picking worker bakes each placement's matrix; the floor's lift goes in with it.
+    const liftMeters = this.elevationOf(entry)
+    // Set when the picking worker decodes its share of the bytes itself (in a callback, hence
+    // a holder rather than a variable the compiler would consider still unset).
+    const picking: { added?: Promise<void> } = {}
+    const releaseOwnDecode = this.dependencies.pickingWorkerDecodes
+      ? this.picks.claimOwnDecode()
+      : null
     try {
-      const outcome = await downloadAndDecodeSbm(entry.description, job, decodePool)
+      const outcome = await downloadAndDecodeSbm(
+        entry.description,
+        job,
+        decodePool,
+        releaseOwnDecode
+          ? (source) => {
+              picking.added = this.picks.addModelFromBytes(modelId, source, liftMeters)
+              // Awaited below; left unobserved when the drawing decode fails first.
+              picking.added.catch(() => undefined)
+            }
+          : undefined,
+      )
       if (this.isDisposed) {
         if (outcome.ok) for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
         return
       }
       if (!outcome.ok) {
+        // The picking worker may still be adding it: remove it once that is done.
+        void picking.added?.then(
+          () => this.picks.removeModel(modelId),
+          () => undefined,
+        )
         this.failModel(entry, outcome.error.code, outcome.error.message)
         return
       }
       const copy = outcome.value.pickingCopy
-      let pickable: Promise<void> = Promise.resolve()
-      if (copy) {
-        // The picking worker bakes each placement's matrix; the floor's lift goes in with it.
-        const elevation = this.elevationOf(entry)
-        for (const instance of copy.instances) {
-          instance.matrixWorld[13] = (instance.matrixWorld[13] ?? 0) + elevation
-        }
-        const meshes = outcome.value.model.meshes
-        pickable = this.picks.addModel(modelId, copy, (index) => meshes[index]?.name)
-      }
-      // The picking worker attaches its copy while this thread makes the three.js objects.
+      const pickable =
+        picking.added ?? (copy ? this.picks.addModel(modelId, copy, liftMeters) : Promise.resolve())
+      // The picking worker decodes or attaches while this thread makes the three.js objects.
       const three = createSbmObject(outcome.value.model, {
         imageBitmaps: outcome.value.imageBitmaps,
       })
@@ -312,6 +330,7 @@ export class BuildingScene {
       const failure = modelLoadFailure(error)
       this.failModel(entry, failure.code, failure.message)
     } finally {
+      releaseOwnDecode?.()
       job.finish()
     }
   }

@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Box3, Matrix4, Vector3 } from 'three'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { receivePostedModel } from '../../workers/sbm/posted-bytes'
-import { sbmDecodeApi } from '../../workers/sbm/sbm-decode-api'
+import { type AddSbmOutcome, createBvhApi } from '../../workers/bvh/bvh-api'
+import { type PostedBytesMessage, receivePostedModel } from '../../workers/sbm/posted-bytes'
+import { type DecodeRequestOptions, sbmDecodeApi } from '../../workers/sbm/sbm-decode-api'
 import { DownloadError } from './fetch-with-progress'
-import { type DecodeModel, fetchAndDecodeSbm } from './model-download'
+import { type DecodeModel, decodeForDrawingAndPicking, fetchAndDecodeSbm } from './model-download'
 
 /**
  * The app's model download against a real HTTP server: this thread reads the body and posts
@@ -92,6 +94,53 @@ describe('fetchAndDecodeSbm', () => {
     expect(outcome.value.timings['decode.streamedViews']).toBeGreaterThan(0)
   })
 
+  it('feeds the picking worker first, which decodes its share and passes every byte on', async () => {
+    const picking = createBvhApi()
+    const pickingDecode: { outcome?: Promise<AddSbmOutcome> } = {}
+    const options: DecodeRequestOptions[] = []
+    const decode = decodeForDrawingAndPicking(
+      (source, decodeOptions) => {
+        options.push(decodeOptions)
+        return sbmDecodeApi.decode(source, decodeOptions)
+      },
+      (source) => {
+        pickingDecode.outcome = picking.addSbm('duck', source)
+      },
+    )
+    const outcome = await fetchAndDecodeSbm(`${baseUrl}/slow`, decode, {
+      onProgress: (done) => {
+        if (done === sbm.byteLength - 1000) releaseLast()
+      },
+    })
+    const pickable = await pickingDecode.outcome!
+    const whole = await sbmDecodeApi.decode(sbm.slice().buffer, { forPicking: true })
+    if (!outcome.ok || !whole.ok || !pickable.ok) throw new Error('a decode failed')
+    // drawing: the same geometry, no BVHs and no copy for picking
+    expect(options).toEqual([{ withoutBvhs: true }])
+    expect(outcome.value.model.positions).toEqual(whole.value.model.positions)
+    expect(outcome.value.model.indices).toEqual(whole.value.model.indices)
+    expect(outcome.value.model.stats).toEqual(whole.value.model.stats)
+    expect(outcome.value.model.bvhRoots).toEqual([])
+    expect(outcome.value.pickingCopy).toBeNull()
+    // picking: its own decode of the same bytes, with the stored BVHs
+    expect(pickable.value.triangleCount).toBe(whole.value.model.stats.triangleCount)
+    expect(pickable.value.timings?.['decode.streamedBvhs']).toBeGreaterThanOrEqual(0)
+    // and it picks what a decode of the whole file picks
+    const reference = createBvhApi()
+    expect((await reference.addSbm('duck', sbm.slice().buffer)).ok).toBe(true)
+    const [minX, minY, minZ, maxX, maxY, maxZ] = whole.value.model.primitives[0]!.boundingBox
+    const center = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ))
+      .applyMatrix4(new Matrix4().fromArray(whole.value.model.instances[0]!.matrixWorld))
+      .getCenter(new Vector3())
+    const ray = {
+      origin: [center.x, center.y + 1000, center.z] as [number, number, number],
+      direction: [0, -1, 0] as [number, number, number],
+    }
+    const hit = await picking.raycast(ray)
+    expect(hit).not.toBeNull()
+    expect(hit).toEqual(await reference.raycast(ray))
+  })
+
   it('reads a response without Content-Length whole, then decodes it', async () => {
     const { decode, given } = decoder()
     const outcome = await fetchAndDecodeSbm(`${baseUrl}/unsized`, decode, {
@@ -138,5 +187,38 @@ describe('receivePostedModel', () => {
     const whole = post(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]))
     await whole.arriving.whenReceived(8)
     expect([...whole.arriving.bytes]).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+  })
+
+  it('passes chunks on once they are in place, and a failure as a failure', async () => {
+    const forwardedTo = (chunks: number[][], last: PostedBytesMessage | null) => {
+      const incoming = new MessageChannel()
+      const onward = new MessageChannel()
+      const arriving = receivePostedModel({
+        port: incoming.port2,
+        byteLength: 8,
+        forwardTo: onward.port1,
+      })
+      const next = receivePostedModel({ port: onward.port2, byteLength: 8 })
+      for (const chunk of chunks) {
+        const buffer = new Uint8Array(chunk).buffer
+        incoming.port1.postMessage({ kind: 'chunk', bytes: buffer }, [buffer])
+      }
+      if (last) incoming.port1.postMessage(last)
+      return { arriving, next }
+    }
+    const whole = forwardedTo(
+      [
+        [1, 2, 3],
+        [4, 5, 6, 7, 8],
+      ],
+      null,
+    )
+    await whole.next.whenReceived(8)
+    expect([...whole.next.bytes]).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+    expect([...whole.arriving.bytes]).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+    const failed = forwardedTo([[1, 2]], { kind: 'failed', message: 'download failed: gone' })
+    await expect(failed.next.whenReceived(8)).rejects.toThrow('download failed: gone')
+    const long = forwardedTo([[1, 2, 3, 4, 5, 6, 7, 8, 9]], null)
+    await expect(long.next.whenReceived(8)).rejects.toThrow('more bytes than the declared')
   })
 })

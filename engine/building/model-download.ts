@@ -1,7 +1,11 @@
 import * as Comlink from 'comlink'
 import type { PostedBytesMessage, PostedModelSource } from '../../workers/sbm/posted-bytes'
 import { NOT_VALID_SBM_MESSAGE } from '../../workers/sbm/sbm-error'
-import type { DecodeSbmOutcome, SbmDecodeWorkerApi } from '../../workers/sbm/sbm-decode.worker'
+import type {
+  DecodeRequestOptions,
+  DecodeSbmOutcome,
+  SbmDecodeWorkerApi,
+} from '../../workers/sbm/sbm-decode.worker'
 import type { ModelLoadErrorCode } from '../api/building-snapshot'
 import { EngineError } from '../api/errors'
 import type { JobHandle } from '../core/engine-context'
@@ -19,6 +23,36 @@ export type ModelSource = ArrayBuffer | PostedModelSource
 
 /** Starts a decode of `source` in some worker, transferring the buffer or the port. */
 export type DecodeModel = (source: ModelSource) => Promise<DecodeSbmOutcome>
+
+/** What to list as transferred when a {@link ModelSource} is posted to a worker. */
+export function transferablesOfSource(source: ModelSource): Transferable[] {
+  if (source instanceof ArrayBuffer) return [source]
+  return source.forwardTo ? [source.port, source.forwardTo] : [source.port]
+}
+
+/**
+ * One download feeding the decode worker (what drawing needs) and the picking worker (what
+ * picking needs) in parallel, on two cores, with no decoded geometry copied (issue 23.2): with
+ * `decodeForPicking`, the posted bytes go to it first — the picking worker decodes positions,
+ * indices and BVHs as they arrive and passes every chunk on, transferred — and `startDecode`
+ * gets the forwarded bytes with `withoutBvhs`. The picking worker goes first because it is the
+ * idle one: it passes chunks on between its shorter decode steps, and a decode job that waits
+ * for a free pool worker holds nothing back. A response read whole, or no `decodeForPicking`,
+ * is decoded once with the picking copy (`forPicking`), as before.
+ */
+export function decodeForDrawingAndPicking(
+  startDecode: (source: ModelSource, options: DecodeRequestOptions) => Promise<DecodeSbmOutcome>,
+  decodeForPicking?: (source: PostedModelSource) => void,
+): DecodeModel {
+  return (source) => {
+    if (source instanceof ArrayBuffer || !decodeForPicking) {
+      return startDecode(source, { forPicking: true })
+    }
+    const onward = new MessageChannel()
+    decodeForPicking({ ...source, forwardTo: onward.port1 })
+    return startDecode({ port: onward.port2, byteLength: source.byteLength }, { withoutBvhs: true })
+  }
+}
 
 /**
  * Downloads an SBM model and decodes it while its bytes arrive (issue 23.2): this thread reads
@@ -77,24 +111,26 @@ export async function fetchAndDecodeSbm(
 
 /**
  * Downloads one SBM model with progress on the job and decodes it in the decode pool while it
- * arrives, with the copy the picking worker needs (see {@link fetchAndDecodeSbm}).
+ * arrives; picking's share is decoded by `decodeForPicking` from the same bytes, or copied by
+ * the decode when there is none (see {@link decodeForDrawingAndPicking}).
  */
 export function downloadAndDecodeSbm(
   model: { url: string; sizeBytes: number },
   job: JobHandle,
   decodePool: WorkerPool<SbmDecodeWorkerApi>,
+  decodeForPicking?: (source: PostedModelSource) => void,
 ): Promise<DecodeSbmOutcome> {
   return fetchAndDecodeSbm(
     model.url,
-    (source) =>
-      decodePool.run<DecodeSbmOutcome>(
-        (api) =>
-          api.decode(
-            Comlink.transfer(source, [source instanceof ArrayBuffer ? source : source.port]),
-            { forPicking: true },
-          ),
-        { signal: job.signal },
-      ),
+    decodeForDrawingAndPicking(
+      (source, decodeOptions) =>
+        decodePool.run<DecodeSbmOutcome>(
+          (api) =>
+            api.decode(Comlink.transfer(source, transferablesOfSource(source)), decodeOptions),
+          { signal: job.signal },
+        ),
+      decodeForPicking,
+    ),
     {
       expectedSizeBytes: model.sizeBytes,
       signal: job.signal,

@@ -8,11 +8,15 @@ import {
   type Vector2,
   Vector3,
 } from 'three'
+import type { PickableSbmMesh } from '../../workers/bvh/add-decoded-sbm'
 import type { BvhWorkerApi } from '../../workers/bvh/bvh.worker'
+import type { PostedModelSource } from '../../workers/sbm/posted-bytes'
 import { STALE } from '../../workers/protocol/latest-wins'
 import type { PickHit, PickRay } from '../../workers/bvh/picking-scene'
 import { type DecodedSbm, transferablesOf } from '../../workers/sbm/decoded-sbm'
 import type { BuildingPick } from '../api/building-snapshot'
+import { DownloadError } from './fetch-with-progress'
+import { transferablesOfSource } from './model-download'
 import {
   createWorkerClient,
   type WorkerClient,
@@ -41,6 +45,7 @@ export class PickController {
   private readonly marker: Mesh<SphereGeometry, MeshBasicMaterial>
   private lastPick: BuildingPick | null = null
   private readonly markerInScene = new Vector3()
+  private isOwnDecodeClaimed = false
 
   constructor(
     createBvhWorker: () => WorkerEndpoint,
@@ -64,21 +69,69 @@ export class PickController {
   }
 
   /**
-   * Hands a decoded model's picking copy (meshes and stored BVHs) to the worker; `nameOf` names
-   * a mesh the file left unnamed.
+   * Hands a decoded model's picking copy (meshes and stored BVHs) to the worker, raised by
+   * `liftMeters` (the floor's elevation).
    */
-  async addModel(
-    modelId: string,
-    copy: DecodedSbm,
-    nameOf: (meshIndex: number) => string | undefined,
-  ): Promise<void> {
+  async addModel(modelId: string, copy: DecodedSbm, liftMeters: number): Promise<void> {
     const added = await Promise.race([
-      this.picking.api.addDecoded(modelId, Comlink.transfer(copy, transferablesOf(copy))),
+      this.picking.api.addDecoded(modelId, Comlink.transfer(copy, transferablesOf(copy)), {
+        liftMeters,
+      }),
       this.picking.failure,
     ])
-    for (const mesh of added.meshes) {
-      const name = mesh.name || nameOf(mesh.meshIndex) || `mesh ${mesh.meshIndex}`
-      this.meshes.set(mesh.meshId, { name, modelId })
+    this.nameMeshes(modelId, added.meshes)
+  }
+
+  /**
+   * Claims the worker's own decode (see {@link addModelFromBytes}) for one model load, one load at
+   * a time: that decode puts an otherwise idle core to work beside the decode pool, while the
+   * models of a many-file building already keep the cores busy with their decodes, and decoding
+   * their positions and indices twice would only cost time. Returns the release, or null while
+   * another load holds the claim.
+   */
+  claimOwnDecode(): (() => void) | null {
+    if (this.isOwnDecodeClaimed) return null
+    this.isOwnDecodeClaimed = true
+    return () => {
+      this.isOwnDecodeClaimed = false
+    }
+  }
+
+  /**
+   * Lets the worker decode a model's picking data itself from its bytes as they download, and
+   * pass them on to the decode worker (model-download.ts, decodeForDrawingAndPicking). A file
+   * the worker refuses rejects as the decode would have: a download failure or an invalid file.
+   */
+  async addModelFromBytes(
+    modelId: string,
+    source: PostedModelSource,
+    liftMeters: number,
+  ): Promise<void> {
+    const outcome = await Promise.race([
+      this.picking.api.addSbm(modelId, Comlink.transfer(source, transferablesOfSource(source)), {
+        liftMeters,
+      }),
+      this.picking.failure,
+    ])
+    if (!outcome.ok) {
+      throw outcome.error.code === 'sbm.downloadFailed'
+        ? new DownloadError(outcome.error.detail)
+        : new Error(outcome.error.detail)
+    }
+    this.nameMeshes(modelId, outcome.value.meshes)
+  }
+
+  /** Drops a model from picking (its load failed after the worker had added it). */
+  removeModel(modelId: string): void {
+    for (const [meshId, mesh] of this.meshes) {
+      if (mesh.modelId === modelId) this.meshes.delete(meshId)
+    }
+    void this.picking.api.removeModel(modelId).catch(() => undefined)
+  }
+
+  private nameMeshes(modelId: string, meshes: PickableSbmMesh[]): void {
+    for (const mesh of meshes) {
+      this.meshes.set(mesh.meshId, { name: mesh.name || `mesh ${mesh.meshIndex}`, modelId })
     }
   }
 

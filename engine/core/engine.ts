@@ -32,6 +32,11 @@ export interface EngineOptions {
   createUnzipWorker?: () => WorkerEndpoint
   /** Unzip workers that may run at once, also for one big extraction (default: cores, ≤ 4). */
   maxUnzipWorkers?: number
+  /**
+   * Inflate large zip entries with the platform's zlib where it has one (default true); false
+   * keeps fflate for every entry, the path before session 13, for benchmarks' A/B runs.
+   */
+  inflateNatively?: boolean
   frameScheduler?: FrameScheduler
   /** Worker factories and limits of the building scene; tests pass counting factories. */
   building?: BuildingEngineOptions
@@ -74,7 +79,10 @@ export class Engine {
       events: this.events,
       startJob: (kind, callerSignal) => this.startJob(kind, callerSignal),
       cancelJob: (jobId) => this.cancelJob(jobId),
-      unzip: createUnzipService(this.unzipPool, { maxParallelJobs: maxUnzipWorkers }),
+      unzip: createUnzipService(this.unzipPool, {
+        maxParallelJobs: maxUnzipWorkers,
+        inflateNatively: options.inflateNatively,
+      }),
       getCanvas: () => canvas,
       onCanvasChanged: (listener) => {
         canvasListeners.add(listener)

@@ -1,9 +1,14 @@
 import { decodeSbm } from '../sbm/decode-sbm'
 import type { DecodedSbm } from '../sbm/decoded-sbm'
 import { fetchArrivingModel } from '../sbm/arriving-bytes'
+import {
+  isPostedModelSource,
+  type PostedModelSource,
+  receivePostedModel,
+} from '../sbm/posted-bytes'
 import { type SbmErrorData, toSbmErrorData } from '../sbm/sbm-error'
 import { type LoadTimings, startLapTimer } from '../sbm/load-timings'
-import { addDecodedSbm, type PickableSbmMesh } from './add-decoded-sbm'
+import { addDecodedSbm, type PickableSbmMesh, type PickingPlacement } from './add-decoded-sbm'
 import { createLatestWinsGate, type Stale } from '../protocol/latest-wins'
 import type { WorkerOutcome } from '../protocol/outcome'
 import {
@@ -23,7 +28,10 @@ export type AddSbmOutcome = WorkerOutcome<PickableSbm, SbmErrorData>
 export interface PickableSbm {
   meshes: PickableSbmMesh[]
   triangleCount: number
-  /** ms per phase in this worker (`attach`: the stored BVHs wrapped and added), for benchmarks. */
+  /**
+   * ms per phase in this worker, for benchmarks: `attach` (the stored BVHs wrapped and added) and,
+   * when it decoded the file itself, `decode` with its parts as `decode.<phase>`.
+   */
   timings?: LoadTimings
 }
 
@@ -42,15 +50,33 @@ export function createBvhApi() {
     },
 
     /**
-     * Decodes an SBM (bytes transferred in, or a URL fetched here, off the main thread) for picking
-     * only and adds one mesh per placed primitive, with ids `<modelId>#<node>.<primitive>`.
+     * Decodes an SBM for picking only (positions, indices, BVHs), off the main thread, and adds one
+     * mesh per placed primitive, with ids `<modelId>#<node>.<primitive>`. The bytes come
+     * transferred in, from a URL fetched here, or posted while they download — what the building
+     * scene does: this worker decodes picking's share while passing every chunk on to the decode
+     * worker (`forwardTo`), which decodes only what drawing needs, in parallel (issue 23.2).
      */
-    async addSbm(modelId: string, source: ArrayBuffer | string): Promise<AddSbmOutcome> {
+    async addSbm(
+      modelId: string,
+      source: ArrayBuffer | string | PostedModelSource,
+      placement: PickingPlacement = {},
+    ): Promise<AddSbmOutcome> {
       try {
+        const timer = startLapTimer()
         const bytes =
-          typeof source === 'string' ? await fetchArrivingModel(source) : new Uint8Array(source)
+          typeof source === 'string'
+            ? await fetchArrivingModel(source)
+            : isPostedModelSource(source)
+              ? receivePostedModel(source)
+              : new Uint8Array(source)
         const decoded = await decodeSbm(bytes, { purpose: 'picking' })
-        return { ok: true, value: addDecodedSbm(scene, modelId, decoded) }
+        timer.lap('decode')
+        for (const [phase, ms] of Object.entries(decoded.timings)) {
+          timer.timings[`decode.${phase}`] = ms
+        }
+        const added = addDecodedSbm(scene, modelId, decoded, placement)
+        timer.lap('attach')
+        return { ok: true, value: { ...added, timings: timer.timings } }
       } catch (error) {
         return { ok: false, error: toSbmErrorData(error) }
       }
@@ -60,9 +86,13 @@ export function createBvhApi() {
      * Adds a model the decode worker already decoded (its `pickingCopy`, transferred in through
      * the main thread without a copy), so one fetch and one decode serve rendering and picking.
      */
-    addDecoded(modelId: string, ownedDecoded: DecodedSbm): PickableSbm {
+    addDecoded(
+      modelId: string,
+      ownedDecoded: DecodedSbm,
+      placement: PickingPlacement = {},
+    ): PickableSbm {
       const timer = startLapTimer()
-      const added = addDecodedSbm(scene, modelId, ownedDecoded)
+      const added = addDecodedSbm(scene, modelId, ownedDecoded, placement)
       timer.lap('attach')
       return { ...added, timings: timer.timings }
     },

@@ -36,6 +36,11 @@ export class ArrivingBytes {
     return this.failure !== null
   }
 
+  /** Why the download failed, once it has. */
+  get failureMessage(): string | null {
+    return this.failure?.message ?? null
+  }
+
   /** Resolves once the first `byteCount` bytes (capped at the file's size) have arrived. */
   whenReceived(byteCount: number): Promise<void> {
     if (this.failure) return Promise.reject(this.failure)

@@ -397,6 +397,49 @@ describe('decodeSbm on a file still arriving', () => {
     }
   })
 
+  it('decodes for drawing alone, without BVHs, what the full decode draws', async () => {
+    // The picking worker decodes its own share of the same bytes (model-download.ts); the
+    // drawing decode then skips the BVHs, and each box is its vertices' box.
+    const withoutBvh = await tampered((parts) => {
+      parts.bvh = new Uint8Array(0)
+    })
+    for (const bytes of [await fixture(), withoutBvh]) {
+      const full = await decodeSbm(bytes)
+      for (const input of [bytes, arriving(bytes, 64)]) {
+        const drawing = await decodeSbm(input, {
+          withoutBvhs: true,
+          copyGeometryForPicking: true,
+        })
+        expect(drawing.bvhRoots).toEqual([])
+        expect(drawing.pickingGeometry).toBeUndefined()
+        expect(drawing.positions).toEqual(full.positions)
+        expect(drawing.normals).toEqual(full.normals)
+        expect(drawing.stats).toEqual(full.stats)
+        expect(drawing.timings.streamedBvhs ?? 0).toBe(0)
+        drawing.primitives.forEach((primitive, index) => {
+          const fromBvh = full.primitives[index]!
+          expect(primitive.isBvhStored).toBe(fromBvh.isBvhStored)
+          expect(primitive.bvhRootIndices).toEqual([])
+          for (const [axis, value] of primitive.boundingBox.entries()) {
+            expect(value).toBeCloseTo(fromBvh.boundingBox[axis]!, 5)
+          }
+          for (const [axis, value] of primitive.boundingSphere.entries()) {
+            expect(value).toBeCloseTo(fromBvh.boundingSphere[axis]!, 5)
+          }
+          // indices as stored (a BVH built by the full decode reorders its primitive's)
+          if (fromBvh.isBvhStored) {
+            const range = (decoded: typeof full) =>
+              decoded.indices.subarray(
+                primitive.indexOffset,
+                primitive.indexOffset + primitive.indexCount,
+              )
+            expect(range(drawing)).toEqual(range(full))
+          }
+        })
+      }
+    }
+  })
+
   it('rejects with a download error when the bytes stop short or the stream fails', async () => {
     const bytes = await fixture()
     const short = new ArrivingBytes(bytes.byteLength)

@@ -28,6 +28,14 @@ export interface DecodeSbmOptions {
    * decoded, so little of the copy is left after the last byte.
    */
   copyGeometryForPicking?: boolean
+  /**
+   * Decode no BVH, stored or built: another thread decodes what picking needs from the same
+   * bytes (the picking worker, fed through `PostedModelSource.forwardTo`), so this decode makes
+   * no copy for it either. Each primitive's box is then the box of its vertices. Stored entries
+   * are still matched to their primitives; `stats.builtBvhCount` counts the primitives whose
+   * BVH the picking side will have to build.
+   */
+  withoutBvhs?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -120,6 +128,7 @@ function decodeArriving(
         decoder: MeshoptDecoder,
         timer,
         onPlaced,
+        decodeBvhs: options.withoutBvhs !== true,
       })
       await arriving.whenReceived(arriving.bytes.byteLength)
       timer.lap('waitForBytes')
@@ -236,13 +245,14 @@ async function decodeValidated(
       })
     }
   }
-  const copies = options.copyGeometryForPicking
-    ? pickingCopies(
-        positions,
-        indices,
-        plans.map((plan) => plan.primitive),
-      )
-    : null
+  const copies =
+    options.copyGeometryForPicking && options.withoutBvhs !== true
+      ? pickingCopies(
+          positions,
+          indices,
+          plans.map((plan) => plan.primitive),
+        )
+      : null
   timer.lap('plan')
   const { bvhEntries, early } = await beforeReads(reader, (placed) => copies?.copyPlaced(placed))
   const storedByKey = new Map(
@@ -290,17 +300,24 @@ async function decodeValidated(
       if (stored.triangleCount !== primitive.indexCount / 3) {
         throw new SbmError(`the stored BVH of ${key} covers other geometry`)
       }
-      roots = early?.rootsOf(stored) ?? decodeBvhRoots(stored, MeshoptDecoder)
+      if (options.withoutBvhs !== true) {
+        roots = early?.rootsOf(stored) ?? decodeBvhRoots(stored, MeshoptDecoder)
+      }
       usedEntries.add(stored)
       primitive.isBvhStored = true
       storedBvhCount++
     } else {
-      roots = buildBvhRoots(positions, indices, primitive)
+      if (options.withoutBvhs !== true) roots = buildBvhRoots(positions, indices, primitive)
       builtBvhCount++
     }
     primitive.bvhRootIndices = roots.map((root) => bvhRoots.push(root) - 1)
     timer.lap('bvh')
-    primitive.boundingBox = roots.length > 0 ? boundsOfRoots(roots) : [0, 0, 0, 0, 0, 0]
+    primitive.boundingBox =
+      roots.length > 0
+        ? boundsOfRoots(roots)
+        : primitive.indexCount > 0
+          ? boxOfVertices(positions, primitive)
+          : [0, 0, 0, 0, 0, 0]
     primitive.boundingSphere = boundingSphereOf(positions, primitive)
     timer.lap('bounds')
   }
@@ -540,6 +557,30 @@ function boundsOfRoots(roots: ArrayBuffer[]): DecodedPrimitive['boundingBox'] {
     for (let axis = 0; axis < 3; axis++) {
       box[axis] = Math.min(box[axis]!, bounds[axis]!)
       box[axis + 3] = Math.max(box[axis + 3]!, bounds[axis + 3]!)
+    }
+  }
+  return box
+}
+
+/** The box of a primitive's vertices (what its BVH's root would bound, when none is decoded). */
+function boxOfVertices(
+  positions: Float32Array,
+  primitive: DecodedPrimitive,
+): DecodedPrimitive['boundingBox'] {
+  const box: DecodedPrimitive['boundingBox'] = [
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ]
+  const end = (primitive.vertexOffset + primitive.vertexCount) * 3
+  for (let at = primitive.vertexOffset * 3; at < end; at += 3) {
+    for (let axis = 0; axis < 3; axis++) {
+      const value = positions[at + axis]!
+      if (value < box[axis]!) box[axis] = value
+      if (value > box[axis + 3]!) box[axis + 3] = value
     }
   }
   return box

@@ -35,9 +35,12 @@ export async function decodeWhileArriving(
     decoder,
     timer,
     onPlaced,
+    decodeBvhs = true,
   }: {
     decoder: VertexCodecDecoder
     timer: LapTimer
+    /** False when the BVHs are decoded elsewhere (DecodeSbmOptions.withoutBvhs). */
+    decodeBvhs?: boolean
     /** Told which destinations a view's early decode made final (`streamedCopies`). */
     onPlaced: (placed: AccessorDestination[]) => void
   },
@@ -53,7 +56,7 @@ export async function decodeWhileArriving(
       onPlaced(placed)
       timer.lap('streamedCopies')
     }
-    const chunk = await arrivingBvhChunk(arriving, binStart + bin.byteLength)
+    const chunk = decodeBvhs ? await arrivingBvhChunk(arriving, binStart + bin.byteLength) : null
     for (const entry of chunk ? parseBvhChunk(chunk) : []) {
       const last = entry.roots.at(-1)
       if (!last) continue

@@ -12,6 +12,13 @@ import { SbmDownloadError } from './sbm-error'
 export interface PostedModelSource {
   port: MessagePort
   byteLength: number
+  /**
+   * Where the bytes go on to as they are received here: each chunk is transferred onward once it
+   * is copied into place, so a second thread (the picking worker, which decodes what picking
+   * needs from the same file) gets the file without another download or copy. An early end or
+   * a failure is passed on as such.
+   */
+  forwardTo?: MessagePort
 }
 
 /** One message of the downloading thread: a chunk (transferred), the end, or a failure. */
@@ -23,11 +30,15 @@ export type PostedBytesMessage =
 /** True for a {@link PostedModelSource} (what a decode call got instead of bytes or a URL). */
 export function isPostedModelSource(source: unknown): source is PostedModelSource {
   if (typeof source !== 'object' || source === null) return false
-  const { port, byteLength } = source as Partial<PostedModelSource>
+  const { port, byteLength, forwardTo } = source as Partial<PostedModelSource>
   return (
     typeof port === 'object' &&
     port !== null &&
     typeof port.postMessage === 'function' &&
+    (forwardTo === undefined ||
+      (typeof forwardTo === 'object' &&
+        forwardTo !== null &&
+        typeof forwardTo.postMessage === 'function')) &&
     Number.isSafeInteger(byteLength) &&
     (byteLength as number) > 0
   )
@@ -36,18 +47,33 @@ export function isPostedModelSource(source: unknown): source is PostedModelSourc
 /**
  * Receives a posted model into {@link ArrivingBytes}: chunks are appended in order; an end
  * before the last byte, a failure message or more bytes than declared fail every wait with a
- * {@link SbmDownloadError}. The port is closed once the file is complete or failed.
+ * {@link SbmDownloadError}. The port is closed once the file is complete or failed. With
+ * `forwardTo`, every chunk goes on (transferred) after it is appended, and a failure goes on as
+ * a failure message; that port is closed with this one.
  */
-export function receivePostedModel({ port, byteLength }: PostedModelSource): ArrivingBytes {
+export function receivePostedModel({
+  port,
+  byteLength,
+  forwardTo,
+}: PostedModelSource): ArrivingBytes {
   const arriving = new ArrivingBytes(byteLength)
   const settle = (error?: Error) => {
     if (error) arriving.fail(error)
+    if (forwardTo && arriving.hasFailed) {
+      const message = error?.message ?? arriving.failureMessage ?? 'download failed'
+      forwardTo.postMessage({ kind: 'failed', message } satisfies PostedBytesMessage)
+    }
+    forwardTo?.close()
     port.onmessage = null
     port.close()
   }
   port.onmessage = ({ data }: MessageEvent<PostedBytesMessage>) => {
     if (data.kind === 'chunk') {
       arriving.append(new Uint8Array(data.bytes))
+      if (forwardTo && !arriving.hasFailed) {
+        // Copied into place above, so the buffer itself can move on.
+        forwardTo.postMessage(data satisfies PostedBytesMessage, [data.bytes])
+      }
       if (arriving.isComplete) settle()
       // append() fails the bytes itself when more arrive than declared
       else if (arriving.hasFailed) settle()

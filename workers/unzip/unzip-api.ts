@@ -23,6 +23,8 @@ export interface UnzipExtractOptions extends UnzipListOptions {
   packSizeBytes?: number
   progressIntervalMs?: number
   chunkedAboveCompressedBytes?: number
+  inflateNatively?: boolean
+  nativeInflateAboveCompressedBytes?: number
   /** Any message on this port aborts the extraction; transfer it with the call. */
   abortPort?: MessagePort
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { unzipSync } from 'fflate'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { toArchiveSource } from './archive-source'
 import { extractedFileBytes, findExtractedFile } from './extracted-archive'
 import { type ExtractProgress, extractArchive, extractEntries } from './zip-extractor'
@@ -200,6 +200,41 @@ describe('extractArchive', () => {
           'archive.corrupt',
         )
       }
+    }
+  })
+
+  it("inflates large entries with the platform's zlib, which checks their checksums too", async () => {
+    const formats: string[] = []
+    const Native = globalThis.DecompressionStream
+    vi.stubGlobal(
+      'DecompressionStream',
+      class extends Native {
+        constructor(format: CompressionFormat) {
+          super(format)
+          formats.push(format)
+        }
+      },
+    )
+    try {
+      const zip = zipOf(files)
+      const archive = await extractArchive(zip)
+      expectSameBytes(findExtractedFile(archive, 'mesh/big.bin'), large)
+      expectSameBytes(findExtractedFile(archive, 'mesh/part.bin'), medium)
+      // the big entry only (above 64 KiB compressed; maybe one more for the format probe),
+      // framed as gzip so that zlib checks its CRC
+      expect(formats.length).toBeGreaterThanOrEqual(1)
+      expect(formats.length).toBeLessThanOrEqual(2)
+      expect(new Set(formats)).toEqual(new Set(['gzip']))
+      // a wrong checksum or size on such an entry is still named as such (fflate says why)
+      const forged = patchCentralRecord(zip, 'mesh/big.bin', { crc32: 1234 })
+      expect(await errorCodeOf(extractArchive(forged))).toBe('archive.checksumMismatch')
+      const unchecked = await extractArchive(forged, { verifyChecksums: false })
+      expectSameBytes(findExtractedFile(unchecked, 'mesh/big.bin'), large)
+      // and the same bytes come out of fflate alone
+      const fflateOnly = await extractArchive(new Blob([zip]), { inflateNatively: false })
+      expectSameBytes(findExtractedFile(fflateOnly, 'mesh/big.bin'), large)
+    } finally {
+      vi.unstubAllGlobals()
     }
   })
 

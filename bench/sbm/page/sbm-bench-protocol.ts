@@ -9,8 +9,13 @@ export interface SbmPageConfig {
   /** Rays per throughput batch, in the worker and on the main thread. */
   batchRayCount: number
   seed: number
-  /** Also load by the decode worker fetching the URL itself (the path before), for an A/B. */
+  /** Also load by the decode worker fetching the URL itself (session 11's path), for an A/B. */
   compareWorkerFetch?: boolean
+  /**
+   * Also load the way before session 13: the decode worker decodes everything, BVHs included,
+   * and copies positions and indices for the picking worker, which only attaches; for an A/B.
+   */
+  comparePickingCopy?: boolean
 }
 
 /** One timed load, with what the main thread went through meanwhile. */
@@ -37,6 +42,8 @@ export interface SbmPageResult {
   ours: SbmLoadSample[]
   /** With `compareWorkerFetch`: ours with the decode worker fetching for itself. */
   oursWorkerFetch?: SbmLoadSample[]
+  /** With `comparePickingCopy`: ours with the decode worker's copy for picking. */
+  oursPickingCopy?: SbmLoadSample[]
   /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
   oursCold: SbmLoadSample
   triangleCount: number
