@@ -36,6 +36,12 @@ import { TilesetMeshLayer } from './tileset-mesh-layer'
 /** How many tile failures per tileset the snapshot lists; a broken tileset can fail thousands. */
 const maximumListedTileErrors = 20
 
+/**
+ * How long a tileset's first content may keep the map drawing every frame (past GPU pacing)
+ * until it is drawn: deck and the tile program are normally ready within a few frames.
+ */
+const firstContentUnpacedMs = 2000
+
 /** What the scene keeps per tileset. */
 export interface TilesetEntry {
   source: CityTilesetSource
@@ -55,6 +61,8 @@ export interface TilesetEntry {
   isGeoreferenced: boolean | null
   /** Whether anything of this generation was drawn yet (its preview or a tile). */
   hasDrawn: boolean
+  /** Since when content waits for its first draw (null: none waits). */
+  contentWaitingSinceMs: number | null
 }
 
 function messageOf(error: unknown): string {
@@ -178,10 +186,12 @@ export class TilesetStreams {
   publish(): void {
     if (this.context.isDisposed()) return
     let isPreviewDropped = false
+    let isContentWaiting = false
     const tilesets: CityTilesetState[] = [...this.entries.values()].map((entry) => {
       const tileset3d = entry.tileset3d
       const drawnByStream = this.drawnTileCount(entry)
       if (drawnByStream > 0 || entry.preview?.tileDrawn) entry.hasDrawn = true
+      if (this.isFirstContentWaiting(entry)) isContentWaiting = true
       // The preview gives way once the stream drew, or settled without drawing (out of view).
       if (entry.preview && (drawnByStream > 0 || tileset3d?.isLoaded())) {
         entry.preview = null
@@ -210,6 +220,10 @@ export class TilesetStreams {
         errorCount: entry.errorCount,
       }
     })
+    // A tileset's first content is seen in the very next frame, whatever the GPU pacing holds,
+    // and again in the one after while it was not drawn yet (deck or the tile program may not
+    // have been ready in the first): one paced frame more would cost up to its time bound.
+    if (isContentWaiting) this.context.drawNextFrame()
     if (isPreviewDropped) {
       // Publishes again from there, with the preview gone.
       this.context.updateLayers()
@@ -242,6 +256,7 @@ export class TilesetStreams {
       preview: null,
       isGeoreferenced: null,
       hasDrawn: false,
+      contentWaitingSinceMs: null,
     }
     entry.stream = this.startStream(entry)
     return entry
@@ -300,6 +315,7 @@ export class TilesetStreams {
     entry.errorCount = 0
     entry.preview = null
     entry.hasDrawn = false
+    entry.contentWaitingSinceMs = null
     this.onTilesetReset(entry.source.id)
   }
 
@@ -318,6 +334,24 @@ export class TilesetStreams {
       this.context.drawNextFrame()
     }
     return entry.preview !== null
+  }
+
+  /**
+   * Whether a visible tileset has content to show and nothing of it was drawn yet, for at most
+   * {@link firstContentUnpacedMs} (a layer that cannot draw must not unpace the map for good).
+   */
+  private isFirstContentWaiting(entry: TilesetEntry): boolean {
+    if (entry.hasDrawn || !entry.source.isVisible) {
+      entry.contentWaitingSinceMs = null
+      return false
+    }
+    const hasContent =
+      entry.preview !== null ||
+      (entry.tileset3d?.selectedTiles.some((tile) => tile.contentAvailable) ?? false)
+    if (!hasContent) return false
+    const nowMs = performance.now()
+    entry.contentWaitingSinceMs ??= nowMs
+    return nowMs - entry.contentWaitingSinceMs < firstContentUnpacedMs
   }
 
   /** Tiles in view that loaders.gl's stream has drawn (the mesh layer marks them). */

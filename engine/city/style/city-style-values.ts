@@ -29,10 +29,16 @@ export const citySkyPalettes: Record<SkyStyle, { sky: string; horizon: string }>
   4: { sky: '#6c747e', horizon: '#a9afb6' },
 }
 
-/** Weather particles per kind: enough to read as rain or snow, one draw call each. */
+/**
+ * Weather particles per kind: enough to read as rain or snow, one draw call each. A software
+ * GPU (SwiftShader) pays mostly per drop, not per pixel of it (at 1080p a 25 px streak cost
+ * about a third more than a 2–5 px snow flake, and 50 streaks next to nothing), so rain is
+ * 2,500 streaks a little longer and stronger (weather-layer.ts) rather than 5,000 fainter ones:
+ * about as much rain on screen (~85 % of the streak pixels × opacity) at half the drops.
+ */
 export const weatherParticleCounts: Record<WeatherStyle, number> = {
   sunny: 0,
-  rain: 5000,
+  rain: 2500,
   snow: 3000,
 }
 /** Stars of the milky way sky. */

@@ -59,6 +59,16 @@ function redPixels(container: HTMLElement): number {
   return count
 }
 
+/** Pixels of rain streaks over the light land: bluish grey, darker than the land. */
+function rainPixels(container: HTMLElement): number {
+  const { data } = mapPixels(container)!
+  let count = 0
+  for (let index = 0; index < data.length; index += 4) {
+    if (data[index]! < 232 && data[index + 2]! > data[index]! + 5) count++
+  }
+  return count
+}
+
 /** Pixels of the fog's magenta (red and blue well above green). */
 function magentaPixels(container: HTMLElement): number {
   const { data } = mapPixels(container)!
@@ -163,11 +173,14 @@ describe('city style', () => {
 
   it('animates rain and snow while they fall, and refuses a malformed style without changing anything', async () => {
     const engine = createEngine()
-    await openCity(engine)
+    const container = await openCity(engine)
+    expect(rainPixels(container)).toBeLessThan(50)
     await engine.run('city.setStyle', { style: defaultSceneStyle({ weather: 'rain' }) })
     await expect
       .poll(() => city(engine).style)
-      .toMatchObject({ isAnimating: true, particleCount: 5000 })
+      .toMatchObject({ isAnimating: true, particleCount: 2500 })
+    // the streaks are drawn over the land
+    await expect.poll(() => rainPixels(container), { timeout: 10_000 }).toBeGreaterThan(2000)
     // nothing moves the camera, yet frames keep coming: the drops fall
     const framesBefore = city(engine).frameStats.renderedFrameCount
     await expect
@@ -176,7 +189,7 @@ describe('city style', () => {
 
     await engine.run('city.setStyle', { style: defaultSceneStyle({ weather: 'snow' }) })
     await expect
-      .poll(() => city(engine).style)
+      .poll(() => city(engine).style, { timeout: 10_000 })
       .toMatchObject({ isAnimating: true, particleCount: 3000 })
 
     const error = await engine

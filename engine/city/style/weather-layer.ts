@@ -36,9 +36,9 @@ void main(void) {
     gl_PointSize = 1.0;
   } else if (kind == 0) {
     float fall = fract(seed.y - time * (0.9 + 0.5 * seed.z));
-    x = fract(seed.x + fall * 0.06) * 2.0 - 1.0 - seed.w * 0.004;
-    y = fall * 2.2 - 1.1 + seed.w * (0.035 + 0.025 * seed.z);
-    vAlpha = 0.5;
+    x = fract(seed.x + fall * 0.06) * 2.0 - 1.0 - seed.w * 0.005;
+    y = fall * 2.2 - 1.1 + seed.w * (0.045 + 0.035 * seed.z);
+    vAlpha = 0.65;
     gl_PointSize = 1.0;
   } else if (kind == 1) {
     float fall = fract(seed.y - time * (0.07 + 0.06 * seed.z));
