@@ -77,6 +77,8 @@ function watchFences() {
   const drawnAtMs: number[] = []
   const signalledAfterMs: number[] = []
   let unsignalledPolls = 0
+  /** Set while probing: called right after each drawn frame, before its fence. */
+  let afterDrawnFrame: ((gl: WebGL2RenderingContext) => void) | null = null
   const seen = (fence: WebGLSync, isSignalled: boolean) => {
     const madeMs = madeAtMs.get(fence)
     if (madeMs === undefined) return
@@ -88,6 +90,7 @@ function watchFences() {
     madeAtMs.delete(fence)
   }
   prototype.fenceSync = function (this: WebGL2RenderingContext, condition, flags) {
+    afterDrawnFrame?.(this)
     const fence = fenceSync.call(this, condition, flags)
     const nowMs = performance.now()
     drawnAtMs.push(nowMs)
@@ -108,10 +111,56 @@ function watchFences() {
     drawnAtMs,
     signalledAfterMs,
     unsignalledPolls: () => unsignalledPolls,
+    setAfterDrawnFrame(callback: ((gl: WebGL2RenderingContext) => void) | null) {
+      afterDrawnFrame = callback
+    },
     stop() {
       Object.assign(prototype, { fenceSync, getSyncParameter, clientWaitSync })
     },
   }
+}
+
+/** ms until the GPU has finished everything sent so far: a 1-pixel read waits for it. */
+function waitForGpu(gl: WebGL2RenderingContext): number {
+  const startMs = performance.now()
+  const framebuffer = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null)
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4))
+  gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer)
+  return performance.now() - startMs
+}
+
+const nextAnimationFrame = () => new Promise((resolve) => requestAnimationFrame(resolve))
+
+/**
+ * What a frame at the final view really costs the GPU: `frames` frames drawn one at a time
+ * (the camera turned a little each), each followed by a wait until the GPU has finished it.
+ * The queue is empty before each (the previous one was waited for), so each wait is one frame.
+ * Ours draws when its map does (the fence hook); the anchor draws in `frame` itself.
+ */
+async function probeGpuFrames(
+  subject: RendererUnderTest,
+  pose: CameraKeyframe,
+  frames: number,
+  ours: { fences: ReturnType<typeof watchFences> } | { gl: WebGL2RenderingContext },
+): Promise<number[]> {
+  const waits: number[] = []
+  if ('fences' in ours) ours.fences.setAfterDrawnFrame((gl) => waits.push(waitForGpu(gl)))
+  for (let index = 0; index < frames; index++) {
+    const wanted = waits.length + 1
+    subject.frame({ ...pose, bearingDegrees: pose.bearingDegrees + (index + 1) * 0.5 })
+    if ('gl' in ours) {
+      waits.push(waitForGpu(ours.gl))
+      await nextAnimationFrame()
+      continue
+    }
+    const startMs = performance.now()
+    while (waits.length < wanted && performance.now() - startMs < 2_000) {
+      await nextAnimationFrame()
+    }
+  }
+  if ('fences' in ours) ours.fences.setAfterDrawnFrame(null)
+  return waits
 }
 
 /** Notes when ours reached each step towards its first render (ms after start, first time). */
@@ -154,6 +203,8 @@ interface RendererUnderTest {
   tileMemoryBytes(): number
   tilesLoaded(): number
   tileErrors(): number
+  /** The anchor's own WebGL context (ours is reached through its fences). */
+  gl?: WebGL2RenderingContext
   dispose(): void
 }
 
@@ -275,6 +326,7 @@ function createAnchor(config: CityBenchConfig, container: HTMLElement): Renderer
       return loaded
     },
     tileErrors: () => errors,
+    gl: renderer.getContext() as WebGL2RenderingContext,
     dispose() {
       tiles.dispose()
       renderer.dispose()
@@ -336,6 +388,16 @@ window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> 
     requestAnimationFrame(onFrame)
   })
   const { count, longestMs } = longTasks.stop()
+  const finalPose = poseAt(config, config.pathDurationMs)
+  const gpuFrameMs =
+    config.gpuProbeFrames > 0 && (fences || subject.gl)
+      ? await probeGpuFrames(
+          subject,
+          finalPose,
+          config.gpuProbeFrames,
+          fences ? { fences } : { gl: subject.gl! },
+        )
+      : []
   fences?.stop()
   const endMs = startMs + (Number.isNaN(settledMs) ? performance.now() - startMs : settledMs)
   const drawn = [startMs, ...drawnAtMs.filter((atMs) => atMs > startMs && atMs <= endMs)]
@@ -354,6 +416,7 @@ window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> 
     engineMarksMs: ourEngine ? engineMarks(startMs, endMs) : {},
     fenceSignalledAfterMs: fences?.signalledAfterMs ?? [],
     unsignalledFencePolls: fences?.unsignalledPolls() ?? 0,
+    gpuFrameMs,
   }
   // No dispose: the runner closes the browser context, which frees everything at once. A
   // disposing map waits (WEBGL_lose_context) for the software GPU to finish its queue first.

@@ -29,6 +29,12 @@ export interface CityBenchConfig {
   pathDurationMs: number
   /** Gives up waiting for the final view to settle after this long. */
   settleTimeoutMs: number
+  /**
+   * After the run (CITY_BENCH_GPU_PROBE), this many frames are drawn one at a time at the
+   * final view, each followed by a 1-pixel read that waits until the GPU has finished it: what
+   * a frame really costs the GPU, against what the fences and the pacing say. 0: none.
+   */
+  gpuProbeFrames: number
 }
 
 /** What one run measured. */
@@ -66,6 +72,8 @@ export interface CityBenchSample {
   fenceSignalledAfterMs: number[]
   /** Ours only: polls of a pacing fence that said "not yet". */
   unsignalledFencePolls: number
+  /** Per probe frame (`gpuProbeFrames`): ms from the frame's end to the GPU having finished it. */
+  gpuFrameMs: number[]
 }
 
 declare global {

@@ -31,10 +31,10 @@ export const citySkyPalettes: Record<SkyStyle, { sky: string; horizon: string }>
 
 /**
  * Weather particles per kind: enough to read as rain or snow, one draw call each. A software
- * GPU (SwiftShader) pays mostly per drop, not per pixel of it (at 1080p a 25 px streak cost
- * about a third more than a 2–5 px snow flake, and 50 streaks next to nothing), so rain is
- * 2,500 streaks a little longer and stronger (weather-layer.ts) rather than 5,000 fainter ones:
- * about as much rain on screen (~85 % of the streak pixels × opacity) at half the drops.
+ * GPU (SwiftShader) pays for rain by the drop (at 1080p, 50 streaks cost next to nothing where
+ * 5,000 cost tens of ms; bench/README.md, city-style-frames), so rain is 2,500 streaks a little
+ * longer and stronger (weather-layer.ts) rather than 5,000 fainter ones: about as much rain on
+ * screen (~85 % of the streak pixels × opacity) at half the drops.
  */
 export const weatherParticleCounts: Record<WeatherStyle, number> = {
   sunny: 0,
