@@ -76,7 +76,8 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
   request,
   baseURL,
 }) => {
-  test.setTimeout(240_000)
+  // the library model step (upload, place, play, reload) adds about a minute to the walk
+  test.setTimeout(360_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
   await startInNewBuildingProject({ page, context, request, baseURL }, 'House')
