@@ -361,7 +361,7 @@ describe('building POIs render on demand', () => {
     })
     const end = poi('end-1', 'sensor', [14, 0.4, 0], { floorId: null })
     await engine.run('building.setPois', { pois: [end] })
-    const drawnAt = async (position: [number, number, number]) =>
+    const drawnAt = async (position: readonly [number, number, number]) =>
       engine.run('building.poiToScreen', { position })
     const unplaced = await drawnAt(end.position)
     // the pixel of a freshly drawn frame
