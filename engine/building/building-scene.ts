@@ -105,7 +105,15 @@ export class BuildingScene {
   /** The building part of the snapshot (camera and render filled in by the handlers). */
   snapshot(): Omit<
     BuildingSnapshot,
-    'camera' | 'render' | 'pois' | 'poiStatuses' | 'style' | 'materials' | 'walk' | 'libraryModels'
+    | 'camera'
+    | 'render'
+    | 'pois'
+    | 'poiStatuses'
+    | 'style'
+    | 'materials'
+    | 'walk'
+    | 'libraryModels'
+    | 'placement'
   > {
     const visibility = this.visibility()
     return {

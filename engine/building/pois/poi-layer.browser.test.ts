@@ -361,21 +361,28 @@ describe('building POIs render on demand', () => {
     })
     const end = poi('end-1', 'sensor', [14, 0.4, 0], { floorId: null })
     await engine.run('building.setPois', { pois: [end] })
-    const drawnAt = async (position: [number, number, number]) =>
+    const drawnAt = async (position: readonly [number, number, number]) =>
       engine.run('building.poiToScreen', { position })
     const unplaced = await drawnAt(end.position)
-    await expect.poll(() => isMagenta(pixelAt(canvas, unplaced.x, unplaced.y))).toBe(true)
+    // the pixel of a freshly drawn frame
+    const magentaAt = async (at: { x: number; y: number }) => {
+      await engine.run('building.countDrawnPixels')
+      return isMagenta(pixelAt(canvas, at.x, at.y))
+    }
+    await expect.poll(() => magentaAt(unplaced)).toBe(true)
 
     // Heading 90°: the model's +y axis points east, so its +x axis points south (down the
     // screen seen from above); scale 1.25 makes the bar 20 m long.
     await engine.run('building.setPlacement', { placement: { headingDegrees: 90, scale: 1.25 } })
-    expect(engine.getSnapshot().building.placement).toEqual({ headingDegrees: 90, scale: 1.25 })
+    await expect
+      .poll(() => engine.getSnapshot().building.placement)
+      .toEqual({ headingDegrees: 90, scale: 1.25 })
     const placed = await drawnAt(end.position)
     const pixelsPerMetre = (unplaced.x - 160) / 14
     expect(placed.x).toBeCloseTo(160, -1)
     expect((placed.y - 120) / pixelsPerMetre).toBeCloseTo(14 * 1.25, 0)
-    await expect.poll(() => isMagenta(pixelAt(canvas, placed.x, placed.y))).toBe(true)
-    expect(isMagenta(pixelAt(canvas, unplaced.x, unplaced.y))).toBe(false)
+    await expect.poll(() => magentaAt(placed)).toBe(true)
+    expect(await magentaAt(unplaced)).toBe(false)
     expect(await engine.run('building.pickPoiAtScreenPoint', { x: placed.x, y: placed.y })).toEqual(
       { poiId: 'end-1' },
     )
@@ -392,7 +399,7 @@ describe('building POIs render on demand', () => {
     expect(surface!.position[0]).toBeCloseTo(10, 1)
 
     await engine.run('building.setPlacement', { placement: null })
-    expect(engine.getSnapshot().building.placement).toBeNull()
+    await expect.poll(() => engine.getSnapshot().building.placement).toBeNull()
     const back = await drawnAt(end.position)
     expect(Math.hypot(back.x - unplaced.x, back.y - unplaced.y)).toBeLessThan(0.5)
     await expect(

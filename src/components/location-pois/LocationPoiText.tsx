@@ -7,7 +7,11 @@ import './location-pois.css'
  * A location POI's lines in a region list: its name; its category and coding; when it was last
  * seen (or that it has no position yet); and, in a city, whether it is inside a fence.
  */
-export function LocationPoiText({ object }: { object: TrackedObject }) {
+export function LocationPoiText({
+  object,
+}: {
+  object: Omit<TrackedObject, 'inside_fence_ids'> & { inside_fence_ids: readonly string[] }
+}) {
   const { i18n } = useLingui()
   const time = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'medium' })
   return (
