@@ -2,7 +2,14 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
+import {
+  type APIRequestContext,
+  type Browser,
+  expect,
+  type Locator,
+  type Page,
+  test,
+} from '@playwright/test'
 import { unzipSync } from 'fflate'
 import { e2eAdmin, enableTestApi } from './support/accounts'
 import { createBuildingProject, openSpaceModule } from './support/building'
@@ -38,23 +45,13 @@ test('a new editor orders, pays from the balance and downloads the offline packa
   test.setTimeout(180_000)
   await chooseEnglish(context, baseURL)
   await enableTestApi(page)
-  const account = await createEditor(request)
-  const signedIn = await postApi<{ token: string }>(request, 'login', account)
-  const token = signedIn.datum.token
   const projectName = `Paid tower ${Date.now()}`
-  const projectId = await createBuildingProject(request, token, projectName)
-  const uploaded = await request.post('/web/upload/uploadZip', {
-    headers: { Token: token },
-    multipart: {
-      project_id: projectId,
-      file: {
-        name: 'two-storeys.sbm',
-        mimeType: 'model/gltf-binary',
-        buffer: await readFile(sbmFixture),
-      },
-    },
+  const { account, token, projectId } = await newEditorsProject(request, {
+    kind: 'building',
+    name: projectName,
+    upload: '/web/upload/uploadZip',
+    file: { name: 'two-storeys.sbm', mimeType: 'model/gltf-binary', path: sbmFixture },
   })
-  expect(((await uploaded.json()) as { code: string }).code).toBe('0')
 
   // what the dialog should start with: the lines the server marks chosen
   const list = await postApi<{ lines: Array<{ is_check: boolean; amount: number | null }> }>(
@@ -160,24 +157,18 @@ test("a city project's trial package opens from disk with its tileset on the map
 }) => {
   test.setTimeout(180_000)
   await chooseEnglish(context, baseURL)
-  const account = await createEditor(request)
-  const signedIn = await postApi<{ token: string }>(request, 'login', account)
-  const token = signedIn.datum.token
   const projectName = `Trial city ${Date.now()}`
-  const projectId = await createCityProject(request, token, projectName)
   // the dragon: an Earth-centred tileset at Cesium's test site in Pennsylvania
-  const uploaded = await request.post('/web/upload/uploadTiltModel', {
-    headers: { Token: token },
-    multipart: {
-      project_id: projectId,
-      file: {
-        name: 'dragon.zip',
-        mimeType: 'application/zip',
-        buffer: await readFile(sharedCityData('zip/derived/tileset-discrete-lod-root.zip')),
-      },
+  const { account, projectId } = await newEditorsProject(request, {
+    kind: 'city',
+    name: projectName,
+    upload: '/web/upload/uploadTiltModel',
+    file: {
+      name: 'dragon.zip',
+      mimeType: 'application/zip',
+      path: sharedCityData('zip/derived/tileset-discrete-lod-root.zip'),
     },
   })
-  expect(((await uploaded.json()) as { code: string }).code).toBe('0')
 
   // the order dialog from the project list: the development trial locks every other line and
   // leaves only the direct download
@@ -222,6 +213,33 @@ test("a city project's trial package opens from disk with its tileset on the map
     expect(1 - land - (seen.shareOf[viewerSky] ?? 0)).toBeGreaterThan(0.01)
   })
 })
+
+/** A new editor's project of the kind holding one uploaded file; answers who and what. */
+async function newEditorsProject(
+  request: APIRequestContext,
+  project: {
+    kind: 'building' | 'city'
+    name: string
+    upload: string
+    file: { name: string; mimeType: string; path: string | URL }
+  },
+): Promise<{ account: { name: string; password: string }; token: string; projectId: string }> {
+  const account = await createEditor(request)
+  const signedIn = await postApi<{ token: string }>(request, 'login', account)
+  const token = signedIn.datum.token
+  const projectId =
+    project.kind === 'city'
+      ? await createCityProject(request, token, project.name)
+      : await createBuildingProject(request, token, project.name)
+  const { name, mimeType, path } = project.file
+  const uploaded = await request.post(project.upload, {
+    headers: { Token: token },
+    multipart: { project_id: projectId, file: { name, mimeType, buffer: await readFile(path) } },
+  })
+  const answer = (await uploaded.json()) as { code: string; message: string }
+  expect(answer.code, answer.message).toBe('0')
+  return { account, token, projectId }
+}
 
 /** The offline style's land (offline-style.ts) and the viewer's sky (engine/offline-viewer). */
 const offlineLand = offlineMapColors.land

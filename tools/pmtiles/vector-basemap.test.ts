@@ -16,7 +16,7 @@ describe('generated vector PMTiles basemap', () => {
     const source: Source = {
       getKey: () => 'vector.pmtiles',
       getBytes: async (offset: number, length: number): Promise<RangeResponse> => ({
-        data: bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + length),
+        data: bytes.slice(offset, offset + length).buffer,
       }),
     }
     const archive = new PMTiles(source)
