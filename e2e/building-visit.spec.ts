@@ -1,6 +1,8 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
+import type { Capture } from '../contract/visit'
 import { e2eAdmin, enableTestApi, hashPathOf } from './support/accounts'
 import {
+  buildingIsDrawn,
   buildingSnapshot,
   canvasIsNotBlank,
   createBuildingProject,
@@ -21,21 +23,23 @@ const house = oneFloorBoxBuilding('Visited house')
 
 /**
  * Issue 19's visit side as people meet it: an editor walks through a building project with the
- * WASD keys (the view moves, Esc gives the orbit back), captures the view, drives the embedded
- * preview of the API demo by postMessage and creates a share link; someone with the link opens
- * it in a fresh browser without signing in and sees the scene drawn, the project's name,
- * "Read-only preview" and the saved view; the owner revokes the links and the open preview ends
- * on a screen that says so. Then an admin puts the project into the case gallery under a new
- * category, and a guest finds it there and opens its preview.
+ * WASD keys (the view moves, Esc gives the orbit back), captures three views, reorders them into
+ * a tour by drag and by keyboard and plays it (it lands on each view in the new order and shows
+ * what was captured there), drives the embedded preview of the API demo by postMessage and
+ * creates a share link; its kiosk variant with a 5-second idle time, left alone, starts the tour
+ * by itself. Someone with the link opens it in a fresh browser without signing in and sees the
+ * scene drawn, the project's name, "Read-only preview" and the saved views; the owner revokes the
+ * links and the open preview ends on a screen that says so. Then an admin puts the project into
+ * the case gallery under a new category, and a guest finds it there and opens its preview.
  */
-test('walk, capture, embed and share a building; revoking ends the preview; a curated case opens for guests', async ({
+test('walk, capture a tour, embed, kiosk and share a building; revoking ends the preview; a curated case opens for guests', async ({
   page,
   context,
   browser,
   request,
   baseURL,
 }) => {
-  test.setTimeout(480_000)
+  test.setTimeout(600_000)
   await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const account = await createEditor(request)
@@ -78,18 +82,55 @@ test('walk, capture, embed and share a building; revoking ends the preview; a cu
   await expect.poll(async () => (await buildingSnapshot(page)).walk.isWalking).toBe(false)
   await expect(walkTool.getByRole('button', { name: 'Start walking' })).toBeVisible()
 
-  // a capture of the current view, listed with its image
+  // three captures of three views (the orbit turned between them), each listed with its image
   await page.getByRole('link', { name: 'Preview' }).click()
-  await page.getByRole('button', { name: 'Screen capture' }).click()
   const captures = page.getByRole('list', { name: 'Captures' })
-  await expect(captures.getByRole('img', { name: 'View 1' })).toBeVisible()
+  for (const view of [1, 2, 3]) {
+    if (view > 1) await orbit(page, canvas, 180)
+    await settledPicture(canvas)
+    await page.getByRole('button', { name: 'Screen capture' }).click()
+    await expect
+      .poll(() =>
+        captures
+          .getByRole('img', { name: `View ${view}` })
+          .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0),
+      )
+      .toBe(true)
+  }
+  // into a tour: View 3 dragged to the top, then View 2 moved up from the keyboard
+  await captures
+    .getByRole('img', { name: 'View 3' })
+    .dragTo(captures.getByRole('img', { name: 'View 1' }))
+  await expect(captures.getByRole('listitem')).toContainText(['View 3', 'View 1', 'View 2'])
+  await captures.getByRole('button', { name: 'Move View 2 up' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(captures.getByRole('listitem')).toContainText(['View 3', 'View 2', 'View 1'])
+  const saved = await postApi<Capture[]>(
+    request,
+    'project/findCaptureById',
+    { project_id: projectId },
+    signedIn.datum.token,
+  )
+  expect(saved.datum.map((capture) => capture.name)).toEqual(['View 3', 'View 2', 'View 1'])
+  const [view3, view2] = saved.datum as [Capture, Capture, Capture]
+  // View 3's picture as its thumbnail flies back to it (the list as the tour will show it)
+  await captures.getByRole('button', { name: 'View 3', exact: true }).click()
+  await expect.poll(() => distanceToView(page, view3), { timeout: 30_000 }).toBeLessThan(0.01)
+  const atView3 = await settledPicture(canvas)
+  // turned away, then the tour keeps the new order: it lands on View 3 and shows that picture,
+  // then moves on to View 2
+  await orbit(page, canvas, -240)
+  await expect.poll(() => distanceToView(page, view3)).toBeGreaterThan(1)
+  await page.getByRole('button', { name: 'Play tour' }).click()
+  await expect.poll(() => distanceToView(page, view3), { timeout: 30_000 }).toBeLessThan(0.01)
   await expect
-    .poll(() =>
-      captures
-        .getByRole('img', { name: 'View 1' })
-        .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0),
-    )
-    .toBe(true)
+    .poll(async () => changedPixelShare(atView3, await canvas.screenshot()))
+    .toBeLessThan(0.02)
+  await expect.poll(() => distanceToView(page, view2), { timeout: 30_000 }).toBeLessThan(0.01)
+  await expect
+    .poll(async () => changedPixelShare(atView3, await canvas.screenshot()))
+    .toBeGreaterThan(0.02)
+  await page.getByRole('button', { name: 'Stop tour' }).click()
 
   await driveEmbeddedPreview(page)
 
@@ -99,6 +140,7 @@ test('walk, capture, embed and share a building; revoking ends the preview; a cu
   await expect(shareField).toHaveValue(/outPreview\?project_id=/)
   const shareLink = await shareField.inputValue()
   await expect(page.getByRole('img', { name: 'QR code of the share link' })).toBeVisible()
+  await watchKioskTourStart(page, [view3, view2])
 
   // a visitor: a fresh browser, never signed in
   const visitorContext = await browser.newContext()
@@ -167,15 +209,7 @@ async function driveEmbeddedPreview(page: Page) {
   await expect.poll(async () => (await embedded()).isLoaded, { timeout: 60_000 }).toBe(true)
   const embeddedCanvas = frame.getByTestId('building-canvas')
   // the embedded view settled (two pictures alike) before the tour moves it
-  let before = await embeddedCanvas.screenshot()
-  await expect
-    .poll(async () => {
-      const next = await embeddedCanvas.screenshot()
-      const share = changedPixelShare(before, next)
-      before = next
-      return share
-    })
-    .toBe(0)
+  const before = await settledPicture(embeddedCanvas)
 
   await demo.getByRole('button', { name: 'Start tour' }).click()
   await expect(messages.getByText('"isPlaying":true').first()).toBeVisible()
@@ -189,6 +223,64 @@ async function driveEmbeddedPreview(page: Page) {
 
   await demo.getByRole('button', { name: '1F', exact: true }).click()
   await expect.poll(async () => (await embedded()).selectedFloorId).not.toBeNull()
+}
+
+/** A picture of the canvas once two in a row are alike (the view stopped moving). */
+async function settledPicture(canvas: Locator): Promise<Buffer> {
+  let picture = await canvas.screenshot()
+  await expect
+    .poll(async () => {
+      const next = await canvas.screenshot()
+      const share = changedPixelShare(picture, next)
+      picture = next
+      return share
+    })
+    .toBe(0)
+  return picture
+}
+
+/** Turns the orbit by a horizontal drag across the middle of the canvas. */
+async function orbit(page: Page, canvas: Locator, pixels: number): Promise<void> {
+  const bounds = await canvas.boundingBox()
+  if (!bounds) throw new Error('the scene has no canvas box')
+  const middle = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 }
+  await page.mouse.move(middle.x, middle.y)
+  await page.mouse.down()
+  await page.mouse.move(middle.x + pixels, middle.y, { steps: 8 })
+  await page.mouse.up()
+}
+
+/** How far the page's building camera stands from where a capture was taken (metres). */
+async function distanceToView(page: Page, capture: Capture): Promise<number> {
+  const { position } = (await buildingSnapshot(page)).camera
+  return Math.hypot(...position.map((value, axis) => value - capture.camera.position[axis]!))
+}
+
+/**
+ * Link browsing's kiosk link with the idle time set to 5 seconds: the kiosk opens without chrome,
+ * draws the building and, left alone, starts the tour by itself at its first views in order.
+ */
+async function watchKioskTourStart(page: Page, firstViews: readonly [Capture, Capture]) {
+  await page.getByRole('spinbutton', { name: 'Kiosk tour after idle time' }).fill('5')
+  await page.keyboard.press('Enter')
+  const opened = page.context().waitForEvent('page')
+  await page.getByRole('link', { name: 'Open kiosk mode' }).click()
+  const kiosk = await opened
+  const kioskErrors: string[] = []
+  kiosk.on('pageerror', (error) => kioskErrors.push(error.message))
+  expect(kiosk.url()).toContain('&kiosk=1&idle=5')
+  // the engine's test API comes with the scene's lazy chunk
+  await buildingSnapshot(kiosk)
+  await expect.poll(() => buildingIsDrawn(kiosk).catch(() => false), { timeout: 60_000 }).toBe(true)
+  await expect(kiosk.getByTestId('preview')).toBeVisible()
+  await expect(kiosk.getByTestId('preview-title')).toHaveCount(0)
+  await expect(kiosk.getByRole('button', { name: 'Play tour' })).toHaveCount(0)
+  for (const view of firstViews) {
+    await expect.poll(() => distanceToView(kiosk, view), { timeout: 30_000 }).toBeLessThan(0.01)
+  }
+  await expect.poll(() => buildingIsDrawn(kiosk)).toBe(true)
+  expect(kioskErrors).toEqual([])
+  await kiosk.close()
 }
 
 /**

@@ -1,7 +1,7 @@
 import { i18n } from '@lingui/core'
 import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { useState } from 'react'
+import { type ComponentProps, useState } from 'react'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { renderWithI18n } from '../../ui/testing/render-with-i18n'
 import flvSampleUrl from './test-fixtures/testsrc2.flv?url'
@@ -64,20 +64,29 @@ async function expectPlaying(video: HTMLVideoElement): Promise<void> {
   expect(changed).toBeGreaterThan(first.pixels.length / 50)
 }
 
+/** The product's HLS sample and its FLV remux. */
+const hlsSample = { kind: 'hls', url: '/samples/hls/master.m3u8' } as const
+const flvSample = { kind: 'flv', url: flvSampleUrl } as const
+
+/** One camera's player in a wall-sized box. */
+function renderCamera(title: string, source: ComponentProps<typeof VideoPlayer>['source']) {
+  return renderWithI18n(
+    <div style={{ width: 480 }}>
+      <VideoPlayer title={title} source={source} problem={null} />
+    </div>,
+  )
+}
+
 /** An HLS and an FLV camera side by side; the FLV one can be closed. */
 function Wall() {
   const [isFlvOpen, setFlvOpen] = useState(true)
   return (
     <div style={{ width: 480 }}>
-      <VideoPlayer
-        title="Yard camera"
-        source={{ kind: 'hls', url: '/samples/hls/master.m3u8' }}
-        problem={null}
-      />
+      <VideoPlayer title="Yard camera" source={hlsSample} problem={null} />
       {isFlvOpen && (
         <VideoPlayer
           title="Pier camera"
-          source={{ kind: 'flv', url: flvSampleUrl }}
+          source={flvSample}
           problem={null}
           onClose={() => setFlvOpen(false)}
         />
@@ -87,33 +96,16 @@ function Wall() {
 }
 
 describe('VideoPlayer', () => {
-  it('plays the sample HLS stream: time advances and the frames change and are not black', async () => {
-    renderWithI18n(
-      <div style={{ width: 480 }}>
-        <VideoPlayer
-          title="Gate camera"
-          source={{ kind: 'hls', url: '/samples/hls/master.m3u8' }}
-          problem={null}
-        />
-      </div>,
-    )
-    const video = (await screen.findByLabelText('Gate camera')) as HTMLVideoElement
-    await expectPlaying(video)
-  })
-
-  it('plays an HTTP-FLV stream through mpegts.js: time advances and the frames change and are not black', async () => {
-    renderWithI18n(
-      <div style={{ width: 480 }}>
-        <VideoPlayer
-          title="Dock camera"
-          source={{ kind: 'flv', url: flvSampleUrl }}
-          problem={null}
-        />
-      </div>,
-    )
-    const video = (await screen.findByLabelText('Dock camera')) as HTMLVideoElement
-    await expectPlaying(video)
-  })
+  it.each([
+    { stream: 'the sample HLS stream', title: 'Gate camera', source: hlsSample },
+    { stream: 'an HTTP-FLV stream through mpegts.js', title: 'Dock camera', source: flvSample },
+  ])(
+    'plays $stream: time advances and the frames change and are not black',
+    async ({ title, source }) => {
+      renderCamera(title, source)
+      await expectPlaying((await screen.findByLabelText(title)) as HTMLVideoElement)
+    },
+  )
 
   it('plays HLS and FLV cameras side by side, and closing one stops and frees its stream', async () => {
     renderWithI18n(<Wall />)
@@ -141,31 +133,19 @@ describe('VideoPlayer', () => {
     expect(screen.queryByLabelText('Lobby camera')).toBeNull()
   })
 
-  it("shows 'cannot be played now, try later' when the stream does not load", async () => {
-    const view = renderWithI18n(
-      <VideoPlayer
-        title="Missing camera"
-        source={{ kind: 'hls', url: '/samples/hls/missing.m3u8' }}
-        problem={null}
-      />,
-    )
-    await waitFor(
-      () =>
-        expect(within(view.container).getByRole('alert').textContent).toBe(
-          'cannot be played now, try later',
-        ),
-      { timeout: 30_000 },
-    )
-  })
-
-  it("shows 'cannot be played now, try later' when an FLV address holds no FLV", async () => {
-    const view = renderWithI18n(
-      <VideoPlayer
-        title="Broken FLV camera"
-        source={{ kind: 'flv', url: '/samples/missing.flv' }}
-        problem={null}
-      />,
-    )
+  it.each([
+    {
+      when: 'the stream does not load',
+      title: 'Missing camera',
+      source: { kind: 'hls', url: '/samples/hls/missing.m3u8' } as const,
+    },
+    {
+      when: 'an FLV address holds no FLV',
+      title: 'Broken FLV camera',
+      source: { kind: 'flv', url: '/samples/missing.flv' } as const,
+    },
+  ])("shows 'cannot be played now, try later' when $when", async ({ title, source }) => {
+    const view = renderCamera(title, source)
     await waitFor(
       () =>
         expect(within(view.container).getByRole('alert').textContent).toBe(
