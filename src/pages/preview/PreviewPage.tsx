@@ -166,6 +166,7 @@ function SceneView({
     idleMs: address.idleSeconds * 1000,
     stage: stageRef,
     onIdle: () => {
+      if (tourRef.current) return
       if (captures.length > 0) playTour()
       else void engine.run('building.fitToModel', {}).catch(() => undefined)
     },

@@ -12,7 +12,10 @@ export interface KioskGuardOptions {
   idleMs: number
   /** The element holding the scene's canvas. */
   stage: RefObject<HTMLElement | null>
-  /** Kiosk: nobody touched the screen for `idleMs` (start the tour, go back to the start). */
+  /**
+   * Kiosk: nobody touched the screen for `idleMs` (start the tour, go back to the start); told
+   * again after each further `idleMs` while nobody does.
+   */
   onIdle(): void
   /** Kiosk: somebody interacts (stop the tour). */
   onActive(): void
@@ -39,6 +42,9 @@ export function useKioskGuards(options: KioskGuardOptions): void {
       idleTimer = setTimeout(() => {
         isIdle = true
         latest.current.onIdle()
+        // and again after every further idle spell: what the first one lacked (captures still
+        // loading on a slow start) may have come since, and nobody will touch the screen to ask
+        arm()
       }, idleMs)
     }
     const onActivity = (event: Event) => {
