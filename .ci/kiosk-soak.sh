@@ -1,7 +1,7 @@
 # The kiosk soak of issue 19 (R8) as CI runs it: 5 minutes of the kiosk preview's looping tour
 # (bench/kiosk-soak.ts, with its network cut and server restart halfway), in the background
 # beside the PostgreSQL stage so it adds little to CI's time. Sourced by .ci/run, which fails
-# when the soak misses a goal (heap growth after the first tour, uncaught errors, a scene that
+# when the soak misses a goal (heap growth after the first tour over 25 %, uncaught errors, a scene that
 # did not come back) or breaks. Needs the production build (`npm test` makes it).
 #
 # CI_SOAK_MINUTES (default 5) and CI_SOAK_PORT (default 4414) let a second run share a machine.
@@ -14,7 +14,10 @@ kiosk_soak_log=.tmp/reports/kiosk-soak.log
 kiosk_soak_start() {
   mkdir -p .tmp/reports
   kiosk_soak_data=$(mktemp -d)
-  SOAK_MINUTES="${CI_SOAK_MINUTES:-5}" SOAK_PORT="${CI_SOAK_PORT:-4414}" \
+  # 5 minutes are mostly V8's warm-up (+3 to +9 % heap, flat afterwards in the 60-minute run):
+  # CI bounds the heap at 25 %, which a leak of scenes or buffers still crosses; R8's 5 % is the
+  # hour-long bench's (bench/kiosk-soak.ts, bench/results/kiosk-soak.json)
+  SOAK_MINUTES="${CI_SOAK_MINUTES:-5}" SOAK_PORT="${CI_SOAK_PORT:-4414}" SOAK_HEAP_LIMIT_PERCENT=25 \
     SOAK_DATA_DIR="$kiosk_soak_data" SOAK_OUT=.tmp/reports/kiosk-soak.json \
     node --import tsx bench/kiosk-soak.ts >"$kiosk_soak_log" 2>&1 &
   kiosk_soak_pid=$!

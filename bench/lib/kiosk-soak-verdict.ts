@@ -25,12 +25,21 @@ export interface KioskSoakOutcome {
 }
 
 /** Why a soak run missed R8, one sentence each; empty when it met every goal. */
-export function kioskSoakFailures(outcome: KioskSoakOutcome): string[] {
+export function kioskSoakFailures(
+  outcome: KioskSoakOutcome,
+  /**
+   * The heap's bound, R8's by default. A 5-minute run is mostly V8's warm-up (code and shapes
+   * of paths first taken after the first tour, the reconnect's after the restart: +3 to +9 %
+   * in 5 minutes, then flat for the rest of an hour), so CI's short run holds a looser bound
+   * that still catches a real leak; the hour-long run holds R8's.
+   */
+  heapGrowthAtMostPercent: number = kioskSoakGoals.growthAtMostPercent,
+): string[] {
   const failures: string[] = []
   const limit = kioskSoakGoals.growthAtMostPercent
-  if (outcome.heapGrowthPercent > limit) {
+  if (outcome.heapGrowthPercent > heapGrowthAtMostPercent) {
     failures.push(
-      `JS heap grew ${outcome.heapGrowthPercent} % after the first tour (at most ${limit} %)`,
+      `JS heap grew ${outcome.heapGrowthPercent} % after the first tour (at most ${heapGrowthAtMostPercent} %)`,
     )
   }
   const { first, last } = outcome.gpuResources
