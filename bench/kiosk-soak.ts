@@ -279,14 +279,17 @@ async function soak(): Promise<void> {
     textures: each.textures,
     programs: each.programs,
   })
-  const failures = kioskSoakFailures({
-    heapGrowthPercent,
-    gpuResources: { first: resourcesOf(first), last: resourcesOf(last) },
-    uncaughtErrors: errors,
-    contextLosses,
-    isDrawnAtEnd,
-    recoveredAfterOfflineAndRestart: wasOffline ? cameBack : null,
-  }, heapLimitPercent)
+  const failures = kioskSoakFailures(
+    {
+      heapGrowthPercent,
+      gpuResources: { first: resourcesOf(first), last: resourcesOf(last) },
+      uncaughtErrors: errors,
+      contextLosses,
+      isDrawnAtEnd,
+      recoveredAfterOfflineAndRestart: wasOffline ? cameBack : null,
+    },
+    heapLimitPercent,
+  )
   const report = {
     name: 'kiosk-soak',
     minutes,
