@@ -23,6 +23,11 @@ import {
 
 const place = { lng: 126.978, lat: 37.5665 }
 
+/** The Duck as one uploaded GLB (under another name to test what the name claims). */
+function duckPart(duck: Buffer, fileName = 'Duck.glb'): MultipartPart {
+  return { name: 'file', fileName, value: duck }
+}
+
 async function cubeParts(): Promise<MultipartPart[]> {
   return [
     {
@@ -127,19 +132,7 @@ describe('city model library: /cityModel', () => {
     expect(sbm.envelope.datum).toMatchObject({ format: 'sbm', animation_count: 0 })
     const cube = (await upload(project.id, await cubeParts())).envelope.datum
 
-    const moved = await update({
-      id: cube.id,
-      lng: 126.9791,
-      lat: 37.5671,
-      height: 12.5,
-      heading: -45,
-      scale: 20,
-      animation_speed: 2,
-      animation_loop: false,
-      animation_autoplay: false,
-      model_name: 'Square cube',
-    })
-    expect(moved.envelope.datum).toMatchObject({
+    const changes = {
       model_name: 'Square cube',
       lng: 126.9791,
       lat: 37.5671,
@@ -149,7 +142,9 @@ describe('city model library: /cityModel', () => {
       animation_speed: 2,
       animation_loop: false,
       animation_autoplay: false,
-    })
+    }
+    const moved = await update({ id: cube.id, ...changes })
+    expect(moved.envelope.datum).toMatchObject(changes)
     // a form post carries numbers and booleans as text (SPEC §7)
     const byForm = await callApi<CityModel>(app, {
       url: '/web/cityModel/update',
@@ -176,7 +171,7 @@ describe('city model library: /cityModel', () => {
       { files: [gltf!], messageId: 'cityModel.unreadable' },
       // two models in one upload, and none at all
       {
-        files: [gltf!, bin!, { name: 'file', fileName: 'Duck.glb', value: duck }],
+        files: [gltf!, bin!, duckPart(duck)],
         messageId: 'cityModel.oneModel',
       },
       { files: [bin!], messageId: 'cityModel.oneModel' },
@@ -186,7 +181,7 @@ describe('city model library: /cityModel', () => {
         messageId: 'cityModel.unreadable',
       },
       {
-        files: [{ name: 'file', fileName: 'fake.sbm', value: duck }],
+        files: [duckPart(duck, 'fake.sbm')],
         messageId: 'model.notValidSbm',
       },
     ]
@@ -197,26 +192,15 @@ describe('city model library: /cityModel', () => {
       expect(answer.envelope).toMatchObject({ messageId: refusal.messageId })
     }
     // a city project's model needs its place on the map
-    const noPlace = await upload(
-      project.id,
-      [{ name: 'file', fileName: 'Duck.glb', value: duck }],
-      token,
-      {} as never,
-    )
+    const noPlace = await upload(project.id, [duckPart(duck)], token, {} as never)
     expect(noPlace.statusCode).toBe(400)
     expect(noPlace.envelope).toMatchObject({ messageId: 'cityModel.placeOnMap' })
-    const badPlace = await upload(
-      project.id,
-      [{ name: 'file', fileName: 'Duck.glb', value: duck }],
-      token,
-      { lng: 200, lat: 37 },
-    )
+    const badPlace = await upload(project.id, [duckPart(duck)], token, { lng: 200, lat: 37 })
     expect(badPlace.statusCode).toBe(400)
     expect((await list(project.id)).envelope.datum).toEqual([])
     expect(await storedFiles(test.config.filesDir)).toEqual(storeBefore)
 
-    const model = (await upload(project.id, [{ name: 'file', fileName: 'Duck.glb', value: duck }]))
-      .envelope.datum
+    const model = (await upload(project.id, [duckPart(duck)])).envelope.datum
     for (const body of [
       { lat: 86 },
       { scale: 0 },

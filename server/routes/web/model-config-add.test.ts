@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FloorUploadDatum, ModelInfoDatum } from '../../../contract/building'
 import type { StructureAddPlan, StructureAddStatusDatum } from '../../../contract/model-config'
-import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../../testing/test-app'
+import { callApi, type TestApp } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile, withSbmMarker } from './building-test-kit'
-import {
-  createProject,
-  type MultipartPart,
-  postMultipart,
-  signInNewUser,
-  storedFiles,
-} from './project-test-kit'
-
-function filePart(name: string, fileName: string, value: Uint8Array): MultipartPart {
-  return { name, value: Buffer.from(value), fileName }
-}
+import { filePart, startModelConfigSuite } from './model-config-test-kit'
+import { createProject, type MultipartPart, postMultipart, storedFiles } from './project-test-kit'
 
 describe('structure add (/modelConfig/add, addPreview, addStatus)', () => {
   let testApp: TestApp
@@ -23,10 +14,7 @@ describe('structure add (/modelConfig/add, addPreview, addStatus)', () => {
   let parts: Record<string, Buffer>
 
   beforeAll(async () => {
-    testApp = await createTestApp()
-    editor = await signIn(testApp.app, testEditor)
-    neighbour = await signInNewUser(testApp.app, 'add-neighbour')
-    guest = await signInNewUser(testApp.app, 'add-guest', 'guest')
+    ;({ testApp, editor, neighbour, guest } = await startModelConfigSuite('add'))
     const { duck } = await sbmFixtureFiles()
     parts = {
       duck,

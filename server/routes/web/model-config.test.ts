@@ -5,19 +5,10 @@ import type { ValidationIssue } from '../../../contract/envelope'
 import type { MergeStatusDatum } from '../../../contract/model-config'
 import { parseGlb } from '../../../workers/sbm/glb'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
-import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../../testing/test-app'
+import { callApi, type TestApp } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile } from './building-test-kit'
-import {
-  createProject,
-  type MultipartPart,
-  postMultipart,
-  signInNewUser,
-  storedFiles,
-} from './project-test-kit'
-
-function filePart(name: string, fileName: string, value: Uint8Array): MultipartPart {
-  return { name, value: Buffer.from(value), fileName }
-}
+import { filePart, startModelConfigSuite } from './model-config-test-kit'
+import { createProject, type MultipartPart, postMultipart, storedFiles } from './project-test-kit'
 
 describe('structure merge (/modelConfig/merge)', () => {
   let testApp: TestApp
@@ -26,9 +17,7 @@ describe('structure merge (/modelConfig/merge)', () => {
   let parts: Record<string, Buffer>
 
   beforeAll(async () => {
-    testApp = await createTestApp()
-    editor = await signIn(testApp.app, testEditor)
-    neighbour = await signInNewUser(testApp.app, 'merge-neighbour')
+    ;({ testApp, editor, neighbour } = await startModelConfigSuite('merge'))
     parts = {
       duckDae: await sharedFile('dae/duck.dae'),
       duckTga: await sharedFile('dae/duckCM.tga'),

@@ -1,16 +1,13 @@
-import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import type { ValidationIssue } from '../../../contract/envelope'
 import type { MergeFileField } from '../../../contract/model-config'
 import { ApiError } from '../../api/client'
 import { findMergeStatus, type MergeStatusDatum, startMerge } from '../../api/model-config'
-import { findProjects, type Project } from '../../api/project'
+import type { Project } from '../../api/project'
 import type { PageProps } from '../../app/page-props'
-import { errorText } from '../../components/feedback/error-text'
 import { serverMessageText } from '../../components/feedback/server-messages'
-import { enterProject } from '../../components/project/enter-project'
-import { Button, ErrorState, formatFileSize, Select, TextField, toast } from '../../ui'
+import { Button, formatFileSize, Select, TextField, toast } from '../../ui'
 import {
   checkMergeForm,
   type MergeForm,
@@ -18,22 +15,18 @@ import {
   mergeAccept,
   mergeFormData,
 } from './merge-form'
-import { MergeProgress } from './MergeProgress'
 import { ModelFileInput } from './ModelFileInput'
+import {
+  OpenInBuildingEditor,
+  StructureJobFailure,
+  StructureJobProgress,
+  StructureJobWarnings,
+} from './StructureJobViews'
+import { problemsLine, problemTexts, useBuildingProjects, useStructureJob } from './structure-job'
 import './model-config.css'
 
 /** The project choice that installs the result nowhere (download only). */
 const noProject = 'none'
-/** How often a running merge is asked for its steps. */
-const pollIntervalMs = 500
-
-type Phase =
-  | { kind: 'idle' }
-  | { kind: 'uploading'; fraction: number }
-  | { kind: 'merging'; status: MergeStatusDatum }
-  | { kind: 'ended'; status: MergeStatusDatum }
-  | { kind: 'refused'; message: string }
-
 const emptyForm: MergeForm = {
   shell: [],
   shell_maps: [],
@@ -71,26 +64,12 @@ export function ModelMergePage(_props: Partial<PageProps>) {
   const { t, i18n } = useLingui()
   const [form, setForm] = useState<MergeForm>(emptyForm)
   const [problems, setProblems] = useState<Partial<Record<MergeFormField, string>>>({})
-  const [phase, setPhase] = useState<Phase>({ kind: 'idle' })
-  const [projects, setProjects] = useState<Project[]>([])
+  // installing is optional: without the list the page still merges and downloads
+  const projects = useBuildingProjects(() => undefined)
   const [targetProjectId, setTargetProjectId] = useState<string>(noProject)
   const [storeyHeight, setStoreyHeight] = useState('3')
-  const pollRef = useRef<AbortController | null>(null)
-
-  useEffect(() => {
-    const controller = new AbortController()
-    findProjects({ kind: 'building', pageSize: 100 }, controller.signal).then(
-      (page) => setProjects(page.list),
-      // installing is optional: without the list the page still merges and downloads
-      () => undefined,
-    )
-    return () => {
-      controller.abort()
-      pollRef.current?.abort()
-    }
-  }, [])
-
-  const isBusy = phase.kind === 'uploading' || phase.kind === 'merging'
+  const job = useStructureJob(findMergeStatus)
+  const { phase, isBusy } = job
 
   function choose(field: MergeFileField) {
     return (files: File[]) => {
@@ -99,38 +78,11 @@ export function ModelMergePage(_props: Partial<PageProps>) {
     }
   }
 
-  async function poll(id: string, signal: AbortSignal) {
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, pollIntervalMs))
-      if (signal.aborted) return
-      try {
-        const status = await findMergeStatus(id, signal)
-        if (status.state === 'queued' || status.state === 'running') {
-          setPhase({ kind: 'merging', status })
-          continue
-        }
-        setPhase({ kind: 'ended', status })
-        if (status.state === 'succeeded') toast.success(t`The structure was merged.`)
-        return
-      } catch (error) {
-        if (signal.aborted) return
-        setPhase({ kind: 'refused', message: errorText(error) })
-        return
-      }
-    }
-  }
-
   async function merge() {
-    const found = checkMergeForm(form)
-    const texts = Object.fromEntries(
-      Object.entries(found).map(([field, descriptor]) => [
-        field,
-        i18n._(descriptor as MessageDescriptor),
-      ]),
-    ) as Partial<Record<MergeFormField, string>>
+    const texts = problemTexts(checkMergeForm(form), i18n)
     setProblems(texts)
     if (Object.keys(texts).length > 0) {
-      toast.warning(Object.values(texts).join(' '))
+      toast.warning(problemsLine(texts))
       return
     }
     const height = Number(storeyHeight)
@@ -138,20 +90,10 @@ export function ModelMergePage(_props: Partial<PageProps>) {
       projectId: targetProjectId === noProject ? undefined : targetProjectId,
       storeyHeightMeters: Number.isFinite(height) && height > 0 ? height : undefined,
     })
-    setPhase({ kind: 'uploading', fraction: 0 })
-    try {
-      const status = await startMerge(data, (sent, total) =>
-        setPhase({ kind: 'uploading', fraction: total > 0 ? sent / total : 0 }),
-      )
-      setPhase({ kind: 'merging', status })
-      pollRef.current?.abort()
-      const controller = new AbortController()
-      pollRef.current = controller
-      void poll(status.id, controller.signal)
-    } catch (error) {
-      setProblems(fieldProblemsOf(error))
-      setPhase({ kind: 'refused', message: errorText(error) })
-    }
+    await job.start((onProgress) => startMerge(data, onProgress), {
+      onSucceeded: () => toast.success(t`The structure was merged.`),
+      onRefused: (error) => setProblems(fieldProblemsOf(error)),
+    })
   }
 
   const projectOptions = [
@@ -230,21 +172,12 @@ export function ModelMergePage(_props: Partial<PageProps>) {
         </Button>
       </div>
 
-      {phase.kind === 'uploading' && (
-        <MergeProgress fraction={phase.fraction * 0.2} label={t`Uploading`} steps={[]} />
-      )}
-      {phase.kind === 'merging' && (
-        <MergeProgress
-          fraction={0.2 + phase.status.progress * 0.8}
-          label={t`Merging`}
-          steps={phase.status.steps}
-        />
-      )}
-      {phase.kind === 'refused' && (
-        <div data-testid="merge-error">
-          <ErrorState title={<Trans>The merge was refused</Trans>} message={phase.message} />
-        </div>
-      )}
+      <StructureJobProgress
+        phase={phase}
+        workingLabel={t`Merging`}
+        refusedTitle={<Trans>The merge was refused</Trans>}
+        errorTestId="merge-error"
+      />
       {phase.kind === 'ended' && (
         <MergeResult
           status={phase.status}
@@ -265,19 +198,13 @@ function MergeResult({
 }) {
   const { t } = useLingui()
   if (status.state !== 'succeeded' || !status.result) {
-    const message = status.error
-      ? serverMessageText({
-          code: '1',
-          messageId: status.error.messageId,
-          params: status.error.params,
-          datum: null,
-        })
-      : t`The merge did not finish.`
     return (
-      <div data-testid="merge-error">
-        <MergeProgress fraction={status.progress} label={t`Stopped`} steps={status.steps} />
-        <ErrorState title={<Trans>The merge failed</Trans>} message={message} />
-      </div>
+      <StructureJobFailure
+        status={status}
+        title={<Trans>The merge failed</Trans>}
+        unfinishedText={t`The merge did not finish.`}
+        testId="merge-error"
+      />
     )
   }
   const { result } = status
@@ -297,20 +224,7 @@ function MergeResult({
           </li>
         ))}
       </ol>
-      {status.warnings.length > 0 && (
-        <ul className="ts-model-config__warnings" data-testid="merge-warnings">
-          {status.warnings.map((warning) => (
-            <li key={`${warning.messageId} ${JSON.stringify(warning.params)}`}>
-              {serverMessageText({
-                code: '0',
-                messageId: warning.messageId,
-                params: warning.params,
-                datum: null,
-              })}
-            </li>
-          ))}
-        </ul>
-      )}
+      <StructureJobWarnings warnings={status.warnings} testId="merge-warnings" />
       <div className="ts-model-config__row">
         <a
           className="ts-model-config__download"
@@ -319,16 +233,7 @@ function MergeResult({
         >
           <Trans>Download the structure (ZIP)</Trans>
         </a>
-        {project && (
-          <Button
-            data-testid="merge-open-project"
-            onClick={() =>
-              void enterProject(project).catch((error: unknown) => toast.error(errorText(error)))
-            }
-          >
-            <Trans>Open in the building editor</Trans>
-          </Button>
-        )}
+        {project && <OpenInBuildingEditor project={project} testId="merge-open-project" />}
       </div>
     </section>
   )

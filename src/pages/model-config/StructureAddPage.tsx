@@ -1,6 +1,5 @@
-import type { MessageDescriptor } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { StructureAddFileField } from '../../../contract/model-config'
 import {
   findStructureAddStatus,
@@ -10,11 +9,8 @@ import {
   type StructureChange,
   startStructureAdd,
 } from '../../api/model-config'
-import { findProjects, type Project } from '../../api/project'
 import type { PageProps } from '../../app/page-props'
 import { errorText } from '../../components/feedback/error-text'
-import { serverMessageText } from '../../components/feedback/server-messages'
-import { enterProject } from '../../components/project/enter-project'
 import { Button, ErrorState, Select, TextField, TableHead, toast } from '../../ui'
 import {
   type AddForm,
@@ -25,19 +21,15 @@ import {
   emptyAddForm,
 } from './add-form'
 import { mergeAccept } from './merge-form'
-import { MergeProgress } from './MergeProgress'
 import { ModelFileInput } from './ModelFileInput'
+import {
+  OpenInBuildingEditor,
+  StructureJobFailure,
+  StructureJobProgress,
+  StructureJobWarnings,
+} from './StructureJobViews'
+import { problemsLine, problemTexts, useBuildingProjects, useStructureJob } from './structure-job'
 import './model-config.css'
-
-/** How often a running add is asked for its steps. */
-const pollIntervalMs = 500
-
-type Phase =
-  | { kind: 'idle' }
-  | { kind: 'uploading'; fraction: number }
-  | { kind: 'adding'; status: StructureAddStatusDatum }
-  | { kind: 'ended'; status: StructureAddStatusDatum }
-  | { kind: 'refused'; message: string }
 
 /**
  * Model config → structure add (SPEC §2 `/modelConfig/add`): new floor models for, or a new
@@ -48,29 +40,15 @@ type Phase =
  */
 export function StructureAddPage(_props: Partial<PageProps>) {
   const { t, i18n } = useLingui()
-  const [projects, setProjects] = useState<Project[]>([])
   const [projectId, setProjectId] = useState<string | null>(null)
   const [form, setForm] = useState<AddForm>(emptyAddForm)
   const [storeyHeight, setStoreyHeight] = useState('3')
   const [problems, setProblems] = useState<Partial<Record<AddFormField, string>>>({})
   const [plan, setPlan] = useState<StructureAddPlan | null>(null)
   const [planError, setPlanError] = useState<string | null>(null)
-  const [phase, setPhase] = useState<Phase>({ kind: 'idle' })
-  const pollRef = useRef<AbortController | null>(null)
-
-  useEffect(() => {
-    const controller = new AbortController()
-    findProjects({ kind: 'building', pageSize: 100 }, controller.signal).then(
-      (page) => setProjects(page.list),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setPlanError(errorText(error))
-      },
-    )
-    return () => {
-      controller.abort()
-      pollRef.current?.abort()
-    }
-  }, [])
+  const projects = useBuildingProjects((error) => setPlanError(errorText(error)))
+  const job = useStructureJob(findStructureAddStatus)
+  const { phase, isBusy } = job
 
   const height = Number(storeyHeight)
   const storeyHeightMeters = Number.isFinite(height) && height > 0 ? height : undefined
@@ -95,67 +73,31 @@ export function StructureAddPage(_props: Partial<PageProps>) {
     return () => controller.abort()
   }, [projectId, form, storeyHeightMeters])
 
-  const isBusy = phase.kind === 'uploading' || phase.kind === 'adding'
-
   function choose(field: StructureAddFileField) {
     return (files: File[]) => {
       setForm((current) => ({ ...current, [field]: files }))
       setProblems((current) => ({ ...current, [field]: undefined }))
-      if (phase.kind !== 'uploading' && phase.kind !== 'adding') setPhase({ kind: 'idle' })
-    }
-  }
-
-  async function poll(id: string, signal: AbortSignal) {
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, pollIntervalMs))
-      if (signal.aborted) return
-      try {
-        const status = await findStructureAddStatus(id, signal)
-        if (status.state === 'queued' || status.state === 'running') {
-          setPhase({ kind: 'adding', status })
-          continue
-        }
-        setPhase({ kind: 'ended', status })
-        if (status.state === 'succeeded') {
-          toast.success(t`The structure was saved.`)
-          setForm(emptyAddForm)
-        }
-        return
-      } catch (error) {
-        if (signal.aborted) return
-        setPhase({ kind: 'refused', message: errorText(error) })
-        return
-      }
+      if (!isBusy) job.reset()
     }
   }
 
   async function save() {
-    const found = checkAddForm(form, projectId)
-    const texts = Object.fromEntries(
-      Object.entries(found).map(([field, descriptor]) => [
-        field,
-        i18n._(descriptor as MessageDescriptor),
-      ]),
-    ) as Partial<Record<AddFormField, string>>
+    const texts = problemTexts(checkAddForm(form, projectId), i18n)
     setProblems(texts)
     if (Object.keys(texts).length > 0 || projectId === null) {
-      toast.warning([...new Set(Object.values(texts))].join(' '))
+      toast.warning(problemsLine(texts))
       return
     }
-    setPhase({ kind: 'uploading', fraction: 0 })
-    try {
-      const status = await startStructureAdd(
-        addFormData(form, projectId, storeyHeightMeters),
-        (sent, total) => setPhase({ kind: 'uploading', fraction: total > 0 ? sent / total : 0 }),
-      )
-      setPhase({ kind: 'adding', status })
-      pollRef.current?.abort()
-      const controller = new AbortController()
-      pollRef.current = controller
-      void poll(status.id, controller.signal)
-    } catch (error) {
-      setPhase({ kind: 'refused', message: errorText(error) })
-    }
+    await job.start(
+      (onProgress) =>
+        startStructureAdd(addFormData(form, projectId, storeyHeightMeters), onProgress),
+      {
+        onSucceeded: () => {
+          toast.success(t`The structure was saved.`)
+          setForm(emptyAddForm)
+        },
+      },
+    )
   }
 
   const fileFields: Array<{ field: StructureAddFileField; label: string; isMultiple: boolean }> = [
@@ -191,7 +133,7 @@ export function StructureAddPage(_props: Partial<PageProps>) {
           onValueChange={(value) => {
             setProjectId(value)
             setProblems((current) => ({ ...current, project: undefined }))
-            setPhase({ kind: 'idle' })
+            job.reset()
           }}
         />
         {fileFields.map(({ field, label, isMultiple }) => (
@@ -236,32 +178,16 @@ export function StructureAddPage(_props: Partial<PageProps>) {
           <Trans>Save to the project</Trans>
         </Button>
         {ended?.state === 'succeeded' && project && (
-          <Button
-            data-testid="add-open-project"
-            onClick={() =>
-              void enterProject(project).catch((error: unknown) => toast.error(errorText(error)))
-            }
-          >
-            <Trans>Open in the building editor</Trans>
-          </Button>
+          <OpenInBuildingEditor project={project} testId="add-open-project" />
         )}
       </div>
 
-      {phase.kind === 'uploading' && (
-        <MergeProgress fraction={phase.fraction * 0.2} label={t`Uploading`} steps={[]} />
-      )}
-      {phase.kind === 'adding' && (
-        <MergeProgress
-          fraction={0.2 + phase.status.progress * 0.8}
-          label={t`Saving`}
-          steps={phase.status.steps}
-        />
-      )}
-      {phase.kind === 'refused' && (
-        <div data-testid="add-error">
-          <ErrorState title={<Trans>The add was refused</Trans>} message={phase.message} />
-        </div>
-      )}
+      <StructureJobProgress
+        phase={phase}
+        workingLabel={t`Saving`}
+        refusedTitle={<Trans>The add was refused</Trans>}
+        errorTestId="add-error"
+      />
       {ended && <AddOutcome status={ended} />}
     </section>
   )
@@ -340,19 +266,13 @@ function StructurePlanTable({ plan, isSaved }: { plan: StructureAddPlan; isSaved
 function AddOutcome({ status }: { status: StructureAddStatusDatum }) {
   const { t } = useLingui()
   if (status.state !== 'succeeded') {
-    const message = status.error
-      ? serverMessageText({
-          code: '1',
-          messageId: status.error.messageId,
-          params: status.error.params,
-          datum: null,
-        })
-      : t`The add did not finish.`
     return (
-      <div data-testid="add-error">
-        <MergeProgress fraction={status.progress} label={t`Stopped`} steps={status.steps} />
-        <ErrorState title={<Trans>The add failed; nothing was saved</Trans>} message={message} />
-      </div>
+      <StructureJobFailure
+        status={status}
+        title={<Trans>The add failed; nothing was saved</Trans>}
+        unfinishedText={t`The add did not finish.`}
+        testId="add-error"
+      />
     )
   }
   const added = status.plan.floors.filter((floor) => floor.change === 'added').length
@@ -364,20 +284,7 @@ function AddOutcome({ status }: { status: StructureAddStatusDatum }) {
           Saved: {added} floors added, {replaced} replaced.
         </Trans>
       </p>
-      {status.warnings.length > 0 && (
-        <ul className="ts-model-config__warnings" data-testid="add-warnings">
-          {status.warnings.map((warning) => (
-            <li key={`${warning.messageId} ${JSON.stringify(warning.params)}`}>
-              {serverMessageText({
-                code: '0',
-                messageId: warning.messageId,
-                params: warning.params,
-                datum: null,
-              })}
-            </li>
-          ))}
-        </ul>
-      )}
+      <StructureJobWarnings warnings={status.warnings} testId="add-warnings" />
     </section>
   )
 }
