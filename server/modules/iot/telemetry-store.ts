@@ -182,7 +182,14 @@ export function createTelemetryStore(
           }
           const bucket = series.get(bucketTs)
           if (bucket === undefined) {
-            series.set(bucketTs, { seriesId, bucketTs, count: 1, sum: value, min: value, max: value })
+            series.set(bucketTs, {
+              seriesId,
+              bucketTs,
+              count: 1,
+              sum: value,
+              min: value,
+              max: value,
+            })
           } else {
             bucket.count += 1
             bucket.sum += value
