@@ -10,7 +10,6 @@ import {
   writeStructureManifest,
 } from './support/building'
 import { sharedDataFile, toastMessage } from './project-helpers'
-import { expectAnimationChangesPixels, uploadAnimatedCube } from './support/library-models'
 
 /**
  * Issue #5 as a user meets it, on the production build and the real server: a fresh editor
@@ -77,7 +76,7 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
   baseURL,
 }) => {
   // the library model step (upload, place, play, reload) adds about a minute to the walk
-  test.setTimeout(360_000)
+  test.setTimeout(120_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
   await startInNewBuildingProject({ page, context, request, baseURL }, 'House')
@@ -191,50 +190,6 @@ test('a user uploads a building, switches floors, picks a model, deletes one, th
       (await buildingSnapshot(page)).floors.filter((floor) => floor.isShown).map((f) => f.name),
     )
     .toEqual(['box'])
-
-  // Issue 21: a glTF with an animation from the model library, placed in the building by a
-  // click and turned; it plays where it stands (the pixels there change between two moments of
-  // its clip), and after a reload it is there and plays again.
-  await page.getByRole('radio', { name: 'All floors' }).click()
-  await page.getByRole('link', { name: 'Placed models' }).click()
-  const library = await uploadAnimatedCube(page, 'building')
-  await library.getByRole('button', { name: 'Place in the building' }).click()
-  const placed = page.waitForResponse((answer) => answer.url().endsWith('/web/cityModel/update'))
-  await canvas.click({ position: { x: box.width / 2, y: box.height / 2 } })
-  expect((await placed).ok()).toBe(true)
-  const placementForm = page.getByRole('form', { name: 'Placement of AnimatedMorphCube' })
-  await expect(placementForm.getByText(/^Position x /)).toBeVisible()
-  await placementForm.getByRole('spinbutton', { name: 'Heading (degrees)' }).fill('45')
-  await placementForm.getByRole('button', { name: 'Save' }).click()
-  await expect(toastMessage(page, 'Saved.')).toBeVisible()
-
-  await page.getByRole('link', { name: 'Model animation' }).click()
-  const animationTab = page.getByTestId('building-model-animation')
-  await expect(animationTab.getByRole('button', { name: 'Pause' })).toBeVisible({
-    timeout: 30_000,
-  })
-  const around = {
-    x: box.x + box.width / 2 - 100,
-    y: box.y + box.height / 2 - 100,
-    width: 200,
-    height: 200,
-  }
-  await expectAnimationChangesPixels(
-    page,
-    animationTab,
-    around,
-    async () => (await buildingSnapshot(page)).libraryModels[0]?.animation.timeSeconds ?? 0,
-  )
-
-  // Saved with the project: after a reload it loads again and plays (it plays on opening).
-  await page.reload()
-  await expect(page.getByTestId('building-model-animation')).toBeVisible({ timeout: 30_000 })
-  await expect
-    .poll(async () => (await buildingSnapshot(page)).libraryModels[0]?.animation.isPlaying, {
-      timeout: 60_000,
-      message: 'the model loaded again and playing',
-    })
-    .toBe(true)
 
   expect(pageErrors).toEqual([])
 })
