@@ -5,6 +5,7 @@ import {
   citySnapshot,
   createCityProject,
   sharedCityData,
+  tilesetPointNearCentre,
   tilesetShareAtCentre,
 } from './support/city'
 import { createEditor } from './project-helpers'
@@ -269,6 +270,39 @@ test('a new user draws a polygon, reloads and finds it, makes it a fence a walke
   await expect
     .poll(() => tilesetShareAtCentre(page), { timeout: 60_000, message: 'placed tileset drawn' })
     .toBeGreaterThan(0.002)
+
+  // A real click on the drawn tileset picks an anchor's model point on its surface: the form
+  // gets the point's own coordinates, the test API finds the same point above the ground there,
+  // and that point is drawn where the click was.
+  const onTiles = await tilesetPointNearCentre(page)
+  expect(onTiles, 'a patch of the tileset to click').not.toBeNull()
+  // the button says "cancel picking" while it picks: one locator for both of its names
+  const pickInTileset = anchorTab.getByRole('button', { name: /^(타일셋에서 선택|선택 취소)$/ })
+  await pickInTileset.click()
+  await expect(pickInTileset).toHaveAttribute('aria-pressed', 'true')
+  const mapBox = (await map.boundingBox())!
+  await page.mouse.click(mapBox.x + onTiles!.x, mapBox.y + onTiles!.y)
+  await expect(pickInTileset).toHaveAttribute('aria-pressed', 'false', { timeout: 30_000 })
+  const picked = await page.evaluate(
+    (at) => window.__twinTest!.runEngineCommand('city.pickTilesetPoint', at),
+    onTiles!,
+  )
+  expect(picked?.tilesetId).toBe(tileset.datum.id)
+  expect(picked!.position.heightMeters, 'on the tiles, above the flat ground').toBeGreaterThan(0.5)
+  const drawnAt = await toScreen(
+    page,
+    picked!.position.lng,
+    picked!.position.lat,
+    picked!.position.heightMeters,
+  )
+  expect(Math.hypot(drawnAt.x - onTiles!.x, drawnAt.y - onTiles!.y)).toBeLessThan(3)
+  for (const [axis, value] of [
+    ['x', picked!.local.x],
+    ['y', picked!.local.y],
+  ] as const) {
+    const field = anchorTab.getByRole('spinbutton', { name: new RegExp(`^모델 ${axis}`) })
+    expect(Number(await field.inputValue()), axis).toBeCloseTo(value, 1)
+  }
 
   // Reload: all of it is still there — the anchors and the tileset where they placed it, the
   // walker with its last position, the fence and both crossings.
