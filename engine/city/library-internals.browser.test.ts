@@ -84,6 +84,25 @@ describe('library internals at the pinned versions', () => {
     expect(Object.isSealed(root)).toBe(true)
   })
 
+  it('lets an update loaders.gl scheduled before a destroy pass without walking the emptied tree', async () => {
+    const tileset3d = await loadTileset()
+    const container = createContainer()
+    const map = new MapLibreMap({
+      container,
+      style: { version: 8, sources: {}, layers: [] },
+      center: [-75.61208, 40.04253],
+      zoom: 17,
+    })
+    cleanups.push(() => map.remove())
+    const viewport = mapViewport(map)
+    traverseTilesetNow(tileset3d, viewport)
+    tileset3d.destroy()
+    // What a held tile's re-selection runs a timer turn after the layer was finalized.
+    const internals = tileset3d as unknown as { doUpdate(viewports: unknown): void }
+    expect(() => internals.doUpdate([viewport])).not.toThrow()
+    await expect(tileset3d.selectTiles([viewport] as never)).resolves.toBeTypeOf('number')
+  })
+
   it('moves region bounding volumes with a marked model matrix, and only with one', async () => {
     const ownCenter = (await loadTileset()).cartographicCenter!
     const shanghai = { lng: 121.5189, lat: 31.16946 }

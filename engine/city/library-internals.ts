@@ -13,12 +13,7 @@
 import type { Layer, PickingInfo } from '@deck.gl/core'
 import type { Viewport } from '@deck.gl/core'
 import { Tile3DLayer } from '@deck.gl/geo-layers'
-import {
-  calculateTransformProps,
-  createBoundingVolume,
-  Tile3D,
-  type Tileset3D,
-} from '@loaders.gl/tiles'
+import { calculateTransformProps, createBoundingVolume, Tile3D, Tileset3D } from '@loaders.gl/tiles'
 import { webgl2Adapter } from '@luma.gl/webgl'
 import { Matrix3, type Matrix4 } from '@math.gl/core'
 import type { Map as MapLibreMap } from 'maplibre-gl'
@@ -56,6 +51,21 @@ export function traverseTilesetNow(tileset3d: Tileset3D, viewport: Viewport): vo
   traversed.roots[mapLibreViewId] ??= traversed.root
   traversed.lastUpdatedVieports = [viewport]
   traversed.doUpdate([viewport])
+}
+
+{
+  // `traverseTilesetNow` makes the constructor's tree the traversed one, and `destroy()` empties
+  // that tree's tiles (their `header` becomes null). loaders.gl may still run an update it had
+  // scheduled (a held tile's re-selection, a debounced `selectTiles`) after the layer is gone:
+  // it would walk the emptied tree and throw. A destroyed tileset (no root) has nothing to select.
+  const prototype = Tileset3D.prototype as unknown as {
+    doUpdate(this: { root: unknown }, viewports: unknown): void
+  }
+  const doUpdate = prototype.doUpdate
+  prototype.doUpdate = function updateUnlessDestroyed(viewports) {
+    if (this.root === null) return
+    doUpdate.call(this, viewports)
+  }
 }
 
 /**
