@@ -13,6 +13,10 @@ const webPlugins = () => [linguiMacro(), react(), lingui()]
  * - dom: React components and the web core, in happy-dom
  * - browser: the few tests that need a real browser (a real `new Worker()`), in Debian Chromium
  */
+// CI retries a failed test once, as Playwright does there; the closing summary names every test
+// that passed only on its retry (tools/summarise-tests.mjs), so a flaky test stays visible.
+const retry = process.env.CI ? 1 : 0
+
 export default defineConfig({
   test: {
     projects: [
@@ -24,6 +28,7 @@ export default defineConfig({
           exclude: ['**/*.browser.test.ts', '**/*.fuzz.test.ts', '**/node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          retry,
         },
       },
       {
@@ -46,6 +51,7 @@ export default defineConfig({
           exclude: ['**/*.browser.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup-dom.ts'],
           testTimeout: 20_000,
+          retry,
         },
       },
       {
@@ -97,6 +103,7 @@ export default defineConfig({
           name: 'browser',
           include: ['{src,engine,workers}/**/*.browser.test.{ts,tsx}'],
           testTimeout: 60_000,
+          retry,
           browser: {
             enabled: true,
             headless: true,

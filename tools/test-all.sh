@@ -17,11 +17,14 @@ step() {
 step "lint" npm run --silent lint
 step "typecheck" npm run --silent typecheck
 step "unit, server, dom and browser tests (vitest)" \
+  env VITEST_OUTCOMES=.tmp/reports/vitest.outcomes.json \
   npx vitest run --project node --project dom --project browser \
-  --reporter=default --reporter=json --outputFile=.tmp/reports/vitest.json
+  --reporter=default --reporter=json --reporter=./tools/vitest-outcome-reporter.ts \
+  --outputFile=.tmp/reports/vitest.json
 step "fuzz of every /web/ route, alone (vitest)" \
+  env VITEST_OUTCOMES=.tmp/reports/fuzz.outcomes.json \
   npx vitest run --project fuzz --reporter=default --reporter=json \
-  --outputFile=.tmp/reports/fuzz.json
+  --reporter=./tools/vitest-outcome-reporter.ts --outputFile=.tmp/reports/fuzz.json
 step "build the web app" npm run --silent build
 step "end-to-end (Playwright, production build, real server)" \
   env PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/reports/e2e.json npx playwright test --reporter=list,json
