@@ -47,8 +47,11 @@ async function openCity(engine: Engine, container: HTMLElement) {
   })
 }
 
-/** Red pixels of the map canvas: what the rectangle covers. */
-function countRedPixels(container: HTMLElement): number {
+/** Pixels of the map canvas whose colour `isCounted` accepts. */
+function countPixels(
+  container: HTMLElement,
+  isCounted: (red: number, green: number, blue: number) => boolean,
+): number {
   const canvas = container.querySelector('canvas')!
   const copy = document.createElement('canvas')
   copy.width = canvas.width
@@ -58,9 +61,15 @@ function countRedPixels(container: HTMLElement): number {
   const { data } = context.getImageData(0, 0, copy.width, copy.height)
   let count = 0
   for (let index = 0; index < data.length; index += 4)
-    if (data[index]! > 200 && data[index + 1]! < 60 && data[index + 2]! < 60) count++
+    if (isCounted(data[index]!, data[index + 1]!, data[index + 2]!)) count++
   return count
 }
+
+/** Red pixels of the map canvas: what the rectangle covers. */
+const countRedPixels = (container: HTMLElement) =>
+  countPixels(container, (red, green, blue) => red > 200 && green < 60 && blue < 60)
+const countBluePixels = (container: HTMLElement) =>
+  countPixels(container, (red, green, blue) => blue > 200 && red < 60 && green < 60)
 
 /** Waits for a condition the map reaches after some frames (never a fixed sleep). */
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -115,5 +124,47 @@ describe('city drawing in Chromium', () => {
     await until(() => city(engine).draw.editing === null, 'the bar closed')
     await until(() => countRedPixels(container) > 2000, 'the saved rectangle drawn again')
     await expect(engine.run('draw.edit', { id: 'missing' })).rejects.toThrow()
+  })
+
+  it('draws a path and its nodes over an area, and an outline without a fill', async () => {
+    const container = createContainer()
+    const engine = createEngine()
+    await openCity(engine, container)
+    // A blue path across the red rectangle's middle, 4 px wide.
+    const path: DrawShape = {
+      id: 'walk',
+      type: 3,
+      points: [
+        [center.lng - 0.0008, center.lat],
+        [center.lng, center.lat + 0.0002],
+        [center.lng + 0.0008, center.lat],
+      ],
+      fillColor: '#00000000',
+      outlineColor: '#0000ffff',
+      outlineWidthPx: 4,
+      displayMode: 3,
+      isVisible: true,
+    }
+    await engine.run('draw.setShapes', { shapes: [rectangle, path] })
+    await until(() => countRedPixels(container) > 2000, 'the rectangle drawn')
+    // ≈ 180 m of path at zoom 16 (≈ 1.9 m a pixel) is ≈ 95 px long: ≈ 380 px at 4 px wide,
+    // all over the red fill (lines lie on the fills' plane and must not be hidden by them).
+    await until(() => countBluePixels(container) > 250, 'the path drawn over the fill')
+    const pathOnly = countBluePixels(container)
+    expect(pathOnly).toBeLessThan(800)
+
+    // Display mode 1 adds a node (a 5 px disc in the path's colour, ringed white) per point.
+    await engine.run('draw.setShapes', { shapes: [rectangle, { ...path, displayMode: 1 }] })
+    await until(() => countBluePixels(container) > pathOnly + 60, 'the nodes drawn')
+    const white = (red: number, green: number, blue: number) =>
+      red > 230 && green > 230 && blue > 230
+    expect(countPixels(container, white)).toBeGreaterThan(20)
+
+    // An area with a see-through fill shows its outline only: red on the pale land.
+    await engine.run('draw.setShapes', { shapes: [{ ...rectangle, fillColor: '#ff000000' }] })
+    await until(() => countBluePixels(container) === 0, 'the path taken off')
+    await until(() => countRedPixels(container) > 300, 'the outline drawn')
+    // ≈ 2 × (95 + 52) px of outline at 2 px wide, far less than the 4,900 px of the filled area.
+    expect(countRedPixels(container)).toBeLessThan(1500)
   })
 })

@@ -1,5 +1,5 @@
 import type { Layer } from '@deck.gl/core'
-import { PathLayer, PolygonLayer, ScatterplotLayer } from '@deck.gl/layers'
+import { SolidPolygonLayer } from '@deck.gl/layers'
 import {
   TerraDraw,
   TerraDrawCircleMode,
@@ -18,6 +18,12 @@ import type {
 import type { CitySceneContext } from '../city-scene-parts'
 import { createSelectMode, DrawEditSession, modeOfType } from './draw-edit'
 import { pendingOf, pointsOfFeature, shapeBounds, shapeLayerData } from './draw-shapes'
+import {
+  type PlainDot,
+  PlainDotLayer,
+  type PlainLine,
+  PlainLineLayer,
+} from './plain-triangle-layers'
 
 /**
  * Drawing in the city (issue 18): terra-draw (with its MapLibre adapter) takes the clicks of the
@@ -205,38 +211,48 @@ export class CityDraw {
     const data = shapeLayerData(
       editedId === undefined ? this.shapes : this.shapes.filter((shape) => shape.id !== editedId),
     )
+    // Fills are plain triangles in deck's SolidPolygonLayer; outlines, paths and nodes in the
+    // plain-triangle layers, which cost one draw each on a software GPU (plain-triangle-layers.ts).
+    const outlines: PlainLine[] = data.areas
+      .filter((area) => area.width > 0)
+      .map((area) => ({
+        path: area.ring,
+        color: area.outline,
+        widthPixels: area.width,
+        isClosed: true,
+      }))
+    const lines: PlainLine[] = data.lines.map((line) => ({
+      path: line.path,
+      color: line.color,
+      widthPixels: Math.max(1, line.width),
+    }))
+    const dots: PlainDot[] = data.nodes.map((node) => ({
+      position: node.position,
+      fillColor: node.color,
+      lineColor: [255, 255, 255, 255],
+      radiusPixels: 5,
+      lineWidthPixels: 1.5,
+    }))
+    // Lines and nodes lie on the fills' plane: pulled a little towards the camera they are drawn
+    // over the fills (no z-fighting), and a building in front still hides them.
+    const overFills = { depthBias: -2, depthBiasSlopeScale: -400 }
     return [
-      new PolygonLayer({
+      new SolidPolygonLayer({
         id: 'draw-areas',
         data: data.areas,
         getPolygon: (area) => area.ring as [number, number][],
         getFillColor: (area) => area.fill as [number, number, number, number],
-        getLineColor: (area) => area.outline as [number, number, number, number],
-        getLineWidth: (area) => area.width,
-        lineWidthUnits: 'pixels',
-        stroked: true,
         filled: true,
+        // See-through fills on one plane: writing depth would let each hide parts of the next
+        // (stair-step z-fighting where areas overlap); they blend instead.
+        parameters: { depthWriteEnabled: false },
       }),
-      new PathLayer({
+      new PlainLineLayer({
         id: 'draw-lines',
-        data: data.lines,
-        getPath: (line) => line.path as [number, number][],
-        getColor: (line) => line.color as [number, number, number, number],
-        getWidth: (line) => Math.max(1, line.width),
-        widthUnits: 'pixels',
+        lines: [...outlines, ...lines],
+        parameters: overFills,
       }),
-      new ScatterplotLayer({
-        id: 'draw-nodes',
-        data: data.nodes,
-        getPosition: (node) => node.position as [number, number],
-        getFillColor: (node) => node.color as [number, number, number, number],
-        getRadius: 5,
-        radiusUnits: 'pixels',
-        stroked: true,
-        getLineColor: [255, 255, 255, 255],
-        lineWidthUnits: 'pixels',
-        getLineWidth: 1.5,
-      }),
+      new PlainDotLayer({ id: 'draw-nodes', dots, parameters: overFills }),
     ]
   }
 }

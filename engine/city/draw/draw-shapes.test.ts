@@ -4,7 +4,7 @@ import {
   geodesicDistanceMeters,
 } from '../../../workers/geodesy/draw-geometry'
 import type { DrawShape } from '../../api/draw-commands'
-import { pendingOf, pointsOfFeature, rgbaOf, shapeLayerData } from './draw-shapes'
+import { circleCorners, pendingOf, pointsOfFeature, rgbaOf, shapeLayerData } from './draw-shapes'
 
 const shape = (overrides: Partial<DrawShape>): DrawShape => ({
   id: 'a',
@@ -60,7 +60,7 @@ describe('draw shapes', () => {
     expect(count(3)).toEqual([1, 0])
     expect(shapeLayerData([shape({ isVisible: false })]).lines).toHaveLength(0)
     const circle = shapeLayerData([shape({ type: 1 })])
-    expect(circle.areas[0]!.ring).toHaveLength(128)
+    expect(circle.areas[0]!.ring).toHaveLength(circleCorners)
     expect(circle.areas[0]!.outline).toEqual([255, 0, 0, 128])
     expect(rgbaOf('#102030', [0, 0, 0, 0])).toEqual([16, 32, 48, 255])
     expect(rgbaOf('red', [1, 2, 3, 4])).toEqual([1, 2, 3, 4])

@@ -68,11 +68,14 @@ export interface ShapeLayerData {
   nodes: { id: string; position: DrawPosition; color: number[] }[]
 }
 
+/** Corners of a drawn circle. */
+export const circleCorners = 64
+
 const defaultFill: [number, number, number, number] = [255, 255, 255, 128]
 const defaultOutline: [number, number, number, number] = [30, 136, 229, 255]
 
 /**
- * Splits visible shapes into deck.gl layer data. A circle is drawn as 128 points of its geodesic
+ * Splits visible shapes into deck.gl layer data. A circle is drawn as 64 points of its geodesic
  * outline; polylines and inflection points follow their display mode (0 nothing, 1 nodes and
  * path, 2 nodes, 3 path); a point is a node.
  */
@@ -85,7 +88,9 @@ export function shapeLayerData(shapes: readonly DrawShape[]): ShapeLayerData {
     const width = shape.outlineWidthPx
     if (shape.type === 1 && shape.points.length === 2) {
       const [center, rim] = shape.points as [LngLat, LngLat]
-      const ring = geodesicCirclePoints(center, geodesicDistanceMeters(center, rim), 128)
+      // 64 corners stay within 0.12 % of the radius (under a pixel up to 800 px of radius); every
+      // corner costs vertices each frame on a software GPU (issue 18's drawing frames).
+      const ring = geodesicCirclePoints(center, geodesicDistanceMeters(center, rim), circleCorners)
       data.areas.push({ id: shape.id, ring, fill, outline, width })
     } else if (shape.type === 4) {
       data.areas.push({ id: shape.id, ring: [...shape.points], fill, outline, width })

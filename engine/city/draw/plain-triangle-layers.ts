@@ -1,0 +1,397 @@
+import {
+  color,
+  type DefaultProps,
+  Layer,
+  type LayerContext,
+  type LayerProps,
+  project32,
+  type UpdateParameters,
+} from '@deck.gl/core'
+import { Buffer } from '@luma.gl/core'
+import { Model } from '@luma.gl/engine'
+
+/**
+ * Lines and dots of a fixed pixel size drawn as plain triangles, every corner carrying its
+ * shape's numbers, for the drawings of the city (areas' outlines, paths, nodes).
+ *
+ * deck's PathLayer and ScatterplotLayer draw one instance per segment or dot. SwiftShader, the
+ * software GPU of CI and of machines without a GPU, runs an instanced draw as one draw per
+ * instance, each with its own set-up: 1,000 areas and 1,000 paths (≈ 25,000 instances) made
+ * every frame take 1.4 s there (issue 18, bench/draw-city-frames). As plain triangles they are
+ * one draw each. Six corners cost six times the floats of an instance, a few megabytes for
+ * tens of thousands of segments, made once when the shapes change.
+ *
+ * Positions keep deck's 64-bit precision: each coordinate is split into a 32-bit float and
+ * what it drops (`*64Low`), as deck's own attributes are. Not pickable: the drawings are
+ * chosen in the area list, and edited through terra-draw.
+ */
+
+/** One polyline in pixels: closed for an area's outline. */
+export interface PlainLine {
+  path: readonly (readonly number[])[]
+  /** RGBA, 0–255. */
+  color: readonly number[]
+  widthPixels: number
+  isClosed?: boolean
+}
+
+/** One dot in pixels, with a ring around it. */
+export interface PlainDot {
+  position: readonly number[]
+  /** RGBA, 0–255. */
+  fillColor: readonly number[]
+  lineColor: readonly number[]
+  radiusPixels: number
+  lineWidthPixels: number
+}
+
+/** The four corners of one quad, (along or x, side or y) each; two triangles join them. */
+const quadCorners = [
+  [0, -1],
+  [1, -1],
+  [1, 1],
+  [0, 1],
+] as const
+const quadTriangles = [0, 1, 2, 0, 2, 3] as const
+
+/** Indices of `quadCount` quads of four vertices each, two triangles per quad. */
+function quadIndices(quadCount: number): Uint32Array {
+  const indices = new Uint32Array(quadCount * quadTriangles.length)
+  for (let quad = 0; quad < quadCount; quad++) {
+    for (let corner = 0; corner < quadTriangles.length; corner++) {
+      indices[quad * quadTriangles.length + corner] = quad * 4 + quadTriangles[corner]!
+    }
+  }
+  return indices
+}
+
+/** A vertex attribute: its name, its luma format and its values. */
+interface VertexAttribute {
+  name: string
+  format: 'float32' | 'float32x2' | 'float32x3' | 'unorm8x4'
+  values: Float32Array | Uint8Array
+}
+
+/** Writes a position's 32-bit part at `high[offset]` and what that drops at `low[offset]`. */
+function writeSplit(
+  high: Float32Array,
+  low: Float32Array,
+  offset: number,
+  position: readonly number[],
+) {
+  for (let axis = 0; axis < 3; axis++) {
+    const value = position[axis] ?? 0
+    const rounded = Math.fround(value)
+    high[offset + axis] = rounded
+    low[offset + axis] = value - rounded
+  }
+}
+
+function writeColor(colors: Uint8Array, offset: number, rgba: readonly number[]) {
+  colors[offset] = rgba[0] ?? 0
+  colors[offset + 1] = rgba[1] ?? 0
+  colors[offset + 2] = rgba[2] ?? 0
+  colors[offset + 3] = rgba[3] ?? 255
+}
+
+interface PlainTriangleState {
+  [key: string]: unknown
+  model?: Model
+  buffers: Buffer[]
+}
+
+/**
+ * A layer whose vertices are built on the CPU from its props (`vertexAttributes`), drawn as one
+ * triangle list with its own shaders, rebuilt only when its data changes.
+ */
+abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer<Props> {
+  declare state: PlainTriangleState
+
+  protected abstract shaders(): { vs: string; fs: string }
+  /** The per-vertex attributes of the current data, and how many vertices there are. */
+  protected abstract vertexAttributes(): {
+    vertexCount: number
+    attributes: VertexAttribute[]
+    /** The triangles, three vertex indices each. */
+    indices: Uint32Array
+  }
+
+  override initializeState(): void {
+    this.state = { buffers: [] }
+  }
+
+  override shouldUpdateState({ changeFlags }: UpdateParameters<this>): boolean {
+    return Boolean(changeFlags.propsOrDataChanged)
+  }
+
+  /** Whether the shapes changed between these props (the vertices are rebuilt then). */
+  protected abstract isDataChanged(props: Props, oldProps: Props): boolean
+
+  override updateState({ props, oldProps }: UpdateParameters<this>): void {
+    if (this.state.model && !this.isDataChanged(props as Props, oldProps as Props)) return
+    const { vertexCount, attributes, indices } = this.vertexAttributes()
+    const device = this.context.device
+    for (const buffer of this.state.buffers) buffer.destroy()
+    const buffers = attributes.map((attribute) => device.createBuffer({ data: attribute.values }))
+    // Shared corners run the vertex shader once (a quad's two triangles share two corners).
+    const indexBuffer = device.createBuffer({
+      usage: Buffer.INDEX,
+      indexType: 'uint32',
+      data: indices,
+    })
+    const model =
+      this.state.model ??
+      new Model(device, {
+        ...this.getShaders({ ...this.shaders(), modules: [project32, color] }),
+        id: this.props.id,
+        topology: 'triangle-list',
+        isInstanced: false,
+        bufferLayout: attributes.map(({ name, format }) => ({ name, format })),
+      })
+    model.setAttributes(
+      Object.fromEntries(attributes.map((attribute, index) => [attribute.name, buffers[index]!])),
+    )
+    model.setIndexBuffer(indexBuffer)
+    model.setVertexCount(vertexCount)
+    model.setIndexCount(indices.length)
+    this.setState({ model, buffers: [...buffers, indexBuffer] })
+  }
+
+  override finalizeState(context: LayerContext): void {
+    for (const buffer of this.state.buffers) buffer.destroy()
+    this.state.model?.destroy()
+    super.finalizeState(context)
+  }
+
+  override draw(): void {
+    const { model } = this.state
+    if (!model || model.indexCount === 0) return
+    model.draw(this.context.renderPass)
+  }
+}
+
+const lineVertexShader = /* glsl */ `#version 300 es
+#define SHADER_NAME plain-line-layer-vertex-shader
+in vec3 startPositions;
+in vec3 startPositions64Low;
+in vec3 endPositions;
+in vec3 endPositions64Low;
+// x: 0 at the segment's start, 1 at its end; y: -1 on its left, 1 on its right
+in vec2 corners;
+in vec4 colors;
+in float widths;
+out vec4 vColor;
+
+void main(void) {
+  geometry.worldPosition = startPositions;
+  geometry.worldPositionAlt = endPositions;
+  vec3 start = project_position(startPositions, startPositions64Low);
+  vec3 end = project_position(endPositions, endPositions64Low);
+  // Widened on the ground, as deck's PathLayer does without billboarding: the line keeps the
+  // ground's depth, so it is neither hidden by the ground it lies on nor drawn over a building.
+  vec2 along = end.xy - start.xy;
+  vec2 direction = length(along) > 0.0 ? normalize(along) : vec2(1.0, 0.0);
+  vec2 normal = vec2(-direction.y, direction.x);
+  float halfWidth = project_pixel_size(widths * 0.5);
+  // Square caps: each end reaches half a width past its point, so the segments of a path meet
+  // without a notch at their joints.
+  vec2 offset = normal * corners.y * halfWidth + direction * (corners.x * 2.0 - 1.0) * halfWidth;
+  geometry.position = vec4(mix(start, end, corners.x) + vec3(offset, 0.0), 1.0);
+  gl_Position = project_common_position_to_clipspace(geometry.position);
+  vColor = vec4(colors.rgb, colors.a * layer.opacity);
+  DECKGL_FILTER_COLOR(vColor, geometry);
+}
+`
+
+const lineFragmentShader = /* glsl */ `#version 300 es
+#define SHADER_NAME plain-line-layer-fragment-shader
+precision highp float;
+in vec4 vColor;
+out vec4 fragColor;
+
+void main(void) {
+  fragColor = vColor;
+  DECKGL_FILTER_COLOR(fragColor, geometry);
+}
+`
+
+/** Props of {@link PlainLineLayer}. */
+export interface PlainLineLayerProps extends LayerProps {
+  lines: readonly PlainLine[]
+}
+
+const lineDefaultProps: DefaultProps<PlainLineLayerProps> = {
+  lines: { type: 'array', value: [], compare: false },
+}
+
+/** Polylines of a fixed pixel width as plain triangles; see the module comment. */
+export class PlainLineLayer extends PlainTriangleLayer<PlainLineLayerProps> {
+  static override layerName = 'PlainLineLayer'
+  static override defaultProps = lineDefaultProps
+
+  protected shaders() {
+    return { vs: lineVertexShader, fs: lineFragmentShader }
+  }
+
+  protected isDataChanged(props: PlainLineLayerProps, oldProps: PlainLineLayerProps) {
+    return props.lines !== oldProps.lines
+  }
+
+  protected vertexAttributes() {
+    const { lines } = this.props
+    let segmentCount = 0
+    for (const line of lines) {
+      const points = line.path.length
+      if (points >= 2) segmentCount += line.isClosed ? points : points - 1
+    }
+    const vertexCount = segmentCount * quadCorners.length
+    const starts = new Float32Array(vertexCount * 3)
+    const startsLow = new Float32Array(vertexCount * 3)
+    const ends = new Float32Array(vertexCount * 3)
+    const endsLow = new Float32Array(vertexCount * 3)
+    const corners = new Float32Array(vertexCount * 2)
+    const colors = new Uint8Array(vertexCount * 4)
+    const widths = new Float32Array(vertexCount)
+    let vertex = 0
+    for (const line of lines) {
+      const { path } = line
+      if (path.length < 2) continue
+      const segments = line.isClosed ? path.length : path.length - 1
+      for (let index = 0; index < segments; index++) {
+        const start = path[index]!
+        const end = path[(index + 1) % path.length]!
+        for (const [along, side] of quadCorners) {
+          writeSplit(starts, startsLow, vertex * 3, start)
+          writeSplit(ends, endsLow, vertex * 3, end)
+          corners[vertex * 2] = along
+          corners[vertex * 2 + 1] = side
+          writeColor(colors, vertex * 4, line.color)
+          widths[vertex] = line.widthPixels
+          vertex++
+        }
+      }
+    }
+    return {
+      vertexCount,
+      indices: quadIndices(segmentCount),
+      attributes: [
+        { name: 'startPositions', format: 'float32x3', values: starts },
+        { name: 'startPositions64Low', format: 'float32x3', values: startsLow },
+        { name: 'endPositions', format: 'float32x3', values: ends },
+        { name: 'endPositions64Low', format: 'float32x3', values: endsLow },
+        { name: 'corners', format: 'float32x2', values: corners },
+        { name: 'colors', format: 'unorm8x4', values: colors },
+        { name: 'widths', format: 'float32', values: widths },
+      ] satisfies VertexAttribute[],
+    }
+  }
+}
+
+const dotVertexShader = /* glsl */ `#version 300 es
+#define SHADER_NAME plain-dot-layer-vertex-shader
+in vec3 centers;
+in vec3 centers64Low;
+in vec2 corners;
+in vec4 fillColors;
+in vec4 lineColors;
+in float radii;
+in float lineWidths;
+out vec4 vFillColor;
+out vec4 vLineColor;
+out vec2 unitPosition;
+out float innerUnitRadius;
+
+void main(void) {
+  geometry.worldPosition = centers;
+  // The ring is centred on the dot's edge, as deck's ScatterplotLayer strokes it; the dot lies
+  // on the ground as its dots do, keeping the ground's depth.
+  float outerRadius = radii + lineWidths * 0.5;
+  unitPosition = corners;
+  innerUnitRadius = 1.0 - lineWidths / max(outerRadius, 0.001);
+  vec3 center = project_position(centers, centers64Low);
+  geometry.position = vec4(center + vec3(corners * project_pixel_size(outerRadius), 0.0), 1.0);
+  gl_Position = project_common_position_to_clipspace(geometry.position);
+  vFillColor = vec4(fillColors.rgb, fillColors.a * layer.opacity);
+  vLineColor = vec4(lineColors.rgb, lineColors.a * layer.opacity);
+  DECKGL_FILTER_COLOR(vFillColor, geometry);
+}
+`
+
+const dotFragmentShader = /* glsl */ `#version 300 es
+#define SHADER_NAME plain-dot-layer-fragment-shader
+precision highp float;
+in vec4 vFillColor;
+in vec4 vLineColor;
+in vec2 unitPosition;
+in float innerUnitRadius;
+out vec4 fragColor;
+
+void main(void) {
+  float distance = length(unitPosition);
+  if (distance > 1.0) discard;
+  fragColor = distance > innerUnitRadius ? vLineColor : vFillColor;
+  DECKGL_FILTER_COLOR(fragColor, geometry);
+}
+`
+
+/** Props of {@link PlainDotLayer}. */
+export interface PlainDotLayerProps extends LayerProps {
+  dots: readonly PlainDot[]
+}
+
+const dotDefaultProps: DefaultProps<PlainDotLayerProps> = {
+  dots: { type: 'array', value: [], compare: false },
+}
+
+/** Dots of a fixed pixel radius with a ring, as plain triangles; see the module comment. */
+export class PlainDotLayer extends PlainTriangleLayer<PlainDotLayerProps> {
+  static override layerName = 'PlainDotLayer'
+  static override defaultProps = dotDefaultProps
+
+  protected shaders() {
+    return { vs: dotVertexShader, fs: dotFragmentShader }
+  }
+
+  protected isDataChanged(props: PlainDotLayerProps, oldProps: PlainDotLayerProps) {
+    return props.dots !== oldProps.dots
+  }
+
+  protected vertexAttributes() {
+    const { dots } = this.props
+    const vertexCount = dots.length * quadCorners.length
+    const centers = new Float32Array(vertexCount * 3)
+    const centersLow = new Float32Array(vertexCount * 3)
+    const corners = new Float32Array(vertexCount * 2)
+    const fillColors = new Uint8Array(vertexCount * 4)
+    const lineColors = new Uint8Array(vertexCount * 4)
+    const radii = new Float32Array(vertexCount)
+    const lineWidths = new Float32Array(vertexCount)
+    let vertex = 0
+    for (const dot of dots) {
+      for (const [along, side] of quadCorners) {
+        writeSplit(centers, centersLow, vertex * 3, dot.position)
+        // The quad's corners from (0|1, -1|1) to (-1|1, -1|1).
+        corners[vertex * 2] = along * 2 - 1
+        corners[vertex * 2 + 1] = side
+        writeColor(fillColors, vertex * 4, dot.fillColor)
+        writeColor(lineColors, vertex * 4, dot.lineColor)
+        radii[vertex] = dot.radiusPixels
+        lineWidths[vertex] = dot.lineWidthPixels
+        vertex++
+      }
+    }
+    return {
+      vertexCount,
+      indices: quadIndices(dots.length),
+      attributes: [
+        { name: 'centers', format: 'float32x3', values: centers },
+        { name: 'centers64Low', format: 'float32x3', values: centersLow },
+        { name: 'corners', format: 'float32x2', values: corners },
+        { name: 'fillColors', format: 'unorm8x4', values: fillColors },
+        { name: 'lineColors', format: 'unorm8x4', values: lineColors },
+        { name: 'radii', format: 'float32', values: radii },
+        { name: 'lineWidths', format: 'float32', values: lineWidths },
+      ] satisfies VertexAttribute[],
+    }
+  }
+}
