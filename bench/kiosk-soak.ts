@@ -20,7 +20,12 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { launchBenchBrowser } from './lib/browser'
-import { HeapGraph, newObjects, takeHeapSnapshot } from './lib/heap-snapshot'
+import {
+  HeapGraph,
+  newCompiledCodeByScript,
+  newObjects,
+  takeHeapSnapshot,
+} from './lib/heap-snapshot'
 import { kioskSoakFailures, kioskSoakGoals } from './lib/kiosk-soak-verdict'
 import { productServer } from './lib/product-server'
 
@@ -253,13 +258,20 @@ async function soak(): Promise<void> {
     samples.push(await sample(startMs))
   }
   if (firstSnapshot !== null) {
-    const groups = newObjects(
-      new HeapGraph(firstSnapshot),
-      new HeapGraph(await takeHeapSnapshot(cdp)),
-    )
+    const before = new HeapGraph(firstSnapshot)
+    const after = new HeapGraph(await takeHeapSnapshot(cdp))
+    const diff = {
+      // what V8 compiled since the first tour (warm-up of the tour's code), by script
+      newCompiledCode: newCompiledCodeByScript(before, after),
+      // the objects allocated since and still alive, by constructor, with who holds them
+      newObjects: newObjects(before, after),
+    }
     const diffOut = fileURLToPath(new URL('./results/kiosk-soak-heap-diff.json', import.meta.url))
-    await writeFile(diffOut, `${JSON.stringify(groups, null, 2)}\n`)
-    for (const group of groups) {
+    await writeFile(diffOut, `${JSON.stringify(diff, null, 2)}\n`)
+    for (const code of diff.newCompiledCode) {
+      console.log(`${code.bytes}\t${code.functions} functions compiled\t${code.script}`)
+    }
+    for (const group of diff.newObjects) {
       console.log(`${group.bytes}\t${group.count}\t${group.group}\n\t${group.path.join('\n\t')}`)
     }
   }

@@ -96,6 +96,21 @@ export class HeapGraph {
     return max
   }
 
+  /** What `node` holds: [held node, edge label] pairs. */
+  *edgesOf(node: number): Generator<[number, string]> {
+    const edgeTypes = this.raw.snapshot.meta.edge_types[0]
+    for (let edge = this.firstEdge[node]!; edge < this.firstEdge[node + 1]!; edge++) {
+      const base = edge * this.edgeWidth
+      const type = edgeTypes[this.raw.edges[base + this.edgeField.type]!]!
+      const nameOrIndex = this.raw.edges[base + this.edgeField.name]!
+      const label =
+        type === 'element' || type === 'hidden'
+          ? `[${nameOrIndex}]`
+          : this.raw.strings[nameOrIndex]!
+      yield [this.raw.edges[base + this.edgeField.to]! / this.nodeWidth, label]
+    }
+  }
+
   /** Who holds `node`: [retaining node, edge label] pairs, weak edges left out. */
   retainers(node: number): Array<[number, string]> {
     if (!this.retainersOf) {
@@ -201,4 +216,84 @@ function retainerPath(graph: HeapGraph, node: number, depth = 8): string[] {
     current = holder
   }
   return path
+}
+
+/** Machine code V8 compiled after a first snapshot, for the functions of one script. */
+export interface NewCodeOfScript {
+  /** The script's address (its file name), or '(no script)' for V8's own and evaluated code. */
+  script: string
+  functions: number
+  bytes: number
+  /** Its largest functions' names (minified in a production build) and code bytes. */
+  largest: string[]
+}
+
+/**
+ * The compiled code (optimised or baseline machine code: the code object with its instructions,
+ * relocation and deoptimisation data) made after `before` and alive at `after`, by the script
+ * of its function, largest first. A soak's heap grows by it while V8 tiers up the functions a
+ * loop keeps running: warm-up, not objects the page keeps.
+ */
+export function newCompiledCodeByScript(
+  before: HeapGraph,
+  after: HeapGraph,
+  top = 12,
+): NewCodeOfScript[] {
+  const since = before.maxId()
+  // a code object's function: a function's shared info holds its code, or a closure holds both
+  const functionOfCode = new Map<number, number>()
+  const scriptOfFunction = new Map<number, string>()
+  for (let node = 0; node < after.nodeCount; node++) {
+    const isShared = after.name(node).includes('SharedFunctionInfo')
+    if (!isShared && after.type(node) !== 'closure') continue
+    let code: number | undefined
+    let shared: number | undefined
+    for (const [held, edge] of after.edgesOf(node)) {
+      if (isShared) {
+        if (edge === 'script' || edge === 'script_or_debug_info') {
+          scriptOfFunction.set(node, after.name(held))
+        } else if (after.name(held) === 'system / Code') functionOfCode.set(held, node)
+      } else if (edge === 'code') code = held
+      else if (edge === 'shared') shared = held
+    }
+    if (code !== undefined && shared !== undefined && !functionOfCode.has(code)) {
+      functionOfCode.set(code, shared)
+    }
+  }
+  const groups = new Map<string, { functions: number; bytes: number; sizes: Map<string, number> }>()
+  for (let node = 0; node < after.nodeCount; node++) {
+    if (after.id(node) <= since || after.name(node) !== 'system / Code') continue
+    let bytes = after.selfSize(node)
+    for (const [held, edge] of after.edgesOf(node)) {
+      if (['instruction_stream', 'relocation_info', 'deoptimization_data'].includes(edge)) {
+        bytes += after.selfSize(held)
+      }
+    }
+    const owner = functionOfCode.get(node)
+    const script =
+      (owner === undefined ? undefined : scriptOfFunction.get(owner))
+        ?.replace(/^system \/ Script \/ ?/, '')
+        .replace(/^https?:\/\/[^/]+/, '') || '(no script)'
+    const name =
+      owner === undefined
+        ? '?'
+        : after.name(owner).replace(/^system \/ SharedFunctionInfo( \/ )?/, '') || '(anonymous)'
+    const group = groups.get(script) ?? { functions: 0, bytes: 0, sizes: new Map() }
+    group.functions++
+    group.bytes += bytes
+    group.sizes.set(name, (group.sizes.get(name) ?? 0) + bytes)
+    groups.set(script, group)
+  }
+  return [...groups.entries()]
+    .sort((a, b) => b[1].bytes - a[1].bytes)
+    .slice(0, top)
+    .map(([script, { functions, bytes, sizes }]) => ({
+      script,
+      functions,
+      bytes,
+      largest: [...sizes.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([name, size]) => `${name} ${size}`),
+    }))
 }

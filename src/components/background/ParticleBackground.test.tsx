@@ -1,6 +1,11 @@
 import { act, render } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ParticleBackground } from './ParticleBackground'
+import { ParticleBackground, useParticleBackgroundCovered } from './ParticleBackground'
+
+function CoveringPage() {
+  useParticleBackgroundCovered()
+  return null
+}
 
 /** A 2D context that counts full redraws (each starts with clearRect). */
 function countingContext() {
@@ -108,6 +113,31 @@ describe('ParticleBackground', () => {
     setVisibility('hidden')
     setVisibility('visible')
     expect(pendingFrames.size).toBe(0)
+  })
+
+  it('rests while a page covers the whole window, and moves again when it closes', () => {
+    prefersReducedMotion(false)
+    render(<ParticleBackground />)
+    expect(pendingFrames.size).toBe(1)
+    const page = render(<CoveringPage />)
+    expect(pendingFrames.size).toBe(0)
+    // the tab hidden and shown again under the covering page: still at rest
+    setVisibility('hidden')
+    setVisibility('visible')
+    expect(pendingFrames.size).toBe(0)
+    page.unmount()
+    expect(pendingFrames.size).toBe(1)
+  })
+
+  it('does not start under a page that covered the window before it', () => {
+    prefersReducedMotion(false)
+    const page = render(<CoveringPage />)
+    render(<ParticleBackground />)
+    // the still frame is drawn (the page may open its own screen a moment later), no loop
+    expect(context.redraws).toBe(1)
+    expect(pendingFrames.size).toBe(0)
+    page.unmount()
+    expect(pendingFrames.size).toBe(1)
   })
 
   it('stops its loop when unmounted', () => {

@@ -7,10 +7,32 @@ const minimumFrameIntervalMs = 1000 / 30
 /** Sharper than this costs fill rate for a background nobody looks at closely. */
 const maximumPixelRatio = 1.5
 
+/** The pages on screen now whose own opaque screen covers the background (see below). */
+const coveringPages = new Set<symbol>()
+const coverListeners = new Set<() => void>()
+
+/**
+ * Says that the calling page covers the whole window with its own opaque screen (the public
+ * preview and its kiosk: a full-window scene), so the background rests while it is mounted:
+ * its frames would be drawn for nobody, on a kiosk's weak machine, for weeks.
+ */
+export function useParticleBackgroundCovered(): void {
+  useEffect(() => {
+    const page = Symbol('covering page')
+    coveringPages.add(page)
+    for (const listener of coverListeners) listener()
+    return () => {
+      coveringPages.delete(page)
+      for (const listener of coverListeners) listener()
+    }
+  }, [])
+}
+
 /**
  * SPEC §2 "Animated particle background behind all pages". Cheap by design: capped particle
- * count, ~30 fps through requestAnimationFrame, nothing at all while the tab is hidden, and a
- * single still frame when the user prefers reduced motion.
+ * count, ~30 fps through requestAnimationFrame, nothing at all while the tab is hidden or a
+ * page covers it ({@link useParticleBackgroundCovered}), and a single still frame when the user
+ * prefers reduced motion.
  */
 export function ParticleBackground() {
   const canvasRef = useRef<HTMLCanvasElement>(null)
@@ -50,7 +72,9 @@ export function ParticleBackground() {
     }
 
     function start() {
-      if (frameRequest || reducedMotion?.matches || document.visibilityState === 'hidden') return
+      const isResting =
+        reducedMotion?.matches || document.visibilityState === 'hidden' || coveringPages.size > 0
+      if (frameRequest || isResting) return
       lastFrameAtMs = performance.now()
       frameRequest = requestAnimationFrame(frame)
     }
@@ -70,13 +94,20 @@ export function ParticleBackground() {
       else start()
     }
 
+    function onCoverChange() {
+      if (coveringPages.size > 0) stop()
+      else start()
+    }
+
     resize()
     start()
     window.addEventListener('resize', resize)
     document.addEventListener('visibilitychange', onVisibilityChange)
     reducedMotion?.addEventListener?.('change', onMotionPreferenceChange)
+    coverListeners.add(onCoverChange)
     return () => {
       stop()
+      coverListeners.delete(onCoverChange)
       window.removeEventListener('resize', resize)
       document.removeEventListener('visibilitychange', onVisibilityChange)
       reducedMotion?.removeEventListener?.('change', onMotionPreferenceChange)

@@ -5,6 +5,7 @@ import { setPreviewProjectToken } from '../../api/preview-token'
 import { type Capture, checkPreview, listCaptures } from '../../api/visit'
 import { useHashSearch } from '../../app/hash-location'
 import type { PageProps } from '../../app/page-props'
+import { useParticleBackgroundCovered } from '../../components/background/ParticleBackground'
 import { type Engine, EngineProvider, sceneStore } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, Spinner } from '../../ui'
@@ -30,6 +31,9 @@ import './preview.css'
  * the token ends every open preview within a minute, with a screen that says so.
  */
 export function PreviewPage(_props: PageProps) {
+  // every screen of the preview is opaque and fills the window: the background would animate
+  // unseen behind a kiosk's scene all day
+  useParticleBackgroundCovered()
   const address = previewAddressOf(useHashSearch())
   if (!address) return <PreviewEnded reason="invalid" />
   return <LivePreview key={`${address.projectId}:${address.projectToken}`} address={address} />

@@ -62,13 +62,16 @@ export function useKioskGuards(options: KioskGuardOptions): void {
     arm()
 
     let wakeLock: { release(): Promise<void> } | null = null
+    let isClosed = false
     const lockScreen = () => {
       if (document.visibilityState !== 'visible') return
       // not in every browser (nor in its type before it was standardised)
       const wake = (navigator as Partial<Pick<Navigator, 'wakeLock'>>).wakeLock
       wake?.request('screen').then(
         (lock) => {
-          wakeLock = lock
+          // a lock granted after the kiosk closed would keep the screen on for nobody
+          if (isClosed) void lock.release().catch(() => undefined)
+          else wakeLock = lock
         },
         () => undefined,
       )
@@ -77,6 +80,7 @@ export function useKioskGuards(options: KioskGuardOptions): void {
     // the browser drops the lock when the page is hidden; take it again when it shows
     document.addEventListener('visibilitychange', lockScreen)
     return () => {
+      isClosed = true
       clearTimeout(idleTimer)
       for (const type of activityEvents) window.removeEventListener(type, onActivity)
       document.removeEventListener('visibilitychange', lockScreen)
