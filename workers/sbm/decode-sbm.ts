@@ -465,7 +465,10 @@ function layOutIndices(
  * the view, and few enough elements left unread ({@link maxUnreadShareOfIndexView}); else null.
  */
 function elementsInView(
-  members: { plan: { primitive: DecodedPrimitive; indexAccessor: number | null }; placement: { byteOffset: number } | null }[],
+  members: {
+    plan: { primitive: DecodedPrimitive; indexAccessor: number | null }
+    placement: { byteOffset: number } | null
+  }[],
   shape: { elementBytes: number; count: number },
 ): number[] | null {
   const starts: number[] = []

@@ -316,12 +316,14 @@ describe('GltfBufferReader with views shared by several accessors', () => {
     expect(direct.decodedIntoOutput).toEqual([true, true])
     // 16-bit indices decoded at the output's width: no widening pass
     expect(direct.decodedBytesPerIndex).toEqual([4, 4])
-    const read = (offset: number, length: number) => [...direct.indices.subarray(offset, offset + length)]
+    const read = (offset: number, length: number) => [
+      ...direct.indices.subarray(offset, offset + length),
+    ]
     expect(read(gap.length, a.length + b.length)).toEqual([...a, ...b])
     expect(read(viewLength, c.length + d.length)).toEqual([...c, ...d])
   })
 
-  it('widens instead when another read lands in a view\'s unread room, and reads the same', () => {
+  it("widens instead when another read lands in a view's unread room, and reads the same", () => {
     const gap = triangles(2, 500)
     const [a, b, c, d] = [triangles(2, 10), triangles(3, 20), triangles(1, 30), triangles(2, 40)]
     const file = indexFile([

@@ -646,7 +646,11 @@ export class GltfBufferReader {
   private tryDecodeIndicesAtFullWidth(
     viewIndex: number,
     meshopt: MeshoptDefinition,
-    tiles: { accessorIndex: number; accessor: AccessorDefinition; destinations: AccessorDestination[] }[],
+    tiles: {
+      accessorIndex: number
+      accessor: AccessorDefinition
+      destinations: AccessorDestination[]
+    }[],
   ): boolean {
     const shape = this.indexViewShape(viewIndex)
     const first = tiles[0]!
