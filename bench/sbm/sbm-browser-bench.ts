@@ -165,9 +165,9 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
-      // BENCH_SBM_COMPARE: `1` or `workerFetch`, and/or `pickingCopy` (comma-separated)
+      // BENCH_SBM_COMPARE: `1` or `workerFetch`, and/or `pickingWorkerDecodes` (comma-separated)
       compareWorkerFetch: compared.has('1') || compared.has('workerFetch'),
-      comparePickingCopy: compared.has('pickingCopy'),
+      comparePickingWorkerDecodes: compared.has('pickingWorkerDecodes'),
     }
     // Traced so that each load's CPU per thread can be told apart from waiting for a core.
     await browser.startTracing(page, { categories: traceCategories })
@@ -240,16 +240,16 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
          * and decodes between its reads of the body), measured in the same rounds as ours.
          */
         /**
-         * With BENCH_SBM_COMPARE=pickingCopy: the path before session 13 (the decode worker
-         * decodes everything and copies positions and indices for the picking worker), in the
-         * same rounds as ours.
+         * With BENCH_SBM_COMPARE=pickingWorkerDecodes: session 13's path (the picking worker
+         * decodes positions, indices and BVHs itself, the decode worker what drawing needs), in
+         * the same rounds as ours.
          */
-        ...(result.oursPickingCopy
+        ...(result.oursPickingWorkerDecodes
           ? {
-              pickingCopy: {
-                ...summarise(result.oursPickingCopy),
-                phasesMs: phaseMedians(result.oursPickingCopy),
-                cpuByThread: cpuByThread(threadCpu, 'oursPickingCopy '),
+              pickingWorkerDecodes: {
+                ...summarise(result.oursPickingWorkerDecodes),
+                phasesMs: phaseMedians(result.oursPickingWorkerDecodes),
+                cpuByThread: cpuByThread(threadCpu, 'oursPickingWorkerDecodes '),
               },
             }
           : {}),

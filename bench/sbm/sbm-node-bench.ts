@@ -185,7 +185,7 @@ export async function runSbmNodeBench(options: SbmNodeBenchOptions = {}) {
 
   // (b) BVH bytes per triangle, over each side's distinct geometries.
   const oursBvhBytes = ours.decoded.bvhRoots.reduce((sum, root) => sum + root.byteLength, 0)
-  const oursTriangles = ours.decoded.indices.length / 3
+  const oursTriangles = ours.decoded.stats.triangleCount
   const anchorGeometries = new Set<BufferGeometry>(anchor.meshes.map((mesh) => mesh.geometry))
   let anchorBvhBytes = 0
   let anchorTriangles = 0

@@ -42,8 +42,10 @@ export interface BuildingEngineOptions {
   maxDecodeWorkers?: number
   /**
    * Let the picking worker decode picking's share of a model itself, in parallel with the decode
-   * worker (default true; one load at a time, see PickController.claimOwnDecode). False keeps
-   * the decode worker's copy for picking for every load (the path before session 13).
+   * worker (one load at a time, see PickController.claimOwnDecode). Default false: the decode
+   * worker decodes once and copies positions and indices for picking. Decoding them twice cost
+   * about twice the CPU per load and was slower in the same rounds (bench/README.md, sbm-browser,
+   * session 14).
    */
   pickingWorkerDecodes?: boolean
 }
@@ -224,7 +226,7 @@ export function createBuildingHandlers(
         view,
         decodePool,
         createBvhWorker: options.createBvhWorker ?? createBvhWorker,
-        pickingWorkerDecodes: options.pickingWorkerDecodes ?? true,
+        pickingWorkerDecodes: options.pickingWorkerDecodes ?? false,
         createIndoorRouteWorker: options.createIndoorRouteWorker ?? createIndoorRouteWorker,
         onChange: () => {
           if (scene !== opened) return

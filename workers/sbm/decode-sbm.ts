@@ -219,13 +219,13 @@ async function decodeValidated(
     meshes.push({ name: typeof mesh.name === 'string' ? mesh.name : '', primitiveIds })
   })
 
-  layOutIndices(plans, reader)
+  const indexLength = layOutIndices(plans, reader)
 
   const positions = new Float32Array(vertexTotal * 3)
   const normals = isForRender ? new Float32Array(vertexTotal * 3) : null
   const hasAnyUvs = plans.some((plan) => plan.uvAccessor !== null)
   const uvs = hasAnyUvs ? new Float32Array(vertexTotal * 2) : null
-  const indices = new Uint32Array(indexTotal)
+  const indices = new Uint32Array(indexLength)
   // Telling the reader where each read lands lets it decode compressed views straight into these
   // arrays instead of into temporaries that are copied and left for the collector.
   for (const { primitive, ...plan } of plans) {
@@ -406,28 +406,86 @@ function pickingCopies(
 }
 
 /**
+ * Most elements of an index view that no primitive reads, as a share of those it reads, for its
+ * accessors still to be laid out where they sit in the view (see layOutIndices): room for them
+ * costs memory, and a hostile file could otherwise declare a huge view around a tiny accessor.
+ */
+const maxUnreadShareOfIndexView = 0.25
+
+/**
  * Reassigns each primitive's range in the shared index array so that index accessors sharing a
- * buffer view sit back to back in the view's byte order (a converter may pack several meshes'
- * indices into one view, interleaved with other views). That is what lets the reader decode such
- * a view straight into the index array; any order is valid, since primitives carry their offsets.
+ * buffer view sit in the view's byte order (a converter may pack several meshes' indices into
+ * one view, interleaved with other views), which lets the reader decode such a view straight
+ * into the index array; any order is valid, since primitives carry their offsets. A compressed
+ * index view is laid out element for element where the reader can decode it at full width
+ * (GltfBufferReader.indexViewShape), leaving room for elements no primitive reads (our
+ * converter leaves an unused accessor at the start of its 16-bit view); others back to back.
+ * Returns the index array's length.
  */
 function layOutIndices(
   plans: { primitive: DecodedPrimitive; indexAccessor: number | null }[],
   reader: GltfBufferReader,
-): void {
-  const groupRanks = new Map<string, number>()
+): number {
   const keyed = plans.map((plan, order) => {
     const placement = plan.indexAccessor === null ? null : reader.viewPlacement(plan.indexAccessor)
-    const group = placement ? `view ${placement.viewIndex}` : `plan ${order}`
-    if (!groupRanks.has(group)) groupRanks.set(group, groupRanks.size)
-    return { plan, rank: groupRanks.get(group)!, byteOffset: placement?.byteOffset ?? 0 }
+    return { plan, placement, order }
   })
-  keyed.sort((a, b) => a.rank - b.rank || a.byteOffset - b.byteOffset)
-  let indexOffset = 0
-  for (const { plan } of keyed) {
-    plan.primitive.indexOffset = indexOffset
-    indexOffset += plan.primitive.indexCount
+  const groups = new Map<string, { viewIndex: number | null; members: typeof keyed }>()
+  for (const member of keyed) {
+    const group = member.placement ? `view ${member.placement.viewIndex}` : `plan ${member.order}`
+    const members = groups.get(group)?.members ?? []
+    if (members.length === 0) {
+      groups.set(group, { viewIndex: member.placement?.viewIndex ?? null, members })
+    }
+    members.push(member)
   }
+  let indexOffset = 0
+  for (const { viewIndex, members } of groups.values()) {
+    members.sort((a, b) => (a.placement?.byteOffset ?? 0) - (b.placement?.byteOffset ?? 0))
+    const shape = viewIndex === null ? null : reader.indexViewShape(viewIndex)
+    const elementStarts = shape ? elementsInView(members, shape) : null
+    if (shape && elementStarts) {
+      members.forEach(({ plan }, index) => {
+        plan.primitive.indexOffset = indexOffset + elementStarts[index]!
+      })
+      indexOffset += shape.count
+      continue
+    }
+    for (const { plan } of members) {
+      plan.primitive.indexOffset = indexOffset
+      indexOffset += plan.primitive.indexCount
+    }
+  }
+  return indexOffset
+}
+
+/**
+ * Where each member's indices start in its view (in elements), when they can be laid out that
+ * way: distinct accessors on element boundaries, in ascending ranges that do not overlap, within
+ * the view, and few enough elements left unread ({@link maxUnreadShareOfIndexView}); else null.
+ */
+function elementsInView(
+  members: {
+    plan: { primitive: DecodedPrimitive; indexAccessor: number | null }
+    placement: { byteOffset: number } | null
+  }[],
+  shape: { elementBytes: number; count: number },
+): number[] | null {
+  const starts: number[] = []
+  const accessors = new Set<number | null>()
+  let end = 0
+  let readCount = 0
+  for (const { plan, placement } of members) {
+    const start = (placement?.byteOffset ?? 0) / shape.elementBytes
+    if (!Number.isInteger(start) || start < end || accessors.has(plan.indexAccessor)) return null
+    accessors.add(plan.indexAccessor)
+    starts.push(start)
+    end = start + plan.primitive.indexCount
+    readCount += plan.primitive.indexCount
+  }
+  const unreadCount = shape.count - readCount
+  if (end > shape.count || unreadCount > readCount * maxUnreadShareOfIndexView) return null
+  return starts
 }
 
 /**

@@ -9,12 +9,15 @@ import { readSbm } from './read-sbm'
 type Json = Record<string, unknown>
 
 /** The real meshopt decoder, noting every buffer it was asked to write into. */
-function recordingDecoder(): GltfBufferDecoder & { targets: Uint8Array[] } {
+function recordingDecoder(): GltfBufferDecoder & { targets: Uint8Array[]; sizes: number[] } {
   const targets: Uint8Array[] = []
+  const sizes: number[] = []
   return {
     targets,
+    sizes,
     decodeGltfBuffer(target, count, size, source, mode, filter) {
       targets.push(target)
+      sizes.push(size)
       MeshoptDecoder.decodeGltfBuffer(target, count, size, source, mode, filter)
     },
   }
@@ -242,11 +245,12 @@ function readIndices(
   file: { json: Json; bin: Uint8Array },
   reads: { accessor: number; offset: number }[],
   declareDestinations: boolean,
+  outputLength?: number,
 ) {
   const decoder = recordingDecoder()
   const reader = new GltfBufferReader(file.json, file.bin, decoder)
   const total = reads.reduce((sum, read) => sum + reader.count(read.accessor), 0)
-  const indices = new Uint32Array(total)
+  const indices = new Uint32Array(outputLength ?? total)
   for (const { accessor, offset } of reads) {
     const destination = {
       target: indices,
@@ -260,6 +264,7 @@ function readIndices(
     indices,
     counts: reader.meshoptDecodeCounts(),
     decodedIntoOutput: decoder.targets.map((target) => target.buffer === indices.buffer),
+    decodedBytesPerIndex: decoder.sizes,
   }
 }
 
@@ -289,6 +294,56 @@ describe('GltfBufferReader with views shared by several accessors', () => {
     expect(copied.counts).toEqual({ inPlace: 0, copied: 2 })
     expect([...direct.indices]).toEqual([...a, ...b, ...c, ...d])
     expect(direct.indices).toEqual(copied.indices)
+  })
+
+  it('decodes index views at 4 bytes straight into an output laid out as the views are, unread room included', () => {
+    const gap = triangles(2, 500)
+    const [a, b, c, d] = [triangles(2, 10), triangles(3, 20), triangles(1, 30), triangles(2, 40)]
+    const file = indexFile([
+      { bytesPerIndex: 2, accessors: [gap, a, b] },
+      { bytesPerIndex: 4, accessors: [c, d] },
+    ])
+    // Each view's accessors sit where they sit in the view: room for the unread `gap` first.
+    const viewLength = gap.length + a.length + b.length
+    const reads = [
+      { accessor: 1, offset: gap.length },
+      { accessor: 3, offset: viewLength },
+      { accessor: 2, offset: gap.length + a.length },
+      { accessor: 4, offset: viewLength + c.length },
+    ]
+    const direct = readIndices(file, reads, true, viewLength + c.length + d.length)
+    expect(direct.counts).toEqual({ inPlace: 2, copied: 0 })
+    expect(direct.decodedIntoOutput).toEqual([true, true])
+    // 16-bit indices decoded at the output's width: no widening pass
+    expect(direct.decodedBytesPerIndex).toEqual([4, 4])
+    const read = (offset: number, length: number) => [
+      ...direct.indices.subarray(offset, offset + length),
+    ]
+    expect(read(gap.length, a.length + b.length)).toEqual([...a, ...b])
+    expect(read(viewLength, c.length + d.length)).toEqual([...c, ...d])
+  })
+
+  it("widens instead when another read lands in a view's unread room, and reads the same", () => {
+    const gap = triangles(2, 500)
+    const [a, b, c, d] = [triangles(2, 10), triangles(3, 20), triangles(1, 30), triangles(2, 40)]
+    const file = indexFile([
+      { bytesPerIndex: 2, accessors: [gap, a, b] },
+      { bytesPerIndex: 4, accessors: [c, d] },
+    ])
+    // c sits where the 16-bit view's unread gap would go: decoding that view whole would
+    // overwrite it, so it is decoded at 2 bytes into a and b's range and widened.
+    const end = gap.length + a.length + b.length
+    const reads = [
+      { accessor: 1, offset: gap.length },
+      { accessor: 2, offset: gap.length + a.length },
+      { accessor: 3, offset: 0 },
+      { accessor: 4, offset: end },
+    ]
+    const direct = readIndices(file, reads, true, end + d.length)
+    expect(direct.counts).toEqual({ inPlace: 1, copied: 1 })
+    expect(direct.decodedBytesPerIndex).toEqual([2, 4])
+    expect([...direct.indices.subarray(0, c.length)]).toEqual(c)
+    expect([...direct.indices.subarray(gap.length)]).toEqual([...a, ...b, ...d])
   })
 
   it('falls back to copying when the outputs are not back to back, and reads the same', () => {

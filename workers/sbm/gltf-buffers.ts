@@ -89,6 +89,9 @@ export interface MeshoptDecodeCounts {
   copied: number
 }
 
+/** Index codecs whose output width is free: the same stream decodes to 16- or 32-bit alike. */
+const fullWidthIndexModes = new Set(['TRIANGLES', 'INDICES'])
+
 /** Bytes of one buffer view, with the stride its elements are laid out at. */
 interface ViewData {
   bytes: Uint8Array
@@ -169,6 +172,25 @@ export class GltfBufferReader {
     const { bufferView, byteOffset } = this.accessor(accessorIndex)
     if (bufferView === undefined) return null
     return { viewIndex: bufferView, byteOffset: isNonNegativeInteger(byteOffset) ? byteOffset : 0 }
+  }
+
+  /**
+   * The shape of a compressed index view that can be decoded at full width (meshopt's index
+   * codecs, TRIANGLES or INDICES, 2 or 4 bytes per index, no filter): its element size and
+   * count; null for any other view, or a malformed one (its reads refuse it). A caller that lays
+   * out the view's accessors where they sit in the view, room for unread elements included,
+   * gets the whole view decoded at 4 bytes per index straight into its Uint32Array: those
+   * codecs give the same values whatever width they write, so 16-bit indices need no widening.
+   */
+  indexViewShape(viewIndex: number): { elementBytes: 2 | 4; count: number } | null {
+    const definition = this.bufferViews[viewIndex] as BufferViewDefinition | undefined
+    const meshopt = definition?.extensions?.EXT_meshopt_compression
+    if (!meshopt || !fullWidthIndexModes.has(meshopt.mode)) return null
+    if ((meshopt.filter ?? 'NONE') !== 'NONE') return null
+    const { byteStride, count } = meshopt
+    if ((byteStride !== 2 && byteStride !== 4) || !isNonNegativeInteger(count)) return null
+    if (count * byteStride > MAX_DECODED_VIEW_BYTES) return null
+    return { elementBytes: byteStride, count }
   }
 
   /**
@@ -498,6 +520,7 @@ export class GltfBufferReader {
     }
     if (tiles.length === 0 || declaredReads !== this.pendingReads.get(viewIndex)) return
     tiles.sort((a, b) => (a.accessor.byteOffset ?? 0) - (b.accessor.byteOffset ?? 0))
+    if (this.tryDecodeIndicesAtFullWidth(viewIndex, meshopt, tiles)) return
 
     const first = tiles[0]!
     const target = first.destinations[0]!.target
@@ -610,6 +633,89 @@ export class GltfBufferReader {
     for (const { accessorIndex, destinations } of tiles) {
       this.placedAccessors.set(accessorIndex, destinations)
     }
+  }
+
+  /**
+   * Decodes an index view (see {@link indexViewShape}) at 4 bytes per index straight into a
+   * Uint32Array whose accessors were laid out where they sit in the view: element k of the view
+   * lands at `viewBase + k`. Required: every tile an unsigned index accessor of the view's width,
+   * in ascending, non-overlapping element ranges, each first destination at its place in the
+   * view; and no other declared destination within the view's output range, which the unread
+   * elements of the view fill. True when it decoded (the tiles are then placed).
+   */
+  private tryDecodeIndicesAtFullWidth(
+    viewIndex: number,
+    meshopt: MeshoptDefinition,
+    tiles: {
+      accessorIndex: number
+      accessor: AccessorDefinition
+      destinations: AccessorDestination[]
+    }[],
+  ): boolean {
+    const shape = this.indexViewShape(viewIndex)
+    const first = tiles[0]!
+    const target = first.destinations[0]!.target
+    if (shape === null || !(target instanceof Uint32Array)) return false
+    const componentType = shape.elementBytes === 2 ? 5123 : 5125
+    const viewBase =
+      first.destinations[0]!.elementOffset - (first.accessor.byteOffset ?? 0) / shape.elementBytes
+    if (!isNonNegativeInteger(viewBase) || viewBase + shape.count > target.length) return false
+    const viewEnd = viewBase + shape.count
+    let sourceEnd = 0
+    const tileAccessors = new Set<number>()
+    for (const { accessorIndex, accessor, destinations } of tiles) {
+      const sourceElement = (accessor.byteOffset ?? 0) / shape.elementBytes
+      if (
+        accessor.type !== 'SCALAR' ||
+        accessor.componentType !== componentType ||
+        accessor.normalized === true ||
+        !isNonNegativeInteger(sourceElement) ||
+        sourceElement < sourceEnd ||
+        sourceElement + accessor.count > shape.count ||
+        destinations[0]!.elementOffset !== viewBase + sourceElement
+      ) {
+        return false
+      }
+      for (const [index, destination] of destinations.entries()) {
+        if (destination.target !== target || destination.elementCount !== accessor.count) {
+          return false
+        }
+        // Other destinations are copied from the first after the decode: outside the range.
+        const start = destination.elementOffset
+        const isOutside = start + accessor.count <= viewBase || start >= viewEnd
+        if (index > 0 && (!isNonNegativeInteger(start) || !isOutside)) return false
+      }
+      sourceEnd = sourceElement + accessor.count
+      tileAccessors.add(accessorIndex)
+    }
+    for (const [accessorIndex, declared] of this.destinations) {
+      if (tileAccessors.has(accessorIndex)) continue
+      for (const destination of declared) {
+        if (destination?.target !== target) continue
+        const start = destination.elementOffset
+        if (start < viewEnd && start + destination.elementCount > viewBase) return false
+      }
+    }
+    this.decodeMeshopt(
+      viewIndex,
+      { ...meshopt, byteStride: 4 },
+      new Uint8Array(target.buffer, target.byteOffset + viewBase * 4, shape.count * 4),
+    )
+    for (const { accessor, destinations } of tiles) {
+      const [primary, ...others] = destinations
+      for (const other of others) {
+        target.copyWithin(
+          other.elementOffset,
+          primary!.elementOffset,
+          primary!.elementOffset + accessor.count,
+        )
+      }
+    }
+    this.counts.inPlace++
+    for (const { accessorIndex, destinations } of tiles) {
+      this.placedAccessors.set(accessorIndex, destinations)
+    }
+    return true
   }
 
   private binRange(viewIndex: number, buffer: number, byteOffset: number, byteLength: number) {

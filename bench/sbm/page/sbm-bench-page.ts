@@ -165,7 +165,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const anchorSamples: SbmLoadSample[] = []
   const ourSamples: SbmLoadSample[] = []
   const workerFetchSamples: SbmLoadSample[] = []
-  const pickingCopySamples: SbmLoadSample[] = []
+  const pickingWorkerDecodesSamples: SbmLoadSample[] = []
   let triangleCount = 0
 
   // One load by workers started on the clock (module load, wasm init, first-run JIT), for the
@@ -187,13 +187,14 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   function loadOurs() {
     return loadOursBy('posted')
   }
-  async function loadOursBy(path: 'posted' | 'postedPickingCopy' | 'workerFetch') {
+  async function loadOursBy(path: 'posted' | 'postedPickingWorkerDecodes' | 'workerFetch') {
     const { decoder, picking } = workers!
     const startMs = performance.now()
-    // One download; the picking worker decodes picking's share (positions, indices, BVHs) while
-    // passing the bytes on to the decode worker, which decodes what drawing needs (the app's
-    // path, engine/building/model-download.ts). The paths before: the decode worker decodes
-    // everything and copies for picking; the main thread never copies or decodes geometry.
+    // One download posted to the decode worker, which decodes everything and copies positions
+    // and indices for the picking worker (the app's default, engine/building/model-download.ts).
+    // Compared: the picking worker decodes picking's share (positions, indices, BVHs) while
+    // passing the bytes on to the decode worker, which decodes what drawing needs; and the
+    // decode worker fetching for itself. The main thread never copies or decodes geometry.
     const pickingDecode: { outcome?: Promise<AddSbmOutcome> } = {}
     const startDecode = (source: ModelSource, options: DecodeRequestOptions) =>
       decoder.decode(Comlink.transfer(source, transferablesOfSource(source)), options)
@@ -204,7 +205,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
             sbmUrl,
             decodeForDrawingAndPicking(
               startDecode,
-              path === 'posted'
+              path === 'postedPickingWorkerDecodes'
                 ? (source) => {
                     pickingDecode.outcome = picking.addSbm(
                       'building',
@@ -265,13 +266,16 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     ours: { load: loadOurs, samples: ourSamples },
     anchor: { load: loadAnchorCase, samples: anchorSamples },
     oursWorkerFetch: { load: () => loadOursBy('workerFetch'), samples: workerFetchSamples },
-    oursPickingCopy: { load: () => loadOursBy('postedPickingCopy'), samples: pickingCopySamples },
+    oursPickingWorkerDecodes: {
+      load: () => loadOursBy('postedPickingWorkerDecodes'),
+      samples: pickingWorkerDecodesSamples,
+    },
   }
   const caseNames: (keyof typeof cases)[] = [
     'ours',
     'anchor',
     ...(config.compareWorkerFetch ? (['oursWorkerFetch'] as const) : []),
-    ...(config.comparePickingCopy ? (['oursPickingCopy'] as const) : []),
+    ...(config.comparePickingWorkerDecodes ? (['oursPickingWorkerDecodes'] as const) : []),
   ]
   for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
     const isTimed = round >= config.warmupRounds
@@ -369,7 +373,9 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     anchor: anchorSamples,
     ours: ourSamples,
     ...(config.compareWorkerFetch ? { oursWorkerFetch: workerFetchSamples } : {}),
-    ...(config.comparePickingCopy ? { oursPickingCopy: pickingCopySamples } : {}),
+    ...(config.comparePickingWorkerDecodes
+      ? { oursPickingWorkerDecodes: pickingWorkerDecodesSamples }
+      : {}),
     oursCold,
     triangleCount,
     pickRoundTripMs,

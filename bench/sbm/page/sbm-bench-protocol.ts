@@ -12,10 +12,11 @@ export interface SbmPageConfig {
   /** Also load by the decode worker fetching the URL itself (session 11's path), for an A/B. */
   compareWorkerFetch?: boolean
   /**
-   * Also load the way before session 13: the decode worker decodes everything, BVHs included,
-   * and copies positions and indices for the picking worker, which only attaches; for an A/B.
+   * Also load the way session 13 tried (`pickingWorkerDecodes: true`): the picking worker decodes
+   * positions, indices and BVHs from the bytes it forwards to the decode worker, which decodes
+   * what drawing needs; for an A/B against ours (one decode, copied for picking).
    */
-  comparePickingCopy?: boolean
+  comparePickingWorkerDecodes?: boolean
 }
 
 /** One timed load, with what the main thread went through meanwhile. */
@@ -42,8 +43,8 @@ export interface SbmPageResult {
   ours: SbmLoadSample[]
   /** With `compareWorkerFetch`: ours with the decode worker fetching for itself. */
   oursWorkerFetch?: SbmLoadSample[]
-  /** With `comparePickingCopy`: ours with the decode worker's copy for picking. */
-  oursPickingCopy?: SbmLoadSample[]
+  /** With `comparePickingWorkerDecodes`: ours with the picking worker decoding its share. */
+  oursPickingWorkerDecodes?: SbmLoadSample[]
   /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
   oursCold: SbmLoadSample
   triangleCount: number

@@ -72,12 +72,12 @@ export function createIngestService(dependencies: {
   const telemetryOf = async (device: AuthenticatedDevice, body: unknown) => {
     const nowMs = clock.nowMs()
     const batch = readTelemetry(body, nowMs)
-    const nowIso = timestampOf(nowMs)
     if (queue !== undefined && batch.status === undefined) {
       const count = await queue.write(device.id, batch.messages, nowMs)
       if (live !== undefined) publishTelemetry(live, device, batch.messages)
       return { count }
     }
+    const nowIso = timestampOf(nowMs)
     const { count, outcome } = await database.db.transaction().execute(async (transaction) => {
       const count = await store.write(transaction, device.id, batch.messages)
       await transaction
