@@ -45,8 +45,11 @@ export interface PoiSurfacePoint {
   position: Vector3Tuple
   /** Unit normal facing the viewer, in the scene's frame (city: east, north, up). */
   normal: Vector3Tuple
-  /** What was hit: the basemap (city, height 0), a tileset or a building model. */
-  surface: 'basemap' | 'tileset' | 'model'
+  /**
+   * What was hit: the basemap (city, height 0), a tileset, a building model, or the ground under
+   * the building (asked for with `orGround`).
+   */
+  surface: 'basemap' | 'tileset' | 'model' | 'ground'
   /** Building only: the floor of the hit model, null for the shell and free models. */
   floorId?: string | null
 }
@@ -108,7 +111,15 @@ export type PoiCommands<Prefix extends 'city' | 'building'> = {
 } & {
   /** The surface under a point of the canvas where a POI would be placed, or null (sky). */
   [K in `${Prefix}.surfacePointAtScreenPoint`]: {
-    args: { x: number; y: number }
+    args: {
+      x: number
+      y: number
+      /**
+       * Building: when no model is hit, answer the ground under the building there (a library
+       * model placed beside it); POIs go on the building only. The city always has its basemap.
+       */
+      orGround?: boolean
+    }
     result: PoiSurfacePoint | null
   }
 } & {

@@ -214,6 +214,7 @@ export function createBuildingHandlers(
       view,
       layer: poiLayer,
       pickSurface: (x, y) => openScene().pick(view.rayAt(x, y), false),
+      groundPoint: (x, y) => openScene().groundPoint(view.rayAt(x, y)),
       requireCanvas,
     }),
     ...createBuildingPoiStatusHandlers({ layer: poiLayer }),

@@ -97,4 +97,76 @@ describe('building library models', () => {
     await expect.poll(() => engine.getSnapshot().building.libraryModels).toEqual([])
     expect(changedPixels(without, await framePixels(engine))).toBeLessThan(10)
   })
+
+  it('a click over a library model in mid-air places it on the ground behind, not on nothing', async () => {
+    // The e2e's case: a model is uploaded where the camera looks, which for a building of
+    // floors far apart is in the air between them, so it is drawn at the canvas centre and a
+    // click there meets no building surface.
+    const engine = startEngine()
+    const blocks = boxSbm(
+      [
+        { name: 'Low', size: [1, 1, 1], centre: [0, 0, 0] },
+        { name: 'High', size: [1, 1, 1], centre: [0, 10, 0] },
+      ],
+      { role: 'model' },
+    )
+    await engine.run('building.open', {
+      description: {
+        projectId: 'placing',
+        name: 'Placing',
+        shellModelId: null,
+        floors: [],
+        models: [
+          {
+            id: 'blocks',
+            name: 'Blocks',
+            role: 'model',
+            floorId: null,
+            url: blobUrlOf(blocks),
+            sizeBytes: blocks.byteLength,
+          },
+        ],
+      },
+    })
+    // opened, the camera frames both blocks: it looks at the empty middle between them
+    await expect.poll(() => engine.getSnapshot().building.camera.target[1]).toBeCloseTo(5, 3)
+    const { position: eye, target } = engine.getSnapshot().building.camera
+    await engine.run('building.setLibraryModels', {
+      models: [{ id: 'cube', url: cubeUrl, position: [...target], headingDegrees: 0, scale: 1 }],
+    })
+    await expect.poll(() => cube(engine)?.loadState, { timeout: 20_000 }).toBe('success')
+    const overCube = await engine.run('building.poiToScreen', { position: target })
+    expect(overCube).toMatchObject({ x: expect.closeTo(160, 0), y: expect.closeTo(120, 0) })
+    const centre = { x: overCube.x, y: overCube.y }
+
+    // POIs go on the building only: nothing is there (the library model is no surface).
+    expect(await engine.run('building.surfacePointAtScreenPoint', centre)).toBeNull()
+    // A model being placed stands on the ground under the building (the low block's base,
+    // -0.5 m) where the ray from the eye through the click meets it.
+    const ground = await engine.run('building.surfacePointAtScreenPoint', {
+      ...centre,
+      orGround: true,
+    })
+    const along = (-0.5 - eye[1]) / (target[1] - eye[1])
+    expect(ground).toMatchObject({ surface: 'ground', normal: [0, 1, 0], floorId: null })
+    expect(ground!.position[0]).toBeCloseTo(eye[0] + (target[0] - eye[0]) * along, 1)
+    expect(ground!.position[1]).toBeCloseTo(-0.5, 5)
+    expect(ground!.position[2]).toBeCloseTo(eye[2] + (target[2] - eye[2]) * along, 1)
+
+    // Over a block the block itself answers, ground or not.
+    const overBlock = await engine.run('building.poiToScreen', { position: [0, 10, 0] })
+    const onBlock = await engine.run('building.surfacePointAtScreenPoint', {
+      x: overBlock.x,
+      y: overBlock.y,
+      orGround: true,
+    })
+    expect(onBlock).toMatchObject({ surface: 'model' })
+    expect(onBlock!.position[1]).toBeGreaterThan(9)
+
+    // Looking up, the ray never meets the ground: the sky answers null.
+    await engine.run('building.setCamera', { position: [0, 1, 20], target: [0, 6, 0] })
+    expect(
+      await engine.run('building.surfacePointAtScreenPoint', { x: 160, y: 120, orGround: true }),
+    ).toBeNull()
+  })
 })

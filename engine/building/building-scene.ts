@@ -10,6 +10,7 @@ import type {
   BuildingSceneDescription,
   BuildingSnapshot,
   ModelLoadErrorCode,
+  Vector3Tuple,
 } from '../api/building-snapshot'
 import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
@@ -211,11 +212,7 @@ export class BuildingScene {
    * answer stays in it (its distance in scene metres).
    */
   async pick(ray: PickRay, isHover: boolean): Promise<BuildingPick | null | typeof STALE> {
-    const frame = this.dependencies.view.placed.matrixWorld
-    const scale = frame.getMaxScaleOnAxis()
-    const toBuilding = new Matrix4().copy(frame).invert()
-    const origin = new Vector3().fromArray(ray.origin).applyMatrix4(toBuilding)
-    const direction = new Vector3().fromArray(ray.direction).transformDirection(toBuilding)
+    const { origin, direction, scale } = this.rayInBuildingFrame(ray)
     const inBuilding: PickRay = {
       origin: [origin.x, origin.y, origin.z],
       direction: [direction.x, direction.y, direction.z],
@@ -225,6 +222,37 @@ export class BuildingScene {
     const pick = await this.picks.pick(inBuilding, isHover, () => this.isDisposed)
     if (!pick || pick === STALE) return pick
     return { ...pick, distance: pick.distance * scale }
+  }
+
+  /**
+   * Where a scene ray meets the ground under the building, in the building's own frame: the
+   * plane of the lowest loaded model's base (y 0 before one has loaded), where the style draws
+   * its ground. Null when the ray looks up to the sky or meets the plane beyond its `far`. A
+   * library model clicked beside the building stands there.
+   */
+  groundPoint(ray: PickRay): Vector3Tuple | null {
+    const { origin, direction, scale } = this.rayInBuildingFrame(ray)
+    // a ray (nearly) level with the ground meets it beyond any view
+    if (direction.y > -1e-6) return null
+    const bounds = this.modelBounds()
+    const level = bounds.isEmpty() ? 0 : bounds.min.y
+    const along = (level - origin.y) / direction.y
+    if (along < (ray.near ?? 0) / scale || (ray.far !== undefined && along * scale > ray.far)) {
+      return null
+    }
+    const point = origin.addScaledVector(direction, along)
+    return [point.x, level, point.z]
+  }
+
+  /** A scene ray in the building's frame (its placement turns and scales it); `scale` converts back. */
+  private rayInBuildingFrame(ray: PickRay): { origin: Vector3; direction: Vector3; scale: number } {
+    const frame = this.dependencies.view.placed.matrixWorld
+    const toBuilding = new Matrix4().copy(frame).invert()
+    return {
+      origin: new Vector3().fromArray(ray.origin).applyMatrix4(toBuilding),
+      direction: new Vector3().fromArray(ray.direction).transformDirection(toBuilding),
+      scale: frame.getMaxScaleOnAxis(),
+    }
   }
 
   /** As {@link pick}, with the point and normal in scene coordinates (the walk moves the eye). */

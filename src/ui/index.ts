@@ -3,6 +3,7 @@
  * Pages import from here only. The theme's CSS variables (`--ts-*`) load with the kit.
  */
 import './theme.css'
+import './layout.css'
 
 export { Button, type ButtonProps, type ButtonVariant } from './Button'
 export { type ColorPickerProps, ColorPicker } from './color/ColorPicker'

@@ -18,6 +18,8 @@ export interface PoiHandlerScope {
   layer(): BuildingPoiLayer
   /** Picks the shown model surface along the ray under a canvas point (not recorded). */
   pickSurface(x: number, y: number): Promise<BuildingPick | null | typeof STALE>
+  /** Where the ray under a canvas point meets the ground under the building, or null (sky). */
+  groundPoint(x: number, y: number): Vector3Tuple | null
   requireCanvas(): void
 }
 
@@ -73,12 +75,16 @@ export function createBuildingPoiHandlers(scope: PoiHandlerScope): PoiHandlers {
       layer.setHovered(poiId)
       return poiId ? { poiId } : null
     },
-    'building.surfacePointAtScreenPoint': async ({ x, y }) => {
+    'building.surfacePointAtScreenPoint': async ({ x, y, orGround }) => {
       scope.layer()
       scope.requireCanvas()
       const ray = view.rayAt(x, y)
       const pick = await scope.pickSurface(x, y)
-      if (pick === STALE || !pick) return null
+      if (pick === STALE) return null
+      if (!pick) {
+        const ground = orGround ? scope.groundPoint(x, y) : null
+        return ground && { position: ground, normal: [0, 1, 0], surface: 'ground', floorId: null }
+      }
       // The worker's normal is the triangle's; a POI goes on the side the user looks at.
       const normal = new Vector3().fromArray(pick.normal).normalize()
       if (normal.dot(new Vector3().fromArray(ray.direction)) > 0) normal.negate()

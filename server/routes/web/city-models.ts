@@ -8,7 +8,8 @@ import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
 import type { CityModelFileReader } from '../../modules/city-models/city-models.service'
-import { callerOf, callerOrNullOf } from './project-caller'
+import { callerOf } from './project-caller'
+import { listProjectRecords, removeRecordById } from './record-handlers'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const fileNamePattern = /^([0-9a-f]{64})\.glb$/
@@ -30,17 +31,13 @@ export function registerCityModelRoutes(
     handler: ({ body, user, files }) => cityModels.upload(user, body, files),
   })
   defineRoute(app, cityModelRoutes.findCityModels, {
-    handler: ({ body, user, request }) =>
-      cityModels.list(callerOrNullOf(request, user, body.project_token), body.project_id),
+    handler: listProjectRecords(cityModels),
   })
   defineRoute(app, cityModelRoutes.updateCityModel, {
     handler: ({ body, user }) => cityModels.update(user, body),
   })
   defineRoute(app, cityModelRoutes.deleteCityModel, {
-    handler: async ({ body, user }) => {
-      await cityModels.remove(user, body.id)
-      return null
-    },
+    handler: removeRecordById(cityModels),
   })
   // Raw bytes, not an envelope: the engine fetches them with the grant findAll put in the URL.
   app.get<{ Params: { id: string; name: string } }>(

@@ -7,6 +7,7 @@ import { callerOrNullOf } from './project-caller'
 import { registerMapProxyRoutes } from './map-proxy'
 import { registerTileRoutes } from './tiles'
 import { cityRoutes, gisModelBodyMaxBytes } from '../../../contract/city'
+import { listProjectRecords, removeRecordById } from './record-handlers'
 
 /**
  * The city area (issue #7): oblique photography (`/obliquephotograph/*`,
@@ -31,10 +32,7 @@ function registerObliquePhotographRoutes(app: FastifyInstance, city: CityService
     handler: async ({ body, user }) => city.tilesets.update(user, body),
   })
   defineRoute(app, cityRoutes.obliquephotographDel, {
-    handler: async ({ body, user }) => {
-      await city.tilesets.remove(user, body.id)
-      return null
-    },
+    handler: removeRecordById(city.tilesets),
   })
   defineRoute(app, cityRoutes.obliquephotographFind, {
     handler: async ({ body, user, request }) =>
@@ -45,8 +43,7 @@ function registerObliquePhotographRoutes(app: FastifyInstance, city: CityService
       ),
   })
   defineRoute(app, cityRoutes.findObliquePhotograph, {
-    handler: async ({ body, user, request }) =>
-      city.tilesets.list(callerOrNullOf(request, user, body.project_token), body.project_id),
+    handler: listProjectRecords(city.tilesets),
   })
 }
 
@@ -64,10 +61,7 @@ function registerGisModelRoutes(app: FastifyInstance, city: CityServices): void 
     handler: async ({ body, user }) => city.gisModels.update(user, body),
   })
   defineRoute(app, cityRoutes.gismodelDelete, {
-    handler: async ({ body, user }) => {
-      await city.gisModels.remove(user, body.id)
-      return null
-    },
+    handler: removeRecordById(city.gisModels),
   })
 }
 
@@ -80,10 +74,7 @@ function registerBasemapRoutes(app: FastifyInstance, city: CityServices): void {
     handler: async ({ body, user }) => city.basemaps.save(user, body),
   })
   defineRoute(app, cityRoutes.basemapDel, {
-    handler: async ({ body, user }) => {
-      await city.basemaps.remove(user, body.id)
-      return null
-    },
+    handler: removeRecordById(city.basemaps),
   })
 }
 

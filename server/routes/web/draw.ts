@@ -4,6 +4,7 @@ import { maxInputDepth, maxInputKeys } from '../../../contract/json-text'
 import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { callerOrNullOf } from './project-caller'
+import { removeRecordById } from './record-handlers'
 
 /**
  * A drawing's points are values of their own: 100,000 [lng, lat] pairs are 300,000 values (each
@@ -31,10 +32,7 @@ export function registerDrawRoutes(app: FastifyInstance, services: ServerService
     handler: ({ body, user }) => draw.update(user, body),
   })
   defineRoute(app, drawRoutes.areadrawDel, {
-    handler: async ({ body, user }) => {
-      await draw.remove(user, body.id)
-      return null
-    },
+    handler: removeRecordById(draw),
   })
   defineRoute(app, drawRoutes.areadrawFind, {
     handler: ({ body, user, request }) =>

@@ -3,6 +3,7 @@ import { locationRoutes } from '../../../contract/location'
 import type { ServerServices } from '../../deps'
 import { defineRoute } from '../../http/define-route'
 import { callerOrNullOf } from './project-caller'
+import { removeRecordById } from './record-handlers'
 
 /** Anchor points of building models and city tilesets (issue 18): the `/poi` location mapping. */
 export function registerLocationRoutes(app: FastifyInstance, services: ServerServices): void {
@@ -22,9 +23,6 @@ export function registerLocationRoutes(app: FastifyInstance, services: ServerSer
     handler: ({ body, user }) => locationAnchors.update(user, body),
   })
   defineRoute(app, locationRoutes.deleteLocationMapping, {
-    handler: async ({ body, user }) => {
-      await locationAnchors.remove(user, body.id)
-      return null
-    },
+    handler: removeRecordById(locationAnchors),
   })
 }

@@ -11,6 +11,7 @@ import { defineRoute, documentedRouteOf, parseInput } from '../../http/define-ro
 import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
 import type { IncomingImage } from '../../modules/projects/uploads.service'
+import { removeRecordById } from './record-handlers'
 
 /** The material library (SPEC §7 `/materialManager/*`) and its texture upload (`uploadFile?type=4`). */
 export function registerMaterialRoutes(
@@ -21,10 +22,7 @@ export function registerMaterialRoutes(
     handler: ({ body, user }) => materials.save(user, body),
   })
   defineRoute(app, materialRoutes.delMaterial, {
-    handler: async ({ body, user }) => {
-      await materials.remove(user, body.id)
-      return null
-    },
+    handler: removeRecordById(materials),
   })
   defineRoute(app, materialRoutes.findMaterial, {
     handler: ({ body, user }) => materials.find(user, body.project_id),

@@ -10,6 +10,7 @@ import { conversionSourceMaxBytes } from '../../../contract/building'
 import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
+import { removeRecordById } from './record-handlers'
 
 const uuidPattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.zip$/
 
@@ -39,10 +40,7 @@ export function registerModelConfigRoutes(
     handler: ({ body, user }) => modelDetails.update(user, body),
   })
   defineRoute(app, modelDetailRoutes.deleteModelDetail, {
-    handler: async ({ body, user }) => {
-      await modelDetails.remove(user, body.id)
-      return null
-    },
+    handler: removeRecordById(modelDetails),
   })
 
   defineRoute(app, modelConfigRoutes.merge, {

@@ -132,7 +132,7 @@ export function LocationPoiForm({
         </Button>
       </form>
       {newToken && (
-        <section className="ts-location-poi__issued" data-testid="tracked-token" role="status">
+        <section className="ts-boxed" data-testid="tracked-token" role="status">
           <p>
             <Trans>
               The device token of {newToken.name} is shown only now. The device reports its position

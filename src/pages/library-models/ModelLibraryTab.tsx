@@ -110,7 +110,7 @@ export function ModelLibraryTab({ scene, canEdit }: LibraryTabProps) {
           }
         />
       ) : (
-        <ul className="ts-library-models__list" aria-label={t`Model library`}>
+        <ul className="ts-plain-list ts-library-models__list" aria-label={t`Model library`}>
           {models.map((model) => (
             <LibraryItem
               key={model.id}
@@ -160,7 +160,10 @@ function LibraryItem({
   const shown = useSnapshot(sceneStore)[scene]
   const loadState = shown.libraryModels.find((item) => item.id === model.id)?.loadState ?? 'loading'
   return (
-    <li className="ts-library-models__item" aria-current={isSelected ? 'true' : undefined}>
+    <li
+      className="ts-list-row ts-library-models__item"
+      aria-current={isSelected ? 'true' : undefined}
+    >
       <button
         type="button"
         className="ts-library-models__name"

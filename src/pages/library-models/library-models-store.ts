@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
 import { useEffect, useRef } from 'react'
 import { proxy, useSnapshot } from 'valtio'
 import type { ModelAnimationSettings, SceneLibraryModel } from '../../../engine/api'
@@ -9,6 +11,9 @@ import { toast } from '../../ui'
 
 /** The scene a library serves: the city's map or a building. */
 export type LibraryScene = 'city' | 'building'
+
+/** What a click on the sky while placing says. */
+const nothingThereMessage = msg`Nothing is there to stand on. Click the ground or a model.`
 
 /** A place in a scene: longitude°, latitude°, height m on the map; x, y, z metres in a building. */
 type ScenePosition = readonly [number, number, number]
@@ -73,16 +78,19 @@ export async function saveLibraryModel(
   return saved
 }
 
-/** The surface under a point of the canvas (a tileset, the ground, a building model), or null. */
+/**
+ * The surface under a point of the canvas: a tileset or the map in the city; a building model
+ * or, beside the building, the ground under it. Null for the sky.
+ */
 function surfaceAt(engine: EngineHandle, scene: LibraryScene, point: { x: number; y: number }) {
   return scene === 'city'
     ? engine.run('city.surfacePointAtScreenPoint', point)
-    : engine.run('building.surfacePointAtScreenPoint', point)
+    : engine.run('building.surfacePointAtScreenPoint', { ...point, orGround: true })
 }
 
 /**
  * Places the model being placed where the scene was clicked and saves its new place. Does
- * nothing while no model is being placed, or when the click hit nothing (the sky).
+ * nothing while no model is being placed; a click on the sky says so and keeps placing.
  */
 export async function placeLibraryModelAt(
   engine: EngineHandle,
@@ -90,7 +98,11 @@ export async function placeLibraryModelAt(
 ): Promise<void> {
   const { placingId: id, scene } = libraryModelsState
   if (!id) return
-  const surface = await surfaceAt(engine, scene, point)
+  const surface = await surfaceAt(engine, scene, point).catch((error: unknown) => {
+    toast.error(reasonText(error))
+    return undefined
+  })
+  if (surface === null) toast.warning(i18n._(nothingThereMessage))
   if (!surface) return
   libraryModelsState.placingId = null
   try {

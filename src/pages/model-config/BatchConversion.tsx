@@ -134,7 +134,7 @@ export function BatchConversion() {
         </Button>
       </div>
       {totalCount > 0 && (
-        <ul className="ts-model-config__batch-list">
+        <ul className="ts-plain-list ts-model-config__batch-list">
           {items.map((item) => (
             <BatchRow key={item.id} item={item} onRetry={() => queue.retry(item.id)} />
           ))}

@@ -225,7 +225,7 @@ function ConversionResult({
   const triangleCount = datum.triangleCount
   const sbmName = datum.downloadName
   return (
-    <section className="ts-model-config__result" data-testid="conversion-result">
+    <section className="ts-boxed ts-model-config__result" data-testid="conversion-result">
       <p className="ts-model-config__success" role="status">
         <Trans>model render prepared, format conversion succeeded</Trans>
       </p>
@@ -235,7 +235,7 @@ function ConversionResult({
         </Trans>
       </p>
       {datum.warnings.length > 0 && (
-        <ul className="ts-model-config__warnings">
+        <ul className="ts-warning-list">
           {datum.warnings.map((warning) => (
             // rendered here, not stored as text: a language switch re-renders it
             <li key={`${warning.messageId} ${JSON.stringify(warning.params)}`}>

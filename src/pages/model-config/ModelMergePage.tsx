@@ -211,7 +211,7 @@ function MergeResult({
   const sizeText = formatFileSize(result.sizeBytes)
   const floorCount = result.floors.length
   return (
-    <section className="ts-model-config__result" data-testid="merge-result">
+    <section className="ts-boxed ts-model-config__result" data-testid="merge-result">
       <p className="ts-model-config__success" role="status">
         <Trans>
           The structure was merged: a shell and {floorCount} floors, {sizeText}.

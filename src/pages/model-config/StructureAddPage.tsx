@@ -203,7 +203,7 @@ function StructurePlanTable({ plan, isSaved }: { plan: StructureAddPlan; isSaved
   }
   const floors = [...plan.floors].reverse()
   return (
-    <section className="ts-model-config__result" data-testid="add-preview">
+    <section className="ts-boxed ts-model-config__result" data-testid="add-preview">
       <h2 className="ts-model-config__subtitle">
         {isSaved ? <Trans>The saved structure</Trans> : <Trans>Result before saving</Trans>}
         {': '}
@@ -278,7 +278,7 @@ function AddOutcome({ status }: { status: StructureAddStatusDatum }) {
   const added = status.plan.floors.filter((floor) => floor.change === 'added').length
   const replaced = status.plan.floors.filter((floor) => floor.change === 'replaced').length
   return (
-    <section className="ts-model-config__result" data-testid="add-result">
+    <section className="ts-boxed ts-model-config__result" data-testid="add-result">
       <p className="ts-model-config__success" role="status">
         <Trans>
           Saved: {added} floors added, {replaced} replaced.

@@ -85,7 +85,7 @@ export function StructureJobWarnings({
 }) {
   if (warnings.length === 0) return null
   return (
-    <ul className="ts-model-config__warnings" data-testid={testId}>
+    <ul className="ts-warning-list" data-testid={testId}>
       {warnings.map((warning) => (
         <li key={`${warning.messageId} ${JSON.stringify(warning.params)}`}>
           {jobMessageText(warning)}

@@ -119,7 +119,7 @@ export function EventLinkagePanel({
     const ofKind = links.filter((link) => link.target_kind === kind)
     if (ofKind.length === 0) return <p className="ts-bim4-muted">{t`Nothing linked yet.`}</p>
     return (
-      <ul className="ts-iot-list" aria-label={t`Linked`}>
+      <ul className="ts-plain-list ts-iot-list" aria-label={t`Linked`}>
         {ofKind.map((link) => (
           <li key={link.id} className="ts-linkage-item" data-testid="linkage-linked">
             <span>{link.target_name}</span>
@@ -183,7 +183,7 @@ export function EventLinkagePanel({
                       <Trans>No areas are drawn in this project (area division).</Trans>
                     </p>
                   ) : (
-                    <ul className="ts-iot-list" aria-label={t`Areas`}>
+                    <ul className="ts-plain-list ts-iot-list" aria-label={t`Areas`}>
                       {areaCandidates.map((area) => (
                         <li key={area.id} className="ts-linkage-item">
                           <span>{area.name}</span>
@@ -215,7 +215,7 @@ export function EventLinkagePanel({
                         value={filter}
                         onChange={(change) => setFilter(change.target.value)}
                       />
-                      <ul className="ts-iot-list" aria-label={t`POIs to link`}>
+                      <ul className="ts-plain-list ts-iot-list" aria-label={t`POIs to link`}>
                         {candidates.slice(0, shownCandidates).map((entry) => (
                           <li key={entry.id} className="ts-linkage-item">
                             <span>{entry.name}</span>

@@ -77,7 +77,7 @@ export function Inspections({ projectId, subject, canEdit }: InspectionsProps) {
         <Trans>Inspections ({records.length})</Trans>
       </h4>
       {records.length > 0 && (
-        <ul className="ts-inspections__list">
+        <ul className="ts-plain-list ts-inspections__list">
           {records.map((record) =>
             editing !== 'new' && editing?.id === record.id ? (
               <li key={record.id}>{form(record)}</li>

@@ -122,11 +122,11 @@ export function IotAlarmsPanel({ canEdit, pois = poiStore }: IotAlarmsPanelProps
       {shown.length === 0 ? (
         <EmptyState title={<Trans>No alarms.</Trans>} />
       ) : (
-        <ul className="ts-iot-list" aria-label={t`Alarms`}>
+        <ul className="ts-plain-list ts-iot-list" aria-label={t`Alarms`}>
           {shown.map((alarm) => (
             <li
               key={alarm.id}
-              className="ts-iot-alarm"
+              className="ts-list-row ts-iot-alarm"
               data-testid="iot-alarm"
               data-state={alarm.state}
               data-devicecode={alarm.devicecode}

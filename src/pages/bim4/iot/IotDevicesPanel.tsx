@@ -170,7 +170,7 @@ export function IotDevicesPanel() {
       ) : iot.devices.length === 0 ? (
         <EmptyState title={<Trans>No devices yet.</Trans>} />
       ) : (
-        <ul className="ts-iot-list" aria-label={t`Devices`}>
+        <ul className="ts-plain-list ts-iot-list" aria-label={t`Devices`}>
           {iot.devices.map((device) => {
             const values = Object.entries(iot.latest[device.id]?.values ?? {}).filter(
               ([key]) => key !== statusKey,
@@ -179,7 +179,7 @@ export function IotDevicesPanel() {
               <li key={device.id}>
                 <button
                   type="button"
-                  className="ts-iot-item"
+                  className="ts-list-row ts-iot-item"
                   aria-pressed={device.id === selectedId}
                   data-testid="iot-device"
                   data-devicecode={device.devicecode}
@@ -274,7 +274,7 @@ export function IotDevicesPanel() {
           </Button>
         }
       >
-        <ul className="ts-iot-tokens" data-testid="iot-tokens">
+        <ul className="ts-plain-list ts-iot-tokens" data-testid="iot-tokens">
           {shown?.list.map((entry) => (
             <li key={entry.token}>
               <span>

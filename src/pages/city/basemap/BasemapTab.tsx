@@ -235,7 +235,7 @@ export function BasemapTab() {
               <Trans>No PMTiles uploaded yet.</Trans>
             </p>
           ) : (
-            <ul className="ts-city-files" aria-label={t`Uploaded PMTiles`}>
+            <ul className="ts-plain-list ts-city-files" aria-label={t`Uploaded PMTiles`}>
               {files.map((file) => {
                 const isChosen =
                   basemap?.setting.kind === 'pmtiles' && basemap.setting.pmtiles_id === file.id

@@ -95,7 +95,7 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
         </div>
       )}
       {pending && (
-        <section className="ts-city-details" aria-label={t`New drawing`} data-testid="draw-pending">
+        <section className="ts-boxed" aria-label={t`New drawing`} data-testid="draw-pending">
           <h3 className="ts-city-details__title">{i18n._(drawTypeNames[pending.type])}</h3>
           {pending.issue ? (
             <p className="ts-region__issue" role="alert">

@@ -38,7 +38,7 @@ export function GeometryBar({ name }: { name: string }) {
 
   return (
     <section
-      className="ts-city-details ts-draw__edit"
+      className="ts-boxed ts-draw__edit"
       aria-label={t`Edit ${name}`}
       data-testid="draw-geometry-bar"
     >

@@ -70,11 +70,7 @@ export function NavigationTab() {
         ))}
       </fieldset>
       {navigation.status !== 'idle' && (
-        <section
-          className="ts-city-details"
-          aria-label={t`Navigation`}
-          data-testid="navigation-progress"
-        >
+        <section className="ts-boxed" aria-label={t`Navigation`} data-testid="navigation-progress">
           <h3 className="ts-city-details__title">{flown?.name ?? ''}</h3>
           <progress max={navigation.totalMeters || 1} value={navigation.meters} />
           <p className="ts-region__item-measure">

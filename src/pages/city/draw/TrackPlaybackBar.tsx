@@ -36,11 +36,7 @@ export function TrackPlaybackBar() {
   const name = objects.find((object) => object.id === playback.objectId)?.name ?? ''
   const time = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'medium' })
   return (
-    <section
-      className="ts-city-details"
-      aria-label={t`Track playback`}
-      data-testid="track-playback"
-    >
+    <section className="ts-boxed" aria-label={t`Track playback`} data-testid="track-playback">
       <h3 className="ts-city-details__title">
         <Trans>Track of {name}</Trans>
       </h3>

@@ -192,7 +192,7 @@ export function ModelPoiTab({
       )}
 
       {selectedPoi && selectedModels && (
-        <section className="ts-city-details" aria-label={t`Models of ${selectedPoi.name}`}>
+        <section className="ts-boxed" aria-label={t`Models of ${selectedPoi.name}`}>
           <h3 className="ts-city-details__title">
             <Trans>Models of {selectedPoi.name}</Trans>
           </h3>
@@ -218,7 +218,7 @@ export function ModelPoiTab({
       )}
 
       {model && (
-        <section className="ts-city-details" aria-label={t`POIs of ${model.modelname}`}>
+        <section className="ts-boxed" aria-label={t`POIs of ${model.modelname}`}>
           <h3 className="ts-city-details__title">
             <Trans>POIs of {model.modelname}</Trans>
           </h3>

@@ -76,7 +76,7 @@ export function MonomerTab() {
         <Trans>Click a building on the map to select it and see its properties.</Trans>
       </p>
       <section
-        className="ts-city-details"
+        className="ts-boxed"
         aria-label={t`Selected building`}
         data-testid="monomer-selection"
       >

@@ -168,7 +168,7 @@ export function ObliqueTab() {
       )}
       {selected && selectedView && (
         <section
-          className="ts-city-details"
+          className="ts-boxed"
           aria-label={t`Selected oblique photography`}
           data-testid="oblique-details"
         >
@@ -216,7 +216,7 @@ export function ObliqueTab() {
             )}
           </dl>
           {selectedView.warnings.length > 0 && (
-            <ul className="ts-city-details__warnings">
+            <ul className="ts-warning-list">
               {selectedView.warnings.map((warning) => (
                 <li key={warning}>{warning}</li>
               ))}

@@ -108,7 +108,7 @@ export function CityMonomerPoiTab() {
         </ul>
       )}
       {model && (
-        <section className="ts-city-details" aria-label={t`POIs of ${model.modelname}`}>
+        <section className="ts-boxed" aria-label={t`POIs of ${model.modelname}`}>
           <h3 className="ts-city-details__title">
             <Trans>POIs of {model.modelname}</Trans>
           </h3>

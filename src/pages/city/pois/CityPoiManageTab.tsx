@@ -126,11 +126,7 @@ export function CityPoiManageTab() {
           )}
         </section>
       )}
-      <section
-        className="ts-city-details"
-        aria-label={t`Selected POI`}
-        data-testid="city-poi-selected"
-      >
+      <section className="ts-boxed" aria-label={t`Selected POI`} data-testid="city-poi-selected">
         {status === 'loading' ? (
           <Spinner label={t`Loading…`} />
         ) : entry ? (
