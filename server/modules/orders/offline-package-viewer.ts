@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import type { ViewerPackageData } from '../../../contract/offline-viewer-data'
-import type { PackageEntry } from './offline-package-entry'
+import { type PackageEntry, textEntry } from './offline-package-entry'
 
 /** A value already written as JSON: the POI list is megabytes, written once for both files. */
 export class JsonText {
@@ -17,10 +17,10 @@ type ViewerDataInput = {
  * script (built by vite.viewer.config.ts from engine/offline-viewer) and the data it reads.
  * Chromium refuses `fetch`, module scripts and workers for `file://` pages, so every file the
  * viewer reads is a classic script: `viewer/data.js` holds the scene's JSON and each binary file
- * the viewer shows (SBM models, template icons, the GML file, tilesets, the basemap) is also
- * written as `viewer/files/<n>.js`, base64
- * inside a call. The plain files stay in the package for other tools; the copies cost a third
- * more than the bytes they hold (base64), paid for opening with a double click.
+ * the viewer shows (SBM models, library models, template icons, the GML file, tilesets, the
+ * basemap) is also written as `viewer/files/<n>.js`, base64 inside a call. The plain files
+ * stay in the package for other tools; the copies cost a third more than the bytes they hold
+ * (base64), paid for opening with a double click.
  */
 export async function planViewerEntries(input: {
   viewerScript: string
@@ -58,24 +58,14 @@ export async function planViewerEntries(input: {
   )
   const dataScript = `window.twinscapePackage({${members.join(',')}})\n`
   viewerEntries.push(
-    {
-      path: 'viewer/data.js',
-      source: { kind: 'text', text: dataScript },
-      sizeBytes: Buffer.byteLength(dataScript),
-      isDeflated: true,
-    },
+    textEntry('viewer/data.js', dataScript),
     {
       path: 'viewer/viewer.js',
       source: { kind: 'file', path: input.viewerScript },
       sizeBytes: viewerSize,
       isDeflated: true,
     },
-    {
-      path: 'index.html',
-      source: { kind: 'text', text: indexHtml },
-      sizeBytes: Buffer.byteLength(indexHtml),
-      isDeflated: true,
-    },
+    textEntry('index.html', indexHtml),
   )
   return viewerEntries
 }
