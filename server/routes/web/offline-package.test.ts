@@ -473,21 +473,25 @@ describe('offline package', () => {
     const onMap = await packageOf(city.id)
     expect(onMap.manifest.counts.library_models).toBe(2)
     expect(onMap.manifest.contents.library_models).toBe('library-models.json')
-    expect(onMap.listed).toEqual([
-      expect.objectContaining({
-        id: raised.id,
-        name: 'Big duck',
-        file_name: 'Duck.glb',
-        format: 'glb',
-        lng: 126.978,
-        lat: 37.5665,
-        height: 12,
-        heading: 90,
-        scale: 5,
-        animation: { clip: 0, speed: 2, loop: true, autoplay: false },
-      }),
-      expect.objectContaining({ id: plain.id, name: 'Duck', lng: 126.979, height: 0, scale: 1 }),
-    ])
+    // added at one moment (the test clock stands still): listed by created_at, then by id
+    expect(onMap.listed).toHaveLength(2)
+    expect(onMap.listed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          id: raised.id,
+          name: 'Big duck',
+          file_name: 'Duck.glb',
+          format: 'glb',
+          lng: 126.978,
+          lat: 37.5665,
+          height: 12,
+          heading: 90,
+          scale: 5,
+          animation: { clip: 0, speed: 2, loop: true, autoplay: false },
+        }),
+        expect.objectContaining({ id: plain.id, name: 'Duck', lng: 126.979, height: 0, scale: 1 }),
+      ]),
+    )
     // one file for both, the bytes uploaded
     const glbPath = onMap.listed[0].file as string
     expect(glbPath).toMatch(/^library-models\/[0-9a-f]{16}\.glb$/)
