@@ -50,9 +50,13 @@ export function packageDirectories(dataDir: string): PackageDirectories {
   }
 }
 
+const newline = Buffer.from('\n')
+
 function jsonEntry(path: string, value: unknown): PackageEntry {
   // compact: 10,000 POIs make megabytes of JSON, and readers parse it anyway
-  return textEntry(path, `${value instanceof JsonText ? value.text : JSON.stringify(value)}\n`)
+  return value instanceof JsonText
+    ? textEntry(path, Buffer.concat([value.bytes, newline]))
+    : textEntry(path, `${JSON.stringify(value)}\n`)
 }
 
 /** Three numbers as the viewer's data has them (a position, a rotation, a scale). */
@@ -142,7 +146,7 @@ export async function planOfflinePackage(
 
   const pois = await readPackagePois(handle, database.dialect, projectId)
   // written once as JSON for pois.json and the viewer's data.js alike
-  const poisJson = new JsonText(pois.json)
+  const poisJson = new JsonText(Buffer.from(pois.json))
   entries.push(jsonEntry('pois.json', poisJson))
   contents.pois = 'pois.json'
   const { templateIds } = pois

@@ -3,7 +3,8 @@ import type { FileStorage } from '../../plugins/storage'
 
 /** Where one entry's bytes come from. */
 export type PackageSource =
-  | { kind: 'text'; text: string }
+  /** Bytes the plan already holds (JSON, scripts), encoded once. */
+  | { kind: 'bytes'; bytes: Buffer }
   | { kind: 'stored'; sha256: string }
   /**
    * A file on disk; `inflatesGzip`: written inflated when it is gzip-compressed on disk (a
@@ -39,12 +40,8 @@ export async function storedEntry(
   }
 }
 
-/** A text the plan holds (JSON, a script), deflated: text shrinks a lot. */
-export function textEntry(path: string, text: string): PackageEntry {
-  return {
-    path,
-    source: { kind: 'text', text },
-    sizeBytes: Buffer.byteLength(text),
-    isDeflated: true,
-  }
+/** A text the plan holds (JSON, a script; a string or its UTF-8), deflated: text shrinks a lot. */
+export function textEntry(path: string, text: string | Buffer): PackageEntry {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text
+  return { path, source: { kind: 'bytes', bytes }, sizeBytes: bytes.byteLength, isDeflated: true }
 }

@@ -2,9 +2,12 @@ import { stat } from 'node:fs/promises'
 import type { ViewerPackageData } from '../../../contract/offline-viewer-data'
 import { type PackageEntry, textEntry } from './offline-package-entry'
 
-/** A value already written as JSON: the POI list is megabytes, written once for both files. */
+/**
+ * A value already written as JSON, in UTF-8: the POI list is megabytes, encoded once for both
+ * files (pois.json and the viewer's data.js) and copied into each as bytes.
+ */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 }
 
 /** Every member of `viewer/data.js` but `files`, each maybe already written as JSON. */
@@ -51,12 +54,21 @@ export async function planViewerEntries(input: {
       isDeflated: false,
     })
   }
-  // an object literal in a script file of its own (never inline HTML: no `</script>` to escape)
-  const members = Object.entries({ ...input.data, files }).map(
-    ([key, value]) =>
-      `${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`,
-  )
-  const dataScript = `window.twinscapePackage({${members.join(',')}})\n`
+  // an object literal in a script file of its own (never inline HTML: no `</script>` to escape),
+  // put together as bytes: the JSON written already goes in as it is, not as a string again
+  const parts: Buffer[] = []
+  let pending = 'window.twinscapePackage({'
+  for (const [index, [key, value]] of Object.entries({ ...input.data, files }).entries()) {
+    pending += `${index === 0 ? '' : ','}${JSON.stringify(key)}:`
+    if (value instanceof JsonText) {
+      parts.push(Buffer.from(pending), value.bytes)
+      pending = ''
+    } else {
+      pending += JSON.stringify(value)
+    }
+  }
+  parts.push(Buffer.from(`${pending}})\n`))
+  const dataScript = Buffer.concat(parts)
   viewerEntries.push(
     textEntry('viewer/data.js', dataScript),
     {
