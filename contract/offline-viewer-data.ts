@@ -30,6 +30,26 @@ export interface ViewerGml {
   display_mode: number
 }
 
+/**
+ * A model of the project's model library (`/cityModel/*`, glTF binary or SBM) where the user put
+ * it, with how its animation plays when the scene opens.
+ */
+export interface ViewerLibraryModel {
+  id: string
+  name: string
+  /** Package path of its GLB or SBM (both glTF 2.0 binaries). */
+  file: string
+  /**
+   * A city's longitude°, latitude° and metres above the ellipsoid; a building's scene metres
+   * (x, y, z; y up), as the engine's `setLibraryModels` takes them.
+   */
+  position: [number, number, number]
+  /** Degrees clockwise seen from above; 0 leaves the model's front (glTF +Z) facing south. */
+  heading: number
+  scale: number
+  animation: { clip: number; speed: number; loop: boolean; autoplay: boolean }
+}
+
 /** The JSON `viewer/data.js` hands over. */
 export interface ViewerPackageData {
   manifest: {
@@ -73,6 +93,8 @@ export interface ViewerPackageData {
   tilesets?: ViewerTileset[]
   /** A city project's basemap, or null. */
   basemap?: ViewerBasemap | null
+  /** The project's library models (older packages have none). */
+  library_models?: ViewerLibraryModel[]
   /** Package path → script that holds the file's bytes. */
   files: Record<string, string>
 }

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import {
   type APIRequestContext,
   type Browser,
+  type BrowserContext,
   expect,
   type Locator,
   type Page,
@@ -42,16 +43,17 @@ test('a new editor orders, pays from the balance and downloads the offline packa
   request,
   baseURL,
 }) => {
-  test.setTimeout(180_000)
-  await chooseEnglish(context, baseURL)
   await enableTestApi(page)
   const projectName = `Paid tower ${Date.now()}`
-  const { account, token, projectId } = await newEditorsProject(request, {
-    kind: 'building',
-    name: projectName,
-    upload: '/web/upload/uploadZip',
-    file: { name: 'two-storeys.sbm', mimeType: 'model/gltf-binary', path: sbmFixture },
-  })
+  const { token, projectId, dialog } = await orderForNewProject(
+    { page, context, request, baseURL },
+    {
+      kind: 'building',
+      name: projectName,
+      upload: '/web/upload/uploadZip',
+      file: { name: 'two-storeys.sbm', mimeType: 'model/gltf-binary', path: sbmFixture },
+    },
+  )
 
   // what the dialog should start with: the lines the server marks chosen
   const list = await postApi<{ lines: Array<{ is_check: boolean; amount: number | null }> }>(
@@ -65,14 +67,7 @@ test('a new editor orders, pays from the balance and downloads the offline packa
     .reduce((sum, line) => sum + (line.amount ?? 0), 0)
   expect(chosenTotal).toBeGreaterThan(0)
 
-  // the order dialog from the project list: the metered upload is chosen, watermark removal added
-  await signInThroughPage(page, account)
-  await page.goto('/#/projectManage/bim?kind=space')
-  await page
-    .getByTestId('project-list-building')
-    .getByRole('button', { name: `Order for ${projectName}` })
-    .click()
-  const dialog = page.getByRole('dialog', { name: `Order for ${projectName}` })
+  // the metered upload is chosen, watermark removal added
   await expect(dialog.getByRole('checkbox', { name: 'Upload traffic' })).toBeChecked()
   await expect(dialog.getByText(`Total ${chosenTotal} TC`)).toBeVisible()
   await dialog.getByRole('checkbox', { name: 'Watermark removal' }).check()
@@ -155,30 +150,23 @@ test("a city project's trial package opens from disk with its tileset on the map
   request,
   baseURL,
 }) => {
-  test.setTimeout(180_000)
-  await chooseEnglish(context, baseURL)
   const projectName = `Trial city ${Date.now()}`
   // the dragon: an Earth-centred tileset at Cesium's test site in Pennsylvania
-  const { account, projectId } = await newEditorsProject(request, {
-    kind: 'city',
-    name: projectName,
-    upload: '/web/upload/uploadTiltModel',
-    file: {
-      name: 'dragon.zip',
-      mimeType: 'application/zip',
-      path: sharedCityData('zip/derived/tileset-discrete-lod-root.zip'),
+  const { projectId, dialog } = await orderForNewProject(
+    { page, context, request, baseURL },
+    {
+      kind: 'city',
+      name: projectName,
+      upload: '/web/upload/uploadTiltModel',
+      file: {
+        name: 'dragon.zip',
+        mimeType: 'application/zip',
+        path: sharedCityData('zip/derived/tileset-discrete-lod-root.zip'),
+      },
     },
-  })
+  )
 
-  // the order dialog from the project list: the development trial locks every other line and
-  // leaves only the direct download
-  await signInThroughPage(page, account)
-  await page.goto('/#/projectManage/bim?kind=city')
-  await page
-    .getByTestId('project-list-city')
-    .getByRole('button', { name: `Order for ${projectName}` })
-    .click()
-  const dialog = page.getByRole('dialog', { name: `Order for ${projectName}` })
+  // the development trial locks every other line and leaves only the direct download
   await dialog.getByRole('checkbox', { name: 'Development trial' }).check()
   await expect(dialog.getByRole('checkbox', { name: 'Watermark removal' })).toBeDisabled()
   await dialog.getByRole('button', { name: 'Direct download' }).click()
@@ -214,15 +202,42 @@ test("a city project's trial package opens from disk with its tileset on the map
   })
 })
 
+/**
+ * The opening both flows share: in English, a new editor's project of the kind holding one
+ * uploaded file, the editor signed in through the page and the project's order dialog opened
+ * from the project list. Answers the editor's token, the project and the dialog.
+ */
+async function orderForNewProject(
+  fixtures: { page: Page; context: BrowserContext; request: APIRequestContext; baseURL?: string },
+  project: NewProject,
+): Promise<{ token: string; projectId: string; dialog: Locator }> {
+  const { page, context, request, baseURL } = fixtures
+  test.setTimeout(180_000)
+  await chooseEnglish(context, baseURL)
+  const { account, token, projectId } = await newEditorsProject(request, project)
+  await signInThroughPage(page, account)
+  const listKind = project.kind === 'city' ? 'city' : 'space'
+  await page.goto(`/#/projectManage/bim?kind=${listKind}`)
+  await page
+    .getByTestId(`project-list-${project.kind}`)
+    .getByRole('button', { name: `Order for ${project.name}` })
+    .click()
+  const dialog = page.getByRole('dialog', { name: `Order for ${project.name}` })
+  return { token, projectId, dialog }
+}
+
+/** A project of the kind, named, holding one file uploaded through `upload`. */
+interface NewProject {
+  kind: 'building' | 'city'
+  name: string
+  upload: string
+  file: { name: string; mimeType: string; path: string | URL }
+}
+
 /** A new editor's project of the kind holding one uploaded file; answers who and what. */
 async function newEditorsProject(
   request: APIRequestContext,
-  project: {
-    kind: 'building' | 'city'
-    name: string
-    upload: string
-    file: { name: string; mimeType: string; path: string | URL }
-  },
+  project: NewProject,
 ): Promise<{ account: { name: string; password: string }; token: string; projectId: string }> {
   const account = await createEditor(request)
   const signedIn = await postApi<{ token: string }>(request, 'login', account)

@@ -30,7 +30,7 @@ export class BuildingLibraryModels {
         if (entry.object) this.group.remove(entry.object)
       },
       changed: () => {
-        for (const entry of this.models.all()) place(entry)
+        for (const entry of this.models.all()) placeInBuilding(entry)
         view.requestRender()
         publish()
       },
@@ -79,8 +79,11 @@ export class BuildingLibraryModels {
   }
 }
 
-/** Scene metres, a clockwise heading about +Y seen from above, a uniform scale. */
-function place(entry: LibraryModelEntry): void {
+/**
+ * Scene metres, a clockwise heading about +Y seen from above, a uniform scale (the offline
+ * viewer places a building's library models the same way).
+ */
+export function placeInBuilding(entry: LibraryModelEntry): void {
   const object = entry.object
   if (!object) return
   const { position, headingDegrees, scale } = entry.source

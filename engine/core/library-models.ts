@@ -10,7 +10,7 @@ import {
   type Object3D,
   Texture,
 } from 'three'
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { type GLTF, GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
 import { EngineError } from '../api/errors'
 import {
@@ -50,10 +50,16 @@ export interface LibraryModelHost {
  */
 export class LibraryModelSet {
   private readonly entries = new Map<string, LibraryModelEntry>()
-  private readonly loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder)
   private isDisposed = false
 
-  constructor(private readonly host: LibraryModelHost) {}
+  /**
+   * `loadModel` reads a model's glTF; by default from its address. The offline viewer reads the
+   * bytes from its package's scripts instead (no fetch of local files under `file://`).
+   */
+  constructor(
+    private readonly host: LibraryModelHost,
+    private readonly loadModel: (model: SceneLibraryModel) => Promise<GLTF> = loaderFromAddress(),
+  ) {}
 
   /** Every entry, in the order given. */
   all(): LibraryModelEntry[] {
@@ -210,7 +216,7 @@ export class LibraryModelSet {
       settings: { ...defaultModelAnimationSettings },
     }
     this.entries.set(model.id, entry)
-    this.loader.loadAsync(model.url).then(
+    this.loadModel(model).then(
       (gltf) => {
         const object = new Group()
         object.add(gltf.scene)
@@ -250,6 +256,12 @@ export class LibraryModelSet {
       disposeObject(entry.object)
     }
   }
+}
+
+/** Reads each GLB or SBM (a GLB with meshopt geometry) from its address. */
+function loaderFromAddress(): (model: SceneLibraryModel) => Promise<GLTF> {
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder)
+  return (model) => loader.loadAsync(model.url)
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

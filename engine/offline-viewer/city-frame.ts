@@ -32,6 +32,26 @@ export class CityFrame {
     return ecefOf(lng, lat, height).applyMatrix4(this.worldFromEcef)
   }
 
+  /**
+   * Where a library model stands: model metres (glTF: +Y up, front +Z) at a geographic point,
+   * upright on the ground there, turned clockwise seen from above by `headingDegrees` (0: the
+   * front faces south, as on the online map) and scaled.
+   */
+  modelMatrix(
+    [lng, lat, height]: readonly [number, number, number],
+    headingDegrees: number,
+    scale: number,
+  ): Matrix4 {
+    return (
+      new Matrix4()
+        .multiplyMatrices(this.worldFromEcef, eastNorthUpAt(lng, lat, height))
+        // model x east, y up, z south → east, north, up
+        .multiply(new Matrix4().makeRotationX(Math.PI / 2))
+        .multiply(new Matrix4().makeRotationY((-headingDegrees * Math.PI) / 180))
+        .multiply(new Matrix4().makeScale(scale, scale, scale))
+    )
+  }
+
   /** Where a geographic point is on the flat ground around the centre. */
   groundOf(lng: number, lat: number): GroundPoint {
     const radians = MathUtils.DEG2RAD * earthRadiusMeters

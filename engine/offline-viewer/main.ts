@@ -19,8 +19,10 @@ import {
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js'
+import { placeInBuilding } from '../building/building-library-models'
 import { type CityView, openCityView } from './city-view'
 import { loadGmlNetwork } from './gml-network'
+import { loadLibraryModels, type ViewerLibraryModels } from './library-models'
 import { loadPackageData, loadPackageFile, type ViewerPackageData } from './package-data'
 import { viewerText } from './viewer-text'
 
@@ -28,9 +30,10 @@ import { viewerText } from './viewer-text'
  * The offline package's viewer (decisions.md "Formats"): opened from `index.html` on a disk,
  * with no server and no network. A building project shows its SBM models (each a GLB, read by
  * three.js's GLTFLoader on the main thread: module workers cannot start under `file://`) and
- * IndoorGML network; a city project its tilesets on its basemap (city-view.ts); both the POIs
- * with their template icons, the POI list and the trial watermark. Built as one classic script
- * (vite.viewer.config.ts) because Chromium refuses module scripts of local files.
+ * IndoorGML network; a city project its tilesets on its basemap (city-view.ts); both their
+ * library models (animated as saved), the POIs with their template icons, the POI list and the
+ * trial watermark. Built as one classic script (vite.viewer.config.ts) because Chromium refuses
+ * module scripts of local files.
  */
 async function start(): Promise<void> {
   const text = viewerText(navigator.language)
@@ -66,13 +69,20 @@ async function start(): Promise<void> {
 
   let bounds: Box3
   let city: CityView | null = null
+  let library: ViewerLibraryModels
   let shown = 0
   if (data.manifest.project.kind === 'city') {
     status.textContent = text.loadingCity
     city = await openCityView(data, scene, camera, renderer, navigator.language)
     const { frame } = city
+    library = await loadLibraryModels(data, ({ object, source }) => {
+      frame
+        .modelMatrix(source.position, source.headingDegrees, source.scale)
+        .decompose(object!.position, object!.quaternion, object!.scale)
+    })
+    scene.add(library.group)
     const poiLayer = await addPois(data, scene, (poi) => frame.toWorld(poi.x, poi.y, poi.z), true)
-    bounds = city.bounds.clone()
+    bounds = city.bounds.clone().union(new Box3().setFromObject(library.group))
     if (city.tilesets.count === 0 && data.pois.length > 0)
       bounds.union(new Box3().setFromObject(poiLayer))
   } else {
@@ -88,6 +98,9 @@ async function start(): Promise<void> {
       building.add(gltf.scene)
       shown++
     }
+    library = await loadLibraryModels(data, placeInBuilding)
+    scene.add(library.group)
+    shown += library.shown
     const poiLayer = await addPois(data, scene, (poi) => new Vector3(poi.x, poi.y, poi.z), false)
     const network = await loadGmlNetwork(data, new Box3().setFromObject(building))
     if (network) {
@@ -97,7 +110,7 @@ async function start(): Promise<void> {
       line.textContent = text.network(network.states)
       line.hidden = false
     }
-    bounds = new Box3().setFromObject(building)
+    bounds = new Box3().setFromObject(building).union(new Box3().setFromObject(library.group))
     if (bounds.isEmpty() && network) bounds.setFromObject(network.group)
     if (bounds.isEmpty()) bounds.setFromObject(poiLayer)
   }
@@ -113,10 +126,14 @@ async function start(): Promise<void> {
 
   const cityView = city
   const doneText = cityView
-    ? text.cityShown(cityView.tilesets.count, data.pois.length)
+    ? text.cityShown(cityView.tilesets.count, library.shown, data.pois.length)
     : text.shown(shown, data.pois.length)
   let isReady = false
-  renderer.setAnimationLoop(() => {
+  let lastFrameMs: number | null = null
+  renderer.setAnimationLoop((nowMs) => {
+    // the library models' animations move on by the time since the last frame
+    library.advance(lastFrameMs === null ? 0 : (nowMs - lastFrameMs) / 1000)
+    lastFrameMs = nowMs
     controls.update()
     camera.updateMatrixWorld()
     cityView?.tilesets.update()

@@ -8,7 +8,8 @@ export interface ViewerText {
   shown(models: number, pois: number): string
   network(states: number): string
   loadingCity: string
-  cityShown(tilesets: number, pois: number): string
+  /** `models`: the city's library models, named only when it has some. */
+  cityShown(tilesets: number, models: number, pois: number): string
   failed(reason: string): string
 }
 
@@ -19,7 +20,8 @@ const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
     shown: (models, pois) => `모델 ${models}개, POI ${pois}개`,
     network: (states) => `실내 경로망: 노드 ${states}개`,
     loadingCity: '타일셋과 지도 불러오는 중',
-    cityShown: (tilesets, pois) => `타일셋 ${tilesets}개, POI ${pois}개`,
+    cityShown: (tilesets, models, pois) =>
+      `타일셋 ${tilesets}개, ${models > 0 ? `모델 ${models}개, ` : ''}POI ${pois}개`,
     failed: (reason) => `패키지를 열 수 없습니다: ${reason}`,
   },
   zh: {
@@ -28,7 +30,8 @@ const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
     shown: (models, pois) => `${models} 个模型，${pois} 个 POI`,
     network: (states) => `室内路网：${states} 个节点`,
     loadingCity: '正在加载瓦片集和底图',
-    cityShown: (tilesets, pois) => `${tilesets} 个瓦片集，${pois} 个 POI`,
+    cityShown: (tilesets, models, pois) =>
+      `${tilesets} 个瓦片集，${models > 0 ? `${models} 个模型，` : ''}${pois} 个 POI`,
     failed: (reason) => `无法打开离线包：${reason}`,
   },
   en: {
@@ -37,7 +40,8 @@ const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
     shown: (models, pois) => `${models} models, ${pois} POIs`,
     network: (states) => `Indoor network: ${states} states`,
     loadingCity: 'Loading the tilesets and the map',
-    cityShown: (tilesets, pois) => `${tilesets} tilesets, ${pois} POIs`,
+    cityShown: (tilesets, models, pois) =>
+      `${tilesets} tilesets, ${models > 0 ? `${models} models, ` : ''}${pois} POIs`,
     failed: (reason) => `The package cannot be opened: ${reason}`,
   },
 }

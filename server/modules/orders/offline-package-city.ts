@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path'
 import type { ViewerBasemap, ViewerTileset } from '../../../contract/offline-viewer-data'
 import type { Database } from '../../plugins/db'
 import { offlineMapData } from '../geo/offline-map-data'
-import type { PackageEntry } from './offline-package-entry'
+import { type PackageEntry, textEntry } from './offline-package-entry'
 
 /** What a project's tilesets and basemap add to its package. */
 export interface CityPackagePart {
@@ -38,15 +38,6 @@ async function filesUnder(root: string): Promise<Array<{ relativePath: string; s
   }
   await walk(root)
   return found.sort((a, b) => a.relativePath.localeCompare(b.relativePath))
-}
-
-function textEntry(path: string, text: string): PackageEntry {
-  return {
-    path,
-    source: { kind: 'text', text },
-    sizeBytes: Buffer.byteLength(text),
-    isDeflated: true,
-  }
 }
 
 /**

@@ -6,8 +6,9 @@ import type { ViewerGml } from '../../../contract/offline-viewer-data'
 import { templateModelFilesRoot } from '../../../contract/template-files'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
-import type { PackageEntry } from './offline-package-entry'
+import { type PackageEntry, storedEntry, textEntry } from './offline-package-entry'
 import { planCityPart } from './offline-package-city'
+import { planLibraryModelsPart } from './offline-package-library-models'
 import { readPackagePois } from './offline-package-pois'
 import { JsonText, planViewerEntries } from './offline-package-viewer'
 
@@ -49,15 +50,13 @@ export function packageDirectories(dataDir: string): PackageDirectories {
   }
 }
 
-function textEntry(path: string, value: unknown): PackageEntry {
+const newline = Buffer.from('\n')
+
+function jsonEntry(path: string, value: unknown): PackageEntry {
   // compact: 10,000 POIs make megabytes of JSON, and readers parse it anyway
-  const text = `${value instanceof JsonText ? value.text : JSON.stringify(value)}\n`
-  return {
-    path,
-    source: { kind: 'text', text },
-    sizeBytes: Buffer.byteLength(text),
-    isDeflated: true,
-  }
+  return value instanceof JsonText
+    ? textEntry(path, Buffer.concat([value.bytes, newline]))
+    : textEntry(path, `${JSON.stringify(value)}\n`)
 }
 
 /** Three numbers as the viewer's data has them (a position, a rotation, a scale). */
@@ -74,7 +73,8 @@ function safeName(name: string): string {
  * Reads what a project's offline package holds (decisions.md "Formats", offline package):
  * manifest.json, the building structure, floors and models (SBM files from the store), POIs and
  * the templates they use, the style, the GML path, areas and paths, tilesets and a PMTiles
- * basemap when one is chosen. Reads the records at one moment; the bytes are read when written.
+ * basemap when one is chosen, and the model library's GLB/SBM models where they were placed.
+ * Reads the records at one moment; the bytes are read when written.
  */
 export async function planOfflinePackage(
   database: DatabaseHandle,
@@ -98,7 +98,7 @@ export async function planOfflinePackage(
     .where('project_id', '=', projectId)
     .executeTakeFirst()
   if (structure) {
-    entries.push(textEntry('building/structure.json', JSON.parse(structure.manifest_json)))
+    entries.push(jsonEntry('building/structure.json', JSON.parse(structure.manifest_json)))
     contents.structure = 'building/structure.json'
   }
   const floors = await handle
@@ -121,12 +121,9 @@ export async function planOfflinePackage(
     if (modelFiles.has(model.sha256)) continue
     const path = `building/models/${model.sha256.slice(0, 16)}.sbm`
     modelFiles.set(model.sha256, path)
-    entries.push({
-      path,
-      source: { kind: 'stored', sha256: model.sha256 },
-      sizeBytes: (await storage.sizeOf(model.sha256)) ?? Number(model.size_bytes),
-      isDeflated: false,
-    })
+    entries.push(
+      await storedEntry(storage, { path, sha256: model.sha256, rowSizeBytes: model.size_bytes }),
+    )
   }
   const modelsValue = {
     floors,
@@ -144,13 +141,13 @@ export async function planOfflinePackage(
       is_visible: model.is_visible === 1,
     })),
   }
-  entries.push(textEntry('building/models.json', modelsValue))
+  entries.push(jsonEntry('building/models.json', modelsValue))
   contents.models = 'building/models.json'
 
   const pois = await readPackagePois(handle, database.dialect, projectId)
   // written once as JSON for pois.json and the viewer's data.js alike
-  const poisJson = new JsonText(pois.json)
-  entries.push(textEntry('pois.json', poisJson))
+  const poisJson = new JsonText(Buffer.from(pois.json))
+  entries.push(jsonEntry('pois.json', poisJson))
   contents.pois = 'pois.json'
   const { templateIds } = pois
   const templates =
@@ -169,7 +166,7 @@ export async function planOfflinePackage(
     ...template,
     package: templateFiles.pathsOf(template.id),
   }))
-  entries.push(textEntry('templates.json', templatesValue))
+  entries.push(jsonEntry('templates.json', templatesValue))
   contents.templates = 'templates.json'
 
   const captures = await handle
@@ -192,12 +189,13 @@ export async function planOfflinePackage(
     const listed = []
     for (const capture of captures) {
       const path = `captures/${capture.seq}-${capture.id}.${safeName(capture.extension)}`
-      entries.push({
-        path,
-        source: { kind: 'stored', sha256: capture.sha256 },
-        sizeBytes: (await storage.sizeOf(capture.sha256)) ?? Number(capture.size_bytes),
-        isDeflated: false,
-      })
+      entries.push(
+        await storedEntry(storage, {
+          path,
+          sha256: capture.sha256,
+          rowSizeBytes: capture.size_bytes,
+        }),
+      )
       listed.push({
         id: capture.id,
         name: capture.name,
@@ -207,7 +205,7 @@ export async function planOfflinePackage(
         file: path,
       })
     }
-    entries.push(textEntry('captures/captures.json', listed))
+    entries.push(jsonEntry('captures/captures.json', listed))
     contents.captures = 'captures/captures.json'
   }
 
@@ -223,7 +221,7 @@ export async function planOfflinePackage(
       }
     : null
   if (styleValue) {
-    entries.push(textEntry('style.json', styleValue))
+    entries.push(jsonEntry('style.json', styleValue))
     contents.style = 'style.json'
   }
 
@@ -235,12 +233,14 @@ export async function planOfflinePackage(
   let gmlValue: ViewerGml | null = null
   if (gml) {
     const path = `gml/${safeName(gml.file_name)}`
-    entries.push({
-      path,
-      source: { kind: 'stored', sha256: gml.sha256 },
-      sizeBytes: (await storage.sizeOf(gml.sha256)) ?? gml.size_bytes,
-      isDeflated: true,
-    })
+    entries.push(
+      await storedEntry(storage, {
+        path,
+        sha256: gml.sha256,
+        rowSizeBytes: gml.size_bytes,
+        isDeflated: true,
+      }),
+    )
     gmlValue = {
       file: path,
       offset: triple(gml.offset_x, gml.offset_y, gml.offset_z),
@@ -248,7 +248,7 @@ export async function planOfflinePackage(
       scale: gml.scale,
       display_mode: gml.display_mode,
     }
-    entries.push(textEntry('gml/gml.json', gmlValue))
+    entries.push(jsonEntry('gml/gml.json', gmlValue))
     contents.gml = 'gml/gml.json'
   }
 
@@ -258,12 +258,16 @@ export async function planOfflinePackage(
     .where('project_id', '=', projectId)
     .orderBy('id')
     .execute()
-  entries.push(textEntry('draws.json', draws))
+  entries.push(jsonEntry('draws.json', draws))
   contents.draws = 'draws.json'
 
   const city = await planCityPart(handle, directories, project)
   entries.push(...city.entries)
   Object.assign(contents, city.contents)
+
+  const libraryModels = await planLibraryModelsPart(handle, storage, project)
+  entries.push(...libraryModels.entries)
+  if (libraryModels.listPath !== null) contents.library_models = libraryModels.listPath
 
   // the manifest goes first, so a reader finds what the package holds without reading on
   const manifest = {
@@ -281,6 +285,7 @@ export async function planOfflinePackage(
       draws: draws.length,
       tilesets: city.tilesetCount,
       captures: captures.length,
+      library_models: libraryModels.count,
     },
     contents,
   }
@@ -302,17 +307,19 @@ export async function planOfflinePackage(
           : { lng: project.project_center_lng, lat: project.project_center_lat },
       tilesets: city.viewer.tilesets,
       basemap: city.viewer.basemap,
+      library_models: libraryModels.viewer,
     },
     shownFiles: [
       ...modelFiles.values(),
       ...(gmlValue === null ? [] : [gmlValue.file]),
       ...templatesValue.flatMap((template) => template.package.icon ?? []),
       ...city.shownFiles,
+      ...libraryModels.shownFiles,
     ],
   })
   if (viewerEntries === null) delete contents.viewer
   else entries.push(...viewerEntries)
-  entries.unshift(textEntry('manifest.json', manifest))
+  entries.unshift(jsonEntry('manifest.json', manifest))
   return { entries, totalBytes: entries.reduce((sum, entry) => sum + entry.sizeBytes, 0) }
 }
 

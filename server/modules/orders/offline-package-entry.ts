@@ -1,8 +1,10 @@
 /* The entry types of an offline package plan (offline-package-contents.ts). */
+import type { FileStorage } from '../../plugins/storage'
 
 /** Where one entry's bytes come from. */
 export type PackageSource =
-  | { kind: 'text'; text: string }
+  /** Bytes the plan already holds (JSON, scripts), encoded once. */
+  | { kind: 'bytes'; bytes: Buffer }
   | { kind: 'stored'; sha256: string }
   /**
    * A file on disk; `inflatesGzip`: written inflated when it is gzip-compressed on disk (a
@@ -20,4 +22,26 @@ export interface PackageEntry {
   sizeBytes: number
   /** JSON and GML shrink a lot; models, tiles and PMTiles barely do, so they are stored as is. */
   isDeflated: boolean
+}
+
+/**
+ * A file of the content-addressed store at `path` in the package. Its size is the store's; a
+ * file gone from the store keeps its row's size here and fails the build when it is read.
+ */
+export async function storedEntry(
+  storage: FileStorage,
+  file: { path: string; sha256: string; rowSizeBytes: number | string; isDeflated?: boolean },
+): Promise<PackageEntry> {
+  return {
+    path: file.path,
+    source: { kind: 'stored', sha256: file.sha256 },
+    sizeBytes: (await storage.sizeOf(file.sha256)) ?? Number(file.rowSizeBytes),
+    isDeflated: file.isDeflated ?? false,
+  }
+}
+
+/** A text the plan holds (JSON, a script; a string or its UTF-8), deflated: text shrinks a lot. */
+export function textEntry(path: string, text: string | Buffer): PackageEntry {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text
+  return { path, source: { kind: 'bytes', bytes }, sizeBytes: bytes.byteLength, isDeflated: true }
 }

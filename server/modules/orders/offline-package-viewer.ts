@@ -1,10 +1,13 @@
 import { stat } from 'node:fs/promises'
 import type { ViewerPackageData } from '../../../contract/offline-viewer-data'
-import type { PackageEntry } from './offline-package-entry'
+import { type PackageEntry, textEntry } from './offline-package-entry'
 
-/** A value already written as JSON: the POI list is megabytes, written once for both files. */
+/**
+ * A value already written as JSON, in UTF-8: the POI list is megabytes, encoded once for both
+ * files (pois.json and the viewer's data.js) and copied into each as bytes.
+ */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 }
 
 /** Every member of `viewer/data.js` but `files`, each maybe already written as JSON. */
@@ -17,10 +20,10 @@ type ViewerDataInput = {
  * script (built by vite.viewer.config.ts from engine/offline-viewer) and the data it reads.
  * Chromium refuses `fetch`, module scripts and workers for `file://` pages, so every file the
  * viewer reads is a classic script: `viewer/data.js` holds the scene's JSON and each binary file
- * the viewer shows (SBM models, template icons, the GML file, tilesets, the basemap) is also
- * written as `viewer/files/<n>.js`, base64
- * inside a call. The plain files stay in the package for other tools; the copies cost a third
- * more than the bytes they hold (base64), paid for opening with a double click.
+ * the viewer shows (SBM models, library models, template icons, the GML file, tilesets, the
+ * basemap) is also written as `viewer/files/<n>.js`, base64 inside a call. The plain files
+ * stay in the package for other tools; the copies cost a third more than the bytes they hold
+ * (base64), paid for opening with a double click.
  */
 export async function planViewerEntries(input: {
   viewerScript: string
@@ -51,31 +54,30 @@ export async function planViewerEntries(input: {
       isDeflated: false,
     })
   }
-  // an object literal in a script file of its own (never inline HTML: no `</script>` to escape)
-  const members = Object.entries({ ...input.data, files }).map(
-    ([key, value]) =>
-      `${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`,
-  )
-  const dataScript = `window.twinscapePackage({${members.join(',')}})\n`
+  // an object literal in a script file of its own (never inline HTML: no `</script>` to escape),
+  // put together as bytes: the JSON written already goes in as it is, not as a string again
+  const parts: Buffer[] = []
+  let pending = 'window.twinscapePackage({'
+  for (const [index, [key, value]] of Object.entries({ ...input.data, files }).entries()) {
+    pending += `${index === 0 ? '' : ','}${JSON.stringify(key)}:`
+    if (value instanceof JsonText) {
+      parts.push(Buffer.from(pending), value.bytes)
+      pending = ''
+    } else {
+      pending += JSON.stringify(value)
+    }
+  }
+  parts.push(Buffer.from(`${pending}})\n`))
+  const dataScript = Buffer.concat(parts)
   viewerEntries.push(
-    {
-      path: 'viewer/data.js',
-      source: { kind: 'text', text: dataScript },
-      sizeBytes: Buffer.byteLength(dataScript),
-      isDeflated: true,
-    },
+    textEntry('viewer/data.js', dataScript),
     {
       path: 'viewer/viewer.js',
       source: { kind: 'file', path: input.viewerScript },
       sizeBytes: viewerSize,
       isDeflated: true,
     },
-    {
-      path: 'index.html',
-      source: { kind: 'text', text: indexHtml },
-      sizeBytes: Buffer.byteLength(indexHtml),
-      isDeflated: true,
-    },
+    textEntry('index.html', indexHtml),
   )
   return viewerEntries
 }

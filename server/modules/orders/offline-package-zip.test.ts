@@ -36,7 +36,7 @@ describe('offline package zip', () => {
       entries: [
         {
           path: 'manifest.json',
-          source: { kind: 'text', text },
+          source: { kind: 'bytes', bytes: Buffer.from(text) },
           sizeBytes: text.length,
           isDeflated: true,
         },

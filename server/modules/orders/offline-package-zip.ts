@@ -22,7 +22,7 @@ export interface WrittenPackage {
 /** The bytes of one package entry's source, as written into the zip. */
 export async function openSource(source: PackageSource, storage: FileStorage): Promise<Readable> {
   if (source.kind === 'script') return scriptOf(source.path, await openSource(source.of, storage))
-  if (source.kind === 'text') return Readable.from([Buffer.from(source.text)])
+  if (source.kind === 'bytes') return Readable.from([source.bytes])
   if (source.kind === 'stored') return storage.open(source.sha256)
   const file = createReadStream(source.path, { highWaterMark: 256 * 1024 })
   return source.inflatesGzip === true ? inflatedWhenGzip(file) : file
@@ -132,11 +132,11 @@ export async function writePackageZip(
       compressionLevel: entry.isDeflated ? 6 : 0,
       forceZip64Format: options.forceZip64 === true,
     }
-    if (entry.source.kind === 'text') {
+    if (entry.source.kind === 'bytes') {
       // in memory already: yazl deflates each buffer as it is added, on libuv's thread pool,
       // so the large JSON (the POI list in pois.json and in the viewer's data.js) compresses
       // on both cores at once while the files stream, instead of one entry after the other
-      const bytes = Buffer.from(entry.source.text)
+      const { bytes } = entry.source
       reportRead(bytes.byteLength)
       zip.addBuffer(bytes, entry.path, entryOptions)
       continue

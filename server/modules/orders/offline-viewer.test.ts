@@ -27,10 +27,18 @@ const viewerBackground = '#dfe6ee'
 const pmtilesColors = { background: '#eef0f2', fill: '#d9dde2' }
 
 /**
+ * Pixels of the Duck's yellow: at least this many where a library Duck stands in the view
+ * (about a third of what the first runs drew: 12,293 beside the tower, 1,118 by the dragon),
+ * fewer than `none` where there is none (0 was drawn).
+ */
+const duckPixels = { building: 4_000, city: 400, none: 50 }
+
+/**
  * The offline package opened as a person would: unzipped with Info-ZIP, `index.html` opened
  * from disk (`file://`) in Chromium with the network cut; the viewer shows the project, the
  * building, the POI list and the project's IndoorGML network — or, for a city, its tilesets on
- * its basemap (the offline style, or the project's PMTiles archive).
+ * its basemap (the offline style, or the project's PMTiles archive); in both, the model
+ * library's models where the editor placed them.
  */
 describe('offline package viewer', () => {
   let testApp: TestApp
@@ -98,9 +106,25 @@ describe('offline package viewer', () => {
     return { page, errors, logged }
   }
 
+  /** Adds a library model (`/cityModel/upload`) to the project where `fields` put it. */
+  const addLibraryModel = async (
+    token: string,
+    projectId: string,
+    fields: Record<string, number>,
+  ) => {
+    const added = await postMultipart(app, '/web/cityModel/upload', token, [
+      { name: 'project_id', value: projectId },
+      ...Object.entries(fields).map(([name, value]) => ({ name, value: String(value) })),
+      { name: 'file', value: await sharedFile('gltf/Duck/Duck.glb'), fileName: 'Duck.glb' },
+    ])
+    expect(added.envelope.code, added.envelope.message).toBe('0')
+  }
+
   /**
    * Shares of the canvas's pixels near each colour (within `tolerance`, summed over channels),
-   * and of the pixels near none of them; `distinct`: sampled distinct colours.
+   * and of the pixels near none of them; `distinct`: sampled distinct colours; `yellow`: how
+   * many pixels are the Duck's yellow, lit or shaded (red and green high, blue low), which
+   * nothing else in these scenes is.
    */
   const canvasColours = (page: Page, colours: string[], tolerance = 24) =>
     page.evaluate(
@@ -117,6 +141,7 @@ describe('offline package viewer', () => {
         )
         const near = targets.map(() => 0)
         let none = 0
+        let yellow = 0
         const seen = new Set<number>()
         const count = pixels.length / 4
         for (let index = 0; index < pixels.length; index += 4) {
@@ -128,18 +153,20 @@ describe('offline package viewer', () => {
           )
           if (match >= 0) near[match]!++
           else none++
+          if (red > 120 && green > 80 && blue < 70 && red - blue > 100) yellow++
         }
         return {
           shares: near.map((value) => value / count),
           counts: near,
           none: none / count,
           distinct: seen.size,
+          yellow,
         }
       },
       { colours, tolerance },
     )
 
-  it('opens from disk with no network and shows the building, the POIs and the GML network', async () => {
+  it('opens from disk with no network and shows the building, its library model, the POIs and the GML network', async () => {
     const owner = await signInNewUser(app, `viewer-owner-${Date.now()}`)
     const project = await createProject(app, owner, { kind: 'building', name: 'Disk tower' })
     const upload = await postMultipart(app, '/web/upload/uploadZip', owner, [
@@ -177,11 +204,14 @@ describe('offline package viewer', () => {
       },
     ])
     expect(gml.envelope.code, gml.envelope.message).toBe('0')
+    // the Duck from the model library, beside the slabs (10 × 10 m around the origin)
+    await addLibraryModel(owner, project.id, { x: 9, y: 0.1, z: 6, heading: 45, scale: 3 })
     const { page, errors } = await openViewer(await buildAndUnpack(owner, project.id, 'tower'))
     expect(errors).toEqual([])
     expect(await page.textContent('#project-name')).toBe('Disk tower')
     expect(await page.textContent('#poi-list')).toContain('Lobby camera')
-    expect(await page.textContent('#status')).toBe('1 models, 1 POIs')
+    // the SBM model and the library model
+    expect(await page.textContent('#status')).toBe('2 models, 1 POIs')
     // the network, parsed from the package's GML file as the online scene does
     expect(await page.textContent('#network')).toMatch(/^Indoor network: [1-9]\d* states$/)
     expect(await page.isVisible('#network')).toBe(true)
@@ -192,10 +222,12 @@ describe('offline package viewer', () => {
     const colours = await canvasColours(page, ['#43a047'], 40)
     expect(colours.distinct).toBeGreaterThan(10)
     expect(colours.counts[0]).toBeGreaterThan(100)
+    // the Duck is drawn
+    expect(colours.yellow).toBeGreaterThan(duckPixels.building)
     await page.context().close()
   }, 180_000)
 
-  it("draws a city's tileset on its basemap from disk: the offline style, then its PMTiles archive", async () => {
+  it("draws a city's tileset on its basemap from disk: the offline style, then its PMTiles archive, with a library model", async () => {
     const owner = await signInNewUser(app, `viewer-city-${Date.now()}`)
     const project = await createProject(app, owner, { kind: 'city', name: 'Disk city' })
     // the dragon: an Earth-centred tileset at Cesium's test site (lon −75.61, lat 40.04)
@@ -234,6 +266,8 @@ describe('offline package viewer', () => {
     expect(onLand.shares[0]).toBeGreaterThan(0.2)
     // the dragon's tiles: pixels that are neither the ground nor the sky
     expect(onLand.none).toBeGreaterThan(0.01)
+    // no library model yet: nothing yellow
+    expect(onLand.yellow).toBeLessThan(duckPixels.none)
     await offline.page.context().close()
 
     // the project's PMTiles basemap: every tile of a zoom one colour, so the canvas shows which
@@ -285,8 +319,17 @@ describe('offline package viewer', () => {
       },
     })
     expect(savedVector.envelope.code, savedVector.envelope.message).toBe('0')
+    // the Duck from the model library, 150 times its size, on the ground 600 m south of the
+    // dragon (which stands 1.4 km wide around the POI)
+    await addLibraryModel(owner, project.id, {
+      lng: -75.6121,
+      lat: 40.0371,
+      heading: 20,
+      scale: 150,
+    })
     const withVector = await openViewer(await buildAndUnpack(owner, project.id, 'city-vector'))
     expect(withVector.errors).toEqual([])
+    expect(await withVector.page.textContent('#status')).toBe('1 tilesets, 1 models, 1 POIs')
     const onVector = await canvasColours(
       withVector.page,
       [pmtilesColors.fill, pmtilesColors.background, basemap.colorsByZoom[8]!],
@@ -295,6 +338,7 @@ describe('offline package viewer', () => {
     expect(onVector.shares[0], withVector.logged.join('\n')).toBeGreaterThan(0.05)
     expect(onVector.shares[1]).toBeGreaterThan(0.05)
     expect(onVector.shares[2]).toBeLessThan(0.01)
+    expect(onVector.yellow).toBeGreaterThan(duckPixels.city)
     await withVector.page.context().close()
   }, 360_000)
 

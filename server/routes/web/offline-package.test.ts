@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CityModel } from '../../../contract/city-models'
 import { formatServerMessage } from '../../../contract/messages'
 import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
 import type {
@@ -204,8 +205,10 @@ describe('offline package', () => {
       variant: 'trial',
       watermark: true,
       project: { id: building.id, name: 'Packaged tower', kind: 'building' },
-      counts: { models: 1, floors: 2 },
+      counts: { models: 1, floors: 2, library_models: 0 },
     })
+    // no library models: no list of them
+    expect(names).not.toContain('library-models.json')
     // the model's bytes are the stored SBM's
     const models = JSON.parse(new TextDecoder().decode(entries['building/models.json']))
     const sbm = entries[models.models[0].file]!
@@ -418,5 +421,100 @@ describe('offline package', () => {
     })
     const folder = join(testApp.config.dataDir, 'offline-packages', project.id)
     expect(await readdir(folder).catch(() => [])).toEqual([])
+  })
+
+  it("carries the project's library models where the editor placed them, each file once", async () => {
+    const modeller = await signInNewUser(app, `package-library-${randomBytes(3).toString('hex')}`)
+    const duckGlb = await sharedFile('gltf/Duck/Duck.glb')
+    const duckSbm = (await sbmFixtureFiles()).duck
+    const addModel = async (
+      projectId: string,
+      file: { fileName: string; value: Buffer },
+      fields: Record<string, number>,
+    ) => {
+      const added = await postMultipart<CityModel>(app, '/web/cityModel/upload', modeller, [
+        { name: 'project_id', value: projectId },
+        ...Object.entries(fields).map(([name, value]) => ({ name, value: String(value) })),
+        { name: 'file', ...file },
+      ])
+      expect(added.envelope.code, added.envelope.message).toBe('0')
+      return added.envelope.datum
+    }
+    /** Builds the trial package and answers its files, its manifest and its model list. */
+    const packageOf = async (projectId: string) => {
+      const started = await build(projectId, 'trial', modeller)
+      expect(started.envelope.code, started.envelope.message).toBe('0')
+      await app.deps.services.offlinePackages.settle()
+      const ready = (await state(projectId, modeller)).package!
+      expect(ready.state).toBe('ready')
+      const entries = unzipSync(new Uint8Array((await download(ready.download_url!)).rawPayload))
+      const read = (path: string) => JSON.parse(new TextDecoder().decode(entries[path]))
+      return { entries, manifest: read('manifest.json'), listed: read('library-models.json') }
+    }
+
+    // a city: two copies of one GLB on the map, one turned, raised, scaled and sped up
+    const city = await createProject(app, modeller, { kind: 'city', name: 'Packaged square' })
+    const raised = await addModel(
+      city.id,
+      { fileName: 'Duck.glb', value: duckGlb },
+      { lng: 126.978, lat: 37.5665, height: 12, heading: 90, scale: 5 },
+    )
+    const plain = await addModel(
+      city.id,
+      { fileName: 'Duck.glb', value: duckGlb },
+      { lng: 126.979, lat: 37.5666 },
+    )
+    const sped = await call('/web/cityModel/update', modeller, {
+      id: raised.id,
+      model_name: 'Big duck',
+      animation_speed: 2,
+    })
+    expect(sped.envelope.code, sped.envelope.message).toBe('0')
+    const onMap = await packageOf(city.id)
+    expect(onMap.manifest.counts.library_models).toBe(2)
+    expect(onMap.manifest.contents.library_models).toBe('library-models.json')
+    // added at one moment (the test clock stands still): listed by created_at, then by id
+    expect(onMap.listed).toHaveLength(2)
+    expect(onMap.listed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          id: raised.id,
+          name: 'Big duck',
+          file_name: 'Duck.glb',
+          format: 'glb',
+          lng: 126.978,
+          lat: 37.5665,
+          height: 12,
+          heading: 90,
+          scale: 5,
+          animation: { clip: 0, speed: 2, loop: true, autoplay: false },
+        }),
+        expect.objectContaining({ id: plain.id, name: 'Duck', lng: 126.979, height: 0, scale: 1 }),
+      ]),
+    )
+    // one file for both, the bytes uploaded
+    const glbPath = onMap.listed[0].file as string
+    expect(glbPath).toMatch(/^library-models\/[0-9a-f]{16}\.glb$/)
+    expect(onMap.listed[1].file).toBe(glbPath)
+    expect(Object.keys(onMap.entries).filter((name) => name.startsWith('library-models/'))).toEqual(
+      [glbPath],
+    )
+    expect(Buffer.from(onMap.entries[glbPath]!).equals(duckGlb)).toBe(true)
+
+    // a building: an SBM at scene metres
+    const hall = await createProject(app, modeller, { kind: 'building', name: 'Packaged hall' })
+    const inHall = await addModel(
+      hall.id,
+      { fileName: 'duck.sbm', value: duckSbm },
+      { x: 1.5, y: 0.5, z: -2, heading: 30 },
+    )
+    const inBuilding = await packageOf(hall.id)
+    expect(inBuilding.manifest.counts.library_models).toBe(1)
+    expect(inBuilding.listed).toEqual([
+      expect.objectContaining({ id: inHall.id, format: 'sbm', x: 1.5, y: 0.5, z: -2, heading: 30 }),
+    ])
+    const sbmPath = inBuilding.listed[0].file as string
+    expect(sbmPath).toMatch(/^library-models\/[0-9a-f]{16}\.sbm$/)
+    expect(Buffer.from(inBuilding.entries[sbmPath]!).equals(duckSbm)).toBe(true)
   })
 })

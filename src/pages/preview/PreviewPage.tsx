@@ -13,6 +13,7 @@ import { BuildingCanvas } from '../bim4/BuildingCanvas'
 import { buildingSession } from '../bim4/building-session'
 import { useBuildingProject } from '../bim4/use-building-project'
 import { useOwnedEngine } from '../bim4/use-owned-engine'
+import { useLibraryModels } from '../library-models/library-models-store'
 import { usePoiScene } from '../pois/use-poi-scene'
 import { startTour, type Tour } from '../visit/capture-tour'
 import { flyToView } from '../visit/tour-flight'
@@ -25,7 +26,7 @@ import './preview.css'
 
 /**
  * The public preview (issue 19): a building project, read-only, without signing in, by a link
- * carrying its project token. `&kiosk=1` is the unattended mode: full screen without chrome,
+ * carrying its project token: its models, POIs and library models. `&kiosk=1` is the unattended mode: full screen without chrome,
  * the captures' tour after idle seconds, back to the start after interaction stops, and it
  * recovers by itself from a lost WebGL context, a dropped network or a server restart. Revoking
  * the token ends every open preview within a minute, with a screen that says so.
@@ -120,6 +121,8 @@ function SceneView({
   const isOpen = useSnapshot(sceneStore).building.isOpen
   const session = useSnapshot(buildingSession)
   usePoiScene(isOpen ? engine : null, 'building', address.projectId)
+  // the glTF/SBM models of the project's model library, where the editor placed them
+  useLibraryModels('building', address.projectId)
   const [captures, setCaptures] = useState<Capture[]>([])
   const [isTouring, setTouring] = useState(false)
   const tourRef = useRef<Tour | null>(null)
