@@ -187,19 +187,19 @@ function programFor(gl: WebGL2RenderingContext): ProgramInfo {
   gl.linkProgram(program)
   const uniform = (name: string) => gl.getUniformLocation(program, name)
   const uniforms: ProgramInfo['uniforms'] = {
-      modelViewProjection: uniform('modelViewProjection'),
-      modelMatrix: uniform('modelMatrix'),
-      flags: uniform('flags'),
-      baseColor: uniform('baseColor'),
-      alphaCutoff: uniform('alphaCutoff'),
-      pickingColor: uniform('pickingColor'),
-      drawMode: uniform('drawMode'),
-      baseColorTexture: uniform('baseColorTexture'),
-      ambientLight: uniform('ambientLight'),
-      sunLight: uniform('sunLight'),
-      sunDirection: uniform('sunDirection'),
-      hemisphereSky: uniform('hemisphereSky'),
-      hemisphereGround: uniform('hemisphereGround'),
+    modelViewProjection: uniform('modelViewProjection'),
+    modelMatrix: uniform('modelMatrix'),
+    flags: uniform('flags'),
+    baseColor: uniform('baseColor'),
+    alphaCutoff: uniform('alphaCutoff'),
+    pickingColor: uniform('pickingColor'),
+    drawMode: uniform('drawMode'),
+    baseColorTexture: uniform('baseColorTexture'),
+    ambientLight: uniform('ambientLight'),
+    sunLight: uniform('sunLight'),
+    sunDirection: uniform('sunDirection'),
+    hemisphereSky: uniform('hemisphereSky'),
+    hemisphereGround: uniform('hemisphereGround'),
   }
   // Read here, at the map's start, where the uniform locations above have already waited for the
   // link: a status query is a round trip that waits for every GPU command sent before it, and in
