@@ -144,7 +144,9 @@ describe('library internals at the pinned versions', () => {
     cleanups.push(() => map.remove())
     const overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
     map.addControl(overlay)
-    cleanups.push(() => map.removeControl(overlay))
+    cleanups.push(() => {
+      map.removeControl(overlay)
+    })
     const deck = (overlay as unknown as { _deck: { isInitialized: boolean } })._deck
     await expect.poll(() => deck.isInitialized, { timeout: 20_000 }).toBe(true)
     let initializedLayers = 0
