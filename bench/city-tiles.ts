@@ -205,6 +205,10 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
   // CITY_BENCH_GPU_PROBE=<frames> measures, after each run, what a frame at the final view
   // really costs the GPU (each frame waited for by a 1-pixel read): is the pacing right?
   const gpuProbeFrames = Number(process.env.CITY_BENCH_GPU_PROBE) || 0
+  // CITY_BENCH_FIRST_RENDER_ONLY=1 ends each measured run one frame after its first render: an
+  // A/B of the first render in a fraction of the time (settled, frames and long tasks are not
+  // measured then, and their ratios say nothing).
+  const isFirstRenderOnly = process.env.CITY_BENCH_FIRST_RENDER_ONLY === '1'
   const traceDir = process.env.CITY_BENCH_TRACE
   if (traceDir) mkdirSync(traceDir, { recursive: true })
   const browser = await launchBenchBrowser({ isFrameRateLimited })
@@ -251,6 +255,7 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
           pathDurationMs: isWarmUp ? 2_000 : 8_000,
           settleTimeoutMs: isWarmUp ? 0 : 30_000,
           gpuProbeFrames: isWarmUp ? 0 : gpuProbeFrames,
+          stopAtFirstRender: isFirstRenderOnly && !isWarmUp,
         }
         const isTraced = Boolean(traceDir) && !isWarmUp
         if (isTraced) await browser.startTracing(page, { categories: cityTraceCategories })
@@ -362,6 +367,7 @@ export async function runCityTilesBench(options: CityTilesBenchOptions = {}) {
       memoryCapMB,
       rounds,
       isFrameRateLimited,
+      isFirstRenderOnly,
       path: cityTilesPath,
     },
     ours,

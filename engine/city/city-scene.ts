@@ -24,7 +24,12 @@ import type { CityPatch, CitySceneContext } from './city-scene-parts'
 import { FeatureSelection } from './feature-selection'
 import { markCityStep } from './first-render-marks'
 import { attachMapControls, type MapControls } from './map-controls'
-import { type GpuFramePacing, paceGpuFrames, preloadLumaDevice } from './library-internals'
+import {
+  type GpuFramePacing,
+  paceGpuFrames,
+  preloadLumaDevice,
+  updateOverlayLayersNow,
+} from './library-internals'
 import { createInitialDrawState } from '../api/draw-commands'
 import { createInitialNavigationState } from '../api/navigate-commands'
 import { createInitialTourState } from '../api/tour-commands'
@@ -196,10 +201,14 @@ export class CityScene {
     const gl = this.map.getCanvas().getContext('webgl2')
     if (gl) {
       attachDeviceEarly(gl)
-      // Tiles wait for this program; linking runs on the GPU side while the tileset loads.
+      // Compiled and linked now, while the tileset loads, not in the frame of the first tile.
       prepareTileMeshProgram(gl)
     }
-    this.framePacing = gl ? paceGpuFrames(this.map, gl) : null
+    // deck's layers are brought up to date before each map frame draws them (the overlay is made
+    // just below, before the first frame).
+    this.framePacing = gl
+      ? paceGpuFrames(this.map, gl, undefined, () => updateOverlayLayersNow(this.overlay))
+      : null
     markCityStep('device-attached')
     // No onLoad here: the overlay hands its props to deck on every update, and deck's own
     // onLoad (which starts following the map's moves) would be replaced.

@@ -1,4 +1,6 @@
+import { Layer } from '@deck.gl/core'
 import { Tile3DLayer } from '@deck.gl/geo-layers'
+import { MapLibreOverlay } from '@deck.gl/maplibre'
 import { Tiles3DLoader } from '@loaders.gl/3d-tiles'
 import { load } from '@loaders.gl/core'
 import { Tile3D, Tileset3D } from '@loaders.gl/tiles'
@@ -14,6 +16,7 @@ import {
   paceGpuFrames,
   setTileDrawn,
   traverseTilesetNow,
+  updateOverlayLayersNow,
 } from './library-internals'
 import { cityTestPage } from './testing/city-test-page'
 import { placementModelMatrix } from './tileset-placement'
@@ -133,6 +136,33 @@ describe('library internals at the pinned versions', () => {
     pacing.remove()
   })
 
+  it("deck's overlay applies a layer set between frames when asked, before the map's frame", async () => {
+    const map = new MapLibreMap({
+      container: createContainer(),
+      style: { version: 8, sources: {}, layers: [] },
+    })
+    cleanups.push(() => map.remove())
+    const overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
+    map.addControl(overlay)
+    cleanups.push(() => {
+      map.removeControl(overlay)
+    })
+    const deck = (overlay as unknown as { _deck: { isInitialized: boolean } })._deck
+    await expect.poll(() => deck.isInitialized, { timeout: 20_000 }).toBe(true)
+    let initializedLayers = 0
+    class CountingLayer extends Layer {
+      static override layerName = 'CountingLayer'
+      override initializeState(): void {
+        initializedLayers++
+      }
+      override draw(): void {}
+    }
+    overlay.setProps({ layers: [new CountingLayer({ id: 'counting' })] })
+    expect(initializedLayers).toBe(0)
+    updateOverlayLayersNow(overlay)
+    expect(initializedLayers).toBe(1)
+  })
+
   describe('GPU frame pacing', () => {
     /**
      * A map whose fences never read as signalled — what headless Chromium on a software GPU
@@ -183,6 +213,32 @@ describe('library internals at the pinned versions', () => {
         .poll(() => counts.renderCalls, { timeout: 20_000 })
         .toBeGreaterThan(callsThen + 10)
       expect(counts.drawnFrames).toBe(3)
+    })
+
+    it('runs the before-draw hook before each drawn frame, not before a held one', async () => {
+      const map = new MapLibreMap({
+        container: createContainer(),
+        style: { version: 8, sources: {}, layers: [] },
+      })
+      cleanups.push(() => map.remove())
+      const gl = map.getCanvas().getContext('webgl2')!
+      const status = vi.spyOn(gl, 'getSyncParameter').mockReturnValue(gl.UNSIGNALED)
+      cleanups.push(() => status.mockRestore())
+      const counts = { hooks: 0, drawnFrames: 0, hooksAtDraw: [] as number[] }
+      const pacing = paceGpuFrames(map, gl, Number.POSITIVE_INFINITY, () => counts.hooks++)
+      cleanups.push(() => pacing.remove())
+      map.on('render', () => {
+        counts.drawnFrames++
+        counts.hooksAtDraw.push(counts.hooks)
+        map.triggerRepaint()
+      })
+      map.triggerRepaint()
+      await expect.poll(() => counts.drawnFrames, { timeout: 20_000 }).toBe(2)
+      pacing.drawNextFrame()
+      await expect.poll(() => counts.drawnFrames, { timeout: 20_000 }).toBe(3)
+      // One hook per drawn frame, each before its frame; held frames ran none.
+      expect(counts.hooksAtDraw).toEqual([1, 2, 3])
+      expect(counts.hooks).toBe(3)
     })
 
     it('keeps drawing when fences report late (no freeze after two frames)', async () => {

@@ -13,6 +13,7 @@
 import type { Layer, PickingInfo } from '@deck.gl/core'
 import type { Viewport } from '@deck.gl/core'
 import { Tile3DLayer } from '@deck.gl/geo-layers'
+import type { MapLibreOverlay } from '@deck.gl/maplibre'
 import { calculateTransformProps, createBoundingVolume, Tile3D, Tileset3D } from '@loaders.gl/tiles'
 import { webgl2Adapter } from '@luma.gl/webgl'
 import { Matrix3, type Matrix4 } from '@math.gl/core'
@@ -253,6 +254,25 @@ export function preloadLumaDevice(): Promise<void> {
   )
 }
 
+/** The parts of deck's `Deck` (inside the MapLibre overlay, `_deck`) that are reached here. */
+interface OverlayDeck {
+  isInitialized: boolean
+  layerManager: { updateLayers(): void } | null
+}
+
+/**
+ * Brings deck's layers up to the overlay's last `setProps` now. deck applies new layers (makes
+ * them, runs their state updates) only in its own animation frame, which the browser may run
+ * after MapLibre's frame: in interleaved mode MapLibre draws deck's layers, so a layer set
+ * between two frames was first drawn a whole map frame later — the city-tiles bench saw a
+ * tileset's first content wait for that frame (hundreds of ms on a software GPU). Called right
+ * before each map frame; a no-op when nothing changed or deck is not ready yet.
+ */
+export function updateOverlayLayersNow(overlay: MapLibreOverlay): void {
+  const deck = (overlay as unknown as { _deck?: OverlayDeck })._deck
+  if (deck?.isInitialized) deck.layerManager?.updateLayers()
+}
+
 /** The WebGL2 context behind a luma.gl device (`WebGLDevice.gl`, typed on the subclass only). */
 export function webglOf(device: unknown): WebGL2RenderingContext {
   return (device as { gl: WebGL2RenderingContext }).gl
@@ -300,6 +320,8 @@ export function paceGpuFrames(
   map: MapLibreMap,
   gl: WebGL2RenderingContext,
   longestSkip = longestSkipMs,
+  /** Runs right before each frame the map draws (not before a skipped one). */
+  beforeDraw?: () => void,
 ): GpuFramePacing {
   const paced = map as unknown as { _render(timestamp: number): unknown }
   if (typeof paced._render !== 'function') return { drawNextFrame() {}, remove() {} }
@@ -319,6 +341,7 @@ export function paceGpuFrames(
     }
     isNextFrameDue = false
     lastDrawnAtMs = nowMs
+    beforeDraw?.()
     const result = render(timestamp)
     const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
     if (fence) fences.push(fence)

@@ -99,9 +99,8 @@ void main(void) {
 
 interface ProgramInfo {
   program: WebGLProgram
-  /** Linked without error; checked once, when the driver says it has finished linking. */
-  isLinked: boolean | null
-  parallelCompile: boolean
+  /** Linked without error; read when the program is made (see programFor). */
+  isLinked: boolean
   uniforms: {
     modelViewProjection: WebGLUniformLocation | null
     modelMatrix: WebGLUniformLocation | null
@@ -169,7 +168,6 @@ export interface TileMeshDraw {
 }
 
 const programs = new WeakMap<WebGL2RenderingContext, ProgramInfo>()
-const completionStatusKhr = 0x91b1
 
 function compileShader(gl: WebGL2RenderingContext, type: number, source: string): WebGLShader {
   const shader = gl.createShader(type)
@@ -188,47 +186,44 @@ function programFor(gl: WebGL2RenderingContext): ProgramInfo {
   gl.attachShader(program, compileShader(gl, gl.FRAGMENT_SHADER, fragmentShaderSource))
   gl.linkProgram(program)
   const uniform = (name: string) => gl.getUniformLocation(program, name)
+  const uniforms: ProgramInfo['uniforms'] = {
+    modelViewProjection: uniform('modelViewProjection'),
+    modelMatrix: uniform('modelMatrix'),
+    flags: uniform('flags'),
+    baseColor: uniform('baseColor'),
+    alphaCutoff: uniform('alphaCutoff'),
+    pickingColor: uniform('pickingColor'),
+    drawMode: uniform('drawMode'),
+    baseColorTexture: uniform('baseColorTexture'),
+    ambientLight: uniform('ambientLight'),
+    sunLight: uniform('sunLight'),
+    sunDirection: uniform('sunDirection'),
+    hemisphereSky: uniform('hemisphereSky'),
+    hemisphereGround: uniform('hemisphereGround'),
+  }
+  // Read here, at the map's start, where the uniform locations above have already waited for the
+  // link: a status query is a round trip that waits for every GPU command sent before it, and in
+  // the frame of the first tile it waited behind that frame's work (88–195 ms under load in the
+  // city-tiles bench).
   const info: ProgramInfo = {
     program,
-    isLinked: null,
-    // With the extension, linking is polled without a blocking round trip to the GPU process.
-    parallelCompile: Boolean(gl.getExtension('KHR_parallel_shader_compile')),
-    uniforms: {
-      modelViewProjection: uniform('modelViewProjection'),
-      modelMatrix: uniform('modelMatrix'),
-      flags: uniform('flags'),
-      baseColor: uniform('baseColor'),
-      alphaCutoff: uniform('alphaCutoff'),
-      pickingColor: uniform('pickingColor'),
-      drawMode: uniform('drawMode'),
-      baseColorTexture: uniform('baseColorTexture'),
-      ambientLight: uniform('ambientLight'),
-      sunLight: uniform('sunLight'),
-      sunDirection: uniform('sunDirection'),
-      hemisphereSky: uniform('hemisphereSky'),
-      hemisphereGround: uniform('hemisphereGround'),
-    },
+    isLinked: Boolean(gl.getProgramParameter(program, gl.LINK_STATUS)),
+    uniforms,
   }
   programs.set(gl, info)
   return info
 }
 
-/** The program once it is linked; null while the driver is still linking it. */
-function readyProgram(gl: WebGL2RenderingContext): ProgramInfo | null {
+/** The linked program; a program that failed to link (a lost context) fails the draw. */
+function readyProgram(gl: WebGL2RenderingContext): ProgramInfo {
   const info = programFor(gl)
-  if (info.isLinked === null) {
-    if (info.parallelCompile && !gl.getProgramParameter(info.program, completionStatusKhr)) {
-      return null
-    }
-    info.isLinked = Boolean(gl.getProgramParameter(info.program, gl.LINK_STATUS))
-    if (!info.isLinked) {
-      throw new Error(`Tile mesh program failed to link: ${gl.getProgramInfoLog(info.program)}`)
-    }
+  if (!info.isLinked) {
+    throw new Error(`Tile mesh program failed to link: ${gl.getProgramInfoLog(info.program)}`)
   }
   return info
 }
 
-/** Starts compiling the program for this context (drawing waits until it is linked). */
+/** Makes the program for this context now (compiled and linked before the first tile). */
 export function prepareTileMeshProgram(gl: WebGL2RenderingContext): void {
   programFor(gl)
 }
@@ -308,19 +303,16 @@ export function deleteTileMeshGpu(gl: WebGL2RenderingContext, gpu: TileMeshGpu):
 
 /**
  * Draws meshes into whatever framebuffer and fixed-function state the caller set (deck sets
- * depth, blending and, when picking, its picking framebuffer). Returns false, drawing nothing,
- * while the program is still being linked.
+ * depth, blending and, when picking, its picking framebuffer).
  */
 export function drawTileMeshes(
   gl: WebGL2RenderingContext,
   mode: TileDrawMode,
   draws: Iterable<{ gpu: TileMeshGpu; draw: TileMeshDraw }>,
-): boolean {
-  const info = readyProgram(gl)
-  if (!info) return false
-  const { uniforms } = info
+): void {
+  const { program, uniforms } = readyProgram(gl)
   // biome-ignore lint/correctness/useHookAtTopLevel: WebGL's useProgram, not a React hook.
-  gl.useProgram(info.program)
+  gl.useProgram(program)
   gl.uniform1i(uniforms.drawMode, drawModeValues[mode])
   gl.uniform1i(uniforms.baseColorTexture, 0)
   const lighting = lightings.get(gl) ?? defaultTileLighting
@@ -351,5 +343,4 @@ export function drawTileMeshes(
   }
   gl.bindVertexArray(null)
   gl.bindTexture(gl.TEXTURE_2D, null)
-  return true
 }

@@ -82,7 +82,7 @@ export class TilesetMeshLayer extends Layer<TilesetMeshLayerProps> {
 
   override initializeState(): void {
     this.state = { gpuByTile: new Map() }
-    // Linking starts now, in parallel with the first tiles' loading.
+    // Made now, not in the first draw (the scene normally made it when the map started).
     prepareTileMeshProgram(this.gl())
   }
 
@@ -149,15 +149,9 @@ export class TilesetMeshLayer extends Layer<TilesetMeshLayerProps> {
     }
     // deck states depth, culling and the picking pass's blending in luma's device terms, which
     // luma applies only around its own pipelines' draws; these draws apply them themselves.
-    const isDrawn = withDeviceParameters(this.context.device, parameters ?? {}, () =>
+    withDeviceParameters(this.context.device, parameters ?? {}, () =>
       drawTileMeshes(this.gl(), mode, draws),
     )
-    if (!isDrawn) {
-      if (draws.length > 0) markCityStep('tile-draw-waits-for-program')
-      // Still linking: draw again on the next frame.
-      this.setNeedsRedraw()
-      return
-    }
     // loaders.gl keeps a tile's ancestors on screen until the tile says it was drawn.
     if (mode === 'color') {
       if (drawnTiles.length > 0 && !this.state.isDrawnOnce) {

@@ -367,6 +367,11 @@ window.runCityBench = async (config: CityBenchConfig): Promise<CityBenchSample> 
       if (hasSeenTiles && Number.isNaN(firstRenderMs)) {
         firstRenderMs = elapsedMs
         performance.mark(`${cityBenchMarkPrefix}end:first-render`)
+        if (config.stopAtFirstRender) {
+          if (ourEngine) noteMilestones(ourEngine, milestonesMs, elapsedMs, drawnAtMs[0], startMs)
+          resolve()
+          return
+        }
       }
       if (ourEngine) noteMilestones(ourEngine, milestonesMs, elapsedMs, drawnAtMs[0], startMs)
       subject.frame(poseAt(config, elapsedMs))

@@ -35,6 +35,11 @@ export interface CityBenchConfig {
    * a frame really costs the GPU, against what the fences and the pacing say. 0: none.
    */
   gpuProbeFrames: number
+  /**
+   * Ends the run one frame after the first render (CITY_BENCH_FIRST_RENDER_ONLY): a quick A/B
+   * of the first render alone; settling, frame times and long tasks are then not measured.
+   */
+  stopAtFirstRender: boolean
 }
 
 /** What one run measured. */

@@ -41,10 +41,6 @@ export class CityLibraryModels {
     id: libraryModelsLayerId,
     type: 'custom',
     renderingMode: '3d',
-    onAdd: (_map, gl) => {
-      // one renderer for the scene's life, made on the map's context (style swaps re-add us)
-      this.renderer ??= createRenderer(this.context.map, gl as WebGL2RenderingContext)
-    },
     render: (gl, args) =>
       this.render(gl as WebGL2RenderingContext, args.defaultProjectionData.mainMatrix),
   }
@@ -101,8 +97,13 @@ export class CityLibraryModels {
   }
 
   private render(gl: WebGL2RenderingContext, mainMatrix: ArrayLike<number>): void {
+    if (this.scenes.size === 0) return
+    // One renderer for the scene's life, made on the map's context when a model is first drawn:
+    // three.js reads dozens of GL limits at its start, each a round trip that waits for the GPU
+    // to finish the frames queued so far — on every city open (most place no model) and while
+    // the first tiles are on their way.
+    this.renderer ??= createRenderer(this.context.map, gl)
     const renderer = this.renderer
-    if (!renderer || this.scenes.size === 0) return
     const nowMs = performance.now()
     const deltaSeconds = this.lastFrameAtMs === null ? 0 : (nowMs - this.lastFrameAtMs) / 1000
     this.lastFrameAtMs = nowMs
