@@ -563,7 +563,10 @@ test.describe('city POIs', () => {
       .poll(async () => (await citySnapshot(page)).tilesLoaded, { timeout: 60_000 })
       .toBeGreaterThan(0)
     for (const poi of pois.filter((saved) => saved.id === camera.id || saved.id === duck.id)) {
-      // The camera may still be settling on the tileset: wait until the POI is in view.
+      // Close and tilted: the reloaded view frames the tileset at a zoom where the camera and its
+      // 23 copies (30 m apart) cluster into one mark, and its copy 10 m up sits right above it.
+      await viewFrom(page, [poi.x, poi.y], 18, 40)
+      // The camera may still be settling: wait until the POI is in view.
       await expect
         .poll(async () => (await poiToScreen(page, [poi.x, poi.y, poi.z])).isVisible, {
           timeout: 30_000,
