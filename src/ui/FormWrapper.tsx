@@ -8,6 +8,8 @@ import './FormWrapper.css'
 export interface FormWrapperProps {
   /** A heading above the fields; leave out inside a {@link FormDialog}, whose title is used. */
   title?: ReactNode
+  /** The form's name for assistive technology, when no visible title names it. */
+  label?: string
   children: ReactNode
   /** Runs on the submit button and on Enter in a field. Further submits wait until it settles. */
   onSubmit: () => void | Promise<void>
@@ -32,6 +34,7 @@ export interface FormWrapperProps {
  */
 export function FormWrapper({
   title,
+  label,
   children,
   onSubmit,
   onCancel,
@@ -59,7 +62,13 @@ export function FormWrapper({
   }
 
   return (
-    <form className="ts-form" onSubmit={handleSubmit} noValidate aria-busy={isSubmitting || isBusy}>
+    <form
+      className="ts-form"
+      onSubmit={handleSubmit}
+      noValidate
+      aria-busy={isSubmitting || isBusy}
+      aria-label={label}
+    >
       {title && <h2 className="ts-form__title">{title}</h2>}
       <div className="ts-form__fields">{children}</div>
       <div className="ts-form__actions">

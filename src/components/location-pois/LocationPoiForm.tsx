@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import type { CategoryNode } from '../../api/templates'
 import type { CreatLocationPoiBody, TrackedObject } from '../../api/tracking'
 import { categoryNameText } from '../../i18n/library-names'
-import { Button, Select, TextField, toast } from '../../ui'
+import { Button, FormWrapper, Select, TextField, toast } from '../../ui'
 import { reasonText } from '../feedback/error-text'
 import '../region-list/region-list.css'
 import './location-pois.css'
@@ -31,7 +31,8 @@ function categoryOptions(
 
 /**
  * Adds a location POI (SPEC §7 `creatLocationPoi`; a positioned object of a city or a building):
- * its name, free-text category, a category of the location tree and its coding. The device token
+ * its name, free-text category, a category of the location tree and its coding, in the shared
+ * form frame (one request per submit, however often it is clicked). The device token
  * it answers is shown once, with the address the device reports its positions to. Shown to
  * those who may edit the project.
  */
@@ -51,7 +52,6 @@ export function LocationPoiForm({
   const [coding, setCoding] = useState('')
   const [categoryId, setCategoryId] = useState(noCategory)
   const [locationCategories, setLocationCategories] = useState<CategoryNode[]>([])
-  const [isSaving, setIsSaving] = useState(false)
   const [newToken, setNewToken] = useState<{ name: string; token: string } | null>(null)
 
   // The location tree names what the objects are; a failed read leaves the choice out, the
@@ -72,13 +72,11 @@ export function LocationPoiForm({
 
   return (
     <>
-      <form
-        className="ts-region__form"
-        aria-label={t`New positioned object`}
-        onSubmit={async (event) => {
-          event.preventDefault()
-          if (isSaving || name.trim() === '') return
-          setIsSaving(true)
+      <FormWrapper
+        label={t`New positioned object`}
+        submitLabel={<Trans>Add</Trans>}
+        isSubmitDisabled={name.trim() === ''}
+        onSubmit={async () => {
           try {
             const added = await calls.add({
               project_id: projectId,
@@ -96,7 +94,6 @@ export function LocationPoiForm({
           } catch (error) {
             toast.error(`${t`The object could not be added.`} ${reasonText(error)}`)
           }
-          setIsSaving(false)
         }}
       >
         <TextField
@@ -127,10 +124,7 @@ export function LocationPoiForm({
           maxLength={100}
           onChange={(event) => setCoding(event.target.value)}
         />
-        <Button type="submit" variant="primary" disabled={isSaving || name.trim() === ''}>
-          <Trans>Add</Trans>
-        </Button>
-      </form>
+      </FormWrapper>
       {newToken && (
         <section className="ts-boxed" data-testid="tracked-token" role="status">
           <p>

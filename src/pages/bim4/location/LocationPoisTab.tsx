@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Trans } from '@lingui/react/macro'
 import { useCallback, useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { findLocationCategoryTree } from '../../../api/templates'
@@ -13,9 +13,9 @@ import {
   LocationPoiForm,
   type LocationPoiFormCalls,
 } from '../../../components/location-pois/LocationPoiForm'
-import { LocationPoiText } from '../../../components/location-pois/LocationPoiText'
+import { LocationPoiList } from '../../../components/location-pois/LocationPoiList'
 import { useProjectPermissions } from '../../../components/project/project-permissions'
-import { Button, confirmDelete, EmptyState, toast } from '../../../ui'
+import { toast } from '../../../ui'
 import { buildingSession } from '../building-session'
 import '../../../components/region-list/region-list.css'
 
@@ -40,7 +40,6 @@ export const defaultLocationPoiCalls: LocationPoiCalls = {
  * and deletes one; a reader sees the list.
  */
 export function LocationPoisTab({ calls }: { calls: LocationPoiCalls }) {
-  const { t } = useLingui()
   const session = useSnapshot(buildingSession)
   const { canEdit } = useProjectPermissions(session.project)
   const projectId = session.projectId
@@ -77,39 +76,19 @@ export function LocationPoisTab({ calls }: { calls: LocationPoiCalls }) {
       {canEdit && projectId !== null && (
         <LocationPoiForm projectId={projectId} calls={calls} onAdded={refresh} />
       )}
-      <h3 className="ts-anchors__heading">
-        <Trans>Positioned objects</Trans>
-      </h3>
-      {isLoaded && objects.length === 0 ? (
-        <EmptyState title={<Trans>No positioned objects yet</Trans>} />
-      ) : (
-        <ul className="ts-region__list" data-testid="tracked-list">
-          {objects.map((object) => (
-            <li key={object.id} className="ts-region__item" data-testid="tracked-item">
-              <LocationPoiText object={object} />
-              {canEdit && (
-                <div className="ts-region__item-actions">
-                  <Button
-                    variant="danger"
-                    aria-label={t`Delete ${object.name}`}
-                    onClick={async () => {
-                      if (!(await confirmDelete({ itemName: object.name }))) return
-                      try {
-                        await calls.remove(object.id)
-                        await refresh()
-                      } catch {
-                        toast.error(t`The object could not be deleted.`)
-                      }
-                    }}
-                  >
-                    <Trans>Delete</Trans>
-                  </Button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <LocationPoiList
+        objects={objects}
+        isLoaded={isLoaded}
+        headingClassName="ts-anchors__heading"
+        onDelete={
+          canEdit
+            ? async (object) => {
+                await calls.remove(object.id)
+                await refresh()
+              }
+            : undefined
+        }
+      />
     </div>
   )
 }

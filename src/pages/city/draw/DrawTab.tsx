@@ -5,7 +5,7 @@ import { useSnapshot } from 'valtio'
 import type { DrawTypeNumber } from '../../../../engine/api'
 import type { AreaDraw, DrawKind } from '../../../api/draw'
 import { sceneStore, useEngine } from '../../../engine-bridge'
-import { Button, confirmDelete, EmptyState, TextArea, TextField } from '../../../ui'
+import { Button, confirmDelete, EmptyState, FormWrapper, TextArea, TextField } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
 import { deleteDrawing, drawTypesOfKind, savePendingDrawing, updateDrawing } from './draw-actions'
@@ -30,7 +30,6 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
   const format = useMeasureFormat()
   const [name, setName] = useState('')
   const [description, setDescription] = useState('')
-  const [isSaving, setIsSaving] = useState(false)
   const pending = draw.pending
   const types = drawTypesOfKind[kind]
   const isArea = isAreaType
@@ -120,13 +119,12 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
             </dl>
           )}
           {!pending.issue && (
-            <form
-              className="ts-region__form"
-              onSubmit={async (event) => {
-                event.preventDefault()
-                // Double submit is blocked until the answer (SPEC §4 path edit dialog).
-                if (isSaving || name.trim() === '') return
-                setIsSaving(true)
+            // Double submit is blocked until the answer (SPEC §4 path edit dialog).
+            <FormWrapper
+              submitLabel={<Trans>Save</Trans>}
+              isSubmitDisabled={name.trim() === ''}
+              onCancel={() => engine.run('draw.cancel').catch(() => {})}
+              onSubmit={async () => {
                 await savePendingDrawing(engine, services, {
                   projectId,
                   kind,
@@ -135,7 +133,6 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
                   type: pending.type,
                   points: pending.points,
                 })
-                setIsSaving(false)
               }}
             >
               <TextField
@@ -152,15 +149,7 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
                 rows={2}
                 onValueChange={setDescription}
               />
-              <div className="ts-city-details__actions">
-                <Button type="submit" variant="primary" disabled={isSaving || name.trim() === ''}>
-                  <Trans>Save</Trans>
-                </Button>
-                <Button onClick={() => engine.run('draw.cancel').catch(() => {})}>
-                  <Trans>Cancel</Trans>
-                </Button>
-              </div>
-            </form>
+            </FormWrapper>
           )}
           {pending.issue && (
             <Button onClick={() => engine.run('draw.cancel').catch(() => {})}>

@@ -2,9 +2,9 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useMemo } from 'react'
 import { useSnapshot } from 'valtio'
 import { LocationPoiForm } from '../../../components/location-pois/LocationPoiForm'
-import { LocationPoiText } from '../../../components/location-pois/LocationPoiText'
+import { LocationPoiList } from '../../../components/location-pois/LocationPoiList'
 import { useEngine } from '../../../engine-bridge'
-import { Button, confirmDelete, EmptyState, toast } from '../../../ui'
+import { Button, toast } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
 import { TrackPlaybackBar } from './TrackPlaybackBar'
@@ -80,58 +80,44 @@ export function GpsTab({ projectId }: { projectId: string }) {
       </div>
       {canEdit && <LocationPoiForm projectId={projectId} calls={formCalls} onAdded={refresh} />}
       {playback && <TrackPlaybackBar />}
-      <h3 className="ts-city-tab__heading">
-        <Trans>Positioned objects</Trans>
-      </h3>
-      {loadState === 'ready' && objects.length === 0 ? (
-        <EmptyState title={<Trans>No positioned objects yet</Trans>} />
-      ) : (
-        <ul className="ts-region__list" data-testid="tracked-list">
-          {objects.map((object) => (
-            <li key={object.id} className="ts-region__item" data-testid="tracked-item">
-              <span
-                className="ts-draw__swatch"
-                style={{ background: colorOfObject(object.id) }}
-                aria-hidden
-              />
-              <LocationPoiText object={object} />
-              <div className="ts-region__item-actions">
-                <Button
-                  disabled={!object.last_position}
-                  aria-label={t`Fly to ${object.name}`}
-                  onClick={() => engine.run('track.flyToMarker', { id: object.id }).catch(() => {})}
-                >
-                  <Trans>Fly to</Trans>
-                </Button>
-                <Button
-                  aria-label={t`Play the track of ${object.name}`}
-                  onClick={() => void playTrack(object.id)}
-                >
-                  <Trans>Track</Trans>
-                </Button>
-                {canEdit && (
-                  <Button
-                    variant="danger"
-                    onClick={async () => {
-                      if (!(await confirmDelete({ itemName: object.name }))) return
-                      try {
-                        await services.deleteTrackedObject(object.id)
-                        if (trackingStore.playback?.objectId === object.id)
-                          trackingStore.playback = null
-                        await refresh()
-                      } catch {
-                        toast.error(t`The object could not be deleted.`)
-                      }
-                    }}
-                  >
-                    <Trans>Delete</Trans>
-                  </Button>
-                )}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <LocationPoiList
+        objects={objects}
+        isLoaded={loadState === 'ready'}
+        headingClassName="ts-city-tab__heading"
+        lead={(object) => (
+          <span
+            className="ts-draw__swatch"
+            style={{ background: colorOfObject(object.id) }}
+            aria-hidden
+          />
+        )}
+        actions={(object) => (
+          <>
+            <Button
+              disabled={!object.last_position}
+              aria-label={t`Fly to ${object.name}`}
+              onClick={() => engine.run('track.flyToMarker', { id: object.id }).catch(() => {})}
+            >
+              <Trans>Fly to</Trans>
+            </Button>
+            <Button
+              aria-label={t`Play the track of ${object.name}`}
+              onClick={() => void playTrack(object.id)}
+            >
+              <Trans>Track</Trans>
+            </Button>
+          </>
+        )}
+        onDelete={
+          canEdit
+            ? async (object) => {
+                await services.deleteTrackedObject(object.id)
+                if (trackingStore.playback?.objectId === object.id) trackingStore.playback = null
+                await refresh()
+              }
+            : undefined
+        }
+      />
     </div>
   )
 }

@@ -171,7 +171,7 @@ describe('GPS positioning tab', () => {
     expect(screen.queryByTestId('track-playback')).toBeNull()
 
     await user.click(
-      within(screen.getByTestId('tracked-item')).getByRole('button', { name: 'Delete' }),
+      within(screen.getByTestId('tracked-item')).getByRole('button', { name: 'Delete Walker' }),
     )
     await user.click(
       within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
