@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, type Locator, type Page, test } from '@playwright/test'
 import { enableTestApi, startSignedIn } from './support/accounts'
 import {
   citySnapshot,
@@ -14,7 +14,9 @@ import { decodePng } from './support/png-pixels'
 /**
  * Area division and location as a new user meets them (issue 18), in the Korean UI: draw a
  * polygon on the map by clicking, read its area, name and save it, see it on the map, turn it in
- * the geometry control bar and update it, reload and find it listed and drawn. Then make it an
+ * the geometry control bar and update it; draw a circle, a point, a polyline and inflection
+ * points and read their m² or m; draw a path, save it and navigate it (pause, resume, faster,
+ * arrived); reload and find them listed and drawn. Then make it an
  * electronic fence, add a positioned walker whose reports cross it (enter and leave events, the
  * red ring while inside), and place a tileset by three anchor points with their residuals;
  * reload and find the anchors, the placed tileset, the walker, the fence and its events again.
@@ -57,11 +59,85 @@ function toScreen(page: Page, lng: number, lat: number, heightMeters = 0) {
   })
 }
 
+/** Metres east and north of a place, as longitude and latitude (small offsets). */
+function offsetOf(origin: { lng: number; lat: number }, east: number, north: number) {
+  const metresPerDegreeLat = 110_950
+  const metresPerDegreeLng = (Math.PI / 180) * 6_378_137 * Math.cos((origin.lat * Math.PI) / 180)
+  return [origin.lng + east / metresPerDegreeLng, origin.lat + north / metresPerDegreeLat] as [
+    number,
+    number,
+  ]
+}
+
+/** Ground distance of two nearby places, metres (equirectangular: enough at 100 m). */
+function metresBetween([lng1, lat1]: readonly number[], [lng2, lat2]: readonly number[]) {
+  const east = (lng2! - lng1!) * (Math.PI / 180) * 6_378_137 * Math.cos((lat1! * Math.PI) / 180)
+  const north = (lat2! - lat1!) * 110_950
+  return Math.hypot(east, north)
+}
+
+/** A measure as the Korean UI writes it (two decimals at most). */
+const koNumber = new Intl.NumberFormat('ko', { maximumFractionDigits: 2 })
+
+/**
+ * Draws a shape as a person does: its type's button in `tab`, then a click on each place; a
+ * line ends with a second click on its last place, a polygon with a double click. Waits until it is finished and
+ * measured, and answers it.
+ */
+async function drawByClicks(
+  page: Page,
+  tab: Locator,
+  typeName: string,
+  type: 1 | 2 | 3 | 4 | 5,
+  places: ReadonlyArray<readonly [number, number]>,
+) {
+  await tab.getByRole('button', { name: typeName, exact: true }).click()
+  await expect.poll(async () => (await citySnapshot(page)).draw.activeType).toBe(type)
+  const box = (await page.getByTestId('city-map').boundingBox())!
+  for (const [index, [lng, lat]] of places.entries()) {
+    const point = await toScreen(page, lng, lat)
+    const x = box.x + point.x
+    const y = box.y + point.y
+    const isLast = index === places.length - 1
+    await page.mouse.move(x, y)
+    // A polygon ends with a double click on its last corner (the area's edit refits the map
+    // after the zoom a double click also makes).
+    if (isLast && type === 4) await page.mouse.dblclick(x, y)
+    else await page.mouse.click(x, y)
+    await page.waitForTimeout(150)
+    // A second click on a line's last place ends it. Not a double click: the map would zoom in
+    // once terra-draw has finished, and the next shape's places would move.
+    if (isLast && (type === 3 || type === 5)) {
+      await page.mouse.click(x, y)
+      await page.waitForTimeout(150)
+    }
+  }
+  if (type === 4 && (await citySnapshot(page)).draw.pending === null) {
+    // Closing on the first point finishes a terra-draw polygon as well.
+    const first = await toScreen(page, places[0]![0], places[0]![1])
+    await page.mouse.click(box.x + first.x, box.y + first.y)
+  }
+  await expect.poll(async () => (await citySnapshot(page)).draw.pending?.type).toBe(type)
+  const pending = (await citySnapshot(page)).draw.pending!
+  expect(pending.issue, `type ${type}`).toBeNull()
+  return pending
+}
+
+/** Names the shape in hand and saves it; answers its line in the list. */
+async function saveDrawing(page: Page, tab: Locator, name: string) {
+  await tab.getByLabel('이름').fill(name)
+  await tab.getByRole('button', { name: '저장' }).click()
+  const item = tab.getByTestId('draw-item').filter({ hasText: name })
+  await expect(item).toBeVisible()
+  await expect.poll(async () => (await citySnapshot(page)).draw.pending).toBeNull()
+  return item
+}
+
 test('a new user draws a polygon, reloads and finds it, makes it a fence a walker crosses, places a tileset by three anchors, and finds it all after a reload', async ({
   page,
   request,
 }) => {
-  test.setTimeout(480_000)
+  test.setTimeout(720_000)
   await enableTestApi(page)
   const account = await createEditor(request)
   const { token } = await startSignedIn(page, request, account.name, account.password)
@@ -78,7 +154,6 @@ test('a new user draws a polygon, reloads and finds it, makes it a fence a walke
   await expect.poll(async () => (await citySnapshot(page)).isOpen, { timeout: 60_000 }).toBe(true)
 
   const map = page.getByTestId('city-map')
-  const box = (await map.boundingBox())!
   const bluePixelsBefore = await outlinePixels(page)
   const camera = (await citySnapshot(page)).camera
   // A square of ~0.001° around the camera's centre.
@@ -88,25 +163,8 @@ test('a new user draws a polygon, reloads and finds it, makes it a fence a walke
     [camera.lng + 0.001, camera.lat + 0.0008],
     [camera.lng - 0.001, camera.lat + 0.0008],
   ]
-  await page.getByRole('button', { name: '다각형' }).click()
-  await expect.poll(async () => (await citySnapshot(page)).draw.activeType).toBe(4)
-  for (const [index, [lng, lat]] of corners.entries()) {
-    const point = await toScreen(page, lng, lat)
-    const x = box.x + point.x
-    const y = box.y + point.y
-    await page.mouse.move(x, y)
-    if (index === corners.length - 1) await page.mouse.dblclick(x, y)
-    else await page.mouse.click(x, y)
-    await page.waitForTimeout(150)
-  }
-  // Closing on the first point finishes a terra-draw polygon as well.
-  if ((await citySnapshot(page)).draw.pending === null) {
-    const first = await toScreen(page, corners[0]![0], corners[0]![1])
-    await page.mouse.click(box.x + first.x, box.y + first.y)
-  }
-  await expect.poll(async () => (await citySnapshot(page)).draw.pending?.type).toBe(4)
-  const pending = (await citySnapshot(page)).draw.pending!
-  expect(pending.issue).toBeNull()
+  const areaTab = page.getByTestId('city-draw-tab-area')
+  const pending = await drawByClicks(page, areaTab, '다각형', 4, corners)
   const measure = page.getByTestId('draw-pending-measure')
   await expect(measure).toContainText('면적')
   await expect(measure).toContainText('m²')
@@ -150,6 +208,104 @@ test('a new user draws a polygon, reloads and finds it, makes it a fence a walke
     })
     .toBeCloseTo(turned.points[0]![0], 9)
 
+  // The square's middle (its turned corners' mean): where the other shapes, the walker and the
+  // anchors go.
+  const square = {
+    lng: turned.points.reduce((sum, point) => sum + point[0]!, 0) / turned.points.length,
+    lat: turned.points.reduce((sum, point) => sum + point[1]!, 0) / turned.points.length,
+  }
+  const at = (east: number, north: number) => offsetOf(square, east, north)
+
+  // One of each other type inside the square (the camera still frames it): a circle, a point,
+  // a polyline and inflection points, each read (m² or m) before it is saved, and drawn.
+  const bluePixelsBeforeShapes = await outlinePixels(page)
+  const circle = await drawByClicks(page, areaTab, '원', 1, [at(-35, 35), at(-10, 35)])
+  const areaMeasure = areaTab.getByTestId('draw-pending-measure')
+  await expect(areaMeasure).toContainText('면적')
+  await expect(areaMeasure).toContainText(`${koNumber.format(circle.areaSquareMeters)} m²`)
+  // Its area is the one of the circle clicked: radius 25 m (a click is a pixel, ~0.4 m).
+  const clickedRadius = metresBetween(circle.points[0]!, circle.points[1]!)
+  expect(clickedRadius).toBeGreaterThan(22)
+  expect(clickedRadius).toBeLessThan(28)
+  expect(circle.areaSquareMeters / (Math.PI * clickedRadius ** 2)).toBeCloseTo(1, 2)
+  await expect(await saveDrawing(page, areaTab, '분수 원')).toContainText('m²')
+
+  const point = await drawByClicks(page, areaTab, '지점', 2, [at(30, 45)])
+  expect(point.points).toHaveLength(1)
+  await saveDrawing(page, areaTab, '안내 지점')
+
+  for (const [typeName, type, name, places] of [
+    ['폴리라인', 3, '산책로', [at(-60, -10), at(-30, -45), at(5, -60)]],
+    ['변곡점', 5, '꺾인 길', [at(20, -15), at(55, -25), at(45, 15)]],
+  ] as const) {
+    const line = await drawByClicks(page, areaTab, typeName, type, places)
+    expect(line.points).toHaveLength(3)
+    await expect(areaMeasure).toContainText('길이')
+    await expect(areaMeasure).toContainText(`${koNumber.format(line.lengthMeters)} m`)
+    // Its length is the one of the places clicked.
+    const clicked =
+      metresBetween(line.points[0]!, line.points[1]!) +
+      metresBetween(line.points[1]!, line.points[2]!)
+    expect(line.lengthMeters / clicked).toBeCloseTo(1, 2)
+    expect(line.lengthMeters).toBeGreaterThan(60)
+    const saved = await saveDrawing(page, areaTab, name)
+    await expect(saved).toContainText(' m')
+    await expect(saved).not.toContainText('m²')
+  }
+  await expect.poll(async () => (await citySnapshot(page)).draw.visibleShapeCount).toBe(5)
+  await expect
+    .poll(() => outlinePixels(page), { timeout: 30_000, message: 'the four shapes drawn' })
+    .toBeGreaterThan(bluePixelsBeforeShapes + 300)
+
+  // Path programming: a path with its length, saved and drawn.
+  const sidebar = page.getByRole('navigation', { name: '도시 프로젝트' })
+  await sidebar.getByRole('link', { name: '경로', exact: true }).click()
+  await page.getByRole('tab', { name: '경로 계획' }).click()
+  const pathTab = page.getByTestId('city-draw-tab-path')
+  await expect(pathTab).toBeVisible()
+  const bluePixelsBeforePath = await outlinePixels(page)
+  const path = await drawByClicks(page, pathTab, '폴리라인', 3, [
+    at(-65, 5),
+    at(-20, 15),
+    at(30, 5),
+    at(65, 15),
+  ])
+  await expect(pathTab.getByTestId('draw-pending-measure')).toContainText(
+    `${koNumber.format(path.lengthMeters)} m`,
+  )
+  expect(path.lengthMeters).toBeGreaterThan(100)
+  await expect(await saveDrawing(page, pathTab, '순찰로')).toContainText(' m')
+  await expect
+    .poll(() => outlinePixels(page), { timeout: 30_000, message: 'the path drawn' })
+    .toBeGreaterThan(bluePixelsBeforePath + 150)
+
+  // Path navigation: the camera flies along it slowly, pauses, resumes, goes fast ×5 and
+  // arrives at its end.
+  await page.getByRole('tab', { name: '경로 내비게이션' }).click()
+  const navigationTab = page.getByTestId('city-navigation-tab')
+  await expect(
+    navigationTab.getByTestId('navigation-item').filter({ hasText: '순찰로' }),
+  ).toContainText(' m')
+  await navigationTab.getByRole('button', { name: '순찰로 내비게이션' }).click()
+  const navigation = async () => (await citySnapshot(page)).navigation
+  await expect.poll(async () => (await navigation()).status).toBe('flying')
+  await navigationTab.getByRole('button', { name: '일시 정지' }).click()
+  await expect.poll(async () => (await navigation()).status).toBe('paused')
+  expect((await navigation()).meters).toBeLessThan(path.lengthMeters)
+  await navigationTab.getByRole('button', { name: '계속' }).click()
+  await navigationTab.getByRole('button', { name: '빠르게' }).click()
+  await navigationTab.getByRole('button', { name: '×5' }).click()
+  await expect.poll(async () => (await navigation()).status, { timeout: 60_000 }).toBe('done')
+  await expect(navigationTab.getByTestId('navigation-progress')).toContainText('도착')
+  const end = path.points[path.points.length - 1]!
+  await expect.poll(async () => (await citySnapshot(page)).camera.lng).toBeCloseTo(end[0]!, 4)
+  expect((await citySnapshot(page)).camera.lat).toBeCloseTo(end[1]!, 4)
+
+  // Back to the area division tab (the reload below comes back to it).
+  await sidebar.getByRole('link', { name: '지도', exact: true }).click()
+  await page.getByRole('tab', { name: '구역 구분' }).click()
+  await expect(areaTab).toBeVisible()
+
   // A tileset to place by anchor points below (it keeps its own georeference, far away).
   const tilesetUpload = await request.post('/web/upload/uploadTiltModel', {
     headers: { Token: token },
@@ -172,17 +328,11 @@ test('a new user draws a polygon, reloads and finds it, makes it a fence a walke
   })
   await expect
     .poll(async () => (await citySnapshot(page)).draw.visibleShapeCount, { timeout: 60_000 })
-    .toBe(1)
+    .toBe(6)
   await page.getByRole('button', { name: '북쪽 광장(으)로 이동' }).click()
   await expect
     .poll(() => outlinePixels(page), { timeout: 30_000 })
     .toBeGreaterThan(bluePixelsBefore + 150)
-
-  // The square's middle (its turned corners' mean): where the walker and the anchors go.
-  const square = {
-    lng: turned.points.reduce((sum, point) => sum + point[0]!, 0) / turned.points.length,
-    lat: turned.points.reduce((sum, point) => sum + point[1]!, 0) / turned.points.length,
-  }
 
   // Electronic fence: the square becomes one.
   await page
@@ -215,7 +365,7 @@ test('a new user draws a polygon, reloads and finds it, makes it a fence a walke
   await report(square.lng, square.lat, start + 10_000)
   await expect(gps.getByTestId('tracked-inside')).toBeVisible({ timeout: 30_000 })
   await expect
-    .poll(() => fenceRingPixels(page), { timeout: 30_000, message: 'the red ring drawn' })
+    .poll(() => fenceRingPixels(page), { timeout: 60_000, message: 'the red ring drawn' })
     .toBeGreaterThan(ringBefore + 20)
   // And out east: the fence tab lists both crossings by name.
   await report(square.lng + 0.003, square.lat, start + 20_000)
