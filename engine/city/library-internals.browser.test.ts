@@ -46,6 +46,18 @@ async function loadTileset(modelMatrix?: Matrix4): Promise<Tileset3D> {
   return tileset3d
 }
 
+/** An empty map over the fixture tileset, removed after the test. */
+function openMapOverTileset(): MapLibreMap {
+  const map = new MapLibreMap({
+    container: createContainer(),
+    style: { version: 8, sources: {}, layers: [] },
+    center: [-75.61208, 40.04253],
+    zoom: 17,
+  })
+  cleanups.push(() => map.remove())
+  return map
+}
+
 describe('library internals at the pinned versions', () => {
   it("deck's Tile3DLayer has the private methods the stream hand-over replaces and calls", () => {
     const prototype = Tile3DLayer.prototype as unknown as Record<string, unknown>
@@ -67,15 +79,7 @@ describe('library internals at the pinned versions', () => {
       roots: Record<string, unknown>
       lastUpdatedVieports: { id: string }[] | null
     }
-    const container = createContainer()
-    const map = new MapLibreMap({
-      container,
-      style: { version: 8, sources: {}, layers: [] },
-      center: [-75.61208, 40.04253],
-      zoom: 17,
-    })
-    cleanups.push(() => map.remove())
-    traverseTilesetNow(tileset3d, mapViewport(map))
+    traverseTilesetNow(tileset3d, mapViewport(openMapOverTileset()))
     expect(internals.roots[mapLibreViewId]).toBe(internals.root)
     expect(internals.lastUpdatedVieports?.[0]?.id).toBe(mapLibreViewId)
     // `tileDrawn` is a field of Tile3D (sealed): it can be written and read back.
@@ -89,15 +93,7 @@ describe('library internals at the pinned versions', () => {
 
   it('lets an update loaders.gl scheduled before a destroy pass without walking the emptied tree', async () => {
     const tileset3d = await loadTileset()
-    const container = createContainer()
-    const map = new MapLibreMap({
-      container,
-      style: { version: 8, sources: {}, layers: [] },
-      center: [-75.61208, 40.04253],
-      zoom: 17,
-    })
-    cleanups.push(() => map.remove())
-    const viewport = mapViewport(map)
+    const viewport = mapViewport(openMapOverTileset())
     traverseTilesetNow(tileset3d, viewport)
     tileset3d.destroy()
     // What a held tile's re-selection runs a timer turn after the layer was finalized.

@@ -124,11 +124,12 @@ abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer<Props>
     return Boolean(changeFlags.propsOrDataChanged)
   }
 
-  /** Whether the shapes changed between these props (the vertices are rebuilt then). */
-  protected abstract isDataChanged(props: Props, oldProps: Props): boolean
+  /** The shapes in these props: the vertices are rebuilt when they are another array. */
+  protected abstract shapesOf(props: Props): readonly unknown[]
 
   override updateState({ props, oldProps }: UpdateParameters<this>): void {
-    if (this.state.model && !this.isDataChanged(props as Props, oldProps as Props)) return
+    const isChanged = this.shapesOf(props as Props) !== this.shapesOf(oldProps as Props)
+    if (this.state.model && !isChanged) return
     const { vertexCount, attributes, indices } = this.vertexAttributes()
     const device = this.context.device
     for (const buffer of this.state.buffers) buffer.destroy()
@@ -233,8 +234,8 @@ export class PlainLineLayer extends PlainTriangleLayer<PlainLineLayerProps> {
     return { vs: lineVertexShader, fs: lineFragmentShader }
   }
 
-  protected isDataChanged(props: PlainLineLayerProps, oldProps: PlainLineLayerProps) {
-    return props.lines !== oldProps.lines
+  protected shapesOf(props: PlainLineLayerProps) {
+    return props.lines
   }
 
   protected vertexAttributes() {
@@ -352,8 +353,8 @@ export class PlainDotLayer extends PlainTriangleLayer<PlainDotLayerProps> {
     return { vs: dotVertexShader, fs: dotFragmentShader }
   }
 
-  protected isDataChanged(props: PlainDotLayerProps, oldProps: PlainDotLayerProps) {
-    return props.dots !== oldProps.dots
+  protected shapesOf(props: PlainDotLayerProps) {
+    return props.dots
   }
 
   protected vertexAttributes() {
