@@ -11,6 +11,7 @@ import {
   useFileAddressRenewal,
 } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
+import { projectTexts } from '../../i18n/library-names'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, Tabs } from '../../ui'
 import { TemplateList } from '../../components/templates/TemplateList'
 import { useIotLive } from '../bim4/iot/use-iot-live'
@@ -212,7 +213,7 @@ export function CityEditor({ store: givenStore }: CityEditorProps) {
         <SidePanel label={moduleTitle}>
           <div className="ts-city__panel">
             <h2 className="ts-city__panel-title">
-              {project?.name ?? ''}
+              {project ? projectTexts(project).name : ''}
               <span className="ts-city__panel-module">{moduleTitle}</span>
             </h2>
             <Tabs
