@@ -53,25 +53,35 @@ export async function runCityFrameCases<
       const isWarmUp = round === 0
       const order = cases.map((_, index) => cases[(index + round) % cases.length]!)
       for (const benchCase of order) {
-        const context = await browser.newContext({ viewport })
-        const page = await openBenchPage(context, {
-          url: `${server.origin}/${options.page.html}`,
-          entry: options.entry,
-          logPrefix: `${name}: ${benchCase}`,
-          log,
-        })
-        const sample = (await page.evaluate(
-          ({ entry, config }) =>
-            (window as unknown as Record<string, (config: unknown) => Promise<unknown>>)[entry]!(
-              config,
-            ),
-          { entry: options.entry, config: options.configOf(benchCase, isWarmUp) },
-        )) as Sample
-        await context.close()
+        // Each case waits for a quiet machine and records its load, so the result says `noisy`
+        // only when other work really ran beside it.
+        const label = `${isWarmUp ? 'warm-up' : `round ${round}`} ${benchCase}`
+        const sample = await quiet.round(
+          label,
+          async () => {
+            const context = await browser.newContext({ viewport })
+            const page = await openBenchPage(context, {
+              url: `${server.origin}/${options.page.html}`,
+              entry: options.entry,
+              logPrefix: `${name}: ${benchCase}`,
+              log,
+            })
+            const measured = (await page.evaluate(
+              ({ entry, config }) =>
+                (window as unknown as Record<string, (config: unknown) => Promise<unknown>>)[
+                  entry
+                ]!(config),
+              { entry: options.entry, config: options.configOf(benchCase, isWarmUp) },
+            )) as Sample
+            await context.close()
+            return measured
+          },
+          !isWarmUp,
+        )
         const median = percentile(sample.frameIntervalsMs, 0.5)
         const p95 = percentile(sample.frameIntervalsMs, 0.95)
         log(
-          `${name}: ${isWarmUp ? 'warm-up' : `round ${round}`} ${benchCase}: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, setup ${sample.setupMs.toFixed(0)} ms, ${options.describe(sample)}`,
+          `${name}: ${label}: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, setup ${sample.setupMs.toFixed(0)} ms, ${options.describe(sample)}`,
         )
         if (!isWarmUp) samples.push(sample)
       }
