@@ -176,6 +176,20 @@ describe('city POIs in Chromium', () => {
     await expect.poll(() => city(engine).camera.zoom).toBeGreaterThan(17.9)
     const centred = await engine.run('city.poiToScreen', { position: lonely })
     expect(Math.hypot(centred.x - 320, centred.y - 240)).toBeLessThan(20)
+    await expect
+      .poll(() => isRed(pixelAt(container, centred.x, centred.y)), { timeout: 20_000 })
+      .toBe(true)
+
+    // Only the markers around the view are handed to deck: flown 2 km away into the cloud,
+    // the markers there are drawn, and far fewer than the cloud's are.
+    const inCloud = pois[0]!.position
+    await engine.run('city.flyTo', { lng: inCloud[0], lat: inCloud[1], zoom: 18, durationMs: 0 })
+    const cloudAt = await engine.run('city.poiToScreen', { position: inCloud })
+    expect(Math.hypot(cloudAt.x - 320, cloudAt.y - 240)).toBeLessThan(20)
+    await expect
+      .poll(() => isRed(pixelAt(container, cloudAt.x, cloudAt.y)), { timeout: 20_000 })
+      .toBe(true)
+    await expect.poll(() => city(engine).pois.drawnCount, { timeout: 20_000 }).toBeLessThan(2_000)
   })
 
   it('draws device statuses as discs behind the markers and keeps alarms out of clusters', async () => {

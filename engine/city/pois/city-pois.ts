@@ -12,7 +12,7 @@ import type { WorkerEndpoint } from '../../workers/create-worker-client'
 import type { CitySceneContext } from '../city-scene-parts'
 import { mapViewport } from '../map-viewport'
 import { CityPoiStatuses } from './city-poi-statuses'
-import { PoiClusters } from './poi-clusters'
+import { type LngLatBox, type PoiCluster, PoiClusters } from './poi-clusters'
 import { declutterLabels } from './poi-labels'
 import {
   emptyPoiDrawing,
@@ -64,6 +64,10 @@ export class CityPois {
   private markers: { icons: PoiIcon[]; meshes: PoiMeshGroup[] } = { icons: [], meshes: [] }
   /** The POIs the markers were made from (their status discs are drawn). */
   private markerPois: ScenePoi[] = []
+  private markerClusters: PoiCluster[] = []
+  /** The box whose markers deck draws (see `redraw`); a new one bumps the version. */
+  private drawBox: LngLatBox | null = null
+  private drawBoxVersion = 0
   private readonly statuses = new CityPoiStatuses()
   private statusFrame: number | null = null
   private cachedLayers: Layer[] = []
@@ -277,25 +281,48 @@ export class CityPois {
 
   private onCameraMove(): void {
     const level = this.clusters.level(this.context.map.getZoom())
-    if (level !== this.level) this.redraw()
+    if (level !== this.level || !boxContains(this.drawBox, this.viewBox())) this.redraw()
     else this.askViewUpdate()
+  }
+
+  /** The map's view as a box in degrees (clamped to the latitudes supercluster indexes). */
+  private viewBox(): LngLatBox {
+    const bounds = this.context.map.getBounds()
+    return [
+      bounds.getWest(),
+      Math.max(-85, bounds.getSouth()),
+      bounds.getEast(),
+      Math.min(85, bounds.getNorth()),
+    ]
   }
 
   /** Rebuilds what is drawn at the current zoom level and gives deck the new layers. */
   private redraw(): void {
     if (this.context.isDisposed()) return
-    this.level = this.clusters.level(this.context.map.getZoom())
-    const { points, clusters } = this.clusters.at(this.level)
+    const level = this.clusters.level(this.context.map.getZoom())
+    const view = this.viewBox()
+    // Only the markers around the view go to deck, not the whole zoom level: a software GPU
+    // (SwiftShader) pays for every instance of a layer, on screen or not — over 100,000 POIs the
+    // level's clusters, their counts and icons cost the map ~3× its frame time. The box is the
+    // view grown by half on each side, so the markers change only when the camera leaves it.
+    if (level !== this.level || !boxContains(this.drawBox, view)) {
+      this.level = level
+      this.drawBox = grownBox(view, drawBoxMargin)
+      this.drawBoxVersion++
+    }
     // Markers are rebuilt only when they change: a hover or a selection redraws the rings alone
     // (at zoom 18, 100,000 icons would otherwise be handed to deck again).
-    const key = `${this.level}:${this.markerVersion}`
+    const key = `${this.level}:${this.markerVersion}:${this.drawBoxVersion}`
     if (key !== this.markersKey) {
       this.markersKey = key
+      const { points, clusters } = this.clusters.within(this.drawBox!, this.level)
       const drawn = this.isIndexStale ? points.filter((poi) => this.isCurrent(poi)) : points
       this.markerPois = [...drawn, ...this.livePois()]
       this.markers = splitMarkers(this.markerPois, this.looks, this.modelOf)
+      this.markerClusters = clusters
     }
     const { icons, meshes } = this.markers
+    const clusters = this.markerClusters
     const selected = this.selectedIds
       .map((id) => this.pois.get(id))
       .filter((poi) => this.isShown(poi))
@@ -348,16 +375,8 @@ export class CityPois {
     if (this.viewTimer) clearTimeout(this.viewTimer)
     this.viewTimer = null
     if (this.context.isDisposed()) return
-    const map = this.context.map
-    const viewport = mapViewport(map)
-    const bounds = map.getBounds()
-    const box: [number, number, number, number] = [
-      bounds.getWest(),
-      Math.max(-85, bounds.getSouth()),
-      bounds.getEast(),
-      Math.min(85, bounds.getNorth()),
-    ]
-    const inView = this.clusters.within(box, this.level)
+    const viewport = mapViewport(this.context.map)
+    const inView = this.clusters.within(this.viewBox(), this.level)
     const points = this.isIndexStale
       ? inView.points.filter((poi) => this.isCurrent(poi))
       : inView.points
@@ -400,4 +419,29 @@ export class CityPois {
     this.state = next
     this.context.publish({ pois: next })
   }
+}
+
+/** How much the box of drawn markers extends past the view, as a share of its size per side. */
+const drawBoxMargin = 0.5
+
+function grownBox([west, south, east, north]: LngLatBox, share: number): LngLatBox {
+  const width = east - west
+  if (width * (1 + 2 * share) >= 360) return [-180, -85, 180, 85]
+  const height = north - south
+  return [
+    west - width * share,
+    Math.max(-85, south - height * share),
+    east + width * share,
+    Math.min(85, north + height * share),
+  ]
+}
+
+function boxContains(outer: LngLatBox | null, inner: LngLatBox): boolean {
+  return (
+    outer !== null &&
+    inner[0] >= outer[0] &&
+    inner[1] >= outer[1] &&
+    inner[2] <= outer[2] &&
+    inner[3] <= outer[3]
+  )
 }

@@ -25,20 +25,16 @@ export interface PoiClusterLevel {
 /** [west, south, east, north] in degrees. */
 export type LngLatBox = [number, number, number, number]
 
-const world: LngLatBox = [-180, -85, 180, 85]
-
 /**
  * The clustering of the city's POIs (supercluster: a KD-tree per zoom level, built once per POI
- * set). Levels are answered for the whole world and cached, so a camera that orbits at one zoom
- * costs nothing; the arrays handed to deck stay the same objects until the zoom level changes.
+ * set); a level is asked for a box (the drawn markers, the view, a pick), which the tree answers
+ * without looking at the POIs outside it.
  */
 export class PoiClusters {
   private index: Supercluster<ScenePoi> | null = null
-  private readonly levels = new Map<number, PoiClusterLevel>()
 
-  /** Indexes these POIs (the visible ones); the cached levels are dropped. */
+  /** Indexes these POIs (the visible ones). */
   build(pois: readonly ScenePoi[]): void {
-    this.levels.clear()
     if (pois.length === 0) {
       this.index = null
       return
@@ -59,16 +55,6 @@ export class PoiClusters {
   /** The zoom level the map's (fractional) zoom draws with. */
   level(zoom: number): number {
     return Math.max(0, Math.min(poiClusterMaxZoom + 1, Math.floor(zoom)))
-  }
-
-  /** Single POIs and clusters of a zoom level, over the whole world (cached). */
-  at(level: number): PoiClusterLevel {
-    let cached = this.levels.get(level)
-    if (!cached) {
-      cached = this.split(this.index?.getClusters(world, level) ?? [])
-      this.levels.set(level, cached)
-    }
-    return cached
   }
 
   /** Single POIs and clusters of a zoom level inside a box (a pick, the view). */
