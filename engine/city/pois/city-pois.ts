@@ -304,7 +304,8 @@ export class CityPois {
     // Only the markers around the view go to deck, not the whole zoom level: a software GPU
     // (SwiftShader) pays for every instance of a layer, on screen or not — over 100,000 POIs the
     // level's clusters, their counts and icons cost the map ~3× its frame time. The box is the
-    // view grown by half on each side, so the markers change only when the camera leaves it.
+    // view grown a little on each side: the markers change when the camera leaves it, in the
+    // move that leaves it, so nothing pops in late (a wider box cost more than the rebuilds).
     if (level !== this.level || !boxContains(this.drawBox, view)) {
       this.level = level
       this.drawBox = grownBox(view, drawBoxMargin)
@@ -421,8 +422,11 @@ export class CityPois {
   }
 }
 
-/** How much the box of drawn markers extends past the view, as a share of its size per side. */
-const drawBoxMargin = 0.5
+/**
+ * How much the box of drawn markers extends past the view, as a share of its size per side
+ * (orbiting over 100,000 POIs at zoom 16.5: 0.5 drew a frame in 83–100 ms, 0.1 in 66–83).
+ */
+const drawBoxMargin = 0.1
 
 function grownBox([west, south, east, north]: LngLatBox, share: number): LngLatBox {
   const width = east - west
