@@ -96,7 +96,7 @@ export function createFenceChecker(dependencies: {
         })
         return
       }
-      reply.ids.forEach((ids, index) => batch.waiters[index]!.resolve(ids))
+      for (const [index, ids] of reply.ids.entries()) batch.waiters[index]!.resolve(ids)
     })
     worker.on('error', () => stop(worker))
     worker.on('exit', () => stop(worker))
