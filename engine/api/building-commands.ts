@@ -14,6 +14,7 @@ import type { MaterialCommands } from './material-commands'
 import type { PoiCommands } from './poi-commands'
 import type { PoiStatusCommands } from './poi-status-commands'
 import type { StyleCommands } from './style-commands'
+import type { BuildingTrackCommands } from './track-commands'
 import type { VisitCommands } from './visit-commands'
 import type { WalkCommands } from './walk-commands'
 
@@ -62,7 +63,8 @@ export interface BuildingCommands
     VisitCommands,
     WalkCommands,
     MaterialCommands,
-    LibraryModelCommands<'building'> {
+    LibraryModelCommands<'building'>,
+    BuildingTrackCommands {
   /**
    * Opens a building: fetches every model (byte progress in `snapshot.loading`), decodes it in
    * the SBM decode workers, registers its stored BVHs in the picking worker and renders. Each

@@ -9,6 +9,7 @@ import type { PoiLayerState } from './poi-commands'
 import { createInitialPoiStatusState, type PoiStatusState } from './poi-status-commands'
 import { createInitialStyleState, type SceneStyleState } from './style-commands'
 import { createInitialWalkState, type WalkState } from './walk-commands'
+import { createInitialTrackState, type TrackLayerState } from './track-commands'
 
 /** x, y, z (read-only, so a valtio snapshot of it type-checks where the engine's does). */
 export type Vector3Tuple = readonly [number, number, number]
@@ -284,6 +285,8 @@ export interface BuildingSnapshot {
   readonly walk: WalkState
   /** The placement the building is drawn with (null: unplaced, its own frame is the scene's). */
   readonly placement: BuildingPlacement | null
+  /** The positioned objects drawn (`building.setTrackMarkers`). */
+  readonly track: TrackLayerState
   /** Null until the scene has a canvas to render into. */
   readonly render: BuildingRenderState | null
 }
@@ -353,6 +356,7 @@ export function createInitialBuildingSnapshot(): BuildingSnapshot {
     style: createInitialStyleState(),
     walk: createInitialWalkState(),
     placement: null,
+    track: createInitialTrackState(),
     render: null,
   }
 }

@@ -52,3 +52,21 @@ export interface TrackCommands {
     result: undefined
   }
 }
+
+/**
+ * The positioned objects of a building project in the building scene (issue 18, the location
+ * module): the same markers, placed around the building by their longitude and latitude. The
+ * building's origin stands at `origin` (the project's location, set by its anchor points); east
+ * is the scene's +x and north its −z whatever the building's placement turns, and each marker
+ * stands on the ground under the building. `BuildingCommands` extends this map.
+ */
+export interface BuildingTrackCommands {
+  /**
+   * Replaces the positioned objects drawn in the building scene (markers with heading, and
+   * trails). Fails with `engine.invalidArgument` for a position or an origin off the map.
+   */
+  'building.setTrackMarkers': {
+    args: { origin: { lng: number; lat: number }; markers: readonly TrackMarker[] }
+    result: undefined
+  }
+}

@@ -13,6 +13,7 @@ import { createInitialPoiStatusState } from '../api/poi-status-commands'
 import type { SceneStyle } from '../api/style-commands'
 import { EngineError } from '../api/errors'
 import type { EngineContext } from '../core/engine-context'
+import { checkTrackMarkers, isOnMap } from '../core/track-markers'
 import { createWorkerPool, type WorkerEndpoint } from '../workers/create-worker-client'
 import {
   createBvhWorker,
@@ -32,6 +33,7 @@ import { CameraFlight, createVisitFlightHandlers } from './visit-flight'
 import { createWalkHandlers, createWalkHost, WalkController } from './visit-walk'
 import { MaterialOverrides } from './material-overrides'
 import { BuildingLibraryModels } from './building-library-models'
+import { BuildingTracking } from './building-tracking'
 
 /** Worker factories and limits of the building scene (all optional). */
 export interface BuildingEngineOptions {
@@ -102,6 +104,7 @@ export function createBuildingHandlers(
         style: style.state(),
         walk: walk.snapshot(),
         placement: view.placement,
+        track: tracking.state(),
         camera: cameraState(),
         render: renderState,
       },
@@ -119,6 +122,7 @@ export function createBuildingHandlers(
       pois?.beforeRender(camera, viewportPixels)
       style.beforeRender(camera, viewportPixels)
       libraryModels.beforeRender()
+      tracking.beforeRender(camera, viewportPixels)
     },
     hideSurroundings: (): (() => void) => style.hideSurroundings(),
   })
@@ -132,6 +136,11 @@ export function createBuildingHandlers(
     () => publish(),
   )
   const libraryModels = new BuildingLibraryModels(view, () => publish())
+  /** Positioned objects around the building, on the ground under its lowest model. */
+  const tracking = new BuildingTracking(view, () => {
+    const level = scene?.groundLevel() ?? 0
+    return level * (view.placement?.scale ?? 1)
+  })
   /** The open building's group, whose children are its models (named by id). */
   const buildingRoot = () =>
     scene ? view.scene.getObjectByName(`building:${scene.description.projectId}`) : undefined
@@ -219,6 +228,14 @@ export function createBuildingHandlers(
     }),
     ...createBuildingPoiStatusHandlers({ layer: poiLayer }),
     ...libraryModels.handlers(),
+    'building.setTrackMarkers': async ({ origin, markers }) => {
+      if (!origin || !isOnMap(origin.lng, origin.lat))
+        throw new EngineError('engine.invalidArgument', 'The building origin is off the map.')
+      checkTrackMarkers(markers)
+      tracking.setMarkers(origin, markers)
+      publish()
+      return undefined
+    },
     'building.open': async ({ description }) => {
       checkDescription(description)
       closeScene()
@@ -389,6 +406,7 @@ export function createBuildingHandlers(
       pois = null
       materials.dispose()
       libraryModels.dispose()
+      tracking.dispose()
       scene?.dispose()
       scene = null
       decodePool.dispose()

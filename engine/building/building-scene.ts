@@ -115,6 +115,7 @@ export class BuildingScene {
     | 'walk'
     | 'libraryModels'
     | 'placement'
+    | 'track'
   > {
     const visibility = this.visibility()
     return {
@@ -234,14 +235,19 @@ export class BuildingScene {
     const { origin, direction, scale } = this.rayInBuildingFrame(ray)
     // a ray (nearly) level with the ground meets it beyond any view
     if (direction.y > -1e-6) return null
-    const bounds = this.modelBounds()
-    const level = bounds.isEmpty() ? 0 : bounds.min.y
+    const level = this.groundLevel()
     const along = (level - origin.y) / direction.y
     if (along < (ray.near ?? 0) / scale || (ray.far !== undefined && along * scale > ray.far)) {
       return null
     }
     const point = origin.addScaledVector(direction, along)
     return [point.x, level, point.z]
+  }
+
+  /** The ground under the building in its own frame: its lowest loaded model's base (0 before). */
+  groundLevel(): number {
+    const bounds = this.modelBounds()
+    return bounds.isEmpty() ? 0 : bounds.min.y
   }
 
   /** A scene ray in the building's frame (its placement turns and scales it); `scale` converts back. */

@@ -440,6 +440,20 @@ export class BuildingView {
   }
 }
 
+/**
+ * Scene metres one CSS pixel spans at `distance` from the camera (device pixels counted in), for
+ * markers drawn a few pixels wide whatever the zoom.
+ */
+export function metresPerCssPixel(
+  camera: PerspectiveCamera,
+  distance: number,
+  viewportPixels: Vector2,
+): number {
+  const perDevicePixel =
+    (2 * distance * Math.tan((camera.fov * Math.PI) / 360)) / Math.max(1, viewportPixels.y)
+  return perDevicePixel * (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1)
+}
+
 /** The matrix of a placement: a turn about the up axis, then a uniform scale. */
 function placementMatrix(placement: BuildingPlacement | null): Matrix4 {
   if (!placement) return new Matrix4()

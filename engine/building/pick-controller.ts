@@ -17,6 +17,7 @@ import { type DecodedSbm, transferablesOf } from '../../workers/sbm/decoded-sbm'
 import type { BuildingPick } from '../api/building-snapshot'
 import { DownloadError } from './fetch-with-progress'
 import { transferablesOfSource } from './model-download'
+import { metresPerCssPixel } from './building-view'
 import {
   createWorkerClient,
   type WorkerClient,
@@ -184,11 +185,8 @@ export class PickController {
     // the marker sits in the building's frame, which the placement may turn and scale
     const frameScale = this.marker.parent?.matrixWorld.getMaxScaleOnAxis() ?? 1
     const distance = camera.position.distanceTo(this.marker.getWorldPosition(this.markerInScene))
-    const worldPerPixel =
-      (2 * distance * Math.tan((camera.fov * Math.PI) / 360)) / Math.max(1, viewportPixels.y)
     this.marker.scale.setScalar(
-      (worldPerPixel * 6 * (typeof devicePixelRatio === 'number' ? devicePixelRatio : 1)) /
-        frameScale,
+      (metresPerCssPixel(camera, distance, viewportPixels) * 6) / frameScale,
     )
   }
 

@@ -3,6 +3,7 @@ import { EngineError } from '../../api/errors'
 import type { NavigateCommands, NavigationRate } from '../../api/navigate-commands'
 import type { DrawPosition } from '../../api/draw-commands'
 import type { TrackCommands } from '../../api/track-commands'
+import { checkTrackMarkers, isOnMap } from '../../core/track-markers'
 import type { CityScene } from '../city-scene'
 
 function invalid(message: string, detail?: string): EngineError {
@@ -11,10 +12,6 @@ function invalid(message: string, detail?: string): EngineError {
 
 const rates = new Set<NavigationRate>([1, 2, 3, 5])
 const speeds = new Set(['slow', 'fast'])
-
-function isOnMap(lng: number, lat: number): boolean {
-  return Number.isFinite(lng) && Number.isFinite(lat) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180
-}
 
 function checkPace(speed: string, rate: number): void {
   if (!speeds.has(speed)) throw invalid(`Not a speed: ${speed}.`, speed)
@@ -33,14 +30,7 @@ export function createTrackHandlers(
 ): Pick<CommandHandlers, keyof TrackCommands | keyof NavigateCommands> {
   return {
     'track.setMarkers': async ({ markers }) => {
-      for (const marker of markers) {
-        if (typeof marker.id !== 'string' || marker.id === '') throw invalid('A marker has no id.')
-        if (
-          !isOnMap(marker.lng, marker.lat) ||
-          marker.trail.some(([lng, lat]) => !isOnMap(lng, lat))
-        )
-          throw invalid(`Marker ${marker.id} has a position off the map.`, marker.id)
-      }
+      checkTrackMarkers(markers)
       openScene().tracking.setMarkers(markers)
       return undefined
     },

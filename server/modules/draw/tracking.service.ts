@@ -13,7 +13,7 @@ import {
   type TrackPosition,
   trackMaxPositions,
 } from '../../../contract/tracking'
-import { FenceIndex, type FenceShape, fenceCrossings } from '../../../workers/geodesy/fence-index'
+import { type FenceShape, fenceCrossings } from '../../../workers/geodesy/fence-index'
 import { geodesicDistanceMeters } from '../../../workers/geodesy/draw-geometry'
 import { AppError } from '../../http/app-error'
 import type { TrackedObjectsTable } from '../../migrations/0018-tracking'
@@ -26,6 +26,7 @@ import type { CategoryTree } from '../templates/category-tree'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { CityAccess } from '../tilesets/city-access'
 import { type Clock, timestampOf } from '../time/clock'
+import { createFenceChecker } from './fence-checker'
 
 type ObjectRow = Selectable<TrackedObjectsTable>
 
@@ -74,6 +75,8 @@ export interface TrackingService {
    */
   drawingChanged(projectId: string, drawId: string, isDeleted: boolean): Promise<void>
   lifecycleHook: ProjectLifecycleHook
+  /** Ends the fence thread (the app closes). */
+  close(): Promise<void>
 }
 
 /** A fence's shape from its drawing's stored points (a circle: centre and rim point). */
@@ -112,13 +115,13 @@ export function createTrackingService(dependencies: {
   const { database, clock, access, projectAccess, categories, live } = dependencies
   const { db } = database
   const now = () => timestampOf(clock.nowMs())
-  /** Each project's fence index, built on first use after a change. */
-  const indexes = new Map<string, Promise<FenceIndex>>()
-
-  const indexOf = (projectId: string) => {
-    let index = indexes.get(projectId)
-    if (!index) {
-      index = db
+  /**
+   * Which fences contain a position, answered in a worker thread over each project's fence
+   * index, built there on first use after a change from the fences read here.
+   */
+  const fenceChecker = createFenceChecker({
+    loadShapes: async (projectId) => {
+      const rows = await db
         .selectFrom('fences')
         .innerJoin('area_draws', 'area_draws.id', 'fences.draw_id')
         .select(['area_draws.id', 'area_draws.type', 'area_draws.points_json'])
@@ -126,13 +129,9 @@ export function createTrackingService(dependencies: {
         .orderBy('fences.created_at')
         .orderBy('fences.draw_id')
         .execute()
-        .then((rows) => new FenceIndex(rows.map(fenceShapeOf).filter((shape) => shape !== null)))
-      // A failed read is not kept: the next report tries again.
-      index.catch(() => indexes.delete(projectId))
-      indexes.set(projectId, index)
-    }
-    return index
-  }
+      return rows.map(fenceShapeOf).filter((shape) => shape !== null)
+    },
+  })
 
   const publish = (projectId: string, event: LiveEvent) => {
     if (live?.isWatched(projectId)) live.publish(projectId, event)
@@ -189,7 +188,7 @@ export function createTrackingService(dependencies: {
           .insertInto('fences')
           .values({ draw_id: drawId, project_id: drawing.project_id, created_at: now() })
           .execute()
-      indexes.delete(drawing.project_id)
+      fenceChecker.forget(drawing.project_id)
       await publishFences(drawing.project_id)
     },
     async fences(caller, projectId) {
@@ -329,7 +328,7 @@ export function createTrackingService(dependencies: {
       const isNewest = row.last_at === null || at >= row.last_at
       const before = JSON.parse(row.inside_json) as string[]
       const after = isNewest
-        ? (await indexOf(row.project_id)).containing([report.lng, report.lat])
+        ? await fenceChecker.containing(row.project_id, [report.lng, report.lat])
         : before
       const crossings = fenceCrossings(before, after)
       const createdAt = now()
@@ -385,7 +384,7 @@ export function createTrackingService(dependencies: {
       }
     },
     async drawingChanged(projectId, drawId, isDeleted) {
-      indexes.delete(projectId)
+      fenceChecker.forget(projectId)
       if (!isDeleted) return
       const removed = await db.deleteFrom('fences').where('draw_id', '=', drawId).executeTakeFirst()
       if (removed.numDeletedRows > 0n) await publishFences(projectId)
@@ -405,8 +404,9 @@ export function createTrackingService(dependencies: {
         await removeObjectRows(transaction, ids)
         await transaction.deleteFrom('fence_events').where('project_id', '=', projectId).execute()
         await transaction.deleteFrom('fences').where('project_id', '=', projectId).execute()
-        indexes.delete(projectId)
+        fenceChecker.forget(projectId)
       },
     },
+    close: () => fenceChecker.close(),
   }
 }

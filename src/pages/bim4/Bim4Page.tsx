@@ -50,6 +50,7 @@ import { SwitchProjectDialog } from './SwitchProjectDialog'
 import { spaceBackPath, spaceLocationOf } from './space-modules'
 import { useBuildingProject } from './use-building-project'
 import { useOwnedEngine } from './use-owned-engine'
+import { useBuildingTracking } from './location/use-building-tracking'
 import { projectTexts } from '../../i18n/library-names'
 import './bim4.css'
 
@@ -126,6 +127,13 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   useMaterialOverrides(engine, isBuildingOpen, session.projectId)
   // glTF/SBM library models placed in the building (issue 21), in every module
   useLibraryModels('building', session.projectId)
+  // positioned objects around the building, while the location module is shown (issue 18)
+  useBuildingTracking(
+    isBuildingOpen ? engine : null,
+    session.projectId,
+    module.id === 'location',
+    session.project?.project_center,
+  )
   const { placingId } = useSnapshot(libraryModelsState)
   const isPlacingModel = module.id === 'model' && tab.id === 'placed' && placingId !== null
   // the devices and alarms tabs of the POI module do not edit POIs
