@@ -101,6 +101,7 @@ export async function runOfflinePackageBench(): Promise<void> {
         isWatermarked: false,
         variant: 'full',
         builtAt: timestamp,
+        scratchDirectory: workDirectory,
       },
     )
     for (const entry of plan.entries) {
@@ -108,6 +109,7 @@ export async function runOfflinePackageBench(): Promise<void> {
       await mkdir(dirname(target), { recursive: true })
       await pipeline(await openSource(entry.source, app.deps.storage), createWriteStream(target))
     }
+    await plan.dispose()
     console.log(
       `package: ${plan.entries.length} files, ${(plan.totalBytes / 1_048_576).toFixed(1)} MiB`,
     )
@@ -160,7 +162,13 @@ export async function runOfflinePackageBench(): Promise<void> {
         app.deps.database,
         app.deps.storage,
         packageDirectories(app.deps.config.dataDir),
-        { projectId: house.id, isWatermarked: false, variant: 'full', builtAt: timestamp },
+        {
+          projectId: house.id,
+          isWatermarked: false,
+          variant: 'full',
+          builtAt: timestamp,
+          scratchDirectory: workDirectory,
+        },
       )
       planMs.push(performance.now() - startMs)
       startMs = performance.now()
@@ -169,6 +177,7 @@ export async function runOfflinePackageBench(): Promise<void> {
         onProgress: () => {},
       })
       writeMs.push(performance.now() - startMs)
+      await phasePlan.dispose()
     }
 
     await runOurs()
