@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
 import type { Capture } from '../contract/visit'
 import { e2eAdmin, enableTestApi, hashPathOf } from './support/accounts'
@@ -10,10 +11,11 @@ import {
   oneFloorBoxBuilding,
   openSpaceModule,
 } from './support/building'
-import { changedPixelShare } from './support/png-pixels'
+import { changedPixelShare, decodePng } from './support/png-pixels'
 import {
   createEditor,
   postApi,
+  sharedDataFile,
   signInThroughPage,
   chooseEnglish,
   toastMessage,
@@ -181,6 +183,105 @@ test('walk, capture a tour, embed, kiosk and share a building; revoking ends the
   await visitorContext.close()
 
   await curateAsCase(browser, baseURL, projectName)
+})
+
+/** Two slabs 10 × 10 m at 0 and 3 m and a column: concrete grey, nothing yellow. */
+const twoStoreysSbm = new URL('../workers/sbm/fixtures/two-storeys.sbm', import.meta.url)
+
+/**
+ * Pixels of the Duck's yellow in a PNG, lit or shaded (red and green high, blue low), which
+ * nothing else of this scene is (the rule of the offline viewer's test).
+ */
+function duckYellowPixels(png: Uint8Array): number {
+  const { data } = decodePng(png)
+  let count = 0
+  for (let index = 0; index < data.length; index += 4) {
+    const [red, green, blue] = [data[index]!, data[index + 1]!, data[index + 2]!]
+    if (red > 120 && green > 80 && blue < 70 && red - blue > 100) count++
+  }
+  return count
+}
+
+/**
+ * The public preview draws the building's model library where the editor placed it: a building
+ * and a Duck on its upper slab, put in through the API as the editor's uploads do, and a visitor
+ * with the share link sees the Duck's yellow in the scene.
+ */
+test("a visitor's preview draws the building's library models", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000)
+  const account = await createEditor(request)
+  const signedIn = await postApi<{ token: string }>(request, 'login', account)
+  const token = signedIn.datum.token
+  const projectName = `Duck house ${Date.now()}`
+  const projectId = await createBuildingProject(request, token, projectName)
+  const building = await request.post('/web/upload/uploadZip', {
+    headers: { Token: token },
+    multipart: {
+      project_id: projectId,
+      file: {
+        name: 'two-storeys.sbm',
+        mimeType: 'application/octet-stream',
+        buffer: await readFile(twoStoreysSbm),
+      },
+    },
+  })
+  const built = (await building.json()) as { code: string; message: string }
+  expect(built.code, built.message).toBe('0')
+  // on the upper slab (its top at 3.1 m), in the middle of the view the preview opens with
+  const duck = await request.post('/web/cityModel/upload', {
+    headers: { Token: token },
+    multipart: {
+      project_id: projectId,
+      x: '0',
+      y: '3.1',
+      z: '0',
+      heading: '30',
+      scale: '2',
+      file: {
+        name: 'Duck.glb',
+        mimeType: 'model/gltf-binary',
+        buffer: await readFile(sharedDataFile('gltf/Duck/Duck.glb')),
+      },
+    },
+  })
+  const placed = (await duck.json()) as { code: string; message: string }
+  expect(placed.code, placed.message).toBe('0')
+  const share = await postApi<{ url: string }>(
+    request,
+    'project/projectShareUrl',
+    { id: projectId },
+    token,
+  )
+  expect(share.code, share.message).toBe('0')
+
+  const visitorContext = await browser.newContext()
+  await chooseEnglish(visitorContext, baseURL)
+  const visitor = await visitorContext.newPage()
+  await enableTestApi(visitor)
+  const visitorErrors: string[] = []
+  visitor.on('pageerror', (error) => visitorErrors.push(error.message))
+  await visitor.goto(new URL(share.datum.url, baseURL).href)
+  const preview = visitor.getByTestId('preview')
+  await expect(preview.getByTestId('preview-title')).toHaveText(projectName, { timeout: 60_000 })
+  await expect
+    .poll(
+      async () => (await buildingSnapshot(visitor)).libraryModels.map((model) => model.loadState),
+      { timeout: 60_000, message: 'the library model loads in the preview' },
+    )
+    .toEqual(['success'])
+  const canvas = preview.getByTestId('building-canvas')
+  await expect
+    .poll(async () => duckYellowPixels(await canvas.screenshot()), {
+      timeout: 30_000,
+      message: "the Duck's yellow is drawn",
+    })
+    .toBeGreaterThan(1_000)
+  expect(visitorErrors).toEqual([])
+  await visitorContext.close()
 })
 
 /**

@@ -4,13 +4,13 @@ import type { Database } from '../../plugins/db'
  * What a project stored in a window of time (issue 20 item 2), read from the rows the other
  * areas keep, so nothing has to report usage separately and nothing can be missed:
  * - upload traffic: bytes of the files that made a new record — building models, the project's
- *   GML file, tilesets (their stored bytes) and PMTiles basemaps — counted once, when first
- *   stored, at the size they had then;
+ *   GML file, tilesets (their stored bytes), PMTiles basemaps and the model library's GLB/SBM
+ *   files — counted once, when first stored, at the size they had then;
  * - update traffic: bytes of the files that replaced a record's earlier file (a model's new
  *   SBM, a new GML file, a tileset's new content), from the history of replaced files
  *   (`file_replacements`, migration 0019; the same file uploaded again is no update);
- * - configuration traffic: POIs and single-building models created or changed in the window,
- *   one operation each (a record changed twice counts once: the rows keep one timestamp).
+ * - configuration traffic: the {@link configurationTables}' rows created or changed in the
+ *   window, one operation each (a record changed twice counts once: the rows keep one timestamp).
  * The window is `(since, until]` in the fixed-width ISO text the tables use; `since` null means
  * from the project's start.
  */
@@ -19,6 +19,12 @@ export interface ProjectUsage {
   updateBytes: number
   configurationOperations: number
 }
+
+/**
+ * Where configuration lives (issue 20: style, POI and draw changes; and the single-building
+ * models' settings): each row created or changed counts as one operation.
+ */
+export const configurationTables = ['pois', 'gis_models', 'area_draws', 'project_styles'] as const
 
 /** Bytes per metered MB (lines are counted in whole MB, rounded up). */
 export const bytesPerMegabyte = 1_048_576
@@ -114,14 +120,16 @@ export async function storedFileEvents(
     .where('project_id', '=', projectId)
     .executeTakeFirst()
   if (gml) rowFile(`gml/${projectId}`, gml.created_at, Number(gml.size_bytes))
-  // basemaps are added and removed, never replaced
-  const basemaps = await db
-    .selectFrom('basemap_files')
-    .select(['created_at', 'size_bytes'])
-    .where('project_id', '=', projectId)
-    .execute()
-  for (const basemap of basemaps) {
-    events.push({ kind: 'upload', at: basemap.created_at, bytes: Number(basemap.size_bytes) })
+  // basemaps and the model library's files are added and removed, never replaced
+  for (const table of ['basemap_files', 'city_models'] as const) {
+    const rows = await db
+      .selectFrom(table)
+      .select(['created_at', 'size_bytes'])
+      .where('project_id', '=', projectId)
+      .execute()
+    for (const row of rows) {
+      events.push({ kind: 'upload', at: row.created_at, bytes: Number(row.size_bytes) })
+    }
   }
   return events
 }
@@ -147,7 +155,8 @@ export async function measureProjectUsage(
     if (event.kind === 'upload') uploadBytes += event.bytes
     else updateBytes += event.bytes
   }
-  const countChanged = async (table: 'pois' | 'gis_models'): Promise<number> => {
+  let configurationOperations = 0
+  for (const table of configurationTables) {
     const row = await db
       .selectFrom(table)
       .select((builder) => builder.fn.countAll<number | string>().as('count'))
@@ -155,11 +164,7 @@ export async function measureProjectUsage(
       .where('updated_at', '>', since)
       .where('updated_at', '<=', until)
       .executeTakeFirst()
-    return Number(row?.count ?? 0)
+    configurationOperations += Number(row?.count ?? 0)
   }
-  return {
-    uploadBytes,
-    updateBytes,
-    configurationOperations: (await countChanged('pois')) + (await countChanged('gis_models')),
-  }
+  return { uploadBytes, updateBytes, configurationOperations }
 }

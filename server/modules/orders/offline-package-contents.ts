@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { uploadedFilesRoot } from '../../../contract/files'
@@ -9,8 +10,8 @@ import type { FileStorage } from '../../plugins/storage'
 import { type PackageEntry, storedEntry, textEntry } from './offline-package-entry'
 import { planCityPart } from './offline-package-city'
 import { planLibraryModelsPart } from './offline-package-library-models'
-import { readPackagePois } from './offline-package-pois'
-import { JsonText, planViewerEntries } from './offline-package-viewer'
+import { spoolPackagePois } from './offline-package-pois'
+import { JsonFile, planViewerEntries } from './offline-package-viewer'
 
 /** The format name and version written in every package's manifest.json. */
 export const offlinePackageFormat = { name: 'twinscape-offline-package', version: 1 } as const
@@ -21,6 +22,8 @@ export type { PackageEntry, PackageSource } from './offline-package-entry'
 export interface PackagePlan {
   entries: PackageEntry[]
   totalBytes: number
+  /** Removes the files the plan wrote for its entries (the POI list); call once it is written. */
+  dispose(): Promise<void>
 }
 
 /** Folders of the data directory a package reads files from besides the file store. */
@@ -50,13 +53,9 @@ export function packageDirectories(dataDir: string): PackageDirectories {
   }
 }
 
-const newline = Buffer.from('\n')
-
 function jsonEntry(path: string, value: unknown): PackageEntry {
-  // compact: 10,000 POIs make megabytes of JSON, and readers parse it anyway
-  return value instanceof JsonText
-    ? textEntry(path, Buffer.concat([value.bytes, newline]))
-    : textEntry(path, `${JSON.stringify(value)}\n`)
+  // compact: readers parse it anyway
+  return textEntry(path, `${JSON.stringify(value)}\n`)
 }
 
 /** Three numbers as the viewer's data has them (a position, a rotation, a scale). */
@@ -74,14 +73,41 @@ function safeName(name: string): string {
  * manifest.json, the building structure, floors and models (SBM files from the store), POIs and
  * the templates they use, the style, the GML path, areas and paths, tilesets and a PMTiles
  * basemap when one is chosen, and the model library's GLB/SBM models where they were placed.
- * Reads the records at one moment; the bytes are read when written.
+ * Reads the records at one moment; the bytes are read when written. The POI list, megabytes
+ * for 10,000 POIs, is written to a file in `scratchDirectory` (removed by `dispose`, or at
+ * start-up after a crash) and streamed from there, so a build's memory stays flat.
  */
 export async function planOfflinePackage(
   database: DatabaseHandle,
   storage: FileStorage,
   directories: PackageDirectories,
-  input: { projectId: string; isWatermarked: boolean; variant: 'full' | 'trial'; builtAt: string },
+  input: {
+    projectId: string
+    isWatermarked: boolean
+    variant: 'full' | 'trial'
+    builtAt: string
+    scratchDirectory: string
+  },
 ): Promise<PackagePlan> {
+  const poisPath = join(input.scratchDirectory, `${randomUUID()}.pois.json`)
+  const dispose = () => rm(poisPath, { force: true })
+  try {
+    const planned = await planEntries(database, storage, directories, input, poisPath)
+    return { ...planned, dispose }
+  } catch (error) {
+    await dispose()
+    throw error
+  }
+}
+
+/** The entries {@link planOfflinePackage} plans, the POI list written to `poisPath`. */
+async function planEntries(
+  database: DatabaseHandle,
+  storage: FileStorage,
+  directories: PackageDirectories,
+  input: { projectId: string; isWatermarked: boolean; variant: 'full' | 'trial'; builtAt: string },
+  poisPath: string,
+): Promise<Omit<PackagePlan, 'dispose'>> {
   const { projectId } = input
   const handle = database.db
   const project = await handle
@@ -144,10 +170,15 @@ export async function planOfflinePackage(
   entries.push(jsonEntry('building/models.json', modelsValue))
   contents.models = 'building/models.json'
 
-  const pois = await readPackagePois(handle, database.dialect, projectId)
+  const pois = await spoolPackagePois(handle, database.dialect, projectId, poisPath)
   // written once as JSON for pois.json and the viewer's data.js alike
-  const poisJson = new JsonText(Buffer.from(pois.json))
-  entries.push(jsonEntry('pois.json', poisJson))
+  const poisJson = new JsonFile(pois.path, pois.sizeBytes)
+  entries.push({
+    path: 'pois.json',
+    source: { kind: 'file', path: pois.path },
+    sizeBytes: pois.sizeBytes,
+    isDeflated: true,
+  })
   contents.pois = 'pois.json'
   const { templateIds } = pois
   const templates =

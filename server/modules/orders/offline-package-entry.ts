@@ -13,6 +13,11 @@ export type PackageSource =
   | { kind: 'file'; path: string; inflatesGzip?: boolean }
   /** Another source's bytes as a script for the offline viewer (offline-package-viewer.ts). */
   | { kind: 'script'; path: string; of: PackageSource }
+  /**
+   * Several sources' bytes one after the other, each opened when its turn comes (the viewer's
+   * `data.js`: the scene's JSON around the POI list's file, never all in memory at once).
+   */
+  | { kind: 'parts'; parts: PackageSource[] }
 
 /** One file of the package: its path in the zip, its bytes, and whether deflating pays. */
 export interface PackageEntry {

@@ -1,22 +1,28 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../testing/test-app'
 import { timestampOf } from '../time/clock'
-import { readPackagePois } from './offline-package-pois'
+import { spoolPackagePois } from './offline-package-pois'
 
 /**
- * The package's POI list, written as JSON by the database (SQLite or PostgreSQL), reads back as
- * exactly the rows the POI list reads: every column, text with quotes and line breaks, doubles
- * at full precision, in list order.
+ * The package's POI list, written as JSON by the database (SQLite or PostgreSQL) a chunk of rows
+ * at a time into a file, reads back as exactly the rows the POI list reads: every column, text
+ * with quotes and line breaks, doubles at full precision, in list order across the chunks.
  */
 describe('package POIs', () => {
   let testApp: TestApp
+  let folder: string
 
   beforeAll(async () => {
     testApp = await createTestApp()
+    folder = await mkdtemp(join(tmpdir(), 'package-pois-'))
   })
   afterAll(async () => {
     await testApp?.close()
+    if (folder) await rm(folder, { recursive: true, force: true })
   })
 
   it('reads every POI row of the project as the rows themselves, in list order', async () => {
@@ -55,15 +61,26 @@ describe('package POIs', () => {
       .orderBy('created_at')
       .orderBy('id')
       .execute()
-    const read = await readPackagePois(db, dialect, project.id)
-    expect(JSON.parse(read.json)).toEqual(JSON.parse(JSON.stringify(rows)))
-    expect(read.count).toBe(rows.length)
-    expect(read.templateIds).toEqual([...new Set(rows.map((row) => row.category_id))].sort())
+    // 7 rows a chunk: the 30 new POIs (and any the seed has) span several chunks
+    const path = join(folder, 'pois.json')
+    const spooled = await spoolPackagePois(db, dialect, project.id, path, 7)
+    const text = await readFile(path, 'utf8')
+    expect(text.endsWith(']\n')).toBe(true)
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(rows)))
+    expect(spooled).toEqual({
+      path,
+      sizeBytes: Buffer.byteLength(text),
+      count: rows.length,
+      templateIds: [...new Set(rows.map((row) => row.category_id))].sort(),
+    })
 
-    expect(await readPackagePois(db, dialect, randomUUID())).toEqual({
-      json: '[]',
+    const emptyPath = join(folder, 'none.json')
+    expect(await spoolPackagePois(db, dialect, randomUUID(), emptyPath)).toEqual({
+      path: emptyPath,
+      sizeBytes: 3,
       count: 0,
       templateIds: [],
     })
+    expect(await readFile(emptyPath, 'utf8')).toBe('[]\n')
   })
 })

@@ -1,18 +1,21 @@
 import { stat } from 'node:fs/promises'
 import type { ViewerPackageData } from '../../../contract/offline-viewer-data'
-import { type PackageEntry, textEntry } from './offline-package-entry'
+import { type PackageEntry, type PackageSource, textEntry } from './offline-package-entry'
 
 /**
- * A value already written as JSON, in UTF-8: the POI list is megabytes, encoded once for both
- * files (pois.json and the viewer's data.js) and copied into each as bytes.
+ * A value already written as JSON, in a file of the build's own: the POI list is megabytes,
+ * written once for both files (pois.json and the viewer's data.js) and streamed into each.
  */
-export class JsonText {
-  constructor(readonly bytes: Buffer) {}
+export class JsonFile {
+  constructor(
+    readonly path: string,
+    readonly sizeBytes: number,
+  ) {}
 }
 
 /** Every member of `viewer/data.js` but `files`, each maybe already written as JSON. */
 type ViewerDataInput = {
-  [Key in Exclude<keyof ViewerPackageData, 'files'>]-?: ViewerPackageData[Key] | JsonText
+  [Key in Exclude<keyof ViewerPackageData, 'files'>]-?: ViewerPackageData[Key] | JsonFile
 }
 
 /**
@@ -55,22 +58,34 @@ export async function planViewerEntries(input: {
     })
   }
   // an object literal in a script file of its own (never inline HTML: no `</script>` to escape),
-  // put together as bytes: the JSON written already goes in as it is, not as a string again
-  const parts: Buffer[] = []
+  // streamed in parts: the JSON written already goes in from its file, not as a string again
+  const parts: PackageSource[] = []
+  let dataSize = 0
+  const addText = (text: string) => {
+    const bytes = Buffer.from(text)
+    parts.push({ kind: 'bytes', bytes })
+    dataSize += bytes.byteLength
+  }
   let pending = 'window.twinscapePackage({'
   for (const [index, [key, value]] of Object.entries({ ...input.data, files }).entries()) {
     pending += `${index === 0 ? '' : ','}${JSON.stringify(key)}:`
-    if (value instanceof JsonText) {
-      parts.push(Buffer.from(pending), value.bytes)
+    if (value instanceof JsonFile) {
+      addText(pending)
+      parts.push({ kind: 'file', path: value.path })
+      dataSize += value.sizeBytes
       pending = ''
     } else {
       pending += JSON.stringify(value)
     }
   }
-  parts.push(Buffer.from(`${pending}})\n`))
-  const dataScript = Buffer.concat(parts)
+  addText(`${pending}})\n`)
   viewerEntries.push(
-    textEntry('viewer/data.js', dataScript),
+    {
+      path: 'viewer/data.js',
+      source: { kind: 'parts', parts },
+      sizeBytes: dataSize,
+      isDeflated: true,
+    },
     {
       path: 'viewer/viewer.js',
       source: { kind: 'file', path: input.viewerScript },

@@ -48,6 +48,7 @@ describe('offline package zip', () => {
         },
       ],
       totalBytes: text.length + model.length,
+      dispose: async () => {},
     }
     const path = join(folder, 'forced.zip')
     const progress: number[] = []
@@ -93,6 +94,7 @@ describe('offline package zip', () => {
           },
         ],
         totalBytes: size,
+        dispose: async () => {},
       }
       const path = join(folder, 'huge.zip')
       await writePackageZip(plan, storage, path, { signal: noAbort, onProgress: () => {} })

@@ -23,9 +23,18 @@ export interface WrittenPackage {
 export async function openSource(source: PackageSource, storage: FileStorage): Promise<Readable> {
   if (source.kind === 'script') return scriptOf(source.path, await openSource(source.of, storage))
   if (source.kind === 'bytes') return Readable.from([source.bytes])
+  // a byte stream, not objects: it reads ahead by a chunk, not by 16 of them
+  if (source.kind === 'parts') {
+    return Readable.from(partsOf(source.parts, storage), { objectMode: false })
+  }
   if (source.kind === 'stored') return storage.open(source.sha256)
   const file = createReadStream(source.path, { highWaterMark: 256 * 1024 })
   return source.inflatesGzip === true ? inflatedWhenGzip(file) : file
+}
+
+/** The bytes of `parts`, one source after the other, each opened only when the last has ended. */
+async function* partsOf(parts: readonly PackageSource[], storage: FileStorage) {
+  for (const part of parts) yield* await openSource(part, storage)
 }
 
 /**

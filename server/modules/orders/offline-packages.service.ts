@@ -106,12 +106,17 @@ export function createOfflinePackagesService(dependencies: {
     async run(input, context) {
       const path = fileOf(input.projectId, input.packageId)
       try {
-        await mkdir(join(directory, input.projectId), { recursive: true })
-        const plan = await planOfflinePackage(database, storage, sources, input)
+        const projectDirectory = join(directory, input.projectId)
+        await mkdir(projectDirectory, { recursive: true })
+        // the plan's own files (the POI list) go beside the package; recover() removes any left
+        const plan = await planOfflinePackage(database, storage, sources, {
+          ...input,
+          scratchDirectory: projectDirectory,
+        })
         const written = await writePackageZip(plan, storage, path, {
           signal: context.signal,
           onProgress: context.reportProgress,
-        })
+        }).finally(() => plan.dispose())
         // the file is complete and synced: now the row may say so, and older packages go
         const superseded = await database.db.transaction().execute(async (transaction) => {
           const updated = await transaction

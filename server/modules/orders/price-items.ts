@@ -46,9 +46,9 @@ export const seededPriceItems: ReadonlyArray<Omit<PriceItem, 'updated_at' | 'is_
     unit: 'operation',
     price: 1,
     price_des: {
-      ko: '마지막 결제 이후 POI와 단일 건물 모델의 변경 횟수',
-      zh: '自上次付款以来 POI 和单体模型的修改次数',
-      en: 'Changes to POIs and single-building models since the last paid order',
+      ko: '마지막 결제 이후 POI, 단일 건물 모델, 그리기와 스타일의 변경 횟수',
+      zh: '自上次付款以来 POI、单体模型、绘制和样式的修改次数',
+      en: 'Changes to POIs, single-building models, drawings and the style since the last paid order',
     },
     price_des_state: '1',
     sort_order: 30,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Database } from '../../plugins/db'
-import { storedFileEvents } from './metering'
+import { configurationTables, storedFileEvents } from './metering'
 
 /** One day of a project's metered usage (UTC days). */
 export interface UsageDay {
@@ -17,8 +17,9 @@ const dayOf = (timestamp: string) => timestamp.slice(0, 10)
 /**
  * A project's usage per day in `[from, until]` (ISO timestamps), by the rules of
  * `measureProjectUsage` (metering.ts): bytes of files first stored that day (models, the GML
- * file, tilesets by their stats, PMTiles basemaps), bytes of files that replaced earlier ones
- * that day, and POIs and GIS models changed that day. Every day of the range is present, zero
+ * file, tilesets by their stats, PMTiles basemaps, library models), bytes of files that replaced
+ * earlier ones that day, and configuration rows (POIs, GIS models, drawings, the style) changed
+ * that day. Every day of the range is present, zero
  * when nothing happened, so a chart shows the gaps.
  */
 export async function dailyProjectUsage(
@@ -43,7 +44,7 @@ export async function dailyProjectUsage(
     else entry.updateBytes += event.bytes
   }
   const changedDay = sql<string>`substr(updated_at, 1, 10)`
-  for (const table of ['pois', 'gis_models'] as const) {
+  for (const table of configurationTables) {
     const rows = await db
       .selectFrom(table)
       .select([

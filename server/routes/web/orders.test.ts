@@ -10,6 +10,7 @@ import type {
   OrderDetail,
   OrderPage,
   PayDatum,
+  PriceItem,
   Recharge,
   ShoppingLine,
   ShoppingListDatum,
@@ -450,6 +451,18 @@ describe('orders, points and recharges', () => {
     expect(changed.envelope.datum).toMatchObject({ price: 1500 })
     const list = await shoppingList(stranger, strangersProject.id)
     expect(lineOf(list, 'support-standard').amount).toBe(1500)
+    // the price list an editor reads shows the change; guests and anonymous callers read none
+    const prices = await orderCall<PriceItem[]>(app, 'getPriceList', owner)
+    expect(prices.envelope.code, prices.envelope.message).toBe('0')
+    expect(prices.envelope.datum.find((item) => item.id === 'support-standard')).toMatchObject({
+      price: 1500,
+      type: '5',
+    })
+    expect(prices.envelope.datum.map((item) => item.id)).toEqual(
+      expect.arrayContaining(['upload-traffic', 'watermark-removal', 'development-trial']),
+    )
+    expect((await orderCall(app, 'getPriceList', guest)).statusCode).toBe(403)
+    expect((await orderCall(app, 'getPriceList', undefined)).envelope.code).toBe('2011')
   })
 
   it('lets a project with lines and orders be deleted, keeping its order history', async () => {

@@ -5,6 +5,7 @@ import type { FloorUploadDatum } from '../../../contract/building'
 import type { ObliquePhotograph } from '../../../contract/city'
 import type { ShoppingLine, ShoppingListDatum, UsageHistory } from '../../../contract/orders'
 import type { Project } from '../../../contract/project'
+import { defaultStyleSetting } from '../../../contract/style'
 import { timestampOf } from '../../modules/time/clock'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile } from './building-test-kit'
@@ -107,6 +108,66 @@ describe('update traffic', () => {
       upload_bytes: uploadedBytes,
       update_bytes: updatedBytes,
       configuration_operations: 0,
+    })
+  })
+
+  it('meters drawings and the style as configuration, the model library as uploads', async () => {
+    const city = await createProject(app, owner, { name: 'Configured city' })
+    const added = await postMultipart(app, '/web/cityModel/upload', owner, [
+      { name: 'project_id', value: city.id },
+      { name: 'lng', value: '126.978' },
+      { name: 'lat', value: '37.5665' },
+      { name: 'file', value: await sharedFile('gltf/Duck/Duck.glb'), fileName: 'Duck.glb' },
+    ])
+    expect(added.envelope.code, added.envelope.message).toBe('0')
+    const drawn = await callApi(app, {
+      url: '/web/areadraw/add',
+      token: owner,
+      json: {
+        project_id: city.id,
+        name: 'Yard',
+        type: 3,
+        points: [
+          [126.978, 37.5665],
+          [126.97913, 37.5665],
+          [126.97913, 37.5674],
+          [126.978, 37.5674],
+        ],
+      },
+    })
+    expect(drawn.envelope.code, drawn.envelope.message).toBe('0')
+    const styled = await callApi(app, {
+      url: '/web/globalsetting/add',
+      token: owner,
+      json: { project_id: city.id, setting: defaultStyleSetting },
+    })
+    expect(styled.envelope.code, styled.envelope.message).toBe('0')
+
+    const stored = await app.deps.database.db
+      .selectFrom('city_models')
+      .select('size_bytes')
+      .where('project_id', '=', city.id)
+      .executeTakeFirstOrThrow()
+    const libraryBytes = Number(stored.size_bytes)
+    expect(libraryBytes).toBeGreaterThan(0)
+    const list = await callApi<ShoppingListDatum>(app, {
+      url: '/web/orderManage/getShoppingList',
+      token: owner,
+      json: { project_id: city.id },
+    })
+    const lineOf = (itemId: string) =>
+      list.envelope.datum.lines.find((line) => line.item_id === itemId)
+    expect(lineOf('upload-traffic')).toMatchObject({ metered_bytes: libraryBytes, count: 1 })
+    expect(lineOf('configuration-traffic')).toMatchObject({ count: 2, unpaid: 2 })
+    const history = await callApi<UsageHistory>(app, {
+      url: '/web/orderManage/getUsageHistory',
+      token: owner,
+      json: { project_id: city.id, days: 1 },
+    })
+    expect(history.envelope.datum.days.at(-1)).toMatchObject({
+      upload_bytes: libraryBytes,
+      update_bytes: 0,
+      configuration_operations: 2,
     })
   })
 
