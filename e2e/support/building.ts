@@ -15,6 +15,7 @@ import {
 import { createEditor, postApi, signInThroughPage, chooseEnglish } from '../project-helpers'
 import { enableTestApi } from './accounts'
 import { decodePng } from './png-pixels'
+import { isCanvasSeenAt } from './screens'
 import { createSampleProject, enterProject, openEditorModule, sharedData } from './project-api'
 
 /**
@@ -191,6 +192,73 @@ export async function buildingIsDrawn(page: Page): Promise<boolean> {
 }
 
 export { sharedData }
+
+/**
+ * A fixed view of the building, set through the test API: from 20 m up and 14 m south, looking
+ * down on the building's origin. Every ray through the canvas points down, so a click anywhere
+ * on it meets a model or the ground under the building, never the sky. Waits until the engine
+ * reports it (no camera fit of a model loading later moves a camera the user has set).
+ */
+export async function lookDownOnBuilding(page: Page): Promise<void> {
+  const view = { position: [0, 20, 14] as const, target: [0, 0, 0] as const }
+  await buildingSnapshot(page)
+  await page.evaluate(
+    (pose) => window.__twinTest?.runEngineCommand('building.setCamera', pose),
+    view,
+  )
+  await expect
+    .poll(async () => {
+      const { position, target } = (await buildingSnapshot(page)).camera
+      const distance = (from: readonly number[], to: readonly number[]) =>
+        Math.hypot(...from.map((value, index) => value - to[index]!))
+      return distance(position, view.position) + distance(target, view.target)
+    })
+    .toBeLessThan(0.01)
+}
+
+/**
+ * Where the first library model of the building stands on the page: the engine's place for it
+ * (`libraryModels[0].position`, projected by `building.poiToScreen`) as a 200 × 200 px page
+ * square around it, once nothing covers the canvas there (toasts go).
+ */
+export async function libraryModelOnPage(
+  page: Page,
+): Promise<{ x: number; y: number; width: number; height: number }> {
+  const canvas = page.getByTestId('building-canvas')
+  const box = await canvas.boundingBox()
+  if (!box) throw new Error('the canvas has no box')
+  const model = (await buildingSnapshot(page)).libraryModels[0]
+  if (!model) throw new Error('no library model is in the building')
+  const at = await page.evaluate(
+    (position) => window.__twinTest!.runEngineCommand('building.poiToScreen', { position }),
+    model.position,
+  )
+  expect(at.isVisible, 'the model stands in the view').toBe(true)
+  // what stands over the canvas there, if anything, is named in the failure
+  const coveredBy = () =>
+    page.evaluate(({ x, y }) => {
+      const bounds = document.querySelector('[data-testid="building-canvas"]')!
+      const { left, top } = bounds.getBoundingClientRect()
+      return [-100, 100].flatMap((dx) =>
+        [-100, 100].map((dy) => {
+          const element = document.elementFromPoint(left + x + dx, top + y + dy)
+          return element instanceof HTMLCanvasElement
+            ? 'canvas'
+            : (element?.outerHTML ?? 'nothing').slice(0, 120)
+        }),
+      )
+    }, at)
+  await expect
+    .poll(
+      async () =>
+        (await isCanvasSeenAt(page, 'building-canvas', [at], 100))[0] ? [] : coveredBy(),
+      {
+        message: 'nothing over the canvas around the model',
+      },
+    )
+    .toEqual([])
+  return { x: box.x + at.x - 100, y: box.y + at.y - 100, width: 200, height: 200 }
+}
 
 /**
  * A one-floor building for a spec file (the Box as 1F, no shell), made once before its tests and

@@ -3,6 +3,7 @@ import type { CitySnapshot } from '../../engine/api/city-snapshot'
 import { offlineMapColors } from '../../src/components/map-picker/offline-style'
 import { decodePng } from './png-pixels'
 import { createSampleProject, enterProject, openEditorModule, sharedData } from './project-api'
+import { isCanvasSeenAt } from './screens'
 
 /**
  * Steps of the city-editor spec: create a city project through the API, open it the way a user
@@ -124,34 +125,13 @@ export function mapStatusSeen(page: Page): Promise<string[]> {
 
 /**
  * Whether a person sees the map around each of these map points (CSS pixels of the map
- * element): at the point and at the four corners of the square `radius` around it, the topmost
- * element is the map's own canvas, not a panel, notice, control or toast over the map (the
- * upload list of a finished upload, for one, stays over the map's bottom-right corner until it
- * is closed). Hit testing looks through what lets the pointer pass (`pointer-events: none`, such
- * as the pointer readout at the bottom), so callers keep clear of that by a margin.
+ * element): see {@link isCanvasSeenAt}. The pointer readout at the bottom lets the pointer pass,
+ * so callers keep clear of it by a margin.
  */
-export async function isMapSeenAt(
+export function isMapSeenAt(
   page: Page,
   points: readonly { x: number; y: number }[],
   radius: number,
 ): Promise<boolean[]> {
-  return page.evaluate(
-    ({ points, radius }) => {
-      const map = document.querySelector('[data-testid="city-map"]')!
-      const bounds = map.getBoundingClientRect()
-      const isCanvasAt = (x: number, y: number) => {
-        const top = document.elementFromPoint(bounds.left + x, bounds.top + y)
-        return top instanceof HTMLCanvasElement && map.contains(top)
-      }
-      const around = [
-        [0, 0],
-        [-radius, -radius],
-        [radius, -radius],
-        [-radius, radius],
-        [radius, radius],
-      ] as const
-      return points.map(({ x, y }) => around.every(([dx, dy]) => isCanvasAt(x + dx, y + dy)))
-    },
-    { points: points.map(({ x, y }) => ({ x, y })), radius },
-  )
+  return isCanvasSeenAt(page, 'city-map', points, radius)
 }

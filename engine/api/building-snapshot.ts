@@ -253,6 +253,13 @@ export interface BuildingRenderState {
 /** What the UI may know about the open building scene (plain, JSON-safe). */
 export interface BuildingSnapshot {
   readonly isOpen: boolean
+  /**
+   * Counts the buildings opened since the engine started; 0 while none is open. `building.open`
+   * on an open building closes and opens it within one frame, so no snapshot shows it closed in
+   * between: what the UI hands the scene (library models, material overrides), which the close
+   * drops, is handed again when this changes.
+   */
+  readonly openRevision: number
   readonly projectId: string | null
   readonly name: string | null
   /** Bottom-up by elevation. */
@@ -340,6 +347,7 @@ export function createInitialPoiLayerState(): PoiLayerState {
 export function createInitialBuildingSnapshot(): BuildingSnapshot {
   return {
     isOpen: false,
+    openRevision: 0,
     projectId: null,
     name: null,
     floors: [],

@@ -188,6 +188,12 @@ export type ReadonlyPoiLayerState = {
 /** What the UI may know about the open city scene (plain, JSON-safe). */
 export interface CitySnapshot {
   readonly isOpen: boolean
+  /**
+   * Changes with every opening of a city; 0 while none is open. An open that replaces the open
+   * city may never show `isOpen` false in a snapshot: what the UI hands the scene (library
+   * models) is handed again when this changes (as `building.openRevision`).
+   */
+  readonly openRevision: number
   readonly hasContainer: boolean
   readonly projectId: string | null
   readonly basemap: {
@@ -268,6 +274,7 @@ export const cityDefaultStreaming: CityStreamingSettings = {
 export function createInitialCitySnapshot(): CitySnapshot {
   return {
     isOpen: false,
+    openRevision: 0,
     hasContainer: false,
     projectId: null,
     basemap: null,

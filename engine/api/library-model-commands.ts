@@ -45,6 +45,8 @@ export interface ModelAnimationState extends ModelAnimationSettings {
 /** One placed model in the snapshot (`snapshot.city.libraryModels`). */
 export interface LibraryModelState {
   id: string
+  /** Where it stands, as last handed over (`SceneLibraryModel.position`). */
+  position: Vector3Tuple
   loadState: 'loading' | 'success' | 'error'
   /** Why it failed to load (the loader's words), null otherwise. */
   error: string | null

@@ -69,6 +69,8 @@ export function createBuildingHandlers(
     { maxWorkers: options.maxDecodeWorkers ?? Math.min(3, Math.max(1, cores)) },
   )
   let scene: BuildingScene | null = null
+  /** Buildings opened so far: the open one's `openRevision`. */
+  let openCount = 0
   /** The open scene's POIs; made and freed with the scene. */
   let pois: BuildingPoiLayer | null = null
   let renderState: BuildingRenderState | null = null
@@ -97,6 +99,7 @@ export function createBuildingHandlers(
     context.updateState({
       building: {
         ...base,
+        openRevision: scene ? openCount : 0,
         pois: pois?.state() ?? createInitialPoiLayerState(),
         poiStatuses: pois?.statusState() ?? createInitialPoiStatusState(),
         materials: materials.state(),
@@ -254,6 +257,7 @@ export function createBuildingHandlers(
         },
       })
       scene = opened
+      openCount += 1
       opened.gml.setRouteColor(style.state().style?.pathColor ?? null)
       publish()
       // Closed or replaced meanwhile: the answer still says what had loaded; that is no failure.

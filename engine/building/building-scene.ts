@@ -106,6 +106,7 @@ export class BuildingScene {
   /** The building part of the snapshot (camera and render filled in by the handlers). */
   snapshot(): Omit<
     BuildingSnapshot,
+    | 'openRevision'
     | 'camera'
     | 'render'
     | 'pois'

@@ -121,6 +121,8 @@ export function createCityHandlers(
         tilesLoader,
         style: styleInForce(),
       })
+      // bumped by the close before it too, so never the revision of the city it replaced
+      patchCity({ openRevision: sequence })
       return undefined
     },
     'city.close': async () => {

@@ -185,6 +185,7 @@ export class LibraryModelSet {
       const action = entry.actions[entry.settings.clipIndex]
       return {
         id: entry.source.id,
+        position: entry.source.position,
         loadState: entry.loadState,
         error: entry.error,
         animation: {

@@ -8,6 +8,7 @@ export { engineErrorMessage } from './engine-error-messages'
 export { useFileAddressRenewal } from './file-address-renewal'
 export { type EngineHandle, EngineProvider, useEngine } from './EngineProvider'
 export { type SceneState, sceneStore } from './scene-store'
+export { useSceneOpening } from './scene-opening'
 export {
   createPoiScene,
   type PoiEngine,

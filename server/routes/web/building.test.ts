@@ -27,6 +27,7 @@ import {
   createProject,
   type MultipartPart,
   postMultipart,
+  sampleFiles,
   signInNewUser,
   storedFiles,
 } from './project-test-kit'
@@ -220,6 +221,32 @@ describe('building models API', () => {
       expect(otherGrant).toMatch(/^[0-9a-z]+\.-\.[\w-]{43}$/)
       const forged = `${withoutGrant(model.url)}?grant=${otherGrant!.slice(0, -2)}xx`
       expect((await fetchFile(forged)).statusCode).toBe(403)
+    })
+
+    it('refuses a floor zip without an SBM or model in it, naming it, and saves nothing', async () => {
+      const project = await newBuilding()
+      const noModel = zipSync({
+        'readme.txt': Buffer.from('the floors'),
+        'plan.pdf': Buffer.from('%PDF-1.4'),
+        'photo.png': (await sampleFiles()).png,
+      })
+      const refused = await uploadFloors(project.id, [filePart('floors.zip', noModel)])
+      expect(refused.statusCode).toBe(415)
+      expect(refused.envelope).toMatchObject({
+        messageId: 'building.zipHasNoModel',
+        params: { file: 'floors.zip' },
+      })
+      // an entry named .sbm that is not one: refused as not an SBM, the other floor not kept
+      const fake = zipSync({
+        '1F.sbm': uniqueCopy(fixtures.duck, project.id),
+        '2F.sbm': Buffer.from('not an SBM at all'),
+        'notes.txt': Buffer.from('2F is new'),
+      })
+      const notSbm = await uploadFloors(project.id, [filePart('floors.zip', fake)])
+      expect(notSbm.statusCode).toBeGreaterThanOrEqual(400)
+      expect(notSbm.statusCode).toBeLessThan(500)
+      expect(notSbm.envelope.message).toBe(notValidSbm)
+      expect((await modelInfo(project.id)).models).toEqual([])
     })
 
     it('makes a floor named after a file that has no floor metadata, and takes ZIPs', async () => {
@@ -621,6 +648,43 @@ describe('building models API', () => {
       expect(good.envelope.datum.size_bytes).toBe(fixtures.twoStoreys.byteLength)
       expect(good.envelope.datum.id).toBe(duck.id)
       expect((await fetchFile(duck.url, { token: editor })).statusCode).toBe(404)
+    })
+
+    it("keeps a model's calls to its project's owner (access matrix), changing nothing", async () => {
+      const { project, duck } = await setup()
+      const guest = await signInNewUser(testApp.app, 'model-calls-guest', 'guest')
+      const before = await modelInfo(project.id)
+      const calls: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+        ['/web/BIMupload/updateBimModel', { id: duck.id, name: 'Taken' }],
+        ['/web/project/updatemodelinfo', { id: duck.id, position: [9, 9, 9] }],
+        // a conversion of their own would not help: the project is checked first
+        ['/web/model/createModelByCategory', { project_id: project.id, sbm_uuid: 'made-up' }],
+        ['/web/findmodelnum', { project_id: project.id }],
+      ]
+      for (const [url, json] of calls) {
+        for (const token of [otherEditor, guest]) {
+          expect((await callApi(testApp.app, { url, token, json })).statusCode, url).toBe(403)
+        }
+        expect((await callApi(testApp.app, { url, json })).envelope.code, url).toBe('2011')
+      }
+      const newFile = [{ name: 'id', value: duck.id }, filePart('duck.sbm', fixtures.twoStoreys)]
+      for (const token of [otherEditor, guest]) {
+        const replaced = await postMultipart(
+          testApp.app,
+          '/web/upload/uploadandupdatemodel',
+          token,
+          newFile,
+        )
+        expect(replaced.statusCode).toBe(403)
+      }
+      const signedOut = await postMultipart(
+        testApp.app,
+        '/web/upload/uploadandupdatemodel',
+        '',
+        newFile,
+      )
+      expect(signedOut.envelope.code).toBe('2011')
+      expect(await modelInfo(project.id)).toEqual(before)
     })
 
     it('counts models by role', async () => {

@@ -14,10 +14,11 @@ describe('structure merge (/modelConfig/merge)', () => {
   let testApp: TestApp
   let editor: string
   let neighbour: string
+  let guest: string
   let parts: Record<string, Buffer>
 
   beforeAll(async () => {
-    ;({ testApp, editor, neighbour } = await startModelConfigSuite('merge'))
+    ;({ testApp, editor, neighbour, guest } = await startModelConfigSuite('merge'))
     parts = {
       duckDae: await sharedFile('dae/duck.dae'),
       duckTga: await sharedFile('dae/duckCM.tga'),
@@ -110,13 +111,28 @@ describe('structure merge (/modelConfig/merge)', () => {
     expect(await storedFiles(testApp.config.filesDir)).toEqual(before)
   })
 
-  it("refuses to install into another user's project", async () => {
+  it("refuses another user's project, a guest and a caller without a token, keeping nothing", async () => {
     const project = await createProject(testApp.app, neighbour, {
       kind: 'building',
       name: 'Not yours',
     })
+    const before = await storedFiles(testApp.config.filesDir)
     const answer = await merge({ output_name: 'Tower', project_id: project.id }, sampleParts())
     expect(answer.statusCode).toBe(403)
+    expect((await merge({ output_name: 'Tower' }, sampleParts(), guest)).statusCode).toBe(403)
+    expect((await merge({ output_name: 'Tower' }, sampleParts(), '')).envelope.code).toBe('2011')
+    for (const [token, expected] of [
+      [guest, 403],
+      ['', 401],
+    ] as const) {
+      const status = await callApi(testApp.app, {
+        url: '/web/modelConfig/mergeStatus',
+        ...(token ? { token } : {}),
+        form: { id: 'any-merge' },
+      })
+      expect(status.statusCode).toBe(expected)
+    }
+    expect(await storedFiles(testApp.config.filesDir)).toEqual(before)
   })
 
   it('merges the sample parts into a structure the building editor opens as is', async () => {

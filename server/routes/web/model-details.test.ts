@@ -114,11 +114,20 @@ describe('model details (findCompanyAndModel, findModelInfoOne, add|update|delet
     expect(
       (await call('findCompanyAndModel', { project_id: projectId }, neighbour)).statusCode,
     ).toBe(403)
-    const signedOut = await callApi(testApp.app, {
-      url: '/web/findModelInfoOne',
-      form: { model_id: pump },
-    })
-    expect(signedOut.statusCode).toBe(401)
+    // a guest is refused every call, and a caller without a session is asked to sign in
+    const guest = await signInNewUser(testApp.app, 'details-guest', 'guest')
+    for (const [url, form] of [
+      ['findCompanyAndModel', { project_id: projectId }],
+      ['findModelInfoOne', { model_id: pump }],
+      ['addModelDetail', { model_id: pump, company: 'Guest' }],
+      ['updateModelDetail', { id: added.envelope.datum.id, company: 'Guest' }],
+      ['deleteModelDetail', { id: added.envelope.datum.id }],
+    ] as const) {
+      expect((await call(url, form, guest)).statusCode, url).toBe(403)
+      const signedOut = await callApi(testApp.app, { url: `/web/${url}`, form })
+      expect(signedOut.statusCode, url).toBe(401)
+      expect(signedOut.envelope.code, url).toBe('2011')
+    }
     expect(
       (await call<ModelDetail>('findModelInfoOne', { model_id: pump })).envelope.datum?.company,
     ).toBe('Mine')

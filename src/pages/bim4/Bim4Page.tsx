@@ -6,7 +6,7 @@ import type { BuildingPick } from '../../../engine/api'
 import { navigateHash, useHashPath } from '../../app/hash-location'
 import type { PageProps } from '../../app/page-props'
 import { matchAppRoute } from '../../app/route-table'
-import { EngineProvider, sceneStore } from '../../engine-bridge'
+import { EngineProvider, sceneStore, useSceneOpening } from '../../engine-bridge'
 import { currentProject } from '../../state/project'
 import { Button, EmptyState, ErrorState, SidePanel, Spinner, toast } from '../../ui'
 import { OfflinePackagePanel } from '../orders/OfflinePackagePanel'
@@ -42,6 +42,7 @@ import { PoiModulePanel } from './poi/PoiModulePanel'
 import { resetPoiEditing } from './poi/poi-editing'
 import { PoiStage } from './poi/PoiStage'
 import { LightSettingPanel, StyleSettingPanel } from './style/StylePanels'
+import { ModelsByCompanyPanel } from './model-details/ModelsByCompanyPanel'
 import { PickInfoBox } from './PickInfoBox'
 import { EmptySceneHint } from './EmptySceneHint'
 import { SceneStatusBar } from './SceneStatusBar'
@@ -120,11 +121,14 @@ function BuildingEditor({ engine }: { engine: NonNullable<ReturnType<typeof useO
   // leave 'No building is open.' in the status bar).
   const scene = useSnapshot(sceneStore)
   const isBuildingOpen = scene.building.isOpen
-  usePoiScene(isBuildingOpen ? engine : null, 'building', session.projectId)
+  // what the scene draws is handed to each opening: an upload reopens the building, and the
+  // close drops the POIs, statuses and overrides in the engine
+  const openedEngine = useSceneOpening(engine, isBuildingOpen ? scene.building.openRevision : 0)
+  usePoiScene(openedEngine, 'building', session.projectId)
   // devices, their live statuses on the POIs and alarms (issue 17), in every module
-  useIotLive(engine, isBuildingOpen, session.projectId)
+  useIotLive(openedEngine, isBuildingOpen, session.projectId)
   // library materials drawn on meshes (issue 21), in every module
-  useMaterialOverrides(engine, isBuildingOpen, session.projectId)
+  useMaterialOverrides(openedEngine, isBuildingOpen, session.projectId)
   // glTF/SBM library models placed in the building (issue 21), in every module
   useLibraryModels('building', session.projectId)
   // positioned objects around the building, while the location module is shown (issue 18)
@@ -262,6 +266,9 @@ function ModuleContent({
   }
   if (moduleId === 'model' && tabId === 'animation') {
     return <ModelAnimationTab scene="building" canEdit={canEdit} />
+  }
+  if (moduleId === 'model' && tabId === 'equipment' && projectId) {
+    return <ModelsByCompanyPanel projectId={projectId} />
   }
   if (moduleId === 'model') return <ModelLibraryPanel />
   if (moduleId === 'poi' && tabId === 'devices') return <IotDevicesPanel />

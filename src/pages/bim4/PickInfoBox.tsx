@@ -1,18 +1,24 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useSnapshot } from 'valtio'
+import { useProjectPermissions } from '../../components/project/project-permissions'
 import { sceneStore, useEngine } from '../../engine-bridge'
+import { buildingSession } from './building-session'
+import { ModelDetailsSection } from './model-details/ModelDetailsSection'
 
 const formatMeters = (value: number) => value.toFixed(2)
 
 /**
  * The small box that says what the last click hit: model, floor, mesh and point in scene
- * metres. It shows the engine's pick (the one the marker marks) and closing it clears that pick
- * in the engine, so box and marker always agree. Hidden while nothing is picked.
+ * metres, and for those who may change the project the model's details (manufacturer, product,
+ * serial, install date). It shows the engine's pick (the one the marker marks) and closing it
+ * clears that pick in the engine, so box and marker always agree. Hidden while nothing is picked.
  */
 export function PickInfoBox() {
   const { t } = useLingui()
   const engine = useEngine()
   const scene = useSnapshot(sceneStore)
+  const { project } = useSnapshot(buildingSession)
+  const { canEdit } = useProjectPermissions(project)
   const pick = scene.building.lastPick
   if (!pick) return null
   const model = scene.building.models.find((candidate) => candidate.id === pick.modelId)
@@ -58,6 +64,7 @@ export function PickInfoBox() {
           {x}, {y}, {z}
         </dd>
       </dl>
+      {canEdit && model && <ModelDetailsSection modelId={model.id} modelName={modelName} />}
     </aside>
   )
 }

@@ -54,6 +54,8 @@ export const spaceModules: readonly SpaceModule[] = [
       // glTF/SBM models placed in the building by a click, and their animations (issue 21)
       tab('placed', msg`Placed models`, '/bim4/model/placed'),
       tab('animation', msg`Model animation`, '/bim4/model/animation'),
+      // the models' details by manufacturer (issue 21); entered in the pick info box
+      tab('equipment', msg`Equipment`, '/bim4/model/equipment'),
     ],
   },
   {

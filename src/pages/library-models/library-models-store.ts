@@ -125,13 +125,17 @@ export function runModelAnimation(
 
 /**
  * Loads the project's library models and keeps the engine drawing them while its scene is open;
- * a model whose saved settings say so starts playing once it has loaded.
+ * a model whose saved settings say so starts playing once it has loaded. Closing a scene drops
+ * its models in the engine, so they are handed over again at every opening, also one that
+ * replaced the open scene without a snapshot showing it closed (an upload reopens a building).
  */
 export function useLibraryModels(scene: LibraryScene, projectId: string | null): void {
   const engine = useEngine()
   const { models } = useSnapshot(libraryModelsState)
   const shown = useSnapshot(sceneStore)[scene]
-  const isOpen = shown.isOpen && shown.projectId === projectId
+  /** This opening of the project's scene; 0 while it is not open. */
+  const openRevision = shown.isOpen && shown.projectId === projectId ? shown.openRevision : 0
+  const isOpen = openRevision !== 0
   /** Models whose saved animation settings were handed to the engine once they loaded. */
   const started = useRef(new Set<string>())
 
@@ -157,18 +161,21 @@ export function useLibraryModels(scene: LibraryScene, projectId: string | null):
     }
   }, [scene, projectId])
 
+  // a new opening loads every model afresh: its saved settings apply again once it has loaded
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the opening is the trigger
   useEffect(() => {
-    if (!isOpen) {
-      started.current.clear()
-      return
-    }
+    started.current.clear()
+  }, [openRevision])
+
+  useEffect(() => {
+    if (openRevision === 0) return
     const drawn = { models: models.map((model) => sceneModelOf(model, scene)) }
     const sent =
       scene === 'city'
         ? engine.run('city.setLibraryModels', drawn)
         : engine.run('building.setLibraryModels', drawn)
     sent.catch((error: unknown) => toast.error(reasonText(error)))
-  }, [engine, scene, isOpen, models])
+  }, [engine, scene, openRevision, models])
 
   useEffect(() => {
     if (!isOpen) return
