@@ -2,12 +2,21 @@ import { expect, type Locator, type Page, test } from '@playwright/test'
 import { buildingSnapshot, openSpaceModule, startInNewBuildingProject } from './support/building'
 import { toastMessage } from './project-helpers'
 import { postApi } from './project-helpers'
+import {
+  chooseMagentaFog,
+  type DepthBands,
+  expectFarThingsInFog,
+  magentaFog,
+  magentaOfBands,
+} from './support/style-fog'
 
 /**
  * Issue 19 as a user meets it: a new editor opens a building project, chooses the milky way
  * sky and rain in the style setting and a red directional light in the light setting, sees
  * the sky change at the top of the canvas, reloads and finds both kept; a save the server
- * refuses says 'Failed to update the sky.' and the scene goes back to the saved sky.
+ * refuses says 'Failed to update the sky.' and the scene goes back to the saved sky. Then a
+ * grass ground and a magenta fog: the far ground turns magenta, the near ground does not, and
+ * so again after a reload.
  */
 
 /** The colour (0–255) of the canvas a few pixels below its top edge, in the middle. */
@@ -40,7 +49,7 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
   request,
   baseURL,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(360_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
   const { token } = await startInNewBuildingProject({ page, context, request, baseURL }, 'Styled')
@@ -105,5 +114,72 @@ test('a user styles the building scene, reloads and keeps it; a refused save goe
   await expect(toastMessage(page, /^Failed to update the sky\./)).toBeVisible({ timeout: 15_000 })
   await expect.poll(async () => (await buildingSnapshot(page)).style.style?.sky).toBe(3)
   await expect(page.getByRole('combobox', { name: 'Sky' })).toHaveText('Milky way')
+
+  // the fog: with grass to the horizon, the far ground fades into the fog's colour and the near
+  // ground keeps its own; saved, and drawn so again after a reload
+  await page.unroute('**/web/globalsetting/update')
+  await chooseOption(page, 'Ground', 'Grassland')
+  await expect
+    .poll(async () => (await buildingSnapshot(page)).style.style?.ground)
+    .toBe('grassland')
+  await lookAlongTheGround(page)
+  expect((await magentaOfBands(canvas, groundBands)).far).toBeLessThan(40)
+  await chooseMagentaFog(page, 0.6)
+  const fog = { isOn: true, color: magentaFog.color, density: 0.6 }
+  await expect.poll(async () => (await buildingSnapshot(page)).style.style?.fog).toEqual(fog)
+  await expectFarThingsInFog(canvas, groundBands, () => lookAlongTheGround(page))
+  await expect
+    .poll(async () => {
+      const answer = await postApi<{
+        setting: {
+          ground_style: string
+          fog_is_on: boolean
+          fog_color: string
+          fog_density: number
+        }
+      }>(
+        request,
+        'globalsetting/find',
+        { project_id: (await buildingSnapshot(page)).projectId },
+        token,
+      )
+      const setting = answer.datum?.setting
+      return [setting?.ground_style, setting?.fog_is_on, setting?.fog_color, setting?.fog_density]
+    })
+    .toEqual(['grassland', true, magentaFog.saved, 0.6])
+  await page.reload()
+  await page.waitForFunction(() => typeof window.__twinTest?.getEngineSnapshot === 'function')
+  await expect
+    .poll(
+      async () => {
+        const building = await buildingSnapshot(page)
+        return { isOpen: building.isOpen, style: building.style.style }
+      },
+      { timeout: 30_000 },
+    )
+    .toMatchObject({ isOpen: true, style: { ground: 'grassland', fog } })
+  await expectFarThingsInFog(canvas, groundBands, () => lookAlongTheGround(page))
   expect(pageErrors).toEqual([])
 })
+
+/**
+ * Puts the camera 4 m over the (empty) scene's ground, looking 60 m ahead: the grass reaches from
+ * the bottom of the view, a few metres away, to near the horizon.
+ */
+async function lookAlongTheGround(page: Page) {
+  await page.evaluate(() =>
+    window.__twinTest?.runEngineCommand('building.setCamera', {
+      position: [0, 4, 60],
+      target: [0, 0, 0],
+    }),
+  )
+}
+
+/**
+ * The ground some 40–90 m away (just below the horizon) and a few metres away (the bottom), left
+ * of the empty building's hint in the middle of the canvas.
+ */
+const groundBands: DepthBands = {
+  far: { left: 0.03, right: 0.25, top: 0.48, bottom: 0.53 },
+  near: { left: 0.03, right: 0.25, top: 0.9, bottom: 0.97 },
+}

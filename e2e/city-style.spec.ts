@@ -2,12 +2,20 @@ import { expect, type Page, test } from '@playwright/test'
 import { enableTestApi, startSignedIn } from './support/accounts'
 import { citySnapshot, createCityProject, enterCityProject, openCityModule } from './support/city'
 import { chooseEnglish, createEditor, postApi, toastMessage } from './project-helpers'
+import {
+  chooseMagentaFog,
+  type DepthBands,
+  expectFarThingsInFog,
+  magentaFog,
+  magentaOfBands,
+} from './support/style-fog'
 
 /**
  * Issue 19 in the city as a user meets it: a new editor tilts the map until the sky shows,
  * chooses the milky way and snow in "Other setting" and a red sun in "Model setting", sees the
  * sky turn dark on the map, reloads and finds both kept; a save the server refuses says
- * 'Failed to update the sky.' and the map goes back to the saved sky.
+ * 'Failed to update the sky.' and the map goes back to the saved sky. Then a magenta fog: the
+ * ground far off turns magenta, the ground near the camera much less, and so again after a reload.
  */
 
 function mapCanvas(page: Page) {
@@ -66,7 +74,7 @@ test('a user styles the city: the sky, weather and light are drawn on the map an
   request,
   baseURL,
 }) => {
-  test.setTimeout(240_000)
+  test.setTimeout(420_000)
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
   await chooseEnglish(context, baseURL)
@@ -136,5 +144,40 @@ test('a user styles the city: the sky, weather and light are drawn on the map an
   await expect.poll(async () => (await citySnapshot(page)).style.style?.sky).toBe(3)
   await expect(page.getByRole('combobox', { name: 'Sky' })).toHaveText('Milky way')
   await expect.poll(async () => brightness(await skyColour(page))).toBeLessThan(150)
+
+  // the fog: the ground far off towards the horizon fades into the fog's colour, the ground near
+  // the camera much less; saved, and drawn so again after a reload
+  await page.unroute('**/web/globalsetting/update')
+  expect((await magentaOfBands(mapCanvas(page), mapGroundBands)).far).toBeLessThan(40)
+  await chooseMagentaFog(page, 0.5)
+  const fog = { isOn: true, color: magentaFog.color, density: 0.5 }
+  await expect.poll(async () => (await citySnapshot(page)).style.style?.fog).toEqual(fog)
+  await expectFarThingsInFog(mapCanvas(page), mapGroundBands)
+  await expect
+    .poll(async () => {
+      const answer = await postApi<{
+        setting: { fog_is_on: boolean; fog_color: string; fog_density: number }
+      }>(request, 'globalsetting/find', { project_id: projectId }, token)
+      const setting = answer.datum?.setting
+      return [setting?.fog_is_on, setting?.fog_color, setting?.fog_density]
+    })
+    .toEqual([true, magentaFog.saved, 0.5])
+  await page.reload()
+  await page.waitForFunction(() => typeof window.__twinTest?.getEngineSnapshot === 'function')
+  await expect
+    .poll(async () => (await citySnapshot(page)).style.style?.fog, { timeout: 30_000 })
+    .toEqual(fog)
+  await expect(mapCanvas(page)).toBeVisible({ timeout: 30_000 })
+  await tiltToHorizon(page)
+  await expectFarThingsInFog(mapCanvas(page), mapGroundBands)
   expect(pageErrors).toEqual([])
 })
+
+/**
+ * With the map tilted to the horizon (80°): the ground a little below the horizon, far off, and
+ * the ground at the bottom of the view, near the camera.
+ */
+const mapGroundBands: DepthBands = {
+  far: { left: 0.25, right: 0.75, top: 0.3, bottom: 0.34 },
+  near: { left: 0.25, right: 0.75, top: 0.8, bottom: 0.86 },
+}

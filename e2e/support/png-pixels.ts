@@ -136,3 +136,27 @@ export function changedNear(
   }
   return changed
 }
+
+/** Part of an image as shares (0–1) of its width and height, from its top left corner. */
+export interface ImageBand {
+  left: number
+  right: number
+  top: number
+  bottom: number
+}
+
+/** The mean colour (r, g, b 0–255) of a band of an image. */
+export function meanColour(image: RgbaImage, band: ImageBand): [number, number, number] {
+  const columns = [Math.floor(band.left * image.width), Math.ceil(band.right * image.width)]
+  const rows = [Math.floor(band.top * image.height), Math.ceil(band.bottom * image.height)]
+  const sum = [0, 0, 0]
+  let count = 0
+  for (let y = rows[0]!; y < Math.min(rows[1]!, image.height); y++) {
+    for (let x = columns[0]!; x < Math.min(columns[1]!, image.width); x++) {
+      const offset = (y * image.width + x) * 4
+      for (let channel = 0; channel < 3; channel++) sum[channel]! += image.data[offset + channel]!
+      count++
+    }
+  }
+  return sum.map((value) => Math.round(value / Math.max(1, count))) as [number, number, number]
+}

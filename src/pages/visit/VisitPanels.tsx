@@ -9,6 +9,7 @@ import { getProjectShareUrl, getProjectToken } from '../../api/project'
 import {
   addCapture,
   type Capture,
+  type CaptureCamera,
   deleteCapture,
   listCaptures,
   reorderCaptures,
@@ -169,12 +170,14 @@ export function VisitCapturesPanel() {
     if (!projectId || !captures) return
     setBusy(true)
     try {
+      // copied now: the store's camera is updated in place while the picture is taken
       const { position, target } = sceneStore.building.camera
+      const camera: CaptureCamera = { position: [...position], target: [...target] }
       const { png } = await engine.run('building.capturePng', { maxWidth: 1280 })
       const saved = await addCapture({
         projectId,
         name: t`View ${captures.length + 1}`,
-        camera: { position: [...position], target: [...target] },
+        camera,
         png,
       })
       setCaptures([...captures, saved])
