@@ -161,6 +161,7 @@ export function createBuildingHandlers(
       decodePool,
       cssSize: () => view.cssSize(),
       requestRender: () => view.requestRender(),
+      renderer: () => view.getRenderer(),
       onChange: () => {
         if (pois === layer) publish()
       },
