@@ -84,8 +84,9 @@ class InstancedModelDraw implements PoiModelDraw {
  * Why not instancing: SwiftShader, the software GPU of CI and of machines without a GPU, runs an
  * instanced draw as one draw per instance, each with its own set-up, so 3,000 instanced cameras
  * cost about what 3,000 draw calls cost (issue 16, P9). Why not the transforms in a texture read
- * by the vertex shader: four texel fetches a vertex cost SwiftShader more than the part's own
- * shading (P9 A/B). A real GPU draws the placed copies as fast as instances.
+ * by the vertex shader: SwiftShader pays its four texel fetches for every vertex of every copy
+ * in every frame; in a same-run A/B (noisy) the placed copies cost less CPU. A real GPU draws
+ * the placed copies as fast as instances.
  */
 class PlacedCopiesDraw implements PoiModelDraw {
   readonly mesh: Mesh<BufferGeometry, Material>
