@@ -138,6 +138,7 @@ export async function runPoiBuildingFramesBench(
       drawCalls: result.drawCalls,
       // what SwiftShader's frame time follows: it runs an instanced draw once per instance
       rasterDraws: result.rasterDraws,
+      triangles: result.triangles,
       // ms of CPU (all of the browser's processes and threads: SwiftShader draws on the CPU) per
       // frame, a steadier measure than wall time on a shared machine
       cpuMsPerFrame: Object.fromEntries(

@@ -10,7 +10,14 @@
  */
 import { fileURLToPath } from 'node:url'
 import { runCityFrameCases, summariseCityFrames } from './lib/city-frame-cases'
-import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
+import {
+  machineInfo,
+  measure,
+  percentile,
+  ratioOf,
+  timeWeightedPercentile,
+  writeBenchResult,
+} from './lib/stats'
 import type {
   PoiBenchCase,
   PoiBenchConfig,
@@ -48,6 +55,12 @@ function summarise(samples: PoiBenchSample[]) {
   return {
     frameTimeMedian,
     frameTimeP95,
+    // Each interval counted for as long as it lasted: what a person saw half of the time. The
+    // plain median of a map that drew 2 frames in 8 s is the median of 2 quick intervals.
+    frameTimeWeightedMedian: measure(
+      samples.map((sample) => timeWeightedPercentile(sample.frameIntervalsMs, 0.5)),
+      'ms',
+    ),
     // The path's duration over the frames drawn: what a person sees as the frame rate.
     frameTimeMean: measure(
       samples.map(
@@ -151,6 +164,13 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
       ours.frameTimeMedian.median,
       anchor.frameTimeMedian.median,
     ),
+    timeWeightedMedianVsAnchor: ratioOf(
+      'engine/city with 100,000 POIs',
+      'deck.gl IconLayer + TextLayer of the same points',
+      'time-weighted median frame interval (ms)',
+      ours.frameTimeWeightedMedian.median,
+      anchor.frameTimeWeightedMedian.median,
+    ),
     meanVsAnchor: ratioOf(
       'engine/city with 100,000 POIs',
       'deck.gl IconLayer + TextLayer of the same points',
@@ -187,8 +207,12 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
       ...poiCityGoals,
       medianVsNoPoisMet: ratios.medianVsNoPois.value <= poiCityGoals.medianVsNoPoisAtMost,
       p95VsNoPoisMet: ratios.p95VsNoPois.value <= poiCityGoals.p95VsNoPoisAtMost,
+      // The frame time against the anchor's: time-weighted (see frameTimeWeightedMedian), mean and
+      // p95. The plain median is reported but not judged: when the anchor draws only 2–3 frames
+      // along the path (deck's TextLayer of 100,000 labels on SwiftShader), it is the median of
+      // 2–3 quick intervals beside a frozen half-minute one.
       vsAnchorMet:
-        ratios.medianVsAnchor.value <= poiCityGoals.vsAnchorAtMost &&
+        ratios.timeWeightedMedianVsAnchor.value <= poiCityGoals.vsAnchorAtMost &&
         ratios.meanVsAnchor.value <= poiCityGoals.vsAnchorAtMost &&
         ratios.p95VsAnchor.value <= poiCityGoals.vsAnchorAtMost,
       pickP99Met: pick.p99Ms <= poiCityGoals.pickP99AtMostMs,

@@ -45,6 +45,24 @@ export function percentile(samples: readonly number[], fraction: number): number
   return Math.round(sorted[index]! * 1000) / 1000
 }
 
+/**
+ * The frame interval that covers the given fraction of the run's time, shortest first: for a
+ * fraction of 0.5, half of the time a person watched, frames came at least this often. Unlike
+ * the plain median, a map that drew two quick frames and then froze for half a minute is not
+ * reported as quick (each interval counts for as long as it lasted).
+ */
+export function timeWeightedPercentile(intervals: readonly number[], fraction: number): number {
+  if (intervals.length === 0) return Number.NaN
+  const sorted = [...intervals].sort((a, b) => a - b)
+  const total = sorted.reduce((sum, interval) => sum + interval, 0)
+  let covered = 0
+  for (const interval of sorted) {
+    covered += interval
+    if (covered >= fraction * total) return Math.round(interval * 1000) / 1000
+  }
+  return Math.round(sorted[sorted.length - 1]! * 1000) / 1000
+}
+
 /** One "ours ÷ anchor" comparison of medians measured in the same run. */
 export interface Ratio {
   ours: string

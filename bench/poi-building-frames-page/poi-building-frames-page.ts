@@ -184,6 +184,7 @@ window.runPoiFramesBench = async (config) => {
     decodePool,
     cssSize: () => view.cssSize(),
     requestRender: () => {},
+    renderer: () => view.getRenderer(),
     onChange: () => {},
   })
   layer.setFloorVisibility(
@@ -235,12 +236,15 @@ window.runPoiFramesBench = async (config) => {
         }
       : {}),
   }
-  const names = Object.keys(cases)
+  const names = Object.keys(cases).filter(
+    (name) => !config.caseNames || config.caseNames.includes(name),
+  )
   const frames: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
   const drawCalls: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]))
   const swiftShaderDraws: Record<string, number> = Object.fromEntries(
     names.map((name) => [name, 0]),
   )
+  const triangles: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]))
   const frame = (step: number) => {
     const angle = (step / config.framesPerRound) * Math.PI * 2
     const position = [Math.cos(angle) * 55, 38 + Math.sin(angle * 2) * 8, Math.sin(angle) * 55]
@@ -268,6 +272,7 @@ window.runPoiFramesBench = async (config) => {
         isTimed,
       )
       drawCalls[name] = view.renderState()?.drawCalls ?? 0
+      triangles[name] = view.renderState()?.triangles ?? 0
       swiftShaderDraws[name] = rasterDraws(view.scene)
       if (round < config.warmupRounds) layerMs.length = 0
       console.log(`[poi-frames] round ${round} ${name}: median ${median(frames[name]!)} ms`)
@@ -305,6 +310,7 @@ window.runPoiFramesBench = async (config) => {
     frames,
     drawCalls,
     rasterDraws: swiftShaderDraws,
+    triangles,
     layerMs,
     pickMs,
     pickHitShare: hits / pickMs.length,

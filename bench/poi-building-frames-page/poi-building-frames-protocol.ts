@@ -16,6 +16,8 @@ export interface PoiFramesConfig {
    * meshes left out of the draw (the layer's CPU work still runs), to see which draw costs.
    */
   partCases?: boolean
+  /** Only these cases (by name), e.g. a quick same-run A/B of `baseline` and `ours`. */
+  caseNames?: string[]
 }
 
 /** Frame times per case (ms, every timed frame), and pick times (ms). */
@@ -28,6 +30,8 @@ export interface PoiFramesResult {
    * time follows.
    */
   rasterDraws: Record<string, number>
+  /** Triangles drawn in each case's last frame (three's count): the vertex work beside the draws. */
+  triangles: Record<string, number>
   /** CPU time of the POI layer's per-frame work (projection, clusters, labels), ms. */
   layerMs: number[]
   pickMs: number[]

@@ -173,6 +173,7 @@ export function createBuildingHandlers(
       decodePool,
       cssSize: () => view.cssSize(),
       requestRender: () => view.requestRender(),
+      renderer: () => view.getRenderer(),
       onChange: () => {
         if (pois === layer) publish()
       },

@@ -1,4 +1,12 @@
-import { DataTexture, LinearFilter, RGBAFormat, UnsignedByteType } from 'three'
+import {
+  Box2,
+  DataTexture,
+  LinearFilter,
+  RGBAFormat,
+  UnsignedByteType,
+  Vector2,
+  type WebGLRenderer,
+} from 'three'
 import { CanvasAtlas } from './canvas-atlas'
 
 /** Drawn at twice the CSS size, so labels stay sharp on high-density screens. */
@@ -20,10 +28,14 @@ export interface LabelSlot {
 /**
  * The texts of the labels drawn this session, rendered once each (white on a dark pill,
  * readable over any model) and packed in rows of one texture. A new label is drawn on a 2D
- * canvas and only its own rows of pixels go to the GPU (a `DataTexture` with update ranges):
- * re-uploading the whole 8 MB atlas for every new label made an orbit crawl. When the atlas is
- * full it starts over with the labels asked for from then on (those on screen, few after
- * decluttering).
+ * canvas and only its own rectangle goes to the GPU, in one upload (`upload`, before the frame
+ * that shows it): re-uploading the whole 8 MB atlas for every new label made an orbit crawl, and
+ * an update range per pixel row (40 uploads a label) still cost SwiftShader, the software GPU of
+ * CI and of machines without a GPU, several milliseconds a frame (issue 16, P9). When the atlas
+ * is full it starts over with the labels asked for from then on (those on screen, few after
+ * decluttering); the old labels' pixels stay on the GPU, unused, until new ones cover them, so
+ * starting over uploads nothing. The pixels are kept here too, so a full upload (the first, or
+ * after a lost context) holds every label in use.
  */
 export class LabelAtlas {
   private readonly canvas = new CanvasAtlas(WIDTH, HEIGHT, true)
@@ -32,16 +44,29 @@ export class LabelAtlas {
   private readonly slots = new Map<string, LabelSlot>()
   private cursorX = 0
   private cursorY = 0
-  /** After a clear the whole texture goes up once; ranges would upload only part of it. */
-  private needsFullUpload = false
+  /** Drawn but not yet on the GPU: x, y, width, height in atlas pixels. */
+  private pending: number[] = []
+  /** The atlas's pixels as the source of a rect upload (never bound: three copies from memory). */
+  private readonly source = new DataTexture(
+    this.pixels,
+    WIDTH,
+    HEIGHT,
+    RGBAFormat,
+    UnsignedByteType,
+  )
+  private readonly region = new Box2()
+  private readonly at = new Vector2()
+  /** No room is left: the atlas starts over at the next frame, not under this frame's labels. */
+  private full = false
 
   constructor() {
     this.texture.minFilter = LinearFilter
     this.texture.magFilter = LinearFilter
     this.texture.generateMipmaps = false
     this.texture.needsUpdate = true
+    // A full upload (the first, or after a lost context) carries every label drawn so far.
     this.texture.onUpdate = () => {
-      this.needsFullUpload = false
+      this.pending.length = 0
     }
   }
 
@@ -50,10 +75,21 @@ export class LabelAtlas {
     return this.slots.get(text)
   }
 
-  /** The slot of a text, drawing it when new; null if it does not fit even an empty atlas. */
+  /** Whether new labels wait for the next frame (the atlas starts over then). */
+  get isFull(): boolean {
+    return this.full
+  }
+
+  /** Starts a frame's labels: a full atlas starts over now, before any of them points into it. */
+  startFrame(): void {
+    if (this.full) this.clear()
+  }
+
+  /** The slot of a text, drawing it when new; null while the atlas is full (see `startFrame`). */
   slotOf(text: string): LabelSlot | null {
     const known = this.slots.get(text)
     if (known) return known
+    if (this.full) return null
     const context = this.canvas.context
     context.font = `${FONT_PX * SCALE}px sans-serif`
     const textWidth = Math.min(context.measureText(text).width, MAX_WIDTH_CSS * SCALE)
@@ -63,7 +99,10 @@ export class LabelAtlas {
       this.cursorX = 0
       this.cursorY += height + 2
     }
-    if (this.cursorY + height > HEIGHT) this.clear()
+    if (this.cursorY + height > HEIGHT) {
+      this.full = true
+      return null
+    }
     const x = this.cursorX
     const y = this.cursorY
     this.cursorX += width + 2
@@ -75,7 +114,7 @@ export class LabelAtlas {
     context.fillStyle = '#ffffff'
     context.textBaseline = 'middle'
     context.fillText(text, x + PADDING_CSS * SCALE, y + height / 2, MAX_WIDTH_CSS * SCALE)
-    this.upload(x, y, width, height)
+    this.keep(x, y, width, height)
     const slot: LabelSlot = {
       rect: this.canvas.rect(x, y, width, height),
       width: width / SCALE,
@@ -85,28 +124,40 @@ export class LabelAtlas {
     return slot
   }
 
+  /** Puts the labels drawn since the last call on the GPU, one upload each; before a render. */
+  upload(renderer: WebGLRenderer): void {
+    const pending = this.pending
+    for (let at = 0; at < pending.length; at += 4) {
+      const x = pending[at]!
+      const y = pending[at + 1]!
+      this.region.min.set(x, y)
+      this.region.max.set(x + pending[at + 2]!, y + pending[at + 3]!)
+      // copies the rect from `pixels` (the source was never uploaded): texSubImage2D of the rect
+      renderer.copyTextureToTexture(this.source, this.texture, this.region, this.at.set(x, y))
+    }
+    pending.length = 0
+  }
+
   /** Frees the texture. */
   dispose(): void {
     this.texture.dispose()
   }
 
-  /** Copies a drawn rect into the texture's pixels and marks only its rows for upload. */
-  private upload(x: number, y: number, width: number, height: number): void {
+  /** Copies a drawn rect into the atlas's pixels and queues it for upload. */
+  private keep(x: number, y: number, width: number, height: number): void {
     const image = this.canvas.context.getImageData(x, y, width, height).data
     for (let row = 0; row < height; row++) {
       const start = ((y + row) * WIDTH + x) * 4
       this.pixels.set(image.subarray(row * width * 4, (row + 1) * width * 4), start)
-      if (!this.needsFullUpload) this.texture.addUpdateRange(start, width * 4)
     }
-    this.texture.needsUpdate = true
+    this.pending.push(x, y, width, height)
   }
 
   private clear(): void {
     this.canvas.context.clearRect(0, 0, WIDTH, HEIGHT)
     this.pixels.fill(0)
-    this.texture.clearUpdateRanges()
-    this.texture.needsUpdate = true
-    this.needsFullUpload = true
+    this.pending.length = 0
+    this.full = false
     this.slots.clear()
     this.cursorX = 0
     this.cursorY = 0

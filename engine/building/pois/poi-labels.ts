@@ -38,6 +38,7 @@ export interface LabelFrame {
 export function placeLabels(frame: LabelFrame): boolean {
   const { batch, labels, declutter, clusters, screen, positions, pois } = frame
   batch.begin()
+  labels.startFrame()
   declutter.reset(frame.width, frame.height)
   for (const cell of frame.clusterCells) {
     const [x, y, z] = clusters.meanOf(cell)
@@ -81,5 +82,6 @@ export function placeLabels(frame: LabelFrame): boolean {
       WHITE,
     )
   }
-  return isBacklog
+  // a full atlas starts over next frame: the labels it could not take then come
+  return isBacklog || labels.isFull
 }

@@ -1,4 +1,11 @@
-import { Group, Matrix4, type PerspectiveCamera, type Vector2, Vector3 } from 'three'
+import {
+  Group,
+  Matrix4,
+  type PerspectiveCamera,
+  type Vector2,
+  Vector3,
+  type WebGLRenderer,
+} from 'three'
 import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import type { PoiLayerState, PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
 import type { PoiStatusEntry, PoiStatusState } from '../../api/poi-status-commands'
@@ -29,6 +36,8 @@ export interface PoiLayerDependencies {
   /** The canvas size in CSS pixels (projection and picking). */
   cssSize(): { width: number; height: number }
   requestRender(): void
+  /** The renderer that draws the layer (new label pixels go up through it); null while none. */
+  renderer(): WebGLRenderer | null
   /** Something the snapshot shows changed. */
   onChange(): void
 }
@@ -321,6 +330,8 @@ export class BuildingPoiLayer {
       height,
       gapPixels: MARKER_PIXELS / 2 + 4,
     })
+    const renderer = this.dependencies.renderer()
+    if (renderer) this.labels.upload(renderer)
     markers.end(viewportPixels, pixelRatio)
     this.ghostBatch.end(viewportPixels, pixelRatio)
     this.labelBatch.end(viewportPixels, pixelRatio)

@@ -2,15 +2,13 @@ import {
   BufferAttribute,
   BufferGeometry,
   type Color,
-  DataTexture,
-  FloatType,
+  DynamicDrawUsage,
   type InterleavedBufferAttribute,
   InstancedMesh,
   type Material,
+  Matrix3,
   type Matrix4,
   Mesh,
-  NearestFilter,
-  RGBAFormat,
 } from 'three'
 
 /**
@@ -32,9 +30,6 @@ export interface PoiModelDraw {
  * normal and UV. Larger parts, or more of them, are drawn instanced instead.
  */
 const MERGED_VERTICES_AT_MOST = 1 << 19
-/** Texels per slot: the three rows of the affine transform, then the tint. */
-const TEXELS_PER_SLOT = 4
-const SLOTS_PER_TEXTURE_ROW = 256
 
 /**
  * The draw for `capacity` POIs of a model part: merged when the part is small enough for its
@@ -44,7 +39,7 @@ const SLOTS_PER_TEXTURE_ROW = 256
 export function createPoiModelDraw(source: Mesh, capacity: number): PoiModelDraw {
   const vertexCount = source.geometry.getAttribute('position').count
   return vertexCount * capacity <= MERGED_VERTICES_AT_MOST
-    ? new MergedModelDraw(source, capacity)
+    ? new PlacedCopiesDraw(source, capacity)
     : new InstancedModelDraw(source, capacity)
 }
 
@@ -81,80 +76,165 @@ class InstancedModelDraw implements PoiModelDraw {
 }
 
 /**
- * The part repeated `capacity` times in one buffer, each copy tagged with its slot; the vertex
- * shader moves each copy by its slot's transform, read from a float texture, and tints it. One
- * draw call for every POI of the part, and one small texture upload when the set changes.
+ * The part repeated `capacity` times in one buffer, each copy placed on the CPU where its POI is
+ * (positions and normals turned and moved) and tinted through a vertex colour: one plain draw
+ * of the part's own material for every POI of the part. Placing happens when the set of POIs
+ * drawn as models changes, and only for the slots whose POI or look changed.
  *
  * Why not instancing: SwiftShader, the software GPU of CI and of machines without a GPU, runs an
  * instanced draw as one draw per instance, each with its own set-up, so 3,000 instanced cameras
- * cost about what 3,000 draw calls cost (issue 16, P9: the 3D POIs were most of the layer's
- * frame time). A real GPU draws the merged copies as fast as instances.
+ * cost about what 3,000 draw calls cost (issue 16, P9). Why not the transforms in a texture read
+ * by the vertex shader: SwiftShader pays its four texel fetches for every vertex of every copy
+ * in every frame; in a same-run A/B (noisy) the placed copies cost less CPU. A real GPU draws
+ * the placed copies as fast as instances.
  */
-class MergedModelDraw implements PoiModelDraw {
+class PlacedCopiesDraw implements PoiModelDraw {
   readonly mesh: Mesh<BufferGeometry, Material>
-  private readonly slots: Float32Array
-  private readonly texture: DataTexture
   private readonly indicesPerCopy: number
+  private readonly vertexCount: number
+  private readonly sourcePositions: Float32Array
+  private readonly sourceNormals: Float32Array | null
+  private readonly positions: BufferAttribute
+  private readonly normals: BufferAttribute | null
+  private readonly colours: BufferAttribute
+  private readonly normalMatrix = new Matrix3()
+  /** What each slot holds now (its matrix and tint), so an unchanged slot is not placed again. */
+  private readonly held: Float32Array
+  private lowestChanged = Number.POSITIVE_INFINITY
+  private highestChanged = -1
 
   constructor(
     source: Mesh,
     readonly capacity: number,
   ) {
-    const width = TEXELS_PER_SLOT * Math.min(capacity, SLOTS_PER_TEXTURE_ROW)
-    const height = Math.ceil(capacity / SLOTS_PER_TEXTURE_ROW)
-    this.slots = new Float32Array(width * height * 4)
-    this.texture = new DataTexture(this.slots, width, height, RGBAFormat, FloatType)
-    this.texture.magFilter = NearestFilter
-    this.texture.minFilter = NearestFilter
-    this.texture.needsUpdate = true
     const { geometry, indicesPerCopy } = repeatedGeometry(source.geometry, capacity)
     this.indicesPerCopy = indicesPerCopy
+    this.vertexCount = source.geometry.getAttribute('position').count
+    this.sourcePositions = plainArray(source.geometry.getAttribute('position'), this.vertexCount)
+    const normal = source.geometry.getAttribute('normal')
+    this.sourceNormals = normal ? plainArray(normal, this.vertexCount) : null
+    // placed on the CPU: plain 32-bit floats, whatever the part's own attributes hold
+    const placedAttribute = () =>
+      new BufferAttribute(new Float32Array(this.vertexCount * capacity * 3), 3)
+    this.positions = placedAttribute()
+    geometry.setAttribute('position', this.positions)
+    this.normals = this.sourceNormals ? placedAttribute() : null
+    if (this.normals) geometry.setAttribute('normal', this.normals)
+    this.colours = placedAttribute()
+    geometry.setAttribute('color', this.colours)
+    for (const attribute of [this.positions, this.normals, this.colours])
+      attribute?.setUsage(DynamicDrawUsage)
     geometry.setDrawRange(0, 0)
-    const material = Array.isArray(source.material) ? source.material[0]! : source.material
-    this.mesh = new Mesh(geometry, slotMaterial(material, this.texture))
+    this.held = new Float32Array(capacity * 19).fill(Number.NaN)
+    const material = (
+      Array.isArray(source.material) ? source.material[0]! : source.material
+    ).clone()
+    ;(material as Material & { vertexColors: boolean }).vertexColors = true
+    this.mesh = new Mesh(geometry, material)
     // The copies spread over the building; the part's own bounds would cull them wrongly.
     this.mesh.frustumCulled = false
     this.mesh.visible = false
   }
 
   setAt(slot: number, matrix: Matrix4, tint: Color): void {
-    // Row by row (three's elements are column by column), then the tint.
     const e = matrix.elements
-    const slots = this.slots
-    const at = slot * TEXELS_PER_SLOT * 4
-    slots[at] = e[0]!
-    slots[at + 1] = e[4]!
-    slots[at + 2] = e[8]!
-    slots[at + 3] = e[12]!
-    slots[at + 4] = e[1]!
-    slots[at + 5] = e[5]!
-    slots[at + 6] = e[9]!
-    slots[at + 7] = e[13]!
-    slots[at + 8] = e[2]!
-    slots[at + 9] = e[6]!
-    slots[at + 10] = e[10]!
-    slots[at + 11] = e[14]!
-    slots[at + 12] = tint.r
-    slots[at + 13] = tint.g
-    slots[at + 14] = tint.b
-    slots[at + 15] = 1
+    const held = this.held
+    const at = slot * 19
+    let isSame = true
+    // (held as 32-bit floats: compared as such)
+    for (let index = 0; index < 16; index++)
+      if (held[at + index] !== Math.fround(e[index]!)) isSame = false
+    if (
+      isSame &&
+      held[at + 16] === Math.fround(tint.r) &&
+      held[at + 17] === Math.fround(tint.g) &&
+      held[at + 18] === Math.fround(tint.b)
+    )
+      return
+    for (let index = 0; index < 16; index++) held[at + index] = e[index]!
+    held[at + 16] = tint.r
+    held[at + 17] = tint.g
+    held[at + 18] = tint.b
+    const count = this.vertexCount
+    const first = slot * count
+    const from = this.sourcePositions
+    const to = this.positions.array as Float32Array
+    for (let vertex = 0; vertex < count; vertex++) {
+      const x = from[vertex * 3]!
+      const y = from[vertex * 3 + 1]!
+      const z = from[vertex * 3 + 2]!
+      const out = (first + vertex) * 3
+      to[out] = e[0]! * x + e[4]! * y + e[8]! * z + e[12]!
+      to[out + 1] = e[1]! * x + e[5]! * y + e[9]! * z + e[13]!
+      to[out + 2] = e[2]! * x + e[6]! * y + e[10]! * z + e[14]!
+    }
+    if (this.sourceNormals && this.normals) {
+      const n = this.normalMatrix.getNormalMatrix(matrix).elements
+      const fromNormals = this.sourceNormals
+      const toNormals = this.normals.array as Float32Array
+      for (let vertex = 0; vertex < count; vertex++) {
+        const x = fromNormals[vertex * 3]!
+        const y = fromNormals[vertex * 3 + 1]!
+        const z = fromNormals[vertex * 3 + 2]!
+        const nx = n[0]! * x + n[3]! * y + n[6]! * z
+        const ny = n[1]! * x + n[4]! * y + n[7]! * z
+        const nz = n[2]! * x + n[5]! * y + n[8]! * z
+        const length = Math.hypot(nx, ny, nz) || 1
+        const out = (first + vertex) * 3
+        toNormals[out] = nx / length
+        toNormals[out + 1] = ny / length
+        toNormals[out + 2] = nz / length
+      }
+    }
+    const colours = this.colours.array as Float32Array
+    for (let vertex = 0; vertex < count; vertex++) {
+      const out = (first + vertex) * 3
+      colours[out] = tint.r
+      colours[out + 1] = tint.g
+      colours[out + 2] = tint.b
+    }
+    this.lowestChanged = Math.min(this.lowestChanged, slot)
+    this.highestChanged = Math.max(this.highestChanged, slot)
   }
 
   finish(count: number): void {
     this.mesh.geometry.setDrawRange(0, count * this.indicesPerCopy)
     this.mesh.visible = count > 0
-    this.texture.needsUpdate = true
+    if (this.highestChanged < 0) return
+    const start = this.lowestChanged * this.vertexCount * 3
+    const length = (this.highestChanged - this.lowestChanged + 1) * this.vertexCount * 3
+    for (const attribute of [this.positions, this.normals, this.colours]) {
+      if (!attribute) continue
+      attribute.clearUpdateRanges()
+      attribute.addUpdateRange(start, length)
+      attribute.needsUpdate = true
+    }
+    this.lowestChanged = Number.POSITIVE_INFINITY
+    this.highestChanged = -1
   }
 
   dispose(): void {
     this.mesh.removeFromParent()
     this.mesh.geometry.dispose()
     this.mesh.material.dispose()
-    this.texture.dispose()
   }
 }
 
-/** `copies` copies of a geometry in one, each copy's vertices tagged with its slot (`poiSlot`). */
+/** The first `count` items of an attribute as a plain array (interleaved ones are read out). */
+function plainArray(
+  attribute: BufferAttribute | InterleavedBufferAttribute,
+  count: number,
+): Float32Array {
+  const out = new Float32Array(count * 3)
+  for (let index = 0; index < count; index++) {
+    out[index * 3] = attribute.getX(index)
+    out[index * 3 + 1] = attribute.getY(index)
+    out[index * 3 + 2] = attribute.getZ(index)
+  }
+  return out
+}
+
+/** `copies` copies of a geometry in one. */
 function repeatedGeometry(
   source: BufferGeometry,
   copies: number,
@@ -170,10 +250,6 @@ function repeatedGeometry(
     for (let copy = 0; copy < copies; copy++) many.set(one, copy * one.length)
     geometry.setAttribute(name, new BufferAttribute(many, plain.itemSize, plain.normalized))
   }
-  const slots = new Float32Array(vertexCount * copies)
-  for (let copy = 0; copy < copies; copy++)
-    slots.fill(copy, copy * vertexCount, (copy + 1) * vertexCount)
-  geometry.setAttribute('poiSlot', new BufferAttribute(slots, 1))
   const sourceIndex = source.index
   const indicesPerCopy = sourceIndex ? sourceIndex.count : vertexCount
   const indices =
@@ -188,70 +264,4 @@ function repeatedGeometry(
   }
   geometry.setIndex(new BufferAttribute(indices, 1))
   return { geometry, indicesPerCopy }
-}
-
-const slotVertexHeader = /* glsl */ `
-attribute float poiSlot;
-uniform sampler2D poiSlots;
-varying vec3 vPoiTint;
-vec4 poiRow0;
-vec4 poiRow1;
-vec4 poiRow2;
-`
-
-const readSlot = /* glsl */ `
-  int poiTexel = int(poiSlot + 0.5) * ${TEXELS_PER_SLOT};
-  int poiWidth = textureSize(poiSlots, 0).x;
-  ivec2 poiAt = ivec2(poiTexel % poiWidth, poiTexel / poiWidth);
-  poiRow0 = texelFetch(poiSlots, poiAt, 0);
-  poiRow1 = texelFetch(poiSlots, poiAt + ivec2(1, 0), 0);
-  poiRow2 = texelFetch(poiSlots, poiAt + ivec2(2, 0), 0);
-  vPoiTint = texelFetch(poiSlots, poiAt + ivec2(3, 0), 0).rgb;
-`
-
-// Normals as three turns an instance's: by the 3 × 3 part, divided by its columns' squared
-// lengths (right for rotations and scales alike).
-const turnNormal = /* glsl */ `
-  {
-    mat3 poiTurn = transpose(mat3(poiRow0.xyz, poiRow1.xyz, poiRow2.xyz));
-    objectNormal /= vec3(dot(poiTurn[0], poiTurn[0]), dot(poiTurn[1], poiTurn[1]), dot(poiTurn[2], poiTurn[2]));
-    objectNormal = poiTurn * objectNormal;
-    #ifdef USE_TANGENT
-    objectTangent = poiTurn * objectTangent;
-    #endif
-  }
-`
-
-const placeVertex = /* glsl */ `
-  transformed = vec3(
-    dot(poiRow0, vec4(transformed, 1.0)),
-    dot(poiRow1, vec4(transformed, 1.0)),
-    dot(poiRow2, vec4(transformed, 1.0))
-  );
-`
-
-/**
- * The part's own material (basic or standard, as the SBM made it), taught to place each copy by
- * its slot: three's shader chunks with the slot's transform after them, and its tint on the
- * base colour (as an instance colour would be).
- */
-function slotMaterial(source: Material, slots: DataTexture): Material {
-  const material = source.clone()
-  const uniform = { value: slots }
-  material.onBeforeCompile = (shader) => {
-    shader.uniforms.poiSlots = uniform
-    shader.vertexShader = shader.vertexShader
-      .replace('#include <common>', `#include <common>\n${slotVertexHeader}`)
-      .replace('void main() {', `void main() {\n${readSlot}`)
-      .replace('#include <beginnormal_vertex>', `#include <beginnormal_vertex>\n${turnNormal}`)
-      .replace('#include <begin_vertex>', `#include <begin_vertex>\n${placeVertex}`)
-    shader.fragmentShader = shader.fragmentShader
-      .replace('#include <common>', '#include <common>\nvarying vec3 vPoiTint;')
-      .replace(
-        '#include <color_fragment>',
-        '#include <color_fragment>\ndiffuseColor.rgb *= vPoiTint;',
-      )
-  }
-  material.customProgramCacheKey = () => 'poi-model-slots'
-  return material
 }

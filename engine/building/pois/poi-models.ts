@@ -15,6 +15,7 @@ import { createSbmObject, type SbmThreeModel } from '../../../workers/sbm/sbm-th
 import type { ScenePoi } from '../../api/poi-commands'
 import type { WorkerPool } from '../../workers/create-worker-client'
 import { createPoiModelDraw, type PoiModelDraw } from './poi-model-draws'
+import { keptInSlots } from './poi-slots'
 
 const DEGREES = Math.PI / 180
 const SELECTED = new Color(1, 0.62, 0.15)
@@ -29,6 +30,8 @@ interface TemplateModel {
   parts: PoiModelPart[]
   /** Radius of the model's bounding sphere about the POI's point, metres (picking). */
   radius: number
+  /** The POI in each slot of the draws: a POI keeps its slot while it stays drawn as a model. */
+  slotIds: string[]
 }
 
 /** A part (mesh) of a template's model and the draw of its POIs. */
@@ -65,7 +68,14 @@ export class PoiModels {
     }
     for (const [templateId, url] of models) {
       if (this.templates.has(templateId)) continue
-      const entry: TemplateModel = { url, state: 'loading', three: null, parts: [], radius: 1 }
+      const entry: TemplateModel = {
+        url,
+        state: 'loading',
+        three: null,
+        parts: [],
+        radius: 1,
+        slotIds: [],
+      }
       this.templates.set(templateId, entry)
       void this.load(entry)
     }
@@ -103,7 +113,8 @@ export class PoiModels {
     const instanceMatrix = new Matrix4()
     for (const [templateId, entry] of this.templates) {
       if (entry.state !== 'ready' || !entry.three) continue
-      const pois = shownByTemplate.get(templateId) ?? []
+      const pois = keptInSlots(entry.slotIds, shownByTemplate.get(templateId) ?? [])
+      entry.slotIds = pois.map((poi) => poi.id)
       this.ensureCapacity(entry, pois.length)
       pois.forEach((poi, index) => {
         // Heading turns clockwise seen from above (about −Y in this Y-up scene), then pitch, roll.
@@ -185,6 +196,7 @@ export class PoiModels {
   private drop(entry: TemplateModel): void {
     for (const part of entry.parts) part.draw.dispose()
     entry.parts = []
+    entry.slotIds = []
     entry.three?.dispose()
     entry.three = null
   }
