@@ -21,7 +21,8 @@ export class VertexSnapping {
   /** The targets: the vertices of the visible `shapes`, except those of `exceptId` (the one in hand). */
   setShapes(shapes: readonly DrawShape[], exceptId?: string): void {
     const targets = shapes.filter((shape) => shape.isVisible && shape.id !== exceptId)
-    const pointsOf = (shape: DrawShape) => (shape.type === 1 ? shape.points.slice(0, 1) : shape.points)
+    const pointsOf = (shape: DrawShape) =>
+      shape.type === 1 ? shape.points.slice(0, 1) : shape.points
     let count = 0
     for (const shape of targets) count += pointsOf(shape).length
     const vertices = new Float64Array(count * 2)

@@ -297,7 +297,11 @@ describe('drawings: /areadraw/* and /findareadrawall', () => {
       [{ name: 'x', style: { display_mode: 1.5 } }, 'style.display_mode', 'draw.displayMode'],
       [{ name: 'x', style: { display_mode: -1 } }, 'style.display_mode', 'draw.displayMode'],
       [{ name: 'x', style: { fill_color: 'red' } }, 'style.fill_color', 'draw.colorFormat'],
-      [{ name: 'x', style: { outline_color: '#12345' } }, 'style.outline_color', 'draw.colorFormat'],
+      [
+        { name: 'x', style: { outline_color: '#12345' } },
+        'style.outline_color',
+        'draw.colorFormat',
+      ],
       [{ name: ' ' }, 'name', 'validation.tooShort'],
       [{ name: 'n'.repeat(101) }, 'name', 'validation.tooLong'],
       [{ name: 'x', description: 'd'.repeat(501) }, 'description', 'validation.tooLong'],

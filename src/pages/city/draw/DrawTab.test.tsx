@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createInitialDrawState, type DrawLayerState } from '../../../../engine/api'
+import type { DrawLayerState } from '../../../../engine/api'
 import { ApiError } from '../../../api/client'
 import { Engine, EngineProvider, sceneStore } from '../../../engine-bridge'
 import { closeProject, currentProject } from '../../../state/project'
@@ -22,6 +22,15 @@ import { drawStore } from './draw-store'
 
 let engine: Engine
 
+/** The draw state of a city with nothing drawn or edited. */
+const noDrawing: DrawLayerState = {
+  activeType: null,
+  pending: null,
+  shapeCount: 0,
+  visibleShapeCount: 0,
+  editing: null,
+}
+
 beforeEach(() => {
   engine = new Engine()
   currentProject.projectId = 'project-1'
@@ -30,7 +39,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.restoreAllMocks()
-  sceneStore.city = { ...sceneStore.city, draw: createInitialDrawState() }
+  sceneStore.city = { ...sceneStore.city, draw: noDrawing }
   engine.dispose()
   closeProject()
   window.location.hash = ''
@@ -75,7 +84,7 @@ async function renderAt(path: string) {
 
 /** The engine's draw state as the snapshot would publish it. */
 function publishDraw(draw: Partial<DrawLayerState>) {
-  sceneStore.city = { ...sceneStore.city, draw: { ...createInitialDrawState(), ...draw } }
+  sceneStore.city = { ...sceneStore.city, draw: { ...noDrawing, ...draw } }
 }
 
 /** Picks a colour and an opacity in the colour field named `name` of `form`. */

@@ -3,7 +3,12 @@ import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { type ReactNode, useState } from 'react'
 import type { DrawTypeNumber } from '../../../../engine/api'
-import { type AreaDraw, type DrawKind, defaultDrawFill, defaultDrawOutline } from '../../../api/draw'
+import {
+  type AreaDraw,
+  type DrawKind,
+  defaultDrawFill,
+  defaultDrawOutline,
+} from '../../../api/draw'
 import {
   ColorPicker,
   defaultRgba,
@@ -33,7 +38,11 @@ const displayModeNames: ReadonlyArray<[mode: number, name: MessageDescriptor]> =
 ]
 
 /** A drawing's `#rrggbbaa` colour in the kit's colour picker (colour and opacity). */
-function DrawColorField(props: { label: ReactNode; value: string; onChange: (hex: string) => void }) {
+function DrawColorField(props: {
+  label: ReactNode
+  value: string
+  onChange: (hex: string) => void
+}) {
   return (
     <ColorPicker
       label={props.label}
