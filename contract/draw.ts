@@ -50,13 +50,30 @@ export const defaultDrawFill = '#ffffff80'
 /** The default outline and path colour. */
 export const defaultDrawOutline = '#1e88e5ff'
 
+/** A path display mode, with one message naming the four (a bare range says too little). */
+const displayModeSchema = formNumber(
+  z
+    .number()
+    .int(zodMessage('draw.displayMode'))
+    .min(0, zodMessage('draw.displayMode'))
+    .max(3, zodMessage('draw.displayMode')),
+)
+
+/** The style fields, each checked; the defaults are only for a new drawing. */
+const drawStyleFields = {
+  fill_color: colorSchema,
+  outline_color: colorSchema,
+  outline_width: formNumber(z.number().min(0).max(50)),
+  /** For paths: which of nodes and segments show (SPEC §9 path display modes). */
+  display_mode: displayModeSchema,
+}
+
 /** How a drawing is shown. */
 export const drawStyleSchema = z.object({
-  fill_color: colorSchema.default(defaultDrawFill),
-  outline_color: colorSchema.default(defaultDrawOutline),
-  outline_width: formNumber(z.number().min(0).max(50)).default(2),
-  /** For paths: which of nodes and segments show (SPEC §9 path display modes). */
-  display_mode: formInteger({ min: 0, max: 3 }).default(1),
+  fill_color: drawStyleFields.fill_color.default(defaultDrawFill),
+  outline_color: drawStyleFields.outline_color.default(defaultDrawOutline),
+  outline_width: drawStyleFields.outline_width.default(2),
+  display_mode: drawStyleFields.display_mode.default(1),
 })
 export type DrawStyle = z.output<typeof drawStyleSchema>
 
@@ -192,7 +209,8 @@ export const updateAreaDrawBodySchema = z.object({
   description: descriptionSchema.optional(),
   type: drawTypeSchema.optional(),
   points: drawPointsSchema.optional(),
-  style: drawStyleSchema.partial().optional(),
+  /** Only the fields given change (no defaults: a new fill keeps the outline and display mode). */
+  style: z.object(drawStyleFields).partial().optional(),
   is_visible: formBoolean().optional(),
 })
 export type UpdateAreaDrawBody = z.input<typeof updateAreaDrawBodySchema>

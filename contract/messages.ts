@@ -258,6 +258,8 @@ export const serverMessages = {
   // drawings: areas and paths (issue 18)
   'draw.notFound': 'This drawing does not exist.',
   'draw.colorFormat': 'A colour is written #RRGGBB or #RRGGBBAA',
+  'draw.displayMode':
+    'A display mode is 0 (hide all), 1 (node and path), 2 (node only) or 3 (path only).',
   'draw.pointFormat': 'A point is written [longitude, latitude]',
   'draw.tooFewPoints': 'This shape needs at least {min} points; it has {count}.',
   'draw.tooManyPoints': 'This shape takes at most {max} points; it has {count}.',

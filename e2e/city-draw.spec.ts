@@ -24,22 +24,25 @@ import { decodePng } from './support/png-pixels'
 
 const projectName = '구역 도시'
 
-/**
- * Pixels of the map's screenshot close to the default outline blue (#1e88e5): what a saved area
- * adds to the picture, as a person sees it.
- */
-async function outlinePixels(page: Page): Promise<number> {
+/** Pixels of the map's screenshot close to the colour `[red, green, blue]`. */
+async function pixelsNear(page: Page, [red, green, blue]: readonly number[]): Promise<number> {
   const { data } = decodePng(await page.getByTestId('city-map').screenshot())
   let count = 0
   for (let index = 0; index < data.length; index += 4) {
     const distance =
-      Math.abs(data[index]! - 30) +
-      Math.abs(data[index + 1]! - 136) +
-      Math.abs(data[index + 2]! - 229)
+      Math.abs(data[index]! - red!) +
+      Math.abs(data[index + 1]! - green!) +
+      Math.abs(data[index + 2]! - blue!)
     if (distance < 60) count++
   }
   return count
 }
+
+/**
+ * Pixels of the map's screenshot close to the default outline blue (#1e88e5): what a saved area
+ * adds to the picture, as a person sees it.
+ */
+const outlinePixels = (page: Page) => pixelsNear(page, [30, 136, 229])
 
 /** Pixels of the map's screenshot in the red of a positioned object's ring inside a fence. */
 async function fenceRingPixels(page: Page): Promise<number> {
@@ -278,6 +281,24 @@ test('a new user draws a polygon, reloads and finds it, makes it a fence a walke
   await expect
     .poll(() => outlinePixels(page), { timeout: 30_000, message: 'the path drawn' })
     .toBeGreaterThan(bluePixelsBeforePath + 150)
+
+  // The path edit dialog in modify mode: a new path colour is the colour it is drawn in.
+  const magenta = [255, 0, 255] as const
+  const magentaBefore = await pixelsNear(page, magenta)
+  await pathTab.getByRole('button', { name: '순찰로 수정' }).click()
+  const modify = pathTab.getByTestId('draw-modify')
+  await modify
+    .getByRole('group', { name: '경로 색상' })
+    .locator('input[type="color"]')
+    .fill('#ff00ff')
+  await modify.getByRole('button', { name: '수정', exact: true }).click()
+  await expect(modify).toBeHidden()
+  await expect
+    .poll(() => pixelsNear(page, magenta), {
+      timeout: 30_000,
+      message: 'the path drawn in its new colour',
+    })
+    .toBeGreaterThan(magentaBefore + 100)
 
   // Path navigation: the camera flies along it slowly, pauses, resumes, goes fast ×5 and
   // arrives at its end.

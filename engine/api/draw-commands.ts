@@ -66,6 +66,8 @@ export interface DrawEditing {
   readonly rotationDegrees: number
   /** How many changes undo can take back. */
   readonly undoDepth: number
+  /** How many changes redo can take again (any new change empties it). */
+  readonly redoDepth: number
 }
 
 /** `snapshot.city.draw`. */
@@ -89,7 +91,9 @@ export function createInitialDrawState(): DrawLayerState {
 export interface DrawCommands {
   /**
    * Starts drawing a shape of `type` on the map: clicks add points, a double click (or a click
-   * on the first point of a polygon) finishes; a circle is a click at its centre and one on its
+   * on the first point of a polygon) finishes; a point placed within a few pixels of a vertex
+   * of a shown saved shape (a circle's centre) lands on it, as does a point dragged with the
+   * bar's edit tool; a circle is a click at its centre and one on its
    * rim. The finished shape lands in `snapshot.city.draw.pending`, measured. Replaces a pending
    * shape. Fails with `city.notOpen` without an open city.
    */
@@ -128,6 +132,11 @@ export interface DrawCommands {
   }
   /** Takes back the last change of the shape being edited (false when there is none). */
   'draw.editUndo': {
+    args: undefined
+    result: boolean
+  }
+  /** Takes again the last change undo took back (false when there is none). */
+  'draw.editRedo': {
     args: undefined
     result: boolean
   }

@@ -3,6 +3,7 @@ import { drawRoutes } from '../../contract/draw'
 import { api } from './index'
 
 export type { AreaDraw, DrawKind, DrawStyle } from '../../contract/draw'
+export { defaultDrawFill, defaultDrawOutline } from '../../contract/draw'
 
 /** `POST /web/areadraw/findall`: a project's drawings (of one kind when given). */
 export async function findAreaDraws(projectId: string, kind?: DrawKind): Promise<AreaDraw[]> {

@@ -325,6 +325,9 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'gisModel.noSuchTileset': msg({ message: 'No such oblique photography in this project' }),
   'draw.notFound': msg({ message: 'This drawing does not exist.' }),
   'draw.colorFormat': msg({ message: 'A colour is written #RRGGBB or #RRGGBBAA' }),
+  'draw.displayMode': msg({
+    message: 'A display mode is 0 (hide all), 1 (node and path), 2 (node only) or 3 (path only).',
+  }),
   'draw.pointFormat': msg({ message: 'A point is written [longitude, latitude]' }),
   'draw.tooFewPoints': msg({ message: 'This shape needs at least {min} points; it has {count}.' }),
   'draw.tooManyPoints': msg({ message: 'This shape takes at most {max} points; it has {count}.' }),

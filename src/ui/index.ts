@@ -13,6 +13,7 @@ export {
   defaultRgbaColor,
   formatRgba,
   hexFromRgba,
+  hexWithAlphaFromRgba,
   opacityPercentFromAlpha,
   parseRgba,
   type Rgba,

@@ -7,7 +7,6 @@ import {
   TerraDrawPointMode,
   TerraDrawPolygonMode,
 } from 'terra-draw'
-import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter'
 import type {
   DrawEditTool,
   DrawLayerState,
@@ -24,6 +23,8 @@ import {
   type PlainLine,
   PlainLineLayer,
 } from './plain-triangle-layers'
+import { SnappingMapLibreAdapter } from './snapping-adapter'
+import { VertexSnapping } from './vertex-snapping'
 
 /**
  * Drawing in the city (issue 18): terra-draw (with its MapLibre adapter) takes the clicks of the
@@ -38,6 +39,8 @@ export class CityDraw {
   private shapes: readonly DrawShape[] = []
   private cachedLayers: Layer[] = []
   private editSession: DrawEditSession | null = null
+  /** The saved shapes' vertices a point being drawn or dragged lands on when near. */
+  private readonly snapping = new VertexSnapping()
 
   constructor(private readonly context: CitySceneContext) {}
 
@@ -67,8 +70,7 @@ export class CityDraw {
   cancel(): void {
     if (this.editSession) {
       this.closeEdit()
-      this.cachedLayers = this.buildLayers()
-      this.context.updateLayers()
+      this.refreshSaved()
     }
     if (this.draw) {
       this.draw.clear()
@@ -117,6 +119,13 @@ export class CityDraw {
     return changed
   }
 
+  /** Redo in the bar: takes again the change undo took back. */
+  editRedo(): boolean {
+    const changed = this.editSession?.redo() ?? false
+    this.publish()
+    return changed
+  }
+
   /** Closes the bar; the saved shape is drawn again as saved. */
   editStop(): void {
     this.closeEdit()
@@ -130,9 +139,26 @@ export class CityDraw {
   }
 
   private redraw(): void {
-    this.cachedLayers = this.buildLayers()
-    this.context.updateLayers()
+    this.refreshSaved()
     this.publish()
+  }
+
+  /** The saved shapes drawn again, and snapped to (but not the one in the bar). */
+  private refreshSaved(): void {
+    this.cachedLayers = this.buildLayers()
+    this.snapping.setShapes(this.shapes, this.editSession?.shape.id)
+    this.context.updateLayers()
+  }
+
+  /**
+   * Where a pointer at container pixel (x, y) lands: on a saved vertex near it while a shape is
+   * drawn or its points are dragged (the edit tool); never while moving or turning a whole shape,
+   * which would jump.
+   */
+  private snapAt(adapter: SnappingMapLibreAdapter, x: number, y: number) {
+    const isDrawing = this.activeType !== null && this.pending === null
+    if (!isDrawing && this.editSession?.tool !== 'edit') return undefined
+    return this.snapping.nearest(x, y, adapter)
   }
 
   /** Replaces the saved shapes. */
@@ -176,8 +202,10 @@ export class CityDraw {
 
   private ensureDraw(): TerraDraw {
     if (this.draw) return this.draw
+    const adapter = new SnappingMapLibreAdapter({ map: this.context.map, prefixId: 'ts-draw' })
+    adapter.snapAt = (x, y) => this.snapAt(adapter, x, y)
     const draw = new TerraDraw({
-      adapter: new TerraDrawMapLibreGLAdapter({ map: this.context.map, prefixId: 'ts-draw' }),
+      adapter,
       modes: [
         new TerraDrawPointMode({ editable: false }),
         new TerraDrawLineStringMode(),

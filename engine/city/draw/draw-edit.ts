@@ -112,13 +112,15 @@ export function createSelectMode(): TerraDrawSelectMode {
 
 /**
  * The geometry control bar's state on one saved shape (SPEC §4 "Geometry control"): one tool at
- * a time, a rotate angle relative to where rotate began, and an undo stack of the shape's
+ * a time, a rotate angle relative to where rotate began, and undo and redo stacks of the shape's
  * points (terra-draw's own history covers drawing, not select-mode drags and API updates).
  */
 export class DrawEditSession {
-  private tool: DrawEditTool | null = null
+  private activeTool: DrawEditTool | null = null
   private points: DrawPosition[]
   private readonly history: DrawPosition[][] = []
+  /** What undo took back, the last on top; any new change empties it. */
+  private readonly redoHistory: DrawPosition[][] = []
   /** The points when rotate began, and the angle reached (the slider is absolute). */
   private rotateBase: DrawPosition[] | null = null
   private rotation = 0
@@ -141,25 +143,31 @@ export class DrawEditSession {
     draw.selectFeature(this.featureId)
   }
 
+  /** The tool in use. */
+  get tool(): DrawEditTool | null {
+    return this.activeTool
+  }
+
   /** The snapshot's `editing`. */
   state(): DrawEditing {
     const measured = pendingOf(this.shape.type, this.points)
     return {
       id: this.shape.id,
       type: this.shape.type,
-      tool: this.tool,
+      tool: this.activeTool,
       points: this.points,
       areaSquareMeters: measured.areaSquareMeters,
       lengthMeters: measured.lengthMeters,
       issue: measured.issue,
       rotationDegrees: this.rotation,
       undoDepth: this.history.length,
+      redoDepth: this.redoHistory.length,
     }
   }
 
   /** Chooses the tool: drags now do what it says. */
   setTool(tool: DrawEditTool | null): void {
-    this.tool = tool
+    this.activeTool = tool
     this.rotateBase = tool === 'rotate' ? this.points : null
     this.rotation = 0
     this.isRotateRecorded = false
@@ -171,10 +179,11 @@ export class DrawEditSession {
 
   /** The rotate slider moved: the shape is its rotate-start points turned by `degrees`. */
   rotate(degrees: number): void {
-    if (this.tool !== 'rotate') this.setTool('rotate')
+    if (this.activeTool !== 'rotate') this.setTool('rotate')
     const base = this.rotateBase ?? this.points
     if (!this.isRotateRecorded) this.history.push(this.points)
     this.isRotateRecorded = true
+    this.redoHistory.length = 0
     this.rotation = degrees
     this.points = rotatePoints(base, degrees)
     this.draw.updateFeatureGeometry(
@@ -190,23 +199,35 @@ export class DrawEditSession {
     const points = pointsOfFeature(this.shape.type, feature.geometry)
     if (points.length === 0) return false
     this.history.push(this.points)
+    this.redoHistory.length = 0
     this.points = points.map(([lng, lat]) => [lng, lat])
     return true
   }
 
   /** Takes back the last change; false when there is none. */
   undo(): boolean {
-    const previous = this.history.pop()
-    if (!previous) return false
-    this.points = previous
-    if (this.tool === 'rotate') {
-      this.rotateBase = previous
+    return this.step(this.history, this.redoHistory)
+  }
+
+  /** Takes again the last change undo took back; false when there is none. */
+  redo(): boolean {
+    return this.step(this.redoHistory, this.history)
+  }
+
+  /** Shows the points on top of `from`, keeping the present ones on `to`. */
+  private step(from: DrawPosition[][], to: DrawPosition[][]): boolean {
+    const points = from.pop()
+    if (!points) return false
+    to.push(this.points)
+    this.points = points
+    if (this.activeTool === 'rotate') {
+      this.rotateBase = points
       this.rotation = 0
       this.isRotateRecorded = false
     }
     this.draw.updateFeatureGeometry(
       this.featureId,
-      featureOfShape(this.featureId, this.shape.type, previous).geometry,
+      featureOfShape(this.featureId, this.shape.type, points).geometry,
     )
     return true
   }

@@ -62,6 +62,7 @@ export function createDrawHandlers(
       return undefined
     },
     'draw.editUndo': async () => openScene().draw.editUndo(),
+    'draw.editRedo': async () => openScene().draw.editRedo(),
     'draw.editStop': async () => {
       openScene().draw.editStop()
       return undefined

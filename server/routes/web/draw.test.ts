@@ -259,6 +259,87 @@ describe('drawings: /areadraw/* and /findareadrawall', () => {
     await callApi(app, { url: '/web/areadraw/del', token, json: { id: kept.id } })
   })
 
+  it('modifies name, description and style; a style change keeps the fields not given', async () => {
+    const path = (
+      await add({
+        project_id: project.id,
+        kind: 'path',
+        name: 'Round',
+        type: 3,
+        points: square,
+        style: { outline_color: '#ff000080', display_mode: 2 },
+      })
+    ).envelope.datum
+    const update = (json: Record<string, unknown>) =>
+      callApi<AreaDraw>(app, { url: '/web/areadraw/update', token, json: { id: path.id, ...json } })
+    const modified = await update({
+      name: ' Night round ',
+      description: 'after 22:00',
+      style: { fill_color: '#00ff0040' },
+    })
+    expect(modified.envelope.code, modified.envelope.message).toBe('0')
+    expect(modified.envelope.datum).toMatchObject({
+      name: 'Night round',
+      description: 'after 22:00',
+      length: path.length,
+      // The outline colour and display mode given at add stay: only the fill changed.
+      style: { fill_color: '#00ff0040', outline_color: '#ff000080', display_mode: 2 },
+    })
+    const restyled = await update({ style: { outline_color: '#123ABC', display_mode: 0 } })
+    expect(restyled.envelope.datum).toMatchObject({
+      name: 'Night round',
+      style: { fill_color: '#00ff0040', outline_color: '#123abcff', display_mode: 0 },
+    })
+
+    // Refused with the field and a message naming the rule; nothing of the call is written.
+    const refusals: Array<[Record<string, unknown>, string, string]> = [
+      [{ name: 'x', style: { display_mode: 4 } }, 'style.display_mode', 'draw.displayMode'],
+      [{ name: 'x', style: { display_mode: 1.5 } }, 'style.display_mode', 'draw.displayMode'],
+      [{ name: 'x', style: { display_mode: -1 } }, 'style.display_mode', 'draw.displayMode'],
+      [{ name: 'x', style: { fill_color: 'red' } }, 'style.fill_color', 'draw.colorFormat'],
+      [
+        { name: 'x', style: { outline_color: '#12345' } },
+        'style.outline_color',
+        'draw.colorFormat',
+      ],
+      [{ name: ' ' }, 'name', 'validation.tooShort'],
+      [{ name: 'n'.repeat(101) }, 'name', 'validation.tooLong'],
+      [{ name: 'x', description: 'd'.repeat(501) }, 'description', 'validation.tooLong'],
+    ]
+    for (const [body, field, messageId] of refusals) {
+      const answer = await update(body)
+      expect(answer.statusCode, JSON.stringify(body)).toBe(400)
+      const { details } = answer.envelope.datum as { details: Array<Record<string, unknown>> }
+      expect(details, JSON.stringify(answer.envelope)).toContainEqual(
+        expect.objectContaining({ field, messageId }),
+      )
+    }
+    const displayRefusal = await update({ style: { display_mode: 7 } })
+    expect(displayRefusal.envelope).toMatchObject({
+      messageId: 'validation.invalidFields',
+      params: { fields: 'style.display_mode' },
+    })
+    expect(displayRefusal.envelope.message).toContain('3 (path only)')
+    const after = await callApi<AreaDraw>(app, {
+      url: '/web/areadraw/find',
+      token,
+      json: { id: path.id },
+    })
+    expect(after.envelope.datum).toMatchObject({
+      name: 'Night round',
+      description: 'after 22:00',
+      style: { fill_color: '#00ff0040', outline_color: '#123abcff', display_mode: 0 },
+    })
+    const unknown = await callApi(app, {
+      url: '/web/areadraw/update',
+      token,
+      json: { id: '00000000-0000-4000-8000-000000000000', name: 'x' },
+    })
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.envelope.message).toBe('This drawing does not exist.')
+    await callApi(app, { url: '/web/areadraw/del', token, json: { id: path.id } })
+  })
+
   it('takes a 100,000-point polygon and refuses 100,001 points', async () => {
     const ring = (count: number) =>
       Array.from({ length: count }, (_, index): DrawPoint => {

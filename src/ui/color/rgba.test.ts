@@ -6,6 +6,7 @@ import {
   defaultRgbaColor,
   formatRgba,
   hexFromRgba,
+  hexWithAlphaFromRgba,
   opacityPercentFromAlpha,
   parseRgba,
   roundAlpha,
@@ -103,5 +104,15 @@ describe('hexFromRgba', () => {
   it('gives the #rrggbb an <input type=color> takes', () => {
     expect(hexFromRgba({ red: 255, green: 190, blue: 55, alpha: 0.2 })).toBe('#ffbe37')
     expect(hexFromRgba({ red: 0, green: 8, blue: 16, alpha: 1 })).toBe('#000810')
+  })
+})
+
+describe('hexWithAlphaFromRgba', () => {
+  it('gives #rrggbbaa, and a stored colour reads back the same', () => {
+    expect(hexWithAlphaFromRgba({ red: 255, green: 190, blue: 55, alpha: 0.2 })).toBe('#ffbe3733')
+    expect(hexWithAlphaFromRgba({ red: 0, green: 8, blue: 16, alpha: 1 })).toBe('#000810ff')
+    expect(hexWithAlphaFromRgba({ red: 0, green: 8, blue: 16, alpha: 0 })).toBe('#00081000')
+    for (const stored of ['#ffffff80', '#1e88e5ff', '#00ff0040'])
+      expect(hexWithAlphaFromRgba(parseRgba(stored)!)).toBe(stored)
   })
 })

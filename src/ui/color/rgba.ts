@@ -91,3 +91,9 @@ export function hexFromRgba(color: Rgba): string {
   const hex = (value: number) => channel(value).toString(16).padStart(2, '0')
   return `#${hex(color.red)}${hex(color.green)}${hex(color.blue)}`
 }
+
+/** `#rrggbbaa` for a colour, alpha as its nearest byte (how drawings store colours, issue 18). */
+export function hexWithAlphaFromRgba(color: Rgba): string {
+  const alpha = Math.round(roundAlpha(color.alpha) * 255)
+  return `${hexFromRgba(color)}${alpha.toString(16).padStart(2, '0')}`
+}

@@ -5,11 +5,12 @@ import { useSnapshot } from 'valtio'
 import type { DrawTypeNumber } from '../../../../engine/api'
 import type { AreaDraw, DrawKind } from '../../../api/draw'
 import { sceneStore, useEngine } from '../../../engine-bridge'
-import { Button, confirmDelete, EmptyState, FormWrapper, TextArea, TextField } from '../../../ui'
+import { Button, confirmDelete, EmptyState } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
 import { deleteDrawing, drawTypesOfKind, savePendingDrawing, updateDrawing } from './draw-actions'
 import { drawStore } from './draw-store'
+import { DrawingForm } from './DrawingForm'
 import { drawTypeNames, isAreaType, issueTexts, useMeasureFormat } from './draw-texts'
 import { GeometryBar } from './GeometryBar'
 import '../../../components/region-list/region-list.css'
@@ -17,8 +18,9 @@ import './draw.css'
 
 /**
  * The area division (`kind` area) and path programming (`kind` path) tabs (SPEC §2): pick a
- * draw type, draw on the map, read the shape's area and length, name and save it; the saved
- * ones are listed with fly to, show/hide and delete.
+ * draw type, draw on the map, read the shape's area and length, name, describe and colour it and
+ * save it; the saved ones are listed with fly to, edit (geometry bar), modify (name, description,
+ * colours, display mode), show/hide and delete.
  */
 export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string }) {
   const { t, i18n } = useLingui()
@@ -28,8 +30,8 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
   const { draw } = useSnapshot(sceneStore).city
   const { drawings, loadState } = useSnapshot(drawStore)
   const format = useMeasureFormat()
-  const [name, setName] = useState('')
-  const [description, setDescription] = useState('')
+  // The saved drawing in the modify form (SPEC §4 area edit "modify"), or null.
+  const [modifyingId, setModifyingId] = useState<string | null>(null)
   const pending = draw.pending
   const types = drawTypesOfKind[kind]
   const isArea = isAreaType
@@ -41,14 +43,9 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
     },
     [engine],
   )
-  useEffect(() => {
-    if (pending) {
-      setName('')
-      setDescription('')
-    }
-  }, [pending])
 
   const mine = drawings.filter((drawing) => drawing.kind === kind) as AreaDraw[]
+  const modifying = mine.find((drawing) => drawing.id === modifyingId)
 
   return (
     <div className="ts-city-tab ts-draw" data-testid={`city-draw-tab-${kind}`}>
@@ -120,42 +117,52 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
           )}
           {!pending.issue && (
             // Double submit is blocked until the answer (SPEC §4 path edit dialog).
-            <FormWrapper
+            <DrawingForm
+              // A new shape starts a new form.
+              key={pending.points.map((point) => point.join(',')).join(';')}
+              kind={kind}
+              type={pending.type}
               submitLabel={<Trans>Save</Trans>}
-              isSubmitDisabled={name.trim() === ''}
               onCancel={() => engine.run('draw.cancel').catch(() => {})}
-              onSubmit={async () => {
-                await savePendingDrawing(engine, services, {
+              onSubmit={(values) =>
+                savePendingDrawing(engine, services, {
                   projectId,
                   kind,
-                  name: name.trim(),
-                  description: description.trim(),
                   type: pending.type,
                   points: pending.points,
+                  ...values,
                 })
-              }}
-            >
-              <TextField
-                label={<Trans>Name</Trans>}
-                value={name}
-                maxLength={100}
-                required
-                onChange={(event) => setName(event.target.value)}
-              />
-              <TextArea
-                label={<Trans>Description</Trans>}
-                value={description}
-                maxLength={500}
-                rows={2}
-                onValueChange={setDescription}
-              />
-            </FormWrapper>
+              }
+            />
           )}
           {pending.issue && (
             <Button onClick={() => engine.run('draw.cancel').catch(() => {})}>
               <Trans>Cancel</Trans>
             </Button>
           )}
+        </section>
+      )}
+      {modifying && (
+        <section
+          className="ts-boxed"
+          aria-label={t`Modify ${modifying.name}`}
+          data-testid="draw-modify"
+        >
+          <h3 className="ts-city-details__title">
+            {modifying.name} ·{' '}
+            {i18n._(drawTypeNames[modifying.type as DrawTypeNumber] ?? msg`Shape`)}
+          </h3>
+          <DrawingForm
+            key={modifying.id}
+            kind={kind}
+            type={modifying.type as DrawTypeNumber}
+            initial={modifying}
+            submitLabel={<Trans>Modify</Trans>}
+            onCancel={() => setModifyingId(null)}
+            onSubmit={async (values) => {
+              if (await updateDrawing(services, modifying.id, values)) setModifyingId(null)
+            }}
+          />
         </section>
       )}
       {draw.editing && mine.some((drawing) => drawing.id === draw.editing!.id) && (
@@ -202,6 +209,13 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
                       }}
                     >
                       <Trans>Edit</Trans>
+                    </Button>
+                    <Button
+                      aria-label={t`Modify ${drawing.name}`}
+                      aria-pressed={modifyingId === drawing.id}
+                      onClick={() => setModifyingId(drawing.id)}
+                    >
+                      <Trans>Modify</Trans>
                     </Button>
                     <Button
                       aria-pressed={!drawing.is_visible}

@@ -19,8 +19,8 @@ const tools: ReadonlyArray<{ tool: DrawEditTool; label: MessageDescriptor }> = [
 /**
  * The geometry control bar (SPEC §2, §4) on the saved shape being edited
  * (`snapshot.city.draw.editing`): one tool at a time (edit points, move, rotate with its slider,
- * −180..180 step 15), undo, update (save: the server measures again) and close (drops the
- * change and clears the tool). The shape's area and length follow every change.
+ * −180..180 step 15), undo and redo, update (save: the server measures again) and close (drops
+ * the change and clears the tool). Dragged points land on a nearby vertex of another drawing. The shape's area and length follow every change.
  */
 export function GeometryBar({ name }: { name: string }) {
   const { t, i18n } = useLingui()
@@ -68,6 +68,15 @@ export function GeometryBar({ name }: { name: string }) {
           }}
         >
           <Trans>Undo</Trans>
+        </Button>
+        <Button
+          disabled={editing.redoDepth === 0}
+          onClick={() => {
+            setAngle(0)
+            run(engine.run('draw.editRedo'))
+          }}
+        >
+          <Trans>Redo</Trans>
         </Button>
       </div>
       {editing.tool === 'edit' && (

@@ -24,6 +24,7 @@ export async function savePendingDrawing(
     kind: DrawKind
     name: string
     description: string
+    style?: Partial<AreaDraw['style']>
     type: DrawTypeNumber
     points: readonly (readonly [number, number])[]
   },
@@ -34,6 +35,7 @@ export async function savePendingDrawing(
       kind: input.kind,
       name: input.name,
       description: input.description,
+      ...(input.style === undefined ? {} : { style: input.style }),
       type: input.type,
       points: input.points.map(([lng, lat]) => [lng, lat]),
     })

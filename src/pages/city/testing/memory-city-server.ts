@@ -175,6 +175,7 @@ export function createMemoryCityServer(projectId: string) {
           outline_color: '#1e88e5ff',
           outline_width: 2,
           display_mode: 1,
+          ...(body.style as Partial<AreaDraw['style']>),
         },
         is_visible: true,
         created_at: now,
@@ -187,6 +188,9 @@ export function createMemoryCityServer(projectId: string) {
       const drawing = drawings.find((candidate) => candidate.id === body.id)
       if (!drawing) throw new Error('Not found')
       if (body.name !== undefined) drawing.name = body.name
+      if (body.description !== undefined) drawing.description = body.description
+      if (body.style !== undefined)
+        drawing.style = { ...drawing.style, ...(body.style as Partial<AreaDraw['style']>) }
       if (body.is_visible !== undefined) drawing.is_visible = Boolean(body.is_visible)
       return structuredClone(drawing)
     },
