@@ -158,11 +158,25 @@ export class CityTilesets {
     this.updatesSincePlaced++
   }
 
-  /** Whether the tiles the first views asked for have all arrived (or failed). */
+  /**
+   * Whether the tiles the first views asked for have all arrived (or failed) and are shown.
+   * `loadProgress` alone reads 1 while nothing is queued yet, which on a busy machine can last
+   * past the first frames: the scene was called ready with no tile drawn (CI, session 15).
+   */
   isSettled(): boolean {
     return (
       this.updatesSincePlaced > 2 &&
-      this.open.every((entry) => !entry.rootSphere || entry.tiles.loadProgress === 1)
+      this.open.every(
+        (entry) =>
+          !entry.rootSphere ||
+          (entry.tiles.loadProgress === 1 &&
+            (entry.tiles.visibleTiles.size > 0 || failedTileCount(entry.tiles) > 0)),
+      )
     )
   }
+}
+
+/** Tiles that failed to load (`stats` is public in 3DTilesRendererJS, missing from its types). */
+function failedTileCount(tiles: TilesRenderer): number {
+  return (tiles as unknown as { stats: { failed: number } }).stats.failed
 }
