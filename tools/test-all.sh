@@ -9,10 +9,12 @@ rm -f .tmp/reports/*.json
 bash tools/ensure-chromium.sh || exit 1
 
 status=0
+failed_steps=()
 step() {
-  echo "── $1"
+  local name="$1"
+  echo "── $name"
   shift
-  "$@" || status=1
+  "$@" || { status=1; failed_steps+=("$name"); }
 }
 step "lint" npm run --silent lint
 step "typecheck" npm run --silent typecheck
@@ -30,4 +32,7 @@ step "end-to-end (Playwright, production build, real server)" \
   env PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/reports/e2e.json npx playwright test --reporter=list,json
 
 node tools/summarise-tests.mjs .tmp/reports/vitest.json .tmp/reports/fuzz.json .tmp/reports/e2e.json || status=1
+# last, so a CI log cut to its tail still names a failed lint or typecheck (session 15 was lost
+# to a formatting error that scrolled away behind the build and Playwright output)
+for name in "${failed_steps[@]}"; do echo "✘ step failed: $name" >&2; done
 exit $status

@@ -309,7 +309,9 @@ describe('drawings: /areadraw/* and /findareadrawall', () => {
     for (const [body, field, messageId] of refusals) {
       const answer = await update(body)
       expect(answer.statusCode, JSON.stringify(body)).toBe(400)
-      const { details } = answer.envelope.datum as unknown as { details: Array<Record<string, unknown>> }
+      const { details } = answer.envelope.datum as unknown as {
+        details: Array<Record<string, unknown>>
+      }
       expect(details, JSON.stringify(answer.envelope)).toContainEqual(
         expect.objectContaining({ field, messageId }),
       )
