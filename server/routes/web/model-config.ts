@@ -56,8 +56,8 @@ export function registerModelConfigRoutes(
   })
   // Raw bytes, not an envelope: a plain link downloads a document with the grant the details
   // answer put in its address; without one, a signed-in caller who may change the project.
-  // The address holds no name (route parameters are capped at 100 characters, a Korean name
-  // is 9 a character encoded): the name comes with Content-Disposition.
+  // The address holds no name (route parameters are capped at 100 characters, and a Korean
+  // character takes 9 once encoded): the name comes with Content-Disposition.
   app.get<{ Params: { id: string }; Querystring: { grant?: unknown } }>(
     `${modelDocumentFilesRoot}:id`,
     { config: { auth: 'public' } },
