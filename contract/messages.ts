@@ -433,6 +433,7 @@ export const serverMessages = {
   'building.modelFileNotAccepted':
     '{file} cannot be used here: upload .sbm, .glb, .gltf (with its .bin and images), .dae or .fbx files, or one .zip of them.',
   'building.zipHasNoModel': '{file} holds no model (.sbm, .glb, .gltf, .dae or .fbx).',
+  'building.zipEntryNotSbm': '{entry} in {file} is not a valid SBM file.',
   'building.conversionRefused': '{file} could not be converted to a building model.',
   'building.oneZipOnly': 'Upload either model files or one ZIP, not both or several ZIPs.',
   'building.oneShellModel': 'The shell is one model, or one building structure .json.',
@@ -654,6 +655,18 @@ export const serverMessages = {
   'modelConfig.noSuchAdd': 'This structure add does not exist or has expired.',
   'modelDetail.notFound': 'These model details do not exist.',
   'modelDetail.exists': 'This model has details already; change them instead.',
+  'modelDocument.notFound': 'This document does not exist.',
+  'modelDocument.badName':
+    'The file name {name} is refused: use a plain name without folders, control or direction characters or any of : * ? " < > |, of at most {max} characters.',
+  'modelDocument.typeNotAccepted':
+    '{name} is not accepted: attach PDF, PNG, JPEG, GIF, WebP, Word, Excel, PowerPoint or OpenDocument files.',
+  'modelDocument.contentMismatch': '{name} is not a real {kind} file.',
+  'modelDocument.archiveRefused':
+    '{name} is refused: its packed parts are damaged, too large, or expand like a zip bomb.',
+  'modelDocument.imageTooLarge':
+    '{name} declares {width} × {height} pixels; images of up to {maxSide} × {maxSide} are accepted.',
+  'modelDocument.nameTaken': '{name} is attached already; delete it first to attach a new version.',
+  'modelDocument.tooMany': 'A model keeps at most {max} documents.',
   'material.notFound': 'This material does not exist.',
   'material.mapNotFound': 'The texture {name} was not uploaded through the texture upload.',
   'material.textureTooLarge': 'The texture is larger than {maxBytes} bytes.',

@@ -136,6 +136,53 @@ const modelDetailFields = {
   description: z.string().max(500),
 }
 
+/** Largest document a model's details keep (a manual, a certificate, a data sheet). */
+export const modelDocumentMaxBytes = 50 * 1024 * 1024
+/** Documents one upload may carry. */
+export const modelDocumentMaxFilesPerUpload = 5
+/** Documents one model's details keep at most. */
+export const modelDocumentMaxPerDetail = 50
+/** Longest document file name kept. */
+export const modelDocumentNameMaxLength = 150
+/**
+ * The documents a model's details take, by extension: PDF, images, Word, Excel, PowerPoint and
+ * OpenDocument files. The server checks that the content is what the extension says.
+ */
+export const modelDocumentExtensions = [
+  'pdf',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'docx',
+  'xlsx',
+  'pptx',
+  'doc',
+  'xls',
+  'ppt',
+  'odt',
+  'ods',
+  'odp',
+] as const
+/** Where documents are served: `{modelDocumentFilesRoot}{id}?grant=…` (saved under their name). */
+export const modelDocumentFilesRoot = '/web/modelDetail/documents/'
+
+/** A document attached to a model's details. */
+export const modelDocumentSchema = z.object({
+  id: recordIdSchema,
+  detail_id: recordIdSchema,
+  /** The name it was uploaded under (also the name it downloads as). */
+  file_name: z.string(),
+  /** The type its content was recognised as, e.g. `application/pdf`. */
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  /** Downloads the file: a read grant is in the address, valid 12 to 24 hours. */
+  url: z.string(),
+  created_at: timestampSchema,
+})
+export type ModelDocument = z.infer<typeof modelDocumentSchema>
+
 /** One model's details, as every detail call answers them. */
 export const modelDetailSchema = z.object({
   id: recordIdSchema,
@@ -147,6 +194,8 @@ export const modelDetailSchema = z.object({
   serial_number: z.string(),
   install_date: z.string(),
   description: z.string(),
+  /** Attached documents, oldest first (those of one upload by name). */
+  documents: z.array(modelDocumentSchema),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 })
@@ -168,6 +217,10 @@ export const updateModelDetailBodySchema = z
   .extend({ id: recordIdSchema })
 /** `deleteModelDetail`: a detail by id. */
 export const modelDetailIdBodySchema = z.object({ id: recordIdSchema })
+/** `modelDetail/uploadDocument`: the details the multipart `file` parts are attached to. */
+export const uploadModelDocumentBodySchema = z.object({ detail_id: recordIdSchema })
+/** `modelDetail/deleteDocument`: a document by id. */
+export const modelDocumentIdBodySchema = z.object({ id: recordIdSchema })
 /** `findModelInfoOne`: a model by id. */
 export const findModelInfoOneBodySchema = z.object({ model_id: recordIdSchema })
 /** `findCompanyAndModel`: a building project. */
@@ -230,6 +283,31 @@ export const modelDetailRoutes = {
     tags: ['model'],
     body: modelDetailIdBodySchema,
     datum: z.null(),
+  }),
+  uploadModelDocument: webRoute({
+    method: 'POST',
+    path: '/web/modelDetail/uploadDocument',
+    auth: 'editor',
+    summary: "Attach documents (PDF, images, office files) to a model's details",
+    description:
+      'Multipart `detail_id` and up to 5 `file` parts of at most 50 MiB each: PDF, PNG, JPEG, ' +
+      'GIF, WebP, DOCX, XLSX, PPTX, DOC, XLS, PPT, ODT, ODS or ODP, checked by content. Names ' +
+      'with folders, control or direction characters are refused, and so are office files whose ' +
+      'packed parts are damaged or expand like a zip bomb. All or nothing: answers the details ' +
+      'with their documents.',
+    tags: ['model'],
+    body: uploadModelDocumentBodySchema,
+    datum: modelDetailSchema,
+    fileFields: ['file'],
+  }),
+  deleteModelDocument: webRoute({
+    method: 'POST',
+    path: '/web/modelDetail/deleteDocument',
+    auth: 'editor',
+    summary: "Remove a document from a model's details",
+    tags: ['model'],
+    body: modelDocumentIdBodySchema,
+    datum: modelDetailSchema,
   }),
 }
 

@@ -243,7 +243,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   lifecycleHooks.push(investigations.lifecycleHook)
   const style = createStyleService({ database, clock, access })
   lifecycleHooks.push(style.lifecycleHook)
-  const modelDetails = createModelDetailsService({ database, clock, access })
+  const modelDetails = createModelDetailsService({ database, storage, clock, access })
   lifecycleHooks.push(modelDetails.lifecycleHook)
   const materials = createMaterialsService({ database, clock, access, uploads: project.uploads })
   lifecycleHooks.push(materials.lifecycleHook)

@@ -28,6 +28,7 @@ import * as locationPoisAndPlacement from './0027-location-pois-and-placement'
 import * as cityModels from './0028-city-models'
 import * as libraryModelsInBuildings from './0030-library-models-in-buildings'
 import * as contactChangeCodes from './0031-contact-change-codes'
+import * as modelDocuments from './0032-model-documents'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '0028-city-models': cityModels,
   '0030-library-models-in-buildings': libraryModelsInBuildings,
   '0031-contact-change-codes': contactChangeCodes,
+  '0032-model-documents': modelDocuments,
 }
 
 /**

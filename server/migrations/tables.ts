@@ -21,6 +21,7 @@ import type { MaterialTables } from './0024-materials'
 import type { CaseTables } from './0025-cases'
 import type { AnchorAndTourTables } from './0026-anchors-and-tours'
 import type { CityModelTables } from './0028-city-models'
+import type { ModelDocumentTables } from './0032-model-documents'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -56,6 +57,7 @@ export interface Tables
     CaseTables,
     AnchorAndTourTables,
     CityModelTables,
+    ModelDocumentTables,
     CaptureTables {
   users: UsersTable
   sessions: SessionsTable

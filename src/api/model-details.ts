@@ -8,7 +8,8 @@ import { api } from './index'
 
 /** Typed calls of a model's details (contract/model-config.ts, SPEC §7 "Models"). */
 
-export type { ModelDetail }
+export type { ModelDetail, ModelDocument } from '../../contract/model-config'
+export { modelDocumentExtensions } from '../../contract/model-config'
 
 /** What the details form saves: manufacturer, product, serial, install date, description. */
 export type ModelDetailFields = Omit<z.input<typeof addModelDetailBodySchema>, 'model_id'>
@@ -40,4 +41,24 @@ export async function findModelsByCompany(
   projectId: string,
 ): Promise<Array<{ company: string; models: ModelDetail[] }>> {
   return (await api.call(modelDetailRoutes.findCompanyAndModel, { project_id: projectId })).datum
+}
+
+/**
+ * `modelDetail/uploadDocument`: attaches files (PDF, images, office files) to a model's details,
+ * all or none; answers the details with every document.
+ */
+export async function uploadModelDocuments(
+  detailId: string,
+  files: readonly File[],
+): Promise<ModelDetail> {
+  const form = new FormData()
+  form.append('detail_id', detailId)
+  // the files go last: the server reads the fields before it streams the files
+  for (const file of files) form.append('file', file, file.name)
+  return (await api.upload(modelDetailRoutes.uploadModelDocument, form)).datum
+}
+
+/** `modelDetail/deleteDocument`: answers the details with the remaining documents. */
+export async function deleteModelDocument(documentId: string): Promise<ModelDetail> {
+  return (await api.call(modelDetailRoutes.deleteModelDocument, { id: documentId })).datum
 }

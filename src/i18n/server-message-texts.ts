@@ -577,6 +577,7 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'building.zipHasNoModel': msg({
     message: '{file} holds no model (.sbm, .glb, .gltf, .dae or .fbx).',
   }),
+  'building.zipEntryNotSbm': msg({ message: '{entry} in {file} is not a valid SBM file.' }),
   'building.conversionRefused': msg({
     message: '{file} could not be converted to a building model.',
   }),
@@ -907,6 +908,28 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
   'modelConfig.noSuchAdd': msg({ message: 'This structure add does not exist or has expired.' }),
   'modelDetail.notFound': msg({ message: 'These model details do not exist.' }),
   'modelDetail.exists': msg({ message: 'This model has details already; change them instead.' }),
+  'modelDocument.notFound': msg({ message: 'This document does not exist.' }),
+  'modelDocument.badName': msg({
+    message:
+      'The file name {name} is refused: use a plain name without folders, control or direction characters or any of : * ? " < > |, of at most {max} characters.',
+  }),
+  'modelDocument.typeNotAccepted': msg({
+    message:
+      '{name} is not accepted: attach PDF, PNG, JPEG, GIF, WebP, Word, Excel, PowerPoint or OpenDocument files.',
+  }),
+  'modelDocument.contentMismatch': msg({ message: '{name} is not a real {kind} file.' }),
+  'modelDocument.archiveRefused': msg({
+    message:
+      '{name} is refused: its packed parts are damaged, too large, or expand like a zip bomb.',
+  }),
+  'modelDocument.imageTooLarge': msg({
+    message:
+      '{name} declares {width} × {height} pixels; images of up to {maxSide} × {maxSide} are accepted.',
+  }),
+  'modelDocument.nameTaken': msg({
+    message: '{name} is attached already; delete it first to attach a new version.',
+  }),
+  'modelDocument.tooMany': msg({ message: 'A model keeps at most {max} documents.' }),
   'material.notFound': msg({ message: 'This material does not exist.' }),
   'material.mapNotFound': msg({
     message: 'The texture {name} was not uploaded through the texture upload.',

@@ -176,8 +176,9 @@ export function createBuildingRepository(db: Database): BuildingRepository {
             .where('sha256', '=', sha256),
         )
         .unionAll(db.selectFrom('converted_models').select('id').where('sha256', '=', sha256))
-        // the city's library models share the store
+        // the city's library models and model details' documents share the store
         .unionAll(db.selectFrom('city_models').select('id').where('sha256', '=', sha256))
+        .unionAll(db.selectFrom('model_documents').select('id').where('sha256', '=', sha256))
         // thumbnails are stored files too
         .unionAll(
           db.selectFrom('building_models').select('id').where('preview_sha256', '=', sha256),

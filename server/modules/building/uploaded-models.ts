@@ -6,6 +6,7 @@ import type { ConversionPool, PooledConversion } from './conversion-pool'
 import {
   displayNameOf,
   extensionOf,
+  type FileRefusal,
   type InspectedSbm,
   inspectSbm,
   isModelName,
@@ -86,6 +87,8 @@ export async function sbmsOfUpload(
     )
   }
   let files = uploaded.map((file) => ({ ...file, path: displayNameOf(file.path) }))
+  /** The ZIP the models came in, if they did. */
+  let zipName: string | undefined
   const notAccepted = files.find((file) => !isAccepted(file.path))
   if (notAccepted) refuse(notAccepted.path)
   const zips = files.filter((file) => extensionOf(file.path) === 'zip')
@@ -100,7 +103,8 @@ export async function sbmsOfUpload(
         },
       )
     }
-    files = await readModelFilesFromZip(zips[0]!.path, zips[0]!.bytes)
+    zipName = zips[0]!.path
+    files = await readModelFilesFromZip(zipName, zips[0]!.bytes)
   }
   const models = files.filter((file) => isModelName(file.path))
   // buffers or images alone are no model
@@ -109,7 +113,10 @@ export async function sbmsOfUpload(
   for (const model of models) {
     const base = posix.basename(model.path)
     if (extensionOf(base) === 'sbm') {
-      const sbm = inspectSbm(base, model.bytes)
+      const sbm =
+        zipName === undefined
+          ? inspectSbm(base, model.bytes)
+          : inspectSbmEntry(zipName, model.path, model.bytes)
       // a thumbnail is a nicety: a busy queue leaves the model without one, not refused
       const preview = await options.conversions
         .previewForUser(options.userId, sbm.bytes)
@@ -138,6 +145,26 @@ export async function sbmsOfUpload(
     throw fieldError('validation', 'file', 'model.duplicateName', { name: duplicate })
   }
   return sbms
+}
+
+/**
+ * {@link inspectSbm} for an entry of a floor or shell ZIP: a file named `.sbm` that is not one
+ * is refused naming the entry (its path in the archive) and the ZIP, so the user knows which of
+ * many floors to fix.
+ */
+function inspectSbmEntry(zipName: string, entryPath: string, bytes: Uint8Array): InspectedSbm {
+  try {
+    return inspectSbm(posix.basename(entryPath), bytes)
+  } catch (error) {
+    if (!(error instanceof AppError) || error.messageId !== 'model.notValidSbm') throw error
+    const refusal = (error.details as FileRefusal[] | undefined)?.[0]
+    throw new AppError(
+      'unsupportedFile',
+      'building.zipEntryNotSbm',
+      { entry: entryPath, file: zipName },
+      { details: [{ file: entryPath, reason: refusal?.reason ?? 'not an SBM' }] },
+    )
+  }
 }
 
 /** What may travel in a floor or shell upload at all (models, their resources, one ZIP). */

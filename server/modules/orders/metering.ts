@@ -4,8 +4,9 @@ import type { Database } from '../../plugins/db'
  * What a project stored in a window of time (issue 20 item 2), read from the rows the other
  * areas keep, so nothing has to report usage separately and nothing can be missed:
  * - upload traffic: bytes of the files that made a new record — building models, the project's
- *   GML file, tilesets (their stored bytes), PMTiles basemaps and the model library's GLB/SBM
- *   files — counted once, when first stored, at the size they had then;
+ *   GML file, tilesets (their stored bytes), PMTiles basemaps, the model library's GLB/SBM
+ *   files and documents attached to model details — counted once, when first stored, at the
+ *   size they had then;
  * - update traffic: bytes of the files that replaced a record's earlier file (a model's new
  *   SBM, a new GML file, a tileset's new content), from the history of replaced files
  *   (`file_replacements`, migration 0019; the same file uploaded again is no update);
@@ -120,8 +121,9 @@ export async function storedFileEvents(
     .where('project_id', '=', projectId)
     .executeTakeFirst()
   if (gml) rowFile(`gml/${projectId}`, gml.created_at, Number(gml.size_bytes))
-  // basemaps and the model library's files are added and removed, never replaced
-  for (const table of ['basemap_files', 'city_models'] as const) {
+  // basemaps, the model library's files and model details' documents are added and removed,
+  // never replaced
+  for (const table of ['basemap_files', 'city_models', 'model_documents'] as const) {
     const rows = await db
       .selectFrom(table)
       .select(['created_at', 'size_bytes'])

@@ -31,7 +31,7 @@ export interface UploadsRepository {
   deleteUnreferenced(fileIds: readonly string[]): Promise<string[]>
   /** Unreferenced project-cover uploads created before the cutoff (abandoned forms), oldest first. */
   unreferencedCreatedBefore(cutoff: string, limit: number): Promise<string[]>
-  /** Whether any upload row still stores these bytes (as image or thumbnail). */
+  /** Whether any upload row (image or thumbnail) or model document still stores these bytes. */
   isContentUsed(sha256: string): Promise<boolean>
   countReferences(fileId: string): Promise<number>
   countAll(): Promise<number>
@@ -144,6 +144,8 @@ export function createUploadsRepository(db: Database): UploadsRepository {
         .where((builder) =>
           builder.or([builder('sha256', '=', sha256), builder('thumbnail_sha256', '=', sha256)]),
         )
+        // an image attached to a model's details may be the same bytes as an uploaded image
+        .unionAll(db.selectFrom('model_documents').select('id').where('sha256', '=', sha256))
         .limit(1)
         .executeTakeFirst()
       return row !== undefined

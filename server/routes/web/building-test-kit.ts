@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { inflateSync } from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import type { FloorUploadDatum } from '../../../contract/building'
 import { parseGlb, writeGlb } from '../../../workers/sbm/glb'
+import { postMultipart } from './project-test-kit'
 
 /**
  * Model files for the building route tests: the committed SBM fixtures, real glTF/DAE/FBX from
@@ -21,6 +24,31 @@ export async function sbmFixtureFiles() {
     twoStoreys: await readFile(new URL('two-storeys.sbm', sbmFixtures)),
     duck: await readFile(new URL('duck.sbm', sbmFixtures)),
   }
+}
+
+/**
+ * Uploads SBM fixtures into a building project under the given file names (one model each, in
+ * order) and answers the models' ids; fails the test when the upload is refused.
+ */
+export async function uploadFixtureModels(
+  app: FastifyInstance,
+  token: string,
+  projectId: string,
+  files: ReadonlyArray<{ fixture: 'duck' | 'twoStoreys'; fileName: string }>,
+): Promise<string[]> {
+  const fixtures = await sbmFixtureFiles()
+  const uploaded = await postMultipart<FloorUploadDatum>(app, '/web/upload/uploadZip', token, [
+    { name: 'project_id', value: projectId },
+    ...files.map((file) => ({
+      name: 'file',
+      value: fixtures[file.fixture],
+      fileName: file.fileName,
+    })),
+  ])
+  if (uploaded.envelope.code !== '0') {
+    throw new Error(`uploading the fixtures failed: ${uploaded.envelope.message}`)
+  }
+  return uploaded.envelope.datum.models.map((model) => model.id)
 }
 
 /** The same SBM with another role (and floors) in its marker, e.g. to make a shell. */

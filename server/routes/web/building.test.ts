@@ -236,16 +236,21 @@ describe('building models API', () => {
         messageId: 'building.zipHasNoModel',
         params: { file: 'floors.zip' },
       })
-      // an entry named .sbm that is not one: refused as not an SBM, the other floor not kept
+      // an entry named .sbm that is not one: refused naming the entry and the ZIP, the other
+      // floor not kept
       const fake = zipSync({
         '1F.sbm': uniqueCopy(fixtures.duck, project.id),
-        '2F.sbm': Buffer.from('not an SBM at all'),
+        'levels/2F.sbm': Buffer.from('not an SBM at all'),
         'notes.txt': Buffer.from('2F is new'),
       })
       const notSbm = await uploadFloors(project.id, [filePart('floors.zip', fake)])
-      expect(notSbm.statusCode).toBeGreaterThanOrEqual(400)
-      expect(notSbm.statusCode).toBeLessThan(500)
-      expect(notSbm.envelope.message).toBe(notValidSbm)
+      expect(notSbm.statusCode).toBe(415)
+      expect(notSbm.envelope).toMatchObject({
+        message: 'levels/2F.sbm in floors.zip is not a valid SBM file.',
+        messageId: 'building.zipEntryNotSbm',
+        params: { entry: 'levels/2F.sbm', file: 'floors.zip' },
+        datum: { details: [{ file: 'levels/2F.sbm' }] },
+      })
       expect((await modelInfo(project.id)).models).toEqual([])
     })
 

@@ -9,6 +9,7 @@ import {
 } from '../../../contract/building'
 import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
+import { attachmentDisposition } from '../../http/attachment'
 import { defineRoute, type UploadedFile } from '../../http/define-route'
 import type {
   FileReader,
@@ -191,12 +192,7 @@ function registerModelFileRoutes(app: FastifyInstance, building: ServerServices[
   const send = (reply: FastifyReply, served: ServedModelFile, isPrivate: boolean) => {
     reply.type(served.contentType)
     if (served.downloadName) {
-      // RFC 6266: an ASCII fallback plus the UTF-8 name, so Korean and Chinese names survive
-      const ascii = served.downloadName.replace(/[^\x20-\x7e]|["\\]/g, '_')
-      reply.header(
-        'content-disposition',
-        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(served.downloadName)}`,
-      )
+      reply.header('content-disposition', attachmentDisposition(served.downloadName))
     }
     if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
     // the address holds the content hash (or a random id), so the bytes never change under it;

@@ -181,19 +181,26 @@ describe('image and texture bombs', () => {
       ['an SBM embedding a PNG claiming 60,000 × 60,000', () => bombs.claims60k, false],
       ['an SBM embedding a 16,384² deflate bomb', () => bombs.deflate16k, false],
       ['a ZIP of an SBM embedding a 16,384² deflate bomb', () => bombs.deflate16k, true],
-    ])('refuses %s with the SBM message', async (_label, bytesOf, isZipped) => {
-      const { duck } = await sbmFixtureFiles()
-      const sbm = withEmbeddedImage(duck, bytesOf(), 'image/png')
-      const file = isZipped
-        ? part('file', 'floors.zip', zipSync({ 'duck.sbm': sbm }))
-        : part('file', 'duck.sbm', sbm)
-      const envelope = await expectRefused(
-        '/web/upload/uploadZip',
-        [{ name: 'project_id', value: projectId }, file],
-        [415],
-      )
-      expect(envelope.message).toBe('Failed to load a model, not a valid SBM file!')
-    })
+    ])(
+      'refuses %s with the SBM message (naming the entry in a ZIP)',
+      async (_label, bytesOf, isZipped) => {
+        const { duck } = await sbmFixtureFiles()
+        const sbm = withEmbeddedImage(duck, bytesOf(), 'image/png')
+        const file = isZipped
+          ? part('file', 'floors.zip', zipSync({ 'duck.sbm': sbm }))
+          : part('file', 'duck.sbm', sbm)
+        const envelope = await expectRefused(
+          '/web/upload/uploadZip',
+          [{ name: 'project_id', value: projectId }, file],
+          [415],
+        )
+        expect(envelope.message).toBe(
+          isZipped
+            ? 'duck.sbm in floors.zip is not a valid SBM file.'
+            : 'Failed to load a model, not a valid SBM file!',
+        )
+      },
+    )
 
     it('still takes the fixture SBM with its own texture', async () => {
       const { duck } = await sbmFixtureFiles()

@@ -4,20 +4,25 @@ import {
   mergeMaxMaps,
   modelConfigRoutes,
   modelDetailRoutes,
+  modelDocumentFilesRoot,
+  modelDocumentMaxBytes,
+  modelDocumentMaxFilesPerUpload,
   structureAddRoutes,
 } from '../../../contract/model-config'
 import { conversionSourceMaxBytes } from '../../../contract/building'
 import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
+import { attachmentDisposition } from '../../http/attachment'
 import { defineRoute } from '../../http/define-route'
 import { removeRecordById } from './record-handlers'
 
 const uuidPattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.zip$/
+const documentIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /**
  * Model configuration tools (SPEC §2 /modelConfig): the structure merge and the structure add
  * as jobs with their status (the add's preview before it), and the download of a finished
- * merge's ZIP.
+ * merge's ZIP; model details with their documents, and a document's download.
  */
 export function registerModelConfigRoutes(
   app: FastifyInstance,
@@ -42,6 +47,40 @@ export function registerModelConfigRoutes(
   defineRoute(app, modelDetailRoutes.deleteModelDetail, {
     handler: removeRecordById(modelDetails),
   })
+  defineRoute(app, modelDetailRoutes.uploadModelDocument, {
+    files: { maxFiles: modelDocumentMaxFilesPerUpload, maxFileSizeBytes: modelDocumentMaxBytes },
+    handler: ({ body, user, files }) => modelDetails.attachDocuments(user, body.detail_id, files),
+  })
+  defineRoute(app, modelDetailRoutes.deleteModelDocument, {
+    handler: ({ body, user }) => modelDetails.removeDocument(user, body.id),
+  })
+  // Raw bytes, not an envelope: a plain link downloads a document with the grant the details
+  // answer put in its address; without one, a signed-in caller who may change the project.
+  // The address holds no name (route parameters are capped at 100 characters, and a Korean
+  // character takes 9 once encoded): the name comes with Content-Disposition.
+  app.get<{ Params: { id: string }; Querystring: { grant?: unknown } }>(
+    `${modelDocumentFilesRoot}:id`,
+    { config: { auth: 'public' } },
+    async (request, reply) => {
+      if (!documentIdPattern.test(request.params.id)) {
+        throw new AppError('notFound', 'file.notFound')
+      }
+      const grant = request.query?.grant
+      const reader =
+        typeof grant === 'string' ? { grant } : request.user ? { user: request.user } : null
+      if (!reader) throw new AppError('sessionTimeout', 'auth.sessionTimeout')
+      const served = await modelDetails.openDocument(reader, request.params.id)
+      reply.type(served.contentType)
+      reply.header('content-disposition', attachmentDisposition(served.fileName))
+      // saved, and if a browser shows it anyway, sandboxed: a hostile PDF or SVG-laden office
+      // file cannot run as the console on this origin
+      reply.header('content-security-policy', 'sandbox')
+      if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
+      // a document's row never changes its bytes; a new version is a new document
+      reply.header('cache-control', 'private, max-age=31536000, immutable')
+      return reply.send(served.stream)
+    },
+  )
 
   defineRoute(app, modelConfigRoutes.merge, {
     files: {
@@ -80,12 +119,8 @@ export function registerModelConfigRoutes(
       const match = uuidPattern.exec(request.params.name)
       if (!match) throw new AppError('notFound', 'file.notFound')
       const result = await structureMerges.openResult(match[1]!)
-      const ascii = result.downloadName.replace(/[^\x20-\x7e]|["\\]/g, '_')
       reply.type('application/zip')
-      reply.header(
-        'content-disposition',
-        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(result.downloadName)}`,
-      )
+      reply.header('content-disposition', attachmentDisposition(result.downloadName))
       reply.header('content-length', result.sizeBytes)
       reply.header('cache-control', 'private, max-age=31536000, immutable')
       return reply.send(result.stream)

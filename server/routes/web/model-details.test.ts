@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FloorUploadDatum } from '../../../contract/building'
 import type { ModelDetail } from '../../../contract/model-config'
 import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../../testing/test-app'
-import { sbmFixtureFiles } from './building-test-kit'
+import { sbmFixtureFiles, uploadFixtureModels } from './building-test-kit'
 import { createProject, postMultipart, signInNewUser } from './project-test-kit'
 
 describe('model details (findCompanyAndModel, findModelInfoOne, add|update|deleteModelDetail)', () => {
@@ -17,19 +16,10 @@ describe('model details (findCompanyAndModel, findModelInfoOne, add|update|delet
     editor = await signIn(testApp.app, testEditor)
     neighbour = await signInNewUser(testApp.app, 'details-neighbour')
     projectId = (await createProject(testApp.app, editor, { kind: 'building', name: 'Details' })).id
-    const { duck, twoStoreys } = await sbmFixtureFiles()
-    const uploaded = await postMultipart<FloorUploadDatum>(
-      testApp.app,
-      '/web/upload/uploadZip',
-      editor,
-      [
-        { name: 'project_id', value: projectId },
-        { name: 'file', value: duck, fileName: 'pump.sbm' },
-        { name: 'file', value: twoStoreys, fileName: 'floors.sbm' },
-      ],
-    )
-    expect(uploaded.envelope.code).toBe('0')
-    modelIds = uploaded.envelope.datum.models.map((model) => model.id)
+    modelIds = await uploadFixtureModels(testApp.app, editor, projectId, [
+      { fixture: 'duck', fileName: 'pump.sbm' },
+      { fixture: 'twoStoreys', fileName: 'floors.sbm' },
+    ])
   })
   afterAll(async () => {
     await testApp?.close()
@@ -161,18 +151,10 @@ describe('model details (findCompanyAndModel, findModelInfoOne, add|update|delet
 
   it('drops the details with their project', async () => {
     const other = (await createProject(testApp.app, editor, { kind: 'building', name: 'Gone' })).id
-    const { duck } = await sbmFixtureFiles()
-    const uploaded = await postMultipart<FloorUploadDatum>(
-      testApp.app,
-      '/web/upload/uploadZip',
-      editor,
-      [
-        { name: 'project_id', value: other },
-        { name: 'file', value: duck, fileName: 'fan.sbm' },
-      ],
-    )
-    const modelId = uploaded.envelope.datum.models[0]!.id
-    await call('addModelDetail', { model_id: modelId, company: 'Temporary' })
+    const [modelId] = await uploadFixtureModels(testApp.app, editor, other, [
+      { fixture: 'duck', fileName: 'fan.sbm' },
+    ])
+    await call('addModelDetail', { model_id: modelId!, company: 'Temporary' })
     const deleted = await call('project/deleteProject', { id: other })
     expect(deleted.envelope.code).toBe('0')
     const rows = await testApp.app.deps.database.db

@@ -53,7 +53,7 @@ describe('route table', () => {
     expect(testApp.app.openApi.list()).toHaveLength(webRoutes.length)
   })
 
-  it('leaves only raw routes (files, tiles, tus, the XLSX download, the OpenAPI document, the IoT live stream) undescribed', () => {
+  it('leaves only raw routes (files, documents, tiles, tus, the XLSX download, the OpenAPI document, the IoT live stream) undescribed', () => {
     const described = new Set(webRoutes.map((route) => `${route.method} ${route.path}`))
     const raw = testApp.app.openApi
       .listServed()
@@ -61,7 +61,7 @@ describe('route table', () => {
     expect(raw.length).toBeGreaterThan(0)
     // Bytes, not envelopes: a new envelope route outside these belongs in the table.
     const rawPaths =
-      /^\/web\/(openapi\.json$|files\/|maps\/|gml\/files\/|model\/(files|structure|converted)\/|tiles\/|basemaps\/|mapproxy\/|upload\/resumable(\/|$)|modelConfig\/files\/|cityModel\/files\/|templateModels\/|poi\/downloadPoiTemplate$|bimBiz\/getSbkFile$|iot\/live$)/
+      /^\/web\/(openapi\.json$|files\/|maps\/|gml\/files\/|model\/(files|structure|converted)\/|tiles\/|basemaps\/|mapproxy\/|upload\/resumable(\/|$)|modelConfig\/files\/|modelDetail\/documents\/|cityModel\/files\/|templateModels\/|poi\/downloadPoiTemplate$|bimBiz\/getSbkFile$|iot\/live$)/
     expect(raw.map(keyOf).filter((key) => !rawPaths.test(key.split(' ')[1] ?? ''))).toEqual([])
   })
 })

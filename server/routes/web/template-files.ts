@@ -9,6 +9,7 @@ import {
 } from '../../../contract/template-files'
 import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
+import { attachmentDisposition } from '../../http/attachment'
 import { documentedRouteOf, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
@@ -85,11 +86,7 @@ export function registerTemplateFileRoutes(
         body.pid,
         messageLanguageOf(request.headers.cookie),
       )
-      const ascii = file.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')
-      reply.header(
-        'content-disposition',
-        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-      )
+      reply.header('content-disposition', attachmentDisposition(file.fileName))
       reply.header('cache-control', 'no-store')
       reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       return reply.send(file.bytes)

@@ -46,6 +46,24 @@ describe('serverMessageText', () => {
     )
   })
 
+  it('names the zip entry that is not an SBM, in Korean and Chinese', async () => {
+    const answer = {
+      code: '1015',
+      message: 'levels/2F.sbm in floors.zip is not a valid SBM file.',
+      messageId: 'building.zipEntryNotSbm',
+      params: { entry: 'levels/2F.sbm', file: 'floors.zip' },
+      datum: { details: [{ file: 'levels/2F.sbm', reason: 'not a GLB container' }] },
+    }
+    await activateLanguage('ko')
+    expect(errorText(serverFailure(answer))).toBe(
+      'floors.zip의 levels/2F.sbm은(는) 올바른 SBM 파일이 아닙니다.',
+    )
+    await activateLanguage('zh')
+    expect(errorText(serverFailure(answer))).toBe(
+      'floors.zip 中的 levels/2F.sbm 不是有效的 SBM 文件。',
+    )
+  })
+
   it('fills in the parameters', async () => {
     const answer = {
       code: '1029',

@@ -163,6 +163,34 @@ describe('oblique photography tab', () => {
     expect(await screen.findByText('No oblique photography yet')).toBeTruthy()
   })
 
+  it('adds a named tileset without content (obliquephotograph/add), then uploads into it', async () => {
+    const user = userEvent.setup()
+    const { server } = renderEditor('/home/map/oblique')
+    await screen.findByText('No oblique photography yet')
+
+    await user.click(screen.getByRole('button', { name: 'New oblique photography' }))
+    const dialog = await screen.findByRole('dialog', { name: 'New oblique photography' })
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'North pier{Enter}')
+    await waitFor(() =>
+      expect(server.tilesets.map((tileset) => tileset.name)).toEqual(['North pier']),
+    )
+    const row = await screen.findByRole('treeitem', { name: /North pier/ })
+    expect(row.textContent).toContain('no content yet')
+    const details = await screen.findByTestId('oblique-details')
+    expect(within(details).getByTestId('oblique-no-content')).toBeTruthy()
+    // nothing to fly to yet
+    expect(within(details).queryByRole('button', { name: 'Fly to' })).toBeNull()
+
+    // the content arrives through uploadTiltModel with the record's id: same record, same name
+    await user.upload(within(details).getByTestId('oblique-update-input'), zipFile('pier.zip'))
+    await waitFor(() => expect(server.tilesets[0]?.root_url).not.toBeNull())
+    expect(server.tilesets).toHaveLength(1)
+    expect(server.tilesets[0]?.name).toBe('North pier')
+    const filled = await screen.findByRole('treeitem', { name: /North pier/ })
+    await waitFor(() => expect(filled.textContent).not.toContain('no content yet'))
+    expect(within(details).getByRole('button', { name: 'Fly to' })).toBeTruthy()
+  })
+
   it('saves a placement for a tileset without georeference', async () => {
     const user = userEvent.setup()
     const { server } = renderEditor('/home/map/oblique')

@@ -128,6 +128,29 @@ export async function uploadTilesetFile(
   }
 }
 
+/**
+ * Adds a named tileset without content (`/obliquephotograph/add`), to be filled by an upload
+ * with its id: the record shows in the tree at once, so a team can name and arrange the parts
+ * of a city before the survey data arrives. Answers the record, or null when refused.
+ */
+export async function addEmptyTileset(
+  context: CityActionContext,
+  name: string,
+): Promise<ObliquePhotograph | null> {
+  const projectId = context.store.projectId
+  if (!projectId) return null
+  try {
+    const tileset = await context.services.addObliquePhotograph({ project_id: projectId, name })
+    context.store.tilesets.push(tileset)
+    const added = tileset.name
+    toast.success(t`Oblique photography ${added} added. Upload its content when it is ready.`)
+    return tileset
+  } catch (error) {
+    toast.error(errorMessage(error))
+    return null
+  }
+}
+
 /** Renames a tileset. */
 export async function renameTileset(
   context: CityActionContext,

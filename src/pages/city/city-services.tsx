@@ -19,6 +19,8 @@ export interface CityServices {
   findProjectInfo: typeof findProjectInfo
   findObliquePhotographs: typeof cityApi.findObliquePhotographs
   uploadTiltModel: typeof cityApi.uploadTiltModel
+  /** A named tileset record without content yet (`/obliquephotograph/add`). */
+  addObliquePhotograph: typeof cityApi.addObliquePhotograph
   updateObliquePhotograph: typeof cityApi.updateObliquePhotograph
   deleteObliquePhotograph: typeof cityApi.deleteObliquePhotograph
   selectGisModels: typeof cityApi.selectGisModels
@@ -89,6 +91,7 @@ export const defaultCityServices: CityServices = {
           )
           .then(({ datum }) => datum)
       : cityApi.uploadTiltModel(input, signal),
+  addObliquePhotograph: cityApi.addObliquePhotograph,
   updateObliquePhotograph: cityApi.updateObliquePhotograph,
   deleteObliquePhotograph: cityApi.deleteObliquePhotograph,
   selectGisModels: cityApi.selectGisModels,

@@ -1,57 +1,83 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import type { ModelDetail } from '../../../api/model-details'
+import type { ModelDetail, ModelDocument } from '../../../api/model-details'
 import { activateLanguage } from '../../../i18n/i18n'
 import { UiRoot } from '../../../ui'
 import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
 import { ModelDetailsSection } from './ModelDetailsSection'
 import { ModelsByCompanyPanel } from './ModelsByCompanyPanel'
 
+/** A model's details with nothing filled in. */
+const emptyDetail: ModelDetail = {
+  id: 'detail-1',
+  model_id: 'pump',
+  project_id: 'project-1',
+  model_name: 'Pump',
+  company: '',
+  product: '',
+  serial_number: '',
+  install_date: '',
+  description: '',
+  documents: [],
+  created_at: '2026-11-27T00:00:00.000Z',
+  updated_at: '2026-11-27T00:00:00.000Z',
+}
+
+/** A document as the server lists it. */
+function documentOf(id: string, fileName: string, sizeBytes: number): ModelDocument {
+  return {
+    id,
+    detail_id: 'detail-1',
+    file_name: fileName,
+    content_type: 'application/pdf',
+    size_bytes: sizeBytes,
+    url: `/web/modelDetail/documents/${id}?grant=g-${id}`,
+    created_at: '2026-11-27T00:00:00.000Z',
+  }
+}
+
 /**
  * A server that keeps one model's details as the detail calls do (`findModelInfoOne`,
- * `addModelDetail`, `updateModelDetail`, `deleteModelDetail`) and records what each was sent.
+ * `addModelDetail`, `updateModelDetail`, `deleteModelDetail`, and the documents' upload and
+ * delete) and records what each was sent.
  */
 function stubDetailServer(initial: Partial<ModelDetail> | null = null) {
-  let stored: ModelDetail | null = initial && {
-    id: 'detail-1',
-    model_id: 'pump',
-    project_id: 'project-1',
-    model_name: 'Pump',
-    company: '',
-    product: '',
-    serial_number: '',
-    install_date: '',
-    description: '',
-    created_at: '2026-11-27T00:00:00.000Z',
-    updated_at: '2026-11-27T00:00:00.000Z',
-    ...initial,
-  }
+  let stored: ModelDetail | null = initial && { ...emptyDetail, ...initial }
   const calls: Array<{ path: string; body: Record<string, unknown> }> = []
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
       const path = new URL(url, 'http://localhost').pathname
+      if (init?.body instanceof FormData) {
+        const files = init.body.getAll('file') as File[]
+        calls.push({
+          path,
+          body: { detail_id: init.body.get('detail_id'), files: files.map((file) => file.name) },
+        })
+        stored = stored && {
+          ...stored,
+          documents: [
+            ...stored.documents,
+            ...files.map((file, index) => documentOf(`new-${index}`, file.name, file.size)),
+          ],
+        }
+        return new Response(JSON.stringify({ code: '0', message: 'OK', datum: stored }), {
+          headers: { 'content-type': 'application/json' },
+        })
+      }
       const sent = String(init?.body ?? '')
       const body = (
         sent.startsWith('{') ? JSON.parse(sent) : Object.fromEntries(new URLSearchParams(sent))
       ) as Record<string, unknown>
       calls.push({ path, body })
       if (path === '/web/addModelDetail' || path === '/web/updateModelDetail') {
+        stored = { ...emptyDetail, ...stored, ...(body as Partial<ModelDetail>) }
+      }
+      if (path === '/web/modelDetail/deleteDocument' && stored) {
         stored = {
-          id: 'detail-1',
-          model_id: 'pump',
-          project_id: 'project-1',
-          model_name: 'Pump',
-          company: '',
-          product: '',
-          serial_number: '',
-          install_date: '',
-          description: '',
-          created_at: '2026-11-27T00:00:00.000Z',
-          updated_at: '2026-11-27T00:00:00.000Z',
           ...stored,
-          ...(body as Partial<ModelDetail>),
+          documents: stored.documents.filter((document) => document.id !== body.id),
         }
       }
       if (path === '/web/deleteModelDetail') stored = null
@@ -110,6 +136,59 @@ describe('the picked model’s details (issue 21 item 5)', () => {
   })
 })
 
+describe('documents attached to the details (issue 21 item 5)', () => {
+  it('lists documents as links that download them, attaches new ones and deletes one', async () => {
+    const calls = stubDetailServer({
+      company: 'Grundfos',
+      documents: [documentOf('doc-1', 'manual.pdf', 2048)],
+    })
+    await activateLanguage('en')
+    renderSection()
+    const list = await screen.findByTestId('model-documents')
+    const link = within(list).getByRole('link', { name: 'manual.pdf' })
+    expect(link.getAttribute('href')).toBe('/web/modelDetail/documents/doc-1?grant=g-doc-1')
+    expect(link.getAttribute('download')).toBe('manual.pdf')
+    expect(within(list).getByText('2.0 KB')).toBeTruthy()
+
+    await userEvent.upload(screen.getByTestId('model-document-input'), [
+      new File(['%PDF-1.4'], 'wiring.pdf', { type: 'application/pdf' }),
+      new File([new Uint8Array(10)], 'plate.png', { type: 'image/png' }),
+    ])
+    expect(await within(list).findByRole('link', { name: 'plate.png' })).toBeTruthy()
+    expect(calls.at(-1)).toEqual({
+      path: '/web/modelDetail/uploadDocument',
+      body: { detail_id: 'detail-1', files: ['wiring.pdf', 'plate.png'] },
+    })
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete manual.pdf' }))
+    const question = (await screen.findByText(/This cannot be undone/)).closest<HTMLElement>(
+      '[role="alertdialog"]',
+    )!
+    await userEvent.click(within(question).getByRole('button', { name: 'Delete' }))
+    await waitFor(() => expect(within(list).queryByRole('link', { name: 'manual.pdf' })).toBeNull())
+    expect(calls.at(-1)).toEqual({ path: '/web/modelDetail/deleteDocument', body: { id: 'doc-1' } })
+    expect(within(list).getByRole('link', { name: 'wiring.pdf' })).toBeTruthy()
+  })
+
+  it('says in Korean that documents need details first, and names the documents in Chinese', async () => {
+    stubDetailServer(null)
+    await activateLanguage('ko')
+    const { unmount } = renderSection()
+    expect(
+      await screen.findByText('문서는 상세 정보에 첨부됩니다. 먼저 상세 정보를 추가하세요.'),
+    ).toBeTruthy()
+    expect(screen.queryByTestId('model-document-input')).toBeNull()
+    unmount()
+
+    stubDetailServer({ documents: [documentOf('doc-1', '说明书.pdf', 1024)] })
+    await activateLanguage('zh')
+    renderSection()
+    expect(await screen.findByRole('link', { name: '说明书.pdf' })).toBeTruthy()
+    expect(screen.getByText('文档')).toBeTruthy()
+    expect(screen.getByRole('button', { name: '附加文档' })).toBeTruthy()
+  })
+})
+
 describe('Model → Equipment: the models with details by manufacturer (findCompanyAndModel)', () => {
   it('lists each manufacturer’s models with product, serial and install date', async () => {
     await activateLanguage('en')
@@ -123,6 +202,7 @@ describe('Model → Equipment: the models with details by manufacturer (findComp
       serial_number: '',
       install_date: '',
       description: '',
+      documents: [],
       created_at: '',
       updated_at: '',
       ...fields,
@@ -141,6 +221,7 @@ describe('Model → Equipment: the models with details by manufacturer (findComp
                   company: 'Grundfos',
                   product: 'CR 10',
                   install_date: '2024-05-01',
+                  documents: [documentOf('doc-9', 'pump-manual.pdf', 4096)],
                 }),
               ],
             },
@@ -152,6 +233,10 @@ describe('Model → Equipment: the models with details by manufacturer (findComp
     const grundfos = await screen.findByRole('region', { name: 'Grundfos' })
     expect(within(grundfos).getByText('Pump')).toBeTruthy()
     expect(within(grundfos).getByText('CR 10 · 2024-05-01')).toBeTruthy()
+    // the documents are links to download here too, without controls to change them
+    const manual = within(grundfos).getByRole('link', { name: 'pump-manual.pdf' })
+    expect(manual.getAttribute('href')).toContain('/web/modelDetail/documents/doc-9?grant=')
+    expect(within(grundfos).queryByRole('button', { name: /Delete/ })).toBeNull()
     const unnamed = screen.getByRole('region', { name: 'No manufacturer' })
     expect(within(unnamed).getByText('F-7')).toBeTruthy()
     expect(asked).toEqual(['project-1'])

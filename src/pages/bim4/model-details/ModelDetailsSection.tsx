@@ -8,15 +8,9 @@ import {
   saveModelDetail,
 } from '../../../api/model-details'
 import { showErrorToast } from '../../../components/feedback/error-text'
-import {
-  Button,
-  confirmDelete,
-  DateField,
-  FormDialog,
-  TextArea,
-  TextField,
-  toast,
-} from '../../../ui'
+import { SavingFormDialog } from '../../../components/forms/SavingFormDialog'
+import { Button, confirmDelete, DateField, TextArea, TextField, toast } from '../../../ui'
+import { ModelDocuments } from './ModelDocuments'
 
 /** The fields a model's details hold, empty for a model without any. */
 function fieldsOf(detail: ModelDetail | null): Required<ModelDetailFields> {
@@ -32,7 +26,8 @@ function fieldsOf(detail: ModelDetail | null): Required<ModelDetailFields> {
 /**
  * The picked model's details in the pick info box (issue 21 item 5, `findModelInfoOne`):
  * manufacturer, product, serial number, install date and a description; a form adds or changes
- * them (`addModelDetail` / `updateModelDetail`) and they can be removed (`deleteModelDetail`).
+ * them (`addModelDetail` / `updateModelDetail`) and they can be removed (`deleteModelDetail`,
+ * documents included). Below them the attached documents, as links that download them.
  * Shown to those who may change the project (the calls are theirs only).
  */
 export function ModelDetailsSection({
@@ -107,9 +102,14 @@ export function ModelDetailsSection({
             ))}
         </dl>
       ) : (
-        <p className="ts-bim4-pick__hint">
-          <Trans>This model has no details yet.</Trans>
-        </p>
+        <>
+          <p className="ts-bim4-pick__hint">
+            <Trans>This model has no details yet.</Trans>
+          </p>
+          <p className="ts-bim4-pick__hint">
+            <Trans>Documents are attached to the details: add them first.</Trans>
+          </p>
+        </>
       )}
       <div className="ts-bim4-pick__actions">
         <Button variant="secondary" onClick={() => setIsEditing(true)}>
@@ -121,6 +121,7 @@ export function ModelDetailsSection({
           </Button>
         )}
       </div>
+      {detail && <ModelDocuments detail={detail} onChanged={setDetail} />}
       {isEditing && (
         <ModelDetailsDialog
           modelId={modelId}
@@ -156,23 +157,14 @@ function ModelDetailsDialog({
   const change = (key: keyof ModelDetailFields) => (value: string) =>
     setFields((current) => ({ ...current, [key]: value }))
 
-  async function submit() {
-    try {
-      const saved = await saveModelDetail(modelId, detail?.id ?? null, fields)
-      toast.success(t`Saved.`)
-      onSaved(saved)
-    } catch (error) {
-      showErrorToast(error)
-    }
-  }
-
   return (
-    <FormDialog
-      isOpen
-      onOpenChange={(isOpen) => !isOpen && onClose()}
+    <SavingFormDialog
       title={<Trans>Details of {modelName}</Trans>}
-      onSubmit={submit}
       submitLabel={<Trans>Save</Trans>}
+      successMessage={t`Saved.`}
+      save={() => saveModelDetail(modelId, detail?.id ?? null, fields)}
+      onSaved={onSaved}
+      onClose={onClose}
     >
       <TextField
         label={t`Manufacturer`}
@@ -203,6 +195,6 @@ function ModelDetailsDialog({
         maxLength={500}
         onValueChange={change('description')}
       />
-    </FormDialog>
+    </SavingFormDialog>
   )
 }

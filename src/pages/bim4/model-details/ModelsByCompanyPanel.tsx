@@ -3,13 +3,15 @@ import { useEffect, useState } from 'react'
 import { findModelsByCompany, type ModelDetail } from '../../../api/model-details'
 import { errorText } from '../../../components/feedback/error-text'
 import { EmptyState, ErrorState } from '../../../ui'
+import { ModelDocuments } from './ModelDocuments'
 
 type Groups = Array<{ company: string; models: ModelDetail[] }>
 
 /**
  * Model → Equipment (issue 21 item 5, `findCompanyAndModel`): the building's models that have
- * details, grouped by manufacturer, with product, serial number and install date. The details
- * are entered in the pick info box of a picked model.
+ * details, grouped by manufacturer, with product, serial number, install date and the documents
+ * attached (links that download them). The details are entered in the pick info box of a picked
+ * model.
  */
 export function ModelsByCompanyPanel({
   projectId,
@@ -83,6 +85,7 @@ export function ModelsByCompanyPanel({
                     .filter((part) => part !== '')
                     .join(' · ')}
                 </span>
+                <ModelDocuments detail={detail} />
               </li>
             ))}
           </ul>

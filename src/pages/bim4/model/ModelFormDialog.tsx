@@ -2,8 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
 import type { BuildingModel, BuildingModelRole } from '../../../../contract/building'
 import { updateBimModel, updateModelInfo } from '../../../api/building'
-import { showErrorToast } from '../../../components/feedback/error-text'
-import { FormDialog, Select, TextField, toast } from '../../../ui'
+import { SavingFormDialog } from '../../../components/forms/SavingFormDialog'
+import { Select, TextField } from '../../../ui'
 
 /** The choice that takes a model off every floor. */
 const noFloor = 'none'
@@ -67,47 +67,42 @@ export function ModelFormDialog({
   }
   const modelName = model.name
 
-  async function submit() {
+  /** Saves name, role and floor, then the placement if it changed; undefined if refused here. */
+  async function saveModel(): Promise<BuildingModel | undefined> {
     setHasTriedSubmit(true)
     const isNumber = (['x', 'y', 'z', 'turn'] as const).every((field) =>
       Number.isFinite(numbers[field]),
     )
     const isPlaced =
       isNumber && Math.abs(numbers.turn) <= 360 && numbers.scale > 0 && numbers.scale <= 1e6
-    if (name.trim() === '' || !isPlaced) return
-    try {
-      let saved = await save({
-        id: model.id,
-        name: name.trim(),
-        role,
-        floor_id: floorId === noFloor ? null : floorId,
-      })
-      const isMoved = (Object.keys(placement) as (keyof PlacementFields)[]).some(
-        (field) => placement[field] !== initialPlacement[field],
-      )
-      if (isMoved) {
-        const [turnX = 0, , turnZ = 0] = model.placement?.rotationDegrees ?? []
-        saved = await savePlacement({
-          id: model.id,
-          position: [numbers.x, numbers.y, numbers.z],
-          rotationDegrees: [turnX, numbers.turn, turnZ],
-          scale: [numbers.scale, numbers.scale, numbers.scale],
-        })
-      }
-      toast.success(t`Modified successfully.`)
-      onSaved(saved)
-    } catch (error) {
-      showErrorToast(error)
-    }
+    if (name.trim() === '' || !isPlaced) return undefined
+    const saved = await save({
+      id: model.id,
+      name: name.trim(),
+      role,
+      floor_id: floorId === noFloor ? null : floorId,
+    })
+    const isMoved = (Object.keys(placement) as (keyof PlacementFields)[]).some(
+      (field) => placement[field] !== initialPlacement[field],
+    )
+    if (!isMoved) return saved
+    const [turnX = 0, , turnZ = 0] = model.placement?.rotationDegrees ?? []
+    return savePlacement({
+      id: model.id,
+      position: [numbers.x, numbers.y, numbers.z],
+      rotationDegrees: [turnX, numbers.turn, turnZ],
+      scale: [numbers.scale, numbers.scale, numbers.scale],
+    })
   }
 
   return (
-    <FormDialog
-      isOpen
-      onOpenChange={(isOpen) => !isOpen && onClose()}
+    <SavingFormDialog
       title={<Trans>Edit the model {modelName}</Trans>}
-      onSubmit={submit}
       submitLabel={<Trans>Modify</Trans>}
+      successMessage={t`Modified successfully.`}
+      save={saveModel}
+      onSaved={onSaved}
+      onClose={onClose}
     >
       <TextField
         label={t`Name`}
@@ -162,6 +157,6 @@ export function ModelFormDialog({
           />
         ))}
       </fieldset>
-    </FormDialog>
+    </SavingFormDialog>
   )
 }

@@ -5,6 +5,7 @@ import type { ObliquePhotograph } from '../../../api/city'
 import { sceneStore, useEngine } from '../../../engine-bridge'
 import { Button, confirmDelete, EmptyState, formatFileSize, Tree, type TreeNode } from '../../../ui'
 import {
+  addEmptyTileset,
   type CityActionContext,
   deleteTileset,
   flyToTileset,
@@ -52,6 +53,8 @@ export function obliqueTreeNodes(
  * The oblique-photography tab: the project's tilesets as a tree (a part's click flies there),
  * upload and update with real progress in the upload window, the server's reason when an
  * upload is refused, and for the chosen tileset: show/hide, rename, placement and delete.
+ * A tileset can also be added by name first and its content uploaded later
+ * (`/obliquephotograph/add`, then `uploadTiltModel` with its id).
  */
 export function ObliqueTab() {
   const { t } = useLingui()
@@ -64,7 +67,7 @@ export function ObliqueTab() {
   const scene = useSnapshot(sceneStore)
   const [selectedTilesetId, setSelectedTilesetId] = useState<string | null>(null)
   const [isUploading, setIsUploading] = useState(false)
-  const [dialog, setDialog] = useState<'rename' | 'placement' | null>(null)
+  const [dialog, setDialog] = useState<'new' | 'rename' | 'placement' | null>(null)
   const uploadInput = useRef<HTMLInputElement>(null)
   const updateInput = useRef<HTMLInputElement>(null)
 
@@ -122,6 +125,20 @@ export function ObliqueTab() {
             aria-label={t`Upload oblique photography`}
             onChange={(event) => void upload(event)}
           />
+          <Button onClick={() => setDialog('new')}>
+            <Trans>New oblique photography</Trans>
+          </Button>
+          <RenameDialog
+            isOpen={dialog === 'new'}
+            onOpenChange={(isOpen) => setDialog(isOpen ? 'new' : null)}
+            title={<Trans>New oblique photography</Trans>}
+            currentName=""
+            onRename={async (name) => {
+              const tileset = await addEmptyTileset(context, name)
+              if (tileset) setSelectedTilesetId(tileset.id)
+              return tileset !== null
+            }}
+          />
         </div>
       )}
       <p className="ts-city-tab__hint">
@@ -159,6 +176,11 @@ export function ObliqueTab() {
                     <Trans>hidden</Trans>
                   </span>
                 )}
+                {tilesets.find((tileset) => tileset.id === node.tilesetId)?.root_url === null && (
+                  <span className="ts-city-tree__badge">
+                    <Trans>no content yet</Trans>
+                  </span>
+                )}
               </span>
             ) : (
               node.name
@@ -173,6 +195,13 @@ export function ObliqueTab() {
           data-testid="oblique-details"
         >
           <h3 className="ts-city-details__title">{selectedView.name}</h3>
+          {selectedView.root_url === null && (
+            <p className="ts-city-tab__hint" data-testid="oblique-no-content">
+              <Trans>
+                No content yet: upload a 3D Tiles package (.zip or .3tz) for it with Upload content.
+              </Trans>
+            </p>
+          )}
           <dl className="ts-city-details__facts">
             {selectedView.stats && (
               <>
@@ -223,9 +252,11 @@ export function ObliqueTab() {
             </ul>
           )}
           <div className="ts-city-details__actions">
-            <Button onClick={() => void flyToTileset(context, selected)}>
-              <Trans>Fly to</Trans>
-            </Button>
+            {selectedView.root_url !== null && (
+              <Button onClick={() => void flyToTileset(context, selected)}>
+                <Trans>Fly to</Trans>
+              </Button>
+            )}
             {canEdit && (
               <>
                 <Button
@@ -240,14 +271,23 @@ export function ObliqueTab() {
                   <Trans>Placement</Trans>
                 </Button>
                 <Button isBusy={isUploading} onClick={() => updateInput.current?.click()}>
-                  <Trans>Update oblique photography</Trans>
+                  {selectedView.root_url === null ? (
+                    <Trans>Upload content</Trans>
+                  ) : (
+                    <Trans>Update oblique photography</Trans>
+                  )}
                 </Button>
                 <input
                   ref={updateInput}
                   type="file"
                   accept={tilesetAccept}
                   hidden
-                  aria-label={t`Update oblique photography`}
+                  data-testid="oblique-update-input"
+                  aria-label={
+                    selectedView.root_url === null
+                      ? t`Upload content`
+                      : t`Update oblique photography`
+                  }
                   onChange={(event) => void upload(event, selected.id)}
                 />
                 <Button variant="danger" onClick={() => void remove(selected)}>

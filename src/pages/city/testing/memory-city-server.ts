@@ -106,6 +106,26 @@ export function createMemoryCityServer(projectId: string) {
       else tilesets.push(tileset)
       return structuredClone(tileset)
     },
+    addObliquePhotograph: async (body) => {
+      const tileset: ObliquePhotograph = {
+        id: nextId('tileset'),
+        project_id: body.project_id,
+        name: body.name.trim(),
+        root_url: null,
+        is_visible: true,
+        placement: null,
+        is_georeferenced: false,
+        asset_version: null,
+        stats: null,
+        top_tiles: [],
+        warnings: [],
+        file_name: null,
+        created_at: now,
+        updated_at: now,
+      }
+      tilesets.push(tileset)
+      return structuredClone(tileset)
+    },
     updateObliquePhotograph: async (body) => {
       const tileset = tilesets.find((candidate) => candidate.id === body.id)
       if (!tileset) throw new Error('Not found')
