@@ -1,7 +1,7 @@
 import { createFileStorage, type FileStorage } from '../../plugins/storage'
 import { serveThreadTasks } from '../jobs/thread-task'
 import type { PackageSource } from './offline-package-entry'
-import type { PackageThreadReply, PackageThreadTask } from './offline-package-writer'
+import type { PackageThreadReply, PackageThreadTask, ThreadMemory } from './offline-package-writer'
 import { writePackageZip } from './offline-package-zip'
 
 /**
@@ -34,12 +34,6 @@ function withBuffers(source: PackageSource): PackageSource {
   }
 }
 
-/** The heap and external memory of this thread (its isolate), in bytes. */
-function threadBytes(): number {
-  const usage = process.memoryUsage()
-  return usage.heapUsed + usage.external
-}
-
 /** Stopped by terminating the thread: a signal that never aborts. */
 const neverAborted = new AbortController().signal
 
@@ -49,8 +43,13 @@ serveThreadTasks<PackageThreadTask, PackageThreadReply>(async (task, { reportPro
     storage = createFileStorage(task.storageDirectory)
     stores.set(task.storageDirectory, storage)
   }
-  const startBytes = threadBytes()
-  let peakBytes = startBytes
+  const start = process.memoryUsage()
+  const memory: ThreadMemory = {
+    heapStartBytes: start.heapUsed,
+    heapPeakBytes: start.heapUsed,
+    buffersStartBytes: start.external,
+    buffersPeakBytes: start.external,
+  }
   const written = await writePackageZip(
     {
       entries: task.entries.map((entry) => ({ ...entry, source: withBuffers(entry.source) })),
@@ -62,10 +61,13 @@ serveThreadTasks<PackageThreadTask, PackageThreadReply>(async (task, { reportPro
       signal: neverAborted,
       forceZip64: task.forceZip64,
       onProgress(fraction) {
-        peakBytes = Math.max(peakBytes, threadBytes())
+        // this thread's isolate only (the RSS is the whole process's)
+        const usage = process.memoryUsage()
+        memory.heapPeakBytes = Math.max(memory.heapPeakBytes, usage.heapUsed)
+        memory.buffersPeakBytes = Math.max(memory.buffersPeakBytes, usage.external)
         reportProgress(fraction)
       },
     },
   )
-  return { value: { ...written, threadMemory: { startBytes, peakBytes } } }
+  return { value: { ...written, threadMemory: memory } }
 })

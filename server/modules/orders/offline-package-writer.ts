@@ -17,11 +17,20 @@ export interface PackageThreadTask {
 /** What the package thread answers: the written package and the thread's own memory. */
 export interface PackageThreadReply extends WrittenPackage {
   /**
-   * The thread's heap and external memory (Buffers) when it started writing and at most while
-   * it wrote, sampled at each progress report (whole percents): the build's share of the
-   * process's RSS, which the request thread's memory does not show.
+   * The thread's memory when it started writing and at most while it wrote, sampled at each
+   * progress report (whole percents): the build's share of the process's RSS, which the
+   * request thread's memory does not show. `heap` is V8's heap in use, `buffers` the memory
+   * outside it (the chunks being read and written, until the collector frees them).
    */
-  threadMemory: { startBytes: number; peakBytes: number }
+  threadMemory: ThreadMemory
+}
+
+/** A thread's memory, in bytes. */
+export interface ThreadMemory {
+  heapStartBytes: number
+  heapPeakBytes: number
+  buffersStartBytes: number
+  buffersPeakBytes: number
 }
 
 /** Writes package zips in a worker thread. */
@@ -45,8 +54,9 @@ const threadEntry = new URL('./offline-package-thread.mjs', import.meta.url)
 
 /**
  * A package thread's memory: streams hold a few chunks at a time, so 256 MiB of heap is far
- * more than a build needs, and a small young generation keeps the chunks' garbage from piling
- * up before it is collected (the process's RSS stays flat during a build).
+ * more than a build needs. What a build's thread does grow is outside its heap: the chunks it
+ * has read and written, freed when the collector next runs (the young generation's size, 4 or
+ * 16 MiB, made no difference to it; see docs/orders-and-points.md).
  */
 const packageThreadLimits: ResourceLimits = {
   maxOldGenerationSizeMb: 256,
