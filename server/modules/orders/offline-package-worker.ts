@@ -10,6 +10,8 @@ import { writePackageZip } from './offline-package-zip'
  * The plan's in-memory texts arrive as Uint8Arrays (Buffers are cloned as such) and are read
  * as Buffers again; stored files are read from the same file store the server writes.
  */
+
+/** The file store of each folder a task named, opened once per thread. */
 const stores = new Map<string, Promise<FileStorage>>()
 
 /** `source` with its bytes as Buffers (yazl takes Buffers only). */
