@@ -2,10 +2,15 @@
  * The offline package build (issue 20 item 6): the seeded building case ("House (SBM
  * building)") plus 10,000 POIs, built by the server's job (plan, stream every file through
  * yazl into a part file, fsync, rename) against Info-ZIP's `zip -q -r` zipping the same files
- * from a folder, in the same run (goal: ours ≤ 1.2× zip). The server's RSS is sampled during
- * each build, to show memory stays flat. Beside wall time it reports CPU time (ours: every thread
- * of this process; zip's: its reaped child times), steadier on a shared machine, and the build's
- * two phases timed on their own (reading the records, writing the zip with its fsync).
+ * from a folder, in the same run (goal: ours ≤ 1.2× zip). The zip is written in a worker thread:
+ * during each build the process's RSS and the request thread's own heap are sampled, and the
+ * thread reports its heap at each whole percent, so the build's memory shows on both sides
+ * (RSS is one number for the process, threads included). `/web/health` is asked one request
+ * after the other during each build (goal: p99 ≤ 50 ms), and, as the same-run reference, during
+ * the same zip written on the request thread as it was before. Beside wall time it reports CPU
+ * time (ours: every thread of this process; zip's: its reaped child times), steadier on a shared
+ * machine, and the build's two phases timed on their own (reading the records, writing the zip
+ * with its fsync).
  *
  *   npx tsx bench/offline-package.ts      (or `npm run bench -- offline-package`)
  *
@@ -18,17 +23,20 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import type { FastifyInstance } from 'fastify'
 import { toAuthUser } from '../server/modules/accounts/users.service'
 import {
   packageDirectories,
   planOfflinePackage,
 } from '../server/modules/orders/offline-package-contents'
+import { createPackageWriter } from '../server/modules/orders/offline-package-writer'
 import { openSource, writePackageZip } from '../server/modules/orders/offline-package-zip'
 import { timestampOf } from '../server/modules/time/clock'
 import { createTestApp, testAdmin } from '../server/testing/test-app'
 import { QuietRounds } from './lib/quiet-rounds'
-import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
+import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 
 /**
  * POIs seeded (BENCH_POIS, default the issue's 10,000): a larger count shows whether the RSS
@@ -50,6 +58,38 @@ function reapedChildTicks(): number {
 }
 
 const median = (samples: readonly number[]) => measure(samples, 'ms').median
+
+/** This thread's heap in use and memory outside it (Buffers), in bytes: not the worker's. */
+const requestThreadMemory = () => {
+  const usage = process.memoryUsage()
+  return { heap: usage.heapUsed, buffers: usage.external }
+}
+
+/**
+ * Asks `/web/health` one request after the other, 5 ms apart, until `work` settles: each
+ * answer's time, what a request waits while the build runs.
+ */
+async function healthDuring(app: FastifyInstance, work: Promise<unknown>): Promise<number[]> {
+  let isDone = false
+  const settled = work.then(
+    () => {
+      isDone = true
+    },
+    () => {
+      isDone = true
+    },
+  )
+  const latencies: number[] = []
+  while (!isDone) {
+    const startMs = performance.now()
+    const answer = await app.inject({ method: 'GET', url: '/web/health' })
+    if (answer.statusCode !== 200) throw new Error(`health answered ${answer.statusCode}`)
+    latencies.push(performance.now() - startMs)
+    await delay(5)
+  }
+  await settled
+  return latencies
+}
 
 /** Runs the benchmark and writes its report. */
 export async function runOfflinePackageBench(): Promise<void> {
@@ -127,12 +167,28 @@ export async function runOfflinePackageBench(): Promise<void> {
     const planMs: number[] = []
     const writeMs: number[] = []
     const rssGrowthMiB: number[] = []
+    // growth of each thread's heap in use and of its memory outside the heap (Buffers)
+    const requestThreadGrowthMiB = { heap: [] as number[], buffers: [] as number[] }
+    const writerThreadGrowthMiB = { heap: [] as number[], buffers: [] as number[] }
+    // /web/health answer times, asked in untimed runs (the asking costs CPU the timed runs
+    // must not share): a whole build, its zip written by the thread, the same zip on this thread
+    const health = {
+      duringBuild: [] as number[],
+      duringThreadWrite: [] as number[],
+      duringRequestThreadWrite: [] as number[],
+    }
     let packageBytes = 0
+    const mebibytes = (bytes: number) => bytes / 1_048_576
     const runOurs = async () => {
       const rssBefore = process.memoryUsage.rss()
+      const threadBefore = requestThreadMemory()
       let rssPeak = rssBefore
+      const threadPeak = { ...threadBefore }
       const sampler = setInterval(() => {
         rssPeak = Math.max(rssPeak, process.memoryUsage.rss())
+        const now = requestThreadMemory()
+        threadPeak.heap = Math.max(threadPeak.heap, now.heap)
+        threadPeak.buffers = Math.max(threadPeak.buffers, now.buffers)
       }, 20)
       const cpuBefore = process.cpuUsage()
       const startMs = performance.now()
@@ -142,10 +198,12 @@ export async function runOfflinePackageBench(): Promise<void> {
       const cpu = process.cpuUsage(cpuBefore)
       oursCpuMs.push((cpu.user + cpu.system) / 1000)
       clearInterval(sampler)
+      requestThreadGrowthMiB.heap.push(mebibytes(threadPeak.heap - threadBefore.heap))
+      requestThreadGrowthMiB.buffers.push(mebibytes(threadPeak.buffers - threadBefore.buffers))
       const state = await packages.state(admin, house.id)
       if (state.package?.state !== 'ready') throw new Error('the package was not built')
       packageBytes = state.package.size_bytes ?? 0
-      rssGrowthMiB.push((rssPeak - rssBefore) / 1_048_576)
+      rssGrowthMiB.push(mebibytes(rssPeak - rssBefore))
       return elapsedMs
     }
     const runZip = async () => {
@@ -159,7 +217,10 @@ export async function runOfflinePackageBench(): Promise<void> {
       zipCpuMs.push((reapedChildTicks() - ticksBefore) * msPerTick)
       return elapsedMs
     }
-    // the build's two phases on their own (the job adds the rows around them): where time goes
+    // the build's two phases on their own (the job adds the rows around them): where time goes;
+    // the zip written by the server's writer thread, then on this thread as before (health asked
+    // during both: the same-run reference for what the thread spares requests)
+    const writer = createPackageWriter({ storageDirectory: app.deps.storage.directory })
     const runPhases = async () => {
       let startMs = performance.now()
       const phasePlan = await planOfflinePackage(
@@ -176,11 +237,28 @@ export async function runOfflinePackageBench(): Promise<void> {
       )
       planMs.push(performance.now() - startMs)
       startMs = performance.now()
-      await writePackageZip(phasePlan, app.deps.storage, join(workDirectory, 'phases.zip'), {
+      const written = await writer.write(phasePlan, join(workDirectory, 'phases.zip'), {
         signal: new AbortController().signal,
         onProgress: () => {},
       })
       writeMs.push(performance.now() - startMs)
+      const memory = written.threadMemory
+      writerThreadGrowthMiB.heap.push(mebibytes(memory.heapPeakBytes - memory.heapStartBytes))
+      writerThreadGrowthMiB.buffers.push(
+        mebibytes(memory.buffersPeakBytes - memory.buffersStartBytes),
+      )
+      const noAbort = { signal: new AbortController().signal, onProgress: () => {} }
+      await packages.build(admin, house.id, 'full')
+      health.duringBuild.push(...(await healthDuring(app, packages.settle())))
+      const threadWrite = writer.write(phasePlan, join(workDirectory, 'probe.zip'), noAbort)
+      health.duringThreadWrite.push(...(await healthDuring(app, threadWrite)))
+      const requestThreadWrite = writePackageZip(
+        phasePlan,
+        app.deps.storage,
+        join(workDirectory, 'probe.zip'),
+        noAbort,
+      )
+      health.duringRequestThreadWrite.push(...(await healthDuring(app, requestThreadWrite)))
       await phasePlan.dispose()
     }
 
@@ -202,9 +280,14 @@ export async function runOfflinePackageBench(): Promise<void> {
       console.log(
         `round ${round + 1}: ours ${oursMs.at(-1)?.toFixed(0)} ms (cpu ${oursCpuMs.at(-1)?.toFixed(0)}), ` +
           `zip ${zipMs.at(-1)?.toFixed(0) ?? '-'} ms (cpu ${zipCpuMs.at(-1)?.toFixed(0) ?? '-'}), ` +
-          `plan ${planMs.at(-1)?.toFixed(0)} ms, write ${writeMs.at(-1)?.toFixed(0)} ms`,
+          `plan ${planMs.at(-1)?.toFixed(0)} ms, write ${writeMs.at(-1)?.toFixed(0)} ms; ` +
+          `RSS +${rssGrowthMiB.at(-1)?.toFixed(1)} MiB, request thread heap +${requestThreadGrowthMiB.heap.at(-1)?.toFixed(1)} ` +
+          `buffers +${requestThreadGrowthMiB.buffers.at(-1)?.toFixed(1)} MiB, ` +
+          `writer thread heap +${writerThreadGrowthMiB.heap.at(-1)?.toFixed(1)} ` +
+          `buffers +${writerThreadGrowthMiB.buffers.at(-1)?.toFixed(1)} MiB`,
       )
     }
+    await writer.close()
     const ours = measure(oursMs, 'ms')
     const anchor = hasZip ? measure(zipMs, 'ms') : null
     const anchorBytes = hasZip ? (await stat(join(workDirectory, 'anchor.zip'))).size : null
@@ -237,8 +320,34 @@ export async function runOfflinePackageBench(): Promise<void> {
             median(zipCpuMs),
           )
         : null,
-      phases: { plan: measure(planMs, 'ms'), writeZip: measure(writeMs, 'ms') },
+      phases: {
+        plan: measure(planMs, 'ms'),
+        writeZip: measure(writeMs, 'ms'),
+      },
+      // RSS is the process's (every thread); the two heaps say which thread grew
       rssGrowthMiB: measure(rssGrowthMiB, 'MiB'),
+      requestThreadGrowthMiB: {
+        heap: measure(requestThreadGrowthMiB.heap, 'MiB'),
+        buffers: measure(requestThreadGrowthMiB.buffers, 'MiB'),
+      },
+      writerThreadGrowthMiB: {
+        heap: measure(writerThreadGrowthMiB.heap, 'MiB'),
+        buffers: measure(writerThreadGrowthMiB.buffers, 'MiB'),
+      },
+      health: {
+        goal: 'p99 ≤ 50 ms during a build',
+        ...Object.fromEntries(
+          Object.entries(health).map(([name, samples]) => [
+            name,
+            {
+              p50: percentile(samples, 0.5),
+              p99: percentile(samples, 0.99),
+              max: percentile(samples, 1),
+              count: samples.length,
+            },
+          ]),
+        ),
+      },
     }
     console.log(
       JSON.stringify({
@@ -246,6 +355,9 @@ export async function runOfflinePackageBench(): Promise<void> {
         cpuRatio: report.cpuRatio,
         phases: report.phases,
         rssGrowthMiB: report.rssGrowthMiB,
+        requestThreadGrowthMiB: report.requestThreadGrowthMiB,
+        writerThreadGrowthMiB: report.writerThreadGrowthMiB,
+        health: report.health,
       }),
     )
     console.log(`wrote ${writeBenchResult('offline-package', report, quiet)}`)

@@ -593,6 +593,7 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
     await services.conversions.close()
     await services.poiListBodies.close()
     await services.poiBatchFileReader.close()
+    await services.offlinePackages.close()
     await services.tracking.close()
   })
   // ended sessions are deleted an hour after they end, so the table does not grow forever

@@ -19,6 +19,8 @@ export interface StoredFile {
  * its content, so the same bytes are stored once and a name can never point outside the store.
  */
 export interface FileStorage {
+  /** The folder the store keeps its files in: a worker thread opens the same store from it. */
+  readonly directory: string
   /** Stores bytes; resolves once they are on disk (fsync'd), so an acknowledged file survives a crash. */
   put(
     source: Readable | AsyncIterable<Uint8Array> | Uint8Array,
@@ -66,6 +68,8 @@ export async function createFileStorage(directory: string): Promise<FileStorage>
   }
 
   return {
+    directory,
+
     async put(source, options = {}) {
       const maxSizeBytes = options.maxSizeBytes ?? Number.POSITIVE_INFINITY
       const temporaryPath = join(directory, `${temporaryPrefix}${randomUUID()}`)

@@ -166,4 +166,30 @@ describe('job queue with worker threads', () => {
       await runner.close()
     }
   })
+
+  it("hands the thread's progress reports to the job before its answer", async () => {
+    const runner = createThreadRunner({ entry: taskThread })
+    const jobs = createJobQueue({ slots: { io: 1 } })
+    try {
+      const job = jobs.submit(
+        {
+          name: 'test.progress',
+          lane: 'io',
+          timeLimitMs: 60_000,
+          run: (input, { signal, reportProgress }) =>
+            runner.run(input, { signal, onProgress: reportProgress }),
+        } satisfies JobKind<Record<string, unknown>, Record<string, unknown>>,
+        'a',
+        { progress: [0.25, 0.5, 0.75] },
+      )
+      const heard: number[] = []
+      job.onProgress((fraction) => heard.push(fraction))
+      await expect(job.result).resolves.toMatchObject({ progress: [0.25, 0.5, 0.75] })
+      expect(heard).toEqual([0.25, 0.5, 0.75])
+      expect(job.status().progress).toBe(0.75)
+    } finally {
+      await jobs.close()
+      await runner.close()
+    }
+  })
 })

@@ -6,6 +6,12 @@ export type ThreadReply<Value> =
   | { taskId: number; ok: true; value: Value }
   | { taskId: number; ok: false; failure: string }
 
+/** What a task thread says while it works: how far it has got, 0–1 (any number of times). */
+export interface ThreadProgress {
+  taskId: number
+  progress: number
+}
+
 /** A task the runner could not finish because its thread died (crash, not a refusal). */
 export class ThreadStoppedError extends Error {
   constructor(detail: string) {
@@ -27,16 +33,21 @@ export const defaultThreadLimits: ResourceLimits = {
   stackSizeMb: 8,
 }
 
+/** How one task is run. */
+export interface ThreadRunOptions {
+  signal: AbortSignal
+  transfer?: ArrayBuffer[]
+  onProgress?(fraction: number): void
+}
+
 /** Runs tasks in worker threads started from one entry file, one task per thread at a time. */
 export interface ThreadRunner {
   /**
    * Runs one task in an idle thread (started when none is). Aborting `signal` terminates that
-   * thread and rejects with the signal's reason.
+   * thread and, once it has stopped, rejects with the signal's reason. `onProgress` hears the thread's progress
+   * reports (`reportProgress` of {@link serveThreadTasks}), each before the answer.
    */
-  run<Value>(
-    input: unknown,
-    options: { signal: AbortSignal; transfer?: ArrayBuffer[] },
-  ): Promise<Value>
+  run<Value>(input: unknown, options: ThreadRunOptions): Promise<Value>
   /** Ends every thread. */
   close(): Promise<void>
 }
@@ -81,10 +92,7 @@ export function createThreadRunner(options: {
   }
 
   return {
-    run<Value>(
-      input: unknown,
-      { signal, transfer = [] }: { signal: AbortSignal; transfer?: ArrayBuffer[] },
-    ) {
+    run<Value>(input: unknown, { signal, transfer = [], onProgress }: ThreadRunOptions) {
       if (signal.aborted) return Promise.reject(signal.reason)
       const worker = take()
       busy.add(worker)
@@ -98,15 +106,21 @@ export function createThreadRunner(options: {
           worker.off('error', onError)
           worker.off('exit', onExit)
           signal.removeEventListener('abort', onAbort)
-          if (isReusable) giveBack(worker)
-          else {
+          if (isReusable) {
+            giveBack(worker)
+            outcome()
+          } else {
             busy.delete(worker)
-            void worker.terminate()
+            // told once the thread has stopped: it writes nothing after, and its files are closed
+            worker.terminate().then(outcome, outcome)
           }
-          outcome()
         }
-        const onMessage = (reply: ThreadReply<Value>) => {
+        const onMessage = (reply: ThreadReply<Value> | ThreadProgress) => {
           if (reply.taskId !== taskId) return
+          if ('progress' in reply) {
+            if (!isSettled) onProgress?.(reply.progress)
+            return
+          }
           finish(true, () =>
             reply.ok ? resolve(reply.value) : reject(new Error(`task failed: ${reply.failure}`)),
           )

@@ -112,7 +112,7 @@ function scriptOf(path: string, source: Readable): Readable {
  * names a complete package; on any failure (or `signal`) the part file is removed.
  */
 export async function writePackageZip(
-  plan: PackagePlan,
+  plan: Pick<PackagePlan, 'entries' | 'totalBytes'>,
   storage: FileStorage,
   path: string,
   options: { signal: AbortSignal; onProgress(fraction: number): void; forceZip64?: boolean },

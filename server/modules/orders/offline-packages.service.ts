@@ -18,7 +18,7 @@ import type { AuthUser } from '../accounts/users.service'
 import type { Job, JobKind, JobQueue } from '../jobs/job-queue'
 import { type Clock, timestampOf } from '../time/clock'
 import { type PackageDirectories, planOfflinePackage } from './offline-package-contents'
-import { writePackageZip } from './offline-package-zip'
+import { createPackageWriter } from './offline-package-writer'
 import type { OrdersService } from './orders.service'
 
 type PackageRow = Selectable<OfflinePackagesTable>
@@ -60,6 +60,8 @@ export interface OfflinePackagesService {
   recover(): Promise<number>
   /** Resolves once every build started by this process has ended (tests, shut-down). */
   settle(): Promise<void>
+  /** Ends the build threads (after the job queue has stopped the builds). */
+  close(): Promise<void>
 }
 
 /** A run longer than this is stopped (a package of several GiB on a slow disk takes minutes). */
@@ -89,6 +91,8 @@ export function createOfflinePackagesService(dependencies: {
   const fileOf = (projectId: string, packageId: string) =>
     join(directory, projectId, `${packageId}.zip`)
   const warn = dependencies.onWarning ?? (() => {})
+  // the zip is written in a worker thread: the request thread only reads the records
+  const writer = createPackageWriter({ storageDirectory: storage.directory })
 
   const markFailed = async (packageId: string, messageId: PlainMessageId) => {
     await db
@@ -99,6 +103,12 @@ export function createOfflinePackagesService(dependencies: {
       .execute()
   }
 
+  /**
+   * A build: the records are read here (a few queries; the POI list 500 rows at a time into a
+   * file), the bytes are read, hashed and zipped in a worker thread. It stays a job of the `io`
+   * lane (two at a time, fair between users, a time limit, stopped with the queue): the lane
+   * counts builds, the thread does their work.
+   */
   const buildKind: JobKind<BuildInput, void> = {
     name: 'offlinePackage',
     lane: 'io',
@@ -113,10 +123,9 @@ export function createOfflinePackagesService(dependencies: {
           ...input,
           scratchDirectory: projectDirectory,
         })
-        const written = await writePackageZip(plan, storage, path, {
-          signal: context.signal,
-          onProgress: context.reportProgress,
-        }).finally(() => plan.dispose())
+        const written = await writer
+          .write(plan, path, { signal: context.signal, onProgress: context.reportProgress })
+          .finally(() => plan.dispose())
         // the file is complete and synced: now the row may say so, and older packages go
         const superseded = await database.db.transaction().execute(async (transaction) => {
           const updated = await transaction
@@ -391,5 +400,7 @@ export function createOfflinePackagesService(dependencies: {
     async settle() {
       await Promise.allSettled([...running.values()].map((job) => job.result))
     },
+
+    close: () => writer.close(),
   }
 }

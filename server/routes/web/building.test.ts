@@ -10,7 +10,14 @@ import type {
 } from '../../../contract/building'
 import type { Project, ProjectTokenDatum } from '../../../contract/project'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
-import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../../testing/test-app'
+import {
+  callApi,
+  createTestApp,
+  signIn,
+  type TestApp,
+  testAdmin,
+  testEditor,
+} from '../../testing/test-app'
 
 import {
   markAsSymlink,
@@ -23,6 +30,7 @@ import {
   withRequiredExtension,
   withSbmMarker,
 } from './building-test-kit'
+import { payForProject } from './orders-test-kit'
 import {
   createProject,
   type MultipartPart,
@@ -723,11 +731,12 @@ describe('building models API', () => {
       })
       expect(unknown.statusCode).toBe(404)
 
-      await testApp.app.deps.database.db
-        .updateTable('projects')
-        .set({ is_paid: 1 })
-        .where('id', '=', project.id)
-        .execute()
+      // paid as the owner pays: an order, a recharge the admin confirms, the payment
+      await payForProject(testApp.app, {
+        token: editor,
+        adminToken: await signIn(testApp.app, testAdmin),
+        projectId: project.id,
+      })
       const paid = await callApi(testApp.app, {
         url: '/web/BIMupload/deleteBimModel',
         token: editor,

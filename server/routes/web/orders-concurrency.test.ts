@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AccountDatum, Recharge, ShoppingListDatum } from '../../../contract/orders'
+import type { AccountDatum } from '../../../contract/orders'
 import { systemAccountIds, verifyLedger } from '../../modules/orders/ledger'
 import { timestampOf } from '../../modules/time/clock'
-import { callApi, createTestApp, signIn, type TestApp, testAdmin } from '../../testing/test-app'
+import { createTestApp, signIn, type TestApp, testAdmin } from '../../testing/test-app'
+import {
+  orderCall as call,
+  orderWatermarkRemoval,
+  rechargeConfirmed as rechargeConfirmedBy,
+} from './orders-test-kit'
 import { signInNewUser } from './project-test-kit'
 
 /**
@@ -16,10 +21,6 @@ const orderCount = 100
 const paysPerOrder = 10
 const watermarkPrice = 500
 
-function call<Datum>(app: FastifyInstance, route: string, token: string, json: unknown = {}) {
-  return callApi<Datum>(app, { url: `/web/orderManage/${route}`, token, json })
-}
-
 describe('R6: concurrent payments', () => {
   let testApp: TestApp
   let app: FastifyInstance
@@ -27,21 +28,9 @@ describe('R6: concurrent payments', () => {
   let admin: string
   let projectIds: string[]
 
-  /** Orders watermark removal (and the free support option) on a project; the order id. */
-  const orderOn = async (projectId: string) => {
-    const list = (
-      await call<ShoppingListDatum>(app, 'getShoppingList', payer, { project_id: projectId })
-    ).envelope.datum
-    const idOf = (itemId: string) => list.lines.find((line) => line.item_id === itemId)!.id
-    return call<{ orderId: string; total: number }>(app, 'addOrder', payer, {
-      project_id: projectId,
-      ids: [idOf('watermark-removal'), idOf('support-community')],
-    })
-  }
-  const rechargeConfirmed = async (amount: number) => {
-    const asked = await call<Recharge>(app, 'recharge', payer, { amount })
-    await call(app, 'confirmRecharge', admin, { code: asked.envelope.datum.code })
-  }
+  /** Orders watermark removal (and the free support option) on a project. */
+  const orderOn = (projectId: string) => orderWatermarkRemoval(app, payer, projectId)
+  const rechargeConfirmed = (amount: number) => rechargeConfirmedBy(app, payer, admin, amount)
   const balance = async () =>
     (await call<AccountDatum>(app, 'getAccountAmount', payer)).envelope.datum.balance
 

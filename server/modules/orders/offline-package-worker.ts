@@ -1,0 +1,75 @@
+import { createFileStorage, type FileStorage } from '../../plugins/storage'
+import { serveThreadTasks } from '../jobs/thread-task'
+import type { PackageSource } from './offline-package-entry'
+import type { PackageThreadReply, PackageThreadTask, ThreadMemory } from './offline-package-writer'
+import { writePackageZip } from './offline-package-zip'
+
+/**
+ * The body of an offline package thread (started through offline-package-thread.mjs): writes
+ * one plan's zip with {@link writePackageZip}, reporting progress, and answers what it wrote.
+ * The plan's in-memory texts arrive as Uint8Arrays (Buffers are cloned as such) and are read
+ * as Buffers again; stored files are read from the same file store the server writes.
+ */
+
+/** The file store of each folder a task named, opened once per thread. */
+const stores = new Map<string, Promise<FileStorage>>()
+
+/** `source` with its bytes as Buffers (yazl takes Buffers only). */
+function withBuffers(source: PackageSource): PackageSource {
+  switch (source.kind) {
+    case 'bytes': {
+      // a Buffer crosses threads as a plain Uint8Array
+      const bytes: Uint8Array = source.bytes
+      return {
+        kind: 'bytes',
+        bytes: Buffer.isBuffer(bytes)
+          ? bytes
+          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      }
+    }
+    case 'script':
+      return { ...source, of: withBuffers(source.of) }
+    case 'parts':
+      return { kind: 'parts', parts: source.parts.map(withBuffers) }
+    default:
+      return source
+  }
+}
+
+/** Stopped by terminating the thread: a signal that never aborts. */
+const neverAborted = new AbortController().signal
+
+serveThreadTasks<PackageThreadTask, PackageThreadReply>(async (task, { reportProgress }) => {
+  let storage = stores.get(task.storageDirectory)
+  if (storage === undefined) {
+    storage = createFileStorage(task.storageDirectory)
+    stores.set(task.storageDirectory, storage)
+  }
+  const start = process.memoryUsage()
+  const memory: ThreadMemory = {
+    heapStartBytes: start.heapUsed,
+    heapPeakBytes: start.heapUsed,
+    buffersStartBytes: start.external,
+    buffersPeakBytes: start.external,
+  }
+  const written = await writePackageZip(
+    {
+      entries: task.entries.map((entry) => ({ ...entry, source: withBuffers(entry.source) })),
+      totalBytes: task.totalBytes,
+    },
+    await storage,
+    task.path,
+    {
+      signal: neverAborted,
+      forceZip64: task.forceZip64,
+      onProgress(fraction) {
+        // this thread's isolate only (the RSS is the whole process's)
+        const usage = process.memoryUsage()
+        memory.heapPeakBytes = Math.max(memory.heapPeakBytes, usage.heapUsed)
+        memory.buffersPeakBytes = Math.max(memory.buffersPeakBytes, usage.external)
+        reportProgress(fraction)
+      },
+    },
+  )
+  return { value: { ...written, threadMemory: memory } }
+})

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify'
+import type { PayDatum, Recharge, ShoppingListDatum } from '../../../contract/orders'
+import { callApi } from '../../testing/test-app'
+
+/**
+ * Helpers for tests that need money to move the way a user moves it: orders, recharges an admin
+ * confirms, payments. Test-only (no test runs from this file itself).
+ */
+
+/** Calls an `/orderManage/` route with a JSON body. */
+export function orderCall<Datum>(
+  app: FastifyInstance,
+  route: string,
+  token: string,
+  json: unknown = {},
+) {
+  return callApi<Datum>(app, { url: `/web/orderManage/${route}`, token, json })
+}
+
+/** Orders watermark removal (and the free support option) on a project: `addOrder`'s answer. */
+export async function orderWatermarkRemoval(
+  app: FastifyInstance,
+  token: string,
+  projectId: string,
+) {
+  const list = (
+    await orderCall<ShoppingListDatum>(app, 'getShoppingList', token, { project_id: projectId })
+  ).envelope.datum
+  const idOf = (itemId: string) => list.lines.find((line) => line.item_id === itemId)!.id
+  return orderCall<{ orderId: string; total: number }>(app, 'addOrder', token, {
+    project_id: projectId,
+    ids: [idOf('watermark-removal'), idOf('support-community')],
+  })
+}
+
+/** Asks to recharge `amount` points and has the admin confirm the code. */
+export async function rechargeConfirmed(
+  app: FastifyInstance,
+  token: string,
+  adminToken: string,
+  amount: number,
+) {
+  const asked = await orderCall<Recharge>(app, 'recharge', token, { amount })
+  const confirmed = await orderCall(app, 'confirmRecharge', adminToken, {
+    code: asked.envelope.datum.code,
+  })
+  if (confirmed.envelope.code !== '0') {
+    throw new Error(`recharge not confirmed: ${confirmed.envelope.message}`)
+  }
+}
+
+/**
+ * Makes a project paid the way its owner would: an order, a recharge of its total the admin
+ * confirms, and the payment from the balance. Fails the test unless the payment goes through.
+ */
+export async function payForProject(
+  app: FastifyInstance,
+  payment: { token: string; adminToken: string; projectId: string },
+): Promise<PayDatum> {
+  const ordered = await orderWatermarkRemoval(app, payment.token, payment.projectId)
+  if (ordered.envelope.code !== '0') throw new Error(`order failed: ${ordered.envelope.message}`)
+  const { orderId, total } = ordered.envelope.datum
+  await rechargeConfirmed(app, payment.token, payment.adminToken, total)
+  const paid = await orderCall<PayDatum>(app, 'pay', payment.token, { order_id: orderId })
+  if (paid.envelope.code !== '0') throw new Error(`payment failed: ${paid.envelope.message}`)
+  return paid.envelope.datum
+}
