@@ -23,8 +23,8 @@ import {
   type PlainLine,
   PlainLineLayer,
 } from './plain-triangle-layers'
+import { ShapeSnapping } from './shape-snapping'
 import { SnappingMapLibreAdapter } from './snapping-adapter'
-import { VertexSnapping } from './vertex-snapping'
 
 /**
  * Drawing in the city (issue 18): terra-draw (with its MapLibre adapter) takes the clicks of the
@@ -39,8 +39,8 @@ export class CityDraw {
   private shapes: readonly DrawShape[] = []
   private cachedLayers: Layer[] = []
   private editSession: DrawEditSession | null = null
-  /** The saved shapes' vertices a point being drawn or dragged lands on when near. */
-  private readonly snapping = new VertexSnapping()
+  /** The saved shapes' vertices and edges a point being drawn or dragged lands on when near. */
+  private readonly snapping = new ShapeSnapping()
 
   constructor(private readonly context: CitySceneContext) {}
 
@@ -151,9 +151,9 @@ export class CityDraw {
   }
 
   /**
-   * Where a pointer at container pixel (x, y) lands: on a saved vertex near it while a shape is
-   * drawn or its points are dragged (the edit tool); never while moving or turning a whole shape,
-   * which would jump.
+   * Where a pointer at container pixel (x, y) lands: on a saved vertex near it, else on a saved
+   * edge near it, while a shape is drawn or its points are dragged (the edit tool); never while
+   * moving or turning a whole shape, which would jump.
    */
   private snapAt(adapter: SnappingMapLibreAdapter, x: number, y: number) {
     const isDrawing = this.activeType !== null && this.pending === null
