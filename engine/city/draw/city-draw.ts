@@ -1,4 +1,5 @@
 import type { Layer } from '@deck.gl/core'
+import type { Map as MapLibreMap } from 'maplibre-gl'
 import { SolidPolygonLayer } from '@deck.gl/layers'
 import {
   TerraDraw,
@@ -7,6 +8,7 @@ import {
   TerraDrawPointMode,
   TerraDrawPolygonMode,
 } from 'terra-draw'
+import { geodesicDistanceMeters } from '../../../workers/geodesy/draw-geometry'
 import type {
   DrawEditTool,
   DrawLayerState,
@@ -23,8 +25,8 @@ import {
   type PlainLine,
   PlainLineLayer,
 } from './plain-triangle-layers'
+import { ShapeSnapping } from './shape-snapping'
 import { SnappingMapLibreAdapter } from './snapping-adapter'
-import { VertexSnapping } from './vertex-snapping'
 
 /**
  * Drawing in the city (issue 18): terra-draw (with its MapLibre adapter) takes the clicks of the
@@ -39,10 +41,22 @@ export class CityDraw {
   private shapes: readonly DrawShape[] = []
   private cachedLayers: Layer[] = []
   private editSession: DrawEditSession | null = null
-  /** The saved shapes' vertices a point being drawn or dragged lands on when near. */
-  private readonly snapping = new VertexSnapping()
+  /** The saved shapes' vertices and edges a point being drawn or dragged lands on when near. */
+  private readonly snapping = new ShapeSnapping()
+  /**
+   * The finest scale on the screen the drawn circles have their corners for (metres a pixel,
+   * a power of two at or below the true one), or undefined before the map has a size.
+   */
+  private circleScale: number | undefined
+  /** After a zoom or tilt the circles get the corners the new scale needs (see draw-shapes.ts). */
+  private readonly onViewSettled = () => {
+    if (this.shapes.length > 0 && finestScaleOf(this.context.map) !== this.circleScale)
+      this.refreshSaved()
+  }
 
-  constructor(private readonly context: CitySceneContext) {}
+  constructor(private readonly context: CitySceneContext) {
+    context.map.on('moveend', this.onViewSettled)
+  }
 
   /** The draw state of the snapshot. */
   state(): DrawLayerState {
@@ -151,9 +165,9 @@ export class CityDraw {
   }
 
   /**
-   * Where a pointer at container pixel (x, y) lands: on a saved vertex near it while a shape is
-   * drawn or its points are dragged (the edit tool); never while moving or turning a whole shape,
-   * which would jump.
+   * Where a pointer at container pixel (x, y) lands: on a saved vertex near it, else on a saved
+   * edge near it, while a shape is drawn or its points are dragged (the edit tool); never while
+   * moving or turning a whole shape, which would jump.
    */
   private snapAt(adapter: SnappingMapLibreAdapter, x: number, y: number) {
     const isDrawing = this.activeType !== null && this.pending === null
@@ -188,6 +202,7 @@ export class CityDraw {
   }
 
   dispose(): void {
+    this.context.map.off('moveend', this.onViewSettled)
     try {
       this.draw?.stop()
     } catch {
@@ -235,9 +250,11 @@ export class CityDraw {
 
   private buildLayers(): Layer[] {
     const editedId = this.editSession?.shape.id
+    this.circleScale = finestScaleOf(this.context.map)
     // The shape in the bar is drawn by terra-draw, editable, not twice.
     const data = shapeLayerData(
       editedId === undefined ? this.shapes : this.shapes.filter((shape) => shape.id !== editedId),
+      this.circleScale,
     )
     // Fills are plain triangles in deck's SolidPolygonLayer; outlines, paths and nodes in the
     // plain-triangle layers, which cost one draw each on a software GPU (plain-triangle-layers.ts).
@@ -283,4 +300,19 @@ export class CityDraw {
       new PlainDotLayer({ id: 'draw-nodes', dots, parameters: overFills }),
     ]
   }
+}
+
+/**
+ * The finest scale on the map's screen, metres a pixel, rounded down to a power of two (so it
+ * changes once a zoom level, and errs towards more detail): the ground at the bottom edge is the
+ * nearest to the camera when the map is tilted. Undefined while the map has no size.
+ */
+function finestScaleOf(map: MapLibreMap): number | undefined {
+  const { clientWidth: width, clientHeight: height } = map.getContainer()
+  if (width < 2 || height < 2) return undefined
+  const left = map.unproject([width / 2 - 0.5, height - 1])
+  const right = map.unproject([width / 2 + 0.5, height - 1])
+  const meters = geodesicDistanceMeters([left.lng, left.lat], [right.lng, right.lat])
+  if (!(meters > 0)) return undefined
+  return 2 ** Math.floor(Math.log2(meters))
 }

@@ -4,7 +4,14 @@ import {
   geodesicDistanceMeters,
 } from '../../../workers/geodesy/draw-geometry'
 import type { DrawShape } from '../../api/draw-commands'
-import { circleCorners, pendingOf, pointsOfFeature, rgbaOf, shapeLayerData } from './draw-shapes'
+import {
+  circleCorners,
+  circleCornersAt,
+  pendingOf,
+  pointsOfFeature,
+  rgbaOf,
+  shapeLayerData,
+} from './draw-shapes'
 
 const shape = (overrides: Partial<DrawShape>): DrawShape => ({
   id: 'a',
@@ -64,5 +71,29 @@ describe('draw shapes', () => {
     expect(circle.areas[0]!.outline).toEqual([255, 0, 0, 128])
     expect(rgbaOf('#102030', [0, 0, 0, 0])).toEqual([16, 32, 48, 255])
     expect(rgbaOf('red', [1, 2, 3, 4])).toEqual([1, 2, 3, 4])
+  })
+
+  it('gives a circle the corners its size on screen needs, its sides within a quarter pixel', () => {
+    // 1 m a pixel: 5 m across 5 px, 200 m across 200 px; a huge one keeps the 64 of before.
+    for (const radius of [0.1, 2, 5, 15, 40, 100, 200, 100_000]) {
+      const corners = circleCornersAt(radius, 1)
+      expect([8, 16, 32, 64]).toContain(corners)
+      const inside = radius * (1 - Math.cos(Math.PI / corners))
+      if (corners < circleCorners) expect(inside).toBeLessThanOrEqual(0.25)
+    }
+    expect(circleCornersAt(5, 1)).toBe(16)
+    expect(circleCornersAt(100_000, 1)).toBe(circleCorners)
+    // The same circle zoomed out 16×: fewer corners.
+    expect(circleCornersAt(200, 16)).toBeLessThan(circleCornersAt(200, 1))
+    const circle = shape({
+      type: 1,
+      points: [
+        [126.97, 37.56],
+        [126.9701, 37.56],
+      ],
+    })
+    // ≈ 8.8 m of radius at 4 m a pixel: 8 corners; without a scale, 64.
+    expect(shapeLayerData([circle], 4).areas[0]!.ring).toHaveLength(8)
+    expect(shapeLayerData([circle]).areas[0]!.ring).toHaveLength(circleCorners)
   })
 })

@@ -68,18 +68,43 @@ export interface ShapeLayerData {
   nodes: { id: string; position: DrawPosition; color: number[] }[]
 }
 
-/** Corners of a drawn circle. */
+/** Corners of a drawn circle at most (and of a circle's rim snapped to). */
 export const circleCorners = 64
+
+/** Fewest corners of a drawn circle. */
+const fewestCircleCorners = 8
+
+/** How far (pixels) a drawn circle's straight sides may fall inside the true circle. */
+const circleErrorPixels = 0.25
+
+/**
+ * Corners a circle of `radiusMeters` needs at `metersPerPixel` (the finest scale on the screen)
+ * so its sides fall at most {@link circleErrorPixels} inside the true circle: a power of two
+ * from 8 to 64. A side of angle a falls r·(1 − cos(a/2)) inside; every corner costs vertices
+ * and triangles each frame on a software GPU (issue 18's drawing frames), so a circle a few
+ * pixels wide is not drawn with the 64 corners a large one needs.
+ */
+export function circleCornersAt(radiusMeters: number, metersPerPixel: number): number {
+  const radiusPixels = radiusMeters / metersPerPixel
+  if (!(radiusPixels > circleErrorPixels)) return fewestCircleCorners
+  const needed = Math.PI / Math.acos(1 - circleErrorPixels / radiusPixels)
+  const corners = 2 ** Math.ceil(Math.log2(needed))
+  return Math.min(circleCorners, Math.max(fewestCircleCorners, corners))
+}
 
 const defaultFill: [number, number, number, number] = [255, 255, 255, 128]
 const defaultOutline: [number, number, number, number] = [30, 136, 229, 255]
 
 /**
- * Splits visible shapes into deck.gl layer data. A circle is drawn as 64 points of its geodesic
- * outline; polylines and inflection points follow their display mode (0 nothing, 1 nodes and
- * path, 2 nodes, 3 path); a point is a node.
+ * Splits visible shapes into deck.gl layer data. A circle is drawn as points of its geodesic
+ * outline, as many as it needs at `metersPerPixel`, the finest scale on the screen (64 when it
+ * is not known; see {@link circleCornersAt}); polylines and inflection points follow their
+ * display mode (0 nothing, 1 nodes and path, 2 nodes, 3 path); a point is a node.
  */
-export function shapeLayerData(shapes: readonly DrawShape[]): ShapeLayerData {
+export function shapeLayerData(
+  shapes: readonly DrawShape[],
+  metersPerPixel?: number,
+): ShapeLayerData {
   const data: ShapeLayerData = { areas: [], lines: [], nodes: [] }
   for (const shape of shapes) {
     if (!shape.isVisible || shape.points.length === 0) continue
@@ -88,9 +113,10 @@ export function shapeLayerData(shapes: readonly DrawShape[]): ShapeLayerData {
     const width = shape.outlineWidthPx
     if (shape.type === 1 && shape.points.length === 2) {
       const [center, rim] = shape.points as [LngLat, LngLat]
-      // 64 corners stay within 0.12 % of the radius (under a pixel up to 800 px of radius); every
-      // corner costs vertices each frame on a software GPU (issue 18's drawing frames).
-      const ring = geodesicCirclePoints(center, geodesicDistanceMeters(center, rim), circleCorners)
+      const radius = geodesicDistanceMeters(center, rim)
+      const corners =
+        metersPerPixel === undefined ? circleCorners : circleCornersAt(radius, metersPerPixel)
+      const ring = geodesicCirclePoints(center, radius, corners)
       data.areas.push({ id: shape.id, ring, fill, outline, width })
     } else if (shape.type === 4) {
       data.areas.push({ id: shape.id, ring: [...shape.points], fill, outline, width })

@@ -4,9 +4,9 @@ import type { Engine } from '../../core/engine'
 import { cityTestPage } from '../testing/city-test-page'
 
 /**
- * Vertex snapping and redo in Chromium (issue 18): a point clicked or dragged within a few
- * pixels of a saved drawing's vertex lands on it, through terra-draw's real pointer handling;
- * redo takes again what undo took back in the geometry bar.
+ * Snapping and redo in Chromium (issue 18): a point clicked or dragged within a few pixels of a
+ * saved drawing's vertex lands on it, else on its edge within a few pixels, through terra-draw's
+ * real pointer handling; redo takes again what undo took back in the geometry bar.
  */
 
 const center = { lng: 126.978, lat: 37.5665 }
@@ -110,7 +110,7 @@ async function pixelOf(engine: Engine, [lng, lat]: DrawPosition) {
 const isSamePlace = (a: DrawPosition, b: DrawPosition) =>
   Math.abs(a[0] - b[0]) < 1e-9 && Math.abs(a[1] - b[1]) < 1e-9
 
-describe('vertex snapping and redo in Chromium', () => {
+describe('snapping and redo in Chromium', () => {
   it('lands a clicked point on a saved vertex a few pixels away, and not one farther', async () => {
     const container = createContainer()
     const engine = createEngine()
@@ -137,12 +137,44 @@ describe('vertex snapping and redo in Chromium', () => {
     expect(Math.hypot(freePixel.x - free.x, freePixel.y - free.y)).toBeLessThan(1)
     await engine.run('draw.cancel')
 
-    // A point clicked 20 px from every vertex stays where it was clicked.
+    // A point clicked 20 px from every vertex and edge stays where it was clicked.
     await engine.run('draw.start', { type: 2 })
-    await pointer.click(cornerPixel.x - 20, cornerPixel.y)
+    await pointer.click(cornerPixel.x - 20, cornerPixel.y - 20)
     await until(() => city(engine).draw.pending !== null, 'the point placed')
     const placed = await pixelOf(engine, city(engine).draw.pending!.points[0]!)
-    expect(Math.hypot(placed.x - (cornerPixel.x - 20), placed.y - cornerPixel.y)).toBeLessThan(1)
+    expect(
+      Math.hypot(placed.x - (cornerPixel.x - 20), placed.y - (cornerPixel.y - 20)),
+    ).toBeLessThan(1)
+    await engine.run('draw.cancel')
+  })
+
+  it('lands a clicked point on a saved edge when no vertex is near', async () => {
+    const container = createContainer()
+    const engine = createEngine()
+    await openCity(engine, container)
+    await until(() => city(engine).draw.visibleShapeCount === 2, 'the shapes handed over')
+    const pointer = pointerOn(container)
+    // The middle of the rectangle's north side, far from its corners (≈ 90 m each way).
+    const [west, north] = rectangle.points[3]!
+    const [east] = rectangle.points[2]!
+    const middle = await pixelOf(engine, [(west + east) / 2, north])
+
+    // 5 px north of the side: the point lands on the side, where it is drawn.
+    await engine.run('draw.start', { type: 2 })
+    await pointer.click(middle.x, middle.y - 5)
+    await until(() => city(engine).draw.pending !== null, 'the point placed')
+    const onSide = city(engine).draw.pending!.points[0]!
+    expect(Math.abs(onSide[1] - north)).toBeLessThan(1e-7)
+    const onSidePixel = await pixelOf(engine, onSide)
+    expect(Math.hypot(onSidePixel.x - middle.x, onSidePixel.y - middle.y)).toBeLessThan(1)
+    await engine.run('draw.cancel')
+
+    // 12 px north of it: beyond the snapping radius, where it was clicked.
+    await engine.run('draw.start', { type: 2 })
+    await pointer.click(middle.x, middle.y - 12)
+    await until(() => city(engine).draw.pending !== null, 'the second point placed')
+    const free = await pixelOf(engine, city(engine).draw.pending!.points[0]!)
+    expect(Math.hypot(free.x - middle.x, free.y - (middle.y - 12))).toBeLessThan(1)
     await engine.run('draw.cancel')
   })
 

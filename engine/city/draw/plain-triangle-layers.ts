@@ -21,6 +21,10 @@ import { Model } from '@luma.gl/engine'
  * one draw each. Six corners cost six times the floats of an instance, a few megabytes for
  * tens of thousands of segments, made once when the shapes change.
  *
+ * What is the same over a segment or a dot (colours, a ring's width) is a flat varying: a software
+ * GPU sets up and interpolates every other varying for each triangle and pixel, and these small
+ * triangles are many.
+ *
  * Positions keep deck's 64-bit precision: each coordinate is split into a 32-bit float and
  * what it drops (`*64Low`), as deck's own attributes are. Not pickable: the drawings are
  * chosen in the area list, and edited through terra-draw.
@@ -181,7 +185,8 @@ in vec3 endPositions64Low;
 in vec2 corners;
 in vec4 colors;
 in float widths;
-out vec4 vColor;
+// One colour a segment: flat, not interpolated (see the module comment).
+flat out vec4 vColor;
 
 void main(void) {
   geometry.worldPosition = startPositions;
@@ -207,7 +212,7 @@ void main(void) {
 const lineFragmentShader = /* glsl */ `#version 300 es
 #define SHADER_NAME plain-line-layer-fragment-shader
 precision highp float;
-in vec4 vColor;
+flat in vec4 vColor;
 out vec4 fragColor;
 
 void main(void) {
@@ -297,10 +302,12 @@ in vec4 fillColors;
 in vec4 lineColors;
 in float radii;
 in float lineWidths;
-out vec4 vFillColor;
-out vec4 vLineColor;
+// Colours and ring of a dot are the same at its four corners: flat, only the position is
+// interpolated (see the module comment).
+flat out vec4 vFillColor;
+flat out vec4 vLineColor;
 out vec2 unitPosition;
-out float innerUnitRadius;
+flat out float innerUnitRadius;
 
 void main(void) {
   geometry.worldPosition = centers;
@@ -321,10 +328,10 @@ void main(void) {
 const dotFragmentShader = /* glsl */ `#version 300 es
 #define SHADER_NAME plain-dot-layer-fragment-shader
 precision highp float;
-in vec4 vFillColor;
-in vec4 vLineColor;
+flat in vec4 vFillColor;
+flat in vec4 vLineColor;
 in vec2 unitPosition;
-in float innerUnitRadius;
+flat in float innerUnitRadius;
 out vec4 fragColor;
 
 void main(void) {

@@ -4,8 +4,8 @@ import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter'
 import type { DrawPosition } from '../../api/draw-commands'
 
 /**
- * terra-draw's MapLibre adapter whose pointer events land on a saved drawing's vertex when the
- * pointer is within a few pixels of one (issue 18 vertex snapping). Snapping the event itself
+ * terra-draw's MapLibre adapter whose pointer events land on a saved drawing's vertex or edge
+ * when the pointer is within a few pixels of one (issue 18 snapping). Snapping the event itself
  * serves all five draw types and dragging a vertex in the geometry bar alike: terra-draw's own
  * snapping options exist for lines and polygons only and know only its store's features, which
  * here is the one shape in hand (saved shapes are drawn by deck.gl). The event keeps the

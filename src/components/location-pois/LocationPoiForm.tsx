@@ -5,6 +5,7 @@ import type { CreatLocationPoiBody, TrackedObject } from '../../api/tracking'
 import { categoryNameText } from '../../i18n/library-names'
 import { Button, FormWrapper, Select, TextField, toast } from '../../ui'
 import { reasonText } from '../feedback/error-text'
+import { NameField } from '../forms/NameField'
 import '../region-list/region-list.css'
 import './location-pois.css'
 
@@ -96,13 +97,7 @@ export function LocationPoiForm({
           }
         }}
       >
-        <TextField
-          label={<Trans>Name</Trans>}
-          value={name}
-          maxLength={100}
-          required
-          onChange={(event) => setName(event.target.value)}
-        />
+        <NameField value={name} onValueChange={setName} />
         <TextField
           label={<Trans>Category</Trans>}
           value={category}

@@ -268,6 +268,10 @@ describe('building location POIs', () => {
     await user.click(await screen.findByRole('tab', { name: '위치 추적 대상' }))
     const tab = await screen.findByTestId('bim4-location-pois')
     await within(tab).findByText('아직 위치 추적 대상이 없습니다')
+    // The building has no location: the tab says why nothing is drawn, and what to do.
+    expect(within(tab).getByTestId('location-pois-unplaced').textContent).toContain(
+      '먼저 앵커 포인트를 추가하세요.',
+    )
     await user.type(within(tab).getByRole('textbox', { name: /^이름/ }), '경비원')
     await user.type(within(tab).getByRole('textbox', { name: /^코드/ }), 'G-7')
     await user.click(within(tab).getByRole('button', { name: '추가' }))
@@ -314,8 +318,26 @@ describe('building location POIs', () => {
     await user.click(await screen.findByRole('tab', { name: 'Positioned objects' }))
     const item = await screen.findByTestId('tracked-item')
     expect(item.textContent).toContain('Lift')
+    expect(screen.getByTestId('location-pois-unplaced').textContent).toBe(
+      'The building has no location yet, so its positioned objects are not drawn in the scene. Please add an anchor point first.',
+    )
     expect(item.textContent).toContain('last seen')
     expect(screen.queryByRole('form', { name: 'New positioned object' })).toBeNull()
     expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull()
+  })
+  it('says nothing of a location once the building has one', async () => {
+    const user = userEvent.setup()
+    buildingSession.project = project({ project_center: { lng: 127, lat: 37.5 } })
+    renderWithI18n(
+      <UiRoot>
+        <LocationPanel
+          calls={memoryAnchors().calls}
+          locationPoiCalls={memoryLocationPois().calls}
+        />
+      </UiRoot>,
+    )
+    await user.click(await screen.findByRole('tab', { name: 'Positioned objects' }))
+    await screen.findByText('No positioned objects yet')
+    expect(screen.queryByTestId('location-pois-unplaced')).toBeNull()
   })
 })

@@ -37,7 +37,8 @@ export const defaultLocationPoiCalls: LocationPoiCalls = {
  * The building's location POIs (SPEC §7 `creatLocationPoi`, `selLocationPoi`, `delLocationPoi`;
  * issue 18): the positioned objects of the building — people, vehicles, devices — each with its
  * category, coding and last reported position. An editor adds one (its device token shown once)
- * and deletes one; a reader sees the list.
+ * and deletes one; a reader sees the list. A building without a location is told why they are
+ * not drawn.
  */
 export function LocationPoisTab({ calls }: { calls: LocationPoiCalls }) {
   const session = useSnapshot(buildingSession)
@@ -73,6 +74,16 @@ export function LocationPoisTab({ calls }: { calls: LocationPoiCalls }) {
           last positions.
         </Trans>
       </p>
+      {session.project && !session.project.project_center && (
+        // Without a location nothing ties the objects' longitudes and latitudes to the model
+        // (use-building-tracking.ts draws none): said here, where they are looked for.
+        <p className="ts-region__issue" role="note" data-testid="location-pois-unplaced">
+          <Trans>
+            The building has no location yet, so its positioned objects are not drawn in the scene.
+          </Trans>{' '}
+          <Trans>Please add an anchor point first.</Trans>
+        </p>
+      )}
       {canEdit && projectId !== null && (
         <LocationPoiForm projectId={projectId} calls={calls} onAdded={refresh} />
       )}

@@ -52,9 +52,22 @@ const triangle = (): [number, number][] => [
   [126.98, 37.57],
 ]
 
-/** The city editor at `path` over an in-memory server holding an area 'Yard' and a path 'Patrol'. */
-async function renderAt(path: string) {
+/**
+ * The city editor at `path` over an in-memory server holding an area 'Yard' and a path 'Patrol';
+ * `canEdit` false: the user may only look at the project.
+ */
+async function renderAt(path: string, canEdit = true) {
   const server = createMemoryCityServer('project-1')
+  if (!canEdit) {
+    const findProjectInfo = server.services.findProjectInfo
+    server.services.findProjectInfo = async (id) => {
+      const project = await findProjectInfo(id)
+      return {
+        ...project,
+        permissions: { ...project.permissions!, canEdit: false, canDelete: false },
+      }
+    }
+  }
   await server.services.addAreaDraw({
     project_id: 'project-1',
     kind: 'area',
@@ -111,6 +124,8 @@ describe('drawing forms', () => {
       },
     })
     const form = await screen.findByRole('form', { name: 'New drawing' })
+    // The owner is not told the project is read-only.
+    expect(screen.queryByTestId('city-read-only')).toBeNull()
     const save = within(form).getByRole('button', { name: 'Save' })
     // Nothing to save without a name.
     expect(save.hasAttribute('disabled')).toBe(true)
@@ -215,6 +230,20 @@ describe('drawing forms', () => {
     expect(screen.getByRole('form', { name: 'Modify Yard' })).toBeTruthy()
     const [kept] = await server.services.findAreaDraws('project-1', 'area')
     expect(kept!.name).toBe('Yard')
+  })
+})
+
+describe('a read-only project', () => {
+  it('says why there are no drawing tools, and lists the saved paths', async () => {
+    await renderAt('/home/path/programming', false)
+    expect(
+      await screen.findByText(
+        'You can view this project but not change it, so its editing tools are hidden.',
+      ),
+    ).toBeTruthy()
+    expect(await screen.findByText('Patrol')).toBeTruthy()
+    expect(screen.queryByRole('group', { name: 'Draw type' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Modify Patrol' })).toBeNull()
   })
 })
 

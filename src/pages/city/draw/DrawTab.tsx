@@ -8,6 +8,7 @@ import { sceneStore, useEngine } from '../../../engine-bridge'
 import { Button, confirmDelete, EmptyState } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
+import { ReadOnlyHint } from '../ReadOnlyHint'
 import { deleteDrawing, drawTypesOfKind, savePendingDrawing, updateDrawing } from './draw-actions'
 import { drawStore } from './draw-store'
 import { DrawingForm } from './DrawingForm'
@@ -49,6 +50,7 @@ export function DrawTab({ kind, projectId }: { kind: DrawKind; projectId: string
 
   return (
     <div className="ts-city-tab ts-draw" data-testid={`city-draw-tab-${kind}`}>
+      <ReadOnlyHint />
       {canEdit && (
         <>
           <p className="ts-city-tab__hint">

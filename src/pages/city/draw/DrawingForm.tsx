@@ -9,6 +9,7 @@ import {
   defaultDrawFill,
   defaultDrawOutline,
 } from '../../../api/draw'
+import { NameField } from '../../../components/forms/NameField'
 import {
   ColorPicker,
   defaultRgba,
@@ -18,7 +19,6 @@ import {
   parseRgba,
   Select,
   TextArea,
-  TextField,
 } from '../../../ui'
 import { isAreaType } from './draw-texts'
 
@@ -99,13 +99,7 @@ export function DrawingForm({
         })
       }}
     >
-      <TextField
-        label={<Trans>Name</Trans>}
-        value={name}
-        maxLength={100}
-        required
-        onChange={(event) => setName(event.target.value)}
-      />
+      <NameField value={name} onValueChange={setName} />
       <TextArea
         label={<Trans>Description</Trans>}
         value={description}
