@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3'
-import type { DatabaseHandle } from '../../plugins/db'
+import type { Database, DatabaseHandle } from '../../plugins/db'
 import { timestampOf } from '../time/clock'
 import type { TelemetryMessage } from './ingest-payload'
 import type { TelemetryStore } from './telemetry-store'
@@ -15,11 +15,15 @@ interface QueuedWrite {
 
 /**
  * Group commit of telemetry on SQLite: the points of every request that arrived in the same turn
- * of the event loop (HTTP bodies and MQTT messages alike) are written in one transaction, each
- * in its own savepoint, so a failing write is rolled back alone and the others commit. With
+ * of the event loop (HTTP bodies and MQTT messages alike) are written in one transaction. With
  * `synchronous=FULL` the commit's fsync is what a request costs most; sharing it among the
  * requests in flight is what lets ingest keep pace with a bare INSERT loop. A caller's promise
  * settles only after the commit that holds its points, so an acknowledged write is durable.
+ *
+ * A failing write is rolled back alone and the others commit: the group is first written
+ * straight through (the usual case, nothing fails), and only when a write fails is it rolled
+ * back and written again with each write in its own savepoint. A savepoint costs SQLite a copy
+ * of every page its write touches, which is why the usual case goes without.
  */
 export interface SqliteIngestQueue {
   /** Stores a device's messages at the next commit; answers how many points were new. */
@@ -40,36 +44,66 @@ export function createSqliteIngestQueue(dependencies: {
   let isFlushing = false
   let seenStatement: Statement | undefined
 
+  /** Stores an entry's points and its device's last-seen time; answers how many were new. */
+  const writeEntry = async (connection: Database, entry: QueuedWrite) => {
+    seenStatement ??= sqlite.prepare('update iot_devices set last_seen_at = ? where id = ?')
+    const count = await store.write(connection, entry.deviceId, entry.messages)
+    seenStatement.run(timestampOf(entry.nowMs), entry.deviceId)
+    return count
+  }
+
+  /** Undoes the open transaction, and the series ids it made with it. */
+  const rollBack = () => {
+    if (sqlite.inTransaction) sqlite.exec('rollback')
+    // a series made inside the rolled-back transaction must not stay cached
+    store.forgetSeries()
+  }
+
+  /** The usual case: the whole group in one transaction; false when anything failed. */
+  const writeStraight = async (connection: Database, group: readonly QueuedWrite[]) => {
+    const counts: number[] = []
+    sqlite.exec('begin immediate')
+    try {
+      for (const entry of group) counts.push(await writeEntry(connection, entry))
+      sqlite.exec('commit')
+    } catch {
+      rollBack()
+      return false
+    }
+    for (const [index, entry] of group.entries()) entry.resolve(counts[index]!)
+    return true
+  }
+
+  /** After a failure: each write in its own savepoint, so only the failing ones are undone. */
+  const writeOneByOne = async (connection: Database, group: readonly QueuedWrite[]) => {
+    const written: Array<[QueuedWrite, number]> = []
+    sqlite.exec('begin immediate')
+    try {
+      for (const entry of group) {
+        sqlite.exec('savepoint ingest_write')
+        try {
+          written.push([entry, await writeEntry(connection, entry)])
+          sqlite.exec('release ingest_write')
+        } catch (error) {
+          sqlite.exec('rollback to ingest_write')
+          sqlite.exec('release ingest_write')
+          store.forgetSeries()
+          entry.reject(error)
+        }
+      }
+      sqlite.exec('commit')
+    } catch (error) {
+      rollBack()
+      for (const [entry] of written) entry.reject(error)
+      return
+    }
+    for (const [entry, count] of written) entry.resolve(count)
+  }
+
   const writeGroup = (group: QueuedWrite[]) =>
     // held by Kysely (`connection()`) so no other query interleaves with the raw statements
     database.db.connection().execute(async (connection) => {
-      seenStatement ??= sqlite.prepare('update iot_devices set last_seen_at = ? where id = ?')
-      const written: Array<[QueuedWrite, number]> = []
-      sqlite.exec('begin immediate')
-      try {
-        for (const entry of group) {
-          sqlite.exec('savepoint ingest_write')
-          try {
-            const count = await store.write(connection, entry.deviceId, entry.messages)
-            seenStatement.run(timestampOf(entry.nowMs), entry.deviceId)
-            sqlite.exec('release ingest_write')
-            written.push([entry, count])
-          } catch (error) {
-            sqlite.exec('rollback to ingest_write')
-            sqlite.exec('release ingest_write')
-            // a series made inside the rolled-back savepoint must not stay cached
-            store.forgetSeries()
-            entry.reject(error)
-          }
-        }
-        sqlite.exec('commit')
-      } catch (error) {
-        if (sqlite.inTransaction) sqlite.exec('rollback')
-        store.forgetSeries()
-        for (const [entry] of written) entry.reject(error)
-        return
-      }
-      for (const [entry, count] of written) entry.resolve(count)
+      if (!(await writeStraight(connection, group))) await writeOneByOne(connection, group)
     })
 
   const flush = async () => {

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../testing/test-app'
+import type { TelemetryMessage } from './ingest-payload'
+import { createSqliteIngestQueue } from './sqlite-ingest-queue'
+import { createTelemetryStore, type TelemetryStore } from './telemetry-store'
+
+/**
+ * The telemetry writes on a real database: each point stored and summed once whatever a body
+ * repeats (in itself, or of what was stored before), on SQLite and PostgreSQL; and SQLite's group
+ * commit, which writes a group straight through and, when one write fails, undoes it alone.
+ */
+
+let test: TestApp
+const database = () => test.app.deps.database
+const isSqlite = !process.env.DATABASE_URL?.startsWith('postgres')
+const startMs = Date.UTC(2026, 10, 1)
+
+beforeAll(async () => {
+  test = await createTestApp()
+}, 60_000)
+
+afterAll(async () => {
+  await test?.close()
+})
+
+/** `count` messages one second apart from `fromMs`, each with the given keys' values. */
+function messages(fromMs: number, count: number, keys: readonly string[]): TelemetryMessage[] {
+  return Array.from({ length: count }, (_, index) => ({
+    ts: fromMs + index * 1000,
+    values: keys.map((key, keyIndex): [string, number] => [key, index + keyIndex / 10]),
+  }))
+}
+
+/** The device's points and what its 1-minute and 1-hour rollups counted. */
+async function storedOf(deviceId: string) {
+  const { db } = database()
+  const points = await db
+    .selectFrom('iot_points')
+    .innerJoin('iot_series', 'iot_series.id', 'iot_points.series_id')
+    .select(['iot_series.key', 'iot_points.ts', 'iot_points.value'])
+    .where('iot_series.device_id', '=', deviceId)
+    .orderBy('iot_series.key')
+    .orderBy('iot_points.ts')
+    .execute()
+  const counted = async (table: 'iot_rollups_1m' | 'iot_rollups_1h') => {
+    const row = await db
+      .selectFrom(table)
+      .innerJoin('iot_series', 'iot_series.id', `${table}.series_id`)
+      .select((eb) => [eb.fn.sum<number>(`${table}.count`).as('count')])
+      .where('iot_series.device_id', '=', deviceId)
+      .executeTakeFirstOrThrow()
+    return Number(row.count ?? 0)
+  }
+  return {
+    points: points.map((point) => ({ ...point, ts: Number(point.ts) })),
+    minuteCount: await counted('iot_rollups_1m'),
+    hourCount: await counted('iot_rollups_1h'),
+  }
+}
+
+describe('the telemetry store', () => {
+  let store: TelemetryStore
+  const write = (deviceId: string, body: TelemetryMessage[]) =>
+    database()
+      .db.transaction()
+      .execute((transaction) => store.write(transaction, deviceId, body))
+
+  beforeAll(() => {
+    store = createTelemetryStore(database())
+  })
+
+  it('stores a point a body holds twice once, the first value, summed once', async () => {
+    const ts = startMs
+    expect(
+      await write('store-twice', [
+        { ts, values: [['t', 1]] },
+        { ts: ts + 1000, values: [['t', 2]] },
+        { ts, values: [['t', 3]] },
+      ]),
+    ).toBe(2)
+    const stored = await storedOf('store-twice')
+    expect(stored.points).toEqual([
+      { key: 't', ts, value: 1 },
+      { key: 't', ts: ts + 1000, value: 2 },
+    ])
+    expect(stored.minuteCount).toBe(2)
+    expect(stored.hourCount).toBe(2)
+  })
+
+  it('counts new points between stored ones as new, and stored ones never again', async () => {
+    const even = messages(startMs, 30, ['a', 'b']).filter((_, index) => index % 2 === 0)
+    const odd = messages(startMs, 30, ['a', 'b']).filter((_, index) => index % 2 === 1)
+    expect(await write('store-between', even)).toBe(30)
+    // a backfill: every time falls between two stored ones
+    expect(await write('store-between', odd)).toBe(30)
+    // a gateway's retry of all of it, plus one new message
+    expect(await write('store-between', messages(startMs, 31, ['a', 'b']))).toBe(2)
+    const stored = await storedOf('store-between')
+    expect(stored.points).toHaveLength(62)
+    expect(stored.minuteCount).toBe(62)
+    expect(stored.hourCount).toBe(62)
+  })
+
+  it('stores a large body of new points whole (the multi-row statements)', async () => {
+    // 173 messages × 3 keys: 519 points, not a multiple of any statement's size
+    const body = messages(startMs, 173, ['x', 'y', 'z'])
+    expect(await write('store-large', body)).toBe(519)
+    const stored = await storedOf('store-large')
+    expect(stored.points).toHaveLength(519)
+    expect(stored.points.filter((point) => point.key === 'y').map((point) => point.ts)).toEqual(
+      body.map((message) => message.ts),
+    )
+    expect(stored.minuteCount).toBe(519)
+  })
+})
+
+describe.skipIf(!isSqlite)('the group commit on SQLite', () => {
+  it('commits the other writes of a group when one fails, and keeps nothing of the failed one', async () => {
+    const store = createTelemetryStore(database())
+    // the failing write has stored its points when it fails: they must be undone
+    const failing: TelemetryStore = {
+      ...store,
+      async write(handle, deviceId, body) {
+        const count = await store.write(handle, deviceId, body)
+        if (deviceId === 'group-failing') throw new Error('disk on fire')
+        return count
+      },
+    }
+    const sqlite = database().sqlite!
+    const queue = createSqliteIngestQueue({ database: database(), sqlite, store: failing })
+    // written in the same turn of the event loop: one group
+    const answers = await Promise.allSettled([
+      queue.write('group-first', messages(startMs, 20, ['v', 'w']), startMs),
+      queue.write('group-failing', messages(startMs, 20, ['v', 'w']), startMs),
+      queue.write('group-last', messages(startMs, 20, ['v', 'w']), startMs),
+    ])
+    expect(answers.map((answer) => answer.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(answers[0]).toMatchObject({ value: 40 })
+    expect(answers[2]).toMatchObject({ value: 40 })
+    for (const deviceId of ['group-first', 'group-last']) {
+      // written twice (straight through, then one by one), committed and summed once
+      const stored = await storedOf(deviceId)
+      expect(stored.points).toHaveLength(40)
+      expect(stored.minuteCount).toBe(40)
+      expect(stored.hourCount).toBe(40)
+    }
+    expect(await storedOf('group-failing')).toEqual({ points: [], minuteCount: 0, hourCount: 0 })
+    expect(sqlite.inTransaction).toBe(false)
+
+    // the queue goes on: the next group is written straight through
+    expect(await queue.write('group-first', messages(startMs + 20_000, 5, ['v']), startMs)).toBe(5)
+    expect((await storedOf('group-first')).points).toHaveLength(45)
+  })
+})
