@@ -5,7 +5,9 @@ import {
   type BuildingCameraState,
   type BuildingRenderState,
   type BuildingSceneDescription,
+  type BuildingSnapshot,
   createInitialBuildingSnapshot,
+  defaultBuildingCamera,
   createInitialPoiLayerState,
 } from '../api/building-snapshot'
 import type { CommandHandlers } from '../api/commands'
@@ -93,33 +95,60 @@ export function createBuildingHandlers(
     }
   }
 
-  const publish = () => {
+  /**
+   * The building part of the snapshot but its camera and render stats, kept until something in
+   * it changes (null: made again at the next publish). A flight or a kiosk's looping tour
+   * renders, and publishes the camera and render stats, on every frame; making the floors,
+   * models, POI, style and walk parts anew each time was work and garbage on every frame
+   * (issue 19 R8), and gave the store new objects to compare for nothing.
+   */
+  let parts: BuildingSnapshot | null = null
+
+  const makeParts = (): BuildingSnapshot => {
     const base = scene ? scene.snapshot() : createInitialBuildingSnapshot()
     pois?.setFloorVisibility(base.floors, base.selectedFloorId)
+    return {
+      ...base,
+      openRevision: scene ? openCount : 0,
+      pois: pois?.state() ?? createInitialPoiLayerState(),
+      poiStatuses: pois?.statusState() ?? createInitialPoiStatusState(),
+      materials: materials.state(),
+      libraryModels: libraryModels.states(),
+      style: style.state(),
+      walk: walk.snapshot(),
+      placement: view.placement,
+      track: tracking.state(),
+      camera: defaultBuildingCamera,
+      render: null,
+    }
+  }
+
+  /** Publishes the kept parts with the camera and render stats of now (a render, a camera move). */
+  const publishFrame = () => {
+    parts ??= makeParts()
     context.updateState({
-      building: {
-        ...base,
-        openRevision: scene ? openCount : 0,
-        pois: pois?.state() ?? createInitialPoiLayerState(),
-        poiStatuses: pois?.statusState() ?? createInitialPoiStatusState(),
-        materials: materials.state(),
-        libraryModels: libraryModels.states(),
-        style: style.state(),
-        walk: walk.snapshot(),
-        placement: view.placement,
-        track: tracking.state(),
-        camera: cameraState(),
-        render: renderState,
-      },
+      building: { ...parts, camera: cameraState(), render: renderState },
     })
+  }
+
+  /** Something in the scene changed: every part is made again. */
+  const publish = () => {
+    parts = null
+    publishFrame()
+  }
+
+  /** Only `changed` parts are new (a POI layer's drawn counts move with the camera on a tour). */
+  const publishParts = (changed: () => Partial<BuildingSnapshot>) => {
+    if (parts) parts = { ...parts, ...changed() }
+    publishFrame()
   }
 
   const view: BuildingView = new BuildingView({
     onRendered: (stats) => {
       renderState = stats
-      publish()
+      publishFrame()
     },
-    onCameraChanged: publish,
+    onCameraChanged: publishFrame,
     beforeRender: (camera, viewportPixels) => {
       scene?.beforeRender(camera, viewportPixels)
       pois?.beforeRender(camera, viewportPixels)
@@ -138,7 +167,9 @@ export function createBuildingHandlers(
     () => view.requestRender(),
     () => publish(),
   )
-  const libraryModels = new BuildingLibraryModels(view, () => publish())
+  const libraryModels = new BuildingLibraryModels(view, () =>
+    publishParts(() => ({ libraryModels: libraryModels.states() })),
+  )
   /** Positioned objects around the building, on the ground under its lowest model. */
   const tracking = new BuildingTracking(view, () => {
     const level = scene?.groundLevel() ?? 0
@@ -175,7 +206,9 @@ export function createBuildingHandlers(
       requestRender: () => view.requestRender(),
       renderer: () => view.getRenderer(),
       onChange: () => {
-        if (pois === layer) publish()
+        if (pois === layer) {
+          publishParts(() => ({ pois: layer.state(), poiStatuses: layer.statusState() }))
+        }
       },
     })
     // POIs are kept on the building: they turn and scale with its placement

@@ -17,7 +17,7 @@ export class BuildingLibraryModels {
 
   constructor(
     private readonly view: BuildingView,
-    publish: () => void,
+    private readonly publish: () => void,
   ) {
     this.group.name = 'library-models'
     // placed on the building: they turn and scale with its placement
@@ -37,16 +37,23 @@ export class BuildingLibraryModels {
     })
   }
 
-  /** Moves the clocks on before a frame is drawn; asks for the next frame while one plays. */
+  /**
+   * Moves the clocks on before a frame is drawn; asks for the next frame while one plays, and
+   * publishes the clocks' times (and a clip that just played to its end): a render alone no
+   * longer makes the snapshot's parts again.
+   */
   beforeRender(): void {
     const nowMs = performance.now()
+    const wasPlaying = this.lastFrameAtMs !== null
     const deltaSeconds = this.lastFrameAtMs === null ? 0 : (nowMs - this.lastFrameAtMs) / 1000
-    if (this.models.advance(deltaSeconds)) {
+    const isPlaying = this.models.advance(deltaSeconds)
+    if (isPlaying) {
       this.lastFrameAtMs = nowMs
       this.view.requestRender()
     } else {
       this.lastFrameAtMs = null
     }
+    if (isPlaying || wasPlaying) this.publish()
   }
 
   /** The snapshot's part (`snapshot.building.libraryModels`). */

@@ -299,6 +299,50 @@ describe('building scene in Chromium', () => {
     expect(workers.alive.bvh).toBe(1)
   })
 
+  it('publishes a moving camera with the very same floors, models and other parts until one changes', async () => {
+    const { engine } = startEngine()
+    await engine.run('building.open', { description: houseDescription() })
+    /** The building part of a snapshot drawn after the camera moved towards `position`. */
+    const renderedAt = async (position: [number, number, number]) => {
+      const last = engine.getSnapshot().building
+      await engine.run('building.setCamera', { position, target: [1, 0, 1] })
+      await expect
+        .poll(() => {
+          const building = engine.getSnapshot().building
+          return (
+            (building.render?.renderCount ?? 0) > (last.render?.renderCount ?? 0) &&
+            building.camera.position.join() !== last.camera.position.join()
+          )
+        })
+        .toBe(true)
+      return engine.getSnapshot().building
+    }
+    const before = await renderedAt([1, 40, 1.5])
+    // a flight, a tour, a drag: each frame publishes the camera, and nothing else is made again
+    const after = await renderedAt([20, 30, 20])
+    expect(after.render!.renderCount).toBeGreaterThan(before.render!.renderCount)
+    const kept = [
+      'floors',
+      'shell',
+      'models',
+      'gml',
+      'pois',
+      'poiStatuses',
+      'materials',
+      'libraryModels',
+      'style',
+      'walk',
+      'track',
+    ] as const
+    for (const part of kept) expect(after[part], part).toBe(before[part])
+    // a change in the scene is published with its part made again
+    await engine.run('building.setFloorVisible', { floorId: 'F2', isVisible: false })
+    await expect
+      .poll(() => engine.getSnapshot().building.floors.find((floor) => floor.id === 'F2'))
+      .toMatchObject({ isVisible: false, isShown: false })
+    expect(engine.getSnapshot().building.models).not.toBe(before.models)
+  })
+
   it('keeps the camera inside the zoom limits, fits the model and zooms by the wheel scale', async () => {
     const { engine, canvas } = startEngine()
     await engine.run('building.open', { description: houseDescription() })

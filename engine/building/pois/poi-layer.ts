@@ -310,9 +310,12 @@ export class BuildingPoiLayer {
       )
     }
     for (const index of singles) this.pushMarker(index)
-    this.drawn = {
-      drawnCount: singles.length + clusterCells.length,
-      clusterCount: clusterCells.length,
+    const drawnCount = singles.length + clusterCells.length
+    const clusterCount = clusterCells.length
+    if (drawnCount !== this.drawn.drawnCount || clusterCount !== this.drawn.clusterCount) {
+      this.drawn = { drawnCount, clusterCount }
+      // the counts are in the snapshot, which a render alone no longer makes again
+      this.dependencies.onChange()
     }
     pushGhostMarkers(this.ghostBatch, this.icons, this.ghosts)
     this.isLabelBacklog = placeLabels({
