@@ -14,12 +14,13 @@
  * bench -- offline-viewer`); BENCH_ROUNDS timed loads per side (default 5), BENCH_PORT the
  * server's port (default 4460). Writes bench/results/offline-viewer.json.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Browser } from 'playwright-core'
+import { startPackageServer } from '../server/testing/package-server'
 import { launchBenchBrowser } from './lib/browser'
 import { productServer } from './lib/product-server'
 import { QuietRounds } from './lib/quiet-rounds'
@@ -83,20 +84,6 @@ async function seed(folder: string): Promise<{ previewUrl: string; viewerUrl: st
 }
 
 const viewport = { width: 1280, height: 720 }
-
-/** Starts the unpacked package's `serve.mjs` on a free port; answers its address. */
-function startPackageServer(folder: string): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(folder, 'serve.mjs'), '0'], { stdio: 'pipe' })
-    let printed = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      printed += chunk.toString()
-      const address = /http:\/\/127\.0\.0\.1:\d+\//.exec(printed)
-      if (address) resolve({ child, url: address[0] })
-    })
-    child.once('exit', (code) => reject(new Error(`serve.mjs exited (${code}): ${printed}`)))
-  })
-}
 
 /**
  * The viewer's first frame with its scene, ms from navigation start; from disk with the network

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DownloadState } from '../../../contract/offline-package'
 import { sbmFixtureFiles } from '../../routes/web/building-test-kit'
 import { createProject, postMultipart, signInNewUser } from '../../routes/web/project-test-kit'
+import { startPackageServer } from '../../testing/package-server'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 
 const run = promisify(execFile)
@@ -34,23 +35,6 @@ function rawRequest(
     })
     sent.on('error', reject)
     sent.end()
-  })
-}
-
-/** Starts the package's `serve.mjs` on a free port; answers the port it printed. */
-function startServer(script: string, cwd: string): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let printed = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      printed += chunk.toString()
-      const address = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(printed)
-      if (address) resolve({ child, port: Number(address[1]) })
-    })
-    child.stderr!.on('data', (chunk: Buffer) => {
-      printed += chunk.toString()
-    })
-    child.once('exit', (code) => reject(new Error(`serve.mjs exited (${code}): ${printed}`)))
   })
 }
 
@@ -117,7 +101,7 @@ describe("the offline package's serve.mjs", () => {
     await symlink(join(folder, 'secret.txt'), join(unpacked, 'link-out.txt'))
 
     // started from another folder: it serves its own
-    const started = await startServer(join(unpacked, 'serve.mjs'), folder)
+    const started = await startPackageServer(unpacked, folder)
     server = started.child
     const { port } = started
     const page = await rawRequest(port, '/')
