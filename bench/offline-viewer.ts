@@ -6,18 +6,21 @@
  * browser context (empty cache). The clock is the page's own (`performance.now()`, from
  * navigation start): the viewer's first frame with its scene up (`data-first-frame-ms`, set
  * when the first frame with every model, POI and network is drawn), the preview's first
- * animation frame with every model loaded. Goal: viewer ≤ 1.0× the preview.
+ * animation frame with every model loaded. Goal: viewer ≤ 1.0× the preview. A third side: the
+ * same viewer served by the package's own `serve.mjs` (for browsers that refuse `file://`),
+ * reported against the viewer from disk.
  *
  * Needs the production build (`npm run build`). `npx tsx bench/offline-viewer.ts` (or `npm run
  * bench -- offline-viewer`); BENCH_ROUNDS timed loads per side (default 5), BENCH_PORT the
  * server's port (default 4460). Writes bench/results/offline-viewer.json.
  */
-import { execFileSync } from 'node:child_process'
+import { type ChildProcess, execFileSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Browser } from 'playwright-core'
+import { startPackageServer } from '../server/testing/package-server'
 import { launchBenchBrowser } from './lib/browser'
 import { productServer } from './lib/product-server'
 import { QuietRounds } from './lib/quiet-rounds'
@@ -82,9 +85,12 @@ async function seed(folder: string): Promise<{ previewUrl: string; viewerUrl: st
 
 const viewport = { width: 1280, height: 720 }
 
-/** The viewer's first frame with its scene, ms from navigation start. */
-async function viewerFirstFrame(browser: Browser, url: string): Promise<number> {
-  const context = await browser.newContext({ viewport, offline: true })
+/**
+ * The viewer's first frame with its scene, ms from navigation start; from disk with the network
+ * cut, or served (`isServed`: from 127.0.0.1, which a cut network would refuse too).
+ */
+async function viewerFirstFrame(browser: Browser, url: string, isServed = false): Promise<number> {
+  const context = await browser.newContext({ viewport, offline: !isServed })
   try {
     const page = await context.newPage()
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 })
@@ -123,41 +129,57 @@ export async function runOfflineViewerBench(): Promise<void> {
   const serverProcess = server.start(join(folder, 'data'))
   const quiet = new QuietRounds()
   let browser: Browser | undefined
+  let packageServer: { child: ChildProcess } | undefined
   try {
     await server.waitUntilUp()
     const { previewUrl, viewerUrl } = await seed(folder)
+    packageServer = await startPackageServer(join(folder, 'unpacked'))
+    const servedUrl = packageServer.url
     browser = await launchBenchBrowser()
     const viewerMs: number[] = []
     const previewMs: number[] = []
+    const servedMs: number[] = []
     // warm-up of each (shader caches of the GPU process, the server's first reads)
     await viewerFirstFrame(browser, viewerUrl)
     await previewFirstFrame(browser, previewUrl)
+    await viewerFirstFrame(browser, servedUrl, true)
     for (let round = 0; round < timedRuns; round++) {
       await quiet.beforeRound(`round ${round + 1}`)
       // alternating order, so neither side always runs on a machine the other just warmed
       if (round % 2 === 0) {
         viewerMs.push(await viewerFirstFrame(browser, viewerUrl))
         previewMs.push(await previewFirstFrame(browser, previewUrl))
+        servedMs.push(await viewerFirstFrame(browser, servedUrl, true))
       } else {
+        servedMs.push(await viewerFirstFrame(browser, servedUrl, true))
         previewMs.push(await previewFirstFrame(browser, previewUrl))
         viewerMs.push(await viewerFirstFrame(browser, viewerUrl))
       }
       quiet.afterRound()
       console.log(
-        `round ${round + 1}: viewer ${viewerMs.at(-1)?.toFixed(0)} ms, preview ${previewMs.at(-1)?.toFixed(0)} ms`,
+        `round ${round + 1}: viewer ${viewerMs.at(-1)?.toFixed(0)} ms, preview ${previewMs.at(-1)?.toFixed(0)} ms, served ${servedMs.at(-1)?.toFixed(0)} ms`,
       )
     }
     const viewer = measure(viewerMs, 'ms')
     const preview = measure(previewMs, 'ms')
+    const served = measure(servedMs, 'ms')
     const report = {
       description:
         'First frame with the scene up, ms from navigation start: the offline package viewer ' +
         'unzipped on disk (file://, network cut) vs the online preview (/bim4/outPreview) of ' +
         'the same project (the seeded building case + 12 POIs), fresh context each load, ' +
-        'alternating.',
+        "alternating; and the same viewer served by the package's serve.mjs (127.0.0.1).",
       machine: machineInfo(browser.version()),
       viewer,
       preview,
+      served,
+      servedAgainstDisk: ratioOf(
+        'viewer served by serve.mjs',
+        'viewer from disk',
+        'median ms',
+        served.median,
+        viewer.median,
+      ),
       ratio: ratioOf(
         'offline viewer',
         'online preview',
@@ -167,10 +189,13 @@ export async function runOfflineViewerBench(): Promise<void> {
       ),
       goal: 'viewer ≤ 1.0× preview',
     }
-    console.log(JSON.stringify({ ratio: report.ratio }))
+    console.log(
+      JSON.stringify({ ratio: report.ratio, servedAgainstDisk: report.servedAgainstDisk }),
+    )
     console.log(`wrote ${writeBenchResult('offline-viewer', report, quiet)}`)
   } finally {
     await browser?.close()
+    packageServer?.child.kill()
     serverProcess.kill('SIGTERM')
     await new Promise((resolve) => serverProcess.once('exit', resolve))
     await rm(folder, { recursive: true, force: true })

@@ -78,10 +78,15 @@ export interface ViewerPackageData {
     x: number
     y: number
     z: number
+    /** Degrees: turn about the up axis (clockwise seen from above), then pitch, roll. */
+    heading: number
+    pitch: number
+    roll: number
   }>
   templates: Array<{
     id: string
     name: string
+    /** Package paths of its icon (a 3D template's: the model's preview) and a 3D template's SBM. */
     package: { icon: string | null; model: string | null }
   }>
   style: { setting: Record<string, unknown> } | null

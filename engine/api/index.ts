@@ -5,6 +5,7 @@
  */
 export { Engine, type EngineOptions } from '../core/engine'
 export { type FileAddressRenewer, setFileAddressRenewer } from '../core/file-addresses'
+export { sceneStyleOf } from '../core/style-setting'
 export * from './building-commands'
 export * from './building-snapshot'
 export * from './city-commands'

@@ -24,16 +24,19 @@ import { type CityView, openCityView } from './city-view'
 import { loadGmlNetwork } from './gml-network'
 import { loadLibraryModels, type ViewerLibraryModels } from './library-models'
 import { loadPackageData, loadPackageFile, type ViewerPackageData } from './package-data'
+import { addPoiModels } from './poi-models'
 import { viewerText } from './viewer-text'
+import { applyViewerStyle } from './viewer-style'
 
 /**
  * The offline package's viewer (decisions.md "Formats"): opened from `index.html` on a disk,
  * with no server and no network. A building project shows its SBM models (each a GLB, read by
  * three.js's GLTFLoader on the main thread: module workers cannot start under `file://`) and
  * IndoorGML network; a city project its tilesets on its basemap (city-view.ts); both their
- * library models (animated as saved), the POIs with their template icons, the POI list and the
- * trial watermark. Built as one classic script (vite.viewer.config.ts) because Chromium refuses
- * module scripts of local files.
+ * library models (animated as saved), the POIs (a 3D template's as its model, others as their
+ * template's icon), the POI list, the project's style (viewer-style.ts) and the trial watermark.
+ * Built as one classic script (vite.viewer.config.ts) because Chromium refuses module scripts
+ * of local files.
  */
 async function start(): Promise<void> {
   const text = viewerText(navigator.language)
@@ -51,11 +54,13 @@ async function start(): Promise<void> {
   const renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true })
   renderer.setPixelRatio(Math.min(2, window.devicePixelRatio))
   const scene = new Scene()
-  scene.background = new Color(backgroundOf(data))
-  scene.add(new AmbientLight(0xffffff, 1.2))
+  // the look until the project's style is drawn (and if its sky cannot be)
+  scene.background = new Color('#dfe6ee')
+  const neutralLights = new Group()
   const sun = new DirectionalLight(0xffffff, 2)
   sun.position.set(50, 100, 30)
-  scene.add(sun)
+  neutralLights.add(new AmbientLight(0xffffff, 1.2), sun)
+  scene.add(neutralLights)
   const camera = new PerspectiveCamera(50, 1, 0.1, 100_000)
   const controls = new OrbitControls(camera, canvas)
   const resize = () => {
@@ -123,6 +128,15 @@ async function start(): Promise<void> {
   camera.updateProjectionMatrix()
   controls.target.copy(centre)
   controls.update()
+  const style = applyViewerStyle(data, {
+    scene,
+    camera,
+    renderer,
+    controls,
+    neutralLights,
+    bounds,
+    isCity: city !== null,
+  })
 
   const cityView = city
   const doneText = cityView
@@ -137,6 +151,7 @@ async function start(): Promise<void> {
     controls.update()
     camera.updateMatrixWorld()
     cityView?.tilesets.update()
+    style.beforeRender()
     renderer.render(scene, camera)
     // ready once a frame shows the scene: for a city, with the tiles the first view asked for
     if (!isReady && (!cityView || cityView.tilesets.isSettled())) {
@@ -160,19 +175,11 @@ function place(
   object.scale.set(...scale)
 }
 
-/** The scene background the project's style sets, if it sets one as a colour string. */
-function backgroundOf(data: ViewerPackageData): string {
-  const setting = data.style?.setting ?? {}
-  for (const key of ['background', 'backgroundColor', 'background_color']) {
-    const value = setting[key]
-    if (typeof value === 'string' && /^#[0-9a-f]{3,8}$/i.test(value)) return value
-  }
-  return '#dfe6ee'
-}
-
 /**
- * Each POI as a sprite of its template's icon (a dot when it has none), and the POI list. In a
- * city the sprites keep their size on screen (kilometres of city around them), as online.
+ * Each POI of a 3D template as its model (poi-models.ts), each other POI as a sprite of its
+ * template's icon (a dot when it has none), and the POI list. In a city the sprites keep their
+ * size on screen (kilometres of city around them), as online; the models are in metres there
+ * too, as online.
  */
 async function addPois(
   data: ViewerPackageData,
@@ -182,10 +189,16 @@ async function addPois(
 ): Promise<Group> {
   const layer = new Group()
   scene.add(layer)
+  const models = await addPoiModels(data, positionOf)
+  layer.add(models.group)
   const templates = new Map(data.templates.map((template) => [template.id, template]))
   const icons = new Map<string, Texture>()
   const list = document.getElementById('poi-list')!
   for (const poi of data.pois) {
+    const item = document.createElement('li')
+    item.textContent = poi.name
+    list.append(item)
+    if (models.drawnIds.has(poi.id)) continue
     const iconPath = templates.get(poi.category_id)?.package.icon ?? null
     let texture = iconPath === null ? undefined : icons.get(iconPath)
     if (texture === undefined) {
@@ -199,9 +212,6 @@ async function addPois(
     sprite.scale.setScalar(isScreenSized ? 0.05 : 2)
     sprite.renderOrder = 1
     layer.add(sprite)
-    const item = document.createElement('li')
-    item.textContent = poi.name
-    list.append(item)
   }
   return layer
 }

@@ -14,7 +14,7 @@ import { ICON_CELL, IconAtlas } from './icon-atlas'
 import { LabelAtlas } from './label-atlas'
 import { placeLabels } from './poi-labels'
 import { MARKER_PIXELS, pushGhostMarkers, pushPoiMarker, WHITE } from './poi-markers'
-import { PoiModels } from './poi-models'
+import { PoiModels, pooledPoiModelReader } from './poi-models'
 import { PoiRecords } from './poi-records'
 import { PoiStatuses } from './poi-statuses'
 import { ClusterGrid, DeclutterGrid, nearestProjected, projectAll } from './poi-screen'
@@ -85,7 +85,9 @@ export class BuildingPoiLayer {
   constructor(private readonly dependencies: PoiLayerDependencies) {
     this.group.name = 'pois'
     this.icons = new IconAtlas(() => dependencies.requestRender())
-    this.models = new PoiModels(this.group, dependencies.decodePool, () => this.changed(true))
+    this.models = new PoiModels(this.group, pooledPoiModelReader(dependencies.decodePool), () =>
+      this.changed(true),
+    )
     this.markerBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-markers', 1000)
     this.ghostBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-ghosts', 1001)
     this.labelBatch = new ScreenQuadBatch(this.labels.texture, 'poi-labels', 1002)

@@ -10,6 +10,7 @@ import {
   Sphere,
   Vector3,
 } from 'three'
+import type { DecodedSbm } from '../../../workers/sbm/decoded-sbm'
 import type { DecodeSbmOutcome, SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import { createSbmObject, type SbmThreeModel } from '../../../workers/sbm/sbm-three'
 import type { ScenePoi } from '../../api/poi-commands'
@@ -32,6 +33,27 @@ interface TemplateModel {
   radius: number
   /** The POI in each slot of the draws: a POI keeps its slot while it stays drawn as a model. */
   slotIds: string[]
+  /** Resolves once the model has failed, or loaded with its textures. */
+  settled: Promise<unknown>
+}
+
+/** A template's model read and decoded: its SBM and the images already decoded. */
+export type PoiModelReader = (
+  url: string,
+) => Promise<{ model: DecodedSbm; imageBitmaps: (ImageBitmap | null)[] }>
+
+/** The scene's reader: the model fetched from its address and decoded in the SBM decode pool. */
+export function pooledPoiModelReader(decodePool: WorkerPool<SbmDecodeWorkerApi>): PoiModelReader {
+  return async (url) => {
+    const response = await fetch(url)
+    if (!response.ok) throw new Error(`HTTP ${response.status}`)
+    const bytes = await response.arrayBuffer()
+    const outcome = await decodePool.run<DecodeSbmOutcome>((api) =>
+      api.decode(Comlink.transfer(bytes, [bytes]), { forPicking: false }),
+    )
+    if (!outcome.ok) throw new Error(outcome.error.message)
+    return outcome.value
+  }
 }
 
 /** A part (mesh) of a template's model and the draw of its POIs. */
@@ -43,7 +65,8 @@ interface PoiModelPart {
 }
 
 /**
- * The 3D POIs: each template's SBM model decoded once through the scene's SBM decode pool, and
+ * The 3D POIs: each template's SBM model read and decoded once by `readModel` (the scene's
+ * decode pool, or the offline viewer's package on the main thread), and
  * every POI of that template drawn as a copy of it (one draw per part of the model, see
  * poi-model-draws.ts), so 10,000 cameras are as many draw calls as the model has parts. A model that is loading or
  * failed draws nothing here; the layer draws those POIs as 2D markers with the template's
@@ -55,7 +78,7 @@ export class PoiModels {
 
   constructor(
     private readonly parent: Group,
-    private readonly decodePool: WorkerPool<SbmDecodeWorkerApi>,
+    private readonly readModel: PoiModelReader,
     private readonly onChange: () => void,
   ) {}
 
@@ -75,10 +98,16 @@ export class PoiModels {
         parts: [],
         radius: 1,
         slotIds: [],
+        settled: Promise.resolve(),
       }
       this.templates.set(templateId, entry)
-      void this.load(entry)
+      entry.settled = this.load(entry).then(() => entry.three?.texturesReady)
     }
+  }
+
+  /** Resolves once every model asked for has failed, or loaded with its textures. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.templates.values()].map((entry) => entry.settled))
   }
 
   /** Whether a template's POIs are drawn as models now. */
@@ -138,20 +167,12 @@ export class PoiModels {
 
   private async load(entry: TemplateModel): Promise<void> {
     try {
-      const response = await fetch(entry.url)
-      if (!response.ok) throw new Error(`HTTP ${response.status}`)
-      const bytes = await response.arrayBuffer()
-      const outcome = await this.decodePool.run<DecodeSbmOutcome>((api) =>
-        api.decode(Comlink.transfer(bytes, [bytes]), { forPicking: false }),
-      )
-      if (!outcome.ok) throw new Error(outcome.error.message)
+      const decoded = await this.readModel(entry.url)
       if (this.isDisposed || this.templates.get(idOf(this.templates, entry)) !== entry) {
-        for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
+        for (const bitmap of decoded.imageBitmaps) bitmap?.close()
         return
       }
-      const three = createSbmObject(outcome.value.model, {
-        imageBitmaps: outcome.value.imageBitmaps,
-      })
+      const three = createSbmObject(decoded.model, { imageBitmaps: decoded.imageBitmaps })
       entry.three = three
       const sphere = new Box3().setFromObject(three.root).getBoundingSphere(new Sphere())
       entry.radius = Math.max(0.25, sphere.center.length() + sphere.radius)

@@ -9,11 +9,13 @@ import {
   MeshLambertMaterial,
   PlaneGeometry,
   type PerspectiveCamera,
+  type Scene,
   type Texture,
   type Vector2,
+  type Vector3,
+  type WebGLRenderer,
 } from 'three'
 import type { SceneStyle, SceneStyleState, StylePixels } from '../../api/style-commands'
-import type { BuildingView } from '../building-view'
 import { createGroundTexture, GROUND_TILE_METERS } from './ground-textures'
 import { SkyCube } from './sky-cube'
 import {
@@ -29,6 +31,28 @@ import { WeatherParticles } from './weather-particles'
 
 /** Fog density at 1, in units of 1 / (the framed radius). */
 const FOG_DENSITY_SCALE = 0.6
+
+/**
+ * What a style is drawn into: the building scene's view (building-view.ts), or the offline
+ * package viewer's scene (engine/offline-viewer/viewer-style.ts), which draws every frame.
+ */
+export interface StyleView {
+  readonly scene: Scene
+  /** Where the camera looks (the sun and the ground centre on it without bounds). */
+  readonly target: Vector3
+  /** The view's own lights, hidden while a style brings its own. */
+  readonly neutralLights: { visible: boolean }
+  /** The radius of what was last framed, metres. */
+  readonly framedRadius: number
+  getRenderer(): WebGLRenderer | null
+  /** The camera's distance to the target. */
+  distance(): number
+  setAnimating(isAnimating: boolean): void
+  setMouseSpeed(speed: number): void
+  requestRender(): void
+  /** Draws now; false without a renderer. */
+  renderNow(): boolean
+}
 
 /**
  * Draws a style around the building: the sky (a cube map background), the lights, the ground (a
@@ -48,7 +72,7 @@ export class StyleController {
   private bounds: Box3 | null = null
 
   constructor(
-    private readonly view: BuildingView,
+    private readonly view: StyleView,
     private readonly onChange: () => void,
   ) {
     this.neutralBackground = view.scene.background instanceof Color ? view.scene.background : null

@@ -344,6 +344,8 @@ async function planEntries(
       ...modelFiles.values(),
       ...(gmlValue === null ? [] : [gmlValue.file]),
       ...templatesValue.flatMap((template) => template.package.icon ?? []),
+      // a 3D template's POIs are drawn as its model, as online
+      ...templatesValue.flatMap((template) => template.package.model ?? []),
       ...city.shownFiles,
       ...libraryModels.shownFiles,
     ],

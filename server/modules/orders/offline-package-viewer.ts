@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import type { ViewerPackageData } from '../../../contract/offline-viewer-data'
 import { type PackageEntry, type PackageSource, textEntry } from './offline-package-entry'
 
@@ -19,8 +20,20 @@ type ViewerDataInput = {
 }
 
 /**
+ * Files every package with a viewer carries as they are: `serve.mjs`, a web server of a few
+ * lines for browsers that refuse pages opened from a disk (`node serve.mjs`, no dependencies,
+ * serves the package's folder only, to this computer only), and `README.md` saying in en, zh
+ * and ko when to use it.
+ */
+const bundledFiles = ['serve.mjs', 'README.md'].map((name) => ({
+  name,
+  path: fileURLToPath(new URL(`./offline-package-files/${name}`, import.meta.url)),
+}))
+
+/**
  * The viewer part of an offline package: `index.html` at the root, the viewer's one classic
- * script (built by vite.viewer.config.ts from engine/offline-viewer) and the data it reads.
+ * script (built by vite.viewer.config.ts from engine/offline-viewer), the data it reads, and
+ * the bundled server for browsers that refuse `file://` ({@link bundledFiles}).
  * Chromium refuses `fetch`, module scripts and workers for `file://` pages, so every file the
  * viewer reads is a classic script: `viewer/data.js` holds the scene's JSON and each binary file
  * the viewer shows (SBM models, library models, template icons, the GML file, tilesets, the
@@ -94,6 +107,14 @@ export async function planViewerEntries(input: {
     },
     textEntry('index.html', indexHtml),
   )
+  for (const file of bundledFiles) {
+    viewerEntries.push({
+      path: file.name,
+      source: { kind: 'file', path: file.path },
+      sizeBytes: (await stat(file.path)).size,
+      isDeflated: true,
+    })
+  }
   return viewerEntries
 }
 

@@ -13,6 +13,7 @@ import { chromiumArgs, chromiumExecutablePath } from '../../../tools/chromium'
 import { generateRasterBasemap } from '../../../tools/pmtiles/raster-basemap'
 import { generateVectorBasemap } from '../../../tools/pmtiles/vector-basemap'
 import type { DownloadState } from '../../../contract/offline-package'
+import { defaultStyleSetting } from '../../../contract/style'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile } from '../../routes/web/building-test-kit'
 import { libraryCamera } from '../../routes/web/pois-test-kit'
@@ -20,18 +21,29 @@ import { createProject, postMultipart, signInNewUser } from '../../routes/web/pr
 
 const run = promisify(execFile)
 
-/** The offline style's land (src/components/map-picker/offline-style.ts) and the sky. */
+/** The offline style's land (src/components/map-picker/offline-style.ts). */
 const offlineLand = '#f5f2eb'
-const viewerBackground = '#dfe6ee'
 /** The neutral style a vector PMTiles archive is drawn in (engine/city/basemap-style.ts). */
 const pmtilesColors = { background: '#eef0f2', fill: '#d9dde2' }
 
 /**
  * Pixels of the Duck's yellow: at least this many where a library Duck stands in the view
- * (about a third of what the first runs drew: 12,293 beside the tower, 1,118 by the dragon),
- * fewer than `none` where there is none (0 was drawn).
+ * (about a third of what the first runs drew: 12,293 beside the tower, 1,118 by the dragon,
+ * 3,414 for the 3D camera POI's Duck on the slab), fewer than `none` where there is none (0 was
+ * drawn; 0 too for the camera POI drawn as its grey icon).
  */
-const duckPixels = { building: 4_000, city: 400, none: 50 }
+const duckPixels = { building: 4_000, city: 400, poi: 1_000, none: 50 }
+
+/**
+ * A style's lights close to white (the viewer's look before it drew the project's style): the
+ * default style's orange sun turns a building's grey slabs as yellow as the Duck.
+ */
+const whiteLights = {
+  ambient_light_color: 'rgba(255, 255, 255, 0.3)',
+  directional_light_color: 'rgba(255, 255, 255, 1)',
+  directional_light_intensity: 0.5,
+  hemisphere_intensity: 0,
+}
 
 /**
  * The offline package opened as a person would: unzipped with Info-ZIP, `index.html` opened
@@ -106,6 +118,16 @@ describe('offline package viewer', () => {
     return { page, errors, logged }
   }
 
+  /** Saves the project's style: the defaults with `changes`. */
+  const saveStyle = async (token: string, projectId: string, changes: object) => {
+    const saved = await callApi(app, {
+      url: '/web/globalsetting/add',
+      token,
+      json: { project_id: projectId, setting: { ...defaultStyleSetting, ...changes } },
+    })
+    expect(saved.envelope.code, saved.envelope.message).toBe('0')
+  }
+
   /** Adds a library model (`/cityModel/upload`) to the project where `fields` put it. */
   const addLibraryModel = async (
     token: string,
@@ -122,9 +144,11 @@ describe('offline package viewer', () => {
 
   /**
    * Shares of the canvas's pixels near each colour (within `tolerance`, summed over channels),
-   * and of the pixels near none of them; `distinct`: sampled distinct colours; `yellow`: how
-   * many pixels are the Duck's yellow, lit or shaded (red and green high, blue low), which
-   * nothing else in these scenes is.
+   * and of the pixels near none of them (`centreNone`: in the middle half of the canvas each
+   * way, where the camera looks, below the sky); `distinct`: sampled distinct colours;
+   * `yellow`: how many pixels are the Duck's yellow, lit or shaded (red and green high, blue
+   * low), which nothing else in these scenes is; `night`: the share of the night sky's dark
+   * blue (every channel below 90, blue above red).
    */
   const canvasColours = (page: Page, colours: string[], tolerance = 24) =>
     page.evaluate(
@@ -141,6 +165,9 @@ describe('offline package viewer', () => {
         )
         const near = targets.map(() => 0)
         let none = 0
+        let centreNone = 0
+        let centreCount = 0
+        let night = 0
         let yellow = 0
         const seen = new Set<number>()
         const count = pixels.length / 4
@@ -153,12 +180,26 @@ describe('offline package viewer', () => {
           )
           if (match >= 0) near[match]!++
           else none++
+          const x = (index / 4) % copy.width
+          const y = Math.floor(index / 4 / copy.width)
+          const isCentre =
+            x >= copy.width / 4 &&
+            x < (copy.width * 3) / 4 &&
+            y >= copy.height / 4 &&
+            y < (copy.height * 3) / 4
+          if (isCentre) {
+            centreCount++
+            if (match < 0) centreNone++
+          }
           if (red > 120 && green > 80 && blue < 70 && red - blue > 100) yellow++
+          if (Math.max(red, green, blue) < 90 && blue > red) night++
         }
         return {
           shares: near.map((value) => value / count),
           counts: near,
           none: none / count,
+          centreNone: centreNone / Math.max(1, centreCount),
+          night: night / count,
           distinct: seen.size,
           yellow,
         }
@@ -206,6 +247,7 @@ describe('offline package viewer', () => {
     expect(gml.envelope.code, gml.envelope.message).toBe('0')
     // the Duck from the model library, beside the slabs (10 × 10 m around the origin)
     await addLibraryModel(owner, project.id, { x: 9, y: 0.1, z: 6, heading: 45, scale: 3 })
+    await saveStyle(owner, project.id, whiteLights)
     const { page, errors } = await openViewer(await buildAndUnpack(owner, project.id, 'tower'))
     expect(errors).toEqual([])
     expect(await page.textContent('#project-name')).toBe('Disk tower')
@@ -224,6 +266,64 @@ describe('offline package viewer', () => {
     expect(colours.counts[0]).toBeGreaterThan(100)
     // the Duck is drawn
     expect(colours.yellow).toBeGreaterThan(duckPixels.building)
+    await page.context().close()
+  }, 180_000)
+
+  it("draws the project's style and a 3D template's POI as its model, as the online preview does", async () => {
+    const owner = await signInNewUser(app, `viewer-style-${Date.now()}`)
+    const project = await createProject(app, owner, { kind: 'building', name: 'Night tower' })
+    const upload = await postMultipart(app, '/web/upload/uploadZip', owner, [
+      { name: 'project_id', value: project.id },
+      { name: 'file', value: (await sbmFixtureFiles()).twoStoreys, fileName: 'two-storeys.sbm' },
+    ])
+    expect(upload.envelope.code, upload.envelope.message).toBe('0')
+    // the milky way's night sky (SPEC §9 sky 3)
+    await saveStyle(owner, project.id, { ...whiteLights, air_style: 3 })
+    // a POI of the seeded 3D camera on the upper slab (floors at 0 and 3 m): its model is the
+    // yellow Duck, its icon a grey preview
+    const templates = await callApi<{ list: Array<{ id: string; poicategory_code: string }> }>(
+      app,
+      {
+        url: '/web/poi/selectPoiTemplatePage',
+        token: owner,
+        json: { keyword: 'camera-3d' },
+      },
+    )
+    const camera3d = templates.envelope.datum.list.find(
+      (template) => template.poicategory_code === 'camera-3d',
+    )!
+    const floor = await app.deps.database.db
+      .selectFrom('building_floors')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .executeTakeFirstOrThrow()
+    const poi = await callApi(app, {
+      url: '/web/poi/creatPoi',
+      token: owner,
+      json: {
+        projectid: project.id,
+        name: 'Yard camera',
+        category_id: camera3d.id,
+        floor_id: floor.id,
+        x: 2,
+        y: 3.25,
+        z: 2,
+        heading: 30,
+      },
+    })
+    expect(poi.envelope.code, poi.envelope.message).toBe('0')
+    const { page, errors, logged } = await openViewer(
+      await buildAndUnpack(owner, project.id, 'night-tower'),
+    )
+    expect(errors).toEqual([])
+    expect(await page.textContent('#status'), logged.join('\n')).toBe('1 models, 1 POIs')
+    expect(await page.textContent('#poi-list')).toContain('Yard camera')
+    const colours = await canvasColours(page, ['#dfe6ee'])
+    // the night sky all around the building (the viewer's own light grey before)
+    expect(colours.night).toBeGreaterThan(0.3)
+    expect(colours.shares[0]).toBeLessThan(0.01)
+    // the camera's POI is its Duck model, textured (its icon would be grey)
+    expect(colours.yellow).toBeGreaterThan(duckPixels.poi)
     await page.context().close()
   }, 180_000)
 
@@ -262,10 +362,10 @@ describe('offline package viewer', () => {
       '1 tilesets, 1 POIs',
     )
     expect(await offline.page.textContent('#poi-list')).toContain('Dragon gate')
-    const onLand = await canvasColours(offline.page, [offlineLand, viewerBackground])
+    const onLand = await canvasColours(offline.page, [offlineLand])
     expect(onLand.shares[0]).toBeGreaterThan(0.2)
-    // the dragon's tiles: pixels that are neither the ground nor the sky
-    expect(onLand.none).toBeGreaterThan(0.01)
+    // the dragon's tiles: pixels that are not the ground where the camera looks
+    expect(onLand.centreNone).toBeGreaterThan(0.01)
     // no library model yet: nothing yellow
     expect(onLand.yellow).toBeLessThan(duckPixels.none)
     await offline.page.context().close()
@@ -372,10 +472,10 @@ describe('offline package viewer', () => {
     const { page, errors, logged } = await openViewer(unpacked)
     expect(errors).toEqual([])
     expect(await page.textContent('#status'), logged.join('\n')).toBe('1 tilesets, 0 POIs')
-    const onLand = await canvasColours(page, [offlineLand, viewerBackground])
+    const onLand = await canvasColours(page, [offlineLand])
     expect(onLand.shares[0]).toBeGreaterThan(0.2)
     // the dragon's tiles, inflated from the package's scripts
-    expect(onLand.none).toBeGreaterThan(0.01)
+    expect(onLand.centreNone).toBeGreaterThan(0.01)
     await page.context().close()
   }, 180_000)
 })

@@ -3,9 +3,9 @@ import { proxy } from 'valtio'
 import { defaultStyleSetting, type StyleSetting } from '../../../../contract/style'
 import { findGlobalSetting, updateGlobalSetting } from '../../../api/style'
 import { reasonText } from '../../../components/feedback/error-text'
-import type { EngineHandle } from '../../../engine-bridge'
+import { type EngineHandle, sceneStyleOf } from '../../../engine-bridge'
 import { toast } from '../../../ui'
-import { sceneStyleOf, styleAreaOf, styleFailureMessages } from './scene-style'
+import { styleAreaOf, styleFailureMessages } from './scene-style'
 
 /** Which scene the style is drawn in: the building's three.js scene or the city map. */
 export type StyleScene = 'building' | 'city'
