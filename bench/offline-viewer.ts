@@ -14,7 +14,7 @@
  * bench -- offline-viewer`); BENCH_ROUNDS timed loads per side (default 5), BENCH_PORT the
  * server's port (default 4460). Writes bench/results/offline-viewer.json.
  */
-import { type ChildProcess, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -129,7 +129,7 @@ export async function runOfflineViewerBench(): Promise<void> {
   const serverProcess = server.start(join(folder, 'data'))
   const quiet = new QuietRounds()
   let browser: Browser | undefined
-  let packageServer: { child: ChildProcess } | undefined
+  let packageServer: Awaited<ReturnType<typeof startPackageServer>> | undefined
   try {
     await server.waitUntilUp()
     const { previewUrl, viewerUrl } = await seed(folder)
