@@ -1,8 +1,9 @@
 import type { Layer } from '@deck.gl/core'
-import { IconLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers'
+import { IconLayer, TextLayer } from '@deck.gl/layers'
 import { SimpleMeshLayer } from '@deck.gl/mesh-layers'
 import type { Vector3Tuple } from '../../api/building-snapshot'
 import type { PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
+import { PlainDotLayer } from '../draw/plain-triangle-layers'
 import type { PoiCluster } from './poi-clusters'
 import type { PoiMesh } from './poi-mesh'
 
@@ -69,6 +70,9 @@ export function emptyPoiDrawing(): PoiDrawing {
 const iconPixels = 64
 const ghostAlpha = 110
 const selectedColor: [number, number, number, number] = [255, 196, 0, 255]
+const clusterColor = [30, 110, 220, 230]
+const white = [255, 255, 255, 255]
+const transparent = [0, 0, 0, 0]
 const hoveredColor: [number, number, number, number] = [64, 170, 255, 255]
 
 /** The icon of a marker in deck's auto-packed atlas: one atlas of every template's picture. */
@@ -145,18 +149,15 @@ export function poiLayers(drawing: PoiDrawing): Layer[] {
   // Under everything of the POI: the marker (icon or model) stays readable over its disc.
   if (drawing.statusDiscs.length > 0) {
     layers.push(
-      new ScatterplotLayer<PoiStatusDisc>({
+      new PlainDotLayer({
         id: 'poi-status-discs',
-        data: drawing.statusDiscs,
-        getPosition: (disc) => disc.position,
-        getRadius: (disc) => disc.radiusPixels,
-        radiusUnits: 'pixels',
-        getFillColor: (disc) => disc.colour,
-        getLineColor: [255, 255, 255, 255],
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 1.5,
-        pickable: false,
+        dots: drawing.statusDiscs.map((disc) => ({
+          position: disc.position,
+          fillColor: disc.colour,
+          lineColor: white,
+          radiusPixels: disc.radiusPixels,
+          lineWidthPixels: 1.5,
+        })),
         parameters: overEverything,
       }),
     )
@@ -187,18 +188,15 @@ export function poiLayers(drawing: PoiDrawing): Layer[] {
   }
   if (drawing.clusters.length > 0) {
     layers.push(
-      new ScatterplotLayer<PoiCluster>({
+      new PlainDotLayer({
         id: 'poi-clusters',
-        data: drawing.clusters,
-        getPosition: (cluster) => cluster.position,
-        getRadius: (cluster) => 12 + 4 * Math.log10(cluster.count),
-        radiusUnits: 'pixels',
-        getFillColor: [30, 110, 220, 230],
-        getLineColor: [255, 255, 255, 255],
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 2,
-        pickable: false,
+        dots: drawing.clusters.map((cluster) => ({
+          position: cluster.position,
+          fillColor: clusterColor,
+          lineColor: white,
+          radiusPixels: 12 + 4 * Math.log10(cluster.count),
+          lineWidthPixels: 2,
+        })),
         parameters: overEverything,
       }),
       new TextLayer<PoiCluster>({
@@ -220,18 +218,15 @@ export function poiLayers(drawing: PoiDrawing): Layer[] {
   }
   if (drawing.highlights.length > 0) {
     layers.push(
-      new ScatterplotLayer<PoiHighlight>({
+      new PlainDotLayer({
         id: 'poi-highlights',
-        data: drawing.highlights,
-        getPosition: (highlight) => highlight.position,
-        getRadius: poiMarkerLayout.iconSizePixels / 2 + 4,
-        radiusUnits: 'pixels',
-        filled: false,
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 3,
-        getLineColor: (highlight) => (highlight.kind === 'selected' ? selectedColor : hoveredColor),
-        pickable: false,
+        dots: drawing.highlights.map((highlight) => ({
+          position: highlight.position,
+          fillColor: transparent,
+          lineColor: highlight.kind === 'selected' ? selectedColor : hoveredColor,
+          radiusPixels: poiMarkerLayout.iconSizePixels / 2 + 4,
+          lineWidthPixels: 3,
+        })),
         parameters: overEverything,
       }),
     )
