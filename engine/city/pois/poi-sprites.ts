@@ -8,7 +8,7 @@ import { type AtlasSlot, SpriteAtlas } from './sprite-atlas'
 const fontFamily = 'Monaco, monospace'
 const labelColor = 'rgb(33, 37, 41)'
 const haloColor = 'rgba(255, 255, 255, 0.9)'
-const haloPixels = 2
+const haloPixels = 1
 const countFontPixels = 12
 const white = [255, 255, 255, 255] as const
 
