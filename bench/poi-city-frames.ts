@@ -1,9 +1,10 @@
 /**
  * City POI frames (issue 16, P9): frame time while orbiting a fixed camera path over 100,000
  * city POIs (2D icons + labels, 10 % 3D models) drawn by our engine (engine/city/pois:
- * clustering, decluttered labels, instanced models), against the same scene without POIs, and
- * against the anchor: a plain deck.gl IconLayer + TextLayer of the same points on the same
- * MapLibre map. Then the POI pick (`city.pickPoiAtScreenPoint`) among the 100,000: p99.
+ * clustering, decluttered labels, markers and models as plain triangles), against the same
+ * scene without POIs, and against the anchor: a plain deck.gl IconLayer + TextLayer of the
+ * same points on the same MapLibre map. Then the POI pick (`city.pickPoiAtScreenPoint`) among
+ * the 100,000: p99.
  * Production build in Chromium (SwiftShader); the cases alternate round by round, each in a
  * fresh browser context, after one unmeasured warm-up of each.
  * Standalone: `npx tsx bench/poi-city-frames.ts`; writes bench/results/poi-city-frames.json.
@@ -189,7 +190,7 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
   const report = {
     benchmark: 'poi-city-frames',
     description:
-      'Orbit a fixed camera path (one turn, zoom 16.5, pitch 55°, 8 s) over 100,000 seeded city POIs in a 2 km square (3 icon templates, 10 % one 3D SBM template) in Chromium (production build, SwiftShader WebGL, shared 2-core machine), frame intervals between drawn map frames (both maps paced to the GPU the same way: the engine’s paceGpuFrames, so a frame is counted when it was drawn, not when it was queued). Cases: ours-pois (engine/city/pois: supercluster clusters, decluttered labels, instanced models), ours-no-pois (the same map without POIs), anchor (MapLibre + a plain deck.gl IconLayer + TextLayer of all points, interleaved). Ratios are of medians over runs; cases rotate round by round, each in a fresh context, after one warm-up of each. Pick: city.pickPoiAtScreenPoint at random canvas points, zoomed out and zoomed in (every POI unclustered), all runs pooled.',
+      'Orbit a fixed camera path (one turn, zoom 16.5, pitch 55°, 8 s) over 100,000 seeded city POIs in a 2 km square (3 icon templates, 10 % one 3D SBM template) in Chromium (production build, SwiftShader WebGL, shared 2-core machine), frame intervals between drawn map frames (both maps paced to the GPU the same way: the engine’s paceGpuFrames, so a frame is counted when it was drawn, not when it was queued). Cases: ours-pois (engine/city/pois: supercluster clusters, decluttered labels; icons, labels, cluster discs and counts and 3D models as plain triangles, one draw per layer), ours-no-pois (the same map without POIs), anchor (MapLibre + a plain deck.gl IconLayer + TextLayer of all points, interleaved). Ratios are of medians over runs; cases rotate round by round, each in a fresh context, after one warm-up of each. Pick: city.pickPoiAtScreenPoint at random canvas points, zoomed out and zoomed in (every POI unclustered), all runs pooled.',
     machine: machineInfo(chromiumVersion),
     settings: {
       rounds,

@@ -7,7 +7,7 @@ import {
   project32,
   type UpdateParameters,
 } from '@deck.gl/core'
-import { Buffer } from '@luma.gl/core'
+import { Buffer, type Texture } from '@luma.gl/core'
 import { Model } from '@luma.gl/engine'
 
 /**
@@ -50,7 +50,7 @@ export interface PlainDot {
 }
 
 /** The four corners of one quad, (along or x, side or y) each; two triangles join them. */
-const quadCorners = [
+export const quadCorners = [
   [0, -1],
   [1, -1],
   [1, 1],
@@ -59,7 +59,7 @@ const quadCorners = [
 const quadTriangles = [0, 1, 2, 0, 2, 3] as const
 
 /** Indices of `quadCount` quads of four vertices each, two triangles per quad. */
-function quadIndices(quadCount: number): Uint32Array {
+export function quadIndices(quadCount: number): Uint32Array {
   const indices = new Uint32Array(quadCount * quadTriangles.length)
   for (let quad = 0; quad < quadCount; quad++) {
     for (let corner = 0; corner < quadTriangles.length; corner++) {
@@ -70,14 +70,14 @@ function quadIndices(quadCount: number): Uint32Array {
 }
 
 /** A vertex attribute: its name, its luma format and its values. */
-interface VertexAttribute {
+export interface VertexAttribute {
   name: string
   format: 'float32' | 'float32x2' | 'float32x3' | 'unorm8x4'
   values: Float32Array | Uint8Array
 }
 
 /** Writes a position's 32-bit part at `high[offset]` and what that drops at `low[offset]`. */
-function writeSplit(
+export function writeSplit(
   high: Float32Array,
   low: Float32Array,
   offset: number,
@@ -91,7 +91,7 @@ function writeSplit(
   }
 }
 
-function writeColor(colors: Uint8Array, offset: number, rgba: readonly number[]) {
+export function writeColor(colors: Uint8Array, offset: number, rgba: readonly number[]) {
   colors[offset] = rgba[0] ?? 0
   colors[offset + 1] = rgba[1] ?? 0
   colors[offset + 2] = rgba[2] ?? 0
@@ -108,10 +108,19 @@ interface PlainTriangleState {
  * A layer whose vertices are built on the CPU from its props (`vertexAttributes`), drawn as one
  * triangle list with its own shaders, rebuilt only when its data changes.
  */
-abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer<Props> {
+export abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer<Props> {
+  static override layerName = 'PlainTriangleLayer'
   declare state: PlainTriangleState
 
   protected abstract shaders(): { vs: string; fs: string }
+  /** The shader modules its shaders use (deck's projection and colour filters by default). */
+  protected shaderModules(): unknown[] {
+    return [project32, color]
+  }
+  /** The textures its shaders sample, by name, as they are at this frame (none by default). */
+  protected textures(): Record<string, Texture> {
+    return {}
+  }
   /** The per-vertex attributes of the current data, and how many vertices there are. */
   protected abstract vertexAttributes(): {
     vertexCount: number
@@ -147,7 +156,7 @@ abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer<Props>
     const model =
       this.state.model ??
       new Model(device, {
-        ...this.getShaders({ ...this.shaders(), modules: [project32, color] }),
+        ...this.getShaders({ ...this.shaders(), modules: this.shaderModules() }),
         id: this.props.id,
         topology: 'triangle-list',
         isInstanced: false,
@@ -171,6 +180,8 @@ abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer<Props>
   override draw(): void {
     const { model } = this.state
     if (!model || model.indexCount === 0) return
+    const textures = this.textures()
+    if (Object.keys(textures).length > 0) model.setBindings(textures)
     model.draw(this.context.renderPass)
   }
 }

@@ -6,8 +6,9 @@ import type { Engine } from '../../core/engine'
 import { cityTestPage } from '../testing/city-test-page'
 
 /**
- * City POIs as the app draws them in Chromium: deck.gl icon, text and mesh layers interleaved
- * into MapLibre (SwiftShader), checked by their pixels, picked and hidden through commands.
+ * City POIs as the app draws them in Chromium: deck.gl layers (icons, labels and cluster counts
+ * as plain sprites, models as meshes) interleaved into MapLibre (SwiftShader), checked by their
+ * pixels, picked and hidden through commands.
  */
 
 const center = { lng: 126.978, lat: 37.5665 }
@@ -44,8 +45,8 @@ async function openCity(engine: Engine, container: HTMLElement, zoom = 17): Prom
   await expect.poll(() => city(engine).basemap?.isLoaded, { timeout: 20_000 }).toBe(true)
 }
 
-/** The canvas pixel (RGB) at CSS point x, y. */
-function pixelAt(container: HTMLElement, x: number, y: number): [number, number, number] {
+/** The canvas pixels (RGBA) of the CSS box from (x, y), at least one pixel. */
+function canvasPixels(container: HTMLElement, x: number, y: number, width = 0, height = 0) {
   const canvas = container.querySelector('canvas')!
   const scale = canvas.width / canvas.clientWidth
   const copy = document.createElement('canvas')
@@ -53,13 +54,28 @@ function pixelAt(container: HTMLElement, x: number, y: number): [number, number,
   copy.height = canvas.height
   const context = copy.getContext('2d')!
   context.drawImage(canvas, 0, 0)
-  const [red = 0, green = 0, blue = 0] = context.getImageData(
+  return context.getImageData(
     Math.round(x * scale),
     Math.round(y * scale),
-    1,
-    1,
+    Math.max(1, Math.round(width * scale)),
+    Math.max(1, Math.round(height * scale)),
   ).data
+}
+
+/** The canvas pixel (RGB) at CSS point x, y. */
+function pixelAt(container: HTMLElement, x: number, y: number): [number, number, number] {
+  const [red = 0, green = 0, blue = 0] = canvasPixels(container, x, y)
   return [red, green, blue]
+}
+
+/** How many canvas pixels in the CSS box from (x0, y0) to (x1, y1) are dark (a label's ink). */
+function darkPixelsIn(container: HTMLElement, x0: number, y0: number, x1: number, y1: number) {
+  const data = canvasPixels(container, x0, y0, x1 - x0, y1 - y0)
+  let dark = 0
+  for (let index = 0; index < data.length; index += 4) {
+    if (data[index]! + data[index + 1]! + data[index + 2]! < 250) dark++
+  }
+  return dark
 }
 
 const isRed = ([red, green, blue]: [number, number, number]) => red > 200 && green < 60 && blue < 60
@@ -106,6 +122,13 @@ describe('city POIs in Chromium', () => {
     await expect.poll(() => isRed(pixelAt(container, b.x, b.y)), { timeout: 20_000 }).toBe(true)
     // Between the two markers: the land.
     expect(isLand(pixelAt(container, (a.x + b.x) / 2, a.y - 30))).toBe(true)
+    // Each marker's label in dark ink under it, none above it.
+    await expect
+      .poll(() => darkPixelsIn(container, a.x - 40, a.y + 18, a.x + 40, a.y + 36), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(20)
+    expect(darkPixelsIn(container, a.x - 40, a.y - 40, a.x + 40, a.y - 18)).toBe(0)
     expect(city(engine).pois.drawnCount).toBe(2)
     expect(city(engine).pois.clusterCount).toBe(0)
 

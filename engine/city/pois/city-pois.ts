@@ -14,10 +14,11 @@ import { mapViewport } from '../map-viewport'
 import { CityPoiStatuses } from './city-poi-statuses'
 import { type LngLatBox, type PoiCluster, PoiClusters } from './poi-clusters'
 import { declutterLabels } from './poi-labels'
+import type { PlainSprite } from './plain-sprite-layer'
 import {
   emptyPoiDrawing,
+  ghostAlpha,
   type PoiDrawing,
-  type PoiIcon,
   type PoiMeshGroup,
   poiLayers,
   poiMarkerLayout,
@@ -26,6 +27,7 @@ import {
 import { PoiModels } from './poi-models'
 import { pickPoi, surfacePoint } from './poi-picking'
 import { screenPointOf } from './poi-screen'
+import { PoiSprites } from './poi-sprites'
 
 /** Above this many POIs, an edit waits for a pause before the clusters are rebuilt. */
 const rebuildAtOnceBelow = 5_000
@@ -61,10 +63,15 @@ export class CityPois {
   /** Bumped when what the markers are made from changes (index, looks, models, live edits). */
   private markerVersion = 0
   private markersKey = ''
-  private markers: { icons: PoiIcon[]; meshes: PoiMeshGroup[] } = { icons: [], meshes: [] }
+  private markers: { icons: PlainSprite[]; meshes: PoiMeshGroup[] } = { icons: [], meshes: [] }
   /** The POIs the markers were made from (their status discs are drawn). */
   private markerPois: ScenePoi[] = []
   private markerClusters: PoiCluster[] = []
+  private markerCounts: PlainSprite[] = []
+  /** The POIs whose labels are drawn (after declutter). */
+  private labelPois: ScenePoi[] = []
+  private labelsGeneration = -1
+  private readonly sprites = new PoiSprites(() => this.markersChanged())
   /** The box whose markers deck draws (see `redraw`); a new one bumps the version. */
   private drawBox: LngLatBox | null = null
   private drawBoxVersion = 0
@@ -198,6 +205,7 @@ export class CityPois {
     if (this.viewTimer) clearTimeout(this.viewTimer)
     if (this.statusFrame !== null) cancelAnimationFrame(this.statusFrame)
     this.models.dispose()
+    this.sprites.dispose()
   }
 
   private isShown(poi: ScenePoi | undefined): poi is ScenePoi {
@@ -312,15 +320,17 @@ export class CityPois {
       this.drawBoxVersion++
     }
     // Markers are rebuilt only when they change: a hover or a selection redraws the rings alone
-    // (at zoom 18, 100,000 icons would otherwise be handed to deck again).
-    const key = `${this.level}:${this.markerVersion}:${this.drawBoxVersion}`
-    if (key !== this.markersKey) {
-      this.markersKey = key
+    // (at zoom 18, 100,000 icons would otherwise be handed to deck again). An atlas that started
+    // over voids the sprites made before.
+    if (this.currentMarkersKey() !== this.markersKey) {
       const { points, clusters } = this.clusters.within(this.drawBox!, this.level)
       const drawn = this.isIndexStale ? points.filter((poi) => this.isCurrent(poi)) : points
       this.markerPois = [...drawn, ...this.livePois()]
-      this.markers = splitMarkers(this.markerPois, this.looks, this.modelOf)
+      const { icons, meshes } = splitMarkers(this.markerPois, this.looks, this.modelOf)
+      this.markers = { icons: this.sprites.iconSprites(icons, 255), meshes }
       this.markerClusters = clusters
+      this.markerCounts = this.sprites.countSprites(clusters)
+      this.markersKey = this.currentMarkersKey()
     }
     const { icons, meshes } = this.markers
     const clusters = this.markerClusters
@@ -334,6 +344,7 @@ export class CityPois {
       icons,
       meshes,
       clusters,
+      clusterCounts: this.markerCounts,
       labels: this.drawing.labels,
       highlights: [
         ...selected.map((poi) => ({ position: poi.position, kind: 'selected' as const })),
@@ -342,10 +353,14 @@ export class CityPois {
           ? [{ position: hovered.position, kind: 'hovered' as const }]
           : []),
       ],
-      ghostIcons: ghosts.icons,
+      ghostIcons: this.sprites.iconSprites(ghosts.icons, ghostAlpha),
       ghostMeshes: ghosts.meshes,
     }
     this.updateView()
+  }
+
+  private currentMarkersKey(): string {
+    return `${this.level}:${this.markerVersion}:${this.drawBoxVersion}:${this.sprites.generations()}`
   }
 
   /** Only the discs changed: deck gets the layers again, labels and counts stay. */
@@ -355,7 +370,7 @@ export class CityPois {
     const statusDiscs = this.statuses.discsOf(this.markerPois, this.markersKey)
     if (statusDiscs === this.drawing.statusDiscs) return
     this.drawing = { ...this.drawing, statusDiscs }
-    this.cachedLayers = poiLayers(this.drawing)
+    this.cachedLayers = poiLayers(this.drawing, this.sprites)
     this.context.updateLayers()
   }
 
@@ -394,10 +409,15 @@ export class CityPois {
     const kept = declutterLabels(candidates, viewport, poiMarkerLayout)
     const labels = kept.map((index) => ordered[index]!)
     const isSameLabels =
-      labels.length === this.drawing.labels.length &&
-      labels.every((poi, index) => poi === this.drawing.labels[index])
-    if (!isSameLabels) this.drawing = { ...this.drawing, labels }
-    const layers = poiLayers(this.drawing)
+      this.labelsGeneration === this.sprites.labels.generation &&
+      labels.length === this.labelPois.length &&
+      labels.every((poi, index) => poi === this.labelPois[index])
+    if (!isSameLabels) {
+      this.labelPois = labels
+      this.drawing = { ...this.drawing, labels: this.sprites.labelSprites(labels) }
+      this.labelsGeneration = this.sprites.labels.generation
+    }
+    const layers = poiLayers(this.drawing, this.sprites)
     this.cachedLayers = layers
     this.publishState({
       drawnCount: points.length + this.livePois().length + inView.clusters.length,

@@ -1,10 +1,13 @@
 import type { Layer } from '@deck.gl/core'
-import { IconLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers'
 import { SimpleMeshLayer } from '@deck.gl/mesh-layers'
 import type { Vector3Tuple } from '../../api/building-snapshot'
 import type { PoiTemplateLook, ScenePoi } from '../../api/poi-commands'
+import { type PlainDot, PlainDotLayer } from '../draw/plain-triangle-layers'
+import { fitsPlainMeshLayer, type PlainMeshCopy, PlainMeshLayer } from './plain-mesh-layer'
+import { type PlainSprite, PlainSpriteLayer } from './plain-sprite-layer'
 import type { PoiCluster } from './poi-clusters'
 import type { PoiMesh } from './poi-mesh'
+import type { SpriteAtlas } from './sprite-atlas'
 
 /** Marker sizes on screen, CSS pixels (picking and label declutter use the same numbers). */
 export const poiMarkerLayout = {
@@ -43,12 +46,13 @@ export interface PoiHighlight {
 /** Everything the POI layers draw; each array is kept as long as what it holds is unchanged. */
 export interface PoiDrawing {
   statusDiscs: PoiStatusDisc[]
-  icons: PoiIcon[]
+  icons: PlainSprite[]
   meshes: PoiMeshGroup[]
   clusters: PoiCluster[]
-  labels: ScenePoi[]
+  clusterCounts: PlainSprite[]
+  labels: PlainSprite[]
   highlights: PoiHighlight[]
-  ghostIcons: PoiIcon[]
+  ghostIcons: PlainSprite[]
   ghostMeshes: PoiMeshGroup[]
 }
 
@@ -59,6 +63,7 @@ export function emptyPoiDrawing(): PoiDrawing {
     icons: [],
     meshes: [],
     clusters: [],
+    clusterCounts: [],
     labels: [],
     highlights: [],
     ghostIcons: [],
@@ -66,48 +71,66 @@ export function emptyPoiDrawing(): PoiDrawing {
   }
 }
 
-const iconPixels = 64
-const ghostAlpha = 110
+/** How faded a ghost (a copy's preview) is drawn, 0–255. */
+export const ghostAlpha = 110
 const selectedColor: [number, number, number, number] = [255, 196, 0, 255]
+const clusterColor = [30, 110, 220, 230]
+const white = [255, 255, 255, 255]
+const transparent = [0, 0, 0, 0]
 const hoveredColor: [number, number, number, number] = [64, 170, 255, 255]
-
-/** The icon of a marker in deck's auto-packed atlas: one atlas of every template's picture. */
-function iconOf(icon: PoiIcon) {
-  return { url: icon.iconUrl, id: icon.iconUrl, width: iconPixels, height: iconPixels }
-}
 
 // Markers and labels stay over buildings and terrain: a POI hidden behind a tile cannot be
 // found, picked or edited. 3D models keep the depth test.
 const overEverything = { depthCompare: 'always' as const, depthWriteEnabled: false }
 
-function iconLayer(id: string, data: PoiIcon[], alpha: number): Layer {
-  return new IconLayer<PoiIcon>({
-    id,
-    data,
-    getIcon: iconOf,
-    getPosition: (icon) => icon.poi.position,
-    getSize: poiMarkerLayout.iconSizePixels,
-    sizeUnits: 'pixels',
-    getColor: [255, 255, 255, alpha],
-    pickable: false,
-    parameters: overEverything,
-  })
+function spriteLayer(id: string, sprites: PlainSprite[], atlas: SpriteAtlas): Layer {
+  return new PlainSpriteLayer({ id, sprites, atlas, parameters: overEverything })
+}
+
+const shapesBySource = new WeakMap<readonly unknown[], unknown[]>()
+
+/**
+ * The shapes (dots, model copies) of a drawing's array, made once per array: a plain layer given
+ * the same shapes keeps its vertices (the layers are made anew at every label update while the
+ * camera moves).
+ */
+function shapesOf<Item, Shape>(items: readonly Item[], shapeOf: (item: Item) => Shape): Shape[] {
+  let shapes = shapesBySource.get(items) as Shape[] | undefined
+  if (!shapes) {
+    shapes = items.map(shapeOf)
+    shapesBySource.set(items, shapes)
+  }
+  return shapes
 }
 
 function meshLayers(prefix: string, groups: PoiMeshGroup[], alpha: number): Layer[] {
-  return groups.map(
-    (group) =>
-      new SimpleMeshLayer<ScenePoi>({
-        id: `${prefix}-${group.templateId}`,
-        data: group.pois,
-        mesh: group.mesh as never,
-        getPosition: (poi) => poi.position,
-        // deck's yaw turns counter-clockwise seen from above; a heading turns clockwise.
-        getOrientation: (poi) => [poi.pitch, -poi.heading, poi.roll],
-        getColor: [255, 255, 255, alpha],
-        pickable: false,
-      }),
-  )
+  return groups.map((group) => {
+    const id = `${prefix}-${group.templateId}`
+    if (fitsPlainMeshLayer(group.mesh, group.pois.length)) {
+      return new PlainMeshLayer({
+        id,
+        mesh: group.mesh,
+        copies: shapesOf(
+          group.pois,
+          (poi): PlainMeshCopy => ({
+            position: poi.position,
+            // deck's yaw turns counter-clockwise seen from above; a heading turns clockwise.
+            orientation: [poi.pitch, -poi.heading, poi.roll],
+          }),
+        ),
+        tint: [255, 255, 255, alpha],
+      })
+    }
+    return new SimpleMeshLayer<ScenePoi>({
+      id,
+      data: group.pois,
+      mesh: group.mesh as never,
+      getPosition: (poi) => poi.position,
+      getOrientation: (poi) => [poi.pitch, -poi.heading, poi.roll],
+      getColor: [255, 255, 255, alpha],
+      pickable: false,
+    })
+  })
 }
 
 /**
@@ -139,99 +162,79 @@ export function splitMarkers(
   return { icons, meshes: [...groups.values()] }
 }
 
+/** The atlases a drawing's sprites point into (`PoiSprites`). */
+export interface PoiAtlases {
+  icons: SpriteAtlas
+  labels: SpriteAtlas
+  counts: SpriteAtlas
+}
+
 /** The deck layers of a POI drawing, bottom to top. */
-export function poiLayers(drawing: PoiDrawing): Layer[] {
+export function poiLayers(drawing: PoiDrawing, sprites: PoiAtlases): Layer[] {
   const layers: Layer[] = []
   // Under everything of the POI: the marker (icon or model) stays readable over its disc.
   if (drawing.statusDiscs.length > 0) {
     layers.push(
-      new ScatterplotLayer<PoiStatusDisc>({
+      new PlainDotLayer({
         id: 'poi-status-discs',
-        data: drawing.statusDiscs,
-        getPosition: (disc) => disc.position,
-        getRadius: (disc) => disc.radiusPixels,
-        radiusUnits: 'pixels',
-        getFillColor: (disc) => disc.colour,
-        getLineColor: [255, 255, 255, 255],
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 1.5,
-        pickable: false,
+        dots: shapesOf(
+          drawing.statusDiscs,
+          (disc): PlainDot => ({
+            position: disc.position,
+            fillColor: disc.colour,
+            lineColor: white,
+            radiusPixels: disc.radiusPixels,
+            lineWidthPixels: 1.5,
+          }),
+        ),
         parameters: overEverything,
       }),
     )
   }
   layers.push(...meshLayers('poi-mesh', drawing.meshes, 255))
-  if (drawing.icons.length > 0) layers.push(iconLayer('poi-icons', drawing.icons, 255))
+  if (drawing.icons.length > 0) {
+    layers.push(spriteLayer('poi-icons', drawing.icons, sprites.icons))
+  }
   if (drawing.labels.length > 0) {
-    layers.push(
-      new TextLayer<ScenePoi>({
-        id: 'poi-labels',
-        data: drawing.labels,
-        getPosition: (poi) => poi.position,
-        getText: (poi) => poi.label,
-        getSize: poiMarkerLayout.fontSizePixels,
-        getColor: [33, 37, 41, 255],
-        getPixelOffset: [0, poiMarkerLayout.labelOffsetPixels],
-        getTextAnchor: 'middle',
-        getAlignmentBaseline: 'top',
-        // Korean and Chinese names: the atlas is built from the labels' own characters.
-        characterSet: 'auto',
-        fontSettings: { sdf: true },
-        outlineWidth: 3,
-        outlineColor: [255, 255, 255, 230],
-        pickable: false,
-        parameters: overEverything,
-      }),
-    )
+    layers.push(spriteLayer('poi-labels', drawing.labels, sprites.labels))
   }
   if (drawing.clusters.length > 0) {
     layers.push(
-      new ScatterplotLayer<PoiCluster>({
+      new PlainDotLayer({
         id: 'poi-clusters',
-        data: drawing.clusters,
-        getPosition: (cluster) => cluster.position,
-        getRadius: (cluster) => 12 + 4 * Math.log10(cluster.count),
-        radiusUnits: 'pixels',
-        getFillColor: [30, 110, 220, 230],
-        getLineColor: [255, 255, 255, 255],
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 2,
-        pickable: false,
+        dots: shapesOf(
+          drawing.clusters,
+          (cluster): PlainDot => ({
+            position: cluster.position,
+            fillColor: clusterColor,
+            lineColor: white,
+            radiusPixels: 12 + 4 * Math.log10(cluster.count),
+            lineWidthPixels: 2,
+          }),
+        ),
         parameters: overEverything,
       }),
-      new TextLayer<PoiCluster>({
-        id: 'poi-cluster-counts',
-        data: drawing.clusters,
-        getPosition: (cluster) => cluster.position,
-        getText: (cluster) => cluster.countText,
-        getSize: 12,
-        getColor: [255, 255, 255, 255],
-        characterSet: '0123456789.km',
-        pickable: false,
-        parameters: overEverything,
-      }),
+      spriteLayer('poi-cluster-counts', drawing.clusterCounts, sprites.counts),
     )
   }
   layers.push(...meshLayers('poi-ghost-mesh', drawing.ghostMeshes, ghostAlpha))
   if (drawing.ghostIcons.length > 0) {
-    layers.push(iconLayer('poi-ghost-icons', drawing.ghostIcons, ghostAlpha))
+    layers.push(spriteLayer('poi-ghost-icons', drawing.ghostIcons, sprites.icons))
   }
   if (drawing.highlights.length > 0) {
     layers.push(
-      new ScatterplotLayer<PoiHighlight>({
+      new PlainDotLayer({
         id: 'poi-highlights',
-        data: drawing.highlights,
-        getPosition: (highlight) => highlight.position,
-        getRadius: poiMarkerLayout.iconSizePixels / 2 + 4,
-        radiusUnits: 'pixels',
-        filled: false,
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 3,
-        getLineColor: (highlight) => (highlight.kind === 'selected' ? selectedColor : hoveredColor),
-        pickable: false,
+        dots: shapesOf(
+          drawing.highlights,
+          (highlight): PlainDot => ({
+            position: highlight.position,
+            fillColor: transparent,
+            lineColor: highlight.kind === 'selected' ? selectedColor : hoveredColor,
+            radiusPixels: poiMarkerLayout.iconSizePixels / 2 + 4,
+            lineWidthPixels: 3,
+          }),
+        ),
         parameters: overEverything,
       }),
     )
