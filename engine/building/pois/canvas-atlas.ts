@@ -1,16 +1,5 @@
 import { CanvasTexture, LinearFilter } from 'three'
-
-type AnyCanvas = HTMLCanvasElement | OffscreenCanvas
-type AnyContext = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D
-
-/** A 2D canvas on this thread: an OffscreenCanvas where there is one (the engine may run in a worker). */
-function createCanvas(width: number, height: number): AnyCanvas {
-  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(width, height)
-  const canvas = document.createElement('canvas')
-  canvas.width = width
-  canvas.height = height
-  return canvas
-}
+import { type AnyCanvas, type AnyContext, createCanvas } from '../../core/canvas-2d'
 
 /**
  * A canvas drawn into and uploaded as one texture. Rects are handed out as

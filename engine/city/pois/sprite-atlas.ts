@@ -1,7 +1,5 @@
 import type { Device, Texture } from '@luma.gl/core'
-
-type AnyCanvas = HTMLCanvasElement | OffscreenCanvas
-type AnyContext = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D
+import { type AnyContext, createCanvas } from '../../core/canvas-2d'
 
 /** Where a sprite's picture is in its atlas, and how big it is on screen. */
 export interface AtlasSlot {
@@ -14,14 +12,6 @@ export interface AtlasSlot {
 
 /** Pixels left free between pictures, so linear filtering never reads a neighbour. */
 const gapPixels = 2
-
-function createCanvas(width: number, height: number): AnyCanvas {
-  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(width, height)
-  const canvas = document.createElement('canvas')
-  canvas.width = width
-  canvas.height = height
-  return canvas
-}
 
 /**
  * Pictures painted once each on a 2D canvas (a marker's icon, a label's text) and packed in
