@@ -9,6 +9,7 @@ import {
 } from '../../api/project'
 import { Button, LoadStates, TextField } from '../../ui'
 import { errorText } from '../feedback/error-text'
+import { KeywordSearchForm } from '../forms/KeywordSearchForm'
 import { ProjectCard, type ProjectCardActions } from './ProjectCard'
 import './project.css'
 
@@ -106,27 +107,18 @@ export function ProjectListSection({
           </Button>
         )}
       </header>
-      <form
+      <KeywordSearchForm
         className="ts-project-list__search"
-        aria-label={t`Search projects`}
-        onSubmit={(event) => {
-          event.preventDefault()
+        formLabel={t`Search projects`}
+        fieldLabel={t`Search by name or address`}
+        keyword={keyword}
+        onKeywordChange={setKeyword}
+        onSearch={(applied) => {
           setPageNo(1)
-          setAppliedKeyword(keyword.trim())
+          setAppliedKeyword(applied)
         }}
-      >
-        <TextField
-          label={t`Search by name or address`}
-          type="search"
-          value={keyword}
-          maxLength={100}
-          data-testid={`project-search-${kind}`}
-          onChange={(event) => setKeyword(event.target.value)}
-        />
-        <Button type="submit">
-          <Trans>Search</Trans>
-        </Button>
-      </form>
+        inputTestId={`project-search-${kind}`}
+      />
       <LoadStates
         data={page}
         error={error === null ? null : errorText(error)}

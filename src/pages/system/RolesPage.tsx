@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { addRole, deleteRole, editRole, findAllRoles, findRole, searchRoles } from '../../api/role'
 import type { Role } from '../../api/types'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
+import { KeywordSearchForm } from '../../components/forms/KeywordSearchForm'
 import { builtinRoleMenuKeys } from '../../../contract/role'
 import {
   Button,
@@ -90,23 +91,14 @@ export function RolesPage() {
         <Trans>Role management</Trans>
       </h1>
       <div className="ts-system-panel">
-        <form
+        <KeywordSearchForm
           className="ts-table-toolbar"
-          aria-label={t`Search roles`}
-          onSubmit={(event) => {
-            event.preventDefault()
-            setAppliedKeyword(keyword.trim())
-          }}
+          formLabel={t`Search roles`}
+          fieldLabel={t`Search by name or description`}
+          keyword={keyword}
+          onKeywordChange={setKeyword}
+          onSearch={setAppliedKeyword}
         >
-          <TextField
-            label={t`Search by name or description`}
-            value={keyword}
-            onChange={(event) => setKeyword(event.target.value)}
-            type="search"
-          />
-          <Button type="submit">
-            <Trans>Search</Trans>
-          </Button>
           <Button
             variant="primary"
             onClick={() => setDialog({ mode: 'add' })}
@@ -114,7 +106,7 @@ export function RolesPage() {
           >
             <Trans>Add role</Trans>
           </Button>
-        </form>
+        </KeywordSearchForm>
         <LoadStates
           data={roles}
           error={loadError === null ? null : errorText(loadError)}

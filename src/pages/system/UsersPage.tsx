@@ -12,6 +12,7 @@ import {
   setUserDisabled,
 } from '../../api/user'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
+import { KeywordSearchForm } from '../../components/forms/KeywordSearchForm'
 import { session } from '../../state/session'
 import {
   Button,
@@ -127,24 +128,17 @@ export function UsersPage() {
         <Trans>User management</Trans>
       </h1>
       <div className="ts-system-panel">
-        <form
+        <KeywordSearchForm
           className="ts-table-toolbar"
-          aria-label={t`Search users`}
-          onSubmit={(event) => {
-            event.preventDefault()
+          formLabel={t`Search users`}
+          fieldLabel={t`Search by name or phone`}
+          keyword={keyword}
+          onKeywordChange={setKeyword}
+          onSearch={(applied) => {
             setPageNo(1)
-            setAppliedKeyword(keyword.trim())
+            setAppliedKeyword(applied)
           }}
         >
-          <TextField
-            label={t`Search by name or phone`}
-            value={keyword}
-            onChange={(event) => setKeyword(event.target.value)}
-            type="search"
-          />
-          <Button type="submit">
-            <Trans>Search</Trans>
-          </Button>
           <Button
             variant="primary"
             onClick={() => setDialog({ mode: 'add' })}
@@ -152,7 +146,7 @@ export function UsersPage() {
           >
             <Trans>Add user</Trans>
           </Button>
-        </form>
+        </KeywordSearchForm>
         <LoadStates
           data={page}
           error={loadError === null ? null : errorText(loadError)}
