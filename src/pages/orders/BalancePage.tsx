@@ -15,7 +15,7 @@ import {
 } from '../../api/orders'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
 import { session } from '../../state/session'
-import { Button, EmptyState, ErrorState, Spinner, TextField, toast } from '../../ui'
+import { Button, EmptyState, ErrorState, Spinner, TableHead, TextField, toast } from '../../ui'
 import { DateTime, Points, rechargeStateNames } from './order-text'
 import '../system/system.css'
 import './orders.css'
@@ -280,30 +280,16 @@ function RechargeHistory({
         <EmptyState title={<Trans>No recharges yet</Trans>} />
       ) : (
         <table className="ts-table">
-          <thead>
-            <tr>
-              <th scope="col">
-                <Trans>Code</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Method</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Points</Trans>
-              </th>
-              <th scope="col">
-                <Trans>State</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Created</Trans>
-              </th>
-              <th scope="col">
-                <span className="ts-visually-hidden">
-                  <Trans>Actions</Trans>
-                </span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              { key: 'code', label: <Trans>Code</Trans> },
+              { key: 'method', label: <Trans>Method</Trans> },
+              { key: 'points', label: <Trans>Points</Trans> },
+              { key: 'state', label: <Trans>State</Trans> },
+              { key: 'created', label: <Trans>Created</Trans> },
+            ]}
+            hasActions
+          />
           <tbody>
             {recharges.map((recharge) => (
               <tr key={recharge.id}>

@@ -10,9 +10,16 @@ import {
   type OrderDetail,
 } from '../../api/orders'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
-import { Button, confirm, ErrorState, Spinner, toast } from '../../ui'
+import { Button, TableHead, confirm, ErrorState, Spinner, toast } from '../../ui'
 import { OrdersPage, payWithConfirmation } from './OrdersPage'
-import { DateTime, orderStateNames, Points, unitNames, useLocalized } from './order-text'
+import {
+  DateTime,
+  orderLineColumns,
+  orderStateNames,
+  Points,
+  unitNames,
+  useLocalized,
+} from './order-text'
 import '../system/system.css'
 import './orders.css'
 
@@ -128,22 +135,7 @@ function OrderDetails({ orderId }: { orderId: string }) {
           </dd>
         </dl>
         <table className="ts-table">
-          <thead>
-            <tr>
-              <th scope="col">
-                <Trans>Item</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Quantity</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Unit price</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Amount</Trans>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={orderLineColumns} />
           <tbody>
             {order.lines.map((line) => (
               <tr key={line.line_id}>

@@ -9,7 +9,7 @@ import {
   type ShoppingListDatum,
 } from '../../api/orders'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
-import { Button, confirm, Dialog, ErrorState, Spinner, Tooltip } from '../../ui'
+import { Button, TableHead, confirm, Dialog, ErrorState, Spinner, Tooltip } from '../../ui'
 import {
   chooseSupport,
   initialSelection,
@@ -22,7 +22,7 @@ import {
   toggleTrial,
   totalOf,
 } from './order-selection'
-import { Points, unitNames, useLocalized } from './order-text'
+import { orderLineColumns, Points, unitNames, useLocalized } from './order-text'
 import './orders.css'
 
 /** Props of {@link OrderDialog}. */
@@ -167,22 +167,7 @@ export function OrderDialog({
             </p>
           )}
           <table className="ts-table ts-order-dialog__lines">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <Trans>Item</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Quantity</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Unit price</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Amount</Trans>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={orderLineColumns} />
             <tbody>
               {list.lines.map((line) => (
                 <LineRow

@@ -19,6 +19,7 @@ import {
   Select,
   type SelectOption,
   Spinner,
+  TableHead,
   toast,
 } from '../../ui'
 import { OrderDialog, orderDetailsPath } from './OrderDialog'
@@ -207,30 +208,16 @@ export function OrderTable({
 
   return (
     <table className="ts-table">
-      <thead>
-        <tr>
-          <th scope="col">
-            <Trans>Order number</Trans>
-          </th>
-          <th scope="col">
-            <Trans>Project</Trans>
-          </th>
-          <th scope="col">
-            <Trans>State</Trans>
-          </th>
-          <th scope="col">
-            <Trans>Total</Trans>
-          </th>
-          <th scope="col">
-            <Trans>Created</Trans>
-          </th>
-          <th scope="col">
-            <span className="ts-visually-hidden">
-              <Trans>Actions</Trans>
-            </span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          { key: 'order-number', label: <Trans>Order number</Trans> },
+          { key: 'project', label: <Trans>Project</Trans> },
+          { key: 'state', label: <Trans>State</Trans> },
+          { key: 'total', label: <Trans>Total</Trans> },
+          { key: 'created', label: <Trans>Created</Trans> },
+        ]}
+        hasActions
+      />
       <tbody>
         {orders.map((order) => (
           <tr key={order.id}>

@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
-import { useLingui } from '@lingui/react/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
 import type { LocalizedText, OrderState, OrderUnit } from '../../../contract/orders'
 import { coinUnit } from '../../../contract/orders'
 
@@ -53,3 +53,11 @@ export function DateTime({ value }: { value: string | null }) {
   if (value === null) return null
   return <time dateTime={value}>{new Date(value).toLocaleString(i18n.locale)}</time>
 }
+
+/** The columns of an order's line table: in the order dialog and on the order's own page. */
+export const orderLineColumns = [
+  { key: 'item', label: <Trans>Item</Trans> },
+  { key: 'quantity', label: <Trans>Quantity</Trans> },
+  { key: 'unit-price', label: <Trans>Unit price</Trans> },
+  { key: 'amount', label: <Trans>Amount</Trans> },
+] as const
