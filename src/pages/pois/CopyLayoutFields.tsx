@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import type { Dispatch, SetStateAction } from 'react'
+import type { Dispatch, ReactNode, SetStateAction } from 'react'
 import { NumberInput } from '../../ui'
 import {
   type CopyLayout,
@@ -105,6 +105,50 @@ export function CopyLayoutFields({
                 : []),
             ]}
       </div>
+    </>
+  )
+}
+
+/**
+ * The end of a copy dialog, shared by the POI copy and the model copy: whether custom properties
+ * are copied too, then what the copy makes — or, when the layout makes none or too many, why not.
+ */
+export function CopyPropertiesAndTotal({
+  isCopyProperties,
+  setIsCopyProperties,
+  problem,
+  tooManyMessage,
+  total,
+}: {
+  isCopyProperties: boolean
+  setIsCopyProperties: (isCopyProperties: boolean) => void
+  problem: 'tooMany' | 'range' | null
+  tooManyMessage: ReactNode
+  total: ReactNode
+}) {
+  return (
+    <>
+      <label className="ts-poi-copy__properties">
+        <input
+          type="checkbox"
+          checked={isCopyProperties}
+          onChange={(event) => setIsCopyProperties(event.target.checked)}
+        />
+        <Trans>Copy custom properties</Trans>
+      </label>
+      <p className="ts-poi-copy__total" aria-live="polite">
+        {problem === null ? (
+          total
+        ) : (
+          <span role="alert">
+            {problem === 'tooMany' ? (
+              tooManyMessage
+            ) : (
+              <Trans>This layout makes no copies; add a row, column or layer.</Trans>
+            )}
+          </span>
+        )}
+      </p>
     </>
   )
 }

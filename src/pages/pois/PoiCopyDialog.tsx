@@ -10,7 +10,7 @@ import {
   defaultCopyLayout,
   validateCopyLayout,
 } from './copy-layouts'
-import { CopyLayoutFields } from './CopyLayoutFields'
+import { CopyLayoutFields, CopyPropertiesAndTotal } from './CopyLayoutFields'
 import './pois.css'
 
 /** Props of {@link PoiCopyDialog}. */
@@ -172,27 +172,15 @@ export function PoiCopyDialog({
           maxCount={copyLimits.maxPerField}
           spacingStep={0.5}
         />
-        <label className="ts-poi-copy__properties">
-          <input
-            type="checkbox"
-            checked={isCopyProperties}
-            onChange={(event) => setIsCopyProperties(event.target.checked)}
-          />
-          <Trans>Copy custom properties</Trans>
-        </label>
-        <p className="ts-poi-copy__total" aria-live="polite">
-          {issues.copies === 'tooMany' ? (
-            <span role="alert">
-              <Trans>At most {copyLimits.maxCopies} copies of one POI at a time.</Trans>
-            </span>
-          ) : issues.copies === 'range' ? (
-            <span role="alert">
-              <Trans>This layout makes no copies; add a row, column or layer.</Trans>
-            </span>
-          ) : (
-            <Trans>Creates {total} POIs (previewed in the scene).</Trans>
-          )}
-        </p>
+        <CopyPropertiesAndTotal
+          isCopyProperties={isCopyProperties}
+          setIsCopyProperties={setIsCopyProperties}
+          problem={issues.copies === 'tooMany' || issues.copies === 'range' ? issues.copies : null}
+          tooManyMessage={
+            <Trans>At most {copyLimits.maxCopies} copies of one POI at a time.</Trans>
+          }
+          total={<Trans>Creates {total} POIs (previewed in the scene).</Trans>}
+        />
       </div>
     </Dialog>
   )

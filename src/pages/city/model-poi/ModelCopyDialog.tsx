@@ -13,7 +13,7 @@ import {
   defaultCopyLayout,
   validateCopyLayout,
 } from '../../pois/copy-layouts'
-import { CopyLayoutFields } from '../../pois/CopyLayoutFields'
+import { CopyLayoutFields, CopyPropertiesAndTotal } from '../../pois/CopyLayoutFields'
 import { copiesOf, copyName } from '../../pois/PoiCopyDialog'
 import type { ModelPoiServices } from './model-poi-services'
 
@@ -166,29 +166,19 @@ export function ModelCopyDialog({
           maxCount={modelCopyLimits.maxCopies}
           spacingStep={1}
         />
-        <label className="ts-poi-copy__properties">
-          <input
-            type="checkbox"
-            checked={isCopyProperties}
-            onChange={(event) => setIsCopyProperties(event.target.checked)}
-          />
-          <Trans>Copy custom properties</Trans>
-        </label>
-        <p className="ts-poi-copy__total" aria-live="polite">
-          {isTooMany ? (
-            <span role="alert">
-              <Trans>At most {modelCopyLimits.maxCopies} copies of a model at a time.</Trans>
-            </span>
-          ) : issues.copies === 'range' ? (
-            <span role="alert">
-              <Trans>This layout makes no copies; add a row, column or layer.</Trans>
-            </span>
-          ) : (
+        <CopyPropertiesAndTotal
+          isCopyProperties={isCopyProperties}
+          setIsCopyProperties={setIsCopyProperties}
+          problem={isTooMany ? 'tooMany' : issues.copies === 'range' ? 'range' : null}
+          tooManyMessage={
+            <Trans>At most {modelCopyLimits.maxCopies} copies of a model at a time.</Trans>
+          }
+          total={
             <Trans>
               Creates {copies} models and {poiTotal} POIs (previewed in the scene).
             </Trans>
-          )}
-        </p>
+          }
+        />
       </div>
     </Dialog>
   )
