@@ -2,9 +2,10 @@
  * R8 kiosk soak (issue 19): the seeded building case (an SBM house) with POIs of 2D and 3D
  * templates and three captures, opened as a kiosk preview
  * (`&kiosk=1&idle=5`), left alone so its tour loops, while the JS heap (after a forced GC) and
- * the engine's live GPU resources (geometries, textures, programs) are sampled. Halfway the
- * network is cut for `SOAK_OFFLINE_SECONDS` and the server is restarted; the preview must keep
- * its scene, say it is reconnecting, and come back live by itself.
+ * the engine's live GPU resources (geometries, textures, programs) are sampled from the end of
+ * the first tour (the camera back at the first view). Halfway the network is cut for
+ * `SOAK_OFFLINE_SECONDS` and the server is restarted; the preview must keep its scene, say it is
+ * reconnecting, and come back live by itself. R8's plain hour has no cut: `SOAK_OFFLINE_SECONDS=0`.
  *
  * The issue's run is 60 minutes (`SOAK_MINUTES=60`); the default is a shortened 3-minute run;
  * CI runs 5 minutes beside its PostgreSQL stage (.ci/kiosk-soak.sh).
@@ -18,7 +19,7 @@ import type { ChildProcess } from 'node:child_process'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { launchBenchBrowser } from './lib/browser'
 import {
   HeapGraph,
@@ -31,7 +32,10 @@ import { productServer } from './lib/product-server'
 
 const port = Number(process.env.SOAK_PORT ?? 4414)
 const minutes = Number(process.env.SOAK_MINUTES ?? 3)
+// R8 asks for two runs: the plain hour (`SOAK_OFFLINE_SECONDS=0`: no cut) and the same with the
+// network cut and the server restarted in the middle (the issue's cut is 60 s)
 const offlineSeconds = Number(process.env.SOAK_OFFLINE_SECONDS ?? 20)
+const hasCut = offlineSeconds > 0
 const sampleEveryMs = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10) * 1000
 // SOAK_HEAP_DIFF=1: heap snapshots after the first tour and at the end, and which objects
 // allocated in between are still alive (by constructor, with who holds them)
@@ -63,7 +67,11 @@ interface SeededKiosk {
   url: string
   projectName: string
   poiCount: number
+  /** The captures' camera positions, in tour order. */
+  views: Vector3[]
 }
+
+type Vector3 = readonly [number, number, number]
 
 /**
  * Signs in and prepares the issue's "building case with POIs": the seeded building case (its
@@ -110,11 +118,12 @@ async function seedKioskProject(): Promise<SeededKiosk> {
   const png = await readFile(
     new URL('../server/resources/cases/building-cover.png', import.meta.url),
   )
-  for (const [index, position] of [
+  const views: Vector3[] = [
     [18, 10, 18],
     [-18, 12, 6],
     [0, 25, 1],
-  ].entries()) {
+  ]
+  for (const [index, position] of views.entries()) {
     const form = new FormData()
     form.append('project_id', house.id)
     form.append('name', `View ${index + 1}`)
@@ -135,7 +144,31 @@ async function seedKioskProject(): Promise<SeededKiosk> {
     url: `${base}/${share.url.replace(/^\//, '')}&kiosk=1&idle=5`,
     projectName: house.name,
     poiCount,
+    views,
   }
+}
+
+/**
+ * Waits until the kiosk's tour has shown its last view and flown back to its first: the end of
+ * the first tour, where R8 starts counting. Polls the engine's camera (a state, not a time:
+ * under load the tour's flights take longer).
+ */
+async function waitForFirstTourEnd(page: Page, views: readonly Vector3[]): Promise<void> {
+  const isAt = (position: Vector3, view: Vector3) =>
+    Math.hypot(position[0] - view[0], position[1] - view[1], position[2] - view[2]) < 0.5
+  let hasShownLast = false
+  const deadline = Date.now() + 300_000
+  while (Date.now() < deadline) {
+    const position = await page.evaluate(
+      () => window.__twinTest?.getEngineSnapshot().building.camera.position ?? null,
+    )
+    if (position !== null) {
+      if (isAt(position, views.at(-1)!)) hasShownLast = true
+      else if (hasShownLast && isAt(position, views[0]!)) return
+    }
+    await new Promise((settle) => setTimeout(settle, 200))
+  }
+  throw new Error('The kiosk tour did not come back to its first view within 5 minutes.')
 }
 
 interface Sample {
@@ -223,17 +256,19 @@ async function soak(): Promise<void> {
       pois: building.pois.count,
     }
   })
-  // the tour starts after 5 idle seconds; three views of 2 s make the first tour
-  await page.waitForTimeout(15_000)
+  // R8 counts from the end of the first tour: the camera back at the first view after the last
+  await waitForFirstTourEnd(page, seeded.views)
   const startMs = Date.now()
   const samples: Sample[] = [await sample(startMs)]
   const firstSnapshot = isHeapDiff ? await takeHeapSnapshot(cdp) : null
   const durationMs = minutes * 60_000
   let wasOffline = false
+  let heapBeforeCut: number | null = null
   let cameBack = false
   while (Date.now() - startMs < durationMs) {
     await page.waitForTimeout(sampleEveryMs)
-    if (!wasOffline && Date.now() - startMs > durationMs / 2) {
+    if (hasCut && !wasOffline && Date.now() - startMs > durationMs / 2) {
+      heapBeforeCut = samples.at(-1)!.heapBytes
       wasOffline = true
       await context.setOffline(true)
       running.server?.kill('SIGTERM')
@@ -286,6 +321,9 @@ async function soak(): Promise<void> {
   const last = samples.at(-1)!
   const growth = (from: number, to: number) => (from > 0 ? ((to - from) / from) * 100 : 0)
   const heapGrowthPercent = Number(growth(first.heapBytes, last.heapBytes).toFixed(2))
+  // the part of it before the cut: R8's plain hour, when the run also had the cut
+  const heapGrowthBeforeCutPercent =
+    heapBeforeCut === null ? null : Number(growth(first.heapBytes, heapBeforeCut).toFixed(2))
   const resourcesOf = (each: Sample) => ({
     geometries: each.geometries,
     textures: each.textures,
@@ -310,6 +348,7 @@ async function soak(): Promise<void> {
     heapLimitPercent,
     project: { name: seeded.projectName, seededPois: seeded.poiCount, ...scene },
     heapGrowthPercent,
+    heapGrowthBeforeCutPercent,
     gpuResourceGrowth: {
       geometries: last.geometries - first.geometries,
       textures: last.textures - first.textures,
@@ -318,7 +357,7 @@ async function soak(): Promise<void> {
     uncaughtErrors: errors,
     contextLosses,
     isDrawnAtEnd,
-    recoveredAfterOfflineAndRestart: cameBack,
+    recoveredAfterOfflineAndRestart: wasOffline ? cameBack : null,
     failures,
     samples,
     note:
