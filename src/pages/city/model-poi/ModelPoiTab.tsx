@@ -10,7 +10,7 @@ import { Button, confirm, EmptyState, TextField, toast } from '../../../ui'
 import { showMonomerModel } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
-import { AttachedPoiList } from '../pois/AttachedPoiList'
+import { AttachedPoiSection } from '../pois/AttachedPoiList'
 import { ModelCopyDialog } from './ModelCopyDialog'
 import { type ModelPoiServices, serverModelPoiServices } from './model-poi-services'
 import './model-poi.css'
@@ -218,30 +218,27 @@ export function ModelPoiTab({
       )}
 
       {model && (
-        <section className="ts-boxed" aria-label={t`POIs of ${model.modelname}`}>
-          <h3 className="ts-city-details__title">
-            <Trans>POIs of {model.modelname}</Trans>
-          </h3>
-          <AttachedPoiList
-            items={items}
-            emptyText={<Trans>No POI is attached to this model.</Trans>}
-            testId="model-poi-list"
-            onChoose={(item) => {
-              store.select([item.id])
-              store.flyTo(item.id)
-            }}
-            action={(item) =>
-              canEdit && (
-                <Button
-                  variant="secondary"
-                  aria-label={t`Remove ${item.name} from the model`}
-                  onClick={() => void detach(model as GisModel, item)}
-                >
-                  <Trans>Remove</Trans>
-                </Button>
-              )
-            }
-          />
+        <AttachedPoiSection
+          modelname={model.modelname}
+          items={items}
+          emptyText={<Trans>No POI is attached to this model.</Trans>}
+          testId="model-poi-list"
+          onChoose={(item) => {
+            store.select([item.id])
+            store.flyTo(item.id)
+          }}
+          action={(item) =>
+            canEdit && (
+              <Button
+                variant="secondary"
+                aria-label={t`Remove ${item.name} from the model`}
+                onClick={() => void detach(model as GisModel, item)}
+              >
+                <Trans>Remove</Trans>
+              </Button>
+            )
+          }
+        >
           {canEdit && (
             <div className="ts-city-details__actions">
               {selectedPoi && !linkedIds.has(selectedPoi.id) && !selectedPoi.isPending && (
@@ -286,7 +283,7 @@ export function ModelPoiTab({
               )}
             </div>
           )}
-        </section>
+        </AttachedPoiSection>
       )}
 
       <ModelCopyDialog

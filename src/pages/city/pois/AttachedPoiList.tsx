@@ -1,8 +1,38 @@
-import { useLingui } from '@lingui/react/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
 import type { ModelPoiItem } from '../../../api/pois'
 import { libraryNameText } from '../../../i18n/library-names'
 import { Spinner } from '../../../ui'
+
+/** Props of {@link AttachedPoiList}. */
+export interface AttachedPoiListProps {
+  items: readonly ModelPoiItem[] | null
+  emptyText: ReactNode
+  testId: string
+  onChoose: (item: ModelPoiItem) => void
+  action?: (item: ModelPoiItem) => ReactNode
+}
+
+/**
+ * The boxed "POIs of <model>" section of the monomer POI tab and the model-POI page: the list,
+ * then the page's own actions (`children`).
+ */
+export function AttachedPoiSection({
+  modelname,
+  children,
+  ...list
+}: AttachedPoiListProps & { modelname: string; children?: ReactNode }) {
+  const { t } = useLingui()
+  return (
+    <section className="ts-boxed" aria-label={t`POIs of ${modelname}`}>
+      <h3 className="ts-city-details__title">
+        <Trans>POIs of {modelname}</Trans>
+      </h3>
+      <AttachedPoiList {...list} />
+      {children}
+    </section>
+  )
+}
 
 /**
  * The POIs attached to one model (the monomer POI tab and the model-POI page): each shows its
@@ -15,13 +45,7 @@ export function AttachedPoiList({
   testId,
   onChoose,
   action,
-}: {
-  items: readonly ModelPoiItem[] | null
-  emptyText: ReactNode
-  testId: string
-  onChoose: (item: ModelPoiItem) => void
-  action?: (item: ModelPoiItem) => ReactNode
-}) {
+}: AttachedPoiListProps) {
   const { t } = useLingui()
   if (items === null) return <Spinner label={t`Loading…`} />
   if (items.length === 0) return <p className="ts-city-tab__hint">{emptyText}</p>

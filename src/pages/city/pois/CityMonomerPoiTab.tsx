@@ -10,7 +10,7 @@ import { Button, EmptyState, toast } from '../../../ui'
 import { showMonomerModel } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
-import { AttachedPoiList } from './AttachedPoiList'
+import { AttachedPoiSection } from './AttachedPoiList'
 import './city-pois.css'
 
 /**
@@ -108,19 +108,16 @@ export function CityMonomerPoiTab() {
         </ul>
       )}
       {model && (
-        <section className="ts-boxed" aria-label={t`POIs of ${model.modelname}`}>
-          <h3 className="ts-city-details__title">
-            <Trans>POIs of {model.modelname}</Trans>
-          </h3>
-          <AttachedPoiList
-            items={items}
-            emptyText={<Trans>No POI is attached to this building.</Trans>}
-            testId="city-monomer-poi-list"
-            onChoose={(item) => {
-              poiStore.select([item.id])
-              poiStore.flyTo(item.id)
-            }}
-          />
+        <AttachedPoiSection
+          modelname={model.modelname}
+          items={items}
+          emptyText={<Trans>No POI is attached to this building.</Trans>}
+          testId="city-monomer-poi-list"
+          onChoose={(item) => {
+            poiStore.select([item.id])
+            poiStore.flyTo(item.id)
+          }}
+        >
           {canEdit && (
             <div className="ts-city-details__actions">
               <Button
@@ -136,7 +133,7 @@ export function CityMonomerPoiTab() {
               </Button>
             </div>
           )}
-        </section>
+        </AttachedPoiSection>
       )}
     </div>
   )
