@@ -163,6 +163,33 @@ describe('offline package viewer', () => {
     )!
   }
 
+  /** Places a POI in the project (`/poi/creatPoi` with `fields`). */
+  const createPoi = async (token: string, projectId: string, fields: object) => {
+    const poi = await callApi(app, {
+      url: '/web/poi/creatPoi',
+      token,
+      json: { projectid: projectId, ...fields },
+    })
+    expect(poi.envelope.code, poi.envelope.message).toBe('0')
+  }
+
+  /**
+   * Builds the project's package and opens it from disk: no page errors, the status line says
+   * `status` and the POI list names `poiName`.
+   */
+  const viewPackage = async (
+    token: string,
+    projectId: string,
+    folderName: string,
+    expected: { status: string; poiName: string },
+  ) => {
+    const viewer = await openViewer(await buildAndUnpack(token, projectId, folderName))
+    expect(viewer.errors).toEqual([])
+    expect(await viewer.page.textContent('#status'), viewer.logged.join('\n')).toBe(expected.status)
+    expect(await viewer.page.textContent('#poi-list')).toContain(expected.poiName)
+    return viewer.page
+  }
+
   /** Adds a library model (`/cityModel/upload`) to the project where `fields` put it. */
   const addLibraryModel = async (
     token: string,
@@ -268,20 +295,14 @@ describe('offline package viewer', () => {
       .where('project_id', '=', project.id)
       .executeTakeFirstOrThrow()
     const camera = await libraryCamera(app, owner)
-    const poi = await callApi(app, {
-      url: '/web/poi/creatPoi',
-      token: owner,
-      json: {
-        projectid: project.id,
-        name: 'Lobby camera',
-        category_id: camera.id,
-        floor_id: floor.id,
-        x: 1,
-        y: 2,
-        z: 1,
-      },
+    await createPoi(owner, project.id, {
+      name: 'Lobby camera',
+      category_id: camera.id,
+      floor_id: floor.id,
+      x: 1,
+      y: 2,
+      z: 1,
     })
-    expect(poi.envelope.code, poi.envelope.message).toBe('0')
     const gml = await postMultipart(app, '/web/upload/uploadGml', owner, [
       { name: 'project_id', value: project.id },
       {
@@ -329,27 +350,19 @@ describe('offline package viewer', () => {
       .select('id')
       .where('project_id', '=', project.id)
       .executeTakeFirstOrThrow()
-    const poi = await callApi(app, {
-      url: '/web/poi/creatPoi',
-      token: owner,
-      json: {
-        projectid: project.id,
-        name: 'Yard camera',
-        category_id: camera3d.id,
-        floor_id: floor.id,
-        x: 2,
-        y: 3.25,
-        z: 2,
-        heading: 30,
-      },
+    await createPoi(owner, project.id, {
+      name: 'Yard camera',
+      category_id: camera3d.id,
+      floor_id: floor.id,
+      x: 2,
+      y: 3.25,
+      z: 2,
+      heading: 30,
     })
-    expect(poi.envelope.code, poi.envelope.message).toBe('0')
-    const { page, errors, logged } = await openViewer(
-      await buildAndUnpack(owner, project.id, 'night-tower'),
-    )
-    expect(errors).toEqual([])
-    expect(await page.textContent('#status'), logged.join('\n')).toBe('1 models, 1 POIs')
-    expect(await page.textContent('#poi-list')).toContain('Yard camera')
+    const page = await viewPackage(owner, project.id, 'night-tower', {
+      status: '1 models, 1 POIs',
+      poiName: 'Yard camera',
+    })
     const colours = await canvasColours(page, ['#dfe6ee'])
     // the night sky all around the building (the viewer's own light grey before)
     expect(colours.night).toBeGreaterThan(0.3)
@@ -393,26 +406,18 @@ describe('offline package viewer', () => {
     await saveStyle(owner, project.id, whiteLights)
     // the camera on a 25 m mast at the city's default centre (SPEC §9), where the viewer looks
     const camera3d = await camera3dTemplate(owner)
-    const poi = await callApi(app, {
-      url: '/web/poi/creatPoi',
-      token: owner,
-      json: {
-        projectid: project.id,
-        name: 'Mast camera',
-        category_id: camera3d.id,
-        x: 121.6,
-        y: 31.2,
-        z: 25,
-        heading: 30,
-      },
+    await createPoi(owner, project.id, {
+      name: 'Mast camera',
+      category_id: camera3d.id,
+      x: 121.6,
+      y: 31.2,
+      z: 25,
+      heading: 30,
     })
-    expect(poi.envelope.code, poi.envelope.message).toBe('0')
-    const { page, errors, logged } = await openViewer(
-      await buildAndUnpack(owner, project.id, 'mast-city'),
-    )
-    expect(errors).toEqual([])
-    expect(await page.textContent('#status'), logged.join('\n')).toBe('0 tilesets, 1 POIs')
-    expect(await page.textContent('#poi-list')).toContain('Mast camera')
+    const page = await viewPackage(owner, project.id, 'mast-city', {
+      status: '0 tilesets, 1 POIs',
+      poiName: 'Mast camera',
+    })
     // a Duck of about a metre, seen from the 2 km the first view takes in: a pixel or none
     expect((await canvasColours(page, [])).yellow).toBeLessThan(duckPixels.none)
     // the person zooms in on it with the mouse wheel (towards the middle, where it stands)
@@ -443,19 +448,13 @@ describe('offline package viewer', () => {
     ])
     expect(tileset.envelope.code, tileset.envelope.message).toBe('0')
     const camera = await libraryCamera(app, owner)
-    const poi = await callApi(app, {
-      url: '/web/poi/creatPoi',
-      token: owner,
-      json: {
-        projectid: project.id,
-        name: 'Dragon gate',
-        category_id: camera.id,
-        x: -75.6121,
-        y: 40.0425,
-        z: 5,
-      },
+    await createPoi(owner, project.id, {
+      name: 'Dragon gate',
+      category_id: camera.id,
+      x: -75.6121,
+      y: 40.0425,
+      z: 5,
     })
-    expect(poi.envelope.code, poi.envelope.message).toBe('0')
 
     // the offline style: the tileset stands on Natural Earth's land (Pennsylvania)
     const offline = await openViewer(await buildAndUnpack(owner, project.id, 'city-offline'))
