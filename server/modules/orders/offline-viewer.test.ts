@@ -15,7 +15,7 @@ import { generateVectorBasemap } from '../../../tools/pmtiles/vector-basemap'
 import type { DownloadState } from '../../../contract/offline-package'
 import { defaultStyleSetting } from '../../../contract/style'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
-import { sbmFixtureFiles, sharedFile } from '../../routes/web/building-test-kit'
+import { sharedFile, uploadFixtureModels } from '../../routes/web/building-test-kit'
 import { libraryCamera } from '../../routes/web/pois-test-kit'
 import { createProject, postMultipart, signInNewUser } from '../../routes/web/project-test-kit'
 
@@ -29,8 +29,9 @@ const pmtilesColors = { background: '#eef0f2', fill: '#d9dde2' }
 /**
  * Pixels of the Duck's yellow: at least this many where a library Duck stands in the view
  * (about a third of what the first runs drew: 12,293 beside the tower, 1,118 by the dragon,
- * 3,414 for the 3D camera POI's Duck on the slab), fewer than `none` where there is none (0 was
- * drawn; 0 too for the camera POI drawn as its grey icon).
+ * 3,414 for the 3D camera POI's Duck on the slab, 3,734 for a city's zoomed in on), fewer
+ * than `none` where there is none (0 was drawn; 0 too for the camera POI drawn as its grey
+ * icon).
  */
 const duckPixels = { building: 4_000, city: 400, poi: 1_000, none: 50 }
 
@@ -113,9 +114,19 @@ describe('offline package viewer', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') logged.push(message.text())
     })
-    await page.goto(pathToFileURL(join(unpacked, 'index.html')).href)
-    await page.waitForSelector('body[data-viewer="ready"]', { timeout: 90_000 })
+    // the state is what counts: under load the page's load event alone took over 30 s
+    await page.goto(pathToFileURL(join(unpacked, 'index.html')).href, { waitUntil: 'commit' })
+    await page.waitForSelector('body[data-viewer="ready"]', { timeout: 120_000 })
     return { page, errors, logged }
+  }
+
+  /** A building project of the two-storey slabs (floors at 0 and 3 m, 10 × 10 m). */
+  const createSlabsProject = async (token: string, name: string) => {
+    const project = await createProject(app, token, { kind: 'building', name })
+    await uploadFixtureModels(app, token, project.id, [
+      { fixture: 'twoStoreys', fileName: 'two-storeys.sbm' },
+    ])
+    return project
   }
 
   /** Saves the project's style: the defaults with `changes`. */
@@ -126,6 +137,57 @@ describe('offline package viewer', () => {
       json: { project_id: projectId, setting: { ...defaultStyleSetting, ...changes } },
     })
     expect(saved.envelope.code, saved.envelope.message).toBe('0')
+  }
+
+  /** Changes some fields of the project's saved style. */
+  const updateStyle = async (token: string, projectId: string, changes: object) => {
+    const updated = await callApi(app, {
+      url: '/web/globalsetting/update',
+      token,
+      json: {
+        project_id: projectId,
+        setting: { version: defaultStyleSetting.version, ...changes },
+      },
+    })
+    expect(updated.envelope.code, updated.envelope.message).toBe('0')
+  }
+
+  /** The seeded 3D camera template (its model is the yellow Duck, its icon a grey preview). */
+  const camera3dTemplate = async (token: string) => {
+    const templates = await callApi<{ list: Array<{ id: string; poicategory_code: string }> }>(
+      app,
+      { url: '/web/poi/selectPoiTemplatePage', token, json: { keyword: 'camera-3d' } },
+    )
+    return templates.envelope.datum.list.find(
+      (template) => template.poicategory_code === 'camera-3d',
+    )!
+  }
+
+  /** Places a POI in the project (`/poi/creatPoi` with `fields`). */
+  const createPoi = async (token: string, projectId: string, fields: object) => {
+    const poi = await callApi(app, {
+      url: '/web/poi/creatPoi',
+      token,
+      json: { projectid: projectId, ...fields },
+    })
+    expect(poi.envelope.code, poi.envelope.message).toBe('0')
+  }
+
+  /**
+   * Builds the project's package and opens it from disk: no page errors, the status line says
+   * `status` and the POI list names `poiName`.
+   */
+  const viewPackage = async (
+    token: string,
+    projectId: string,
+    folderName: string,
+    expected: { status: string; poiName: string },
+  ) => {
+    const viewer = await openViewer(await buildAndUnpack(token, projectId, folderName))
+    expect(viewer.errors).toEqual([])
+    expect(await viewer.page.textContent('#status'), viewer.logged.join('\n')).toBe(expected.status)
+    expect(await viewer.page.textContent('#poi-list')).toContain(expected.poiName)
+    return viewer.page
   }
 
   /** Adds a library model (`/cityModel/upload`) to the project where `fields` put it. */
@@ -147,8 +209,10 @@ describe('offline package viewer', () => {
    * and of the pixels near none of them (`centreNone`: in the middle half of the canvas each
    * way, where the camera looks, below the sky); `distinct`: sampled distinct colours;
    * `yellow`: how many pixels are the Duck's yellow, lit or shaded (red and green high, blue
-   * low), which nothing else in these scenes is; `night`: the share of the night sky's dark
-   * blue (every channel below 90, blue above red).
+   * low), which nothing else in these scenes is (`centreYellow`: of those, in the middle half);
+   * `night`: the share of the night sky's dark blue (every channel below 90, blue above red);
+   * `bands`: the mean colour of each tenth of the canvas's rows, top to bottom (the camera looks
+   * down on the scene, so the top band is the farthest ground and the bottom one the nearest).
    */
   const canvasColours = (page: Page, colours: string[], tolerance = 24) =>
     page.evaluate(
@@ -169,6 +233,9 @@ describe('offline package viewer', () => {
         let centreCount = 0
         let night = 0
         let yellow = 0
+        let centreYellow = 0
+        const bandCount = 10
+        const bandSums = Array.from({ length: bandCount }, () => [0, 0, 0, 0])
         const seen = new Set<number>()
         const count = pixels.length / 4
         for (let index = 0; index < pixels.length; index += 4) {
@@ -191,8 +258,16 @@ describe('offline package viewer', () => {
             centreCount++
             if (match < 0) centreNone++
           }
-          if (red > 120 && green > 80 && blue < 70 && red - blue > 100) yellow++
+          if (red > 120 && green > 80 && blue < 70 && red - blue > 100) {
+            yellow++
+            if (isCentre) centreYellow++
+          }
           if (Math.max(red, green, blue) < 90 && blue > red) night++
+          const band = bandSums[Math.floor((y * bandCount) / copy.height)]!
+          band[0]! += red
+          band[1]! += green
+          band[2]! += blue
+          band[3]!++
         }
         return {
           shares: near.map((value) => value / count),
@@ -202,6 +277,10 @@ describe('offline package viewer', () => {
           night: night / count,
           distinct: seen.size,
           yellow,
+          centreYellow,
+          bands: bandSums.map(([red = 0, green = 0, blue = 0, pixels = 1]) =>
+            [red, green, blue].map((sum) => sum / pixels),
+          ),
         }
       },
       { colours, tolerance },
@@ -209,32 +288,21 @@ describe('offline package viewer', () => {
 
   it('opens from disk with no network and shows the building, its library model, the POIs and the GML network', async () => {
     const owner = await signInNewUser(app, `viewer-owner-${Date.now()}`)
-    const project = await createProject(app, owner, { kind: 'building', name: 'Disk tower' })
-    const upload = await postMultipart(app, '/web/upload/uploadZip', owner, [
-      { name: 'project_id', value: project.id },
-      { name: 'file', value: (await sbmFixtureFiles()).twoStoreys, fileName: 'two-storeys.sbm' },
-    ])
-    expect(upload.envelope.code, upload.envelope.message).toBe('0')
+    const project = await createSlabsProject(owner, 'Disk tower')
     const floor = await app.deps.database.db
       .selectFrom('building_floors')
       .select('id')
       .where('project_id', '=', project.id)
       .executeTakeFirstOrThrow()
     const camera = await libraryCamera(app, owner)
-    const poi = await callApi(app, {
-      url: '/web/poi/creatPoi',
-      token: owner,
-      json: {
-        projectid: project.id,
-        name: 'Lobby camera',
-        category_id: camera.id,
-        floor_id: floor.id,
-        x: 1,
-        y: 2,
-        z: 1,
-      },
+    await createPoi(owner, project.id, {
+      name: 'Lobby camera',
+      category_id: camera.id,
+      floor_id: floor.id,
+      x: 1,
+      y: 2,
+      z: 1,
     })
-    expect(poi.envelope.code, poi.envelope.message).toBe('0')
     const gml = await postMultipart(app, '/web/upload/uploadGml', owner, [
       { name: 'project_id', value: project.id },
       {
@@ -271,59 +339,98 @@ describe('offline package viewer', () => {
 
   it("draws the project's style and a 3D template's POI as its model, as the online preview does", async () => {
     const owner = await signInNewUser(app, `viewer-style-${Date.now()}`)
-    const project = await createProject(app, owner, { kind: 'building', name: 'Night tower' })
-    const upload = await postMultipart(app, '/web/upload/uploadZip', owner, [
-      { name: 'project_id', value: project.id },
-      { name: 'file', value: (await sbmFixtureFiles()).twoStoreys, fileName: 'two-storeys.sbm' },
-    ])
-    expect(upload.envelope.code, upload.envelope.message).toBe('0')
+    const project = await createSlabsProject(owner, 'Night tower')
     // the milky way's night sky (SPEC §9 sky 3)
     await saveStyle(owner, project.id, { ...whiteLights, air_style: 3 })
     // a POI of the seeded 3D camera on the upper slab (floors at 0 and 3 m): its model is the
     // yellow Duck, its icon a grey preview
-    const templates = await callApi<{ list: Array<{ id: string; poicategory_code: string }> }>(
-      app,
-      {
-        url: '/web/poi/selectPoiTemplatePage',
-        token: owner,
-        json: { keyword: 'camera-3d' },
-      },
-    )
-    const camera3d = templates.envelope.datum.list.find(
-      (template) => template.poicategory_code === 'camera-3d',
-    )!
+    const camera3d = await camera3dTemplate(owner)
     const floor = await app.deps.database.db
       .selectFrom('building_floors')
       .select('id')
       .where('project_id', '=', project.id)
       .executeTakeFirstOrThrow()
-    const poi = await callApi(app, {
-      url: '/web/poi/creatPoi',
-      token: owner,
-      json: {
-        projectid: project.id,
-        name: 'Yard camera',
-        category_id: camera3d.id,
-        floor_id: floor.id,
-        x: 2,
-        y: 3.25,
-        z: 2,
-        heading: 30,
-      },
+    await createPoi(owner, project.id, {
+      name: 'Yard camera',
+      category_id: camera3d.id,
+      floor_id: floor.id,
+      x: 2,
+      y: 3.25,
+      z: 2,
+      heading: 30,
     })
-    expect(poi.envelope.code, poi.envelope.message).toBe('0')
-    const { page, errors, logged } = await openViewer(
-      await buildAndUnpack(owner, project.id, 'night-tower'),
-    )
-    expect(errors).toEqual([])
-    expect(await page.textContent('#status'), logged.join('\n')).toBe('1 models, 1 POIs')
-    expect(await page.textContent('#poi-list')).toContain('Yard camera')
+    const page = await viewPackage(owner, project.id, 'night-tower', {
+      status: '1 models, 1 POIs',
+      poiName: 'Yard camera',
+    })
     const colours = await canvasColours(page, ['#dfe6ee'])
     // the night sky all around the building (the viewer's own light grey before)
     expect(colours.night).toBeGreaterThan(0.3)
     expect(colours.shares[0]).toBeLessThan(0.01)
     // the camera's POI is its Duck model, textured (its icon would be grey)
     expect(colours.yellow).toBeGreaterThan(duckPixels.poi)
+    await page.context().close()
+  }, 180_000)
+
+  it("fogs the far ground in the project's fog colour and leaves the near ground as it is", async () => {
+    const owner = await signInNewUser(app, `viewer-fog-${Date.now()}`)
+    const project = await createSlabsProject(owner, 'Foggy tower')
+    // a stone ground out to the horizon, so the canvas's rows go from near ground to far ground
+    await saveStyle(owner, project.id, { ...whiteLights, ground_style: 'stoneGravel' })
+    const clear = await openViewer(await buildAndUnpack(owner, project.id, 'clear-tower'))
+    expect(clear.errors).toEqual([])
+    const clearBands = (await canvasColours(clear.page, [])).bands
+    await clear.page.context().close()
+    // the same scene in an orange fog of the default density (0.3): nothing else is orange
+    await updateStyle(owner, project.id, { fog_is_on: true, fog_color: 'rgba(250, 120, 20, 1)' })
+    const foggy = await openViewer(await buildAndUnpack(owner, project.id, 'foggy-tower'))
+    expect(foggy.errors).toEqual([])
+    const foggyBands = (await canvasColours(foggy.page, [])).bands
+    await foggy.page.context().close()
+
+    const fromFog = ([red = 0, green = 0, blue = 0]: number[]) =>
+      Math.abs(red - 250) + Math.abs(green - 120) + Math.abs(blue - 20)
+    const [far, near] = [0, 9]
+    const summary = JSON.stringify({ clearBands, foggyBands })
+    // far away the ground takes the fog's colour (the first run: 13 from it, 227 without fog)…
+    expect(fromFog(foggyBands[far]!), summary).toBeLessThan(110)
+    expect(fromFog(clearBands[far]!), summary).toBeGreaterThan(170)
+    // …and near the camera it keeps its own (the first run: 213 from it with fog, 224 without)
+    expect(fromFog(foggyBands[near]!), summary).toBeGreaterThan(fromFog(foggyBands[far]!) + 80)
+    expect(fromFog(clearBands[near]!) - fromFog(foggyBands[near]!), summary).toBeLessThan(40)
+  }, 240_000)
+
+  it("draws a city's POI of a 3D template as its model, in metres where it stands", async () => {
+    const owner = await signInNewUser(app, `viewer-city-model-${Date.now()}`)
+    const project = await createProject(app, owner, { kind: 'city', name: 'Mast city' })
+    await saveStyle(owner, project.id, whiteLights)
+    // the camera on a 25 m mast at the city's default centre (SPEC §9), where the viewer looks
+    const camera3d = await camera3dTemplate(owner)
+    await createPoi(owner, project.id, {
+      name: 'Mast camera',
+      category_id: camera3d.id,
+      x: 121.6,
+      y: 31.2,
+      z: 25,
+      heading: 30,
+    })
+    const page = await viewPackage(owner, project.id, 'mast-city', {
+      status: '0 tilesets, 1 POIs',
+      poiName: 'Mast camera',
+    })
+    // a Duck of about a metre, seen from the 2 km the first view takes in: a pixel or none
+    expect((await canvasColours(page, [])).yellow).toBeLessThan(duckPixels.none)
+    // the person zooms in on it with the mouse wheel (towards the middle, where it stands)
+    const canvas = (await page.locator('#scene').boundingBox())!
+    await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2)
+    // (OrbitControls: 0.95 to the power of 94 → from about 1.8 km to 15 m)
+    await page.mouse.wheel(0, -9_400)
+    // the model, textured yellow (its icon would be grey), in the middle of the view
+    await expect
+      .poll(async () => (await canvasColours(page, [])).centreYellow, { timeout: 30_000 })
+      .toBeGreaterThan(duckPixels.poi)
+    const near = await canvasColours(page, [])
+    expect(near.centreYellow).toBeGreaterThan(near.yellow * 0.9)
     await page.context().close()
   }, 180_000)
 
@@ -341,19 +448,13 @@ describe('offline package viewer', () => {
     ])
     expect(tileset.envelope.code, tileset.envelope.message).toBe('0')
     const camera = await libraryCamera(app, owner)
-    const poi = await callApi(app, {
-      url: '/web/poi/creatPoi',
-      token: owner,
-      json: {
-        projectid: project.id,
-        name: 'Dragon gate',
-        category_id: camera.id,
-        x: -75.6121,
-        y: 40.0425,
-        z: 5,
-      },
+    await createPoi(owner, project.id, {
+      name: 'Dragon gate',
+      category_id: camera.id,
+      x: -75.6121,
+      y: 40.0425,
+      z: 5,
     })
-    expect(poi.envelope.code, poi.envelope.message).toBe('0')
 
     // the offline style: the tileset stands on Natural Earth's land (Pennsylvania)
     const offline = await openViewer(await buildAndUnpack(owner, project.id, 'city-offline'))
