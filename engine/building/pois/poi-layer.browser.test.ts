@@ -202,6 +202,45 @@ describe('building POIs in Chromium', () => {
       .toMatchObject({ count: 1, selectedIds: [] })
   })
 
+  it('draws a far 3D POI as its stand-in where it stands, and as its model up close', async () => {
+    const { engine, canvas } = startEngine()
+    await engine.run('building.open', { description: twoFloors() })
+    const greenBox = boxSbm(
+      [{ name: 'Camera body', size: [1.2, 1.2, 1.2], centre: [0, 0.6, 0], color: [0, 0.8, 0] }],
+      { role: 'model' },
+    )
+    await engine.run('building.setPoiLooks', {
+      looks: [{ templateId: 'camera', kind: '3D', iconUrl: '', modelUrl: blobUrl(greenBox) }],
+    })
+    const camera = poi('camera-1', 'camera', [4, 3.1, 0])
+    await engine.run('building.setPois', { pois: [camera] })
+    // Near: the model is ~50 px in radius on this 240 px high canvas (drawn as the model).
+    await engine.run('building.setCamera', { position: [4, 12, 4], target: [4, 3.1, 0] })
+    const nearAt = await engine.run('building.poiToScreen', { position: [4, 3.7, 0] })
+    await expect
+      .poll(async () => {
+        await engine.run('building.countDrawnPixels')
+        return isGreen(pixelAt(canvas, nearAt.x, nearAt.y))
+      })
+      .toBe(true)
+    // Far: ~11 px in radius, between the marker's and the model's sizes: its stand-in, still
+    // green where the box stands, and gone with its floor.
+    await engine.run('building.setCamera', { position: [4, 40, 24], target: [4, 3.1, 0] })
+    const farAt = await engine.run('building.poiToScreen', { position: [4, 3.7, 0] })
+    expect(farAt.isVisible).toBe(true)
+    await expect
+      .poll(async () => {
+        await engine.run('building.countDrawnPixels')
+        return isGreen(pixelAt(canvas, farAt.x, farAt.y))
+      })
+      .toBe(true)
+    expect(isGreen(pixelAt(canvas, farAt.x + 30, farAt.y))).toBe(false)
+    expect(engine.getSnapshot().building.pois).toMatchObject({ drawnCount: 1, clusterCount: 0 })
+    await engine.run('building.setFloorVisible', { floorId: 'F2', isVisible: false })
+    await engine.run('building.countDrawnPixels')
+    expect(isGreen(pixelAt(canvas, farAt.x, farAt.y))).toBe(false)
+  })
+
   it('finds the surface to place on without recording a pick, draws ghosts, flies to a POI', async () => {
     const { engine } = startEngine()
     await engine.run('building.open', { description: twoFloors() })
