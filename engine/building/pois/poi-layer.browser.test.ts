@@ -141,16 +141,22 @@ describe('building POIs in Chromium', () => {
     expect(sensorAt.x).toBeLessThan(cameraAt.x)
     // The icon arrives asynchronously; the 3D model after its decode.
     await expect
-      .poll(async () => {
-        await engine.run('building.countDrawnPixels')
-        return isMagenta(pixelAt(canvas, sensorAt.x, sensorAt.y))
-      })
+      .poll(
+        async () => {
+          await engine.run('building.countDrawnPixels')
+          return isMagenta(pixelAt(canvas, sensorAt.x, sensorAt.y))
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true)
     await expect
-      .poll(async () => {
-        await engine.run('building.countDrawnPixels')
-        return isGreen(pixelAt(canvas, cameraAt.x, cameraAt.y - 2))
-      })
+      .poll(
+        async () => {
+          await engine.run('building.countDrawnPixels')
+          return isGreen(pixelAt(canvas, cameraAt.x, cameraAt.y - 2))
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true)
     expect(engine.getSnapshot().building.pois).toMatchObject({
       count: 2,
@@ -218,10 +224,14 @@ describe('building POIs in Chromium', () => {
     await engine.run('building.setCamera', { position: [4, 12, 4], target: [4, 3.1, 0] })
     const nearAt = await engine.run('building.poiToScreen', { position: [4, 3.7, 0] })
     await expect
-      .poll(async () => {
-        await engine.run('building.countDrawnPixels')
-        return isGreen(pixelAt(canvas, nearAt.x, nearAt.y))
-      })
+      .poll(
+        async () => {
+          await engine.run('building.countDrawnPixels')
+          return isGreen(pixelAt(canvas, nearAt.x, nearAt.y))
+        },
+        // the model's decode and its stand-in picture: states, waited for on a loaded machine
+        { timeout: 20_000 },
+      )
       .toBe(true)
     // Far: ~11 px in radius, between the marker's and the model's sizes: its stand-in, still
     // green where the box stands, and gone with its floor.
@@ -229,10 +239,13 @@ describe('building POIs in Chromium', () => {
     const farAt = await engine.run('building.poiToScreen', { position: [4, 3.7, 0] })
     expect(farAt.isVisible).toBe(true)
     await expect
-      .poll(async () => {
-        await engine.run('building.countDrawnPixels')
-        return isGreen(pixelAt(canvas, farAt.x, farAt.y))
-      })
+      .poll(
+        async () => {
+          await engine.run('building.countDrawnPixels')
+          return isGreen(pixelAt(canvas, farAt.x, farAt.y))
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true)
     expect(isGreen(pixelAt(canvas, farAt.x + 30, farAt.y))).toBe(false)
     expect(engine.getSnapshot().building.pois).toMatchObject({ drawnCount: 1, clusterCount: 0 })
