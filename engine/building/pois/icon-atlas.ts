@@ -23,7 +23,11 @@ const FIRST_TEMPLATE_CELL = 5
  */
 export class IconAtlas {
   readonly atlas = new CanvasAtlas(CELL * COLUMNS, CELL * COLUMNS)
+  /** Pixels of a picture put in with `putPicture`: one cell. */
+  readonly pictureSize = CELL
   private readonly cells = new Map<string, { cell: number; url: string }>()
+  /** Cells of pictures the engine made (3D templates' stand-ins), by their owners' keys. */
+  private readonly pictures = new Map<string, number>()
   private readonly freeCells: number[] = []
   private nextCell = FIRST_TEMPLATE_CELL
   private isDisposed = false
@@ -54,13 +58,35 @@ export class IconAtlas {
     }
     for (const [templateId, url] of icons) {
       if (this.cells.has(templateId)) continue
-      const cell = this.freeCells.pop() ?? this.nextCell++
-      if (cell >= COLUMNS * COLUMNS) continue // more than 252 templates: the fallback pin
+      const cell = this.takeCell()
+      if (cell === null) continue // more than 252 templates: the fallback pin
       this.cells.set(templateId, { cell, url })
       this.drawPin(cell, colourOf(templateId))
       void this.load(templateId, cell, url)
     }
     this.atlas.changed()
+  }
+
+  /**
+   * Draws a picture the engine made (`pictureSize` square) into a cell kept for `key`: its cell,
+   * or null when the atlas is full.
+   */
+  putPicture(key: string, picture: ImageData): number | null {
+    const cell = this.pictures.get(key) ?? this.takeCell()
+    if (cell === null) return null
+    this.pictures.set(key, cell)
+    const { x, y } = this.origin(cell)
+    this.atlas.context.putImageData(picture, x, y)
+    this.atlas.changed()
+    return cell
+  }
+
+  /** Frees the cell of a picture no longer drawn. */
+  dropPicture(key: string): void {
+    const cell = this.pictures.get(key)
+    if (cell === undefined) return
+    this.pictures.delete(key)
+    this.freeCells.push(cell)
   }
 
   /** Frees the texture; pictures still loading are dropped. */
@@ -91,6 +117,14 @@ export class IconAtlas {
     } catch {
       // A picture that cannot be fetched or decoded keeps the pin.
     }
+  }
+
+  /** A free cell, or null when all are taken. */
+  private takeCell(): number | null {
+    const cell = this.freeCells.pop() ?? this.nextCell
+    if (cell >= COLUMNS * COLUMNS) return null
+    if (cell === this.nextCell) this.nextCell++
+    return cell
   }
 
   private origin(cell: number): { x: number; y: number } {

@@ -56,6 +56,29 @@ function pixelAt(canvas: HTMLCanvasElement, x: number, y: number): [number, numb
   return [data[0]!, data[1]!, data[2]!]
 }
 
+/**
+ * Waits until the canvas at CSS pixel (x, y) passes `test`, drawing a frame each time: what is
+ * awaited (an icon's fetch, a model's decode, its stand-in picture) is a state, waited for up to
+ * 20 s on a loaded machine.
+ */
+async function untilPixel(
+  engine: Engine,
+  canvas: HTMLCanvasElement,
+  x: number,
+  y: number,
+  test: (pixel: number[]) => boolean,
+): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await engine.run('building.countDrawnPixels')
+        return test(pixelAt(canvas, x, y))
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true)
+}
+
 /** Two grey slabs, the ground floor at 0 m and the first floor lifted to 3 m. */
 function twoFloors(): BuildingSceneDescription {
   const slab = (name: string) =>
@@ -140,18 +163,8 @@ describe('building POIs in Chromium', () => {
     expect(sensorAt.isVisible).toBe(true)
     expect(sensorAt.x).toBeLessThan(cameraAt.x)
     // The icon arrives asynchronously; the 3D model after its decode.
-    await expect
-      .poll(async () => {
-        await engine.run('building.countDrawnPixels')
-        return isMagenta(pixelAt(canvas, sensorAt.x, sensorAt.y))
-      })
-      .toBe(true)
-    await expect
-      .poll(async () => {
-        await engine.run('building.countDrawnPixels')
-        return isGreen(pixelAt(canvas, cameraAt.x, cameraAt.y - 2))
-      })
-      .toBe(true)
+    await untilPixel(engine, canvas, sensorAt.x, sensorAt.y, isMagenta)
+    await untilPixel(engine, canvas, cameraAt.x, cameraAt.y - 2, isGreen)
     expect(engine.getSnapshot().building.pois).toMatchObject({
       count: 2,
       drawnCount: 2,
@@ -200,6 +213,35 @@ describe('building POIs in Chromium', () => {
     await expect
       .poll(() => engine.getSnapshot().building.pois)
       .toMatchObject({ count: 1, selectedIds: [] })
+  })
+
+  it('draws a far 3D POI as its stand-in where it stands, and as its model up close', async () => {
+    const { engine, canvas } = startEngine()
+    await engine.run('building.open', { description: twoFloors() })
+    const greenBox = boxSbm(
+      [{ name: 'Camera body', size: [1.2, 1.2, 1.2], centre: [0, 0.6, 0], color: [0, 0.8, 0] }],
+      { role: 'model' },
+    )
+    await engine.run('building.setPoiLooks', {
+      looks: [{ templateId: 'camera', kind: '3D', iconUrl: '', modelUrl: blobUrl(greenBox) }],
+    })
+    const camera = poi('camera-1', 'camera', [4, 3.1, 0])
+    await engine.run('building.setPois', { pois: [camera] })
+    // Near: the model is ~50 px in radius on this 240 px high canvas (drawn as the model).
+    await engine.run('building.setCamera', { position: [4, 12, 4], target: [4, 3.1, 0] })
+    const nearAt = await engine.run('building.poiToScreen', { position: [4, 3.7, 0] })
+    await untilPixel(engine, canvas, nearAt.x, nearAt.y, isGreen)
+    // Far: ~11 px in radius, between the marker's and the model's sizes: its stand-in, still
+    // green where the box stands, and gone with its floor.
+    await engine.run('building.setCamera', { position: [4, 40, 24], target: [4, 3.1, 0] })
+    const farAt = await engine.run('building.poiToScreen', { position: [4, 3.7, 0] })
+    expect(farAt.isVisible).toBe(true)
+    await untilPixel(engine, canvas, farAt.x, farAt.y, isGreen)
+    expect(isGreen(pixelAt(canvas, farAt.x + 30, farAt.y))).toBe(false)
+    expect(engine.getSnapshot().building.pois).toMatchObject({ drawnCount: 1, clusterCount: 0 })
+    await engine.run('building.setFloorVisible', { floorId: 'F2', isVisible: false })
+    await engine.run('building.countDrawnPixels')
+    expect(isGreen(pixelAt(canvas, farAt.x, farAt.y))).toBe(false)
   })
 
   it('finds the surface to place on without recording a pick, draws ghosts, flies to a POI', async () => {

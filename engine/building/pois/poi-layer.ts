@@ -14,8 +14,9 @@ import { ICON_CELL, IconAtlas } from './icon-atlas'
 import { LabelAtlas } from './label-atlas'
 import { placeLabels } from './poi-labels'
 import { MARKER_PIXELS, pushGhostMarkers, pushPoiMarker, WHITE } from './poi-markers'
-import { PoiModels, pooledPoiModelReader } from './poi-models'
+import { PoiModels, pooledPoiModelReader, type StandIn } from './poi-models'
 import { PoiRecords } from './poi-records'
+import { DRAWN_AS, drawnAsFor } from './poi-stand-ins'
 import { PoiStatuses } from './poi-statuses'
 import { ClusterGrid, DeclutterGrid, nearestProjected, projectAll } from './poi-screen'
 import { ScreenQuadBatch } from './screen-quad-batch'
@@ -23,12 +24,6 @@ import { ScreenQuadBatch } from './screen-quad-batch'
 /** Cluster marker and cluster cell, CSS pixels. */
 const CLUSTER_PIXELS = 34
 const CLUSTER_CELL_PIXELS = 56
-/**
- * A 3D POI is drawn as its model when the model is at least this many pixels in radius on the
- * screen; further away it becomes a marker (and clusters), which is what keeps 3,000 distant
- * models from costing more than the building itself.
- */
-const MODEL_MIN_PIXELS = 8
 
 /** What the POI layer needs from the building scene around it. */
 export interface PoiLayerDependencies {
@@ -58,6 +53,7 @@ export class BuildingPoiLayer {
   private readonly labels = new LabelAtlas()
   private readonly models: PoiModels
   private readonly markerBatch: ScreenQuadBatch
+  private readonly standInBatch: ScreenQuadBatch
   private readonly ghostBatch: ScreenQuadBatch
   private readonly labelBatch: ScreenQuadBatch
   private readonly clusters = new ClusterGrid(CLUSTER_CELL_PIXELS)
@@ -72,8 +68,12 @@ export class BuildingPoiLayer {
   /** Per POI: 1 when drawn (look, group and floor allow it). */
   private shown = new Uint8Array(0)
   private isShownStale = true
-  /** Per POI, this frame: 1 when drawn as its 3D model. */
-  private asModel = new Uint8Array(0)
+  /** Per POI, this frame: how it is drawn (`DRAWN_AS`: marker, 3D model or its stand-in). */
+  private drawnAs = new Uint8Array(0)
+  /** This frame's stand-ins by template (null: none, its POIs are models). */
+  private readonly standIns = new Map<string, StandIn | null>()
+  /** The camera's position in the building's frame, this frame. */
+  private readonly cameraInBuilding = new Vector3()
   /** Which POIs the instanced models hold (count and a hash of their indices). */
   private modelKey = ''
   private isModelsStale = true
@@ -85,13 +85,22 @@ export class BuildingPoiLayer {
   constructor(private readonly dependencies: PoiLayerDependencies) {
     this.group.name = 'pois'
     this.icons = new IconAtlas(() => dependencies.requestRender())
-    this.models = new PoiModels(this.group, pooledPoiModelReader(dependencies.decodePool), () =>
-      this.changed(true),
+    this.models = new PoiModels(
+      this.group,
+      pooledPoiModelReader(dependencies.decodePool),
+      () => this.changed(true),
+      this.icons,
     )
     this.markerBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-markers', 1000)
+    this.standInBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-stand-ins', 0, true)
     this.ghostBatch = new ScreenQuadBatch(this.icons.atlas.texture, 'poi-ghosts', 1001)
     this.labelBatch = new ScreenQuadBatch(this.labels.texture, 'poi-labels', 1002)
-    this.group.add(this.markerBatch.mesh, this.ghostBatch.mesh, this.labelBatch.mesh)
+    this.group.add(
+      this.standInBatch.mesh,
+      this.markerBatch.mesh,
+      this.ghostBatch.mesh,
+      this.labelBatch.mesh,
+    )
   }
 
   /** The snapshot part. */
@@ -259,26 +268,32 @@ export class BuildingPoiLayer {
     markers.begin()
     this.clusters.reset(width, height)
     const singles: number[] = []
-    if (this.asModel.length < count) this.asModel = new Uint8Array(this.shown.length)
+    if (this.drawnAs.length < count) this.drawnAs = new Uint8Array(this.shown.length)
     const pixelsPerMetre = height / (2 * Math.tan((camera.fov * Math.PI) / 360))
+    const renderer = this.dependencies.renderer()
+    if (renderer) this.models.takeStandIns(renderer)
+    this.standIns.clear()
     let modelHash = 0
     let modelCount = 0
     const positions = this.records.positions
     for (let index = 0; index < count; index++) {
       const at = index * 3
-      this.asModel[index] = 0
+      this.drawnAs[index] = DRAWN_AS.marker
       if (screen[at + 2] === 0) continue
       const poi = this.records.pois[index]!
-      const isModel =
-        this.models.isReady(poi.templateId) &&
-        (this.models.radiusOf(poi.templateId) * pixelsPerMetre) / screen[at + 2]! >=
-          MODEL_MIN_PIXELS
-      if (isModel) {
-        this.asModel[index] = 1
+      const drawnAs = this.models.isReady(poi.templateId)
+        ? drawnAsFor(
+            (this.models.radiusOf(poi.templateId) * pixelsPerMetre) / screen[at + 2]!,
+            this.standInOf(poi.templateId) !== null,
+            () => this.isHighlighted(poi.id),
+          )
+        : DRAWN_AS.marker
+      this.drawnAs[index] = drawnAs
+      if (drawnAs === DRAWN_AS.model) {
         modelHash = (Math.imul(modelHash, 31) + index) | 0
         modelCount++
       }
-      if (isModel || this.isHighlighted(poi.id)) {
+      if (drawnAs !== DRAWN_AS.marker || this.isHighlighted(poi.id)) {
         singles.push(index)
         continue
       }
@@ -312,6 +327,7 @@ export class BuildingPoiLayer {
       )
     }
     for (const index of singles) this.pushMarker(index)
+    this.pushStandIns(singles, camera, pixelsPerMetre)
     const drawnCount = singles.length + clusterCells.length
     const clusterCount = clusterCells.length
     if (drawnCount !== this.drawn.drawnCount || clusterCount !== this.drawn.clusterCount) {
@@ -335,9 +351,9 @@ export class BuildingPoiLayer {
       height,
       gapPixels: MARKER_PIXELS / 2 + 4,
     })
-    const renderer = this.dependencies.renderer()
     if (renderer) this.labels.upload(renderer)
     markers.end(viewportPixels, pixelRatio)
+    this.standInBatch.end(viewportPixels, pixelRatio)
     this.ghostBatch.end(viewportPixels, pixelRatio)
     this.labelBatch.end(viewportPixels, pixelRatio)
     if (this.isLabelBacklog) {
@@ -350,6 +366,7 @@ export class BuildingPoiLayer {
   dispose(): void {
     this.models.dispose()
     this.markerBatch.dispose()
+    this.standInBatch.dispose()
     this.ghostBatch.dispose()
     this.labelBatch.dispose()
     this.icons.dispose()
@@ -373,8 +390,60 @@ export class BuildingPoiLayer {
     ]
     pushPoiMarker(this.markerBatch, this.icons, this.statuses, poi, at, {
       ring,
-      isModel: this.asModel[index] === 1,
+      isModel: this.drawnAs[index] !== DRAWN_AS.marker,
     })
+  }
+
+  /** A template's stand-in this frame (looked up once per template per frame). */
+  private standInOf(templateId: string): StandIn | null {
+    let standIn = this.standIns.get(templateId)
+    if (standIn === undefined) {
+      standIn = this.models.standInOf(templateId)
+      this.standIns.set(templateId, standIn)
+    }
+    return standIn
+  }
+
+  /**
+   * The frame's stand-ins: each a quad of its template's picture over the model's bounding
+   * sphere, as big as the sphere is on the screen. Its anchor is the sphere's point nearest the
+   * camera (on the line of sight through the centre, so it shows where the centre is): the
+   * depth test then hides it behind what would hide the model, not behind the floor it
+   * stands on.
+   */
+  private pushStandIns(
+    singles: readonly number[],
+    camera: PerspectiveCamera,
+    pixelsPerMetre: number,
+  ): void {
+    const batch = this.standInBatch
+    batch.begin()
+    const eye = this.cameraInBuilding
+      .setFromMatrixPosition(camera.matrixWorld)
+      .applyMatrix4(new Matrix4().copy(this.group.matrixWorld).invert())
+    const positions = this.records.positions
+    for (const index of singles) {
+      if (this.drawnAs[index] !== DRAWN_AS.standIn) continue
+      const at = index * 3
+      const { cell, sphere } = this.standInOf(this.records.pois[index]!.templateId)!
+      const x = positions[at]! + sphere.center.x
+      const y = positions[at + 1]! + sphere.center.y
+      const z = positions[at + 2]! + sphere.center.z
+      const distance = Math.hypot(eye.x - x, eye.y - y, eye.z - z) || 1
+      const toward = Math.min(sphere.radius, distance / 2) / distance
+      const pixels = (2 * sphere.radius * pixelsPerMetre) / this.screen[at + 2]!
+      batch.push(
+        x + (eye.x - x) * toward,
+        y + (eye.y - y) * toward,
+        z + (eye.z - z) * toward,
+        this.icons.rectOf(cell),
+        0,
+        0,
+        pixels,
+        pixels,
+        WHITE,
+      )
+    }
   }
 
   private isHighlighted(id: string): boolean {
@@ -406,7 +475,7 @@ export class BuildingPoiLayer {
     this.isModelsStale = false
     const byTemplate = new Map<string, ScenePoi[]>()
     for (let index = 0; index < count; index++) {
-      if (this.asModel[index] !== 1) continue
+      if (this.drawnAs[index] !== DRAWN_AS.model) continue
       const poi = this.records.pois[index]!
       const list = byTemplate.get(poi.templateId) ?? []
       if (list.length === 0) byTemplate.set(poi.templateId, list)

@@ -9,6 +9,7 @@ import {
   Quaternion,
   Sphere,
   Vector3,
+  type WebGLRenderer,
 } from 'three'
 import type { DecodedSbm } from '../../../workers/sbm/decoded-sbm'
 import type { DecodeSbmOutcome, SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
@@ -17,6 +18,7 @@ import type { ScenePoi } from '../../api/poi-commands'
 import type { WorkerPool } from '../../workers/create-worker-client'
 import { createPoiModelDraw, type PoiModelDraw } from './poi-model-draws'
 import { keptInSlots } from './poi-slots'
+import { takeStandInPicture } from './poi-stand-ins'
 
 const DEGREES = Math.PI / 180
 const SELECTED = new Color(1, 0.62, 0.15)
@@ -35,6 +37,28 @@ interface TemplateModel {
   slotIds: string[]
   /** Resolves once the model has failed, or loaded with its textures. */
   settled: Promise<unknown>
+  /** The model's bounding sphere in the POI's frame (where its stand-in is drawn, how big). */
+  sphere: Sphere
+  /** The model and its textures are in: its stand-in picture can be taken. */
+  isPictureReady: boolean
+  /** The stand-in's cell in the pictures' atlas; null until taken, -1 when there was no room. */
+  standInCell: number | null
+  /** Its key in the pictures' atlas. */
+  pictureKey: string
+}
+
+/** Where the 3D templates' stand-in pictures are kept (the layer's icon atlas). */
+export interface StandInPictures {
+  /** Pixels of one picture, square. */
+  readonly pictureSize: number
+  putPicture(key: string, picture: ImageData): number | null
+  dropPicture(key: string): void
+}
+
+/** A template's stand-in: its picture's cell and the model's bounding sphere. */
+export interface StandIn {
+  cell: number
+  sphere: Sphere
 }
 
 /** A template's model read and decoded: its SBM and the images already decoded. */
@@ -75,11 +99,14 @@ interface PoiModelPart {
 export class PoiModels {
   private readonly templates = new Map<string, TemplateModel>()
   private isDisposed = false
+  private pictureCount = 0
 
   constructor(
     private readonly parent: Group,
     private readonly readModel: PoiModelReader,
     private readonly onChange: () => void,
+    /** Where stand-ins are kept; without it (the offline viewer) every POI is its model. */
+    private readonly pictures: StandInPictures | null = null,
   ) {}
 
   /** Loads the models of these templates (template id → SBM address); drops the others. */
@@ -99,6 +126,10 @@ export class PoiModels {
         radius: 1,
         slotIds: [],
         settled: Promise.resolve(),
+        sphere: new Sphere(),
+        isPictureReady: false,
+        standInCell: null,
+        pictureKey: `stand-in:${this.pictureCount++}`,
       }
       this.templates.set(templateId, entry)
       entry.settled = this.load(entry).then(() => entry.three?.texturesReady)
@@ -118,6 +149,37 @@ export class PoiModels {
   /** Pick radius of a template's model in metres (1 while not loaded). */
   radiusOf(templateId: string): number {
     return this.templates.get(templateId)?.radius ?? 1
+  }
+
+  /** A ready template's stand-in, or null while it has none (its POIs are drawn as models). */
+  standInOf(templateId: string): StandIn | null {
+    const entry = this.templates.get(templateId)
+    const cell = entry?.state === 'ready' ? (entry.standInCell ?? -1) : -1
+    if (!entry || cell < 0) return null
+    return { cell, sphere: entry.sphere }
+  }
+
+  /**
+   * Takes the stand-in pictures of the templates loaded since the last call (once each, with the
+   * renderer that draws them); true when one was added.
+   */
+  takeStandIns(renderer: WebGLRenderer): boolean {
+    const pictures = this.pictures
+    if (!pictures) return false
+    let isAdded = false
+    for (const entry of this.templates.values()) {
+      if (entry.state !== 'ready' || !entry.three || !entry.isPictureReady) continue
+      if (entry.standInCell !== null) continue
+      const picture = takeStandInPicture(
+        renderer,
+        entry.three.root,
+        entry.sphere,
+        pictures.pictureSize,
+      )
+      entry.standInCell = pictures.putPicture(entry.pictureKey, picture) ?? -1
+      isAdded ||= entry.standInCell >= 0
+    }
+    return isAdded
   }
 
   /** Templates whose model failed to load. */
@@ -174,7 +236,7 @@ export class PoiModels {
       }
       const three = createSbmObject(decoded.model, { imageBitmaps: decoded.imageBitmaps })
       entry.three = three
-      const sphere = new Box3().setFromObject(three.root).getBoundingSphere(new Sphere())
+      const sphere = new Box3().setFromObject(three.root).getBoundingSphere(entry.sphere)
       entry.radius = Math.max(0.25, sphere.center.length() + sphere.radius)
       three.root.traverse((object) => {
         const mesh = object as Mesh
@@ -187,6 +249,7 @@ export class PoiModels {
       })
       entry.state = 'ready'
       three.texturesReady.then(() => {
+        entry.isPictureReady = true
         if (!this.isDisposed) this.onChange()
       })
     } catch {
@@ -215,6 +278,8 @@ export class PoiModels {
   }
 
   private drop(entry: TemplateModel): void {
+    this.pictures?.dropPicture(entry.pictureKey)
+    entry.standInCell = null
     for (const part of entry.parts) part.draw.dispose()
     entry.parts = []
     entry.slotIds = []

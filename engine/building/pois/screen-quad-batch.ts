@@ -41,11 +41,12 @@ void main() {
 
 const fragmentShader = /* glsl */ `
 uniform sampler2D atlas;
+uniform float cutoff;
 varying vec2 vUv;
 varying vec4 vTint;
 void main() {
   vec4 texel = texture2D(atlas, vUv) * vTint;
-  if (texel.a < 0.02) discard;
+  if (texel.a < cutoff) discard;
   gl_FragColor = texel;
 }
 `
@@ -62,6 +63,9 @@ void main() {
  * draw as one draw per instance, each with its own set-up, so hundreds of instanced labels cost
  * as much as hundreds of draw calls there (issue 16, P9). Four corners cost four times the
  * floats, a few hundred kilobytes a frame at most.
+ *
+ * `isDepthTested` quads (the far 3D POIs' stand-ins) are hidden by what stands in front of them
+ * and hide what is behind, like the models they stand in for; their edges are cut, not blended.
  */
 export class ScreenQuadBatch {
   readonly mesh: Mesh<BufferGeometry, ShaderMaterial>
@@ -69,19 +73,21 @@ export class ScreenQuadBatch {
   private buffer: InterleavedBuffer | null = null
   private count = 0
 
-  constructor(atlas: Texture, name: string, renderOrder: number) {
+  constructor(atlas: Texture, name: string, renderOrder: number, isDepthTested = false) {
     const geometry = new BufferGeometry()
     const material = new ShaderMaterial({
       uniforms: {
         atlas: { value: atlas },
         viewport: { value: new Vector2(1, 1) },
         pixelRatio: { value: 1 },
+        // blended quads drop only what is all but invisible; depth-tested ones have no blending
+        cutoff: { value: isDepthTested ? 0.5 : 0.02 },
       },
       vertexShader,
       fragmentShader,
-      transparent: true,
-      depthTest: false,
-      depthWrite: false,
+      transparent: !isDepthTested,
+      depthTest: isDepthTested,
+      depthWrite: isDepthTested,
     })
     this.mesh = new Mesh(geometry, material)
     this.mesh.name = name
