@@ -59,7 +59,7 @@ export const quadCorners = [
 const quadTriangles = [0, 1, 2, 0, 2, 3] as const
 
 /** Indices of `quadCount` quads of four vertices each, two triangles per quad. */
-export function quadIndices(quadCount: number): Uint32Array {
+function quadIndices(quadCount: number): Uint32Array {
   const indices = new Uint32Array(quadCount * quadTriangles.length)
   for (let quad = 0; quad < quadCount; quad++) {
     for (let corner = 0; corner < quadTriangles.length; corner++) {
@@ -72,8 +72,67 @@ export function quadIndices(quadCount: number): Uint32Array {
 /** A vertex attribute: its name, its luma format and its values. */
 export interface VertexAttribute {
   name: string
-  format: 'float32' | 'float32x2' | 'float32x3' | 'unorm8x4'
+  format: AttributeFormat
   values: Float32Array | Uint8Array
+}
+
+type AttributeFormat = 'float32' | 'float32x2' | 'float32x3' | 'unorm8x4'
+
+/**
+ * How a layer stores a vertex attribute: a luma format, or `position`, a coordinate kept at
+ * deck's 64-bit precision in two float32x3 attributes, `name` and `name64Low` (see writeSplit).
+ */
+export type AttributeKind = AttributeFormat | 'position'
+
+const valuesPerVertex: Record<AttributeFormat, number> = {
+  float32: 1,
+  float32x2: 2,
+  float32x3: 3,
+  unorm8x4: 4,
+}
+
+/** The arrays of the attributes `Kinds` names, a `position` giving two. */
+export type VertexValues<Kinds extends Record<string, AttributeKind>> = {
+  [Name in keyof Kinds & string as Kinds[Name] extends 'position'
+    ? Name | `${Name}64Low`
+    : Name]: Kinds[Name] extends 'unorm8x4' ? Uint8Array : Float32Array
+}
+
+/**
+ * The arrays of `vertexCount` vertices of the attributes `kinds` names, for a layer to fill
+ * (`values`), and the same arrays as the attributes its shaders read (`attributes`): every plain
+ * triangle layer declares its attributes once, here, instead of allocating and listing each.
+ */
+export function vertexArrays<const Kinds extends Record<string, AttributeKind>>(
+  vertexCount: number,
+  kinds: Kinds,
+): { values: VertexValues<Kinds>; attributes: VertexAttribute[] } {
+  const attributes: VertexAttribute[] = []
+  const add = (name: string, format: AttributeFormat) => {
+    const length = vertexCount * valuesPerVertex[format]
+    const values = format === 'unorm8x4' ? new Uint8Array(length) : new Float32Array(length)
+    attributes.push({ name, format, values })
+  }
+  for (const [name, kind] of Object.entries(kinds)) {
+    if (kind === 'position') {
+      add(name, 'float32x3')
+      add(`${name}64Low`, 'float32x3')
+    } else add(name, kind)
+  }
+  const values = Object.fromEntries(attributes.map(({ name, values }) => [name, values]))
+  return { values: values as VertexValues<Kinds>, attributes }
+}
+
+/**
+ * {@link vertexArrays} for `quadCount` quads of four vertices (see {@link quadCorners}), with
+ * their vertex count and triangles: what `vertexAttributes` answers, once `values` are filled.
+ */
+export function quadVertexArrays<const Kinds extends Record<string, AttributeKind>>(
+  quadCount: number,
+  kinds: Kinds,
+) {
+  const vertexCount = quadCount * quadCorners.length
+  return { ...vertexArrays(vertexCount, kinds), vertexCount, indices: quadIndices(quadCount) }
 }
 
 /** Writes a position's 32-bit part at `high[offset]` and what that drops at `low[offset]`. */
@@ -98,6 +157,16 @@ export function writeColor(colors: Uint8Array, offset: number, rgba: readonly nu
   colors[offset + 3] = rgba[3] ?? 255
 }
 
+/**
+ * deck's default of a plain triangle layer's shapes prop `name`: none, and compared by identity
+ * only (the layer rebuilds its vertices when it is given another array).
+ */
+export function shapesDefaultProp<Name extends string>(name: Name) {
+  return { [name]: { type: 'array', value: [], compare: false } } as {
+    [Key in Name]: { type: 'array'; value: []; compare: false }
+  }
+}
+
 interface PlainTriangleState {
   [key: string]: unknown
   model?: Model
@@ -112,7 +181,10 @@ export abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer
   static override layerName = 'PlainTriangleLayer'
   declare state: PlainTriangleState
 
-  protected abstract shaders(): { vs: string; fs: string }
+  /** Its vertex and fragment shaders. */
+  protected abstract readonly shaders: { vs: string; fs: string }
+  /** The prop holding its shapes: the vertices are rebuilt when it is another array. */
+  protected abstract readonly shapesProp: keyof Props
   /** The shader modules its shaders use (deck's projection and colour filters by default). */
   protected shaderModules(): unknown[] {
     return [project32, color]
@@ -137,11 +209,8 @@ export abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer
     return Boolean(changeFlags.propsOrDataChanged)
   }
 
-  /** The shapes in these props: the vertices are rebuilt when they are another array. */
-  protected abstract shapesOf(props: Props): readonly unknown[]
-
   override updateState({ props, oldProps }: UpdateParameters<this>): void {
-    const isChanged = this.shapesOf(props as Props) !== this.shapesOf(oldProps as Props)
+    const isChanged = (props as Props)[this.shapesProp] !== (oldProps as Props)[this.shapesProp]
     if (this.state.model && !isChanged) return
     const { vertexCount, attributes, indices } = this.vertexAttributes()
     const device = this.context.device
@@ -156,7 +225,7 @@ export abstract class PlainTriangleLayer<Props extends LayerProps> extends Layer
     const model =
       this.state.model ??
       new Model(device, {
-        ...this.getShaders({ ...this.shaders(), modules: this.shaderModules() }),
+        ...this.getShaders({ ...this.shaders, modules: this.shaderModules() }),
         id: this.props.id,
         topology: 'triangle-list',
         isInstanced: false,
@@ -237,22 +306,12 @@ export interface PlainLineLayerProps extends LayerProps {
   lines: readonly PlainLine[]
 }
 
-const lineDefaultProps: DefaultProps<PlainLineLayerProps> = {
-  lines: { type: 'array', value: [], compare: false },
-}
-
 /** Polylines of a fixed pixel width as plain triangles; see the module comment. */
 export class PlainLineLayer extends PlainTriangleLayer<PlainLineLayerProps> {
   static override layerName = 'PlainLineLayer'
-  static override defaultProps = lineDefaultProps
-
-  protected shaders() {
-    return { vs: lineVertexShader, fs: lineFragmentShader }
-  }
-
-  protected shapesOf(props: PlainLineLayerProps) {
-    return props.lines
-  }
+  static override defaultProps: DefaultProps<PlainLineLayerProps> = shapesDefaultProp('lines')
+  protected readonly shaders = { vs: lineVertexShader, fs: lineFragmentShader }
+  protected readonly shapesProp = 'lines'
 
   protected vertexAttributes() {
     const { lines } = this.props
@@ -261,14 +320,15 @@ export class PlainLineLayer extends PlainTriangleLayer<PlainLineLayerProps> {
       const points = line.path.length
       if (points >= 2) segmentCount += line.isClosed ? points : points - 1
     }
-    const vertexCount = segmentCount * quadCorners.length
-    const starts = new Float32Array(vertexCount * 3)
-    const startsLow = new Float32Array(vertexCount * 3)
-    const ends = new Float32Array(vertexCount * 3)
-    const endsLow = new Float32Array(vertexCount * 3)
-    const corners = new Float32Array(vertexCount * 2)
-    const colors = new Uint8Array(vertexCount * 4)
-    const widths = new Float32Array(vertexCount)
+    const segments = quadVertexArrays(segmentCount, {
+      startPositions: 'position',
+      endPositions: 'position',
+      corners: 'float32x2',
+      colors: 'unorm8x4',
+      widths: 'float32',
+    })
+    const { values } = segments
+    const { startPositions, endPositions, corners, colors, widths } = values
     let vertex = 0
     for (const line of lines) {
       const { path } = line
@@ -278,8 +338,8 @@ export class PlainLineLayer extends PlainTriangleLayer<PlainLineLayerProps> {
         const start = path[index]!
         const end = path[(index + 1) % path.length]!
         for (const [along, side] of quadCorners) {
-          writeSplit(starts, startsLow, vertex * 3, start)
-          writeSplit(ends, endsLow, vertex * 3, end)
+          writeSplit(startPositions, values.startPositions64Low, vertex * 3, start)
+          writeSplit(endPositions, values.endPositions64Low, vertex * 3, end)
           corners[vertex * 2] = along
           corners[vertex * 2 + 1] = side
           writeColor(colors, vertex * 4, line.color)
@@ -288,19 +348,7 @@ export class PlainLineLayer extends PlainTriangleLayer<PlainLineLayerProps> {
         }
       }
     }
-    return {
-      vertexCount,
-      indices: quadIndices(segmentCount),
-      attributes: [
-        { name: 'startPositions', format: 'float32x3', values: starts },
-        { name: 'startPositions64Low', format: 'float32x3', values: startsLow },
-        { name: 'endPositions', format: 'float32x3', values: ends },
-        { name: 'endPositions64Low', format: 'float32x3', values: endsLow },
-        { name: 'corners', format: 'float32x2', values: corners },
-        { name: 'colors', format: 'unorm8x4', values: colors },
-        { name: 'widths', format: 'float32', values: widths },
-      ] satisfies VertexAttribute[],
-    }
+    return segments
   }
 }
 
@@ -358,37 +406,29 @@ export interface PlainDotLayerProps extends LayerProps {
   dots: readonly PlainDot[]
 }
 
-const dotDefaultProps: DefaultProps<PlainDotLayerProps> = {
-  dots: { type: 'array', value: [], compare: false },
-}
-
 /** Dots of a fixed pixel radius with a ring, as plain triangles; see the module comment. */
 export class PlainDotLayer extends PlainTriangleLayer<PlainDotLayerProps> {
   static override layerName = 'PlainDotLayer'
-  static override defaultProps = dotDefaultProps
-
-  protected shaders() {
-    return { vs: dotVertexShader, fs: dotFragmentShader }
-  }
-
-  protected shapesOf(props: PlainDotLayerProps) {
-    return props.dots
-  }
+  static override defaultProps: DefaultProps<PlainDotLayerProps> = shapesDefaultProp('dots')
+  protected readonly shaders = { vs: dotVertexShader, fs: dotFragmentShader }
+  protected readonly shapesProp = 'dots'
 
   protected vertexAttributes() {
     const { dots } = this.props
-    const vertexCount = dots.length * quadCorners.length
-    const centers = new Float32Array(vertexCount * 3)
-    const centersLow = new Float32Array(vertexCount * 3)
-    const corners = new Float32Array(vertexCount * 2)
-    const fillColors = new Uint8Array(vertexCount * 4)
-    const lineColors = new Uint8Array(vertexCount * 4)
-    const radii = new Float32Array(vertexCount)
-    const lineWidths = new Float32Array(vertexCount)
+    const quads = quadVertexArrays(dots.length, {
+      centers: 'position',
+      corners: 'float32x2',
+      fillColors: 'unorm8x4',
+      lineColors: 'unorm8x4',
+      radii: 'float32',
+      lineWidths: 'float32',
+    })
+    const { values } = quads
+    const { centers, corners, fillColors, lineColors, radii, lineWidths } = values
     let vertex = 0
     for (const dot of dots) {
       for (const [along, side] of quadCorners) {
-        writeSplit(centers, centersLow, vertex * 3, dot.position)
+        writeSplit(centers, values.centers64Low, vertex * 3, dot.position)
         // The quad's corners from (0|1, -1|1) to (-1|1, -1|1).
         corners[vertex * 2] = along * 2 - 1
         corners[vertex * 2 + 1] = side
@@ -399,18 +439,6 @@ export class PlainDotLayer extends PlainTriangleLayer<PlainDotLayerProps> {
         vertex++
       }
     }
-    return {
-      vertexCount,
-      indices: quadIndices(dots.length),
-      attributes: [
-        { name: 'centers', format: 'float32x3', values: centers },
-        { name: 'centers64Low', format: 'float32x3', values: centersLow },
-        { name: 'corners', format: 'float32x2', values: corners },
-        { name: 'fillColors', format: 'unorm8x4', values: fillColors },
-        { name: 'lineColors', format: 'unorm8x4', values: lineColors },
-        { name: 'radii', format: 'float32', values: radii },
-        { name: 'lineWidths', format: 'float32', values: lineWidths },
-      ] satisfies VertexAttribute[],
-    }
+    return quads
   }
 }

@@ -1,7 +1,8 @@
 import { color, type DefaultProps, type LayerProps, phongMaterial, project32 } from '@deck.gl/core'
 import {
   PlainTriangleLayer,
-  type VertexAttribute,
+  shapesDefaultProp,
+  vertexArrays,
   writeColor,
   writeSplit,
 } from '../draw/plain-triangle-layers'
@@ -83,7 +84,7 @@ export interface PlainMeshLayerProps extends LayerProps {
 
 const meshDefaultProps: DefaultProps<PlainMeshLayerProps> = {
   mesh: { type: 'object', value: null, compare: false },
-  copies: { type: 'array', value: [], compare: false },
+  ...shapesDefaultProp('copies'),
   tint: { type: 'array', value: [255, 255, 255, 255], compare: false },
   material: true,
 }
@@ -136,16 +137,11 @@ export class PlainMeshLayer extends PlainTriangleLayer<PlainMeshLayerProps> {
   static override layerName = 'PlainMeshLayer'
   static override defaultProps = meshDefaultProps
 
-  protected shaders() {
-    return { vs: meshVertexShader, fs: meshFragmentShader }
-  }
+  protected readonly shaders = { vs: meshVertexShader, fs: meshFragmentShader }
+  protected readonly shapesProp = 'copies'
 
   protected override shaderModules(): unknown[] {
     return [project32, color, phongMaterial]
-  }
-
-  protected shapesOf(props: PlainMeshLayerProps) {
-    return props.copies
   }
 
   protected vertexAttributes() {
@@ -156,11 +152,13 @@ export class PlainMeshLayer extends PlainTriangleLayer<PlainMeshLayerProps> {
     const meshIndices = mesh?.indices.value ?? new Uint32Array()
     const meshVertices = positions.length / 3
     const vertexCount = meshVertices * copies.length
-    const anchors = new Float32Array(vertexCount * 3)
-    const anchorsLow = new Float32Array(vertexCount * 3)
-    const offsets = new Float32Array(vertexCount * 3)
-    const turnedNormals = new Float32Array(vertexCount * 3)
-    const colors = new Uint8Array(vertexCount * 4)
+    const { values, attributes } = vertexArrays(vertexCount, {
+      anchors: 'position',
+      offsets: 'float32x3',
+      normals: 'float32x3',
+      colors: 'unorm8x4',
+    })
+    const { anchors, offsets, colors } = values
     const indices = new Uint32Array(meshIndices.length * copies.length)
     const rgba = [0, 0, 0, tint[3] ?? 255]
     let vertex = 0
@@ -170,9 +168,9 @@ export class PlainMeshLayer extends PlainTriangleLayer<PlainMeshLayerProps> {
         indices[copyIndex * meshIndices.length + index] = meshIndices[index]! + vertex
       }
       for (let meshVertex = 0; meshVertex < meshVertices; meshVertex++) {
-        writeSplit(anchors, anchorsLow, vertex * 3, copy.position)
+        writeSplit(anchors, values.anchors64Low, vertex * 3, copy.position)
         writeTurned(offsets, vertex * 3, matrix, positions, meshVertex * 3)
-        writeTurned(turnedNormals, vertex * 3, matrix, normals, meshVertex * 3)
+        writeTurned(values.normals, vertex * 3, matrix, normals, meshVertex * 3)
         for (let channel = 0; channel < 3; channel++) {
           rgba[channel] = Math.round(
             (meshColors[meshVertex * 3 + channel] ?? 1) * (tint[channel] ?? 255),
@@ -185,13 +183,7 @@ export class PlainMeshLayer extends PlainTriangleLayer<PlainMeshLayerProps> {
     return {
       vertexCount,
       indices,
-      attributes: [
-        { name: 'anchors', format: 'float32x3', values: anchors },
-        { name: 'anchors64Low', format: 'float32x3', values: anchorsLow },
-        { name: 'offsets', format: 'float32x3', values: offsets },
-        { name: 'normals', format: 'float32x3', values: turnedNormals },
-        { name: 'colors', format: 'unorm8x4', values: colors },
-      ] satisfies VertexAttribute[],
+      attributes,
     }
   }
 }

@@ -3,8 +3,8 @@ import type { Texture } from '@luma.gl/core'
 import {
   PlainTriangleLayer,
   quadCorners,
-  quadIndices,
-  type VertexAttribute,
+  quadVertexArrays,
+  shapesDefaultProp,
   writeColor,
   writeSplit,
 } from '../draw/plain-triangle-layers'
@@ -71,7 +71,7 @@ export interface PlainSpriteLayerProps extends LayerProps {
 }
 
 const spriteDefaultProps: DefaultProps<PlainSpriteLayerProps> = {
-  sprites: { type: 'array', value: [], compare: false },
+  ...shapesDefaultProp('sprites'),
   atlas: { type: 'object', value: null, compare: false },
 }
 
@@ -84,13 +84,8 @@ export class PlainSpriteLayer extends PlainTriangleLayer<PlainSpriteLayerProps> 
   static override layerName = 'PlainSpriteLayer'
   static override defaultProps = spriteDefaultProps
 
-  protected shaders() {
-    return { vs: spriteVertexShader, fs: spriteFragmentShader }
-  }
-
-  protected shapesOf(props: PlainSpriteLayerProps) {
-    return props.sprites
-  }
+  protected readonly shaders = { vs: spriteVertexShader, fs: spriteFragmentShader }
+  protected readonly shapesProp = 'sprites'
 
   protected override textures(): Record<string, Texture> {
     const { atlas } = this.props
@@ -99,12 +94,14 @@ export class PlainSpriteLayer extends PlainTriangleLayer<PlainSpriteLayerProps> 
 
   protected vertexAttributes() {
     const { sprites } = this.props
-    const vertexCount = sprites.length * quadCorners.length
-    const anchors = new Float32Array(vertexCount * 3)
-    const anchorsLow = new Float32Array(vertexCount * 3)
-    const offsets = new Float32Array(vertexCount * 2)
-    const textureCoords = new Float32Array(vertexCount * 2)
-    const colors = new Uint8Array(vertexCount * 4)
+    const quads = quadVertexArrays(sprites.length, {
+      anchors: 'position',
+      offsets: 'float32x2',
+      textureCoords: 'float32x2',
+      colors: 'unorm8x4',
+    })
+    const { values } = quads
+    const { anchors, offsets, textureCoords, colors } = values
     let vertex = 0
     for (const sprite of sprites) {
       const [u0, v0, u1, v1] = sprite.slot.uv
@@ -112,7 +109,7 @@ export class PlainSpriteLayer extends PlainTriangleLayer<PlainSpriteLayerProps> 
         // The quad's corners (0|1, -1|1) as the picture's left|right, top|bottom.
         const right = across
         const bottom = (down + 1) / 2
-        writeSplit(anchors, anchorsLow, vertex * 3, sprite.position)
+        writeSplit(anchors, values.anchors64Low, vertex * 3, sprite.position)
         offsets[vertex * 2] = sprite.offset[0] + right * sprite.slot.width
         offsets[vertex * 2 + 1] = sprite.offset[1] + bottom * sprite.slot.height
         textureCoords[vertex * 2] = right ? u1 : u0
@@ -121,16 +118,6 @@ export class PlainSpriteLayer extends PlainTriangleLayer<PlainSpriteLayerProps> 
         vertex++
       }
     }
-    return {
-      vertexCount,
-      indices: quadIndices(sprites.length),
-      attributes: [
-        { name: 'anchors', format: 'float32x3', values: anchors },
-        { name: 'anchors64Low', format: 'float32x3', values: anchorsLow },
-        { name: 'offsets', format: 'float32x2', values: offsets },
-        { name: 'textureCoords', format: 'float32x2', values: textureCoords },
-        { name: 'colors', format: 'unorm8x4', values: colors },
-      ] satisfies VertexAttribute[],
-    }
+    return quads
   }
 }

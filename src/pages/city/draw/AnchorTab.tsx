@@ -17,6 +17,7 @@ import { Button, EmptyState, Select } from '../../../ui'
 import { placeTileset } from '../city-actions'
 import { useCanEditCityProject, useCityProjectStore } from '../city-context'
 import { useCityServices } from '../city-services'
+import { ReadOnlyHint } from '../ReadOnlyHint'
 import './draw.css'
 import { tilesetAnchorPick } from './tileset-anchor-pick'
 
@@ -69,6 +70,7 @@ export function AnchorTab() {
   if (tilesets.length === 0)
     return (
       <div className="ts-city-tab ts-draw" data-testid="city-anchor-tab">
+        <ReadOnlyHint />
         <EmptyState title={<Trans>Upload an oblique photography tileset first.</Trans>} />
       </div>
     )
@@ -78,6 +80,7 @@ export function AnchorTab() {
 
   return (
     <div className="ts-city-tab ts-draw" data-testid="city-anchor-tab">
+      <ReadOnlyHint />
       <Select
         label={<Trans>Tileset</Trans>}
         options={tilesets.map((item) => ({ value: item.id, label: item.name }))}

@@ -1,9 +1,13 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { i18n } from '@lingui/core'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DrawLayerState } from '../../../../engine/api'
 import { ApiError } from '../../../api/client'
 import { Engine, EngineProvider, sceneStore } from '../../../engine-bridge'
+import { messages as enMessages } from '../../../i18n/locales/en/messages.po'
+import { messages as koMessages } from '../../../i18n/locales/ko/messages.po'
+import { messages as zhMessages } from '../../../i18n/locales/zh/messages.po'
 import { closeProject, currentProject } from '../../../state/project'
 import { UiRoot } from '../../../ui'
 import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
@@ -21,6 +25,21 @@ import { drawStore } from './draw-store'
  */
 
 let engine: Engine
+
+/** The read-only hint as each language says it (the catalogues' entries). */
+const readOnlyHint = {
+  en: 'You can view this project but not change it, so its editing tools are hidden.',
+  ko: '이 프로젝트는 볼 수만 있고 바꿀 수 없어 편집 도구가 숨겨져 있습니다.',
+  zh: '您只能查看此项目而不能更改，因此编辑工具已隐藏。',
+}
+
+const speak = (locale: 'ko' | 'zh' | 'en') =>
+  act(async () =>
+    i18n.loadAndActivate({
+      locale,
+      messages: { ko: koMessages, zh: zhMessages, en: enMessages }[locale],
+    }),
+  )
 
 /** The draw state of a city with nothing drawn or edited. */
 const noDrawing: DrawLayerState = {
@@ -54,10 +73,15 @@ const triangle = (): [number, number][] => [
 
 /**
  * The city editor at `path` over an in-memory server holding an area 'Yard' and a path 'Patrol';
- * `canEdit` false: the user may only look at the project.
+ * `canEdit` false: the user may only look at the project; `prepare` adds more to the server first.
  */
-async function renderAt(path: string, canEdit = true) {
+async function renderAt(
+  path: string,
+  canEdit = true,
+  prepare: (server: ReturnType<typeof createMemoryCityServer>) => void = () => {},
+) {
   const server = createMemoryCityServer('project-1')
+  prepare(server)
   if (!canEdit) {
     const findProjectInfo = server.services.findProjectInfo
     server.services.findProjectInfo = async (id) => {
@@ -244,6 +268,41 @@ describe('a read-only project', () => {
     expect(await screen.findByText('Patrol')).toBeTruthy()
     expect(screen.queryByRole('group', { name: 'Draw type' })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Modify Patrol' })).toBeNull()
+  })
+
+  // The location and tour tabs say it too, in the user's language (each tab in one of ko, zh, en).
+  it.each([
+    // `tools`: what an editor would see there (fence switches; the new viewpoint, new
+    // positioned object and new anchor forms)
+    {
+      tab: 'fence',
+      path: '/home/location/fence',
+      locale: 'ko',
+      shows: 'Yard',
+      tools: '[aria-pressed]',
+    },
+    { tab: 'tour', path: '/home/visit/tour', locale: 'zh', shows: null, tools: 'form' },
+    { tab: 'gps', path: '/home/location/gps', locale: 'en', shows: null, tools: 'form' },
+    { tab: 'anchor', path: '/home/location/anchor', locale: 'ko', shows: 'Campus', tools: 'form' },
+  ] as const)('says so in the $tab tab ($locale) and offers no tools there', async (row) => {
+    await speak(row.locale)
+    await renderAt(row.path, false, (server) => {
+      server.tilesets.push({
+        id: 'tileset-1',
+        project_id: 'project-1',
+        name: 'Campus',
+        root_url: '/tiles/tileset.json',
+        is_visible: true,
+        placement: null,
+        is_georeferenced: false,
+      } as (typeof server.tilesets)[number])
+    })
+    const tab = await screen.findByTestId(`city-${row.tab}-tab`)
+    const hint = await within(tab).findByTestId('city-read-only')
+    expect(hint.textContent).toBe(readOnlyHint[row.locale])
+    if (row.shows) await within(tab).findByText(row.shows)
+    expect(tab.querySelectorAll(row.tools).length).toBe(0)
+    expect(within(tab).queryAllByRole('textbox')).toEqual([])
   })
 })
 

@@ -4,6 +4,7 @@ import { useEngine } from '../../../engine-bridge'
 import { Button, EmptyState, toast } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
+import { ReadOnlyHint } from '../ReadOnlyHint'
 import { drawStore } from './draw-store'
 import { isAreaType } from './draw-texts'
 import { trackingStore } from './tracking-store'
@@ -29,6 +30,7 @@ export function FenceTab() {
 
   return (
     <div className="ts-city-tab ts-draw" data-testid="city-fence-tab">
+      <ReadOnlyHint />
       <p className="ts-city-tab__hint">
         <Trans>
           Make a circle or polygon of the area division a fence: objects entering or leaving it

@@ -7,6 +7,7 @@ import { useEngine } from '../../../engine-bridge'
 import { Button, toast } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
+import { ReadOnlyHint } from '../ReadOnlyHint'
 import { TrackPlaybackBar } from './TrackPlaybackBar'
 import { colorOfObject, trackingStore } from './tracking-store'
 import '../../../components/region-list/region-list.css'
@@ -73,6 +74,7 @@ export function GpsTab({ projectId }: { projectId: string }) {
 
   return (
     <div className="ts-city-tab ts-draw" data-testid="city-gps-tab">
+      <ReadOnlyHint />
       <div className="ts-city-details__actions">
         <Button onClick={showMyPosition}>
           <Trans>My location</Trans>

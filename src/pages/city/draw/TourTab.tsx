@@ -7,6 +7,7 @@ import { sceneStore, useEngine } from '../../../engine-bridge'
 import { Button, confirmDelete, EmptyState, TextField, toast } from '../../../ui'
 import { useCanEditCityProject } from '../city-context'
 import { useCityServices } from '../city-services'
+import { ReadOnlyHint } from '../ReadOnlyHint'
 import '../../../components/region-list/region-list.css'
 import './draw.css'
 
@@ -114,6 +115,7 @@ export function TourTab({ projectId }: { projectId: string }) {
 
   return (
     <div className="ts-city-tab ts-draw" data-testid="city-tour-tab">
+      <ReadOnlyHint />
       <p className="ts-city-tab__hint">
         <Trans>
           Save views of the map in order; opening the tour flies from one to the next and starts
