@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app'
 import type { TelemetryMessage } from './ingest-payload'
 import { createSqliteIngestQueue } from './sqlite-ingest-queue'
 import { createTelemetryStore, type TelemetryStore } from './telemetry-store'
+import { createWalSync, type WalSync } from './wal-sync'
 
 /**
  * The telemetry writes on a real database: each point stored and summed once whatever a body
@@ -150,5 +151,77 @@ describe.skipIf(!isSqlite)('the group commit on SQLite', () => {
     // the queue goes on: the next group is written straight through
     expect(await queue.write('group-first', messages(startMs + 20_000, 5, ['v']), startMs)).toBe(5)
     expect((await storedOf('group-first')).points).toHaveLength(45)
+  })
+})
+
+describe.skipIf(!isSqlite)('durability of the group commit on SQLite', () => {
+  /** A WAL sync the test finishes by hand, counting how many syncs were asked for. */
+  function heldSync() {
+    const releases: Array<() => void> = []
+    const held: WalSync & { asked: number; release(): void } = {
+      asked: 0,
+      durable() {
+        held.asked++
+        return new Promise<void>((resolve) => releases.push(resolve))
+      },
+      release() {
+        for (const resolve of releases.splice(0)) resolve()
+      },
+    }
+    return held
+  }
+  /** Lets the event loop turn until `isDone` holds (the queue works across turns). */
+  async function turnsUntil(isDone: () => boolean) {
+    while (!isDone()) await new Promise((resolve) => setImmediate(resolve))
+  }
+
+  it('answers a write only after the WAL sync that follows its commit, and keeps FULL for other writes', async () => {
+    const sqlite = database().sqlite!
+    const walSync = heldSync()
+    const store = createTelemetryStore(database())
+    const queue = createSqliteIngestQueue({ database: database(), sqlite, store, walSync })
+    let answered: number | undefined
+    void queue.write('durable-one', messages(startMs, 10, ['d']), startMs).then((count) => {
+      answered = count
+    })
+    await turnsUntil(() => walSync.asked === 1)
+    // committed (other connections see it), not yet answered: the disk has not flushed it
+    expect((await storedOf('durable-one')).points).toHaveLength(10)
+    expect(answered).toBeUndefined()
+    expect(sqlite.pragma('synchronous', { simple: true })).toBe(2)
+    walSync.release()
+    await turnsUntil(() => answered !== undefined)
+    expect(answered).toBe(10)
+  })
+
+  it('puts the writes that arrive while a sync runs into one next transaction', async () => {
+    const sqlite = database().sqlite!
+    const walSync = heldSync()
+    const store = createTelemetryStore(database())
+    const queue = createSqliteIngestQueue({ database: database(), sqlite, store, walSync })
+    const first = queue.write('waiting-first', messages(startMs, 5, ['w']), startMs)
+    await turnsUntil(() => walSync.asked === 1)
+    // two devices' writes in later turns, while the first commit's sync runs
+    const second = queue.write('waiting-second', messages(startMs, 5, ['w']), startMs)
+    await new Promise((resolve) => setImmediate(resolve))
+    const third = queue.write('waiting-third', messages(startMs, 5, ['w']), startMs)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect((await storedOf('waiting-second')).points).toHaveLength(0)
+    walSync.release()
+    expect(await first).toBe(5)
+    await turnsUntil(() => walSync.asked === 2)
+    walSync.release()
+    expect(await Promise.all([second, third])).toEqual([5, 5])
+    // one transaction, one sync for both
+    expect(walSync.asked).toBe(2)
+  })
+
+  it('syncs the real WAL, one sync for the commits made while one runs', async () => {
+    const walSync = createWalSync(database().sqlite!.name)
+    const first = walSync.durable()
+    const second = walSync.durable()
+    const third = walSync.durable()
+    expect(second).toBe(third)
+    await expect(Promise.all([first, second])).resolves.toEqual([undefined, undefined])
   })
 })
