@@ -31,6 +31,7 @@ import {
   packageDirectories,
   planOfflinePackage,
 } from '../server/modules/orders/offline-package-contents'
+import { openPoiListReader } from '../server/modules/orders/offline-package-pois'
 import { createPackageWriter } from '../server/modules/orders/offline-package-writer'
 import { openSource, writePackageZip } from '../server/modules/orders/offline-package-zip'
 import { timestampOf } from '../server/modules/time/clock'
@@ -145,15 +146,16 @@ export async function runOfflinePackageBench(): Promise<void> {
         isWatermarked: false,
         variant: 'full',
         builtAt: timestamp,
-        scratchDirectory: workDirectory,
       },
     )
+    // the POI lists are read as the writer's thread reads them: a connection of its own
+    const poiLists = openPoiListReader(app.deps.config.database)
+    const readers = { storage: app.deps.storage, poiLists }
     for (const entry of plan.entries) {
       const target = join(sourceFolder, entry.path)
       await mkdir(dirname(target), { recursive: true })
-      await pipeline(await openSource(entry.source, app.deps.storage), createWriteStream(target))
+      await pipeline(await openSource(entry.source, readers), createWriteStream(target))
     }
-    await plan.dispose()
     console.log(
       `package: ${plan.entries.length} files, ${(plan.totalBytes / 1_048_576).toFixed(1)} MiB`,
     )
@@ -220,7 +222,10 @@ export async function runOfflinePackageBench(): Promise<void> {
     // the build's two phases on their own (the job adds the rows around them): where time goes;
     // the zip written by the server's writer thread, then on this thread as before (health asked
     // during both: the same-run reference for what the thread spares requests)
-    const writer = createPackageWriter({ storageDirectory: app.deps.storage.directory })
+    const writer = createPackageWriter({
+      storageDirectory: app.deps.storage.directory,
+      database: app.deps.config.database,
+    })
     const runPhases = async () => {
       let startMs = performance.now()
       const phasePlan = await planOfflinePackage(
@@ -232,7 +237,6 @@ export async function runOfflinePackageBench(): Promise<void> {
           isWatermarked: false,
           variant: 'full',
           builtAt: timestamp,
-          scratchDirectory: workDirectory,
         },
       )
       planMs.push(performance.now() - startMs)
@@ -252,14 +256,14 @@ export async function runOfflinePackageBench(): Promise<void> {
       health.duringBuild.push(...(await healthDuring(app, packages.settle())))
       const threadWrite = writer.write(phasePlan, join(workDirectory, 'probe.zip'), noAbort)
       health.duringThreadWrite.push(...(await healthDuring(app, threadWrite)))
+      await poiLists.begin()
       const requestThreadWrite = writePackageZip(
         phasePlan,
-        app.deps.storage,
+        readers,
         join(workDirectory, 'probe.zip'),
         noAbort,
-      )
+      ).finally(() => poiLists.end())
       health.duringRequestThreadWrite.push(...(await healthDuring(app, requestThreadWrite)))
-      await phasePlan.dispose()
     }
 
     await runOurs()
@@ -288,6 +292,7 @@ export async function runOfflinePackageBench(): Promise<void> {
       )
     }
     await writer.close()
+    await poiLists.close()
     const ours = measure(oursMs, 'ms')
     const anchor = hasZip ? measure(zipMs, 'ms') : null
     const anchorBytes = hasZip ? (await stat(join(workDirectory, 'anchor.zip'))).size : null
