@@ -25,6 +25,8 @@ import { dirname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { FastifyInstance } from 'fastify'
 import { toAuthUser } from '../server/modules/accounts/users.service'
 import {
@@ -47,6 +49,11 @@ const poiCount = Number(process.env.BENCH_POIS) || 10_000
 /** Timed builds per side (BENCH_ROUNDS, default 5): single builds vary by 2–5× on a shared machine. */
 const timedRuns = Number(process.env.BENCH_ROUNDS) || 5
 const zipPath = '/usr/bin/zip'
+
+// `gc` in every isolate made from here on, the writer threads' too (as node --expose-gc)
+setFlagsFromString('--expose-gc')
+/** A full collection of this thread's heap. */
+const forceGc = runInNewContext('gc') as () => void
 
 /** Milliseconds per clock tick of /proc's CPU times (USER_HZ, 100 on Linux). */
 const msPerTick = 10
@@ -169,6 +176,9 @@ export async function runOfflinePackageBench(): Promise<void> {
     const planMs: number[] = []
     const writeMs: number[] = []
     const rssGrowthMiB: number[] = []
+    // RSS after a forced collection in every thread, before and after each build: what a build
+    // holds, apart from the garbage the collectors have not taken back yet
+    const rssHeldAfterGcMiB: number[] = []
     // growth of each thread's heap in use and of its memory outside the heap (Buffers)
     const requestThreadGrowthMiB = { heap: [] as number[], buffers: [] as number[] }
     const writerThreadGrowthMiB = { heap: [] as number[], buffers: [] as number[] }
@@ -182,6 +192,8 @@ export async function runOfflinePackageBench(): Promise<void> {
     let packageBytes = 0
     const mebibytes = (bytes: number) => bytes / 1_048_576
     const runOurs = async () => {
+      forceGc()
+      const rssSettledBefore = process.memoryUsage.rss()
       const rssBefore = process.memoryUsage.rss()
       const threadBefore = requestThreadMemory()
       let rssPeak = rssBefore
@@ -206,6 +218,9 @@ export async function runOfflinePackageBench(): Promise<void> {
       if (state.package?.state !== 'ready') throw new Error('the package was not built')
       packageBytes = state.package.size_bytes ?? 0
       rssGrowthMiB.push(mebibytes(rssPeak - rssBefore))
+      // the writer thread collected when its build ended (it runs with gc exposed here)
+      forceGc()
+      rssHeldAfterGcMiB.push(mebibytes(process.memoryUsage.rss() - rssSettledBefore))
       return elapsedMs
     }
     const runZip = async () => {
@@ -285,7 +300,7 @@ export async function runOfflinePackageBench(): Promise<void> {
         `round ${round + 1}: ours ${oursMs.at(-1)?.toFixed(0)} ms (cpu ${oursCpuMs.at(-1)?.toFixed(0)}), ` +
           `zip ${zipMs.at(-1)?.toFixed(0) ?? '-'} ms (cpu ${zipCpuMs.at(-1)?.toFixed(0) ?? '-'}), ` +
           `plan ${planMs.at(-1)?.toFixed(0)} ms, write ${writeMs.at(-1)?.toFixed(0)} ms; ` +
-          `RSS +${rssGrowthMiB.at(-1)?.toFixed(1)} MiB, request thread heap +${requestThreadGrowthMiB.heap.at(-1)?.toFixed(1)} ` +
+          `RSS +${rssGrowthMiB.at(-1)?.toFixed(1)} MiB (after gc +${rssHeldAfterGcMiB.at(-1)?.toFixed(1)}), request thread heap +${requestThreadGrowthMiB.heap.at(-1)?.toFixed(1)} ` +
           `buffers +${requestThreadGrowthMiB.buffers.at(-1)?.toFixed(1)} MiB, ` +
           `writer thread heap +${writerThreadGrowthMiB.heap.at(-1)?.toFixed(1)} ` +
           `buffers +${writerThreadGrowthMiB.buffers.at(-1)?.toFixed(1)} MiB`,
@@ -331,6 +346,7 @@ export async function runOfflinePackageBench(): Promise<void> {
       },
       // RSS is the process's (every thread); the two heaps say which thread grew
       rssGrowthMiB: measure(rssGrowthMiB, 'MiB'),
+      rssHeldAfterGcMiB: measure(rssHeldAfterGcMiB, 'MiB'),
       requestThreadGrowthMiB: {
         heap: measure(requestThreadGrowthMiB.heap, 'MiB'),
         buffers: measure(requestThreadGrowthMiB.buffers, 'MiB'),
@@ -360,6 +376,7 @@ export async function runOfflinePackageBench(): Promise<void> {
         cpuRatio: report.cpuRatio,
         phases: report.phases,
         rssGrowthMiB: report.rssGrowthMiB,
+        rssHeldAfterGcMiB: report.rssHeldAfterGcMiB,
         requestThreadGrowthMiB: report.requestThreadGrowthMiB,
         writerThreadGrowthMiB: report.writerThreadGrowthMiB,
         health: report.health,

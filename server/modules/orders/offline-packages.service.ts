@@ -126,8 +126,7 @@ export function createOfflinePackagesService(dependencies: {
     async run(input, context) {
       const path = fileOf(input.projectId, input.packageId)
       try {
-        const projectDirectory = join(directory, input.projectId)
-        await mkdir(projectDirectory, { recursive: true })
+        await mkdir(join(directory, input.projectId), { recursive: true })
         const written = await writeConsistentPackage(input, path, context)
         // the file is complete and synced: now the row may say so, and older packages go
         const superseded = await database.db.transaction().execute(async (transaction) => {
