@@ -218,7 +218,8 @@ export async function runOfflinePackageBench(): Promise<void> {
       if (state.package?.state !== 'ready') throw new Error('the package was not built')
       packageBytes = state.package.size_bytes ?? 0
       rssGrowthMiB.push(mebibytes(rssPeak - rssBefore))
-      // the writer thread collected when its build ended (it runs with gc exposed here)
+      // the writer thread collects 50 ms after its answer (it runs with gc exposed here)
+      await delay(250)
       forceGc()
       rssHeldAfterGcMiB.push(mebibytes(process.memoryUsage.rss() - rssSettledBefore))
       return elapsedMs
