@@ -25,12 +25,15 @@ import { dirname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { FastifyInstance } from 'fastify'
 import { toAuthUser } from '../server/modules/accounts/users.service'
 import {
   packageDirectories,
   planOfflinePackage,
 } from '../server/modules/orders/offline-package-contents'
+import { openPoiListReader } from '../server/modules/orders/offline-package-pois'
 import { createPackageWriter } from '../server/modules/orders/offline-package-writer'
 import { openSource, writePackageZip } from '../server/modules/orders/offline-package-zip'
 import { timestampOf } from '../server/modules/time/clock'
@@ -46,6 +49,11 @@ const poiCount = Number(process.env.BENCH_POIS) || 10_000
 /** Timed builds per side (BENCH_ROUNDS, default 5): single builds vary by 2–5× on a shared machine. */
 const timedRuns = Number(process.env.BENCH_ROUNDS) || 5
 const zipPath = '/usr/bin/zip'
+
+// `gc` in every isolate made from here on, the writer threads' too (as node --expose-gc)
+setFlagsFromString('--expose-gc')
+/** A full collection of this thread's heap. */
+const forceGc = runInNewContext('gc') as () => void
 
 /** Milliseconds per clock tick of /proc's CPU times (USER_HZ, 100 on Linux). */
 const msPerTick = 10
@@ -145,15 +153,16 @@ export async function runOfflinePackageBench(): Promise<void> {
         isWatermarked: false,
         variant: 'full',
         builtAt: timestamp,
-        scratchDirectory: workDirectory,
       },
     )
+    // the POI lists are read as the writer's thread reads them: a connection of its own
+    const poiLists = openPoiListReader(app.deps.config.database)
+    const readers = { storage: app.deps.storage, poiLists }
     for (const entry of plan.entries) {
       const target = join(sourceFolder, entry.path)
       await mkdir(dirname(target), { recursive: true })
-      await pipeline(await openSource(entry.source, app.deps.storage), createWriteStream(target))
+      await pipeline(await openSource(entry.source, readers), createWriteStream(target))
     }
-    await plan.dispose()
     console.log(
       `package: ${plan.entries.length} files, ${(plan.totalBytes / 1_048_576).toFixed(1)} MiB`,
     )
@@ -167,6 +176,9 @@ export async function runOfflinePackageBench(): Promise<void> {
     const planMs: number[] = []
     const writeMs: number[] = []
     const rssGrowthMiB: number[] = []
+    // RSS after a forced collection in every thread, before and after each build: what a build
+    // holds, apart from the garbage the collectors have not taken back yet
+    const rssHeldAfterGcMiB: number[] = []
     // growth of each thread's heap in use and of its memory outside the heap (Buffers)
     const requestThreadGrowthMiB = { heap: [] as number[], buffers: [] as number[] }
     const writerThreadGrowthMiB = { heap: [] as number[], buffers: [] as number[] }
@@ -180,6 +192,8 @@ export async function runOfflinePackageBench(): Promise<void> {
     let packageBytes = 0
     const mebibytes = (bytes: number) => bytes / 1_048_576
     const runOurs = async () => {
+      forceGc()
+      const rssSettledBefore = process.memoryUsage.rss()
       const rssBefore = process.memoryUsage.rss()
       const threadBefore = requestThreadMemory()
       let rssPeak = rssBefore
@@ -204,6 +218,10 @@ export async function runOfflinePackageBench(): Promise<void> {
       if (state.package?.state !== 'ready') throw new Error('the package was not built')
       packageBytes = state.package.size_bytes ?? 0
       rssGrowthMiB.push(mebibytes(rssPeak - rssBefore))
+      // the writer thread collects 50 ms after its answer (it runs with gc exposed here)
+      await delay(250)
+      forceGc()
+      rssHeldAfterGcMiB.push(mebibytes(process.memoryUsage.rss() - rssSettledBefore))
       return elapsedMs
     }
     const runZip = async () => {
@@ -220,7 +238,10 @@ export async function runOfflinePackageBench(): Promise<void> {
     // the build's two phases on their own (the job adds the rows around them): where time goes;
     // the zip written by the server's writer thread, then on this thread as before (health asked
     // during both: the same-run reference for what the thread spares requests)
-    const writer = createPackageWriter({ storageDirectory: app.deps.storage.directory })
+    const writer = createPackageWriter({
+      storageDirectory: app.deps.storage.directory,
+      database: app.deps.config.database,
+    })
     const runPhases = async () => {
       let startMs = performance.now()
       const phasePlan = await planOfflinePackage(
@@ -232,7 +253,6 @@ export async function runOfflinePackageBench(): Promise<void> {
           isWatermarked: false,
           variant: 'full',
           builtAt: timestamp,
-          scratchDirectory: workDirectory,
         },
       )
       planMs.push(performance.now() - startMs)
@@ -252,14 +272,14 @@ export async function runOfflinePackageBench(): Promise<void> {
       health.duringBuild.push(...(await healthDuring(app, packages.settle())))
       const threadWrite = writer.write(phasePlan, join(workDirectory, 'probe.zip'), noAbort)
       health.duringThreadWrite.push(...(await healthDuring(app, threadWrite)))
+      await poiLists.begin()
       const requestThreadWrite = writePackageZip(
         phasePlan,
-        app.deps.storage,
+        readers,
         join(workDirectory, 'probe.zip'),
         noAbort,
-      )
+      ).finally(() => poiLists.end())
       health.duringRequestThreadWrite.push(...(await healthDuring(app, requestThreadWrite)))
-      await phasePlan.dispose()
     }
 
     await runOurs()
@@ -281,13 +301,14 @@ export async function runOfflinePackageBench(): Promise<void> {
         `round ${round + 1}: ours ${oursMs.at(-1)?.toFixed(0)} ms (cpu ${oursCpuMs.at(-1)?.toFixed(0)}), ` +
           `zip ${zipMs.at(-1)?.toFixed(0) ?? '-'} ms (cpu ${zipCpuMs.at(-1)?.toFixed(0) ?? '-'}), ` +
           `plan ${planMs.at(-1)?.toFixed(0)} ms, write ${writeMs.at(-1)?.toFixed(0)} ms; ` +
-          `RSS +${rssGrowthMiB.at(-1)?.toFixed(1)} MiB, request thread heap +${requestThreadGrowthMiB.heap.at(-1)?.toFixed(1)} ` +
+          `RSS +${rssGrowthMiB.at(-1)?.toFixed(1)} MiB (after gc +${rssHeldAfterGcMiB.at(-1)?.toFixed(1)}), request thread heap +${requestThreadGrowthMiB.heap.at(-1)?.toFixed(1)} ` +
           `buffers +${requestThreadGrowthMiB.buffers.at(-1)?.toFixed(1)} MiB, ` +
           `writer thread heap +${writerThreadGrowthMiB.heap.at(-1)?.toFixed(1)} ` +
           `buffers +${writerThreadGrowthMiB.buffers.at(-1)?.toFixed(1)} MiB`,
       )
     }
     await writer.close()
+    await poiLists.close()
     const ours = measure(oursMs, 'ms')
     const anchor = hasZip ? measure(zipMs, 'ms') : null
     const anchorBytes = hasZip ? (await stat(join(workDirectory, 'anchor.zip'))).size : null
@@ -326,6 +347,7 @@ export async function runOfflinePackageBench(): Promise<void> {
       },
       // RSS is the process's (every thread); the two heaps say which thread grew
       rssGrowthMiB: measure(rssGrowthMiB, 'MiB'),
+      rssHeldAfterGcMiB: measure(rssHeldAfterGcMiB, 'MiB'),
       requestThreadGrowthMiB: {
         heap: measure(requestThreadGrowthMiB.heap, 'MiB'),
         buffers: measure(requestThreadGrowthMiB.buffers, 'MiB'),
@@ -355,6 +377,7 @@ export async function runOfflinePackageBench(): Promise<void> {
         cpuRatio: report.cpuRatio,
         phases: report.phases,
         rssGrowthMiB: report.rssGrowthMiB,
+        rssHeldAfterGcMiB: report.rssHeldAfterGcMiB,
         requestThreadGrowthMiB: report.requestThreadGrowthMiB,
         writerThreadGrowthMiB: report.writerThreadGrowthMiB,
         health: report.health,

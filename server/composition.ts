@@ -326,6 +326,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       prices: createPricesService({ db: database.db, now: () => timestampOf(clock.nowMs()) }),
       offlinePackages: createOfflinePackagesService({
         database,
+        databaseConfig: config.database,
         storage,
         clock,
         access,

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto'
-import { rm, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { uploadedFilesRoot } from '../../../contract/files'
@@ -10,8 +9,8 @@ import type { FileStorage } from '../../plugins/storage'
 import { type PackageEntry, storedEntry, textEntry } from './offline-package-entry'
 import { planCityPart } from './offline-package-city'
 import { planLibraryModelsPart } from './offline-package-library-models'
-import { spoolPackagePois } from './offline-package-pois'
-import { JsonFile, planViewerEntries } from './offline-package-viewer'
+import { type PackagePoisSummary, summarizePackagePois } from './offline-package-pois'
+import { planViewerEntries, StreamedJson } from './offline-package-viewer'
 
 /** The format name and version written in every package's manifest.json. */
 export const offlinePackageFormat = { name: 'twinscape-offline-package', version: 1 } as const
@@ -21,9 +20,13 @@ export type { PackageEntry, PackageSource } from './offline-package-entry'
 /** What a package is built from: the project's records, read once when the build starts. */
 export interface PackagePlan {
   entries: PackageEntry[]
+  /** The entries' bytes before compression; the POI lists' are estimated (they weigh progress). */
   totalBytes: number
-  /** Removes the files the plan wrote for its entries (the POI list); call once it is written. */
-  dispose(): Promise<void>
+  /**
+   * The POI list the manifest and templates.json were written for: the writer reads the rows
+   * themselves later, and the build checks they are still these (see offline-packages.service).
+   */
+  pois: PackagePoisSummary
 }
 
 /** Folders of the data directory a package reads files from besides the file store. */
@@ -73,41 +76,17 @@ function safeName(name: string): string {
  * manifest.json, the building structure, floors and models (SBM files from the store), POIs and
  * the templates they use, the style, the GML path, areas and paths, tilesets and a PMTiles
  * basemap when one is chosen, and the model library's GLB/SBM models where they were placed.
- * Reads the records at one moment; the bytes are read when written. The POI list, megabytes
- * for 10,000 POIs, is written to a file in `scratchDirectory` (removed by `dispose`, or at
- * start-up after a crash) and streamed from there, so a build's memory stays flat.
+ * Reads the records at one moment; the bytes are read when written. Of the POI list, megabytes
+ * for 10,000 POIs, only the count and the templates are read here: the rows go into the zip
+ * straight from the database as the writer's thread writes it (a `pois` source), so neither
+ * the request thread nor a file holds them and a build's memory stays flat.
  */
 export async function planOfflinePackage(
   database: DatabaseHandle,
   storage: FileStorage,
   directories: PackageDirectories,
-  input: {
-    projectId: string
-    isWatermarked: boolean
-    variant: 'full' | 'trial'
-    builtAt: string
-    scratchDirectory: string
-  },
-): Promise<PackagePlan> {
-  const poisPath = join(input.scratchDirectory, `${randomUUID()}.pois.json`)
-  const dispose = () => rm(poisPath, { force: true })
-  try {
-    const planned = await planEntries(database, storage, directories, input, poisPath)
-    return { ...planned, dispose }
-  } catch (error) {
-    await dispose()
-    throw error
-  }
-}
-
-/** The entries {@link planOfflinePackage} plans, the POI list written to `poisPath`. */
-async function planEntries(
-  database: DatabaseHandle,
-  storage: FileStorage,
-  directories: PackageDirectories,
   input: { projectId: string; isWatermarked: boolean; variant: 'full' | 'trial'; builtAt: string },
-  poisPath: string,
-): Promise<Omit<PackagePlan, 'dispose'>> {
+): Promise<PackagePlan> {
   const { projectId } = input
   const handle = database.db
   const project = await handle
@@ -170,13 +149,16 @@ async function planEntries(
   entries.push(jsonEntry('building/models.json', modelsValue))
   contents.models = 'building/models.json'
 
-  const pois = await spoolPackagePois(handle, database.dialect, projectId, poisPath)
-  // written once as JSON for pois.json and the viewer's data.js alike
-  const poisJson = new JsonFile(pois.path, pois.sizeBytes)
+  const pois = await summarizePackagePois(handle, projectId)
+  // read from the database twice, for pois.json and the viewer's data.js, from one snapshot
+  const poisJson = new StreamedJson(
+    { kind: 'pois', projectId },
+    pois.count * estimatedPoiJsonBytes + 3,
+  )
   entries.push({
     path: 'pois.json',
-    source: { kind: 'file', path: pois.path },
-    sizeBytes: pois.sizeBytes,
+    source: poisJson.source,
+    sizeBytes: poisJson.sizeBytes,
     isDeflated: true,
   })
   contents.pois = 'pois.json'
@@ -353,8 +335,15 @@ async function planEntries(
   if (viewerEntries === null) delete contents.viewer
   else entries.push(...viewerEntries)
   entries.unshift(jsonEntry('manifest.json', manifest))
-  return { entries, totalBytes: entries.reduce((sum, entry) => sum + entry.sizeBytes, 0) }
+  return {
+    entries,
+    totalBytes: entries.reduce((sum, entry) => sum + entry.sizeBytes, 0),
+    pois,
+  }
 }
+
+/** A POI's JSON is about this long (every column; 700 bytes in the 10,000 POIs of the bench). */
+const estimatedPoiJsonBytes = 700
 
 /** Where one template's files sit in the package. */
 interface TemplatePackagePaths {

@@ -18,6 +18,11 @@ export type PackageSource =
    * `data.js`: the scene's JSON around the POI list's file, never all in memory at once).
    */
   | { kind: 'parts'; parts: PackageSource[] }
+  /**
+   * A project's POI list as one JSON array, read by the writer's thread from the database as
+   * the entry is written (offline-package-pois.ts): no copy of it is kept anywhere first.
+   */
+  | { kind: 'pois'; projectId: string }
 
 /** One file of the package: its path in the zip, its bytes, and whether deflating pays. */
 export interface PackageEntry {

@@ -1,32 +1,43 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { text } from 'node:stream/consumers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../testing/test-app'
 import { timestampOf } from '../time/clock'
-import { spoolPackagePois } from './offline-package-pois'
+import {
+  openPoiListReader,
+  type PoiListReader,
+  type PoiListTally,
+  summarizePackagePois,
+} from './offline-package-pois'
 
 /**
- * The package's POI list, written as JSON by the database (SQLite or PostgreSQL) a chunk of rows
- * at a time into a file, reads back as exactly the rows the POI list reads: every column, text
- * with quotes and line breaks, doubles at full precision, in list order across the chunks.
+ * The package's POI list, written as JSON by the database (SQLite or PostgreSQL) and read over
+ * a connection of the reader's own, reads back as exactly the rows the POI list reads: every
+ * column, text with quotes and line breaks, doubles at full precision, in list order across
+ * chunks; every list read in one snapshot holds the same rows while POIs are added.
  */
 describe('package POIs', () => {
   let testApp: TestApp
-  let folder: string
+  let reader: PoiListReader
 
   beforeAll(async () => {
     testApp = await createTestApp()
-    folder = await mkdtemp(join(tmpdir(), 'package-pois-'))
+    reader = openPoiListReader(testApp.config.database)
   })
   afterAll(async () => {
+    await reader?.close()
     await testApp?.close()
-    if (folder) await rm(folder, { recursive: true, force: true })
   })
 
-  it('reads every POI row of the project as the rows themselves, in list order', async () => {
-    const { db, dialect } = testApp.app.deps.database
+  /** One list read to its end, and what the reader tallied. */
+  const readList = async (projectId: string) => {
+    let tally: PoiListTally | undefined
+    const json = await text(reader.open(projectId, (read) => (tally = read)))
+    return { json, tally }
+  }
+
+  it('reads every POI row of the project as the rows themselves, in list order, from one snapshot', async () => {
+    const { db } = testApp.app.deps.database
     const project = await db
       .selectFrom('projects')
       .select(['id'])
@@ -54,6 +65,26 @@ describe('package POIs', () => {
         })),
       )
       .execute()
+    // 1,200 rows: the list spans several of the reader's chunks
+    await db
+      .insertInto('pois')
+      .values(
+        Array.from({ length: 1_170 }, (_, index) => ({
+          id: randomUUID(),
+          project_id: project.id,
+          name: `Bulk ${index}`,
+          category_id: template.id,
+          poicategory_code: 'test',
+          template_type: '1',
+          category_type: '2D',
+          x: index,
+          y: 0,
+          z: 0,
+          created_at: timestamp,
+          updated_at: timestamp,
+        })),
+      )
+      .execute()
     const rows = await db
       .selectFrom('pois')
       .selectAll()
@@ -61,26 +92,38 @@ describe('package POIs', () => {
       .orderBy('created_at')
       .orderBy('id')
       .execute()
-    // 7 rows a chunk: the 30 new POIs (and any the seed has) span several chunks
-    const path = join(folder, 'pois.json')
-    const spooled = await spoolPackagePois(db, dialect, project.id, path, 7)
-    const text = await readFile(path, 'utf8')
-    expect(text.endsWith(']\n')).toBe(true)
-    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(rows)))
-    expect(spooled).toEqual({
-      path,
-      sizeBytes: Buffer.byteLength(text),
+    const summary = await summarizePackagePois(db, project.id)
+    expect(summary).toEqual({
       count: rows.length,
       templateIds: [...new Set(rows.map((row) => row.category_id))].sort(),
     })
 
-    const emptyPath = join(folder, 'none.json')
-    expect(await spoolPackagePois(db, dialect, randomUUID(), emptyPath)).toEqual({
-      path: emptyPath,
-      sizeBytes: 3,
-      count: 0,
-      templateIds: [],
-    })
-    expect(await readFile(emptyPath, 'utf8')).toBe('[]\n')
+    await reader.begin()
+    try {
+      const first = await readList(project.id)
+      expect(first.json.endsWith(']\n')).toBe(true)
+      expect(JSON.parse(first.json)).toEqual(JSON.parse(JSON.stringify(rows)))
+      expect(first.tally).toEqual(summary)
+      // a POI added while the snapshot lasts is in neither list of this build
+      await db
+        .insertInto('pois')
+        .values({ ...rows[0]!, id: randomUUID(), name: 'Added meanwhile' })
+        .execute()
+      const second = await readList(project.id)
+      expect(second.json).toBe(first.json)
+    } finally {
+      await reader.end()
+    }
+    expect((await summarizePackagePois(db, project.id)).count).toBe(rows.length + 1)
+
+    await reader.begin()
+    try {
+      expect(await readList(randomUUID())).toEqual({
+        json: '[]\n',
+        tally: { count: 0, templateIds: [] },
+      })
+    } finally {
+      await reader.end()
+    }
   })
 })

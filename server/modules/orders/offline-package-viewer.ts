@@ -4,19 +4,20 @@ import type { ViewerPackageData } from '../../../contract/offline-viewer-data'
 import { type PackageEntry, type PackageSource, textEntry } from './offline-package-entry'
 
 /**
- * A value already written as JSON, in a file of the build's own: the POI list is megabytes,
- * written once for both files (pois.json and the viewer's data.js) and streamed into each.
+ * A value whose JSON is streamed into the package from a source, never held as a string: the
+ * POI list is megabytes, read from the database as pois.json and the viewer's data.js are written.
+ * `sizeBytes` may be an estimate (it only weighs progress).
  */
-export class JsonFile {
+export class StreamedJson {
   constructor(
-    readonly path: string,
+    readonly source: PackageSource,
     readonly sizeBytes: number,
   ) {}
 }
 
-/** Every member of `viewer/data.js` but `files`, each maybe already written as JSON. */
+/** Every member of `viewer/data.js` but `files`, each maybe streamed. */
 type ViewerDataInput = {
-  [Key in Exclude<keyof ViewerPackageData, 'files'>]-?: ViewerPackageData[Key] | JsonFile
+  [Key in Exclude<keyof ViewerPackageData, 'files'>]-?: ViewerPackageData[Key] | StreamedJson
 }
 
 /**
@@ -71,7 +72,7 @@ export async function planViewerEntries(input: {
     })
   }
   // an object literal in a script file of its own (never inline HTML: no `</script>` to escape),
-  // streamed in parts: the JSON written already goes in from its file, not as a string again
+  // written in parts: streamed JSON goes in from its source, never as a string
   const parts: PackageSource[] = []
   let dataSize = 0
   const addText = (text: string) => {
@@ -82,9 +83,9 @@ export async function planViewerEntries(input: {
   let pending = 'window.twinscapePackage({'
   for (const [index, [key, value]] of Object.entries({ ...input.data, files }).entries()) {
     pending += `${index === 0 ? '' : ','}${JSON.stringify(key)}:`
-    if (value instanceof JsonFile) {
+    if (value instanceof StreamedJson) {
       addText(pending)
-      parts.push({ kind: 'file', path: value.path })
+      parts.push(value.source)
       dataSize += value.sizeBytes
       pending = ''
     } else {

@@ -1,6 +1,8 @@
+import type { DatabaseConfig } from '../../config'
 import { createFileStorage, type FileStorage } from '../../plugins/storage'
 import { serveThreadTasks } from '../jobs/thread-task'
 import type { PackageSource } from './offline-package-entry'
+import { openPoiListReader, type PoiListReader } from './offline-package-pois'
 import type { PackageThreadReply, PackageThreadTask, ThreadMemory } from './offline-package-writer'
 import { writePackageZip } from './offline-package-zip'
 
@@ -8,11 +10,26 @@ import { writePackageZip } from './offline-package-zip'
  * The body of an offline package thread (started through offline-package-thread.mjs): writes
  * one plan's zip with {@link writePackageZip}, reporting progress, and answers what it wrote.
  * The plan's in-memory texts arrive as Uint8Arrays (Buffers are cloned as such) and are read
- * as Buffers again; stored files are read from the same file store the server writes.
+ * as Buffers again; stored files are read from the same file store the server writes, and POI
+ * lists from the same database over this thread's own connection, all of a build's lists from
+ * one snapshot.
  */
 
 /** The file store of each folder a task named, opened once per thread. */
 const stores = new Map<string, Promise<FileStorage>>()
+
+/** The POI list reader of each database a task named, connected once per thread. */
+const poiListReaders = new Map<string, PoiListReader>()
+
+function poiListReaderOf(config: DatabaseConfig): PoiListReader {
+  const key = JSON.stringify(config)
+  let reader = poiListReaders.get(key)
+  if (reader === undefined) {
+    reader = openPoiListReader(config)
+    poiListReaders.set(key, reader)
+  }
+  return reader
+}
 
 /** `source` with its bytes as Buffers (yazl takes Buffers only). */
 function withBuffers(source: PackageSource): PackageSource {
@@ -52,12 +69,14 @@ serveThreadTasks<PackageThreadTask, PackageThreadReply>(async (task, { reportPro
     buffersStartBytes: start.external,
     buffersPeakBytes: start.external,
   }
+  const poiLists = task.database === undefined ? undefined : poiListReaderOf(task.database)
+  await poiLists?.begin()
   const written = await writePackageZip(
     {
       entries: task.entries.map((entry) => ({ ...entry, source: withBuffers(entry.source) })),
       totalBytes: task.totalBytes,
     },
-    await storage,
+    { storage: await storage, poiLists },
     task.path,
     {
       signal: neverAborted,
@@ -70,6 +89,10 @@ serveThreadTasks<PackageThreadTask, PackageThreadReply>(async (task, { reportPro
         reportProgress(fraction)
       },
     },
-  )
+  ).finally(() => poiLists?.end())
+  // only where the process exposes the collector (the build benchmark): what is garbage goes
+  // just after the answer (not in the build's time), so the RSS measured then is what it holds
+  const collect = (globalThis as { gc?: () => void }).gc
+  if (collect) setTimeout(collect, 50)
   return { value: { ...written, threadMemory: memory } }
 })

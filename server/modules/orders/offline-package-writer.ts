@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises'
 import type { ResourceLimits } from 'node:worker_threads'
+import type { DatabaseConfig } from '../../config'
 import { createThreadRunner, type ThreadRunner } from '../jobs/thread-runner'
 import type { PackagePlan } from './offline-package-contents'
 import type { WrittenPackage } from './offline-package-zip'
@@ -10,6 +11,8 @@ export interface PackageThreadTask {
   totalBytes: number
   /** The file store's folder (stored entries are read from it). */
   storageDirectory: string
+  /** The database POI lists (`pois` sources) are read from; absent: a plan has none. */
+  database?: DatabaseConfig
   path: string
   forceZip64: boolean
 }
@@ -72,6 +75,8 @@ const packageThreadLimits: ResourceLimits = {
  */
 export function createPackageWriter(options: {
   storageDirectory: string
+  /** Where the threads read POI lists from (their own connections); none without it. */
+  database?: DatabaseConfig
   resourceLimits?: ResourceLimits
 }): PackageWriter {
   let runner: ThreadRunner | undefined
@@ -86,6 +91,7 @@ export function createPackageWriter(options: {
         entries: plan.entries,
         totalBytes: plan.totalBytes,
         storageDirectory: options.storageDirectory,
+        database: options.database,
         path,
         forceZip64,
       }

@@ -32,7 +32,7 @@ describe('offline package zip', () => {
     const model = Buffer.alloc(300_000, 7)
     const stored = await storage.put(model)
     const text = JSON.stringify({ pois: Array.from({ length: 500 }, (_, index) => index) })
-    const plan: PackagePlan = {
+    const plan: Pick<PackagePlan, 'entries' | 'totalBytes'> = {
       entries: [
         {
           path: 'manifest.json',
@@ -48,11 +48,10 @@ describe('offline package zip', () => {
         },
       ],
       totalBytes: text.length + model.length,
-      dispose: async () => {},
     }
     const path = join(folder, 'forced.zip')
     const progress: number[] = []
-    const written = await writePackageZip(plan, storage, path, {
+    const written = await writePackageZip(plan, { storage }, path, {
       signal: noAbort,
       onProgress: (fraction) => progress.push(fraction),
       forceZip64: true,
@@ -84,7 +83,7 @@ describe('offline package zip', () => {
       const size = 2 ** 32 + 5 * 1024 * 1024
       // a sparse file: 4 GiB of zeros that take no disk; deflated they are a few megabytes
       await truncate(sparse, size)
-      const plan: PackagePlan = {
+      const plan: Pick<PackagePlan, 'entries' | 'totalBytes'> = {
         entries: [
           {
             path: 'tilesets/huge.bin',
@@ -94,10 +93,9 @@ describe('offline package zip', () => {
           },
         ],
         totalBytes: size,
-        dispose: async () => {},
       }
       const path = join(folder, 'huge.zip')
-      await writePackageZip(plan, storage, path, { signal: noAbort, onProgress: () => {} })
+      await writePackageZip(plan, { storage }, path, { signal: noAbort, onProgress: () => {} })
       await rm(sparse)
       const listed = await run('unzip', ['-l', path])
       expect(listed.stdout).toContain(String(size))

@@ -8,6 +8,7 @@ import { ZipFile } from 'yazl'
 import type { FileStorage } from '../../plugins/storage'
 import { isGzip } from '../tilesets/tileset-json'
 import type { PackagePlan, PackageSource } from './offline-package-contents'
+import type { PoiListReader, PoiListTally } from './offline-package-pois'
 import { swapYazlCrc32ForNative } from './yazl-native-crc32'
 
 swapYazlCrc32ForNative()
@@ -17,24 +18,53 @@ export interface WrittenPackage {
   sizeBytes: number
   sha256: string
   entryCount: number
+  /** Each POI list written (a `pois` source), in the order written: what it held. */
+  poiLists: PoiListTally[]
 }
 
-/** The bytes of one package entry's source, as written into the zip. */
-export async function openSource(source: PackageSource, storage: FileStorage): Promise<Readable> {
-  if (source.kind === 'script') return scriptOf(source.path, await openSource(source.of, storage))
-  if (source.kind === 'bytes') return Readable.from([source.bytes])
-  // a byte stream, not objects: it reads ahead by a chunk, not by 16 of them
-  if (source.kind === 'parts') {
-    return Readable.from(partsOf(source.parts, storage), { objectMode: false })
+/** Where entries' bytes are read from: the file store, and the database for POI lists. */
+export interface PackageReaders {
+  storage: FileStorage
+  /** Absent: a plan with a `pois` source fails (no database to read it from). */
+  poiLists?: Pick<PoiListReader, 'open'>
+}
+
+/**
+ * The bytes of one package entry's source, as written into the zip; `tally` hears what each POI
+ * list held once it has been read to its end.
+ */
+export async function openSource(
+  source: PackageSource,
+  readers: PackageReaders,
+  tally: (read: PoiListTally) => void = () => {},
+): Promise<Readable> {
+  switch (source.kind) {
+    case 'script':
+      return scriptOf(source.path, await openSource(source.of, readers, tally))
+    case 'bytes':
+      return Readable.from([source.bytes])
+    case 'parts':
+      // a byte stream, not objects: it reads ahead by a chunk, not by 16 of them
+      return Readable.from(partsOf(source.parts, readers, tally), { objectMode: false })
+    case 'stored':
+      return readers.storage.open(source.sha256)
+    case 'pois':
+      if (!readers.poiLists) throw new Error('a POI list needs a database to be read from')
+      return readers.poiLists.open(source.projectId, tally)
+    case 'file': {
+      const file = createReadStream(source.path, { highWaterMark: 256 * 1024 })
+      return source.inflatesGzip === true ? inflatedWhenGzip(file) : file
+    }
   }
-  if (source.kind === 'stored') return storage.open(source.sha256)
-  const file = createReadStream(source.path, { highWaterMark: 256 * 1024 })
-  return source.inflatesGzip === true ? inflatedWhenGzip(file) : file
 }
 
 /** The bytes of `parts`, one source after the other, each opened only when the last has ended. */
-async function* partsOf(parts: readonly PackageSource[], storage: FileStorage) {
-  for (const part of parts) yield* await openSource(part, storage)
+async function* partsOf(
+  parts: readonly PackageSource[],
+  readers: PackageReaders,
+  tally: (read: PoiListTally) => void,
+) {
+  for (const part of parts) yield* await openSource(part, readers, tally)
 }
 
 /**
@@ -113,7 +143,7 @@ function scriptOf(path: string, source: Readable): Readable {
  */
 export async function writePackageZip(
   plan: Pick<PackagePlan, 'entries' | 'totalBytes'>,
-  storage: FileStorage,
+  readers: PackageReaders,
   path: string,
   options: { signal: AbortSignal; onProgress(fraction: number): void; forceZip64?: boolean },
 ): Promise<WrittenPackage> {
@@ -125,6 +155,8 @@ export async function writePackageZip(
   let done = 0
   let lastReported = -1
   const opened = new Set<Readable>()
+  const poiLists: PoiListTally[] = []
+  const tally = (read: PoiListTally) => poiLists.push(read)
   // progress in whole percents: listeners hear of real steps only
   const reportRead = (bytes: number) => {
     done += bytes
@@ -151,7 +183,7 @@ export async function writePackageZip(
       continue
     }
     zip.addReadStreamLazy(entry.path, entryOptions, (callback) => {
-      openSource(entry.source, storage).then(
+      openSource(entry.source, readers, tally).then(
         (source) => {
           opened.add(source)
           const counted = new Transform({
@@ -195,7 +227,12 @@ export async function writePackageZip(
     }
     await rename(partPath, path)
     options.onProgress(1)
-    return { sizeBytes: written, sha256: hash.digest('hex'), entryCount: plan.entries.length }
+    return {
+      sizeBytes: written,
+      sha256: hash.digest('hex'),
+      entryCount: plan.entries.length,
+      poiLists,
+    }
   } catch (error) {
     for (const source of opened) source.destroy()
     ;(zip.outputStream as Readable).destroy()

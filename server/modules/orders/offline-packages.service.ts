@@ -9,6 +9,7 @@ import {
   type OfflinePackage,
   type PackageVariant,
 } from '../../../contract/offline-package'
+import type { DatabaseConfig } from '../../config'
 import { AppError, fieldError } from '../../http/app-error'
 import type { OfflinePackagesTable } from '../../migrations/0016-offline-packages'
 import { type DatabaseHandle, isUniqueViolation } from '../../plugins/db'
@@ -64,6 +65,9 @@ export interface OfflinePackagesService {
   close(): Promise<void>
 }
 
+/** Builds written before one whose POI rows matched its plan is given up on. */
+const maxConsistencyAttempts = 3
+
 /** A run longer than this is stopped (a package of several GiB on a slow disk takes minutes). */
 const buildTimeLimitMs = 60 * 60_000
 
@@ -75,6 +79,8 @@ const grantResource = (packageId: string) => `offline-package/${packageId}`
 /** Builds the service; `directory` holds the packages (DATA_DIR/offline-packages). */
 export function createOfflinePackagesService(dependencies: {
   database: DatabaseHandle
+  /** The same database, for the build threads' own connections (they read the POI rows). */
+  databaseConfig: DatabaseConfig
   storage: FileStorage
   clock: Clock
   access: ProjectAccess
@@ -92,7 +98,10 @@ export function createOfflinePackagesService(dependencies: {
     join(directory, projectId, `${packageId}.zip`)
   const warn = dependencies.onWarning ?? (() => {})
   // the zip is written in a worker thread: the request thread only reads the records
-  const writer = createPackageWriter({ storageDirectory: storage.directory })
+  const writer = createPackageWriter({
+    storageDirectory: storage.directory,
+    database: dependencies.databaseConfig,
+  })
 
   const markFailed = async (packageId: string, messageId: PlainMessageId) => {
     await db
@@ -104,10 +113,11 @@ export function createOfflinePackagesService(dependencies: {
   }
 
   /**
-   * A build: the records are read here (a few queries; the POI list 500 rows at a time into a
-   * file), the bytes are read, hashed and zipped in a worker thread. It stays a job of the `io`
-   * lane (two at a time, fair between users, a time limit, stopped with the queue): the lane
-   * counts builds, the thread does their work.
+   * A build: the records are read here (a few queries; of the POIs only their count and
+   * templates), the bytes are read, hashed and zipped in a worker thread, the POI rows read there
+   * from the database as they are written. It stays a job of the `io` lane (two at a time, fair
+   * between users, a time limit, stopped with the queue): the lane counts builds, the thread
+   * does their work.
    */
   const buildKind: JobKind<BuildInput, void> = {
     name: 'offlinePackage',
@@ -116,16 +126,8 @@ export function createOfflinePackagesService(dependencies: {
     async run(input, context) {
       const path = fileOf(input.projectId, input.packageId)
       try {
-        const projectDirectory = join(directory, input.projectId)
-        await mkdir(projectDirectory, { recursive: true })
-        // the plan's own files (the POI list) go beside the package; recover() removes any left
-        const plan = await planOfflinePackage(database, storage, sources, {
-          ...input,
-          scratchDirectory: projectDirectory,
-        })
-        const written = await writer
-          .write(plan, path, { signal: context.signal, onProgress: context.reportProgress })
-          .finally(() => plan.dispose())
+        await mkdir(join(directory, input.projectId), { recursive: true })
+        const written = await writeConsistentPackage(input, path, context)
         // the file is complete and synced: now the row may say so, and older packages go
         const superseded = await database.db.transaction().execute(async (transaction) => {
           const updated = await transaction
@@ -176,6 +178,32 @@ export function createOfflinePackagesService(dependencies: {
         throw error
       }
     },
+  }
+
+  /**
+   * Plans and writes the package until the POI rows the thread wrote are the ones the plan
+   * counted: a POI added, deleted or moved to another template in the moment between the plan's
+   * reading and the thread's would leave the manifest's count or templates.json behind the
+   * rows, so that build is written again (its file replaced); people editing POIs all the while
+   * fail the build after a few tries rather than make a package that contradicts itself.
+   */
+  const writeConsistentPackage = async (
+    input: BuildInput,
+    path: string,
+    context: { signal: AbortSignal; reportProgress(fraction: number): void },
+  ) => {
+    for (let attempt = 1; ; attempt++) {
+      const plan = await planOfflinePackage(database, storage, sources, input)
+      const written = await writer.write(plan, path, {
+        signal: context.signal,
+        onProgress: context.reportProgress,
+      })
+      const expected = JSON.stringify(plan.pois)
+      if (written.poiLists.every((read) => JSON.stringify(read) === expected)) return written
+      if (attempt === maxConsistencyAttempts) {
+        throw new Error('the POI list changed while the offline package was written')
+      }
+    }
   }
 
   /** What a build row shows; the address only when `mayDownload`. */
