@@ -18,6 +18,7 @@ import {
   earlyRefusalServerFactory,
   registerRefusalBudget,
 } from './plugins/refusal-budget'
+import { createS3FileStorage } from './plugins/s3-storage'
 import { createFileStorage } from './plugins/storage'
 import { isWebApiPath, registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
@@ -115,7 +116,16 @@ export async function buildApp(
     await database.close()
   })
   try {
-    const storage = await createFileStorage(config.filesDir)
+    // the folder DATA_DIR/files, or an S3-compatible bucket shared by every server process
+    const storage =
+      config.storage.kind === 's3'
+        ? await createS3FileStorage(config.storage, config.filesDir, {
+            onStoreError: (error) => app.log.warn({ err: error }, 'the object store failed'),
+          })
+        : await createFileStorage(config.filesDir)
+    app.addHook('onClose', async () => {
+      storage.close()
+    })
     // every service, hook and timer of the app (server/composition.ts)
     const deps = composeServer(app, {
       config,

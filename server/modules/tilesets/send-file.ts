@@ -1,21 +1,35 @@
 import { createReadStream } from 'node:fs'
 import { lstat } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../http/app-error'
+import type { ByteSpan, FileStorage, ServedStoredFile } from '../../plugins/storage'
 
-/** How one stored file is sent. */
-export interface SendFileOptions {
-  path: string
+/** The headers a sent file goes with. */
+interface AnswerHeaders {
   contentType: string
   /** Set for gzip-on-disk files: the bytes are sent as stored, the client inflates them. */
   contentEncoding?: 'gzip' | undefined
   cacheControl: string
+  contentDisposition?: string | undefined
+}
+
+/** How one file on disk is sent. */
+export interface SendFileOptions extends AnswerHeaders {
+  path: string
   /** Distinguishes this file's bytes from any other bytes served at the same address. */
   etagSeed: string
 }
 
 /** A byte range to send, or 'unsatisfiable'; undefined sends the whole file. */
-export type ByteRange = { start: number; end: number } | 'unsatisfiable' | undefined
+export type ByteRange = ByteSpan | 'unsatisfiable' | undefined
+
+/** A file's bytes as an answer needs them: their size, their tag and a reader of a span. */
+interface SendableBytes {
+  sizeBytes: number
+  etag: string
+  read(span?: ByteSpan): Readable | Promise<Readable>
+}
 
 /**
  * Parses a `Range` header (RFC 9110 §14) for a file of `sizeBytes`. Only one range is served;
@@ -48,13 +62,70 @@ export async function sendFile(
 ): Promise<FastifyReply> {
   const info = await lstat(options.path).catch(() => undefined)
   if (!info?.isFile()) throw new AppError('notFound', 'file.notFound')
-  const sizeBytes = info.size
-  const etag = `"${options.etagSeed}-${sizeBytes.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`
+  const bytes: SendableBytes = {
+    sizeBytes: info.size,
+    etag: `"${options.etagSeed}-${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`,
+    read: (span) => createReadStream(options.path, span),
+  }
+  return sendBytes(request, reply, bytes, options)
+}
+
+/**
+ * Sends a file of the file store (server/plugins/storage.ts) like `sendFile`, its content hash
+ * as its ETag; or, when the store serves its files itself (S3 with STORAGE_SERVE=redirect), a
+ * redirect to the store's signed address, which answers with the same type, caching and name.
+ */
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: FileStorage,
+  file: ServedStoredFile & { cacheControl: string },
+): Promise<FastifyReply> {
+  const headers: AnswerHeaders = {
+    contentType: file.contentType,
+    cacheControl: file.cacheControl,
+    contentDisposition:
+      file.downloadName === undefined ? undefined : attachmentDisposition(file.downloadName),
+  }
+  const signedUrl = await storage.signedReadUrl(file.sha256, headers)
+  if (signedUrl !== undefined) {
+    // the address changes as signatures age: only the store's answer is for caches to keep
+    reply.header('cache-control', 'no-store')
+    return reply.redirect(signedUrl, 302)
+  }
+  const sizeBytes = await storage.sizeOf(file.sha256)
+  if (sizeBytes === undefined) throw new AppError('notFound', 'file.notFound')
+  const bytes: SendableBytes = {
+    sizeBytes,
+    etag: `"${file.sha256}"`,
+    read: (span) => storage.open(file.sha256, span),
+  }
+  return sendBytes(request, reply, bytes, headers)
+}
+
+/**
+ * `Content-Disposition: attachment` for a download name (RFC 6266): an ASCII fallback plus the
+ * UTF-8 name, so Korean and Chinese names survive.
+ */
+export function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}
+
+/** The one answer of every sent file: ETag, 304, Range (206/416) and the headers asked for. */
+async function sendBytes(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bytes: SendableBytes,
+  headers: AnswerHeaders,
+): Promise<FastifyReply> {
+  const { sizeBytes, etag } = bytes
   reply.header('etag', etag)
-  reply.header('cache-control', options.cacheControl)
+  reply.header('cache-control', headers.cacheControl)
   reply.header('accept-ranges', 'bytes')
-  reply.type(options.contentType)
-  if (options.contentEncoding) reply.header('content-encoding', options.contentEncoding)
+  reply.type(headers.contentType)
+  if (headers.contentEncoding) reply.header('content-encoding', headers.contentEncoding)
+  if (headers.contentDisposition) reply.header('content-disposition', headers.contentDisposition)
 
   const ifNoneMatch = request.headers['if-none-match']
   if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
@@ -66,14 +137,15 @@ export async function sendFile(
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${sizeBytes}`)
     reply.removeHeader('content-encoding')
+    reply.removeHeader('content-disposition')
     return reply.code(416).type('text/plain').send('Range Not Satisfiable')
   }
   if (range === undefined) {
     reply.header('content-length', sizeBytes)
-    return reply.send(createReadStream(options.path))
+    return reply.send(await bytes.read())
   }
   reply.code(206)
   reply.header('content-range', `bytes ${range.start}-${range.end}/${sizeBytes}`)
   reply.header('content-length', range.end - range.start + 1)
-  return reply.send(createReadStream(options.path, { start: range.start, end: range.end }))
+  return reply.send(await bytes.read(range))
 }
