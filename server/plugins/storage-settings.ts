@@ -33,13 +33,7 @@ export interface S3StorageSettings {
 const storageUrlPattern = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(\/\S*)?$/
 
 const endpointText = (name: string) =>
-  z.string().refine((text) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(text).protocol)
-    } catch {
-      return false
-    }
-  }, `${name} must be an http:// or https:// address`)
+  z.url({ protocol: /^https?$/, error: `${name} must be an http:// or https:// address` })
 
 /** The environment variables of these settings, merged into server/config.ts's schema. */
 export const storageEnvironmentShape = {
