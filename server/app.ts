@@ -18,7 +18,6 @@ import {
   earlyRefusalServerFactory,
   registerRefusalBudget,
 } from './plugins/refusal-budget'
-import { createS3FileStorage } from './plugins/s3-storage'
 import { createFileStorage } from './plugins/storage'
 import { isWebApiPath, registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
@@ -116,12 +115,17 @@ export async function buildApp(
     await database.close()
   })
   try {
-    // the folder DATA_DIR/files, or an S3-compatible bucket shared by every server process
+    // the folder DATA_DIR/files, or an S3-compatible bucket shared by every server process;
+    // the AWS SDK is loaded only then (it is large, and warns on start on Node 20)
     const storage =
       config.storage.kind === 's3'
-        ? await createS3FileStorage(config.storage, config.filesDir, {
-            onStoreError: (error) => app.log.warn({ err: error }, 'the object store failed'),
-          })
+        ? await (await import('./plugins/s3-storage')).createS3FileStorage(
+            config.storage,
+            config.filesDir,
+            {
+              onStoreError: (error) => app.log.warn({ err: error }, 'the object store failed'),
+            },
+          )
         : await createFileStorage(config.filesDir)
     app.addHook('onClose', async () => {
       storage.close()
