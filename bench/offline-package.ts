@@ -220,7 +220,7 @@ export async function runOfflinePackageBench(): Promise<void> {
     // the build's two phases on their own (the job adds the rows around them): where time goes;
     // the zip written by the server's writer thread, then on this thread as before (health asked
     // during both: the same-run reference for what the thread spares requests)
-    const writer = createPackageWriter({ storageDirectory: app.deps.storage.directory })
+    const writer = createPackageWriter({ storage: app.deps.storage.location })
     const runPhases = async () => {
       let startMs = performance.now()
       const phasePlan = await planOfflinePackage(

@@ -1,4 +1,5 @@
-import { createFileStorage, type FileStorage } from '../../plugins/storage'
+import { openFileStorage } from '../../plugins/open-storage'
+import type { FileStorage } from '../../plugins/storage'
 import { serveThreadTasks } from '../jobs/thread-task'
 import type { PackageSource } from './offline-package-entry'
 import type { PackageThreadReply, PackageThreadTask, ThreadMemory } from './offline-package-writer'
@@ -8,10 +9,11 @@ import { writePackageZip } from './offline-package-zip'
  * The body of an offline package thread (started through offline-package-thread.mjs): writes
  * one plan's zip with {@link writePackageZip}, reporting progress, and answers what it wrote.
  * The plan's in-memory texts arrive as Uint8Arrays (Buffers are cloned as such) and are read
- * as Buffers again; stored files are read from the same file store the server writes.
+ * as Buffers again; stored files are read from the same file store the server writes (the same
+ * folder, or the same bucket).
  */
 
-/** The file store of each folder a task named, opened once per thread. */
+/** The file store of each location a task named (folder or bucket), opened once per thread. */
 const stores = new Map<string, Promise<FileStorage>>()
 
 /** `source` with its bytes as Buffers (yazl takes Buffers only). */
@@ -40,10 +42,11 @@ function withBuffers(source: PackageSource): PackageSource {
 const neverAborted = new AbortController().signal
 
 serveThreadTasks<PackageThreadTask, PackageThreadReply>(async (task, { reportProgress }) => {
-  let storage = stores.get(task.storageDirectory)
+  const key = JSON.stringify(task.storage)
+  let storage = stores.get(key)
   if (storage === undefined) {
-    storage = createFileStorage(task.storageDirectory)
-    stores.set(task.storageDirectory, storage)
+    storage = openFileStorage(task.storage)
+    stores.set(key, storage)
   }
   const start = process.memoryUsage()
   const memory: ThreadMemory = {

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises'
 import type { ResourceLimits } from 'node:worker_threads'
+import type { StorageLocation } from '../../plugins/storage'
 import { createThreadRunner, type ThreadRunner } from '../jobs/thread-runner'
 import type { PackagePlan } from './offline-package-contents'
 import type { WrittenPackage } from './offline-package-zip'
@@ -8,8 +9,8 @@ import type { WrittenPackage } from './offline-package-zip'
 export interface PackageThreadTask {
   entries: PackagePlan['entries']
   totalBytes: number
-  /** The file store's folder (stored entries are read from it). */
-  storageDirectory: string
+  /** Where the file store is (stored entries are read from it). */
+  storage: StorageLocation
   path: string
   forceZip64: boolean
 }
@@ -66,12 +67,12 @@ const packageThreadLimits: ResourceLimits = {
 }
 
 /**
- * The writer of the files in `storageDirectory` (the file store's folder). Its threads start
+ * The writer of the files of the file store at `storage` (a folder or a bucket). Its threads start
  * with the first build and end after ten idle minutes: starting one costs the TypeScript
  * loader, a build every few minutes should not pay it each time.
  */
 export function createPackageWriter(options: {
-  storageDirectory: string
+  storage: StorageLocation
   resourceLimits?: ResourceLimits
 }): PackageWriter {
   let runner: ThreadRunner | undefined
@@ -85,7 +86,7 @@ export function createPackageWriter(options: {
       const task: PackageThreadTask = {
         entries: plan.entries,
         totalBytes: plan.totalBytes,
-        storageDirectory: options.storageDirectory,
+        storage: options.storage,
         path,
         forceZip64,
       }

@@ -92,7 +92,7 @@ export function createOfflinePackagesService(dependencies: {
     join(directory, projectId, `${packageId}.zip`)
   const warn = dependencies.onWarning ?? (() => {})
   // the zip is written in a worker thread: the request thread only reads the records
-  const writer = createPackageWriter({ storageDirectory: storage.directory })
+  const writer = createPackageWriter({ storage: storage.location })
 
   const markFailed = async (packageId: string, messageId: PlainMessageId) => {
     await db
