@@ -239,7 +239,7 @@ export async function runOfflinePackageBench(): Promise<void> {
     // the zip written by the server's writer thread, then on this thread as before (health asked
     // during both: the same-run reference for what the thread spares requests)
     const writer = createPackageWriter({
-      storageDirectory: app.deps.storage.directory,
+      storage: app.deps.storage.location,
       database: app.deps.config.database,
     })
     const runPhases = async () => {

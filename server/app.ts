@@ -18,7 +18,7 @@ import {
   earlyRefusalServerFactory,
   registerRefusalBudget,
 } from './plugins/refusal-budget'
-import { createFileStorage } from './plugins/storage'
+import { openFileStorage } from './plugins/open-storage'
 import { isWebApiPath, registerSecurityHeaders, registerWebApp } from './plugins/web-app'
 import { registerWebRoutes } from './routes/web'
 
@@ -115,7 +115,16 @@ export async function buildApp(
     await database.close()
   })
   try {
-    const storage = await createFileStorage(config.filesDir)
+    // the folder DATA_DIR/files, or an S3-compatible bucket shared by every server process
+    const storage = await openFileStorage(
+      config.storage.kind === 's3'
+        ? { kind: 's3', settings: config.storage, spoolDirectory: config.filesDir }
+        : { kind: 'folder', directory: config.filesDir },
+      { onStoreError: (error) => app.log.warn({ err: error }, 'the object store failed') },
+    )
+    app.addHook('onClose', async () => {
+      storage.close()
+    })
     // every service, hook and timer of the app (server/composition.ts)
     const deps = composeServer(app, {
       config,

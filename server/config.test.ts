@@ -97,4 +97,53 @@ describe('loadConfig', () => {
       expect(message).not.toContain('hunter2')
     }
   })
+
+  it('keeps files in DATA_DIR/files unless STORAGE_URL names an S3 bucket', () => {
+    expect(loadConfig({}, '/srv').storage).toEqual({ kind: 'folder' })
+    const { storage } = loadConfig(
+      {
+        STORAGE_URL: 's3://twin-files/prod/eu/',
+        AWS_ENDPOINT_URL_S3: 'http://minio:9000',
+        AWS_ACCESS_KEY_ID: 'key',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+        STORAGE_SERVE: 'redirect',
+      },
+      '/srv',
+    )
+    expect(storage).toEqual({
+      kind: 's3',
+      bucket: 'twin-files',
+      prefix: 'prod/eu/',
+      region: 'us-east-1',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      serve: 'redirect',
+      signedUrlSeconds: 3600,
+    })
+    // on AWS itself: virtual-host addressing and the SDK's own credentials
+    expect(loadConfig({ STORAGE_URL: 's3://twin-files' }, '/srv').storage).toMatchObject({
+      prefix: '',
+      endpoint: undefined,
+      forcePathStyle: false,
+      credentials: undefined,
+      serve: 'proxy',
+    })
+  })
+
+  it('names each wrong storage variable', () => {
+    try {
+      loadConfig({
+        STORAGE_URL: 'https://twin-files',
+        STORAGE_SERVE: 'cdn',
+        AWS_ENDPOINT_URL_S3: 'minio:9000',
+      })
+      expect.unreachable()
+    } catch (error) {
+      const message = (error as Error).message
+      expect(message).toContain('STORAGE_URL must be s3://bucket or s3://bucket/prefix')
+      expect(message).toContain('STORAGE_SERVE must be redirect or proxy')
+      expect(message).toContain('AWS_ENDPOINT_URL_S3 must be an http:// or https:// address')
+    }
+  })
 })

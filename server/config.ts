@@ -19,6 +19,12 @@ import {
   mqttEnvironmentShape,
   mqttSettingsOf,
 } from './modules/iot/mqtt/mqtt-settings'
+import {
+  type StorageSettings,
+  storageEnvironmentShape,
+  storageSecretVariables,
+  storageSettingsOf,
+} from './plugins/storage-settings'
 
 /** Log levels pino understands; `silent` turns logging off. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -54,8 +60,13 @@ export interface Config {
   host: string
   /** Absolute path of DATA_DIR. */
   dataDir: string
-  /** Uploaded files, content-addressed (server/plugins/storage.ts). */
+  /**
+   * Uploaded files, content-addressed (server/plugins/storage.ts); with an S3 store, where
+   * uploads are spooled while they are hashed.
+   */
   filesDir: string
+  /** The folder (default) or an S3-compatible bucket for uploaded files. */
+  storage: StorageSettings
   /** Outgoing SMS/e-mail of the default local provider, one JSON object a line. */
   outboxFile: string
   database: DatabaseConfig
@@ -239,6 +250,7 @@ const environmentSchema = z.object({
   ...iotEnvironmentShape,
   ...mqttEnvironmentShape,
   ...embeddedProductsEnvironmentShape,
+  ...storageEnvironmentShape,
 })
 
 /**
@@ -253,7 +265,12 @@ export const defaultMapProxyHosts: readonly string[] = [
 ]
 
 /** Variables whose values must not appear in an error message. */
-const secretVariables = new Set(['ADMIN_PASSWORD', 'DATABASE_URL', 'MESSAGE_WEBHOOK_URL'])
+const secretVariables = new Set<string>([
+  'ADMIN_PASSWORD',
+  'DATABASE_URL',
+  'MESSAGE_WEBHOOK_URL',
+  ...storageSecretVariables,
+])
 
 /**
  * Reads the configuration from environment variables. Empty variables count as unset.
@@ -290,6 +307,7 @@ export function loadConfig(
     host: values.HOST,
     dataDir,
     filesDir: join(dataDir, 'files'),
+    storage: storageSettingsOf(values),
     outboxFile: join(dataDir, 'outbox.jsonl'),
     database:
       values.DATABASE_URL === undefined

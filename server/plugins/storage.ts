@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { type FileHandle, mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises'
+import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { AppError } from '../http/app-error'
 import { folderSweep, type SweepTask } from '../modules/files/folder-sweeper'
+import type { S3StorageSettings } from './storage-settings'
 
 /** What `put` stored: the content's SHA-256 (its id) and its size. */
 export interface StoredFile {
@@ -14,25 +15,73 @@ export interface StoredFile {
   isNew: boolean
 }
 
+/** What the store knows of a stored file besides its bytes. */
+export interface StoredFileInfo {
+  sizeBytes: number
+  /** When the bytes were first stored (milliseconds since the epoch). */
+  modifiedMs: number
+}
+
+/** What `put` stores from: a stream, chunks, or bytes in memory. */
+export type FileSource = Readable | AsyncIterable<Uint8Array> | Uint8Array
+
+/** Bytes `start` to `end` of a file, both included (an HTTP byte range). */
+export interface ByteSpan {
+  start: number
+  end: number
+}
+
+/** The answer headers a signed address of the store sends with the file. */
+export interface SignedAnswer {
+  contentType: string
+  cacheControl: string
+  contentDisposition?: string | undefined
+}
+
+/** A stored file a route sends: which bytes, as what, and under which name when saved. */
+export interface ServedStoredFile {
+  sha256: string
+  contentType: string
+  /** Saved under this name (`Content-Disposition`), e.g. a conversion's source name. */
+  downloadName?: string
+}
+
+/**
+ * Where a file store is, as a worker thread can be told it (structured-clone safe): a folder, or
+ * an S3-compatible bucket with the folder its writes are spooled in.
+ */
+export type StorageLocation =
+  | { kind: 'folder'; directory: string }
+  | { kind: 's3'; settings: S3StorageSettings; spoolDirectory: string }
+
 /**
  * The file store (architecture.md §5): every uploaded file lives here, named by the SHA-256 of
  * its content, so the same bytes are stored once and a name can never point outside the store.
+ * Two back-ends keep this contract (storage-contract.test.ts runs both): a local folder
+ * (`createFileStorage`, the default) and an S3-compatible bucket (`createS3FileStorage`).
  */
 export interface FileStorage {
-  /** The folder the store keeps its files in: a worker thread opens the same store from it. */
-  readonly directory: string
-  /** Stores bytes; resolves once they are on disk (fsync'd), so an acknowledged file survives a crash. */
-  put(
-    source: Readable | AsyncIterable<Uint8Array> | Uint8Array,
-    options?: { maxSizeBytes?: number },
-  ): Promise<StoredFile>
-  /** Reads a stored file. Throws a `notFound` AppError when it does not exist. */
-  open(sha256: string): Promise<Readable>
+  /** Where the store is: a worker thread opens the same store from it (open-storage.ts). */
+  readonly location: StorageLocation
+  /** Stores bytes; resolves once they are durable, so an acknowledged file survives a crash. */
+  put(source: FileSource, options?: { maxSizeBytes?: number }): Promise<StoredFile>
+  /** Reads a stored file, or the span of it. Throws a `notFound` AppError when it does not exist. */
+  open(sha256: string, span?: ByteSpan): Promise<Readable>
   exists(sha256: string): Promise<boolean>
   /** Size of a stored file, or undefined if it does not exist. */
   sizeOf(sha256: string): Promise<number | undefined>
+  /** Size and time stored (`Last-Modified`) of a stored file, or undefined if it does not exist. */
+  statOf(sha256: string): Promise<StoredFileInfo | undefined>
   /** Deletes a stored file; resolves to whether it existed. */
   remove(sha256: string): Promise<boolean>
+  /**
+   * An address of the store itself that answers the file with these headers for a while (a
+   * signed S3 address), or undefined when this server sends its files itself (a local folder,
+   * or a store private to the servers).
+   */
+  signedReadUrl(sha256: string, answer: SignedAnswer): Promise<string | undefined>
+  /** Lets go of the store's connections (when the app closes). */
+  close(): void
 }
 
 /**
@@ -45,13 +94,51 @@ export interface FileStorage {
 export const STORED_FILE_READ_BYTES = 1024 * 1024
 
 const sha256Pattern = /^[0-9a-f]{64}$/
-const temporaryPrefix = 'incoming-'
+/** Names of files being written (or spooled for an object store), swept when left behind. */
+export const temporaryPrefix = 'incoming-'
 /** Leftovers of cut-short writes are removed by periodic sweeps when older than this. */
 const staleTemporaryAgeMs = 24 * 3_600_000
 
 /** True for a well-formed file id: 64 lower-case hex digits. */
 export function isSha256(value: string): boolean {
   return sha256Pattern.test(value)
+}
+
+/** The id itself when well-formed; a `validation` AppError before any store is touched otherwise. */
+export function requireSha256(value: string): string {
+  if (!isSha256(value)) throw new AppError('validation', 'file.invalidId')
+  return value
+}
+
+/**
+ * Writes `source` to a new file at `path` while hashing it, refusing it past `maxSizeBytes`, and
+ * flushes it to disk when `sync` says so. The caller renames or removes the file, failed or not.
+ */
+export async function writeHashed(
+  source: FileSource,
+  path: string,
+  options: { maxSizeBytes?: number | undefined; sync: boolean },
+): Promise<{ sha256: string; sizeBytes: number }> {
+  const maxSizeBytes = options.maxSizeBytes ?? Number.POSITIVE_INFINITY
+  const hash = createHash('sha256')
+  let sizeBytes = 0
+  const handle = await open(path, 'wx')
+  try {
+    const chunks = source instanceof Uint8Array ? [source] : source
+    for await (const chunk of chunks) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+      sizeBytes += bytes.byteLength
+      if (sizeBytes > maxSizeBytes) {
+        throw new AppError('tooLarge', 'file.tooLarge', { maxBytes: maxSizeBytes })
+      }
+      hash.update(bytes)
+      await handle.write(bytes)
+    }
+    if (options.sync) await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  return { sha256: hash.digest('hex'), sizeBytes }
 }
 
 /**
@@ -62,35 +149,29 @@ export function isSha256(value: string): boolean {
 export async function createFileStorage(directory: string): Promise<FileStorage> {
   await mkdir(directory, { recursive: true })
 
-  const pathOf = (sha256: string): string => {
-    if (!isSha256(sha256)) throw new AppError('validation', 'file.invalidId')
-    return join(directory, sha256.slice(0, 2), sha256)
+  const pathOf = (sha256: string): string =>
+    join(directory, requireSha256(sha256).slice(0, 2), sha256)
+
+  const statOf = async (sha256: string): Promise<StoredFileInfo | undefined> => {
+    try {
+      const info = await stat(pathOf(sha256))
+      return { sizeBytes: info.size, modifiedMs: info.mtimeMs }
+    } catch (error) {
+      if (isMissing(error)) return undefined
+      throw error
+    }
   }
 
   return {
-    directory,
+    location: { kind: 'folder', directory },
 
     async put(source, options = {}) {
-      const maxSizeBytes = options.maxSizeBytes ?? Number.POSITIVE_INFINITY
       const temporaryPath = join(directory, `${temporaryPrefix}${randomUUID()}`)
-      const hash = createHash('sha256')
-      let sizeBytes = 0
-      let handle: FileHandle | undefined = await open(temporaryPath, 'wx')
       try {
-        const chunks = source instanceof Uint8Array ? [source] : source
-        for await (const chunk of chunks) {
-          const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-          sizeBytes += bytes.byteLength
-          if (sizeBytes > maxSizeBytes) {
-            throw new AppError('tooLarge', 'file.tooLarge', { maxBytes: maxSizeBytes })
-          }
-          hash.update(bytes)
-          await handle.write(bytes)
-        }
-        await handle.sync()
-        await handle.close()
-        handle = undefined
-        const sha256 = hash.digest('hex')
+        const { sha256, sizeBytes } = await writeHashed(source, temporaryPath, {
+          maxSizeBytes: options.maxSizeBytes,
+          sync: true,
+        })
         const finalPath = pathOf(sha256)
         const shardDirectory = join(directory, sha256.slice(0, 2))
         await mkdir(shardDirectory, { recursive: true })
@@ -104,30 +185,23 @@ export async function createFileStorage(directory: string): Promise<FileStorage>
         }
         return { sha256, sizeBytes, isNew }
       } catch (error) {
-        await handle?.close().catch(() => undefined)
         await rm(temporaryPath, { force: true })
         throw error
       }
     },
 
-    async open(sha256) {
+    async open(sha256, span) {
       const path = pathOf(sha256)
       if (!(await fileExists(path))) throw new AppError('notFound', 'file.notFound')
-      return createReadStream(path, { highWaterMark: STORED_FILE_READ_BYTES })
+      return createReadStream(path, { highWaterMark: STORED_FILE_READ_BYTES, ...span })
     },
 
     async exists(sha256) {
       return fileExists(pathOf(sha256))
     },
 
-    async sizeOf(sha256) {
-      try {
-        return (await stat(pathOf(sha256))).size
-      } catch (error) {
-        if (isMissing(error)) return undefined
-        throw error
-      }
-    },
+    sizeOf: async (sha256) => (await statOf(sha256))?.sizeBytes,
+    statOf,
 
     async remove(sha256) {
       try {
@@ -138,6 +212,10 @@ export async function createFileStorage(directory: string): Promise<FileStorage>
         throw error
       }
     },
+
+    // the folder is this server's own: it sends its files itself
+    signedReadUrl: async () => undefined,
+    close: () => undefined,
   }
 }
 

@@ -1,5 +1,5 @@
-import type { Readable } from 'node:stream'
 import { AppError } from '../../http/app-error'
+import type { ServedStoredFile } from '../../plugins/storage'
 import type { ProjectCaller } from '../projects/projects.service'
 import type { BuildingContext } from './building-context'
 import {
@@ -12,14 +12,8 @@ import {
 /** Who reads a file: a project caller, or the holder of a grant the server handed out. */
 export type FileReader = ProjectCaller | { grant: string }
 
-/** What serving a stored model file needs. */
-export interface ServedModelFile {
-  stream: Readable
-  contentType: string
-  sizeBytes: number | undefined
-  /** Saved under this name (`Content-Disposition`), e.g. a conversion's source name. */
-  downloadName?: string
-}
+/** A stored model file to send (server/modules/tilesets/send-file.ts `sendStoredFile`). */
+export type ServedModelFile = ServedStoredFile
 
 /** The serving of model files, structure manifests and conversion results. */
 export interface ModelDownloads {
@@ -32,7 +26,7 @@ export interface ModelDownloads {
 
 /** Builds the downloads over the shared context. */
 export function createModelDownloads(context: BuildingContext): ModelDownloads {
-  const { repository, storage, access } = context
+  const { repository, access } = context
 
   /** A grant for exactly this file, or a caller who may read the project. */
   const checkReader = async (reader: FileReader, projectId: string, resource: string) => {
@@ -45,11 +39,7 @@ export function createModelDownloads(context: BuildingContext): ModelDownloads {
     await access.requireReadable(reader, projectId)
   }
 
-  const served = async (sha256: string, contentType: string): Promise<ServedModelFile> => ({
-    stream: await storage.open(sha256),
-    contentType,
-    sizeBytes: await storage.sizeOf(sha256),
-  })
+  const served = (sha256: string, contentType: string): ServedModelFile => ({ sha256, contentType })
 
   return {
     async openModelFile(reader, modelId, sha256) {
@@ -79,7 +69,7 @@ export function createModelDownloads(context: BuildingContext): ModelDownloads {
       const converted = await repository.findConverted(convertedId)
       if (!converted) throw new AppError('notFound', 'file.notFound')
       return {
-        ...(await served(converted.sha256, 'model/gltf-binary')),
+        ...served(converted.sha256, 'model/gltf-binary'),
         downloadName: `${baseNameOf(converted.source_name)}.sbm`,
       }
     },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { posix } from 'node:path'
-import type { Readable } from 'node:stream'
 import type { Selectable } from 'kysely'
 import type { z } from 'zod'
 import {
@@ -14,7 +13,7 @@ import { AppError, fieldError } from '../../http/app-error'
 import type { UploadedFile } from '../../http/define-route'
 import type { CityModelsTable } from '../../migrations/0028-city-models'
 import type { Database, DatabaseHandle } from '../../plugins/db'
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, ServedStoredFile } from '../../plugins/storage'
 import type { GrantReader, ProjectAccess } from '../access/project-access'
 import { signedInReader } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
@@ -35,12 +34,6 @@ type UpdateInput = z.output<typeof updateCityModelBodySchema>
 /** Who reads a model file: a grant from `findAll`, or a caller who may read the project. */
 export type CityModelFileReader = { grant: string } | ProjectCaller
 
-/** A model file to send. */
-export interface ServedCityModelFile {
-  stream: Readable
-  sizeBytes: number | undefined
-}
-
 /** The model library of city and building projects (contract/city-models.ts). */
 export interface CityModelsService {
   upload(user: AuthUser, input: UploadInput, files: readonly UploadedFile[]): Promise<CityModel>
@@ -48,7 +41,7 @@ export interface CityModelsService {
   update(user: AuthUser, input: UpdateInput): Promise<CityModel>
   remove(user: AuthUser, id: string): Promise<void>
   /** A model's bytes for `GET /web/cityModel/files/:id/:sha256.glb`. */
-  openFile(reader: CityModelFileReader, id: string, sha256: string): Promise<ServedCityModelFile>
+  openFile(reader: CityModelFileReader, id: string, sha256: string): Promise<ServedStoredFile>
   lifecycleHook: ProjectLifecycleHook
 }
 
@@ -307,7 +300,7 @@ export function createCityModelsService(dependencies: {
       } else {
         await access.requireReadable(reader, row.project_id)
       }
-      return { stream: await storage.open(sha256), sizeBytes: await storage.sizeOf(sha256) }
+      return { sha256, contentType: 'model/gltf-binary' }
     },
 
     lifecycleHook: {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import type { Readable } from 'node:stream'
 import { join } from 'node:path'
 import {
   type GmlDisplayModeValue,
@@ -11,7 +10,7 @@ import {
 import { GmlError, isGmlError } from '../../../workers/indoor-route/gml-errors'
 import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, ServedStoredFile } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../time/clock'
 import { type GrantReader, type ProjectAccess, signedInReader } from '../access/project-access'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
@@ -28,12 +27,6 @@ export interface IncomingGml {
   filePath: string
   /** The name the client gave; for display only. */
   fileName: string
-  sizeBytes: number
-}
-
-/** A stored GML file to serve. */
-export interface ServedGml {
-  stream: Readable
   sizeBytes: number
 }
 
@@ -58,7 +51,7 @@ export interface GmlService {
    * Opens `<file_id>.gml` for `GET /web/gml/files/…?grant=`: `notFound` for anything else,
    * `forbidden` without a live grant (the one `find` put in the address).
    */
-  openFile(name: string, grant: string | undefined): Promise<ServedGml>
+  openFile(name: string, grant: string | undefined): Promise<ServedStoredFile>
   /** Copies a project's GML file with the project, and drops it with the project. */
   lifecycleHook: ProjectLifecycleHook
 }
@@ -294,7 +287,7 @@ export function createGmlService(dependencies: {
       ) {
         throw new AppError('forbidden', 'file.grantRefused')
       }
-      return { stream: await storage.open(row.sha256), sizeBytes: row.size_bytes }
+      return { sha256: row.sha256, contentType: 'application/gml+xml' }
     },
 
     lifecycleHook: {

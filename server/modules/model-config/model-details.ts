@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import type { Readable } from 'node:stream'
 import type { z } from 'zod'
 import {
   type addModelDetailBodySchema,
@@ -12,7 +11,7 @@ import {
 import { AppError, fieldError } from '../../http/app-error'
 import type { UploadedFile } from '../../http/define-route'
 import type { Database, DatabaseHandle } from '../../plugins/db'
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, ServedStoredFile } from '../../plugins/storage'
 import type { ProjectAccess } from '../access/project-access'
 import { signedInReader } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
@@ -32,14 +31,6 @@ export interface ModelDetailsDependencies {
 
 /** Who downloads a document: a grant from a details answer, or a signed-in caller. */
 export type ModelDocumentReader = { grant: string } | { user: AuthUser }
-
-/** A document to send. */
-export interface ServedModelDocument {
-  stream: Readable
-  sizeBytes: number | undefined
-  contentType: string
-  fileName: string
-}
 
 /**
  * Per-model details of building projects (SPEC §7 `findCompanyAndModel`, `findModelInfoOne`,
@@ -71,7 +62,7 @@ export interface ModelDetailsService {
   /** Removes one document; answers the details with the rest. */
   removeDocument(user: AuthUser, id: string): Promise<ModelDetail>
   /** A document's bytes for `GET {modelDocumentFilesRoot}:id`. */
-  openDocument(reader: ModelDocumentReader, id: string): Promise<ServedModelDocument>
+  openDocument(reader: ModelDocumentReader, id: string): Promise<ServedStoredFile>
   lifecycleHook: ProjectLifecycleHook
 }
 
@@ -386,12 +377,7 @@ export function createModelDetailsService(
       } else {
         await loadDetail(reader.user, row.detail_id)
       }
-      return {
-        stream: await storage.open(row.sha256),
-        sizeBytes: await storage.sizeOf(row.sha256),
-        contentType: row.content_type,
-        fileName: row.file_name,
-      }
+      return { sha256: row.sha256, contentType: row.content_type, downloadName: row.file_name }
     },
 
     lifecycleHook: {

@@ -1,5 +1,6 @@
 import type { DatabaseConfig } from '../../config'
-import { createFileStorage, type FileStorage } from '../../plugins/storage'
+import { openFileStorage } from '../../plugins/open-storage'
+import type { FileStorage } from '../../plugins/storage'
 import { serveThreadTasks } from '../jobs/thread-task'
 import type { PackageSource } from './offline-package-entry'
 import { openPoiListReader, type PoiListReader } from './offline-package-pois'
@@ -10,12 +11,12 @@ import { writePackageZip } from './offline-package-zip'
  * The body of an offline package thread (started through offline-package-thread.mjs): writes
  * one plan's zip with {@link writePackageZip}, reporting progress, and answers what it wrote.
  * The plan's in-memory texts arrive as Uint8Arrays (Buffers are cloned as such) and are read
- * as Buffers again; stored files are read from the same file store the server writes, and POI
- * lists from the same database over this thread's own connection, all of a build's lists from
- * one snapshot.
+ * as Buffers again; stored files are read from the same file store the server writes (the same
+ * folder, or the same bucket), and POI lists from the same database over this thread's own
+ * connection, all of a build's lists from one snapshot.
  */
 
-/** The file store of each folder a task named, opened once per thread. */
+/** The file store of each location a task named (folder or bucket), opened once per thread. */
 const stores = new Map<string, Promise<FileStorage>>()
 
 /** The POI list reader of each database a task named, connected once per thread. */
@@ -57,10 +58,11 @@ function withBuffers(source: PackageSource): PackageSource {
 const neverAborted = new AbortController().signal
 
 serveThreadTasks<PackageThreadTask, PackageThreadReply>(async (task, { reportProgress }) => {
-  let storage = stores.get(task.storageDirectory)
+  const key = JSON.stringify(task.storage)
+  let storage = stores.get(key)
   if (storage === undefined) {
-    storage = createFileStorage(task.storageDirectory)
-    stores.set(task.storageDirectory, storage)
+    storage = openFileStorage(task.storage)
+    stores.set(key, storage)
   }
   const start = process.memoryUsage()
   const memory: ThreadMemory = {

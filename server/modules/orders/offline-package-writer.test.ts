@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openFileStorage } from '../../plugins/open-storage'
 import { createFileStorage, type FileStorage } from '../../plugins/storage'
+import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
 import type { PackageEntry } from './offline-package-entry'
 import { createPackageWriter, type PackageWriter } from './offline-package-writer'
 
@@ -38,7 +40,7 @@ describe('offline package writer thread', () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'package-writer-'))
     storage = await createFileStorage(join(folder, 'store'))
-    writer = createPackageWriter({ storageDirectory: storage.directory })
+    writer = createPackageWriter({ storage: storage.location })
   })
   afterAll(async () => {
     await writer.close()
@@ -161,5 +163,59 @@ describe('offline package writer thread', () => {
     )
     expect(written.entryCount).toBe(1)
     expect(await readdir(target)).toEqual(['after.zip'])
+  })
+})
+
+/**
+ * A package of a server whose files are in an S3-compatible bucket (issue 22 Build 1): the
+ * thread opens the same bucket from the location it is told and zips the stored bytes.
+ */
+describe('offline package writer thread on an object store', () => {
+  let folder: string
+  let objectStore: TestObjectStore
+  let writer: PackageWriter | undefined
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'package-writer-s3-'))
+    objectStore = await startTestObjectStore()
+  })
+  afterAll(async () => {
+    await writer?.close()
+    await objectStore?.close()
+    await rm(folder, { recursive: true, force: true })
+  })
+
+  it('reads stored entries from the bucket in its thread', async () => {
+    const storage = await openFileStorage({
+      kind: 's3',
+      settings: objectStore.settings('package-writer'),
+      spoolDirectory: join(folder, 'spool'),
+    })
+    try {
+      const model = Buffer.alloc(200_000, 9)
+      const stored = await storage.put(model)
+      writer = createPackageWriter({ storage: storage.location })
+      const path = join(folder, 'from-bucket.zip')
+      const written = await writer.write(
+        {
+          entries: [
+            {
+              path: 'building/models/b.sbm',
+              source: { kind: 'stored', sha256: stored.sha256 },
+              sizeBytes: model.byteLength,
+              isDeflated: false,
+            },
+          ],
+          totalBytes: model.byteLength,
+        },
+        path,
+        { signal: new AbortController().signal, onProgress: () => {} },
+      )
+      expect(written.entryCount).toBe(1)
+      const files = unzipSync(new Uint8Array(await readFile(path)))
+      expect(Buffer.from(files['building/models/b.sbm']!).equals(model)).toBe(true)
+    } finally {
+      storage.close()
+    }
   })
 })

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import type { ResourceLimits } from 'node:worker_threads'
 import type { DatabaseConfig } from '../../config'
+import type { StorageLocation } from '../../plugins/storage'
 import { createThreadRunner, type ThreadRunner } from '../jobs/thread-runner'
 import type { PackagePlan } from './offline-package-contents'
 import type { WrittenPackage } from './offline-package-zip'
@@ -9,8 +10,8 @@ import type { WrittenPackage } from './offline-package-zip'
 export interface PackageThreadTask {
   entries: PackagePlan['entries']
   totalBytes: number
-  /** The file store's folder (stored entries are read from it). */
-  storageDirectory: string
+  /** Where the file store is (stored entries are read from it). */
+  storage: StorageLocation
   /** The database POI lists (`pois` sources) are read from; absent: a plan has none. */
   database?: DatabaseConfig
   path: string
@@ -69,12 +70,12 @@ const packageThreadLimits: ResourceLimits = {
 }
 
 /**
- * The writer of the files in `storageDirectory` (the file store's folder). Its threads start
+ * The writer of the files of the file store at `storage` (a folder or a bucket). Its threads start
  * with the first build and end after ten idle minutes: starting one costs the TypeScript
  * loader, a build every few minutes should not pay it each time.
  */
 export function createPackageWriter(options: {
-  storageDirectory: string
+  storage: StorageLocation
   /** Where the threads read POI lists from (their own connections); none without it. */
   database?: DatabaseConfig
   resourceLimits?: ResourceLimits
@@ -90,7 +91,7 @@ export function createPackageWriter(options: {
       const task: PackageThreadTask = {
         entries: plan.entries,
         totalBytes: plan.totalBytes,
-        storageDirectory: options.storageDirectory,
+        storage: options.storage,
         database: options.database,
         path,
         forceZip64,

@@ -99,7 +99,7 @@ export function createOfflinePackagesService(dependencies: {
   const warn = dependencies.onWarning ?? (() => {})
   // the zip is written in a worker thread: the request thread only reads the records
   const writer = createPackageWriter({
-    storageDirectory: storage.directory,
+    storage: storage.location,
     database: dependencies.databaseConfig,
   })
 

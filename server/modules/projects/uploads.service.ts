@@ -1,6 +1,5 @@
 import type { ProjectAccess } from '../access/project-access'
 import { randomUUID } from 'node:crypto'
-import type { Readable } from 'node:stream'
 import { fileTypeFromBuffer } from 'file-type'
 import {
   imageUploadMaxBytes,
@@ -12,7 +11,7 @@ import {
 } from '../../../contract/files'
 import { AppError, fieldDetail, fieldError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, ServedStoredFile } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../time/clock'
 import {
   type PixelBudget,
@@ -27,13 +26,6 @@ import type { AuthUser } from '../accounts/users.service'
 export interface IncomingImage {
   fileName: string
   bytes: Uint8Array
-}
-
-/** What serving an uploaded file needs. */
-export interface ServedFile {
-  stream: Readable
-  contentType: string
-  sizeBytes: number | undefined
 }
 
 /** Uploaded images: checking, recording, serving and cleaning up (SPEC §5 "Images"). */
@@ -54,7 +46,7 @@ export interface UploadsService {
     limits?: { maxBytes: number; pixelBudget: PixelBudget }
   }): Promise<UploadJpgDatum>
   /** Opens `<uuid>.<ext>` for `GET /web/files/…`; `notFound` for anything else. */
-  openServed(fileName: string, variant: 'image' | 'thumbnail'): Promise<ServedFile>
+  openServed(fileName: string, variant: 'image' | 'thumbnail'): Promise<ServedStoredFile>
   /** The upload, if it exists. */
   find(fileId: string): Promise<UploadedFileRow | undefined>
   /**
@@ -202,11 +194,7 @@ export function createUploadsService(dependencies: {
       if (!row || row.extension !== match?.[2]) throw new AppError('notFound', 'file.notFound')
       const useThumbnail = variant === 'thumbnail' && row.thumbnail_sha256 !== null
       const sha256 = useThumbnail ? row.thumbnail_sha256! : row.sha256
-      return {
-        stream: await storage.open(sha256),
-        contentType: useThumbnail ? 'image/jpeg' : row.content_type,
-        sizeBytes: await storage.sizeOf(sha256),
-      }
+      return { sha256, contentType: useThumbnail ? 'image/jpeg' : row.content_type }
     },
 
     find: (fileId) => uploads.findById(fileId),

@@ -1,21 +1,38 @@
 import { createReadStream } from 'node:fs'
 import { lstat } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../http/app-error'
+import { attachmentDisposition } from '../../http/attachment'
+import type { ByteSpan, FileStorage, ServedStoredFile } from '../../plugins/storage'
 
-/** How one stored file is sent. */
-export interface SendFileOptions {
-  path: string
+/** The headers a sent file goes with. */
+interface AnswerHeaders {
   contentType: string
   /** Set for gzip-on-disk files: the bytes are sent as stored, the client inflates them. */
   contentEncoding?: 'gzip' | undefined
   cacheControl: string
+  contentDisposition?: string | undefined
+}
+
+/** How one file on disk is sent. */
+export interface SendFileOptions extends AnswerHeaders {
+  path: string
   /** Distinguishes this file's bytes from any other bytes served at the same address. */
   etagSeed: string
 }
 
 /** A byte range to send, or 'unsatisfiable'; undefined sends the whole file. */
-export type ByteRange = { start: number; end: number } | 'unsatisfiable' | undefined
+export type ByteRange = ByteSpan | 'unsatisfiable' | undefined
+
+/** A file's bytes as an answer needs them: their size, their tag and a reader of a span. */
+interface SendableBytes {
+  sizeBytes: number
+  etag: string
+  /** When the bytes were last written (`Last-Modified`), milliseconds since the epoch. */
+  modifiedMs: number
+  read(span?: ByteSpan): Readable | Promise<Readable>
+}
 
 /**
  * Parses a `Range` header (RFC 9110 §14) for a file of `sizeBytes`. Only one range is served;
@@ -48,32 +65,105 @@ export async function sendFile(
 ): Promise<FastifyReply> {
   const info = await lstat(options.path).catch(() => undefined)
   if (!info?.isFile()) throw new AppError('notFound', 'file.notFound')
-  const sizeBytes = info.size
-  const etag = `"${options.etagSeed}-${sizeBytes.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`
-  reply.header('etag', etag)
-  reply.header('cache-control', options.cacheControl)
-  reply.header('accept-ranges', 'bytes')
-  reply.type(options.contentType)
-  if (options.contentEncoding) reply.header('content-encoding', options.contentEncoding)
-
-  const ifNoneMatch = request.headers['if-none-match']
-  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
-    return reply.code(304).send()
+  const bytes: SendableBytes = {
+    sizeBytes: info.size,
+    etag: `"${options.etagSeed}-${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`,
+    modifiedMs: info.mtimeMs,
+    read: (span) => createReadStream(options.path, span),
   }
+  return sendBytes(request, reply, bytes, options)
+}
+
+/**
+ * Sends a file of the file store (server/plugins/storage.ts) like `sendFile`, its content hash
+ * as its ETag; or, when the store serves its files itself (S3 with STORAGE_SERVE=redirect), a
+ * redirect to the store's signed address, which answers with the same type, caching and name.
+ */
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: FileStorage,
+  file: ServedStoredFile & { cacheControl: string },
+): Promise<FastifyReply> {
+  const headers: AnswerHeaders = {
+    contentType: file.contentType,
+    cacheControl: file.cacheControl,
+    contentDisposition:
+      file.downloadName === undefined ? undefined : attachmentDisposition(file.downloadName),
+  }
+  const signedUrl = await storage.signedReadUrl(file.sha256, headers)
+  if (signedUrl !== undefined) {
+    // the address changes as signatures age: only the store's answer is for caches to keep
+    reply.header('cache-control', 'no-store')
+    return reply.redirect(signedUrl, 302)
+  }
+  const info = await storage.statOf(file.sha256)
+  if (info === undefined) throw new AppError('notFound', 'file.notFound')
+  const bytes: SendableBytes = {
+    ...info,
+    etag: `"${file.sha256}"`,
+    read: (span) => storage.open(file.sha256, span),
+  }
+  return sendBytes(request, reply, bytes, headers)
+}
+
+/**
+ * Whether a conditional GET may be answered 304 (RFC 9110 §13.1): `If-None-Match` decides when
+ * sent, compared weakly (a CDN that compressed the bytes sends `W/"…"` back) and `*` matching
+ * any; otherwise `If-Modified-Since`, to the second HTTP dates carry.
+ */
+export function isNotModified(
+  headers: { 'if-none-match'?: string | undefined; 'if-modified-since'?: string | undefined },
+  etag: string,
+  modifiedMs: number,
+): boolean {
+  const ifNoneMatch = headers['if-none-match']
+  if (ifNoneMatch !== undefined) {
+    return ifNoneMatch
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''))
+      .some((tag) => tag === '*' || tag === etag)
+  }
+  const since = Date.parse(headers['if-modified-since'] ?? '')
+  return !Number.isNaN(since) && Math.floor(modifiedMs / 1000) * 1000 <= since
+}
+
+/**
+ * The one answer of every sent file: ETag, Last-Modified, 304, Range (206/416) and the headers
+ * asked for. No `Vary`: the bytes sent never depend on a request header (gzip-on-disk files are
+ * sent gzip to everyone), so one cached copy serves every client.
+ */
+async function sendBytes(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bytes: SendableBytes,
+  headers: AnswerHeaders,
+): Promise<FastifyReply> {
+  const { sizeBytes, etag } = bytes
+  reply.header('etag', etag)
+  reply.header('last-modified', new Date(bytes.modifiedMs).toUTCString())
+  reply.header('cache-control', headers.cacheControl)
+  reply.header('accept-ranges', 'bytes')
+  reply.type(headers.contentType)
+  if (headers.contentEncoding) reply.header('content-encoding', headers.contentEncoding)
+  if (headers.contentDisposition) reply.header('content-disposition', headers.contentDisposition)
+
+  if (isNotModified(request.headers, etag, bytes.modifiedMs)) return reply.code(304).send()
   const ifRange = request.headers['if-range']
   const rangeHeader = ifRange === undefined || ifRange === etag ? request.headers.range : undefined
   const range = parseRange(rangeHeader, sizeBytes)
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${sizeBytes}`)
     reply.removeHeader('content-encoding')
+    reply.removeHeader('content-disposition')
     return reply.code(416).type('text/plain').send('Range Not Satisfiable')
   }
   if (range === undefined) {
     reply.header('content-length', sizeBytes)
-    return reply.send(createReadStream(options.path))
+    return reply.send(await bytes.read())
   }
   reply.code(206)
   reply.header('content-range', `bytes ${range.start}-${range.end}/${sizeBytes}`)
   reply.header('content-length', range.end - range.start + 1)
-  return reply.send(createReadStream(options.path, { start: range.start, end: range.end }))
+  return reply.send(await bytes.read(range))
 }

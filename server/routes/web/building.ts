@@ -9,7 +9,6 @@ import {
 } from '../../../contract/building'
 import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
-import { attachmentDisposition } from '../../http/attachment'
 import { defineRoute, type UploadedFile } from '../../http/define-route'
 import type {
   FileReader,
@@ -18,6 +17,7 @@ import type {
 } from '../../modules/building/building.service'
 import { readAll } from '../../modules/building/model-files'
 import { claimResumableUpload } from '../../modules/resumable-uploads/claim-upload'
+import { sendStoredFile } from '../../modules/tilesets/send-file'
 import type { AuthUser } from '../../modules/accounts/users.service'
 import { callerOf } from './project-caller'
 import { createReadStream } from 'node:fs'
@@ -165,7 +165,8 @@ export function registerBuildingRoutes(
       })
       if (templateModelId !== undefined) {
         // SPEC §7: with `category_zip_uuid` the SBM becomes that 3D template's model
-        const sbm = await readAll((await building.openConvertedFile(datum.uuid)).stream)
+        const converted = await building.openConvertedFile(datum.uuid)
+        const sbm = await readAll(await app.deps.storage.open(converted.sha256))
         await templateModels.replaceSbm(user, templateModelId, datum.downloadName, sbm)
       }
       return datum
@@ -189,20 +190,18 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const sha256NamePattern = (extension: string) => new RegExp(`^([0-9a-f]{64})\\.${extension}$`)
 
 function registerModelFileRoutes(app: FastifyInstance, building: ServerServices['building']): void {
-  const send = (reply: FastifyReply, served: ServedModelFile, isPrivate: boolean) => {
-    reply.type(served.contentType)
-    if (served.downloadName) {
-      reply.header('content-disposition', attachmentDisposition(served.downloadName))
-    }
-    if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
-    // the address holds the content hash (or a random id), so the bytes never change under it;
-    // files of a project stay out of shared caches
-    reply.header(
-      'cache-control',
-      `${isPrivate ? 'private' : 'public'}, max-age=31536000, immutable`,
-    )
-    return reply.send(served.stream)
-  }
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    served: ServedModelFile,
+    isPrivate: boolean,
+  ) =>
+    sendStoredFile(request, reply, app.deps.storage, {
+      ...served,
+      // the address holds the content hash (or a random id), so the bytes never change under
+      // it; files of a project stay out of shared caches
+      cacheControl: `${isPrivate ? 'private' : 'public'}, max-age=31536000, immutable`,
+    })
   const notFound = () => new AppError('notFound', 'file.notFound')
 
   // Raw bytes, not envelopes: the engine fetches these with the `grant` findModelInfo put in
@@ -224,7 +223,7 @@ function registerModelFileRoutes(app: FastifyInstance, building: ServerServices[
             request.params.modelId,
             preview![1]!,
           )
-      return send(reply, served, true)
+      return send(request, reply, served, true)
     },
   )
   app.get<{ Params: { projectId: string; name: string } }>(
@@ -238,7 +237,7 @@ function registerModelFileRoutes(app: FastifyInstance, building: ServerServices[
         request.params.projectId,
         match[1]!,
       )
-      return send(reply, served, true)
+      return send(request, reply, served, true)
     },
   )
   // Converted library models are public by their random id, like uploaded images.
@@ -248,7 +247,7 @@ function registerModelFileRoutes(app: FastifyInstance, building: ServerServices[
     async (request, reply) => {
       const match = /^(.+)\.sbm$/.exec(request.params.name)
       if (!match || !uuidPattern.test(match[1]!)) throw notFound()
-      return send(reply, await building.openConvertedFile(match[1]!), false)
+      return send(request, reply, await building.openConvertedFile(match[1]!), false)
     },
   )
 }

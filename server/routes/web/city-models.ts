@@ -7,6 +7,7 @@ import {
 import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
+import { sendStoredFile } from '../../modules/tilesets/send-file'
 import type { CityModelFileReader } from '../../modules/city-models/city-models.service'
 import { callerOf } from './project-caller'
 import { listProjectRecords, removeRecordById } from './record-handlers'
@@ -49,11 +50,11 @@ export function registerCityModelRoutes(
         throw new AppError('notFound', 'file.notFound')
       }
       const served = await cityModels.openFile(readerOf(request), request.params.id, match[1]!)
-      reply.type('model/gltf-binary')
-      if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
       // the address holds the content hash: the bytes never change under it
-      reply.header('cache-control', 'private, max-age=31536000, immutable')
-      return reply.send(served.stream)
+      return sendStoredFile(request, reply, app.deps.storage, {
+        ...served,
+        cacheControl: 'private, max-age=31536000, immutable',
+      })
     },
   )
 }

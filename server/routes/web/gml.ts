@@ -3,6 +3,7 @@ import type { ServerServices } from '../../deps'
 import { AppError, fieldError } from '../../http/app-error'
 import { defineRoute } from '../../http/define-route'
 import { defineUploadRoute } from '../../http/upload-route'
+import { sendStoredFile } from '../../modules/tilesets/send-file'
 import { gmlIncomingDirectory, isGmlFileRefusal } from '../../modules/gml/gml.service'
 import { callerOf } from './project-caller'
 import { gmlRoutes } from '../../../contract/gml'
@@ -74,10 +75,10 @@ export function registerGmlRoutes(
         request.params.name,
         typeof grant === 'string' ? grant : undefined,
       )
-      reply.type('application/gml+xml')
-      reply.header('content-length', served.sizeBytes)
-      reply.header('cache-control', 'private, max-age=31536000, immutable')
-      return reply.send(served.stream)
+      return sendStoredFile(request, reply, app.deps.storage, {
+        ...served,
+        cacheControl: 'private, max-age=31536000, immutable',
+      })
     },
   )
 }

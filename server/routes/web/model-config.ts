@@ -14,6 +14,7 @@ import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { attachmentDisposition } from '../../http/attachment'
 import { defineRoute } from '../../http/define-route'
+import { sendStoredFile } from '../../modules/tilesets/send-file'
 import { removeRecordById } from './record-handlers'
 
 const uuidPattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.zip$/
@@ -70,15 +71,14 @@ export function registerModelConfigRoutes(
         typeof grant === 'string' ? { grant } : request.user ? { user: request.user } : null
       if (!reader) throw new AppError('sessionTimeout', 'auth.sessionTimeout')
       const served = await modelDetails.openDocument(reader, request.params.id)
-      reply.type(served.contentType)
-      reply.header('content-disposition', attachmentDisposition(served.fileName))
       // saved, and if a browser shows it anyway, sandboxed: a hostile PDF or SVG-laden office
-      // file cannot run as the console on this origin
+      // file cannot run as the console on this origin (a redirect sends it from the store's)
       reply.header('content-security-policy', 'sandbox')
-      if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
       // a document's row never changes its bytes; a new version is a new document
-      reply.header('cache-control', 'private, max-age=31536000, immutable')
-      return reply.send(served.stream)
+      return sendStoredFile(request, reply, app.deps.storage, {
+        ...served,
+        cacheControl: 'private, max-age=31536000, immutable',
+      })
     },
   )
 

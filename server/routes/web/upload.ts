@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   fileRoutes,
   imageUploadMaxBytes,
@@ -10,7 +10,9 @@ import { AppError } from '../../http/app-error'
 import { documentedRouteOf, parseInput } from '../../http/define-route'
 import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
-import type { IncomingImage, ServedFile } from '../../modules/projects/uploads.service'
+import type { IncomingImage } from '../../modules/projects/uploads.service'
+import { sendStoredFile } from '../../modules/tilesets/send-file'
+import type { ServedStoredFile } from '../../plugins/storage'
 
 /** The shared image upload (SPEC §7 `/upload/uploadJpg`) and the serving of uploaded files. */
 export function registerUploadRoutes(
@@ -53,24 +55,24 @@ export function registerUploadRoutes(
     return okEnvelope(uploadJpgDatumSchema.parse(datum))
   })
 
-  const send = (reply: FastifyReply, served: ServedFile) => {
-    reply.type(served.contentType)
-    if (served.sizeBytes !== undefined) reply.header('content-length', served.sizeBytes)
+  const send = (request: FastifyRequest, reply: FastifyReply, served: ServedStoredFile) =>
     // an upload's bytes never change under its uuid
-    reply.header('cache-control', 'public, max-age=31536000, immutable')
-    return reply.send(served.stream)
-  }
+    sendStoredFile(request, reply, app.deps.storage, {
+      ...served,
+      cacheControl: 'public, max-age=31536000, immutable',
+    })
 
   // Raw bytes, not envelopes: `<img src>` loads these. Public, as the names are random uuids.
   app.get<{ Params: { name: string } }>(
     '/web/files/:name',
     { config: { auth: 'public' } },
-    async (request, reply) => send(reply, await uploads.openServed(request.params.name, 'image')),
+    async (request, reply) =>
+      send(request, reply, await uploads.openServed(request.params.name, 'image')),
   )
   app.get<{ Params: { name: string } }>(
     '/web/files/thumbs/:name',
     { config: { auth: 'public' } },
     async (request, reply) =>
-      send(reply, await uploads.openServed(request.params.name, 'thumbnail')),
+      send(request, reply, await uploads.openServed(request.params.name, 'thumbnail')),
   )
 }

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../testing/test-app'
+import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
+import { sampleFiles, signInNewUser, uploadImage } from './project-test-kit'
+
+/**
+ * Uploaded files on an S3-compatible store (a local s3rver): a server with STORAGE_URL keeps
+ * them in the bucket and sends them with Range and ETag (proxy), or redirects to a signed
+ * address of the store that answers the same bytes (redirect).
+ */
+
+let objectStore: TestObjectStore
+beforeAll(async () => {
+  objectStore = await startTestObjectStore()
+})
+afterAll(async () => {
+  await objectStore?.close()
+})
+
+describe.each(['proxy', 'redirect'] as const)('uploaded images on S3, sent by %s', (serve) => {
+  let testApp: TestApp
+  beforeAll(async () => {
+    testApp = await createTestApp({ env: objectStore.env(`app-${serve}`, serve) })
+  })
+  afterAll(async () => {
+    await testApp?.close()
+  })
+
+  it('answers the bytes that were uploaded', async () => {
+    const { png } = await sampleFiles()
+    const token = await signInNewUser(testApp.app, `s3-${serve}`)
+    const image = await uploadImage(testApp.app, token, png)
+    const url = `${image.rootPath}${image.jpgName}`
+    const whole = await testApp.app.inject({ method: 'GET', url })
+    if (serve === 'proxy') {
+      expect(whole.statusCode).toBe(200)
+      expect(whole.rawPayload.equals(png)).toBe(true)
+      expect(whole.headers['content-type']).toBe('image/png')
+      const etag = String(whole.headers.etag)
+      const part = await testApp.app.inject({
+        method: 'GET',
+        url,
+        headers: { range: 'bytes=0-7' },
+      })
+      expect(part.statusCode).toBe(206)
+      expect(part.headers['content-range']).toBe(`bytes 0-7/${png.length}`)
+      expect(part.rawPayload.equals(png.subarray(0, 8))).toBe(true)
+      const again = await testApp.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'if-none-match': etag },
+      })
+      expect(again.statusCode).toBe(304)
+      return
+    }
+    expect(whole.statusCode).toBe(302)
+    const location = String(whole.headers.location)
+    expect(location.startsWith(objectStore.endpoint)).toBe(true)
+    const fromStore = await fetch(location)
+    expect(fromStore.status).toBe(200)
+    expect(fromStore.headers.get('content-type')).toBe('image/png')
+    expect(Buffer.from(await fromStore.arrayBuffer()).equals(png)).toBe(true)
+    const part = await fetch(location, { headers: { range: 'bytes=0-7' } })
+    expect(part.status).toBe(206)
+    expect(Buffer.from(await part.arrayBuffer()).equals(png.subarray(0, 8))).toBe(true)
+  })
+})
