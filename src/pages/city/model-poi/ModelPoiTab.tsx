@@ -223,10 +223,7 @@ export function ModelPoiTab({
           items={items}
           emptyText={<Trans>No POI is attached to this model.</Trans>}
           testId="model-poi-list"
-          onChoose={(item) => {
-            store.select([item.id])
-            store.flyTo(item.id)
-          }}
+          pois={store}
           action={(item) =>
             canEdit && (
               <Button

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
 import type { ModelPoiItem } from '../../../api/pois'
 import { libraryNameText } from '../../../i18n/library-names'
+import type { PoiStore } from '../../../state/pois'
 import { Spinner } from '../../../ui'
 
 /** Props of {@link AttachedPoiList}. */
@@ -19,16 +20,28 @@ export interface AttachedPoiListProps {
  */
 export function AttachedPoiSection({
   modelname,
+  pois,
   children,
   ...list
-}: AttachedPoiListProps & { modelname: string; children?: ReactNode }) {
+}: Omit<AttachedPoiListProps, 'onChoose'> & {
+  modelname: string
+  /** Pressing a POI selects it here and flies to it. */
+  pois: Pick<PoiStore, 'select' | 'flyTo'>
+  children?: ReactNode
+}) {
   const { t } = useLingui()
   return (
     <section className="ts-boxed" aria-label={t`POIs of ${modelname}`}>
       <h3 className="ts-city-details__title">
         <Trans>POIs of {modelname}</Trans>
       </h3>
-      <AttachedPoiList {...list} />
+      <AttachedPoiList
+        {...list}
+        onChoose={(item) => {
+          pois.select([item.id])
+          pois.flyTo(item.id)
+        }}
+      />
       {children}
     </section>
   )

@@ -113,10 +113,7 @@ export function CityMonomerPoiTab() {
           items={items}
           emptyText={<Trans>No POI is attached to this building.</Trans>}
           testId="city-monomer-poi-list"
-          onChoose={(item) => {
-            poiStore.select([item.id])
-            poiStore.flyTo(item.id)
-          }}
+          pois={poiStore}
         >
           {canEdit && (
             <div className="ts-city-details__actions">
