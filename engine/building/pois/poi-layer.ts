@@ -281,11 +281,13 @@ export class BuildingPoiLayer {
       this.drawnAs[index] = DRAWN_AS.marker
       if (screen[at + 2] === 0) continue
       const poi = this.records.pois[index]!
+      // once per POI a frame, and no closure: this loop runs over every POI in view each frame
+      const isHighlighted = this.isHighlighted(poi.id)
       const drawnAs = this.models.isReady(poi.templateId)
         ? drawnAsFor(
             (this.models.radiusOf(poi.templateId) * pixelsPerMetre) / screen[at + 2]!,
             this.standInOf(poi.templateId) !== null,
-            () => this.isHighlighted(poi.id),
+            isHighlighted,
           )
         : DRAWN_AS.marker
       this.drawnAs[index] = drawnAs
@@ -293,7 +295,7 @@ export class BuildingPoiLayer {
         modelHash = (Math.imul(modelHash, 31) + index) | 0
         modelCount++
       }
-      if (drawnAs !== DRAWN_AS.marker || this.isHighlighted(poi.id)) {
+      if (drawnAs !== DRAWN_AS.marker || isHighlighted) {
         singles.push(index)
         continue
       }

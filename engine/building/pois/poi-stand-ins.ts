@@ -38,10 +38,10 @@ export const DRAWN_AS = { marker: 0, model: 1, standIn: 2 } as const
 export function drawnAsFor(
   radiusPixels: number,
   hasStandIn: boolean,
-  isHighlighted: () => boolean,
+  isHighlighted: boolean,
 ): number {
   if (radiusPixels < MODEL_MIN_PIXELS) return DRAWN_AS.marker
-  if (radiusPixels >= MODEL_NEAR_PIXELS || !hasStandIn || isHighlighted()) return DRAWN_AS.model
+  if (radiusPixels >= MODEL_NEAR_PIXELS || !hasStandIn || isHighlighted) return DRAWN_AS.model
   return DRAWN_AS.standIn
 }
 
