@@ -25,6 +25,7 @@ import {
   HeapGraph,
   newCompiledCodeByScript,
   newObjects,
+  splitHeap,
   takeHeapSnapshot,
 } from './lib/heap-snapshot'
 import { kioskSoakFailures, kioskSoakGoals } from './lib/kiosk-soak-verdict'
@@ -195,7 +196,11 @@ async function main(): Promise<void> {
 async function soak(): Promise<void> {
   await productServerOfSoak.waitUntilUp()
   const seeded = await seedKioskProject()
-  const browser = await launchBenchBrowser({ isFrameRateLimited: true })
+  const browser = await launchBenchBrowser({
+    isFrameRateLimited: true,
+    // a diagnosis, never R8's run: e.g. `--no-opt --no-maglev` tells V8's optimised code from the rest
+    extraJsFlags: process.env.SOAK_JS_FLAGS,
+  })
   running.browser = browser
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } })
   const page = await context.newPage()
@@ -295,7 +300,11 @@ async function soak(): Promise<void> {
   if (firstSnapshot !== null) {
     const before = new HeapGraph(firstSnapshot)
     const after = new HeapGraph(await takeHeapSnapshot(cdp))
+    const split = { afterFirstTour: splitHeap(before), atEnd: splitHeap(after) }
     const diff = {
+      // the snapshots' bytes in V8's code and in everything else, after the first tour and at the
+      // end: which of the two the heap grew by
+      split,
       // what V8 compiled since the first tour (warm-up of the tour's code), by script
       newCompiledCode: newCompiledCodeByScript(before, after),
       // the objects allocated since and still alive, by constructor, with who holds them
@@ -303,6 +312,13 @@ async function soak(): Promise<void> {
     }
     const diffOut = fileURLToPath(new URL('./results/kiosk-soak-heap-diff.json', import.meta.url))
     await writeFile(diffOut, `${JSON.stringify(diff, null, 2)}\n`)
+    const percentOf = (from: number, to: number) => (((to - from) / from) * 100).toFixed(2)
+    console.log(
+      `V8 code ${split.afterFirstTour.codeBytes} → ${split.atEnd.codeBytes} bytes ` +
+        `(${percentOf(split.afterFirstTour.codeBytes, split.atEnd.codeBytes)} %); everything else ` +
+        `${split.afterFirstTour.otherBytes} → ${split.atEnd.otherBytes} bytes ` +
+        `(${percentOf(split.afterFirstTour.otherBytes, split.atEnd.otherBytes)} %)`,
+    )
     for (const code of diff.newCompiledCode) {
       console.log(`${code.bytes}\t${code.functions} functions compiled\t${code.script}`)
     }
