@@ -13,7 +13,8 @@
  * bench/results/kiosk-soak.json (or `SOAK_OUT`): growth of heap and GPU resources after the
  * first tour (goal ≤ 5 %), uncaught errors (goal 0), context losses, whether the scene was drawn
  * at the end and whether it recovered; exits 1 when it missed a goal (bench/lib/kiosk-soak-verdict.ts).
- * `SOAK_PORT` and `SOAK_DATA_DIR` let runs share a machine.
+ * `SOAK_PORT` and `SOAK_DATA_DIR` let runs share a machine. `SOAK_JS_FLAGS` passes V8 flags for a
+ * diagnosis (`--no-opt --no-maglev`: how much of the growth is optimised machine code).
  */
 import type { ChildProcess } from 'node:child_process'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -23,6 +24,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBenchBrowser } from './lib/browser'
 import {
   HeapGraph,
+  type HeapSplit,
   newCompiledCodeByScript,
   newObjects,
   splitHeap,
@@ -297,10 +299,13 @@ async function soak(): Promise<void> {
     }
     samples.push(await sample(startMs))
   }
+  // with SOAK_HEAP_DIFF=1: the snapshots' bytes in V8's code and in everything else
+  let heapSplit: { afterFirstTour: HeapSplit; atEnd: HeapSplit } | null = null
   if (firstSnapshot !== null) {
     const before = new HeapGraph(firstSnapshot)
     const after = new HeapGraph(await takeHeapSnapshot(cdp))
     const split = { afterFirstTour: splitHeap(before), atEnd: splitHeap(after) }
+    heapSplit = split
     const diff = {
       // the snapshots' bytes in V8's code and in everything else, after the first tour and at the
       // end: which of the two the heap grew by
@@ -365,6 +370,7 @@ async function soak(): Promise<void> {
     project: { name: seeded.projectName, seededPois: seeded.poiCount, ...scene },
     heapGrowthPercent,
     heapGrowthBeforeCutPercent,
+    heapSplit,
     gpuResourceGrowth: {
       geometries: last.geometries - first.geometries,
       textures: last.textures - first.textures,
