@@ -272,6 +272,8 @@ async function soak(): Promise<void> {
   let wasOffline = false
   let heapBeforeCut: number | null = null
   let cameBack = false
+  // from the network's return (the server already up again) to the preview saying it is live
+  let secondsToLiveAfterCut: number | null = null
   while (Date.now() - startMs < durationMs) {
     await page.waitForTimeout(sampleEveryMs)
     if (hasCut && !wasOffline && Date.now() - startMs > durationMs / 2) {
@@ -283,7 +285,8 @@ async function soak(): Promise<void> {
       running.server = productServerOfSoak.start(dataDir)
       await productServerOfSoak.waitUntilUp()
       await context.setOffline(false)
-      // the preview asks again with back-off (≤ 60 s between tries)
+      const onlineAtMs = Date.now()
+      // the preview asks again when the network is back (before: only with its back-off, ≤ 60 s)
       await page
         .waitForFunction(
           () =>
@@ -294,6 +297,7 @@ async function soak(): Promise<void> {
         )
         .then(() => {
           cameBack = true
+          secondsToLiveAfterCut = Number(((Date.now() - onlineAtMs) / 1000).toFixed(1))
         })
         .catch(() => undefined)
     }
@@ -380,6 +384,7 @@ async function soak(): Promise<void> {
     contextLosses,
     isDrawnAtEnd,
     recoveredAfterOfflineAndRestart: wasOffline ? cameBack : null,
+    secondsToLiveAfterCut,
     failures,
     samples,
     note:
