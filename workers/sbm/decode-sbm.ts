@@ -36,6 +36,19 @@ export interface DecodeSbmOptions {
    * BVH the picking side will have to build.
    */
   withoutBvhs?: boolean
+  /**
+   * Leave the stored BVHs to another thread, which decodes them from a copy of the BVH chunk
+   * (the picking worker, fed by bvh-chunk-tap.ts on the downloading thread): this decode still
+   * matches and checks every entry against its primitive, builds the BVHs that are not stored,
+   * and makes the picking copy, whose stored primitives then have no roots yet (see
+   * `needsStoredBvh`). Each such primitive's box is the box of its vertices.
+   */
+  storedBvhsElsewhere?: boolean
+}
+
+/** Whether a decoded primitive's stored BVH was left to another thread (`storedBvhsElsewhere`). */
+export function needsStoredBvh(primitive: DecodedPrimitive): boolean {
+  return primitive.isBvhStored && primitive.bvhRootIndices.length === 0 && primitive.indexCount > 0
 }
 
 type Json = Record<string, unknown>
@@ -128,7 +141,7 @@ function decodeArriving(
         decoder: MeshoptDecoder,
         timer,
         onPlaced,
-        decodeBvhs: options.withoutBvhs !== true,
+        decodeBvhs: options.withoutBvhs !== true && options.storedBvhsElsewhere !== true,
       })
       await arriving.whenReceived(arriving.bytes.byteLength)
       timer.lap('waitForBytes')
@@ -300,7 +313,7 @@ async function decodeValidated(
       if (stored.triangleCount !== primitive.indexCount / 3) {
         throw new SbmError(`the stored BVH of ${key} covers other geometry`)
       }
-      if (options.withoutBvhs !== true) {
+      if (options.withoutBvhs !== true && options.storedBvhsElsewhere !== true) {
         roots = early?.rootsOf(stored) ?? decodeBvhRoots(stored, MeshoptDecoder)
       }
       usedEntries.add(stored)
@@ -574,7 +587,7 @@ function localMatrix(node: Json, index: number): Matrix4 {
 }
 
 /** Builds a BVH over one primitive in place: three-mesh-bvh reorders that primitive's indices. */
-function buildBvhRoots(
+export function buildBvhRoots(
   positions: Float32Array,
   indices: Uint32Array,
   primitive: DecodedPrimitive,

@@ -23,6 +23,7 @@ import {
   decodeForDrawingAndPicking,
   fetchAndDecodeSbm,
   type ModelSource,
+  type PickingShare,
   transferablesOfSource,
 } from '../../../engine/building/model-download'
 import type { AddSbmOutcome, PickableSbm } from '../../../workers/bvh/bvh-api'
@@ -166,6 +167,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const ourSamples: SbmLoadSample[] = []
   const workerFetchSamples: SbmLoadSample[] = []
   const pickingWorkerDecodesSamples: SbmLoadSample[] = []
+  const decodeWorkerBvhsSamples: SbmLoadSample[] = []
   let triangleCount = 0
 
   // One load by workers started on the clock (module load, wasm init, first-run JIT), for the
@@ -187,34 +189,51 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   function loadOurs() {
     return loadOursBy('posted')
   }
-  async function loadOursBy(path: 'posted' | 'postedPickingWorkerDecodes' | 'workerFetch') {
+  async function loadOursBy(
+    path: 'posted' | 'postedDecodeWorkerBvhs' | 'postedPickingWorkerDecodes' | 'workerFetch',
+  ) {
     const { decoder, picking } = workers!
     const startMs = performance.now()
-    // One download posted to the decode worker, which decodes everything and copies positions
-    // and indices for the picking worker (the app's default, engine/building/model-download.ts).
-    // Compared: the picking worker decodes picking's share (positions, indices, BVHs) while
-    // passing the bytes on to the decode worker, which decodes what drawing needs; and the
-    // decode worker fetching for itself. The main thread never copies or decodes geometry.
+    // One download posted to the decode worker, which decodes the geometry and copies positions
+    // and indices for the picking worker, which decodes the stored BVHs from a copy of the
+    // file's tail meanwhile (the app's way, engine/building/model-download.ts). Compared: the
+    // decode worker decoding the BVHs too (the way before); the picking worker decoding
+    // picking's share (positions, indices, BVHs) while passing the bytes on to the decode
+    // worker, which decodes what drawing needs; and the decode worker fetching for itself.
+    // The main thread never decodes geometry.
     const pickingDecode: { outcome?: Promise<AddSbmOutcome> } = {}
     const startDecode = (source: ModelSource, options: DecodeRequestOptions) =>
       decoder.decode(Comlink.transfer(source, transferablesOfSource(source)), options)
+    const share: PickingShare | undefined =
+      path === 'posted'
+        ? {
+            decodesStoredBvhs: (source) =>
+              picking.decodeStoredBvhs(
+                'building',
+                Comlink.transfer(source, transferablesOfSource(source)),
+              ),
+          }
+        : path === 'postedPickingWorkerDecodes'
+          ? {
+              decodesItsShare: (source) => {
+                pickingDecode.outcome = picking.addSbm(
+                  'building',
+                  Comlink.transfer(source, transferablesOfSource(source)),
+                )
+              },
+            }
+          : undefined
+    let lastByteAtMs = Number.NaN
     const decoded =
       path === 'workerFetch'
         ? await decoder.decode(sbmUrl, { forPicking: true })
-        : await fetchAndDecodeSbm(
-            sbmUrl,
-            decodeForDrawingAndPicking(
-              startDecode,
-              path === 'postedPickingWorkerDecodes'
-                ? (source) => {
-                    pickingDecode.outcome = picking.addSbm(
-                      'building',
-                      Comlink.transfer(source, transferablesOfSource(source)),
-                    )
-                  }
-                : undefined,
-            ),
-          )
+        : await fetchAndDecodeSbm(sbmUrl, decodeForDrawingAndPicking(startDecode, share), {
+            onProgress: (doneBytes, totalBytes) => {
+              if (doneBytes === totalBytes && doneBytes > 0) {
+                lastByteAtMs = performance.now() - startMs
+              }
+            },
+          })
     const decodedAtMs = performance.now() - startMs
     if (!decoded.ok) throw new Error(decoded.error.detail)
     const { answeredAtEpochMs, ...workerTimings } = decoded.value.timings
@@ -226,6 +245,8 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       'decodeWorker→main message':
         performance.timeOrigin + startMs + decodedAtMs - answeredAtEpochMs,
     }
+    // Not a phase: what was left of the load when the page had read the last byte.
+    if (!Number.isNaN(lastByteAtMs)) phasesMs['at: last byte read'] = lastByteAtMs
     const pickingCopy = decoded.value.pickingCopy
     const handOffStartMs = performance.now()
     const pickable: Promise<PickableSbm> = pickingCopy
@@ -241,6 +262,9 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     const added = await pickable
     triangleCount = added.triangleCount
     const pickerReadyAtMs = performance.now() - startMs
+    if (!Number.isNaN(lastByteAtMs)) {
+      phasesMs['at: last byte read → pickable'] = pickerReadyAtMs - lastByteAtMs
+    }
     phasesMs['main: wait for picking worker'] =
       performance.now() - wrapStartMs - phasesMs['main: createSbmObject']!
     for (const [phase, ms] of Object.entries(added.timings ?? {}))
@@ -266,6 +290,10 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     ours: { load: loadOurs, samples: ourSamples },
     anchor: { load: loadAnchorCase, samples: anchorSamples },
     oursWorkerFetch: { load: () => loadOursBy('workerFetch'), samples: workerFetchSamples },
+    oursDecodeWorkerBvhs: {
+      load: () => loadOursBy('postedDecodeWorkerBvhs'),
+      samples: decodeWorkerBvhsSamples,
+    },
     oursPickingWorkerDecodes: {
       load: () => loadOursBy('postedPickingWorkerDecodes'),
       samples: pickingWorkerDecodesSamples,
@@ -275,6 +303,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     'ours',
     'anchor',
     ...(config.compareWorkerFetch ? (['oursWorkerFetch'] as const) : []),
+    ...(config.compareDecodeWorkerBvhs ? (['oursDecodeWorkerBvhs'] as const) : []),
     ...(config.comparePickingWorkerDecodes ? (['oursPickingWorkerDecodes'] as const) : []),
   ]
   for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
@@ -373,6 +402,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     anchor: anchorSamples,
     ours: ourSamples,
     ...(config.compareWorkerFetch ? { oursWorkerFetch: workerFetchSamples } : {}),
+    ...(config.compareDecodeWorkerBvhs ? { oursDecodeWorkerBvhs: decodeWorkerBvhsSamples } : {}),
     ...(config.comparePickingWorkerDecodes
       ? { oursPickingWorkerDecodes: pickingWorkerDecodesSamples }
       : {}),
