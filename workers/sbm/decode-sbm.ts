@@ -638,23 +638,27 @@ function boxOfVertices(
   positions: Float32Array,
   primitive: DecodedPrimitive,
 ): DecodedPrimitive['boundingBox'] {
-  const box: DecodedPrimitive['boundingBox'] = [
-    Number.POSITIVE_INFINITY,
-    Number.POSITIVE_INFINITY,
-    Number.POSITIVE_INFINITY,
-    Number.NEGATIVE_INFINITY,
-    Number.NEGATIVE_INFINITY,
-    Number.NEGATIVE_INFINITY,
-  ]
+  // Plain locals, not the box's slots: this runs over every vertex of a model whose stored BVHs
+  // are decoded elsewhere (storedBvhsElsewhere), on the decode worker's busy core.
+  let minX = Number.POSITIVE_INFINITY
+  let minY = Number.POSITIVE_INFINITY
+  let minZ = Number.POSITIVE_INFINITY
+  let maxX = Number.NEGATIVE_INFINITY
+  let maxY = Number.NEGATIVE_INFINITY
+  let maxZ = Number.NEGATIVE_INFINITY
   const end = (primitive.vertexOffset + primitive.vertexCount) * 3
   for (let at = primitive.vertexOffset * 3; at < end; at += 3) {
-    for (let axis = 0; axis < 3; axis++) {
-      const value = positions[at + axis]!
-      if (value < box[axis]!) box[axis] = value
-      if (value > box[axis + 3]!) box[axis + 3] = value
-    }
+    const x = positions[at]!
+    const y = positions[at + 1]!
+    const z = positions[at + 2]!
+    if (x < minX) minX = x
+    if (x > maxX) maxX = x
+    if (y < minY) minY = y
+    if (y > maxY) maxY = y
+    if (z < minZ) minZ = z
+    if (z > maxZ) maxZ = z
   }
-  return box
+  return [minX, minY, minZ, maxX, maxY, maxZ]
 }
 
 /** Box-centred bounding sphere, the way three.js computes it, done here so the main thread need not. */
