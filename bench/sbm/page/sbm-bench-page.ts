@@ -15,7 +15,6 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh'
 import type { BvhWorkerApi } from '../../../workers/bvh/bvh.worker'
 import { STALE } from '../../../workers/protocol/latest-wins'
-import type { PickRay } from '../../../workers/bvh/picking-scene'
 import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import { transferablesOf } from '../../../workers/sbm/decoded-sbm'
 import { createSbmObject } from '../../../workers/sbm/sbm-three'
@@ -29,6 +28,7 @@ import {
 import type { AddSbmOutcome, PickableSbm } from '../../../workers/bvh/bvh-api'
 import type { DecodeRequestOptions } from '../../../workers/sbm/sbm-decode.worker'
 import { quietRound } from '../../lib/page-rounds'
+import { seededRays } from '../seeded-rays'
 import {
   type SbmLoadSample,
   type SbmPageConfig,
@@ -108,39 +108,6 @@ async function loadAnchor(url: string) {
   })
   gltf.scene.updateMatrixWorld(true)
   return { scene: gltf.scene, meshes }
-}
-
-function seededRandom(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
-    return state / 4294967296
-  }
-}
-
-/** Rays from around the building toward random points inside its box (the same on both sides). */
-function raysAround(box: { min: Vector3; max: Vector3 }, count: number, seed: number): PickRay[] {
-  const random = seededRandom(seed)
-  const center = box.min.clone().add(box.max).multiplyScalar(0.5)
-  const radius = box.max.distanceTo(box.min)
-  return Array.from({ length: count }, () => {
-    const theta = random() * Math.PI * 2
-    const phi = Math.acos(2 * random() - 1)
-    const origin = new Vector3(
-      center.x + radius * Math.sin(phi) * Math.cos(theta),
-      center.y + radius * Math.cos(phi),
-      center.z + radius * Math.sin(phi) * Math.sin(theta),
-    )
-    const target = new Vector3(
-      box.min.x + random() * (box.max.x - box.min.x),
-      box.min.y + random() * (box.max.y - box.min.y),
-      box.min.z + random() * (box.max.z - box.min.z),
-    )
-    return {
-      origin: origin.toArray() as [number, number, number],
-      direction: target.sub(origin).normalize().toArray() as [number, number, number],
-    }
-  })
 }
 
 function startWorkers() {
@@ -350,7 +317,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       box.max.max(worldBox.max)
     }
   }
-  const pickRays = raysAround(box, config.pickCount, config.seed)
+  const pickRays = seededRays(box, config.pickCount, config.seed)
   for (const ray of pickRays.slice(0, 50)) await picking.raycast(ray)
   window.gc?.()
   const pickRoundTripMs: number[] = []
@@ -378,7 +345,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     mesh.geometry.computeBoundingSphere()
     for (const material of [mesh.material].flat()) material.side = DoubleSide
   }
-  const batch = raysAround(box, config.batchRayCount, config.seed + 1)
+  const batch = seededRays(box, config.batchRayCount, config.seed + 1)
   const raycaster = new Raycaster()
   raycaster.firstHitOnly = true
   const workerRaysPerSecond: number[] = []
