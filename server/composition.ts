@@ -41,6 +41,7 @@ import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.servic
 import { createInvestigationsService } from './modules/iot/investigations.service'
 import { composeIot } from './modules/iot/iot'
 import { createLiveHub, type LiveHub } from './modules/iot/live-hub'
+import { relayLiveHub } from './modules/iot/live-relay'
 import { createCamerasService } from './modules/video/cameras.service'
 import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
 import { createModelDetailsService } from './modules/model-config/model-details'
@@ -181,7 +182,15 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   const building = composeBuildingArea(parts, access, jobs)
   const templateFiles = composeTemplateFileArea(parts, building.conversions, jobs)
   // the live stream's fan-out carries the devices' events (IoT) and the location POIs' (city)
-  const live = createLiveHub(() => clock.nowMs())
+  // ... and those of the other server processes on the database, for the streams open here
+  const live = relayLiveHub(
+    createLiveHub(() => clock.nowMs()),
+    coordination,
+    () => clock.nowMs(),
+    (error) => app.log.warn({ err: error }, 'a live event could not reach the other processes'),
+  )
+  app.addHook('onReady', () => live.start())
+  app.addHook('onClose', async () => live.close())
   const categories = createCategoriesService({ database, clock })
   const city = composeCityArea(app, parts, access, signer, { categories, live })
   lifecycleHooks.push(

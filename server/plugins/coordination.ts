@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
 
@@ -37,6 +37,13 @@ export interface ProcessCoordination {
   tryHold(name: string): Promise<(() => Promise<void>) | undefined>
   /** True while anyone holds the named lock. */
   isHeld(name: string): Promise<boolean>
+  /**
+   * Sends a short text (under 7,900 bytes) to the other processes listening on `channel`
+   * (PostgreSQL NOTIFY); false when it is too long to send. Nobody else hears it on SQLite.
+   */
+  broadcast(channel: string, text: string): Promise<boolean>
+  /** Calls `listener` with each text another process broadcasts on `channel`. */
+  onBroadcast(channel: string, listener: (text: string) => void): Promise<void>
   close(): Promise<void>
 }
 
@@ -62,6 +69,8 @@ function inProcessCoordination(): ProcessCoordination {
     runOnce: (name, task) => runHeld(tryHold, name, task),
     tryHold,
     isHeld: async (name) => held.has(name),
+    broadcast: async (_channel, text) => Buffer.byteLength(text) <= maxBroadcastBytes,
+    onBroadcast: async () => {},
     close: async () => {},
   }
 }
@@ -92,6 +101,9 @@ function lockKeyOf(schema: string | undefined, name: string): string {
   return digest.readBigInt64BE(0).toString()
 }
 
+/** NOTIFY carries at most 8,000 bytes; the sender's id and the channel's name take some. */
+const maxBroadcastBytes = 7_900
+
 function postgresCoordination(url: string, schema: string | undefined): ProcessCoordination {
   // one session holds every lock of this process: they end with it, even on SIGKILL
   let client: Promise<pg.Client> | undefined
@@ -114,6 +126,10 @@ function postgresCoordination(url: string, schema: string | undefined): ProcessC
   // a session may take its own advisory lock twice: this set keeps a name to one holder here
   const heldHere = new Set<string>()
   let isFirst = true
+  // a process hears its own notifications too: each carries the sender, and its own are dropped
+  const sender = randomBytes(6).toString('hex')
+  const listeners = new Map<string, Array<(text: string) => void>>()
+  const channelOf = (name: string) => `twinscape_${lockKeyOf(schema, name).replace('-', 'n')}`
 
   const tryHold = async (name: string) => {
     if (heldHere.has(name)) return undefined
@@ -164,6 +180,31 @@ function postgresCoordination(url: string, schema: string | undefined): ProcessC
       if (release === undefined) return true
       await release()
       return false
+    },
+    async broadcast(channel, text) {
+      if (Buffer.byteLength(text) > maxBroadcastBytes) return false
+      await (await session()).query('select pg_notify($1, $2)', [
+        channelOf(channel),
+        `${sender} ${text}`,
+      ])
+      return true
+    },
+    async onBroadcast(channel, listener) {
+      const opened = await session()
+      const name = channelOf(channel)
+      if (!listeners.has(name)) {
+        if (listeners.size === 0) {
+          opened.on('notification', (message) => {
+            const text = message.payload ?? ''
+            if (text.startsWith(`${sender} `)) return
+            const body = text.slice(text.indexOf(' ') + 1)
+            for (const heard of listeners.get(message.channel) ?? []) heard(body)
+          })
+        }
+        listeners.set(name, [])
+        await opened.query(`listen ${name}`)
+      }
+      listeners.get(name)!.push(listener)
     },
     async close() {
       if (client === undefined) return
