@@ -94,6 +94,8 @@ export interface Config {
   /** Largest PMTiles basemap upload. */
   basemapUploadLimitBytes: number
   trustProxy: boolean
+  /** Server processes `npm run serve` starts on this machine (node:cluster); more than 1 needs PostgreSQL. */
+  clusterWorkers: number
   /**
    * Refused requests (400, 413, 415) one client address may cause before its /web/ calls are
    * answered 429 unread (server/plugins/refusal-budget.ts); a burst of 0 turns it off.
@@ -190,6 +192,7 @@ const environmentSchema = z.object({
   TILESET_UPLOAD_LIMIT_MB: integerText('TILESET_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   BASEMAP_UPLOAD_LIMIT_MB: integerText('BASEMAP_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   TRUST_PROXY: booleanText('TRUST_PROXY').default(false),
+  CLUSTER_WORKERS: integerText('CLUSTER_WORKERS', 1, 64).default(1),
   REFUSED_REQUESTS_BURST: integerText('REFUSED_REQUESTS_BURST', 0, 1_000_000).default(60),
   REFUSED_REQUESTS_PER_MINUTE: integerText('REFUSED_REQUESTS_PER_MINUTE', 1, 1_000_000).default(60),
   REFUSED_REQUESTS_HOLD_MS: integerText('REFUSED_REQUESTS_HOLD_MS', 0, 60_000).default(1000),
@@ -302,6 +305,11 @@ export function loadConfig(
       'Invalid configuration:\n  DATABASE_SCHEMA: only applies with a postgres:// DATABASE_URL',
     )
   }
+  if (values.CLUSTER_WORKERS > 1 && values.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      "Invalid configuration:\n  CLUSTER_WORKERS: more than one process needs a postgres:// DATABASE_URL (SQLite is one process's)",
+    )
+  }
   return {
     port: values.PORT,
     host: values.HOST,
@@ -328,6 +336,7 @@ export function loadConfig(
     tilesetUploadLimitBytes: values.TILESET_UPLOAD_LIMIT_MB * 1_048_576,
     basemapUploadLimitBytes: values.BASEMAP_UPLOAD_LIMIT_MB * 1_048_576,
     trustProxy: values.TRUST_PROXY,
+    clusterWorkers: values.CLUSTER_WORKERS,
     refusalBudget: {
       burst: values.REFUSED_REQUESTS_BURST,
       perMinute: values.REFUSED_REQUESTS_PER_MINUTE,
