@@ -154,9 +154,10 @@ export class IconAtlas {
     const { x, y } = this.origin(cell)
     this.atlas.context.clearRect(x, y, CELL, CELL)
     paint(this.atlas.context, x, y)
-    const copy = (this.trimCanvas ??= createCanvas(CELL, CELL).getContext('2d', {
+    this.trimCanvas ??= createCanvas(CELL, CELL).getContext('2d', {
       willReadFrequently: true,
-    }) as AnyContext)
+    }) as AnyContext
+    const copy = this.trimCanvas
     copy.clearRect(0, 0, CELL, CELL)
     paint(copy, 0, 0)
     this.quadPictures[cell] = {
