@@ -13,6 +13,11 @@ import {
   embeddedProductsEnvironmentShape,
   embeddedProductsSettingsOf,
 } from './modules/iot/embedded-products'
+import {
+  type JobQueueSettings,
+  jobQueueEnvironmentShape,
+  jobQueueSettingsOf,
+} from './modules/jobs/job-queue-settings'
 import { type IotSettings, iotEnvironmentShape, iotSettingsOf } from './modules/iot/iot-settings'
 import {
   type MqttSettings,
@@ -119,6 +124,8 @@ export interface Config {
   mqtt: MqttSettings
   /** The ThingsBoard and shadow-render editor the console embeds (issue 17 item 9). */
   embeddedProducts: EmbeddedProductsSettings
+  /** Background jobs in this process, or on the queue shared through PostgreSQL (issue 22). */
+  jobQueue: JobQueueSettings
 }
 
 /** A configuration the server cannot start with; the message names every wrong variable. */
@@ -251,6 +258,7 @@ const environmentSchema = z.object({
   ...mqttEnvironmentShape,
   ...embeddedProductsEnvironmentShape,
   ...storageEnvironmentShape,
+  ...jobQueueEnvironmentShape,
 })
 
 /**
@@ -302,6 +310,8 @@ export function loadConfig(
       'Invalid configuration:\n  DATABASE_SCHEMA: only applies with a postgres:// DATABASE_URL',
     )
   }
+  const jobQueue = jobQueueSettingsOf(values)
+  if ('problem' in jobQueue) throw new ConfigError(`Invalid configuration:\n  ${jobQueue.problem}`)
   return {
     port: values.PORT,
     host: values.HOST,
@@ -356,5 +366,6 @@ export function loadConfig(
     iot: iotSettingsOf(values),
     mqtt: mqttSettingsOf(values),
     embeddedProducts: embeddedProductsSettingsOf(values),
+    jobQueue,
   }
 }

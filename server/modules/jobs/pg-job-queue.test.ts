@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
+import { readFile } from 'node:fs/promises'
+import { describeSbm } from '../../../workers/sbm/sbm-info'
 import { AppError } from '../../http/app-error'
+import { createConversionPool } from '../building/conversion-pool'
+import { ConversionError } from '../convert/conversion-error'
 import type { JobKind, JobQueue } from './job-queue'
 import { createPgJobQueue } from './pg-job-queue'
 import { holdJob } from './testing/hold-job'
@@ -11,6 +15,7 @@ import { holdJob } from './testing/hold-job'
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres')
   ? process.env.DATABASE_URL
   : undefined
+const data = new URL('../../../../shared/data/', import.meta.url)
 const repositoryRoot = resolve(import.meta.dirname, '..', '..', '..')
 
 /** Polls until `check` holds (the queue's rows change in other connections, on their time). */
@@ -186,6 +191,39 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
       expect(rows.rows[0].state).toBe('completed')
     } finally {
       await client.end()
+    }
+  })
+
+  it('converts a model in the worker process: the SBM comes back, and so does a refusal', async () => {
+    const schema = newSchema()
+    const api = createConversionPool({ jobs: openQueue(schema, false) })
+    const worker = createConversionPool({ jobs: openQueue(schema, true) })
+    try {
+      const duck = new Uint8Array(await readFile(new URL('gltf/Duck/Duck.glb', data)))
+      const { sbm, summary } = await api.convertForUser('user-1', {
+        entryPath: 'Duck.glb',
+        files: [{ path: 'Duck.glb', bytes: duck }],
+        role: 'model',
+        allowMissingTextures: false,
+      })
+      expect(describeSbm(sbm).triangleCount).toBe(summary.triangleCount)
+      expect(summary.triangleCount).toBeGreaterThan(0)
+
+      const old = new Uint8Array(
+        await readFile(new URL('gltf/edge-cases/glTF1.0-BoxTextured.glb', data)),
+      )
+      const error = await api
+        .convertForUser('user-1', {
+          entryPath: 'old.glb',
+          files: [{ path: 'old.glb', bytes: old }],
+          role: 'model',
+          allowMissingTextures: false,
+        })
+        .catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(ConversionError)
+      expect((error as ConversionError).reason).toBe('unsupportedGltfVersion')
+    } finally {
+      await Promise.all([api.close(), worker.close()])
     }
   })
 })
