@@ -261,6 +261,9 @@ const environmentSchema = z.object({
   ...jobQueueEnvironmentShape,
 })
 
+/** Every environment variable the server reads (deploy files are checked against it). */
+export const configVariableNames: readonly string[] = Object.keys(environmentSchema.shape)
+
 /**
  * Map hosts the proxy may fetch from when MAP_PROXY_HOSTS is unset: well-known free MapLibre
  * styles and their tile, glyph and sprite servers (docs/configuration.md).
