@@ -3,6 +3,21 @@ import { describe, expect, it } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
 import { configVariableNames, loadConfig } from '../server/config'
 
+/** The part of a Deployment's spec the checks read. */
+interface DeploymentSpec {
+  selector: { matchLabels: Record<string, string> }
+  template: {
+    metadata: { labels: Record<string, string> }
+    spec: {
+      containers: Array<{
+        command?: string[]
+        envFrom?: unknown[]
+        ports?: Array<{ containerPort: number }>
+      }>
+    }
+  }
+}
+
 const folder = new URL('./', import.meta.url)
 const read = (name: string) => readFileSync(new URL(name, folder), 'utf8')
 const known = new Set(configVariableNames)
@@ -69,7 +84,7 @@ describe('deployment files', () => {
             kind: string
             metadata: { name: string }
             data?: Record<string, unknown>
-            spec?: any
+            spec?: DeploymentSpec
           }
         }),
       )
@@ -88,7 +103,7 @@ describe('deployment files', () => {
     expect(config.jobQueue).toMatchObject({ kind: 'postgres' })
     const deployments = documents.filter((document) => document.kind === 'Deployment')
     expect(
-      deployments.map((document) => document.spec.template.spec.containers[0].command),
+      deployments.map((document) => document.spec!.template.spec.containers[0]!.command),
     ).toEqual(
       expect.arrayContaining([
         ['npm', 'run', 'serve'],
@@ -96,10 +111,12 @@ describe('deployment files', () => {
       ]),
     )
     for (const deployment of deployments) {
-      const container = deployment.spec.template.spec.containers[0]
+      const container = deployment.spec!.template.spec.containers[0]!
       expect(container.envFrom).toContainEqual({ configMapRef: { name: configMap.metadata.name } })
       for (const port of container.ports ?? []) expect(port.containerPort).toBe(config.port)
-      expect(deployment.spec.selector.matchLabels).toEqual(deployment.spec.template.metadata.labels)
+      expect(deployment.spec!.selector.matchLabels).toEqual(
+        deployment.spec!.template.metadata.labels,
+      )
     }
   })
 })
