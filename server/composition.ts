@@ -43,7 +43,8 @@ import { composeIot } from './modules/iot/iot'
 import { createLiveHub, type LiveHub } from './modules/iot/live-hub'
 import { relayLiveHub } from './modules/iot/live-relay'
 import { createCamerasService } from './modules/video/cameras.service'
-import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
+import type { JobQueue } from './modules/jobs/job-queue'
+import { openJobQueue } from './modules/jobs/open-job-queue'
 import { createModelDetailsService } from './modules/model-config/model-details'
 import { createMaterialsService } from './modules/materials/materials.service'
 import { createStructureAdds } from './modules/model-config/structure-add'
@@ -159,8 +160,9 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     usersService,
   })
   // conversions take one core of two (the other serves requests); ingests mostly wait on disk
-  const jobs = createJobQueue({
+  const jobs = openJobQueue(config.jobQueue, config.database, {
     slots: { cpu: Math.max(1, Math.floor(availableParallelism() / 2)), io: 2 },
+    onError: (error) => app.log.warn({ err: error }, 'the shared job queue had trouble'),
   })
   // one key under DATA_DIR/keys signs every served file's address and the map proxy's
   const signer = openUrlSigner(urlSigningKeyFile(config.dataDir))
@@ -193,6 +195,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   app.addHook('onClose', async () => live.close())
   const categories = createCategoriesService({ database, clock })
   const city = composeCityArea(app, parts, access, signer, { categories, live })
+  // a worker process (npm run worker) runs ingests submitted by any API process
+  jobs.register(city.tilesetIngest)
   lifecycleHooks.push(
     gml.lifecycleHook,
     building.building.lifecycleHook,

@@ -13,6 +13,11 @@ import {
   embeddedProductsEnvironmentShape,
   embeddedProductsSettingsOf,
 } from './modules/iot/embedded-products'
+import {
+  type JobQueueSettings,
+  jobQueueEnvironmentShape,
+  jobQueueSettingsOf,
+} from './modules/jobs/job-queue-settings'
 import { type IotSettings, iotEnvironmentShape, iotSettingsOf } from './modules/iot/iot-settings'
 import {
   type MqttSettings,
@@ -121,6 +126,8 @@ export interface Config {
   mqtt: MqttSettings
   /** The ThingsBoard and shadow-render editor the console embeds (issue 17 item 9). */
   embeddedProducts: EmbeddedProductsSettings
+  /** Background jobs in this process, or on the queue shared through PostgreSQL (issue 22). */
+  jobQueue: JobQueueSettings
 }
 
 /** A configuration the server cannot start with; the message names every wrong variable. */
@@ -254,7 +261,11 @@ const environmentSchema = z.object({
   ...mqttEnvironmentShape,
   ...embeddedProductsEnvironmentShape,
   ...storageEnvironmentShape,
+  ...jobQueueEnvironmentShape,
 })
+
+/** Every environment variable the server reads (deploy files are checked against it). */
+export const configVariableNames: readonly string[] = Object.keys(environmentSchema.shape)
 
 /**
  * Map hosts the proxy may fetch from when MAP_PROXY_HOSTS is unset: well-known free MapLibre
@@ -310,6 +321,8 @@ export function loadConfig(
       "Invalid configuration:\n  CLUSTER_WORKERS: more than one process needs a postgres:// DATABASE_URL (SQLite is one process's)",
     )
   }
+  const jobQueue = jobQueueSettingsOf(values)
+  if ('problem' in jobQueue) throw new ConfigError(`Invalid configuration:\n  ${jobQueue.problem}`)
   return {
     port: values.PORT,
     host: values.HOST,
@@ -365,5 +378,6 @@ export function loadConfig(
     iot: iotSettingsOf(values),
     mqtt: mqttSettingsOf(values),
     embeddedProducts: embeddedProductsSettingsOf(values),
+    jobQueue,
   }
 }
