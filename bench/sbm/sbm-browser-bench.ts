@@ -165,11 +165,9 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
-      // BENCH_SBM_COMPARE: `1` or `workerFetch`, `pickingWorkerDecodes`, `decodeWorkerBvhs`
-      // (comma-separated)
+      // BENCH_SBM_COMPARE: `1` or `workerFetch`, and/or `pickingWorkerDecodes` (comma-separated)
       compareWorkerFetch: compared.has('1') || compared.has('workerFetch'),
       comparePickingWorkerDecodes: compared.has('pickingWorkerDecodes'),
-      compareDecodeWorkerBvhs: compared.has('decodeWorkerBvhs'),
     }
     // Traced so that each load's CPU per thread can be told apart from waiting for a core.
     await browser.startTracing(page, { categories: traceCategories })
@@ -188,7 +186,7 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
     const pickP99Ms = percentile(result.pickRoundTripMs, 0.99)
     const ratios = {
       loadToPickable: ratioOf(
-        'SBM: decode worker (geometry, copy for picking) + picking worker (stored BVHs from the file tail)',
+        'SBM: decode worker (stored BVHs) → picking worker by transfer',
         'GLB via GLTFLoader + new MeshBVH() on the main thread',
         'ms',
         ours.loadToPickable.median,
@@ -252,19 +250,6 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
                 ...summarise(result.oursPickingWorkerDecodes),
                 phasesMs: phaseMedians(result.oursPickingWorkerDecodes),
                 cpuByThread: cpuByThread(threadCpu, 'oursPickingWorkerDecodes '),
-              },
-            }
-          : {}),
-        /**
-         * With BENCH_SBM_COMPARE=decodeWorkerBvhs: the path before session 18 (the decode worker
-         * decodes the stored BVHs too), in the same rounds as ours.
-         */
-        ...(result.oursDecodeWorkerBvhs
-          ? {
-              decodeWorkerBvhs: {
-                ...summarise(result.oursDecodeWorkerBvhs),
-                phasesMs: phaseMedians(result.oursDecodeWorkerBvhs),
-                cpuByThread: cpuByThread(threadCpu, 'oursDecodeWorkerBvhs '),
               },
             }
           : {}),

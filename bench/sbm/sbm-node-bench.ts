@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { Box3, type BufferGeometry, DoubleSide, Raycaster } from 'three'
+import { Box3, type BufferGeometry, DoubleSide, Raycaster, Vector3 } from 'three'
 import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh'
 import { addDecodedSbm } from '../../workers/bvh/add-decoded-sbm'
 import { type PickRay, PickingScene } from '../../workers/bvh/picking-scene'
@@ -23,7 +23,6 @@ import { benchBuildingRecipe, type BuildingRecipe } from './generate-building'
 import { prepareBuilding } from './prepare-building'
 import { type LoadMemorySample, type LoadSide, measureLoadMemory } from './sbm-load-memory'
 import { arrayBufferOf, loadAnchor, loadOurs } from './sbm-node-loads'
-import { seededRays } from './seeded-rays'
 
 /** Issue 5 goals these figures are held against. */
 export const sbmNodeGoals = {
@@ -72,6 +71,35 @@ function summariseLoadMemory(samples: LoadMemorySample[]) {
     jsHeapAndArrayBuffersAtEndBytes: bytes((sample) => sample.jsAtEndBytes),
     runs: samples,
   }
+}
+
+/** Rays from a sphere around the building toward random points inside it: mostly hits. */
+function seededRays(bounds: Box3, count: number, seed: number): PickRay[] {
+  let state = seed >>> 0
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    return state / 4294967296
+  }
+  const center = bounds.getCenter(new Vector3())
+  const radius = bounds.getSize(new Vector3()).length()
+  return Array.from({ length: count }, () => {
+    const theta = random() * Math.PI * 2
+    const phi = Math.acos(2 * random() - 1)
+    const origin = new Vector3(
+      center.x + radius * Math.sin(phi) * Math.cos(theta),
+      center.y + radius * Math.cos(phi),
+      center.z + radius * Math.sin(phi) * Math.sin(theta),
+    )
+    const target = new Vector3(
+      bounds.min.x + random() * (bounds.max.x - bounds.min.x),
+      bounds.min.y + random() * (bounds.max.y - bounds.min.y),
+      bounds.min.z + random() * (bounds.max.z - bounds.min.z),
+    )
+    return {
+      origin: origin.toArray() as [number, number, number],
+      direction: target.sub(origin).normalize().toArray() as [number, number, number],
+    }
+  })
 }
 
 function bvhBytes(bvh: MeshBVH): number {

@@ -316,30 +316,23 @@ export class BuildingScene {
         job,
         decodePool,
         releaseOwnDecode
-          ? {
-              decodesItsShare: (source) => {
-                picking.added = this.picks.addModelFromBytes(modelId, source, liftMeters)
-                // Awaited below; left unobserved when the drawing decode fails first.
-                picking.added.catch(() => undefined)
-              },
+          ? (source) => {
+              picking.added = this.picks.addModelFromBytes(modelId, source, liftMeters)
+              // Awaited below; left unobserved when the drawing decode fails first.
+              picking.added.catch(() => undefined)
             }
-          : { decodesStoredBvhs: (source) => this.picks.decodeStoredBvhs(modelId, source) },
+          : undefined,
       )
       if (this.isDisposed) {
         if (outcome.ok) for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()
         return
       }
       if (!outcome.ok) {
-        // The picking worker may still be adding it (or decoding its stored BVHs): remove it
-        // once that is done.
-        if (picking.added) {
-          void picking.added.then(
-            () => this.picks.removeModel(modelId),
-            () => undefined,
-          )
-        } else {
-          this.picks.removeModel(modelId)
-        }
+        // The picking worker may still be adding it: remove it once that is done.
+        void picking.added?.then(
+          () => this.picks.removeModel(modelId),
+          () => undefined,
+        )
         this.failModel(entry, outcome.error.code, outcome.error.message)
         return
       }
@@ -377,7 +370,6 @@ export class BuildingScene {
       })
     } catch (error) {
       if (this.isDisposed) return
-      if (!picking.added) this.picks.removeModel(modelId)
       const failure = modelLoadFailure(error)
       this.failModel(entry, failure.code, failure.message)
     } finally {

@@ -103,10 +103,8 @@ describe('fetchAndDecodeSbm', () => {
         options.push(decodeOptions)
         return sbmDecodeApi.decode(source, decodeOptions)
       },
-      {
-        decodesItsShare: (source) => {
-          pickingDecode.outcome = picking.addSbm('duck', source)
-        },
+      (source) => {
+        pickingDecode.outcome = picking.addSbm('duck', source)
       },
     )
     const outcome = await fetchAndDecodeSbm(`${baseUrl}/slow`, decode, {
@@ -141,66 +139,6 @@ describe('fetchAndDecodeSbm', () => {
     const hit = await picking.raycast(ray)
     expect(hit).not.toBeNull()
     expect(hit).toEqual(await reference.raycast(ray))
-  })
-
-  it('leaves the stored BVHs to the picking worker, which decodes them from a copy of the tail', async () => {
-    const picking = createBvhApi()
-    const options: DecodeRequestOptions[] = []
-    const decode = decodeForDrawingAndPicking(
-      (source, decodeOptions) => {
-        options.push(decodeOptions)
-        return sbmDecodeApi.decode(source, decodeOptions)
-      },
-      { decodesStoredBvhs: (source) => picking.decodeStoredBvhs('duck', source) },
-    )
-    const outcome = await fetchAndDecodeSbm(`${baseUrl}/slow`, decode, {
-      onProgress: (done) => {
-        if (done === sbm.byteLength - 1000) releaseLast()
-      },
-    })
-    const whole = await sbmDecodeApi.decode(sbm.slice().buffer, { forPicking: true })
-    if (!outcome.ok || !whole.ok) throw new Error('a decode failed')
-    expect(options).toEqual([{ forPicking: true, storedBvhsElsewhere: true }])
-    // drawing: the same geometry and counts; the picking copy comes without the stored BVHs
-    expect(outcome.value.model.positions).toEqual(whole.value.model.positions)
-    expect(outcome.value.model.indices).toEqual(whole.value.model.indices)
-    expect(outcome.value.model.stats).toEqual(whole.value.model.stats)
-    const copy = outcome.value.pickingCopy!
-    expect(copy.bvhRoots).toEqual([])
-    // the boxes, from the vertices here, are the BVH roots' boxes of the full decode
-    outcome.value.model.primitives.forEach((primitive, index) => {
-      const expected = whole.value.model.primitives[index]!
-      primitive.boundingBox.forEach((value, axis) => {
-        expect(value).toBeCloseTo(expected.boundingBox[axis]!, 4)
-      })
-    })
-    // picking: the copy plus the BVHs the picking worker decoded from the tail
-    const added = await picking.addDecoded('duck', copy)
-    expect(added.triangleCount).toBe(whole.value.model.stats.triangleCount)
-    expect(added.timings?.['storedBvhs.streamedBvhs']).toBeGreaterThan(0)
-    const reference = createBvhApi()
-    await reference.addDecoded('duck', whole.value.pickingCopy!)
-    const [minX, minY, minZ, maxX, maxY, maxZ] = whole.value.model.primitives[0]!.boundingBox
-    const center = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ))
-      .applyMatrix4(new Matrix4().fromArray(whole.value.model.instances[0]!.matrixWorld))
-      .getCenter(new Vector3())
-    for (const direction of [
-      [0, -1, 0],
-      [1, 0, 0],
-      [0, 0, -1],
-    ] as const) {
-      const ray = {
-        origin: [
-          center.x - direction[0] * 1000,
-          center.y - direction[1] * 1000,
-          center.z - direction[2] * 1000,
-        ] as [number, number, number],
-        direction: [...direction] as [number, number, number],
-      }
-      const hit = picking.raycast(ray)
-      expect(hit).not.toBeNull()
-      expect(hit).toEqual(reference.raycast(ray))
-    }
   })
 
   it('reads a response without Content-Length whole, then decodes it', async () => {

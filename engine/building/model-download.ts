@@ -1,5 +1,4 @@
 import * as Comlink from 'comlink'
-import { BvhChunkTap } from '../../workers/sbm/bvh-chunk-tap'
 import type { PostedBytesMessage, PostedModelSource } from '../../workers/sbm/posted-bytes'
 import { NOT_VALID_SBM_MESSAGE } from '../../workers/sbm/sbm-error'
 import type {
@@ -22,23 +21,8 @@ import {
 /** What a decode is given: the whole file, or bytes this thread posts as they arrive. */
 export type ModelSource = ArrayBuffer | PostedModelSource
 
-/**
- * What a download posting its bytes offers the decode it feeds: a copy of the file's tail (the
- * BVH chunk, bvh-chunk-tap.ts) posted to another thread as it arrives. `open` is called once the
- * tail is found, with its own posted source; never for a file that has none.
- */
-export interface PostedDownload {
-  copyBvhChunk(open: (source: PostedModelSource) => void): void
-}
-
-/**
- * Starts a decode of `source` in some worker, transferring the buffer or the port; `download` is
- * there when the bytes are posted as they arrive.
- */
-export type DecodeModel = (
-  source: ModelSource,
-  download?: PostedDownload,
-) => Promise<DecodeSbmOutcome>
+/** Starts a decode of `source` in some worker, transferring the buffer or the port. */
+export type DecodeModel = (source: ModelSource) => Promise<DecodeSbmOutcome>
 
 /** What to list as transferred when a {@link ModelSource} is posted to a worker. */
 export function transferablesOfSource(source: ModelSource): Transferable[] {
@@ -46,37 +30,26 @@ export function transferablesOfSource(source: ModelSource): Transferable[] {
   return source.forwardTo ? [source.port, source.forwardTo] : [source.port]
 }
 
-/** How the picking worker takes part in a model's decode (see {@link decodeForDrawingAndPicking}). */
-export type PickingShare =
-  | { decodesStoredBvhs: (source: PostedModelSource) => void }
-  | { decodesItsShare: (source: PostedModelSource) => void }
-
 /**
  * One download feeding the decode worker (what drawing needs) and the picking worker (what
- * picking needs) on two cores (issue 23.2). The decode worker decodes the geometry once and
- * copies positions and indices for picking (`forPicking`); with `decodesStoredBvhs` (the app's
- * way) it leaves the stored BVHs — the file's last quarter, decoded last — to the picking
- * worker, which gets a copy of the file's tail from the downloading thread as it arrives and
- * decodes them meanwhile on its own core. With `decodesItsShare` (session 13's way, slower:
- * positions and indices decoded twice) the posted bytes go to the picking worker first, which
- * decodes positions, indices and BVHs and passes every chunk on, and the decode worker decodes
- * `withoutBvhs`. A response read whole, or no share, is decoded once with everything.
+ * picking needs) in parallel, on two cores, with no decoded geometry copied (issue 23.2): with
+ * `decodeForPicking`, the posted bytes go to it first — the picking worker decodes positions,
+ * indices and BVHs as they arrive and passes every chunk on, transferred — and `startDecode`
+ * gets the forwarded bytes with `withoutBvhs`. The picking worker goes first because it is the
+ * idle one: it passes chunks on between its shorter decode steps, and a decode job that waits
+ * for a free pool worker holds nothing back. A response read whole, or no `decodeForPicking`,
+ * is decoded once with the picking copy (`forPicking`), as before.
  */
 export function decodeForDrawingAndPicking(
   startDecode: (source: ModelSource, options: DecodeRequestOptions) => Promise<DecodeSbmOutcome>,
-  picking?: PickingShare,
+  decodeForPicking?: (source: PostedModelSource) => void,
 ): DecodeModel {
-  return (source, download) => {
-    if (source instanceof ArrayBuffer || !picking) {
+  return (source) => {
+    if (source instanceof ArrayBuffer || !decodeForPicking) {
       return startDecode(source, { forPicking: true })
     }
-    if ('decodesStoredBvhs' in picking) {
-      if (!download) return startDecode(source, { forPicking: true })
-      download.copyBvhChunk(picking.decodesStoredBvhs)
-      return startDecode(source, { forPicking: true, storedBvhsElsewhere: true })
-    }
     const onward = new MessageChannel()
-    picking.decodesItsShare({ ...source, forwardTo: onward.port1 })
+    decodeForPicking({ ...source, forwardTo: onward.port1 })
     return startDecode({ port: onward.port2, byteLength: source.byteLength }, { withoutBvhs: true })
   }
 }
@@ -101,20 +74,7 @@ export async function fetchAndDecodeSbm(
     return decode(await readWithProgress(response, options))
   }
   const channel = new MessageChannel()
-  // Set in a callback, hence a holder (the compiler would take a variable for still unset).
-  const copies: { bvhChunkTap?: BvhChunkTap } = {}
-  const decoding = decode(
-    { port: channel.port2, byteLength },
-    {
-      copyBvhChunk: (open) => {
-        copies.bvhChunkTap = new BvhChunkTap(byteLength, (tailByteLength) => {
-          const tail = new MessageChannel()
-          open({ port: tail.port2, byteLength: tailByteLength })
-          return tail.port1
-        })
-      },
-    },
-  )
+  const decoding = decode({ port: channel.port2, byteLength })
   const reader = response.body.getReader()
   // A decode that ends early (a refused header, a failed worker) needs no more bytes.
   let isDecodeSettled = false
@@ -137,17 +97,12 @@ export async function fetchAndDecodeSbm(
           ? (value.buffer as ArrayBuffer)
           : value.slice().buffer
       doneBytes += value.byteLength
-      // Copied before the chunk is transferred away.
-      copies.bvhChunkTap?.take(value)
       post({ kind: 'chunk', bytes }, [bytes])
       options.onProgress?.(doneBytes, Math.max(byteLength, doneBytes))
     }
     post({ kind: 'end' })
-    copies.bvhChunkTap?.end()
   } catch (error) {
-    const message = `download failed: ${(error as Error).message}`
-    post({ kind: 'failed', message })
-    copies.bvhChunkTap?.fail(message)
+    post({ kind: 'failed', message: `download failed: ${(error as Error).message}` })
   } finally {
     channel.port1.close()
   }
@@ -156,14 +111,14 @@ export async function fetchAndDecodeSbm(
 
 /**
  * Downloads one SBM model with progress on the job and decodes it in the decode pool while it
- * arrives, with the picking worker's share as `picking` says (see
- * {@link decodeForDrawingAndPicking}).
+ * arrives; picking's share is decoded by `decodeForPicking` from the same bytes, or copied by
+ * the decode when there is none (see {@link decodeForDrawingAndPicking}).
  */
 export function downloadAndDecodeSbm(
   model: { url: string; sizeBytes: number },
   job: JobHandle,
   decodePool: WorkerPool<SbmDecodeWorkerApi>,
-  picking?: PickingShare,
+  decodeForPicking?: (source: PostedModelSource) => void,
 ): Promise<DecodeSbmOutcome> {
   return fetchAndDecodeSbm(
     model.url,
@@ -174,7 +129,7 @@ export function downloadAndDecodeSbm(
             api.decode(Comlink.transfer(source, transferablesOfSource(source)), decodeOptions),
           { signal: job.signal },
         ),
-      picking,
+      decodeForPicking,
     ),
     {
       expectedSizeBytes: model.sizeBytes,

@@ -122,17 +122,6 @@ export class PickController {
     this.nameMeshes(modelId, outcome.value.meshes)
   }
 
-  /**
-   * Lets the worker decode a model's stored BVHs from a copy of its file's tail as it downloads
-   * (model-download.ts, `decodesStoredBvhs`), for the coming {@link addModel}. A worker that has
-   * failed is reported by that call.
-   */
-  decodeStoredBvhs(modelId: string, source: PostedModelSource): void {
-    void this.picking.api
-      .decodeStoredBvhs(modelId, Comlink.transfer(source, transferablesOfSource(source)))
-      .catch(() => undefined)
-  }
-
   /** Drops a model from picking (its load failed after the worker had added it). */
   removeModel(modelId: string): void {
     for (const [meshId, mesh] of this.meshes) {

@@ -1,4 +1,4 @@
-import { decodeSbm, needsStoredBvh } from '../sbm/decode-sbm'
+import { decodeSbm } from '../sbm/decode-sbm'
 import type { DecodedSbm } from '../sbm/decoded-sbm'
 import { fetchArrivingModel } from '../sbm/arriving-bytes'
 import {
@@ -9,7 +9,6 @@ import {
 import { type SbmErrorData, toSbmErrorData } from '../sbm/sbm-error'
 import { type LoadTimings, startLapTimer } from '../sbm/load-timings'
 import { addDecodedSbm, type PickableSbmMesh, type PickingPlacement } from './add-decoded-sbm'
-import { attachStoredBvhs, decodePostedBvhChunk, type StoredBvhs } from './stored-bvhs'
 import { createLatestWinsGate, type Stale } from '../protocol/latest-wins'
 import type { WorkerOutcome } from '../protocol/outcome'
 import {
@@ -44,8 +43,6 @@ export interface PickableSbm {
 export function createBvhApi() {
   const scene = new PickingScene()
   const hoverGate = createLatestWinsGate()
-  /** Stored BVHs being decoded for a model's coming `addDecoded`, with their timings. */
-  const storedBvhsOf = new Map<string, { stored: Promise<StoredBvhs>; timings: LoadTimings }>()
   return {
     /** Adds one mesh with its stored BVH; the buffers are transferred in, not copied. */
     add(meshId: string, owned: PickableMeshInput | PickableInstanceInput): void {
@@ -86,43 +83,18 @@ export function createBvhApi() {
     },
 
     /**
-     * Starts decoding a model's stored BVHs from a copy of its file's tail, posted while it
-     * downloads (bvh-chunk-tap.ts), for the model's coming `addDecoded` (issue 23.2): the decode
-     * worker, asked for `storedBvhsElsewhere`, leaves them to this worker's core.
-     */
-    decodeStoredBvhs(modelId: string, source: PostedModelSource): void {
-      const timer = startLapTimer()
-      const stored = decodePostedBvhChunk(source, timer)
-      // Awaited by addDecoded; a model whose load failed is dropped by removeModel.
-      stored.catch(() => undefined)
-      storedBvhsOf.set(modelId, { stored, timings: timer.timings })
-    },
-
-    /**
      * Adds a model the decode worker already decoded (its `pickingCopy`, transferred in through
      * the main thread without a copy), so one fetch and one decode serve rendering and picking.
-     * Stored BVHs the decode left to this worker are awaited from `decodeStoredBvhs`; one that is
-     * not a sound tree rejects, refusing the file.
      */
-    async addDecoded(
+    addDecoded(
       modelId: string,
       ownedDecoded: DecodedSbm,
       placement: PickingPlacement = {},
-    ): Promise<PickableSbm> {
-      const decoding = storedBvhsOf.get(modelId)
-      storedBvhsOf.delete(modelId)
-      const timings: LoadTimings = {}
-      if (ownedDecoded.primitives.some(needsStoredBvh)) {
-        const stored = decoding ? await decoding.stored : new Map()
-        for (const [phase, ms] of Object.entries(decoding?.timings ?? {})) {
-          timings[`storedBvhs.${phase}`] = ms
-        }
-        attachStoredBvhs(ownedDecoded, stored)
-      }
-      const timer = startLapTimer(timings)
+    ): PickableSbm {
+      const timer = startLapTimer()
       const added = addDecodedSbm(scene, modelId, ownedDecoded, placement)
       timer.lap('attach')
-      return { ...added, timings }
+      return { ...added, timings: timer.timings }
     },
 
     /** Removes one mesh. */
@@ -130,9 +102,8 @@ export function createBvhApi() {
       return scene.remove(meshId)
     },
 
-    /** Removes every mesh of a model, and its stored BVHs if they were never added. */
+    /** Removes every mesh of a model added with `addSbm`. */
     removeModel(modelId: string): number {
-      storedBvhsOf.delete(modelId)
       return scene.removeByPrefix(`${modelId}#`)
     },
 

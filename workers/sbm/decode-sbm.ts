@@ -36,19 +36,6 @@ export interface DecodeSbmOptions {
    * BVH the picking side will have to build.
    */
   withoutBvhs?: boolean
-  /**
-   * Leave the stored BVHs to another thread, which decodes them from a copy of the BVH chunk
-   * (the picking worker, fed by bvh-chunk-tap.ts on the downloading thread): this decode still
-   * matches and checks every entry against its primitive, builds the BVHs that are not stored,
-   * and makes the picking copy, whose stored primitives then have no roots yet (see
-   * `needsStoredBvh`). Each such primitive's box is the box of its vertices.
-   */
-  storedBvhsElsewhere?: boolean
-}
-
-/** Whether a decoded primitive's stored BVH was left to another thread (`storedBvhsElsewhere`). */
-export function needsStoredBvh(primitive: DecodedPrimitive): boolean {
-  return primitive.isBvhStored && primitive.bvhRootIndices.length === 0 && primitive.indexCount > 0
 }
 
 type Json = Record<string, unknown>
@@ -141,7 +128,7 @@ function decodeArriving(
         decoder: MeshoptDecoder,
         timer,
         onPlaced,
-        decodeBvhs: options.withoutBvhs !== true && options.storedBvhsElsewhere !== true,
+        decodeBvhs: options.withoutBvhs !== true,
       })
       await arriving.whenReceived(arriving.bytes.byteLength)
       timer.lap('waitForBytes')
@@ -313,7 +300,7 @@ async function decodeValidated(
       if (stored.triangleCount !== primitive.indexCount / 3) {
         throw new SbmError(`the stored BVH of ${key} covers other geometry`)
       }
-      if (options.withoutBvhs !== true && options.storedBvhsElsewhere !== true) {
+      if (options.withoutBvhs !== true) {
         roots = early?.rootsOf(stored) ?? decodeBvhRoots(stored, MeshoptDecoder)
       }
       usedEntries.add(stored)
@@ -587,7 +574,7 @@ function localMatrix(node: Json, index: number): Matrix4 {
 }
 
 /** Builds a BVH over one primitive in place: three-mesh-bvh reorders that primitive's indices. */
-export function buildBvhRoots(
+function buildBvhRoots(
   positions: Float32Array,
   indices: Uint32Array,
   primitive: DecodedPrimitive,
@@ -638,27 +625,23 @@ function boxOfVertices(
   positions: Float32Array,
   primitive: DecodedPrimitive,
 ): DecodedPrimitive['boundingBox'] {
-  // Plain locals, not the box's slots: this runs over every vertex of a model whose stored BVHs
-  // are decoded elsewhere (storedBvhsElsewhere), on the decode worker's busy core.
-  let minX = Number.POSITIVE_INFINITY
-  let minY = Number.POSITIVE_INFINITY
-  let minZ = Number.POSITIVE_INFINITY
-  let maxX = Number.NEGATIVE_INFINITY
-  let maxY = Number.NEGATIVE_INFINITY
-  let maxZ = Number.NEGATIVE_INFINITY
+  const box: DecodedPrimitive['boundingBox'] = [
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ]
   const end = (primitive.vertexOffset + primitive.vertexCount) * 3
   for (let at = primitive.vertexOffset * 3; at < end; at += 3) {
-    const x = positions[at]!
-    const y = positions[at + 1]!
-    const z = positions[at + 2]!
-    if (x < minX) minX = x
-    if (x > maxX) maxX = x
-    if (y < minY) minY = y
-    if (y > maxY) maxY = y
-    if (z < minZ) minZ = z
-    if (z > maxZ) maxZ = z
+    for (let axis = 0; axis < 3; axis++) {
+      const value = positions[at + axis]!
+      if (value < box[axis]!) box[axis] = value
+      if (value > box[axis + 3]!) box[axis + 3] = value
+    }
   }
-  return [minX, minY, minZ, maxX, maxY, maxZ]
+  return box
 }
 
 /** Box-centred bounding sphere, the way three.js computes it, done here so the main thread need not. */

@@ -56,18 +56,19 @@ export async function decodeWhileArriving(
       onPlaced(placed)
       timer.lap('streamedCopies')
     }
-    if (decodeBvhs) {
-      await decodeArrivingBvhChunk(
-        arriving,
-        binStart + bin.byteLength,
-        decoder,
-        timer,
-        (entry, roots) =>
-          early.set(key(entry), {
-            dataOffsets: entry.roots.map((root) => root.data.byteOffset),
-            roots,
-          }),
+    const chunk = decodeBvhs ? await arrivingBvhChunk(arriving, binStart + bin.byteLength) : null
+    for (const entry of chunk ? parseBvhChunk(chunk) : []) {
+      const last = entry.roots.at(-1)
+      if (!last) continue
+      await arriving.whenReceived(
+        last.data.byteOffset - arriving.bytes.byteOffset + last.data.byteLength,
       )
+      timer.lap('waitForBytes')
+      early.set(key(entry), {
+        dataOffsets: entry.roots.map((root) => root.data.byteOffset),
+        roots: decodeBvhRoots(entry, decoder),
+      })
+      timer.lap('streamedBvhs')
     }
   } catch (error) {
     if (error instanceof SbmDownloadError) throw error
@@ -86,34 +87,6 @@ export async function decodeWhileArriving(
 
 function key(entry: StoredBvhEntry): string {
   return `${entry.meshIndex}/${entry.primitiveIndex}/${entry.triangleCount}/${entry.encoding}`
-}
-
-/**
- * Decodes (and validates) each stored BVH entry of an arriving BVH chunk, whose chunk header is
- * at `headerAt`, as soon as that entry's bytes are in, and hands it to `onEntry`. Nothing is
- * decoded when the chunk there is not a BVH chunk or its table does not fit; an entry that does
- * not decode throws (SbmError), as a failed download does (SbmDownloadError). Used by the decode
- * worker on the whole file and by the picking worker on a copy of the file's tail
- * (bvh-chunk-tap.ts, `headerAt` 0).
- */
-export async function decodeArrivingBvhChunk(
-  arriving: ArrivingBytes,
-  headerAt: number,
-  decoder: VertexCodecDecoder,
-  timer: LapTimer,
-  onEntry: (entry: StoredBvhEntry, roots: ArrayBuffer[]) => void,
-): Promise<void> {
-  const chunk = await arrivingBvhChunk(arriving, headerAt)
-  for (const entry of chunk ? parseBvhChunk(chunk) : []) {
-    const last = entry.roots.at(-1)
-    if (!last) continue
-    await arriving.whenReceived(
-      last.data.byteOffset - arriving.bytes.byteOffset + last.data.byteLength,
-    )
-    timer.lap('waitForBytes')
-    onEntry(entry, decodeBvhRoots(entry, decoder))
-    timer.lap('streamedBvhs')
-  }
 }
 
 /**

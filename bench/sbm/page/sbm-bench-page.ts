@@ -15,6 +15,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { acceleratedRaycast, MeshBVH } from 'three-mesh-bvh'
 import type { BvhWorkerApi } from '../../../workers/bvh/bvh.worker'
 import { STALE } from '../../../workers/protocol/latest-wins'
+import type { PickRay } from '../../../workers/bvh/picking-scene'
 import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import { transferablesOf } from '../../../workers/sbm/decoded-sbm'
 import { createSbmObject } from '../../../workers/sbm/sbm-three'
@@ -22,13 +23,11 @@ import {
   decodeForDrawingAndPicking,
   fetchAndDecodeSbm,
   type ModelSource,
-  type PickingShare,
   transferablesOfSource,
 } from '../../../engine/building/model-download'
 import type { AddSbmOutcome, PickableSbm } from '../../../workers/bvh/bvh-api'
 import type { DecodeRequestOptions } from '../../../workers/sbm/sbm-decode.worker'
 import { quietRound } from '../../lib/page-rounds'
-import { seededRays } from '../seeded-rays'
 import {
   type SbmLoadSample,
   type SbmPageConfig,
@@ -110,6 +109,39 @@ async function loadAnchor(url: string) {
   return { scene: gltf.scene, meshes }
 }
 
+function seededRandom(seed: number) {
+  let state = seed >>> 0
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    return state / 4294967296
+  }
+}
+
+/** Rays from around the building toward random points inside its box (the same on both sides). */
+function raysAround(box: { min: Vector3; max: Vector3 }, count: number, seed: number): PickRay[] {
+  const random = seededRandom(seed)
+  const center = box.min.clone().add(box.max).multiplyScalar(0.5)
+  const radius = box.max.distanceTo(box.min)
+  return Array.from({ length: count }, () => {
+    const theta = random() * Math.PI * 2
+    const phi = Math.acos(2 * random() - 1)
+    const origin = new Vector3(
+      center.x + radius * Math.sin(phi) * Math.cos(theta),
+      center.y + radius * Math.cos(phi),
+      center.z + radius * Math.sin(phi) * Math.sin(theta),
+    )
+    const target = new Vector3(
+      box.min.x + random() * (box.max.x - box.min.x),
+      box.min.y + random() * (box.max.y - box.min.y),
+      box.min.z + random() * (box.max.z - box.min.z),
+    )
+    return {
+      origin: origin.toArray() as [number, number, number],
+      direction: target.sub(origin).normalize().toArray() as [number, number, number],
+    }
+  })
+}
+
 function startWorkers() {
   const decodeWorker = new Worker(
     new URL('../../../workers/sbm/sbm-decode.worker.ts', import.meta.url),
@@ -134,7 +166,6 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const ourSamples: SbmLoadSample[] = []
   const workerFetchSamples: SbmLoadSample[] = []
   const pickingWorkerDecodesSamples: SbmLoadSample[] = []
-  const decodeWorkerBvhsSamples: SbmLoadSample[] = []
   let triangleCount = 0
 
   // One load by workers started on the clock (module load, wasm init, first-run JIT), for the
@@ -156,51 +187,34 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   function loadOurs() {
     return loadOursBy('posted')
   }
-  async function loadOursBy(
-    path: 'posted' | 'postedDecodeWorkerBvhs' | 'postedPickingWorkerDecodes' | 'workerFetch',
-  ) {
+  async function loadOursBy(path: 'posted' | 'postedPickingWorkerDecodes' | 'workerFetch') {
     const { decoder, picking } = workers!
     const startMs = performance.now()
-    // One download posted to the decode worker, which decodes the geometry and copies positions
-    // and indices for the picking worker, which decodes the stored BVHs from a copy of the
-    // file's tail meanwhile (the app's way, engine/building/model-download.ts). Compared: the
-    // decode worker decoding the BVHs too (the way before); the picking worker decoding
-    // picking's share (positions, indices, BVHs) while passing the bytes on to the decode
-    // worker, which decodes what drawing needs; and the decode worker fetching for itself.
-    // The main thread never decodes geometry.
+    // One download posted to the decode worker, which decodes everything and copies positions
+    // and indices for the picking worker (the app's default, engine/building/model-download.ts).
+    // Compared: the picking worker decodes picking's share (positions, indices, BVHs) while
+    // passing the bytes on to the decode worker, which decodes what drawing needs; and the
+    // decode worker fetching for itself. The main thread never copies or decodes geometry.
     const pickingDecode: { outcome?: Promise<AddSbmOutcome> } = {}
     const startDecode = (source: ModelSource, options: DecodeRequestOptions) =>
       decoder.decode(Comlink.transfer(source, transferablesOfSource(source)), options)
-    const share: PickingShare | undefined =
-      path === 'posted'
-        ? {
-            decodesStoredBvhs: (source) =>
-              picking.decodeStoredBvhs(
-                'building',
-                Comlink.transfer(source, transferablesOfSource(source)),
-              ),
-          }
-        : path === 'postedPickingWorkerDecodes'
-          ? {
-              decodesItsShare: (source) => {
-                pickingDecode.outcome = picking.addSbm(
-                  'building',
-                  Comlink.transfer(source, transferablesOfSource(source)),
-                )
-              },
-            }
-          : undefined
-    let lastByteAtMs = Number.NaN
     const decoded =
       path === 'workerFetch'
         ? await decoder.decode(sbmUrl, { forPicking: true })
-        : await fetchAndDecodeSbm(sbmUrl, decodeForDrawingAndPicking(startDecode, share), {
-            onProgress: (doneBytes, totalBytes) => {
-              if (doneBytes === totalBytes && doneBytes > 0) {
-                lastByteAtMs = performance.now() - startMs
-              }
-            },
-          })
+        : await fetchAndDecodeSbm(
+            sbmUrl,
+            decodeForDrawingAndPicking(
+              startDecode,
+              path === 'postedPickingWorkerDecodes'
+                ? (source) => {
+                    pickingDecode.outcome = picking.addSbm(
+                      'building',
+                      Comlink.transfer(source, transferablesOfSource(source)),
+                    )
+                  }
+                : undefined,
+            ),
+          )
     const decodedAtMs = performance.now() - startMs
     if (!decoded.ok) throw new Error(decoded.error.detail)
     const { answeredAtEpochMs, ...workerTimings } = decoded.value.timings
@@ -212,8 +226,6 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       'decodeWorker→main message':
         performance.timeOrigin + startMs + decodedAtMs - answeredAtEpochMs,
     }
-    // Not a phase: what was left of the load when the page had read the last byte.
-    if (!Number.isNaN(lastByteAtMs)) phasesMs['at: last byte read'] = lastByteAtMs
     const pickingCopy = decoded.value.pickingCopy
     const handOffStartMs = performance.now()
     const pickable: Promise<PickableSbm> = pickingCopy
@@ -229,9 +241,6 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     const added = await pickable
     triangleCount = added.triangleCount
     const pickerReadyAtMs = performance.now() - startMs
-    if (!Number.isNaN(lastByteAtMs)) {
-      phasesMs['at: last byte read → pickable'] = pickerReadyAtMs - lastByteAtMs
-    }
     phasesMs['main: wait for picking worker'] =
       performance.now() - wrapStartMs - phasesMs['main: createSbmObject']!
     for (const [phase, ms] of Object.entries(added.timings ?? {}))
@@ -257,10 +266,6 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     ours: { load: loadOurs, samples: ourSamples },
     anchor: { load: loadAnchorCase, samples: anchorSamples },
     oursWorkerFetch: { load: () => loadOursBy('workerFetch'), samples: workerFetchSamples },
-    oursDecodeWorkerBvhs: {
-      load: () => loadOursBy('postedDecodeWorkerBvhs'),
-      samples: decodeWorkerBvhsSamples,
-    },
     oursPickingWorkerDecodes: {
       load: () => loadOursBy('postedPickingWorkerDecodes'),
       samples: pickingWorkerDecodesSamples,
@@ -270,7 +275,6 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     'ours',
     'anchor',
     ...(config.compareWorkerFetch ? (['oursWorkerFetch'] as const) : []),
-    ...(config.compareDecodeWorkerBvhs ? (['oursDecodeWorkerBvhs'] as const) : []),
     ...(config.comparePickingWorkerDecodes ? (['oursPickingWorkerDecodes'] as const) : []),
   ]
   for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
@@ -317,7 +321,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       box.max.max(worldBox.max)
     }
   }
-  const pickRays = seededRays(box, config.pickCount, config.seed)
+  const pickRays = raysAround(box, config.pickCount, config.seed)
   for (const ray of pickRays.slice(0, 50)) await picking.raycast(ray)
   window.gc?.()
   const pickRoundTripMs: number[] = []
@@ -345,7 +349,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     mesh.geometry.computeBoundingSphere()
     for (const material of [mesh.material].flat()) material.side = DoubleSide
   }
-  const batch = seededRays(box, config.batchRayCount, config.seed + 1)
+  const batch = raysAround(box, config.batchRayCount, config.seed + 1)
   const raycaster = new Raycaster()
   raycaster.firstHitOnly = true
   const workerRaysPerSecond: number[] = []
@@ -369,7 +373,6 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     anchor: anchorSamples,
     ours: ourSamples,
     ...(config.compareWorkerFetch ? { oursWorkerFetch: workerFetchSamples } : {}),
-    ...(config.compareDecodeWorkerBvhs ? { oursDecodeWorkerBvhs: decodeWorkerBvhsSamples } : {}),
     ...(config.comparePickingWorkerDecodes
       ? { oursPickingWorkerDecodes: pickingWorkerDecodesSamples }
       : {}),

@@ -17,11 +17,6 @@ export interface SbmPageConfig {
    * what drawing needs; for an A/B against ours (one decode, copied for picking).
    */
   comparePickingWorkerDecodes?: boolean
-  /**
-   * Also load the way before session 18: the decode worker decodes the stored BVHs too (ours
-   * leaves them to the picking worker, fed a copy of the file's tail), for an A/B.
-   */
-  compareDecodeWorkerBvhs?: boolean
 }
 
 /** One timed load, with what the main thread went through meanwhile. */
@@ -50,8 +45,6 @@ export interface SbmPageResult {
   oursWorkerFetch?: SbmLoadSample[]
   /** With `comparePickingWorkerDecodes`: ours with the picking worker decoding its share. */
   oursPickingWorkerDecodes?: SbmLoadSample[]
-  /** With `compareDecodeWorkerBvhs`: ours with the decode worker decoding the BVHs too. */
-  oursDecodeWorkerBvhs?: SbmLoadSample[]
   /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
   oursCold: SbmLoadSample
   triangleCount: number
