@@ -79,12 +79,23 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
     const host = hostRef.current
     if (state !== 'ready' || !host) return undefined
     const { keys: chartKeys, times, columns } = dataRef.current
+    // uPlot's own labels and dates are English: the time axis and the legend speak the
+    // user's language through Intl instead
+    const axisTime = new Intl.DateTimeFormat(i18n.locale, { hour: '2-digit', minute: '2-digit' })
+    const legendTime = new Intl.DateTimeFormat(i18n.locale, {
+      dateStyle: 'short',
+      timeStyle: 'medium',
+    })
     const plot = new uPlot(
       {
         width: Math.max(200, host.clientWidth),
         height: 180,
         series: [
-          {},
+          {
+            label: t`Time`,
+            value: (_plot, seconds) =>
+              seconds == null ? '--' : legendTime.format(new Date(seconds * 1000)),
+          },
           ...chartKeys.map((key, index) => ({
             label: key,
             stroke: seriesColours[index % seriesColours.length]!,
@@ -92,7 +103,13 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
             spanGaps: true,
           })),
         ],
-        axes: [{}, { size: 44 }],
+        axes: [
+          {
+            values: (_plot, splits) =>
+              splits.map((seconds) => axisTime.format(new Date(seconds * 1000))),
+          },
+          { size: 44 },
+        ],
         legend: { show: true },
       },
       [times, ...columns] as uPlot.AlignedData,
@@ -103,7 +120,7 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
       plot.destroy()
       plotRef.current = null
     }
-  }, [state])
+  }, [state, i18n.locale, t])
 
   // live values: each message of the device becomes a point
   useEffect(() => {

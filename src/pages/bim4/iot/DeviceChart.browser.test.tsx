@@ -1,0 +1,52 @@
+import { i18n } from '@lingui/core'
+import { act, cleanup, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { messages as koMessages } from '../../../i18n/locales/ko/messages.po'
+import { messages as zhMessages } from '../../../i18n/locales/zh/messages.po'
+import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
+import { DeviceChart } from './DeviceChart'
+
+/**
+ * The device chart in real Chromium (uPlot draws on a canvas): its legend speaks the user's
+ * language. uPlot's own label is English ("Time"), which a Korean or Chinese editor saw next to
+ * their own text in the POI panel.
+ */
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+/** The server's answer: three per-minute averages of `temperature` in the last hour. */
+function stubTimeseries() {
+  const now = Date.now()
+  const minute = Math.floor(now / 60_000) * 60_000
+  const points = [3, 2, 1].map((back, index) => ({ ts: minute - back * 60_000, value: 20 + index }))
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify({ code: '0', message: '', datum: { temperature: points } }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+    ),
+  )
+}
+
+describe('DeviceChart', () => {
+  it.each([
+    ['ko', koMessages, '시간'],
+    ['zh', zhMessages, '时间'],
+  ] as const)('labels its legend in %s', async (locale, messages, timeLabel) => {
+    await act(async () => i18n.loadAndActivate({ locale, messages }))
+    stubTimeseries()
+    renderWithI18n(<DeviceChart deviceId="device-1" />)
+    const chart = await screen.findByTestId('iot-device-chart')
+    await waitFor(() => expect(chart.querySelector('.u-legend')).not.toBeNull(), {
+      timeout: 10_000,
+    })
+    const legend = chart.querySelector('.u-legend')!.textContent ?? ''
+    expect(legend).toContain(timeLabel)
+    expect(legend).not.toContain('Time')
+  })
+})
