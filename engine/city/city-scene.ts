@@ -1,6 +1,5 @@
 import type { Layer } from '@deck.gl/core'
 import { MapLibreOverlay } from '@deck.gl/maplibre'
-import { WebGLDevice } from '@luma.gl/webgl'
 import { clearPrewarmedResources, Map as MapLibreMap, prewarm, setWorkerUrl } from 'maplibre-gl'
 import mapLibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import 'maplibre-gl/dist/maplibre-gl.css'
@@ -25,6 +24,7 @@ import { FeatureSelection } from './feature-selection'
 import { markCityStep } from './first-render-marks'
 import { attachMapControls, type MapControls } from './map-controls'
 import {
+  attachDeviceEarly,
   type GpuFramePacing,
   paceGpuFrames,
   preloadLumaDevice,
@@ -70,23 +70,6 @@ export function prepareCityMap(): void {
 /** Lets MapLibre's prewarmed worker go (no container is attached any more). */
 export function releaseMapWorkers(): void {
   clearPrewarmedResources()
-}
-
-/**
- * Attaches luma.gl (deck's GPU layer) to the map's WebGL context now, before the map has queued
- * any frame. deck's overlay would attach a few tasks later, and luma's set-up reads GL
- * parameters: synchronous round trips that wait for the GPU to finish every frame queued so far
- * (≈ 160 ms of blocked main thread on a software GPU, measured by the city-tiles bench). deck
- * finds the device on the context and uses it, with the caching it would have asked for.
- */
-function attachDeviceEarly(gl: WebGL2RenderingContext): void {
-  if (WebGLDevice.getDeviceFromContext(gl)) return
-  new WebGLDevice({
-    _handle: gl,
-    createCanvasContext: { canvas: gl.canvas, autoResize: false },
-    _cacheShaders: true,
-    _cachePipelines: true,
-  })
 }
 
 /** Options of {@link CityScene}. */

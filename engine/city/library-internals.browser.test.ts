@@ -10,6 +10,7 @@ import { Map as MapLibreMap } from 'maplibre-gl'
 import { describe, expect, it, vi } from 'vitest'
 import { mapViewport } from './map-viewport'
 import {
+  attachDeviceEarly,
   isTileDrawn,
   mapLibreViewId,
   moveRegionVolumesWith,
@@ -157,6 +158,24 @@ describe('library internals at the pinned versions', () => {
     expect(initializedLayers).toBe(0)
     updateOverlayLayersNow(overlay)
     expect(initializedLayers).toBe(1)
+  })
+
+  it("deck's overlay on a context with a device attached is ready within the task that adds it", async () => {
+    const map = new MapLibreMap({
+      container: createContainer(),
+      style: { version: 8, sources: {}, layers: [] },
+    })
+    cleanups.push(() => map.remove())
+    attachDeviceEarly(map.getCanvas().getContext('webgl2')!)
+    const overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
+    map.addControl(overlay)
+    cleanups.push(() => {
+      map.removeControl(overlay)
+    })
+    const deck = (overlay as unknown as { _deck: { isInitialized: boolean } })._deck
+    // Only promise reactions run here, no task: so no map frame either, and no dynamic import.
+    for (let turn = 0; turn < 20 && !deck.isInitialized; turn++) await Promise.resolve()
+    expect(deck.isInitialized).toBe(true)
   })
 
   describe('GPU frame pacing', () => {
