@@ -26,6 +26,7 @@ import { attachMapControls, type MapControls } from './map-controls'
 import {
   attachDeviceEarly,
   type GpuFramePacing,
+  isOverlayReady,
   paceGpuFrames,
   preloadLumaDevice,
   updateOverlayLayersNow,
@@ -148,6 +149,7 @@ export class CityScene {
       isDisposed: () => this.isDisposed,
       nextRender: () => this.nextRender(),
       drawNextFrame: () => this.framePacing?.drawNextFrame(),
+      drawNow: () => this.drawNow(),
     }
     // Streams start first: their tileset.json requests go out ahead of the map's synchronous
     // start-up below.
@@ -353,6 +355,19 @@ export class CityScene {
     this.map.remove()
     this.tilesLoader.forgetPrefetches()
     this.selection.dispose()
+  }
+
+  /**
+   * Draws the map now instead of at its next animation frame, so content shown for the first
+   * time (a tileset's root preview) is on screen at the browser's next frame, not one map frame
+   * later — on a software GPU a map frame is tens to hundreds of ms. Only when the map can draw
+   * it (style loaded, deck started); otherwise the next frame draws it, unheld by GPU pacing.
+   */
+  private drawNow(): void {
+    this.framePacing?.drawNextFrame()
+    if (this.isDisposed || !this.map.isStyleLoaded() || !isOverlayReady(this.overlay)) return
+    // MapLibre's synchronous draw (through the pacing's wrapper, which lets it pass).
+    this.map.redraw()
   }
 
   /** Resolves after the map's next drawn frame. */

@@ -309,6 +309,11 @@ export function updateOverlayLayersNow(overlay: MapLibreOverlay): void {
   if (deck?.isInitialized) deck.layerManager?.updateLayers()
 }
 
+/** Whether deck inside the overlay has started (it draws nothing before). */
+export function isOverlayReady(overlay: MapLibreOverlay): boolean {
+  return (overlay as unknown as { _deck?: OverlayDeck })._deck?.isInitialized === true
+}
+
 /** The WebGL2 context behind a luma.gl device (`WebGLDevice.gl`, typed on the subclass only). */
 export function webglOf(device: unknown): WebGL2RenderingContext {
   return (device as { gl: WebGL2RenderingContext }).gl
