@@ -19,4 +19,9 @@ export interface CitySceneContext {
   nextRender(): Promise<void>
   /** Draws the next frame even if GPU pacing would hold it: a first content is to be seen. */
   drawNextFrame(): void
+  /**
+   * Draws a frame now, in this task, when the map can draw what was just shown (its style loaded,
+   * deck started); else as {@link drawNextFrame}. For content seen for the first time.
+   */
+  drawNow(): void
 }

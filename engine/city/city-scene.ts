@@ -1,6 +1,5 @@
 import type { Layer } from '@deck.gl/core'
 import { MapLibreOverlay } from '@deck.gl/maplibre'
-import { WebGLDevice } from '@luma.gl/webgl'
 import { clearPrewarmedResources, Map as MapLibreMap, prewarm, setWorkerUrl } from 'maplibre-gl'
 import mapLibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import 'maplibre-gl/dist/maplibre-gl.css'
@@ -25,7 +24,9 @@ import { FeatureSelection } from './feature-selection'
 import { markCityStep } from './first-render-marks'
 import { attachMapControls, type MapControls } from './map-controls'
 import {
+  attachDeviceEarly,
   type GpuFramePacing,
+  isOverlayReady,
   paceGpuFrames,
   preloadLumaDevice,
   updateOverlayLayersNow,
@@ -70,23 +71,6 @@ export function prepareCityMap(): void {
 /** Lets MapLibre's prewarmed worker go (no container is attached any more). */
 export function releaseMapWorkers(): void {
   clearPrewarmedResources()
-}
-
-/**
- * Attaches luma.gl (deck's GPU layer) to the map's WebGL context now, before the map has queued
- * any frame. deck's overlay would attach a few tasks later, and luma's set-up reads GL
- * parameters: synchronous round trips that wait for the GPU to finish every frame queued so far
- * (≈ 160 ms of blocked main thread on a software GPU, measured by the city-tiles bench). deck
- * finds the device on the context and uses it, with the caching it would have asked for.
- */
-function attachDeviceEarly(gl: WebGL2RenderingContext): void {
-  if (WebGLDevice.getDeviceFromContext(gl)) return
-  new WebGLDevice({
-    _handle: gl,
-    createCanvasContext: { canvas: gl.canvas, autoResize: false },
-    _cacheShaders: true,
-    _cachePipelines: true,
-  })
 }
 
 /** Options of {@link CityScene}. */
@@ -165,6 +149,7 @@ export class CityScene {
       isDisposed: () => this.isDisposed,
       nextRender: () => this.nextRender(),
       drawNextFrame: () => this.framePacing?.drawNextFrame(),
+      drawNow: () => this.drawNow(),
     }
     // Streams start first: their tileset.json requests go out ahead of the map's synchronous
     // start-up below.
@@ -370,6 +355,19 @@ export class CityScene {
     this.map.remove()
     this.tilesLoader.forgetPrefetches()
     this.selection.dispose()
+  }
+
+  /**
+   * Draws the map now instead of at its next animation frame, so content shown for the first
+   * time (a tileset's root preview) is on screen at the browser's next frame, not one map frame
+   * later — on a software GPU a map frame is tens to hundreds of ms. Only when the map can draw
+   * it (style loaded, deck started); otherwise the next frame draws it, unheld by GPU pacing.
+   */
+  private drawNow(): void {
+    this.framePacing?.drawNextFrame()
+    if (this.isDisposed || !this.map.isStyleLoaded() || !isOverlayReady(this.overlay)) return
+    // MapLibre's synchronous draw (through the pacing's wrapper, which lets it pass).
+    this.map.redraw()
   }
 
   /** Resolves after the map's next drawn frame. */

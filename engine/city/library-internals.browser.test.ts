@@ -10,6 +10,7 @@ import { Map as MapLibreMap } from 'maplibre-gl'
 import { describe, expect, it, vi } from 'vitest'
 import { mapViewport } from './map-viewport'
 import {
+  attachDeviceEarly,
   isTileDrawn,
   mapLibreViewId,
   moveRegionVolumesWith,
@@ -56,6 +57,26 @@ function openMapOverTileset(): MapLibreMap {
   })
   cleanups.push(() => map.remove())
   return map
+}
+
+/**
+ * An empty map with deck's interleaved overlay added (after `beforeAdd` saw the map's context),
+ * both removed after the test.
+ */
+function addInterleavedOverlay(beforeAdd?: (gl: WebGL2RenderingContext) => void) {
+  const map = new MapLibreMap({
+    container: createContainer(),
+    style: { version: 8, sources: {}, layers: [] },
+  })
+  cleanups.push(() => map.remove())
+  beforeAdd?.(map.getCanvas().getContext('webgl2')!)
+  const overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
+  map.addControl(overlay)
+  cleanups.push(() => {
+    map.removeControl(overlay)
+  })
+  const deck = (overlay as unknown as { _deck: { isInitialized: boolean } })._deck
+  return { overlay, deck }
 }
 
 describe('library internals at the pinned versions', () => {
@@ -133,17 +154,7 @@ describe('library internals at the pinned versions', () => {
   })
 
   it("deck's overlay applies a layer set between frames when asked, before the map's frame", async () => {
-    const map = new MapLibreMap({
-      container: createContainer(),
-      style: { version: 8, sources: {}, layers: [] },
-    })
-    cleanups.push(() => map.remove())
-    const overlay = new MapLibreOverlay({ interleaved: true, layers: [] })
-    map.addControl(overlay)
-    cleanups.push(() => {
-      map.removeControl(overlay)
-    })
-    const deck = (overlay as unknown as { _deck: { isInitialized: boolean } })._deck
+    const { overlay, deck } = addInterleavedOverlay()
     await expect.poll(() => deck.isInitialized, { timeout: 20_000 }).toBe(true)
     let initializedLayers = 0
     class CountingLayer extends Layer {
@@ -157,6 +168,13 @@ describe('library internals at the pinned versions', () => {
     expect(initializedLayers).toBe(0)
     updateOverlayLayersNow(overlay)
     expect(initializedLayers).toBe(1)
+  })
+
+  it("deck's overlay on a context with a device attached is ready within the task that adds it", async () => {
+    const { deck } = addInterleavedOverlay(attachDeviceEarly)
+    // Only promise reactions run here, no task: so no map frame either, and no dynamic import.
+    for (let turn = 0; turn < 20 && !deck.isInitialized; turn++) await Promise.resolve()
+    expect(deck.isInitialized).toBe(true)
   })
 
   describe('GPU frame pacing', () => {

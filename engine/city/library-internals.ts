@@ -15,7 +15,7 @@ import type { Viewport } from '@deck.gl/core'
 import { Tile3DLayer } from '@deck.gl/geo-layers'
 import type { MapLibreOverlay } from '@deck.gl/maplibre'
 import { calculateTransformProps, createBoundingVolume, Tile3D, Tileset3D } from '@loaders.gl/tiles'
-import { webgl2Adapter } from '@luma.gl/webgl'
+import { WebGLDevice, webgl2Adapter } from '@luma.gl/webgl'
 import { Matrix3, type Matrix4 } from '@math.gl/core'
 import type { Map as MapLibreMap } from 'maplibre-gl'
 
@@ -254,6 +254,42 @@ export function preloadLumaDevice(): Promise<void> {
   )
 }
 
+/**
+ * Attaches luma.gl (deck's GPU layer) to the map's WebGL context now, before the map has queued
+ * any frame. deck's overlay would attach a few tasks later, and luma's set-up reads GL
+ * parameters: synchronous round trips that wait for the GPU to finish every frame queued so far
+ * (≈ 160 ms of blocked main thread on a software GPU, measured by the city-tiles bench). deck
+ * finds the device on the context at once (below) and uses it, with the caching it would have
+ * asked for.
+ */
+export function attachDeviceEarly(gl: WebGL2RenderingContext): void {
+  if (WebGLDevice.getDeviceFromContext(gl)) return
+  new WebGLDevice({
+    _handle: gl,
+    createCanvasContext: { canvas: gl.canvas, autoResize: false },
+    _cacheShaders: true,
+    _cachePipelines: true,
+  })
+}
+
+{
+  // deck's overlay attaches luma.gl to the map's context through `webgl2Adapter.attach`, whose
+  // first step imports luma's device module dynamically. Even with that module loaded, the import
+  // settles in a later task, behind the map's start-up tasks: the city-tiles bench saw deck become
+  // ready only after the map's first frame (under load, after its second), so a tileset's first
+  // content, shown before that frame, was drawn a frame or more late. A context the scene already
+  // attached a device to (city-scene.ts) is answered at once: deck is then ready within the task
+  // that adds the overlay, before the map's first frame. Any other context goes the stock way.
+  const adapter = webgl2Adapter as unknown as {
+    attach(gl: WebGL2RenderingContext | null, props?: unknown): Promise<unknown>
+  }
+  const attach = adapter.attach.bind(adapter)
+  adapter.attach = function attachToKnownContext(gl, props) {
+    const attached = WebGLDevice.getDeviceFromContext(gl)
+    return attached ? Promise.resolve(attached) : attach(gl, props)
+  }
+}
+
 /** The parts of deck's `Deck` (inside the MapLibre overlay, `_deck`) that are reached here. */
 interface OverlayDeck {
   isInitialized: boolean
@@ -271,6 +307,11 @@ interface OverlayDeck {
 export function updateOverlayLayersNow(overlay: MapLibreOverlay): void {
   const deck = (overlay as unknown as { _deck?: OverlayDeck })._deck
   if (deck?.isInitialized) deck.layerManager?.updateLayers()
+}
+
+/** Whether deck inside the overlay has started (it draws nothing before). */
+export function isOverlayReady(overlay: MapLibreOverlay): boolean {
+  return (overlay as unknown as { _deck?: OverlayDeck })._deck?.isInitialized === true
 }
 
 /** The WebGL2 context behind a luma.gl device (`WebGLDevice.gl`, typed on the subclass only). */

@@ -330,8 +330,9 @@ export class TilesetStreams {
     }
     if (entry.preview) {
       this.context.updateLayers()
-      // The tileset's first content: seen in the next frame, not after GPU pacing's hold.
-      this.context.drawNextFrame()
+      // The tileset's first content: drawn now when the map can, else in the next frame (not
+      // after GPU pacing's hold).
+      this.context.drawNow()
     }
     return entry.preview !== null
   }
