@@ -9,8 +9,6 @@ import {
   type Object3D,
   PerspectiveCamera,
   Scene,
-  Sprite,
-  SpriteMaterial,
   SRGBColorSpace,
   Texture,
   Vector3,
@@ -24,6 +22,7 @@ import { type CityView, openCityView } from './city-view'
 import { loadGmlNetwork } from './gml-network'
 import { loadLibraryModels, type ViewerLibraryModels } from './library-models'
 import { loadPackageData, loadPackageFile, type ViewerPackageData } from './package-data'
+import { poiBillboards } from './poi-billboards'
 import { addPoiModels } from './poi-models'
 import { viewerText } from './viewer-text'
 import { applyViewerStyle } from './viewer-style'
@@ -176,10 +175,10 @@ function place(
 }
 
 /**
- * Each POI of a 3D template as its model (poi-models.ts), each other POI as a sprite of its
- * template's icon (a dot when it has none), and the POI list. In a city the sprites keep their
- * size on screen (kilometres of city around them), as online; the models are in metres there
- * too, as online.
+ * Each POI of a 3D template as its model (poi-models.ts), each other POI as its template's icon
+ * (a dot when it has none; all POIs of one icon in one draw call, poi-billboards.ts), and the
+ * POI list. In a city the icons keep their size on screen (kilometres of city around them), as
+ * online; the models are in metres there too, as online.
  */
 async function addPois(
   data: ViewerPackageData,
@@ -192,26 +191,27 @@ async function addPois(
   const models = await addPoiModels(data, positionOf)
   layer.add(models.group)
   const templates = new Map(data.templates.map((template) => [template.id, template]))
-  const icons = new Map<string, Texture>()
-  const list = document.getElementById('poi-list')!
+  // the POIs that show each icon (null: a dot), drawn together
+  const centresByIcon = new Map<string | null, Vector3[]>()
+  const list = document.createDocumentFragment()
   for (const poi of data.pois) {
     const item = document.createElement('li')
     item.textContent = poi.name
     list.append(item)
     if (models.drawnIds.has(poi.id)) continue
     const iconPath = templates.get(poi.category_id)?.package.icon ?? null
-    let texture = iconPath === null ? undefined : icons.get(iconPath)
-    if (texture === undefined) {
-      texture = iconPath === null ? dotTexture() : await iconTexture(data, iconPath)
-      if (iconPath !== null) icons.set(iconPath, texture)
+    let centres = centresByIcon.get(iconPath)
+    if (centres === undefined) {
+      centres = []
+      centresByIcon.set(iconPath, centres)
     }
-    const sprite = new Sprite(
-      new SpriteMaterial({ map: texture, depthTest: false, sizeAttenuation: !isScreenSized }),
-    )
-    sprite.position.copy(positionOf(poi))
-    sprite.scale.setScalar(isScreenSized ? 0.05 : 2)
-    sprite.renderOrder = 1
-    layer.add(sprite)
+    centres.push(positionOf(poi))
+  }
+  // one insertion, one layout
+  document.getElementById('poi-list')!.append(list)
+  for (const [iconPath, centres] of centresByIcon) {
+    const texture = iconPath === null ? dotTexture() : await iconTexture(data, iconPath)
+    layer.add(poiBillboards(texture, centres, { size: isScreenSized ? 0.05 : 2, isScreenSized }))
   }
   return layer
 }
