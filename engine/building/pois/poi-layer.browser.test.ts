@@ -309,6 +309,28 @@ describe('building POIs in Chromium', () => {
     const pickedAt = await engine.run('building.poiToScreen', { position: pickedPoi.position })
     expect(Math.hypot(pickedAt.x - at.x, pickedAt.y - at.y)).toBeLessThan(2)
   })
+  it('draws a cluster as its blue disc with its count on a dark label in the middle', async () => {
+    const { engine, canvas } = startEngine()
+    await engine.run('building.open', { description: twoFloors() })
+    await engine.run('building.setCamera', { position: [0, 60, 0.01], target: [0, 0, 0] })
+    await engine.run('building.setPoiLooks', {
+      looks: [{ templateId: 'sensor', kind: '2D', iconUrl: await iconUrl('#ff00ff') }],
+    })
+    const at: [number, number, number] = [0, 0.1, 0]
+    const pois = ['a', 'b', 'c', 'd', 'e'].map((id) => poi(id, 'sensor', at, { floorId: 'F1' }))
+    await engine.run('building.setPois', { pois })
+    const centre = await engine.run('building.poiToScreen', { position: at })
+    // The label (count "5") sits across the disc's middle; the disc shows above and below it.
+    const isDarkLabel = ([red, green, blue]: number[]) => red! < 60 && green! < 70 && blue! < 100
+    const isBlueDisc = ([red, green, blue]: number[]) =>
+      red! < 70 && green! > 70 && green! < 140 && blue! > 150
+    await untilPixel(engine, canvas, centre.x - 7, centre.y, isDarkLabel)
+    await untilPixel(engine, canvas, centre.x, centre.y - 12, isBlueDisc)
+    await untilPixel(engine, canvas, centre.x, centre.y + 12, isBlueDisc)
+    await expect
+      .poll(() => engine.getSnapshot().building.pois)
+      .toMatchObject({ count: 5, drawnCount: 1, clusterCount: 1 })
+  })
 })
 
 describe('building POIs render on demand', () => {
