@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url'
 import { zipSync } from 'fflate'
 import { runOnPostgres } from '../server/testing/test-app'
 import { benchTilesetRecipe, generateTileset } from './lib/generate-tileset'
+import { productServer } from './lib/product-server'
 import { processTreeTicks, QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 
@@ -39,8 +40,10 @@ const connectionCount = Number(process.env.TWO_PROCESSES_BENCH_CONNECTIONS ?? 16
 const [onePort, twoPort] = (process.env.TWO_PROCESSES_BENCH_PORTS ?? '18093,18094')
   .split(',')
   .map(Number) as [number, number]
-const admin = { name: 'admin', password: `two-processes-${randomBytes(6).toString('hex')}` }
 const ticksPerSecond = 100
+/** The one-process side's address, admin and API calls (bench/lib/product-server.ts). */
+const api = productServer(onePort, 'two-processes')
+const { admin } = api
 
 /** Goals of issue 22 for this benchmark. */
 export const twoProcessesGoals = { throughputAtLeast: 1.6, p99AtMost: 1 }
@@ -115,17 +118,6 @@ async function stopDeployment(deployment: Deployment): Promise<void> {
   clearTimeout(timer)
 }
 
-async function post<Datum>(base: string, path: string, body: unknown, token?: string) {
-  const answer = await fetch(`${base}/web/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
-    body: JSON.stringify(body),
-  })
-  const envelope = (await answer.json()) as { code: string; message: string; datum: Datum }
-  if (envelope.code !== '0') throw new Error(`${path}: ${envelope.message}`)
-  return envelope.datum
-}
-
 /** Every file under a folder, as zip entries named by their path inside it. */
 async function zipFolder(folder: string): Promise<Uint8Array> {
   const entries: Record<string, [Uint8Array, { level: 0 }]> = {}
@@ -141,8 +133,9 @@ async function zipFolder(folder: string): Promise<Uint8Array> {
  * A city project with the generated tileset uploaded through the API; answers the signed
  * address of its root tileset.json and the tiles' addresses (absolute paths).
  */
-async function uploadTileset(base: string): Promise<{ rootPath: string; tilePaths: string[] }> {
-  const { token } = await post<{ token: string }>(base, 'login', admin)
+async function uploadTileset(): Promise<{ rootPath: string; tilePaths: string[] }> {
+  const { base } = api
+  const { token } = await api.post<{ token: string }>('login', admin)
   const cover = await readFile(join(root, '..', 'shared', 'data', 'gltf', 'Duck', 'DuckCM.png'))
   const coverForm = new FormData()
   coverForm.append('purpose', 'project-cover')
@@ -154,8 +147,7 @@ async function uploadTileset(base: string): Promise<{ rootPath: string; tilePath
       body: coverForm,
     })
   ).json()) as { datum: { uuid: string } }
-  const project = await post<{ id: string }>(
-    base,
+  const project = await api.post<{ id: string }>(
     'project/addProject',
     {
       kind: 'city',
@@ -318,7 +310,7 @@ export async function runTwoProcessesBench(): Promise<void> {
     const one = startDeployment('one', onePort, shared)
     deployments.push(one)
     await waitUntilReady(one)
-    const { rootPath, tilePaths } = await uploadTileset(one.base)
+    const { rootPath, tilePaths } = await uploadTileset()
     const two = startDeployment('two', twoPort, shared)
     deployments.push(two)
     await waitUntilReady(two)
@@ -376,27 +368,14 @@ export async function runTwoProcessesBench(): Promise<void> {
 
   const summaryOf = (side: Side) => {
     const sideRuns = runs[side]
+    const across = (pick: (run: SideRun) => number, unit: string) =>
+      measure(sideRuns.map(pick), unit)
     return {
-      throughputPerSecond: measure(
-        sideRuns.map((run) => run.throughputPerSecond),
-        'requests/s',
-      ),
-      p50Ms: measure(
-        sideRuns.map((run) => percentile(run.latenciesMs, 0.5)),
-        'ms',
-      ),
-      p99Ms: measure(
-        sideRuns.map((run) => percentile(run.latenciesMs, 0.99)),
-        'ms',
-      ),
-      serverCores: measure(
-        sideRuns.map((run) => run.serverCores),
-        'cores',
-      ),
-      clientCores: measure(
-        sideRuns.map((run) => run.clientCores),
-        'cores',
-      ),
+      throughputPerSecond: across((run) => run.throughputPerSecond, 'requests/s'),
+      p50Ms: across((run) => percentile(run.latenciesMs, 0.5), 'ms'),
+      p99Ms: across((run) => percentile(run.latenciesMs, 0.99), 'ms'),
+      serverCores: across((run) => run.serverCores, 'cores'),
+      clientCores: across((run) => run.clientCores, 'cores'),
       requests: sideRuns.reduce((sum, run) => sum + run.requests, 0),
     }
   }
