@@ -38,6 +38,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'model-merge': async () => (await import('./model-merge')).runModelMergeBench(),
   fences: async () => (await import('./fences')).runFencesBench(),
   'job-queue': async () => (await import('./job-queue')).runJobQueueBench(),
+  'two-processes': async () => (await import('./two-processes')).runTwoProcessesBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

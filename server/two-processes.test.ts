@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Envelope } from '../contract/envelope'
 import { uploadIdOfLocation } from '../contract/resumable-upload'
@@ -7,8 +8,9 @@ import { type TwoProcesses, startTwoProcesses } from './testing/two-processes'
 /**
  * Issue 22 item 2: two server processes on one PostgreSQL (and one DATA_DIR), behind a proxy
  * that alternates requests. A user signs in on one and is known to the other, a project made
- * through one is listed by the other, and a resumable upload started on both survives one of
- * them being killed: the rest goes through the survivor, which takes the file.
+ * through one is listed by the other, and a resumable upload survives its process being killed
+ * in the middle of a PATCH: the user's calls carry on through the survivor, the upload resumes
+ * from the offset the survivor reports, and the file it takes is whole.
  */
 
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres')
@@ -98,7 +100,7 @@ describe.skipIf(postgresUrl === undefined)('two server processes on one PostgreS
     expect(pair.served[1]).toBeGreaterThan(0)
   })
 
-  it('resumes an upload through the survivor when one process is killed', async () => {
+  it('resumes an upload through the survivor when its process is killed mid-request', async () => {
     const gml = await readFile(new URL(`../../shared/data/indoorgml/${gmlName}`, import.meta.url))
     const created = await fetch(`${pair.baseUrl}/web/upload/resumable`, {
       method: 'POST',
@@ -111,27 +113,68 @@ describe.skipIf(postgresUrl === undefined)('two server processes on one PostgreS
     })
     expect(created.status).toBe(201)
     const uploadId = uploadIdOfLocation(String(created.headers.get('location')))!
-    const half = Math.floor(gml.length / 2)
-    const patch = (offset: number, bytes: Buffer) =>
-      fetch(`${pair.baseUrl}/web/upload/resumable/${uploadId}`, {
-        method: 'PATCH',
-        headers: {
-          ...tus,
-          ...signedIn(),
-          'upload-offset': String(offset),
-          'content-type': 'application/offset+octet-stream',
-        },
-        body: new Uint8Array(bytes),
-      })
-    expect((await patch(0, gml.subarray(0, half))).status).toBe(204)
-
-    await pair.kill(0)
-    const offsetAnswer = await fetch(`${pair.baseUrl}/web/upload/resumable/${uploadId}`, {
-      method: 'HEAD',
-      headers: { ...tus, ...signedIn() },
+    const uploadPath = `/web/upload/resumable/${uploadId}`
+    const patchHeaders = (offset: number) => ({
+      ...tus,
+      ...signedIn(),
+      'upload-offset': String(offset),
+      'content-type': 'application/offset+octet-stream',
     })
-    expect(offsetAnswer.headers.get('upload-offset')).toBe(String(half))
-    expect((await patch(half, gml.subarray(half))).status).toBe(204)
+    const offsetOn = async (baseUrl: string) => {
+      const answer = await fetch(`${baseUrl}${uploadPath}`, {
+        method: 'HEAD',
+        headers: { ...tus, ...signedIn() },
+      })
+      return Number(answer.headers.get('upload-offset'))
+    }
+    const quarter = Math.floor(gml.length / 4)
+    const half = Math.floor(gml.length / 2)
+
+    // process 0 takes the first quarter, then a PATCH whose body stops halfway through the file
+    // (the client's connection stalls): process 0 is killed while that request is still open
+    const first = await fetch(`${pair.processes[0].baseUrl}${uploadPath}`, {
+      method: 'PATCH',
+      headers: patchHeaders(0),
+      body: new Uint8Array(gml.subarray(0, quarter)),
+    })
+    expect(first.status).toBe(204)
+    const target = new URL(pair.processes[0].baseUrl)
+    const stalled = request({
+      host: target.hostname,
+      port: target.port,
+      method: 'PATCH',
+      path: uploadPath,
+      headers: { ...patchHeaders(quarter), 'content-length': String(gml.length - quarter) },
+    })
+    const stalledEnd = new Promise<string>((resolveEnd) => {
+      stalled.on('error', (error) => resolveEnd(error.message))
+      stalled.on('response', (answer) => resolveEnd(`answered ${answer.statusCode}`))
+    })
+    stalled.write(gml.subarray(quarter, half))
+    // the survivor sees the bytes process 0 has written so far (the offset is the file's size)
+    await expect
+      .poll(() => offsetOn(pair.processes[1].baseUrl), { timeout: 30_000 })
+      .toBeGreaterThan(quarter)
+    await pair.kill(0)
+    expect(await stalledEnd).not.toMatch(/^answered/)
+
+    // the user's session and projects carry on through the survivor
+    const counts = await call<Record<string, number>>(
+      '/web/project/findProjectCounts',
+      {},
+      signedIn(),
+    )
+    expect(counts.code).toBe('0')
+    // the client asks where the upload stands and sends the rest from there, through the proxy
+    const offset = await offsetOn(pair.baseUrl)
+    expect(offset).toBeGreaterThan(quarter)
+    expect(offset).toBeLessThanOrEqual(half)
+    const rest = await fetch(`${pair.baseUrl}${uploadPath}`, {
+      method: 'PATCH',
+      headers: patchHeaders(offset),
+      body: new Uint8Array(gml.subarray(offset)),
+    })
+    expect(rest.status).toBe(204)
     const form = new FormData()
     form.append('project_id', projectId)
     form.append('upload_id', uploadId)
@@ -142,6 +185,7 @@ describe.skipIf(postgresUrl === undefined)('two server processes on one PostgreS
         body: form,
       })
     ).json()) as Envelope<{ file_name: string; state_count: number; size_bytes: number }>
+    // the file the survivor took is whole: the GML parses to its 7 rooms
     expect(taken.code).toBe('0')
     expect(taken.datum).toMatchObject({
       file_name: gmlName,

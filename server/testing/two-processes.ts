@@ -37,6 +37,9 @@ export interface TwoProcessesOptions {
   dataDir?: string
 }
 
+/** How long the pair may take to listen (the test's start-up hook allows 180 s). */
+const pairStartTimeoutMs = 170_000
+
 /** Starts both processes at once on an empty schema (they migrate and seed one at a time). */
 export async function startTwoProcesses(options: TwoProcessesOptions): Promise<TwoProcesses> {
   const { databaseUrl } = options
@@ -59,9 +62,11 @@ export async function startTwoProcesses(options: TwoProcessesOptions): Promise<T
     await runOnPostgres(databaseUrl, `drop schema if exists ${schema} cascade`)
     if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true })
   }
+  // the second waits on the start-up lock while the first migrates and seeds: on a busy
+  // machine both together take longer than one server's start
   const started = await Promise.allSettled([
-    startServerProcess(environmentOf(0)),
-    startServerProcess(environmentOf(1)),
+    startServerProcess(environmentOf(0), pairStartTimeoutMs),
+    startServerProcess(environmentOf(1), pairStartTimeoutMs),
   ])
   const processes = started.flatMap((result) =>
     result.status === 'fulfilled' ? [result.value] : [],
