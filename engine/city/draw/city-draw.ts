@@ -308,9 +308,11 @@ export class CityDraw {
       this.painted = null
       return triangleLayers(drawings)
     }
-    const { region, drawingsBox, inPicture, outside } = splitDrawings(drawings, view)
+    const { texel, region, drawingsBox, inPicture, outside } = splitDrawings(drawings, view)
     this.painted = { view, region, drawingsBox }
-    const picture = region ? paintGroundPicture(inPicture, region, view) : null
+    const picture = region
+      ? paintGroundPicture(inPicture, region, { texel, pixel: view.pixel })
+      : null
     return [
       // See-through on the ground's plane, as the fills: it blends, and writes no depth.
       new GroundPictureLayer({

@@ -36,12 +36,13 @@ export interface GroundDrawings {
   dots: PlainDot[]
 }
 
-/** A picture of the ground: premultiplied RGBA rows from the north, and where it lies. */
+/** A picture of the ground, its first row to the north, and where it lies. */
 export interface GroundPicture {
   /** West, south, east, north, degrees. */
   bounds: readonly [number, number, number, number]
   width: number
   height: number
+  /** Premultiplied RGBA. */
   pixels: Uint8Array
 }
 
@@ -122,13 +123,16 @@ export function boxesOf(drawings: GroundDrawings, pixel: number) {
  * there are drawings, on the texel grid, at most {@link largestPictureSide} texels a side.
  * Null when no drawing is near the view.
  */
-export function planRegion(view: GroundView, drawingsBox: WorldBox | null): WorldBox | null {
+export function planRegion(
+  view: GroundView,
+  drawingsBox: WorldBox | null,
+  texel = view.texel,
+): WorldBox | null {
   if (!drawingsBox) return null
   const half = Math.min(view.reach * reachMargin, ((largestPictureSide - 2) * view.texel) / 2)
   const [cx, cy] = view.center
   const near = intersect([cx - half, cy - half, cx + half, cy + half], drawingsBox)
   if (!near) return null
-  const { texel } = view
   return [
     Math.floor(near[0] / texel) * texel,
     Math.floor(near[1] / texel) * texel,
@@ -157,11 +161,21 @@ export function servesView(
   return painted.region !== null && contains(painted.region, seen)
 }
 
-/** Drawings split into what the picture shows and what stays plain triangles. */
+/**
+ * Texels a picture has at most at the view's texel; a larger one is painted at twice the texel
+ * (a quarter of the texels: painting and uploading it stays a fraction of a second).
+ */
+export const finePictureTexels = 2048 * 2048
+
+/**
+ * Drawings split into what the picture shows and what stays plain triangles, and the texel the
+ * picture is painted at.
+ */
 export function splitDrawings(
   drawings: GroundDrawings,
   view: GroundView,
 ): {
+  texel: number
   region: WorldBox | null
   drawingsBox: WorldBox | null
   inPicture: GroundDrawings
@@ -171,7 +185,15 @@ export function splitDrawings(
   let drawingsBox: WorldBox | null = null
   for (const box of [...boxes.fills, ...boxes.lines, ...boxes.dots])
     if (box) drawingsBox = union(drawingsBox, box)
-  const region = planRegion(view, drawingsBox)
+  let texel = view.texel
+  let region = planRegion(view, drawingsBox, texel)
+  if (
+    region &&
+    ((region[2] - region[0]) * (region[3] - region[1])) / texel ** 2 > finePictureTexels
+  ) {
+    texel *= 2
+    region = planRegion(view, drawingsBox, texel)
+  }
   const isIn = (box: WorldBox | null) => region !== null && box !== null && contains(region, box)
   const part = <Item>(items: readonly Item[], itemBoxes: (WorldBox | null)[], inside: boolean) =>
     items.filter((_, index) => isIn(itemBoxes[index]!) === inside)
@@ -180,28 +202,27 @@ export function splitDrawings(
     lines: part(drawings.lines, boxes.lines, inside),
     dots: part(drawings.dots, boxes.dots, inside),
   })
-  return { region, drawingsBox, inPicture: partOf(true), outside: partOf(false) }
+  return { texel, region, drawingsBox, inPicture: partOf(true), outside: partOf(false) }
 }
 
 const cssColor = (rgba: readonly number[]) =>
   `rgba(${rgba[0] ?? 0},${rgba[1] ?? 0},${rgba[2] ?? 0},${(rgba[3] ?? 255) / 255})`
 
 /**
- * Paints drawings into a picture of `region` at `view.texel`, as the plain layers draw them:
+ * Paints drawings into a picture of `region` at `texel`, as the plain layers draw them:
  * fills, then outlines and paths (square caps), then dots with their ring; a pixel width is
- * `view.pixel` of the ground, as deck's `project_pixel_size` makes it on the ground.
+ * `pixel` of the ground, as deck's `project_pixel_size` makes it on the ground.
  */
 export function paintGroundPicture(
   drawings: GroundDrawings,
   region: WorldBox,
-  view: GroundView,
+  { texel, pixel }: { texel: number; pixel: number },
 ): GroundPicture {
-  const { texel } = view
   const width = Math.max(1, Math.round((region[2] - region[0]) / texel))
   const height = Math.max(1, Math.round((region[3] - region[1]) / texel))
   const canvas = new OffscreenCanvas(width, height)
   const context = canvas.getContext('2d')!
-  const texelsPerPixel = view.pixel / texel
+  const texelsPerPixel = pixel / texel
   const trace = (points: readonly (readonly number[])[]) => {
     context.beginPath()
     for (const point of points) {
