@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['{server,contract,workers,engine,tools,bench}/**/*.test.ts'],
+          include: ['{server,contract,workers,engine,tools,bench,deploy}/**/*.test.ts'],
           exclude: ['**/*.browser.test.ts', '**/*.fuzz.test.ts', '**/node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

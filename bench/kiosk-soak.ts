@@ -13,7 +13,8 @@
  * bench/results/kiosk-soak.json (or `SOAK_OUT`): growth of heap and GPU resources after the
  * first tour (goal ≤ 5 %), uncaught errors (goal 0), context losses, whether the scene was drawn
  * at the end and whether it recovered; exits 1 when it missed a goal (bench/lib/kiosk-soak-verdict.ts).
- * `SOAK_PORT` and `SOAK_DATA_DIR` let runs share a machine.
+ * `SOAK_PORT` and `SOAK_DATA_DIR` let runs share a machine. `SOAK_JS_FLAGS` passes V8 flags for a
+ * diagnosis (`--no-opt --no-maglev`: how much of the growth is optimised machine code).
  */
 import type { ChildProcess } from 'node:child_process'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -23,8 +24,10 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBenchBrowser } from './lib/browser'
 import {
   HeapGraph,
+  type HeapSplit,
   newCompiledCodeByScript,
   newObjects,
+  splitHeap,
   takeHeapSnapshot,
 } from './lib/heap-snapshot'
 import { kioskSoakFailures, kioskSoakGoals } from './lib/kiosk-soak-verdict'
@@ -195,7 +198,11 @@ async function main(): Promise<void> {
 async function soak(): Promise<void> {
   await productServerOfSoak.waitUntilUp()
   const seeded = await seedKioskProject()
-  const browser = await launchBenchBrowser({ isFrameRateLimited: true })
+  const browser = await launchBenchBrowser({
+    isFrameRateLimited: true,
+    // a diagnosis, never R8's run: e.g. `--no-opt --no-maglev` tells V8's optimised code from the rest
+    extraJsFlags: process.env.SOAK_JS_FLAGS,
+  })
   running.browser = browser
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } })
   const page = await context.newPage()
@@ -265,6 +272,8 @@ async function soak(): Promise<void> {
   let wasOffline = false
   let heapBeforeCut: number | null = null
   let cameBack = false
+  // from the network's return (the server already up again) to the preview saying it is live
+  let secondsToLiveAfterCut: number | null = null
   while (Date.now() - startMs < durationMs) {
     await page.waitForTimeout(sampleEveryMs)
     if (hasCut && !wasOffline && Date.now() - startMs > durationMs / 2) {
@@ -276,7 +285,8 @@ async function soak(): Promise<void> {
       running.server = productServerOfSoak.start(dataDir)
       await productServerOfSoak.waitUntilUp()
       await context.setOffline(false)
-      // the preview asks again with back-off (≤ 60 s between tries)
+      const onlineAtMs = Date.now()
+      // the preview asks again when the network is back (before: only with its back-off, ≤ 60 s)
       await page
         .waitForFunction(
           () =>
@@ -287,15 +297,23 @@ async function soak(): Promise<void> {
         )
         .then(() => {
           cameBack = true
+          secondsToLiveAfterCut = Number(((Date.now() - onlineAtMs) / 1000).toFixed(1))
         })
         .catch(() => undefined)
     }
     samples.push(await sample(startMs))
   }
+  // with SOAK_HEAP_DIFF=1: the snapshots' bytes in V8's code and in everything else
+  let heapSplit: { afterFirstTour: HeapSplit; atEnd: HeapSplit } | null = null
   if (firstSnapshot !== null) {
     const before = new HeapGraph(firstSnapshot)
     const after = new HeapGraph(await takeHeapSnapshot(cdp))
+    const split = { afterFirstTour: splitHeap(before), atEnd: splitHeap(after) }
+    heapSplit = split
     const diff = {
+      // the snapshots' bytes in V8's code and in everything else, after the first tour and at the
+      // end: which of the two the heap grew by
+      split,
       // what V8 compiled since the first tour (warm-up of the tour's code), by script
       newCompiledCode: newCompiledCodeByScript(before, after),
       // the objects allocated since and still alive, by constructor, with who holds them
@@ -303,6 +321,13 @@ async function soak(): Promise<void> {
     }
     const diffOut = fileURLToPath(new URL('./results/kiosk-soak-heap-diff.json', import.meta.url))
     await writeFile(diffOut, `${JSON.stringify(diff, null, 2)}\n`)
+    const percentOf = (from: number, to: number) => (((to - from) / from) * 100).toFixed(2)
+    console.log(
+      `V8 code ${split.afterFirstTour.codeBytes} → ${split.atEnd.codeBytes} bytes ` +
+        `(${percentOf(split.afterFirstTour.codeBytes, split.atEnd.codeBytes)} %); everything else ` +
+        `${split.afterFirstTour.otherBytes} → ${split.atEnd.otherBytes} bytes ` +
+        `(${percentOf(split.afterFirstTour.otherBytes, split.atEnd.otherBytes)} %)`,
+    )
     for (const code of diff.newCompiledCode) {
       console.log(`${code.bytes}\t${code.functions} functions compiled\t${code.script}`)
     }
@@ -349,6 +374,7 @@ async function soak(): Promise<void> {
     project: { name: seeded.projectName, seededPois: seeded.poiCount, ...scene },
     heapGrowthPercent,
     heapGrowthBeforeCutPercent,
+    heapSplit,
     gpuResourceGrowth: {
       geometries: last.geometries - first.geometries,
       textures: last.textures - first.textures,
@@ -358,6 +384,7 @@ async function soak(): Promise<void> {
     contextLosses,
     isDrawnAtEnd,
     recoveredAfterOfflineAndRestart: wasOffline ? cameBack : null,
+    secondsToLiveAfterCut,
     failures,
     samples,
     note:

@@ -37,6 +37,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   'offline-viewer': async () => (await import('./offline-viewer')).runOfflineViewerBench(),
   'model-merge': async () => (await import('./model-merge')).runModelMergeBench(),
   fences: async () => (await import('./fences')).runFencesBench(),
+  'job-queue': async () => (await import('./job-queue')).runJobQueueBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

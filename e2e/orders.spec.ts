@@ -23,13 +23,15 @@ import {
   signInThroughPage,
 } from './project-helpers'
 import { offlineMapColors } from '../src/components/map-picker/offline-style'
+import { defaultStyleSetting } from '../contract/style'
 
 /**
  * Issue 20 as a user meets it: a new editor orders watermark removal for a building project
  * from the project list, is sent to the order, pays it once an admin confirmed a recharge,
  * builds the offline package on the download page and downloads it — a real zip holding the
  * project's manifest, models list and SBM model, without the watermark — unzips it and opens
- * its `index.html` from disk with the network cut: the project's name and the building show.
+ * its `index.html` from disk with the network cut: the project's name, the building, its POI
+ * and its style's sky show. A second order while the first is unpaid is refused (SPEC §8).
  * Then a city project's development trial, chosen in the same dialog: the watermarked package
  * holds its tileset and the offline map, and from disk the viewer draws the tileset on the land.
  */
@@ -76,6 +78,19 @@ test('a new editor orders, pays from the balance and downloads the offline packa
   await page.getByRole('button', { name: 'Go to the order centre' }).click()
   await expect(page.getByTestId('order-state')).toHaveText('Unpaid')
 
+  // a second order while this one is unpaid is refused with SPEC §8's words, and the
+  // refusal leads to the unpaid order
+  await page.goto('/#/projectManage/bim?kind=space')
+  await page
+    .getByTestId('project-list-building')
+    .getByRole('button', { name: `Order for ${projectName}` })
+    .click()
+  const again = page.getByRole('dialog', { name: `Order for ${projectName}` })
+  await expect(again.getByText(unpaidOrderRefusal)).toBeVisible()
+  await expect(again.getByRole('button', { name: 'Order', exact: true })).toBeDisabled()
+  await again.getByRole('button', { name: 'Open the order' }).click()
+  await expect(page.getByTestId('order-state')).toHaveText('Unpaid')
+
   // points: a recharge the admin confirms (through the API), then paid from the balance
   const recharge = await postApi<{ code: string }>(
     request,
@@ -97,6 +112,17 @@ test('a new editor orders, pays from the balance and downloads the offline packa
   await page.getByRole('button', { name: 'Pay', exact: true }).click()
   await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click()
   await expect(page.getByTestId('order-state')).toHaveText('Paid')
+
+  // what the viewer must show from disk: a POI and the project's style (the milky way's night)
+  const poiName = 'Lobby sensor'
+  await placePoi(request, token, projectId, poiName)
+  const style = await postApi(
+    request,
+    'globalsetting/add',
+    { project_id: projectId, setting: { ...defaultStyleSetting, air_style: 3 } },
+    token,
+  )
+  expect(style.code, style.message).toBe('0')
 
   // the download page of the editor: build, wait for it, download
   await page.goto('/#/projectManage/bim?kind=space')
@@ -130,14 +156,21 @@ test('a new editor orders, pays from the balance and downloads the offline packa
 
   await openFromDisk(browser, entries, async (disk) => {
     await expect(disk.getByRole('heading', { name: projectName })).toBeVisible()
-    await expect(disk.getByText('1 models, 0 POIs')).toBeVisible({ timeout: 60_000 })
+    await expect(disk.getByText('1 models, 1 POIs')).toBeVisible({ timeout: 60_000 })
+    await expect(disk.locator('#poi-list')).toContainText(poiName)
     await expect(disk.locator('#watermark')).toBeHidden()
-    // the building is drawn over the background: many colours, no one colour nearly everywhere
+    // the building is drawn over the project's night sky: many colours, no one colour nearly
+    // everywhere, dark pixels all around and none of the viewer's own light sky
     const scene = disk.locator('#scene')
     await expect
       .poll(async () => {
-        const seen = await canvasColours(scene, [])
-        return seen.distinctColours > 10 && seen.dominantShare < 0.95
+        const seen = await canvasColours(scene, [viewerSky, nightSky], 150)
+        return (
+          seen.distinctColours > 10 &&
+          seen.dominantShare < 0.95 &&
+          (seen.shareOf[viewerSky] ?? 1) < 0.01 &&
+          (seen.shareOf[nightSky] ?? 0) > 0.3
+        )
       })
       .toBe(true)
   })
@@ -259,6 +292,52 @@ async function newEditorsProject(
 /** The offline style's land (offline-style.ts) and the viewer's sky (engine/offline-viewer). */
 const offlineLand = offlineMapColors.land
 const viewerSky = '#dfe6ee'
+/** Near black: the milky way's night sky (SPEC §9 sky 3; every channel far below 90). */
+const nightSky = '#101018'
+
+/** SPEC §8: the refusal of a new order while one is unpaid. */
+const unpaidOrderRefusal =
+  'You cannot generate a new order due to an uncompleted order! Please go to the order center to pay or delete the order!'
+
+/** Places a POI of the first 2D template on the project's first floor. */
+async function placePoi(
+  request: APIRequestContext,
+  token: string,
+  projectId: string,
+  name: string,
+): Promise<void> {
+  const templates = await postApi<{ list: { id: string }[] }>(
+    request,
+    'poi/selectPoiTemplatePage?pageSize=2',
+    { type: '2D' },
+    token,
+  )
+  const info = await postApi<{ structure: { floors: { id: string }[] } }>(
+    request,
+    'model/findModelInfo',
+    { project_id: projectId },
+    token,
+  )
+  const template = templates.datum.list[0]
+  const floor = info.datum.structure.floors[0]
+  expect(template, 'a seeded 2D template').toBeDefined()
+  expect(floor, 'a floor of the uploaded building').toBeDefined()
+  const poi = await postApi(
+    request,
+    'poi/creatPoi',
+    {
+      projectid: projectId,
+      name,
+      category_id: template!.id,
+      floor_id: floor!.id,
+      x: 1,
+      y: 2,
+      z: 1,
+    },
+    token,
+  )
+  expect(poi.code, poi.message).toBe('0')
+}
 
 /** Downloads the ready package through its link: a real zip, answered as its entries. */
 async function downloadPackage(page: Page, link: Locator): Promise<Record<string, Uint8Array>> {

@@ -10,6 +10,7 @@ import { OpenApiRegistry } from './http/openapi'
 import { embeddedFrameOrigins } from './modules/iot/embedded-products'
 import { type Clock, systemClock } from './modules/time/clock'
 import { registerAuthHook } from './plugins/auth'
+import { openProcessCoordination } from './plugins/coordination'
 import { openDatabase } from './plugins/db'
 import { answerClientError, registerErrorHandling, sendError } from './plugins/errors'
 import {
@@ -111,8 +112,11 @@ export async function buildApp(
     refusalHolds.releaseAll()
   })
   const database = openDatabase(config.database)
+  // what the processes sharing this database agree on: locks on a connection of its own
+  const coordination = openProcessCoordination(config.database)
   app.addHook('onClose', async () => {
     await database.close()
+    await coordination.close()
   })
   try {
     // the folder DATA_DIR/files, or an S3-compatible bucket shared by every server process
@@ -131,6 +135,7 @@ export async function buildApp(
       clock: options.clock ?? systemClock,
       database,
       storage,
+      coordination,
     })
     app.decorate('deps', deps)
     const openApi = new OpenApiRegistry()

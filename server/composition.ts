@@ -41,8 +41,10 @@ import { createGmlService, gmlIncomingDirectory } from './modules/gml/gml.servic
 import { createInvestigationsService } from './modules/iot/investigations.service'
 import { composeIot } from './modules/iot/iot'
 import { createLiveHub, type LiveHub } from './modules/iot/live-hub'
+import { relayLiveHub } from './modules/iot/live-relay'
 import { createCamerasService } from './modules/video/cameras.service'
-import { createJobQueue, type JobQueue } from './modules/jobs/job-queue'
+import type { JobQueue } from './modules/jobs/job-queue'
+import { openJobQueue } from './modules/jobs/open-job-queue'
 import { createModelDetailsService } from './modules/model-config/model-details'
 import { createMaterialsService } from './modules/materials/materials.service'
 import { createStructureAdds } from './modules/model-config/structure-add'
@@ -88,6 +90,7 @@ import { createTemplatePoisService } from './modules/templates/template-pois.ser
 import { seedTemplateLibrary } from './modules/templates/template-seed'
 import { createTemplatesService } from './modules/templates/templates.service'
 import { type Clock, timestampOf } from './modules/time/clock'
+import type { ProcessCoordination } from './plugins/coordination'
 import type { DatabaseHandle } from './plugins/db'
 import { type FileStorage, storageSweep } from './plugins/storage'
 import { appVersion } from './version'
@@ -125,6 +128,7 @@ export interface ComposeParts {
   clock: Clock
   database: DatabaseHandle
   storage: FileStorage
+  coordination: ProcessCoordination
 }
 
 /**
@@ -132,7 +136,7 @@ export interface ComposeParts {
  * the order written here, after the hooks app.ts added before calling it).
  */
 export function composeServer(app: FastifyInstance, parts: ComposeParts): ServerDeps {
-  const { config, clock, database, storage } = parts
+  const { config, clock, database, storage, coordination } = parts
   const sweeper = createFolderSweeper((task, error) =>
     app.log.warn({ err: error, task }, 'sweep of leftover files failed'),
   )
@@ -156,8 +160,9 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     usersService,
   })
   // conversions take one core of two (the other serves requests); ingests mostly wait on disk
-  const jobs = createJobQueue({
+  const jobs = openJobQueue(config.jobQueue, config.database, {
     slots: { cpu: Math.max(1, Math.floor(availableParallelism() / 2)), io: 2 },
+    onError: (error) => app.log.warn({ err: error }, 'the shared job queue had trouble'),
   })
   // one key under DATA_DIR/keys signs every served file's address and the map proxy's
   const signer = openUrlSigner(urlSigningKeyFile(config.dataDir))
@@ -179,9 +184,19 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   const building = composeBuildingArea(parts, access, jobs)
   const templateFiles = composeTemplateFileArea(parts, building.conversions, jobs)
   // the live stream's fan-out carries the devices' events (IoT) and the location POIs' (city)
-  const live = createLiveHub(() => clock.nowMs())
+  // ... and those of the other server processes on the database, for the streams open here
+  const live = relayLiveHub(
+    createLiveHub(() => clock.nowMs()),
+    coordination,
+    () => clock.nowMs(),
+    (error) => app.log.warn({ err: error }, 'a live event could not reach the other processes'),
+  )
+  app.addHook('onReady', () => live.start())
+  app.addHook('onClose', async () => live.close())
   const categories = createCategoriesService({ database, clock })
   const city = composeCityArea(app, parts, access, signer, { categories, live })
+  // a worker process (npm run worker) runs ingests submitted by any API process
+  jobs.register(city.tilesetIngest)
   lifecycleHooks.push(
     gml.lifecycleHook,
     building.building.lifecycleHook,
@@ -231,6 +246,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     settings: config.iot,
     live,
     mqtt: { settings: config.mqtt, defaultHost: config.host, dataDir: config.dataDir },
+    coordination,
   })
   lifecycleHooks.push(iot.devices.lifecycleHook, iot.eventLinks.lifecycleHook)
   const investigations = createInvestigationsService({
@@ -266,6 +282,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     directory: config.resumableDir,
     maxSizeBytes: config.resumableUploadLimitBytes,
     expiryMs: config.resumableUploadExpiryMs,
+    // a claim holds its upload across processes: no other may claim, patch or sweep it
+    claims: coordination,
   })
 
   const orders = createOrdersService({ database, clock, access })
@@ -274,6 +292,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     clock,
     database,
     storage,
+    coordination,
     sweeper,
     jobs,
     repositories: { users, sessions, notices, ...accounts.repositories },
@@ -541,18 +560,20 @@ function addSweeperTasks(deps: ServerDeps): void {
 
 /** The app's start-up and shut-down work and its periodic sweeps, in one place. */
 function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
-  const { config, services, sweeper } = deps
+  const { config, services, sweeper, coordination } = deps
   // before the first request: leftovers of a crash belong to no live request, so they go now,
-  // not a day later (and before the seed below looks at what is on disk)
+  // not a day later (and before the seed below looks at what is on disk); with another
+  // process already serving, they may be its work in progress, so only old ones go
   app.addHook('onReady', async () => {
-    const removed = await sweeper.sweep('startup')
+    const removed = await sweeper.sweep(coordination.isFirstProcess() ? 'startup' : 'periodic')
     if (Object.values(removed).some((count) => count > 0)) {
       app.log.info({ removed }, 'leftover files removed at start-up')
     }
-    sweeper.start(folderSweepIntervalMs)
+  })
+  repeatWhileOpen(app, folderSweepIntervalMs, 'folder sweep', async () => {
+    await sweeper.sweep('periodic')
   })
   app.addHook('onClose', async () => {
-    sweeper.stop()
     await deps.jobs.close()
   })
   app.addHook('onReady', async () => {
@@ -585,7 +606,9 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
     // the price items orders are priced by (an admin's changes stay)
     const prices = await services.prices.seed()
     if (prices > 0) app.log.info({ priceItems: prices }, 'price items seeded')
-    // offline package builds a crash or restart cut short: failed, their files removed
+    // offline package builds a crash or restart cut short: failed, their files removed (with
+    // another process serving, a build in progress may be its own)
+    if (!coordination.isFirstProcess()) return
     const interrupted = await services.offlinePackages.recover()
     if (interrupted > 0) app.log.warn({ interrupted }, 'offline package builds were interrupted')
   })
@@ -598,7 +621,7 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
     await services.tracking.close()
   })
   // ended sessions are deleted an hour after they end, so the table does not grow forever
-  repeatWhileOpen(app, sessionSweepIntervalMs, async () => {
+  repeatWhileOpen(app, sessionSweepIntervalMs, 'session sweep', async () => {
     try {
       const cutoff = timestampOf(deps.clock.nowMs() - sessionSweepIntervalMs)
       const deleted = await deps.repositories.sessions.deleteEndedBefore(cutoff)
@@ -607,7 +630,7 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
       app.log.warn({ err: error }, 'session sweep failed')
     }
   })
-  repeatWhileOpen(app, accountSweepIntervalMs, async () => {
+  repeatWhileOpen(app, accountSweepIntervalMs, 'account sweep', async () => {
     const { repositories, clock } = deps
     try {
       const removed = await sweepAccountLeftovers({
@@ -627,15 +650,23 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
   })
 }
 
-/** Runs `task` every `intervalMs` from when the app is ready until it closes (unref'd timer). */
-function repeatWhileOpen(
+/**
+ * Runs `task` every `intervalMs` from when the app is ready until it closes (unref'd timer),
+ * skipped while another server process on the database runs the task of that name.
+ */
+export function repeatWhileOpen(
   app: FastifyInstance,
   intervalMs: number,
+  name: string,
   task: () => Promise<void>,
 ): void {
   let timer: NodeJS.Timeout | undefined
   app.addHook('onReady', async () => {
-    timer = setInterval(task, intervalMs)
+    timer = setInterval(() => {
+      app.deps.coordination.runOnce(name, task).catch((error: unknown) => {
+        app.log.warn({ err: error, task: name }, 'a periodic task could not run')
+      })
+    }, intervalMs)
     timer.unref()
   })
   app.addHook('onClose', async () => {

@@ -62,6 +62,13 @@ describe('loadConfig', () => {
     })
   })
 
+  it('runs one process unless CLUSTER_WORKERS asks for more on PostgreSQL', () => {
+    expect(loadConfig({}).clusterWorkers).toBe(1)
+    expect(
+      loadConfig({ CLUSTER_WORKERS: '3', DATABASE_URL: 'postgres://app@db/twin' }).clusterWorkers,
+    ).toBe(3)
+  })
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).port).toBe(8080)
     expect(loadConfig({ DATABASE_URL: '' }).database.kind).toBe('sqlite')
@@ -76,6 +83,8 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
     [{ CSP_EXTRA_ORIGINS: "https://a.com 'unsafe-eval'" }, /CSP_EXTRA_ORIGINS/],
     [{ DATABASE_SCHEMA: 'twin' }, /DATABASE_SCHEMA: only applies with a postgres/],
+    [{ CLUSTER_WORKERS: '2' }, /CLUSTER_WORKERS: more than one process needs a postgres/],
+    [{ CLUSTER_WORKERS: '0' }, /CLUSTER_WORKERS: .*from 1 to 64/],
   ])('refuses %o with a message naming the variable', (environment, message) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError)
     expect(() => loadConfig(environment)).toThrow(message)

@@ -13,6 +13,11 @@ import {
   embeddedProductsEnvironmentShape,
   embeddedProductsSettingsOf,
 } from './modules/iot/embedded-products'
+import {
+  type JobQueueSettings,
+  jobQueueEnvironmentShape,
+  jobQueueSettingsOf,
+} from './modules/jobs/job-queue-settings'
 import { type IotSettings, iotEnvironmentShape, iotSettingsOf } from './modules/iot/iot-settings'
 import {
   type MqttSettings,
@@ -94,6 +99,8 @@ export interface Config {
   /** Largest PMTiles basemap upload. */
   basemapUploadLimitBytes: number
   trustProxy: boolean
+  /** Server processes `npm run serve` starts on this machine (node:cluster); more than 1 needs PostgreSQL. */
+  clusterWorkers: number
   /**
    * Refused requests (400, 413, 415) one client address may cause before its /web/ calls are
    * answered 429 unread (server/plugins/refusal-budget.ts); a burst of 0 turns it off.
@@ -119,6 +126,8 @@ export interface Config {
   mqtt: MqttSettings
   /** The ThingsBoard and shadow-render editor the console embeds (issue 17 item 9). */
   embeddedProducts: EmbeddedProductsSettings
+  /** Background jobs in this process, or on the queue shared through PostgreSQL (issue 22). */
+  jobQueue: JobQueueSettings
 }
 
 /** A configuration the server cannot start with; the message names every wrong variable. */
@@ -190,6 +199,7 @@ const environmentSchema = z.object({
   TILESET_UPLOAD_LIMIT_MB: integerText('TILESET_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   BASEMAP_UPLOAD_LIMIT_MB: integerText('BASEMAP_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   TRUST_PROXY: booleanText('TRUST_PROXY').default(false),
+  CLUSTER_WORKERS: integerText('CLUSTER_WORKERS', 1, 64).default(1),
   REFUSED_REQUESTS_BURST: integerText('REFUSED_REQUESTS_BURST', 0, 1_000_000).default(60),
   REFUSED_REQUESTS_PER_MINUTE: integerText('REFUSED_REQUESTS_PER_MINUTE', 1, 1_000_000).default(60),
   REFUSED_REQUESTS_HOLD_MS: integerText('REFUSED_REQUESTS_HOLD_MS', 0, 60_000).default(1000),
@@ -251,7 +261,11 @@ const environmentSchema = z.object({
   ...mqttEnvironmentShape,
   ...embeddedProductsEnvironmentShape,
   ...storageEnvironmentShape,
+  ...jobQueueEnvironmentShape,
 })
+
+/** Every environment variable the server reads (deploy files are checked against it). */
+export const configVariableNames: readonly string[] = Object.keys(environmentSchema.shape)
 
 /**
  * Map hosts the proxy may fetch from when MAP_PROXY_HOSTS is unset: well-known free MapLibre
@@ -302,6 +316,13 @@ export function loadConfig(
       'Invalid configuration:\n  DATABASE_SCHEMA: only applies with a postgres:// DATABASE_URL',
     )
   }
+  if (values.CLUSTER_WORKERS > 1 && values.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      "Invalid configuration:\n  CLUSTER_WORKERS: more than one process needs a postgres:// DATABASE_URL (SQLite is one process's)",
+    )
+  }
+  const jobQueue = jobQueueSettingsOf(values)
+  if ('problem' in jobQueue) throw new ConfigError(`Invalid configuration:\n  ${jobQueue.problem}`)
   return {
     port: values.PORT,
     host: values.HOST,
@@ -328,6 +349,7 @@ export function loadConfig(
     tilesetUploadLimitBytes: values.TILESET_UPLOAD_LIMIT_MB * 1_048_576,
     basemapUploadLimitBytes: values.BASEMAP_UPLOAD_LIMIT_MB * 1_048_576,
     trustProxy: values.TRUST_PROXY,
+    clusterWorkers: values.CLUSTER_WORKERS,
     refusalBudget: {
       burst: values.REFUSED_REQUESTS_BURST,
       perMinute: values.REFUSED_REQUESTS_PER_MINUTE,
@@ -356,5 +378,6 @@ export function loadConfig(
     iot: iotSettingsOf(values),
     mqtt: mqttSettingsOf(values),
     embeddedProducts: embeddedProductsSettingsOf(values),
+    jobQueue,
   }
 }

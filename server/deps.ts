@@ -53,6 +53,7 @@ import type { TemplatePartsService } from './modules/templates/template-parts.se
 import type { TemplatePoisService } from './modules/templates/template-pois.service'
 import type { TemplatesService } from './modules/templates/templates.service'
 import type { Clock } from './modules/time/clock'
+import type { ProcessCoordination } from './plugins/coordination'
 import type { DatabaseHandle } from './plugins/db'
 import type { FileStorage } from './plugins/storage'
 import type { PoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
@@ -186,6 +187,8 @@ export interface ServerDeps {
   clock: Clock
   database: DatabaseHandle
   storage: FileStorage
+  /** Locks the server processes sharing the database agree on (server/plugins/coordination.ts). */
+  coordination: ProcessCoordination
   /** The one queue of background work (conversions, tileset ingest …), fair between users. */
   jobs: JobQueue
   /** The one sweeper of leftover files: areas add their tasks; it runs at start-up and hourly. */

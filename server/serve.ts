@@ -1,3 +1,4 @@
+import cluster, { type Worker } from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
 import { type Config, ConfigError, loadConfig } from './config'
@@ -7,10 +8,15 @@ import { seedDatabase } from './modules/accounts/seed'
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits anyway. */
 const shutdownGraceMs = 10_000
 
+/** A worker that ends sooner than this after its start is restarted only after this long. */
+const workerRestartDelayMs = 5_000
+
 /**
  * Runs the server: configuration from the environment, migrations, the seed of an empty
  * database, then listen. SIGTERM/SIGINT stop accepting connections, let in-flight requests
- * finish and close the database; a second signal exits at once.
+ * finish and close the database; a second signal exits at once. With CLUSTER_WORKERS=N (on
+ * PostgreSQL) this process starts N such processes sharing the port (node:cluster) and
+ * restarts any that ends.
  */
 async function main(): Promise<void> {
   let config: Config
@@ -23,27 +29,20 @@ async function main(): Promise<void> {
     }
     throw error
   }
+  if (config.clusterWorkers > 1 && cluster.isPrimary) {
+    runWorkers(config.clusterWorkers)
+    return
+  }
 
   const app = await buildApp(config)
+  const { coordination } = app.deps
   try {
-    const applied = await migrateToLatest(app.deps.database.db, {
-      schema: app.deps.database.schema,
+    // processes starting together migrate, seed and sweep one at a time
+    await coordination.duringStartUp(async () => {
+      await prepare(app, config)
+      await coordination.join()
+      await app.ready()
     })
-    if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated')
-    const seed = await seedDatabase({
-      config,
-      users: app.deps.repositories.users,
-      usersService: app.deps.services.users,
-    })
-    if (seed.generatedAdminPassword !== undefined) {
-      // Printed once, to stdout only (never into the structured log, which may be shipped).
-      process.stdout.write(
-        `\n  Twinscape admin account created.\n  name:     ${config.adminName}\n` +
-          `  password: ${seed.generatedAdminPassword}\n  Save it now: it is not shown again.\n\n`,
-      )
-    } else if (seed.hasSeeded) {
-      app.log.info({ admin: config.adminName }, 'admin account created')
-    }
     await app.listen({ port: config.port, host: config.host })
   } catch (error) {
     app.log.fatal({ err: error }, 'the server could not start')
@@ -51,6 +50,63 @@ async function main(): Promise<void> {
     process.exit(1)
   }
   handleShutdownSignals(app)
+}
+
+/** Migrations, then the seed of an empty database (the admin's password printed once). */
+async function prepare(app: FastifyInstance, config: Config): Promise<void> {
+  const applied = await migrateToLatest(app.deps.database.db, {
+    schema: app.deps.database.schema,
+  })
+  if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated')
+  const seed = await seedDatabase({
+    config,
+    users: app.deps.repositories.users,
+    usersService: app.deps.services.users,
+  })
+  if (seed.generatedAdminPassword !== undefined) {
+    // Printed once, to stdout only (never into the structured log, which may be shipped).
+    process.stdout.write(
+      `\n  Twinscape admin account created.\n  name:     ${config.adminName}\n` +
+        `  password: ${seed.generatedAdminPassword}\n  Save it now: it is not shown again.\n\n`,
+    )
+  } else if (seed.hasSeeded) {
+    app.log.info({ admin: config.adminName }, 'admin account created')
+  }
+}
+
+/**
+ * The primary of CLUSTER_WORKERS: forks the workers (each a whole server on the shared port),
+ * forks again any that ends, and on SIGTERM/SIGINT asks each to finish and exits after them.
+ * Only the first worker runs the MQTT broker: one machine has one MQTT port.
+ */
+function runWorkers(count: number): void {
+  let isStopping = false
+  const fork = (index: number) => {
+    const startedAtMs = Date.now()
+    const worker: Worker = cluster.fork({
+      CLUSTER_WORKER_INDEX: String(index),
+      ...(index === 0 ? {} : { MQTT: 'off' }),
+    })
+    worker.on('exit', (code, signal) => {
+      if (isStopping) return
+      const delayMs = Date.now() - startedAtMs < workerRestartDelayMs ? workerRestartDelayMs : 0
+      process.stderr.write(
+        `server process ${index + 1} of ${count} ended (${signal ?? code}): starting it again\n`,
+      )
+      setTimeout(() => fork(index), delayMs)
+    })
+  }
+  for (let index = 0; index < count; index++) fork(index)
+  const stop = () => {
+    if (isStopping) return
+    isStopping = true
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.send('shutdown')
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+    })
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
 }
 
 function handleShutdownSignals(app: FastifyInstance): void {
@@ -77,6 +133,10 @@ function handleShutdownSignals(app: FastifyInstance): void {
   }
   process.on('SIGTERM', shutdown)
   process.on('SIGINT', shutdown)
+  // a worker of CLUSTER_WORKERS: the primary asks once (a terminal's Ctrl-C also signals it)
+  process.on('message', (message) => {
+    if (message === 'shutdown' && !isClosing) shutdown('SIGTERM')
+  })
 }
 
 await main()

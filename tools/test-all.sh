@@ -16,8 +16,19 @@ step() {
   shift
   "$@" || { status=1; failed_steps+=("$name"); }
 }
+# the production build runs beside lint and typecheck (tsc keeps one core busy, the build the
+# other) and is done before vitest starts: the offline-viewer tests and Playwright use this one
+# build instead of making their own, and no test reads a half-written dist/
+build_log=.tmp/reports/build.log
+npm run --silent build >"$build_log" 2>&1 &
+build_pid=$!
 step "lint" npm run --silent lint
 step "typecheck" npm run --silent typecheck
+echo "── build the web app (beside lint and typecheck)"
+build_status=0
+wait "$build_pid" || build_status=$?
+cat "$build_log"
+[ "$build_status" -eq 0 ] || { status=1; failed_steps+=("build the web app"); }
 step "unit, server, dom and browser tests (vitest)" \
   env VITEST_OUTCOMES=.tmp/reports/vitest.outcomes.json \
   npx vitest run --project node --project dom --project browser \
@@ -27,7 +38,6 @@ step "fuzz of every /web/ route, alone (vitest)" \
   env VITEST_OUTCOMES=.tmp/reports/fuzz.outcomes.json \
   npx vitest run --project fuzz --reporter=default --reporter=json \
   --reporter=./tools/vitest-outcome-reporter.ts --outputFile=.tmp/reports/fuzz.json
-step "build the web app" npm run --silent build
 step "end-to-end (Playwright, production build, real server)" \
   env PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/reports/e2e.json npx playwright test --reporter=list,json
 

@@ -7,7 +7,7 @@ import { chromiumArgs, chromiumExecutablePath } from '../../tools/chromium'
  * so each timed run starts from a collected heap.
  */
 export function launchBenchBrowser(
-  options: { isFrameRateLimited?: boolean } = {},
+  options: { isFrameRateLimited?: boolean; extraJsFlags?: string } = {},
 ): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumExecutablePath,
@@ -20,7 +20,7 @@ export function launchBenchBrowser(
       ...(options.isFrameRateLimited ? [] : ['--disable-frame-rate-limit', '--disable-gpu-vsync']),
       '--disable-background-timer-throttling',
       '--disable-renderer-backgrounding',
-      '--js-flags=--expose-gc',
+      `--js-flags=--expose-gc${options.extraJsFlags ? ` ${options.extraJsFlags}` : ''}`,
     ],
   })
 }

@@ -123,7 +123,7 @@ async function claimUploadField(
     fileName: claimed.fileName,
     sizeBytes: claimed.sizeBytes,
     async dispose(outcome) {
-      if (outcome === 'failed') claimed.giveBack()
+      if (outcome === 'failed') await claimed.giveBack()
       else await claimed.release()
     },
   }

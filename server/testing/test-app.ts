@@ -102,7 +102,8 @@ export async function createTestApp(
   }
 }
 
-async function runOnPostgres(url: string, statement: string): Promise<void> {
+/** Runs one statement on the PostgreSQL server (schema set-up and clean-up). */
+export async function runOnPostgres(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {

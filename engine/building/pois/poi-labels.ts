@@ -43,7 +43,7 @@ export function placeLabels(frame: LabelFrame): boolean {
   for (const cell of frame.clusterCells) {
     const [x, y, z] = clusters.meanOf(cell)
     const slot = labels.slotOf(String(clusters.countOf(cell)))
-    if (slot) batch.push(x, y, z, slot.rect, 0, 0, slot.width, slot.height, WHITE)
+    if (slot) batch.push(x, y, z, slot, 0, 0, slot.width, slot.height, WHITE)
   }
   const priority = (index: number) =>
     frame.isHighlighted(pois[index]!.id) ? -1 : screen[index * 3 + 2]!
@@ -74,7 +74,7 @@ export function placeLabels(frame: LabelFrame): boolean {
       positions[at]!,
       positions[at + 1]!,
       positions[at + 2]!,
-      slot.rect,
+      slot,
       gap + slot.width / 2,
       0,
       slot.width,

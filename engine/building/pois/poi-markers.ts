@@ -33,15 +33,15 @@ export function pushPoiMarker(
   const statusTint = statuses.tintOf(poi.id)
   if (statusTint !== undefined) {
     const size = MARKER_PIXELS + (statuses.isAlarm(poi.id) ? 26 : 14)
-    batch.push(x, y, z, icons.rectOf(ICON_CELL.statusDisc), 0, 0, size, size, statusTint)
+    batch.push(x, y, z, icons.pictureOf(ICON_CELL.statusDisc), 0, 0, size, size, statusTint)
   }
   if (ring >= 0) {
     const size = MARKER_PIXELS + 14
-    batch.push(x, y, z, icons.rectOf(ring), 0, 0, size, size, WHITE)
+    batch.push(x, y, z, icons.pictureOf(ring), 0, 0, size, size, WHITE)
   }
   if (isModel) return
-  const rect = icons.rectOf(icons.cellOf(poi.templateId))
-  batch.push(x, y, z, rect, 0, 0, MARKER_PIXELS, MARKER_PIXELS, WHITE)
+  const picture = icons.pictureOf(icons.cellOf(poi.templateId))
+  batch.push(x, y, z, picture, 0, 0, MARKER_PIXELS, MARKER_PIXELS, WHITE)
 }
 
 /** Fills the ghost batch with the copy-preview ghosts: their icons, half transparent. */
@@ -53,7 +53,7 @@ export function pushGhostMarkers(
   batch.begin()
   for (const ghost of ghosts) {
     const [x, y, z] = ghost.position
-    const rect = icons.rectOf(icons.cellOf(ghost.templateId))
-    batch.push(x, y, z, rect, 0, 0, MARKER_PIXELS, MARKER_PIXELS, GHOST)
+    const picture = icons.pictureOf(icons.cellOf(ghost.templateId))
+    batch.push(x, y, z, picture, 0, 0, MARKER_PIXELS, MARKER_PIXELS, GHOST)
   }
 }

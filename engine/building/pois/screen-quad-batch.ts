@@ -18,6 +18,18 @@ const INDICES = 6
 const CORNER_XY = [-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5]
 const CORNER_UV = [0, 0, 1, 0, 1, 1, 0, 1]
 const CORNER_INDICES = [0, 1, 2, 0, 2, 3]
+/** The trim of a picture drawn whole. */
+const WHOLE = [0, 0, 1, 1] as const
+
+/**
+ * What a quad shows: `rect` (u, v, width, height of the atlas, v from the top) and, optionally,
+ * `trim`: the part of it that is not transparent (left, top, right, bottom as fractions of the
+ * rect, top down), so the quad covers only that part.
+ */
+export interface QuadPicture {
+  readonly rect: readonly number[]
+  readonly trim?: readonly number[]
+}
 
 const vertexShader = /* glsl */ `
 attribute vec3 center;
@@ -104,13 +116,15 @@ export class ScreenQuadBatch {
 
   /**
    * Adds a quad: anchored at a scene point, offset and sized in CSS pixels (y up), showing
-   * `rect` (u, v, width, height of the atlas, v from the top), multiplied by a tint.
+   * `picture` (its atlas rect) multiplied by a tint. When the picture has a `trim`, only that
+   * part of the box is drawn: the same pixels where the picture shows, and none of its
+   * transparent margin (a software GPU pays for every pixel a quad covers, shown or not).
    */
   push(
     x: number,
     y: number,
     z: number,
-    rect: readonly number[],
+    picture: QuadPicture,
     offsetX: number,
     offsetY: number,
     width: number,
@@ -120,17 +134,27 @@ export class ScreenQuadBatch {
     this.ensureCapacity(this.count + 1)
     const data = this.data
     const at = this.count * CORNERS * FLOATS
+    const rect = picture.rect
+    const trim = picture.trim ?? WHOLE
+    // A pixel at the trim's edge keeps all of its samples (antialiasing): a pixel more each side.
+    const padX = picture.trim && width > 0 ? 1 / width : 0
+    const padY = picture.trim && height > 0 ? 1 / height : 0
+    const left = Math.max(0, trim[0]! - padX)
+    const top = Math.max(0, trim[1]! - padY)
+    const right = Math.min(1, trim[2]! + padX)
+    const bottom = Math.min(1, trim[3]! + padY)
     data[at] = x
     data[at + 1] = y
     data[at + 2] = z
-    data[at + 3] = rect[0]!
-    data[at + 4] = rect[1]!
-    data[at + 5] = rect[2]!
-    data[at + 6] = rect[3]!
-    data[at + 7] = offsetX
-    data[at + 8] = offsetY
-    data[at + 9] = width
-    data[at + 10] = height
+    data[at + 3] = rect[0]! + left * rect[2]!
+    data[at + 4] = rect[1]! + top * rect[3]!
+    data[at + 5] = (right - left) * rect[2]!
+    data[at + 6] = (bottom - top) * rect[3]!
+    // the kept part's centre is off the whole box's centre by as much as in the picture
+    data[at + 7] = offsetX + width * ((left + right) / 2 - 0.5)
+    data[at + 8] = offsetY + height * (0.5 - (top + bottom) / 2)
+    data[at + 9] = width * (right - left)
+    data[at + 10] = height * (bottom - top)
     data[at + 11] = tint[0]!
     data[at + 12] = tint[1]!
     data[at + 13] = tint[2]!

@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os'
 import type { ResourceLimits } from 'node:worker_threads'
-import { ConversionError } from '../convert/conversion-error'
+import { ConversionError, type ConversionRefusal } from '../convert/conversion-error'
 import type { ConversionSummary } from '../convert/convert-model'
 import { createJobQueue, type Job, type JobKind, type JobQueue } from '../jobs/job-queue'
+import { reviveSentError } from '../jobs/job-wire'
 import { createThreadRunner } from '../jobs/thread-runner'
 import type { ConversionJob, ConversionReply, PreviewReply } from './conversion-protocol'
 
@@ -86,6 +87,16 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     // no retry: the input is transferred to the thread (not copied), and a model that crashed
     // a converter thread would most likely crash the next one too
     maxAttempts: 1,
+    // on the shared queue any worker process converts: files in, SBM and preview out, as bytes
+    runsAnywhere: true,
+    reviveError: (sent) =>
+      sent.name === 'ConversionError'
+        ? new ConversionError(
+            sent.fields.reason as ConversionRefusal,
+            sent.message,
+            sent.fields.names as string[],
+          )
+        : reviveSentError(sent),
     async run(job, { signal }) {
       const transfer = job.files.map((file) => file.bytes.buffer as ArrayBuffer)
       const reply = await runner.run<ConversionReply>(job, { signal, transfer })
@@ -94,6 +105,8 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       throw new ConversionError(reason, message, names)
     },
   }
+
+  jobs.register(kind)
 
   const previewKind: JobKind<Uint8Array, Uint8Array | null> = {
     name: 'model.preview',

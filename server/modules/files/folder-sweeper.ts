@@ -62,14 +62,11 @@ export function folderSweep(rule: FolderRule): SweepTask {
   }
 }
 
-/** The sweeps of one app, run together: once at start-up, then every `intervalMs`. */
+/** The sweeps of one app, run together: once at start-up, then periodically (server/composition.ts). */
 export interface FolderSweeper {
   add(...tasks: SweepTask[]): void
   /** Runs every task once; a failing task is reported and does not stop the others. */
   sweep(moment: SweepMoment): Promise<Record<string, number>>
-  /** Starts the periodic sweeps (unref'd timer). */
-  start(intervalMs: number): void
-  stop(): void
 }
 
 /**
@@ -81,7 +78,6 @@ export function createFolderSweeper(
   onError: (task: string, error: unknown) => void,
 ): FolderSweeper {
   const tasks: SweepTask[] = []
-  let timer: NodeJS.Timeout | undefined
   const sweeper: FolderSweeper = {
     add: (...added) => void tasks.push(...added),
     async sweep(moment) {
@@ -94,15 +90,6 @@ export function createFolderSweeper(
         }
       }
       return removed
-    },
-    start(intervalMs) {
-      sweeper.stop()
-      timer = setInterval(() => void sweeper.sweep('periodic'), intervalMs)
-      timer.unref()
-    },
-    stop() {
-      if (timer !== undefined) clearInterval(timer)
-      timer = undefined
     },
   }
   return sweeper

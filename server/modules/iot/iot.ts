@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import type { ProcessCoordination } from '../../plugins/coordination'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { ProjectAccess } from '../access/project-access'
 import type { Clock } from '../time/clock'
@@ -45,6 +46,8 @@ export function composeIot(
     /** The fan-out shared with the city's location POIs (a new one when not given). */
     live?: LiveHub
     mqtt: { settings: MqttSettings; defaultHost: string; dataDir: string }
+    /** The retention sweep runs in one server process at a time. */
+    coordination: Pick<ProcessCoordination, 'runOnce'>
   },
 ): IotServices {
   const { database, clock, access, settings } = parts
@@ -65,7 +68,7 @@ export function composeIot(
   app.addHook('onClose', async () => mqtt.stop())
   let timer: NodeJS.Timeout | undefined
   app.addHook('onReady', async () => {
-    timer = setInterval(async () => {
+    const sweep = async () => {
       try {
         const removed = await sweepTelemetry({ database, clock, settings })
         if (removed.points + removed.minutes + removed.hours > 0) {
@@ -74,7 +77,14 @@ export function composeIot(
       } catch (error) {
         app.log.warn({ err: error }, 'telemetry retention sweep failed')
       }
-    }, retentionSweepIntervalMs)
+    }
+    timer = setInterval(
+      () =>
+        parts.coordination.runOnce('telemetry retention', sweep).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'telemetry retention sweep could not run')
+        }),
+      retentionSweepIntervalMs,
+    )
     timer.unref()
   })
   app.addHook('onClose', async () => {

@@ -46,6 +46,25 @@ export interface JobKind<Input, Result> {
   maxAttempts?: number
   /** Whether a failure is worth another run (default: none is). */
   isRetryable?(error: unknown): boolean
+  /**
+   * True when a job of this kind may run in another process, on another machine with the same
+   * configuration (a shared queue on PostgreSQL, `npm run worker`): its input and result are
+   * JSON data and bytes, and its run needs nothing of the submitting process but the database,
+   * the store and DATA_DIR. Other kinds always run where they were submitted.
+   */
+  runsAnywhere?: boolean
+  /**
+   * Turns an error that came back from another process (its name, message and own fields) into
+   * the error the submitter expects; default: an AppError stays an AppError, the rest an Error.
+   */
+  reviveError?(sent: SentError): unknown
+}
+
+/** An error as it travels between processes: its name, English message and own fields. */
+export interface SentError {
+  name: string
+  message: string
+  fields: Record<string, unknown>
 }
 
 /** A submitted job, as its submitter holds it. */
@@ -68,6 +87,12 @@ export interface Job<Result> {
  * and read statuses by id.
  */
 export interface JobQueue {
+  /**
+   * Tells the queue that this process can run jobs of this kind submitted by any process (a
+   * shared queue starts fetching them if this process runs jobs); the in-process queue needs
+   * no telling, since its jobs carry their kind.
+   */
+  register(kind: JobKind<never, unknown>): void
   submit<Input, Result>(kind: JobKind<Input, Result>, userId: string, input: Input): Job<Result>
   /** A job's status while it is queued or running and for a while after it ended. */
   status(jobId: string): JobStatus | undefined
@@ -266,6 +291,8 @@ export function createJobQueue(options: JobQueueOptions = {}): JobQueue {
   }
 
   return {
+    register() {},
+
     submit<Input, Result>(kind: JobKind<Input, Result>, userId: string, input: Input) {
       const lane = lanes[kind.lane]
       const status: JobStatus = {

@@ -150,7 +150,8 @@ export async function planOfflinePackage(
   contents.models = 'building/models.json'
 
   const pois = await summarizePackagePois(handle, projectId)
-  // read from the database twice, for pois.json and the viewer's data.js, from one snapshot
+  // in pois.json and in the viewer's data.js: the writer's thread reads it from the database
+  // once and writes the same bytes to both (offline-package-poi-spool.ts)
   const poisJson = new StreamedJson(
     { kind: 'pois', projectId },
     pois.count * estimatedPoiJsonBytes + 3,

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { ViewerPackageData } from '../../../contract/offline-viewer-data'
 import { type PackageEntry, type PackageSource, textEntry } from './offline-package-entry'
@@ -50,9 +50,11 @@ export async function planViewerEntries(input: {
   /** Package paths of the binary files the viewer shows. */
   shownFiles: readonly string[]
 }): Promise<PackageEntry[] | null> {
-  let viewerSize: number
+  // read whole (a megabyte, the same for every package): bytes the plan holds are deflated on
+  // the thread pool from the start, beside the POI list's JSON, not after it
+  let viewerScript: Buffer
   try {
-    viewerSize = (await stat(input.viewerScript)).size
+    viewerScript = await readFile(input.viewerScript)
   } catch {
     return null
   }
@@ -100,12 +102,7 @@ export async function planViewerEntries(input: {
       sizeBytes: dataSize,
       isDeflated: true,
     },
-    {
-      path: 'viewer/viewer.js',
-      source: { kind: 'file', path: input.viewerScript },
-      sizeBytes: viewerSize,
-      isDeflated: true,
-    },
+    textEntry('viewer/viewer.js', viewerScript),
     textEntry('index.html', indexHtml),
   )
   for (const file of bundledFiles) {

@@ -4,6 +4,7 @@ import type { DatabaseConfig } from '../../config'
 import type { StorageLocation } from '../../plugins/storage'
 import { createThreadRunner, type ThreadRunner } from '../jobs/thread-runner'
 import type { PackagePlan } from './offline-package-contents'
+import { removePoiSpools } from './offline-package-poi-spool'
 import type { WrittenPackage } from './offline-package-zip'
 
 /** What the package thread is asked: the plan's entries (plain data) and where to write. */
@@ -42,8 +43,8 @@ export interface PackageWriter {
   /**
    * Writes `plan` as a zip at `path` (as {@link writePackageZip} does) in a worker thread, so
    * its reading, hashing, CRC and deflate bookkeeping never hold up a request. Aborting
-   * `signal` terminates the thread (the process closes its files) and the part file is
-   * removed here; progress comes from the thread.
+   * `signal` terminates the thread (the process closes its files) and the part file and the
+   * POI lists' spool files are removed here; progress comes from the thread.
    */
   write(
     plan: Pick<PackagePlan, 'entries' | 'totalBytes'>,
@@ -99,8 +100,9 @@ export function createPackageWriter(options: {
       try {
         return await runner.run<PackageThreadReply>(task, { signal, onProgress })
       } catch (error) {
-        // a terminated thread removed nothing: its part file goes here
+        // a terminated thread removed nothing: its part file and POI spools go here
         await rm(`${path}.part`, { force: true })
+        await removePoiSpools(path)
         throw error
       }
     },

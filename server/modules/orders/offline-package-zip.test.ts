@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFileStorage, type FileStorage } from '../../plugins/storage'
 import type { PackagePlan } from './offline-package-contents'
+import type { PackageSource } from './offline-package-entry'
+import type { PoiListReader, PoiListTally } from './offline-package-pois'
 import { writePackageZip } from './offline-package-zip'
 
 const run = promisify(execFile)
@@ -71,6 +74,91 @@ describe('offline package zip', () => {
     await run('unzip', ['-q', path, '-d', out])
     expect(await readFile(join(out, 'manifest.json'), 'utf8')).toBe(text)
     expect((await readFile(join(out, 'building/models/a.sbm'))).equals(model)).toBe(true)
+  })
+
+  /**
+   * A reader whose list is `chunks` (failing after them when `failsAfter`), counting how often
+   * the database would be asked for it.
+   */
+  const listReader = (chunks: string[], failsAfter = false) => {
+    const opened: string[] = []
+    const reader: Pick<PoiListReader, 'open'> = {
+      open(projectId, tally) {
+        opened.push(projectId)
+        return Readable.from(
+          (async function* () {
+            for (const chunk of chunks) yield Buffer.from(chunk)
+            if (failsAfter) throw new Error('the database went away')
+            tally({ count: chunks.length, templateIds: ['t'] })
+          })(),
+        )
+      },
+    }
+    return { reader, opened }
+  }
+
+  /** pois.json and a data.js holding the same list, as the plan has them. */
+  const listTwice = (projectId: string): Pick<PackagePlan, 'entries' | 'totalBytes'> => {
+    const list: PackageSource = { kind: 'pois', projectId }
+    return {
+      entries: [
+        { path: 'pois.json', source: list, sizeBytes: 10, isDeflated: true },
+        {
+          path: 'viewer/data.js',
+          source: {
+            kind: 'parts',
+            parts: [
+              { kind: 'bytes', bytes: Buffer.from('data({"pois":') },
+              list,
+              { kind: 'bytes', bytes: Buffer.from('})') },
+            ],
+          },
+          sizeBytes: 25,
+          isDeflated: true,
+        },
+      ],
+      totalBytes: 35,
+    }
+  }
+
+  it('asks the database for a POI list once, however many entries hold it, and leaves no spool', async () => {
+    const target = join(folder, 'read-once')
+    await mkdir(target)
+    // 300 chunks of 4 KiB: more than the spool file's write buffer holds
+    const chunks = [
+      '[',
+      ...Array.from({ length: 300 }, (_, index) => `${index},`.padEnd(4096)),
+      '0]\n',
+    ]
+    const { reader, opened } = listReader(chunks)
+    const path = join(target, 'package.zip')
+    const written = await writePackageZip(listTwice('p1'), { storage, poiLists: reader }, path, {
+      signal: noAbort,
+      onProgress: () => {},
+    })
+    expect(opened).toEqual(['p1'])
+    expect(written.poiLists).toEqual<PoiListTally[]>([{ count: chunks.length, templateIds: ['t'] }])
+    const out = join(target, 'out')
+    await run('unzip', ['-q', path, '-d', out])
+    const list = chunks.join('')
+    expect(await readFile(join(out, 'pois.json'), 'utf8')).toBe(list)
+    expect(await readFile(join(out, 'viewer/data.js'), 'utf8')).toBe(`data({"pois":${list}})`)
+    expect((await readdir(target)).sort()).toEqual(['out', 'package.zip'])
+  })
+
+  it('fails both entries when the one read of the list fails, leaving no part file and no spool', async () => {
+    const target = join(folder, 'read-once-failed')
+    await mkdir(target)
+    const { reader, opened } = listReader(['[1,', '2,'], true)
+    const path = join(target, 'package.zip')
+    await expect(
+      writePackageZip(listTwice('p2'), { storage, poiLists: reader }, path, {
+        signal: noAbort,
+        onProgress: () => {},
+      }),
+    ).rejects.toThrow('the database went away')
+    expect(opened).toEqual(['p2'])
+    expect(await readdir(target)).toEqual([])
   })
 
   // reading, checksumming and deflating 4 GiB takes minutes on a loaded machine (234 s here, 53 s

@@ -8,6 +8,7 @@ import { ZipFile } from 'yazl'
 import type { FileStorage } from '../../plugins/storage'
 import { isGzip } from '../tilesets/tileset-json'
 import type { PackagePlan, PackageSource } from './offline-package-contents'
+import { readEachPoiListOnce } from './offline-package-poi-spool'
 import type { PoiListReader, PoiListTally } from './offline-package-pois'
 import { swapYazlCrc32ForNative } from './yazl-native-crc32'
 
@@ -139,7 +140,9 @@ function scriptOf(path: string, source: Readable): Readable {
  * a size or offset passes 32 bits, so packages over 4 GiB are valid zips; `forceZip64` writes
  * them for every entry (tests read such a zip back with Info-ZIP without needing 4 GiB).
  * The zip is written as `<path>.part`, fsync'd, then renamed to `path`, so `path` only ever
- * names a complete package; on any failure (or `signal`) the part file is removed.
+ * names a complete package; on any failure (or `signal`) the part file is removed. A POI list
+ * several entries hold is made by the database once (offline-package-poi-spool.ts); its spool
+ * file beside the part file goes when the zip is written or has failed.
  */
 export async function writePackageZip(
   plan: Pick<PackagePlan, 'entries' | 'totalBytes'>,
@@ -157,6 +160,10 @@ export async function writePackageZip(
   const opened = new Set<Readable>()
   const poiLists: PoiListTally[] = []
   const tally = (read: PoiListTally) => poiLists.push(read)
+  // pois.json and the viewer's data.js hold the same list: the database makes its JSON once
+  const listsReadOnce =
+    readers.poiLists === undefined ? undefined : readEachPoiListOnce(readers.poiLists, path)
+  const entryReaders: PackageReaders = { storage: readers.storage, poiLists: listsReadOnce }
   // progress in whole percents: listeners hear of real steps only
   const reportRead = (bytes: number) => {
     done += bytes
@@ -183,7 +190,7 @@ export async function writePackageZip(
       continue
     }
     zip.addReadStreamLazy(entry.path, entryOptions, (callback) => {
-      openSource(entry.source, readers, tally).then(
+      openSource(entry.source, entryReaders, tally).then(
         (source) => {
           opened.add(source)
           const counted = new Transform({
@@ -193,6 +200,9 @@ export async function writePackageZip(
             },
           })
           source.on('error', (error) => counted.destroy(error))
+          // yazl does not listen to a source's stream: one failing mid-entry fails the zip the
+          // way yazl reports a source that could not be opened
+          counted.on('error', (error) => zip.emit('error', error))
           source.on('close', () => opened.delete(source))
           callback(null, source.pipe(counted))
         },
@@ -211,13 +221,13 @@ export async function writePackageZip(
   // yazl reports a source's failure on the zip file, not on its output stream
   const zipFailed = new Promise<never>((_resolve, reject) => zip.once('error', reject))
   zipFailed.catch(() => {})
+  const piped = pipeline(zip.outputStream as Readable, hashing, createWriteStream(partPath), {
+    signal: options.signal,
+  })
+  // when the zip fails first, the pipeline fails after it as its output is destroyed below
+  piped.catch(() => {})
   try {
-    await Promise.race([
-      pipeline(zip.outputStream as Readable, hashing, createWriteStream(partPath), {
-        signal: options.signal,
-      }),
-      zipFailed,
-    ])
+    await Promise.race([piped, zipFailed])
     // on disk before the rename makes it the package, and before the row says it is ready
     const handle = await open(partPath, 'r+')
     try {
@@ -238,5 +248,7 @@ export async function writePackageZip(
     ;(zip.outputStream as Readable).destroy()
     await rm(partPath, { force: true })
     throw error
+  } finally {
+    await listsReadOnce?.remove()
   }
 }

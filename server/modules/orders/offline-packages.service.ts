@@ -123,6 +123,8 @@ export function createOfflinePackagesService(dependencies: {
     name: 'offlinePackage',
     lane: 'io',
     timeLimitMs: buildTimeLimitMs,
+    // it reads the records and the store and writes under DATA_DIR: any worker process may
+    runsAnywhere: true,
     async run(input, context) {
       const path = fileOf(input.projectId, input.packageId)
       try {
@@ -179,6 +181,7 @@ export function createOfflinePackagesService(dependencies: {
       }
     },
   }
+  jobs.register(buildKind)
 
   /**
    * Plans and writes the package until the POI rows the thread wrote are the ones the plan

@@ -24,7 +24,7 @@ export interface ClaimedUpload {
    * Gives the upload back untouched (e.g. the database was briefly unavailable), so the client
    * may send the same `upload_id` again. Call `release` or `giveBack` exactly once.
    */
-  giveBack(): void
+  giveBack(): Promise<void>
 }
 
 /**
@@ -54,13 +54,15 @@ export async function claimResumableUpload(
     throw fieldError('validation', 'upload_id', 'upload.notResumableId')
   }
   const uploads = resumableUploadsOf(app)
-  if (!uploads.lock(uploadId)) {
+  if (!(await uploads.lock(uploadId))) {
     throw new AppError('conflict', 'upload.busy')
   }
   let isHeld = true
-  const unlock = () => {
-    if (isHeld) uploads.unlock(uploadId)
-    isHeld = false
+  const unlock = async () => {
+    if (isHeld) {
+      isHeld = false
+      await uploads.unlock(uploadId)
+    }
   }
   try {
     const info = await uploads.describeUpload(uploadId)
@@ -84,13 +86,13 @@ export async function claimResumableUpload(
         try {
           await uploads.remove(uploadId)
         } finally {
-          unlock()
+          await unlock()
         }
       },
       giveBack: unlock,
     }
   } catch (error) {
-    unlock()
+    await unlock()
     throw error
   }
 }

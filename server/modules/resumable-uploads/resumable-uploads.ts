@@ -6,6 +6,7 @@ import { FileStore } from '@tus/file-store'
 import { Server, type ServerOptions } from '@tus/server'
 import type { FastifyInstance } from 'fastify'
 import { type ErrorKind, errorCatalogue } from '../../../contract/errors'
+import { openProcessCoordination, type ProcessCoordination } from '../../plugins/coordination'
 import {
   type ResumableUploadPurpose,
   resumableFileNameMaxLength,
@@ -46,10 +47,10 @@ export interface ResumableUploads {
   remove(uploadId: string): Promise<void>
   /**
    * Marks an upload as being consumed, so it cannot be claimed twice, patched or deleted
-   * meanwhile; false if it already is.
+   * meanwhile, by this server process or another; false if it already is.
    */
-  lock(uploadId: string): boolean
-  unlock(uploadId: string): void
+  lock(uploadId: string): Promise<boolean>
+  unlock(uploadId: string): Promise<void>
   /** Deletes expired uploads (unfinished, or finished and never claimed); how many. */
   sweepExpired(): Promise<number>
 }
@@ -147,6 +148,11 @@ export interface ResumableUploadsOptions {
   expiryMs: number
   /** The wall clock the expiry is measured on; tus itself uses `Date.now()` too. */
   nowMs?: () => number
+  /**
+   * Where claims are held: locks every server process on the database sees
+   * (server/plugins/coordination.ts); in this process only when not given.
+   */
+  claims?: Pick<ProcessCoordination, 'tryHold' | 'isHeld'>
   /** Uploads one user may hold at once (unfinished or unclaimed); default {@link defaultMaxUploadsPerUser}. */
   maxUploadsPerUser?: number
 }
@@ -165,7 +171,9 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
   const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs })
   // Weak, so a request that ends without reaching tus leaves nothing behind.
   const usersOfRequests = new WeakMap<IncomingMessage, string>()
-  const locked = new Set<string>()
+  const claims = options.claims ?? openProcessCoordination({ kind: 'sqlite', file: '' })
+  const claimOf = (uploadId: string) => `resumable-upload:${uploadId}`
+  const releases = new Map<string, () => Promise<void>>()
 
   const userOf = (request: TusRequest): string => {
     const raw = nodeRequestOf(request)
@@ -274,7 +282,8 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
       const info = await describeUpload(uploadId)
       // Someone else's upload is as unknown to this user as a made-up id.
       if (info === undefined || info.ownerId !== userId) throw notFound()
-      if ((request.method === 'PATCH' || request.method === 'DELETE') && locked.has(uploadId)) {
+      const isChange = request.method === 'PATCH' || request.method === 'DELETE'
+      if (isChange && (await claims.isHeld(claimOf(uploadId)))) {
         throw tusError(423, 'This upload is being processed and can no longer change')
       }
     },
@@ -302,13 +311,16 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
     describeUpload,
     isExpired: (info) => nowMs() > info.createdAtMs + expiryMs,
     remove: removeQuietly,
-    lock(uploadId) {
-      if (locked.has(uploadId)) return false
-      locked.add(uploadId)
+    async lock(uploadId) {
+      const release = await claims.tryHold(claimOf(uploadId))
+      if (release === undefined) return false
+      releases.set(uploadId, release)
       return true
     },
-    unlock(uploadId) {
-      locked.delete(uploadId)
+    async unlock(uploadId) {
+      const release = releases.get(uploadId)
+      releases.delete(uploadId)
+      await release?.()
     },
     async sweepExpired() {
       let removed = 0
@@ -322,7 +334,8 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
       const uploadIds = new Set(names.map((name) => name.replace(/\.json$/, '')))
       for (const uploadId of uploadIds) {
         // An upload being consumed right now finishes first; the next sweep takes it if needed.
-        if (!resumableUploadIdPattern.test(uploadId) || locked.has(uploadId)) continue
+        if (!resumableUploadIdPattern.test(uploadId)) continue
+        if (await claims.isHeld(claimOf(uploadId))) continue
         const info = await describeUpload(uploadId)
         const createdAtMs =
           info?.createdAtMs ??

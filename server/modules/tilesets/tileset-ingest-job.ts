@@ -11,6 +11,7 @@ const ingestTimeLimitMs = 60 * 60_000
 /**
  * Tileset ingest as a job of the app's queue ('io' lane: it streams to disk rather than
  * computes), so a user uploading many archives takes turns with everyone else's ingests.
+ * On the shared queue (JOB_QUEUE=postgres) any worker process runs it.
  * The extraction does not yet stop at the signal: a run past its time limit is reported failed
  * while it winds down in its slot.
  */
@@ -21,6 +22,8 @@ export function tilesetIngestJob(
     name: 'tileset.ingest',
     lane: 'io',
     timeLimitMs: ingestTimeLimitMs,
+    // the archive is a file under DATA_DIR: a worker on another machine shares that volume
+    runsAnywhere: true,
     run: (input) => tilesets.ingest(input),
   }
 }

@@ -49,7 +49,7 @@ async function incomingFilesOf(
     await claimed.release()
     return [{ fileName: claimed.fileName, sha256: stored.sha256, sizeBytes: stored.sizeBytes }]
   } catch (error) {
-    claimed.giveBack()
+    await claimed.giveBack()
     throw error
   }
 }

@@ -354,7 +354,7 @@ describe('offline package', () => {
 
   it('after a crash mid-build serves nothing half-written and builds again', async () => {
     const readyBefore = (await state(building.id)).package!
-    // what a SIGKILL mid-build leaves: a `building` row, the plan's POI list, a part file,
+    // what a SIGKILL mid-build leaves: a `building` row, a part file, its POI list's spool,
     // maybe the renamed zip
     const cutId = randomUUID()
     await app.deps.database.db
@@ -376,7 +376,7 @@ describe('offline package', () => {
       .execute()
     const folder = join(testApp.config.dataDir, 'offline-packages', building.id)
     await mkdir(folder, { recursive: true })
-    await writeFile(join(folder, `${randomUUID()}.pois.json`), '[]\n')
+    await writeFile(join(folder, `${cutId}.zip.pois-0.part`), '[]\n')
     await writeFile(join(folder, `${cutId}.zip.part`), randomBytes(4096))
     await writeFile(join(folder, `${cutId}.zip`), randomBytes(4096))
     const balanceBefore = await balance()

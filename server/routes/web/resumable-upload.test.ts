@@ -167,7 +167,7 @@ describe('resumable uploads (tus 1.0 at /web/upload/resumable)', () => {
     await patch(app, token, uploadId, 0, Buffer.from('gml!'))
     const userId = await userIdOf(app, token)
     const first = await claimResumableUpload(app, { userId, uploadId })
-    first.giveBack()
+    await first.giveBack()
     const second = await claimResumableUpload(app, { userId, uploadId })
     expect(await readFile(second.filePath, 'utf8')).toBe('gml!')
     await second.release()

@@ -69,4 +69,55 @@ describe('preview liveness', () => {
     expect(delays).toEqual([livenessIntervalMs, 2000, 4000, livenessIntervalMs])
     expect(pending).toEqual([])
   })
+
+  it('asks again at once when the network comes back while offline, not when live', async () => {
+    const answers: Array<'ok' | Error> = ['ok', dropped, 'ok']
+    const delays: number[] = []
+    const pending = new Set<() => void>()
+    const states: LivenessState[] = []
+    let backOnline = () => {}
+    let checks = 0
+    const stop = watchLiveness(
+      async () => {
+        checks++
+        const answer = answers.shift()
+        if (answer !== 'ok') throw answer
+      },
+      (state) => states.push(state),
+      {
+        setTimeout: (callback, delayMs) => {
+          delays.push(delayMs)
+          pending.add(callback)
+          return callback
+        },
+        clearTimeout: (handle) => pending.delete(handle as () => void),
+        onBackOnline: (listener) => {
+          backOnline = listener
+          return () => {
+            backOnline = () => {}
+          }
+        },
+      },
+    )
+    await settle()
+    // live: the network event changes nothing, the half-minute schedule stays
+    backOnline()
+    await settle()
+    expect(checks).toBe(1)
+    const [scheduled] = pending
+    pending.clear()
+    scheduled?.()
+    await settle()
+    expect(states).toEqual(['live', 'offline'])
+    // offline with a retry due in 2 s: the network is back, the check runs now
+    backOnline()
+    await settle()
+    expect(states).toEqual(['live', 'offline', 'live'])
+    expect(checks).toBe(3)
+    expect(delays).toEqual([livenessIntervalMs, 2000, livenessIntervalMs])
+    // the cancelled retry is gone; only the live schedule waits
+    expect(pending.size).toBe(1)
+    stop()
+    expect(pending.size).toBe(0)
+  })
 })

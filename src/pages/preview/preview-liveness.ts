@@ -32,23 +32,33 @@ export function isLinkRefused(error: unknown): boolean {
   return status === 401 || status === 403 || status === 404
 }
 
-/** The timers a watcher uses (injectable for tests). */
+/** The timers a watcher uses, and the browser's "back online" signal (injectable for tests). */
 export interface LivenessTimers {
   setTimeout(callback: () => void, delayMs: number): unknown
   clearTimeout(handle: unknown): void
+  /** Calls `listener` whenever the browser's network comes back; answers the unsubscribe. */
+  onBackOnline?(listener: () => void): () => void
+}
+
+const browserTimers: LivenessTimers = {
+  setTimeout: (callback, delayMs) => globalThis.setTimeout(callback, delayMs),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+  onBackOnline: (listener) => {
+    globalThis.addEventListener?.('online', listener)
+    return () => globalThis.removeEventListener?.('online', listener)
+  },
 }
 
 /**
  * Checks now and then on a schedule, reporting each state change. `check` resolves when the
- * link works and rejects otherwise. Returns the function that stops watching.
+ * link works and rejects otherwise. While offline, the browser's network coming back checks at
+ * once instead of waiting out the back-off (up to a minute): a kiosk is live again as soon as
+ * it can be. Returns the function that stops watching.
  */
 export function watchLiveness(
   check: () => Promise<unknown>,
   onState: (state: LivenessState) => void,
-  timers: LivenessTimers = {
-    setTimeout: (callback, delayMs) => globalThis.setTimeout(callback, delayMs),
-    clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-  },
+  timers: LivenessTimers = browserTimers,
 ): () => void {
   let isStopped = false
   let handle: unknown = null
@@ -80,8 +90,16 @@ export function watchLiveness(
     }
   }
   void run()
+  // only a retry that is waiting is brought forward: a check under way or a live link's
+  // schedule stays as it is
+  const stopListening = timers.onBackOnline?.(() => {
+    if (isStopped || state !== 'offline' || handle === null) return
+    timers.clearTimeout(handle)
+    void run()
+  })
   return () => {
     isStopped = true
+    stopListening?.()
     if (handle !== null) timers.clearTimeout(handle)
   }
 }

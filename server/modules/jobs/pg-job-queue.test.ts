@@ -1,0 +1,229 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { resolve } from 'node:path'
+import pg from 'pg'
+import { afterEach, describe, expect, it } from 'vitest'
+import { readFile } from 'node:fs/promises'
+import { describeSbm } from '../../../workers/sbm/sbm-info'
+import { AppError } from '../../http/app-error'
+import { createConversionPool } from '../building/conversion-pool'
+import { ConversionError } from '../convert/conversion-error'
+import type { JobKind, JobQueue } from './job-queue'
+import { createPgJobQueue } from './pg-job-queue'
+import { holdJob } from './testing/hold-job'
+
+const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres')
+  ? process.env.DATABASE_URL
+  : undefined
+const data = new URL('../../../../shared/data/', import.meta.url)
+const repositoryRoot = resolve(import.meta.dirname, '..', '..', '..')
+
+/** Polls until `check` holds (the queue's rows change in other connections, on their time). */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    if (await check()) return
+    await new Promise((resolveWait) => setTimeout(resolveWait, 100))
+  }
+  throw new Error(`never happened: ${what}`)
+}
+
+// The shared queue needs PostgreSQL: on SQLite the product runs jobs in-process (job-queue.test.ts)
+describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => {
+  const queues: JobQueue[] = []
+  const children: ChildProcess[] = []
+  const schemas: string[] = []
+
+  const openQueue = (schema: string, runsJobs: boolean) => {
+    const queue = createPgJobQueue({
+      connectionString: postgresUrl!,
+      schema,
+      runsJobs,
+      pollMs: 100,
+      claimMs: 2_000,
+      onError: (error) => console.error(error),
+    })
+    queues.push(queue)
+    return queue
+  }
+  const newSchema = () => {
+    const schema = `test_${randomBytes(6).toString('hex')}_jobs`
+    schemas.push(schema)
+    return schema
+  }
+
+  afterEach(async () => {
+    for (const child of children.splice(0)) child.kill('SIGKILL')
+    await Promise.all(queues.splice(0).map((queue) => queue.close()))
+    const client = new pg.Client({ connectionString: postgresUrl })
+    await client.connect()
+    for (const schema of schemas.splice(0))
+      await client.query(`drop schema if exists ${schema} cascade`)
+    await client.end()
+  })
+
+  it('runs a job submitted in one process in another, bytes and progress included', async () => {
+    const schema = newSchema()
+    const submitter = openQueue(schema, false)
+    const worker = openQueue(schema, true)
+    const seen: number[] = []
+    const double: JobKind<{ bytes: Uint8Array }, { bytes: Uint8Array; attempt: number }> = {
+      name: 'test.double',
+      lane: 'cpu',
+      timeLimitMs: 30_000,
+      runsAnywhere: true,
+      async run(input, context) {
+        context.reportProgress(0.25)
+        // long enough for the submitter to read the progress once
+        await until(() => seen.length > 0, 'the submitter read the progress')
+        return { bytes: input.bytes.map((value) => value * 2), attempt: context.attempt }
+      },
+    }
+    worker.register(double)
+    const job = submitter.submit(double, 'user-1', { bytes: new Uint8Array([1, 2, 3]) })
+    job.onProgress((fraction) => seen.push(fraction))
+    const result = await job.result
+    expect(result.bytes).toBeInstanceOf(Uint8Array)
+    expect([...result.bytes]).toEqual([2, 4, 6])
+    expect(result.attempt).toBe(1)
+    expect(seen).toEqual([0.25])
+    expect(job.status()).toMatchObject({ state: 'succeeded', attempts: 1, userId: 'user-1' })
+  })
+
+  it('tells the submitter an AppError as it was thrown, and retries only what is worth it', async () => {
+    const schema = newSchema()
+    const queue = openQueue(schema, true)
+    let runs = 0
+    const flaky: JobKind<{ failFirst: boolean }, string> = {
+      name: 'test.flaky',
+      lane: 'io',
+      timeLimitMs: 30_000,
+      maxAttempts: 2,
+      runsAnywhere: true,
+      isRetryable: (error) => error instanceof AppError && error.kind === 'unavailable',
+      async run(input, { attempt }) {
+        runs++
+        if (input.failFirst && attempt === 1) throw new AppError('unavailable', 'job.busy')
+        if (!input.failFirst) throw new AppError('validation', 'job.userQueueFull', { count: 7 })
+        return `done on run ${attempt}`
+      },
+    }
+    queue.register(flaky)
+    await expect(queue.submit(flaky, 'u', { failFirst: true }).result).resolves.toBe(
+      'done on run 2',
+    )
+    expect(runs).toBe(2)
+
+    const refused = queue.submit(flaky, 'u', { failFirst: false })
+    const error = await refused.result.catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(AppError)
+    expect(error).toMatchObject({
+      kind: 'validation',
+      messageId: 'job.userQueueFull',
+      params: { count: 7 },
+    })
+    // a refusal is not worth a second run
+    expect(runs).toBe(3)
+    expect(refused.status()).toMatchObject({ state: 'failed', attempts: 1 })
+  })
+
+  it('cancelling a running job aborts its run in the worker', async () => {
+    const schema = newSchema()
+    const submitter = openQueue(schema, false)
+    const worker = openQueue(schema, true)
+    const started: string[] = []
+    const kind = holdJob((tag) => started.push(tag))
+    worker.register(kind)
+    const job = submitter.submit(kind, 'u', { tag: 'held' })
+    await until(() => job.status().state === 'running', 'the job runs')
+    expect(job.status().attempts).toBe(1)
+    job.cancel()
+    await expect(job.result).rejects.toMatchObject({ kind: 'conflict', messageId: 'job.cancelled' })
+    await until(() => worker.load('io').running === 0, 'the worker let go of the run')
+    expect(job.status().state).toBe('cancelled')
+    expect(started).toEqual(['held'])
+  })
+
+  it('a worker killed mid-job: another worker runs it again, and the job ends once', async () => {
+    const schema = newSchema()
+    const submitter = openQueue(schema, false)
+    const kind = holdJob()
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'server/modules/jobs/testing/job-worker-process.ts'],
+      {
+        cwd: repositoryRoot,
+        env: { ...process.env, JOB_SCHEMA: schema },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    children.push(child)
+    let stdout = ''
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text
+    })
+    // held until aborted: only a second worker's run (given a time) can finish it
+    const job = submitter.submit(kind, 'u', { tag: 'convert-me' })
+    await until(() => stdout.includes('running convert-me'), 'the worker process took the job')
+    await until(() => job.status().state === 'running', 'the submitter saw the job run')
+    const exited = new Promise((resolveExit) => child.on('exit', resolveExit))
+    child.kill('SIGKILL')
+    await exited
+    expect(job.status()).toMatchObject({ state: 'running', attempts: 1 })
+
+    // the survivor answers its runs after 100 ms
+    const survivor = openQueue(schema, true)
+    const answering: typeof kind = {
+      ...kind,
+      run: (input, context) => kind.run({ ...input, holdMs: 100 }, context),
+    }
+    survivor.register(answering)
+    const result = await job.result
+    expect(result).toEqual({ pid: process.pid, tag: 'convert-me' })
+    expect(job.status()).toMatchObject({ state: 'succeeded', attempts: 2 })
+
+    const client = new pg.Client({ connectionString: postgresUrl })
+    await client.connect()
+    try {
+      const rows = await client.query(`select state, output from ${schema}.job where id = $1`, [
+        job.id,
+      ])
+      expect(rows.rows).toHaveLength(1)
+      expect(rows.rows[0].state).toBe('completed')
+    } finally {
+      await client.end()
+    }
+  })
+
+  it('converts a model in the worker process: the SBM comes back, and so does a refusal', async () => {
+    const schema = newSchema()
+    const api = createConversionPool({ jobs: openQueue(schema, false) })
+    const worker = createConversionPool({ jobs: openQueue(schema, true) })
+    try {
+      const duck = new Uint8Array(await readFile(new URL('gltf/Duck/Duck.glb', data)))
+      const { sbm, summary } = await api.convertForUser('user-1', {
+        entryPath: 'Duck.glb',
+        files: [{ path: 'Duck.glb', bytes: duck }],
+        role: 'model',
+        allowMissingTextures: false,
+      })
+      expect(describeSbm(sbm).triangleCount).toBe(summary.triangleCount)
+      expect(summary.triangleCount).toBeGreaterThan(0)
+
+      const old = new Uint8Array(
+        await readFile(new URL('gltf/edge-cases/glTF1.0-BoxTextured.glb', data)),
+      )
+      const error = await api
+        .convertForUser('user-1', {
+          entryPath: 'old.glb',
+          files: [{ path: 'old.glb', bytes: old }],
+          role: 'model',
+          allowMissingTextures: false,
+        })
+        .catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(ConversionError)
+      expect((error as ConversionError).reason).toBe('unsupportedGltfVersion')
+    } finally {
+      await Promise.all([api.close(), worker.close()])
+    }
+  })
+})
