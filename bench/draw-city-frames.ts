@@ -1,7 +1,8 @@
 /**
  * City drawing frames (issue 18): frame time while orbiting the city map with 1,000 saved areas
- * and 1,000 paths shown (engine/city/draw: deck.gl polygon, path and node layers) against the
- * same map without them. Goal: frame time ≤ 1.2× without them. Production build in Chromium
+ * and 1,000 paths shown (engine/city/draw: one ground picture painted on a worker, and plain
+ * triangles) against the same map without them, and the page's longest task while the picture
+ * is made. Goal: frame time ≤ 1.2× without them. Production build in Chromium
  * (SwiftShader); the cases alternate round by round, each in a fresh browser context, after one
  * unmeasured warm-up of each.
  * Standalone: `npx tsx bench/draw-city-frames.ts`; writes bench/results/draw-city-frames.json.
@@ -26,6 +27,15 @@ function summarise(samples: DrawBenchSample[]) {
     visibleShapes: measure(
       samples.map((sample) => sample.visibleShapeCount),
       'shapes',
+    ),
+    // The editor must never freeze while the drawings' picture is made (issue 18 #18 frames).
+    pictureReady: measure(
+      samples.map((sample) => sample.pictureMs),
+      'ms',
+    ),
+    longestMainThreadTask: measure(
+      samples.map((sample) => sample.longestTaskMs),
+      'ms',
     ),
   }
 }
@@ -67,7 +77,8 @@ export async function runDrawCityFramesBench(
       ...settings,
       pathDurationMs: isWarmUp ? 2_000 : 8_000,
     }),
-    describe: (sample) => `shapes ${sample.visibleShapeCount}`,
+    describe: (sample) =>
+      `shapes ${sample.visibleShapeCount}, picture ${sample.pictureMs.toFixed(0)} ms, longest task ${sample.longestTaskMs.toFixed(0)} ms`,
     log,
   })
   const byCase = (benchCase: DrawBenchCase) =>
@@ -93,7 +104,7 @@ export async function runDrawCityFramesBench(
   const report = {
     benchmark: 'draw-city-frames',
     description:
-      'Orbit the city map (one turn, zoom 14.5, pitch 45°, 8 s) with 1,000 seeded saved areas (6-gons and circles of 20–80 m) and 1,000 8-point paths in a 2 km square, drawn by engine/city/draw (deck.gl), against the same map without them; Chromium production build (SwiftShader), drawn-frame intervals. Ratios of medians over rounds; cases rotate, each in a fresh context, after one warm-up of each.',
+      'Orbit the city map (one turn, zoom 14.5, pitch 45°, 8 s) with 1,000 seeded saved areas (6-gons and circles of 20–80 m) and 1,000 8-point paths in a 2 km square, drawn by engine/city/draw (one ground picture painted on a worker, deck.gl), against the same map without them; Chromium production build (SwiftShader), drawn-frame intervals once the picture is shown. Also the time until it is shown and the longest task of the page meanwhile (longtask entries, 50 ms floor). Ratios of medians over rounds; cases rotate, each in a fresh context, after one warm-up of each.',
     machine: machineInfo(chromiumVersion),
     settings: { rounds, ...settings },
     cases: { 'with-drawings': withDrawings, 'without-drawings': without },

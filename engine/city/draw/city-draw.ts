@@ -9,6 +9,13 @@ import {
   TerraDrawPolygonMode,
 } from 'terra-draw'
 import { geodesicDistanceMeters } from '../../../workers/geodesy/draw-geometry'
+import {
+  type GroundDrawings,
+  type GroundPicture,
+  type WorldBox,
+  worldOf,
+} from '../../../workers/ground-picture/ground-picture-paint'
+import { STALE } from '../../../workers/protocol/latest-wins'
 import type {
   DrawEditTool,
   DrawLayerState,
@@ -19,15 +26,9 @@ import type {
 import type { CitySceneContext } from '../city-scene-parts'
 import { createSelectMode, DrawEditSession, modeOfType } from './draw-edit'
 import { pendingOf, pointsOfFeature, shapeBounds, shapeLayerData } from './draw-shapes'
-import {
-  type GroundDrawings,
-  type GroundView,
-  paintGroundPicture,
-  servesView,
-  splitDrawings,
-  type WorldBox,
-  worldOf,
-} from './ground-picture'
+import { GroundPicturePainter } from '../../workers/ground-picture-client'
+import type { WorkerEndpoint } from '../../workers/create-worker-client'
+import { type GroundView, servesView, splitDrawings } from './ground-picture'
 import { GroundPictureLayer } from './ground-picture-layer'
 import { PlainDotLayer, PlainLineLayer } from './plain-triangle-layers'
 import { ShapeSnapping } from './shape-snapping'
@@ -38,7 +39,10 @@ import { SnappingMapLibreAdapter } from './snapping-adapter'
  * shape being drawn and shows it; when it is finished the scene measures it on WGS84 and
  * publishes it as `draw.pending`. Saved shapes are drawn by deck.gl, not by terra-draw, whose
  * store is only for the one shape in hand: painted into one picture of the ground around the
- * view (ground-picture.ts), and those out of its reach as plain triangles.
+ * view (ground-picture.ts) by the ground-picture worker, and those out of its reach as plain
+ * triangles. While a picture is painted, the page's thread shows the drawings as they were
+ * (the picture before, when only the view changed) or as triangles (when they changed), so a
+ * drawing is never missing and the page never waits for the painting.
  */
 export class CityDraw {
   private draw: TerraDraw | null = null
@@ -54,7 +58,14 @@ export class CityDraw {
    * a power of two at or below the true one), or undefined before the map has a size.
    */
   private circleScale: number | undefined
-  /** The view, region and drawings' reach the ground picture was painted for. */
+  /** Paints the ground pictures off the page's thread. */
+  private readonly painter: GroundPicturePainter
+  /** The number of the latest paint asked for: an older picture arriving late is dropped. */
+  private paintNumber = 0
+  /** True from asking for a picture until it is shown (or its paint failed). */
+  private isPicturePainting = false
+  private isDisposed = false
+  /** The view, region and drawings' reach the ground picture was planned for. */
   private painted: {
     view: GroundView
     region: WorldBox | null
@@ -68,10 +79,15 @@ export class CityDraw {
     if (this.shapes.length === 0) return
     const view = groundViewOf(this.context.map)
     const isServed = view && this.painted ? servesView(this.painted, view) : !view && !this.painted
-    if (finestScaleOf(this.context.map) !== this.circleScale || !isServed) this.repaint()
+    if (finestScaleOf(this.context.map) !== this.circleScale || !isServed)
+      this.repaint({ drawingsChanged: false })
   }
 
-  constructor(private readonly context: CitySceneContext) {
+  constructor(
+    private readonly context: CitySceneContext,
+    createPictureWorker?: () => WorkerEndpoint,
+  ) {
+    this.painter = new GroundPicturePainter(createPictureWorker)
     context.map.on('moveend', this.onViewSettled)
   }
 
@@ -82,6 +98,7 @@ export class CityDraw {
       pending: this.pending,
       shapeCount: this.shapes.length,
       visibleShapeCount: this.shapes.filter((shape) => shape.isVisible).length,
+      isPicturePainting: this.isPicturePainting,
       editing: this.editSession?.state() ?? null,
     }
   }
@@ -123,7 +140,7 @@ export class CityDraw {
     this.activeType = null
     this.pending = null
     this.editSession = new DrawEditSession(this.ensureDraw(), shape)
-    this.redraw()
+    this.refreshSaved()
     return true
   }
 
@@ -160,7 +177,7 @@ export class CityDraw {
   /** Closes the bar; the saved shape is drawn again as saved. */
   editStop(): void {
     this.closeEdit()
-    this.redraw()
+    this.refreshSaved()
   }
 
   private closeEdit(): void {
@@ -169,21 +186,17 @@ export class CityDraw {
     this.editSession = null
   }
 
-  private redraw(): void {
-    this.refreshSaved()
-    this.publish()
-  }
-
   /** The saved shapes drawn again, and snapped to (but not the one in the bar). */
   private refreshSaved(): void {
     this.snapping.setShapes(this.shapes, this.editSession?.shape.id)
-    this.repaint()
+    this.repaint({ drawingsChanged: true })
   }
 
   /** The saved shapes drawn again for the view as it is. */
-  private repaint(): void {
-    this.cachedLayers = this.buildLayers()
+  private repaint({ drawingsChanged }: { drawingsChanged: boolean }): void {
+    this.cachedLayers = this.buildLayers(drawingsChanged)
     this.context.updateLayers()
+    this.publish()
   }
 
   /**
@@ -203,7 +216,7 @@ export class CityDraw {
     // A shape edited and then deleted elsewhere leaves the bar.
     if (this.editSession && !shapes.some((shape) => shape.id === this.editSession!.shape.id))
       this.closeEdit()
-    this.redraw()
+    this.refreshSaved()
   }
 
   /** Fits the camera to a saved shape; false when there is no such shape. */
@@ -224,6 +237,8 @@ export class CityDraw {
   }
 
   dispose(): void {
+    this.isDisposed = true
+    this.painter.dispose()
     this.context.map.off('moveend', this.onViewSettled)
     try {
       this.draw?.stop()
@@ -270,7 +285,11 @@ export class CityDraw {
     return draw
   }
 
-  private buildLayers(): Layer[] {
+  /**
+   * The layers of the saved shapes for the view as it is now, and a new ground picture asked
+   * for; `drawingsChanged` false (only the view changed) keeps the layers shown until it comes.
+   */
+  private buildLayers(drawingsChanged: boolean): Layer[] {
     const editedId = this.editSession?.shape.id
     this.circleScale = finestScaleOf(this.context.map)
     // The shape in the bar is drawn by terra-draw, editable, not twice.
@@ -303,6 +322,9 @@ export class CityDraw {
         lineWidthPixels: 1.5,
       })),
     }
+    // Whatever paint is under way is for drawings or a view that are no longer the ones shown.
+    const paintNumber = ++this.paintNumber
+    this.isPicturePainting = false
     const view = groundViewOf(this.context.map)
     if (!view) {
       this.painted = null
@@ -310,18 +332,43 @@ export class CityDraw {
     }
     const { texel, region, drawingsBox, inPicture, outside } = splitDrawings(drawings, view)
     this.painted = { view, region, drawingsBox }
-    const picture = region
-      ? paintGroundPicture(inPicture, region, { texel, pixel: view.pixel })
-      : null
-    return [
-      // See-through on the ground's plane, as the fills: it blends, and writes no depth.
-      new GroundPictureLayer({
-        id: 'draw-ground',
-        picture,
-        parameters: { depthWriteEnabled: false },
-      }),
-      ...triangleLayers(outside),
+    if (!region) return triangleLayers(outside)
+    this.isPicturePainting = true
+    this.painter.paint(inPicture, region, { texel, pixel: view.pixel }).then(
+      (picture) => {
+        if (picture !== STALE) this.showPicture(paintNumber, picture, outside)
+      },
+      () => this.showPicture(paintNumber, null, drawings),
+    )
+    return drawingsChanged ? triangleLayers(drawings) : this.cachedLayers
+  }
+
+  /**
+   * Shows a painted picture with the drawings out of its reach as triangles, unless a newer
+   * paint was asked for meanwhile; a failed paint (null) shows every drawing as triangles.
+   */
+  private showPicture(
+    paintNumber: number,
+    picture: GroundPicture | null,
+    triangles: GroundDrawings,
+  ): void {
+    if (this.isDisposed || paintNumber !== this.paintNumber) return
+    this.isPicturePainting = false
+    this.cachedLayers = [
+      ...(picture
+        ? [
+            // See-through on the ground's plane, as the fills: it blends, and writes no depth.
+            new GroundPictureLayer({
+              id: 'draw-ground',
+              picture,
+              parameters: { depthWriteEnabled: false },
+            }),
+          ]
+        : []),
+      ...triangleLayers(triangles),
     ]
+    this.context.updateLayers()
+    this.publish()
   }
 }
 

@@ -1,6 +1,6 @@
 import type { DefaultProps, LayerContext, LayerProps, UpdateParameters } from '@deck.gl/core'
 import type { Texture } from '@luma.gl/core'
-import type { GroundPicture } from './ground-picture'
+import type { GroundPicture } from '../../../workers/ground-picture/ground-picture-paint'
 import {
   PlainTriangleLayer,
   quadCorners,

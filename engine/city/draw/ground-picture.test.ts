@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
   type GroundDrawings,
-  type GroundView,
-  largestPictureSide,
   lngLatOfWorld,
-  servesView,
-  splitDrawings,
   worldOf,
-} from './ground-picture'
+} from '../../../workers/ground-picture/ground-picture-paint'
+import { type GroundView, largestPictureSide, servesView, splitDrawings } from './ground-picture'
 
 /**
  * The ground picture the saved drawings are painted into (issue 18's drawing frames): which

@@ -1,5 +1,3 @@
-import type { PlainDot, PlainLine } from './plain-triangle-layers'
-
 /**
  * The saved drawings of the city as one picture on the ground (issue 18's drawing frames).
  *
@@ -10,12 +8,19 @@ import type { PlainDot, PlainLine } from './plain-triangle-layers'
  * zoom settles at another scale or the view leaves the painted region. Whatever does not fit in
  * the region stays plain triangles, so nothing is ever missing while the picture catches up.
  *
+ * This module plans the picture on the page's thread (which drawings it shows, at what texel,
+ * and when it must be painted again); the ground-picture worker paints it
+ * (workers/ground-picture), so the page never waits for the painting.
+ *
  * Coordinates here are Web Mercator "world" units: the world is 1 × 1, x east from the
  * antimeridian, y south from the north edge (MapLibre's MercatorCoordinate).
  */
 
-/** A rectangle of the world: west, north, east, south (x0 < x1, y0 < y1). */
-export type WorldBox = readonly [x0: number, y0: number, x1: number, y1: number]
+import {
+  type GroundDrawings,
+  type WorldBox,
+  worldOf,
+} from '../../../workers/ground-picture/ground-picture-paint'
 
 /** What of the view the picture is planned for. */
 export interface GroundView {
@@ -29,23 +34,6 @@ export interface GroundView {
   pixel: number
 }
 
-/** The drawings as the layers take them: fills, lines (outlines and paths) and dots. */
-export interface GroundDrawings {
-  fills: { ring: readonly (readonly number[])[]; color: readonly number[] }[]
-  lines: PlainLine[]
-  dots: PlainDot[]
-}
-
-/** A picture of the ground, its first row to the north, and where it lies. */
-export interface GroundPicture {
-  /** West, south, east, north, degrees. */
-  bounds: readonly [number, number, number, number]
-  width: number
-  height: number
-  /** Premultiplied RGBA. */
-  pixels: Uint8Array
-}
-
 /** Texels of the picture on a side at most: 64 MB of texture. */
 export const largestPictureSide = 4096
 
@@ -54,17 +42,6 @@ export const largestPictureSide = 4096
  * and small camera flights stay inside it without painting again.
  */
 const reachMargin = 1.5
-
-export function worldOf([lng, lat]: readonly number[]): [number, number] {
-  const sin = Math.sin(((lat ?? 0) * Math.PI) / 180)
-  const y = 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)
-  return [((lng ?? 0) + 180) / 360, y]
-}
-
-export function lngLatOfWorld([x, y]: readonly [number, number]): [number, number] {
-  const lat = (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI
-  return [x * 360 - 180, lat]
-}
 
 function boxOfPoints(points: readonly (readonly number[])[], margin: number): WorldBox {
   let x0 = Number.POSITIVE_INFINITY
@@ -203,76 +180,4 @@ export function splitDrawings(
     dots: part(drawings.dots, boxes.dots, inside),
   })
   return { texel, region, drawingsBox, inPicture: partOf(true), outside: partOf(false) }
-}
-
-const cssColor = (rgba: readonly number[]) =>
-  `rgba(${rgba[0] ?? 0},${rgba[1] ?? 0},${rgba[2] ?? 0},${(rgba[3] ?? 255) / 255})`
-
-/**
- * Paints drawings into a picture of `region` at `texel`, as the plain layers draw them:
- * fills, then outlines and paths (square caps), then dots with their ring; a pixel width is
- * `pixel` of the ground, as deck's `project_pixel_size` makes it on the ground.
- */
-export function paintGroundPicture(
-  drawings: GroundDrawings,
-  region: WorldBox,
-  { texel, pixel }: { texel: number; pixel: number },
-): GroundPicture {
-  const width = Math.max(1, Math.round((region[2] - region[0]) / texel))
-  const height = Math.max(1, Math.round((region[3] - region[1]) / texel))
-  const canvas = new OffscreenCanvas(width, height)
-  const context = canvas.getContext('2d')!
-  const texelsPerPixel = pixel / texel
-  const trace = (points: readonly (readonly number[])[]) => {
-    context.beginPath()
-    for (const point of points) {
-      const [x, y] = worldOf(point)
-      context.lineTo((x - region[0]) / texel, (y - region[1]) / texel)
-    }
-  }
-  for (const fill of drawings.fills) {
-    trace(fill.ring)
-    context.closePath()
-    context.fillStyle = cssColor(fill.color)
-    context.fill()
-  }
-  context.lineCap = 'square'
-  context.lineJoin = 'miter'
-  context.miterLimit = 2
-  for (const line of drawings.lines) {
-    trace(line.path)
-    if (line.isClosed) context.closePath()
-    context.strokeStyle = cssColor(line.color)
-    context.lineWidth = line.widthPixels * texelsPerPixel
-    context.stroke()
-  }
-  for (const dot of drawings.dots) {
-    const [x, y] = worldOf(dot.position)
-    context.beginPath()
-    context.arc(
-      (x - region[0]) / texel,
-      (y - region[1]) / texel,
-      dot.radiusPixels * texelsPerPixel,
-      0,
-      Math.PI * 2,
-    )
-    context.fillStyle = cssColor(dot.fillColor)
-    context.fill()
-    context.strokeStyle = cssColor(dot.lineColor)
-    context.lineWidth = dot.lineWidthPixels * texelsPerPixel
-    context.stroke()
-  }
-  const { data } = context.getImageData(0, 0, width, height)
-  // Premultiplied, so that filtering between a drawing's edge and the clear ground around it
-  // does not darken the edge (the shader divides the alpha out again).
-  for (let index = 0; index < data.length; index += 4) {
-    const opacity = data[index + 3]! / 255
-    data[index] = data[index]! * opacity
-    data[index + 1] = data[index + 1]! * opacity
-    data[index + 2] = data[index + 2]! * opacity
-  }
-  const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-  const [west, north] = lngLatOfWorld([region[0], region[1]])
-  const [east, south] = lngLatOfWorld([region[2], region[3]])
-  return { bounds: [west, south, east, north], width, height, pixels }
 }

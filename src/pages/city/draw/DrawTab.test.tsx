@@ -48,6 +48,7 @@ const noDrawing: DrawLayerState = {
   pending: null,
   shapeCount: 0,
   visibleShapeCount: 0,
+  isPicturePainting: false,
   editing: null,
 }
 
