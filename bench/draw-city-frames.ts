@@ -40,9 +40,34 @@ function summarise(samples: DrawBenchSample[]) {
   }
 }
 
+/** Both cases of one engine's samples, and its ratios of with against without drawings. */
+function casesOf(samples: DrawBenchSample[]) {
+  const byCase = (benchCase: DrawBenchCase) =>
+    summarise(samples.filter((sample) => sample.benchCase === benchCase))
+  const withDrawings = byCase('with-drawings')
+  const without = byCase('without-drawings')
+  const ratios = {
+    medianVsWithout: ratioOf(
+      'engine/city with 1,000 areas and 1,000 paths',
+      'engine/city without drawings',
+      'median frame interval (ms)',
+      withDrawings.frameTimeMedian.median,
+      without.frameTimeMedian.median,
+    ),
+    p95VsWithout: ratioOf(
+      'engine/city with 1,000 areas and 1,000 paths',
+      'engine/city without drawings',
+      'p95 frame interval (ms)',
+      withDrawings.frameTimeP95.median,
+      without.frameTimeP95.median,
+    ),
+  }
+  return { withDrawings, without, ratios }
+}
+
 /** Builds the page, runs both cases alternately, writes the report. */
 export async function runDrawCityFramesBench(
-  options: { rounds?: number; log?: (line: string) => void } = {},
+  options: { rounds?: number; log?: (line: string) => void; compareTrees?: string[] } = {},
 ) {
   const log = options.log ?? console.log
   const rounds = options.rounds ?? 3
@@ -57,7 +82,8 @@ export async function runDrawCityFramesBench(
     zoom: 14.5,
     pitchDegrees: 45,
   }
-  const { samples, chromiumVersion, quiet } = await runCityFrameCases<
+  const compareTrees = options.compareTrees ?? []
+  const { samples, compared, chromiumVersion, quiet } = await runCityFrameCases<
     DrawBenchCase,
     DrawBenchConfig,
     DrawBenchSample
@@ -80,27 +106,9 @@ export async function runDrawCityFramesBench(
     describe: (sample) =>
       `shapes ${sample.visibleShapeCount}, picture ${sample.pictureMs.toFixed(0)} ms, longest task ${sample.longestTaskMs.toFixed(0)} ms`,
     log,
+    compareTrees,
   })
-  const byCase = (benchCase: DrawBenchCase) =>
-    summarise(samples.filter((sample) => sample.benchCase === benchCase))
-  const withDrawings = byCase('with-drawings')
-  const without = byCase('without-drawings')
-  const ratios = {
-    medianVsWithout: ratioOf(
-      'engine/city with 1,000 areas and 1,000 paths',
-      'engine/city without drawings',
-      'median frame interval (ms)',
-      withDrawings.frameTimeMedian.median,
-      without.frameTimeMedian.median,
-    ),
-    p95VsWithout: ratioOf(
-      'engine/city with 1,000 areas and 1,000 paths',
-      'engine/city without drawings',
-      'p95 frame interval (ms)',
-      withDrawings.frameTimeP95.median,
-      without.frameTimeP95.median,
-    ),
-  }
+  const { withDrawings, without, ratios } = casesOf(samples)
   const report = {
     benchmark: 'draw-city-frames',
     description:
@@ -109,6 +117,8 @@ export async function runDrawCityFramesBench(
     settings: { rounds, ...settings },
     cases: { 'with-drawings': withDrawings, 'without-drawings': without },
     ratios,
+    // The same page with the engine of other checkouts (DRAW_BENCH_COMPARE), in the same rounds.
+    compared: compareTrees.map((tree, index) => ({ tree, ...casesOf(compared[index]!) })),
     goals: {
       ...drawCityGoals,
       medianVsWithoutMet: ratios.medianVsWithout.value <= drawCityGoals.medianVsWithoutAtMost,
@@ -122,6 +132,18 @@ export async function runDrawCityFramesBench(
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const report = await runDrawCityFramesBench({
     rounds: Number(process.env.DRAW_BENCH_ROUNDS ?? 3),
+    // DRAW_BENCH_COMPARE=<checkout>[,<checkout>…]: an A/B against other engine versions.
+    compareTrees: (process.env.DRAW_BENCH_COMPARE ?? '').split(',').filter(Boolean),
   })
-  console.log(JSON.stringify({ ratios: report.ratios, goals: report.goals }, null, 2))
+  console.log(
+    JSON.stringify(
+      {
+        ratios: report.ratios,
+        compared: report.compared.map(({ tree, ratios }) => ({ tree, ratios })),
+        goals: report.goals,
+      },
+      null,
+      2,
+    ),
+  )
 }
