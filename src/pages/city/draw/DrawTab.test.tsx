@@ -9,7 +9,6 @@ import { messages as enMessages } from '../../../i18n/locales/en/messages.po'
 import { messages as koMessages } from '../../../i18n/locales/ko/messages.po'
 import { messages as zhMessages } from '../../../i18n/locales/zh/messages.po'
 import { closeProject, currentProject } from '../../../state/project'
-import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
 import {
   type MemoryCityServer,
   renderCityEditorAt,
