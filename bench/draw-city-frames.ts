@@ -1,7 +1,8 @@
 /**
  * City drawing frames (issue 18): frame time while orbiting the city map with 1,000 saved areas
- * and 1,000 paths shown (engine/city/draw: deck.gl polygon, path and node layers) against the
- * same map without them. Goal: frame time ≤ 1.2× without them. Production build in Chromium
+ * and 1,000 paths shown (engine/city/draw: one ground picture painted on a worker, and plain
+ * triangles) against the same map without them, and the page's longest task while the picture
+ * is made. Goal: frame time ≤ 1.2× without them. Production build in Chromium
  * (SwiftShader); the cases alternate round by round, each in a fresh browser context, after one
  * unmeasured warm-up of each.
  * Standalone: `npx tsx bench/draw-city-frames.ts`; writes bench/results/draw-city-frames.json.
@@ -27,49 +28,20 @@ function summarise(samples: DrawBenchSample[]) {
       samples.map((sample) => sample.visibleShapeCount),
       'shapes',
     ),
+    // The editor must never freeze while the drawings' picture is made (issue 18 #18 frames).
+    pictureReady: measure(
+      samples.map((sample) => sample.pictureMs),
+      'ms',
+    ),
+    longestMainThreadTask: measure(
+      samples.map((sample) => sample.longestTaskMs),
+      'ms',
+    ),
   }
 }
 
-/** Builds the page, runs both cases alternately, writes the report. */
-export async function runDrawCityFramesBench(
-  options: { rounds?: number; log?: (line: string) => void } = {},
-) {
-  const log = options.log ?? console.log
-  const rounds = options.rounds ?? 3
-  const startedAtMs = performance.now()
-  const viewport = { width: 960, height: 600 }
-  const settings = {
-    center: { lng: 126.978, lat: 37.5665 },
-    viewport,
-    areaCount: 1_000,
-    pathCount: 1_000,
-    spreadMeters: 2_000,
-    zoom: 14.5,
-    pitchDegrees: 45,
-  }
-  const { samples, chromiumVersion, quiet } = await runCityFrameCases<
-    DrawBenchCase,
-    DrawBenchConfig,
-    DrawBenchSample
-  >({
-    name: 'draw-city-frames',
-    page: {
-      root: fileURLToPath(new URL('./draw-city/page/', import.meta.url)),
-      html: 'draw-city.html',
-      outDir: fileURLToPath(new URL('../dist/bench-draw-city/', import.meta.url)),
-    },
-    entry: 'runDrawCityBench',
-    cases,
-    rounds,
-    viewport,
-    configOf: (benchCase, isWarmUp) => ({
-      benchCase,
-      ...settings,
-      pathDurationMs: isWarmUp ? 2_000 : 8_000,
-    }),
-    describe: (sample) => `shapes ${sample.visibleShapeCount}`,
-    log,
-  })
+/** Both cases of one engine's samples, and its ratios of with against without drawings. */
+function casesOf(samples: DrawBenchSample[]) {
   const byCase = (benchCase: DrawBenchCase) =>
     summarise(samples.filter((sample) => sample.benchCase === benchCase))
   const withDrawings = byCase('with-drawings')
@@ -90,14 +62,63 @@ export async function runDrawCityFramesBench(
       without.frameTimeP95.median,
     ),
   }
+  return { withDrawings, without, ratios }
+}
+
+/** Builds the page, runs both cases alternately, writes the report. */
+export async function runDrawCityFramesBench(
+  options: { rounds?: number; log?: (line: string) => void; compareTrees?: string[] } = {},
+) {
+  const log = options.log ?? console.log
+  const rounds = options.rounds ?? 3
+  const startedAtMs = performance.now()
+  const viewport = { width: 960, height: 600 }
+  const settings = {
+    center: { lng: 126.978, lat: 37.5665 },
+    viewport,
+    areaCount: 1_000,
+    pathCount: 1_000,
+    spreadMeters: 2_000,
+    zoom: 14.5,
+    pitchDegrees: 45,
+  }
+  const compareTrees = options.compareTrees ?? []
+  const { samples, compared, chromiumVersion, quiet } = await runCityFrameCases<
+    DrawBenchCase,
+    DrawBenchConfig,
+    DrawBenchSample
+  >({
+    name: 'draw-city-frames',
+    page: {
+      root: fileURLToPath(new URL('./draw-city/page/', import.meta.url)),
+      html: 'draw-city.html',
+      outDir: fileURLToPath(new URL('../dist/bench-draw-city/', import.meta.url)),
+    },
+    entry: 'runDrawCityBench',
+    cases,
+    rounds,
+    viewport,
+    configOf: (benchCase, isWarmUp) => ({
+      benchCase,
+      ...settings,
+      pathDurationMs: isWarmUp ? 2_000 : 8_000,
+    }),
+    describe: (sample) =>
+      `shapes ${sample.visibleShapeCount}, picture ${sample.pictureMs.toFixed(0)} ms, longest task ${sample.longestTaskMs.toFixed(0)} ms`,
+    log,
+    compareTrees,
+  })
+  const { withDrawings, without, ratios } = casesOf(samples)
   const report = {
     benchmark: 'draw-city-frames',
     description:
-      'Orbit the city map (one turn, zoom 14.5, pitch 45°, 8 s) with 1,000 seeded saved areas (6-gons and circles of 20–80 m) and 1,000 8-point paths in a 2 km square, drawn by engine/city/draw (deck.gl), against the same map without them; Chromium production build (SwiftShader), drawn-frame intervals. Ratios of medians over rounds; cases rotate, each in a fresh context, after one warm-up of each.',
+      'Orbit the city map (one turn, zoom 14.5, pitch 45°, 8 s) with 1,000 seeded saved areas (6-gons and circles of 20–80 m) and 1,000 8-point paths in a 2 km square, drawn by engine/city/draw (one ground picture painted on a worker, deck.gl), against the same map without them; Chromium production build (SwiftShader), drawn-frame intervals once the picture is shown. Also the time until it is shown and the longest task of the page meanwhile (longtask entries, 50 ms floor). Ratios of medians over rounds; cases rotate, each in a fresh context, after one warm-up of each.',
     machine: machineInfo(chromiumVersion),
     settings: { rounds, ...settings },
     cases: { 'with-drawings': withDrawings, 'without-drawings': without },
     ratios,
+    // The same page with the engine of other checkouts (DRAW_BENCH_COMPARE), in the same rounds.
+    compared: compareTrees.map((tree, index) => ({ tree, ...casesOf(compared[index]!) })),
     goals: {
       ...drawCityGoals,
       medianVsWithoutMet: ratios.medianVsWithout.value <= drawCityGoals.medianVsWithoutAtMost,
@@ -111,6 +132,18 @@ export async function runDrawCityFramesBench(
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const report = await runDrawCityFramesBench({
     rounds: Number(process.env.DRAW_BENCH_ROUNDS ?? 3),
+    // DRAW_BENCH_COMPARE=<checkout>[,<checkout>…]: an A/B against other engine versions.
+    compareTrees: (process.env.DRAW_BENCH_COMPARE ?? '').split(',').filter(Boolean),
   })
-  console.log(JSON.stringify({ ratios: report.ratios, goals: report.goals }, null, 2))
+  console.log(
+    JSON.stringify(
+      {
+        ratios: report.ratios,
+        compared: report.compared.map(({ tree, ratios }) => ({ tree, ratios })),
+        goals: report.goals,
+      },
+      null,
+      2,
+    ),
+  )
 }

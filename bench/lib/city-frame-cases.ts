@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path'
 import { buildBenchPage, openBenchPage } from './bench-page'
 import { launchBenchBrowser } from './browser'
 import { QuietRounds } from './quiet-rounds'
@@ -27,13 +28,19 @@ export interface CityFrameCasesOptions<Case extends string, Config, Sample> {
   /** Extra words of a case's log line, after its frame times. */
   describe(sample: Sample): string
   log: (line: string) => void
+  /**
+   * Other checkouts of the project whose engine (their engine/ and workers/) also runs this page
+   * in the same rounds, interleaved with ours: a same-run A/B of engine versions.
+   */
+  compareTrees?: readonly string[]
 }
 
 /**
  * The shared loop of the city frames benchmarks (draw-city-frames, poi-city-frames): builds the
  * page (production), serves it, and runs every case round by round in a fresh browser context,
  * the order rotated each round, after one warm-up of each; the browser paced to the frame rate.
- * Answers the timed samples, Chromium's version and the quiet-round record for the report.
+ * Answers the timed samples (and those of each compared checkout), Chromium's version and the
+ * quiet-round record for the report.
  */
 export async function runCityFrameCases<
   Case extends string,
@@ -43,6 +50,22 @@ export async function runCityFrameCases<
   const { name, log, cases, viewport } = options
   log(`${name}: building the bench page (vite, production)…`)
   await buildBenchPage(options.page.root, options.page.html, options.page.outDir)
+  const compareTrees = options.compareTrees ?? []
+  for (const [index, tree] of compareTrees.entries()) {
+    log(`${name}: building the page again with the engine of ${tree}…`)
+    await buildBenchPage(
+      options.page.root,
+      options.page.html,
+      join(options.page.outDir, `compare-${index}`),
+      [{ find: /^(\.\.\/){3}engine\//, replacement: `${resolve(tree, 'engine')}/` }],
+    )
+  }
+  // Side 0 is ours; side i + 1 runs the engine of compareTrees[i].
+  const sides = [
+    options.page.html,
+    ...compareTrees.map((_, index) => `compare-${index}/${options.page.html}`),
+  ]
+  const compared: Sample[][] = compareTrees.map(() => [])
   const server = await startStaticServer(options.page.outDir)
   const browser = await launchBenchBrowser({ isFrameRateLimited: true })
   const chromiumVersion = browser.version()
@@ -52,16 +75,19 @@ export async function runCityFrameCases<
     for (let round = 0; round <= options.rounds; round++) {
       const isWarmUp = round === 0
       const order = cases.map((_, index) => cases[(index + round) % cases.length]!)
-      for (const benchCase of order) {
+      const runs = order.flatMap((benchCase) =>
+        sides.map((_, offset) => ({ benchCase, side: (offset + round) % sides.length })),
+      )
+      for (const { benchCase, side } of runs) {
         // Each case waits for a quiet machine and records its load, so the result says `noisy`
         // only when other work really ran beside it.
-        const label = `${isWarmUp ? 'warm-up' : `round ${round}`} ${benchCase}`
+        const label = `${isWarmUp ? 'warm-up' : `round ${round}`} ${benchCase}${side > 0 ? ` (${compareTrees[side - 1]})` : ''}`
         const sample = await quiet.round(
           label,
           async () => {
             const context = await browser.newContext({ viewport })
             const page = await openBenchPage(context, {
-              url: `${server.origin}/${options.page.html}`,
+              url: `${server.origin}/${sides[side]}`,
               entry: options.entry,
               logPrefix: `${name}: ${benchCase}`,
               log,
@@ -83,14 +109,14 @@ export async function runCityFrameCases<
         log(
           `${name}: ${label}: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, setup ${sample.setupMs.toFixed(0)} ms, ${options.describe(sample)}`,
         )
-        if (!isWarmUp) samples.push(sample)
+        if (!isWarmUp) (side === 0 ? samples : compared[side - 1]!).push(sample)
       }
     }
   } finally {
     await browser.close()
     await server.close()
   }
-  return { samples, chromiumVersion, quiet }
+  return { samples, compared, chromiumVersion, quiet }
 }
 
 /** The frame times and setup time of one case's samples, as both city frames reports give them. */

@@ -78,13 +78,25 @@ export interface DrawLayerState {
   /** Saved shapes given with `draw.setShapes`, and how many of them are shown. */
   readonly shapeCount: number
   readonly visibleShapeCount: number
+  /**
+   * True while the picture the saved shapes are drawn in is painted off the page's thread;
+   * meanwhile they are shown as before, or as triangles (engine/city/draw/ground-picture.ts).
+   */
+  readonly isPicturePainting: boolean
   /** The saved shape in the geometry control bar, or null. */
   readonly editing: DrawEditing | null
 }
 
 /** The draw state of a fresh city. */
 export function createInitialDrawState(): DrawLayerState {
-  return { activeType: null, pending: null, shapeCount: 0, visibleShapeCount: 0, editing: null }
+  return {
+    activeType: null,
+    pending: null,
+    shapeCount: 0,
+    visibleShapeCount: 0,
+    isPicturePainting: false,
+    editing: null,
+  }
 }
 
 /** The drawing commands; `CityCommands` extends this map. */

@@ -26,6 +26,10 @@ export interface DrawBenchSample {
   frameIntervalsMs: number[]
   /** `draw.setShapes` until the next frame. */
   setupMs: number
+  /** `draw.setShapes` until the tilted view's ground picture is shown (the set-up included). */
+  pictureMs: number
+  /** The page's longest task meanwhile, ms (0: none of 50 ms or more, Chromium's floor). */
+  longestTaskMs: number
   /** Shapes shown (snapshot), 0 without drawings. */
   visibleShapeCount: number
 }

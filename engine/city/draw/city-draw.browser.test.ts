@@ -88,6 +88,9 @@ describe('city drawing in Chromium', () => {
     await engine.run('draw.setShapes', { shapes: [rectangle] })
     await until(() => countRedPixels(container) > 2000, 'the rectangle drawn')
     expect(city(engine).draw.visibleShapeCount).toBe(1)
+    // Painted into the ground picture off the page's thread, it is drawn the same.
+    await until(() => !city(engine).draw.isPicturePainting, 'the ground picture painted')
+    await until(() => countRedPixels(container) > 2000, 'the rectangle drawn in the picture')
 
     await engine.run('draw.edit', { id: 'field' })
     await until(() => city(engine).draw.editing !== null, 'the bar opened')

@@ -9,6 +9,13 @@ import {
   TerraDrawPolygonMode,
 } from 'terra-draw'
 import { geodesicDistanceMeters } from '../../../workers/geodesy/draw-geometry'
+import {
+  type GroundDrawings,
+  type GroundPicture,
+  type WorldBox,
+  worldOf,
+} from '../../../workers/ground-picture/ground-picture-paint'
+import { STALE } from '../../../workers/protocol/latest-wins'
 import type {
   DrawEditTool,
   DrawLayerState,
@@ -19,20 +26,23 @@ import type {
 import type { CitySceneContext } from '../city-scene-parts'
 import { createSelectMode, DrawEditSession, modeOfType } from './draw-edit'
 import { pendingOf, pointsOfFeature, shapeBounds, shapeLayerData } from './draw-shapes'
-import {
-  type PlainDot,
-  PlainDotLayer,
-  type PlainLine,
-  PlainLineLayer,
-} from './plain-triangle-layers'
+import { GroundPicturePainter } from '../../workers/ground-picture-client'
+import type { WorkerEndpoint } from '../../workers/create-worker-client'
+import { type GroundView, servesView, splitDrawings } from './ground-picture'
+import { GroundPictureLayer } from './ground-picture-layer'
+import { PlainDotLayer, PlainLineLayer } from './plain-triangle-layers'
 import { ShapeSnapping } from './shape-snapping'
 import { SnappingMapLibreAdapter } from './snapping-adapter'
 
 /**
  * Drawing in the city (issue 18): terra-draw (with its MapLibre adapter) takes the clicks of the
  * shape being drawn and shows it; when it is finished the scene measures it on WGS84 and
- * publishes it as `draw.pending`. Saved shapes are drawn by deck.gl (thousands stay cheap in
- * three layers), not by terra-draw, whose store is only for the one shape in hand.
+ * publishes it as `draw.pending`. Saved shapes are drawn by deck.gl, not by terra-draw, whose
+ * store is only for the one shape in hand: painted into one picture of the ground around the
+ * view (ground-picture.ts) by the ground-picture worker, and those out of its reach as plain
+ * triangles. While a picture is painted, the page's thread shows the drawings as they were
+ * (the picture before, when only the view changed) or as triangles (when they changed), so a
+ * drawing is never missing and the page never waits for the painting.
  */
 export class CityDraw {
   private draw: TerraDraw | null = null
@@ -48,13 +58,36 @@ export class CityDraw {
    * a power of two at or below the true one), or undefined before the map has a size.
    */
   private circleScale: number | undefined
-  /** After a zoom or tilt the circles get the corners the new scale needs (see draw-shapes.ts). */
+  /** Paints the ground pictures off the page's thread. */
+  private readonly painter: GroundPicturePainter
+  /** The number of the latest paint asked for: an older picture arriving late is dropped. */
+  private paintNumber = 0
+  /** True from asking for a picture until it is shown (or its paint failed). */
+  private isPicturePainting = false
+  private isDisposed = false
+  /** The view, region and drawings' reach the ground picture was planned for. */
+  private painted: {
+    view: GroundView
+    region: WorldBox | null
+    drawingsBox: WorldBox | null
+  } | null = null
+  /**
+   * After a zoom or tilt the circles get the corners the new scale needs (see draw-shapes.ts),
+   * and the ground picture is painted again when it no longer serves the view.
+   */
   private readonly onViewSettled = () => {
-    if (this.shapes.length > 0 && finestScaleOf(this.context.map) !== this.circleScale)
-      this.refreshSaved()
+    if (this.shapes.length === 0) return
+    const view = groundViewOf(this.context.map)
+    const isServed = view && this.painted ? servesView(this.painted, view) : !view && !this.painted
+    if (finestScaleOf(this.context.map) !== this.circleScale || !isServed)
+      this.repaint({ drawingsChanged: false })
   }
 
-  constructor(private readonly context: CitySceneContext) {
+  constructor(
+    private readonly context: CitySceneContext,
+    createPictureWorker?: () => WorkerEndpoint,
+  ) {
+    this.painter = new GroundPicturePainter(createPictureWorker)
     context.map.on('moveend', this.onViewSettled)
   }
 
@@ -65,6 +98,7 @@ export class CityDraw {
       pending: this.pending,
       shapeCount: this.shapes.length,
       visibleShapeCount: this.shapes.filter((shape) => shape.isVisible).length,
+      isPicturePainting: this.isPicturePainting,
       editing: this.editSession?.state() ?? null,
     }
   }
@@ -106,7 +140,7 @@ export class CityDraw {
     this.activeType = null
     this.pending = null
     this.editSession = new DrawEditSession(this.ensureDraw(), shape)
-    this.redraw()
+    this.refreshSaved()
     return true
   }
 
@@ -143,7 +177,7 @@ export class CityDraw {
   /** Closes the bar; the saved shape is drawn again as saved. */
   editStop(): void {
     this.closeEdit()
-    this.redraw()
+    this.refreshSaved()
   }
 
   private closeEdit(): void {
@@ -152,16 +186,17 @@ export class CityDraw {
     this.editSession = null
   }
 
-  private redraw(): void {
-    this.refreshSaved()
-    this.publish()
-  }
-
   /** The saved shapes drawn again, and snapped to (but not the one in the bar). */
   private refreshSaved(): void {
-    this.cachedLayers = this.buildLayers()
     this.snapping.setShapes(this.shapes, this.editSession?.shape.id)
+    this.repaint({ drawingsChanged: true })
+  }
+
+  /** The saved shapes drawn again for the view as it is. */
+  private repaint({ drawingsChanged }: { drawingsChanged: boolean }): void {
+    this.cachedLayers = this.buildLayers(drawingsChanged)
     this.context.updateLayers()
+    this.publish()
   }
 
   /**
@@ -181,7 +216,7 @@ export class CityDraw {
     // A shape edited and then deleted elsewhere leaves the bar.
     if (this.editSession && !shapes.some((shape) => shape.id === this.editSession!.shape.id))
       this.closeEdit()
-    this.redraw()
+    this.refreshSaved()
   }
 
   /** Fits the camera to a saved shape; false when there is no such shape. */
@@ -202,6 +237,8 @@ export class CityDraw {
   }
 
   dispose(): void {
+    this.isDisposed = true
+    this.painter.dispose()
     this.context.map.off('moveend', this.onViewSettled)
     try {
       this.draw?.stop()
@@ -248,7 +285,11 @@ export class CityDraw {
     return draw
   }
 
-  private buildLayers(): Layer[] {
+  /**
+   * The layers of the saved shapes for the view as it is now, and a new ground picture asked
+   * for; `drawingsChanged` false (only the view changed) keeps the layers shown until it comes.
+   */
+  private buildLayers(drawingsChanged: boolean): Layer[] {
     const editedId = this.editSession?.shape.id
     this.circleScale = finestScaleOf(this.context.map)
     // The shape in the bar is drawn by terra-draw, editable, not twice.
@@ -256,49 +297,138 @@ export class CityDraw {
       editedId === undefined ? this.shapes : this.shapes.filter((shape) => shape.id !== editedId),
       this.circleScale,
     )
-    // Fills are plain triangles in deck's SolidPolygonLayer; outlines, paths and nodes in the
-    // plain-triangle layers, which cost one draw each on a software GPU (plain-triangle-layers.ts).
-    const outlines: PlainLine[] = data.areas
-      .filter((area) => area.width > 0)
-      .map((area) => ({
-        path: area.ring,
-        color: area.outline,
-        widthPixels: area.width,
-        isClosed: true,
-      }))
-    const lines: PlainLine[] = data.lines.map((line) => ({
-      path: line.path,
-      color: line.color,
-      widthPixels: Math.max(1, line.width),
-    }))
-    const dots: PlainDot[] = data.nodes.map((node) => ({
-      position: node.position,
-      fillColor: node.color,
-      lineColor: [255, 255, 255, 255],
-      radiusPixels: 5,
-      lineWidthPixels: 1.5,
-    }))
-    // Lines and nodes lie on the fills' plane: pulled a little towards the camera they are drawn
-    // over the fills (no z-fighting), and a building in front still hides them.
-    const overFills = { depthBias: -2, depthBiasSlopeScale: -400 }
-    return [
-      new SolidPolygonLayer({
-        id: 'draw-areas',
-        data: data.areas,
-        getPolygon: (area) => area.ring as [number, number][],
-        getFillColor: (area) => area.fill as [number, number, number, number],
-        filled: true,
-        // See-through fills on one plane: writing depth would let each hide parts of the next
-        // (stair-step z-fighting where areas overlap); they blend instead.
-        parameters: { depthWriteEnabled: false },
-      }),
-      new PlainLineLayer({
-        id: 'draw-lines',
-        lines: [...outlines, ...lines],
-        parameters: overFills,
-      }),
-      new PlainDotLayer({ id: 'draw-nodes', dots, parameters: overFills }),
+    const drawings: GroundDrawings = {
+      fills: data.areas.map((area) => ({ ring: area.ring, color: area.fill })),
+      lines: [
+        ...data.areas
+          .filter((area) => area.width > 0)
+          .map((area) => ({
+            path: area.ring,
+            color: area.outline,
+            widthPixels: area.width,
+            isClosed: true,
+          })),
+        ...data.lines.map((line) => ({
+          path: line.path,
+          color: line.color,
+          widthPixels: Math.max(1, line.width),
+        })),
+      ],
+      dots: data.nodes.map((node) => ({
+        position: node.position,
+        fillColor: node.color,
+        lineColor: [255, 255, 255, 255],
+        radiusPixels: 5,
+        lineWidthPixels: 1.5,
+      })),
+    }
+    // Whatever paint is under way is for drawings or a view that are no longer the ones shown.
+    const paintNumber = ++this.paintNumber
+    this.isPicturePainting = false
+    const view = groundViewOf(this.context.map)
+    if (!view) {
+      this.painted = null
+      return triangleLayers(drawings)
+    }
+    const { texel, region, drawingsBox, inPicture, outside } = splitDrawings(drawings, view)
+    this.painted = { view, region, drawingsBox }
+    if (!region) return triangleLayers(outside)
+    this.isPicturePainting = true
+    this.painter.paint(inPicture, region, { texel, pixel: view.pixel }).then(
+      (picture) => {
+        if (picture !== STALE) this.showPicture(paintNumber, picture, outside)
+      },
+      () => this.showPicture(paintNumber, null, drawings),
+    )
+    return drawingsChanged ? triangleLayers(drawings) : this.cachedLayers
+  }
+
+  /**
+   * Shows a painted picture with the drawings out of its reach as triangles, unless a newer
+   * paint was asked for meanwhile; a failed paint (null) shows every drawing as triangles.
+   */
+  private showPicture(
+    paintNumber: number,
+    picture: GroundPicture | null,
+    triangles: GroundDrawings,
+  ): void {
+    if (this.isDisposed || paintNumber !== this.paintNumber) return
+    this.isPicturePainting = false
+    this.cachedLayers = [
+      ...(picture
+        ? [
+            // See-through on the ground's plane, as the fills: it blends, and writes no depth.
+            new GroundPictureLayer({
+              id: 'draw-ground',
+              picture,
+              parameters: { depthWriteEnabled: false },
+            }),
+          ]
+        : []),
+      ...triangleLayers(triangles),
     ]
+    this.context.updateLayers()
+    this.publish()
+  }
+}
+
+/**
+ * Drawings as triangles: fills in deck's SolidPolygonLayer; outlines, paths and nodes in the
+ * plain-triangle layers, which cost one draw each on a software GPU (plain-triangle-layers.ts).
+ */
+function triangleLayers(drawings: GroundDrawings): Layer[] {
+  // Lines and nodes lie on the fills' plane: pulled a little towards the camera they are drawn
+  // over the fills (no z-fighting), and a building in front still hides them.
+  const overFills = { depthBias: -2, depthBiasSlopeScale: -400 }
+  return [
+    new SolidPolygonLayer({
+      id: 'draw-areas',
+      data: drawings.fills,
+      getPolygon: (fill) => fill.ring as [number, number][],
+      getFillColor: (fill) => fill.color as [number, number, number, number],
+      filled: true,
+      // See-through fills on one plane: writing depth would let each hide parts of the next
+      // (stair-step z-fighting where areas overlap); they blend instead.
+      parameters: { depthWriteEnabled: false },
+    }),
+    new PlainLineLayer({ id: 'draw-lines', lines: drawings.lines, parameters: overFills }),
+    new PlainDotLayer({ id: 'draw-nodes', dots: drawings.dots, parameters: overFills }),
+  ]
+}
+
+/**
+ * The view as the ground picture is planned for it (see ground-picture.ts): its centre, how far
+ * the ground on the screen reaches from it, a texel of half a CSS pixel at the bottom edge (the
+ * nearest ground when tilted: a line's edge is within a quarter pixel there, and a pixel's worth
+ * of ring is two texels) and the zoom's CSS pixel. Undefined while the map has no size.
+ */
+function groundViewOf(map: MapLibreMap): GroundView | undefined {
+  const { clientWidth: width, clientHeight: height } = map.getContainer()
+  if (width < 2 || height < 2) return undefined
+  const worldAt = (x: number, y: number) => {
+    const { lng, lat } = map.unproject([x, y])
+    return worldOf([lng, lat])
+  }
+  const center = worldOf([map.getCenter().lng, map.getCenter().lat])
+  let reach = 0
+  for (const [x, y] of [
+    [0, 0],
+    [width, 0],
+    [width, height],
+    [0, height],
+  ] as const) {
+    const corner = worldAt(x, y)
+    reach = Math.max(reach, Math.abs(corner[0] - center[0]), Math.abs(corner[1] - center[1]))
+  }
+  const left = worldAt(width / 2 - 0.5, height - 1)
+  const right = worldAt(width / 2 + 0.5, height - 1)
+  const bottomPixel = Math.hypot(right[0] - left[0], right[1] - left[1])
+  if (!(bottomPixel > 0) || !(reach > 0)) return undefined
+  return {
+    center,
+    reach,
+    texel: bottomPixel / 2,
+    pixel: 1 / (512 * 2 ** map.getZoom()),
   }
 }
 

@@ -9,6 +9,10 @@ import {
 } from '@deck.gl/core'
 import { Buffer, type Texture } from '@luma.gl/core'
 import { Model } from '@luma.gl/engine'
+import type { PlainDot, PlainLine } from '../../../workers/ground-picture/ground-picture-paint'
+
+/** The shapes' types live with the ground picture's painting, which draws them the same. */
+export type { PlainDot, PlainLine }
 
 /**
  * Lines and dots of a fixed pixel size drawn as plain triangles, every corner carrying its
@@ -29,25 +33,6 @@ import { Model } from '@luma.gl/engine'
  * what it drops (`*64Low`), as deck's own attributes are. Not pickable: the drawings are
  * chosen in the area list, and edited through terra-draw.
  */
-
-/** One polyline in pixels: closed for an area's outline. */
-export interface PlainLine {
-  path: readonly (readonly number[])[]
-  /** RGBA, 0–255. */
-  color: readonly number[]
-  widthPixels: number
-  isClosed?: boolean
-}
-
-/** One dot in pixels, with a ring around it. */
-export interface PlainDot {
-  position: readonly number[]
-  /** RGBA, 0–255. */
-  fillColor: readonly number[]
-  lineColor: readonly number[]
-  radiusPixels: number
-  lineWidthPixels: number
-}
 
 /** The four corners of one quad, (along or x, side or y) each; two triangles join them. */
 export const quadCorners = [

@@ -4,17 +4,17 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DrawLayerState } from '../../../../engine/api'
 import { ApiError } from '../../../api/client'
-import { Engine, EngineProvider, sceneStore } from '../../../engine-bridge'
+import { Engine, sceneStore } from '../../../engine-bridge'
 import { messages as enMessages } from '../../../i18n/locales/en/messages.po'
 import { messages as koMessages } from '../../../i18n/locales/ko/messages.po'
 import { messages as zhMessages } from '../../../i18n/locales/zh/messages.po'
 import { closeProject, currentProject } from '../../../state/project'
-import { UiRoot } from '../../../ui'
-import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
-import { CityEditor } from '../CityEditorPage'
-import { CityServicesProvider } from '../city-services'
-import { createCityProjectStore } from '../city-project-store'
-import { createMemoryCityServer } from '../testing/memory-city-server'
+import {
+  type MemoryCityServer,
+  renderCityEditorAt,
+  triangle,
+  withCampusTileset,
+} from '../testing/render-city-editor'
 import { drawStore } from './draw-store'
 
 /**
@@ -47,6 +47,7 @@ const noDrawing: DrawLayerState = {
   pending: null,
   shapeCount: 0,
   visibleShapeCount: 0,
+  isPicturePainting: false,
   editing: null,
 }
 
@@ -64,60 +65,9 @@ afterEach(() => {
   window.location.hash = ''
 })
 
-/** A new array each time: the snapshot store keeps (and proxies) what it is given. */
-const triangle = (): [number, number][] => [
-  [126.97, 37.56],
-  [126.98, 37.56],
-  [126.98, 37.57],
-]
-
-/**
- * The city editor at `path` over an in-memory server holding an area 'Yard' and a path 'Patrol';
- * `canEdit` false: the user may only look at the project; `prepare` adds more to the server first.
- */
-async function renderAt(
-  path: string,
-  canEdit = true,
-  prepare: (server: ReturnType<typeof createMemoryCityServer>) => void = () => {},
-) {
-  const server = createMemoryCityServer('project-1')
-  prepare(server)
-  if (!canEdit) {
-    const findProjectInfo = server.services.findProjectInfo
-    server.services.findProjectInfo = async (id) => {
-      const project = await findProjectInfo(id)
-      return {
-        ...project,
-        permissions: { ...project.permissions!, canEdit: false, canDelete: false },
-      }
-    }
-  }
-  await server.services.addAreaDraw({
-    project_id: 'project-1',
-    kind: 'area',
-    name: 'Yard',
-    type: 4,
-    points: triangle(),
-  })
-  await server.services.addAreaDraw({
-    project_id: 'project-1',
-    kind: 'path',
-    name: 'Patrol',
-    type: 3,
-    points: triangle().slice(0, 2),
-  })
-  window.location.hash = `#${path}`
-  renderWithI18n(
-    <UiRoot>
-      <EngineProvider engine={engine}>
-        <CityServicesProvider services={server.services}>
-          <CityEditor store={createCityProjectStore()} />
-        </CityServicesProvider>
-      </EngineProvider>
-    </UiRoot>,
-  )
-  return server
-}
+/** The city editor at `path` (see renderCityEditorAt). */
+const renderAt = (path: string, canEdit = true, prepare?: (server: MemoryCityServer) => void) =>
+  renderCityEditorAt(engine, path, { canEdit, prepare })
 
 /** The engine's draw state as the snapshot would publish it. */
 function publishDraw(draw: Partial<DrawLayerState>) {
@@ -286,17 +236,7 @@ describe('a read-only project', () => {
     { tab: 'anchor', path: '/home/location/anchor', locale: 'ko', shows: 'Campus', tools: 'form' },
   ] as const)('says so in the $tab tab ($locale) and offers no tools there', async (row) => {
     await speak(row.locale)
-    await renderAt(row.path, false, (server) => {
-      server.tilesets.push({
-        id: 'tileset-1',
-        project_id: 'project-1',
-        name: 'Campus',
-        root_url: '/tiles/tileset.json',
-        is_visible: true,
-        placement: null,
-        is_georeferenced: false,
-      } as (typeof server.tilesets)[number])
-    })
+    await renderAt(row.path, false, withCampusTileset)
     const tab = await screen.findByTestId(`city-${row.tab}-tab`)
     const hint = await within(tab).findByTestId('city-read-only')
     expect(hint.textContent).toBe(readOnlyHint[row.locale])

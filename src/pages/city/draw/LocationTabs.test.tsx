@@ -1,14 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { Engine, EngineProvider } from '../../../engine-bridge'
+import { Engine } from '../../../engine-bridge'
+import {
+  type MemoryCityServer,
+  renderCityEditorAt,
+  withCampusTileset,
+} from '../testing/render-city-editor'
 import { closeProject, currentProject } from '../../../state/project'
-import { UiRoot } from '../../../ui'
-import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
-import { CityEditor } from '../CityEditorPage'
-import { CityServicesProvider } from '../city-services'
-import { createCityProjectStore } from '../city-project-store'
-import { createMemoryCityServer } from '../testing/memory-city-server'
 import type { TrackedObject } from '../../../api/tracking'
 import { applyLiveEvent, iotStore } from '../../bim4/iot/iot-store'
 import { pickTilesetAnchorAt, tilesetAnchorPick } from './tileset-anchor-pick'
@@ -68,61 +67,9 @@ afterEach(() => {
   window.location.hash = ''
 })
 
-type MemoryCityServer = ReturnType<typeof createMemoryCityServer>
-
-/**
- * Opens the city editor at `path` over an in-memory server holding an area and a path (and
- * whatever `prepare` adds first).
- */
-async function renderAt(path: string, prepare: (server: MemoryCityServer) => void = () => {}) {
-  const server = createMemoryCityServer('project-1')
-  await server.services.addAreaDraw({
-    project_id: 'project-1',
-    kind: 'area',
-    name: 'Yard',
-    type: 4,
-    points: [
-      [126.97, 37.56],
-      [126.98, 37.56],
-      [126.98, 37.57],
-    ],
-  })
-  await server.services.addAreaDraw({
-    project_id: 'project-1',
-    kind: 'path',
-    name: 'Patrol',
-    type: 3,
-    points: [
-      [126.97, 37.56],
-      [126.98, 37.56],
-    ],
-  })
-  prepare(server)
-  window.location.hash = `#${path}`
-  renderWithI18n(
-    <UiRoot>
-      <EngineProvider engine={engine}>
-        <CityServicesProvider services={server.services}>
-          <CityEditor store={createCityProjectStore()} />
-        </CityServicesProvider>
-      </EngineProvider>
-    </UiRoot>,
-  )
-  return server
-}
-
-/** A tileset without georeference, for the anchor point set tab to place. */
-function withCampusTileset(server: MemoryCityServer) {
-  server.tilesets.push({
-    id: 'tileset-1',
-    project_id: 'project-1',
-    name: 'Campus',
-    root_url: '/tiles/tileset.json',
-    is_visible: true,
-    placement: null,
-    is_georeferenced: false,
-  } as (typeof server.tilesets)[number])
-}
+/** The city editor at `path` (see renderCityEditorAt). */
+const renderAt = (path: string, prepare?: (server: MemoryCityServer) => void) =>
+  renderCityEditorAt(engine, path, { prepare })
 
 describe('GPS positioning tab', () => {
   it('adds an object showing its token once, plays its track, and deletes it after confirming', async () => {
