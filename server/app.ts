@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import fastifyMultipart from '@fastify/multipart'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from './config'
-import { composeServer } from './composition'
+import { composeServer, type ServerRole } from './composition'
 import { AppError } from './http/app-error'
 import { defaultFormLimits, parseFormBody } from './http/form-body'
 import { checkJsonText, shapeError } from './http/input-shape'
@@ -29,6 +29,8 @@ export interface BuildAppOptions {
   clock?: Clock
   /** Where log lines go (default stdout); tests capture them to check what is logged. */
   logStream?: { write(line: string): void }
+  /** What the process is for (default `api`); see {@link ServerRole}. */
+  role?: ServerRole
 }
 
 /**
@@ -136,6 +138,7 @@ export async function buildApp(
       database,
       storage,
       coordination,
+      role: options.role ?? 'api',
     })
     app.decorate('deps', deps)
     const openApi = new OpenApiRegistry()

@@ -129,7 +129,15 @@ export interface ComposeParts {
   database: DatabaseHandle
   storage: FileStorage
   coordination: ProcessCoordination
+  role: ServerRole
 }
+
+/**
+ * What a process is for: `api` serves requests and owns the start-up and periodic work (the
+ * crash sweep, the seeds, the hourly sweeps); `jobWorker` (`npm run worker`) only runs queued
+ * jobs, so it composes the same services but installs none of that work.
+ */
+export type ServerRole = 'api' | 'jobWorker'
 
 /**
  * Makes every repository and service of the app and installs its hooks and timers (they run in
@@ -357,8 +365,11 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       }),
     },
   }
-  addSweeperTasks(deps)
-  installLifecycle(app, deps)
+  installClosing(app, deps)
+  if (parts.role === 'api') {
+    addSweeperTasks(deps)
+    installStartUpAndSweeps(app, deps)
+  }
   return deps
 }
 
@@ -558,8 +569,24 @@ function addSweeperTasks(deps: ServerDeps): void {
   )
 }
 
-/** The app's start-up and shut-down work and its periodic sweeps, in one place. */
-function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
+/** What closes with the app, in every role: the queue first (its runs stop), then the services. */
+function installClosing(app: FastifyInstance, deps: ServerDeps): void {
+  const { services } = deps
+  app.addHook('onClose', async () => {
+    await deps.jobs.close()
+  })
+  app.addHook('onClose', async () => {
+    await services.building.settleReleases()
+    await services.conversions.close()
+    await services.poiListBodies.close()
+    await services.poiBatchFileReader.close()
+    await services.offlinePackages.close()
+    await services.tracking.close()
+  })
+}
+
+/** An API process's start-up work and its periodic sweeps, in one place. */
+function installStartUpAndSweeps(app: FastifyInstance, deps: ServerDeps): void {
   const { config, services, sweeper, coordination } = deps
   // before the first request: leftovers of a crash belong to no live request, so they go now,
   // not a day later (and before the seed below looks at what is on disk); with another
@@ -572,9 +599,6 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
   })
   repeatWhileOpen(app, folderSweepIntervalMs, 'folder sweep', async () => {
     await sweeper.sweep('periodic')
-  })
-  app.addHook('onClose', async () => {
-    await deps.jobs.close()
   })
   app.addHook('onReady', async () => {
     // once the database is migrated and the admin exists: the project cases on an empty one
@@ -611,14 +635,6 @@ function installLifecycle(app: FastifyInstance, deps: ServerDeps): void {
     if (!coordination.isFirstProcess()) return
     const interrupted = await services.offlinePackages.recover()
     if (interrupted > 0) app.log.warn({ interrupted }, 'offline package builds were interrupted')
-  })
-  app.addHook('onClose', async () => {
-    await services.building.settleReleases()
-    await services.conversions.close()
-    await services.poiListBodies.close()
-    await services.poiBatchFileReader.close()
-    await services.offlinePackages.close()
-    await services.tracking.close()
   })
   // ended sessions are deleted an hour after they end, so the table does not grow forever
   repeatWhileOpen(app, sessionSweepIntervalMs, 'session sweep', async () => {

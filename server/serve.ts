@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
+import { closeOnSignals } from './close-on-signals'
 import { type Config, ConfigError, loadConfig } from './config'
 import { migrateToLatest } from './migrations'
 import { seedDatabase } from './modules/accounts/seed'
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     await app.close().catch(() => undefined)
     process.exit(1)
   }
-  handleShutdownSignals(app)
+  closeOnSignals(app, shutdownGraceMs, 'in-flight requests')
 }
 
 /** Migrations, then the seed of an empty database (the admin's password printed once). */
@@ -107,36 +108,6 @@ function runWorkers(count: number): void {
   }
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)
-}
-
-function handleShutdownSignals(app: FastifyInstance): void {
-  let isClosing = false
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (isClosing) {
-      app.log.warn({ signal }, 'second signal: exiting without waiting')
-      process.exit(1)
-    }
-    isClosing = true
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests')
-    const forceExit = setTimeout(() => {
-      app.log.error('in-flight requests did not finish in time: exiting')
-      process.exit(1)
-    }, shutdownGraceMs)
-    forceExit.unref()
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed')
-        process.exit(1)
-      },
-    )
-  }
-  process.on('SIGTERM', shutdown)
-  process.on('SIGINT', shutdown)
-  // a worker of CLUSTER_WORKERS: the primary asks once (a terminal's Ctrl-C also signals it)
-  process.on('message', (message) => {
-    if (message === 'shutdown' && !isClosing) shutdown('SIGTERM')
-  })
 }
 
 await main()

@@ -20,13 +20,33 @@ export interface ServerProcess {
  * Starts `node --import tsx server/serve.ts` with the given environment on a free port
  * (PORT=0) and resolves once it listens. Rejects if it exits first or takes over `timeoutMs`.
  */
-export function startServerProcess(
+export async function startServerProcess(
   environment: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/serve.ts'], {
+  const started = await startScriptProcess(
+    'server/serve.ts',
+    { PORT: '0', HOST: '127.0.0.1', ...environment },
+    /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+    timeoutMs,
+  )
+  return { ...started, baseUrl: started.ready[1] as string }
+}
+
+/**
+ * Starts `node --import tsx <script>` from the repository root and resolves once its stdout
+ * matches `readyPattern` (the match is `ready`). Rejects if it exits first or takes over
+ * `timeoutMs`.
+ */
+export function startScriptProcess(
+  script: string,
+  environment: Record<string, string>,
+  readyPattern: RegExp,
+  timeoutMs = 60_000,
+): Promise<Omit<ServerProcess, 'baseUrl'> & { ready: RegExpExecArray }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: repositoryRoot,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...environment },
+    env: { ...process.env, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
@@ -43,25 +63,21 @@ export function startServerProcess(
   return new Promise((resolveStart, rejectStart) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      rejectStart(new Error(`server did not start in ${timeoutMs} ms:\n${stdout}\n${stderr}`))
+      rejectStart(new Error(`${script} did not start in ${timeoutMs} ms:\n${stdout}\n${stderr}`))
     }, timeoutMs)
     const onData = () => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)
+      const match = readyPattern.exec(stdout)
       if (match === null) return
       clearTimeout(timer)
       child.stdout?.off('data', onData)
-      resolveStart({
-        child,
-        baseUrl: match[1] as string,
-        stdout: () => stdout,
-        stderr: () => stderr,
-        exited,
-      })
+      resolveStart({ child, ready: match, stdout: () => stdout, stderr: () => stderr, exited })
     }
     child.stdout?.on('data', onData)
     void exited.then((code) => {
       clearTimeout(timer)
-      rejectStart(new Error(`server exited (${code}) before listening:\n${stdout}\n${stderr}`))
+      rejectStart(
+        new Error(`${script} exited (${code}) before it was ready:\n${stdout}\n${stderr}`),
+      )
     })
   })
 }

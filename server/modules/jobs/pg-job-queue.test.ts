@@ -143,6 +143,36 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
     expect(started).toEqual(['held'])
   })
 
+  it('claims short jobs several at a time, and gives back those it had not started when it stops', async () => {
+    const schema = newSchema()
+    const submitter = openQueue(schema, false)
+    const first = openQueue(schema, true)
+    const started: string[] = []
+    const kind = holdJob((tag) => started.push(tag))
+    first.register(kind)
+    // one short run tells the worker this kind's runs are short
+    await submitter.submit(kind, 'u', { tag: 'short', holdMs: 0 }).result
+    // four held jobs inserted together: claimed at once, two run (the lane's slots), two wait
+    const held = ['a', 'b', 'c', 'd'].map((tag) => submitter.submit(kind, 'u', { tag }))
+    await until(() => started.length === 3, 'the worker started two of them')
+    expect(first.load('io').running).toBe(2)
+    await first.close()
+    expect(started).toHaveLength(3)
+
+    const second = openQueue(schema, true)
+    const answering: typeof kind = {
+      ...kind,
+      run: (input, context) => kind.run({ ...input, holdMs: 0 }, context),
+    }
+    second.register(answering)
+    await Promise.all(held.map((job) => job.result))
+    // the two that ran were stopped (a run spent); the two that waited were never run
+    const attempts = held.map((job) => job.status().attempts).sort()
+    expect(attempts).toEqual([1, 1, 2, 2])
+    // each ran once more in the second worker
+    expect(started).toHaveLength(7)
+  })
+
   it('a worker killed mid-job: another worker runs it again, and the job ends once', async () => {
     const schema = newSchema()
     const submitter = openQueue(schema, false)

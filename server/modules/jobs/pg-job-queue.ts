@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import PgBoss from 'pg-boss'
 import { AppError } from '../../http/app-error'
 import type { Job, JobKind, JobQueue, JobState, JobStatus, SentError } from './job-queue'
+import { BatchedWrites } from './batched-writes'
 import { fromWire, reviveSentError, sendError, toWire } from './job-wire'
 
 /** Tuning of the shared queue; the defaults suit production, tests shorten the waits. */
@@ -51,6 +52,16 @@ interface JobRow {
   output: Record<string, unknown> | null
 }
 
+/**
+ * Claims of short jobs take enough to keep a worker's slots busy about this long: long enough
+ * to share a claim's round trip among many small jobs, short enough that another idle worker
+ * loses nothing.
+ */
+const heldWorkMs = 100
+
+/** The most jobs one claim takes. */
+const maxClaim = 64
+
 /** A queue name pg-boss accepts for a kind ('model.convert' → 'model_convert'). */
 const queueNameOf = (kind: { name: string }) => kind.name.replace(/\W/g, '_')
 
@@ -62,6 +73,11 @@ const queueNameOf = (kind: { name: string }) => kind.name.replace(/\W/g, '_')
  * (one more run than the kind's own retries allows). Progress travels in the job's row;
  * cancelling marks the row, and the running worker sees it at its next renewal and aborts the
  * run. Each submitter reads its outstanding jobs' rows in one query per poll.
+ *
+ * Round trips, not runs, are a small job's cost (issue 22: ≤ 5 ms a job): jobs submitted
+ * together are inserted in one statement, completions written together, and a lane claims as
+ * many jobs as keep its slots busy about {@link heldWorkMs} when its kind's runs are short (only
+ * its free slots when they are long). Claimed jobs not yet started go back on close.
  *
  * Not kept from the in-process queue: fairness between users (jobs run in the order they came).
  */
@@ -181,6 +197,15 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     else endSubmitted(entry, state, { error: errorOfRow(entry, row) })
   }
 
+  /** Jobs submitted in one turn (or while the last insert ran) are inserted together. */
+  const sends = new BatchedWrites<{ kind: JobKind<unknown, unknown>; row: PgBoss.JobInsert }>(
+    async (batch) => {
+      await Promise.all([...new Set(batch.map(({ kind }) => kind))].map(ensureQueue))
+      await started
+      await boss.insert(batch.map(({ row }) => row))
+    },
+  )
+
   const outstanding = () =>
     [...submitted.values()].filter(
       (entry) => entry.status.state === 'queued' || entry.status.state === 'running',
@@ -210,7 +235,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     pollTimer = setTimeout(() => void pollSubmitted(), pollMs)
   }
 
-  // ---- the worker's side: fetch, run with a renewed claim, complete or fail ----
+  // ---- the worker's side: claim, run with a renewed claim, complete or fail ----
 
   const renewClaim = async (name: string, id: string, progress: number | null) => {
     // the claim runs claimSeconds from now; no row means it was cancelled or lapsed
@@ -221,6 +246,42 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       [name, id, claimSeconds, progress],
     )
     return rows.length === 1
+  }
+
+  /**
+   * Completions written together: the runs that ended since the last write share one statement
+   * (a small job's own round trip to the database would cost more than its run). A run's slot is
+   * free before its row says completed; close() waits for the rows.
+   */
+  const completions = new BatchedWrites<{ name: string; id: string; output: unknown }>(
+    async (done) => {
+      await sql(
+        `update ${schema}.job j set completed_on = now(), state = 'completed', output = d.output
+         from jsonb_to_recordset($1::jsonb) as d(name text, id uuid, output jsonb)
+         where j.name = d.name and j.id = d.id and j.state = 'active'`,
+        [JSON.stringify(done)],
+      )
+    },
+  )
+
+  /** How long each kind's runs take here, lately (a moving average), to size its claims. */
+  const typicalRunMs = new Map<string, number>()
+  const noteRunTime = (kind: JobKind<unknown, unknown>, ms: number) => {
+    const before = typicalRunMs.get(kind.name)
+    typicalRunMs.set(kind.name, before === undefined ? ms : before * 0.8 + ms * 0.2)
+  }
+
+  /**
+   * How many jobs of a kind to claim at once for `free` idle slots: just those, unless its runs
+   * are short, when a claim takes enough to keep the slots busy for about `heldWorkMs`, so one
+   * round trip serves many small jobs while no worker sits on long jobs another could start.
+   */
+  const claimSizeOf = (kind: JobKind<unknown, unknown>, free: number) => {
+    const typicalMs = typicalRunMs.get(kind.name)
+    if (typicalMs === undefined) return free
+    const slots = lanes[kind.lane].slots
+    const worth = Math.floor((heldWorkMs * slots) / Math.max(typicalMs, 0.01))
+    return Math.max(free, Math.min(maxClaim, worth))
   }
 
   const runOne = async (kind: JobKind<unknown, unknown>, job: PgBoss.JobWithMetadata<object>) => {
@@ -251,6 +312,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       const seconds = Math.round(kind.timeLimitMs / 1000)
       controller.abort(new AppError('unavailable', 'job.timeLimit', { seconds }))
     }, kind.timeLimitMs)
+    const startedAt = performance.now()
     try {
       const { userId: _userId, input } = job.data as { userId: string; input: unknown }
       const value = await kind.run(fromWire(input), {
@@ -261,7 +323,9 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
         },
       })
       if (controller.signal.aborted) throw controller.signal.reason
-      await boss.complete(name, job.id, { result: toWire(value) })
+      noteRunTime(kind, performance.now() - startedAt)
+      // a lost write leaves the claim to lapse: the job runs again, as after a dead worker
+      completions.add({ name, id: job.id, output: { result: toWire(value) } }).catch(report)
     } catch (error) {
       const reason = controller.signal.aborted ? controller.signal.reason : error
       const isCancelled = reason instanceof AppError && reason.messageId === 'job.cancelled'
@@ -289,65 +353,99 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     }
   }
 
+  interface Claimed {
+    kind: JobKind<unknown, unknown>
+    job: PgBoss.JobWithMetadata<object>
+  }
+
+  /** Claims up to as many jobs as worth it for `free` slots, of one kind of the lane, in turns. */
+  const claim = async (
+    laneName: JobKind<unknown, unknown>['lane'],
+    free: number,
+    turn: number,
+  ): Promise<Claimed[]> => {
+    const laneKinds = [...kinds.values()].filter((kind) => kind.lane === laneName)
+    for (let index = 0; index < laneKinds.length && !isClosed; index++) {
+      // take turns between kinds, so one kind's backlog does not starve another
+      const kind = laneKinds[(turn + index) % laneKinds.length]!
+      try {
+        await ensureQueue(kind)
+        const jobs = await boss.fetch<object>(queueNameOf(kind), {
+          batchSize: claimSizeOf(kind, free),
+          includeMetadata: true,
+        })
+        if (jobs.length > 0) return jobs.map((job) => ({ kind, job }))
+      } catch (error) {
+        if (!isClosed) report(error)
+      }
+    }
+    return []
+  }
+
+  /** Claimed jobs that never started go back to the queue as they were, for another worker. */
+  const giveBack = async (held: Claimed[]) => {
+    if (held.length === 0) return
+    await sql(
+      `update ${schema}.job set
+         state = case when retry_count = 0 then 'created' else 'retry' end::${schema}.job_state,
+         started_on = case when retry_count = 0 then null else started_on end,
+         retry_count = greatest(retry_count - 1, 0)
+       where id = any($1::uuid[]) and state = 'active'`,
+      [held.map(({ job }) => job.id)],
+    ).catch(report)
+  }
+
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, pollMs)
+      const previous = wakeWorkers
+      function done() {
+        clearTimeout(timer)
+        wakeWorkers = previous
+        resolve()
+      }
+      wakeWorkers = () => {
+        previous()
+        done()
+      }
+    })
+
+  /** One lane's work: keep its slots busy with claimed jobs, claiming more as they free. */
   const workLane = async (laneName: JobKind<unknown, unknown>['lane']) => {
     const lane = lanes[laneName]
+    const held: Claimed[] = []
+    const runs = new Set<Promise<void>>()
     let turn = 0
     while (!isClosed) {
-      const laneKinds = [...kinds.values()].filter((kind) => kind.lane === laneName)
-      let found:
-        | { kind: JobKind<unknown, unknown>; job: PgBoss.JobWithMetadata<object> }
-        | undefined
-      for (let index = 0; index < laneKinds.length && !found && !isClosed; index++) {
-        // take turns between kinds, so one kind's backlog does not starve another
-        const kind = laneKinds[(turn + index) % laneKinds.length]!
-        try {
-          await ensureQueue(kind)
-          const [job] = await boss.fetch<object>(queueNameOf(kind), {
-            batchSize: 1,
-            includeMetadata: true,
-          })
-          if (job) found = { kind, job }
-        } catch (error) {
-          if (!isClosed) report(error)
-        }
-      }
-      turn++
-      if (found) {
+      while (held.length > 0 && lane.running < lane.slots) {
+        const { kind, job } = held.shift()!
         lane.running++
-        try {
-          await runOne(found.kind, found.job)
-        } catch (error) {
-          report(error)
-        } finally {
-          lane.running--
-        }
+        const run: Promise<void> = runOne(kind, job)
+          .catch((error: unknown) => report(error))
+          .finally(() => {
+            lane.running--
+            runs.delete(run)
+          })
+        runs.add(run)
+      }
+      if (lane.running >= lane.slots) {
+        await Promise.race(runs)
         continue
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs)
-        const previous = wakeWorkers
-        function done() {
-          clearTimeout(timer)
-          wakeWorkers = previous
-          resolve()
-        }
-        wakeWorkers = () => {
-          previous()
-          done()
-        }
-      })
+      if (held.length > 0) continue
+      const claimed = await claim(laneName, lane.slots - lane.running, turn++)
+      if (claimed.length > 0) held.push(...claimed)
+      else await idle()
     }
+    await giveBack(held.splice(0))
+    await Promise.allSettled(runs)
   }
 
   const workerLoops: Promise<void>[] = []
   const startWorking = () => {
     if (!options.runsJobs || workerLoops.length > 0) return
     for (const laneName of ['cpu', 'io'] as const) {
-      for (let slot = 0; slot < lanes[laneName].slots; slot++) {
-        workerLoops.push(
-          started.then(() => workLane(laneName)).catch((error) => void report(error)),
-        )
-      }
+      workerLoops.push(started.then(() => workLane(laneName)).catch((error) => void report(error)))
     }
   }
 
@@ -396,20 +494,19 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       }
       submitted.set(status.id, entry)
       const maxAttempts = Math.max(1, kind.maxAttempts ?? 1)
-      ensureQueue(known)
-        .then(() =>
-          boss.send(
-            queueNameOf(kind),
-            { userId, input: toWire(input) },
-            {
-              id: status.id,
-              // one run more than the kind retries: the run of a worker that died
-              retryLimit: maxAttempts,
-              retryDelay: 0,
-              expireInSeconds: claimSeconds,
-            },
-          ),
-        )
+      sends
+        .add({
+          kind: known,
+          row: {
+            id: status.id,
+            name: queueNameOf(kind),
+            data: { userId, input: toWire(input) },
+            // one run more than the kind retries: the run of a worker that died
+            retryLimit: maxAttempts,
+            retryDelay: 0,
+            expireInSeconds: claimSeconds,
+          },
+        })
         .then(() => {
           wakeWorkers()
           schedulePoll()
@@ -450,6 +547,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       for (const controller of running) controller.abort(error)
       for (const entry of outstanding()) endSubmitted(entry, 'failed', { error })
       await Promise.all(workerLoops)
+      await Promise.all([sends.flushed(), completions.flushed()])
       await started.catch(() => undefined)
       await boss.stop({ graceful: false, wait: true, timeout: 5_000 }).catch(() => undefined)
     },
