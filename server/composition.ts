@@ -470,10 +470,12 @@ function composeCityArea(
   const access = createCityAccess({ access: projectAccess })
   const onBackgroundError = (error: unknown) =>
     app.log.warn({ err: error }, 'city file clean-up failed')
+  const tilesetFiles = parts.storage.named('tilesets')
   const tilesets = createTilesetsService({
     database,
     clock,
     access,
+    files: tilesetFiles,
     directory: directories.tilesets,
     limits: { maxUploadBytes: config.tilesetUploadLimitBytes },
     onBackgroundError,
@@ -495,6 +497,7 @@ function composeCityArea(
   return {
     mapProxy,
     cityDirectories: directories,
+    tilesetFiles,
     tilesets,
     tilesetIngest: tilesetIngestJob(tilesets),
     gisModels: createGisModelsService({ database, clock, access }),
@@ -608,7 +611,6 @@ function installStartUpAndSweeps(app: FastifyInstance, deps: ServerDeps): void {
       clock: deps.clock,
       users: deps.repositories.users,
       adminName: config.adminName,
-      tilesetsDirectory: services.cityDirectories.tilesets,
     })
     if (seeded > 0) app.log.info({ cases: seeded }, 'project cases seeded')
     // the system 3D template models on an empty database (shipped SBMs and previews), before

@@ -55,7 +55,7 @@ import type { TemplatesService } from './modules/templates/templates.service'
 import type { Clock } from './modules/time/clock'
 import type { ProcessCoordination } from './plugins/coordination'
 import type { DatabaseHandle } from './plugins/db'
-import type { FileStorage } from './plugins/storage'
+import type { FileStorage, NamedFiles } from './plugins/storage'
 import type { PoiBatchFilesService } from './modules/template-files/poi-batch-files.service'
 import type { PoiBatchFileReader } from './modules/template-files/poi-batch-file-job'
 import type { TemplateModelsService } from './modules/template-files/template-models.service'
@@ -110,6 +110,8 @@ export interface CityServices {
   mapProxy: MapProxy
   /** Where the city's files live under DATA_DIR. */
   cityDirectories: ReturnType<typeof cityDirectories>
+  /** The tileset versions' files, in the file store (a folder or a bucket). */
+  tilesetFiles: NamedFiles
 }
 
 /** POI categories and templates (issue 15). */

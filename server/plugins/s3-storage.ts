@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3'
@@ -15,10 +17,16 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { AppError } from '../http/app-error'
 import type { S3StorageSettings } from './storage-settings'
 import {
+  type FileSource,
+  type ByteSpan,
   type FileStorage,
+  type NamedFiles,
+  type SignedAnswer,
   requireSha256,
+  type StorageArea,
   type StoredFileInfo,
   STORED_FILE_READ_BYTES,
+  startsGzip,
   temporaryPrefix,
   writeHashed,
 } from './storage'
@@ -77,17 +85,122 @@ export async function createS3FileStorage(
     )
   }
 
-  const statOf = async (sha256: string): Promise<StoredFileInfo | undefined> => {
-    const Key = keyOf(sha256)
+  /** The object's head, or undefined when there is none by that key. */
+  const headOf = async (Key: string) => {
     try {
-      const head = await client.send(new HeadObjectCommand({ Bucket, Key }))
-      return { sizeBytes: head.ContentLength ?? 0, modifiedMs: head.LastModified?.getTime() ?? 0 }
+      return await client.send(new HeadObjectCommand({ Bucket, Key }))
     } catch (error) {
       if (isMissingObject(error)) return undefined
       throw unavailable(error)
     }
   }
+  const infoOf = (head: { ContentLength?: number; LastModified?: Date }): StoredFileInfo => ({
+    sizeBytes: head.ContentLength ?? 0,
+    modifiedMs: head.LastModified?.getTime() ?? 0,
+  })
+  const statOf = async (sha256: string): Promise<StoredFileInfo | undefined> => {
+    const head = await headOf(keyOf(sha256))
+    return head === undefined ? undefined : infoOf(head)
+  }
   const sizeOf = async (sha256: string) => (await statOf(sha256))?.sizeBytes
+
+  const openKey = async (Key: string, span?: ByteSpan): Promise<Readable> => {
+    const Range = span === undefined ? undefined : `bytes=${span.start}-${span.end}`
+    try {
+      const answer = await client.send(new GetObjectCommand({ Bucket, Key, Range }))
+      return answer.Body as Readable
+    } catch (error) {
+      if (isMissingObject(error)) throw new AppError('notFound', 'file.notFound')
+      throw unavailable(error)
+    }
+  }
+
+  const signKey = async (Key: string, answer: SignedAnswer) => {
+    if (settings.serve !== 'redirect') return undefined
+    const command = new GetObjectCommand({
+      Bucket,
+      Key,
+      ResponseContentType: answer.contentType,
+      ResponseCacheControl: answer.cacheControl,
+      ResponseContentDisposition: answer.contentDisposition,
+    })
+    // Signed as of the start of a window half as long as the validity: a file keeps one
+    // address that long, so browsers and CDNs reuse what they fetched, and every address
+    // handed out still has at least half its validity left.
+    const windowMs = settings.signedUrlSeconds * 500
+    const signingDate = new Date(Math.floor(Date.now() / windowMs) * windowMs)
+    return getSignedUrl(client, command, { expiresIn: settings.signedUrlSeconds, signingDate })
+  }
+
+  /** Sends `Body` to `Key` (multipart past 5 MiB), with the encoding it is to be answered with. */
+  const upload = async (Key: string, Body: Readable | Uint8Array, ContentEncoding?: string) => {
+    try {
+      await new Upload({ client, params: { Bucket, Key, Body, ContentEncoding } }).done()
+    } catch (error) {
+      throw unavailable(error)
+    }
+  }
+
+  const named = (area: StorageArea): NamedFiles => {
+    const areaPrefix = `${settings.prefix}${area}/`
+    const folderPrefix = (folder: string) => `${areaPrefix}${folder}/`
+    const keysUnder = async function* (folder: string) {
+      let ContinuationToken: string | undefined
+      do {
+        let page: Awaited<ReturnType<typeof listPage>>
+        try {
+          page = await listPage(folderPrefix(folder), ContinuationToken)
+        } catch (error) {
+          throw unavailable(error)
+        }
+        yield* page.Contents ?? []
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (ContinuationToken !== undefined)
+    }
+    const listPage = (Prefix: string, ContinuationToken: string | undefined) =>
+      client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }))
+    return {
+      async write(name, source) {
+        const { head, body } = await withHead(source)
+        await upload(`${areaPrefix}${name}`, body, startsGzip(head) ? 'gzip' : undefined)
+      },
+      async statOf(name) {
+        const head = await headOf(`${areaPrefix}${name}`)
+        if (head === undefined) return undefined
+        const contentEncoding = head.ContentEncoding === 'gzip' ? 'gzip' : undefined
+        return { ...infoOf(head), contentEncoding }
+      },
+      open: (name, span) => openKey(`${areaPrefix}${name}`, span),
+      async list(folder) {
+        const found: Array<{ name: string; sizeBytes: number }> = []
+        const start = folderPrefix(folder).length
+        for await (const object of keysUnder(folder)) {
+          found.push({ name: object.Key!.slice(start), sizeBytes: object.Size ?? 0 })
+        }
+        return found.sort((a, b) => a.name.localeCompare(b.name))
+      },
+      async removeFolder(folder) {
+        let batch: Array<{ Key: string }> = []
+        const removeBatch = async () => {
+          if (batch.length === 0) return
+          const Delete = { Objects: batch, Quiet: true }
+          batch = []
+          try {
+            await client.send(new DeleteObjectsCommand({ Bucket, Delete }))
+          } catch (error) {
+            throw unavailable(error)
+          }
+        }
+        for await (const object of keysUnder(folder)) {
+          batch.push({ Key: object.Key! })
+          // the most one request deletes
+          if (batch.length === 1000) await removeBatch()
+        }
+        await removeBatch()
+      },
+      signedReadUrl: (name, answer) => signKey(`${areaPrefix}${name}`, answer),
+    }
+  }
 
   return {
     location: { kind: 's3', settings, spoolDirectory },
@@ -100,36 +213,15 @@ export async function createS3FileStorage(
           sync: false,
         })
         if ((await sizeOf(sha256)) !== undefined) return { sha256, sizeBytes, isNew: false }
-        const upload = new Upload({
-          client,
-          params: {
-            Bucket,
-            Key: keyOf(sha256),
-            Body: createReadStream(spoolPath, { highWaterMark: STORED_FILE_READ_BYTES }),
-          },
-        })
-        try {
-          await upload.done()
-        } catch (error) {
-          throw unavailable(error)
-        }
+        const body = createReadStream(spoolPath, { highWaterMark: STORED_FILE_READ_BYTES })
+        await upload(keyOf(sha256), body)
         return { sha256, sizeBytes, isNew: true }
       } finally {
         await rm(spoolPath, { force: true })
       }
     },
 
-    async open(sha256, span) {
-      const Key = keyOf(sha256)
-      const Range = span === undefined ? undefined : `bytes=${span.start}-${span.end}`
-      try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key, Range }))
-        return answer.Body as Readable
-      } catch (error) {
-        if (isMissingObject(error)) throw new AppError('notFound', 'file.notFound')
-        throw unavailable(error)
-      }
-    },
+    open: async (sha256, span) => openKey(keyOf(sha256), span),
 
     async exists(sha256) {
       return (await sizeOf(sha256)) !== undefined
@@ -148,27 +240,32 @@ export async function createS3FileStorage(
       return true
     },
 
-    async signedReadUrl(sha256, answer) {
-      if (settings.serve !== 'redirect') return undefined
-      const command = new GetObjectCommand({
-        Bucket,
-        Key: keyOf(sha256),
-        ResponseContentType: answer.contentType,
-        ResponseCacheControl: answer.cacheControl,
-        ResponseContentDisposition: answer.contentDisposition,
-      })
-      // Signed as of the start of a window half as long as the validity: a file keeps one
-      // address that long, so browsers and CDNs reuse what they fetched, and every address
-      // handed out still has at least half its validity left.
-      const windowMs = settings.signedUrlSeconds * 500
-      const signingDate = new Date(Math.floor(Date.now() / windowMs) * windowMs)
-      return getSignedUrl(client, command, { expiresIn: settings.signedUrlSeconds, signingDate })
-    },
+    signedReadUrl: async (sha256, answer) => signKey(keyOf(sha256), answer),
+    named,
 
     close() {
       client.destroy()
     },
   }
+}
+
+/**
+ * The first bytes of a source (to tell a gzip-compressed file) and the whole of it to send: a
+ * stream's first chunk is read ahead and put back in front.
+ */
+async function withHead(
+  source: FileSource,
+): Promise<{ head: Uint8Array; body: Readable | Uint8Array }> {
+  if (source instanceof Uint8Array) return { head: source, body: source }
+  const chunks = source[Symbol.asyncIterator]()
+  const first = await chunks.next()
+  if (first.done === true) return { head: new Uint8Array(), body: new Uint8Array() }
+  const rest = { [Symbol.asyncIterator]: () => chunks }
+  async function* all() {
+    yield first.value
+    yield* rest
+  }
+  return { head: first.value, body: Readable.from(all(), { objectMode: false }) }
 }
 
 function isMissingObject(error: unknown): boolean {

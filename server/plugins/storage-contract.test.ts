@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { gzipSync } from 'node:zlib'
 import { buffer, text } from 'node:stream/consumers'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AppError } from '../http/app-error'
@@ -145,6 +146,74 @@ describe.each(['folder', 's3'] as const)('the file store on %s', (kind) => {
     expect(answer.headers.get('content-type')).toBe('application/json')
     expect(answer.headers.get('cache-control')).toBe('private, max-age=31536000, immutable')
     expect(await answer.text()).toBe('{"floors":2}')
+  })
+})
+
+describe.each(['folder', 's3'] as const)('named files (tileset versions) on %s', (kind) => {
+  let directory: string
+  let storage: FileStorage
+  let testIndex = 0
+
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'twinscape-named-'))
+    testIndex += 1
+    const files = join(directory, 'files')
+    storage =
+      kind === 'folder'
+        ? await createFileStorage(files)
+        : await createS3FileStorage(objectStore.settings(`n${testIndex}`, 'redirect'), files)
+  })
+  afterEach(async () => {
+    storage.close()
+    await rm(directory, { recursive: true, force: true })
+  })
+
+  it('keeps files under their names, lists and reads them, and removes a whole folder', async () => {
+    const files = storage.named('tilesets')
+    const tile = Buffer.from(Array.from({ length: 300 }, (_, index) => index % 251))
+    await files.write('v1/tileset.json', Buffer.from('{"asset":{}}'))
+    await files.write('v1/sub/a.b3dm', Readable.from([tile.subarray(0, 100), tile.subarray(100)]))
+    await files.write('v2/tileset.json', Buffer.from('{}'))
+    expect(await files.list('v1')).toEqual([
+      { name: 'sub/a.b3dm', sizeBytes: 300 },
+      { name: 'tileset.json', sizeBytes: 12 },
+    ])
+    const info = await files.statOf('v1/sub/a.b3dm')
+    expect(info).toMatchObject({ sizeBytes: 300, contentEncoding: undefined })
+    expect(Math.abs((info?.modifiedMs ?? 0) - Date.now())).toBeLessThan(60_000)
+    const span = await buffer(await files.open('v1/sub/a.b3dm', { start: 10, end: 19 }))
+    expect(span.equals(tile.subarray(10, 20))).toBe(true)
+    expect(await files.statOf('v1/missing.b3dm')).toBeUndefined()
+    await expect(files.open('v1/missing.b3dm')).rejects.toMatchObject({ kind: 'notFound' })
+
+    await files.removeFolder('v1')
+    expect(await files.list('v1')).toEqual([])
+    expect(await files.statOf('v1/tileset.json')).toBeUndefined()
+    expect(await files.list('v2')).toEqual([{ name: 'tileset.json', sizeBytes: 2 }])
+    await files.removeFolder('never-written')
+  })
+
+  it('answers a gzip-stored file as gzip, from the server and from a signed address', async () => {
+    const files = storage.named('tilesets')
+    const json = Buffer.from('{"asset":{"version":"1.1"}}')
+    const stored = gzipSync(json)
+    await files.write('v1/tileset.json', Readable.from([stored]))
+    expect(await files.statOf('v1/tileset.json')).toMatchObject({ contentEncoding: 'gzip' })
+    expect((await buffer(await files.open('v1/tileset.json'))).equals(stored)).toBe(true)
+    const address = await files.signedReadUrl('v1/tileset.json', {
+      contentType: 'application/json',
+      cacheControl: 'private, max-age=31536000, immutable',
+    })
+    if (kind === 'folder') {
+      expect(address).toBeUndefined()
+      return
+    }
+    const answer = await fetch(address!)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('application/json')
+    expect(answer.headers.get('content-encoding')).toBe('gzip')
+    // fetch inflates what is sent with Content-Encoding: gzip
+    expect(await answer.text()).toBe(json.toString())
   })
 })
 

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { createReadStream } from 'node:fs'
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises'
-import { join } from 'node:path'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises'
+import { dirname, join, relative, sep } from 'node:path'
 import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { AppError } from '../http/app-error'
 import { folderSweep, type SweepTask } from '../modules/files/folder-sweeper'
 import type { S3StorageSettings } from './storage-settings'
@@ -46,6 +47,40 @@ export interface ServedStoredFile {
   downloadName?: string
 }
 
+/** What the store knows of a named file (see {@link NamedFiles}). */
+export interface NamedFileInfo extends StoredFileInfo {
+  /** 'gzip' for a file stored gzip-compressed: it is answered as stored, the client inflates it. */
+  contentEncoding: 'gzip' | undefined
+}
+
+/**
+ * The areas of the store whose files keep the names they were given, beside the content-named
+ * files: on a folder store `DATA_DIR/<area>/`, in a bucket `<prefix><area>/`.
+ */
+export type StorageArea = 'tilesets'
+
+/**
+ * Files kept under names of their own (`<folder>/<path inside it>`), for files that belong
+ * together and are addressed by their place in a tree: a tileset version's tiles, whose
+ * tileset JSON refers to them by relative path. Names are checked by the caller (no `..`, no
+ * empty segment). A file stored gzip-compressed (its bytes start 1f 8b) is answered with
+ * `Content-Encoding: gzip`, as tileset exporters intend.
+ */
+export interface NamedFiles {
+  /** Stores a file under `name`, replacing nothing: a name is written once. */
+  write(name: string, source: FileSource): Promise<void>
+  /** Size, time written and encoding of a file, or undefined if there is none by that name. */
+  statOf(name: string): Promise<NamedFileInfo | undefined>
+  /** Reads a file, or the span of it. Throws a `notFound` AppError when it does not exist. */
+  open(name: string, span?: ByteSpan): Promise<Readable>
+  /** Every file under `folder`, by name relative to it ('/'-separated), sorted. */
+  list(folder: string): Promise<Array<{ name: string; sizeBytes: number }>>
+  /** Deletes `folder` and every file under it; a missing folder is fine. */
+  removeFolder(folder: string): Promise<void>
+  /** Like {@link FileStorage.signedReadUrl}, for a named file. */
+  signedReadUrl(name: string, answer: SignedAnswer): Promise<string | undefined>
+}
+
 /**
  * Where a file store is, as a worker thread can be told it (structured-clone safe): a folder, or
  * an S3-compatible bucket with the folder its writes are spooled in.
@@ -80,6 +115,8 @@ export interface FileStorage {
    * or a store private to the servers).
    */
   signedReadUrl(sha256: string, answer: SignedAnswer): Promise<string | undefined>
+  /** The files of an area that keep their names (tileset versions). */
+  named(area: StorageArea): NamedFiles
   /** Lets go of the store's connections (when the app closes). */
   close(): void
 }
@@ -215,7 +252,86 @@ export async function createFileStorage(directory: string): Promise<FileStorage>
 
     // the folder is this server's own: it sends its files itself
     signedReadUrl: async () => undefined,
+    named: (area) => namedFilesInFolder(join(dirname(directory), area)),
     close: () => undefined,
+  }
+}
+
+/** True when bytes start with gzip's magic (1f 8b). */
+export function startsGzip(head: Uint8Array): boolean {
+  return head[0] === 0x1f && head[1] === 0x8b
+}
+
+/**
+ * Named files in the folder `root`, one file per name, as they always were on disk (so a
+ * `DATA_DIR` of an earlier version is read as it is). A file is written straight under its name:
+ * it is read only once a database row names its folder, after every write has ended.
+ */
+function namedFilesInFolder(root: string): NamedFiles {
+  const pathOf = (name: string) => join(root, ...name.split('/'))
+  return {
+    async write(name, source) {
+      const path = pathOf(name)
+      await mkdir(dirname(path), { recursive: true })
+      if (source instanceof Uint8Array) await writeFile(path, source, { flag: 'wx' })
+      else {
+        const output = createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 })
+        await pipeline(source, output)
+      }
+    },
+    async statOf(name) {
+      const path = pathOf(name)
+      try {
+        const info = await stat(path)
+        if (!info.isFile()) return undefined
+        return {
+          sizeBytes: info.size,
+          modifiedMs: info.mtimeMs,
+          contentEncoding: startsGzip(await readHead(path, 2)) ? 'gzip' : undefined,
+        }
+      } catch (error) {
+        if (isMissing(error)) return undefined
+        throw error
+      }
+    },
+    async open(name, span) {
+      const path = pathOf(name)
+      if (!(await fileExists(path))) throw new AppError('notFound', 'file.notFound')
+      return createReadStream(path, { highWaterMark: STORED_FILE_READ_BYTES, ...span })
+    },
+    async list(folder) {
+      const base = pathOf(folder)
+      const found: Array<{ name: string; sizeBytes: number }> = []
+      const walk = async (path: string) => {
+        const children = await readdir(path, { withFileTypes: true }).catch(() => [])
+        for (const child of children) {
+          const childPath = join(path, child.name)
+          if (child.isDirectory()) await walk(childPath)
+          else if (child.isFile()) {
+            const name = relative(base, childPath).split(sep).join('/')
+            found.push({ name, sizeBytes: (await stat(childPath)).size })
+          }
+        }
+      }
+      await walk(base)
+      return found.sort((a, b) => a.name.localeCompare(b.name))
+    },
+    async removeFolder(folder) {
+      await rm(pathOf(folder), { recursive: true, force: true })
+    },
+    signedReadUrl: async () => undefined,
+  }
+}
+
+/** Reads the first bytes of a file (fewer when it is shorter). */
+export async function readHead(path: string, lengthBytes: number): Promise<Buffer> {
+  const handle = await open(path, 'r')
+  try {
+    const buffer = Buffer.alloc(lengthBytes)
+    const { bytesRead } = await handle.read(buffer, 0, lengthBytes, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
   }
 }
 

@@ -16,6 +16,10 @@ export interface TestObjectStore {
   env(prefix: string, serve?: 'redirect' | 'proxy'): Record<string, string>
   /** The same, as the settings the server reads from them. */
   settings(prefix: string, serve?: 'redirect' | 'proxy'): S3StorageSettings
+  /** Stops answering (the store is unreachable) and keeps what it stored. */
+  stop(): Promise<void>
+  /** Answers again, on the same address, with what it stored before `stop`. */
+  restart(): Promise<void>
   /** Stops the server and deletes what it stored. */
   close(): Promise<void>
 }
@@ -23,13 +27,15 @@ export interface TestObjectStore {
 export async function startTestObjectStore(): Promise<TestObjectStore> {
   const directory = await mkdtemp(join(tmpdir(), 'twinscape-s3-'))
   const bucket = 'twinscape-test'
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket, configs: [] }],
-  })
+  const serverOn = (port: number) =>
+    new S3rver({
+      address: '127.0.0.1',
+      port,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    })
+  let server: S3rver | undefined = serverOn(0)
   const { port } = await server.run()
   const endpoint = `http://127.0.0.1:${port}`
   const env = (prefix: string, serve: 'redirect' | 'proxy' = 'proxy') => ({
@@ -50,8 +56,17 @@ export async function startTestObjectStore(): Promise<TestObjectStore> {
       if (storage.kind !== 's3') throw new Error('the test store variables did not select S3')
       return storage
     },
+    async stop() {
+      await server?.close()
+      server = undefined
+    },
+    async restart() {
+      if (server !== undefined) return
+      server = serverOn(port)
+      await server.run()
+    },
     async close() {
-      await server.close()
+      await server?.close()
       await rm(directory, { recursive: true, force: true })
     },
   }

@@ -12,7 +12,7 @@ import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.s
 import type { MapProxy } from '../map-proxy/map-proxy.service'
 import type { CityAccess } from '../tilesets/city-access'
 import { type GrantReader, signedInReader } from '../access/project-access'
-import { readHead } from '../tilesets/served-files'
+import { readHead } from '../../plugins/storage'
 import type { AuthUser } from '../accounts/users.service'
 
 type BasemapFileRow = Selectable<BasemapFilesTable>

@@ -1,8 +1,7 @@
-import type { Dirent } from 'node:fs'
-import { readdir, stat } from 'node:fs/promises'
-import { join, relative, sep } from 'node:path'
+import { join } from 'node:path'
 import type { ViewerBasemap, ViewerTileset } from '../../../contract/offline-viewer-data'
 import type { Database } from '../../plugins/db'
+import type { NamedFiles } from '../../plugins/storage'
 import { offlineMapData } from '../geo/offline-map-data'
 import { type PackageEntry, textEntry } from './offline-package-entry'
 
@@ -17,29 +16,6 @@ export interface CityPackagePart {
   shownFiles: string[]
 }
 
-/** Every regular file under `root` (links are not followed), relative paths with '/'. */
-async function filesUnder(root: string): Promise<Array<{ relativePath: string; size: number }>> {
-  const found: Array<{ relativePath: string; size: number }> = []
-  const walk = async (folder: string) => {
-    let children: Dirent[]
-    try {
-      children = await readdir(folder, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const child of children) {
-      const path = join(folder, child.name)
-      if (child.isDirectory()) await walk(path)
-      else if (child.isFile()) {
-        const info = await stat(path)
-        found.push({ relativePath: relative(root, path).split(sep).join('/'), size: info.size })
-      }
-    }
-  }
-  await walk(root)
-  return found.sort((a, b) => a.relativePath.localeCompare(b.relativePath))
-}
-
 /**
  * A project's tilesets (every stored file, under `tilesets/<id>/`) and, for a city project,
  * its basemap: the PMTiles archive when one is chosen, else the offline style's Natural Earth
@@ -48,7 +24,7 @@ async function filesUnder(root: string): Promise<Array<{ relativePath: string; s
  */
 export async function planCityPart(
   handle: Database,
-  directories: { tilesets: string; basemaps: string },
+  directories: { tilesetFiles: NamedFiles; basemaps: string },
   project: { id: string; kind: string },
 ): Promise<CityPackagePart> {
   const part: CityPackagePart = {
@@ -69,20 +45,22 @@ export async function planCityPart(
   for (const tileset of tilesets) {
     if (tileset.version_id === null || tileset.root_path === null) continue
     const folder = `tilesets/${tileset.id}`
-    for (const file of await filesUnder(join(directories.tilesets, tileset.version_id))) {
-      const path = `${folder}/${file.relativePath}`
+    const versionId = tileset.version_id
+    for (const file of await directories.tilesetFiles.list(versionId)) {
+      const path = `${folder}/${file.name}`
       part.entries.push({
         path,
         // some exporters write every file gzip-compressed (a server then sends it with
         // Content-Encoding: gzip); a package on a disk has no such server: its files are plain
         source: {
-          kind: 'file',
-          path: join(directories.tilesets, tileset.version_id, file.relativePath),
+          kind: 'named',
+          area: 'tilesets',
+          name: `${versionId}/${file.name}`,
           inflatesGzip: true,
         },
-        sizeBytes: file.size,
+        sizeBytes: file.sizeBytes,
         // tileset JSON shrinks a lot; tiles barely do
-        isDeflated: file.relativePath.endsWith('.json'),
+        isDeflated: file.name.endsWith('.json'),
       })
       part.shownFiles.push(path)
     }

@@ -31,8 +31,6 @@ export interface PackagePlan {
 
 /** Folders of the data directory a package reads files from besides the file store. */
 export interface PackageDirectories {
-  /** DATA_DIR/tilesets: `<version_id>/<files>` per stored tileset version. */
-  tilesets: string
   /** DATA_DIR/basemaps: `<file_key>.pmtiles`. */
   basemaps: string
   /** DATA_DIR/template-models: `<uuid>/model.sbm` and `<uuid>/preview.png` per 3D template. */
@@ -49,7 +47,6 @@ const builtViewerScript = fileURLToPath(
 /** The folders a server with data in `dataDir` reads packages from. */
 export function packageDirectories(dataDir: string): PackageDirectories {
   return {
-    tilesets: join(dataDir, 'tilesets'),
     basemaps: join(dataDir, 'basemaps'),
     templateModels: join(dataDir, 'template-models'),
     viewerScript: builtViewerScript,
@@ -275,7 +272,11 @@ export async function planOfflinePackage(
   entries.push(jsonEntry('draws.json', draws))
   contents.draws = 'draws.json'
 
-  const city = await planCityPart(handle, directories, project)
+  const city = await planCityPart(
+    handle,
+    { tilesetFiles: storage.named('tilesets'), basemaps: directories.basemaps },
+    project,
+  )
   entries.push(...city.entries)
   Object.assign(contents, city.contents)
 

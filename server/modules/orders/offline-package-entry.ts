@@ -1,5 +1,5 @@
 /* The entry types of an offline package plan (offline-package-contents.ts). */
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, StorageArea } from '../../plugins/storage'
 
 /** Where one entry's bytes come from. */
 export type PackageSource =
@@ -11,6 +11,8 @@ export type PackageSource =
    * tileset's files, which a server would send with `Content-Encoding: gzip`).
    */
   | { kind: 'file'; path: string; inflatesGzip?: boolean }
+  /** A named file of the store (a tileset version's file), inflated like a `file`'s. */
+  | { kind: 'named'; area: StorageArea; name: string; inflatesGzip: boolean }
   /** Another source's bytes as a script for the offline viewer (offline-package-viewer.ts). */
   | { kind: 'script'; path: string; of: PackageSource }
   /**

@@ -56,6 +56,10 @@ export async function openSource(
       const file = createReadStream(source.path, { highWaterMark: 256 * 1024 })
       return source.inflatesGzip === true ? inflatedWhenGzip(file) : file
     }
+    case 'named': {
+      const file = await readers.storage.named(source.area).open(source.name)
+      return source.inflatesGzip ? inflatedWhenGzip(file) : file
+    }
   }
 }
 

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { maxTopTiles, type TilesetStats } from '../../../contract/city'
 import { projectDefaults } from '../../../contract/project'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
 import type { DatabaseHandle } from '../../plugins/db'
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, NamedFiles } from '../../plugins/storage'
 import { createBuildingRepository } from '../building/building.repository'
 import { structureFileUrl } from '../building/building-views'
 import { type Clock, timestampOf } from '../time/clock'
@@ -54,29 +53,27 @@ const buildingCaseFolder = new URL('../../../public/cases/building/', import.met
 const cityCaseFolder = new URL('../../../public/cases/city/', import.meta.url)
 
 /**
- * Puts a city case's tileset into the tileset store as an upload would (a version folder of
- * its files, named only once complete), and answers the row's content columns.
+ * Puts a city case's tileset into the store's tileset files as an upload would (a version
+ * folder of its files, read once the case's row names it), and answers the row's content
+ * columns.
  */
 async function storeCaseTileset(
   tileset: NonNullable<ProjectCase['tileset']>,
-  tilesetsDirectory: string,
+  tilesetFiles: NamedFiles,
 ) {
   const versionId = randomUUID()
-  const staging = join(tilesetsDirectory, `.staging-${versionId}`)
-  await mkdir(staging, { recursive: true })
   const formats: Record<string, number> = {}
   let totalBytes = 0
   try {
     for (const file of tileset.files) {
       const bytes = await readFile(new URL(file, cityCaseFolder))
-      await writeFile(join(staging, file), bytes)
+      await tilesetFiles.write(`${versionId}/${file}`, bytes)
       totalBytes += bytes.byteLength
       const format = file.split('.').pop() ?? 'other'
       formats[format] = (formats[format] ?? 0) + 1
     }
-    await rename(staging, join(tilesetsDirectory, versionId))
   } catch (error) {
-    await rm(staging, { recursive: true, force: true })
+    await tilesetFiles.removeFolder(versionId).catch(() => undefined)
     throw error
   }
   const rootPath = tileset.files[0]!
@@ -129,10 +126,8 @@ export async function seedProjectCases(dependencies: {
   clock: Clock
   users: UsersRepository
   adminName: string
-  /** The tileset store (DATA_DIR/tilesets): a city case gets its tileset there. */
-  tilesetsDirectory?: string
 }): Promise<number> {
-  const { database, storage, clock, users, adminName, tilesetsDirectory } = dependencies
+  const { database, storage, clock, users, adminName } = dependencies
   const { db } = database
   const projects = createProjectsRepository(db, database.dialect)
   const uploads = createUploadsRepository(db)
@@ -150,9 +145,7 @@ export async function seedProjectCases(dependencies: {
   const buildingCase = await readBuildingCase(storage)
   const caseTilesets = await Promise.all(
     projectCases.map((projectCase) =>
-      projectCase.tileset && tilesetsDirectory
-        ? storeCaseTileset(projectCase.tileset, tilesetsDirectory)
-        : null,
+      projectCase.tileset ? storeCaseTileset(projectCase.tileset, storage.named('tilesets')) : null,
     ),
   )
   await db.transaction().execute(async (transaction) => {

@@ -4,7 +4,15 @@ import type { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../http/app-error'
 import { attachmentDisposition } from '../../http/attachment'
-import type { ByteSpan, FileStorage, ServedStoredFile } from '../../plugins/storage'
+import type {
+  ByteSpan,
+  FileStorage,
+  NamedFileInfo,
+  NamedFiles,
+  ServedStoredFile,
+  SignedAnswer,
+  StoredFileInfo,
+} from '../../plugins/storage'
 
 /** The headers a sent file goes with. */
 interface AnswerHeaders {
@@ -67,17 +75,49 @@ export async function sendFile(
   if (!info?.isFile()) throw new AppError('notFound', 'file.notFound')
   const bytes: SendableBytes = {
     sizeBytes: info.size,
-    etag: `"${options.etagSeed}-${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`,
+    etag: etagOf(options.etagSeed, { sizeBytes: info.size, modifiedMs: info.mtimeMs }),
     modifiedMs: info.mtimeMs,
     read: (span) => createReadStream(options.path, span),
   }
   return sendBytes(request, reply, bytes, options)
 }
 
+/** One file of the store, as the senders below need it. */
+interface StoreFile {
+  signedReadUrl(answer: SignedAnswer): Promise<string | undefined>
+  statOf(): Promise<(StoredFileInfo & Partial<Pick<NamedFileInfo, 'contentEncoding'>>) | undefined>
+  read(span?: ByteSpan): Promise<Readable>
+  etagOf(info: StoredFileInfo): string
+  /** What a file that is not there is refused with. */
+  missing: 'file.notFound' | 'tileset.noSuchFile'
+}
+
 /**
- * Sends a file of the file store (server/plugins/storage.ts) like `sendFile`, its content hash
- * as its ETag; or, when the store serves its files itself (S3 with STORAGE_SERVE=redirect), a
- * redirect to the store's signed address, which answers with the same type, caching and name.
+ * Sends a file of the store like `sendFile`; or, when the store serves its files itself (S3 with
+ * STORAGE_SERVE=redirect), a redirect to the store's signed address, which answers with the same
+ * type, caching and name (and encoding: the store keeps it with the file).
+ */
+async function sendFromStore(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: StoreFile,
+  headers: AnswerHeaders,
+): Promise<FastifyReply> {
+  const signedUrl = await file.signedReadUrl(headers)
+  if (signedUrl !== undefined) {
+    // the address changes as signatures age: only the store's answer is for caches to keep
+    reply.header('cache-control', 'no-store')
+    return reply.redirect(signedUrl, 302)
+  }
+  const info = await file.statOf()
+  if (info === undefined) throw new AppError('notFound', file.missing)
+  const bytes: SendableBytes = { ...info, etag: file.etagOf(info), read: file.read }
+  return sendBytes(request, reply, bytes, { ...headers, contentEncoding: info.contentEncoding })
+}
+
+/**
+ * Sends a file of the file store (server/plugins/storage.ts), its content hash as its ETag
+ * (see `sendFromStore`).
  */
 export async function sendStoredFile(
   request: FastifyRequest,
@@ -85,26 +125,61 @@ export async function sendStoredFile(
   storage: FileStorage,
   file: ServedStoredFile & { cacheControl: string },
 ): Promise<FastifyReply> {
-  const headers: AnswerHeaders = {
-    contentType: file.contentType,
-    cacheControl: file.cacheControl,
-    contentDisposition:
-      file.downloadName === undefined ? undefined : attachmentDisposition(file.downloadName),
-  }
-  const signedUrl = await storage.signedReadUrl(file.sha256, headers)
-  if (signedUrl !== undefined) {
-    // the address changes as signatures age: only the store's answer is for caches to keep
-    reply.header('cache-control', 'no-store')
-    return reply.redirect(signedUrl, 302)
-  }
-  const info = await storage.statOf(file.sha256)
-  if (info === undefined) throw new AppError('notFound', 'file.notFound')
-  const bytes: SendableBytes = {
-    ...info,
-    etag: `"${file.sha256}"`,
-    read: (span) => storage.open(file.sha256, span),
-  }
-  return sendBytes(request, reply, bytes, headers)
+  const { sha256 } = file
+  return sendFromStore(
+    request,
+    reply,
+    {
+      signedReadUrl: (answer) => storage.signedReadUrl(sha256, answer),
+      statOf: () => storage.statOf(sha256),
+      read: (span) => storage.open(sha256, span),
+      etagOf: () => `"${sha256}"`,
+      missing: 'file.notFound',
+    },
+    {
+      contentType: file.contentType,
+      cacheControl: file.cacheControl,
+      contentDisposition:
+        file.downloadName === undefined ? undefined : attachmentDisposition(file.downloadName),
+    },
+  )
+}
+
+/**
+ * Sends a named file of the store (a tileset version's file, see `sendFromStore`); gzip-stored
+ * files go with `Content-Encoding: gzip`. Its ETag is made like `sendFile`'s, from `etagSeed`,
+ * its size and time written.
+ */
+export async function sendNamedFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  files: NamedFiles,
+  file: {
+    name: string
+    contentType: string
+    cacheControl: string
+    etagSeed: string
+    missing: StoreFile['missing']
+  },
+): Promise<FastifyReply> {
+  const { name } = file
+  return sendFromStore(
+    request,
+    reply,
+    {
+      signedReadUrl: (answer) => files.signedReadUrl(name, answer),
+      statOf: () => files.statOf(name),
+      read: (span) => files.open(name, span),
+      etagOf: (info) => etagOf(file.etagSeed, info),
+      missing: file.missing,
+    },
+    { contentType: file.contentType, cacheControl: file.cacheControl },
+  )
+}
+
+/** A strong ETag of bytes at one address: a seed of the address, their size and time written. */
+function etagOf(seed: string, info: StoredFileInfo): string {
+  return `"${seed}-${info.sizeBytes.toString(36)}-${Math.trunc(info.modifiedMs).toString(36)}"`
 }
 
 /**

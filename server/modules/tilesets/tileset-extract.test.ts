@@ -1,8 +1,12 @@
-import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { buffer } from 'node:stream/consumers'
 import { zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createS3FileStorage } from '../../plugins/s3-storage'
+import { createFileStorage, type FileStorage } from '../../plugins/storage'
+import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
 import { readArchiveDirectory } from '../../../workers/unzip/zip-reader'
 import { fileArchiveSource } from './file-archive'
 import { extractTilesetEntries } from './tileset-extract'
@@ -22,17 +26,33 @@ function bigTile(): Uint8Array {
   return bytes
 }
 
-describe('streaming extraction of large entries', () => {
+let objectStore: TestObjectStore
+beforeAll(async () => {
+  objectStore = await startTestObjectStore()
+})
+afterAll(async () => {
+  await objectStore?.close()
+})
+
+// straight into the store: the folder of a server's own, or a bucket (multipart past 5 MiB)
+describe.each(['folder', 's3'] as const)('streaming extraction of large entries to %s', (kind) => {
   let folder: string
+  let storage: FileStorage
   let tile: Uint8Array
   let zip: Uint8Array
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'tileset-extract-'))
+    const files = join(folder, 'files')
+    storage =
+      kind === 'folder'
+        ? await createFileStorage(files)
+        : await createS3FileStorage(objectStore.settings('extract'), files)
     tile = bigTile()
     zip = zipSync({ 'big.b3dm': [tile, { level: 1 }], 'stored.b3dm': [tile, { level: 0 }] })
   })
   afterAll(async () => {
+    storage.close()
     await rm(folder, { recursive: true, force: true })
   })
 
@@ -43,12 +63,12 @@ describe('streaming extraction of large entries', () => {
     try {
       const source = fileArchiveSource(handle, bytes.byteLength)
       const { entries } = await readArchiveDirectory(source)
-      const target = join(folder, name)
+      const target = { files: storage.named('tilesets'), folder: name }
       const result = await extractTilesetEntries({
         handle,
         source,
         entries,
-        targetDirectory: target,
+        target,
         inMemoryMaxBytes,
       })
       return { result, target }
@@ -70,8 +90,13 @@ describe('streaming extraction of large entries', () => {
   it('extracts deflated and stored entries byte for byte and recognises their format', async () => {
     const { result, target } = await extract(zip, 'good')
     // Buffer.equals: a deep toEqual of megabytes takes minutes
-    expect((await readFile(join(target, 'big.b3dm'))).equals(tile)).toBe(true)
-    expect((await readFile(join(target, 'stored.b3dm'))).equals(tile)).toBe(true)
+    const read = async (name: string) => buffer(await target.files.open(`good/${name}`))
+    expect((await read('big.b3dm')).equals(tile)).toBe(true)
+    expect((await read('stored.b3dm')).equals(tile)).toBe(true)
+    expect(await target.files.list('good')).toEqual([
+      { name: 'big.b3dm', sizeBytes: bigSizeBytes },
+      { name: 'stored.b3dm', sizeBytes: bigSizeBytes },
+    ])
     expect(result.stats).toMatchObject({
       file_count: 2,
       tile_count: 2,

@@ -1,11 +1,9 @@
 import type { FileHandle } from 'node:fs/promises'
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createInflateRaw, crc32 as nativeCrc32 } from 'node:zlib'
-import { createWriteStream } from 'node:fs'
 import type { TilesetStats } from '../../../contract/city'
+import type { NamedFiles } from '../../plugins/storage'
 import type { ArchiveSource } from '../../../workers/unzip/archive-source'
 import type { ArchiveEntry } from '../../../workers/unzip/zip-reader'
 import { ZipError } from '../../../workers/unzip/zip-errors'
@@ -37,7 +35,8 @@ const parallelSmallEntries = 4
 const tileFormats = new Set(['b3dm', 'i3dm', 'pnts', 'cmpt', 'glb'])
 
 /**
- * Extracts the planned entries into `targetDirectory` (which must be new and empty): every
+ * Extracts the planned entries into `target.folder` of the store's named files (a new, empty
+ * folder), straight from the archive, with no copy on this machine: every
  * entry's size and CRC-32 is checked against the directory, inflating stops as soon as an entry
  * expands past its declared size, and each file's format is recognised from its first bytes
  * (gzip-on-disk files by their 1f 8b magic, then by the content inside). Throws a ZipError on
@@ -47,29 +46,23 @@ export async function extractTilesetEntries(input: {
   handle: FileHandle
   source: ArchiveSource
   entries: readonly ArchiveEntry[]
-  targetDirectory: string
+  target: { files: NamedFiles; folder: string }
   /** Larger entries stream (default 16 MiB; tests lower it to exercise streaming cheaply). */
   inMemoryMaxBytes?: number
 }): Promise<ExtractionResult> {
-  const { handle, source, targetDirectory } = input
+  const { handle, source } = input
+  const { files, folder } = input.target
+  const nameOf = (entry: ArchiveEntry) => `${folder}/${entry.name}`
   const inMemoryMaxBytes = input.inMemoryMaxBytes ?? defaultInMemoryMaxBytes
   // archive order: the disk is read front to back
   const entries = [...input.entries].sort(
     (a, b) => a.localHeaderOffsetBytes - b.localHeaderOffsetBytes,
   )
-  const madeFolders = new Set<string>()
   const formats: Record<string, number> = {}
   const mismatches: ExtractionResult['mismatches'] = []
   let totalBytes = 0
   let gzipFileCount = 0
   let tileCount = 0
-
-  const ensureFolder = async (path: string) => {
-    const folder = dirname(path)
-    if (madeFolders.has(folder)) return
-    await mkdir(folder, { recursive: true })
-    madeFolders.add(folder)
-  }
 
   const record = (entry: ArchiveEntry, head: Uint8Array) => {
     totalBytes += entry.uncompressedSizeBytes
@@ -110,16 +103,12 @@ export async function extractTilesetEntries(input: {
       }
     }
     checkEntryResult(entry, bytes.byteLength, nativeCrc32(bytes))
-    const path = join(targetDirectory, entry.name)
-    await ensureFolder(path)
-    await writeFile(path, bytes, { flag: 'wx' })
+    await files.write(nameOf(entry), bytes)
     record(entry, bytes.subarray(0, headBytes))
   }
 
   const extractLarge = async (entry: ArchiveEntry) => {
     const start = await entryDataOffset(source, entry)
-    const path = join(targetDirectory, entry.name)
-    await ensureFolder(path)
     const check = new EntryCheck(entry)
     const reader = handle.createReadStream({
       start,
@@ -127,10 +116,17 @@ export async function extractTilesetEntries(input: {
       autoClose: false,
       highWaterMark: 1024 * 1024,
     })
-    const output = createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 })
     try {
-      if (entry.compressionMethod === 'stored') await pipeline(reader, check, output)
-      else await pipeline(reader, createInflateRaw({ chunkSize: 256 * 1024 }), check, output)
+      // the store reads the checked bytes as they come; a failure on either side ends both
+      const checked =
+        entry.compressionMethod === 'stored'
+          ? pipeline(reader, check)
+          : pipeline(reader, createInflateRaw({ chunkSize: 256 * 1024 }), check)
+      const written = files.write(nameOf(entry), check).catch((error: unknown) => {
+        check.destroy(error as Error)
+        throw error
+      })
+      await Promise.all([checked, written])
     } catch (error) {
       if (error instanceof ZipError) throw error
       throw inflateError(entry, error)

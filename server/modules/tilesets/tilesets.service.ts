@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, open, rename, utimes } from 'node:fs/promises'
-import { join } from 'node:path'
+import { open } from 'node:fs/promises'
 import {
   type ObliquePhotograph,
   type ObliquePhotographListItem,
@@ -11,6 +10,7 @@ import {
 } from '../../../contract/city'
 import { AppError, fieldError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
+import type { NamedFiles } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../time/clock'
 import type { FolderRule } from '../files/folder-sweeper'
 import { createProjectsRepository } from '../projects/projects.repository'
@@ -21,7 +21,6 @@ import { tilesetBytes } from '../orders/metering'
 import type { CityAccess } from './city-access'
 import { fileArchiveSource } from './file-archive'
 import { type GrantReader, signedInReader } from '../access/project-access'
-import { removeTree } from './served-files'
 import { inspectTilesetArchive, toAppError } from './tileset-archive'
 import { extractTilesetEntries } from './tileset-extract'
 import { createTilesetsRepository, type TilesetRow } from './tilesets.repository'
@@ -76,8 +75,11 @@ export interface TilesetsService {
     caller: ProjectCaller | null,
     projectId: string | undefined,
   ): Promise<ObliquePhotographListItem[]>
-  /** The path on disk of a served file, or undefined when the address is not valid. */
-  servedPath(
+  /**
+   * The name of a served file in the store's tileset files (`<version>/<path>`), or undefined
+   * when the address is not valid.
+   */
+  servedName(
     tilesetId: string,
     versionId: string,
     grant: string,
@@ -85,27 +87,35 @@ export interface TilesetsService {
   ): Promise<string | undefined>
   /** Copies (sharing the files) and deletes a project's tilesets with the project. */
   lifecycleHook: ProjectLifecycleHook
-  /** What the folder sweeper removes: abandoned extractions and version folders no row serves. */
+  /**
+   * What the folder sweeper removes on a folder store: abandoned extractions (of earlier
+   * versions) and version folders no row serves.
+   */
   sweepRules(): FolderRule[]
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+/** Extractions of earlier versions were staged under this name, then renamed into place. */
 const stagingPrefix = '.staging-'
 
-/** Builds the service; `directory` is the tileset store (DATA_DIR/tilesets). */
+/**
+ * Builds the service. A version's files are the store's tileset files under `<version id>/`
+ * (`files`: DATA_DIR/tilesets on a folder store, which `directory` names for the sweeps, or the
+ * bucket's `tilesets/`), so any process or machine sharing the store serves them.
+ */
 export function createTilesetsService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: CityAccess
+  files: NamedFiles
   directory: string
   limits: { maxUploadBytes: number; maxEntryCount?: number }
   onBackgroundError?: (error: unknown) => void
 }): TilesetsService {
-  const { database, clock, access, directory } = dependencies
+  const { database, clock, access, files, directory } = dependencies
   const { db } = database
   const tilesets = createTilesetsRepository(db)
   const now = () => timestampOf(clock.nowMs())
-  const versionPath = (versionId: string) => join(directory, versionId)
 
   const grantKey = (tilesetId: string, versionId: string) => `tiles/${tilesetId}/${versionId}`
 
@@ -164,7 +174,7 @@ export function createTilesetsService(dependencies: {
     if (candidates.length === 0) return
     const inUse = await tilesets.versionsInUse(candidates)
     for (const versionId of candidates) {
-      if (!inUse.has(versionId)) await removeTree(versionPath(versionId))
+      if (!inUse.has(versionId)) await files.removeFolder(versionId)
     }
   }
 
@@ -185,11 +195,9 @@ export function createTilesetsService(dependencies: {
           throw fieldError('validation', 'id', 'tileset.otherProject')
         }
       }
-      await mkdir(directory, { recursive: true })
+      // the version's files are read only once its row names it, after every write has ended
       const versionId = randomUUID()
-      const stagingPath = join(directory, `${stagingPrefix}${versionId}`)
       const handle = await open(archive.path, 'r')
-      let isPublished = false
       try {
         const sizeBytes = (await handle.stat()).size
         const source = fileArchiveSource(handle, sizeBytes)
@@ -199,12 +207,11 @@ export function createTilesetsService(dependencies: {
           maxJsonBytes: 256 * 1024 * 1024,
           maxTopTiles,
         })
-        await mkdir(stagingPath)
         const extraction = await extractTilesetEntries({
           handle,
           source,
           entries: plan.entries,
-          targetDirectory: stagingPath,
+          target: { files, folder: versionId },
         }).catch((error: unknown) => {
           throw toAppError(error)
         })
@@ -232,11 +239,6 @@ export function createTilesetsService(dependencies: {
             },
           )
         }
-        // fresh modification time: the sweep spares young folders not yet recorded
-        await utimes(stagingPath, new Date(), new Date())
-        // the folder appears under its final name only once complete (same file system: atomic)
-        await rename(stagingPath, versionPath(versionId))
-        isPublished = true
 
         const timestamp = now()
         const content = {
@@ -293,8 +295,8 @@ export function createTilesetsService(dependencies: {
         await releaseVersions([previousVersion])
         return toDatum((await tilesets.findById(id))!)
       } catch (error) {
-        await removeTree(stagingPath)
-        if (isPublished) await removeTree(versionPath(versionId))
+        // a store that cannot be reached now leaves the folder to the sweep
+        await files.removeFolder(versionId).catch(() => undefined)
         throw toAppError(error)
       } finally {
         await handle.close()
@@ -363,7 +365,7 @@ export function createTilesetsService(dependencies: {
       return (await tilesets.listByProject(resolved)).map((row) => ({ id: row.id, name: row.name }))
     },
 
-    async servedPath(tilesetId, versionId, grant, relativePath) {
+    async servedName(tilesetId, versionId, grant, relativePath) {
       if (!uuidPattern.test(tilesetId) || !uuidPattern.test(versionId)) return undefined
       if (!(await access.checkFileGrant(grantKey(tilesetId, versionId), grant))) return undefined
       const segments: string[] = []
@@ -374,7 +376,7 @@ export function createTilesetsService(dependencies: {
         segments.push(segment)
       }
       if (segments.length === 0) return undefined
-      return join(versionPath(versionId), ...segments)
+      return [versionId, ...segments].join('/')
     },
 
     lifecycleHook: {
@@ -424,8 +426,9 @@ export function createTilesetsService(dependencies: {
           label: 'tileset versions no row serves',
           directory,
           owns: (name) => uuidPattern.test(name),
-          // a version is renamed into place just before its row is written
-          minimumAgeMs: 3_600_000,
+          // a version's files are written before its row: an extraction of many gigabytes may
+          // run long, so its folder is left a day
+          minimumAgeMs: 24 * 3_600_000,
           isCrashLeftover: true,
           keep: (names) => tilesets.versionsInUse(names),
         },

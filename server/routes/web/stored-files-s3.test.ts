@@ -1,7 +1,16 @@
+import { readFile } from 'node:fs/promises'
+import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ObliquePhotograph } from '../../../contract/city'
 import { createTestApp, type TestApp } from '../../testing/test-app'
 import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
-import { sampleFiles, signInNewUser, uploadImage } from './project-test-kit'
+import {
+  createProject,
+  postMultipart,
+  sampleFiles,
+  signInNewUser,
+  uploadImage,
+} from './project-test-kit'
 
 /**
  * Uploaded files on an S3-compatible store (a local s3rver): a server with STORAGE_URL keeps
@@ -63,5 +72,40 @@ describe.each(['proxy', 'redirect'] as const)('uploaded images on S3, sent by %s
     const part = await fetch(location, { headers: { range: 'bytes=0-7' } })
     expect(part.status).toBe(206)
     expect(Buffer.from(await part.arrayBuffer()).equals(png.subarray(0, 8))).toBe(true)
+  })
+
+  it('serves a tileset extracted into the bucket, the same bytes as in the archive', async () => {
+    const zip = await readFile(
+      new URL('../../../../shared/data/zip/derived/tileset-discrete-lod-root.zip', import.meta.url),
+    )
+    const token = await signInNewUser(testApp.app, `s3-tiles-${serve}`)
+    const project = await createProject(testApp.app, token, { kind: 'city' })
+    const uploaded = await postMultipart<ObliquePhotograph>(
+      testApp.app,
+      '/web/upload/uploadTiltModel',
+      token,
+      [
+        { name: 'project_id', value: project.id },
+        { name: 'file', value: zip, fileName: 'tileset.zip' },
+      ],
+    )
+    expect(uploaded.envelope.code, uploaded.envelope.message).toBe('0')
+    const rootUrl = uploaded.envelope.datum.root_url!
+    const answer = await testApp.app.inject({ method: 'GET', url: rootUrl })
+    let body: string
+    if (serve === 'proxy') {
+      expect(answer.statusCode).toBe(200)
+      expect(answer.headers['cache-control']).toContain('immutable')
+      body = answer.payload
+    } else {
+      expect(answer.statusCode).toBe(302)
+      const fromStore = await fetch(String(answer.headers.location))
+      expect(fromStore.status).toBe(200)
+      expect(fromStore.headers.get('content-type')).toBe('application/json')
+      expect(fromStore.headers.get('cache-control')).toContain('immutable')
+      body = await fromStore.text()
+    }
+    const inArchive = unzipSync(new Uint8Array(zip))['tileset.json']!
+    expect(body).toBe(Buffer.from(inArchive).toString())
   })
 })

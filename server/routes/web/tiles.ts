@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { CityServices } from '../../deps'
 import { AppError } from '../../http/app-error'
-import { readHead } from '../../modules/tilesets/served-files'
-import { sendFile } from '../../modules/tilesets/send-file'
-import { isGzip } from '../../modules/tilesets/tileset-json'
+import { sendFile, sendNamedFile } from '../../modules/tilesets/send-file'
 
 /** Content types by extension; tiles without a registered type are plain binary. */
 const contentTypes: Record<string, string> = {
@@ -43,34 +41,37 @@ const immutableCache = 'private, max-age=31536000, immutable'
  * - `GET /web/basemaps/<fileKey>/<grant>/<name>.pmtiles`: for `pmtiles://` sources.
  *
  * Both: strong ETag, `Range` (206/416), immutable caching, 403 for a wrong or expired grant,
- * 404 for anything not there; `..` and links never leave the folder.
+ * 404 for anything not there; `..` and links never leave the folder. Tileset files are the
+ * store's (a folder or a bucket): with STORAGE_SERVE=redirect a tile is a redirect to the
+ * store's signed address, which answers the same bytes, type, encoding and caching.
  */
 export function registerTileRoutes(
   app: FastifyInstance,
-  { tilesets, basemaps }: Pick<CityServices, 'tilesets' | 'basemaps'>,
+  {
+    tilesets,
+    tilesetFiles,
+    basemaps,
+  }: Pick<CityServices, 'tilesets' | 'tilesetFiles' | 'basemaps'>,
 ): void {
   app.get<{ Params: { tilesetId: string; versionId: string; grant: string; '*': string } }>(
     '/web/tiles/:tilesetId/:versionId/:grant/*',
     { config: { auth: 'public' } },
     async (request, reply) => {
       const { tilesetId, versionId, grant } = request.params
-      const path = await tilesets.servedPath(tilesetId, versionId, grant, request.params['*'])
-      if (path === undefined) {
-        const root = await tilesets.servedPath(tilesetId, versionId, grant, 'tileset.json')
+      const name = await tilesets.servedName(tilesetId, versionId, grant, request.params['*'])
+      if (name === undefined) {
+        const root = await tilesets.servedName(tilesetId, versionId, grant, 'tileset.json')
         if (root === undefined) {
           throw new AppError('forbidden', 'tileset.addressExpired')
         }
         throw new AppError('notFound', 'tileset.noSuchFile')
       }
-      const head = await readHead(path, 2).catch(() => {
-        throw new AppError('notFound', 'tileset.noSuchFile')
-      })
-      return sendFile(request, reply, {
-        path,
-        contentType: tileContentType(path),
-        contentEncoding: isGzip(head) ? 'gzip' : undefined,
+      return sendNamedFile(request, reply, tilesetFiles, {
+        name,
+        contentType: tileContentType(name),
         cacheControl: immutableCache,
         etagSeed: versionId.slice(0, 8),
+        missing: 'tileset.noSuchFile',
       })
     },
   )
