@@ -8,15 +8,14 @@ const COLUMNS = 16
 
 /** Cells drawn by the engine itself, before the templates' icons. */
 export const ICON_CELL = {
-  selectedRing: 0,
-  hoveredRing: 1,
-  fallback: 2,
+  cluster: 0,
+  selectedRing: 1,
+  hoveredRing: 2,
+  fallback: 3,
   /** A white disc, tinted with a device status colour behind a marker (poi-statuses.ts). */
-  statusDisc: 3,
+  statusDisc: 4,
 } as const
-const FIRST_TEMPLATE_CELL = 4
-/** The cluster disc's colour (its picture is made with its count, see `paintClusterDisc`). */
-const CLUSTER_FILL = '#1565c0'
+const FIRST_TEMPLATE_CELL = 5
 
 /**
  * One texture with every template's icon, so all 2D markers draw in one call. Each template
@@ -169,7 +168,18 @@ export class IconAtlas {
   }
 
   private drawBuiltIns(): void {
-    this.drawCell(ICON_CELL.statusDisc, (context, x, y) => paintDisc(context, x, y, '#ffffff'))
+    const disc = (cell: number, fill: string, radius: number) =>
+      this.drawCell(cell, (context, x, y) => {
+        context.beginPath()
+        context.arc(x + CELL / 2, y + CELL / 2, radius, 0, Math.PI * 2)
+        context.fillStyle = fill
+        context.fill()
+        context.lineWidth = 4
+        context.strokeStyle = '#ffffff'
+        context.stroke()
+      })
+    disc(ICON_CELL.cluster, '#1565c0', CELL / 2 - 4)
+    disc(ICON_CELL.statusDisc, '#ffffff', CELL / 2 - 4)
     const ring = (cell: number, colour: string) =>
       this.drawCell(cell, (context, x, y) => {
         context.beginPath()
@@ -195,33 +205,6 @@ export class IconAtlas {
       context.stroke()
     })
   }
-}
-
-/** A white-edged disc filling a cell whose top left is at x, y. */
-function paintDisc(context: AnyContext, x: number, y: number, fill: string): void {
-  context.beginPath()
-  context.arc(x + CELL / 2, y + CELL / 2, CELL / 2 - 4, 0, Math.PI * 2)
-  context.fillStyle = fill
-  context.fill()
-  context.lineWidth = 4
-  context.strokeStyle = '#ffffff'
-  context.stroke()
-}
-
-/**
- * Paints the cluster disc into a square of `size` pixels whose top left is at x, y, as a cell
- * quad of that size would show it (a cell's rect starts half a pixel in): the label atlas bakes
- * it with the cluster's count into one picture, so a cluster is one quad, not a disc and a
- * count label over it (a software GPU shades every pixel of each).
- */
-export function paintClusterDisc(context: AnyContext, x: number, y: number, size: number): void {
-  const scale = size / (CELL - 1)
-  context.save()
-  context.translate(x, y)
-  context.scale(scale, scale)
-  context.translate(-0.5, -0.5)
-  paintDisc(context, 0, 0, CLUSTER_FILL)
-  context.restore()
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   Vector2,
   type WebGLRenderer,
 } from 'three'
-import type { AnyContext } from '../../core/canvas-2d'
 import { CanvasAtlas } from './canvas-atlas'
 
 /** Drawn at twice the CSS size, so labels stay sharp on high-density screens. */
@@ -43,12 +42,8 @@ export class LabelAtlas {
   private readonly pixels = new Uint8Array(WIDTH * HEIGHT * 4)
   readonly texture = new DataTexture(this.pixels, WIDTH, HEIGHT, RGBAFormat, UnsignedByteType)
   private readonly slots = new Map<string, LabelSlot>()
-  /** Cluster pictures (disc and count) by their count's text. */
-  private readonly clusters = new Map<string, LabelSlot>()
   private cursorX = 0
   private cursorY = 0
-  /** The highest picture of the row being filled (atlas pixels). */
-  private rowHeight = 0
   /** Drawn but not yet on the GPU: x, y, width, height in atlas pixels. */
   private pending: number[] = []
   /** The atlas's pixels as the source of a rect upload (never bound: three copies from memory). */
@@ -95,74 +90,14 @@ export class LabelAtlas {
     const known = this.slots.get(text)
     if (known) return known
     if (this.full) return null
-    const width = this.pillWidthOf(text)
-    const height = ROW_CSS * SCALE
-    return this.drawSlot(this.slots, text, width, height, (context, x, y) =>
-      this.paintPill(context, x, y, width, text),
-    )
-  }
-
-  /**
-   * The slot of a cluster's picture: its disc (`paintDisc` paints it into a square of the given
-   * atlas pixels) with its count's label centred on it, baked into one picture, `discPixels`
-   * (CSS) high and as wide as the wider of the two. Null while the atlas is full.
-   */
-  clusterSlotOf(
-    count: number,
-    discPixels: number,
-    paintDisc: (context: AnyContext, x: number, y: number, size: number) => void,
-  ): LabelSlot | null {
-    const text = String(count)
-    const known = this.clusters.get(text)
-    if (known) return known
-    if (this.full) return null
-    const disc = discPixels * SCALE
-    const pillWidth = this.pillWidthOf(text)
-    const width = Math.max(disc, pillWidth)
-    return this.drawSlot(this.clusters, text, width, disc, (context, x, y) => {
-      paintDisc(context, x + Math.floor((width - disc) / 2), y, disc)
-      const pillTop = y + Math.floor((disc - ROW_CSS * SCALE) / 2)
-      this.paintPill(context, x + Math.floor((width - pillWidth) / 2), pillTop, pillWidth, text)
-    })
-  }
-
-  /** Atlas pixels of a text's label. */
-  private pillWidthOf(text: string): number {
     const context = this.canvas.context
     context.font = `${FONT_PX * SCALE}px sans-serif`
     const textWidth = Math.min(context.measureText(text).width, MAX_WIDTH_CSS * SCALE)
-    return Math.ceil(textWidth + PADDING_CSS * 2 * SCALE)
-  }
-
-  /** A label: the text in white on a dark pill, top left at x, y (atlas pixels). */
-  private paintPill(context: AnyContext, x: number, y: number, width: number, text: string): void {
+    const width = Math.ceil(textWidth + PADDING_CSS * 2 * SCALE)
     const height = ROW_CSS * SCALE
-    context.font = `${FONT_PX * SCALE}px sans-serif`
-    context.fillStyle = 'rgba(24, 28, 36, 0.82)'
-    context.beginPath()
-    context.roundRect(x, y, width, height, height / 2)
-    context.fill()
-    context.fillStyle = '#ffffff'
-    context.textBaseline = 'middle'
-    context.fillText(text, x + PADDING_CSS * SCALE, y + height / 2, MAX_WIDTH_CSS * SCALE)
-  }
-
-  /**
-   * Finds room for a picture of `width` × `height` atlas pixels (rows as high as their highest
-   * picture), paints it, queues it for upload and keeps its slot under `key` in `slots`; null
-   * when it does not fit (the atlas is full then).
-   */
-  private drawSlot(
-    slots: Map<string, LabelSlot>,
-    key: string,
-    width: number,
-    height: number,
-    paint: (context: AnyContext, x: number, y: number) => void,
-  ): LabelSlot | null {
     if (this.cursorX + width > WIDTH) {
       this.cursorX = 0
-      this.cursorY += this.rowHeight + 2
-      this.rowHeight = 0
+      this.cursorY += height + 2
     }
     if (this.cursorY + height > HEIGHT) {
       this.full = true
@@ -171,17 +106,21 @@ export class LabelAtlas {
     const x = this.cursorX
     const y = this.cursorY
     this.cursorX += width + 2
-    this.rowHeight = Math.max(this.rowHeight, height)
-    const context = this.canvas.context
     context.clearRect(x, y, width, height)
-    paint(context, x, y)
+    context.fillStyle = 'rgba(24, 28, 36, 0.82)'
+    context.beginPath()
+    context.roundRect(x, y, width, height, height / 2)
+    context.fill()
+    context.fillStyle = '#ffffff'
+    context.textBaseline = 'middle'
+    context.fillText(text, x + PADDING_CSS * SCALE, y + height / 2, MAX_WIDTH_CSS * SCALE)
     this.keep(x, y, width, height)
     const slot: LabelSlot = {
       rect: this.canvas.rect(x, y, width, height),
       width: width / SCALE,
       height: height / SCALE,
     }
-    slots.set(key, slot)
+    this.slots.set(text, slot)
     return slot
   }
 
@@ -220,9 +159,7 @@ export class LabelAtlas {
     this.pending.length = 0
     this.full = false
     this.slots.clear()
-    this.clusters.clear()
     this.cursorX = 0
     this.cursorY = 0
-    this.rowHeight = 0
   }
 }

@@ -1,5 +1,4 @@
 import type { ScenePoi } from '../../api/poi-commands'
-import { paintClusterDisc } from './icon-atlas'
 import type { LabelAtlas } from './label-atlas'
 import type { ClusterGrid, DeclutterGrid } from './poi-screen'
 import type { ScreenQuadBatch } from './screen-quad-batch'
@@ -28,12 +27,10 @@ export interface LabelFrame {
   height: number
   /** Half the marker plus a gap: where a label starts right of its point. */
   gapPixels: number
-  /** A cluster's disc, CSS pixels across. */
-  clusterPixels: number
 }
 
 /**
- * Places a frame's labels: each cluster as one picture of its disc with its count, then the single POIs' names right of
+ * Places a frame's labels: each cluster's count on it, then the single POIs' names right of
  * their markers, highlighted and nearest first, each only where no earlier label is (a screen
  * grid declutters them). Answers whether some were left out to bound the frame's work (draw
  * again to add them).
@@ -45,7 +42,7 @@ export function placeLabels(frame: LabelFrame): boolean {
   declutter.reset(frame.width, frame.height)
   for (const cell of frame.clusterCells) {
     const [x, y, z] = clusters.meanOf(cell)
-    const slot = labels.clusterSlotOf(clusters.countOf(cell), frame.clusterPixels, paintClusterDisc)
+    const slot = labels.slotOf(String(clusters.countOf(cell)))
     if (slot) batch.push(x, y, z, slot, 0, 0, slot.width, slot.height, WHITE)
   }
   const priority = (index: number) =>

@@ -39,8 +39,7 @@ export interface PoiLayerDependencies {
 
 /**
  * The POIs of an open building (see `PoiCommands`): 2D markers as screen quads from one icon
- * atlas (one draw call), clustered on a screen grid when they crowd (each cluster one quad of
- * the label atlas: its disc and count baked into one picture); 3D POIs as instanced
+ * atlas (one draw call), clustered on a screen grid when they crowd; 3D POIs as instanced
  * template models; labels decluttered on a screen grid; hover and selection rings; copy-preview
  * ghosts; hidden groups and hidden floors respected. Picking and hovering project the shown
  * POIs with the current camera (see poi-screen.ts); each POI's quads are made by poi-markers.ts.
@@ -315,6 +314,20 @@ export class BuildingPoiLayer {
       if (this.clusters.countOf(cell) === 1) singles.push(this.clusters.firstOf(cell))
       else clusterCells.push(cell)
     }
+    for (const cell of clusterCells) {
+      const [x, y, z] = this.clusters.meanOf(cell)
+      markers.push(
+        x,
+        y,
+        z,
+        this.icons.pictureOf(ICON_CELL.cluster),
+        0,
+        0,
+        CLUSTER_PIXELS,
+        CLUSTER_PIXELS,
+        WHITE,
+      )
+    }
     for (const index of singles) this.pushMarker(index)
     this.pushStandIns(singles, camera, pixelsPerMetre)
     const drawnCount = singles.length + clusterCells.length
@@ -339,7 +352,6 @@ export class BuildingPoiLayer {
       width,
       height,
       gapPixels: MARKER_PIXELS / 2 + 4,
-      clusterPixels: CLUSTER_PIXELS,
     })
     if (renderer) this.labels.upload(renderer)
     markers.end(viewportPixels, pixelRatio)
