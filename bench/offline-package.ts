@@ -25,8 +25,6 @@ import { dirname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import type { FastifyInstance } from 'fastify'
 import { toAuthUser } from '../server/modules/accounts/users.service'
 import {
@@ -38,6 +36,7 @@ import { createPackageWriter } from '../server/modules/orders/offline-package-wr
 import { openSource, writePackageZip } from '../server/modules/orders/offline-package-zip'
 import { timestampOf } from '../server/modules/time/clock'
 import { createTestApp, testAdmin } from '../server/testing/test-app'
+import { forceGc } from './lib/force-gc'
 import { QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 
@@ -50,10 +49,6 @@ const poiCount = Number(process.env.BENCH_POIS) || 10_000
 const timedRuns = Number(process.env.BENCH_ROUNDS) || 5
 const zipPath = '/usr/bin/zip'
 
-// `gc` in every isolate made from here on, the writer threads' too (as node --expose-gc)
-setFlagsFromString('--expose-gc')
-/** A full collection of this thread's heap. */
-const forceGc = runInNewContext('gc') as () => void
 
 /** Milliseconds per clock tick of /proc's CPU times (USER_HZ, 100 on Linux). */
 const msPerTick = 10
