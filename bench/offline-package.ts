@@ -49,7 +49,6 @@ const poiCount = Number(process.env.BENCH_POIS) || 10_000
 const timedRuns = Number(process.env.BENCH_ROUNDS) || 5
 const zipPath = '/usr/bin/zip'
 
-
 /** Milliseconds per clock tick of /proc's CPU times (USER_HZ, 100 on Linux). */
 const msPerTick = 10
 
