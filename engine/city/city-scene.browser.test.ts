@@ -144,7 +144,11 @@ describe('city engine in Chromium', () => {
     // The preview was on screen, counted as the root drawn, before the stream drew anything.
     const firstDrawn = seen.find((state) => state.tilesDrawn > 0)
     expect(firstDrawn).toEqual({ isRootPreviewDrawn: true, tilesDrawn: 1 })
-    // Then the stream's own root replaced it (drawn once, not twice).
+    // Then the stream's own root replaced it (drawn once, not twice). The polls above may pass
+    // on the preview alone (it counts as the one tile drawn), so the handover is waited for.
+    await expect
+      .poll(() => city(engine).tilesets[0]?.isRootPreviewDrawn, { timeout: 30_000 })
+      .toBe(false)
     expect(city(engine).tilesets[0]).toMatchObject({ isRootPreviewDrawn: false, tilesDrawn: 1 })
     expect(city(engine).tileParsing.contentsParsedInWorkers).toBe(1)
   })
