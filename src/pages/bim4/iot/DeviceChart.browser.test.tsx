@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { messages as koMessages } from '../../../i18n/locales/ko/messages.po'
 import { messages as zhMessages } from '../../../i18n/locales/zh/messages.po'
 import { renderWithI18n } from '../../../ui/testing/render-with-i18n'
-import { DeviceChart } from './DeviceChart'
+import { DeviceChart, lastHourRange } from './DeviceChart'
 
 /**
  * The device chart in real Chromium (uPlot draws on a canvas): its legend speaks the user's
@@ -48,5 +48,13 @@ describe('DeviceChart', () => {
     const legend = chart.querySelector('.u-legend')!.textContent ?? ''
     expect(legend).toContain(timeLabel)
     expect(legend).not.toContain('Time')
+  })
+
+  it('spans the last hour on its time axis, even with a single point', () => {
+    // uPlot's own range of one point is one instant: every tick read "00:00"
+    const nowMs = Date.UTC(2026, 10, 28, 12, 0, 0)
+    expect(lastHourRange(nowMs, nowMs / 1000 - 60)).toEqual([nowMs / 1000 - 3600, nowMs / 1000])
+    // a live value newer than the clock moves the window with it
+    expect(lastHourRange(nowMs, nowMs / 1000 + 5)).toEqual([nowMs / 1000 - 3595, nowMs / 1000 + 5])
   })
 })

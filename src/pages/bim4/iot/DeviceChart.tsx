@@ -14,6 +14,13 @@ const windowMs = 3_600_000
 const bucketMs = 60_000
 const seriesColours = ['#1e88e5', '#e53935', '#43a047', '#8e24aa', '#fb8c00']
 
+/** The time axis's span in seconds: the hour up to now, or up to a newer live value. */
+export function lastHourRange(nowMs: number, dataMaxSeconds: number | null): [number, number] {
+  const nowSeconds = nowMs / 1000
+  const maxSeconds = Math.max(nowSeconds, dataMaxSeconds ?? nowSeconds)
+  return [maxSeconds - windowMs / 1000, maxSeconds]
+}
+
 /**
  * A device's keys over the last hour (uPlot): per-minute averages read from the server's
  * 1-minute rollups (`getDeviceTimeseries` AVG), then each live value drawn as it arrives.
@@ -110,6 +117,14 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
           },
           { size: 44 },
         ],
+        // The time axis always spans the last hour up to now (or the newest live value): with
+        // a single point, uPlot's own range would be one instant and every tick the same time.
+        scales: {
+          x: {
+            time: true,
+            range: (_plot, _min, dataMax) => lastHourRange(Date.now(), dataMax),
+          },
+        },
         legend: { show: true },
       },
       [times, ...columns] as uPlot.AlignedData,
