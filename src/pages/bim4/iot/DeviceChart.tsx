@@ -14,6 +14,23 @@ const windowMs = 3_600_000
 const bucketMs = 60_000
 const seriesColours = ['#1e88e5', '#e53935', '#43a047', '#8e24aa', '#fb8c00']
 
+type ChartData = { keys: string[]; times: number[]; columns: (number | null)[][] }
+
+/** Adds a live message as the newest point; false when it is not newer than the last one. */
+function appendLiveValue(
+  data: ChartData,
+  message: { ts: number; values: Record<string, unknown> },
+): boolean {
+  const second = message.ts / 1000
+  if (data.times.length > 0 && second <= data.times[data.times.length - 1]!) return false
+  data.times.push(second)
+  data.keys.forEach((key, index) => {
+    const value = message.values[key]
+    data.columns[index]!.push(typeof value === 'number' ? value : null)
+  })
+  return true
+}
+
 /** The time axis's span in seconds: the hour up to now, or up to a newer live value. */
 export function lastHourRange(nowMs: number, dataMaxSeconds: number | null): [number, number] {
   const nowSeconds = nowMs / 1000
@@ -30,6 +47,9 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
   const { t, i18n } = useLingui()
   const iot = useSnapshot(iotStore)
   const latest = iot.latest[deviceId]
+  // read by the plot when it is made, without remaking the plot on every message
+  const latestRef = useRef(latest)
+  latestRef.current = latest
   const keys = Object.keys(latest?.values ?? {})
     .filter((key) => key !== statusKey)
     .sort()
@@ -38,7 +58,7 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
   const hostRef = useRef<HTMLDivElement>(null)
   const plotRef = useRef<uPlot | null>(null)
   /** Seconds (uPlot's x unit) and one column per key, as loaded plus live values. */
-  const dataRef = useRef<{ keys: string[]; times: number[]; columns: (number | null)[][] }>({
+  const dataRef = useRef<ChartData>({
     keys: [],
     times: [],
     columns: [],
@@ -85,7 +105,12 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
   useEffect(() => {
     const host = hostRef.current
     if (state !== 'ready' || !host) return undefined
+    // a value that arrived while the series loaded (the minute's rollup may not have it yet)
+    if (latestRef.current) appendLiveValue(dataRef.current, latestRef.current)
     const { keys: chartKeys, times, columns } = dataRef.current
+    // the canvas cannot inherit CSS colours: the axes take the panel's text colour
+    const textColour = getComputedStyle(host).color
+    const gridColour = 'rgba(128, 128, 128, 0.25)'
     // uPlot's own labels and dates are English: the time axis and the legend speak the
     // user's language through Intl instead
     const axisTime = new Intl.DateTimeFormat(i18n.locale, { hour: '2-digit', minute: '2-digit' })
@@ -108,21 +133,32 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
             stroke: seriesColours[index % seriesColours.length]!,
             width: 2,
             spanGaps: true,
+            // a lone value has no line to draw: its point is
+            points: { show: true, size: 5 },
           })),
         ],
         axes: [
           {
+            stroke: textColour,
+            grid: { stroke: gridColour },
+            ticks: { stroke: gridColour },
             values: (_plot, splits) =>
               splits.map((seconds) => axisTime.format(new Date(seconds * 1000))),
           },
-          { size: 44 },
+          {
+            size: 44,
+            stroke: textColour,
+            grid: { stroke: gridColour },
+            ticks: { stroke: gridColour },
+          },
         ],
         // The time axis always spans the last hour up to now (or the newest live value): with
         // a single point, uPlot's own range would be one instant and every tick the same time.
         scales: {
           x: {
             time: true,
-            range: (_plot, _min, dataMax) => lastHourRange(Date.now(), dataMax),
+            // the newest time from the data itself: uPlot pads a lone point's extent by a day
+            range: (plot) => lastHourRange(Date.now(), plot.data[0].at(-1) ?? null),
           },
         },
         legend: { show: true },
@@ -141,14 +177,10 @@ export function DeviceChart({ deviceId }: { deviceId: string }) {
   useEffect(() => {
     const plot = plotRef.current
     if (!plot || !latest) return
-    const data = dataRef.current
-    const second = latest.ts / 1000
-    if (data.times.length > 0 && second <= data.times[data.times.length - 1]!) return
-    data.times.push(second)
-    data.keys.forEach((key, index) => {
-      data.columns[index]!.push(latest.values[key] ?? null)
-    })
-    plot.setData([data.times, ...data.columns] as uPlot.AlignedData)
+    if (appendLiveValue(dataRef.current, latest)) {
+      const data = dataRef.current
+      plot.setData([data.times, ...data.columns] as uPlot.AlignedData)
+    }
   }, [latest])
 
   return (
