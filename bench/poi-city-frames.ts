@@ -83,11 +83,39 @@ function summarise(samples: PoiBenchSample[]) {
   }
 }
 
+function summariseCase(samples: PoiBenchSample[], benchCase: PoiBenchCase) {
+  return summarise(samples.filter((sample) => sample.benchCase === benchCase))
+}
+
+/** The frame times with POIs against the same map without them (the goals' ratios). */
+function vsNoPois(ours: ReturnType<typeof summarise>, noPois: ReturnType<typeof summarise>) {
+  return {
+    medianVsNoPois: ratioOf(
+      'engine/city with 100,000 POIs',
+      'engine/city without POIs',
+      'median frame interval (ms)',
+      ours.frameTimeMedian.median,
+      noPois.frameTimeMedian.median,
+    ),
+    p95VsNoPois: ratioOf(
+      'engine/city with 100,000 POIs',
+      'engine/city without POIs',
+      'p95 frame interval (ms)',
+      ours.frameTimeP95.median,
+      noPois.frameTimeP95.median,
+    ),
+  }
+}
+
 /** Options of {@link runPoiCityFramesBench}. */
 export interface PoiCityFramesOptions {
   rounds?: number
   poiCount?: number
   log?: (line: string) => void
+  /** The cases to run (default all three; an A/B of engine versions may leave the anchor out). */
+  cases?: readonly PoiBenchCase[]
+  /** Other checkouts whose engine runs the same cases in the same rounds (a same-run A/B). */
+  compareTrees?: string[]
 }
 
 /** Builds the page, runs the three cases alternately, writes the report. */
@@ -97,7 +125,8 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
   const poiCount = options.poiCount ?? 100_000
   const startedAtMs = performance.now()
   const viewport = { width: 960, height: 600 }
-  const { samples, chromiumVersion, quiet } = await runCityFrameCases<
+  const compareTrees = options.compareTrees ?? []
+  const { samples, compared, chromiumVersion, quiet } = await runCityFrameCases<
     PoiBenchCase,
     PoiBenchConfig,
     PoiBenchSample
@@ -109,7 +138,7 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
       outDir: fileURLToPath(new URL('../dist/bench-poi-city/', import.meta.url)),
     },
     entry: 'runPoiCityBench',
-    cases,
+    cases: options.cases ?? cases,
     rounds,
     viewport,
     configOf: (benchCase, isWarmUp) => ({
@@ -127,13 +156,12 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
     describe: (sample) =>
       `drawn ${sample.drawnCount}${sample.pickDurationsMs.length ? `, pick p99 ${percentile(sample.pickDurationsMs, 0.99).toFixed(2)} ms (${sample.pickHits}/${sample.pickDurationsMs.length} hits)` : ''}`,
     log,
+    compareTrees,
   })
 
-  const byCase = (benchCase: PoiBenchCase) =>
-    summarise(samples.filter((sample) => sample.benchCase === benchCase))
-  const ours = byCase('ours-pois')
-  const noPois = byCase('ours-no-pois')
-  const anchor = byCase('anchor-deck-icon-text')
+  const ours = summariseCase(samples, 'ours-pois')
+  const noPois = summariseCase(samples, 'ours-no-pois')
+  const anchor = summariseCase(samples, 'anchor-deck-icon-text')
   const picks = samples.flatMap((sample) => sample.pickDurationsMs)
   const pickHits = samples.reduce((sum, sample) => sum + sample.pickHits, 0)
   const pick = {
@@ -144,20 +172,7 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
     hits: pickHits,
   }
   const ratios = {
-    medianVsNoPois: ratioOf(
-      'engine/city with 100,000 POIs',
-      'engine/city without POIs',
-      'median frame interval (ms)',
-      ours.frameTimeMedian.median,
-      noPois.frameTimeMedian.median,
-    ),
-    p95VsNoPois: ratioOf(
-      'engine/city with 100,000 POIs',
-      'engine/city without POIs',
-      'p95 frame interval (ms)',
-      ours.frameTimeP95.median,
-      noPois.frameTimeP95.median,
-    ),
+    ...vsNoPois(ours, noPois),
     medianVsAnchor: ratioOf(
       'engine/city with 100,000 POIs',
       'deck.gl IconLayer + TextLayer of the same points',
@@ -204,6 +219,16 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
     cases: { 'ours-pois': ours, 'ours-no-pois': noPois, 'anchor-deck-icon-text': anchor },
     pick,
     ratios,
+    // The same page with the engine of other checkouts (POI_BENCH_COMPARE), in the same rounds.
+    compared: compareTrees.map((tree, index) => {
+      const comparedOurs = summariseCase(compared[index]!, 'ours-pois')
+      const comparedNoPois = summariseCase(compared[index]!, 'ours-no-pois')
+      return {
+        tree,
+        cases: { 'ours-pois': comparedOurs, 'ours-no-pois': comparedNoPois },
+        ratios: vsNoPois(comparedOurs, comparedNoPois),
+      }
+    }),
     goals: {
       ...poiCityGoals,
       medianVsNoPoisMet: ratios.medianVsNoPois.value <= poiCityGoals.medianVsNoPoisAtMost,
@@ -227,8 +252,19 @@ export async function runPoiCityFramesBench(options: PoiCityFramesOptions = {}) 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const report = await runPoiCityFramesBench({
     rounds: Number(process.env.POI_BENCH_ROUNDS ?? 3),
+    // POI_BENCH_CASES=ours-pois,ours-no-pois: leave the (slow) anchor out of an engine A/B.
+    ...(process.env.POI_BENCH_CASES
+      ? { cases: process.env.POI_BENCH_CASES.split(',') as PoiBenchCase[] }
+      : {}),
+    // POI_BENCH_COMPARE=<checkout>[,<checkout>…]: an A/B against other engine versions.
+    compareTrees: (process.env.POI_BENCH_COMPARE ?? '').split(',').filter(Boolean),
   })
+  const compared = report.compared.map(({ tree, ratios }) => ({ tree, ratios }))
   console.log(
-    JSON.stringify({ ratios: report.ratios, pick: report.pick, goals: report.goals }, null, 2),
+    JSON.stringify(
+      { ratios: report.ratios, compared, pick: report.pick, goals: report.goals },
+      null,
+      2,
+    ),
   )
 }

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BuildingSceneDescription } from '../../api/building-snapshot'
 import type { ScenePoi } from '../../api/poi-commands'
-import { Engine } from '../../core/engine'
-import { engineContextAttributes } from '../../view/webgl-probe'
+import type { Engine } from '../../core/engine'
 import { boxSbm } from '../testing/box-sbm'
+import { blobUrl, iconUrl, pixelAt, runCleanups, startEngine } from '../testing/poi-browser-kit'
 
 /**
  * POIs in the building scene as the app draws them: real Chromium, WebGL2 on SwiftShader, the
@@ -11,50 +11,7 @@ import { boxSbm } from '../testing/box-sbm'
  * context the test made), so the test reads the pixels where `building.poiToScreen` says a
  * marker is.
  */
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
-})
-
-function blobUrl(bytes: Uint8Array<ArrayBuffer> | Blob): string {
-  const url = URL.createObjectURL(bytes instanceof Blob ? bytes : new Blob([bytes]))
-  cleanups.push(() => URL.revokeObjectURL(url))
-  return url
-}
-
-/** A square PNG icon of one colour. */
-async function iconUrl(colour: string): Promise<string> {
-  const canvas = new OffscreenCanvas(32, 32)
-  const context = canvas.getContext('2d')!
-  context.fillStyle = colour
-  context.fillRect(0, 0, 32, 32)
-  return blobUrl(await canvas.convertToBlob({ type: 'image/png' }))
-}
-
-function startEngine() {
-  const canvas = document.createElement('canvas')
-  canvas.style.width = '320px'
-  canvas.style.height = '240px'
-  canvas.style.display = 'block'
-  document.body.append(canvas)
-  canvas.getContext('webgl2', { ...engineContextAttributes, preserveDrawingBuffer: true })
-  const engine = new Engine({ canvas })
-  cleanups.push(() => {
-    engine.dispose()
-    canvas.remove()
-  })
-  return { engine, canvas }
-}
-
-/** The colour (0–255) of the canvas at CSS pixel (x, y) as last drawn. */
-function pixelAt(canvas: HTMLCanvasElement, x: number, y: number): [number, number, number] {
-  const scale = canvas.width / canvas.clientWidth
-  const copy = new OffscreenCanvas(canvas.width, canvas.height)
-  const context = copy.getContext('2d')!
-  context.drawImage(canvas, 0, 0)
-  const data = context.getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data
-  return [data[0]!, data[1]!, data[2]!]
-}
+afterEach(runCleanups)
 
 /**
  * Waits until the canvas at CSS pixel (x, y) passes `test`, drawing a frame each time: what is
@@ -360,14 +317,17 @@ describe('building POIs render on demand', () => {
     const magentaAt = (point: { x: number; y: number }) =>
       isMagenta(pixelAt(canvas, point.x, point.y))
     const before = [await at(a.position), await at(b.position)]
-    await expect.poll(() => before.every(magentaAt)).toBe(true)
+    // an icon's fetch and a frame on a loaded machine: a state, waited for up to 20 s
+    await expect.poll(() => before.every(magentaAt), { timeout: 20_000 }).toBe(true)
     // the block moves 6 m east and 5 m south, each POI previewed on its own as the console does
     const movedA = { ...a, position: [0, 3.1, 2] as [number, number, number] }
     const movedB = { ...b, position: [4, 3.1, 2] as [number, number, number] }
     await engine.run('building.upsertPois', { pois: [movedA] })
     await engine.run('building.upsertPois', { pois: [movedB] })
     const after = [await at(movedA.position), await at(movedB.position)]
-    await expect.poll(() => after.every(magentaAt) && !before.some(magentaAt)).toBe(true)
+    await expect
+      .poll(() => after.every(magentaAt) && !before.some(magentaAt), { timeout: 20_000 })
+      .toBe(true)
     // moving keeps the selection
     expect(engine.getSnapshot().building.pois.selectedIds).toEqual(['a', 'b'])
   })

@@ -1,42 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BuildingSceneDescription } from '../../api/building-snapshot'
 import type { ScenePoi } from '../../api/poi-commands'
-import { Engine } from '../../core/engine'
-import { engineContextAttributes } from '../../view/webgl-probe'
 import { boxSbm } from '../testing/box-sbm'
+import { blobUrl, iconUrl, pixelAt, runCleanups, startEngine } from '../testing/poi-browser-kit'
 
 /**
  * Device statuses on building POIs (issue 17) in real Chromium: the disc behind a marker takes
  * the status colour, an alarm's disc is larger and never folded into a cluster, and removing the
  * status draws the marker plainly again. Pixels are read where `building.poiToScreen` says.
  */
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
-})
-
-function blobUrl(bytes: Uint8Array<ArrayBuffer> | Blob): string {
-  const url = URL.createObjectURL(bytes instanceof Blob ? bytes : new Blob([bytes]))
-  cleanups.push(() => URL.revokeObjectURL(url))
-  return url
-}
-
-async function iconUrl(colour: string): Promise<string> {
-  const canvas = new OffscreenCanvas(32, 32)
-  const context = canvas.getContext('2d')!
-  context.fillStyle = colour
-  context.fillRect(0, 0, 32, 32)
-  return blobUrl(await canvas.convertToBlob({ type: 'image/png' }))
-}
-
-function pixelAt(canvas: HTMLCanvasElement, x: number, y: number): [number, number, number] {
-  const scale = canvas.width / canvas.clientWidth
-  const copy = new OffscreenCanvas(canvas.width, canvas.height)
-  const context = copy.getContext('2d')!
-  context.drawImage(canvas, 0, 0)
-  const data = context.getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data
-  return [data[0]!, data[1]!, data[2]!]
-}
+afterEach(runCleanups)
 
 function slab(): BuildingSceneDescription {
   const bytes = boxSbm(
@@ -80,17 +53,7 @@ const isGreen = ([red, green, blue]: number[]) => green! > 120 && red! < 100 && 
 
 describe('POI device statuses in Chromium', () => {
   it('colours the disc behind a marker by status, keeps alarms out of clusters, and removes it', async () => {
-    const canvas = document.createElement('canvas')
-    canvas.style.width = '320px'
-    canvas.style.height = '240px'
-    canvas.style.display = 'block'
-    document.body.append(canvas)
-    canvas.getContext('webgl2', { ...engineContextAttributes, preserveDrawingBuffer: true })
-    const engine = new Engine({ canvas })
-    cleanups.push(() => {
-      engine.dispose()
-      canvas.remove()
-    })
+    const { engine, canvas } = startEngine()
     await engine.run('building.open', { description: slab() })
     await engine.run('building.setCamera', { position: [0, 30, 0.01], target: [0, 0, 0] })
     await engine.run('building.setPoiLooks', {

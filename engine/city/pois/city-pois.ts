@@ -289,7 +289,11 @@ export class CityPois {
 
   private onCameraMove(): void {
     const level = this.clusters.level(this.context.map.getZoom())
-    if (level !== this.level || !boxContains(this.drawBox, this.viewBox())) this.redraw()
+    if (level !== this.level) this.redraw()
+    // The camera left the box of drawn markers: the new markers go to deck in this move, their
+    // labels with the next view update, so one frame does not pay for both (the slow frames of
+    // an orbit over 100,000 POIs). The labels drawn meanwhile stay on their own POIs.
+    else if (!boxContains(this.drawBox, this.viewBox())) this.redraw(true)
     else this.askViewUpdate()
   }
 
@@ -304,8 +308,11 @@ export class CityPois {
     ]
   }
 
-  /** Rebuilds what is drawn at the current zoom level and gives deck the new layers. */
-  private redraw(): void {
+  /**
+   * Rebuilds what is drawn at the current zoom level and gives deck the new layers; with
+   * `labelsMayWait`, the labels and view counts follow at the next coalesced view update.
+   */
+  private redraw(labelsMayWait = false): void {
     if (this.context.isDisposed()) return
     const level = this.clusters.level(this.context.map.getZoom())
     const view = this.viewBox()
@@ -356,7 +363,18 @@ export class CityPois {
       ghostIcons: this.sprites.iconSprites(ghosts.icons, ghostAlpha),
       ghostMeshes: ghosts.meshes,
     }
-    this.updateView()
+    if (!labelsMayWait) {
+      this.updateView()
+      return
+    }
+    this.showLayers()
+    this.askViewUpdate()
+  }
+
+  /** Gives deck the layers of the current drawing. */
+  private showLayers(): void {
+    this.cachedLayers = poiLayers(this.drawing, this.sprites)
+    this.context.updateLayers()
   }
 
   private currentMarkersKey(): string {
@@ -370,8 +388,7 @@ export class CityPois {
     const statusDiscs = this.statuses.discsOf(this.markerPois, this.markersKey)
     if (statusDiscs === this.drawing.statusDiscs) return
     this.drawing = { ...this.drawing, statusDiscs }
-    this.cachedLayers = poiLayers(this.drawing, this.sprites)
-    this.context.updateLayers()
+    this.showLayers()
   }
 
   /** Coalesces label and count updates while the camera moves (at most every 400 ms). */
@@ -417,13 +434,11 @@ export class CityPois {
       this.drawing = { ...this.drawing, labels: this.sprites.labelSprites(labels) }
       this.labelsGeneration = this.sprites.labels.generation
     }
-    const layers = poiLayers(this.drawing, this.sprites)
-    this.cachedLayers = layers
     this.publishState({
       drawnCount: points.length + this.livePois().length + inView.clusters.length,
       clusterCount: inView.clusters.length,
     })
-    this.context.updateLayers()
+    this.showLayers()
   }
 
   private publishState(counts: { drawnCount: number; clusterCount: number }): void {

@@ -47,6 +47,11 @@ export class SpriteAtlas {
     }) as AnyContext
   }
 
+  /** The slot of `key` if its picture is painted already (nothing needs measuring for it). */
+  knownSlot(key: string): AtlasSlot | undefined {
+    return this.slots.get(key)
+  }
+
   /**
    * The slot of `key`, painting it when new: `paint` draws in CSS pixels in a box of
    * `cssWidth` × `cssHeight` from (0, 0). Null when the atlas has no room left for it.
