@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startTestObjectStore } from '../server/testing/test-object-store'
 import { timeInterleaved } from './lib/interleaved'
-import { type ProductServer, productServer } from './lib/product-server'
+import { type ProductServer, productServer, stopServerProcess } from './lib/product-server'
 import { QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, ratioOf, writeBenchResult } from './lib/stats'
 import { uploadBenchTileset } from './lib/upload-tileset'
@@ -40,15 +40,6 @@ interface Side {
   server: ProductServer
   child: ChildProcess
   tilePaths: string[]
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-  await exited
-  clearTimeout(timer)
 }
 
 /**
@@ -191,7 +182,7 @@ export async function runS3TilesBench(): Promise<void> {
     )
     console.log(`written to ${path}`)
   } finally {
-    for (const side of sides) await stop(side.child)
+    for (const side of sides) await stopServerProcess(side.child)
     await store.close()
     for (const folder of folders) await rm(folder, { recursive: true, force: true })
   }

@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runOnPostgres } from '../server/testing/test-app'
-import { productServer } from './lib/product-server'
+import { productServer, stopServerProcess } from './lib/product-server'
 import { processTreeTicks, QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
 import { uploadBenchTileset } from './lib/upload-tileset'
@@ -106,15 +106,6 @@ async function waitUntilReady(deployment: Deployment): Promise<void> {
     // under a tenth of a core for a second: start-up (migrations, seeds, sweeps) is over
     if (processTreeTicks(pid) - before < ticksPerSecond / 10) return
   }
-}
-
-async function stopDeployment(deployment: Deployment): Promise<void> {
-  if (deployment.child.exitCode !== null || deployment.child.signalCode !== null) return
-  const exited = new Promise((resolve) => deployment.child.once('exit', resolve))
-  deployment.child.kill('SIGTERM')
-  const timer = setTimeout(() => deployment.child.kill('SIGKILL'), 15_000)
-  await exited
-  clearTimeout(timer)
 }
 
 /** One request of the mix. */
@@ -291,7 +282,7 @@ export async function runTwoProcessesBench(): Promise<void> {
       })
     }
   } finally {
-    for (const deployment of deployments.reverse()) await stopDeployment(deployment)
+    for (const deployment of deployments.reverse()) await stopServerProcess(deployment.child)
     await runOnPostgres(databaseUrl, `drop schema if exists ${schema} cascade`)
     await rm(dataDir, { recursive: true, force: true })
   }

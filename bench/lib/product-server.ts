@@ -32,6 +32,16 @@ export interface ProductServer {
   }): Promise<number>
 }
 
+/** Stops a server process (SIGTERM, SIGKILL after 15 s) and resolves once it has exited. */
+export async function stopServerProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  await exited
+  clearTimeout(timer)
+}
+
 /** The server of a bench that drives the real product over HTTP (kiosk soak, offline viewer). */
 export function productServer(port: number, passwordPrefix: string): ProductServer {
   const base = `http://127.0.0.1:${port}`
