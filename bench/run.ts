@@ -39,6 +39,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   fences: async () => (await import('./fences')).runFencesBench(),
   'job-queue': async () => (await import('./job-queue')).runJobQueueBench(),
   'two-processes': async () => (await import('./two-processes')).runTwoProcessesBench(),
+  's3-tiles': async () => (await import('./s3-tiles')).runS3TilesBench(),
 }
 
 const requested = process.argv.slice(2).filter((argument) => !argument.startsWith('-'))

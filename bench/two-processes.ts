@@ -21,17 +21,16 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { zipSync } from 'fflate'
 import { runOnPostgres } from '../server/testing/test-app'
-import { benchTilesetRecipe, generateTileset } from './lib/generate-tileset'
-import { productServer } from './lib/product-server'
+import { productServer, stopServerProcess } from './lib/product-server'
 import { processTreeTicks, QuietRounds } from './lib/quiet-rounds'
 import { machineInfo, measure, percentile, ratioOf, writeBenchResult } from './lib/stats'
+import { uploadBenchTileset } from './lib/upload-tileset'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const roundCount = Number(process.env.TWO_PROCESSES_BENCH_ROUNDS ?? 5)
@@ -106,87 +105,6 @@ async function waitUntilReady(deployment: Deployment): Promise<void> {
     await sleep(1000)
     // under a tenth of a core for a second: start-up (migrations, seeds, sweeps) is over
     if (processTreeTicks(pid) - before < ticksPerSecond / 10) return
-  }
-}
-
-async function stopDeployment(deployment: Deployment): Promise<void> {
-  if (deployment.child.exitCode !== null || deployment.child.signalCode !== null) return
-  const exited = new Promise((resolve) => deployment.child.once('exit', resolve))
-  deployment.child.kill('SIGTERM')
-  const timer = setTimeout(() => deployment.child.kill('SIGKILL'), 15_000)
-  await exited
-  clearTimeout(timer)
-}
-
-/** Every file under a folder, as zip entries named by their path inside it. */
-async function zipFolder(folder: string): Promise<Uint8Array> {
-  const entries: Record<string, [Uint8Array, { level: 0 }]> = {}
-  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
-    const path = join(entry.parentPath, entry.name)
-    entries[relative(folder, path)] = [await readFile(path), { level: 0 }]
-  }
-  return zipSync(entries)
-}
-
-/**
- * A city project with the generated tileset uploaded through the API; answers the signed
- * address of its root tileset.json and the tiles' addresses (absolute paths).
- */
-async function uploadTileset(): Promise<{ rootPath: string; tilePaths: string[] }> {
-  const { base } = api
-  const { token } = await api.post<{ token: string }>('login', admin)
-  const cover = await readFile(join(root, '..', 'shared', 'data', 'gltf', 'Duck', 'DuckCM.png'))
-  const coverForm = new FormData()
-  coverForm.append('purpose', 'project-cover')
-  coverForm.append('file', new Blob([cover], { type: 'image/png' }), 'cover.png')
-  const coverAnswer = (await (
-    await fetch(`${base}/web/upload/uploadJpg`, {
-      method: 'POST',
-      headers: { token },
-      body: coverForm,
-    })
-  ).json()) as { datum: { uuid: string } }
-  const project = await api.post<{ id: string }>(
-    'project/addProject',
-    {
-      kind: 'city',
-      name: 'Two processes bench',
-      detailedaddress: 'Harbour road 1',
-      description: 'Tiles for bench/two-processes.ts',
-      prewiewpath_uuid: coverAnswer.datum.uuid,
-      project_center: benchTilesetRecipe.origin,
-    },
-    token,
-  )
-  const folder = await mkdtemp(join(tmpdir(), 'two-processes-tileset-'))
-  try {
-    generateTileset({ ...benchTilesetRecipe, depth: 4 }, folder)
-    const form = new FormData()
-    form.append('project_id', project.id)
-    form.append('file', new Blob([new Uint8Array(await zipFolder(folder))]), 'bench-tiles.zip')
-    const uploaded = (await (
-      await fetch(`${base}/web/upload/uploadTiltModel`, {
-        method: 'POST',
-        headers: { token },
-        body: form,
-      })
-    ).json()) as { code: string; message: string; datum: { root_url: string | null } }
-    if (uploaded.code !== '0' || !uploaded.datum.root_url) {
-      throw new Error(`uploadTiltModel: ${uploaded.message}`)
-    }
-    const rootPath = uploaded.datum.root_url
-    const prefix = rootPath.slice(0, rootPath.lastIndexOf('/') + 1)
-    const tileset = JSON.parse(await readFile(join(folder, 'tileset.json'), 'utf8'))
-    const tilePaths: string[] = []
-    const walk = (tile: { content?: { uri: string }; children?: unknown[] }) => {
-      if (tile.content) tilePaths.push(`${prefix}${tile.content.uri}`)
-      for (const child of tile.children ?? []) walk(child as typeof tile)
-    }
-    walk(tileset.root)
-    return { rootPath, tilePaths }
-  } finally {
-    await rm(folder, { recursive: true, force: true })
   }
 }
 
@@ -310,7 +228,10 @@ export async function runTwoProcessesBench(): Promise<void> {
     const one = startDeployment('one', onePort, shared)
     deployments.push(one)
     await waitUntilReady(one)
-    const { rootPath, tilePaths } = await uploadTileset()
+    const { rootPath, tilePaths } = await uploadBenchTileset(api, {
+      name: 'Two processes bench',
+      description: 'Tiles for bench/two-processes.ts',
+    })
     const two = startDeployment('two', twoPort, shared)
     deployments.push(two)
     await waitUntilReady(two)
@@ -361,7 +282,7 @@ export async function runTwoProcessesBench(): Promise<void> {
       })
     }
   } finally {
-    for (const deployment of deployments.reverse()) await stopDeployment(deployment)
+    for (const deployment of deployments.reverse()) await stopServerProcess(deployment.child)
     await runOnPostgres(databaseUrl, `drop schema if exists ${schema} cascade`)
     await rm(dataDir, { recursive: true, force: true })
   }

@@ -10,8 +10,11 @@ export interface ProductServer {
   readonly base: string
   /** The admin account the server is started with (a fresh password each run). */
   readonly admin: { name: string; password: string }
-  /** Starts a server process on this data folder (a restart starts another). */
-  start(dataDir: string): ChildProcess
+  /**
+   * Starts a server process on this data folder (a restart starts another); `env` adds or
+   * replaces variables (e.g. STORAGE_URL for the S3 back-end).
+   */
+  start(dataDir: string, env?: Record<string, string>): ChildProcess
   /** Resolves once `/web/health` answers; throws after two minutes. */
   waitUntilUp(): Promise<void>
   /** A `/web/<path>` call; answers the envelope's datum, throws on any other code. */
@@ -27,6 +30,16 @@ export interface ProductServer {
     namePrefix: string
     token: string
   }): Promise<number>
+}
+
+/** Stops a server process (SIGTERM, SIGKILL after 15 s) and resolves once it has exited. */
+export async function stopServerProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  await exited
+  clearTimeout(timer)
 }
 
 /** The server of a bench that drives the real product over HTTP (kiosk soak, offline viewer). */
@@ -46,7 +59,7 @@ export function productServer(port: number, passwordPrefix: string): ProductServ
   return {
     base,
     admin,
-    start: (dataDir) =>
+    start: (dataDir, env) =>
       spawn('node', ['--import', 'tsx', 'server/serve.ts'], {
         cwd: root,
         stdio: 'ignore',
@@ -60,6 +73,7 @@ export function productServer(port: number, passwordPrefix: string): ProductServ
           LOG_LEVEL: 'warn',
           // a bench needs no broker, and one on 1883 would collide with other servers here
           MQTT: 'off',
+          ...env,
         },
       }),
     async waitUntilUp() {

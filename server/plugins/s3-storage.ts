@@ -34,6 +34,9 @@ import {
 /** What a client is told to wait (`Retry-After`) when the object store cannot be reached. */
 export const storeRetryAfterSeconds = 30
 
+/** Signed addresses kept at most (about 0.5 kB each); past it the window's memo starts over. */
+const maxSignedPerWindow = 20_000
+
 /** Failures to reach the store at all (as opposed to answers from it). */
 const networkErrorCodes = new Set([
   'ECONNREFUSED',
@@ -115,21 +118,38 @@ export async function createS3FileStorage(
     }
   }
 
+  // Signing one address takes the SDK milliseconds (its middleware stack, then HMACs), and an
+  // address is the same for the whole signing window: each is signed once a window.
+  const signedThisWindow = new Map<string, string>()
+  let signingWindowStartMs = 0
   const signKey = async (Key: string, answer: SignedAnswer) => {
     if (settings.serve !== 'redirect') return undefined
-    const command = new GetObjectCommand({
-      Bucket,
-      Key,
-      ResponseContentType: answer.contentType,
-      ResponseCacheControl: answer.cacheControl,
-      ResponseContentDisposition: answer.contentDisposition,
-    })
     // Signed as of the start of a window half as long as the validity: a file keeps one
     // address that long, so browsers and CDNs reuse what they fetched, and every address
     // handed out still has at least half its validity left.
     const windowMs = settings.signedUrlSeconds * 500
-    const signingDate = new Date(Math.floor(Date.now() / windowMs) * windowMs)
-    return getSignedUrl(client, command, { expiresIn: settings.signedUrlSeconds, signingDate })
+    const windowStartMs = Math.floor(Date.now() / windowMs) * windowMs
+    if (windowStartMs !== signingWindowStartMs || signedThisWindow.size >= maxSignedPerWindow) {
+      signedThisWindow.clear()
+      signingWindowStartMs = windowStartMs
+    }
+    const { contentType, cacheControl, contentDisposition } = answer
+    const memoKey = JSON.stringify([Key, contentType, cacheControl, contentDisposition])
+    const signed = signedThisWindow.get(memoKey)
+    if (signed !== undefined) return signed
+    const command = new GetObjectCommand({
+      Bucket,
+      Key,
+      ResponseContentType: contentType,
+      ResponseCacheControl: cacheControl,
+      ResponseContentDisposition: contentDisposition,
+    })
+    const url = await getSignedUrl(client, command, {
+      expiresIn: settings.signedUrlSeconds,
+      signingDate: new Date(windowStartMs),
+    })
+    signedThisWindow.set(memoKey, url)
+    return url
   }
 
   /** Sends `Body` to `Key` (multipart past 5 MiB), with the encoding it is to be answered with. */

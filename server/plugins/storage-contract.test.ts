@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { buffer, text } from 'node:stream/consumers'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AppError } from '../http/app-error'
 import { startTestObjectStore, type TestObjectStore } from '../testing/test-object-store'
 import { createS3FileStorage } from './s3-storage'
@@ -146,6 +146,21 @@ describe.each(['folder', 's3'] as const)('the file store on %s', (kind) => {
     expect(answer.headers.get('content-type')).toBe('application/json')
     expect(answer.headers.get('cache-control')).toBe('private, max-age=31536000, immutable')
     expect(await answer.text()).toBe('{"floors":2}')
+
+    // one address a signing window (browsers and CDNs keep what they fetched); the next
+    // window's is another, and opens the same bytes
+    const headers = {
+      contentType: 'application/json',
+      cacheControl: 'private, max-age=31536000, immutable',
+      contentDisposition: 'attachment; filename="structure.json"',
+    }
+    expect(await storage.signedReadUrl(stored.sha256, headers)).toBe(address)
+    const realNow = Date.now()
+    vi.spyOn(Date, 'now').mockReturnValue(realNow + 3_600_000)
+    const later = await storage.signedReadUrl(stored.sha256, headers)
+    vi.restoreAllMocks()
+    expect(later).not.toBe(address)
+    expect(await (await fetch(later!)).text()).toBe('{"floors":2}')
   })
 })
 
