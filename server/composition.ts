@@ -336,6 +336,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
         directory: join(config.dataDir, 'model-merges'),
       }),
       structureAdds: createStructureAdds({
+        database,
         storage,
         clock,
         access,

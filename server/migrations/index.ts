@@ -29,6 +29,7 @@ import * as cityModels from './0028-city-models'
 import * as libraryModelsInBuildings from './0030-library-models-in-buildings'
 import * as contactChangeCodes from './0031-contact-change-codes'
 import * as modelDocuments from './0032-model-documents'
+import * as structureJobs from './0033-structure-jobs'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '0030-library-models-in-buildings': libraryModelsInBuildings,
   '0031-contact-change-codes': contactChangeCodes,
   '0032-model-documents': modelDocuments,
+  '0033-structure-jobs': structureJobs,
 }
 
 /**

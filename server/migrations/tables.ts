@@ -22,6 +22,7 @@ import type { CaseTables } from './0025-cases'
 import type { AnchorAndTourTables } from './0026-anchors-and-tours'
 import type { CityModelTables } from './0028-city-models'
 import type { ModelDocumentTables } from './0032-model-documents'
+import type { StructureJobTables } from './0033-structure-jobs'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -58,6 +59,7 @@ export interface Tables
     AnchorAndTourTables,
     CityModelTables,
     ModelDocumentTables,
+    StructureJobTables,
     CaptureTables {
   users: UsersTable
   sessions: SessionsTable

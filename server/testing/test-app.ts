@@ -40,17 +40,29 @@ export async function createTestApp(
     routes?: (app: FastifyInstance) => void
     /** False leaves the database empty (migrated, no users), to test the seed itself. */
     seed?: boolean
+    /**
+     * A second app instance on this app's database and DATA_DIR (two API processes, issue 22):
+     * nothing is migrated or seeded again, and closing it leaves the data to its first app.
+     */
+    sharing?: TestApp
   } = {},
 ): Promise<TestApp> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'twinscape-test-'))
+  const { sharing } = options
+  const dataDir = sharing?.config.dataDir ?? (await mkdtemp(join(tmpdir(), 'twinscape-test-')))
   const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres')
     ? process.env.DATABASE_URL
     : undefined
-  const schema = postgresUrl === undefined ? undefined : `test_${randomBytes(6).toString('hex')}`
-  if (postgresUrl !== undefined && schema !== undefined) {
+  const sharedSchema =
+    sharing?.config.database.kind === 'postgres' ? sharing.config.database.schema : undefined
+  const schema =
+    postgresUrl === undefined
+      ? undefined
+      : (sharedSchema ?? `test_${randomBytes(6).toString('hex')}`)
+  if (postgresUrl !== undefined && schema !== undefined && sharing === undefined) {
     await runOnPostgres(postgresUrl, `create schema ${schema}`)
   }
   const removeData = async () => {
+    if (sharing !== undefined) return
     if (postgresUrl !== undefined && schema !== undefined) {
       await runOnPostgres(postgresUrl, `drop schema if exists ${schema} cascade`)
     }
@@ -79,8 +91,8 @@ export async function createTestApp(
     })
     options.routes?.(app)
     const { database, repositories, services } = app.deps
-    await migrateToLatest(database.db, { schema: database.schema })
-    if (options.seed !== false) {
+    if (sharing === undefined) await migrateToLatest(database.db, { schema: database.schema })
+    if (options.seed !== false && sharing === undefined) {
       await seedDatabase({ config, users: repositories.users, usersService: services.users })
     }
     await app.ready()

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { ServerMessage } from '../../../contract/messages'
-import type {
-  MergeStep,
-  StructureAddFileField,
-  StructureAddPlan,
-  StructureAddStatusDatum,
+import {
+  type MergeStep,
+  type StructureAddFileField,
+  type StructureAddPlan,
+  type StructureAddStatusDatum,
+  structureAddStatusDatumSchema,
 } from '../../../contract/model-config'
 import { AppError } from '../../http/app-error'
 import type { UploadedFile } from '../../http/define-route'
+import type { DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import type { ProjectAccess } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
@@ -23,13 +25,14 @@ import {
   createMapUse,
   createStructureJobs,
   type MapBytes,
+  type StructureJobContext,
   type StructureJobRun,
-  setStep,
   structureModelOf,
 } from './structure-jobs'
 
 /** What the structure add is made from. */
 export interface StructureAddDependencies {
+  database: DatabaseHandle
   storage: FileStorage
   clock: Clock
   access: ProjectAccess
@@ -76,7 +79,7 @@ interface Run extends StructureJobRun<StructureAddStatusDatum> {
  * transaction (`extendStructure`). A model the converter refuses stops the add: nothing saved.
  */
 export function createStructureAdds(dependencies: StructureAddDependencies): StructureAdds {
-  const { storage, clock, access, building, conversions, jobs } = dependencies
+  const { database, storage, clock, access, building, conversions, jobs } = dependencies
   const convert = createModelToSbm({ storage, conversions })
 
   const currentOf = async (user: AuthUser, projectId: string): Promise<CurrentStructure> => {
@@ -101,7 +104,7 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
     }
   }
 
-  const execute = async (run: Run, signal: AbortSignal) => {
+  const execute = async (run: Run, { signal, step: mark }: StructureJobContext) => {
     const { plan } = run.status
     const mapUse = createMapUse(storage, { isSbmScanned: true })
     const shellMaps = await mapUse.read(run.shellMaps)
@@ -123,9 +126,9 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
     let step = 0
     let shell: StructureModel | null = null
     if (run.shell && plan.shell) {
-      setStep(run.status, step, 'running')
+      await mark(step, 'running')
       shell = await part(run.shell, plan.shell.fileName, shellMaps, 'shell', null)
-      setStep(run.status, step++, 'done')
+      await mark(step++, 'done')
     }
     const floors: Array<{ name: string; elevation: number; model: StructureModel }> = []
     for (const floor of plan.floors) {
@@ -133,22 +136,30 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
       signal.throwIfAborted()
       const source = run.floors.find((file) => file.name === floor.sourceName)
       if (!source) continue
-      setStep(run.status, step, 'running')
+      await mark(step, 'running')
       const header = { id: floor.name, name: floor.name, elevationMeters: floor.elevation }
       const model = await part(source, floor.models[0]!, floorMaps, 'floor', header)
       floors.push({ name: floor.name, elevation: floor.elevation, model })
-      setStep(run.status, step++, 'done')
+      await mark(step++, 'done')
     }
     warnings.push(...mapUse.unusedWarnings([...run.shellMaps, ...run.floorMaps]))
-    setStep(run.status, step, 'running')
+    await mark(step, 'running')
     await building.extendStructure(run.user, plan.projectId, { shell, floors })
-    setStep(run.status, step, 'done')
+    await mark(step, 'done')
     run.status.warnings = warnings.map(itemOf)
     run.status.progress = 1
     run.status.state = 'succeeded'
   }
 
-  const adds = createStructureJobs<Run>({ name: 'modelConfig.add', jobs, building, execute })
+  const adds = createStructureJobs<Run>({
+    name: 'modelConfig.add',
+    jobs,
+    database,
+    clock,
+    building,
+    statusSchema: structureAddStatusDatumSchema,
+    execute,
+  })
 
   return {
     async preview(user, request) {
@@ -231,9 +242,9 @@ export function createStructureAdds(dependencies: StructureAddDependencies): Str
     },
 
     async status(user, id) {
-      const run = adds.find(id)
-      if (!run || run.user.id !== user.id) throw new AppError('notFound', 'modelConfig.noSuchAdd')
-      return structuredClone(run.status)
+      const written = await adds.status(user.id, id)
+      if (!written) throw new AppError('notFound', 'modelConfig.noSuchAdd')
+      return written
     },
 
     settled: (id) => adds.settled(id),

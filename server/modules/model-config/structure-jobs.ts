@@ -1,12 +1,14 @@
 import type { ServerMessageItem } from '../../../contract/common'
 import type { ServerMessage } from '../../../contract/messages'
 import type { MergeStatusDatum, MergeStep } from '../../../contract/model-config'
+import type { DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
 import type { AuthUser } from '../accounts/users.service'
 import type { BuildingService, StructureModel } from '../building/building.service'
 import { extensionOf } from '../building/building-views'
 import { inspectSbm } from '../building/model-files'
 import type { JobKind, JobQueue } from '../jobs/job-queue'
+import { type Clock, timestampOf } from '../time/clock'
 import { type MergeFile, refersTo } from './merge-inputs'
 import { type ConvertedPart, errorItemOf, readMergeFile } from './model-to-sbm'
 
@@ -29,8 +31,8 @@ export interface StructureJobRun<Status extends StructureJobStatus> {
 
 /** Both may run an hour: a large building converts model by model. */
 const structureJobTimeLimitMs = 60 * 60_000
-/** Ended runs kept in memory for their status. */
-const keptRuns = 200
+/** A status row is kept this long after its last write (a run ends within the hour). */
+const keptStatusMs = 24 * 60 * 60_000
 
 /** Marks one step of a job; the progress is the share of steps done. */
 export function setStep(status: StructureJobStatus, index: number, state: MergeStep['state']) {
@@ -39,6 +41,13 @@ export function setStep(status: StructureJobStatus, index: number, state: MergeS
   step.state = state
   const done = status.steps.filter((candidate) => candidate.state === 'done').length
   status.progress = done / status.steps.length
+}
+
+/** What a run's work is given: its abort signal, and how to mark a step (written for all). */
+export interface StructureJobContext {
+  signal: AbortSignal
+  /** Marks a step and writes the status where every process reads it. */
+  step(index: number, state: MergeStep['state']): Promise<void>
 }
 
 /** The running jobs of one kind (merge or add), as its service keeps and answers them. */
@@ -50,45 +59,88 @@ export interface StructureJobs<Run extends StructureJobRun<StructureJobStatus>> 
    * when the user's or the server's queue is full, having started nothing.
    */
   submit(run: Run, sources: readonly string[]): Promise<Run['status']>
-  /** A run still in memory. */
-  find(id: string): Run | undefined
-  /** Waits for a run's job to end (tests, shutdown). */
+  /**
+   * A run of this user as last written, whichever process runs it; undefined when there is
+   * none or it ended more than a day ago.
+   */
+  status(userId: string, id: string): Promise<Run['status'] | undefined>
+  /** Waits for a run of this process to end (tests, shutdown). */
   settled(id: string): Promise<void>
 }
 
 /**
  * The job side the structure merge and the structure add share. Both mostly wait on the
  * conversions ('cpu' jobs of the same user), so they run in the 'io' lane: holding a 'cpu' slot
- * while waiting for one would stall itself.
+ * while waiting for one would stall itself. The job runs in the process that took it (its input
+ * holds the uploads it read), but its status lives in `structure_jobs`: a status check that
+ * reaches another API process reads the same row (issue 22 item 2).
  */
 export function createStructureJobs<Run extends StructureJobRun<StructureJobStatus>>(options: {
   name: string
   jobs: JobQueue
+  database: DatabaseHandle
+  clock: Clock
   building: Pick<BuildingService, 'releaseUnused'>
-  execute(run: Run, signal: AbortSignal): Promise<void>
+  /** Reads a written status back (the row is JSON text). */
+  statusSchema: { parse(value: unknown): Run['status'] }
+  execute(run: Run, context: StructureJobContext): Promise<void>
 }): StructureJobs<Run> {
-  const { name, jobs, building, execute } = options
+  const { name, jobs, database, clock, building, statusSchema, execute } = options
   const runs = new Map<string, Run>()
+  /** Each run's writes, chained so they land in the order they were made. */
+  const writes = new Map<string, Promise<void>>()
+  const now = () => timestampOf(clock.nowMs())
+
+  const write = (run: Run): Promise<void> => {
+    const { id } = run.status
+    const statusJson = JSON.stringify(run.status)
+    const written = (writes.get(id) ?? Promise.resolve()).then(async () => {
+      await database.db
+        .updateTable('structure_jobs')
+        .set({ status_json: statusJson, updated_at: now() })
+        .where('id', '=', id)
+        .execute()
+    })
+    writes.set(id, written)
+    return written
+  }
+
   const kind: JobKind<Run, void> = {
     name,
     lane: 'io',
     timeLimitMs: structureJobTimeLimitMs,
-    run: (run, { signal }) => {
+    run: async (run, { signal }) => {
       run.status.state = 'running'
-      return execute(run, signal)
+      await write(run)
+      return execute(run, {
+        signal,
+        step: async (index, state) => {
+          // a run past its time limit may still be working: its steps no longer count
+          if (run.status.state !== 'running') return
+          setStep(run.status, index, state)
+          await write(run)
+        },
+      })
     },
-  }
-
-  const forget = () => {
-    const ended = [...runs.entries()].filter(
-      ([, run]) => run.status.state !== 'running' && run.status.state !== 'queued',
-    )
-    for (const [id] of ended.slice(0, Math.max(0, ended.length - keptRuns))) runs.delete(id)
   }
 
   return {
     async submit(run, sources) {
       const { id } = run.status
+      await database.db
+        .deleteFrom('structure_jobs')
+        .where('updated_at', '<', timestampOf(clock.nowMs() - keptStatusMs))
+        .execute()
+      await database.db
+        .insertInto('structure_jobs')
+        .values({
+          id,
+          kind: name,
+          owner_id: run.user.id,
+          status_json: JSON.stringify(run.status),
+          updated_at: now(),
+        })
+        .execute()
       const job = jobs.submit(kind, run.user.id, run)
       runs.set(id, run)
       run.done = job.result
@@ -101,9 +153,12 @@ export function createStructureJobs<Run extends StructureJobRun<StructureJobStat
             if (running) running.state = 'failed'
           },
         )
+        .then(() => write(run))
+        .catch(() => undefined)
         .finally(async () => {
           await building.releaseUnused(sources).catch(() => undefined)
-          forget()
+          runs.delete(id)
+          writes.delete(id)
         })
       if (job.status().state === 'failed') {
         // refused at once (the user's or the server's queue is full): nothing was started
@@ -112,13 +167,23 @@ export function createStructureJobs<Run extends StructureJobRun<StructureJobStat
           (error: unknown) => error,
         )
         await run.done
-        runs.delete(id)
+        await database.db.deleteFrom('structure_jobs').where('id', '=', id).execute()
         throw refusal
       }
       return structuredClone(run.status)
     },
 
-    find: (id) => runs.get(id),
+    async status(userId, id) {
+      const row = await database.db
+        .selectFrom('structure_jobs')
+        .select('status_json')
+        .where('id', '=', id)
+        .where('kind', '=', name)
+        .where('owner_id', '=', userId)
+        .where('updated_at', '>=', timestampOf(clock.nowMs() - keptStatusMs))
+        .executeTakeFirst()
+      return row === undefined ? undefined : statusSchema.parse(JSON.parse(row.status_json))
+    },
 
     async settled(id) {
       await runs.get(id)?.done

@@ -30,8 +30,8 @@ import {
   checkedOrReleased,
   createMapUse,
   createStructureJobs,
+  type StructureJobContext,
   type StructureJobRun,
-  setStep,
   structureModelOf,
 } from './structure-jobs'
 
@@ -88,7 +88,7 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
   const readFile = (file: MergeFile) => readMergeFile(storage, file)
   const convert = createModelToSbm({ storage, conversions })
 
-  const execute = async (run: Run, signal: AbortSignal) => {
+  const execute = async (run: Run, { signal, step: mark }: StructureJobContext) => {
     const { plan } = run
     const warnings: ServerMessage[] = []
     // the merge takes an SBM as it is: maps given with it are not baked into it
@@ -104,17 +104,17 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
     const models: StructureModel[] = []
     const merged: NonNullable<MergeStatusDatum['result']>['floors'] = []
 
-    setStep(run.status, 0, 'running')
+    await mark(0, 'running')
     await mapUse.note(plan.shell, shellMaps)
     const shell = await convert(run.user.id, plan.shell, shellMaps, 'shell', null, signal)
     warnings.push(...shell.warnings)
     models.push(structureModelOf(shellFileName, shell))
-    setStep(run.status, 0, 'done')
+    await mark(0, 'done')
 
     const manifestFloors: StructureManifest['floors'] = []
     for (const [index, floorFile] of plan.floors.entries()) {
       signal.throwIfAborted()
-      setStep(run.status, index + 1, 'running')
+      await mark(index + 1, 'running')
       const name = baseOf(floorFile.name)
       const floor = { id: name, name, elevationMeters: index * plan.storeyHeightMeters }
       const used = await mapUse.note(floorFile, floorMaps)
@@ -138,12 +138,12 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
         model: fileName,
         triangleCount: info.triangleCount,
       })
-      setStep(run.status, index + 1, 'done')
+      await mark(index + 1, 'done')
     }
     warnings.push(...mapUse.unusedWarnings([...plan.shellMaps, ...plan.floorMaps]))
 
     const structureStep = plan.floors.length + 1
-    setStep(run.status, structureStep, 'running')
+    await mark(structureStep, 'running')
     const previewBytes = await readFile(plan.preview)
     const previewName = `preview.${extensionOf(plan.preview.name) === 'png' ? 'png' : 'jpg'}`
     const manifest: StructureManifest = {
@@ -165,12 +165,12 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
     const id = run.status.id
     const partial = join(directory, `${id}.zip.part`)
     await writeFile(partial, zip)
-    setStep(run.status, structureStep, 'done')
+    await mark(structureStep, 'done')
 
     if (run.projectId !== null) {
-      setStep(run.status, structureStep + 1, 'running')
+      await mark(structureStep + 1, 'running')
       await building.installStructure(run.user, run.projectId, { manifest, models })
-      setStep(run.status, structureStep + 1, 'done')
+      await mark(structureStep + 1, 'done')
     }
     await rename(partial, join(directory, `${id}.zip`))
     run.status.warnings = warnings.map(itemOf)
@@ -198,7 +198,15 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
       .execute()
   }
 
-  const merges = createStructureJobs<Run>({ name: 'modelConfig.merge', jobs, building, execute })
+  const merges = createStructureJobs<Run>({
+    name: 'modelConfig.merge',
+    jobs,
+    database,
+    clock,
+    building,
+    statusSchema: mergeStatusDatumSchema,
+    execute,
+  })
 
   return {
     async start(user, fields, files) {
@@ -253,11 +261,9 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
     },
 
     async status(user, id) {
-      const run = merges.find(id)
-      if (run) {
-        if (run.user.id !== user.id) throw new AppError('notFound', 'modelConfig.noSuchMerge')
-        return structuredClone(run.status)
-      }
+      const written = await merges.status(user.id, id)
+      if (written) return written
+      // a day after, a finished merge still answers from its result's row
       const row = await database.db
         .selectFrom('model_merges')
         .selectAll()

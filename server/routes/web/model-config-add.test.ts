@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FloorUploadDatum, ModelInfoDatum } from '../../../contract/building'
 import type { StructureAddPlan, StructureAddStatusDatum } from '../../../contract/model-config'
-import { callApi, type TestApp } from '../../testing/test-app'
+import { callApi, createTestApp, signIn, type TestApp, testEditor } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile, withSbmMarker } from './building-test-kit'
 import { filePart, startModelConfigSuite } from './model-config-test-kit'
 import { createProject, type MultipartPart, postMultipart, storedFiles } from './project-test-kit'
@@ -248,6 +248,41 @@ describe('structure add (/modelConfig/add, addPreview, addStatus)', () => {
     expect(status.error?.messageId).toMatch(/^convert\./)
     expect(status.steps.find((step) => step.name === '3F.dae')?.state).toBe('failed')
     expect(await modelInfo(projectId)).toEqual(before)
+  })
+
+  it('answers an add from another app instance on the same database, until a day after it ended', async () => {
+    // issue 22: the status check of a running add may reach another API process
+    const other = await createTestApp({ sharing: testApp })
+    try {
+      const statusOn = (app: TestApp, id: string, token = editor) =>
+        callApi<StructureAddStatusDatum>(app.app, {
+          url: '/web/modelConfig/addStatus',
+          token,
+          form: { id },
+        })
+      const projectId = await buildingWithTwoFloors('Tower on two processes')
+      const started = await add(projectId, [filePart('floors', '3F.dae', parts.cube!)])
+      expect(started.envelope.code).toBe('0')
+      const { id } = started.envelope.datum
+      const meanwhile = await statusOn(other, id)
+      expect(meanwhile.envelope.code).toBe('0')
+      expect(meanwhile.envelope.datum.id).toBe(id)
+      expect(['queued', 'running', 'succeeded']).toContain(meanwhile.envelope.datum.state)
+      expect((await statusOn(other, id, neighbour)).envelope.messageId).toBe(
+        'modelConfig.noSuchAdd',
+      )
+
+      const ended = await finished(id)
+      expect(ended.state).toBe('succeeded')
+      expect((await statusOn(other, id)).envelope.datum).toEqual(ended)
+
+      other.clock.advanceMs(24 * 60 * 60_000 + 60_000)
+      const expired = await statusOn(other, id, await signIn(other.app, testEditor))
+      expect(expired.statusCode).toBe(404)
+      expect(expired.envelope.messageId).toBe('modelConfig.noSuchAdd')
+    } finally {
+      await other.close()
+    }
   })
 
   it("refuses a neighbour's project, a guest and a caller without a token", async () => {

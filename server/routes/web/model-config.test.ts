@@ -5,7 +5,7 @@ import type { ValidationIssue } from '../../../contract/envelope'
 import type { MergeStatusDatum } from '../../../contract/model-config'
 import { parseGlb } from '../../../workers/sbm/glb'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
-import { callApi, type TestApp } from '../../testing/test-app'
+import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile } from './building-test-kit'
 import { filePart, startModelConfigSuite } from './model-config-test-kit'
 import { createProject, type MultipartPart, postMultipart, storedFiles } from './project-test-kit'
@@ -222,6 +222,32 @@ describe('structure merge (/modelConfig/merge)', () => {
     const status = (await finished(started.envelope.datum.id)).envelope.datum
     expect(status.state).toBe('succeeded')
     expect(status.result?.projectId).toBeNull()
+  })
+
+  it("answers a merge's steps from another app instance on the same database", async () => {
+    // issue 22: the status check of a running merge may reach another API process
+    const other = await createTestApp({ sharing: testApp })
+    try {
+      const started = await merge({ output_name: 'Two processes' }, sampleParts())
+      expect(started.envelope.code).toBe('0')
+      const { id } = started.envelope.datum
+      const statusOn = (app: TestApp) =>
+        callApi<MergeStatusDatum>(app.app, {
+          url: '/web/modelConfig/mergeStatus',
+          token: editor,
+          form: { id },
+        })
+      // until its result is saved, only the status row knows the merge
+      const meanwhile = await statusOn(other)
+      expect(meanwhile.envelope.code).toBe('0')
+      expect(['queued', 'running', 'succeeded']).toContain(meanwhile.envelope.datum.state)
+      const here = (await finished(id)).envelope.datum
+      expect(here.state).toBe('succeeded')
+      const there = await statusOn(other)
+      expect(there.envelope.datum).toEqual(here)
+    } finally {
+      await other.close()
+    }
   })
 
   it('stops with the converter reason when a model cannot be converted, saving nothing', async () => {
