@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { DrawBenchCase, DrawBenchSample } from './draw-city/page/draw-city-bench-protocol'
+import { drawCitySettings } from './draw-city-frames'
 import { buildBenchPage, openBenchPage } from './lib/bench-page'
 import { launchBenchBrowser } from './lib/browser'
 import { startStaticServer } from './lib/static-server'
@@ -22,7 +23,7 @@ const html = 'draw-city.html'
 const compareTrees = (process.env.DRAW_BENCH_COMPARE ?? '').split(',').filter(Boolean)
 const rounds = Number(process.env.DRAW_BENCH_ROUNDS ?? 2)
 const cases: DrawBenchCase[] = ['with-drawings', 'without-drawings']
-const viewport = { width: 960, height: 600 }
+const { viewport } = drawCitySettings
 
 /** CPU ms (user + system, all threads) of the Chromium processes this script started, by type. */
 function chromiumCpuMs(): Record<string, number> {
@@ -80,13 +81,7 @@ try {
         })
         const sample = (await page.evaluate((config) => window.runDrawCityBench(config), {
           benchCase,
-          center: { lng: 126.978, lat: 37.5665 },
-          viewport,
-          areaCount: 1_000,
-          pathCount: 1_000,
-          spreadMeters: 2_000,
-          zoom: 14.5,
-          pitchDegrees: 45,
+          ...drawCitySettings,
           pathDurationMs: round === 0 ? 2_000 : 8_000,
         })) as DrawBenchSample
         await context.close()
@@ -111,6 +106,7 @@ try {
 for (const side of sides)
   for (const benchCase of cases) {
     const of = rows.filter((row) => row.side === side && row.benchCase === benchCase)
+    if (of.length === 0) continue // warm-up only (DRAW_BENCH_ROUNDS=0)
     const median = (values: number[]) => percentile(values, 0.5).toFixed(1)
     console.log(
       `${side} ${benchCase}: CPU a frame (median of rounds): GPU process ${median(of.map((row) => row.gpuMs))} ms, renderer ${median(of.map((row) => row.rendererMs))} ms`,
