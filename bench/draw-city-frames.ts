@@ -21,6 +21,17 @@ export const drawCityGoals = { medianVsWithoutAtMost: 1.2 }
 
 const cases: DrawBenchCase[] = ['with-drawings', 'without-drawings']
 
+/** The scene both cases orbit (also bench/draw-city-cpu.ts's). */
+export const drawCitySettings = {
+  center: { lng: 126.978, lat: 37.5665 },
+  viewport: { width: 960, height: 600 },
+  areaCount: 1_000,
+  pathCount: 1_000,
+  spreadMeters: 2_000,
+  zoom: 14.5,
+  pitchDegrees: 45,
+}
+
 function summarise(samples: DrawBenchSample[]) {
   return {
     ...summariseCityFrames(samples),
@@ -72,16 +83,8 @@ export async function runDrawCityFramesBench(
   const log = options.log ?? console.log
   const rounds = options.rounds ?? 3
   const startedAtMs = performance.now()
-  const viewport = { width: 960, height: 600 }
-  const settings = {
-    center: { lng: 126.978, lat: 37.5665 },
-    viewport,
-    areaCount: 1_000,
-    pathCount: 1_000,
-    spreadMeters: 2_000,
-    zoom: 14.5,
-    pitchDegrees: 45,
-  }
+  const settings = drawCitySettings
+  const { viewport } = settings
   const compareTrees = options.compareTrees ?? []
   const { samples, compared, chromiumVersion, quiet } = await runCityFrameCases<
     DrawBenchCase,

@@ -134,8 +134,16 @@ window.runDrawCityBench = async (config: DrawBenchConfig): Promise<DrawBenchSamp
   const orbitStartMs = await nextFrame()
   let lastDrawnMs = orbitStartMs
   let lastRendered = renderedFrames()
+  let orbitPaints = 0
+  let wasPainting = false
+  // Marks of the orbit's window for a Chromium trace (per-thread CPU, the GPU process's too).
+  performance.mark('draw-bench:start:orbit')
+  await window.drawBenchMark?.('start')
   await new Promise<void>((resolve) => {
     const onFrame = (nowMs: number) => {
+      const isPainting = engine.getSnapshot().city.draw.isPicturePainting
+      if (isPainting && !wasPainting) orbitPaints++
+      wasPainting = isPainting
       const rendered = renderedFrames()
       if (rendered > lastRendered) {
         const drawn = rendered - lastRendered
@@ -151,12 +159,15 @@ window.runDrawCityBench = async (config: DrawBenchConfig): Promise<DrawBenchSamp
     }
     requestAnimationFrame(onFrame)
   })
+  performance.mark('draw-bench:end:orbit')
+  await window.drawBenchMark?.('end')
   return {
     benchCase: config.benchCase,
     frameIntervalsMs,
     setupMs,
     pictureMs,
     longestTaskMs: Math.max(0, ...longTasksMs),
+    orbitPaints,
     visibleShapeCount: engine.getSnapshot().city.draw.visibleShapeCount,
   }
 }

@@ -30,6 +30,8 @@ export interface DrawBenchSample {
   pictureMs: number
   /** The page's longest task meanwhile, ms (0: none of 50 ms or more, Chromium's floor). */
   longestTaskMs: number
+  /** Ground pictures asked for while orbiting (each plans on the page's thread and paints). */
+  orbitPaints: number
   /** Shapes shown (snapshot), 0 without drawings. */
   visibleShapeCount: number
 }
@@ -37,5 +39,7 @@ export interface DrawBenchSample {
 declare global {
   interface Window {
     runDrawCityBench(config: DrawBenchConfig): Promise<DrawBenchSample>
+    /** Set by a runner that reads the browser's processes' CPU at the orbit's start and end. */
+    drawBenchMark?(point: 'start' | 'end'): Promise<void>
   }
 }

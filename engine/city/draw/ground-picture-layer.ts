@@ -1,6 +1,7 @@
 import type { DefaultProps, LayerContext, LayerProps, UpdateParameters } from '@deck.gl/core'
 import type { Texture } from '@luma.gl/core'
 import type { GroundPicture } from '../../../workers/ground-picture/ground-picture-paint'
+import { createClampedTexture } from '../clamped-texture'
 import {
   PlainTriangleLayer,
   quadCorners,
@@ -77,17 +78,7 @@ export class GroundPictureLayer extends PlainTriangleLayer<GroundPictureLayerPro
     this.texture?.destroy()
     this.texture = null
     if (!picture) return
-    this.texture = this.context.device.createTexture({
-      width: picture.width,
-      height: picture.height,
-      format: 'rgba8unorm',
-      sampler: {
-        minFilter: 'linear',
-        magFilter: 'linear',
-        addressModeU: 'clamp-to-edge',
-        addressModeV: 'clamp-to-edge',
-      },
-    })
+    this.texture = createClampedTexture(this.context.device, picture.width, picture.height)
     this.texture.writeData(picture.pixels, {
       width: picture.width,
       height: picture.height,

@@ -1,5 +1,6 @@
 import type { Device, Texture } from '@luma.gl/core'
 import { type AnyContext, createCanvas } from '../../core/canvas-2d'
+import { createClampedTexture } from '../clamped-texture'
 
 /** Where a sprite's picture is in its atlas, and how big it is on screen. */
 export interface AtlasSlot {
@@ -131,17 +132,7 @@ export class SpriteAtlas {
   textureOn(device: Device): Texture {
     if (this.texture === null || this.device !== device) {
       this.texture?.destroy()
-      this.texture = device.createTexture({
-        width: this.width,
-        height: this.height,
-        format: 'rgba8unorm',
-        sampler: {
-          minFilter: 'linear',
-          magFilter: 'linear',
-          addressModeU: 'clamp-to-edge',
-          addressModeV: 'clamp-to-edge',
-        },
-      })
+      this.texture = createClampedTexture(device, this.width, this.height)
       this.device = device
       // A new texture starts transparent: only the rows in use go up.
       const usedHeight = Math.min(this.height, this.cursorY + this.rowHeight)
