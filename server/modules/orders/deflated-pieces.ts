@@ -1,4 +1,4 @@
-import { Readable, Transform } from 'node:stream'
+import { type Readable, Transform } from 'node:stream'
 import { constants, crc32, createDeflateRaw } from 'node:zlib'
 
 /**

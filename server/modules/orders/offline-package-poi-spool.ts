@@ -47,7 +47,8 @@ export async function removePoiSpools(packagePath: string): Promise<void> {
  * first entry to open a list streams it from `reader` and copies each chunk into a spool file
  * beside the package as it passes; every later entry reads that file (the page cache, in
  * practice). Neither copy is held in memory, and both hold the same bytes. The list's tally is
- * heard once, from the database read.
+ * heard once, from the database read. Deflated entries (both, in a package) read it through
+ * `openDeflated`: then it is deflated once too, and the spool holds the deflated bytes.
  */
 export function readEachPoiListOnce(
   reader: Pick<PoiListReader, 'open'>,

@@ -152,8 +152,10 @@ function scriptOf(path: string, source: Readable): Readable {
  * them for every entry (tests read such a zip back with Info-ZIP without needing 4 GiB).
  * The zip is written as `<path>.part`, fsync'd, then renamed to `path`, so `path` only ever
  * names a complete package; on any failure (or `signal`) the part file is removed. A POI list
- * several entries hold is made by the database once (offline-package-poi-spool.ts); its spool
- * file beside the part file goes when the zip is written or has failed.
+ * several entries hold is made by the database once (offline-package-poi-spool.ts) and, in
+ * deflated entries, deflated once: each such entry is deflated in pieces (deflated-pieces.ts),
+ * the list's piece copied; its spool file beside the part file goes when the zip is written or
+ * has failed.
  */
 export async function writePackageZip(
   plan: Pick<PackagePlan, 'entries' | 'totalBytes'>,
