@@ -144,6 +144,22 @@ describe('offline package zip', () => {
     expect(await readFile(join(out, 'pois.json'), 'utf8')).toBe(list)
     expect(await readFile(join(out, 'viewer/data.js'), 'utf8')).toBe(`data({"pois":${list}})`)
     expect((await readdir(target)).sort()).toEqual(['out', 'package.zip'])
+    // the list deflated once and copied: its entries' ZIP64 records read back the same
+    const zip64Path = join(target, 'zip64.zip')
+    await writePackageZip(
+      listTwice('p1'),
+      { storage, poiLists: listReader(chunks).reader },
+      zip64Path,
+      {
+        signal: noAbort,
+        onProgress: () => {},
+        forceZip64: true,
+      },
+    )
+    expect((await run('unzip', ['-t', zip64Path])).stdout).toContain('No errors detected')
+    const zip64Out = join(target, 'zip64-out')
+    await run('unzip', ['-q', zip64Path, '-d', zip64Out])
+    expect(await readFile(join(zip64Out, 'viewer/data.js'), 'utf8')).toBe(`data({"pois":${list}})`)
   })
 
   it('fails both entries when the one read of the list fails, leaving no part file and no spool', async () => {

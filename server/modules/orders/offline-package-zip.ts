@@ -7,8 +7,15 @@ import { pipeline } from 'node:stream/promises'
 import { ZipFile } from 'yazl'
 import type { FileStorage } from '../../plugins/storage'
 import { isGzip } from '../tilesets/tileset-json'
+import {
+  deflatePiece,
+  finalBlock,
+  type PieceSum,
+  sumOfPieces,
+  zipDeflateLevel,
+} from './deflated-pieces'
 import type { PackagePlan, PackageSource } from './offline-package-contents'
-import { readEachPoiListOnce } from './offline-package-poi-spool'
+import { type PoiListsReadOnce, readEachPoiListOnce } from './offline-package-poi-spool'
 import type { PoiListReader, PoiListTally } from './offline-package-pois'
 import { swapYazlCrc32ForNative } from './yazl-native-crc32'
 
@@ -145,8 +152,10 @@ function scriptOf(path: string, source: Readable): Readable {
  * them for every entry (tests read such a zip back with Info-ZIP without needing 4 GiB).
  * The zip is written as `<path>.part`, fsync'd, then renamed to `path`, so `path` only ever
  * names a complete package; on any failure (or `signal`) the part file is removed. A POI list
- * several entries hold is made by the database once (offline-package-poi-spool.ts); its spool
- * file beside the part file goes when the zip is written or has failed.
+ * several entries hold is made by the database once (offline-package-poi-spool.ts) and, in
+ * deflated entries, deflated once: each such entry is deflated in pieces (deflated-pieces.ts),
+ * the list's piece copied; its spool file beside the part file goes when the zip is written or
+ * has failed.
  */
 export async function writePackageZip(
   plan: Pick<PackagePlan, 'entries' | 'totalBytes'>,
@@ -181,8 +190,16 @@ export async function writePackageZip(
     // JSON and GML shrink a lot; models, tiles and PMTiles barely do and are stored as is
     const entryOptions = {
       mtime,
-      compressionLevel: entry.isDeflated ? 6 : 0,
+      compressionLevel: entry.isDeflated ? zipDeflateLevel : 0,
       forceZip64Format: options.forceZip64 === true,
+    }
+    if (entry.isDeflated && listsReadOnce !== undefined && holdsPoiList(entry.source)) {
+      // the list is deflated once and its deflated bytes copied into every entry holding it
+      const source = entry.source
+      addDeflatedEntry(zip, entry.path, entryOptions, opened, () =>
+        deflatedPiecesOf(source, entryReaders, listsReadOnce, tally, reportRead),
+      )
+      continue
     }
     if (entry.source.kind === 'bytes') {
       // in memory already: yazl deflates each buffer as it is added, on libuv's thread pool,
@@ -255,4 +272,101 @@ export async function writePackageZip(
   } finally {
     await listsReadOnce?.remove()
   }
+}
+
+/** Whether `source` holds a POI list as it is (not inside a script), alone or as a part. */
+const holdsPoiList = (source: PackageSource): boolean =>
+  source.kind === 'pois' || (source.kind === 'parts' && source.parts.some(holdsPoiList))
+
+/**
+ * `source` deflated piece by piece (deflated-pieces.ts): each part its own piece, a POI list's
+ * piece deflated once per build and copied from its spool into every later entry holding it.
+ * Yields the deflated bytes, then the final block; returns what the entry holds.
+ */
+async function* deflatedPiecesOf(
+  source: PackageSource,
+  readers: PackageReaders,
+  lists: PoiListsReadOnce,
+  tally: (read: PoiListTally) => void,
+  reportRead: (bytes: number) => void,
+): AsyncGenerator<Buffer, PieceSum> {
+  const sums: PieceSum[] = []
+  for (const part of source.kind === 'parts' ? source.parts : [source]) {
+    const piece =
+      part.kind === 'pois'
+        ? lists.openDeflated(part.projectId, tally)
+        : deflatePiece(await openSource(part, readers, tally))
+    yield* piece.deflated
+    const sum = await piece.sum
+    reportRead(sum.size)
+    sums.push(sum)
+  }
+  yield finalBlock
+  return sumOfPieces(sums)
+}
+
+/** The part of yazl 3's entry that {@link addDeflatedEntry} adjusts (not in its types). */
+interface YazlEntry {
+  crc32: number | null
+  uncompressedSize: number | null
+  compressionLevel: number
+  getCompressionMethod(): number
+  getDataDescriptor(): Buffer
+}
+
+/**
+ * Adds an entry whose bytes `deflated` yields deflated already, returning what they hold. yazl
+ * takes no deflated bytes: the entry is added as deflated (its headers say method 8), then, as
+ * its bytes start, set to compression level 0, so yazl copies them as they come and counts them
+ * as its compressed size; its checksum and size are set from the pieces' own just before yazl
+ * writes its data descriptor (the central directory reads the same fields after). Relies on
+ * yazl 3.3's entry fields (checked here; Info-ZIP reads the zips back in the tests).
+ */
+function addDeflatedEntry(
+  zip: ZipFile,
+  path: string,
+  options: { mtime: Date; forceZip64Format: boolean },
+  opened: Set<Readable>,
+  deflated: () => AsyncGenerator<Buffer, PieceSum>,
+): void {
+  const entries = (zip as unknown as { entries: YazlEntry[] }).entries
+  const index = entries.length
+  let held: PieceSum | undefined
+  const options6 = { ...options, compressionLevel: zipDeflateLevel }
+  // yazl may ask for the bytes at once (the first entry not written yet): the entry is found
+  // by its place in the list
+  zip.addReadStreamLazy(path, options6, (callback) => {
+    const entry = entries[index]
+    if (entry === undefined) throw new Error('yazl changed: a deflated entry cannot be added')
+    async function* bytes() {
+      const pieces = deflated()
+      for (;;) {
+        const next = await pieces.next()
+        if (next.done === true) {
+          held = next.value
+          return
+        }
+        yield next.value
+      }
+    }
+    const source = Readable.from(bytes(), { objectMode: false })
+    opened.add(source)
+    source.on('close', () => opened.delete(source))
+    // yazl does not listen to its source: a failing read fails the zip
+    source.on('error', (error) => zip.emit('error', error))
+    // copied as they are: already deflated
+    entry.compressionLevel = 0
+    // …which makes yazl name the entry stored: its records still say deflate (method 8)
+    entry.getCompressionMethod = () => 8
+    const descriptorOf = entry.getDataDescriptor.bind(entry)
+    entry.getDataDescriptor = () => {
+      if (held === undefined) zip.emit('error', new Error(`${path}: its bytes ended early`))
+      else {
+        entry.crc32 = held.crc32
+        entry.uncompressedSize = held.size
+      }
+      return descriptorOf()
+    }
+    callback(null, source)
+  })
 }
