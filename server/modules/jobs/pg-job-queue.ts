@@ -62,6 +62,9 @@ const heldWorkMs = 100
 /** The most jobs one claim takes. */
 const maxClaim = 64
 
+/** A job id as the queue makes them; anything else names no job (and is no uuid to query). */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** A queue name pg-boss accepts for a kind ('model.convert' → 'model_convert'). */
 const queueNameOf = (kind: { name: string }) => kind.name.replace(/\W/g, '_')
 
@@ -72,7 +75,8 @@ const queueNameOf = (kind: { name: string }) => kind.name.replace(/\W/g, '_')
  * lives; a worker that dies leaves the claim to lapse and the job is retried by another worker
  * (one more run than the kind's own retries allows). Progress travels in the job's row;
  * cancelling marks the row, and the running worker sees it at its next renewal and aborts the
- * run. Each submitter reads its outstanding jobs' rows in one query per poll.
+ * run, whichever process cancelled it. Each submitter reads its outstanding jobs' rows in one
+ * query per poll.
  *
  * Round trips, not runs, are a small job's cost (issue 22: ≤ 5 ms a job): jobs submitted
  * together are inserted in one statement, completions written together, and a lane claims as
@@ -523,9 +527,12 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       return entry ? structuredClone(entry.status) : undefined
     },
 
-    cancel(jobId) {
+    async cancel(jobId) {
       const entry = submitted.get(jobId)
-      return entry ? cancelSubmitted(entry) : false
+      if (entry) return cancelSubmitted(entry)
+      // submitted by another process: its row tells its worker and its submitter
+      if (!uuidPattern.test(jobId)) return false
+      return cancelRow(jobId)
     },
 
     load(laneName) {
@@ -553,11 +560,23 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     },
   }
 
+  /**
+   * Marks a job's row cancelled unless it has ended: a queued job is never claimed, and the
+   * worker running it finds its claim gone at its next renewal and aborts the run.
+   */
+  async function cancelRow(jobId: string): Promise<boolean> {
+    const rows = await sql<{ id: string }>(
+      `update ${schema}.job set completed_on = now(), state = 'cancelled'
+       where id = $1 and state < 'completed' returning id`,
+      [jobId],
+    )
+    return rows.length === 1
+  }
+
   function cancelSubmitted(entry: Submitted): boolean {
     const { state } = entry.status
     if (state !== 'queued' && state !== 'running') return false
-    const name = queueNameOf(entry.kind)
-    void started.then(() => boss.cancel(name, entry.status.id)).catch(report)
+    void cancelRow(entry.status.id).catch(report)
     endSubmitted(entry, 'cancelled', { error: new AppError('conflict', 'job.cancelled') })
     return true
   }
