@@ -185,6 +185,38 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
     await expect(second.result).rejects.toMatchObject({ messageId: 'job.cancelled' })
   })
 
+  it("one user's many jobs do not hold back another user's one: claims take users in turns", async () => {
+    const schema = newSchema()
+    const submitter = openQueue(schema, false)
+    const started: string[] = []
+    const kind = holdJob((tag) => started.push(tag))
+    const many = Array.from({ length: 6 }, (_, index) =>
+      submitter.submit(kind, 'busy-user', { tag: `busy-${index}`, holdMs: 0 }),
+    )
+    const client = new pg.Client({ connectionString: postgresUrl })
+    await client.connect()
+    const waitingRows = async () =>
+      Number(
+        (await client.query(`select count(*) as count from ${schema}.job where state = 'created'`))
+          .rows[0].count,
+      )
+    let one: (typeof many)[number]
+    try {
+      // the queue's table exists once the first insert made it
+      await until(async () => (await waitingRows().catch(() => 0)) === 6, 'six jobs wait')
+      one = submitter.submit(kind, 'other-user', { tag: 'other', holdMs: 0 })
+      await until(async () => (await waitingRows()) === 7, 'the seventh waits')
+    } finally {
+      await client.end()
+    }
+    // the worker comes after all seven are waiting: its first claim fills its two slots
+    const worker = openQueue(schema, true)
+    worker.register(kind)
+    await Promise.all([...many, one].map((job) => job.result))
+    expect(started.slice(0, 2)).toContain('other')
+    expect(started).toHaveLength(7)
+  })
+
   it('claims short jobs several at a time, and gives back those it had not started when it stops', async () => {
     const schema = newSchema()
     const submitter = openQueue(schema, false)

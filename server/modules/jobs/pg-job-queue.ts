@@ -44,6 +44,13 @@ interface Submitted {
   reject(error: unknown): void
 }
 
+/** A job as a worker claims it: its input (with its user) and the runs it had before. */
+interface ClaimedRow {
+  id: string
+  data: { userId: string; input: unknown }
+  retryCount: number
+}
+
 interface JobRow {
   id: string
   state: string
@@ -83,7 +90,8 @@ const queueNameOf = (kind: { name: string }) => kind.name.replace(/\W/g, '_')
  * many jobs as keep its slots busy about {@link heldWorkMs} when its kind's runs are short (only
  * its free slots when they are long). Claimed jobs not yet started go back on close.
  *
- * Not kept from the in-process queue: fairness between users (jobs run in the order they came).
+ * Fair between users as the in-process queue is: a claim takes each user's jobs in turns, after
+ * those the user already has running anywhere (see claimFairly).
  */
 export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
   const pollMs = options.pollMs ?? 250
@@ -288,7 +296,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     return Math.max(free, Math.min(maxClaim, worth))
   }
 
-  const runOne = async (kind: JobKind<unknown, unknown>, job: PgBoss.JobWithMetadata<object>) => {
+  const runOne = async (kind: JobKind<unknown, unknown>, job: ClaimedRow) => {
     const name = queueNameOf(kind)
     const maxAttempts = Math.max(1, kind.maxAttempts ?? 1)
     const attempt = job.retryCount + 1
@@ -318,7 +326,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     }, kind.timeLimitMs)
     const startedAt = performance.now()
     try {
-      const { userId: _userId, input } = job.data as { userId: string; input: unknown }
+      const { input } = job.data
       const value = await kind.run(fromWire(input), {
         signal: controller.signal,
         attempt,
@@ -359,8 +367,38 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
 
   interface Claimed {
     kind: JobKind<unknown, unknown>
-    job: PgBoss.JobWithMetadata<object>
+    job: ClaimedRow
   }
+
+  /**
+   * Takes up to `count` waiting jobs of a queue, fairly between users: each user's waiting jobs
+   * take turns after the jobs that user already has running, in any process, so one user's
+   * hundred jobs wait behind another user's single job rather than ahead of it. Among equal
+   * turns, the older job first. Jobs another worker is claiming at the moment are skipped.
+   */
+  const claimFairly = (name: string, count: number) =>
+    sql<ClaimedRow>(
+      `with running as (
+         select singleton_key as user_id, count(*) as jobs from ${schema}.job
+         where name = $1 and state = 'active' group by singleton_key
+       ), turns as (
+         select j.id, j.created_on, coalesce(r.jobs, 0)
+           + row_number() over (partition by j.singleton_key order by j.created_on, j.id) as turn
+         from ${schema}.job j left join running r on r.user_id is not distinct from j.singleton_key
+         where j.name = $1 and j.state < 'active' and j.start_after < now()
+       ), next as (
+         select j.id from ${schema}.job j join turns t on t.id = j.id
+         where j.name = $1 and j.state < 'active'
+         order by t.turn, t.created_on, j.id
+         limit $2
+         for update of j skip locked
+       )
+       update ${schema}.job j set state = 'active', started_on = now(),
+         retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
+       from next where j.name = $1 and j.id = next.id
+       returning j.id, j.data, j.retry_count as "retryCount"`,
+      [name, count],
+    )
 
   /** Claims up to as many jobs as worth it for `free` slots, of one kind of the lane, in turns. */
   const claim = async (
@@ -374,10 +412,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       const kind = laneKinds[(turn + index) % laneKinds.length]!
       try {
         await ensureQueue(kind)
-        const jobs = await boss.fetch<object>(queueNameOf(kind), {
-          batchSize: claimSizeOf(kind, free),
-          includeMetadata: true,
-        })
+        const jobs = await claimFairly(queueNameOf(kind), claimSizeOf(kind, free))
         if (jobs.length > 0) return jobs.map((job) => ({ kind, job }))
       } catch (error) {
         if (!isClosed) report(error)
@@ -505,6 +540,9 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
             id: status.id,
             name: queueNameOf(kind),
             data: { userId, input: toWire(input) },
+            // whose job it is, for fair claims without reading the input; on a queue of the
+            // 'standard' policy (ours) pg-boss gives this key no other meaning
+            singletonKey: userId,
             // one run more than the kind retries: the run of a worker that died
             retryLimit: maxAttempts,
             retryDelay: 0,
