@@ -374,24 +374,25 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
    * Takes up to `count` waiting jobs of a queue, fairly between users: each user's waiting jobs
    * take turns after the jobs that user already has running, in any process, so one user's
    * hundred jobs wait behind another user's single job rather than ahead of it. Among equal
-   * turns, the older job first. Jobs another worker is claiming at the moment are skipped.
+   * turns, the older job first. Jobs another worker is claiming at the moment are skipped (this
+   * claim takes fewer; the next takes more).
    */
   const claimFairly = (name: string, count: number) =>
     sql<ClaimedRow>(
       `with running as (
          select singleton_key as user_id, count(*) as jobs from ${schema}.job
          where name = $1 and state = 'active' group by singleton_key
-       ), turns as (
+       ), turns as materialized (
          select j.id, j.created_on, coalesce(r.jobs, 0)
            + row_number() over (partition by j.singleton_key order by j.created_on, j.id) as turn
          from ${schema}.job j left join running r on r.user_id is not distinct from j.singleton_key
          where j.name = $1 and j.state < 'active' and j.start_after < now()
        ), next as (
-         select j.id from ${schema}.job j join turns t on t.id = j.id
-         where j.name = $1 and j.state < 'active'
-         order by t.turn, t.created_on, j.id
-         limit $2
-         for update of j skip locked
+         select j.id from ${schema}.job j
+         where j.name = $1 and j.state < 'active' and j.id = any(array(
+           select id from turns order by turn, created_on, id limit $2
+         ))
+         for update skip locked
        )
        update ${schema}.job j set state = 'active', started_on = now(),
          retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
