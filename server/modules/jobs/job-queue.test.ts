@@ -82,14 +82,14 @@ describe('job queue', () => {
     const fractions: number[] = []
     running.onProgress((fraction) => fractions.push(fraction))
     expect(jobs.status(running.id)).toMatchObject({ state: 'running', progress: 0.25 })
-    expect(jobs.cancel(waiting.id)).toBe(true)
+    await expect(jobs.cancel(waiting.id)).resolves.toBe(true)
     await expect(waiting.result).rejects.toMatchObject({ kind: 'conflict' })
     running.cancel()
     await expect(running.result).rejects.toThrow('cancelled')
     expect(seenSignal?.aborted).toBe(true)
     expect(jobs.status(running.id)).toMatchObject({ state: 'cancelled', attempts: 1 })
     expect(jobs.status(waiting.id)).toMatchObject({ state: 'cancelled', attempts: 0 })
-    expect(jobs.cancel(running.id)).toBe(false)
+    await expect(jobs.cancel(running.id)).resolves.toBe(false)
     await jobs.close()
   })
 

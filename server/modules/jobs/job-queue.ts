@@ -96,8 +96,12 @@ export interface JobQueue {
   submit<Input, Result>(kind: JobKind<Input, Result>, userId: string, input: Input): Job<Result>
   /** A job's status while it is queued or running and for a while after it ended. */
   status(jobId: string): JobStatus | undefined
-  /** Cancels a job by id; false when there is no such job or it has already ended. */
-  cancel(jobId: string): boolean
+  /**
+   * Cancels a job by id, whichever process submitted it (on the shared queue its row says so:
+   * the worker running it aborts the run, its submitter is told); false when there is no such
+   * job or it has already ended.
+   */
+  cancel(jobId: string): Promise<boolean>
   /** Jobs running and waiting, per lane, for tests and logs. */
   load(lane?: JobKind<unknown, unknown>['lane']): { running: number; queued: number }
   /** Refuses new jobs, aborts running ones and rejects the queued. */
@@ -356,7 +360,7 @@ export function createJobQueue(options: JobQueueOptions = {}): JobQueue {
       return entry ? structuredClone(entry.status) : undefined
     },
 
-    cancel(jobId) {
+    async cancel(jobId) {
       const entry = entries.get(jobId)
       return entry ? cancelEntry(entry) : false
     },

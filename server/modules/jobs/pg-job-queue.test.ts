@@ -143,6 +143,80 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
     expect(started).toEqual(['held'])
   })
 
+  it('cancels from another API process: a running job is aborted in its worker, a queued one never runs', async () => {
+    const schema = newSchema()
+    const submitter = openQueue(schema, false)
+    const otherApi = openQueue(schema, false)
+    const worker = openQueue(schema, true)
+    const started: string[] = []
+    const kind = holdJob((tag) => started.push(tag))
+    worker.register(kind)
+    // the io lane's two slots hold two of them (jobs sent together may be claimed in any order)
+    const jobs = ['a', 'b', 'c'].map((tag) => ({ tag, job: submitter.submit(kind, 'u', { tag }) }))
+    await until(() => started.length === 2, 'the worker started two jobs')
+    const [first, second] = jobs.filter(({ tag }) => started.includes(tag)).map(({ job }) => job)
+    const waiting = jobs.find(({ tag }) => !started.includes(tag))!.job
+    if (!first || !second) throw new Error('two jobs should have started')
+    await until(
+      () => first.status().state === 'running' && second.status().state === 'running',
+      'the submitter saw both run',
+    )
+    expect(otherApi.status(first.id)).toBeUndefined()
+
+    await expect(otherApi.cancel(waiting.id)).resolves.toBe(true)
+    await expect(otherApi.cancel(first.id)).resolves.toBe(true)
+    await expect(first.result).rejects.toMatchObject({
+      kind: 'conflict',
+      messageId: 'job.cancelled',
+    })
+    await expect(waiting.result).rejects.toMatchObject({ messageId: 'job.cancelled' })
+    expect(first.status()).toMatchObject({ state: 'cancelled', attempts: 1 })
+    expect(waiting.status()).toMatchObject({ state: 'cancelled', attempts: 0 })
+    // the worker let go of the cancelled run; the other still holds its slot
+    await until(() => worker.load('io').running === 1, 'the worker aborted the cancelled run')
+    expect(second.status().state).toBe('running')
+    expect(started).toHaveLength(2)
+
+    // an ended job, an unknown id and a malformed one: nothing to cancel
+    await expect(otherApi.cancel(first.id)).resolves.toBe(false)
+    await expect(otherApi.cancel('00000000-0000-4000-8000-000000000000')).resolves.toBe(false)
+    await expect(otherApi.cancel('not-a-job')).resolves.toBe(false)
+    await expect(otherApi.cancel(second.id)).resolves.toBe(true)
+    await expect(second.result).rejects.toMatchObject({ messageId: 'job.cancelled' })
+  })
+
+  it("one user's many jobs do not hold back another user's one: claims take users in turns", async () => {
+    const schema = newSchema()
+    const submitter = openQueue(schema, false)
+    const started: string[] = []
+    const kind = holdJob((tag) => started.push(tag))
+    const many = Array.from({ length: 6 }, (_, index) =>
+      submitter.submit(kind, 'busy-user', { tag: `busy-${index}`, holdMs: 0 }),
+    )
+    const client = new pg.Client({ connectionString: postgresUrl })
+    await client.connect()
+    const waitingRows = async () =>
+      Number(
+        (await client.query(`select count(*) as count from ${schema}.job where state = 'created'`))
+          .rows[0].count,
+      )
+    let one: (typeof many)[number]
+    try {
+      // the queue's table exists once the first insert made it
+      await until(async () => (await waitingRows().catch(() => 0)) === 6, 'six jobs wait')
+      one = submitter.submit(kind, 'other-user', { tag: 'other', holdMs: 0 })
+      await until(async () => (await waitingRows()) === 7, 'the seventh waits')
+    } finally {
+      await client.end()
+    }
+    // the worker comes after all seven are waiting: its first claim fills its two slots
+    const worker = openQueue(schema, true)
+    worker.register(kind)
+    await Promise.all([...many, one].map((job) => job.result))
+    expect(started.slice(0, 2)).toContain('other')
+    expect(started).toHaveLength(7)
+  })
+
   it('claims short jobs several at a time, and gives back those it had not started when it stops', async () => {
     const schema = newSchema()
     const submitter = openQueue(schema, false)

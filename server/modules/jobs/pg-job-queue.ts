@@ -44,6 +44,13 @@ interface Submitted {
   reject(error: unknown): void
 }
 
+/** A job as a worker claims it: its input (with its user) and the runs it had before. */
+interface ClaimedRow {
+  id: string
+  data: { userId: string; input: unknown }
+  retryCount: number
+}
+
 interface JobRow {
   id: string
   state: string
@@ -62,6 +69,9 @@ const heldWorkMs = 100
 /** The most jobs one claim takes. */
 const maxClaim = 64
 
+/** A job id as the queue makes them; anything else names no job (and is no uuid to query). */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** A queue name pg-boss accepts for a kind ('model.convert' → 'model_convert'). */
 const queueNameOf = (kind: { name: string }) => kind.name.replace(/\W/g, '_')
 
@@ -72,14 +82,16 @@ const queueNameOf = (kind: { name: string }) => kind.name.replace(/\W/g, '_')
  * lives; a worker that dies leaves the claim to lapse and the job is retried by another worker
  * (one more run than the kind's own retries allows). Progress travels in the job's row;
  * cancelling marks the row, and the running worker sees it at its next renewal and aborts the
- * run. Each submitter reads its outstanding jobs' rows in one query per poll.
+ * run, whichever process cancelled it. Each submitter reads its outstanding jobs' rows in one
+ * query per poll.
  *
  * Round trips, not runs, are a small job's cost (issue 22: ≤ 5 ms a job): jobs submitted
  * together are inserted in one statement, completions written together, and a lane claims as
  * many jobs as keep its slots busy about {@link heldWorkMs} when its kind's runs are short (only
  * its free slots when they are long). Claimed jobs not yet started go back on close.
  *
- * Not kept from the in-process queue: fairness between users (jobs run in the order they came).
+ * Fair between users as the in-process queue is: a claim takes each user's jobs in turns, after
+ * those the user already has running anywhere (see claimFairly).
  */
 export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
   const pollMs = options.pollMs ?? 250
@@ -284,7 +296,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     return Math.max(free, Math.min(maxClaim, worth))
   }
 
-  const runOne = async (kind: JobKind<unknown, unknown>, job: PgBoss.JobWithMetadata<object>) => {
+  const runOne = async (kind: JobKind<unknown, unknown>, job: ClaimedRow) => {
     const name = queueNameOf(kind)
     const maxAttempts = Math.max(1, kind.maxAttempts ?? 1)
     const attempt = job.retryCount + 1
@@ -314,7 +326,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     }, kind.timeLimitMs)
     const startedAt = performance.now()
     try {
-      const { userId: _userId, input } = job.data as { userId: string; input: unknown }
+      const { input } = job.data
       const value = await kind.run(fromWire(input), {
         signal: controller.signal,
         attempt,
@@ -355,8 +367,39 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
 
   interface Claimed {
     kind: JobKind<unknown, unknown>
-    job: PgBoss.JobWithMetadata<object>
+    job: ClaimedRow
   }
+
+  /**
+   * Takes up to `count` waiting jobs of a queue, fairly between users: each user's waiting jobs
+   * take turns after the jobs that user already has running, in any process, so one user's
+   * hundred jobs wait behind another user's single job rather than ahead of it. Among equal
+   * turns, the older job first. Jobs another worker is claiming at the moment are skipped (this
+   * claim takes fewer; the next takes more).
+   */
+  const claimFairly = (name: string, count: number) =>
+    sql<ClaimedRow>(
+      `with running as (
+         select singleton_key as user_id, count(*) as jobs from ${schema}.job
+         where name = $1 and state = 'active' group by singleton_key
+       ), turns as materialized (
+         select j.id, j.created_on, coalesce(r.jobs, 0)
+           + row_number() over (partition by j.singleton_key order by j.created_on, j.id) as turn
+         from ${schema}.job j left join running r on r.user_id is not distinct from j.singleton_key
+         where j.name = $1 and j.state < 'active' and j.start_after < now()
+       ), next as (
+         select j.id from ${schema}.job j
+         where j.name = $1 and j.state < 'active' and j.id = any(array(
+           select id from turns order by turn, created_on, id limit $2
+         ))
+         for update skip locked
+       )
+       update ${schema}.job j set state = 'active', started_on = now(),
+         retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
+       from next where j.name = $1 and j.id = next.id
+       returning j.id, j.data, j.retry_count as "retryCount"`,
+      [name, count],
+    )
 
   /** Claims up to as many jobs as worth it for `free` slots, of one kind of the lane, in turns. */
   const claim = async (
@@ -370,10 +413,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       const kind = laneKinds[(turn + index) % laneKinds.length]!
       try {
         await ensureQueue(kind)
-        const jobs = await boss.fetch<object>(queueNameOf(kind), {
-          batchSize: claimSizeOf(kind, free),
-          includeMetadata: true,
-        })
+        const jobs = await claimFairly(queueNameOf(kind), claimSizeOf(kind, free))
         if (jobs.length > 0) return jobs.map((job) => ({ kind, job }))
       } catch (error) {
         if (!isClosed) report(error)
@@ -501,6 +541,9 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
             id: status.id,
             name: queueNameOf(kind),
             data: { userId, input: toWire(input) },
+            // whose job it is, for fair claims without reading the input; on a queue of the
+            // 'standard' policy (ours) pg-boss gives this key no other meaning
+            singletonKey: userId,
             // one run more than the kind retries: the run of a worker that died
             retryLimit: maxAttempts,
             retryDelay: 0,
@@ -523,9 +566,12 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       return entry ? structuredClone(entry.status) : undefined
     },
 
-    cancel(jobId) {
+    async cancel(jobId) {
       const entry = submitted.get(jobId)
-      return entry ? cancelSubmitted(entry) : false
+      if (entry) return cancelSubmitted(entry)
+      // submitted by another process: its row tells its worker and its submitter
+      if (!uuidPattern.test(jobId)) return false
+      return cancelRow(jobId)
     },
 
     load(laneName) {
@@ -553,11 +599,23 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     },
   }
 
+  /**
+   * Marks a job's row cancelled unless it has ended: a queued job is never claimed, and the
+   * worker running it finds its claim gone at its next renewal and aborts the run.
+   */
+  async function cancelRow(jobId: string): Promise<boolean> {
+    const rows = await sql<{ id: string }>(
+      `update ${schema}.job set completed_on = now(), state = 'cancelled'
+       where id = $1 and state < 'completed' returning id`,
+      [jobId],
+    )
+    return rows.length === 1
+  }
+
   function cancelSubmitted(entry: Submitted): boolean {
     const { state } = entry.status
     if (state !== 'queued' && state !== 'running') return false
-    const name = queueNameOf(entry.kind)
-    void started.then(() => boss.cancel(name, entry.status.id)).catch(report)
+    void cancelRow(entry.status.id).catch(report)
     endSubmitted(entry, 'cancelled', { error: new AppError('conflict', 'job.cancelled') })
     return true
   }

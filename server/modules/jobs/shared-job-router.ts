@@ -15,7 +15,7 @@ export function routeSharedJobs(local: JobQueue, shared: JobQueue): JobQueue {
       return queueOf(kind).submit(kind, userId, input)
     },
     status: (jobId) => local.status(jobId) ?? shared.status(jobId),
-    cancel: (jobId) => local.cancel(jobId) || shared.cancel(jobId),
+    cancel: async (jobId) => (await local.cancel(jobId)) || shared.cancel(jobId),
     load(lane) {
       const [mine, theirs] = [local.load(lane), shared.load(lane)]
       return { running: mine.running + theirs.running, queued: mine.queued + theirs.queued }
