@@ -44,13 +44,14 @@ async function main(): Promise<void> {
       await coordination.join()
       await app.ready()
     })
+    // the signal handlers before "listening": whoever reads it may stop the server at once
+    closeOnSignals(app, shutdownGraceMs, 'in-flight requests')
     await app.listen({ port: config.port, host: config.host })
   } catch (error) {
     app.log.fatal({ err: error }, 'the server could not start')
     await app.close().catch(() => undefined)
     process.exit(1)
   }
-  closeOnSignals(app, shutdownGraceMs, 'in-flight requests')
 }
 
 /** Migrations, then the seed of an empty database (the admin's password printed once). */

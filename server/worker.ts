@@ -41,8 +41,9 @@ async function main(): Promise<void> {
   )
   // the API processes migrate the database; a worker only waits for its jobs
   await app.ready()
-  app.log.info({ schema: config.jobQueue.schema }, 'job worker running')
+  // the signal handlers first: whoever reads "running" may stop the worker at once
   closeOnSignals(app, shutdownGraceMs, 'running jobs')
+  app.log.info({ schema: config.jobQueue.schema }, 'job worker running')
 }
 
 await main()
