@@ -17,7 +17,7 @@ import {
   orderLineColumns,
   orderStateNames,
   Points,
-  unitNames,
+  unitName,
   useLocalized,
 } from './order-text'
 import '../system/system.css'
@@ -141,7 +141,7 @@ function OrderDetails({ orderId }: { orderId: string }) {
               <tr key={line.line_id}>
                 <th scope="row">{localized(line.names)}</th>
                 <td>
-                  {line.count.toLocaleString(i18n.locale)} {i18n._(unitNames[line.unit])}
+                  {line.count.toLocaleString(i18n.locale)} {i18n._(unitName(line.unit, line.count))}
                 </td>
                 <td>{line.price < 0 ? <Trans>Free</Trans> : <Points value={line.price} />}</td>
                 <td>

@@ -43,7 +43,7 @@ const shoppingList: ShoppingListDatum = {
     line('Upload traffic', '1', 2, { unit: 'MB', unpaid: 3, amount: 6, is_check: true }),
     line('Watermark removal', '4', 500),
     line('Community support', '5', -1, { is_check: true }),
-    line('Standard support', '5', 2000),
+    line('Standard support', '5', 2000, { unit: 'year' }),
     line('Enterprise support', '5', -9),
     line('Development trial', '6', -1),
   ],
@@ -129,5 +129,21 @@ describe('OrderDialog', () => {
     expect(
       await screen.findByText('Order TS1 was created. Go to the order centre to pay it?'),
     ).toBeTruthy()
+  })
+
+  it('names the years of support in the form their number takes', async () => {
+    stubOrderServer()
+    const user = userEvent.setup()
+    renderWithI18n(<OrderDialog projectId="p1" projectName="Tower" onClose={() => {}} />)
+    const dialog = await screen.findByRole('dialog', { name: 'Order for Tower' })
+    await user.click(await within(dialog).findByRole('radio', { name: 'Standard support' }))
+    const row = within(dialog).getByRole('radio', { name: 'Standard support' }).closest('tr')
+    const quantityCell = () => row?.querySelectorAll('td')[0]?.textContent ?? ''
+    expect(quantityCell()).toMatch(/\syear$/)
+    await user.selectOptions(
+      within(dialog).getByRole('combobox', { name: 'Years of Standard support' }),
+      '2',
+    )
+    expect(quantityCell()).toMatch(/\syears$/)
   })
 })

@@ -22,7 +22,7 @@ import {
   toggleTrial,
   totalOf,
 } from './order-selection'
-import { orderLineColumns, Points, unitNames, useLocalized } from './order-text'
+import { orderLineColumns, Points, unitName, useLocalized } from './order-text'
 import './orders.css'
 
 /** Props of {@link OrderDialog}. */
@@ -210,6 +210,13 @@ function LineRow({
     : isSupport
       ? selection.supportId === line.id
       : selection.checkedIds.has(line.id)
+  const isSupportYearsChosen = isSupport && isChosen && line.price > 0
+  // metered lines (uploads, updates, configurations) count what is unpaid; the others count one
+  const quantity = isSupportYearsChosen
+    ? selection.supportYears
+    : line.type === '1' || line.type === '2' || line.type === '3'
+      ? line.unpaid
+      : 1
   const onToggle = () => {
     if (isTrial) onChange(toggleTrial(selection))
     else if (isSupport) onChange(chooseSupport(selection, line))
@@ -239,7 +246,7 @@ function LineRow({
         )}
       </th>
       <td>
-        {isSupport && isChosen && line.price > 0 ? (
+        {isSupportYearsChosen ? (
           <select
             aria-label={t`Years of ${name}`}
             value={selection.supportYears}
@@ -252,12 +259,10 @@ function LineRow({
               </option>
             ))}
           </select>
-        ) : line.type === '1' || line.type === '2' || line.type === '3' ? (
-          line.unpaid.toLocaleString(i18n.locale)
         ) : (
-          1
+          quantity.toLocaleString(i18n.locale)
         )}{' '}
-        {i18n._(unitNames[line.unit])}
+        {i18n._(unitName(line.unit, quantity))}
       </td>
       <td>
         {line.price === priceContactUs ? (

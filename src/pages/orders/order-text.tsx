@@ -1,15 +1,21 @@
 import type { MessageDescriptor } from '@lingui/core'
-import { msg } from '@lingui/core/macro'
+import { msg, plural } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { LocalizedText, OrderState, OrderUnit } from '../../../contract/orders'
 import { coinUnit } from '../../../contract/orders'
 
-/** The names of the units lines are counted in. */
-export const unitNames: Record<OrderUnit, MessageDescriptor> = {
-  MB: msg`MB`,
-  operation: msg`operations`,
-  project: msg`per project`,
-  year: msg`years`,
+/** The name of the unit a line is counted in, in the form its count takes ("1 year", "2 years"). */
+export function unitName(unit: OrderUnit, count: number): MessageDescriptor {
+  switch (unit) {
+    case 'MB':
+      return msg`MB`
+    case 'operation':
+      return msg({ message: plural(count, { one: 'operation', other: 'operations' }) })
+    case 'project':
+      return msg`per project`
+    case 'year':
+      return msg({ message: plural(count, { one: 'year', other: 'years' }) })
+  }
 }
 
 /** The names of an order's states. */
