@@ -207,6 +207,13 @@ async function addPois(
     }
     centres.push(positionOf(poi))
   }
+  if (data.pois.length === 0) {
+    // said in words: an empty list was a blank strip beside the scene
+    const empty = document.createElement('li')
+    empty.className = 'empty'
+    empty.textContent = viewerText(navigator.language).noPois
+    list.append(empty)
+  }
   // one insertion, one layout
   document.getElementById('poi-list')!.append(list)
   for (const [iconPath, centres] of centresByIcon) {

@@ -11,6 +11,13 @@ export interface ViewerText {
   /** `models`: the city's library models, named only when it has some. */
   cityShown(tilesets: number, models: number, pois: number): string
   failed(reason: string): string
+  /** In the POI list when the project has none. */
+  noPois: string
+}
+
+/** "1 POI", "2 POIs": English counts take a plural form (ko and zh have one form). */
+function count(value: number, one: string, other: string): string {
+  return `${value} ${value === 1 ? one : other}`
 }
 
 const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
@@ -23,6 +30,7 @@ const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
     cityShown: (tilesets, models, pois) =>
       `타일셋 ${tilesets}개, ${models > 0 ? `모델 ${models}개, ` : ''}POI ${pois}개`,
     failed: (reason) => `패키지를 열 수 없습니다: ${reason}`,
+    noPois: '이 프로젝트에는 POI가 없습니다.',
   },
   zh: {
     watermark: 'Twinscape 试用版',
@@ -33,16 +41,18 @@ const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
     cityShown: (tilesets, models, pois) =>
       `${tilesets} 个瓦片集，${models > 0 ? `${models} 个模型，` : ''}${pois} 个 POI`,
     failed: (reason) => `无法打开离线包：${reason}`,
+    noPois: '此项目没有 POI。',
   },
   en: {
     watermark: 'Twinscape trial',
     loading: (index, count) => `Loading model ${index}/${count}`,
-    shown: (models, pois) => `${models} models, ${pois} POIs`,
-    network: (states) => `Indoor network: ${states} states`,
+    shown: (models, pois) => `${count(models, 'model', 'models')}, ${count(pois, 'POI', 'POIs')}`,
+    network: (states) => `Indoor network: ${count(states, 'state', 'states')}`,
     loadingCity: 'Loading the tilesets and the map',
     cityShown: (tilesets, models, pois) =>
-      `${tilesets} tilesets, ${models > 0 ? `${models} models, ` : ''}${pois} POIs`,
+      `${count(tilesets, 'tileset', 'tilesets')}, ${models > 0 ? `${count(models, 'model', 'models')}, ` : ''}${count(pois, 'POI', 'POIs')}`,
     failed: (reason) => `The package cannot be opened: ${reason}`,
+    noPois: 'This project has no POIs.',
   },
 }
 

@@ -321,7 +321,7 @@ describe('offline package viewer', () => {
     expect(await page.textContent('#project-name')).toBe('Disk tower')
     expect(await page.textContent('#poi-list')).toContain('Lobby camera')
     // the SBM model and the library model
-    expect(await page.textContent('#status')).toBe('2 models, 1 POIs')
+    expect(await page.textContent('#status')).toBe('2 models, 1 POI')
     // the network, parsed from the package's GML file as the online scene does
     expect(await page.textContent('#network')).toMatch(/^Indoor network: [1-9]\d* states$/)
     expect(await page.isVisible('#network')).toBe(true)
@@ -360,7 +360,7 @@ describe('offline package viewer', () => {
       heading: 30,
     })
     const page = await viewPackage(owner, project.id, 'night-tower', {
-      status: '1 models, 1 POIs',
+      status: '1 model, 1 POI',
       poiName: 'Yard camera',
     })
     const colours = await canvasColours(page, ['#dfe6ee'])
@@ -415,7 +415,7 @@ describe('offline package viewer', () => {
       heading: 30,
     })
     const page = await viewPackage(owner, project.id, 'mast-city', {
-      status: '0 tilesets, 1 POIs',
+      status: '0 tilesets, 1 POI',
       poiName: 'Mast camera',
     })
     // a Duck of about a metre, seen from the 2 km the first view takes in: a pixel or none
@@ -460,7 +460,7 @@ describe('offline package viewer', () => {
     const offline = await openViewer(await buildAndUnpack(owner, project.id, 'city-offline'))
     expect(offline.errors).toEqual([])
     expect(await offline.page.textContent('#status'), offline.logged.join('\n')).toBe(
-      '1 tilesets, 1 POIs',
+      '1 tileset, 1 POI',
     )
     expect(await offline.page.textContent('#poi-list')).toContain('Dragon gate')
     const onLand = await canvasColours(offline.page, [offlineLand])
@@ -530,7 +530,7 @@ describe('offline package viewer', () => {
     })
     const withVector = await openViewer(await buildAndUnpack(owner, project.id, 'city-vector'))
     expect(withVector.errors).toEqual([])
-    expect(await withVector.page.textContent('#status')).toBe('1 tilesets, 1 models, 1 POIs')
+    expect(await withVector.page.textContent('#status')).toBe('1 tileset, 1 model, 1 POI')
     const onVector = await canvasColours(
       withVector.page,
       [pmtilesColors.fill, pmtilesColors.background, basemap.colorsByZoom[8]!],
@@ -572,7 +572,9 @@ describe('offline package viewer', () => {
     expect(rootJson.asset.version).toMatch(/^1\./)
     const { page, errors, logged } = await openViewer(unpacked)
     expect(errors).toEqual([])
-    expect(await page.textContent('#status'), logged.join('\n')).toBe('1 tilesets, 0 POIs')
+    expect(await page.textContent('#status'), logged.join('\n')).toBe('1 tileset, 0 POIs')
+    // a project without POIs says so beside the scene, not a blank strip
+    expect(await page.textContent('#poi-list')).toBe('This project has no POIs.')
     const onLand = await canvasColours(page, [offlineLand])
     expect(onLand.shares[0]).toBeGreaterThan(0.2)
     // the dragon's tiles, inflated from the package's scripts
