@@ -129,6 +129,9 @@ describe('offline package panel', () => {
     expect(updates.querySelector('rect:nth-of-type(2) title')?.textContent).toBe(
       '2026-11-26: 1.0 MB',
     )
+    // each row names its total, and the axis names the first and last day
+    expect(uploads.parentElement?.textContent).toContain('2.0 MB')
+    expect(screen.getByTestId('usage-axis').textContent).toBe('Nov 25Nov 27')
   })
 
   it('says an unpaid order blocks the download (§8) and offers no build', async () => {

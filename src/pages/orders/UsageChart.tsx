@@ -18,7 +18,7 @@ const rowHeight = 48
  * who do not see the bars.
  */
 export function UsageChart({ projectId }: { projectId: string }) {
-  const { t } = useLingui()
+  const { i18n, t } = useLingui()
   const [history, setHistory] = useState<UsageHistory | null>(null)
   const [loadError, setLoadError] = useState<unknown>(null)
   const [attempt, setAttempt] = useState(0)
@@ -45,6 +45,8 @@ export function UsageChart({ projectId }: { projectId: string }) {
   const uploaded = formatFileSize(history.days.reduce((sum, day) => sum + day.upload_bytes, 0))
   const updated = formatFileSize(history.days.reduce((sum, day) => sum + day.update_bytes, 0))
   const changes = history.days.reduce((sum, day) => sum + day.configuration_operations, 0)
+  const firstDay = history.days[0]?.day
+  const lastDay = history.days.at(-1)?.day
   return (
     <figure className="ts-usage-chart">
       <figcaption className="ts-usage-chart__caption">
@@ -55,6 +57,7 @@ export function UsageChart({ projectId }: { projectId: string }) {
         days={history.days}
         amountOf={(day) => day.upload_bytes}
         textOf={(day) => formatFileSize(day.upload_bytes)}
+        total={uploaded}
         className="ts-usage-chart__bars--upload"
       />
       <BarRow
@@ -62,6 +65,7 @@ export function UsageChart({ projectId }: { projectId: string }) {
         days={history.days}
         amountOf={(day) => day.update_bytes}
         textOf={(day) => formatFileSize(day.update_bytes)}
+        total={updated}
         className="ts-usage-chart__bars--update"
       />
       <BarRow
@@ -69,8 +73,16 @@ export function UsageChart({ projectId }: { projectId: string }) {
         days={history.days}
         amountOf={(day) => day.configuration_operations}
         textOf={(day) => String(day.configuration_operations)}
+        total={String(changes)}
         className="ts-usage-chart__bars--changes"
       />
+      {firstDay !== undefined && lastDay !== undefined && (
+        // the first and last day under the bars: one day's bar at the right edge reads as today
+        <div className="ts-usage-chart__axis" data-testid="usage-axis">
+          <span>{dayText(firstDay, i18n.locale)}</span>
+          <span>{dayText(lastDay, i18n.locale)}</span>
+        </div>
+      )}
       <p className="ts-usage-chart__totals">
         <Trans>
           Uploaded {uploaded}, updated {updated}, {changes} configuration changes.
@@ -80,25 +92,37 @@ export function UsageChart({ projectId }: { projectId: string }) {
   )
 }
 
-/** One row of bars, scaled to its largest day. */
+/** A `YYYY-MM-DD` day as a short date in the user's language ("11월 28일", "Nov 28"). */
+function dayText(day: string, locale: string): string {
+  const date = new Date(`${day}T00:00:00Z`)
+  if (Number.isNaN(date.getTime())) return day
+  return date.toLocaleDateString(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' })
+}
+
+/** One row of bars, scaled to its largest day, with the row's total beside its name. */
 function BarRow({
   label,
   days,
   amountOf,
   textOf,
+  total,
   className,
 }: {
   label: string
   days: readonly UsageDay[]
   amountOf: (day: UsageDay) => number
   textOf: (day: UsageDay) => string
+  total: string
   className: string
 }) {
   const largest = Math.max(1, ...days.map(amountOf))
   const slot = width / Math.max(1, days.length)
   return (
     <div className="ts-usage-chart__row">
-      <span className="ts-usage-chart__label">{label}</span>
+      <span className="ts-usage-chart__label">
+        {label}
+        <strong className="ts-usage-chart__total">{total}</strong>
+      </span>
       <svg
         className={`ts-usage-chart__bars ${className}`}
         viewBox={`0 0 ${width} ${rowHeight}`}
