@@ -442,9 +442,15 @@ export function createOfflinePackagesService(dependencies: {
       }
       // the store (the same folder, or the bucket): zips of cut builds that got stored before
       // their row said so, of deleted projects, superseded ones whose removal failed
+      // their row says failed already, so none is ever served; a bucket that cannot be reached
+      // now must not keep the server from starting: they go at the next start
       const named = new Set(readyRows.map((row) => nameOf(row.project_id, row.id)))
-      for (const file of await packages.list('')) {
-        if (!named.has(file.name)) await packages.remove(file.name)
+      try {
+        for (const file of await packages.list('')) {
+          if (!named.has(file.name)) await packages.remove(file.name)
+        }
+      } catch (error) {
+        warn('package zips no ready package names could not be removed from the store', error)
       }
       return cut.length
     },

@@ -156,5 +156,37 @@ describe.each(['proxy', 'redirect'] as const)('offline packages on S3, sent by %
     // the ready package still downloads whole
     const after = await app.inject({ method: 'GET', url: second.download_url! })
     expect(after.statusCode).toBe(serve === 'proxy' ? 200 : 302)
+
+    // a bucket that cannot be reached at start-up does not keep the server from starting: the
+    // cut builds are marked failed all the same, their zips go at a later start
+    const laterCutId = randomUUID()
+    await app.deps.database.db
+      .insertInto('offline_packages')
+      .values({
+        id: laterCutId,
+        project_id: project.id,
+        user_id: null,
+        state: 'building',
+        variant: 'trial',
+        is_watermarked: 1,
+        size_bytes: null,
+        sha256: null,
+        entry_count: null,
+        error_message_id: null,
+        created_at: timestampOf(testApp.clock.nowMs() + 120_000),
+        finished_at: null,
+      })
+      .execute()
+    await packages.write(`${project.id}/${laterCutId}.zip`, randomBytes(512))
+    await objectStore.stop()
+    try {
+      expect(await app.deps.services.offlinePackages.recover()).toBe(1)
+    } finally {
+      await objectStore.restart()
+    }
+    expect(await app.deps.services.offlinePackages.recover()).toBe(0)
+    expect(await packages.list('')).toEqual([
+      { name: `${project.id}/${second.id}.zip`, sizeBytes: second.size_bytes },
+    ])
   }, 120_000)
 })
