@@ -106,6 +106,13 @@ export function createOfflinePackagesService(dependencies: {
   const fileOf = (projectId: string, packageId: string) =>
     join(directory, projectId, `${packageId}.zip`)
   const warn = dependencies.onWarning ?? (() => {})
+  /** Removes a package's zip from the store; a failure is only logged (see `recover`). */
+  const removeQuietly = (name: string) =>
+    packages
+      .remove(name)
+      .catch((error: unknown) =>
+        warn('an offline package zip could not be removed from the store', error),
+      )
   // the zip is written in a worker thread: the request thread only reads the records
   const writer = createPackageWriter({
     storage: storage.location,
@@ -176,15 +183,13 @@ export function createOfflinePackagesService(dependencies: {
           }
           return older
         })
-        // the row is gone (project deleted mid-build): the file belongs to nothing
-        if (superseded === null) await packages.remove(name)
-        for (const row of superseded ?? []) await packages.remove(nameOf(input.projectId, row.id))
+        // the row is gone (project deleted mid-build): the file belongs to nothing. A removal
+        // that fails (a bucket unreachable a moment) must not fail the build whose row is ready
+        // now: what no ready package names goes at the next start's recovery
+        if (superseded === null) await removeQuietly(name)
+        for (const row of superseded ?? []) await removeQuietly(nameOf(input.projectId, row.id))
       } catch (error) {
-        await packages
-          .remove(name)
-          .catch((removeError: unknown) =>
-            warn('a failed offline package could not be removed from the store', removeError),
-          )
+        await removeQuietly(name)
         const messageId: PlainMessageId = context.signal.aborted
           ? 'offlinePackage.stopped'
           : 'offlinePackage.failed'
