@@ -163,7 +163,8 @@ export async function createS3FileStorage(
 
   const named = (area: StorageArea): NamedFiles => {
     const areaPrefix = `${settings.prefix}${area}/`
-    const folderPrefix = (folder: string) => `${areaPrefix}${folder}/`
+    const folderPrefix = (folder: string) =>
+      folder === '' ? areaPrefix : `${areaPrefix}${folder}/`
     const keysUnder = async function* (folder: string) {
       let ContinuationToken: string | undefined
       do {
@@ -180,6 +181,9 @@ export async function createS3FileStorage(
     const listPage = (Prefix: string, ContinuationToken: string | undefined) =>
       client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }))
     return {
+      // an object appears only once its upload has ended whole (durable either way): a failed
+      // multipart upload is aborted by the SDK, one of a killed process is left to the bucket's
+      // lifecycle rule (docs/deploy.md)
       async write(name, source) {
         const { head, body } = await withHead(source)
         await upload(`${areaPrefix}${name}`, body, startsGzip(head) ? 'gzip' : undefined)
@@ -198,6 +202,13 @@ export async function createS3FileStorage(
           found.push({ name: object.Key!.slice(start), sizeBytes: object.Size ?? 0 })
         }
         return found.sort((a, b) => a.name.localeCompare(b.name))
+      },
+      async remove(name) {
+        try {
+          await client.send(new DeleteObjectCommand({ Bucket, Key: `${areaPrefix}${name}` }))
+        } catch (error) {
+          if (!isMissingObject(error)) throw unavailable(error)
+        }
       },
       async removeFolder(folder) {
         let batch: Array<{ Key: string }> = []

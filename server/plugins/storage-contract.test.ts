@@ -20,6 +20,30 @@ import { createFileStorage, type FileStorage } from './storage'
 
 const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
+/**
+ * What a signed address of the store answers: undefined on a folder store (which sends its
+ * files itself and hands out none); else fetched, with status 200 and every header in
+ * `headers` as asked, its body's text (s3rver does not check the signature itself, so refusing
+ * a forged one is left to the real stores).
+ */
+async function fetchSigned(
+  kind: 'folder' | 's3',
+  address: string | undefined,
+  headers: Record<string, string>,
+): Promise<string | undefined> {
+  if (kind === 'folder') {
+    expect(address).toBeUndefined()
+    return undefined
+  }
+  const answer = await fetch(address!)
+  expect(answer.status).toBe(200)
+  for (const [name, value] of Object.entries(headers)) {
+    expect(answer.headers.get(name), name).toBe(value)
+  }
+  // fetch inflates what is sent with Content-Encoding: gzip
+  return answer.text()
+}
+
 let objectStore: TestObjectStore
 beforeAll(async () => {
   objectStore = await startTestObjectStore()
@@ -130,41 +154,34 @@ describe.each(['folder', 's3'] as const)('the file store on %s', (kind) => {
 
   it('hands out a signed address of the store only where the store sends files itself', async () => {
     const stored = await storage.put(Buffer.from('{"floors":2}'))
-    const address = await storage.signedReadUrl(stored.sha256, {
-      contentType: 'application/json',
-      cacheControl: 'private, max-age=31536000, immutable',
-      contentDisposition: 'attachment; filename="structure.json"',
-    })
-    if (kind === 'folder') {
-      expect(address).toBeUndefined()
-      return
-    }
-    // the address answers the bytes with the headers asked for (s3rver does not check the
-    // signature itself, so refusing a forged one is left to the real stores)
-    const answer = await fetch(address!)
-    expect(answer.status).toBe(200)
-    expect(answer.headers.get('content-type')).toBe('application/json')
-    expect(answer.headers.get('cache-control')).toBe('private, max-age=31536000, immutable')
-    expect(await answer.text()).toBe('{"floors":2}')
-
-    // one address a signing window (browsers and CDNs keep what they fetched); the next
-    // window's is another, and opens the same bytes
     const headers = {
       contentType: 'application/json',
       cacheControl: 'private, max-age=31536000, immutable',
       contentDisposition: 'attachment; filename="structure.json"',
     }
+    const address = await storage.signedReadUrl(stored.sha256, headers)
+    // the address answers the bytes with the headers asked for
+    const answered = await fetchSigned(kind, address, {
+      'content-type': 'application/json',
+      'cache-control': 'private, max-age=31536000, immutable',
+      'content-disposition': 'attachment; filename="structure.json"',
+    })
+    if (kind === 'folder') return
+    expect(answered).toBe('{"floors":2}')
+
+    // one address a signing window (browsers and CDNs keep what they fetched); the next
+    // window's is another, and opens the same bytes
     expect(await storage.signedReadUrl(stored.sha256, headers)).toBe(address)
     const realNow = Date.now()
     vi.spyOn(Date, 'now').mockReturnValue(realNow + 3_600_000)
     const later = await storage.signedReadUrl(stored.sha256, headers)
     vi.restoreAllMocks()
     expect(later).not.toBe(address)
-    expect(await (await fetch(later!)).text()).toBe('{"floors":2}')
+    expect(await fetchSigned(kind, later, {})).toBe('{"floors":2}')
   })
 })
 
-describe.each(['folder', 's3'] as const)('named files (tileset versions) on %s', (kind) => {
+describe.each(['folder', 's3'] as const)('named files (tilesets, packages) on %s', (kind) => {
   let directory: string
   let storage: FileStorage
   let testIndex = 0
@@ -208,6 +225,34 @@ describe.each(['folder', 's3'] as const)('named files (tileset versions) on %s',
     await files.removeFolder('never-written')
   })
 
+  it('writes a package zip durably: whole or not at all, replaced whole, removed alone', async () => {
+    const files = storage.named('offline-packages')
+    const zip = Buffer.from(Array.from({ length: 7000 }, (_, index) => index % 253))
+    await files.write('p1/a.zip', Readable.from([zip.subarray(0, 3000), zip.subarray(3000)]), {
+      durable: true,
+    })
+    await files.write('p2/b.zip', Buffer.from('other'), { durable: true })
+    expect((await buffer(await files.open('p1/a.zip'))).equals(zip)).toBe(true)
+    // a second durable write of a name replaces it whole
+    await files.write('p2/b.zip', Buffer.from('newer'), { durable: true })
+    expect(await text(await files.open('p2/b.zip'))).toBe('newer')
+    async function* failing() {
+      yield Buffer.from('the start of a zip')
+      throw new Error('the build stopped')
+    }
+    await expect(files.write('p1/cut.zip', failing(), { durable: true })).rejects.toThrow()
+    // the whole area, nothing of the cut write (no part file on a folder, no object in a bucket)
+    expect(await files.list('')).toEqual([
+      { name: 'p1/a.zip', sizeBytes: 7000 },
+      { name: 'p2/b.zip', sizeBytes: 5 },
+    ])
+    await files.remove('p1/a.zip')
+    await files.remove('p1/never-written.zip')
+    expect(await files.list('')).toEqual([{ name: 'p2/b.zip', sizeBytes: 5 }])
+    // the areas keep apart
+    expect(await storage.named('tilesets').list('')).toEqual([])
+  })
+
   it('answers a gzip-stored file as gzip, from the server and from a signed address', async () => {
     const files = storage.named('tilesets')
     const json = Buffer.from('{"asset":{"version":"1.1"}}')
@@ -219,16 +264,12 @@ describe.each(['folder', 's3'] as const)('named files (tileset versions) on %s',
       contentType: 'application/json',
       cacheControl: 'private, max-age=31536000, immutable',
     })
-    if (kind === 'folder') {
-      expect(address).toBeUndefined()
-      return
-    }
-    const answer = await fetch(address!)
-    expect(answer.status).toBe(200)
-    expect(answer.headers.get('content-type')).toBe('application/json')
-    expect(answer.headers.get('content-encoding')).toBe('gzip')
-    // fetch inflates what is sent with Content-Encoding: gzip
-    expect(await answer.text()).toBe(json.toString())
+    const answered = await fetchSigned(kind, address, {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    })
+    if (kind === 'folder') return
+    expect(answered).toBe(json.toString())
   })
 })
 

@@ -55,9 +55,22 @@ export interface NamedFileInfo extends StoredFileInfo {
 
 /**
  * The areas of the store whose files keep the names they were given, beside the content-named
- * files: on a folder store `DATA_DIR/<area>/`, in a bucket `<prefix><area>/`.
+ * files: on a folder store `DATA_DIR/<area>/`, in a bucket `<prefix><area>/`. `tilesets`: a
+ * tileset version's files; `offline-packages`: the built package zips (`<project>/<id>.zip`).
  */
-export type StorageArea = 'tilesets'
+export type StorageArea = 'tilesets' | 'offline-packages'
+
+/** How a named file is written. */
+export interface NamedWriteOptions {
+  /**
+   * Resolves only once the file is whole and durable, and its name never names less: on a
+   * folder it is written as `<name>.part`, flushed and renamed (a cut-short write leaves only
+   * the part file); a bucket's object appears only whole anyway. It replaces a file of that
+   * name. For a file nothing else gates, such as a package zip (tileset files are gated by their
+   * version's row and skip the cost).
+   */
+  durable?: boolean
+}
 
 /**
  * Files kept under names of their own (`<folder>/<path inside it>`), for files that belong
@@ -67,14 +80,19 @@ export type StorageArea = 'tilesets'
  * `Content-Encoding: gzip`, as tileset exporters intend.
  */
 export interface NamedFiles {
-  /** Stores a file under `name`, replacing nothing: a name is written once. */
-  write(name: string, source: FileSource): Promise<void>
+  /** Stores a file under `name`; replacing nothing unless `durable` (a name is written once). */
+  write(name: string, source: FileSource, options?: NamedWriteOptions): Promise<void>
   /** Size, time written and encoding of a file, or undefined if there is none by that name. */
   statOf(name: string): Promise<NamedFileInfo | undefined>
   /** Reads a file, or the span of it. Throws a `notFound` AppError when it does not exist. */
   open(name: string, span?: ByteSpan): Promise<Readable>
-  /** Every file under `folder`, by name relative to it ('/'-separated), sorted. */
+  /**
+   * Every file under `folder` ('' for the whole area), by name relative to it ('/'-separated),
+   * sorted.
+   */
   list(folder: string): Promise<Array<{ name: string; sizeBytes: number }>>
+  /** Deletes one file; a missing one is fine. */
+  remove(name: string): Promise<void>
   /** Deletes `folder` and every file under it; a missing folder is fine. */
   removeFolder(folder: string): Promise<void>
   /** Like {@link FileStorage.signedReadUrl}, for a named file. */
@@ -270,9 +288,13 @@ export function startsGzip(head: Uint8Array): boolean {
 function namedFilesInFolder(root: string): NamedFiles {
   const pathOf = (name: string) => join(root, ...name.split('/'))
   return {
-    async write(name, source) {
+    async write(name, source, options = {}) {
       const path = pathOf(name)
       await mkdir(dirname(path), { recursive: true })
+      if (options.durable === true) {
+        await writeDurably(path, source)
+        return
+      }
       if (source instanceof Uint8Array) await writeFile(path, source, { flag: 'wx' })
       else {
         const output = createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 })
@@ -316,10 +338,36 @@ function namedFilesInFolder(root: string): NamedFiles {
       await walk(base)
       return found.sort((a, b) => a.name.localeCompare(b.name))
     },
+    async remove(name) {
+      await rm(pathOf(name), { force: true })
+    },
     async removeFolder(folder) {
       await rm(pathOf(folder), { recursive: true, force: true })
     },
     signedReadUrl: async () => undefined,
+  }
+}
+
+/**
+ * Writes `source` as `<path>.part`, flushes it and renames it to `path` (flushing the folder
+ * too), so `path` only ever names a whole, durable file; a failed write removes its part file.
+ */
+async function writeDurably(path: string, source: FileSource): Promise<void> {
+  const partPath = `${path}.part`
+  try {
+    const output = createWriteStream(partPath, { flags: 'wx', highWaterMark: 1024 * 1024 })
+    await pipeline(source instanceof Uint8Array ? [source] : source, output)
+    const handle = await open(partPath, 'r+')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(partPath, path)
+    await syncDirectory(dirname(path))
+  } catch (error) {
+    await rm(partPath, { force: true })
+    throw error
   }
 }
 

@@ -72,17 +72,21 @@ serveThreadTasks<PackageThreadTask, PackageThreadReply>(async (task, { reportPro
     buffersPeakBytes: start.external,
   }
   const poiLists = task.database === undefined ? undefined : poiListReaderOf(task.database)
+  const store = await storage
   await poiLists?.begin()
   const written = await writePackageZip(
     {
       entries: task.entries.map((entry) => ({ ...entry, source: withBuffers(entry.source) })),
       totalBytes: task.totalBytes,
     },
-    { storage: await storage, poiLists },
+    { storage: store, poiLists },
     task.path,
     {
       signal: neverAborted,
       forceZip64: task.forceZip64,
+      ...(task.storedAs === undefined
+        ? {}
+        : { storedAs: { files: store.named('offline-packages'), name: task.storedAs } }),
       onProgress(fraction) {
         // this thread's isolate only (the RSS is the whole process's)
         const usage = process.memoryUsage()

@@ -15,7 +15,10 @@ export interface PackageThreadTask {
   storage: StorageLocation
   /** The database POI lists (`pois` sources) are read from; absent: a plan has none. */
   database?: DatabaseConfig
+  /** Where the POI lists' spool files go, and the zip itself without `storedAs`. */
   path: string
+  /** The zip's name in the store's `offline-packages` area (absent: written at `path`). */
+  storedAs?: string
   forceZip64: boolean
 }
 
@@ -49,7 +52,13 @@ export interface PackageWriter {
   write(
     plan: Pick<PackagePlan, 'entries' | 'totalBytes'>,
     path: string,
-    options: { signal: AbortSignal; onProgress(fraction: number): void; forceZip64?: boolean },
+    options: {
+      signal: AbortSignal
+      onProgress(fraction: number): void
+      forceZip64?: boolean
+      /** The zip's name in the store's `offline-packages` area; absent: written at `path`. */
+      storedAs?: string
+    },
   ): Promise<PackageThreadReply>
   /** Ends the threads. */
   close(): Promise<void>
@@ -83,7 +92,7 @@ export function createPackageWriter(options: {
 }): PackageWriter {
   let runner: ThreadRunner | undefined
   return {
-    async write(plan, path, { signal, onProgress, forceZip64 = false }) {
+    async write(plan, path, { signal, onProgress, forceZip64 = false, storedAs }) {
       runner ??= createThreadRunner({
         entry: threadEntry,
         resourceLimits: options.resourceLimits ?? packageThreadLimits,
@@ -95,12 +104,14 @@ export function createPackageWriter(options: {
         storage: options.storage,
         database: options.database,
         path,
+        ...(storedAs === undefined ? {} : { storedAs }),
         forceZip64,
       }
       try {
         return await runner.run<PackageThreadReply>(task, { signal, onProgress })
       } catch (error) {
-        // a terminated thread removed nothing: its part file and POI spools go here
+        // a terminated thread removed nothing: its part file and POI spools go here (a bucket's
+        // multipart upload cut short is left to its lifecycle rule; no object appeared)
         await rm(`${path}.part`, { force: true })
         await removePoiSpools(path)
         throw error

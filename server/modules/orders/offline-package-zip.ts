@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
-import { Readable, Transform } from 'node:stream'
+import { PassThrough, Readable, Transform } from 'node:stream'
 import { createGunzip, type Gunzip } from 'node:zlib'
 import { pipeline } from 'node:stream/promises'
 import { ZipFile } from 'yazl'
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, NamedFiles } from '../../plugins/storage'
 import { isGzip } from '../tilesets/tileset-json'
 import {
   deflatePiece,
@@ -151,7 +151,10 @@ function scriptOf(path: string, source: Readable): Readable {
  * a size or offset passes 32 bits, so packages over 4 GiB are valid zips; `forceZip64` writes
  * them for every entry (tests read such a zip back with Info-ZIP without needing 4 GiB).
  * The zip is written as `<path>.part`, fsync'd, then renamed to `path`, so `path` only ever
- * names a complete package; on any failure (or `signal`) the part file is removed. A POI list
+ * names a complete package; on any failure (or `signal`) the part file is removed. With
+ * `storedAs` it goes to that named file of the store instead (a durable write: on a folder the
+ * same part file and rename, in a bucket a multipart upload streamed as the zip is made, so a
+ * package never needs this machine's disk), and `path` only places the spool files. A POI list
  * several entries hold is made by the database once (offline-package-poi-spool.ts) and, in
  * deflated entries, deflated once: each such entry is deflated in pieces (deflated-pieces.ts),
  * the list's piece copied; its spool file beside the part file goes when the zip is written or
@@ -161,9 +164,15 @@ export async function writePackageZip(
   plan: Pick<PackagePlan, 'entries' | 'totalBytes'>,
   readers: PackageReaders,
   path: string,
-  options: { signal: AbortSignal; onProgress(fraction: number): void; forceZip64?: boolean },
+  options: {
+    signal: AbortSignal
+    onProgress(fraction: number): void
+    forceZip64?: boolean
+    storedAs?: { files: NamedFiles; name: string }
+  },
 ): Promise<WrittenPackage> {
   const partPath = `${path}.part`
+  const { storedAs } = options
   const hash = createHash('sha256')
   const zip = new ZipFile()
   const mtime = new Date()
@@ -242,21 +251,27 @@ export async function writePackageZip(
   // yazl reports a source's failure on the zip file, not on its output stream
   const zipFailed = new Promise<never>((_resolve, reject) => zip.once('error', reject))
   zipFailed.catch(() => {})
-  const piped = pipeline(zip.outputStream as Readable, hashing, createWriteStream(partPath), {
+  const output = storedAs === undefined ? createWriteStream(partPath) : new PassThrough()
+  const piped = pipeline(zip.outputStream as Readable, hashing, output, {
     signal: options.signal,
   })
   // when the zip fails first, the pipeline fails after it as its output is destroyed below
   piped.catch(() => {})
+  // the store reads the zip as it is made; it resolves once the file is whole and durable
+  const stored = storedAs?.files.write(storedAs.name, output as PassThrough, { durable: true })
+  stored?.catch(() => {})
   try {
-    await Promise.race([piped, zipFailed])
-    // on disk before the rename makes it the package, and before the row says it is ready
-    const handle = await open(partPath, 'r+')
-    try {
-      await handle.sync()
-    } finally {
-      await handle.close()
+    await Promise.race([Promise.all([piped, stored]), zipFailed])
+    if (storedAs === undefined) {
+      // on disk before the rename makes it the package, and before the row says it is ready
+      const handle = await open(partPath, 'r+')
+      try {
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      await rename(partPath, path)
     }
-    await rename(partPath, path)
     options.onProgress(1)
     return {
       sizeBytes: written,
@@ -267,6 +282,9 @@ export async function writePackageZip(
   } catch (error) {
     for (const source of opened) source.destroy()
     ;(zip.outputStream as Readable).destroy()
+    // the store's write removes what it wrote (its part file, its multipart upload) as it fails
+    output.destroy()
+    await stored?.catch(() => {})
     await rm(partPath, { force: true })
     throw error
   } finally {

@@ -13,7 +13,7 @@ import type { DatabaseConfig } from '../../config'
 import { AppError, fieldError } from '../../http/app-error'
 import type { OfflinePackagesTable } from '../../migrations/0016-offline-packages'
 import { type DatabaseHandle, isUniqueViolation } from '../../plugins/db'
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, NamedFiles } from '../../plugins/storage'
 import { type ProjectAccess, signedInReader } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
 import type { Job, JobKind, JobQueue } from '../jobs/job-queue'
@@ -33,9 +33,10 @@ interface BuildInput {
   builtAt: string
 }
 
-/** The file `getSbkFile` sends, once every rule let it through. */
+/** The file `getSbkFile` sends, once every rule let it through: `name` among `files`. */
 export interface ServedPackage {
-  path: string
+  files: NamedFiles
+  name: string
   fileName: string
   packageId: string
 }
@@ -56,7 +57,8 @@ export interface OfflinePackagesService {
   }): Promise<ServedPackage>
   /**
    * At start: a build a crash or restart cut short is marked failed and its files removed;
-   * files no ready package names are removed. Resolves to how many builds were cut short.
+   * files no ready package names are removed, on this machine and in the store (folder or
+   * bucket). Resolves to how many builds were cut short.
    */
   recover(): Promise<number>
   /** Resolves once every build started by this process has ended (tests, shut-down). */
@@ -76,7 +78,12 @@ const packageFilePattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 /** The grant resource of a package's download address. */
 const grantResource = (packageId: string) => `offline-package/${packageId}`
 
-/** Builds the service; `directory` holds the packages (DATA_DIR/offline-packages). */
+/**
+ * Builds the service. The packages live in the store's `offline-packages` area, as
+ * `<project>/<id>.zip` (DATA_DIR/offline-packages on a folder store, the bucket's
+ * offline-packages/ with STORAGE_URL); `directory` (DATA_DIR/offline-packages) holds a build's
+ * POI-list spool files beside where a folder store writes its zip.
+ */
 export function createOfflinePackagesService(dependencies: {
   database: DatabaseHandle
   /** The same database, for the build threads' own connections (they read the POI rows). */
@@ -94,9 +101,18 @@ export function createOfflinePackagesService(dependencies: {
   const { db } = database
   const now = () => timestampOf(clock.nowMs())
   const running = new Map<string, Job<void>>()
+  const packages = storage.named('offline-packages')
+  const nameOf = (projectId: string, packageId: string) => `${projectId}/${packageId}.zip`
   const fileOf = (projectId: string, packageId: string) =>
     join(directory, projectId, `${packageId}.zip`)
   const warn = dependencies.onWarning ?? (() => {})
+  /** Removes a package's zip from the store; a failure is only logged (see `recover`). */
+  const removeQuietly = (name: string) =>
+    packages
+      .remove(name)
+      .catch((error: unknown) =>
+        warn('an offline package zip could not be removed from the store', error),
+      )
   // the zip is written in a worker thread: the request thread only reads the records
   const writer = createPackageWriter({
     storage: storage.location,
@@ -123,13 +139,15 @@ export function createOfflinePackagesService(dependencies: {
     name: 'offlinePackage',
     lane: 'io',
     timeLimitMs: buildTimeLimitMs,
-    // it reads the records and the store and writes under DATA_DIR: any worker process may
+    // it reads the records and the store and writes to the store (its spools under DATA_DIR):
+    // any worker process may
     runsAnywhere: true,
     async run(input, context) {
       const path = fileOf(input.projectId, input.packageId)
+      const name = nameOf(input.projectId, input.packageId)
       try {
         await mkdir(join(directory, input.projectId), { recursive: true })
-        const written = await writeConsistentPackage(input, path, context)
+        const written = await writeConsistentPackage(input, path, name, context)
         // the file is complete and synced: now the row may say so, and older packages go
         const superseded = await database.db.transaction().execute(async (transaction) => {
           const updated = await transaction
@@ -165,12 +183,13 @@ export function createOfflinePackagesService(dependencies: {
           }
           return older
         })
-        // the row is gone (project deleted mid-build): the file belongs to nothing
-        if (superseded === null) await rm(path, { force: true })
-        for (const row of superseded ?? [])
-          await rm(fileOf(input.projectId, row.id), { force: true })
+        // the row is gone (project deleted mid-build): the file belongs to nothing. A removal
+        // that fails (a bucket unreachable a moment) must not fail the build whose row is ready
+        // now: what no ready package names goes at the next start's recovery
+        if (superseded === null) await removeQuietly(name)
+        for (const row of superseded ?? []) await removeQuietly(nameOf(input.projectId, row.id))
       } catch (error) {
-        await rm(path, { force: true })
+        await removeQuietly(name)
         const messageId: PlainMessageId = context.signal.aborted
           ? 'offlinePackage.stopped'
           : 'offlinePackage.failed'
@@ -193,13 +212,16 @@ export function createOfflinePackagesService(dependencies: {
   const writeConsistentPackage = async (
     input: BuildInput,
     path: string,
+    name: string,
     context: { signal: AbortSignal; reportProgress(fraction: number): void },
   ) => {
     for (let attempt = 1; ; attempt++) {
       const plan = await planOfflinePackage(database, storage, sources, input)
+      // a second try's file replaces the first's (a durable write replaces its name whole)
       const written = await writer.write(plan, path, {
         signal: context.signal,
         onProgress: context.reportProgress,
+        storedAs: name,
       })
       const expected = JSON.stringify(plan.pois)
       if (written.poiLists.every((read) => JSON.stringify(read) === expected)) return written
@@ -392,7 +414,7 @@ export function createOfflinePackagesService(dependencies: {
       if (!mayDownload(allowed, row.variant)) {
         throw new AppError('paymentRequired', 'error.paymentRequired')
       }
-      return { path: fileOf(projectId, packageId), fileName: reqPaths, packageId }
+      return { files: packages, name: nameOf(projectId, packageId), fileName: reqPaths, packageId }
     },
 
     async recover() {
@@ -403,15 +425,13 @@ export function createOfflinePackagesService(dependencies: {
         .execute()
       for (const row of cut) await markFailed(row.id, 'offlinePackage.interrupted')
       // every file no ready package names: part files of cut builds, files of deleted projects
-      const ready = new Set(
-        (
-          await db
-            .selectFrom('offline_packages')
-            .select('id')
-            .where('state', '=', 'ready')
-            .execute()
-        ).map((row) => row.id),
-      )
+      const readyRows = await db
+        .selectFrom('offline_packages')
+        .select(['id', 'project_id'])
+        .where('state', '=', 'ready')
+        .execute()
+      const ready = new Set(readyRows.map((row) => row.id))
+      // this machine's folder: spool files, and on a folder store the zips and part files
       await mkdir(directory, { recursive: true })
       for (const project of await readdir(directory, { withFileTypes: true })) {
         if (!project.isDirectory()) continue
@@ -424,6 +444,18 @@ export function createOfflinePackagesService(dependencies: {
           else await rm(join(folder, file), { force: true })
         }
         if (kept === 0) await rm(folder, { recursive: true, force: true })
+      }
+      // the store (the same folder, or the bucket): zips of cut builds that got stored before
+      // their row said so, of deleted projects, superseded ones whose removal failed
+      // their row says failed already, so none is ever served; a bucket that cannot be reached
+      // now must not keep the server from starting: they go at the next start
+      const named = new Set(readyRows.map((row) => nameOf(row.project_id, row.id)))
+      try {
+        for (const file of await packages.list('')) {
+          if (!named.has(file.name)) await packages.remove(file.name)
+        }
+      } catch (error) {
+        warn('package zips no ready package names could not be removed from the store', error)
       }
       return cut.length
     },

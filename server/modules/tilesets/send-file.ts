@@ -158,6 +158,8 @@ export async function sendNamedFile(
     name: string
     contentType: string
     cacheControl: string
+    /** Saved or shown under this name (a package's `attachment; filename=…`). */
+    contentDisposition?: string
     etagSeed: string
     missing: StoreFile['missing']
   },
@@ -173,7 +175,11 @@ export async function sendNamedFile(
       etagOf: (info) => etagOf(file.etagSeed, info),
       missing: file.missing,
     },
-    { contentType: file.contentType, cacheControl: file.cacheControl },
+    {
+      contentType: file.contentType,
+      cacheControl: file.cacheControl,
+      contentDisposition: file.contentDisposition,
+    },
   )
 }
 

@@ -6,7 +6,7 @@ import {
 } from '../../../contract/offline-package'
 import type { ServerServices } from '../../deps'
 import { defineRoute, parseInput } from '../../http/define-route'
-import { sendFile } from '../../modules/tilesets/send-file'
+import { sendNamedFile } from '../../modules/tilesets/send-file'
 
 /**
  * The offline package (issue 20 item 6, SPEC §7 "Download"): its state and build, and the zip
@@ -33,13 +33,16 @@ export function registerOfflinePackageRoutes(
       grant: query.grant,
     })
     const disposition = query.enController === '0' ? 'inline' : 'attachment'
-    reply.header('content-disposition', `${disposition}; filename="${file.fileName}"`)
-    return sendFile(request, reply, {
-      path: file.path,
+    // from the store: proxied with Range and ETag, or redirected to its signed address, which
+    // answers the same type, caching and name (and Range) itself
+    return sendNamedFile(request, reply, file.files, {
+      name: file.name,
       contentType: 'application/zip',
+      contentDisposition: `${disposition}; filename="${file.fileName}"`,
       // a package's file never changes (a rebuild is a new file name)
       cacheControl: 'private, max-age=0, must-revalidate',
       etagSeed: file.packageId.slice(0, 8),
+      missing: 'file.notFound',
     })
   })
 }
