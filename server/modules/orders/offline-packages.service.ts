@@ -48,6 +48,12 @@ export interface OfflinePackagesService {
     projectId: string,
     variant: PackageVariant | undefined,
   ): Promise<OfflinePackage>
+  /**
+   * Cancels the project's running build `packageId` (owner or admin): its row turns failed with
+   * `offlinePackage.cancelled` at once and its job is cancelled through the queue, so the run
+   * stops in whichever process runs it and a new build may start straight away.
+   */
+  cancel(user: AuthUser, projectId: string, packageId: string): Promise<OfflinePackage>
   /** The ready package file named by `reqPaths`, for a holder of its signed address. */
   openFile(input: {
     projectId: string
@@ -126,6 +132,13 @@ export function createOfflinePackagesService(dependencies: {
     // it reads the records and the store and writes under DATA_DIR: any worker process may
     runsAnywhere: true,
     async run(input, context) {
+      // cancelled before its job id was written (or before a worker took it): nothing to build
+      const current = await database.db
+        .selectFrom('offline_packages')
+        .select('state')
+        .where('id', '=', input.packageId)
+        .executeTakeFirst()
+      if (current?.state !== 'building') return
       const path = fileOf(input.projectId, input.packageId)
       try {
         await mkdir(join(directory, input.projectId), { recursive: true })
@@ -324,6 +337,7 @@ export function createOfflinePackagesService(dependencies: {
         error_message_id: null,
         created_at: now(),
         finished_at: null,
+        job_id: null,
       }
       try {
         await db.insertInto('offline_packages').values(row).execute()
@@ -347,6 +361,16 @@ export function createOfflinePackagesService(dependencies: {
         builtAt: row.created_at,
       })
       running.set(row.id, job)
+      // the job's id in the row, for a cancel answered by any process; a cancel that came in
+      // before it (the row no longer building) found no id to cancel, so the build cancels its
+      // own job: one of the two single-row updates always sees the other's
+      const recorded = await db
+        .updateTable('offline_packages')
+        .set({ job_id: job.id })
+        .where('id', '=', row.id)
+        .where('state', '=', 'building')
+        .executeTakeFirst()
+      if (recorded.numUpdatedRows !== 1n) job.cancel()
       job.result
         .catch(async (error: unknown) => {
           // refused before it ran (queue full, shutting down): the row must not stay building
@@ -361,6 +385,36 @@ export function createOfflinePackagesService(dependencies: {
         .catch((error: unknown) => warn('marking a refused offline package build failed', error))
         .finally(() => running.delete(row.id))
       return packageOf(row, false)
+    },
+
+    async cancel(user, projectId, packageId) {
+      await access.requireEditable(user, projectId)
+      const row = await db
+        .selectFrom('offline_packages')
+        .select('id')
+        .where('id', '=', packageId)
+        .where('project_id', '=', projectId)
+        .executeTakeFirst()
+      if (!row) throw new AppError('notFound', 'offlinePackage.notFound')
+      // the row first: the run's own ending (stopped, or finished a moment too late) then finds
+      // it no longer building, leaves it as it is and removes its file
+      const marked = await db
+        .updateTable('offline_packages')
+        .set({ state: 'failed', error_message_id: 'offlinePackage.cancelled', finished_at: now() })
+        .where('id', '=', packageId)
+        .where('state', '=', 'building')
+        .executeTakeFirst()
+      if (marked.numUpdatedRows !== 1n) {
+        throw new AppError('conflict', 'offlinePackage.notBuilding')
+      }
+      const cancelled = await db
+        .selectFrom('offline_packages')
+        .selectAll()
+        .where('id', '=', packageId)
+        .executeTakeFirstOrThrow()
+      // false when the job already ended (or its id is not written yet: see build)
+      if (cancelled.job_id !== null) await jobs.cancel(cancelled.job_id)
+      return packageOf(cancelled, false)
     },
 
     async openFile({ projectId, reqPaths, grant }) {
