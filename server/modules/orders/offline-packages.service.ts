@@ -361,16 +361,6 @@ export function createOfflinePackagesService(dependencies: {
         builtAt: row.created_at,
       })
       running.set(row.id, job)
-      // the job's id in the row, for a cancel answered by any process; a cancel that came in
-      // before it (the row no longer building) found no id to cancel, so the build cancels its
-      // own job: one of the two single-row updates always sees the other's
-      const recorded = await db
-        .updateTable('offline_packages')
-        .set({ job_id: job.id })
-        .where('id', '=', row.id)
-        .where('state', '=', 'building')
-        .executeTakeFirst()
-      if (recorded.numUpdatedRows !== 1n) job.cancel()
       job.result
         .catch(async (error: unknown) => {
           // refused before it ran (queue full, shutting down): the row must not stay building
@@ -384,6 +374,22 @@ export function createOfflinePackagesService(dependencies: {
         })
         .catch((error: unknown) => warn('marking a refused offline package build failed', error))
         .finally(() => running.delete(row.id))
+      // (after the handlers above: a job refused at once must not reject unhandled meanwhile)
+      // the job's id in the row, for a cancel answered by any process; a cancel that came in
+      // before it (the row no longer building) found no id to cancel, so the build cancels its
+      // own job: one of the two single-row updates always sees the other's. Should the write
+      // fail, a cancel still marks the row and the run, finding it so, discards its file.
+      try {
+        const recorded = await db
+          .updateTable('offline_packages')
+          .set({ job_id: job.id })
+          .where('id', '=', row.id)
+          .where('state', '=', 'building')
+          .executeTakeFirst()
+        if (recorded.numUpdatedRows !== 1n) job.cancel()
+      } catch (error) {
+        warn('the job id of an offline package build could not be recorded', error)
+      }
       return packageOf(row, false)
     },
 
