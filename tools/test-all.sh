@@ -46,8 +46,9 @@ reports=(.tmp/reports/vitest.json .tmp/reports/fuzz.json .tmp/reports/e2e.json)
 # again through two server processes behind the alternating proxy: sign-in and sessions, sign-up
 # (SMS codes), guests, the language cookie, projects, templates, live IoT, conversions, structure
 # jobs and orders: the flows whose state two processes must share (~2 minutes a process on the
-# last quiet CI run before guest, language, sign-up and templates joined, which took 6.5 minutes
-# more through two processes at load 15; the whole e2e suite twice would add ~12)
+# last quiet CI run before guest, language, sign-up and templates joined; those four took about
+# 6 minutes more through two processes at load average 15; the whole e2e suite twice would add
+# ~12)
 two_process_specs=(sign-in-redirect session-timeout sign-up guest language projects templates
   announcements building-iot convert model-config orders)
 if [ -n "${E2E_DATABASE_URL:-}" ]; then
