@@ -402,6 +402,9 @@ export const serverMessages = {
   'offlinePackage.interrupted':
     'Building the offline package was interrupted by a server restart. Please build it again.',
   'offlinePackage.notReady': 'The offline package is not ready yet.',
+  'offlinePackage.cancelled': 'Building the offline package was cancelled. You can build it again.',
+  'offlinePackage.notBuilding': 'This offline package is no longer being built: nothing to cancel.',
+  'offlinePackage.notFound': 'This project has no offline package with this id.',
   'offlinePackage.badPath': "This file is not one of the project's offline files.",
   'offlinePackage.addressExpired':
     'This download address has expired. Open the download page again.',

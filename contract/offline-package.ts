@@ -76,6 +76,12 @@ export const getSbkFileQuerySchema = z.object({
   grant: z.string().max(400).optional(),
 })
 
+/** `cancelSbkBuild`: stops a build of the project's package (the id of the build shown). */
+export const cancelPackageBodySchema = z.object({
+  project_id: recordIdSchema,
+  package_id: recordIdSchema,
+})
+
 const downloadTags = ['bimBiz']
 
 /** The /web/bimBiz/ envelope routes of the offline package. */
@@ -99,6 +105,18 @@ export const offlinePackageRoutes = {
       'an order of the project is unpaid. Progress is read with checkSbkDownloadState.',
     tags: downloadTags,
     body: buildPackageBodySchema,
+    datum: offlinePackageSchema,
+  }),
+  cancelSbkBuild: webRoute({
+    method: 'POST',
+    path: '/web/bimBiz/cancelSbkBuild',
+    auth: 'editor',
+    summary: "Cancel a running build of the project's offline package",
+    description:
+      'The build ends as failed with offlinePackage.cancelled, whichever process runs it; a new ' +
+      'build may start at once. Refused (conflict) once the build has ended.',
+    tags: downloadTags,
+    body: cancelPackageBodySchema,
     datum: offlinePackageSchema,
   }),
 }

@@ -43,11 +43,14 @@ step "end-to-end (Playwright, production build, real server)" \
 
 reports=(.tmp/reports/vitest.json .tmp/reports/fuzz.json .tmp/reports/e2e.json)
 # issue 22: with a PostgreSQL to run on (.ci/run sets E2E_DATABASE_URL), a subset of the flows
-# again through two server processes behind the alternating proxy: sign-in and sessions, projects,
-# live IoT, conversions, structure jobs and orders: the flows whose state two processes must share
-# (~2 minutes a process on the last quiet CI run; the whole e2e suite twice would add ~12)
-two_process_specs=(sign-in-redirect session-timeout projects announcements building-iot convert
-  model-config orders)
+# again through two server processes behind the alternating proxy: sign-in and sessions, sign-up
+# (SMS codes), guests, the language cookie, projects, templates, live IoT, conversions, structure
+# jobs and orders: the flows whose state two processes must share (~2 minutes a process on the
+# last quiet CI run before guest, language, sign-up and templates joined; those four took about
+# 6 minutes more through two processes at load average 15; the whole e2e suite twice would add
+# ~12)
+two_process_specs=(sign-in-redirect session-timeout sign-up guest language projects templates
+  announcements building-iot convert model-config orders)
 if [ -n "${E2E_DATABASE_URL:-}" ]; then
   step "end-to-end through two server processes on PostgreSQL (Playwright, a subset)" \
     env PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/reports/e2e-two-processes.json \

@@ -72,4 +72,6 @@ export interface OfflinePackagesTable {
   error_message_id: string | null
   created_at: string
   finished_at: string | null
+  /** The job queue's id of the build (0035): what a cancel request cancels. */
+  job_id: string | null
 }

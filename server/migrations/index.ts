@@ -30,6 +30,7 @@ import * as libraryModelsInBuildings from './0030-library-models-in-buildings'
 import * as contactChangeCodes from './0031-contact-change-codes'
 import * as modelDocuments from './0032-model-documents'
 import * as structureJobs from './0033-structure-jobs'
+import * as offlinePackageJobs from './0035-offline-package-jobs'
 
 /**
  * Every migration, imported in code (not read from a folder at run time) so the server runs the
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '0031-contact-change-codes': contactChangeCodes,
   '0032-model-documents': modelDocuments,
   '0033-structure-jobs': structureJobs,
+  '0035-offline-package-jobs': offlinePackageJobs,
 }
 
 /**

@@ -26,3 +26,19 @@ export async function buildOfflinePackage(
     })
   ).datum
 }
+
+/**
+ * `POST /web/bimBiz/cancelSbkBuild`: stops the running build `packageId`; answers the build,
+ * now failed with `offlinePackage.cancelled`.
+ */
+export async function cancelOfflinePackageBuild(
+  projectId: string,
+  packageId: string,
+): Promise<OfflinePackage> {
+  return (
+    await api.call(offlinePackageRoutes.cancelSbkBuild, {
+      project_id: projectId,
+      package_id: packageId,
+    })
+  ).datum
+}

@@ -538,6 +538,13 @@ export const serverMessageTexts: Record<MessageId, MessageDescriptor> = {
       'Building the offline package was interrupted by a server restart. Please build it again.',
   }),
   'offlinePackage.notReady': msg({ message: 'The offline package is not ready yet.' }),
+  'offlinePackage.cancelled': msg({
+    message: 'Building the offline package was cancelled. You can build it again.',
+  }),
+  'offlinePackage.notBuilding': msg({
+    message: 'This offline package is no longer being built: nothing to cancel.',
+  }),
+  'offlinePackage.notFound': msg({ message: 'This project has no offline package with this id.' }),
   'offlinePackage.badPath': msg({
     message: "This file is not one of the project's offline files.",
   }),

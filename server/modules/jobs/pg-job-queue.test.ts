@@ -50,6 +50,20 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
     schemas.push(schema)
     return schema
   }
+  /**
+   * The set-up most tests share: a new schema, a queue that only submits (an API process) and
+   * one that runs jobs (a worker) on it, the worker running a held job that records which
+   * tags started.
+   */
+  const openWorkerPair = () => {
+    const schema = newSchema()
+    const submitter = openQueue(schema, false)
+    const worker = openQueue(schema, true)
+    const started: string[] = []
+    const kind = holdJob((tag) => started.push(tag))
+    worker.register(kind)
+    return { schema, submitter, worker, started, kind }
+  }
 
   afterEach(async () => {
     for (const child of children.splice(0)) child.kill('SIGKILL')
@@ -127,12 +141,7 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
   })
 
   it('cancelling a running job aborts its run in the worker', async () => {
-    const schema = newSchema()
-    const submitter = openQueue(schema, false)
-    const worker = openQueue(schema, true)
-    const started: string[] = []
-    const kind = holdJob((tag) => started.push(tag))
-    worker.register(kind)
+    const { submitter, worker, started, kind } = openWorkerPair()
     const job = submitter.submit(kind, 'u', { tag: 'held' })
     await until(() => job.status().state === 'running', 'the job runs')
     expect(job.status().attempts).toBe(1)
@@ -144,13 +153,8 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
   })
 
   it('cancels from another API process: a running job is aborted in its worker, a queued one never runs', async () => {
-    const schema = newSchema()
-    const submitter = openQueue(schema, false)
+    const { schema, submitter, worker, started, kind } = openWorkerPair()
     const otherApi = openQueue(schema, false)
-    const worker = openQueue(schema, true)
-    const started: string[] = []
-    const kind = holdJob((tag) => started.push(tag))
-    worker.register(kind)
     // the io lane's two slots hold two of them (jobs sent together may be claimed in any order)
     const jobs = ['a', 'b', 'c'].map((tag) => ({ tag, job: submitter.submit(kind, 'u', { tag }) }))
     await until(() => started.length === 2, 'the worker started two jobs')
@@ -218,12 +222,7 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
   })
 
   it('claims short jobs several at a time, and gives back those it had not started when it stops', async () => {
-    const schema = newSchema()
-    const submitter = openQueue(schema, false)
-    const first = openQueue(schema, true)
-    const started: string[] = []
-    const kind = holdJob((tag) => started.push(tag))
-    first.register(kind)
+    const { schema, submitter, worker: first, started, kind } = openWorkerPair()
     // one short run tells the worker this kind's runs are short
     await submitter.submit(kind, 'u', { tag: 'short', holdMs: 0 }).result
     // four held jobs inserted together: claimed at once, two run (the lane's slots), two wait

@@ -49,6 +49,12 @@ export interface OfflinePackagesService {
     projectId: string,
     variant: PackageVariant | undefined,
   ): Promise<OfflinePackage>
+  /**
+   * Cancels the project's running build `packageId` (owner or admin): its row turns failed with
+   * `offlinePackage.cancelled` at once and its job is cancelled through the queue, so the run
+   * stops in whichever process runs it and a new build may start straight away.
+   */
+  cancel(user: AuthUser, projectId: string, packageId: string): Promise<OfflinePackage>
   /** The ready package file named by `reqPaths`, for a holder of its signed address. */
   openFile(input: {
     projectId: string
@@ -143,6 +149,13 @@ export function createOfflinePackagesService(dependencies: {
     // any worker process may
     runsAnywhere: true,
     async run(input, context) {
+      // cancelled before its job id was written (or before a worker took it): nothing to build
+      const current = await database.db
+        .selectFrom('offline_packages')
+        .select('state')
+        .where('id', '=', input.packageId)
+        .executeTakeFirst()
+      if (current?.state !== 'building') return
       const path = fileOf(input.projectId, input.packageId)
       const name = nameOf(input.projectId, input.packageId)
       try {
@@ -346,6 +359,7 @@ export function createOfflinePackagesService(dependencies: {
         error_message_id: null,
         created_at: now(),
         finished_at: null,
+        job_id: null,
       }
       try {
         await db.insertInto('offline_packages').values(row).execute()
@@ -382,7 +396,53 @@ export function createOfflinePackagesService(dependencies: {
         })
         .catch((error: unknown) => warn('marking a refused offline package build failed', error))
         .finally(() => running.delete(row.id))
+      // (after the handlers above: a job refused at once must not reject unhandled meanwhile)
+      // the job's id in the row, for a cancel answered by any process; a cancel that came in
+      // before it (the row no longer building) found no id to cancel, so the build cancels its
+      // own job: one of the two single-row updates always sees the other's. Should the write
+      // fail, a cancel still marks the row and the run, finding it so, discards its file.
+      try {
+        const recorded = await db
+          .updateTable('offline_packages')
+          .set({ job_id: job.id })
+          .where('id', '=', row.id)
+          .where('state', '=', 'building')
+          .executeTakeFirst()
+        if (recorded.numUpdatedRows !== 1n) job.cancel()
+      } catch (error) {
+        warn('the job id of an offline package build could not be recorded', error)
+      }
       return packageOf(row, false)
+    },
+
+    async cancel(user, projectId, packageId) {
+      await access.requireEditable(user, projectId)
+      const row = await db
+        .selectFrom('offline_packages')
+        .select('id')
+        .where('id', '=', packageId)
+        .where('project_id', '=', projectId)
+        .executeTakeFirst()
+      if (!row) throw new AppError('notFound', 'offlinePackage.notFound')
+      // the row first: the run's own ending (stopped, or finished a moment too late) then finds
+      // it no longer building, leaves it as it is and removes its file
+      const marked = await db
+        .updateTable('offline_packages')
+        .set({ state: 'failed', error_message_id: 'offlinePackage.cancelled', finished_at: now() })
+        .where('id', '=', packageId)
+        .where('state', '=', 'building')
+        .executeTakeFirst()
+      if (marked.numUpdatedRows !== 1n) {
+        throw new AppError('conflict', 'offlinePackage.notBuilding')
+      }
+      const cancelled = await db
+        .selectFrom('offline_packages')
+        .selectAll()
+        .where('id', '=', packageId)
+        .executeTakeFirstOrThrow()
+      // false when the job already ended (or its id is not written yet: see build)
+      if (cancelled.job_id !== null) await jobs.cancel(cancelled.job_id)
+      return packageOf(cancelled, false)
     },
 
     async openFile({ projectId, reqPaths, grant }) {

@@ -22,6 +22,9 @@ export function registerOfflinePackageRoutes(
   defineRoute(app, offlinePackageRoutes.buildSbkFile, {
     handler: ({ body, user }) => offlinePackages.build(user, body.project_id, body.variant),
   })
+  defineRoute(app, offlinePackageRoutes.cancelSbkBuild, {
+    handler: ({ body, user }) => offlinePackages.cancel(user, body.project_id, body.package_id),
+  })
 
   // Raw bytes, not an envelope: a plain link (no token header) opens it, so the signed
   // `grant` of the address checkSbkDownloadState handed out is what admits the reader.

@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react'
+import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
+import { ConfirmHost } from '../../ui/confirm/ConfirmHost'
 import { renderWithI18n } from '../../ui/testing/render-with-i18n'
 import { OfflinePackagePanel } from './OfflinePackagePanel'
 
@@ -154,6 +155,49 @@ describe('offline package panel', () => {
     ).toBe(true)
     expect(screen.queryByRole('link', { name: 'Download the offline package' })).toBeNull()
     expect(screen.getByText('Pay the open order to download this package again.')).toBeTruthy()
+  })
+
+  it('cancels a running build after asking, says it was cancelled and lets it be built again', async () => {
+    let current = stateOf({ package: packageOf({ progress: 0.3 }) })
+    const calls = stubServer({
+      checkSbkDownloadState: () => current,
+      getUsageHistory: usage,
+      cancelSbkBuild: () => {
+        current = stateOf({
+          package: packageOf({ state: 'failed', error_message_id: 'offlinePackage.cancelled' }),
+        })
+        return current.package
+      },
+    })
+    renderWithI18n(
+      <>
+        <OfflinePackagePanel projectId="p1" projectName="Tower" />
+        <ConfirmHost />
+      </>,
+    )
+    expect(await screen.findByText('Building the offline package… 30 %')).toBeTruthy()
+    // asked first: keeping the build sends nothing
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel the build' }))
+    const question = await screen.findByRole('alertdialog')
+    expect(question.textContent).toContain('Cancel building the offline package?')
+    await userEvent.click(within(question).getByRole('button', { name: 'Keep building' }))
+    expect(calls).not.toContain('cancelSbkBuild')
+    expect(screen.getByText('Building the offline package… 30 %')).toBeTruthy()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel the build' }))
+    const again = await screen.findByRole('alertdialog')
+    await userEvent.click(within(again).getByRole('button', { name: 'Cancel the build' }))
+    expect(
+      await screen.findByText(
+        'Building the offline package was cancelled. You can build it again.',
+      ),
+    ).toBeTruthy()
+    expect(calls.filter((path) => path === 'cancelSbkBuild')).toHaveLength(1)
+    expect(screen.queryByRole('button', { name: 'Cancel the build' })).toBeNull()
+    expect(
+      (screen.getByRole('button', { name: 'Build the offline package' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(false)
   })
 
   it('shows why a build failed in the user language', async () => {

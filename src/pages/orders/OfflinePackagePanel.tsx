@@ -3,13 +3,14 @@ import { useEffect, useState } from 'react'
 import { navigateHash } from '../../app/hash-location'
 import {
   buildOfflinePackage,
+  cancelOfflinePackageBuild,
   checkDownloadState,
   type DownloadState,
   type OfflinePackage,
 } from '../../api/offline-package'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
 import { serverMessageText } from '../../components/feedback/server-messages'
-import { Button, Dialog, ErrorState, formatFileSize, Spinner } from '../../ui'
+import { Button, confirm, Dialog, ErrorState, formatFileSize, Spinner } from '../../ui'
 import { OrderDialog, orderDetailsPath } from './OrderDialog'
 import { UsageChart } from './UsageChart'
 import './orders.css'
@@ -27,7 +28,7 @@ export interface OfflinePackagePanelProps {
  * The offline file (SPEC §2 `/bim4/download`, issue 20 item 6): whether the project may
  * download its package (paid: the full package; not paid: the watermarked development trial;
  * an unpaid order: nothing, with the §8 message), the order dialog, the background build with
- * its progress, and the download of the ready zip.
+ * its progress and a Cancel button (issue 22 item 3), and the download of the ready zip.
  */
 export function OfflinePackagePanel({ projectId, projectName }: OfflinePackagePanelProps) {
   const { t } = useLingui()
@@ -36,6 +37,7 @@ export function OfflinePackagePanel({ projectId, projectName }: OfflinePackagePa
   const [reload, setReload] = useState(0)
   const [isStarting, setIsStarting] = useState(false)
   const [isOrdering, setIsOrdering] = useState(false)
+  const [isCancelling, setIsCancelling] = useState(false)
 
   // `reload` is a dependency on purpose: a finished order, a started build or Retry bump it
   // biome-ignore lint/correctness/useExhaustiveDependencies: see above
@@ -74,6 +76,27 @@ export function OfflinePackagePanel({ projectId, projectName }: OfflinePackagePa
     }
   }
 
+  async function cancelBuild(packageId: string) {
+    const isSure = await confirm({
+      type: 'warning',
+      message: t`Cancel building the offline package? What it has built so far is discarded; you can build it again afterwards.`,
+      confirmLabel: t`Cancel the build`,
+      cancelLabel: t`Keep building`,
+      isDestructive: true,
+    })
+    if (!isSure) return
+    setIsCancelling(true)
+    try {
+      await cancelOfflinePackageBuild(projectId, packageId)
+    } catch (error) {
+      // e.g. the build ended meanwhile: the reload below shows how it ended
+      showErrorToast(error)
+    } finally {
+      setIsCancelling(false)
+      setReload((count) => count + 1)
+    }
+  }
+
   if (!state) {
     return loadError !== null ? (
       <ErrorState message={errorText(loadError)} onRetry={() => setReload(reload + 1)} />
@@ -103,7 +126,13 @@ export function OfflinePackagePanel({ projectId, projectName }: OfflinePackagePa
           )}
         </Button>
       </div>
-      {current && <PackageStatus item={current} />}
+      {current && (
+        <PackageStatus
+          item={current}
+          onCancel={() => void cancelBuild(current.id)}
+          isCancelling={isCancelling}
+        />
+      )}
       <UsageChart projectId={projectId} />
       {isOrdering && (
         <OrderDialog
@@ -154,8 +183,19 @@ function AllowedText({ state }: { state: DownloadState }) {
   )
 }
 
-/** The newest build: its progress, its failure, or the download of the ready zip. */
-function PackageStatus({ item }: { item: OfflinePackage }) {
+/**
+ * The newest build: its progress (with its Cancel button), its failure (a cancelled build says
+ * so), or the download of the ready zip.
+ */
+function PackageStatus({
+  item,
+  onCancel,
+  isCancelling,
+}: {
+  item: OfflinePackage
+  onCancel: () => void
+  isCancelling: boolean
+}) {
   const { t } = useLingui()
   if (item.state === 'building') {
     const percent = Math.round((item.progress ?? 0) * 100)
@@ -164,7 +204,12 @@ function PackageStatus({ item }: { item: OfflinePackage }) {
         <p>
           <Trans>Building the offline package… {percent} %</Trans>
         </p>
-        <progress max={100} value={percent} aria-label={t`Building the offline package`} />
+        <div className="ts-offline-package__progress">
+          <progress max={100} value={percent} aria-label={t`Building the offline package`} />
+          <Button onClick={onCancel} isBusy={isCancelling}>
+            <Trans>Cancel the build</Trans>
+          </Button>
+        </div>
       </div>
     )
   }
@@ -175,6 +220,14 @@ function PackageStatus({ item }: { item: OfflinePackage }) {
       params: {},
       datum: null,
     })
+    // a build the user cancelled is no error to alarm them with
+    if (item.error_message_id === 'offlinePackage.cancelled') {
+      return (
+        <p className="ts-offline-package__status" role="status">
+          {reason}
+        </p>
+      )
+    }
     return (
       <p className="ts-offline-package__status ts-offline-package__status--failed" role="alert">
         {reason}
