@@ -163,7 +163,9 @@ export async function createS3FileStorage(
 
   const named = (area: StorageArea): NamedFiles => {
     const areaPrefix = `${settings.prefix}${area}/`
-    const folderPrefix = (folder: string) => `${areaPrefix}${folder}/`
+    // '' is the whole area
+    const folderPrefix = (folder: string) =>
+      folder === '' ? areaPrefix : `${areaPrefix}${folder}/`
     const keysUnder = async function* (folder: string) {
       let ContinuationToken: string | undefined
       do {
@@ -192,10 +194,14 @@ export async function createS3FileStorage(
       },
       open: (name, span) => openKey(`${areaPrefix}${name}`, span),
       async list(folder) {
-        const found: Array<{ name: string; sizeBytes: number }> = []
+        const found: Array<{ name: string; sizeBytes: number; modifiedMs: number }> = []
         const start = folderPrefix(folder).length
         for await (const object of keysUnder(folder)) {
-          found.push({ name: object.Key!.slice(start), sizeBytes: object.Size ?? 0 })
+          found.push({
+            name: object.Key!.slice(start),
+            sizeBytes: object.Size ?? 0,
+            modifiedMs: object.LastModified?.getTime() ?? 0,
+          })
         }
         return found.sort((a, b) => a.name.localeCompare(b.name))
       },

@@ -57,7 +57,7 @@ export interface NamedFileInfo extends StoredFileInfo {
  * The areas of the store whose files keep the names they were given, beside the content-named
  * files: on a folder store `DATA_DIR/<area>/`, in a bucket `<prefix><area>/`.
  */
-export type StorageArea = 'tilesets'
+export type StorageArea = 'tilesets' | 'job-files'
 
 /**
  * Files kept under names of their own (`<folder>/<path inside it>`), for files that belong
@@ -73,8 +73,8 @@ export interface NamedFiles {
   statOf(name: string): Promise<NamedFileInfo | undefined>
   /** Reads a file, or the span of it. Throws a `notFound` AppError when it does not exist. */
   open(name: string, span?: ByteSpan): Promise<Readable>
-  /** Every file under `folder`, by name relative to it ('/'-separated), sorted. */
-  list(folder: string): Promise<Array<{ name: string; sizeBytes: number }>>
+  /** Every file under `folder` (`''`: the whole area), by name relative to it ('/'-separated), sorted. */
+  list(folder: string): Promise<Array<{ name: string; sizeBytes: number; modifiedMs: number }>>
   /** Deletes `folder` and every file under it; a missing folder is fine. */
   removeFolder(folder: string): Promise<void>
   /** Like {@link FileStorage.signedReadUrl}, for a named file. */
@@ -301,7 +301,7 @@ function namedFilesInFolder(root: string): NamedFiles {
     },
     async list(folder) {
       const base = pathOf(folder)
-      const found: Array<{ name: string; sizeBytes: number }> = []
+      const found: Array<{ name: string; sizeBytes: number; modifiedMs: number }> = []
       const walk = async (path: string) => {
         const children = await readdir(path, { withFileTypes: true }).catch(() => [])
         for (const child of children) {
@@ -309,7 +309,8 @@ function namedFilesInFolder(root: string): NamedFiles {
           if (child.isDirectory()) await walk(childPath)
           else if (child.isFile()) {
             const name = relative(base, childPath).split(sep).join('/')
-            found.push({ name, sizeBytes: (await stat(childPath)).size })
+            const info = await stat(childPath)
+            found.push({ name, sizeBytes: info.size, modifiedMs: info.mtimeMs })
           }
         }
       }
