@@ -169,6 +169,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   })
   // conversions take one core of two (the other serves requests); ingests mostly wait on disk
   const jobs = openJobQueue(config.jobQueue, config.database, {
+    // a job's large bytes (a model to convert, its SBM) travel as files of the store, not in rows
+    bytes: storage.named('job-files'),
     slots: { cpu: Math.max(1, Math.floor(availableParallelism() / 2)), io: 2 },
     onError: (error) => app.log.warn({ err: error }, 'the shared job queue had trouble'),
   })
@@ -527,7 +529,7 @@ function composeCityArea(
 
 /** Every leftover the areas make goes through the app's one folder sweeper. */
 function addSweeperTasks(deps: ServerDeps): void {
-  const { sweeper, services, config } = deps
+  const { sweeper, services, config, jobs } = deps
   const gmlIncoming = folderSweep({
     label: 'GML uploads being received',
     directory: gmlIncomingDirectory(config.dataDir),
@@ -560,6 +562,8 @@ function addSweeperTasks(deps: ServerDeps): void {
       minimumAgeMs: cityIncomingMinimumAgeMs,
       isCrashLeftover: true,
     }),
+    // ended jobs' files whose submitter went away (the shared queue; none in-process)
+    { label: 'files of ended jobs', sweep: () => jobs.sweepLeftovers() },
     ...(['tilesets', 'basemaps'] as const).map((service) => ({
       label: `city ${service}`,
       async sweep(moment: SweepMoment) {

@@ -196,10 +196,14 @@ export async function createS3FileStorage(
       },
       open: (name, span) => openKey(`${areaPrefix}${name}`, span),
       async list(folder) {
-        const found: Array<{ name: string; sizeBytes: number }> = []
+        const found: Array<{ name: string; sizeBytes: number; modifiedMs: number }> = []
         const start = folderPrefix(folder).length
         for await (const object of keysUnder(folder)) {
-          found.push({ name: object.Key!.slice(start), sizeBytes: object.Size ?? 0 })
+          found.push({
+            name: object.Key!.slice(start),
+            sizeBytes: object.Size ?? 0,
+            modifiedMs: object.LastModified?.getTime() ?? 0,
+          })
         }
         return found.sort((a, b) => a.name.localeCompare(b.name))
       },

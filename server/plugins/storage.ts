@@ -58,7 +58,7 @@ export interface NamedFileInfo extends StoredFileInfo {
  * files: on a folder store `DATA_DIR/<area>/`, in a bucket `<prefix><area>/`. `tilesets`: a
  * tileset version's files; `offline-packages`: the built package zips (`<project>/<id>.zip`).
  */
-export type StorageArea = 'tilesets' | 'offline-packages'
+export type StorageArea = 'tilesets' | 'offline-packages' | 'job-files'
 
 /** How a named file is written. */
 export interface NamedWriteOptions {
@@ -90,7 +90,7 @@ export interface NamedFiles {
    * Every file under `folder` ('' for the whole area), by name relative to it ('/'-separated),
    * sorted.
    */
-  list(folder: string): Promise<Array<{ name: string; sizeBytes: number }>>
+  list(folder: string): Promise<Array<{ name: string; sizeBytes: number; modifiedMs: number }>>
   /** Deletes one file; a missing one is fine. */
   remove(name: string): Promise<void>
   /** Deletes `folder` and every file under it; a missing folder is fine. */
@@ -323,7 +323,7 @@ function namedFilesInFolder(root: string): NamedFiles {
     },
     async list(folder) {
       const base = pathOf(folder)
-      const found: Array<{ name: string; sizeBytes: number }> = []
+      const found: Array<{ name: string; sizeBytes: number; modifiedMs: number }> = []
       const walk = async (path: string) => {
         const children = await readdir(path, { withFileTypes: true }).catch(() => [])
         for (const child of children) {
@@ -331,7 +331,8 @@ function namedFilesInFolder(root: string): NamedFiles {
           if (child.isDirectory()) await walk(childPath)
           else if (child.isFile()) {
             const name = relative(base, childPath).split(sep).join('/')
-            found.push({ name, sizeBytes: (await stat(childPath)).size })
+            const info = await stat(childPath)
+            found.push({ name, sizeBytes: info.size, modifiedMs: info.mtimeMs })
           }
         }
       }

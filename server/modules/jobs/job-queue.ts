@@ -106,6 +106,11 @@ export interface JobQueue {
   load(lane?: JobKind<unknown, unknown>['lane']): { running: number; queued: number }
   /** Refuses new jobs, aborts running ones and rejects the queued. */
   close(): Promise<void>
+  /**
+   * Removes what ended jobs left behind and nobody will read (the shared queue's job files of a
+   * submitter that went away); resolves to how many jobs' leftovers went.
+   */
+  sweepLeftovers(): Promise<number>
 }
 
 /** Tuning of the in-process queue. */
@@ -372,6 +377,9 @@ export function createJobQueue(options: JobQueueOptions = {}): JobQueue {
         queued: chosen.reduce((sum, lane) => sum + queuedIn(lane), 0),
       }
     },
+
+    // jobs of this queue live in this process's memory only
+    sweepLeftovers: async () => 0,
 
     async close() {
       isClosed = true

@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../../config'
+import type { NamedFiles } from '../../plugins/storage'
 import { createJobQueue, type JobQueue, type JobQueueOptions } from './job-queue'
 import type { JobQueueSettings } from './job-queue-settings'
 import { createPgJobQueue } from './pg-job-queue'
@@ -12,7 +13,11 @@ import { routeSharedJobs } from './shared-job-router'
 export function openJobQueue(
   settings: JobQueueSettings,
   database: DatabaseConfig,
-  options: Pick<JobQueueOptions, 'slots'> & { onError: (error: unknown) => void },
+  options: Pick<JobQueueOptions, 'slots'> & {
+    onError: (error: unknown) => void
+    /** Where the shared queue's large bytes travel (see PgJobQueueOptions.bytes). */
+    bytes?: NamedFiles
+  },
 ): JobQueue {
   const local = createJobQueue({ ...(options.slots ? { slots: options.slots } : {}) })
   if (settings.kind === 'local') return local
@@ -23,6 +28,7 @@ export function openJobQueue(
     runsJobs: settings.runsJobsHere,
     claimMs: settings.claimMs,
     onError: options.onError,
+    ...(options.bytes ? { bytes: options.bytes } : {}),
     ...(options.slots ? { slots: options.slots } : {}),
   })
   return routeSharedJobs(local, shared)

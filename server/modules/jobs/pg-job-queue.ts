@@ -3,7 +3,15 @@ import PgBoss from 'pg-boss'
 import { AppError } from '../../http/app-error'
 import type { Job, JobKind, JobQueue, JobState, JobStatus, SentError } from './job-queue'
 import { BatchedWrites } from './batched-writes'
-import { fromWire, reviveSentError, sendError, toWire } from './job-wire'
+import type { NamedFiles } from '../../plugins/storage'
+import {
+  fromStoredWire,
+  fromWire,
+  reviveSentError,
+  sendError,
+  toStoredWire,
+  toWire,
+} from './job-wire'
 
 /** Tuning of the shared queue; the defaults suit production, tests shorten the waits. */
 export interface PgJobQueueOptions {
@@ -24,7 +32,15 @@ export interface PgJobQueueOptions {
   claimMs?: number
   /** Told of the queue's own trouble (a lost connection, a failed poll); default: ignored. */
   onError?: (error: unknown) => void
+  /**
+   * Where large bytes of inputs and results travel (the store's job area, one folder per job,
+   * removed when the job ends); without it they travel inline in the job's row, as base64.
+   */
+  bytes?: NamedFiles
 }
+
+/** A job's files are kept this long after it ended, for a submitter that reads its row late. */
+const endedJobFilesMs = 3_600_000
 
 /** pg-boss's states, as the shared {@link JobState}s. */
 const stateOf: Record<string, JobState> = {
@@ -39,6 +55,10 @@ const stateOf: Record<string, JobState> = {
 interface Submitted {
   kind: JobKind<unknown, unknown>
   status: JobStatus
+  /** True when its input or result went to the job's folder of files (removed when it ends). */
+  hasFiles: boolean
+  /** True while its result is read from its files: its row is not applied again meanwhile. */
+  isReadingResult: boolean
   listeners: Set<(fraction: number) => void>
   resolve(value: unknown): void
   reject(error: unknown): void
@@ -105,6 +125,14 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     max: 4,
   })
   const report = options.onError ?? (() => {})
+  const files = options.bytes
+  /** A job's input as its row carries it: bytes from 64 KiB on as files of its folder. */
+  const wireOf = async (value: unknown, folder: string) =>
+    files ? toStoredWire(value, files, folder) : { wire: toWire(value), fileCount: 0 }
+  /** A job's folder of files goes once its submitter is done with it. */
+  const removeFilesOf = (entry: Submitted) => {
+    if (files && entry.hasFiles) void files.removeFolder(entry.status.id).catch(report)
+  }
   boss.on('error', report)
   const kinds = new Map<string, JobKind<unknown, unknown>>()
   const madeQueues = new Map<string, Promise<void>>()
@@ -190,6 +218,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
   }
 
   const applyRow = (entry: Submitted, row: JobRow) => {
+    if (entry.isReadingResult) return
     const state = stateOf[row.state] ?? 'queued'
     entry.status.attempts = row.started_on === null ? 0 : row.retry_count + 1
     if (state === 'queued' || state === 'running') {
@@ -205,8 +234,25 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       }
       return
     }
-    if (state === 'succeeded') endSubmitted(entry, state, { value: fromWire(row.output?.result) })
-    else endSubmitted(entry, state, { error: errorOfRow(entry, row) })
+    if (state !== 'succeeded') {
+      endSubmitted(entry, state, { error: errorOfRow(entry, row) })
+      removeFilesOf(entry)
+      return
+    }
+    const result = row.output?.result
+    if (files === undefined || !row.output?.resultFiles) {
+      endSubmitted(entry, state, { value: fromWire(result) })
+      removeFilesOf(entry)
+      return
+    }
+    entry.hasFiles = true
+    entry.isReadingResult = true
+    fromStoredWire(result, files)
+      .then(
+        (value) => endSubmitted(entry, 'succeeded', { value }),
+        (error: unknown) => endSubmitted(entry, 'failed', { error }),
+      )
+      .finally(() => removeFilesOf(entry))
   }
 
   /** Jobs submitted in one turn (or while the last insert ran) are inserted together. */
@@ -327,7 +373,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     const startedAt = performance.now()
     try {
       const { input } = job.data
-      const value = await kind.run(fromWire(input), {
+      const value = await kind.run(files ? await fromStoredWire(input, files) : fromWire(input), {
         signal: controller.signal,
         attempt,
         reportProgress(fraction) {
@@ -336,8 +382,17 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       })
       if (controller.signal.aborted) throw controller.signal.reason
       noteRunTime(kind, performance.now() - startedAt)
+      // each run's result files apart: a run after a dead worker's writes its own
+      const { wire, fileCount } = await wireOf(value, `${job.id}/result-${attempt}`)
+      if (controller.signal.aborted) throw controller.signal.reason
       // a lost write leaves the claim to lapse: the job runs again, as after a dead worker
-      completions.add({ name, id: job.id, output: { result: toWire(value) } }).catch(report)
+      completions
+        .add({
+          name,
+          id: job.id,
+          output: { result: wire, ...(fileCount > 0 ? { resultFiles: fileCount } : {}) },
+        })
+        .catch(report)
     } catch (error) {
       const reason = controller.signal.aborted ? controller.signal.reason : error
       const isCancelled = reason instanceof AppError && reason.messageId === 'job.cancelled'
@@ -513,6 +568,8 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
         entry = {
           kind: known,
           status,
+          hasFiles: false,
+          isReadingResult: false,
           listeners: new Set(),
           resolve: resolve as (value: unknown) => void,
           reject,
@@ -534,21 +591,24 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       }
       submitted.set(status.id, entry)
       const maxAttempts = Math.max(1, kind.maxAttempts ?? 1)
-      sends
-        .add({
-          kind: known,
-          row: {
-            id: status.id,
-            name: queueNameOf(kind),
-            data: { userId, input: toWire(input) },
-            // whose job it is, for fair claims without reading the input; on a queue of the
-            // 'standard' policy (ours) pg-boss gives this key no other meaning
-            singletonKey: userId,
-            // one run more than the kind retries: the run of a worker that died
-            retryLimit: maxAttempts,
-            retryDelay: 0,
-            expireInSeconds: claimSeconds,
-          },
+      wireOf(input, `${status.id}/input`)
+        .then(({ wire, fileCount }) => {
+          entry.hasFiles = fileCount > 0
+          return sends.add({
+            kind: known,
+            row: {
+              id: status.id,
+              name: queueNameOf(kind),
+              data: { userId, input: wire },
+              // whose job it is, for fair claims without reading the input; on a queue of the
+              // 'standard' policy (ours) pg-boss gives this key no other meaning
+              singletonKey: userId,
+              // one run more than the kind retries: the run of a worker that died
+              retryLimit: maxAttempts,
+              retryDelay: 0,
+              expireInSeconds: claimSeconds,
+            },
+          })
         })
         .then(() => {
           wakeWorkers()
@@ -556,7 +616,10 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
         })
         .catch((error: unknown) => {
           report(error)
-          endSubmitted(entry, 'failed', { error: new AppError('unavailable', 'job.busy') })
+          // the store's own refusal (unreachable) says more than a busy queue
+          const told = error instanceof AppError ? error : new AppError('unavailable', 'job.busy')
+          endSubmitted(entry, 'failed', { error: told })
+          removeFilesOf(entry)
         })
       return handle
     },
@@ -597,6 +660,35 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
       await started.catch(() => undefined)
       await boss.stop({ graceful: false, wait: true, timeout: 5_000 }).catch(() => undefined)
     },
+
+    /**
+     * Job folders whose job ended over an hour ago, or that have had no job row for an hour,
+     * go: their submitter went away before reading the result (or a run wrote its result after
+     * the job was cancelled). A folder of a job not yet ended stays, whichever process submitted
+     * it; so does a young folder without a row (its job's insert may be on its way).
+     */
+    async sweepLeftovers() {
+      if (files === undefined) return 0
+      const newestByJob = new Map<string, number>()
+      for (const file of await files.list('')) {
+        const jobId = file.name.split('/')[0]!
+        newestByJob.set(jobId, Math.max(newestByJob.get(jobId) ?? 0, file.modifiedMs))
+      }
+      const jobIds = [...newestByJob.keys()]
+      const rows = await sql<{ id: string; has_ended_long_ago: boolean }>(
+        `select id, (state >= 'completed' and completed_on < now() - make_interval(secs => $2))
+           as has_ended_long_ago
+         from ${schema}.job where id = any($1::uuid[])`,
+        [jobIds.filter((id) => uuidPattern.test(id)), endedJobFilesMs / 1000],
+      )
+      const endedLongAgo = new Map(rows.map((row) => [row.id, row.has_ended_long_ago]))
+      const cutoffMs = Date.now() - endedJobFilesMs
+      const gone = jobIds.filter(
+        (id) => endedLongAgo.get(id) ?? (newestByJob.get(id) ?? 0) < cutoffMs,
+      )
+      for (const id of gone) await files.removeFolder(id)
+      return gone.length
+    },
   }
 
   /**
@@ -617,6 +709,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): JobQueue {
     if (state !== 'queued' && state !== 'running') return false
     void cancelRow(entry.status.id).catch(report)
     endSubmitted(entry, 'cancelled', { error: new AppError('conflict', 'job.cancelled') })
+    removeFilesOf(entry)
     return true
   }
 }

@@ -23,5 +23,6 @@ export function routeSharedJobs(local: JobQueue, shared: JobQueue): JobQueue {
     async close() {
       await Promise.all([local.close(), shared.close()])
     },
+    sweepLeftovers: async () => (await local.sweepLeftovers()) + (await shared.sweepLeftovers()),
   }
 }
