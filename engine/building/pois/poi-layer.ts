@@ -78,14 +78,12 @@ export class BuildingPoiLayer {
   private templateIds: string[] = []
   /**
    * Per template number, this frame: its model's radius in metres when its POIs are drawn as
-   * models (0 while not ready), and whether it has a stand-in. Read once per template a frame,
-   * so the loop over every POI looks up no map (three lookups per POI were a tenth of the
-   * layer's frame CPU with 10,000 POIs, issue 16 P9).
+   * models (0 while not ready), and its stand-in (null: none, its POIs are models). Read once
+   * per template a frame, so the loops over the POIs look up no map (three lookups per POI were
+   * a tenth of the layer's frame CPU with 10,000 POIs, issue 16 P9).
    */
   private templateRadius = new Float64Array(0)
-  private templateHasStandIn = new Uint8Array(0)
-  /** This frame's stand-ins by template (null: none, its POIs are models). */
-  private readonly standIns = new Map<string, StandIn | null>()
+  private templateStandIns: (StandIn | null)[] = []
   /** The camera's position in the building's frame, this frame. */
   private readonly cameraInBuilding = new Vector3()
   /** Which POIs the instanced models hold (count and a hash of their indices). */
@@ -287,11 +285,10 @@ export class BuildingPoiLayer {
     const pixelsPerMetre = height / (2 * Math.tan((camera.fov * Math.PI) / 360))
     const renderer = this.dependencies.renderer()
     if (renderer) this.models.takeStandIns(renderer)
-    this.standIns.clear()
     this.readTemplates()
     const templateOf = this.templateOf
     const templateRadius = this.templateRadius
-    const templateHasStandIn = this.templateHasStandIn
+    const templateStandIns = this.templateStandIns
     const highlighted = this.highlighted
     // with no hover, selection or status, no POI is highlighted: no lookups per POI
     const mayHighlight = this.hoveredId !== null || this.selected.size > 0 || this.statuses.hasAny()
@@ -312,7 +309,7 @@ export class BuildingPoiLayer {
         radius > 0
           ? drawnAsFor(
               (radius * pixelsPerMetre) / screen[at + 2]!,
-              templateHasStandIn[template] === 1,
+              templateStandIns[template] !== null,
               isHighlighted,
             )
           : DRAWN_AS.marker
@@ -422,16 +419,6 @@ export class BuildingPoiLayer {
     })
   }
 
-  /** A template's stand-in this frame (looked up once per template per frame). */
-  private standInOf(templateId: string): StandIn | null {
-    let standIn = this.standIns.get(templateId)
-    if (standIn === undefined) {
-      standIn = this.models.standInOf(templateId)
-      this.standIns.set(templateId, standIn)
-    }
-    return standIn
-  }
-
   /**
    * The frame's stand-ins: each a quad of its template's picture over the model's bounding
    * sphere, as big as the sphere is on the screen. Its anchor is the sphere's point nearest the
@@ -453,7 +440,7 @@ export class BuildingPoiLayer {
     for (const index of singles) {
       if (this.drawnAs[index] !== DRAWN_AS.standIn) continue
       const at = index * 3
-      const { cell, sphere } = this.standInOf(this.records.pois[index]!.templateId)!
+      const { cell, sphere } = this.templateStandIns[this.templateOf[index]!]!
       const x = positions[at]! + sphere.center.x
       const y = positions[at + 1]! + sphere.center.y
       const z = positions[at + 2]! + sphere.center.z
@@ -482,15 +469,14 @@ export class BuildingPoiLayer {
   /** This frame's radius and stand-in of each template number (see `templateRadius`). */
   private readTemplates(): void {
     const templates = this.templateIds.length
-    if (this.templateRadius.length < templates) {
+    if (this.templateRadius.length < templates)
       this.templateRadius = new Float64Array(templates * 2)
-      this.templateHasStandIn = new Uint8Array(templates * 2)
-    }
+    this.templateStandIns.length = templates
     for (let template = 0; template < templates; template++) {
       const templateId = this.templateIds[template]!
       const isReady = this.models.isReady(templateId)
       this.templateRadius[template] = isReady ? this.models.radiusOf(templateId) : 0
-      this.templateHasStandIn[template] = isReady && this.standInOf(templateId) !== null ? 1 : 0
+      this.templateStandIns[template] = isReady ? this.models.standInOf(templateId) : null
     }
   }
 
