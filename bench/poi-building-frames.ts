@@ -6,7 +6,8 @@
  * Production build in Chromium (SwiftShader), cases interleaved round by round in one page.
  * `npm run bench -- poi-building-frames`; writes bench/results/poi-building-frames.json.
  * `BENCH_ROUNDS` timed rounds (default 2); `POI_FRAMES_PARTS=1` adds diagnostic cases: ours with
- * its models, labels or markers left out of the draw, and with none of them drawn (CPU only).
+ * its models, labels or markers left out of the draw, and with none of them drawn (CPU only);
+ * `POI_FRAMES_CASES=baseline,ours` runs only the cases named.
  */
 import { fileURLToPath } from 'node:url'
 import { buildBenchPage, openBenchPage } from './lib/bench-page'
@@ -92,6 +93,10 @@ export async function runPoiBuildingFramesBench(
       framesPerRound: 24,
       picksPerRound: 150,
       partCases: process.env.POI_FRAMES_PARTS === '1',
+      // e.g. POI_FRAMES_CASES=baseline,ours: a quick same-run A/B of some cases
+      ...(process.env.POI_FRAMES_CASES
+        ? { caseNames: process.env.POI_FRAMES_CASES.split(',') }
+        : {}),
     }
     const result: PoiFramesResult = await page.evaluate(
       (pageConfig) => window.runPoiFramesBench(pageConfig),
@@ -102,7 +107,7 @@ export async function runPoiBuildingFramesBench(
     ) as Record<string, ReturnType<typeof frameStats>> & {
       baseline: ReturnType<typeof frameStats>
       ours: ReturnType<typeof frameStats>
-      anchor: ReturnType<typeof frameStats>
+      anchor?: ReturnType<typeof frameStats>
     }
     const pickP99Ms = percentile(result.pickMs, 0.99)
     const ratios = {
@@ -125,7 +130,8 @@ export async function runPoiBuildingFramesBench(
         'one THREE.Sprite per POI',
         'frame time median (ms)',
         cases.ours.median,
-        cases.anchor.median,
+        // NaN when a partial run left the anchor out
+        cases.anchor?.median ?? Number.NaN,
       ),
     }
     const report = {

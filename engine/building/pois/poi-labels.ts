@@ -22,7 +22,8 @@ export interface LabelFrame {
   /** POIs drawn on their own this frame, and the clusters' cells. */
   singles: readonly number[]
   clusterCells: readonly number[]
-  isHighlighted(id: string): boolean
+  /** Per POI (by index), this frame: 1 when highlighted (its label comes first). */
+  highlighted: Uint8Array
   width: number
   height: number
   /** Half the marker plus a gap: where a label starts right of its point. */
@@ -45,12 +46,7 @@ export function placeLabels(frame: LabelFrame): boolean {
     const slot = labels.slotOf(String(clusters.countOf(cell)))
     if (slot) batch.push(x, y, z, slot, 0, 0, slot.width, slot.height, WHITE)
   }
-  const priority = (index: number) =>
-    frame.isHighlighted(pois[index]!.id) ? -1 : screen[index * 3 + 2]!
-  const candidates = frame.singles
-    .filter((index) => pois[index]!.label !== '')
-    .sort((a, b) => priority(a) - priority(b))
-    .slice(0, MAX_LABEL_CANDIDATES)
+  const candidates = nearestLabelled(frame)
   let newLabels = 0
   let isBacklog = false
   for (const index of candidates) {
@@ -84,4 +80,42 @@ export function placeLabels(frame: LabelFrame): boolean {
   }
   // a full atlas starts over next frame: the labels it could not take then come
   return isBacklog || labels.isFull
+}
+
+/** Reused between frames: the labelled singles and their priorities. */
+let candidateIndices = new Int32Array(0)
+let candidateKeys = new Float64Array(0)
+
+/**
+ * The labelled single POIs whose labels are tried this frame: highlighted first, then nearest
+ * (smallest clip w), at most {@link MAX_LABEL_CANDIDATES}, in that order (ties keep the singles'
+ * order). Each priority is read once into a flat array and only the kept ones are sorted: a sort
+ * of every single with a priority callback (a set lookup per comparison) was a quarter of the
+ * layer's per-frame CPU with ~2,000 singles in view (issue 16, P9).
+ */
+export function nearestLabelled(
+  frame: Pick<LabelFrame, 'singles' | 'pois' | 'screen' | 'highlighted'>,
+): number[] {
+  const { singles, pois, screen, highlighted } = frame
+  if (candidateIndices.length < singles.length) {
+    candidateIndices = new Int32Array(singles.length * 2)
+    candidateKeys = new Float64Array(singles.length * 2)
+  }
+  let count = 0
+  for (const index of singles) {
+    if (pois[index]!.label === '') continue
+    candidateIndices[count] = index
+    candidateKeys[count] = highlighted[index] === 1 ? -1 : screen[index * 3 + 2]!
+    count++
+  }
+  // the bound: the MAX-th smallest key (found by sorting a copy of the keys, no callback)
+  let bound = Number.POSITIVE_INFINITY
+  if (count > MAX_LABEL_CANDIDATES) {
+    bound = candidateKeys.slice(0, count).sort()[MAX_LABEL_CANDIDATES - 1]!
+  }
+  const kept: number[] = []
+  for (let at = 0; at < count; at++) if (candidateKeys[at]! <= bound) kept.push(at)
+  // stable: equal keys keep the singles' order, as the full sort did
+  kept.sort((a, b) => candidateKeys[a]! - candidateKeys[b]! || a - b)
+  return kept.slice(0, MAX_LABEL_CANDIDATES).map((at) => candidateIndices[at]!)
 }

@@ -77,6 +77,11 @@ export class PoiStatuses {
     return code !== undefined && poiAlarmCodes.includes(code)
   }
 
+  /** Whether any POI has a status. */
+  hasAny(): boolean {
+    return this.codes.size > 0
+  }
+
   /** The POI's status code, or undefined when it has none. */
   codeOf(poiId: string): number | undefined {
     return this.codes.get(poiId)
