@@ -156,7 +156,7 @@ test('a new editor orders, pays from the balance and downloads the offline packa
 
   await openFromDisk(browser, entries, async (disk) => {
     await expect(disk.getByRole('heading', { name: projectName })).toBeVisible()
-    await expect(disk.getByText('1 models, 1 POIs')).toBeVisible({ timeout: 60_000 })
+    await expect(disk.getByText('1 model, 1 POI')).toBeVisible({ timeout: 60_000 })
     await expect(disk.locator('#poi-list')).toContainText(poiName)
     await expect(disk.locator('#watermark')).toBeHidden()
     // the building is drawn over the project's night sky: many colours, no one colour nearly
@@ -223,7 +223,9 @@ test("a city project's trial package opens from disk with its tileset on the map
 
   await openFromDisk(browser, entries, async (disk) => {
     await expect(disk.getByRole('heading', { name: projectName })).toBeVisible()
-    await expect(disk.getByText('1 tilesets, 0 POIs')).toBeVisible({ timeout: 90_000 })
+    await expect(disk.getByText('1 tileset, 0 POIs')).toBeVisible({ timeout: 90_000 })
+    // an empty POI list says so instead of leaving a blank strip
+    await expect(disk.locator('#poi-list')).toHaveText('This project has no POIs.')
     await expect(disk.getByText('Twinscape trial')).toBeVisible()
     // the offline style's land under the dragon, and the dragon's tiles: pixels that are
     // neither that land nor the viewer's sky
