@@ -165,9 +165,11 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
-      // BENCH_SBM_COMPARE: `1` or `workerFetch`, and/or `pickingWorkerDecodes` (comma-separated)
+      // BENCH_SBM_COMPARE: `1` or `workerFetch`, `pickingWorkerDecodes`, `oneDecodeWorker`
+      // (comma-separated)
       compareWorkerFetch: compared.has('1') || compared.has('workerFetch'),
       comparePickingWorkerDecodes: compared.has('pickingWorkerDecodes'),
+      compareOneDecodeWorker: compared.has('oneDecodeWorker'),
     }
     // Traced so that each load's CPU per thread can be told apart from waiting for a core.
     await browser.startTracing(page, { categories: traceCategories })
@@ -186,7 +188,7 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
     const pickP99Ms = percentile(result.pickRoundTripMs, 0.99)
     const ratios = {
       loadToPickable: ratioOf(
-        'SBM: decode worker (stored BVHs) → picking worker by transfer',
+        'SBM: two decode workers (split: normals+uvs / the rest, stored BVHs) → picking worker by transfer',
         'GLB via GLTFLoader + new MeshBVH() on the main thread',
         'ms',
         ours.loadToPickable.median,
@@ -250,6 +252,20 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
                 ...summarise(result.oursPickingWorkerDecodes),
                 phasesMs: phaseMedians(result.oursPickingWorkerDecodes),
                 cpuByThread: cpuByThread(threadCpu, 'oursPickingWorkerDecodes '),
+              },
+            }
+          : {}),
+        /**
+         * With BENCH_SBM_COMPARE=oneDecodeWorker: the path before session 21 (one decode worker
+         * decodes everything; ours splits normals and uvs off to a second decode worker), in the
+         * same rounds as ours.
+         */
+        ...(result.oursOneDecodeWorker
+          ? {
+              oneDecodeWorker: {
+                ...summarise(result.oursOneDecodeWorker),
+                phasesMs: phaseMedians(result.oursOneDecodeWorker),
+                cpuByThread: cpuByThread(threadCpu, 'oursOneDecodeWorker '),
               },
             }
           : {}),

@@ -52,6 +52,12 @@ export interface BuildingEngineOptions {
    * session 14).
    */
   pickingWorkerDecodes?: boolean
+  /**
+   * Split a model's decode across two decode workers when two are free (issue 23.2): one
+   * decodes normals and uvs, the other the rest, each from the same posted bytes; nothing
+   * decoded is copied to join them (model-download.ts). Default true.
+   */
+  splitDecode?: boolean
 }
 
 type BuildingHandlers = Pick<CommandHandlers, keyof BuildingCommands>
@@ -282,6 +288,7 @@ export function createBuildingHandlers(
         decodePool,
         createBvhWorker: options.createBvhWorker ?? createBvhWorker,
         pickingWorkerDecodes: options.pickingWorkerDecodes ?? false,
+        splitDecode: options.splitDecode ?? true,
         createIndoorRouteWorker: options.createIndoorRouteWorker ?? createIndoorRouteWorker,
         onChange: () => {
           if (scene !== opened) return

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { ArrivingBytes } from './arriving-bytes'
 import { BVH_CHUNK_TYPE } from './bvh-chunk'
 import { decodeSbm } from './decode-sbm'
-import { takeForPicking, transferablesOf } from './decoded-sbm'
+import { takeForPicking, transferablesOf, withNormalsAndUvsOf } from './decoded-sbm'
 import { deserializeStoredBvh } from './deserialize-bvh'
 import { parseGlb, writeGlb } from './glb'
 import { readSbm } from './read-sbm'
@@ -458,5 +458,60 @@ describe('decodeSbm on a file still arriving', () => {
     const long = new ArrivingBytes(bytes.byteLength - 4)
     void long.fill(new Blob([bytes]).stream())
     await expect(decodeSbm(long)).rejects.toBeInstanceOf(SbmDownloadError)
+  })
+})
+
+describe('decodeSbm split into two shares (two workers, one file: issue 23.2)', () => {
+  const withoutTimings = ({
+    timings: _timings,
+    ...decoded
+  }: Awaited<ReturnType<typeof decodeSbm>>) => decoded
+  const duck = async () =>
+    new Uint8Array(await readFile(new URL('./fixtures/duck.sbm', import.meta.url)))
+
+  it('joins into exactly what one decode gives, from the whole file or while it arrives', async () => {
+    for (const bytes of [await fixture(), await duck()]) {
+      const one = await decodeSbm(bytes, { copyGeometryForPicking: true })
+      for (const input of [() => bytes, () => arriving(bytes, 64)]) {
+        const first = await decodeSbm(input(), {
+          copyGeometryForPicking: true,
+          share: 'positionsAndIndices',
+        })
+        const second = await decodeSbm(input(), { share: 'normalsAndUvs', withoutBvhs: true })
+        // each share holds only its own arrays
+        expect(first.normalsAndUvsElsewhere).toBe(true)
+        expect(first.normals).toBeNull()
+        expect(first.uvs).toBeNull()
+        expect(second.positions).toHaveLength(0)
+        expect(second.indices).toHaveLength(0)
+        expect(second.bvhRoots).toEqual([])
+        expect(second.normals).toHaveLength(one.normals!.length)
+        expect(withoutTimings(withNormalsAndUvsOf(first, second))).toEqual(withoutTimings(one))
+      }
+    }
+    // the duck has uvs: the split carries them too
+    expect((await decodeSbm(await duck())).uvs?.length).toBeGreaterThan(0)
+  })
+
+  it('does not split a file with a primitive stored without normals: the first share decodes all', async () => {
+    const withoutNormals = await tampered((parts) => {
+      const meshes = parts.json.meshes as { primitives: { attributes: Record<string, number> }[] }[]
+      delete meshes[0]!.primitives[0]!.attributes.NORMAL
+    })
+    const one = await decodeSbm(withoutNormals)
+    const first = await decodeSbm(withoutNormals, { share: 'positionsAndIndices' })
+    expect(first.normalsAndUvsElsewhere).toBeUndefined()
+    expect(withoutTimings(first)).toEqual(withoutTimings(one))
+    // joining with anything leaves it as it is
+    const second = await decodeSbm(withoutNormals, { share: 'normalsAndUvs', withoutBvhs: true })
+    expect(withNormalsAndUvsOf(first, second)).toBe(first)
+  })
+
+  it('refuses to join shares of two different files', async () => {
+    const first = await decodeSbm(await fixture(), { share: 'positionsAndIndices' })
+    const otherFile = await decodeSbm(await duck(), { share: 'normalsAndUvs', withoutBvhs: true })
+    expect(() => withNormalsAndUvsOf(first, otherFile)).toThrow(/do not fit/)
+    const notAShare = await decodeSbm(await fixture())
+    expect(() => withNormalsAndUvsOf(first, notAShare)).toThrow(/do not fit/)
   })
 })

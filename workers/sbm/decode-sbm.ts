@@ -36,7 +36,21 @@ export interface DecodeSbmOptions {
    * BVH the picking side will have to build.
    */
   withoutBvhs?: boolean
+  /**
+   * Which share of a render decode this call makes, so two workers can decode one file on two
+   * cores (issue 23.2, model-download.ts `splitDecode`): `positionsAndIndices` decodes all but
+   * normals and uvs (and leaves `normals`/`uvs` null, `normalsAndUvsElsewhere` set);
+   * `normalsAndUvs` decodes only those two (positions and indices come back empty, no BVHs, no
+   * images, tables as usual). Both calls decide alike from the same JSON whether the split holds:
+   * only when every primitive stores its normals (computing missing ones needs positions and
+   * indices); otherwise each decodes as `all` would, and `normalsAndUvsElsewhere` stays unset.
+   * Default `all`.
+   */
+  share?: DecodeShare
 }
+
+/** See {@link DecodeSbmOptions.share}. */
+export type DecodeShare = 'all' | 'positionsAndIndices' | 'normalsAndUvs'
 
 type Json = Record<string, unknown>
 
@@ -219,25 +233,33 @@ async function decodeValidated(
     meshes.push({ name: typeof mesh.name === 'string' ? mesh.name : '', primitiveIds })
   })
 
-  const indexLength = layOutIndices(plans, reader)
+  const isSplit =
+    isForRender &&
+    (options.share ?? 'all') !== 'all' &&
+    plans.every((plan) => plan.normalAccessor !== null)
+  const hasPositionsAndIndices = !isSplit || options.share === 'positionsAndIndices'
+  const hasNormalsAndUvs = isForRender && (!isSplit || options.share === 'normalsAndUvs')
+  const indexLength = hasPositionsAndIndices ? layOutIndices(plans, reader) : 0
 
-  const positions = new Float32Array(vertexTotal * 3)
-  const normals = isForRender ? new Float32Array(vertexTotal * 3) : null
+  const positions = new Float32Array(hasPositionsAndIndices ? vertexTotal * 3 : 0)
+  const normals = hasNormalsAndUvs ? new Float32Array(vertexTotal * 3) : null
   const hasAnyUvs = plans.some((plan) => plan.uvAccessor !== null)
-  const uvs = hasAnyUvs ? new Float32Array(vertexTotal * 2) : null
+  const uvs = hasAnyUvs && hasNormalsAndUvs ? new Float32Array(vertexTotal * 2) : null
   const indices = new Uint32Array(indexLength)
   // Telling the reader where each read lands lets it decode compressed views straight into these
   // arrays instead of into temporaries that are copied and left for the collector.
   for (const { primitive, ...plan } of plans) {
     const vertices = { elementOffset: primitive.vertexOffset, elementCount: primitive.vertexCount }
-    reader.expectReads(plan.positionAccessor, { target: positions, ...vertices })
+    if (hasPositionsAndIndices) {
+      reader.expectReads(plan.positionAccessor, { target: positions, ...vertices })
+    }
     if (normals && plan.normalAccessor !== null) {
       reader.expectReads(plan.normalAccessor, { target: normals, ...vertices })
     }
     if (uvs && plan.uvAccessor !== null) {
       reader.expectReads(plan.uvAccessor, { target: uvs, ...vertices })
     }
-    if (plan.indexAccessor !== null) {
+    if (hasPositionsAndIndices && plan.indexAccessor !== null) {
       reader.expectReads(plan.indexAccessor, {
         target: indices,
         elementOffset: primitive.indexOffset,
@@ -246,7 +268,7 @@ async function decodeValidated(
     }
   }
   const copies =
-    options.copyGeometryForPicking && options.withoutBvhs !== true
+    options.copyGeometryForPicking && options.withoutBvhs !== true && hasPositionsAndIndices
       ? pickingCopies(
           positions,
           indices,
@@ -264,6 +286,17 @@ async function decodeValidated(
   let builtBvhCount = 0
   for (const plan of plans) {
     const { primitive } = plan
+    if (!hasPositionsAndIndices) {
+      // The normals-and-uvs share: the other share reads, checks and bounds the rest.
+      if (normals && plan.normalAccessor !== null) {
+        reader.readFloatsInto(plan.normalAccessor, 3, normals, primitive.vertexOffset)
+      }
+      if (uvs && plan.uvAccessor !== null) {
+        reader.readFloatsInto(plan.uvAccessor, 2, uvs, primitive.vertexOffset)
+      }
+      timer.lap('normalsAndUvs')
+      continue
+    }
     reader.readFloatsInto(plan.positionAccessor, 3, positions, primitive.vertexOffset)
     timer.lap('positions')
     if (plan.indexAccessor === null) {
@@ -323,11 +356,14 @@ async function decodeValidated(
   }
   const pickingGeometry = copies?.finish() ?? null
   timer.lap('copyForPicking')
-  if (usedEntries.size !== bvhEntries.length) {
+  if (hasPositionsAndIndices && usedEntries.size !== bvhEntries.length) {
     throw new SbmError('the BVH chunk has entries for primitives that do not exist')
   }
 
-  const images = isForRender ? collectImages(json, reader) : { images: [], imageBytes: null }
+  const images =
+    isForRender && hasPositionsAndIndices
+      ? collectImages(json, reader)
+      : { images: [], imageBytes: null }
   timer.lap('images')
   return {
     header,
@@ -351,6 +387,7 @@ async function decodeValidated(
       skippedPrimitiveCount,
     },
     ...(pickingGeometry ? { pickingGeometry } : {}),
+    ...(isSplit && hasPositionsAndIndices ? { normalsAndUvsElsewhere: true } : {}),
     timings: timer.timings,
   }
 }

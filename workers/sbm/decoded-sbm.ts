@@ -119,6 +119,12 @@ export interface DecodedSbm {
    * them (`copyGeometryForPicking`); takeForPicking moves them into its copy.
    */
   pickingGeometry?: { positions: Float32Array<ArrayBuffer>; indices: Uint32Array<ArrayBuffer> }
+  /**
+   * Set by a `positionsAndIndices` share decode that left `normals` and `uvs` to a
+   * `normalsAndUvs` decode of the same file on another worker (DecodeSbmOptions.share); they
+   * must be put in with {@link withNormalsAndUvsOf} before the model is drawn.
+   */
+  normalsAndUvsElsewhere?: true
   /** Where the decode's time went, in ms per phase (see load-timings.ts); the worker adds its own. */
   timings: LoadTimings
 }
@@ -169,4 +175,24 @@ export function takeForPicking(decoded: DecodedSbm): DecodedSbm {
   }
   decoded.bvhRoots = []
   return copy
+}
+
+/**
+ * `model` (a `positionsAndIndices` share) completed with the normals and uvs another worker
+ * decoded from the same file (a `normalsAndUvs` share): both arrays are moved in, not copied.
+ * Throws when the two do not fit together (another file, or a share that did not split), so a
+ * mismatch can never draw one file's geometry with another's shading.
+ */
+export function withNormalsAndUvsOf(model: DecodedSbm, share: DecodedSbm): DecodedSbm {
+  if (!model.normalsAndUvsElsewhere) return model
+  const vertexCount = model.stats.vertexCount
+  const hasAnyUvs = model.primitives.some((primitive) => primitive.hasUvs)
+  const isSameFile =
+    share.stats.vertexCount === vertexCount &&
+    share.normals?.length === vertexCount * 3 &&
+    (hasAnyUvs ? share.uvs?.length === vertexCount * 2 : share.uvs === null) &&
+    share.positions.length === 0
+  if (!isSameFile) throw new Error('the normals and uvs decoded elsewhere do not fit this model')
+  const { normalsAndUvsElsewhere: _, ...rest } = model
+  return { ...rest, normals: share.normals, uvs: share.uvs }
 }

@@ -17,6 +17,11 @@ export interface SbmPageConfig {
    * what drawing needs; for an A/B against ours (one decode, copied for picking).
    */
   comparePickingWorkerDecodes?: boolean
+  /**
+   * Also load with one decode worker decoding everything (the path before session 21's split
+   * decode across two decode workers), for an A/B against ours.
+   */
+  compareOneDecodeWorker?: boolean
 }
 
 /** One timed load, with what the main thread went through meanwhile. */
@@ -45,6 +50,8 @@ export interface SbmPageResult {
   oursWorkerFetch?: SbmLoadSample[]
   /** With `comparePickingWorkerDecodes`: ours with the picking worker decoding its share. */
   oursPickingWorkerDecodes?: SbmLoadSample[]
+  /** With `compareOneDecodeWorker`: ours with one decode worker decoding everything. */
+  oursOneDecodeWorker?: SbmLoadSample[]
   /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
   oursCold: SbmLoadSample
   triangleCount: number
