@@ -165,11 +165,11 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
-      // BENCH_SBM_COMPARE: `1` or `workerFetch`, `pickingWorkerDecodes`, `oneDecodeWorker`
+      // BENCH_SBM_COMPARE: `1` or `workerFetch`, `pickingWorkerDecodes`, `splitDecode`
       // (comma-separated)
       compareWorkerFetch: compared.has('1') || compared.has('workerFetch'),
       comparePickingWorkerDecodes: compared.has('pickingWorkerDecodes'),
-      compareOneDecodeWorker: compared.has('oneDecodeWorker'),
+      compareSplitDecode: compared.has('splitDecode'),
     }
     // Traced so that each load's CPU per thread can be told apart from waiting for a core.
     await browser.startTracing(page, { categories: traceCategories })
@@ -188,7 +188,7 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
     const pickP99Ms = percentile(result.pickRoundTripMs, 0.99)
     const ratios = {
       loadToPickable: ratioOf(
-        'SBM: two decode workers (split: normals+uvs / the rest, stored BVHs) → picking worker by transfer',
+        'SBM: decode worker (stored BVHs) → picking worker by transfer',
         'GLB via GLTFLoader + new MeshBVH() on the main thread',
         'ms',
         ours.loadToPickable.median,
@@ -256,16 +256,15 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
             }
           : {}),
         /**
-         * With BENCH_SBM_COMPARE=oneDecodeWorker: the path before session 21 (one decode worker
-         * decodes everything; ours splits normals and uvs off to a second decode worker), in the
-         * same rounds as ours.
+         * With BENCH_SBM_COMPARE=splitDecode: session 21's split of the decode across two decode
+         * workers (model-download.ts, `splitDecode`), in the same rounds as ours.
          */
-        ...(result.oursOneDecodeWorker
+        ...(result.oursSplitDecode
           ? {
-              oneDecodeWorker: {
-                ...summarise(result.oursOneDecodeWorker),
-                phasesMs: phaseMedians(result.oursOneDecodeWorker),
-                cpuByThread: cpuByThread(threadCpu, 'oursOneDecodeWorker '),
+              splitDecode: {
+                ...summarise(result.oursSplitDecode),
+                phasesMs: phaseMedians(result.oursSplitDecode),
+                cpuByThread: cpuByThread(threadCpu, 'oursSplitDecode '),
               },
             }
           : {}),

@@ -162,16 +162,18 @@ describe('fetchAndDecodeSbm', () => {
     })
     const whole = await sbmDecodeApi.decode(sbm.slice().buffer, { forPicking: true })
     if (!outcome.ok || !whole.ok) throw new Error('a decode failed')
-    expect(options).toEqual([{ forPicking: true, share: 'positionsAndIndices' }])
-    expect(secondOptions).toEqual([{ share: 'normalsAndUvs', withoutBvhs: true }])
-    // drawing: every array as one worker decodes it, normals and uvs from the second worker
+    expect(options).toEqual([{ forPicking: true, share: 'positionsAndBvhs' }])
+    expect(secondOptions).toEqual([
+      { forPicking: true, share: 'indicesNormalsAndUvs', withoutBvhs: true },
+    ])
+    // drawing: every array as one worker decodes it; indices, normals and uvs from the second
     const { model } = outcome.value
-    expect(model.normalsAndUvsElsewhere).toBeUndefined()
+    expect(model.secondShare).toBeUndefined()
     for (const key of ['positions', 'normals', 'uvs', 'indices', 'primitives', 'stats'] as const) {
       expect(model[key]).toEqual(whole.value.model[key])
     }
     expect(model.uvs?.length).toBeGreaterThan(0)
-    expect(outcome.value.secondTimings?.['decode.normalsAndUvs']).toBeGreaterThanOrEqual(0)
+    expect(outcome.value.secondTimings?.['decode.indices']).toBeGreaterThanOrEqual(0)
     // picking: the same copy, and it picks what one worker's decode picks
     const copy = outcome.value.pickingCopy!
     expect(copy.positions).toEqual(whole.value.pickingCopy!.positions)

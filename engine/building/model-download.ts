@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink'
 import type { PostedBytesMessage, PostedModelSource } from '../../workers/sbm/posted-bytes'
-import { withNormalsAndUvsOf } from '../../workers/sbm/decoded-sbm'
+import { joinSplitDecode } from '../../workers/sbm/decoded-sbm'
 import { NOT_VALID_SBM_MESSAGE, SBM_INVALID_CODE } from '../../workers/sbm/sbm-error'
 import type {
   DecodeRequestOptions,
@@ -60,7 +60,7 @@ export function decodeForDrawingAndPicking(
     }
     const second = startSecondDecode?.(
       { ...source, forwardTo: onward.port1 },
-      { share: 'normalsAndUvs', withoutBvhs: true },
+      { forPicking: true, share: 'indicesNormalsAndUvs', withoutBvhs: true },
     )
     if (!second) {
       // No second worker free now: one decode of everything, as without the split.
@@ -70,7 +70,7 @@ export function decodeForDrawingAndPicking(
     }
     const first = startDecode(
       { port: onward.port2, byteLength: source.byteLength },
-      { forPicking: true, share: 'positionsAndIndices' },
+      { forPicking: true, share: 'positionsAndBvhs' },
     )
     return joinShares(first, second)
   }
@@ -87,10 +87,11 @@ export type SecondDecode = (
 ) => Promise<DecodeSbmOutcome> | null
 
 /**
- * One answer from the two halves of a split decode: the first half's model (positions,
- * indices, BVHs, the picking copy, images, tables) with the second half's normals and uvs moved
- * in. When the file did not split (a primitive without stored normals), the first half decoded
- * everything and the second half's answer is dropped. Either half's failure is the load's.
+ * One answer from the two halves of a split decode: the first half's model and picking copy
+ * (positions, BVHs, images, tables) with the second half's indices (and their picking copy),
+ * normals and uvs moved in (joinSplitDecode). When the file did not split (a primitive without
+ * stored normals or indices), the first half decoded everything and the second half's empty
+ * answer is dropped. Either half's failure is the load's.
  */
 async function joinShares(
   first: Promise<DecodeSbmOutcome>,
@@ -98,7 +99,7 @@ async function joinShares(
 ): Promise<DecodeSbmOutcome> {
   const [drawing, shading] = await Promise.all([first, second])
   if (!drawing.ok) return drawing
-  if (!drawing.value.model.normalsAndUvsElsewhere) return drawing
+  if (!drawing.value.model.secondShare) return drawing
   const dropDrawing = () => {
     for (const bitmap of drawing.value.imageBitmaps) bitmap?.close()
   }
@@ -107,10 +108,10 @@ async function joinShares(
     return shading
   }
   try {
-    const model = withNormalsAndUvsOf(drawing.value.model, shading.value.model)
+    const { model, pickingCopy } = joinSplitDecode(drawing.value, shading.value)
     return {
       ok: true,
-      value: { ...drawing.value, model, secondTimings: shading.value.timings },
+      value: { ...drawing.value, model, pickingCopy, secondTimings: shading.value.timings },
     }
   } catch (error) {
     dropDrawing()
@@ -190,7 +191,7 @@ export function downloadAndDecodeSbm(
   job: JobHandle,
   decodePool: WorkerPool<SbmDecodeWorkerApi>,
   decodeForPicking?: (source: PostedModelSource) => void,
-  { splitDecode = true }: { splitDecode?: boolean } = {},
+  { splitDecode = false }: { splitDecode?: boolean } = {},
 ): Promise<DecodeSbmOutcome> {
   return fetchAndDecodeSbm(
     model.url,

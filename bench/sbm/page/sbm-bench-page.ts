@@ -147,7 +147,7 @@ function startWorkers() {
     new URL('../../../workers/sbm/sbm-decode.worker.ts', import.meta.url),
     { type: 'module' },
   )
-  // The app's decode pool has one worker per core (2 here): a load splits across both.
+  // The app's decode pool has one worker per core (2 here): a split load uses both.
   const secondDecodeWorker = new Worker(
     new URL('../../../workers/sbm/sbm-decode.worker.ts', import.meta.url),
     { type: 'module' },
@@ -173,7 +173,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const ourSamples: SbmLoadSample[] = []
   const workerFetchSamples: SbmLoadSample[] = []
   const pickingWorkerDecodesSamples: SbmLoadSample[] = []
-  const oneDecodeWorkerSamples: SbmLoadSample[] = []
+  const splitDecodeSamples: SbmLoadSample[] = []
   let triangleCount = 0
 
   // One load by workers started on the clock (module load, wasm init, first-run JIT), for the
@@ -196,7 +196,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     return loadOursBy('posted')
   }
   async function loadOursBy(
-    path: 'posted' | 'postedOneDecodeWorker' | 'postedPickingWorkerDecodes' | 'workerFetch',
+    path: 'posted' | 'postedSplitDecode' | 'postedPickingWorkerDecodes' | 'workerFetch',
   ) {
     const { decoder, secondDecoder, picking } = workers!
     const startMs = performance.now()
@@ -205,9 +205,9 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     // Compared: the picking worker decodes picking's share (positions, indices, BVHs) while
     // passing the bytes on to the decode worker, which decodes what drawing needs; and the
     // decode worker fetching for itself. The main thread never copies or decodes geometry.
-    // The default (`posted`) splits the decode across two decode workers, as the app's pool
-    // does when two are free (model-download.ts, splitDecode); `postedOneDecodeWorker` is the
-    // path before (one decode worker decodes everything).
+    // `postedSplitDecode` splits the decode across two decode workers, as the app's pool does
+    // when two are free and `splitDecode` is on (model-download.ts; off by default, see
+    // bench/README.md, session 21).
     const pickingDecode: { outcome?: Promise<AddSbmOutcome> } = {}
     const startDecode = (source: ModelSource, options: DecodeRequestOptions) =>
       decoder.decode(Comlink.transfer(source, transferablesOfSource(source)), options)
@@ -228,7 +228,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
                     )
                   }
                 : undefined,
-              path === 'posted' ? startSecondDecode : undefined,
+              path === 'postedSplitDecode' ? startSecondDecode : undefined,
             ),
           )
     const decodedAtMs = performance.now() - startMs
@@ -293,9 +293,9 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       load: () => loadOursBy('postedPickingWorkerDecodes'),
       samples: pickingWorkerDecodesSamples,
     },
-    oursOneDecodeWorker: {
-      load: () => loadOursBy('postedOneDecodeWorker'),
-      samples: oneDecodeWorkerSamples,
+    oursSplitDecode: {
+      load: () => loadOursBy('postedSplitDecode'),
+      samples: splitDecodeSamples,
     },
   }
   const caseNames: (keyof typeof cases)[] = [
@@ -303,7 +303,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     'anchor',
     ...(config.compareWorkerFetch ? (['oursWorkerFetch'] as const) : []),
     ...(config.comparePickingWorkerDecodes ? (['oursPickingWorkerDecodes'] as const) : []),
-    ...(config.compareOneDecodeWorker ? (['oursOneDecodeWorker'] as const) : []),
+    ...(config.compareSplitDecode ? (['oursSplitDecode'] as const) : []),
   ]
   for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
     const isTimed = round >= config.warmupRounds
@@ -404,7 +404,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     ...(config.comparePickingWorkerDecodes
       ? { oursPickingWorkerDecodes: pickingWorkerDecodesSamples }
       : {}),
-    ...(config.compareOneDecodeWorker ? { oursOneDecodeWorker: oneDecodeWorkerSamples } : {}),
+    ...(config.compareSplitDecode ? { oursSplitDecode: splitDecodeSamples } : {}),
     oursCold,
     triangleCount,
     pickRoundTripMs,

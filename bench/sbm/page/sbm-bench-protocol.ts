@@ -18,10 +18,10 @@ export interface SbmPageConfig {
    */
   comparePickingWorkerDecodes?: boolean
   /**
-   * Also load with one decode worker decoding everything (the path before session 21's split
-   * decode across two decode workers), for an A/B against ours.
+   * Also load with the decode split across two decode workers (session 21, `splitDecode`), for
+   * an A/B against ours (one decode worker decodes everything).
    */
-  compareOneDecodeWorker?: boolean
+  compareSplitDecode?: boolean
 }
 
 /** One timed load, with what the main thread went through meanwhile. */
@@ -50,8 +50,8 @@ export interface SbmPageResult {
   oursWorkerFetch?: SbmLoadSample[]
   /** With `comparePickingWorkerDecodes`: ours with the picking worker decoding its share. */
   oursPickingWorkerDecodes?: SbmLoadSample[]
-  /** With `compareOneDecodeWorker`: ours with one decode worker decoding everything. */
-  oursOneDecodeWorker?: SbmLoadSample[]
+  /** With `compareSplitDecode`: ours with the decode split across two decode workers. */
+  oursSplitDecode?: SbmLoadSample[]
   /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
   oursCold: SbmLoadSample
   triangleCount: number
