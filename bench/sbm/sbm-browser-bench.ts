@@ -165,9 +165,11 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
-      // BENCH_SBM_COMPARE: `1` or `workerFetch`, and/or `pickingWorkerDecodes` (comma-separated)
+      // BENCH_SBM_COMPARE: `1` or `workerFetch`, `pickingWorkerDecodes`, `splitDecode`
+      // (comma-separated)
       compareWorkerFetch: compared.has('1') || compared.has('workerFetch'),
       comparePickingWorkerDecodes: compared.has('pickingWorkerDecodes'),
+      compareSplitDecode: compared.has('splitDecode'),
     }
     // Traced so that each load's CPU per thread can be told apart from waiting for a core.
     await browser.startTracing(page, { categories: traceCategories })
@@ -250,6 +252,19 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
                 ...summarise(result.oursPickingWorkerDecodes),
                 phasesMs: phaseMedians(result.oursPickingWorkerDecodes),
                 cpuByThread: cpuByThread(threadCpu, 'oursPickingWorkerDecodes '),
+              },
+            }
+          : {}),
+        /**
+         * With BENCH_SBM_COMPARE=splitDecode: session 21's split of the decode across two decode
+         * workers (model-download.ts, `splitDecode`), in the same rounds as ours.
+         */
+        ...(result.oursSplitDecode
+          ? {
+              splitDecode: {
+                ...summarise(result.oursSplitDecode),
+                phasesMs: phaseMedians(result.oursSplitDecode),
+                cpuByThread: cpuByThread(threadCpu, 'oursSplitDecode '),
               },
             }
           : {}),

@@ -52,6 +52,15 @@ export interface BuildingEngineOptions {
    * session 14).
    */
   pickingWorkerDecodes?: boolean
+  /**
+   * Split a model's decode across two decode workers when two are free (issue 23.2): one
+   * decodes positions and BVHs (and images), the other indices, normals and uvs, each from the
+   * same posted bytes; nothing decoded is copied to join them (model-download.ts). Default
+   * false until a quiet run decides: in a noisy same-run A/B (bench/README.md, sbm-browser,
+   * session 21) it halved the busiest worker's CPU per load (92 against 155 ms) for 10 % more
+   * CPU in all, and its median load was 448 against 534 ms, faster in 4 of 7 rounds.
+   */
+  splitDecode?: boolean
 }
 
 type BuildingHandlers = Pick<CommandHandlers, keyof BuildingCommands>
@@ -282,6 +291,7 @@ export function createBuildingHandlers(
         decodePool,
         createBvhWorker: options.createBvhWorker ?? createBvhWorker,
         pickingWorkerDecodes: options.pickingWorkerDecodes ?? false,
+        splitDecode: options.splitDecode ?? false,
         createIndoorRouteWorker: options.createIndoorRouteWorker ?? createIndoorRouteWorker,
         onChange: () => {
           if (scene !== opened) return

@@ -34,6 +34,8 @@ export interface BuildingSceneDependencies {
   createBvhWorker: () => WorkerEndpoint
   /** Whether the picking worker may decode a model's picking share itself (BuildingEngineOptions). */
   pickingWorkerDecodes: boolean
+  /** Whether a model's decode may be split across two free decode workers (BuildingEngineOptions). */
+  splitDecode: boolean
   createIndoorRouteWorker: () => WorkerEndpoint
   /** Something in the scene changed: publish a snapshot. */
   onChange(): void
@@ -322,6 +324,7 @@ export class BuildingScene {
               picking.added.catch(() => undefined)
             }
           : undefined,
+        { splitDecode: this.dependencies.splitDecode },
       )
       if (this.isDisposed) {
         if (outcome.ok) for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()

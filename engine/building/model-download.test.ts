@@ -141,6 +141,93 @@ describe('fetchAndDecodeSbm', () => {
     expect(hit).toEqual(await reference.raycast(ray))
   })
 
+  it('splits the decode across two workers: the same model and the same picks as one worker', async () => {
+    const options: DecodeRequestOptions[] = []
+    const secondOptions: DecodeRequestOptions[] = []
+    const decode = decodeForDrawingAndPicking(
+      (source, decodeOptions) => {
+        options.push(decodeOptions)
+        return sbmDecodeApi.decode(source, decodeOptions)
+      },
+      undefined,
+      (source, decodeOptions) => {
+        secondOptions.push(decodeOptions)
+        return sbmDecodeApi.decode(source, decodeOptions)
+      },
+    )
+    const outcome = await fetchAndDecodeSbm(`${baseUrl}/slow`, decode, {
+      onProgress: (done) => {
+        if (done === sbm.byteLength - 1000) releaseLast()
+      },
+    })
+    const whole = await sbmDecodeApi.decode(sbm.slice().buffer, { forPicking: true })
+    if (!outcome.ok || !whole.ok) throw new Error('a decode failed')
+    expect(options).toEqual([{ forPicking: true, share: 'positionsAndBvhs' }])
+    expect(secondOptions).toEqual([
+      { forPicking: true, share: 'indicesNormalsAndUvs', withoutBvhs: true },
+    ])
+    // drawing: every array as one worker decodes it; indices, normals and uvs from the second
+    const { model } = outcome.value
+    expect(model.secondShare).toBeUndefined()
+    for (const key of ['positions', 'normals', 'uvs', 'indices', 'primitives', 'stats'] as const) {
+      expect(model[key]).toEqual(whole.value.model[key])
+    }
+    expect(model.uvs?.length).toBeGreaterThan(0)
+    expect(outcome.value.secondTimings?.['decode.indices']).toBeGreaterThanOrEqual(0)
+    // picking: the same copy, and it picks what one worker's decode picks
+    const copy = outcome.value.pickingCopy!
+    expect(copy.positions).toEqual(whole.value.pickingCopy!.positions)
+    expect(copy.indices).toEqual(whole.value.pickingCopy!.indices)
+    const split = createBvhApi()
+    const reference = createBvhApi()
+    expect((await split.addDecoded('duck', copy)).triangleCount).toBe(
+      whole.value.model.stats.triangleCount,
+    )
+    await reference.addDecoded('duck', whole.value.pickingCopy!)
+    const [minX, minY, minZ, maxX, maxY, maxZ] = whole.value.model.primitives[0]!.boundingBox
+    const box = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ)).applyMatrix4(
+      new Matrix4().fromArray(whole.value.model.instances[0]!.matrixWorld),
+    )
+    const center = box.getCenter(new Vector3())
+    let hits = 0
+    for (let step = -4; step <= 4; step++) {
+      const ray = {
+        origin: [center.x + step * 0.1 * (box.max.x - box.min.x), center.y + 1000, center.z] as [
+          number,
+          number,
+          number,
+        ],
+        direction: [0, -1, 0] as [number, number, number],
+      }
+      const hit = await split.raycast(ray)
+      if (hit) hits++
+      expect(hit).toEqual(await reference.raycast(ray))
+    }
+    expect(hits).toBeGreaterThan(0)
+  })
+
+  it('decodes on one worker when no second worker is free, or the file came whole', async () => {
+    const options: DecodeRequestOptions[] = []
+    const decode = decodeForDrawingAndPicking(
+      (source, decodeOptions) => {
+        options.push(decodeOptions)
+        return sbmDecodeApi.decode(source, decodeOptions)
+      },
+      undefined,
+      () => null,
+    )
+    const outcome = await fetchAndDecodeSbm(`${baseUrl}/slow`, decode, {
+      onProgress: (done) => {
+        if (done === sbm.byteLength - 1000) releaseLast()
+      },
+    })
+    expect(outcome.ok && outcome.value.model.normals?.length).toBeGreaterThan(0)
+    expect((await decode(sbm.slice().buffer)).ok && options.every((option) => !option.share)).toBe(
+      true,
+    )
+    expect(options).toEqual([{ forPicking: true }, { forPicking: true }])
+  })
+
   it('reads a response without Content-Length whole, then decodes it', async () => {
     const { decode, given } = decoder()
     const outcome = await fetchAndDecodeSbm(`${baseUrl}/unsized`, decode, {

@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink'
 import type { PostedBytesMessage, PostedModelSource } from '../../workers/sbm/posted-bytes'
-import { NOT_VALID_SBM_MESSAGE } from '../../workers/sbm/sbm-error'
+import { joinSplitDecode } from '../../workers/sbm/decoded-sbm'
+import { NOT_VALID_SBM_MESSAGE, SBM_INVALID_CODE } from '../../workers/sbm/sbm-error'
 import type {
   DecodeRequestOptions,
   DecodeSbmOutcome,
@@ -43,14 +44,85 @@ export function transferablesOfSource(source: ModelSource): Transferable[] {
 export function decodeForDrawingAndPicking(
   startDecode: (source: ModelSource, options: DecodeRequestOptions) => Promise<DecodeSbmOutcome>,
   decodeForPicking?: (source: PostedModelSource) => void,
+  startSecondDecode?: SecondDecode,
 ): DecodeModel {
   return (source) => {
-    if (source instanceof ArrayBuffer || !decodeForPicking) {
+    if (source instanceof ArrayBuffer || (!decodeForPicking && !startSecondDecode)) {
       return startDecode(source, { forPicking: true })
     }
     const onward = new MessageChannel()
-    decodeForPicking({ ...source, forwardTo: onward.port1 })
-    return startDecode({ port: onward.port2, byteLength: source.byteLength }, { withoutBvhs: true })
+    if (decodeForPicking) {
+      decodeForPicking({ ...source, forwardTo: onward.port1 })
+      return startDecode(
+        { port: onward.port2, byteLength: source.byteLength },
+        { withoutBvhs: true },
+      )
+    }
+    const second = startSecondDecode?.(
+      { ...source, forwardTo: onward.port1 },
+      { forPicking: true, share: 'indicesNormalsAndUvs', withoutBvhs: true },
+    )
+    if (!second) {
+      // No second worker free now: one decode of everything, as without the split.
+      onward.port1.close()
+      onward.port2.close()
+      return startDecode(source, { forPicking: true })
+    }
+    const first = startDecode(
+      { port: onward.port2, byteLength: source.byteLength },
+      { forPicking: true, share: 'positionsAndBvhs' },
+    )
+    return joinShares(first, second)
+  }
+}
+
+/**
+ * Starts the second half of a split decode (issue 23.2) on another worker right away, or
+ * answers null when none is free now: it receives the posted bytes first and forwards them to
+ * the first half, so it must never wait behind that half (or anything else) for a worker.
+ */
+export type SecondDecode = (
+  source: PostedModelSource,
+  options: DecodeRequestOptions,
+) => Promise<DecodeSbmOutcome> | null
+
+/**
+ * One answer from the two halves of a split decode: the first half's model and picking copy
+ * (positions, BVHs, images, tables) with the second half's indices (and their picking copy),
+ * normals and uvs moved in (joinSplitDecode). When the file did not split (a primitive without
+ * stored normals or indices), the first half decoded everything and the second half's empty
+ * answer is dropped. Either half's failure is the load's.
+ */
+async function joinShares(
+  first: Promise<DecodeSbmOutcome>,
+  second: Promise<DecodeSbmOutcome>,
+): Promise<DecodeSbmOutcome> {
+  const [drawing, shading] = await Promise.all([first, second])
+  if (!drawing.ok) return drawing
+  if (!drawing.value.model.secondShare) return drawing
+  const dropDrawing = () => {
+    for (const bitmap of drawing.value.imageBitmaps) bitmap?.close()
+  }
+  if (!shading.ok) {
+    dropDrawing()
+    return shading
+  }
+  try {
+    const { model, pickingCopy } = joinSplitDecode(drawing.value, shading.value)
+    return {
+      ok: true,
+      value: { ...drawing.value, model, pickingCopy, secondTimings: shading.value.timings },
+    }
+  } catch (error) {
+    dropDrawing()
+    return {
+      ok: false,
+      error: {
+        code: SBM_INVALID_CODE,
+        message: NOT_VALID_SBM_MESSAGE,
+        detail: (error as Error).message,
+      },
+    }
   }
 }
 
@@ -119,6 +191,7 @@ export function downloadAndDecodeSbm(
   job: JobHandle,
   decodePool: WorkerPool<SbmDecodeWorkerApi>,
   decodeForPicking?: (source: PostedModelSource) => void,
+  { splitDecode = false }: { splitDecode?: boolean } = {},
 ): Promise<DecodeSbmOutcome> {
   return fetchAndDecodeSbm(
     model.url,
@@ -130,6 +203,14 @@ export function downloadAndDecodeSbm(
           { signal: job.signal },
         ),
       decodeForPicking,
+      splitDecode
+        ? (source, decodeOptions) =>
+            decodePool.tryRun<DecodeSbmOutcome>(
+              (api) =>
+                api.decode(Comlink.transfer(source, transferablesOfSource(source)), decodeOptions),
+              { signal: job.signal },
+            )
+        : undefined,
     ),
     {
       expectedSizeBytes: model.sizeBytes,

@@ -90,6 +90,30 @@ describe('createWorkerPool', () => {
     expect(started.every((worker) => worker.isTerminated())).toBe(true)
   })
 
+  it('tryRun runs a job only on a worker free now, never queueing it', async () => {
+    const pool = createWorkerPool<TestApi>(startWorker, { maxWorkers: 2 })
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const first = pool.run(async (api) => {
+      await held
+      return api.workerNumber()
+    })
+    const second = pool.tryRun(async (api) => {
+      await held
+      return api.workerNumber()
+    })
+    expect(second).not.toBeNull()
+    // both workers are busy: no third job starts, and none waits
+    expect(pool.tryRun((api) => api.workerNumber())).toBeNull()
+    release()
+    expect(new Set([await first, await second])).toEqual(new Set([1, 2]))
+    // free again: it runs, on a worker already started
+    expect(await pool.tryRun((api) => api.workerNumber())).toBeLessThanOrEqual(2)
+    expect(started).toHaveLength(2)
+    pool.dispose()
+    expect(pool.tryRun((api) => api.workerNumber())).toBeNull()
+  })
+
   it('rejects queued jobs when disposed', async () => {
     const pool = createWorkerPool<TestApi>(startWorker, { maxWorkers: 1 })
     const running = pool.run((api) => api.hang())

@@ -61,6 +61,15 @@ export interface WorkerPool<Api> {
     job: (api: Comlink.Remote<Api>) => Promise<Result>,
     options?: WorkerJobOptions,
   ): Promise<Result>
+  /**
+   * Runs `job` only if a worker is free (or may still be started) right now, else returns null
+   * without queueing it: for work that must not wait behind other jobs, e.g. a second decode
+   * that another job depends on (a split decode, engine/building/model-download.ts).
+   */
+  tryRun<Result>(
+    job: (api: Comlink.Remote<Api>) => Promise<Result>,
+    options?: WorkerJobOptions,
+  ): Promise<Result> | null
   /** Starts every worker the pool may have, so the first jobs do not wait for start-up. */
   warmUp(): void
   /** Terminates every worker and rejects waiting jobs with `engine.disposed`. */
@@ -98,15 +107,22 @@ export function createWorkerPool<Api>(
   }[] = []
   let isDisposed = false
 
-  const acquire = (): Promise<WorkerClient<Api>> => {
-    if (isDisposed) return Promise.reject(disposedError())
+  /** A free worker now (started if the pool may grow), or null when all are busy. */
+  const takeFree = (): WorkerClient<Api> | null => {
     const free = idle.pop()
-    if (free) return Promise.resolve(free)
+    if (free) return free
     if (all.size < Math.max(1, maxWorkers)) {
       const client = createWorkerClient<Api>(createWorker)
       all.add(client)
-      return Promise.resolve(client)
+      return client
     }
+    return null
+  }
+
+  const acquire = (): Promise<WorkerClient<Api>> => {
+    if (isDisposed) return Promise.reject(disposedError())
+    const free = takeFree()
+    if (free) return Promise.resolve(free)
     return new Promise((resolve, reject) => waiting.push({ resolve, reject }))
   }
 
@@ -124,35 +140,48 @@ export function createWorkerPool<Api>(
     else idle.push(client)
   }
 
+  async function runOn<Result>(
+    client: WorkerClient<Api>,
+    job: (api: Comlink.Remote<Api>) => Promise<Result>,
+    options: WorkerJobOptions,
+  ): Promise<Result> {
+    let isHealthy = true
+    const { signal, terminateAfterAbortMs = 1000 } = options
+    let stuckTimer: ReturnType<typeof setTimeout> | undefined
+    let onAbort: (() => void) | undefined
+    const stuck = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        stuckTimer = setTimeout(() => {
+          isHealthy = false
+          reject(signal?.reason)
+        }, terminateAfterAbortMs)
+      }
+    })
+    if (signal?.aborted) onAbort?.()
+    else if (onAbort) signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      return await Promise.race([job(client.api), client.failure, stuck])
+    } catch (error) {
+      if (error instanceof EngineError && error.code === 'engine.workerFailed') isHealthy = false
+      throw error
+    } finally {
+      clearTimeout(stuckTimer)
+      if (onAbort) signal?.removeEventListener('abort', onAbort)
+      if (!isDisposed) release(client, isHealthy)
+    }
+  }
+
   return {
     async run(job, options = {}) {
       const client = await acquire()
       // dispose() may have run while this job waited for the acquisition to settle.
       if (isDisposed) throw disposedError()
-      let isHealthy = true
-      const { signal, terminateAfterAbortMs = 1000 } = options
-      let stuckTimer: ReturnType<typeof setTimeout> | undefined
-      let onAbort: (() => void) | undefined
-      const stuck = new Promise<never>((_, reject) => {
-        onAbort = () => {
-          stuckTimer = setTimeout(() => {
-            isHealthy = false
-            reject(signal?.reason)
-          }, terminateAfterAbortMs)
-        }
-      })
-      if (signal?.aborted) onAbort?.()
-      else if (onAbort) signal?.addEventListener('abort', onAbort, { once: true })
-      try {
-        return await Promise.race([job(client.api), client.failure, stuck])
-      } catch (error) {
-        if (error instanceof EngineError && error.code === 'engine.workerFailed') isHealthy = false
-        throw error
-      } finally {
-        clearTimeout(stuckTimer)
-        if (onAbort) signal?.removeEventListener('abort', onAbort)
-        if (!isDisposed) release(client, isHealthy)
-      }
+      return runOn(client, job, options)
+    },
+    tryRun(job, options = {}) {
+      if (isDisposed) return null
+      const client = takeFree()
+      return client ? runOn(client, job, options) : null
     },
     warmUp() {
       // Workers start loading their module at construction: made now, they are ready by the

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { ArrivingBytes } from './arriving-bytes'
 import { BVH_CHUNK_TYPE } from './bvh-chunk'
 import { decodeSbm } from './decode-sbm'
-import { takeForPicking, transferablesOf } from './decoded-sbm'
+import { joinSplitDecode, takeForPicking, transferablesOf } from './decoded-sbm'
 import { deserializeStoredBvh } from './deserialize-bvh'
 import { parseGlb, writeGlb } from './glb'
 import { readSbm } from './read-sbm'
@@ -458,5 +458,84 @@ describe('decodeSbm on a file still arriving', () => {
     const long = new ArrivingBytes(bytes.byteLength - 4)
     void long.fill(new Blob([bytes]).stream())
     await expect(decodeSbm(long)).rejects.toBeInstanceOf(SbmDownloadError)
+  })
+})
+
+describe('decodeSbm split into two shares (two workers, one file: issue 23.2)', () => {
+  const withoutTimings = ({
+    timings: _timings,
+    ...decoded
+  }: Awaited<ReturnType<typeof decodeSbm>>) => decoded
+  const duck = async () =>
+    new Uint8Array(await readFile(new URL('./fixtures/duck.sbm', import.meta.url)))
+  const split = async (input: () => Uint8Array | ArrivingBytes) => {
+    const first = await decodeSbm(input(), {
+      copyGeometryForPicking: true,
+      share: 'positionsAndBvhs',
+    })
+    const second = await decodeSbm(input(), {
+      copyGeometryForPicking: true,
+      share: 'indicesNormalsAndUvs',
+      withoutBvhs: true,
+    })
+    return { first, second }
+  }
+  const asWorkerParts = (decoded: Awaited<ReturnType<typeof decodeSbm>>) => {
+    const pickingCopy = takeForPicking(decoded)
+    return { model: decoded, pickingCopy }
+  }
+
+  it('joins into exactly what one decode gives, from the whole file or while it arrives', async () => {
+    const withoutBvh = await tampered((parts) => {
+      parts.bvh = new Uint8Array(0)
+    })
+    // the last: no stored BVH, so the first share builds them over its own indices
+    for (const bytes of [await fixture(), await duck(), withoutBvh]) {
+      const one = asWorkerParts(await decodeSbm(bytes, { copyGeometryForPicking: true }))
+      for (const input of [() => bytes, () => arriving(bytes, 64)]) {
+        const { first, second } = await split(input)
+        // each share holds only its own arrays
+        expect(first.secondShare).toBeDefined()
+        expect(first.normals).toBeNull()
+        expect(first.indices).toHaveLength(0)
+        expect(second.positions).toHaveLength(0)
+        expect(second.bvhRoots).toEqual([])
+        expect(second.indices).toHaveLength(one.model.indices.length)
+        const joined = joinSplitDecode(asWorkerParts(first), asWorkerParts(second))
+        expect(withoutTimings(joined.model)).toEqual(withoutTimings(one.model))
+        expect(withoutTimings(joined.pickingCopy!)).toEqual(withoutTimings(one.pickingCopy))
+      }
+    }
+    expect((await decodeSbm(await duck())).uvs?.length).toBeGreaterThan(0)
+    expect((await decodeSbm(withoutBvh)).stats.builtBvhCount).toBeGreaterThan(0)
+  })
+
+  it('does not split a file with a primitive stored without normals: the first share decodes all', async () => {
+    const withoutNormals = await tampered((parts) => {
+      const meshes = parts.json.meshes as { primitives: { attributes: Record<string, number> }[] }[]
+      delete meshes[0]!.primitives[0]!.attributes.NORMAL
+    })
+    const one = await decodeSbm(withoutNormals, { copyGeometryForPicking: true })
+    const { first, second } = await split(() => withoutNormals)
+    expect(first.secondShare).toBeUndefined()
+    expect(withoutTimings(first)).toEqual(withoutTimings(one))
+    // the second share decoded nothing, and the join leaves the first as it is
+    expect(second.positions.length + second.indices.length + (second.normals?.length ?? 0)).toBe(0)
+    const parts = asWorkerParts(first)
+    expect(joinSplitDecode(parts, asWorkerParts(second))).toBe(parts)
+  })
+
+  it('refuses to join shares of two different files', async () => {
+    const twoStoreys = await fixture()
+    const theDuck = await duck()
+    const { first } = await split(() => twoStoreys)
+    const otherFile = await split(() => theDuck)
+    expect(() => joinSplitDecode(asWorkerParts(first), asWorkerParts(otherFile.second))).toThrow(
+      /do not fit/,
+    )
+    const notAShare = await decodeSbm(await fixture())
+    expect(() => joinSplitDecode(asWorkerParts(first), asWorkerParts(notAShare))).toThrow(
+      /do not fit/,
+    )
   })
 })

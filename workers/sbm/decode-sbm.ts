@@ -4,6 +4,7 @@ import { MeshBVH } from 'three-mesh-bvh'
 import { ArrivingBytes } from './arriving-bytes'
 import { decodeBvhRoots, type StoredBvhEntry } from './bvh-chunk'
 import type {
+  RebuiltIndices,
   DecodedImage,
   DecodedInstance,
   DecodedMaterial,
@@ -36,7 +37,24 @@ export interface DecodeSbmOptions {
    * BVH the picking side will have to build.
    */
   withoutBvhs?: boolean
+  /**
+   * Which share of a render decode this call makes, so two workers can decode one file on two
+   * cores (issue 23.2, model-download.ts `splitDecode`): `positionsAndBvhs` decodes positions,
+   * BVHs, bounds, images and the positions' picking copy (indices come back empty, `normals`/
+   * `uvs` null, `secondShare` set); `indicesNormalsAndUvs` decodes indices (with their range
+   * check and picking copy), normals and uvs (positions empty, no BVHs, no images). Both
+   * calls decide alike from the same JSON whether the split holds: only when every primitive
+   * stores its normals and indices (computing missing ones needs the other share's arrays);
+   * otherwise the first decodes as `all` would and the second decodes nothing. A primitive
+   * with no stored BVH is built by the first share over its own decode of that primitive's
+   * indices, which the join puts in place (`secondShare.rebuiltIndices`): a built BVH reorders
+   * them. Default `all`.
+   */
+  share?: DecodeShare
 }
+
+/** See {@link DecodeSbmOptions.share}. */
+export type DecodeShare = 'all' | 'positionsAndBvhs' | 'indicesNormalsAndUvs'
 
 type Json = Record<string, unknown>
 
@@ -219,25 +237,39 @@ async function decodeValidated(
     meshes.push({ name: typeof mesh.name === 'string' ? mesh.name : '', primitiveIds })
   })
 
+  const share = isForRender ? (options.share ?? 'all') : 'all'
+  const isSplit =
+    share !== 'all' &&
+    plans.every((plan) => plan.normalAccessor !== null && plan.indexAccessor !== null)
+  const isFirstShare = isSplit && share === 'positionsAndBvhs'
+  // The second share of a file that does not split: the first decodes it all.
+  const isIdle = share === 'indicesNormalsAndUvs' && !isSplit
+  const hasPositions = !isIdle && !(isSplit && share === 'indicesNormalsAndUvs')
+  const hasIndices = !isIdle && !isFirstShare
+  const hasNormalsAndUvs = isForRender && !isIdle && !isFirstShare
+  // Both shares lay the indices out, so both describe the same ranges.
   const indexLength = layOutIndices(plans, reader)
+  const rebuiltIndices: RebuiltIndices[] = []
 
-  const positions = new Float32Array(vertexTotal * 3)
-  const normals = isForRender ? new Float32Array(vertexTotal * 3) : null
+  const positions = new Float32Array(hasPositions ? vertexTotal * 3 : 0)
+  const normals = hasNormalsAndUvs ? new Float32Array(vertexTotal * 3) : null
   const hasAnyUvs = plans.some((plan) => plan.uvAccessor !== null)
-  const uvs = hasAnyUvs ? new Float32Array(vertexTotal * 2) : null
-  const indices = new Uint32Array(indexLength)
+  const uvs = hasAnyUvs && hasNormalsAndUvs ? new Float32Array(vertexTotal * 2) : null
+  const indices = new Uint32Array(hasIndices ? indexLength : 0)
   // Telling the reader where each read lands lets it decode compressed views straight into these
   // arrays instead of into temporaries that are copied and left for the collector.
   for (const { primitive, ...plan } of plans) {
     const vertices = { elementOffset: primitive.vertexOffset, elementCount: primitive.vertexCount }
-    reader.expectReads(plan.positionAccessor, { target: positions, ...vertices })
+    if (hasPositions) {
+      reader.expectReads(plan.positionAccessor, { target: positions, ...vertices })
+    }
     if (normals && plan.normalAccessor !== null) {
       reader.expectReads(plan.normalAccessor, { target: normals, ...vertices })
     }
     if (uvs && plan.uvAccessor !== null) {
       reader.expectReads(plan.uvAccessor, { target: uvs, ...vertices })
     }
-    if (plan.indexAccessor !== null) {
+    if (hasIndices && plan.indexAccessor !== null) {
       reader.expectReads(plan.indexAccessor, {
         target: indices,
         elementOffset: primitive.indexOffset,
@@ -246,7 +278,9 @@ async function decodeValidated(
     }
   }
   const copies =
-    options.copyGeometryForPicking && options.withoutBvhs !== true
+    options.copyGeometryForPicking &&
+    !isIdle &&
+    (options.withoutBvhs !== true || (isSplit && !isFirstShare))
       ? pickingCopies(
           positions,
           indices,
@@ -264,9 +298,31 @@ async function decodeValidated(
   let builtBvhCount = 0
   for (const plan of plans) {
     const { primitive } = plan
+    if (!hasPositions) {
+      // The second share: the first reads positions and BVHs, bounds and images.
+      if (hasIndices) {
+        reader.readIndicesInto(
+          plan.indexAccessor!,
+          primitive.vertexCount,
+          indices,
+          primitive.indexOffset,
+        )
+      }
+      timer.lap('indices')
+      if (normals && plan.normalAccessor !== null) {
+        reader.readFloatsInto(plan.normalAccessor, 3, normals, primitive.vertexOffset)
+      }
+      if (uvs && plan.uvAccessor !== null) {
+        reader.readFloatsInto(plan.uvAccessor, 2, uvs, primitive.vertexOffset)
+      }
+      timer.lap('normalsAndUvs')
+      continue
+    }
     reader.readFloatsInto(plan.positionAccessor, 3, positions, primitive.vertexOffset)
     timer.lap('positions')
-    if (plan.indexAccessor === null) {
+    if (isFirstShare) {
+      // indices are the second share's
+    } else if (plan.indexAccessor === null) {
       for (let index = 0; index < primitive.indexCount; index++) {
         indices[primitive.indexOffset + index] = index
       }
@@ -307,7 +363,18 @@ async function decodeValidated(
       primitive.isBvhStored = true
       storedBvhCount++
     } else {
-      if (options.withoutBvhs !== true) roots = buildBvhRoots(positions, indices, primitive)
+      if (options.withoutBvhs === true) {
+        // built on the picking side
+      } else if (isFirstShare) {
+        // The indices are decoded elsewhere: decode this primitive's here, build over them
+        // (which reorders them) and hand them to the join, which puts them in place.
+        const own = new Uint32Array(primitive.indexCount)
+        reader.readIndicesInto(plan.indexAccessor!, primitive.vertexCount, own, 0)
+        roots = buildBvhRoots(positions, own, { ...primitive, indexOffset: 0 })
+        rebuiltIndices.push({ indexOffset: primitive.indexOffset, indices: own })
+      } else {
+        roots = buildBvhRoots(positions, indices, primitive)
+      }
       builtBvhCount++
     }
     primitive.bvhRootIndices = roots.map((root) => bvhRoots.push(root) - 1)
@@ -323,11 +390,12 @@ async function decodeValidated(
   }
   const pickingGeometry = copies?.finish() ?? null
   timer.lap('copyForPicking')
-  if (usedEntries.size !== bvhEntries.length) {
+  if (hasPositions && usedEntries.size !== bvhEntries.length) {
     throw new SbmError('the BVH chunk has entries for primitives that do not exist')
   }
 
-  const images = isForRender ? collectImages(json, reader) : { images: [], imageBytes: null }
+  const images =
+    isForRender && hasPositions ? collectImages(json, reader) : { images: [], imageBytes: null }
   timer.lap('images')
   return {
     header,
@@ -351,6 +419,7 @@ async function decodeValidated(
       skippedPrimitiveCount,
     },
     ...(pickingGeometry ? { pickingGeometry } : {}),
+    ...(isFirstShare ? { secondShare: { rebuiltIndices } } : {}),
     timings: timer.timings,
   }
 }
@@ -372,6 +441,8 @@ function pickingCopies(
   const copiedVertexRanges = new Set<string>()
   const copiedIndexRanges = new Set<string>()
   const copyRange = (target: Float32Array | Uint32Array, start: number, count: number) => {
+    // A share of a split decode holds one of the two arrays only (DecodeSbmOptions.share).
+    if (target.length === 0) return
     if (target === positions) {
       copy.positions.set(positions.subarray(start * 3, (start + count) * 3), start * 3)
       copiedVertexRanges.add(`${start}:${count}`)

@@ -119,6 +119,13 @@ export interface DecodedSbm {
    * them (`copyGeometryForPicking`); takeForPicking moves them into its copy.
    */
   pickingGeometry?: { positions: Float32Array<ArrayBuffer>; indices: Uint32Array<ArrayBuffer> }
+  /**
+   * Set by a `positionsAndBvhs` share decode (DecodeSbmOptions.share): `indices`, `normals` and
+   * `uvs` come from an `indicesNormalsAndUvs` decode of the same file on another worker, put in
+   * with {@link joinSplitDecode} before the model is drawn or picked; `rebuiltIndices` are the
+   * ranges this share built BVHs over (reordered), which replace that decode's.
+   */
+  secondShare?: { rebuiltIndices: RebuiltIndices[] }
   /** Where the decode's time went, in ms per phase (see load-timings.ts); the worker adds its own. */
   timings: LoadTimings
 }
@@ -129,6 +136,7 @@ export function transferablesOf(decoded: DecodedSbm): ArrayBuffer[] {
   if (decoded.normals) buffers.push(decoded.normals.buffer)
   if (decoded.uvs) buffers.push(decoded.uvs.buffer)
   if (decoded.imageBytes) buffers.push(decoded.imageBytes.buffer)
+  for (const { indices } of decoded.secondShare?.rebuiltIndices ?? []) buffers.push(indices.buffer)
   if (decoded.pickingGeometry) {
     buffers.push(decoded.pickingGeometry.positions.buffer, decoded.pickingGeometry.indices.buffer)
   }
@@ -147,7 +155,8 @@ export function transferablesOf(decoded: DecodedSbm): ArrayBuffer[] {
  */
 export function takeForPicking(decoded: DecodedSbm): DecodedSbm {
   // Copied during the decode when it was asked to (much of it while the file arrived).
-  const { pickingGeometry, ...rest } = decoded
+  // The rebuilt ranges of a split decode's first share go to the join once, with `decoded`.
+  const { pickingGeometry, secondShare: _secondShare, ...rest } = decoded
   delete decoded.pickingGeometry
   const copy: DecodedSbm = {
     ...rest,
@@ -169,4 +178,59 @@ export function takeForPicking(decoded: DecodedSbm): DecodedSbm {
   }
   decoded.bvhRoots = []
   return copy
+}
+
+/** One primitive's indices as a split decode's first share reordered them (built BVH). */
+export interface RebuiltIndices {
+  indexOffset: number
+  indices: Uint32Array<ArrayBuffer>
+}
+
+/** A decode's model and, when asked for, its picking copy (DecodedModel's two parts). */
+export interface SplitDecodePart {
+  model: DecodedSbm
+  pickingCopy: DecodedSbm | null
+}
+
+/**
+ * The two shares of a split decode (DecodeSbmOptions.share) as one: the first share's model
+ * and picking copy with the second's indices, normals and uvs moved in (no copy of the arrays;
+ * ranges the first share rebuilt are written over them). A first share that did not split is
+ * returned as it is. Throws when the two do not fit together (another file, or not the second
+ * share), so one file's triangles are never drawn over another's vertices.
+ */
+export function joinSplitDecode(first: SplitDecodePart, second: SplitDecodePart): SplitDecodePart {
+  const { secondShare, ...model } = first.model
+  if (!secondShare) return first
+  const vertexCount = model.stats.vertexCount
+  const hasAnyUvs = model.primitives.some((primitive) => primitive.hasUvs)
+  const indexEnd = Math.max(
+    0,
+    ...model.primitives.map((primitive) => primitive.indexOffset + primitive.indexCount),
+  )
+  const other = second.model
+  const isSameFile =
+    other.stats.vertexCount === vertexCount &&
+    other.stats.triangleCount === model.stats.triangleCount &&
+    other.positions.length === 0 &&
+    other.normals?.length === vertexCount * 3 &&
+    (hasAnyUvs ? other.uvs?.length === vertexCount * 2 : other.uvs === null) &&
+    other.indices.length >= indexEnd &&
+    other.primitives.every(
+      (primitive, index) => primitive.indexOffset === model.primitives[index]?.indexOffset,
+    ) &&
+    (first.pickingCopy === null || second.pickingCopy?.indices.length === other.indices.length)
+  if (!isSameFile) throw new Error('the shares of a split decode do not fit together')
+  const pickingIndices = first.pickingCopy ? second.pickingCopy!.indices : null
+  for (const { indexOffset, indices } of secondShare.rebuiltIndices) {
+    other.indices.set(indices, indexOffset)
+    pickingIndices?.set(indices, indexOffset)
+  }
+  return {
+    model: { ...model, indices: other.indices, normals: other.normals, uvs: other.uvs },
+    pickingCopy:
+      first.pickingCopy && pickingIndices
+        ? { ...first.pickingCopy, indices: pickingIndices }
+        : null,
+  }
 }

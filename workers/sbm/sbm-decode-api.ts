@@ -29,6 +29,11 @@ export interface DecodedModel {
    * receiver can tell how long the message took to arrive.
    */
   timings: LoadTimings & { answeredAtEpochMs: number }
+  /**
+   * Of a split decode (DecodeSbmOptions.share): the second worker's timings, whose normals and
+   * uvs `model` now holds (set on the main thread when the halves are joined).
+   */
+  secondTimings?: LoadTimings & { answeredAtEpochMs: number }
 }
 
 /** Options of a decode: what to decode, and whether to make a copy for the picking worker. */

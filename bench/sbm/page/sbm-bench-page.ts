@@ -147,14 +147,21 @@ function startWorkers() {
     new URL('../../../workers/sbm/sbm-decode.worker.ts', import.meta.url),
     { type: 'module' },
   )
+  // The app's decode pool has one worker per core (2 here): a split load uses both.
+  const secondDecodeWorker = new Worker(
+    new URL('../../../workers/sbm/sbm-decode.worker.ts', import.meta.url),
+    { type: 'module' },
+  )
   const pickingWorker = new Worker(new URL('../../../workers/bvh/bvh.worker.ts', import.meta.url), {
     type: 'module',
   })
   return {
     decoder: Comlink.wrap<SbmDecodeWorkerApi>(decodeWorker),
+    secondDecoder: Comlink.wrap<SbmDecodeWorkerApi>(secondDecodeWorker),
     picking: Comlink.wrap<BvhWorkerApi>(pickingWorker),
     terminate() {
       decodeWorker.terminate()
+      secondDecodeWorker.terminate()
       pickingWorker.terminate()
     },
   }
@@ -166,6 +173,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const ourSamples: SbmLoadSample[] = []
   const workerFetchSamples: SbmLoadSample[] = []
   const pickingWorkerDecodesSamples: SbmLoadSample[] = []
+  const splitDecodeSamples: SbmLoadSample[] = []
   let triangleCount = 0
 
   // One load by workers started on the clock (module load, wasm init, first-run JIT), for the
@@ -187,17 +195,24 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   function loadOurs() {
     return loadOursBy('posted')
   }
-  async function loadOursBy(path: 'posted' | 'postedPickingWorkerDecodes' | 'workerFetch') {
-    const { decoder, picking } = workers!
+  async function loadOursBy(
+    path: 'posted' | 'postedSplitDecode' | 'postedPickingWorkerDecodes' | 'workerFetch',
+  ) {
+    const { decoder, secondDecoder, picking } = workers!
     const startMs = performance.now()
     // One download posted to the decode worker, which decodes everything and copies positions
     // and indices for the picking worker (the app's default, engine/building/model-download.ts).
     // Compared: the picking worker decodes picking's share (positions, indices, BVHs) while
     // passing the bytes on to the decode worker, which decodes what drawing needs; and the
     // decode worker fetching for itself. The main thread never copies or decodes geometry.
+    // `postedSplitDecode` splits the decode across two decode workers, as the app's pool does
+    // when two are free and `splitDecode` is on (model-download.ts; off by default, see
+    // bench/README.md, session 21).
     const pickingDecode: { outcome?: Promise<AddSbmOutcome> } = {}
     const startDecode = (source: ModelSource, options: DecodeRequestOptions) =>
       decoder.decode(Comlink.transfer(source, transferablesOfSource(source)), options)
+    const startSecondDecode = (source: ModelSource, options: DecodeRequestOptions) =>
+      secondDecoder.decode(Comlink.transfer(source, transferablesOfSource(source)), options)
     const decoded =
       path === 'workerFetch'
         ? await decoder.decode(sbmUrl, { forPicking: true })
@@ -213,14 +228,22 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
                     )
                   }
                 : undefined,
+              path === 'postedSplitDecode' ? startSecondDecode : undefined,
             ),
           )
     const decodedAtMs = performance.now() - startMs
     if (!decoded.ok) throw new Error(decoded.error.detail)
     const { answeredAtEpochMs, ...workerTimings } = decoded.value.timings
+    const { answeredAtEpochMs: _, ...secondWorkerTimings } = decoded.value.secondTimings ?? {}
     const phasesMs: Record<string, number> = {
       ...Object.fromEntries(
         Object.entries(workerTimings).map(([phase, ms]) => [`decodeWorker.${phase}`, ms]),
+      ),
+      ...Object.fromEntries(
+        Object.entries(secondWorkerTimings).map(([phase, ms]) => [
+          `secondDecodeWorker.${phase}`,
+          ms,
+        ]),
       ),
       // Posting the answer (structured clone of the tables, buffers transferred) to its arrival.
       'decodeWorker→main message':
@@ -270,12 +293,17 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       load: () => loadOursBy('postedPickingWorkerDecodes'),
       samples: pickingWorkerDecodesSamples,
     },
+    oursSplitDecode: {
+      load: () => loadOursBy('postedSplitDecode'),
+      samples: splitDecodeSamples,
+    },
   }
   const caseNames: (keyof typeof cases)[] = [
     'ours',
     'anchor',
     ...(config.compareWorkerFetch ? (['oursWorkerFetch'] as const) : []),
     ...(config.comparePickingWorkerDecodes ? (['oursPickingWorkerDecodes'] as const) : []),
+    ...(config.compareSplitDecode ? (['oursSplitDecode'] as const) : []),
   ]
   for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
     const isTimed = round >= config.warmupRounds
@@ -376,6 +404,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
     ...(config.comparePickingWorkerDecodes
       ? { oursPickingWorkerDecodes: pickingWorkerDecodesSamples }
       : {}),
+    ...(config.compareSplitDecode ? { oursSplitDecode: splitDecodeSamples } : {}),
     oursCold,
     triangleCount,
     pickRoundTripMs,

@@ -17,6 +17,11 @@ export interface SbmPageConfig {
    * what drawing needs; for an A/B against ours (one decode, copied for picking).
    */
   comparePickingWorkerDecodes?: boolean
+  /**
+   * Also load with the decode split across two decode workers (session 21, `splitDecode`), for
+   * an A/B against ours (one decode worker decodes everything).
+   */
+  compareSplitDecode?: boolean
 }
 
 /** One timed load, with what the main thread went through meanwhile. */
@@ -45,6 +50,8 @@ export interface SbmPageResult {
   oursWorkerFetch?: SbmLoadSample[]
   /** With `comparePickingWorkerDecodes`: ours with the picking worker decoding its share. */
   oursPickingWorkerDecodes?: SbmLoadSample[]
+  /** With `compareSplitDecode`: ours with the decode split across two decode workers. */
+  oursSplitDecode?: SbmLoadSample[]
   /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
   oursCold: SbmLoadSample
   triangleCount: number
