@@ -111,6 +111,8 @@ export class CityDraw {
     this.pending = null
     this.activeType = type
     draw.setMode(modeOfType[type])
+    // The tool snaps from its first pointer move: the index is built now, not on that move.
+    this.snapping.prepare()
     this.publish()
   }
 
@@ -148,6 +150,8 @@ export class CityDraw {
   editTool(tool: DrawEditTool | null): boolean {
     if (!this.editSession) return false
     this.editSession.setTool(tool)
+    // Dragging points snaps (see snapAt); the other tools never ask for the index.
+    if (tool === 'edit') this.snapping.prepare()
     this.publish()
     return true
   }
@@ -186,7 +190,10 @@ export class CityDraw {
     this.editSession = null
   }
 
-  /** The saved shapes drawn again, and snapped to (but not the one in the bar). */
+  /**
+   * The saved shapes drawn again, and snapped to (but not the one in the bar): the snapping
+   * index is only marked out of date here and built when a tool that snaps needs it.
+   */
   private refreshSaved(): void {
     this.snapping.setShapes(this.shapes, this.editSession?.shape.id)
     this.repaint({ drawingsChanged: true })

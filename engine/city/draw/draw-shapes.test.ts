@@ -5,8 +5,10 @@ import {
 } from '../../../workers/geodesy/draw-geometry'
 import type { DrawShape } from '../../api/draw-commands'
 import {
+  cachedCircleRingCount,
   circleCorners,
   circleCornersAt,
+  circleRingCacheSize,
   pendingOf,
   pointsOfFeature,
   rgbaOf,
@@ -95,5 +97,54 @@ describe('draw shapes', () => {
     // ≈ 8.8 m of radius at 4 m a pixel: 8 corners; without a scale, 64.
     expect(shapeLayerData([circle], 4).areas[0]!.ring).toHaveLength(8)
     expect(shapeLayerData([circle]).areas[0]!.ring).toHaveLength(circleCorners)
+  })
+
+  it("reuses a circle's outline while it is unchanged, never after it moved or was resized", () => {
+    const circle = shape({
+      type: 1,
+      points: [
+        [126.97, 37.56],
+        [126.971, 37.56],
+      ],
+    })
+    const first = shapeLayerData([circle]).areas[0]!.ring
+    // The drawings given again (another saved elsewhere): the same outline, not computed again.
+    expect(shapeLayerData([{ ...circle, id: 'b' }, shape({ id: 'c' })]).areas[0]!.ring).toBe(first)
+    // Resized: a new outline through the new rim point, at its geodesic radius.
+    const rim: [number, number] = [126.972, 37.56]
+    const resized = shapeLayerData([{ ...circle, points: [circle.points[0]!, rim] }]).areas[0]!.ring
+    expect(resized).not.toBe(first)
+    const radius = geodesicDistanceMeters([126.97, 37.56], rim)
+    for (const corner of resized)
+      expect(geodesicDistanceMeters([126.97, 37.56], corner as [number, number])).toBeCloseTo(
+        radius,
+        6,
+      )
+    // Moved: around the new centre.
+    const moved = shapeLayerData([
+      {
+        ...circle,
+        points: [
+          [126.98, 37.56],
+          [126.981, 37.56],
+        ],
+      },
+    ]).areas[0]!.ring
+    expect(moved[0]![0]).toBeGreaterThan(126.979)
+  })
+
+  it('keeps a bounded number of circle outlines', () => {
+    const circles = Array.from({ length: circleRingCacheSize + 500 }, (_, index) =>
+      shape({
+        id: `circle-${index}`,
+        type: 1,
+        points: [
+          [126 + index * 1e-4, 37.56],
+          [126 + index * 1e-4 + 1e-5, 37.56],
+        ],
+      }),
+    )
+    shapeLayerData(circles, 1)
+    expect(cachedCircleRingCount()).toBeLessThanOrEqual(circleRingCacheSize)
   })
 })

@@ -128,4 +128,23 @@ describe('snapping to saved drawings', () => {
     const rimPixel = map.project(127.001, 36.98)
     expectPlace(snapping.nearest(rimPixel.x + 2, rimPixel.y, map), [127.001, 36.98], 6)
   })
+
+  it('builds its index only when asked, always from the shapes given last', () => {
+    const snapping = new ShapeSnapping()
+    const post = shape('post', 2, [[127.0005, 37]])
+    snapping.setShapes([square, post])
+    // Showing or saving drawings with no snapping tool open leaves the index unbuilt.
+    expect(snapping.isIndexPending).toBe(true)
+    snapping.prepare()
+    expect(snapping.isIndexPending).toBe(false)
+    expect(snapping.nearest(3.5, 0, map)).toEqual([127.0005, 37])
+    // The post deleted (or hidden): given again, the index is out of date until asked, and a
+    // pointer never lands on what is no longer drawn.
+    snapping.setShapes([square])
+    expect(snapping.isIndexPending).toBe(true)
+    expect(snapping.nearest(4, 0, map)).toEqual([127, 37])
+    expect(snapping.isIndexPending).toBe(false)
+    snapping.setShapes([square, { ...post, isVisible: false }])
+    expect(snapping.nearest(5, 0, map)).toEqual([127, 37])
+  })
 })

@@ -1,10 +1,5 @@
-import {
-  geodesicCirclePoints,
-  geodesicDistanceMeters,
-  type LngLat,
-} from '../../../workers/geodesy/draw-geometry'
 import type { DrawPosition, DrawShape } from '../../api/draw-commands'
-import { circleCorners } from './draw-shapes'
+import { circleCorners, circleRing } from './draw-shapes'
 
 /** How near (CSS pixels) a pointer must be to a saved drawing's vertex or edge to land on it. */
 export const snapRadiusPixels = 8
@@ -30,9 +25,29 @@ export class ShapeSnapping {
   private vertices = new Float64Array(0)
   /** Four numbers an edge: its start's and its end's longitude and latitude. */
   private edges = new Float64Array(0)
+  /**
+   * The targets given last and not yet indexed. The index (a circle's rim is its geodesic
+   * corners) is built only when a pointer asks for it or a tool that snaps starts: saving,
+   * deleting or showing drawings with no tool open (1,000 areas and 1,000 paths) does not pay
+   * for an index nobody uses, each time.
+   */
+  private unindexed: { shapes: readonly DrawShape[]; exceptId: string | undefined } | null = null
 
-  /** The targets: the visible `shapes`, except `exceptId` (the one in hand). */
+  /** The targets: the visible `shapes`, except `exceptId` (the one in hand); indexed lazily. */
   setShapes(shapes: readonly DrawShape[], exceptId?: string): void {
+    this.unindexed = { shapes, exceptId }
+  }
+
+  /** True while targets were given that are not indexed yet (see {@link prepare}). */
+  get isIndexPending(): boolean {
+    return this.unindexed !== null
+  }
+
+  /** Builds the index of the targets given last, if not built yet (a snapping tool starts). */
+  prepare(): void {
+    if (!this.unindexed) return
+    const { shapes, exceptId } = this.unindexed
+    this.unindexed = null
     const targets = shapes.filter((shape) => shape.isVisible && shape.id !== exceptId)
     const vertices: number[] = []
     const edges: number[] = []
@@ -55,6 +70,7 @@ export class ShapeSnapping {
     projection: ScreenProjection,
     radiusPixels = snapRadiusPixels,
   ): DrawPosition | undefined {
+    this.prepare()
     if (this.vertices.length === 0 && this.edges.length === 0) return undefined
     const box = pointerBox(x, y, projection, radiusPixels)
     return (
@@ -180,8 +196,7 @@ function edgesOf(shape: DrawShape): [DrawPosition, DrawPosition][] {
       ring[(index + 1) % ring.length]!,
     ])
   if (shape.type === 1 && points.length === 2) {
-    const [center, rim] = points as [LngLat, LngLat]
-    return closed(geodesicCirclePoints(center, geodesicDistanceMeters(center, rim), circleCorners))
+    return closed(circleRing(points[0]!, points[1]!, circleCorners))
   }
   if (shape.type === 4 && points.length >= 3) return closed(points)
   const isPathDrawn = shape.displayMode === 1 || shape.displayMode === 3
