@@ -1,7 +1,7 @@
 import type { DefaultProps, LayerContext, LayerProps, UpdateParameters } from '@deck.gl/core'
 import type { Texture } from '@luma.gl/core'
 import type { GroundPicture } from '../../../workers/ground-picture/ground-picture-paint'
-import { createClampedTexture } from '../clamped-texture'
+import { createClampedTexture, writeClampedTexture } from '../clamped-texture'
 import {
   PlainTriangleLayer,
   quadCorners,
@@ -78,12 +78,12 @@ export class GroundPictureLayer extends PlainTriangleLayer<GroundPictureLayerPro
     this.texture?.destroy()
     this.texture = null
     if (!picture) return
-    this.texture = createClampedTexture(this.context.device, picture.width, picture.height)
-    this.texture.writeData(picture.pixels, {
-      width: picture.width,
-      height: picture.height,
-      bytesPerRow: picture.width * 4,
+    // Mipmapped: a tilted or zoomed-out view reads a level as fine as its pixels (see
+    // createClampedTexture), which is most of the quad's cost on a software GPU.
+    this.texture = createClampedTexture(this.context.device, picture.width, picture.height, {
+      mipmaps: true,
     })
+    writeClampedTexture(this.texture, picture.pixels)
   }
 
   override finalizeState(context: LayerContext): void {
