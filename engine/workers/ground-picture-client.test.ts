@@ -4,6 +4,7 @@ import type {
   GroundPicture,
   WorldBox,
 } from '../../workers/ground-picture/ground-picture-paint'
+import type { PackedDrawings } from '../../workers/ground-picture/packed-drawings'
 import { STALE } from '../../workers/protocol/latest-wins'
 import { EngineError } from '../api/errors'
 import { createInProcessWorker, type InProcessWorker } from '../testing/in-process-worker'
@@ -22,7 +23,7 @@ let finishPaint: () => void = () => undefined
 
 function startWorker() {
   const worker = createInProcessWorker({
-    async paint(_: GroundDrawings, region: WorldBox): Promise<GroundPicture> {
+    async paint(_: PackedDrawings, region: WorldBox): Promise<GroundPicture> {
       painted.push(region[0])
       await new Promise<void>((resolve) => {
         finishPaint = resolve

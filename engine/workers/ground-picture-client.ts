@@ -1,9 +1,11 @@
+import * as Comlink from 'comlink'
 import type {
   GroundDrawings,
   GroundPicture,
   PictureScale,
   WorldBox,
 } from '../../workers/ground-picture/ground-picture-paint'
+import { packDrawings, transferablesOf } from '../../workers/ground-picture/packed-drawings'
 import type { GroundPictureWorkerApi } from '../../workers/ground-picture/ground-picture.worker'
 import { STALE, type Stale } from '../../workers/protocol/latest-wins'
 import { createWorkerClient, type WorkerClient, type WorkerEndpoint } from './create-worker-client'
@@ -67,7 +69,12 @@ export class GroundPicturePainter {
     try {
       this.client ??= createWorkerClient<GroundPictureWorkerApi>(this.createWorker)
       const { api, failure } = this.client
-      const picture = await Promise.race([api.paint(job.drawings, job.region, job.scale), failure])
+      // Packed only now: a paint overtaken while it waited never pays for it.
+      const packed = packDrawings(job.drawings)
+      const picture = await Promise.race([
+        api.paint(Comlink.transfer(packed, transferablesOf(packed)), job.region, job.scale),
+        failure,
+      ])
       job.resolve(this.isDisposed ? STALE : picture)
     } catch (error) {
       if (this.isDisposed) job.resolve(STALE)
