@@ -170,4 +170,47 @@ describe('city drawing in Chromium', () => {
     // ≈ 2 × (95 + 52) px of outline at 2 px wide, far less than the 4,900 px of the filled area.
     expect(countRedPixels(container)).toBeLessThan(1500)
   })
+
+  it('shows a drawing saved among others at once, and takes a deleted or hidden one off at once', async () => {
+    const container = createContainer()
+    const engine = createEngine()
+    await openCity(engine, container)
+    await engine.run('draw.setShapes', { shapes: [rectangle] })
+    await until(() => !city(engine).draw.isPicturePainting, 'the ground picture painted')
+    await until(() => countRedPixels(container) > 2000, 'the rectangle drawn in the picture')
+    const red = countRedPixels(container)
+    // A blue square saved beside it: drawn over the picture shown until the new one is painted,
+    // which keeps showing the rectangle.
+    const square: DrawShape = {
+      ...rectangle,
+      id: 'square',
+      points: [
+        [center.lng + 0.0015, center.lat - 0.0005],
+        [center.lng + 0.0025, center.lat - 0.0005],
+        [center.lng + 0.0025, center.lat + 0.0005],
+        [center.lng + 0.0015, center.lat + 0.0005],
+      ],
+      fillColor: '#0000ffff',
+      outlineColor: '#0000ffff',
+    }
+    await engine.run('draw.setShapes', { shapes: [rectangle, square] })
+    await until(() => countBluePixels(container) > 1000, 'the square drawn')
+    expect(countRedPixels(container)).toBeGreaterThan(red * 0.9)
+    await until(() => !city(engine).draw.isPicturePainting, 'the new picture painted')
+    expect(countBluePixels(container)).toBeGreaterThan(1000)
+    // Saved again while its picture is painted: both still shown.
+    await engine.run('draw.setShapes', { shapes: [rectangle, { ...square, id: 'square-2' }] })
+    await until(() => countBluePixels(container) > 1000, 'the square drawn again')
+    // The rectangle deleted: gone from the very next frames, not left in the old picture.
+    await engine.run('draw.setShapes', { shapes: [{ ...square, id: 'square-2' }] })
+    await until(() => countRedPixels(container) === 0, 'the rectangle taken off')
+    expect(countBluePixels(container)).toBeGreaterThan(1000)
+    // The square hidden: gone as well, and nothing drawn once the picture is painted.
+    await engine.run('draw.setShapes', {
+      shapes: [{ ...square, id: 'square-2', isVisible: false }],
+    })
+    await until(() => countBluePixels(container) === 0, 'the square hidden')
+    await until(() => !city(engine).draw.isPicturePainting, 'painted without drawings')
+    expect(countBluePixels(container) + countRedPixels(container)).toBe(0)
+  })
 })

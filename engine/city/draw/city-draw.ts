@@ -50,6 +50,12 @@ export class CityDraw {
   private pending: DrawPending | null = null
   private shapes: readonly DrawShape[] = []
   private cachedLayers: Layer[] = []
+  /** The shown layers without the added drawings' triangles (see layersWhileChanged). */
+  private baseLayers: Layer[] = []
+  /** Drawings added since `baseLayers` were made, drawn over them as triangles. */
+  private addedShapes: DrawShape[] = []
+  /** Keys of the drawings the shown layers draw (see shapeKey); null before the first. */
+  private shownKeys: ReadonlySet<string> | null = null
   private editSession: DrawEditSession | null = null
   /** The saved shapes' vertices and edges a point being drawn or dragged lands on when near. */
   private readonly snapping = new ShapeSnapping()
@@ -300,46 +306,22 @@ export class CityDraw {
     const editedId = this.editSession?.shape.id
     this.circleScale = finestScaleOf(this.context.map)
     // The shape in the bar is drawn by terra-draw, editable, not twice.
-    const data = shapeLayerData(
-      editedId === undefined ? this.shapes : this.shapes.filter((shape) => shape.id !== editedId),
-      this.circleScale,
-    )
-    const drawings: GroundDrawings = {
-      fills: data.areas.map((area) => ({ ring: area.ring, color: area.fill })),
-      lines: [
-        ...data.areas
-          .filter((area) => area.width > 0)
-          .map((area) => ({
-            path: area.ring,
-            color: area.outline,
-            widthPixels: area.width,
-            isClosed: true,
-          })),
-        ...data.lines.map((line) => ({
-          path: line.path,
-          color: line.color,
-          widthPixels: Math.max(1, line.width),
-        })),
-      ],
-      dots: data.nodes.map((node) => ({
-        position: node.position,
-        fillColor: node.color,
-        lineColor: [255, 255, 255, 255],
-        radiusPixels: 5,
-        lineWidthPixels: 1.5,
-      })),
-    }
+    const drawn = this.shapes.filter((shape) => shape.isVisible && shape.id !== editedId)
+    const drawings = groundDrawingsOf(shapeLayerData(drawn, this.circleScale))
+    const keys = new Set(drawn.map(shapeKey))
+    const changedLayers = drawingsChanged ? this.layersWhileChanged(drawn, keys, drawings) : null
+    this.shownKeys = keys
     // Whatever paint is under way is for drawings or a view that are no longer the ones shown.
     const paintNumber = ++this.paintNumber
     this.isPicturePainting = false
     const view = groundViewOf(this.context.map)
     if (!view) {
       this.painted = null
-      return triangleLayers(drawings)
+      return this.showTriangles(drawings)
     }
     const { texel, region, drawingsBox, inPicture, outside } = splitDrawings(drawings, view)
     this.painted = { view, region, drawingsBox }
-    if (!region) return triangleLayers(outside)
+    if (!region) return this.showTriangles(outside)
     this.isPicturePainting = true
     this.painter.paint(inPicture, region, { texel, pixel: view.pixel }).then(
       (picture) => {
@@ -347,7 +329,37 @@ export class CityDraw {
       },
       () => this.showPicture(paintNumber, null, drawings),
     )
-    return drawingsChanged ? triangleLayers(drawings) : this.cachedLayers
+    return changedLayers ?? this.cachedLayers
+  }
+
+  /**
+   * What is shown while the picture of changed drawings is painted. When drawings were only
+   * added (saved, or shown again), the layers shown stay and the new ones are drawn over them
+   * as triangles: saving one drawing among 2,000 no longer builds 2,000 drawings' triangles on
+   * the page's thread. When any drawing shown was deleted, hidden or changed, every drawing is
+   * triangles, as before: what is shown never keeps a drawing that is gone.
+   */
+  private layersWhileChanged(
+    drawn: readonly DrawShape[],
+    keys: ReadonlySet<string>,
+    drawings: GroundDrawings,
+  ): Layer[] {
+    const shown = this.shownKeys
+    if (shown === null || ![...shown].every((key) => keys.has(key)))
+      return this.showTriangles(drawings)
+    this.addedShapes = [
+      ...this.addedShapes,
+      ...drawn.filter((shape) => !shown.has(shapeKey(shape))),
+    ]
+    const added = groundDrawingsOf(shapeLayerData(this.addedShapes, this.circleScale))
+    return [...this.baseLayers, ...triangleLayers(added, 'draw-added')]
+  }
+
+  /** Every drawing of `drawings` as triangles, and nothing else, until a picture is shown. */
+  private showTriangles(drawings: GroundDrawings): Layer[] {
+    this.addedShapes = []
+    this.baseLayers = triangleLayers(drawings)
+    return this.baseLayers
   }
 
   /**
@@ -361,7 +373,8 @@ export class CityDraw {
   ): void {
     if (this.isDisposed || paintNumber !== this.paintNumber) return
     this.isPicturePainting = false
-    this.cachedLayers = [
+    this.addedShapes = []
+    this.baseLayers = [
       ...(picture
         ? [
             // See-through on the ground's plane, as the fills: it blends, and writes no depth.
@@ -374,8 +387,43 @@ export class CityDraw {
         : []),
       ...triangleLayers(triangles),
     ]
+    this.cachedLayers = this.baseLayers
     this.context.updateLayers()
     this.publish()
+  }
+}
+
+/** A drawing as drawn: the same key, the same look (any change of it is another key). */
+function shapeKey(shape: DrawShape): string {
+  return JSON.stringify(shape)
+}
+
+/** The saved shapes' layer data as the ground picture and the plain layers take it. */
+function groundDrawingsOf(data: ReturnType<typeof shapeLayerData>): GroundDrawings {
+  return {
+    fills: data.areas.map((area) => ({ ring: area.ring, color: area.fill })),
+    lines: [
+      ...data.areas
+        .filter((area) => area.width > 0)
+        .map((area) => ({
+          path: area.ring,
+          color: area.outline,
+          widthPixels: area.width,
+          isClosed: true,
+        })),
+      ...data.lines.map((line) => ({
+        path: line.path,
+        color: line.color,
+        widthPixels: Math.max(1, line.width),
+      })),
+    ],
+    dots: data.nodes.map((node) => ({
+      position: node.position,
+      fillColor: node.color,
+      lineColor: [255, 255, 255, 255],
+      radiusPixels: 5,
+      lineWidthPixels: 1.5,
+    })),
   }
 }
 
@@ -383,13 +431,13 @@ export class CityDraw {
  * Drawings as triangles: fills in deck's SolidPolygonLayer; outlines, paths and nodes in the
  * plain-triangle layers, which cost one draw each on a software GPU (plain-triangle-layers.ts).
  */
-function triangleLayers(drawings: GroundDrawings): Layer[] {
+function triangleLayers(drawings: GroundDrawings, idPrefix = 'draw'): Layer[] {
   // Lines and nodes lie on the fills' plane: pulled a little towards the camera they are drawn
   // over the fills (no z-fighting), and a building in front still hides them.
   const overFills = { depthBias: -2, depthBiasSlopeScale: -400 }
   return [
     new SolidPolygonLayer({
-      id: 'draw-areas',
+      id: `${idPrefix}-areas`,
       data: drawings.fills,
       getPolygon: (fill) => fill.ring as [number, number][],
       getFillColor: (fill) => fill.color as [number, number, number, number],
@@ -398,8 +446,8 @@ function triangleLayers(drawings: GroundDrawings): Layer[] {
       // (stair-step z-fighting where areas overlap); they blend instead.
       parameters: { depthWriteEnabled: false },
     }),
-    new PlainLineLayer({ id: 'draw-lines', lines: drawings.lines, parameters: overFills }),
-    new PlainDotLayer({ id: 'draw-nodes', dots: drawings.dots, parameters: overFills }),
+    new PlainLineLayer({ id: `${idPrefix}-lines`, lines: drawings.lines, parameters: overFills }),
+    new PlainDotLayer({ id: `${idPrefix}-nodes`, dots: drawings.dots, parameters: overFills }),
   ]
 }
 
