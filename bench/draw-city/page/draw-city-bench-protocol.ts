@@ -32,6 +32,12 @@ export interface DrawBenchSample {
   longestTaskMs: number
   /** Ground pictures asked for while orbiting (each plans on the page's thread and paints). */
   orbitPaints: number
+  /**
+   * After the orbit, one drawing saved among the others (\`draw.setShapes\` with one more): the
+   * page's longest task until its picture is shown, ms (0: none of 50 ms or more; 0 without
+   * drawings).
+   */
+  saveOneLongestTaskMs: number
   /** Shapes shown (snapshot), 0 without drawings. */
   visibleShapeCount: number
 }
