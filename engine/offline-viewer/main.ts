@@ -39,13 +39,15 @@ import { applyViewerStyle } from './viewer-style'
  */
 async function start(): Promise<void> {
   const text = viewerText(navigator.language)
+  // the page speaks the browser's language (Korean then breaks lines between words)
+  document.documentElement.lang = navigator.language
   const status = document.getElementById('status')!
   const data = await loadPackageData()
   document.title = `${data.manifest.project.name} - Twinscape`
   document.getElementById('project-name')!.textContent = data.manifest.project.name
   if (data.manifest.watermark) {
     const mark = document.getElementById('watermark')!
-    mark.textContent = text.watermark
+    mark.textContent = data.manifest.variant === 'trial' ? text.trialWatermark : text.watermark
     mark.hidden = false
   }
 

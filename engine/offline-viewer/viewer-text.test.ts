@@ -11,6 +11,17 @@ describe('viewerText', () => {
     expect(en.network(1)).toBe('Indoor network: 1 state')
   })
 
+  it('says "trial" only over a trial package', () => {
+    for (const language of ['ko', 'zh', 'en']) {
+      const text = viewerText(language)
+      expect(text.trialWatermark).not.toBe(text.watermark)
+    }
+    expect(viewerText('en').trialWatermark).toBe('Twinscape trial')
+    expect(viewerText('en').watermark).toBe('Made with Twinscape')
+    expect(viewerText('ko').watermark).not.toContain('체험판')
+    expect(viewerText('zh').watermark).not.toContain('试用')
+  })
+
   it("speaks the browser's language, English when it is none of the three", () => {
     expect(viewerText('ko-KR').shown(1, 2)).toBe('모델 1개, POI 2개')
     expect(viewerText('zh-CN').noPois).toBe('此项目没有 POI。')

@@ -3,6 +3,9 @@
  * console's lingui catalogues, so its texts live here; the language is the browser's.
  */
 export interface ViewerText {
+  /** Over a development trial's package. */
+  trialWatermark: string
+  /** Over a paid package whose watermark removal was not paid: no "trial" on what was paid for. */
   watermark: string
   loading(index: number, count: number): string
   shown(models: number, pois: number): string
@@ -22,7 +25,8 @@ function count(value: number, one: string, other: string): string {
 
 const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
   ko: {
-    watermark: 'Twinscape 체험판',
+    trialWatermark: 'Twinscape 체험판',
+    watermark: 'Twinscape로 제작',
     loading: (index, count) => `모델 불러오는 중 ${index}/${count}`,
     shown: (models, pois) => `모델 ${models}개, POI ${pois}개`,
     network: (states) => `실내 경로망: 노드 ${states}개`,
@@ -33,7 +37,8 @@ const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
     noPois: '이 프로젝트에는 POI가 없습니다.',
   },
   zh: {
-    watermark: 'Twinscape 试用版',
+    trialWatermark: 'Twinscape 试用版',
+    watermark: '由 Twinscape 制作',
     loading: (index, count) => `正在加载模型 ${index}/${count}`,
     shown: (models, pois) => `${models} 个模型，${pois} 个 POI`,
     network: (states) => `室内路网：${states} 个节点`,
@@ -44,7 +49,8 @@ const texts: Record<'ko' | 'zh' | 'en', ViewerText> = {
     noPois: '此项目没有 POI。',
   },
   en: {
-    watermark: 'Twinscape trial',
+    trialWatermark: 'Twinscape trial',
+    watermark: 'Made with Twinscape',
     loading: (index, count) => `Loading model ${index}/${count}`,
     shown: (models, pois) => `${count(models, 'model', 'models')}, ${count(pois, 'POI', 'POIs')}`,
     network: (states) => `Indoor network: ${count(states, 'state', 'states')}`,

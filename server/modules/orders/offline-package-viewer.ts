@@ -134,6 +134,7 @@ const indexHtml = `<!doctype html>
   aside { overflow: auto; border-left: 1px solid #ccd; padding: 0.5rem 1rem; }
   aside ul { padding-left: 1.2rem; margin: 0; }
   aside li.empty { list-style: none; margin-left: -1.2rem; color: #556; }
+  :lang(ko) { word-break: keep-all; overflow-wrap: break-word; }
   #watermark { position: fixed; left: 50%; top: 50%; transform: translate(-50%, -50%) rotate(-20deg);
     font-size: 3rem; color: rgba(20, 33, 61, 0.25); pointer-events: none; white-space: nowrap; }
 </style>

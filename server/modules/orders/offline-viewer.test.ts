@@ -325,8 +325,9 @@ describe('offline package viewer', () => {
     // the network, parsed from the package's GML file as the online scene does
     expect(await page.textContent('#network')).toMatch(/^Indoor network: [1-9]\d* states$/)
     expect(await page.isVisible('#network')).toBe(true)
-    // a trial package: the watermark shows
+    // a trial package: the watermark shows, and says it is a trial
     expect(await page.isVisible('#watermark')).toBe(true)
+    expect(await page.textContent('#watermark')).toBe('Twinscape trial')
     // the building is drawn: the canvas holds more than the background colour; the network's
     // Transitions are drawn on top in green (#43a047): no other part is green
     const colours = await canvasColours(page, ['#43a047'], 40)

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
 import { ConfirmHost } from '../../ui/confirm/ConfirmHost'
+import { ToastHost } from '../../ui/toast/ToastHost'
 import { renderWithI18n } from '../../ui/testing/render-with-i18n'
 import { OfflinePackagePanel } from './OfflinePackagePanel'
 
@@ -19,7 +20,10 @@ function stubServer(answers: Record<string, () => unknown>) {
       calls.push(path)
       const answer = answers[path]
       if (!answer) throw new Error(`no stub for ${path}`)
-      return new Response(JSON.stringify({ code: '0', message: 'OK', datum: answer() }), {
+      const datum = answer()
+      // a refusal is answered as the server sends it
+      if (datum instanceof Response) return datum
+      return new Response(JSON.stringify({ code: '0', message: 'OK', datum }), {
         headers: { 'content-type': 'application/json' },
       })
     }),
@@ -198,6 +202,51 @@ describe('offline package panel', () => {
       (screen.getByRole('button', { name: 'Build the offline package' }) as HTMLButtonElement)
         .disabled,
     ).toBe(false)
+  })
+
+  it('says a build that finished before the cancel reached it finished, not that something failed', async () => {
+    let current = stateOf({ package: packageOf({ progress: 0.9 }) })
+    stubServer({
+      checkSbkDownloadState: () => current,
+      getUsageHistory: usage,
+      cancelSbkBuild: () => {
+        current = stateOf({
+          package: packageOf({
+            state: 'ready',
+            progress: 1,
+            size_bytes: 2_400_000,
+            entry_count: 9,
+            download_url: '/web/bimBiz/getSbkFile?project_id=p1&reqPaths=x.zip&grant=g',
+          }),
+        })
+        const refusal = {
+          code: '1009',
+          message: 'This offline package is no longer being built: nothing to cancel.',
+          messageId: 'offlinePackage.notBuilding',
+          params: {},
+          datum: null,
+        }
+        return new Response(JSON.stringify(refusal), {
+          status: 409,
+          headers: { 'content-type': 'application/json' },
+        })
+      },
+    })
+    renderWithI18n(
+      <>
+        <OfflinePackagePanel projectId="p1" projectName="Tower" />
+        <ConfirmHost />
+        <ToastHost />
+      </>,
+    )
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel the build' }))
+    const question = await screen.findByRole('alertdialog')
+    await userEvent.click(within(question).getByRole('button', { name: 'Cancel the build' }))
+    expect(
+      await screen.findByText('The build had already finished before it could be cancelled.'),
+    ).toBeTruthy()
+    expect(screen.queryByText(/nothing to cancel/)).toBeNull()
+    expect(await screen.findByText(/The offline package is ready/)).toBeTruthy()
   })
 
   it('shows why a build failed in the user language', async () => {

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useEffect, useState } from 'react'
+import { ApiError } from '../../api/client'
 import { navigateHash } from '../../app/hash-location'
 import {
   buildOfflinePackage,
@@ -10,7 +11,7 @@ import {
 } from '../../api/offline-package'
 import { errorText, showErrorToast } from '../../components/feedback/error-text'
 import { serverMessageText } from '../../components/feedback/server-messages'
-import { Button, confirm, Dialog, ErrorState, formatFileSize, Spinner } from '../../ui'
+import { Button, confirm, Dialog, ErrorState, formatFileSize, Spinner, toast } from '../../ui'
 import { OrderDialog, orderDetailsPath } from './OrderDialog'
 import { UsageChart } from './UsageChart'
 import './orders.css'
@@ -89,8 +90,10 @@ export function OfflinePackagePanel({ projectId, projectName }: OfflinePackagePa
     try {
       await cancelOfflinePackageBuild(projectId, packageId)
     } catch (error) {
-      // e.g. the build ended meanwhile: the reload below shows how it ended
-      showErrorToast(error)
+      // the build finished while the question was open: no failure, the reload shows the package
+      if (error instanceof ApiError && error.envelope?.messageId === 'offlinePackage.notBuilding') {
+        toast.info(t`The build had already finished before it could be cancelled.`)
+      } else showErrorToast(error)
     } finally {
       setIsCancelling(false)
       setReload((count) => count + 1)

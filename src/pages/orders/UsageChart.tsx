@@ -78,9 +78,13 @@ export function UsageChart({ projectId }: { projectId: string }) {
       />
       {firstDay !== undefined && lastDay !== undefined && (
         // the first and last day under the bars: one day's bar at the right edge reads as today
-        <div className="ts-usage-chart__axis" data-testid="usage-axis">
-          <span>{dayText(firstDay, i18n.locale)}</span>
-          <span>{dayText(lastDay, i18n.locale)}</span>
+        // in the rows' grid, so the days stand under the bars' first and last slot
+        <div className="ts-usage-chart__row">
+          <span />
+          <div className="ts-usage-chart__axis" data-testid="usage-axis">
+            <span>{dayText(firstDay, i18n.locale)}</span>
+            <span>{dayText(lastDay, i18n.locale)}</span>
+          </div>
         </div>
       )}
       <p className="ts-usage-chart__totals">

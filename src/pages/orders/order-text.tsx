@@ -12,7 +12,7 @@ export function unitName(unit: OrderUnit, count: number): MessageDescriptor {
     case 'operation':
       return msg({ message: plural(count, { one: 'operation', other: 'operations' }) })
     case 'project':
-      return msg`per project`
+      return msg({ message: plural(count, { one: 'project', other: 'projects' }) })
     case 'year':
       return msg({ message: plural(count, { one: 'year', other: 'years' }) })
   }
