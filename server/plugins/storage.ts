@@ -234,7 +234,7 @@ export async function createFileStorage(directory: string): Promise<FileStorage>
         const isNew = !(await fileExists(finalPath))
         if (isNew) {
           await rename(temporaryPath, finalPath)
-          await syncDirectory(shardDirectory)
+          await flushToDisk(shardDirectory)
         } else {
           await unlink(temporaryPath)
         }
@@ -358,14 +358,7 @@ async function writeDurably(path: string, source: FileSource): Promise<void> {
   try {
     const output = createWriteStream(partPath, { flags: 'wx', highWaterMark: 1024 * 1024 })
     await pipeline(source instanceof Uint8Array ? [source] : source, output)
-    const handle = await open(partPath, 'r+')
-    try {
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(partPath, path)
-    await syncDirectory(dirname(path))
+    await renameDurably(partPath, path)
   } catch (error) {
     await rm(partPath, { force: true })
     throw error
@@ -397,14 +390,21 @@ function isMissing(error: unknown): boolean {
   return (error as { code?: unknown }).code === 'ENOENT'
 }
 
-/** Makes a rename durable: the directory entry itself is flushed to disk. */
-async function syncDirectory(path: string): Promise<void> {
+/** Flushes a file's bytes, or a folder's entries (which makes a rename in it durable), to disk. */
+async function flushToDisk(path: string): Promise<void> {
   const handle = await open(path, 'r')
   try {
     await handle.sync()
   } finally {
     await handle.close()
   }
+}
+
+/** Gives a written file its final name durably: its bytes flushed, renamed, the rename flushed. */
+export async function renameDurably(partPath: string, path: string): Promise<void> {
+  await flushToDisk(partPath)
+  await rename(partPath, path)
+  await flushToDisk(dirname(path))
 }
 
 /**

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { open, rename, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { PassThrough, Readable, Transform } from 'node:stream'
 import { createGunzip, type Gunzip } from 'node:zlib'
 import { pipeline } from 'node:stream/promises'
 import { ZipFile } from 'yazl'
-import type { FileStorage, NamedFiles } from '../../plugins/storage'
+import { type FileStorage, type NamedFiles, renameDurably } from '../../plugins/storage'
 import { isGzip } from '../tilesets/tileset-json'
 import {
   deflatePiece,
@@ -264,13 +264,7 @@ export async function writePackageZip(
     await Promise.race([Promise.all([piped, stored]), zipFailed])
     if (storedAs === undefined) {
       // on disk before the rename makes it the package, and before the row says it is ready
-      const handle = await open(partPath, 'r+')
-      try {
-        await handle.sync()
-      } finally {
-        await handle.close()
-      }
-      await rename(partPath, path)
+      await renameDurably(partPath, path)
     }
     options.onProgress(1)
     return {
