@@ -12,8 +12,14 @@ function readCatalog(locale: string): Map<string, string> {
   return entries
 }
 
+/**
+ * The arguments a message names: `{name}` and `{name, plural, …}`, but not the text of a plural
+ * branch (`one {year}`), which a language words its own way (ko and zh have only `other`).
+ */
 const placeholders = (message: string) =>
-  [...message.matchAll(/\{(\w+)[,}]/g)].map((match) => match[1]).sort()
+  [...message.matchAll(/(?<!(?:zero|one|two|few|many|other|=\d+)\s*)\{(\w+)[,}]/g)]
+    .map((match) => match[1])
+    .sort()
 
 /** Script each language must be written in, so no English is left on its screens. */
 const scripts: Record<string, RegExp> = { ko: /\p{Script=Hangul}/u, zh: /\p{Script=Han}/u }
