@@ -331,8 +331,13 @@ function namedFilesInFolder(root: string): NamedFiles {
           if (child.isDirectory()) await walk(childPath)
           else if (child.isFile()) {
             const name = relative(base, childPath).split(sep).join('/')
-            const info = await stat(childPath)
-            found.push({ name, sizeBytes: info.size, modifiedMs: info.mtimeMs })
+            // a file removed since the folder was read (a job's folder going as it is listed)
+            // is simply no longer there, as in a bucket's listing
+            const info = await stat(childPath).catch((error: unknown) => {
+              if (isMissing(error)) return undefined
+              throw error
+            })
+            if (info) found.push({ name, sizeBytes: info.size, modifiedMs: info.mtimeMs })
           }
         }
       }
