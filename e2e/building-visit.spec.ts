@@ -119,8 +119,14 @@ test('walk, capture a tour, embed, kiosk and share a building; revoking ends the
   await captures.getByRole('button', { name: 'View 3', exact: true }).click()
   await expect.poll(() => distanceToView(page, view3), { timeout: 30_000 }).toBeLessThan(0.01)
   const atView3 = await settledPicture(canvas)
-  // turned away, then the tour keeps the new order: it lands on View 3 and shows that picture,
-  // then moves on to View 2
+  // View 3 is given a 20-second dwell, long enough for a loaded machine's screenshots (the
+  // default 5 s was once over before the picture was compared)
+  const view3Dwell = captures.getByRole('spinbutton', { name: 'Dwell of View 3' })
+  await view3Dwell.fill('20')
+  await view3Dwell.press('Enter')
+  await expect(toastMessage(page, 'Saved.')).toBeVisible()
+  // turned away, then the tour keeps the new order: it lands on View 3 and shows that picture
+  // for its dwell, then moves on to View 2
   await orbit(page, canvas, -240)
   await expect.poll(() => distanceToView(page, view3)).toBeGreaterThan(1)
   await page.getByRole('button', { name: 'Play tour' }).click()
@@ -128,7 +134,7 @@ test('walk, capture a tour, embed, kiosk and share a building; revoking ends the
   await expect
     .poll(async () => changedPixelShare(atView3, await canvas.screenshot()))
     .toBeLessThan(0.02)
-  await expect.poll(() => distanceToView(page, view2), { timeout: 30_000 }).toBeLessThan(0.01)
+  await expect.poll(() => distanceToView(page, view2), { timeout: 60_000 }).toBeLessThan(0.01)
   await expect
     .poll(async () => changedPixelShare(atView3, await canvas.screenshot()))
     .toBeGreaterThan(0.02)

@@ -7,23 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { describeSbm } from '../../../workers/sbm/sbm-info'
 import { createFileStorage } from '../../plugins/storage'
 import { createConversionPool } from '../building/conversion-pool'
-import type { JobKind, JobQueue } from './job-queue'
+import type { JobKind } from './job-queue'
 import { inlineBytesLimit } from './job-wire'
-import { createPgJobQueue } from './pg-job-queue'
+import { pgTestQueues, postgresUrl, until } from './testing/pg-test-queues'
 
-const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres')
-  ? process.env.DATABASE_URL
-  : undefined
 const data = new URL('../../../../shared/data/', import.meta.url)
-
-/** Polls until `check` holds (rows and files change in other connections, on their time). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; tries < 300; tries++) {
-    if (await check()) return
-    await new Promise((resolveWait) => setTimeout(resolveWait, 100))
-  }
-  throw new Error(`never happened: ${what}`)
-}
 
 /** Reverses the bytes it is given: input and result both large enough to travel as files. */
 const reverse: JobKind<{ label: string; bytes: Uint8Array }, { bytes: Uint8Array }> = {
@@ -38,8 +26,7 @@ const reverse: JobKind<{ label: string; bytes: Uint8Array }, { bytes: Uint8Array
 
 // The shared queue needs PostgreSQL; the in-process queue passes its inputs as they are
 describe.skipIf(postgresUrl === undefined)("the shared queue's job files", () => {
-  const queues: JobQueue[] = []
-  const schemas: string[] = []
+  const testQueues = pgTestQueues('files')
   const folders: string[] = []
 
   /** A submitter and a worker on one new schema, sharing one store's job area. */
@@ -48,23 +35,9 @@ describe.skipIf(postgresUrl === undefined)("the shared queue's job files", () =>
     folders.push(folder)
     const storage = await createFileStorage(join(folder, 'files'))
     const files = storage.named('job-files')
-    const schema = `test_${randomBytes(6).toString('hex')}_files`
-    schemas.push(schema)
-    const open = (runsJobs: boolean) => {
-      const queue = createPgJobQueue({
-        connectionString: postgresUrl!,
-        schema,
-        runsJobs,
-        pollMs: 100,
-        claimMs: 2_000,
-        bytes: files,
-        onError: (error) => console.error(error),
-      })
-      queues.push(queue)
-      return queue
-    }
-    const submitter = open(false)
-    const worker = open(true)
+    const schema = testQueues.newSchema()
+    const submitter = testQueues.open(schema, false, { bytes: files })
+    const worker = testQueues.open(schema, true, { bytes: files })
     worker.register(reverse)
     return { submitter, worker, files, schema, folder }
   }
@@ -83,13 +56,7 @@ describe.skipIf(postgresUrl === undefined)("the shared queue's job files", () =>
   }
 
   afterEach(async () => {
-    await Promise.all(queues.splice(0).map((queue) => queue.close()))
-    const client = new pg.Client({ connectionString: postgresUrl })
-    await client.connect()
-    for (const schema of schemas.splice(0)) {
-      await client.query(`drop schema if exists ${schema} cascade`)
-    }
-    await client.end()
+    await testQueues.closeAll()
     for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true })
   })
 

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -8,48 +7,19 @@ import { describeSbm } from '../../../workers/sbm/sbm-info'
 import { AppError } from '../../http/app-error'
 import { createConversionPool } from '../building/conversion-pool'
 import { ConversionError } from '../convert/conversion-error'
-import type { JobKind, JobQueue } from './job-queue'
-import { createPgJobQueue } from './pg-job-queue'
+import type { JobKind } from './job-queue'
 import { holdJob } from './testing/hold-job'
+import { pgTestQueues, postgresUrl, until } from './testing/pg-test-queues'
 
-const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres')
-  ? process.env.DATABASE_URL
-  : undefined
 const data = new URL('../../../../shared/data/', import.meta.url)
 const repositoryRoot = resolve(import.meta.dirname, '..', '..', '..')
 
-/** Polls until `check` holds (the queue's rows change in other connections, on their time). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; tries < 600; tries++) {
-    if (await check()) return
-    await new Promise((resolveWait) => setTimeout(resolveWait, 100))
-  }
-  throw new Error(`never happened: ${what}`)
-}
-
 // The shared queue needs PostgreSQL: on SQLite the product runs jobs in-process (job-queue.test.ts)
 describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => {
-  const queues: JobQueue[] = []
   const children: ChildProcess[] = []
-  const schemas: string[] = []
-
-  const openQueue = (schema: string, runsJobs: boolean) => {
-    const queue = createPgJobQueue({
-      connectionString: postgresUrl!,
-      schema,
-      runsJobs,
-      pollMs: 100,
-      claimMs: 2_000,
-      onError: (error) => console.error(error),
-    })
-    queues.push(queue)
-    return queue
-  }
-  const newSchema = () => {
-    const schema = `test_${randomBytes(6).toString('hex')}_jobs`
-    schemas.push(schema)
-    return schema
-  }
+  const testQueues = pgTestQueues('jobs')
+  const openQueue = testQueues.open
+  const newSchema = testQueues.newSchema
   /**
    * The set-up most tests share: a new schema, a queue that only submits (an API process) and
    * one that runs jobs (a worker) on it, the worker running a held job that records which
@@ -67,12 +37,7 @@ describe.skipIf(postgresUrl === undefined)('the job queue on PostgreSQL', () => 
 
   afterEach(async () => {
     for (const child of children.splice(0)) child.kill('SIGKILL')
-    await Promise.all(queues.splice(0).map((queue) => queue.close()))
-    const client = new pg.Client({ connectionString: postgresUrl })
-    await client.connect()
-    for (const schema of schemas.splice(0))
-      await client.query(`drop schema if exists ${schema} cascade`)
-    await client.end()
+    await testQueues.closeAll()
   })
 
   it('runs a job submitted in one process in another, bytes and progress included', async () => {

@@ -5,10 +5,10 @@ import { buffer } from 'node:stream/consumers'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
-import { timestampOf } from '../../modules/time/clock'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
 import { sbmFixtureFiles } from './building-test-kit'
+import { insertCutPackageBuild } from './orders-test-kit'
 import { createProject, postMultipart, signInNewUser } from './project-test-kit'
 
 /**
@@ -126,24 +126,10 @@ describe.each(['proxy', 'redirect'] as const)('offline packages on S3, sent by %
 
     // what a crash leaves in the bucket: the zip of a build whose row never said ready (the
     // process died between the upload's end and the row), one of a deleted project, a stray
-    const cutId = randomUUID()
-    await app.deps.database.db
-      .insertInto('offline_packages')
-      .values({
-        id: cutId,
-        project_id: project.id,
-        user_id: null,
-        state: 'building',
-        variant: 'trial',
-        is_watermarked: 1,
-        size_bytes: null,
-        sha256: null,
-        entry_count: null,
-        error_message_id: null,
-        created_at: timestampOf(testApp.clock.nowMs() + 60_000),
-        finished_at: null,
-      })
-      .execute()
+    const cutId = await insertCutPackageBuild(testApp, project.id, {
+      variant: 'trial',
+      afterMs: 60_000,
+    })
     await packages.write(`${project.id}/${cutId}.zip`, randomBytes(2048))
     await packages.write(`${randomUUID()}/${randomUUID()}.zip`, randomBytes(1024))
     await packages.write(`${project.id}/notes.txt`, Buffer.from('not a package'))
@@ -159,24 +145,10 @@ describe.each(['proxy', 'redirect'] as const)('offline packages on S3, sent by %
 
     // a bucket that cannot be reached at start-up does not keep the server from starting: the
     // cut builds are marked failed all the same, their zips go at a later start
-    const laterCutId = randomUUID()
-    await app.deps.database.db
-      .insertInto('offline_packages')
-      .values({
-        id: laterCutId,
-        project_id: project.id,
-        user_id: null,
-        state: 'building',
-        variant: 'trial',
-        is_watermarked: 1,
-        size_bytes: null,
-        sha256: null,
-        entry_count: null,
-        error_message_id: null,
-        created_at: timestampOf(testApp.clock.nowMs() + 120_000),
-        finished_at: null,
-      })
-      .execute()
+    const laterCutId = await insertCutPackageBuild(testApp, project.id, {
+      variant: 'trial',
+      afterMs: 120_000,
+    })
     await packages.write(`${project.id}/${laterCutId}.zip`, randomBytes(512))
     await objectStore.stop()
     try {

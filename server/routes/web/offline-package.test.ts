@@ -19,6 +19,7 @@ import { verifyLedger } from '../../modules/orders/ledger'
 import { timestampOf } from '../../modules/time/clock'
 import { callApi, createTestApp, signIn, type TestApp, testAdmin } from '../../testing/test-app'
 import { sbmFixtureFiles, sharedFile } from './building-test-kit'
+import { insertCutPackageBuild } from './orders-test-kit'
 import { libraryCamera } from './pois-test-kit'
 import { createProject, postMultipart, sampleFiles, signInNewUser } from './project-test-kit'
 
@@ -356,24 +357,10 @@ describe('offline package', () => {
     const readyBefore = (await state(building.id)).package!
     // what a SIGKILL mid-build leaves: a `building` row, a part file, its POI list's spool,
     // maybe the renamed zip
-    const cutId = randomUUID()
-    await app.deps.database.db
-      .insertInto('offline_packages')
-      .values({
-        id: cutId,
-        project_id: building.id,
-        user_id: null,
-        state: 'building',
-        variant: 'full',
-        is_watermarked: 0,
-        size_bytes: null,
-        sha256: null,
-        entry_count: null,
-        error_message_id: null,
-        created_at: timestampOf(testApp.clock.nowMs() + 60_000),
-        finished_at: null,
-      })
-      .execute()
+    const cutId = await insertCutPackageBuild(testApp, building.id, {
+      variant: 'full',
+      afterMs: 60_000,
+    })
     const folder = join(testApp.config.dataDir, 'offline-packages', building.id)
     await mkdir(folder, { recursive: true })
     await writeFile(join(folder, `${cutId}.zip.pois-0.part`), '[]\n')

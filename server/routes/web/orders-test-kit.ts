@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { PayDatum, Recharge, ShoppingListDatum } from '../../../contract/orders'
-import { callApi } from '../../testing/test-app'
+import { timestampOf } from '../../modules/time/clock'
+import { callApi, type TestApp } from '../../testing/test-app'
 
 /**
  * Helpers for tests that need money to move the way a user moves it: orders, recharges an admin
@@ -64,4 +66,35 @@ export async function payForProject(
   const paid = await orderCall<PayDatum>(app, 'pay', payment.token, { order_id: orderId })
   if (paid.envelope.code !== '0') throw new Error(`payment failed: ${paid.envelope.message}`)
   return paid.envelope.datum
+}
+
+/**
+ * What a process killed mid-build leaves in the database: an offline package row still
+ * `building`, created `afterMs` after the test clock's now (so it is the project's newest).
+ * Returns its id; the test puts whatever files the crash left beside it.
+ */
+export async function insertCutPackageBuild(
+  testApp: TestApp,
+  projectId: string,
+  { variant, afterMs }: { variant: 'trial' | 'full'; afterMs: number },
+): Promise<string> {
+  const id = randomUUID()
+  await testApp.app.deps.database.db
+    .insertInto('offline_packages')
+    .values({
+      id,
+      project_id: projectId,
+      user_id: null,
+      state: 'building',
+      variant,
+      is_watermarked: variant === 'trial' ? 1 : 0,
+      size_bytes: null,
+      sha256: null,
+      entry_count: null,
+      error_message_id: null,
+      created_at: timestampOf(testApp.clock.nowMs() + afterMs),
+      finished_at: null,
+    })
+    .execute()
+  return id
 }
