@@ -22,7 +22,12 @@ import { createSessionsRepository } from './modules/auth/sessions.repository'
 import { createBasemapsService } from './modules/basemaps/basemaps.service'
 import { createBuildingService } from './modules/building/building.service'
 import { type ConversionPool, createConversionPool } from './modules/building/conversion-pool'
-import { createFolderSweeper, folderSweep, type SweepMoment } from './modules/files/folder-sweeper'
+import {
+  createFolderSweeper,
+  folderSweep,
+  namedFilesSweep,
+  type SweepMoment,
+} from './modules/files/folder-sweeper'
 import { shippedGeocoderInstance } from './modules/geo/geocoder'
 import {
   createFallbackGeocodingService,
@@ -574,6 +579,10 @@ function addSweeperTasks(deps: ServerDeps): void {
         return removed
       },
     })),
+    // in a bucket the folder above is empty: its tileset versions are swept through the store
+    ...(deps.storage.location.kind === 's3'
+      ? [namedFilesSweep(services.tilesets.unservedVersionsRule(), services.tilesetFiles)]
+      : []),
   )
 }
 

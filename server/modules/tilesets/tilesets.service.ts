@@ -12,7 +12,7 @@ import { AppError, fieldError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { NamedFiles } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../time/clock'
-import type { FolderRule } from '../files/folder-sweeper'
+import type { FolderRule, StoreRule } from '../files/folder-sweeper'
 import { createProjectsRepository } from '../projects/projects.repository'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { AuthUser } from '../accounts/users.service'
@@ -92,6 +92,11 @@ export interface TilesetsService {
    * versions) and version folders no row serves.
    */
   sweepRules(): FolderRule[]
+  /**
+   * The version rule alone, for the store's tileset area when it is a bucket (a process killed
+   * mid-extraction leaves a version's files there, with no row).
+   */
+  unservedVersionsRule(): StoreRule
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -116,6 +121,15 @@ export function createTilesetsService(dependencies: {
   const { db } = database
   const tilesets = createTilesetsRepository(db)
   const now = () => timestampOf(clock.nowMs())
+  const unservedVersions: StoreRule = {
+    label: 'tileset versions no row serves',
+    owns: (name) => uuidPattern.test(name),
+    // a version's files are written before its row: an extraction of many gigabytes may run
+    // long, so its files are left a day
+    minimumAgeMs: 24 * 3_600_000,
+    isCrashLeftover: true,
+    keep: (names) => tilesets.versionsInUse(names),
+  }
 
   const grantKey = (tilesetId: string, versionId: string) => `tiles/${tilesetId}/${versionId}`
 
@@ -422,18 +436,10 @@ export function createTilesetsService(dependencies: {
           minimumAgeMs: 24 * 3_600_000,
           isCrashLeftover: true,
         },
-        {
-          label: 'tileset versions no row serves',
-          directory,
-          owns: (name) => uuidPattern.test(name),
-          // a version's files are written before its row: an extraction of many gigabytes may
-          // run long, so its folder is left a day
-          minimumAgeMs: 24 * 3_600_000,
-          isCrashLeftover: true,
-          keep: (names) => tilesets.versionsInUse(names),
-        },
+        { ...unservedVersions, directory },
       ]
     },
+    unservedVersionsRule: () => unservedVersions,
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -74,7 +75,7 @@ describe.each(['proxy', 'redirect'] as const)('uploaded images on S3, sent by %s
     expect(Buffer.from(await part.arrayBuffer()).equals(png.subarray(0, 8))).toBe(true)
   })
 
-  it('serves a tileset extracted into the bucket, the same bytes as in the archive', async () => {
+  it('serves a tileset extracted into the bucket, the same bytes as in the archive; sweeps versions no row serves', async () => {
     const zip = await readFile(
       new URL('../../../../shared/data/zip/derived/tileset-discrete-lod-root.zip', import.meta.url),
     )
@@ -107,5 +108,25 @@ describe.each(['proxy', 'redirect'] as const)('uploaded images on S3, sent by %s
     }
     const inArchive = unzipSync(new Uint8Array(zip))['tileset.json']!
     expect(body).toBe(Buffer.from(inArchive).toString())
+
+    // what a process killed mid-extraction leaves in the bucket: a version's files with no row;
+    // a young one may be an extraction still running elsewhere, so only the start-up sweep of
+    // the first process (or a day's age) removes it, never the served version or a stray file
+    const { tilesetFiles } = testApp.app.deps.services
+    const versions = async () =>
+      new Set((await tilesetFiles.list('')).map((file) => file.name.split('/')[0]))
+    // the uploaded version and the seeded case's
+    const served = await versions()
+    expect(served).toContain(rootUrl.split('/')[4])
+    const cutVersion = randomUUID()
+    await tilesetFiles.write(`${cutVersion}/tileset.json`, Buffer.from('{}'))
+    await tilesetFiles.write(`${cutVersion}/tiles/0.b3dm`, randomBytes(256))
+    await tilesetFiles.write('notes.txt', Buffer.from('not a version'))
+    await testApp.app.deps.sweeper.sweep('periodic')
+    expect(await versions()).toEqual(new Set([...served, cutVersion, 'notes.txt']))
+    await testApp.app.deps.sweeper.sweep('startup')
+    expect(await versions()).toEqual(new Set([...served, 'notes.txt']))
+    const again = await testApp.app.inject({ method: 'GET', url: rootUrl })
+    expect(again.statusCode).toBe(serve === 'proxy' ? 200 : 302)
   })
 })
