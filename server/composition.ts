@@ -22,12 +22,8 @@ import { createSessionsRepository } from './modules/auth/sessions.repository'
 import { createBasemapsService } from './modules/basemaps/basemaps.service'
 import { createBuildingService } from './modules/building/building.service'
 import { type ConversionPool, createConversionPool } from './modules/building/conversion-pool'
-import {
-  createFolderSweeper,
-  folderSweep,
-  namedFilesSweep,
-  type SweepMoment,
-} from './modules/files/folder-sweeper'
+import { createFolderSweeper, folderSweep, type SweepMoment } from './modules/files/folder-sweeper'
+import { namedFilesSweep } from './modules/files/store-sweep'
 import { shippedGeocoderInstance } from './modules/geo/geocoder'
 import {
   createFallbackGeocodingService,
