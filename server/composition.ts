@@ -12,7 +12,8 @@ import type {
   TemplateFileServices,
 } from './deps'
 import { createProjectAccess, type ProjectAccess } from './modules/access/project-access'
-import { openUrlSigner, type UrlSigner, urlSigningKeyFile } from './modules/access/url-signer'
+import { resolveUrlSigningKey } from './modules/access/signing-key'
+import { deferredUrlSigner, type UrlSigner, urlSigningKeyFile } from './modules/access/url-signer'
 import { sweepAccountLeftovers } from './modules/accounts/account-maintenance'
 import { createAccountDeps } from './modules/accounts/accounts'
 import { createUsersRepository } from './modules/accounts/users.repository'
@@ -175,8 +176,33 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     slots: { cpu: Math.max(1, Math.floor(availableParallelism() / 2)), io: 2 },
     onError: (error) => app.log.warn({ err: error }, 'the shared job queue had trouble'),
   })
-  // one key under DATA_DIR/keys signs every served file's address and the map proxy's
-  const signer = openUrlSigner(urlSigningKeyFile(config.dataDir))
+  // one key signs every served file's address and the map proxy's, the same in every process:
+  // URL_SIGNING_KEY, else the database's (read once it is migrated, before the first request)
+  const signer = deferredUrlSigner()
+  const loadSigningKey = async (readOnly: boolean) => {
+    const resolved = await resolveUrlSigningKey({
+      configured: config.urlSigningKey,
+      db: database.db,
+      legacyKeyFile: urlSigningKeyFile(config.dataDir),
+      nowMs: clock.nowMs(),
+      readOnly,
+    })
+    if (resolved === undefined) return false
+    signer.load(resolved.key)
+    if (resolved.source === 'keyFile') {
+      app.log.info('the URL-signing key of DATA_DIR/keys now lives in the database')
+    }
+    return true
+  }
+  if (parts.role === 'api') {
+    app.addHook('onReady', async () => {
+      await loadSigningKey(false)
+    })
+  } else {
+    // a job worker (its ingests answer signed addresses) may start before any API process has
+    // migrated the database and stored the key: it reads it once it is there
+    retryUntilLoaded(app, () => loadSigningKey(true))
+  }
   const access = createProjectAccess({ database, clock, signer })
 
   // the projects service reads this array on every copy/delete; the order below is the order
@@ -291,6 +317,10 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   lifecycleHooks.push(cases.lifecycleHook)
   const resumableUploads = createResumableUploads({
     directory: config.resumableDir,
+    // with an S3 file store, the uploads' bytes go to its bucket as they arrive: any process
+    // takes the next piece of any upload
+    ...(config.storage.kind === 's3' ? { objectStore: config.storage } : {}),
+    onStoreError: (error) => app.log.warn({ err: error }, 'the object store failed'),
     maxSizeBytes: config.resumableUploadLimitBytes,
     expiryMs: config.resumableUploadExpiryMs,
     // a claim holds its upload across processes: no other may claim, patch or sweep it
@@ -699,5 +729,32 @@ export function repeatWhileOpen(
   })
   app.addHook('onClose', async () => {
     if (timer !== undefined) clearInterval(timer)
+  })
+}
+
+/** How often a job worker looks for the URL-signing key an API process has not stored yet. */
+const signingKeyRetryMs = 2_000
+
+/** Runs `load` when the app is ready and again every little while until it says it loaded. */
+function retryUntilLoaded(app: FastifyInstance, load: () => Promise<boolean>): void {
+  let timer: NodeJS.Timeout | undefined
+  const attempt = async () => {
+    timer = undefined
+    const loaded = await load().catch((error: unknown) => {
+      app.log.debug({ err: error }, 'the URL-signing key could not be read yet')
+      return false
+    })
+    if (!loaded && !isClosing) {
+      timer = setTimeout(attempt, signingKeyRetryMs)
+      timer.unref()
+    }
+  }
+  let isClosing = false
+  app.addHook('onReady', async () => {
+    await attempt()
+  })
+  app.addHook('onClose', async () => {
+    isClosing = true
+    if (timer !== undefined) clearTimeout(timer)
   })
 }

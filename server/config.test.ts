@@ -107,6 +107,25 @@ describe('loadConfig', () => {
     }
   })
 
+  it('takes URL_SIGNING_KEY as hex or base64 of 32 bytes or more, and never repeats it', () => {
+    const hex = 'ab'.repeat(32)
+    expect(loadConfig({}).urlSigningKey).toBeUndefined()
+    expect(loadConfig({ URL_SIGNING_KEY: hex }).urlSigningKey).toEqual(Buffer.from(hex, 'hex'))
+    const base64 = Buffer.alloc(48, 7).toString('base64')
+    expect(loadConfig({ URL_SIGNING_KEY: base64 }).urlSigningKey).toEqual(Buffer.alloc(48, 7))
+    for (const weak of ['hunter2', 'ab'.repeat(31), 'not a key at all, with spaces']) {
+      try {
+        loadConfig({ URL_SIGNING_KEY: weak })
+        expect.unreachable()
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError)
+        const message = (error as Error).message
+        expect(message).toContain('URL_SIGNING_KEY must be at least 32 random bytes')
+        expect(message).not.toContain(weak)
+      }
+    }
+  })
+
   it('keeps files in DATA_DIR/files unless STORAGE_URL names an S3 bucket', () => {
     expect(loadConfig({}, '/srv').storage).toEqual({ kind: 'folder' })
     const { storage } = loadConfig(

@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { passwordMaxLength } from '../contract/auth'
+import { signingKeyBytes, signingKeyOfText } from './modules/access/url-signer'
 import type { MapProxySettings } from './modules/map-proxy/map-proxy.service'
 import {
   type AccountSecuritySettings,
@@ -98,6 +99,11 @@ export interface Config {
   tilesetUploadLimitBytes: number
   /** Largest PMTiles basemap upload. */
   basemapUploadLimitBytes: number
+  /**
+   * The key of every signed file address (URL_SIGNING_KEY); unset: the one in the database,
+   * made once (server/modules/access/signing-key.ts).
+   */
+  urlSigningKey: Buffer | undefined
   trustProxy: boolean
   /** Server processes `npm run serve` starts on this machine (node:cluster); more than 1 needs PostgreSQL. */
   clusterWorkers: number
@@ -198,6 +204,20 @@ const environmentSchema = z.object({
   GML_UPLOAD_LIMIT_MB: integerText('GML_UPLOAD_LIMIT_MB', 1, 10_240).default(200),
   TILESET_UPLOAD_LIMIT_MB: integerText('TILESET_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
   BASEMAP_UPLOAD_LIMIT_MB: integerText('BASEMAP_UPLOAD_LIMIT_MB', 1, 4_194_304).default(20_480),
+  URL_SIGNING_KEY: z
+    .string()
+    .transform((text, context) => {
+      const key = signingKeyOfText(text)
+      if (key === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: `URL_SIGNING_KEY must be at least ${signingKeyBytes} random bytes as hex or base64 (e.g. openssl rand -base64 32)`,
+        })
+        return z.NEVER
+      }
+      return key
+    })
+    .optional(),
   TRUST_PROXY: booleanText('TRUST_PROXY').default(false),
   CLUSTER_WORKERS: integerText('CLUSTER_WORKERS', 1, 64).default(1),
   REFUSED_REQUESTS_BURST: integerText('REFUSED_REQUESTS_BURST', 0, 1_000_000).default(60),
@@ -283,6 +303,7 @@ const secretVariables = new Set<string>([
   'ADMIN_PASSWORD',
   'DATABASE_URL',
   'MESSAGE_WEBHOOK_URL',
+  'URL_SIGNING_KEY',
   ...storageSecretVariables,
 ])
 
@@ -348,6 +369,7 @@ export function loadConfig(
     gmlUploadLimitBytes: values.GML_UPLOAD_LIMIT_MB * 1_048_576,
     tilesetUploadLimitBytes: values.TILESET_UPLOAD_LIMIT_MB * 1_048_576,
     basemapUploadLimitBytes: values.BASEMAP_UPLOAD_LIMIT_MB * 1_048_576,
+    urlSigningKey: values.URL_SIGNING_KEY,
     trustProxy: values.TRUST_PROXY,
     clusterWorkers: values.CLUSTER_WORKERS,
     refusalBudget: {

@@ -113,11 +113,13 @@ async function claimUploadField(
       typeof value === 'string' ? [[name, value] as const] : [],
     ),
   )
-  const claimed = await claimResumableUpload(app, { userId: request.user!.id, uploadId })
-  if (claimed.sizeBytes > options.maxFileBytes) {
-    await claimed.release()
-    throw options.tooLargeError()
-  }
+  const claimed = await claimResumableUpload(app, {
+    userId: request.user!.id,
+    uploadId,
+    // refused (and deleted) before a bucket's copy of it is fetched
+    refuseSize: (sizeBytes) =>
+      sizeBytes > options.maxFileBytes ? options.tooLargeError() : undefined,
+  })
   return {
     path: claimed.filePath,
     fileName: claimed.fileName,

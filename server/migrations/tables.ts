@@ -23,6 +23,7 @@ import type { AnchorAndTourTables } from './0026-anchors-and-tours'
 import type { CityModelTables } from './0028-city-models'
 import type { ModelDocumentTables } from './0032-model-documents'
 import type { StructureJobTables } from './0033-structure-jobs'
+import type { ServerKeyTables } from './0037-server-keys'
 
 /**
  * Row types of every table, for Kysely. A migration that adds or changes a table updates its
@@ -60,6 +61,7 @@ export interface Tables
     CityModelTables,
     ModelDocumentTables,
     StructureJobTables,
+    ServerKeyTables,
     CaptureTables {
   users: UsersTable
   sessions: SessionsTable

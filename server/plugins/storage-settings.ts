@@ -1,3 +1,4 @@
+import type { S3ClientConfig } from '@aws-sdk/client-s3'
 import { z } from 'zod'
 
 /**
@@ -106,5 +107,22 @@ export function storageSettingsOf(
           },
     serve: values.STORAGE_SERVE,
     signedUrlSeconds: values.STORAGE_SIGNED_URL_SECONDS,
+  }
+}
+
+/**
+ * How an S3 client reaches the bucket of these settings; every client of the bucket (the file
+ * store's, the resumable uploads') is made with it.
+ */
+export function s3ClientConfigOf(settings: S3StorageSettings): S3ClientConfig {
+  return {
+    region: settings.region,
+    forcePathStyle: settings.forcePathStyle,
+    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
+    ...(settings.credentials === undefined ? {} : { credentials: settings.credentials }),
+    // Checksums only where S3 demands them: by default the SDK sends bodies aws-chunked with a
+    // CRC32 trailer, which several S3-compatible stores keep verbatim, framing and all.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   }
 }

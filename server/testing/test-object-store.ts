@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import S3rver from 's3rver'
@@ -27,14 +27,19 @@ export interface TestObjectStore {
 export async function startTestObjectStore(): Promise<TestObjectStore> {
   const directory = await mkdtemp(join(tmpdir(), 'twinscape-s3-'))
   const bucket = 'twinscape-test'
-  const serverOn = (port: number) =>
-    new S3rver({
+  const serverOn = (port: number) => {
+    const server = new S3rver({
       address: '127.0.0.1',
       port,
       silent: true,
       directory,
       configureBuckets: [{ name: bucket, configs: [] }],
     })
+    // just before its router, after the step that writes answers as XML
+    const { middleware } = server as unknown as { middleware: KoaMiddleware[] }
+    middleware.splice(middleware.length - 1, 0, multipartPartsOf(directory))
+    return server
+  }
   let server: S3rver | undefined = serverOn(0)
   const { port } = await server.run()
   const endpoint = `http://127.0.0.1:${port}`
@@ -69,5 +74,87 @@ export async function startTestObjectStore(): Promise<TestObjectStore> {
       await server?.close()
       await rm(directory, { recursive: true, force: true })
     },
+  }
+}
+
+/** The little of a Koa middleware this file uses. */
+type KoaMiddleware = (context: KoaContext, next: () => Promise<void>) => Promise<void>
+interface KoaContext {
+  method: string
+  path: string
+  query: Record<string, string | string[] | undefined>
+  status: number
+  body: unknown
+}
+
+/**
+ * ListParts and AbortMultipartUpload for s3rver 3.7, which answers both with 405 although it
+ * takes the parts themselves (UploadPart, CompleteMultipartUpload). @tus/s3-store needs them
+ * (an upload's offset is the sum of its parts; expiry aborts what was received), and every S3
+ * store the product targets has them (AWS S3, MinIO, Ceph RGW, R2). Both read s3rver's own
+ * record of a multipart upload, the folder `<bucket>/._S3rver_uploads/<upload id>/` holding
+ * `key` and each part as `<n>` beside `<n>.md5`, which it removes when the upload completes.
+ * ListMultipartUploads stays refused, as s3rver has it.
+ */
+function multipartPartsOf(directory: string): KoaMiddleware {
+  return async (context, next) => {
+    const uploadId = context.query.uploadId
+    const path = /^\/([^/]+)\/(.+)$/.exec(context.path)
+    const isOurs = context.method === 'GET' || context.method === 'DELETE'
+    if (
+      !isOurs ||
+      path === null ||
+      typeof uploadId !== 'string' ||
+      !/^[0-9a-f]{32}$/.test(uploadId)
+    ) {
+      return next()
+    }
+    const [, bucketName, key] = path as unknown as [string, string, string]
+    const uploadDirectory = join(directory, bucketName, '._S3rver_uploads', uploadId)
+    const recordedKey = await readFile(join(uploadDirectory, 'key'), 'utf8').catch(() => undefined)
+    if (recordedKey !== key) {
+      context.status = 404
+      context.body = {
+        Error: { Code: 'NoSuchUpload', Message: 'The specified upload does not exist.' },
+      }
+      return
+    }
+    if (context.method === 'DELETE') {
+      await rm(uploadDirectory, { recursive: true, force: true })
+      context.status = 204
+      context.body = null
+      return
+    }
+    const names = await readdir(uploadDirectory)
+    const numbers = names
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .sort((a, b) => a - b)
+    const parts = []
+    for (const number of numbers) {
+      const partPath = join(uploadDirectory, String(number))
+      const md5 = await readFile(`${partPath}.md5`, 'utf8').catch(() => undefined)
+      // a part still being written has no .md5 yet: not received
+      if (md5 === undefined) continue
+      const info = await stat(partPath)
+      parts.push({
+        PartNumber: number,
+        LastModified: info.mtime.toISOString(),
+        ETag: `"${md5}"`,
+        Size: info.size,
+      })
+    }
+    context.body = {
+      ListPartsResult: {
+        Bucket: bucketName,
+        Key: key,
+        UploadId: uploadId,
+        PartNumberMarker: 0,
+        NextPartNumberMarker: parts.at(-1)?.PartNumber ?? 0,
+        MaxParts: 10_000,
+        IsTruncated: false,
+        ...(parts.length === 0 ? {} : { Part: parts }),
+      },
+    }
   }
 }

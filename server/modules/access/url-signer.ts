@@ -35,21 +35,32 @@ export const tokenGrantStepMs = 3_600_000
 
 const unscoped = '-'
 const grantPattern = /^([0-9a-z]{1,12})\.(-|[0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/
-const keyBytes = 32
+/** The fewest bytes of a signing key (HMAC-SHA256's own size). */
+export const signingKeyBytes = 32
 
-/** Where the signing key lives under DATA_DIR. */
+/**
+ * Where earlier versions kept the signing key under DATA_DIR: read once, so the addresses they
+ * handed out stay valid when the key moves into the database (signing-key.ts).
+ */
 export function urlSigningKeyFile(dataDir: string): string {
   return join(dataDir, 'keys', 'url-signing.key')
 }
 
 /**
- * Opens the signer with the key in `keyFile`, made on first use (32 random bytes, readable by
- * the server's user only). Servers sharing DATA_DIR share the key, so any of them can check a
- * grant another made, and handed-out addresses survive restarts. Runs while the app is built,
- * hence synchronous.
+ * A signing key written as text (URL_SIGNING_KEY): hex digits, or base64 / base64url, of at
+ * least {@link signingKeyBytes} bytes; undefined when the text is neither or too short.
  */
-export function openUrlSigner(keyFile: string): UrlSigner {
-  const key = loadOrCreateKey(keyFile)
+export function signingKeyOfText(text: string): Buffer | undefined {
+  const trimmed = text.trim()
+  let key: Buffer
+  if (/^(?:[0-9a-fA-F]{2})+$/.test(trimmed)) key = Buffer.from(trimmed, 'hex')
+  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) key = Buffer.from(trimmed, 'base64')
+  else return undefined
+  return key.byteLength >= signingKeyBytes ? key : undefined
+}
+
+/** The signer of every file address, with this key. */
+export function createUrlSigner(key: Buffer): UrlSigner {
   const signatureOf = (resource: string, expiry: string, scope: string) =>
     createHmac('sha256', key).update(`${resource}\n${expiry}\n${scope}`).digest('base64url')
   return {
@@ -75,14 +86,40 @@ export function openUrlSigner(keyFile: string): UrlSigner {
   }
 }
 
+/** A signer made before its key is known: the key is in the database, read once it is migrated. */
+export interface DeferredUrlSigner extends UrlSigner {
+  /** Gives the signer its key; until then it signs and checks nothing (it throws). */
+  load(key: Buffer): void
+}
+
 /**
- * The key in `keyFile`, made on first use (32 random bytes, readable by the server's user only);
- * also the payment provider's callback key (server/modules/orders/payment-providers.ts).
+ * The app's signer, composed while the app is built (synchronously) and given its key when the
+ * app gets ready (server/composition.ts), before the first request.
+ */
+export function deferredUrlSigner(): DeferredUrlSigner {
+  let signer: UrlSigner | undefined
+  const loaded = () => {
+    if (signer === undefined) throw new Error('the URL-signing key is not loaded yet')
+    return signer
+  }
+  return {
+    load(key) {
+      signer = createUrlSigner(key)
+    },
+    grant: (resource, scope, nowMs) => loaded().grant(resource, scope, nowMs),
+    verify: (resource, grant, nowMs) => loaded().verify(resource, grant, nowMs),
+  }
+}
+
+/**
+ * The key in `keyFile`, made on first use (32 random bytes, readable by the server's user only):
+ * the local payment provider's callback key (server/modules/orders/payment-providers.ts). The
+ * URL-signing key no longer lives in a file: see signing-key.ts.
  */
 export function loadOrCreateKey(keyFile: string): Buffer {
   try {
     const key = readFileSync(keyFile)
-    if (key.byteLength >= keyBytes) return key
+    if (key.byteLength >= signingKeyBytes) return key
     throw new Error(`${keyFile} is not a signing key (too short); delete it`)
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') throw error
@@ -90,7 +127,7 @@ export function loadOrCreateKey(keyFile: string): Buffer {
   mkdirSync(dirname(keyFile), { recursive: true })
   // 'wx' so two processes starting together cannot overwrite each other's key
   try {
-    writeFileSync(keyFile, randomBytes(keyBytes), { mode: 0o600, flag: 'wx' })
+    writeFileSync(keyFile, randomBytes(signingKeyBytes), { mode: 0o600, flag: 'wx' })
   } catch (error) {
     if ((error as { code?: string }).code !== 'EEXIST') throw error
   }

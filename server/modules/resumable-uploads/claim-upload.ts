@@ -8,7 +8,10 @@ import { resumableUploadsOf } from './resumable-uploads'
 
 /** A finished resumable upload, taken by the route that consumes it. */
 export interface ClaimedUpload {
-  /** The complete file on disk; read it (stream it), do not move or change it. */
+  /**
+   * The complete file on this machine's disk (with an S3 store, a copy made for this claim and
+   * deleted with it); read it (stream it), do not move or change it.
+   */
   filePath: string
   /** The name the client gave; for display and for guessing the type only, never a path. */
   fileName: string
@@ -47,7 +50,15 @@ export interface ClaimedUpload {
  */
 export async function claimResumableUpload(
   app: FastifyInstance,
-  input: { userId: string; uploadId: string },
+  input: {
+    userId: string
+    uploadId: string
+    /**
+     * The consumer's refusal of a finished upload by its size (e.g. over its limit), asked
+     * before the file is fetched from a bucket: the upload is then deleted and this thrown.
+     */
+    refuseSize?(sizeBytes: number): AppError | undefined
+  },
 ): Promise<ClaimedUpload> {
   const { userId, uploadId } = input
   if (!resumableUploadIdPattern.test(uploadId)) {
@@ -77,19 +88,33 @@ export async function claimResumableUpload(
             total: info.sizeBytes,
           })
     }
+    const refusal = input.refuseSize?.(info.sizeBytes)
+    if (refusal !== undefined) {
+      await uploads.remove(uploadId)
+      throw refusal
+    }
+    // in a bucket, a copy on this machine: its consumers read the file as a file
+    const local = await uploads.localFile(uploadId)
     return {
-      filePath: info.filePath,
+      filePath: local.path,
       fileName: info.fileName,
       sizeBytes: info.sizeBytes,
       purpose: info.purpose,
       async release() {
         try {
+          await local.dispose()
           await uploads.remove(uploadId)
         } finally {
           await unlock()
         }
       },
-      giveBack: unlock,
+      async giveBack() {
+        try {
+          await local.dispose()
+        } finally {
+          await unlock()
+        }
+      },
     }
   } catch (error) {
     await unlock()

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { readdir, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
-import { FileStore } from '@tus/file-store'
 import { Server, type ServerOptions } from '@tus/server'
 import type { FastifyInstance } from 'fastify'
 import { type ErrorKind, errorCatalogue } from '../../../contract/errors'
 import { openProcessCoordination, type ProcessCoordination } from '../../plugins/coordination'
+import { AppError } from '../../http/app-error'
+import type { S3StorageSettings } from '../../plugins/storage-settings'
+import { folderResumableStore, type ResumableStore } from './resumable-store'
 import {
   type ResumableUploadPurpose,
   resumableFileNameMaxLength,
@@ -21,18 +21,17 @@ export interface ResumableUploadInfo {
   ownerId: string
   fileName: string
   purpose: ResumableUploadPurpose
-  /** Bytes received so far (the data file's size on disk, so it survives a restart). */
+  /** Bytes received so far (as the store holds them, so it survives a restart). */
   offsetBytes: number
   /** The length the client declared, or undefined while it is deferred. */
   sizeBytes: number | undefined
   createdAtMs: number
-  /** Where the bytes are; complete only once `offsetBytes === sizeBytes`. */
-  filePath: string
 }
 
 /**
  * The resumable (tus 1.0) uploads of one app: the tus server answering `/web/upload/resumable`,
- * its file store under `DATA_DIR/resumable/`, and what claiming and expiry need.
+ * its store (the folder `DATA_DIR/resumable/`, or the file store's S3 bucket), and what
+ * claiming and expiry need.
  */
 export interface ResumableUploads {
   /** Answers one tus request; the route has already authenticated it and called `bindUser`. */
@@ -43,6 +42,11 @@ export interface ResumableUploads {
   describeUpload(uploadId: string): Promise<ResumableUploadInfo | undefined>
   /** True once the upload's creation is older than the expiry period. */
   isExpired(info: ResumableUploadInfo): boolean
+  /**
+   * A finished upload as a file on this machine (where it lies in the folder store, a copy
+   * from a bucket); `dispose` deletes the copy, if it is one.
+   */
+  localFile(uploadId: string): Promise<{ path: string; dispose(): Promise<void> }>
   /** Deletes an upload's bytes and metadata; a missing upload is not an error. */
   remove(uploadId: string): Promise<void>
   /**
@@ -97,6 +101,7 @@ const kindOfStatus: Record<number, ErrorKind> = {
   415: 'unsupportedFile',
   423: 'conflict',
   460: 'validation',
+  503: 'unavailable',
 }
 
 /**
@@ -141,9 +146,36 @@ function envelopeBodyOf(statusCode: number, text: string, maxSizeBytes: number):
   return JSON.stringify({ code: errorCatalogue[kind].code, message, datum: null })
 }
 
+/** Where the uploads' bytes go: the folder (default), or a bucket with a folder for claimed copies. */
+export type ResumableStoreLocation =
+  | { kind: 'folder'; directory: string }
+  | { kind: 's3'; settings: S3StorageSettings; directory: string }
+
+/**
+ * Opens the store at `location`. The S3 one (and the AWS SDK) is loaded only for a bucket, as
+ * the file store's is (server/plugins/open-storage.ts).
+ */
+export async function openResumableStore(
+  location: ResumableStoreLocation,
+  expiryMs: number,
+  onStoreError: (error: unknown) => void = () => undefined,
+): Promise<ResumableStore> {
+  if (location.kind === 'folder') return folderResumableStore(location.directory, expiryMs)
+  const { createS3ResumableStore } = await import('./s3-resumable-store')
+  return createS3ResumableStore(location.settings, location.directory, expiryMs, onStoreError)
+}
+
 /** Options for {@link createResumableUploads}. */
 export interface ResumableUploadsOptions {
+  /** The uploads' folder; with `objectStore`, where claimed uploads are copied to be read. */
   directory: string
+  /**
+   * The file store's bucket when it is one: the uploads' bytes go there as they arrive, so
+   * every server process resumes any upload (the folder must be shared otherwise).
+   */
+  objectStore?: S3StorageSettings
+  /** Told each failure of the bucket (answered as a 503). */
+  onStoreError?: (error: unknown) => void
   maxSizeBytes: number
   expiryMs: number
   /** The wall clock the expiry is measured on; tus itself uses `Date.now()` too. */
@@ -168,7 +200,25 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
   const { directory, maxSizeBytes, expiryMs } = options
   const maxUploadsPerUser = options.maxUploadsPerUser ?? defaultMaxUploadsPerUser
   const nowMs = options.nowMs ?? Date.now
-  const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs })
+  // opened on first use: a bucket's store loads the AWS SDK, which a folder server never needs
+  let opened: Promise<{ store: ResumableStore; tus: Server }> | undefined
+  const openedStore = () => {
+    if (opened === undefined) {
+      const opening = openResumableStore(
+        options.objectStore === undefined
+          ? { kind: 'folder', directory }
+          : { kind: 's3', settings: options.objectStore, directory },
+        expiryMs,
+        options.onStoreError,
+      ).then((store) => ({ store, tus: tusServerOn(store) }))
+      opened = opening
+      // a failed opening is tried again by the next request, not remembered
+      opening.catch(() => {
+        if (opened === opening) opened = undefined
+      })
+    }
+    return opened
+  }
   // Weak, so a request that ends without reaching tus leaves nothing behind.
   const usersOfRequests = new WeakMap<IncomingMessage, string>()
   const claims = options.claims ?? openProcessCoordination({ kind: 'sqlite', file: '' })
@@ -184,11 +234,15 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
 
   const describeUpload = async (uploadId: string): Promise<ResumableUploadInfo | undefined> => {
     if (!resumableUploadIdPattern.test(uploadId)) return undefined
-    let upload: Awaited<ReturnType<FileStore['getUpload']>>
+    const { store } = await openedStore()
+    let upload: Awaited<ReturnType<ResumableStore['datastore']['getUpload']>>
     try {
-      upload = await store.getUpload(uploadId)
-    } catch {
-      return undefined
+      upload = await store.datastore.getUpload(uploadId)
+    } catch (error) {
+      // a bucket out of reach is not a missing upload: the client is told to retry
+      const failure = store.failureOf(error)
+      if (failure === undefined) return undefined
+      throw failure
     }
     const metadata = upload.metadata ?? {}
     const purpose = metadata.purpose as ResumableUploadPurpose | undefined
@@ -201,98 +255,102 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
       offsetBytes: upload.offset,
       sizeBytes: upload.size,
       createdAtMs: upload.creation_date ? Date.parse(upload.creation_date) : nowMs(),
-      filePath: join(directory, uploadId),
     }
   }
 
-  /** The user's uploads still on disk and not expired (the directory stays small: they expire). */
-  const countUploadsOf = async (ownerId: string): Promise<number> => {
-    const names = await readdir(directory).catch(() => [] as string[])
+  /** The user's uploads still stored and not expired (few: they expire). */
+  const countUploadsOf = async (store: ResumableStore, ownerId: string): Promise<number> => {
     let count = 0
-    for (const name of names) {
-      if (!name.endsWith('.json')) continue
-      const info = await describeUpload(name.slice(0, -'.json'.length))
-      if (info?.ownerId === ownerId && nowMs() <= info.createdAtMs + expiryMs) count += 1
+    for (const { uploadId } of await store.listUploads()) {
+      if (!resumableUploadIdPattern.test(uploadId)) continue
+      const record = await store.recordOf(uploadId)
+      if (record?.metadata.owner !== ownerId || record.createdAtMs === undefined) continue
+      if (nowMs() <= record.createdAtMs + expiryMs) count += 1
     }
     return count
   }
 
   const removeQuietly = async (uploadId: string): Promise<void> => {
     if (!resumableUploadIdPattern.test(uploadId)) return
-    // Both files, each may already be gone (expired, terminated by its owner, released twice).
-    await rm(join(directory, uploadId), { force: true })
-    await rm(join(directory, `${uploadId}.json`), { force: true })
+    const { store } = await openedStore()
+    await store.remove(uploadId)
   }
 
-  const tus = new Server({
-    path: resumableUploadPath,
-    datastore: store,
-    maxSize: maxSizeBytes,
-    // Relative: the Host header is the client's to choose, the path is ours.
-    relativeLocation: true,
-    // Same-origin only: the web app is served by this server, nobody else uploads here.
-    allowedOrigins: () => false,
-    namingFunction: () => randomBytes(16).toString('hex'),
-    // Refusals travel as the API's envelope, so the web client shows them like any other.
-    onResponseError: (_request, error) => {
-      let statusCode = 'status_code' in error ? error.status_code : 500
-      let text = 'body' in error ? error.body.trim() : ''
-      if (statusCode === 501) {
-        // tus answers 501 to an extension it lacks (Upload-Concat): the client asked for
-        // something this server will never do, so it hears so, not "try again".
-        statusCode = 400
-        text = `This server does not support that tus extension (${text.replace(/\.$/, '')}).`
-      }
-      return { status_code: statusCode, body: envelopeBodyOf(statusCode, text, maxSizeBytes) }
-    },
-    async onUploadCreate(request, upload) {
-      const ownerId = userOf(request)
-      const fileName = upload.metadata?.filename ?? ''
-      const purpose = upload.metadata?.purpose ?? ''
-      if (fileName === '' || fileName.length > resumableFileNameMaxLength) {
-        throw tusError(
-          400,
-          `Upload-Metadata filename is required (1 to ${resumableFileNameMaxLength} characters)`,
-        )
-      }
-      if (!isSafeFileName(fileName)) {
-        throw tusError(
-          400,
-          'Upload-Metadata filename may not contain slashes or control characters',
-        )
-      }
-      if (!(resumableUploadPurposes as readonly string[]).includes(purpose)) {
-        throw tusError(
-          400,
-          `Upload-Metadata purpose must be one of ${resumableUploadPurposes.join(', ')}`,
-        )
-      }
-      if ((await countUploadsOf(ownerId)) >= maxUploadsPerUser) {
-        throw tusError(
-          409,
-          `You have ${maxUploadsPerUser} uploads in progress; finish or cancel some first.`,
-        )
-      }
-      // Only what we chose to keep: the owner is ours to set, never the client's.
-      return { metadata: { filename: fileName, purpose, owner: ownerId } }
-    },
-    async onIncomingRequest(request, uploadId) {
-      const userId = userOf(request)
-      if (request.method === 'POST') return
-      const info = await describeUpload(uploadId)
-      // Someone else's upload is as unknown to this user as a made-up id.
-      if (info === undefined || info.ownerId !== userId) throw notFound()
-      const isChange = request.method === 'PATCH' || request.method === 'DELETE'
-      if (isChange && (await claims.isHeld(claimOf(uploadId)))) {
-        throw tusError(423, 'This upload is being processed and can no longer change')
-      }
-    },
-  })
+  const tusServerOn = (store: ResumableStore) =>
+    new Server({
+      path: resumableUploadPath,
+      datastore: store.datastore,
+      maxSize: maxSizeBytes,
+      // Relative: the Host header is the client's to choose, the path is ours.
+      relativeLocation: true,
+      // Same-origin only: the web app is served by this server, nobody else uploads here.
+      allowedOrigins: () => false,
+      namingFunction: () => randomBytes(16).toString('hex'),
+      // Refusals travel as the API's envelope, so the web client shows them like any other.
+      onResponseError: (_request, error) => {
+        let statusCode = 'status_code' in error ? error.status_code : 500
+        let text = 'body' in error ? error.body.trim() : ''
+        if (statusCode === 501) {
+          // tus answers 501 to an extension it lacks (Upload-Concat): the client asked for
+          // something this server will never do, so it hears so, not "try again".
+          statusCode = 400
+          text = `This server does not support that tus extension (${text.replace(/\.$/, '')}).`
+        }
+        return { status_code: statusCode, body: envelopeBodyOf(statusCode, text, maxSizeBytes) }
+      },
+      async onUploadCreate(request, upload) {
+        const ownerId = userOf(request)
+        const fileName = upload.metadata?.filename ?? ''
+        const purpose = upload.metadata?.purpose ?? ''
+        if (fileName === '' || fileName.length > resumableFileNameMaxLength) {
+          throw tusError(
+            400,
+            `Upload-Metadata filename is required (1 to ${resumableFileNameMaxLength} characters)`,
+          )
+        }
+        if (!isSafeFileName(fileName)) {
+          throw tusError(
+            400,
+            'Upload-Metadata filename may not contain slashes or control characters',
+          )
+        }
+        if (!(resumableUploadPurposes as readonly string[]).includes(purpose)) {
+          throw tusError(
+            400,
+            `Upload-Metadata purpose must be one of ${resumableUploadPurposes.join(', ')}`,
+          )
+        }
+        if ((await countUploadsOf(store, ownerId)) >= maxUploadsPerUser) {
+          throw tusError(
+            409,
+            `You have ${maxUploadsPerUser} uploads in progress; finish or cancel some first.`,
+          )
+        }
+        // Only what we chose to keep: the owner is ours to set, never the client's.
+        return { metadata: { filename: fileName, purpose, owner: ownerId } }
+      },
+      async onIncomingRequest(request, uploadId) {
+        const userId = userOf(request)
+        if (request.method === 'POST') return
+        const info = await describeUpload(uploadId).catch((error: unknown) => {
+          if (error instanceof AppError && error.kind === 'unavailable') {
+            throw tusError(503, 'The file store cannot be reached; try again in a while.')
+          }
+          throw error
+        })
+        // Someone else's upload is as unknown to this user as a made-up id.
+        if (info === undefined || info.ownerId !== userId) throw notFound()
+        const isChange = request.method === 'PATCH' || request.method === 'DELETE'
+        if (isChange && (await claims.isHeld(claimOf(uploadId)))) {
+          throw tusError(423, 'This upload is being processed and can no longer change')
+        }
+      },
+    })
 
   return {
     async handle(raw, response) {
       const reason = notTusReason(raw)
-      if (reason === null) return tus.handle(raw, response)
+      if (reason === null) return (await openedStore()).tus.handle(raw, response)
       const body = envelopeBodyOf(400, reason, maxSizeBytes)
       response.writeHead(400, {
         'content-type': 'application/json; charset=utf-8',
@@ -310,6 +368,7 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
     },
     describeUpload,
     isExpired: (info) => nowMs() > info.createdAtMs + expiryMs,
+    localFile: async (uploadId) => (await openedStore()).store.localFile(uploadId),
     remove: removeQuietly,
     async lock(uploadId) {
       const release = await claims.tryHold(claimOf(uploadId))
@@ -323,32 +382,21 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
       await release?.()
     },
     async sweepExpired() {
+      const { store } = await openedStore()
+      const isHeld = (uploadId: string) => claims.isHeld(claimOf(uploadId))
       let removed = 0
-      let names: string[]
-      try {
-        names = await readdir(directory)
-      } catch {
-        return 0
-      }
-      // A crash between writing the data file and its .json leaves one without the other.
-      const uploadIds = new Set(names.map((name) => name.replace(/\.json$/, '')))
-      for (const uploadId of uploadIds) {
+      for (const { uploadId, writtenAtMs } of await store.listUploads()) {
         // An upload being consumed right now finishes first; the next sweep takes it if needed.
         if (!resumableUploadIdPattern.test(uploadId)) continue
-        if (await claims.isHeld(claimOf(uploadId))) continue
-        const info = await describeUpload(uploadId)
-        const createdAtMs =
-          info?.createdAtMs ??
-          Math.min(
-            await modifiedAtMs(join(directory, uploadId)),
-            await modifiedAtMs(join(directory, `${uploadId}.json`)),
-          )
+        if (await isHeld(uploadId)) continue
+        // without its record (a crash between writing the bytes and the record): its bytes' age
+        const createdAtMs = (await store.recordOf(uploadId))?.createdAtMs ?? writtenAtMs
         if (nowMs() > createdAtMs + expiryMs) {
-          await removeQuietly(uploadId)
+          await store.remove(uploadId)
           removed += 1
         }
       }
-      return removed
+      return removed + (await store.sweepStrays(nowMs() - expiryMs, isHeld))
     },
   }
 }
@@ -356,12 +404,4 @@ export function createResumableUploads(options: ResumableUploadsOptions): Resuma
 /** The resumable uploads of an app (made once in server/composition.ts). */
 export function resumableUploadsOf(app: FastifyInstance): ResumableUploads {
   return app.deps.services.resumableUploads
-}
-
-async function modifiedAtMs(path: string): Promise<number> {
-  try {
-    return (await stat(path)).mtimeMs
-  } catch {
-    return Number.POSITIVE_INFINITY
-  }
 }
