@@ -117,11 +117,6 @@ const cityIncomingMinimumAgeMs = 24 * 3_600_000
 /** GML uploads cut short by a crash are removed at start when older than this. */
 const gmlIncomingMinimumAgeMs = 3_600_000
 
-/** Where filled batch-POI files are stored (written by template-files, read by the batch add). */
-function poiBatchFilesDirectory(dataDir: string): string {
-  return join(dataDir, 'poi-batch-files')
-}
-
 /** What the app has opened before composing: the rest is made from these. */
 export interface ComposeParts {
   config: Config
@@ -192,7 +187,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     onWarning: (message, error) => app.log.warn({ err: error }, message),
   })
   const building = composeBuildingArea(parts, access, jobs)
-  const templateFiles = composeTemplateFileArea(parts, building.conversions, jobs)
+  const templateFiles = composeTemplateFileArea(app, parts, building.conversions, jobs)
   // the live stream's fan-out carries the devices' events (IoT) and the location POIs' (city)
   // ... and those of the other server processes on the database, for the streams open here
   const live = relayLiveHub(
@@ -240,7 +235,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       database,
       clock,
       access,
-      batchFilesDirectory: poiBatchFilesDirectory(config.dataDir),
+      // written by template-files, read by the batch add
+      batchFiles: storage.named('poi-batch-files'),
       fileReader: templateFiles.poiBatchFileReader,
     }),
     poiListBodies: createPoiListBodies({ jobs }),
@@ -297,6 +293,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   })
 
   const orders = createOrdersService({ database, clock, access })
+  const structureMergeFiles = storage.named('model-merges')
   const deps: ServerDeps = {
     config,
     clock,
@@ -335,8 +332,9 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
         building: building.building,
         conversions: building.conversions,
         jobs,
-        directory: join(config.dataDir, 'model-merges'),
+        files: structureMergeFiles,
       }),
+      structureMergeFiles,
       structureAdds: createStructureAdds({
         database,
         storage,
@@ -363,7 +361,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
         orders,
         jobs,
         directory: join(config.dataDir, 'offline-packages'),
-        sources: packageDirectories(config.dataDir),
+        sources: packageDirectories(),
         onWarning: (message, error) => app.log.warn({ err: error }, message),
       }),
     },
@@ -436,24 +434,29 @@ function composeBuildingArea(
 }
 
 function composeTemplateFileArea(
+  app: FastifyInstance,
   parts: ComposeParts,
   conversions: ConversionPool,
   jobs: JobQueue,
 ): TemplateFileServices {
   const { database, clock, config } = parts
   const poiBatchFileReader = createPoiBatchFileReader({ jobs })
+  const templateModelFiles = parts.storage.named('template-models')
   return {
     poiBatchFileReader,
     templateModels: createTemplateModelsService({
       database,
       clock,
       conversions,
-      directory: join(config.dataDir, 'template-models'),
+      files: templateModelFiles,
+      onBackgroundError: (error) =>
+        app.log.warn({ err: error }, 'template model file clean-up failed'),
     }),
+    templateModelFiles,
     poiBatchFiles: createPoiBatchFilesService({
       database,
       clock,
-      directory: poiBatchFilesDirectory(config.dataDir),
+      files: parts.storage.named('poi-batch-files'),
       templates: createBatchTemplateSource(database.db),
       fileReader: poiBatchFileReader,
     }),
@@ -474,6 +477,7 @@ function composeCityArea(
   const onBackgroundError = (error: unknown) =>
     app.log.warn({ err: error }, 'city file clean-up failed')
   const tilesetFiles = parts.storage.named('tilesets')
+  const basemapFiles = parts.storage.named('basemaps')
   const tilesets = createTilesetsService({
     database,
     clock,
@@ -501,6 +505,7 @@ function composeCityArea(
     mapProxy,
     cityDirectories: directories,
     tilesetFiles,
+    basemapFiles,
     tilesets,
     tilesetIngest: tilesetIngestJob(tilesets),
     gisModels: createGisModelsService({ database, clock, access }),
@@ -520,7 +525,7 @@ function composeCityArea(
       database,
       clock,
       access,
-      directory: directories.basemaps,
+      files: basemapFiles,
       mapProxy,
       onBackgroundError,
     }),
@@ -564,16 +569,20 @@ function addSweeperTasks(deps: ServerDeps): void {
     }),
     // ended jobs' files whose submitter went away (the shared queue; none in-process)
     { label: 'files of ended jobs', sweep: () => jobs.sweepLeftovers() },
-    ...(['tilesets', 'basemaps'] as const).map((service) => ({
-      label: `city ${service}`,
+    {
+      label: 'city tilesets',
       async sweep(moment: SweepMoment) {
         let removed = 0
-        for (const rule of services[service].sweepRules()) {
+        for (const rule of services.tilesets.sweepRules()) {
           removed += await folderSweep(rule).sweep(moment)
         }
         return removed
       },
-    })),
+    },
+    services.basemaps.sweepTask(),
+    services.templateModels.sweepTask(),
+    services.structureMerges.sweepTask(),
+    services.poiBatchFiles.sweepTask(),
   )
 }
 
