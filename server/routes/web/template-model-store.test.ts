@@ -176,6 +176,10 @@ describe.each(['folder', 'proxy', 'redirect'] as const)(
         },
       })
       expect(poi.envelope.code, poi.envelope.message).toBe('0')
+      // with a bucket no model file is on this machine: the package reads them from the store
+      if (mode !== 'folder') {
+        expect(await filesUnder(join(testApp.config.dataDir, 'template-models'))).toEqual([])
+      }
       const started = await callApi<OfflinePackage>(app, {
         url: '/web/bimBiz/buildSbkFile',
         token: owner,
