@@ -90,6 +90,10 @@ export function createBasemapsService(dependencies: {
 }): BasemapsService {
   const { database, clock, access, files, mapProxy } = dependencies
   const { db } = database
+  /** A clean-up that failed: logged; what it left (no row names it) goes at the sweep. */
+  const report = (error: unknown) => {
+    dependencies.onBackgroundError?.(error)
+  }
   const now = () => timestampOf(clock.nowMs())
   const grantKey = (fileKey: string) => `basemaps/${fileKey}`
 
@@ -179,7 +183,8 @@ export function createBasemapsService(dependencies: {
       try {
         await db.insertInto('basemap_files').values(row).execute()
       } catch (error) {
-        await files.remove(basemapFileName(fileKey))
+        // the row's failure is the answer; a file left behind goes at the sweep
+        await files.remove(basemapFileName(fileKey)).catch(report)
         throw error
       }
       return toFile(row)
@@ -230,7 +235,9 @@ export function createBasemapsService(dependencies: {
         throw new AppError('conflict', 'basemap.inUse')
       }
       await db.deleteFrom('basemap_files').where('id', '=', id).execute()
-      await releaseKeys([row.file_key])
+      // the basemap is gone with its row; an archive the store failed to remove goes at the
+      // sweep (a store out of reach must not answer the removal as failed)
+      await releaseKeys([row.file_key]).catch(report)
     },
 
     async servedName(fileKey, grant) {

@@ -127,7 +127,8 @@ export function createPoiBatchFilesService(deps: {
           })
           .execute()
       } catch (error) {
-        await files.remove(poiBatchFileName(id))
+        // the row's failure is the answer; a file left behind goes at the sweep
+        await files.remove(poiBatchFileName(id)).catch(() => undefined)
         throw error
       }
       return {

@@ -113,6 +113,10 @@ export function createTemplateModelsService(deps: {
 }): TemplateModelsService {
   const { database, conversions, clock, files } = deps
   const db = database.db
+  /** A clean-up that failed: logged; what it left (no row names it) goes at the sweep. */
+  const report = (error: unknown) => {
+    deps.onBackgroundError?.(error)
+  }
   const datumOf = (
     row: {
       id: string
@@ -166,7 +170,8 @@ export function createTemplateModelsService(deps: {
       await files.write(`${folder}/${templateModelFileNames.png}`, png)
       await files.write(`${folder}/${templateModelFileNames.xml}`, Buffer.from(xml))
     } catch (error) {
-      await files.removeFolder(folder)
+      // the write's failure is the answer; what is left of the folder goes at the sweep
+      await files.removeFolder(folder).catch(report)
       throw error
     }
   }
@@ -204,7 +209,7 @@ export function createTemplateModelsService(deps: {
     try {
       await db.insertInto('template_models').values(row).execute()
     } catch (error) {
-      await files.removeFolder(id)
+      await files.removeFolder(id).catch(report)
       throw error
     }
     return datum
@@ -306,13 +311,11 @@ export function createTemplateModelsService(deps: {
           .where('id', '=', uuid)
           .execute()
       } catch (error) {
-        await files.removeFolder(folder)
+        await files.removeFolder(folder).catch(report)
         throw error
       }
       // the old files are no longer named; one left by a failure here goes at the sweep
-      await files.removeFolder(templateModelFolder(row)).catch((error: unknown) => {
-        deps.onBackgroundError?.(error)
-      })
+      await files.removeFolder(templateModelFolder(row)).catch(report)
       return datum
     },
 

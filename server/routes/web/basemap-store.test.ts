@@ -210,4 +210,39 @@ describe('basemaps in a store that cannot be reached', () => {
     expect(await app.deps.storage.named('basemaps').list('')).toEqual([])
     expect(await filesUnder(join(config.dataDir, 'city-incoming'))).toEqual([])
   }, 120_000)
+
+  it('removes a basemap while the store is out of reach; its archive goes at the next sweep', async () => {
+    const { app } = testApp
+    const owner = await signInNewUser(app, `basemap-gone-${randomBytes(3).toString('hex')}`)
+    const project = await createProject(app, owner, { kind: 'city', name: 'Store gone' })
+    const uploaded = await postMultipart<BasemapFile>(app, '/web/upload/uploadBasemap', owner, [
+      { name: 'project_id', value: project.id },
+      { name: 'file', value: pmtilesArchive(20_000), fileName: 'gone.pmtiles' },
+    ])
+    expect(uploaded.envelope.code, uploaded.envelope.message).toBe('0')
+    const basemaps = app.deps.storage.named('basemaps')
+    const name = `${fileKeyOf(uploaded.envelope.datum.url)}.pmtiles`
+    await objectStore.stop()
+    let removed: Awaited<ReturnType<typeof callApi>>
+    try {
+      removed = await callApi(app, {
+        url: '/web/basemap/del',
+        token: owner,
+        json: { id: uploaded.envelope.datum.id },
+      })
+    } finally {
+      await objectStore.restart()
+    }
+    // the basemap is gone for the user; the archive the store could not remove waits
+    expect(removed.envelope.code, removed.envelope.message).toBe('0')
+    const listed = await callApi<BasemapFindDatum>(app, {
+      url: '/web/basemap/find',
+      token: owner,
+      json: { project_id: project.id },
+    })
+    expect(listed.envelope.datum.files).toEqual([])
+    expect((await basemaps.list('')).map((file) => file.name)).toEqual([name])
+    expect(await app.deps.services.basemaps.sweepTask().sweep('startup')).toBe(1)
+    expect(await basemaps.list('')).toEqual([])
+  }, 120_000)
 })
