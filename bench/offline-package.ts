@@ -141,7 +141,7 @@ export async function runOfflinePackageBench(): Promise<void> {
     const plan = await planOfflinePackage(
       app.deps.database,
       app.deps.storage,
-      packageDirectories(app.deps.config.dataDir),
+      packageDirectories(),
       {
         projectId: house.id,
         isWatermarked: false,
@@ -241,7 +241,7 @@ export async function runOfflinePackageBench(): Promise<void> {
       const phasePlan = await planOfflinePackage(
         app.deps.database,
         app.deps.storage,
-        packageDirectories(app.deps.config.dataDir),
+        packageDirectories(),
         {
           projectId: house.id,
           isWatermarked: false,

@@ -119,11 +119,6 @@ const cityIncomingMinimumAgeMs = 24 * 3_600_000
 /** GML uploads cut short by a crash are removed at start when older than this. */
 const gmlIncomingMinimumAgeMs = 3_600_000
 
-/** Where filled batch-POI files are stored (written by template-files, read by the batch add). */
-function poiBatchFilesDirectory(dataDir: string): string {
-  return join(dataDir, 'poi-batch-files')
-}
-
 /** What the app has opened before composing: the rest is made from these. */
 export interface ComposeParts {
   config: Config
@@ -219,7 +214,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
     onWarning: (message, error) => app.log.warn({ err: error }, message),
   })
   const building = composeBuildingArea(parts, access, jobs)
-  const templateFiles = composeTemplateFileArea(parts, building.conversions, jobs)
+  const templateFiles = composeTemplateFileArea(app, parts, building.conversions, jobs)
   // the live stream's fan-out carries the devices' events (IoT) and the location POIs' (city)
   // ... and those of the other server processes on the database, for the streams open here
   const live = relayLiveHub(
@@ -267,7 +262,8 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
       database,
       clock,
       access,
-      batchFilesDirectory: poiBatchFilesDirectory(config.dataDir),
+      // written by template-files, read by the batch add
+      batchFiles: storage.named('poi-batch-files'),
       fileReader: templateFiles.poiBatchFileReader,
     }),
     poiListBodies: createPoiListBodies({ jobs }),
@@ -328,6 +324,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
   })
 
   const orders = createOrdersService({ database, clock, access })
+  const structureMergeFiles = storage.named('model-merges')
   const deps: ServerDeps = {
     config,
     clock,
@@ -366,8 +363,9 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
         building: building.building,
         conversions: building.conversions,
         jobs,
-        directory: join(config.dataDir, 'model-merges'),
+        files: structureMergeFiles,
       }),
+      structureMergeFiles,
       structureAdds: createStructureAdds({
         database,
         storage,
@@ -394,7 +392,7 @@ export function composeServer(app: FastifyInstance, parts: ComposeParts): Server
         orders,
         jobs,
         directory: join(config.dataDir, 'offline-packages'),
-        sources: packageDirectories(config.dataDir),
+        sources: packageDirectories(),
         onWarning: (message, error) => app.log.warn({ err: error }, message),
       }),
     },
@@ -467,24 +465,29 @@ function composeBuildingArea(
 }
 
 function composeTemplateFileArea(
+  app: FastifyInstance,
   parts: ComposeParts,
   conversions: ConversionPool,
   jobs: JobQueue,
 ): TemplateFileServices {
   const { database, clock, config } = parts
   const poiBatchFileReader = createPoiBatchFileReader({ jobs })
+  const templateModelFiles = parts.storage.named('template-models')
   return {
     poiBatchFileReader,
     templateModels: createTemplateModelsService({
       database,
       clock,
       conversions,
-      directory: join(config.dataDir, 'template-models'),
+      files: templateModelFiles,
+      onBackgroundError: (error) =>
+        app.log.warn({ err: error }, 'template model file clean-up failed'),
     }),
+    templateModelFiles,
     poiBatchFiles: createPoiBatchFilesService({
       database,
       clock,
-      directory: poiBatchFilesDirectory(config.dataDir),
+      files: parts.storage.named('poi-batch-files'),
       templates: createBatchTemplateSource(database.db),
       fileReader: poiBatchFileReader,
     }),
@@ -505,6 +508,7 @@ function composeCityArea(
   const onBackgroundError = (error: unknown) =>
     app.log.warn({ err: error }, 'city file clean-up failed')
   const tilesetFiles = parts.storage.named('tilesets')
+  const basemapFiles = parts.storage.named('basemaps')
   const tilesets = createTilesetsService({
     database,
     clock,
@@ -532,6 +536,7 @@ function composeCityArea(
     mapProxy,
     cityDirectories: directories,
     tilesetFiles,
+    basemapFiles,
     tilesets,
     tilesetIngest: tilesetIngestJob(tilesets),
     gisModels: createGisModelsService({ database, clock, access }),
@@ -551,7 +556,7 @@ function composeCityArea(
       database,
       clock,
       access,
-      directory: directories.basemaps,
+      files: basemapFiles,
       mapProxy,
       onBackgroundError,
     }),
@@ -595,20 +600,24 @@ function addSweeperTasks(deps: ServerDeps): void {
     }),
     // ended jobs' files whose submitter went away (the shared queue; none in-process)
     { label: 'files of ended jobs', sweep: () => jobs.sweepLeftovers() },
-    ...(['tilesets', 'basemaps'] as const).map((service) => ({
-      label: `city ${service}`,
+    {
+      label: 'city tilesets',
       async sweep(moment: SweepMoment) {
         let removed = 0
-        for (const rule of services[service].sweepRules()) {
+        for (const rule of services.tilesets.sweepRules()) {
           removed += await folderSweep(rule).sweep(moment)
         }
         return removed
       },
-    })),
+    },
     // in a bucket the folder above is empty: its tileset versions are swept through the store
     ...(deps.storage.location.kind === 's3'
       ? [namedFilesSweep(services.tilesets.unservedVersionsRule(), services.tilesetFiles)]
       : []),
+    services.basemaps.sweepTask(),
+    services.templateModels.sweepTask(),
+    services.structureMerges.sweepTask(),
+    services.poiBatchFiles.sweepTask(),
   )
 }
 

@@ -82,6 +82,8 @@ export interface BuildingServices {
 /** The file side of POI templates (issue 15): 3D template models and batch-POI files. */
 export interface TemplateFileServices {
   templateModels: TemplateModelsService
+  /** The template models' files, in the file store (a folder or a bucket). */
+  templateModelFiles: NamedFiles
   poiBatchFiles: PoiBatchFilesService
   /** Filled batch-POI files read and checked in a worker thread (both batch calls use it). */
   poiBatchFileReader: PoiBatchFileReader
@@ -112,6 +114,8 @@ export interface CityServices {
   cityDirectories: ReturnType<typeof cityDirectories>
   /** The tileset versions' files, in the file store (a folder or a bucket). */
   tilesetFiles: NamedFiles
+  /** The PMTiles basemaps' archives, in the file store (a folder or a bucket). */
+  basemapFiles: NamedFiles
 }
 
 /** POI categories and templates (issue 15). */
@@ -132,6 +136,8 @@ export type ServerServices = {
   style: StyleService
   /** The structure merge of the model configuration tools (issue 21). */
   structureMerges: StructureMerges
+  /** Finished merges' ZIPs, in the file store (a folder or a bucket). */
+  structureMergeFiles: NamedFiles
   /** The structure add of the model configuration tools (issue 21). */
   structureAdds: StructureAdds
   /** Per-model details of building projects (issue 21). */

@@ -56,7 +56,10 @@ export interface TemplateFileTables {
   poi_batch_files: PoiBatchFilesTable
 }
 
-/** A model made from a 3D template zip: its files are DATA_DIR/template-models/<id>/. */
+/**
+ * A model made from a 3D template zip: its files are the store's `template-models/<folder>/`
+ * (DATA_DIR/template-models/ on a folder store), the folder being `files_folder` or the id.
+ */
 export interface TemplateModelsTable {
   id: string
   owner_id: string | null
@@ -67,9 +70,14 @@ export interface TemplateModelsTable {
   size_bytes: number
   triangle_count: number
   created_at: string
+  /** The folder of its files when not its id (0036): set when its SBM was replaced. */
+  files_folder: string | null
 }
 
-/** A filled batch-POI file that passed validation: DATA_DIR/poi-batch-files/<id>.xlsx. */
+/**
+ * A filled batch-POI file that passed validation: the store's `poi-batch-files/<id>.xlsx`
+ * (DATA_DIR/poi-batch-files/ on a folder store).
+ */
 export interface PoiBatchFilesTable {
   id: string
   owner_id: string

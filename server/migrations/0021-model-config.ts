@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely'
 
 /**
  * Model configuration (issue 21, contract/model-config.ts): finished structure merges (their
- * ZIP lives in DATA_DIR/model-merges, named by the row id) and per-model details (SPEC §7
- * `addModelDetail`…: manufacturer, product, serial, install date). Conventions of ./tables.ts.
+ * ZIP is the store's `model-merges/<row id>.zip`, DATA_DIR/model-merges on a folder store) and
+ * per-model details (SPEC §7 `addModelDetail`…: manufacturer, product, serial, install date).
+ * Conventions of ./tables.ts.
  * No foreign keys: a model's delete removes its details through the model-config service.
  */
 export interface ModelConfigTables {

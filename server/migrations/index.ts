@@ -31,6 +31,7 @@ import * as contactChangeCodes from './0031-contact-change-codes'
 import * as modelDocuments from './0032-model-documents'
 import * as structureJobs from './0033-structure-jobs'
 import * as offlinePackageJobs from './0035-offline-package-jobs'
+import * as templateModelFolders from './0036-template-model-folders'
 import * as serverKeys from './0037-server-keys'
 
 /**
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   '0032-model-documents': modelDocuments,
   '0033-structure-jobs': structureJobs,
   '0035-offline-package-jobs': offlinePackageJobs,
+  '0036-template-model-folders': templateModelFolders,
   '0037-server-keys': serverKeys,
 }
 

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -260,6 +260,32 @@ describe.each(['folder', 's3'] as const)('named files (tilesets, packages) on %s
     expect(await files.list('')).toMatchObject([{ name: 'p2/b.zip', sizeBytes: 5 }])
     // the areas keep apart
     expect(await storage.named('tilesets').list('')).toEqual([])
+  })
+
+  it('adopts a finished local file under a name: a second name on a folder, sent whole to a bucket', async () => {
+    const files = storage.named('basemaps')
+    const received = join(directory, 'received.upload')
+    // past 5 MiB: a multipart upload from the file on S3
+    const bytes = randomBytes(6 * 1024 * 1024 + 5)
+    await writeFile(received, bytes)
+    await files.adopt('k1.pmtiles', received)
+    expect((await buffer(await files.open('k1.pmtiles'))).equals(bytes)).toBe(true)
+    expect(await files.statOf('k1.pmtiles')).toMatchObject({
+      sizeBytes: bytes.length,
+      contentEncoding: undefined,
+    })
+    expect(await files.list('')).toMatchObject([{ name: 'k1.pmtiles', sizeBytes: bytes.length }])
+    // the caller's file is still the caller's to remove
+    expect((await readFile(received)).equals(bytes)).toBe(true)
+    if (kind === 'folder') {
+      // a multi-gigabyte upload is not copied: the same bytes on disk under a second name
+      const adopted = await stat(join(directory, 'basemaps', 'k1.pmtiles'))
+      expect(adopted.ino).toBe((await stat(received)).ino)
+    }
+    const gzipped = join(directory, 'received-gzip.upload')
+    await writeFile(gzipped, gzipSync('{"asset":{}}'))
+    await files.adopt('v1/tileset.json', gzipped)
+    expect(await files.statOf('v1/tileset.json')).toMatchObject({ contentEncoding: 'gzip' })
   })
 
   it('answers a gzip-stored file as gzip, from the server and from a signed address', async () => {

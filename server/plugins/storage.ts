@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises'
+import { link, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -56,9 +56,20 @@ export interface NamedFileInfo extends StoredFileInfo {
 /**
  * The areas of the store whose files keep the names they were given, beside the content-named
  * files: on a folder store `DATA_DIR/<area>/`, in a bucket `<prefix><area>/`. `tilesets`: a
- * tileset version's files; `offline-packages`: the built package zips (`<project>/<id>.zip`).
+ * tileset version's files; `offline-packages`: the built package zips (`<project>/<id>.zip`);
+ * `job-files`: bytes of shared-queue jobs; `basemaps`: PMTiles archives (`<file key>.pmtiles`);
+ * `template-models`: a 3D template model's SBM, preview and XML (`<folder>/model.sbm` …);
+ * `model-merges`: finished structure merges' ZIPs (`<id>.zip`); `poi-batch-files`: filled
+ * batch-POI files (`<id>.xlsx`).
  */
-export type StorageArea = 'tilesets' | 'offline-packages' | 'job-files'
+export type StorageArea =
+  | 'tilesets'
+  | 'offline-packages'
+  | 'job-files'
+  | 'basemaps'
+  | 'template-models'
+  | 'model-merges'
+  | 'poi-batch-files'
 
 /** How a named file is written. */
 export interface NamedWriteOptions {
@@ -82,6 +93,13 @@ export interface NamedWriteOptions {
 export interface NamedFiles {
   /** Stores a file under `name`; replacing nothing unless `durable` (a name is written once). */
   write(name: string, source: FileSource, options?: NamedWriteOptions): Promise<void>
+  /**
+   * Takes a finished local file (an upload received on this machine) under `name`, whole and
+   * durable, without reading it through this process where the store allows: on a folder it
+   * becomes a second name of the same bytes (a hard link; copied only across file systems),
+   * in a bucket it is sent from the file (multipart). The caller still owns and removes `path`.
+   */
+  adopt(name: string, path: string): Promise<void>
   /** Size, time written and encoding of a file, or undefined if there is none by that name. */
   statOf(name: string): Promise<NamedFileInfo | undefined>
   /** Reads a file, or the span of it. Throws a `notFound` AppError when it does not exist. */
@@ -300,6 +318,21 @@ function namedFilesInFolder(root: string): NamedFiles {
         const output = createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 })
         await pipeline(source, output)
       }
+    },
+    async adopt(name, sourcePath) {
+      const path = pathOf(name)
+      await mkdir(dirname(path), { recursive: true })
+      // the bytes reach the disk before any name of the store names them
+      await flushToDisk(sourcePath)
+      try {
+        // a second name for the same bytes: a multi-gigabyte upload is not copied
+        await link(sourcePath, path)
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'EXDEV') throw error
+        await writeDurably(path, createReadStream(sourcePath, { highWaterMark: 1024 * 1024 }))
+        return
+      }
+      await flushToDisk(dirname(path))
     },
     async statOf(name) {
       const path = pathOf(name)

@@ -1,27 +1,28 @@
 import { randomUUID } from 'node:crypto'
-import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { stat } from 'node:fs/promises'
 import type { Selectable } from 'kysely'
 import type { BasemapFile, BasemapFindDatum, BasemapSetting } from '../../../contract/city'
 import { AppError, fieldError } from '../../http/app-error'
 import type { BasemapFilesTable } from '../../migrations/0006-city'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../time/clock'
-import type { FolderRule } from '../files/folder-sweeper'
+import type { SweepTask } from '../files/folder-sweeper'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { MapProxy } from '../map-proxy/map-proxy.service'
 import type { CityAccess } from '../tilesets/city-access'
 import { type GrantReader, signedInReader } from '../access/project-access'
-import { readHead } from '../../plugins/storage'
+import { type NamedFiles, readHead } from '../../plugins/storage'
 import type { AuthUser } from '../accounts/users.service'
+import { basemapFileName } from './basemap-files'
 
 type BasemapFileRow = Selectable<BasemapFilesTable>
 
 /** PMTiles basemaps and each city project's basemap setting (decisions.md "maps"). */
 export interface BasemapsService {
   /**
-   * Takes an uploaded file into the basemap store (linked, or copied across file systems; the
-   * caller still owns and removes its path) after checking it is PMTiles v3 by its header.
+   * Takes an uploaded file into the store's basemaps area after checking it is PMTiles v3 by
+   * its header (on a folder a second name of the upload's bytes, in a bucket sent from it; the
+   * caller still owns and removes its path).
    */
   accept(input: {
     user: AuthUser
@@ -41,17 +42,27 @@ export interface BasemapsService {
     },
   ): Promise<BasemapFindDatum>
   remove(user: AuthUser, id: string): Promise<void>
-  /** The stored file behind a signed address, or undefined when the address is not valid. */
-  servedPath(fileKey: string, grant: string): Promise<string | undefined>
+  /**
+   * The name in the basemaps area of the file behind a signed address, or undefined when the
+   * address is not valid.
+   */
+  servedName(fileKey: string, grant: string): Promise<string | undefined>
   lifecycleHook: ProjectLifecycleHook
-  /** What the folder sweeper removes: stored basemap files no row names. */
-  sweepRules(): FolderRule[]
+  /** What the sweeper removes: stored basemap files no row names, and cut-short copies. */
+  sweepTask(): SweepTask
 }
 
 /** The PMTiles v3 header starts with these 7 bytes and the version byte 3. */
 const pmtilesMagic = Buffer.from('PMTiles')
 const pmtilesVersion = 3
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+/** A stored basemap's name, or its part file while copied across file systems (folder only). */
+const storedNamePattern =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.pmtiles(\.part)?$/
+/** A file is stored just before its row is written: younger files may be a live upload's. */
+const unreferencedMinimumAgeMs = 3_600_000
+/** File keys looked up per query by the sweep. */
+const sweepBatchSize = 500
 const offlineSetting: BasemapSetting = { kind: 'offline', style_url: null, pmtiles_id: null }
 
 /** True when the bytes start a PMTiles version 3 archive. */
@@ -63,20 +74,27 @@ export function isPmtilesV3(head: Uint8Array): boolean {
   )
 }
 
-/** Builds the service; `directory` is the basemap store (DATA_DIR/basemaps). */
+/**
+ * Builds the service. The archives are the store's `basemaps` area, `<file key>.pmtiles`
+ * (DATA_DIR/basemaps on a folder, where they always were, or the bucket's `basemaps/`), so any
+ * process or machine sharing the store serves, packs and removes them.
+ */
 export function createBasemapsService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: CityAccess
-  directory: string
+  files: NamedFiles
   /** Online styles are drawn through it; their addresses are checked against its allow-list. */
   mapProxy: MapProxy
   onBackgroundError?: (error: unknown) => void
 }): BasemapsService {
-  const { database, clock, access, directory, mapProxy } = dependencies
+  const { database, clock, access, files, mapProxy } = dependencies
   const { db } = database
+  /** A clean-up that failed: logged; what it left (no row names it) goes at the sweep. */
+  const report = (error: unknown) => {
+    dependencies.onBackgroundError?.(error)
+  }
   const now = () => timestampOf(clock.nowMs())
-  const pathOf = (fileKey: string) => join(directory, `${fileKey}.pmtiles`)
   const grantKey = (fileKey: string) => `basemaps/${fileKey}`
 
   const urlOf = (row: BasemapFileRow, reader: GrantReader) => {
@@ -141,7 +159,7 @@ export function createBasemapsService(dependencies: {
         .select('id')
         .where('file_key', '=', fileKey)
         .executeTakeFirst()
-      if (!user) await rm(pathOf(fileKey), { force: true })
+      if (!user) await files.remove(basemapFileName(fileKey))
     }
   }
 
@@ -151,16 +169,9 @@ export function createBasemapsService(dependencies: {
       if (!isPmtilesV3(await readHead(filePath, 8))) {
         throw new AppError('unsupportedFile', 'basemap.notPmtiles')
       }
-      await mkdir(directory, { recursive: true })
       const fileKey = randomUUID()
       const sizeBytes = (await stat(filePath)).size
-      try {
-        // a second name for the same bytes: no copy of a multi-gigabyte file
-        await link(filePath, pathOf(fileKey))
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'EXDEV') throw error
-        await copyFile(filePath, pathOf(fileKey))
-      }
+      await files.adopt(basemapFileName(fileKey), filePath)
       const row: BasemapFileRow = {
         id: randomUUID(),
         project_id: projectId,
@@ -172,7 +183,8 @@ export function createBasemapsService(dependencies: {
       try {
         await db.insertInto('basemap_files').values(row).execute()
       } catch (error) {
-        await rm(pathOf(fileKey), { force: true })
+        // the row's failure is the answer; a file left behind goes at the sweep
+        await files.remove(basemapFileName(fileKey)).catch(report)
         throw error
       }
       return toFile(row)
@@ -223,13 +235,15 @@ export function createBasemapsService(dependencies: {
         throw new AppError('conflict', 'basemap.inUse')
       }
       await db.deleteFrom('basemap_files').where('id', '=', id).execute()
-      await releaseKeys([row.file_key])
+      // the basemap is gone with its row; an archive the store failed to remove goes at the
+      // sweep (a store out of reach must not answer the removal as failed)
+      await releaseKeys([row.file_key]).catch(report)
     },
 
-    async servedPath(fileKey, grant) {
+    async servedName(fileKey, grant) {
       if (!uuidPattern.test(fileKey)) return undefined
       if (!(await access.checkFileGrant(grantKey(fileKey), grant))) return undefined
-      return pathOf(fileKey)
+      return basemapFileName(fileKey)
     },
 
     lifecycleHook: {
@@ -274,29 +288,41 @@ export function createBasemapsService(dependencies: {
       },
     },
 
-    sweepRules() {
-      return [
-        {
-          label: 'basemap files no row uses',
-          directory,
-          owns: (name) => uuidPattern.test(name.replace(/\.pmtiles$/, '')),
-          // a file is moved into place just before its row is written
-          minimumAgeMs: 3_600_000,
-          isCrashLeftover: true,
-          async keep(names) {
-            const kept = new Set<string>()
-            for (const name of names) {
-              const user = await db
-                .selectFrom('basemap_files')
-                .select('id')
-                .where('file_key', '=', name.replace(/\.pmtiles$/, ''))
-                .executeTakeFirst()
-              if (user) kept.add(name)
-            }
-            return kept
-          },
+    sweepTask() {
+      return {
+        label: 'basemap files no row uses',
+        // listed from the store, so a bucket is swept like the folder
+        async sweep(moment) {
+          // at start-up no upload is live (the first process sweeps so): any age goes
+          const cutoffMs = moment === 'startup' ? Date.now() : Date.now() - unreferencedMinimumAgeMs
+          const old = (await files.list(''))
+            .filter((file) => storedNamePattern.test(file.name) && file.modifiedMs < cutoffMs)
+            .map((file) => file.name)
+          const keys = [
+            ...new Set(old.flatMap((name) => (name.endsWith('.part') ? [] : [keyOfName(name)]))),
+          ]
+          const used = new Set<string>()
+          for (let start = 0; start < keys.length; start += sweepBatchSize) {
+            const rows = await db
+              .selectFrom('basemap_files')
+              .select('file_key')
+              .where('file_key', 'in', keys.slice(start, start + sweepBatchSize))
+              .execute()
+            for (const row of rows) used.add(row.file_key)
+          }
+          let removed = 0
+          for (const name of old) {
+            if (!name.endsWith('.part') && used.has(keyOfName(name))) continue
+            await files.remove(name)
+            removed++
+          }
+          return removed
         },
-      ]
+      }
     },
   }
+}
+
+function keyOfName(name: string): string {
+  return storedNamePattern.exec(name)![1]!
 }

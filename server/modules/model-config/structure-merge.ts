@@ -1,8 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import { createReadStream } from 'node:fs'
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import type { Readable } from 'node:stream'
 import { zipSync } from 'fflate'
 import type { StructureManifest } from '../../../contract/building'
 import type { ServerMessage } from '../../../contract/messages'
@@ -15,9 +11,10 @@ import {
 import { AppError } from '../../http/app-error'
 import type { UploadedFile } from '../../http/define-route'
 import type { DatabaseHandle } from '../../plugins/db'
-import type { FileStorage } from '../../plugins/storage'
+import type { FileStorage, NamedFiles } from '../../plugins/storage'
 import type { ProjectAccess } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
+import type { SweepTask } from '../files/folder-sweeper'
 import type { BuildingService, StructureModel } from '../building/building.service'
 import { extensionOf } from '../building/building-views'
 import type { ConversionPool } from '../building/conversion-pool'
@@ -35,6 +32,19 @@ import {
   structureModelOf,
 } from './structure-jobs'
 
+/** A merge's ZIP in the model-merges area, or the part file earlier versions wrote first. */
+const storedNamePattern =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.zip(\.part)?$/
+/** A ZIP is stored just before its row: a younger one may be a running merge's. */
+const unreferencedMinimumAgeMs = 3_600_000
+/** Merge ids looked up per query by the sweep. */
+const sweepBatchSize = 500
+
+/** The name of a merge's ZIP in the store's model-merges area. */
+function resultName(id: string): string {
+  return `${id}.zip`
+}
+
 /** What the structure merge is made from. */
 export interface StructureMergeDependencies {
   database: DatabaseHandle
@@ -44,8 +54,11 @@ export interface StructureMergeDependencies {
   building: BuildingService
   conversions: ConversionPool
   jobs: JobQueue
-  /** Where finished merges' ZIPs are kept (DATA_DIR/model-merges). */
-  directory: string
+  /**
+   * The store's model-merges area, where finished merges' ZIPs are kept as `<id>.zip`
+   * (DATA_DIR/model-merges on a folder, as before, or the bucket's `model-merges/`).
+   */
+  files: NamedFiles
 }
 
 /** The structure merge (`/modelConfig/merge`, SPEC §2, §5). */
@@ -62,8 +75,13 @@ export interface StructureMerges {
   ): Promise<MergeStatusDatum>
   /** A merge of this user: its steps while it runs, its result once it ended. */
   status(user: AuthUser, id: string): Promise<MergeStatusDatum>
-  /** The ZIP of a finished merge (public by its random id, like converted models). */
-  openResult(id: string): Promise<{ stream: Readable; sizeBytes: number; downloadName: string }>
+  /**
+   * The ZIP of a finished merge (public by its random id, like converted models): its name in
+   * the model-merges area and the name it downloads under.
+   */
+  resultFile(id: string): Promise<{ name: string; downloadName: string }>
+  /** What the sweeper removes: ZIPs no finished merge names (a run cut short after writing). */
+  sweepTask(): SweepTask
   /** Waits for a merge's job to end (tests, shutdown). */
   settled(id: string): Promise<void>
 }
@@ -83,7 +101,7 @@ interface Run extends StructureJobRun<MergeStatusDatum> {
  * reported and left out; a model the converter refuses stops the merge, and nothing is saved.
  */
 export function createStructureMerges(dependencies: StructureMergeDependencies): StructureMerges {
-  const { database, storage, clock, access, building, conversions, jobs, directory } = dependencies
+  const { database, storage, clock, access, building, conversions, jobs, files } = dependencies
   const now = () => timestampOf(clock.nowMs())
   const readFile = (file: MergeFile) => readMergeFile(storage, file)
   const convert = createModelToSbm({ storage, conversions })
@@ -161,10 +179,7 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
     for (const model of models) entries[model.fileName] = model.bytes
     // SBMs are meshopt-packed already: a light deflate is all that pays
     const zip = zipSync(entries, { level: 1 })
-    await mkdir(directory, { recursive: true })
     const id = run.status.id
-    const partial = join(directory, `${id}.zip.part`)
-    await writeFile(partial, zip)
     await mark(structureStep, 'done')
 
     if (run.projectId !== null) {
@@ -172,7 +187,8 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
       await building.installStructure(run.user, run.projectId, { manifest, models })
       await mark(structureStep + 1, 'done')
     }
-    await rename(partial, join(directory, `${id}.zip`))
+    // stored once the merge has succeeded (a failed install leaves no ZIP), whole or not at all
+    await files.write(resultName(id), zip, { durable: true })
     run.status.warnings = warnings.map(itemOf)
     run.status.result = {
       downloadPath: `${mergeFilesRoot}${id}.zip`,
@@ -274,20 +290,45 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
       return mergeStatusDatumSchema.parse(JSON.parse(row.status_json))
     },
 
-    async openResult(id) {
+    async resultFile(id) {
       const row = await database.db
         .selectFrom('model_merges')
         .select(['output_name'])
         .where('id', '=', id)
         .executeTakeFirst()
       if (!row) throw new AppError('notFound', 'file.notFound')
-      const path = join(directory, `${id}.zip`)
-      const size = await stat(path).catch(() => undefined)
-      if (!size) throw new AppError('notFound', 'file.notFound')
+      return { name: resultName(id), downloadName: `${row.output_name}.zip` }
+    },
+
+    sweepTask() {
       return {
-        stream: createReadStream(path),
-        sizeBytes: size.size,
-        downloadName: `${row.output_name}.zip`,
+        label: 'structure merge ZIPs no merge names',
+        // listed from the store, so a bucket is swept like the folder
+        async sweep(moment) {
+          // at start-up no merge runs (the first process sweeps so): any age goes
+          const cutoffMs = moment === 'startup' ? Date.now() : Date.now() - unreferencedMinimumAgeMs
+          const old = (await files.list('')).filter(
+            (file) => storedNamePattern.test(file.name) && file.modifiedMs < cutoffMs,
+          )
+          const ids = [...new Set(old.map((file) => storedNamePattern.exec(file.name)![1]!))]
+          const named = new Set<string>()
+          for (let start = 0; start < ids.length; start += sweepBatchSize) {
+            const rows = await database.db
+              .selectFrom('model_merges')
+              .select('id')
+              .where('id', 'in', ids.slice(start, start + sweepBatchSize))
+              .execute()
+            for (const row of rows) named.add(row.id)
+          }
+          let removed = 0
+          for (const file of old) {
+            const isPart = file.name.endsWith('.part')
+            if (!isPart && named.has(storedNamePattern.exec(file.name)![1]!)) continue
+            await files.remove(file.name)
+            removed++
+          }
+          return removed
+        },
       }
     },
 

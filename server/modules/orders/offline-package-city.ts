@@ -1,7 +1,7 @@
-import { join } from 'node:path'
 import type { ViewerBasemap, ViewerTileset } from '../../../contract/offline-viewer-data'
 import type { Database } from '../../plugins/db'
 import type { NamedFiles } from '../../plugins/storage'
+import { basemapFileName } from '../basemaps/basemap-files'
 import { offlineMapData } from '../geo/offline-map-data'
 import { type PackageEntry, textEntry } from './offline-package-entry'
 
@@ -24,7 +24,7 @@ export interface CityPackagePart {
  */
 export async function planCityPart(
   handle: Database,
-  directories: { tilesetFiles: NamedFiles; basemaps: string },
+  directories: { tilesetFiles: NamedFiles },
   project: { id: string; kind: string },
 ): Promise<CityPackagePart> {
   const part: CityPackagePart = {
@@ -99,7 +99,13 @@ export async function planCityPart(
     const path = 'basemap/basemap.pmtiles'
     part.entries.push({
       path,
-      source: { kind: 'file', path: join(directories.basemaps, `${basemap.file_key}.pmtiles`) },
+      // from the store's basemaps area, as the server serves it
+      source: {
+        kind: 'named',
+        area: 'basemaps',
+        name: basemapFileName(basemap.file_key),
+        inflatesGzip: false,
+      },
       sizeBytes: basemap.size_bytes,
       isDeflated: false,
     })

@@ -1,11 +1,10 @@
-import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { uploadedFilesRoot } from '../../../contract/files'
 import type { ViewerGml } from '../../../contract/offline-viewer-data'
 import { templateModelFilesRoot } from '../../../contract/template-files'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import type { FileStorage } from '../../plugins/storage'
+import { templateModelFileName } from '../template-files/template-model-files'
 import { type PackageEntry, storedEntry, textEntry } from './offline-package-entry'
 import { planCityPart } from './offline-package-city'
 import { planLibraryModelsPart } from './offline-package-library-models'
@@ -29,12 +28,8 @@ export interface PackagePlan {
   pois: PackagePoisSummary
 }
 
-/** Folders of the data directory a package reads files from besides the file store. */
+/** Files a package reads besides the file store's. */
 export interface PackageDirectories {
-  /** DATA_DIR/basemaps: `<file_key>.pmtiles`. */
-  basemaps: string
-  /** DATA_DIR/template-models: `<uuid>/model.sbm` and `<uuid>/preview.png` per 3D template. */
-  templateModels: string
   /** The offline viewer's script (dist/offline-viewer/viewer.js); packages lack it if absent. */
   viewerScript: string
 }
@@ -44,11 +39,9 @@ const builtViewerScript = fileURLToPath(
   new URL('../../../dist/offline-viewer/viewer.js', import.meta.url),
 )
 
-/** The folders a server with data in `dataDir` reads packages from. */
-export function packageDirectories(dataDir: string): PackageDirectories {
+/** What a server reads packages from besides its file store. */
+export function packageDirectories(): PackageDirectories {
   return {
-    basemaps: join(dataDir, 'basemaps'),
-    templateModels: join(dataDir, 'template-models'),
     viewerScript: builtViewerScript,
   }
 }
@@ -170,7 +163,7 @@ export async function planOfflinePackage(
           .where('id', 'in', templateIds)
           .orderBy('id')
           .execute()
-  const templateFiles = await planTemplateFiles(handle, storage, directories, templates)
+  const templateFiles = await planTemplateFiles(handle, storage, templates)
   entries.push(...templateFiles.entries)
   // each template says where its icon and model are inside the package (null: none)
   const templatesValue = templates.map((template) => ({
@@ -272,11 +265,7 @@ export async function planOfflinePackage(
   entries.push(jsonEntry('draws.json', draws))
   contents.draws = 'draws.json'
 
-  const city = await planCityPart(
-    handle,
-    { tilesetFiles: storage.named('tilesets'), basemaps: directories.basemaps },
-    project,
-  )
+  const city = await planCityPart(handle, { tilesetFiles: storage.named('tilesets') }, project)
   entries.push(...city.entries)
   Object.assign(contents, city.contents)
 
@@ -356,13 +345,12 @@ interface TemplatePackagePaths {
 /**
  * The icons and models the project's templates show: an icon uploaded to the file store
  * (`/web/files/<id>.<ext>`) or a 3D template's preview and SBM (`/web/templateModels/<uuid>/…`,
- * files of DATA_DIR/template-models). Each file goes in once, however many templates use it;
+ * files of the store's template-models area). Each file goes in once, however many templates use it;
  * a file that is gone is left out (the viewer falls back to a plain marker).
  */
 async function planTemplateFiles(
   handle: Database,
   storage: FileStorage,
-  directories: PackageDirectories,
   templates: ReadonlyArray<{
     id: string
     iconpath: string
@@ -374,22 +362,28 @@ async function planTemplateFiles(
   const added = new Set<string>()
   const paths = new Map<string, TemplatePackagePaths>()
   const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-  const addFile = async (packagePath: string, path: string): Promise<string | null> => {
+  const modelFiles = storage.named('template-models')
+  /** A template model's file, from the folder its row names; null when either is gone. */
+  const addModelFile = async (uuid: string, kind: 'sbm' | 'png'): Promise<string | null> => {
+    const packagePath = `templates/models/${uuid}/${kind === 'sbm' ? 'model.sbm' : 'preview.png'}`
     if (added.has(packagePath)) return packagePath
-    try {
-      const info = await stat(path)
-      if (!info.isFile()) return null
-      entries.push({
-        path: packagePath,
-        source: { kind: 'file', path },
-        sizeBytes: info.size,
-        isDeflated: false,
-      })
-      added.add(packagePath)
-      return packagePath
-    } catch {
-      return null
-    }
+    const row = await handle
+      .selectFrom('template_models')
+      .select(['id', 'files_folder'])
+      .where('id', '=', uuid)
+      .executeTakeFirst()
+    if (!row) return null
+    const name = templateModelFileName(row, kind)
+    const info = await modelFiles.statOf(name)
+    if (info === undefined) return null
+    entries.push({
+      path: packagePath,
+      source: { kind: 'named', area: 'template-models', name, inflatesGzip: false },
+      sizeBytes: info.sizeBytes,
+      isDeflated: false,
+    })
+    added.add(packagePath)
+    return packagePath
   }
   const iconOf = async (iconpath: string): Promise<string | null> => {
     if (iconpath.startsWith(uploadedFilesRoot)) {
@@ -417,10 +411,7 @@ async function planTemplateFiles(
     if (iconpath.startsWith(templateModelFilesRoot)) {
       const uuid = iconpath.slice(templateModelFilesRoot.length).split('/')[0] ?? ''
       if (!uuidPattern.test(uuid)) return null
-      return addFile(
-        `templates/models/${uuid}/preview.png`,
-        join(directories.templateModels, uuid, 'preview.png'),
-      )
+      return addModelFile(uuid, 'png')
     }
     return null
   }
@@ -428,12 +419,7 @@ async function planTemplateFiles(
     const icon = template.iconpath === '' ? null : await iconOf(template.iconpath)
     const uuid = template.category_zip_uuid
     const model =
-      template.type === '3D' && uuidPattern.test(uuid)
-        ? await addFile(
-            `templates/models/${uuid}/model.sbm`,
-            join(directories.templateModels, uuid, 'model.sbm'),
-          )
-        : null
+      template.type === '3D' && uuidPattern.test(uuid) ? await addModelFile(uuid, 'sbm') : null
     paths.set(template.id, { icon, model })
   }
   return { entries, pathsOf: (templateId) => paths.get(templateId) ?? { icon: null, model: null } }

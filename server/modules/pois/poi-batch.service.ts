@@ -1,16 +1,16 @@
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { buffer } from 'node:stream/consumers'
 import type { BatchCreatePoiDatum } from '../../../contract/pois'
 import type { PoiBatchRowError } from '../../../contract/template-files'
 import { formatServerMessage } from '../../../contract/messages'
 import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
+import type { NamedFiles } from '../../plugins/storage'
 import type { ProjectAccess } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
 import { poiFieldColumns } from '../template-files/poi-batch-columns'
 import type { PoiBatchRow } from '../template-files/poi-batch-file'
 import type { PoiBatchFileReader } from '../template-files/poi-batch-file-job'
-import { batchColumnsOf } from '../template-files/poi-batch-files.service'
+import { batchColumnsOf, poiBatchFileName } from '../template-files/poi-batch-files.service'
 import { createBatchTemplateSource } from '../template-files/batch-template-source'
 import { createEventLoopSlices, mapInSlices } from '../jobs/event-loop-slices'
 import { type Clock, timestampOf } from '../time/clock'
@@ -48,12 +48,12 @@ class DryRunDone extends Error {
 /** The POI fields a batch row may fill (its other columns are the template's attributes). */
 const fieldKeys = new Set(poiFieldColumns.map((column) => column.key))
 
-/** Builds the service; stored batch files are read from `batchFilesDirectory/<uuid>.xlsx`. */
+/** Builds the service; stored batch files are read from the store's poi-batch-files area. */
 export function createPoiBatchService(dependencies: {
   database: DatabaseHandle
   clock: Clock
   access: ProjectAccess
-  batchFilesDirectory: string
+  batchFiles: NamedFiles
   /** Reads and checks the file in a worker thread (a full sheet takes the CPU for a while). */
   fileReader: PoiBatchFileReader
 }): PoiBatchService {
@@ -70,11 +70,16 @@ export function createPoiBatchService(dependencies: {
     if (!row || row.owner_id !== user.id || row.template_id !== templateId) {
       throw new AppError('notFound', 'poiBatch.fileNotFound')
     }
-    const bytes = await readFile(join(dependencies.batchFilesDirectory, `${row.id}.xlsx`)).catch(
-      () => {
-        throw new AppError('notFound', 'poiBatch.fileNotFound')
-      },
-    )
+    // at most the upload limit (10 MB), read whole as the file reader takes it
+    const bytes = await dependencies.batchFiles
+      .open(poiBatchFileName(row.id))
+      .then(buffer)
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.kind === 'notFound') {
+          throw new AppError('notFound', 'poiBatch.fileNotFound')
+        }
+        throw error
+      })
     return { fileName: row.file_name, bytes }
   }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { UploadPoiTemplateDatum } from '../../../contract/template-files'
 import type { DatabaseHandle } from '../../plugins/db'
+import type { NamedFiles } from '../../plugins/storage'
+import type { SweepTask } from '../files/folder-sweeper'
 import { type Clock, timestampOf } from '../time/clock'
 import type { MessageLanguage } from '../messaging/message-texts'
 import {
@@ -48,6 +48,8 @@ export interface PoiBatchFilesService {
     templateId: string,
     upload: { fileName: string; bytes: Buffer },
   ): Promise<UploadPoiTemplateDatum>
+  /** What the sweeper removes: stored files no row names (a write cut short before its row). */
+  sweepTask(): SweepTask
 }
 
 /** The columns of a template's batch file: the POI fields, then its static attributes. */
@@ -64,15 +66,31 @@ export function batchColumnsOf(
   ]
 }
 
-/** Makes the service; files go to `directory/<uuid>.xlsx`, rows to `poi_batch_files`. */
+/** The name of a stored filled file in the store's poi-batch-files area. */
+export function poiBatchFileName(id: string): string {
+  return `${id}.xlsx`
+}
+
+/** A stored file, or the staging file earlier versions wrote first (folder only). */
+const storedNamePattern =
+  /^(\.staging-)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(\.xlsx)?$/
+/** A file is stored just before its row: a younger one may be a live upload's. */
+const unreferencedMinimumAgeMs = 3_600_000
+/** File ids looked up per query by the sweep. */
+const sweepBatchSize = 500
+
+/**
+ * Makes the service; files go to the store's poi-batch-files area as `<uuid>.xlsx`
+ * (DATA_DIR/poi-batch-files on a folder, as before, or the bucket), rows to `poi_batch_files`.
+ */
 export function createPoiBatchFilesService(deps: {
   database: DatabaseHandle
   clock: Clock
-  directory: string
+  files: NamedFiles
   templates: BatchTemplateSource
   fileReader: PoiBatchFileReader
 }): PoiBatchFilesService {
-  const { database, clock, directory, templates, fileReader } = deps
+  const { database, clock, files, templates, fileReader } = deps
   return {
     async buildTemplateFile(caller, templateId, language) {
       const template = await templates.templateForBatch(caller, templateId)
@@ -93,12 +111,9 @@ export function createPoiBatchFilesService(deps: {
         format: 'xlsx',
       })
       const id = randomUUID()
-      await mkdir(directory, { recursive: true })
-      const staging = join(directory, `.staging-${id}`)
-      const target = join(directory, `${id}.xlsx`)
+      // read only once its row names it, which is written after it
+      await files.write(poiBatchFileName(id), upload.bytes)
       try {
-        await writeFile(staging, upload.bytes)
-        await rename(staging, target)
         await database.db
           .insertInto('poi_batch_files')
           .values({
@@ -112,8 +127,8 @@ export function createPoiBatchFilesService(deps: {
           })
           .execute()
       } catch (error) {
-        await rm(staging, { force: true })
-        await rm(target, { force: true })
+        // the row's failure is the answer; a file left behind goes at the sweep
+        await files.remove(poiBatchFileName(id)).catch(() => undefined)
         throw error
       }
       return {
@@ -122,6 +137,40 @@ export function createPoiBatchFilesService(deps: {
         fileName: upload.fileName.slice(0, 255),
         rowCount: content.rowCount,
         columns: content.columns,
+      }
+    },
+
+    sweepTask() {
+      return {
+        label: 'filled batch-POI files no row names',
+        // listed from the store, so a bucket is swept like the folder
+        async sweep(moment) {
+          const cutoffMs = moment === 'startup' ? Date.now() : Date.now() - unreferencedMinimumAgeMs
+          const old = (await files.list('')).filter(
+            (file) => storedNamePattern.test(file.name) && file.modifiedMs < cutoffMs,
+          )
+          const idOf = (name: string) => storedNamePattern.exec(name)![2]!
+          const isStored = (name: string) => name === poiBatchFileName(idOf(name))
+          const ids = [
+            ...new Set(old.filter((file) => isStored(file.name)).map((file) => idOf(file.name))),
+          ]
+          const named = new Set<string>()
+          for (let start = 0; start < ids.length; start += sweepBatchSize) {
+            const rows = await database.db
+              .selectFrom('poi_batch_files')
+              .select('id')
+              .where('id', 'in', ids.slice(start, start + sweepBatchSize))
+              .execute()
+            for (const row of rows) named.add(row.id)
+          }
+          let removed = 0
+          for (const file of old) {
+            if (isStored(file.name) && named.has(idOf(file.name))) continue
+            await files.remove(file.name)
+            removed++
+          }
+          return removed
+        },
       }
     },
   }

@@ -1,10 +1,12 @@
 import { formatServerMessage, type ServerMessage } from '../../../contract/messages'
 import { randomUUID } from 'node:crypto'
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
-import { join, posix } from 'node:path'
+import { open } from 'node:fs/promises'
+import { posix } from 'node:path'
 import { type TemplateModelDatum, templateModelFilesRoot } from '../../../contract/template-files'
 import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
+import type { NamedFiles } from '../../plugins/storage'
+import type { SweepTask } from '../files/folder-sweeper'
 import type { ConversionPool, PooledConversion } from '../building/conversion-pool'
 import { extensionOf, inspectSbm } from '../building/model-files'
 import { type Clock, timestampOf } from '../time/clock'
@@ -12,6 +14,11 @@ import { ConversionError } from '../convert/conversion-error'
 import { encodePng } from '../convert/png'
 import { previewSidePixels } from '../convert/preview-image'
 import { fileArchiveSource } from '../tilesets/file-archive'
+import {
+  templateModelFileName,
+  templateModelFileNames,
+  templateModelFolder,
+} from './template-model-files'
 import { readTemplateZip } from './template-zip'
 
 /** A received template zip: a private file the route disposes of afterwards. */
@@ -28,9 +35,9 @@ export interface TemplateModelCaller {
   role: string
 }
 
-/** A served file of a template model. */
+/** A served file of a template model: its name in the store's template-models area. */
 export interface TemplateModelFile {
-  path: string
+  name: string
   contentType: string
 }
 
@@ -76,31 +83,40 @@ export interface TemplateModelsService {
   checkOwned(caller: TemplateModelCaller, uuid: string): Promise<void>
   /** A served file (`<uuid>.sbm`, `.png`, `.xml`) by its address parts. */
   openFile(uuid: string, name: string): Promise<TemplateModelFile>
+  /** What the sweeper removes: folders of the area no model names (cut-short writes). */
+  sweepTask(): SweepTask
 }
 
-/** Files of one template model inside its folder. */
-const fileNames = { sbm: 'model.sbm', png: 'preview.png', xml: 'model.xml' } as const
 const contentTypes = {
   sbm: 'model/gltf-binary',
   png: 'image/png',
   xml: 'application/xml; charset=utf-8',
 } as const
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+/** A model's files are written before its row: a younger folder may be a live upload's. */
+const unreferencedMinimumAgeMs = 3_600_000
 
 /**
- * The template model service. Files live in `directory/<uuid>/` (written to a staging folder
- * first and renamed into place, so a folder is either complete or absent), rows in
- * `template_models`.
+ * The template model service. Files live in the store's `template-models` area (a folder,
+ * DATA_DIR/template-models as before, or the bucket), under the folder the row names; rows in
+ * `template_models`. A folder is read only once a row names it, and a row names only a folder
+ * whose files are all written: a model is whole or absent, and a replaced SBM switches to
+ * whole new files in one update of the row.
  */
 export function createTemplateModelsService(deps: {
   database: DatabaseHandle
   conversions: ConversionPool
   clock: Clock
-  /** Where template model folders live (DATA_DIR/template-models). */
-  directory: string
+  /** The store's template-models area. */
+  files: NamedFiles
+  onBackgroundError?: (error: unknown) => void
 }): TemplateModelsService {
-  const { database, conversions, clock, directory } = deps
+  const { database, conversions, clock, files } = deps
   const db = database.db
+  /** A clean-up that failed: logged; what it left (no row names it) goes at the sweep. */
+  const report = (error: unknown) => {
+    deps.onBackgroundError?.(error)
+  }
   const datumOf = (
     row: {
       id: string
@@ -136,27 +152,26 @@ export function createTemplateModelsService(deps: {
     )
 
   /**
-   * Writes a model's files into a new staging folder (renamed into place by the caller, so a
-   * folder is complete or absent): the SBM first, then its preview (given, or rendered from the
-   * written SBM in a job thread), then the XML.
+   * Writes a model's files into `folder`, which no row names yet (the caller writes the row
+   * after, so a folder is complete or unread): its preview is rendered first (given, or drawn
+   * in a job thread), so a model that fails there writes nothing. A failed write removes the
+   * folder.
    */
   const writeFolder = async (
+    folder: string,
     ownerId: string | null,
     sbm: Uint8Array,
     preview: Uint8Array | undefined,
     xml: string,
-  ): Promise<string> => {
-    await mkdir(directory, { recursive: true })
-    const staging = join(directory, `.staging-${randomUUID()}`)
+  ): Promise<void> => {
+    const png = preview ?? (await renderPreview(ownerId, sbm))
     try {
-      await mkdir(staging)
-      await writeFile(join(staging, fileNames.sbm), sbm)
-      const png = preview ?? (await renderPreview(ownerId, sbm))
-      await writeFile(join(staging, fileNames.png), png)
-      await writeFile(join(staging, fileNames.xml), xml)
-      return staging
+      await files.write(`${folder}/${templateModelFileNames.sbm}`, sbm)
+      await files.write(`${folder}/${templateModelFileNames.png}`, png)
+      await files.write(`${folder}/${templateModelFileNames.xml}`, Buffer.from(xml))
     } catch (error) {
-      await rm(staging, { recursive: true, force: true })
+      // the write's failure is the answer; what is left of the folder goes at the sweep
+      await files.removeFolder(folder).catch(report)
       throw error
     }
   }
@@ -183,19 +198,18 @@ export function createTemplateModelsService(deps: {
       size_bytes: sbm.byteLength,
       triangle_count: triangleCount,
       created_at: timestampOf(clock.nowMs()),
+      // a new model's folder is its id, as before the store
+      files_folder: null,
     }
     const datum = datumOf(row, warnings)
-    const staging = await writeFolder(ownerId, sbm, preview, describeModelXml(datum, sourceFormat))
-    const target = join(directory, id)
+    // a fixed (seeded) id's folder without its row is left from an earlier database on the
+    // same data folder: it is written anew
+    if (fixedId !== undefined) await files.removeFolder(id)
+    await writeFolder(id, ownerId, sbm, preview, describeModelXml(datum, sourceFormat))
     try {
-      // a fixed (seeded) id's folder without its row is left from an earlier database on the
-      // same data folder: it is replaced, not renamed onto (which fails on a full folder)
-      if (fixedId !== undefined) await rm(target, { recursive: true, force: true })
-      await rename(staging, target)
       await db.insertInto('template_models').values(row).execute()
     } catch (error) {
-      await rm(staging, { recursive: true, force: true })
-      await rm(target, { recursive: true, force: true })
+      await files.removeFolder(id).catch(report)
       throw error
     }
     return datum
@@ -280,34 +294,28 @@ export function createTemplateModelsService(deps: {
         triangle_count: info.triangleCount,
       }
       const datum = datumOf(updated)
-      const staging = await writeFolder(caller.id, sbm, undefined, describeModelXml(datum, 'sbm'))
-      const target = join(directory, uuid)
-      const retired = join(directory, `.retired-${randomUUID()}`)
+      // the new files go to a new folder and the row switches to it in one update: a reader
+      // sees the old model or the new one whole, on a folder and in a bucket alike
+      const folder = randomUUID()
+      await writeFolder(folder, caller.id, sbm, undefined, describeModelXml(datum, 'sbm'))
       try {
-        // the old folder steps aside before the new one takes its name, and comes back on failure
-        await rename(target, retired)
-        try {
-          await rename(staging, target)
-          await db
-            .updateTable('template_models')
-            .set({
-              source_name: sourceName,
-              source_format: 'sbm',
-              size_bytes: sbm.byteLength,
-              triangle_count: info.triangleCount,
-            })
-            .where('id', '=', uuid)
-            .execute()
-        } catch (error) {
-          await rm(target, { recursive: true, force: true })
-          await rename(retired, target)
-          throw error
-        }
+        await db
+          .updateTable('template_models')
+          .set({
+            source_name: sourceName,
+            source_format: 'sbm',
+            size_bytes: sbm.byteLength,
+            triangle_count: info.triangleCount,
+            files_folder: folder,
+          })
+          .where('id', '=', uuid)
+          .execute()
       } catch (error) {
-        await rm(staging, { recursive: true, force: true })
+        await files.removeFolder(folder).catch(report)
         throw error
       }
-      await rm(retired, { recursive: true, force: true })
+      // the old files are no longer named; one left by a failure here goes at the sweep
+      await files.removeFolder(templateModelFolder(row)).catch(report)
       return datum
     },
 
@@ -328,9 +336,41 @@ export function createTemplateModelsService(deps: {
     async openFile(uuid, name) {
       const match = /^([0-9a-f-]{36})\.(sbm|png|xml)$/.exec(name)
       if (!match || match[1] !== uuid || !uuidPattern.test(uuid)) throw notFound()
-      const kind = match[2] as keyof typeof fileNames
-      if (!(await findRow(uuid))) throw notFound()
-      return { path: join(directory, uuid, fileNames[kind]), contentType: contentTypes[kind] }
+      const kind = match[2] as keyof typeof templateModelFileNames
+      const row = await findRow(uuid)
+      if (!row) throw notFound()
+      return { name: templateModelFileName(row, kind), contentType: contentTypes[kind] }
+    },
+
+    sweepTask() {
+      return {
+        label: 'template model folders no model names',
+        // listed from the store, so a bucket is swept like the folder (and the staging and
+        // retired folders of earlier versions on a folder go too)
+        async sweep(moment) {
+          const cutoffMs = moment === 'startup' ? Date.now() : Date.now() - unreferencedMinimumAgeMs
+          const newestByFolder = new Map<string, number>()
+          for (const file of await files.list('')) {
+            const folder = file.name.split('/')[0]!
+            newestByFolder.set(folder, Math.max(newestByFolder.get(folder) ?? 0, file.modifiedMs))
+          }
+          const old = [...newestByFolder].filter(([, newest]) => newest < cutoffMs)
+          if (old.length === 0) return 0
+          const named = new Set<string>()
+          const rows = await db
+            .selectFrom('template_models')
+            .select(['id', 'files_folder'])
+            .execute()
+          for (const row of rows) named.add(templateModelFolder(row))
+          let removed = 0
+          for (const [folder] of old) {
+            if (named.has(folder)) continue
+            await files.removeFolder(folder)
+            removed++
+          }
+          return removed
+        },
+      }
     },
   }
 }

@@ -14,7 +14,7 @@ import type { ServerServices } from '../../deps'
 import { AppError } from '../../http/app-error'
 import { attachmentDisposition } from '../../http/attachment'
 import { defineRoute } from '../../http/define-route'
-import { sendStoredFile } from '../../modules/tilesets/send-file'
+import { sendNamedFile, sendStoredFile } from '../../modules/tilesets/send-file'
 import { removeRecordById } from './record-handlers'
 
 const uuidPattern = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.zip$/
@@ -29,9 +29,13 @@ export function registerModelConfigRoutes(
   app: FastifyInstance,
   {
     structureMerges,
+    structureMergeFiles,
     structureAdds,
     modelDetails,
-  }: Pick<ServerServices, 'structureMerges' | 'structureAdds' | 'modelDetails'>,
+  }: Pick<
+    ServerServices,
+    'structureMerges' | 'structureMergeFiles' | 'structureAdds' | 'modelDetails'
+  >,
 ): void {
   defineRoute(app, modelDetailRoutes.findCompanyAndModel, {
     handler: ({ body, user }) => modelDetails.companiesAndModels(user, body.project_id),
@@ -118,12 +122,16 @@ export function registerModelConfigRoutes(
     async (request, reply) => {
       const match = uuidPattern.exec(request.params.name)
       if (!match) throw new AppError('notFound', 'file.notFound')
-      const result = await structureMerges.openResult(match[1]!)
-      reply.type('application/zip')
-      reply.header('content-disposition', attachmentDisposition(result.downloadName))
-      reply.header('content-length', result.sizeBytes)
-      reply.header('cache-control', 'private, max-age=31536000, immutable')
-      return reply.send(result.stream)
+      const result = await structureMerges.resultFile(match[1]!)
+      // from the store, with Range (a large ZIP's download resumes), or a signed redirect
+      return sendNamedFile(request, reply, structureMergeFiles, {
+        name: result.name,
+        contentType: 'application/zip',
+        contentDisposition: attachmentDisposition(result.downloadName),
+        cacheControl: 'private, max-age=31536000, immutable',
+        etagSeed: match[1]!.slice(0, 8),
+        missing: 'file.notFound',
+      })
     },
   )
 }

@@ -15,7 +15,7 @@ import { okEnvelope } from '../../http/envelope'
 import { readMultipartForm } from '../../http/multipart'
 import { defineUploadRoute } from '../../http/upload-route'
 import { messageLanguageOf } from '../../modules/messaging/message-texts'
-import { sendFile } from '../../modules/tilesets/send-file'
+import { sendNamedFile } from '../../modules/tilesets/send-file'
 
 const mebibyte = 1024 * 1024
 
@@ -29,9 +29,13 @@ export function registerTemplateFileRoutes(
   app: FastifyInstance,
   {
     templateModels,
+    templateModelFiles,
     poiBatchFiles,
     templateFileDirectories,
-  }: Pick<ServerServices, 'templateModels' | 'poiBatchFiles' | 'templateFileDirectories'>,
+  }: Pick<
+    ServerServices,
+    'templateModels' | 'templateModelFiles' | 'poiBatchFiles' | 'templateFileDirectories'
+  >,
 ): void {
   for (const [route, gltfOnly] of [
     [templateFileRoutes.upload3DPoi, false],
@@ -64,12 +68,14 @@ export function registerTemplateFileRoutes(
     { config: { auth: 'public' } },
     async (request, reply) => {
       const file = await templateModels.openFile(request.params.uuid, request.params.name)
-      return sendFile(request, reply, {
-        path: file.path,
+      // from the store (a folder or a bucket; a signed redirect with STORAGE_SERVE=redirect)
+      return sendNamedFile(request, reply, templateModelFiles, {
+        name: file.name,
         contentType: file.contentType,
         // a model's files change only through uploadGltfForSbm, which the ETag follows
         cacheControl: 'public, max-age=0, must-revalidate',
         etagSeed: request.params.name,
+        missing: 'file.notFound',
       })
     },
   )

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { CityServices } from '../../deps'
 import { AppError } from '../../http/app-error'
-import { sendFile, sendNamedFile } from '../../modules/tilesets/send-file'
+import { sendNamedFile } from '../../modules/tilesets/send-file'
 
 /** Content types by extension; tiles without a registered type are plain binary. */
 const contentTypes: Record<string, string> = {
@@ -41,9 +41,10 @@ const immutableCache = 'private, max-age=31536000, immutable'
  * - `GET /web/basemaps/<fileKey>/<grant>/<name>.pmtiles`: for `pmtiles://` sources.
  *
  * Both: strong ETag, `Range` (206/416), immutable caching, 403 for a wrong or expired grant,
- * 404 for anything not there; `..` and links never leave the folder. Tileset files are the
- * store's (a folder or a bucket): with STORAGE_SERVE=redirect a tile is a redirect to the
- * store's signed address, which answers the same bytes, type, encoding and caching.
+ * 404 for anything not there; `..` and links never leave the folder. Tileset files and
+ * basemaps are the store's (a folder or a bucket): with STORAGE_SERVE=redirect a tile or a
+ * basemap is a redirect to the store's signed address, which answers the same bytes, type,
+ * encoding and caching, and `Range` (PMTiles readers fetch the archive by ranges).
  */
 export function registerTileRoutes(
   app: FastifyInstance,
@@ -51,7 +52,8 @@ export function registerTileRoutes(
     tilesets,
     tilesetFiles,
     basemaps,
-  }: Pick<CityServices, 'tilesets' | 'tilesetFiles' | 'basemaps'>,
+    basemapFiles,
+  }: Pick<CityServices, 'tilesets' | 'tilesetFiles' | 'basemaps' | 'basemapFiles'>,
 ): void {
   app.get<{ Params: { tilesetId: string; versionId: string; grant: string; '*': string } }>(
     '/web/tiles/:tilesetId/:versionId/:grant/*',
@@ -81,13 +83,14 @@ export function registerTileRoutes(
     { config: { auth: 'public' } },
     async (request, reply) => {
       const { fileKey, grant } = request.params
-      const path = await basemaps.servedPath(fileKey, grant)
-      if (path === undefined) throw new AppError('forbidden', 'tileset.addressExpired')
-      return sendFile(request, reply, {
-        path,
+      const name = await basemaps.servedName(fileKey, grant)
+      if (name === undefined) throw new AppError('forbidden', 'tileset.addressExpired')
+      return sendNamedFile(request, reply, basemapFiles, {
+        name,
         contentType: 'application/vnd.pmtiles',
         cacheControl: immutableCache,
         etagSeed: fileKey.slice(0, 8),
+        missing: 'file.notFound',
       })
     },
   )
