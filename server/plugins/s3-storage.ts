@@ -13,8 +13,8 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { AppError } from '../http/app-error'
+import { createReadPresigner } from './s3-presign'
 import type { S3StorageSettings } from './storage-settings'
 import {
   type FileSource,
@@ -119,8 +119,10 @@ export async function createS3FileStorage(
     }
   }
 
-  // Signing one address takes the SDK milliseconds (its middleware stack, then HMACs), and an
-  // address is the same for the whole signing window: each is signed once a window.
+  // An address is the same for the whole signing window: each is signed once a window (and
+  // signing is cheap, s3-presign.ts, so the first request of a window or of a tile past the
+  // memo's bound does not wait for the SDK's milliseconds either).
+  const presigner = createReadPresigner(client, Bucket)
   const signedThisWindow = new Map<string, string>()
   let signingWindowStartMs = 0
   const signKey = async (Key: string, answer: SignedAnswer) => {
@@ -138,17 +140,15 @@ export async function createS3FileStorage(
     const memoKey = JSON.stringify([Key, contentType, cacheControl, contentDisposition])
     const signed = signedThisWindow.get(memoKey)
     if (signed !== undefined) return signed
-    const command = new GetObjectCommand({
-      Bucket,
+    const url = await presigner.sign(
       Key,
-      ResponseContentType: contentType,
-      ResponseCacheControl: cacheControl,
-      ResponseContentDisposition: contentDisposition,
-    })
-    const url = await getSignedUrl(client, command, {
-      expiresIn: settings.signedUrlSeconds,
-      signingDate: new Date(windowStartMs),
-    })
+      {
+        ResponseContentType: contentType,
+        ResponseCacheControl: cacheControl,
+        ResponseContentDisposition: contentDisposition,
+      },
+      { dateMs: windowStartMs, expiresIn: settings.signedUrlSeconds },
+    )
     signedThisWindow.set(memoKey, url)
     return url
   }

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createFileStorage, type FileStorage, storageSweep } from './storage'
 
 const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
@@ -31,6 +31,29 @@ describe('file storage in a folder', () => {
     expect(Buffer.concat(read).equals(whole)).toBe(true)
     // sent in large reads (a model of 28 MB is 28 reads, not 430): one read holds this file
     expect(read).toHaveLength(1)
+  })
+
+  it('reads a small file (a tile) into buffers of its size, not of the largest read', async () => {
+    const tile = Buffer.alloc(27_000, 7)
+    const stored = await storage.put(tile)
+    const tiles = storage.named('tilesets')
+    await tiles.write('v1/data/0.b3dm', tile)
+    await tiles.write('v1/empty.json', Buffer.alloc(0))
+    // what the reads allocate (a file stream's buffers come from allocUnsafeSlow)
+    const allocate = vi.spyOn(Buffer, 'allocUnsafeSlow')
+    try {
+      const readAll = async (stream: Readable) => Buffer.concat(await stream.toArray())
+      expect((await readAll(await storage.open(stored.sha256))).equals(tile)).toBe(true)
+      expect((await readAll(await tiles.open('v1/data/0.b3dm'))).equals(tile)).toBe(true)
+      const span = await readAll(await tiles.open('v1/data/0.b3dm', { start: 100, end: 199 }))
+      expect(span.equals(tile.subarray(100, 200))).toBe(true)
+      expect(await readAll(await tiles.open('v1/empty.json'))).toHaveLength(0)
+      const allocated = allocate.mock.calls.reduce((sum, [size]) => sum + size, 0)
+      // two whole reads and a span: about 54 kB (it was two 1 MiB buffers a file)
+      expect(allocated).toBeLessThanOrEqual(2 * tile.length + 100)
+    } finally {
+      allocate.mockRestore()
+    }
   })
 
   it('keeps one file per content, in the shard folder of its first two hex digits', async () => {

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs'
 import { lstat } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -13,6 +12,7 @@ import type {
   SignedAnswer,
   StoredFileInfo,
 } from '../../plugins/storage'
+import { createBoundedReadStream } from '../../plugins/storage'
 
 /** The headers a sent file goes with. */
 interface AnswerHeaders {
@@ -77,7 +77,7 @@ export async function sendFile(
     sizeBytes: info.size,
     etag: etagOf(options.etagSeed, { sizeBytes: info.size, modifiedMs: info.mtimeMs }),
     modifiedMs: info.mtimeMs,
-    read: (span) => createReadStream(options.path, span),
+    read: (span) => createBoundedReadStream(options.path, info.size, span),
   }
   return sendBytes(request, reply, bytes, options)
 }
