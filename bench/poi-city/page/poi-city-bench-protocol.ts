@@ -36,6 +36,15 @@ export interface PoiBenchSample {
   benchCase: PoiBenchCase
   /** Intervals between drawn map frames while flying the path (after set-up). */
   frameIntervalsMs: number[]
+  /**
+   * Each drawn map frame's work, flying the path a second time: from the start of the map's
+   * animation-frame callback to `a one-pixel `gl.readPixels` after it drew (the page's CPU and the
+   * software GPU's drawing of that frame, one frame at a time). Not quantised to display
+   * refreshes as the intervals are; the read back serialises frames, so it is a pass of its own.
+   */
+  frameWorkMs: number[]
+  /** The same frames' page-thread part: the callback's start until the frame was issued. */
+  frameIssueMs: number[]
   /** Time to hand the scene its POIs (setPois, or the anchor's layers) until the next frame. */
   setupMs: number
   /** `city.pickPoiAtScreenPoint` durations (ours-pois only). */

@@ -12,6 +12,7 @@ import type { WorkerEndpoint } from '../../workers/create-worker-client'
 import type { CitySceneContext } from '../city-scene-parts'
 import { mapViewport } from '../map-viewport'
 import { CityPoiStatuses } from './city-poi-statuses'
+import { boxContains, drawBoxFor, drawBoxMargin, turnBox } from './draw-box'
 import { type LngLatBox, type PoiCluster, PoiClusters } from './poi-clusters'
 import { declutterLabels } from './poi-labels'
 import type { PlainSprite } from './plain-sprite-layer'
@@ -308,6 +309,29 @@ export class CityPois {
     ]
   }
 
+  /** The box that holds the view at every bearing around the map's centre (see draw-box.ts). */
+  private turnBox(): LngLatBox | null {
+    const map = this.context.map
+    const canvas = map.getCanvas()
+    const width = canvas.clientWidth
+    const height = canvas.clientHeight
+    if (width === 0 || height === 0) return null
+    const corners = (
+      [
+        [0, 0],
+        [width, 0],
+        [0, height],
+        [width, height],
+      ] as const
+    ).map(([x, y]) => {
+      const { lng, lat } = map.unproject([x, y])
+      return [lng, lat] as const
+    })
+    if (corners.some(([lng, lat]) => !Number.isFinite(lng) || !Number.isFinite(lat))) return null
+    const { lng, lat } = map.getCenter()
+    return turnBox([lng, lat], corners, drawBoxMargin)
+  }
+
   /**
    * Rebuilds what is drawn at the current zoom level and gives deck the new layers; with
    * `labelsMayWait`, the labels and view counts follow at the next coalesced view update.
@@ -317,13 +341,13 @@ export class CityPois {
     const level = this.clusters.level(this.context.map.getZoom())
     const view = this.viewBox()
     // Only the markers around the view go to deck, not the whole zoom level: a software GPU
-    // (SwiftShader) pays for every instance of a layer, on screen or not — over 100,000 POIs the
-    // level's clusters, their counts and icons cost the map ~3× its frame time. The box is the
-    // view grown a little on each side: the markers change when the camera leaves it, in the
-    // move that leaves it, so nothing pops in late (a wider box cost more than the rebuilds).
+    // (SwiftShader) pays for every vertex of a layer, on screen or not — over 100,000 POIs the
+    // level's clusters, their counts and icons cost the map ~3× its frame time. The box holds
+    // the view at every bearing (`drawBoxFor`): the markers change when the camera leaves it, in
+    // the move that leaves it, so nothing pops in late, and turning the map leaves it never.
     if (level !== this.level || !boxContains(this.drawBox, view)) {
       this.level = level
-      this.drawBox = grownBox(view, drawBoxMargin)
+      this.drawBox = drawBoxFor(view, this.turnBox())
       this.drawBoxVersion++
     }
     // Markers are rebuilt only when they change: a hover or a selection redraws the rings alone
@@ -455,32 +479,4 @@ export class CityPois {
     this.state = next
     this.context.publish({ pois: next })
   }
-}
-
-/**
- * How much the box of drawn markers extends past the view, as a share of its size per side
- * (orbiting over 100,000 POIs at zoom 16.5: 0.5 drew a frame in 83–100 ms, 0.1 in 66–83).
- */
-const drawBoxMargin = 0.1
-
-function grownBox([west, south, east, north]: LngLatBox, share: number): LngLatBox {
-  const width = east - west
-  if (width * (1 + 2 * share) >= 360) return [-180, -85, 180, 85]
-  const height = north - south
-  return [
-    west - width * share,
-    Math.max(-85, south - height * share),
-    east + width * share,
-    Math.min(85, north + height * share),
-  ]
-}
-
-function boxContains(outer: LngLatBox | null, inner: LngLatBox): boolean {
-  return (
-    outer !== null &&
-    inner[0] >= outer[0] &&
-    inner[1] >= outer[1] &&
-    inner[2] <= outer[2] &&
-    inner[3] <= outer[3]
-  )
 }
