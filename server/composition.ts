@@ -24,7 +24,7 @@ import { createBasemapsService } from './modules/basemaps/basemaps.service'
 import { createBuildingService } from './modules/building/building.service'
 import { type ConversionPool, createConversionPool } from './modules/building/conversion-pool'
 import { createFolderSweeper, folderSweep, type SweepMoment } from './modules/files/folder-sweeper'
-import { namedFilesSweep } from './modules/files/store-sweep'
+import { storeSweep } from './modules/files/store-sweep'
 import { shippedGeocoderInstance } from './modules/geo/geocoder'
 import {
   createFallbackGeocodingService,
@@ -612,7 +612,7 @@ function addSweeperTasks(deps: ServerDeps): void {
     },
     // in a bucket the folder above is empty: its tileset versions are swept through the store
     ...(deps.storage.location.kind === 's3'
-      ? [namedFilesSweep(services.tilesets.unservedVersionsRule(), services.tilesetFiles)]
+      ? [storeSweep(services.tilesets.unservedVersionsRule(), services.tilesetFiles)]
       : []),
     services.basemaps.sweepTask(),
     services.templateModels.sweepTask(),

@@ -7,6 +7,7 @@ import type { BasemapFilesTable } from '../../migrations/0006-city'
 import type { Database, DatabaseHandle } from '../../plugins/db'
 import { type Clock, timestampOf } from '../time/clock'
 import type { SweepTask } from '../files/folder-sweeper'
+import { storeSweep } from '../files/store-sweep'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { MapProxy } from '../map-proxy/map-proxy.service'
 import type { CityAccess } from '../tilesets/city-access'
@@ -61,8 +62,6 @@ const storedNamePattern =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.pmtiles(\.part)?$/
 /** A file is stored just before its row is written: younger files may be a live upload's. */
 const unreferencedMinimumAgeMs = 3_600_000
-/** File keys looked up per query by the sweep. */
-const sweepBatchSize = 500
 const offlineSetting: BasemapSetting = { kind: 'offline', style_url: null, pmtiles_id: null }
 
 /** True when the bytes start a PMTiles version 3 archive. */
@@ -288,38 +287,25 @@ export function createBasemapsService(dependencies: {
       },
     },
 
-    sweepTask() {
-      return {
-        label: 'basemap files no row uses',
-        // listed from the store, so a bucket is swept like the folder
-        async sweep(moment) {
-          // at start-up no upload is live (the first process sweeps so): any age goes
-          const cutoffMs = moment === 'startup' ? Date.now() : Date.now() - unreferencedMinimumAgeMs
-          const old = (await files.list(''))
-            .filter((file) => storedNamePattern.test(file.name) && file.modifiedMs < cutoffMs)
-            .map((file) => file.name)
-          const keys = [
-            ...new Set(old.flatMap((name) => (name.endsWith('.part') ? [] : [keyOfName(name)]))),
-          ]
-          const used = new Set<string>()
-          for (let start = 0; start < keys.length; start += sweepBatchSize) {
+    sweepTask: () =>
+      storeSweep(
+        {
+          label: 'basemap files no row uses',
+          entryOf: (name) => storedNamePattern.exec(name)?.[1],
+          isUnfinished: (name) => name.endsWith('.part'),
+          minimumAgeMs: unreferencedMinimumAgeMs,
+          isCrashLeftover: true,
+          async keep(keys) {
             const rows = await db
               .selectFrom('basemap_files')
               .select('file_key')
-              .where('file_key', 'in', keys.slice(start, start + sweepBatchSize))
+              .where('file_key', 'in', keys)
               .execute()
-            for (const row of rows) used.add(row.file_key)
-          }
-          let removed = 0
-          for (const name of old) {
-            if (!name.endsWith('.part') && used.has(keyOfName(name))) continue
-            await files.remove(name)
-            removed++
-          }
-          return removed
+            return new Set(rows.map((row) => row.file_key))
+          },
         },
-      }
-    },
+        files,
+      ),
   }
 }
 

@@ -29,9 +29,6 @@ export interface FolderRule {
   keep?(names: string[]): Promise<ReadonlySet<string>>
 }
 
-/** A {@link FolderRule} for an area of the store, which may have no folder (a bucket). */
-export type StoreRule = Omit<FolderRule, 'directory'>
-
 /**
  * A {@link SweepTask} over one folder: entries the rule owns, old enough for the moment and not
  * kept, are removed (files or whole trees). A missing folder is an empty one.

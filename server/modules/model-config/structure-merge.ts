@@ -15,6 +15,7 @@ import type { FileStorage, NamedFiles } from '../../plugins/storage'
 import type { ProjectAccess } from '../access/project-access'
 import type { AuthUser } from '../accounts/users.service'
 import type { SweepTask } from '../files/folder-sweeper'
+import { storeSweep } from '../files/store-sweep'
 import type { BuildingService, StructureModel } from '../building/building.service'
 import { extensionOf } from '../building/building-views'
 import type { ConversionPool } from '../building/conversion-pool'
@@ -37,8 +38,6 @@ const storedNamePattern =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.zip(\.part)?$/
 /** A ZIP is stored just before its row: a younger one may be a running merge's. */
 const unreferencedMinimumAgeMs = 3_600_000
-/** Merge ids looked up per query by the sweep. */
-const sweepBatchSize = 500
 
 /** The name of a merge's ZIP in the store's model-merges area. */
 function resultName(id: string): string {
@@ -300,37 +299,25 @@ export function createStructureMerges(dependencies: StructureMergeDependencies):
       return { name: resultName(id), downloadName: `${row.output_name}.zip` }
     },
 
-    sweepTask() {
-      return {
-        label: 'structure merge ZIPs no merge names',
-        // listed from the store, so a bucket is swept like the folder
-        async sweep(moment) {
-          // at start-up no merge runs (the first process sweeps so): any age goes
-          const cutoffMs = moment === 'startup' ? Date.now() : Date.now() - unreferencedMinimumAgeMs
-          const old = (await files.list('')).filter(
-            (file) => storedNamePattern.test(file.name) && file.modifiedMs < cutoffMs,
-          )
-          const ids = [...new Set(old.map((file) => storedNamePattern.exec(file.name)![1]!))]
-          const named = new Set<string>()
-          for (let start = 0; start < ids.length; start += sweepBatchSize) {
+    sweepTask: () =>
+      storeSweep(
+        {
+          label: 'structure merge ZIPs no merge names',
+          entryOf: (name) => storedNamePattern.exec(name)?.[1],
+          isUnfinished: (name) => name.endsWith('.part'),
+          minimumAgeMs: unreferencedMinimumAgeMs,
+          isCrashLeftover: true,
+          async keep(ids) {
             const rows = await database.db
               .selectFrom('model_merges')
               .select('id')
-              .where('id', 'in', ids.slice(start, start + sweepBatchSize))
+              .where('id', 'in', ids)
               .execute()
-            for (const row of rows) named.add(row.id)
-          }
-          let removed = 0
-          for (const file of old) {
-            const isPart = file.name.endsWith('.part')
-            if (!isPart && named.has(storedNamePattern.exec(file.name)![1]!)) continue
-            await files.remove(file.name)
-            removed++
-          }
-          return removed
+            return new Set(rows.map((row) => row.id))
+          },
         },
-      }
-    },
+        files,
+      ),
 
     settled: (id) => merges.settled(id),
   }

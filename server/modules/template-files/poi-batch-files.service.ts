@@ -3,6 +3,7 @@ import type { UploadPoiTemplateDatum } from '../../../contract/template-files'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { NamedFiles } from '../../plugins/storage'
 import type { SweepTask } from '../files/folder-sweeper'
+import { storeSweep } from '../files/store-sweep'
 import { type Clock, timestampOf } from '../time/clock'
 import type { MessageLanguage } from '../messaging/message-texts'
 import {
@@ -76,8 +77,6 @@ const storedNamePattern =
   /^(\.staging-)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(\.xlsx)?$/
 /** A file is stored just before its row: a younger one may be a live upload's. */
 const unreferencedMinimumAgeMs = 3_600_000
-/** File ids looked up per query by the sweep. */
-const sweepBatchSize = 500
 
 /**
  * Makes the service; files go to the store's poi-batch-files area as `<uuid>.xlsx`
@@ -140,38 +139,25 @@ export function createPoiBatchFilesService(deps: {
       }
     },
 
-    sweepTask() {
-      return {
-        label: 'filled batch-POI files no row names',
-        // listed from the store, so a bucket is swept like the folder
-        async sweep(moment) {
-          const cutoffMs = moment === 'startup' ? Date.now() : Date.now() - unreferencedMinimumAgeMs
-          const old = (await files.list('')).filter(
-            (file) => storedNamePattern.test(file.name) && file.modifiedMs < cutoffMs,
-          )
-          const idOf = (name: string) => storedNamePattern.exec(name)![2]!
-          const isStored = (name: string) => name === poiBatchFileName(idOf(name))
-          const ids = [
-            ...new Set(old.filter((file) => isStored(file.name)).map((file) => idOf(file.name))),
-          ]
-          const named = new Set<string>()
-          for (let start = 0; start < ids.length; start += sweepBatchSize) {
+    sweepTask: () =>
+      storeSweep(
+        {
+          label: 'filled batch-POI files no row names',
+          entryOf: (name) => storedNamePattern.exec(name)?.[2],
+          // anything but the stored name: the staging files of earlier versions on a folder
+          isUnfinished: (name) => name !== poiBatchFileName(storedNamePattern.exec(name)![2]!),
+          minimumAgeMs: unreferencedMinimumAgeMs,
+          isCrashLeftover: true,
+          async keep(ids) {
             const rows = await database.db
               .selectFrom('poi_batch_files')
               .select('id')
-              .where('id', 'in', ids.slice(start, start + sweepBatchSize))
+              .where('id', 'in', ids)
               .execute()
-            for (const row of rows) named.add(row.id)
-          }
-          let removed = 0
-          for (const file of old) {
-            if (isStored(file.name) && named.has(idOf(file.name))) continue
-            await files.remove(file.name)
-            removed++
-          }
-          return removed
+            return new Set(rows.map((row) => row.id))
+          },
         },
-      }
-    },
+        files,
+      ),
   }
 }

@@ -7,6 +7,7 @@ import { AppError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { NamedFiles } from '../../plugins/storage'
 import type { SweepTask } from '../files/folder-sweeper'
+import { storeSweep, topFolderOf } from '../files/store-sweep'
 import type { ConversionPool, PooledConversion } from '../building/conversion-pool'
 import { extensionOf, inspectSbm } from '../building/model-files'
 import { type Clock, timestampOf } from '../time/clock'
@@ -342,36 +343,27 @@ export function createTemplateModelsService(deps: {
       return { name: templateModelFileName(row, kind), contentType: contentTypes[kind] }
     },
 
-    sweepTask() {
-      return {
-        label: 'template model folders no model names',
-        // listed from the store, so a bucket is swept like the folder (and the staging and
-        // retired folders of earlier versions on a folder go too)
-        async sweep(moment) {
-          const cutoffMs = moment === 'startup' ? Date.now() : Date.now() - unreferencedMinimumAgeMs
-          const newestByFolder = new Map<string, number>()
-          for (const file of await files.list('')) {
-            const folder = file.name.split('/')[0]!
-            newestByFolder.set(folder, Math.max(newestByFolder.get(folder) ?? 0, file.modifiedMs))
-          }
-          const old = [...newestByFolder].filter(([, newest]) => newest < cutoffMs)
-          if (old.length === 0) return 0
-          const named = new Set<string>()
-          const rows = await db
-            .selectFrom('template_models')
-            .select(['id', 'files_folder'])
-            .execute()
-          for (const row of rows) named.add(templateModelFolder(row))
-          let removed = 0
-          for (const [folder] of old) {
-            if (named.has(folder)) continue
-            await files.removeFolder(folder)
-            removed++
-          }
-          return removed
+    // the staging and retired folders of earlier versions on a folder are named by no model
+    sweepTask: () =>
+      storeSweep(
+        {
+          label: 'template model folders no model names',
+          entryOf: topFolderOf,
+          minimumAgeMs: unreferencedMinimumAgeMs,
+          isCrashLeftover: true,
+          async keep(folders) {
+            const rows = await db
+              .selectFrom('template_models')
+              .select(['id', 'files_folder'])
+              .where((where) =>
+                where.or([where('id', 'in', folders), where('files_folder', 'in', folders)]),
+              )
+              .execute()
+            return new Set(rows.map(templateModelFolder))
+          },
         },
-      }
-    },
+        files,
+      ),
   }
 }
 

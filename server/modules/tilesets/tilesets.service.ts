@@ -12,7 +12,8 @@ import { AppError, fieldError } from '../../http/app-error'
 import type { DatabaseHandle } from '../../plugins/db'
 import type { NamedFiles } from '../../plugins/storage'
 import { type Clock, timestampOf } from '../time/clock'
-import type { FolderRule, StoreRule } from '../files/folder-sweeper'
+import type { FolderRule } from '../files/folder-sweeper'
+import { type StoreRule, topFolderOf } from '../files/store-sweep'
 import { createProjectsRepository } from '../projects/projects.repository'
 import type { ProjectCaller, ProjectLifecycleHook } from '../projects/projects.service'
 import type { AuthUser } from '../accounts/users.service'
@@ -121,14 +122,13 @@ export function createTilesetsService(dependencies: {
   const { db } = database
   const tilesets = createTilesetsRepository(db)
   const now = () => timestampOf(clock.nowMs())
-  const unservedVersions: StoreRule = {
+  const unservedVersions = {
     label: 'tileset versions no row serves',
-    owns: (name) => uuidPattern.test(name),
     // a version's files are written before its row: an extraction of many gigabytes may run
     // long, so its files are left a day
     minimumAgeMs: 24 * 3_600_000,
     isCrashLeftover: true,
-    keep: (names) => tilesets.versionsInUse(names),
+    keep: (versionIds: string[]) => tilesets.versionsInUse(versionIds),
   }
 
   const grantKey = (tilesetId: string, versionId: string) => `tiles/${tilesetId}/${versionId}`
@@ -436,10 +436,16 @@ export function createTilesetsService(dependencies: {
           minimumAgeMs: 24 * 3_600_000,
           isCrashLeftover: true,
         },
-        { ...unservedVersions, directory },
+        { ...unservedVersions, directory, owns: (name) => uuidPattern.test(name) },
       ]
     },
-    unservedVersionsRule: () => unservedVersions,
+    unservedVersionsRule: () => ({
+      ...unservedVersions,
+      entryOf: (name) => {
+        const version = topFolderOf(name)
+        return version !== undefined && uuidPattern.test(version) ? version : undefined
+      },
+    }),
   }
 }
 
