@@ -60,6 +60,29 @@ describe('the drawn parts of the ground picture', () => {
     expect(spans).toEqual([[0, tile * 2, width, height]])
   })
 
+  it('is the whole picture when drawings cover most of it', () => {
+    const width = tile * 4
+    const height = tile * 4
+    // Something in 13 of the 16 squares: more than three quarters.
+    const drawn = Array.from({ length: 13 }, (_, index) => [
+      (index % 4) * tile + 1,
+      Math.floor(index / 4) * tile + 2,
+    ])
+    expect([...drawnSpansOf(pictureWith(width, height, drawn), width, height)]).toEqual([
+      0,
+      0,
+      width,
+      height,
+    ])
+    // In 11 of them, drawn parts only.
+    const fewer = drawnSpansOf(pictureWith(width, height, drawn.slice(0, 11)), width, height)
+    expect(rectanglesOf(fewer)).toEqual([
+      [0, 0, width, tile],
+      [0, tile, width, tile * 2],
+      [0, tile * 2, tile * 3, tile * 3],
+    ])
+  })
+
   it('keeps every texel that is not clear inside a drawn part', () => {
     let seed = 7
     const random = () => {
