@@ -95,7 +95,7 @@ try {
           rendererMs: perFrame('renderer'),
         }
         console.log(
-          `${round === 0 ? 'warm-up' : `round ${round}`} ${row.side} ${benchCase}: ${frames} frames, median ${percentile(sample.frameIntervalsMs, 0.5).toFixed(1)} ms; CPU a frame: GPU process ${row.gpuMs.toFixed(1)} ms, renderer ${row.rendererMs.toFixed(1)} ms; pictures painted while orbiting ${sample.orbitPaints}`,
+          `${round === 0 ? 'warm-up' : `round ${round}`} ${row.side} ${benchCase}: ${frames} frames, median ${percentile(sample.frameIntervalsMs, 0.5).toFixed(1)} ms, work to a pixel read back median ${percentile(sample.frameWorkMs, 0.5).toFixed(1)} ms; CPU a frame: GPU process ${row.gpuMs.toFixed(1)} ms, renderer ${row.rendererMs.toFixed(1)} ms; pictures painted while orbiting ${sample.orbitPaints}`,
         )
         if (round > 0) rows.push(row)
       }

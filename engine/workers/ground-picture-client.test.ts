@@ -28,7 +28,13 @@ function startWorker() {
       await new Promise<void>((resolve) => {
         finishPaint = resolve
       })
-      return { bounds: [region[0], 0, 0, 0], width: 1, height: 1, pixels: new Uint8Array(4) }
+      return {
+        bounds: [region[0], 0, 0, 0],
+        width: 1,
+        height: 1,
+        pixels: new Uint8Array(4),
+        drawnSpans: new Uint32Array(0),
+      }
     },
   })
   started.push(worker)

@@ -14,6 +14,6 @@ import { type PackedDrawings, unpackDrawings } from './packed-drawings'
 export const groundPictureApi = {
   paint(drawings: PackedDrawings, region: WorldBox, scale: PictureScale): GroundPicture {
     const picture = paintGroundPicture(unpackDrawings(drawings), region, scale)
-    return Comlink.transfer(picture, [picture.pixels.buffer])
+    return Comlink.transfer(picture, [picture.pixels.buffer, picture.drawnSpans.buffer])
   },
 }

@@ -33,6 +33,12 @@ export interface DrawBenchSample {
   /** Ground pictures asked for while orbiting (each plans on the page's thread and paints). */
   orbitPaints: number
   /**
+   * A second orbit (half as long) after the first: each drawn frame's work, from the animation
+   * frame's start to one pixel read back (the software GPU done), ms. Not quantised to refreshes as
+   * the intervals are.
+   */
+  frameWorkMs: number[]
+  /**
    * After the orbit, one drawing saved among the others (\`draw.setShapes\` with one more): the
    * page's longest task until its picture is shown, ms (0: none of 50 ms or more; 0 without
    * drawings).

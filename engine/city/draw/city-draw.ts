@@ -435,20 +435,25 @@ function triangleLayers(drawings: GroundDrawings, idPrefix = 'draw'): Layer[] {
   // Lines and nodes lie on the fills' plane: pulled a little towards the camera they are drawn
   // over the fills (no z-fighting), and a building in front still hides them.
   const overFills = { depthBias: -2, depthBiasSlopeScale: -400 }
+  // Only the kinds there are: beside a ground picture the triangles are usually none, and an
+  // empty layer still costs deck its per-frame set-up on the page's thread.
   return [
-    new SolidPolygonLayer({
-      id: `${idPrefix}-areas`,
-      data: drawings.fills,
-      getPolygon: (fill) => fill.ring as [number, number][],
-      getFillColor: (fill) => fill.color as [number, number, number, number],
-      filled: true,
-      // See-through fills on one plane: writing depth would let each hide parts of the next
-      // (stair-step z-fighting where areas overlap); they blend instead.
-      parameters: { depthWriteEnabled: false },
-    }),
-    new PlainLineLayer({ id: `${idPrefix}-lines`, lines: drawings.lines, parameters: overFills }),
-    new PlainDotLayer({ id: `${idPrefix}-nodes`, dots: drawings.dots, parameters: overFills }),
-  ]
+    drawings.fills.length > 0 &&
+      new SolidPolygonLayer({
+        id: `${idPrefix}-areas`,
+        data: drawings.fills,
+        getPolygon: (fill) => fill.ring as [number, number][],
+        getFillColor: (fill) => fill.color as [number, number, number, number],
+        filled: true,
+        // See-through fills on one plane: writing depth would let each hide parts of the next
+        // (stair-step z-fighting where areas overlap); they blend instead.
+        parameters: { depthWriteEnabled: false },
+      }),
+    drawings.lines.length > 0 &&
+      new PlainLineLayer({ id: `${idPrefix}-lines`, lines: drawings.lines, parameters: overFills }),
+    drawings.dots.length > 0 &&
+      new PlainDotLayer({ id: `${idPrefix}-nodes`, dots: drawings.dots, parameters: overFills }),
+  ].filter((layer) => layer !== false)
 }
 
 /**

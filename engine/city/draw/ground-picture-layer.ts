@@ -1,6 +1,10 @@
 import type { DefaultProps, LayerContext, LayerProps, UpdateParameters } from '@deck.gl/core'
 import type { Texture } from '@luma.gl/core'
-import type { GroundPicture } from '../../../workers/ground-picture/ground-picture-paint'
+import {
+  type GroundPicture,
+  lngLatOfWorld,
+  worldOf,
+} from '../../../workers/ground-picture/ground-picture-paint'
 import { createClampedTexture, writeClampedTexture } from '../clamped-texture'
 import {
   PlainTriangleLayer,
@@ -52,8 +56,9 @@ const pictureDefaultProps: DefaultProps<GroundPictureLayerProps> = {
 }
 
 /**
- * A picture of the ground (see ground-picture.ts) drawn as one quad on the ground, where it lies
- * in Web Mercator: the map's own projection, so the quad's straight interpolation is exact.
+ * A picture of the ground (see ground-picture.ts) drawn as quads on the ground over its drawn
+ * parts, where it lies in Web Mercator: the map's own projection, so the quads' straight
+ * interpolation is exact.
  */
 export class GroundPictureLayer extends PlainTriangleLayer<GroundPictureLayerProps> {
   static override layerName = 'GroundPictureLayer'
@@ -96,28 +101,42 @@ export class GroundPictureLayer extends PlainTriangleLayer<GroundPictureLayerPro
     return this.texture ? { picture: this.texture } : {}
   }
 
+  /**
+   * One quad per drawn part of the picture (its `drawnSpans`), not one over all of it: on a
+   * software GPU each pixel a quad covers costs as much as a pixel of the map's background, and
+   * the ground between drawings is clear.
+   */
   protected vertexAttributes() {
     const { picture } = this.props
-    const quad = quadVertexArrays(picture ? 1 : 0, {
+    const spans = picture?.drawnSpans ?? new Uint32Array(0)
+    const quads = quadVertexArrays(spans.length / 4, {
       positions: 'position',
       textureCoords: 'float32x2',
     })
-    if (!picture) return quad
+    if (!picture) return quads
+    const { width, height } = picture
     const [west, south, east, north] = picture.bounds
-    const { values } = quad
+    // Texel rows are even steps of Web Mercator y (the picture's projection), not of latitude.
+    const northY = worldOf([west, north])[1]
+    const southY = worldOf([west, south])[1]
+    const { values } = quads
     let vertex = 0
-    for (const [across, side] of quadCorners) {
-      // (0|1, -1|1): west|east, south|north; the picture's first row is its north edge.
-      const isNorth = side > 0
-      writeSplit(values.positions, values.positions64Low, vertex * 3, [
-        across ? east : west,
-        isNorth ? north : south,
-        0,
-      ])
-      values.textureCoords[vertex * 2] = across
-      values.textureCoords[vertex * 2 + 1] = isNorth ? 0 : 1
-      vertex++
+    for (let span = 0; span < spans.length; span += 4) {
+      for (const [across, side] of quadCorners) {
+        // (0|1, -1|1): the span's west|east, south|north; texel rows count from the north.
+        const u = spans[span + (across ? 2 : 0)]! / width
+        const v = spans[span + (side > 0 ? 1 : 3)]! / height
+        const [, latitude] = lngLatOfWorld([0, northY + (southY - northY) * v])
+        writeSplit(values.positions, values.positions64Low, vertex * 3, [
+          west + (east - west) * u,
+          latitude,
+          0,
+        ])
+        values.textureCoords[vertex * 2] = u
+        values.textureCoords[vertex * 2 + 1] = v
+        vertex++
+      }
     }
-    return quad
+    return quads
   }
 }
