@@ -93,18 +93,34 @@ export class ArrivingBytes {
   /**
    * Reads `stream` to its end into this buffer, telling `onReceived` the bytes in so far and the
    * chunk just copied into place (free to move on); a short or failed stream fails every wait.
+   * With `reuseChunks` a byte stream is read into one reused 1 MiB buffer instead of a fresh
+   * buffer per chunk (`onReceived` then gets no chunk): a fetch body is such a stream in
+   * Chromium, and 28 MB of chunks less to allocate is CPU off the thread that decodes.
    */
   async fill(
     stream: ReadableStream<Uint8Array>,
-    onReceived?: (receivedBytes: number, chunk: Uint8Array) => void,
+    onReceived?: (receivedBytes: number, chunk: Uint8Array | null) => void,
+    { reuseChunks = false }: { reuseChunks?: boolean } = {},
   ): Promise<void> {
-    const reader = stream.getReader()
+    let reusable: Uint8Array<ArrayBuffer> | null = null
+    let reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader
+    try {
+      reader = reuseChunks ? stream.getReader({ mode: 'byob' }) : stream.getReader()
+      if (reuseChunks) reusable = new Uint8Array(new ArrayBuffer(1024 * 1024))
+    } catch {
+      // Not a byte stream: read its chunks as they come.
+      reader = stream.getReader()
+    }
     try {
       for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
+        const { done, value } = reusable
+          ? await (reader as ReadableStreamBYOBReader).read(reusable)
+          : await (reader as ReadableStreamDefaultReader<Uint8Array>).read()
+        if (done || !value) break
         this.append(value)
-        if (!this.failure) onReceived?.(this.received, value)
+        // A read takes the buffer it filled and gives it back in `value`: the next read reuses it.
+        if (reusable) reusable = new Uint8Array(value.buffer as ArrayBuffer)
+        if (!this.failure) onReceived?.(this.received, reusable ? null : value)
         if (this.failure) {
           void reader.cancel()
           return

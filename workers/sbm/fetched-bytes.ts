@@ -187,16 +187,21 @@ export async function fetchModelHere({
     forward({ kind: 'start', byteLength: declared })
     const arriving = new ArrivingBytes(declared, { readsHere: true })
     void arriving
-      .fill(response.body, (doneBytes, chunk) => {
-        onReceived(doneBytes, declared)
-        if (!forwardTo) return
-        // Copied into place here, so a chunk that is its buffer's whole moves on as it is.
-        const bytes =
-          chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength
-            ? (chunk.buffer as ArrayBuffer)
-            : chunk.slice().buffer
-        forward({ kind: 'chunk', bytes }, [bytes])
-      })
+      .fill(
+        response.body,
+        (doneBytes, chunk) => {
+          onReceived(doneBytes, declared)
+          if (!forwardTo || !chunk) return
+          // Copied into place here, so a chunk that is its buffer's whole moves on as it is.
+          const bytes =
+            chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength
+              ? (chunk.buffer as ArrayBuffer)
+              : chunk.slice().buffer
+          forward({ kind: 'chunk', bytes }, [bytes])
+        },
+        // Chunks that move on to another worker must be buffers of their own.
+        { reuseChunks: !forwardTo },
+      )
       .then(() => {
         const message = arriving.failureMessage
         if (message !== null) forward({ kind: 'failed', message })
