@@ -7,11 +7,15 @@ import { type AddSbmOutcome, createBvhApi } from '../../workers/bvh/bvh-api'
 import { type PostedBytesMessage, receivePostedModel } from '../../workers/sbm/posted-bytes'
 import { type DecodeRequestOptions, sbmDecodeApi } from '../../workers/sbm/sbm-decode-api'
 import { createFileAddressBook } from '../core/file-addresses'
+import type { JobHandle } from '../core/engine-context'
+import { createInProcessWorker } from '../testing/in-process-worker'
+import { createWorkerPool } from '../workers/create-worker-client'
 import { DownloadError } from './fetch-with-progress'
 import {
   type DecodeModel,
   decodeFetchedByWorker,
   decodeForDrawingAndPicking,
+  downloadAndDecodeSbm,
   fetchAndDecodeSbm,
   type WorkerDownloadOptions,
 } from './model-download'
@@ -39,7 +43,9 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-type': 'model/gltf-binary', ...headers })
       response.end(bytes)
     }
-    if (request.url?.startsWith('/signed?')) {
+    if (request.url === '/whole') {
+      send({ 'content-length': String(sbm.byteLength) }, sbm)
+    } else if (request.url?.startsWith('/signed?')) {
       // a model address whose grant 'fresh' is valid and any other refused, as the model route does
       if (request.url === '/signed?grant=fresh')
         send({ 'content-length': String(sbm.byteLength) }, sbm)
@@ -535,6 +541,79 @@ describe('decodeFetchedByWorker', () => {
       ok: false,
       error: { code: 'sbm.downloadFailed' },
     })
+  })
+})
+
+describe('downloadAndDecodeSbm', () => {
+  /** A one-worker decode pool served in-process, noting how each decode got its bytes. */
+  const pool = () => {
+    const given: string[] = []
+    const api = {
+      decode: (
+        source: Parameters<typeof sbmDecodeApi.decode>[0],
+        options: DecodeRequestOptions,
+      ) => {
+        given.push(
+          source instanceof ArrayBuffer
+            ? 'whole file'
+            : 'kind' in (source as object)
+              ? `worker downloads (${(source as { kind: string }).kind})`
+              : 'posted bytes',
+        )
+        return sbmDecodeApi.decode(source, options)
+      },
+    }
+    return {
+      given,
+      decodePool: createWorkerPool<typeof sbmDecodeApi>(() => createInProcessWorker(api), {
+        maxWorkers: 1,
+      }),
+    }
+  }
+  const job = (progress: [number, number][] = []): JobHandle => ({
+    jobId: 'job-1' as JobHandle['jobId'],
+    signal: new AbortController().signal,
+    reportProgress: (done, total) => progress.push([done, total]),
+    finish: () => undefined,
+  })
+  const model = { url: `${'http://127.0.0.1'}/unused`, sizeBytes: 0 }
+
+  it('lets a free decode worker download the model, else the page downloads and posts it', async () => {
+    const { given, decodePool } = pool()
+    const progress: [number, number][] = []
+    const own = await downloadAndDecodeSbm(
+      { ...model, url: `${baseUrl}/whole` },
+      job(progress),
+      decodePool,
+    )
+    expect(own.ok && own.value.model.stats.triangleCount).toBeGreaterThan(0)
+    expect(given).toEqual(['worker downloads (fetchHere)'])
+    expect(progress.at(-1)).toEqual([sbm.byteLength, sbm.byteLength])
+    // the only worker is busy: the page downloads, and the chunks wait for the worker
+    let release: () => void = () => undefined
+    const started = new Promise<void>((isStarted) => {
+      void decodePool.run(() => {
+        isStarted()
+        return new Promise<void>((resolve) => {
+          release = resolve
+        })
+      })
+    })
+    const queued = downloadAndDecodeSbm({ ...model, url: `${baseUrl}/whole` }, job(), decodePool)
+    await started
+    release()
+    expect((await queued).ok).toBe(true)
+    // and with the worker download turned off
+    const posted = await downloadAndDecodeSbm(
+      { ...model, url: `${baseUrl}/whole` },
+      job(),
+      decodePool,
+      undefined,
+      { workerDownload: false },
+    )
+    expect(posted.ok).toBe(true)
+    expect(given).toEqual(['worker downloads (fetchHere)', 'posted bytes', 'posted bytes'])
+    decodePool.dispose()
   })
 })
 

@@ -355,7 +355,7 @@ async function followWorkerDownload(
 
 /**
  * Downloads one SBM model with progress on the job and decodes it in the decode pool while it
- * arrives. When a decode worker is free, that worker downloads the file itself
+ * arrives. When a decode worker is free (and `workerDownload`), that worker downloads the file itself
  * ({@link decodeFetchedByWorker}; with `splitDecode` and two free, they share the decode);
  * otherwise this thread downloads it and posts the chunks, queued for the first worker to free
  * up, so the download never waits for a worker ({@link fetchAndDecodeSbm}). With
@@ -368,11 +368,14 @@ export function downloadAndDecodeSbm(
   job: JobHandle,
   decodePool: WorkerPool<SbmDecodeWorkerApi>,
   decodeForPicking?: (source: PostedModelSource) => void,
-  { splitDecode = false }: { splitDecode?: boolean } = {},
+  {
+    splitDecode = false,
+    workerDownload = true,
+  }: { splitDecode?: boolean; workerDownload?: boolean } = {},
 ): Promise<DecodeSbmOutcome> {
   const onProgress = (doneBytes: number, totalBytes: number) =>
     job.reportProgress(doneBytes, totalBytes)
-  if (!decodeForPicking) {
+  if (workerDownload && !decodeForPicking) {
     const fetched = decodeFetchedByWorker(
       model.url,
       (source, decodeOptions, signal) =>
