@@ -327,8 +327,8 @@ describe('decodeFetchedByWorker', () => {
     expect(pickingCopy?.positions).toEqual(before.value.pickingCopy?.positions)
     expect(pickingCopy?.indices).toEqual(before.value.pickingCopy?.indices)
     expect(outcome.value.timings['decode.streamedViews']).toBeGreaterThan(0)
-    // progress: from 0 to the whole file, never backwards, the total known from the start
-    expect(reports[0]).toEqual([0, sbm.byteLength])
+    // progress: up to the whole file, never backwards, the total known from the first report
+    expect(reports[0]![1]).toBe(sbm.byteLength)
     expect(reports.at(-1)).toEqual([sbm.byteLength, sbm.byteLength])
     for (let index = 1; index < reports.length; index++) {
       expect(reports[index]![0]).toBeGreaterThanOrEqual(reports[index - 1]![0])
@@ -585,6 +585,8 @@ describe('downloadAndDecodeSbm', () => {
       { ...model, url: `${baseUrl}/whole` },
       job(progress),
       decodePool,
+      undefined,
+      { workerDownloadMinBytes: 0 },
     )
     expect(own.ok && own.value.model.stats.triangleCount).toBeGreaterThan(0)
     expect(given).toEqual(['worker downloads (fetchHere)'])
@@ -599,7 +601,13 @@ describe('downloadAndDecodeSbm', () => {
         })
       })
     })
-    const queued = downloadAndDecodeSbm({ ...model, url: `${baseUrl}/whole` }, job(), decodePool)
+    const queued = downloadAndDecodeSbm(
+      { ...model, url: `${baseUrl}/whole` },
+      job(),
+      decodePool,
+      undefined,
+      { workerDownloadMinBytes: 0 },
+    )
     await started
     release()
     expect((await queued).ok).toBe(true)
@@ -609,10 +617,22 @@ describe('downloadAndDecodeSbm', () => {
       job(),
       decodePool,
       undefined,
-      { workerDownload: false },
+      { workerDownload: false, workerDownloadMinBytes: 0 },
     )
     expect(posted.ok).toBe(true)
-    expect(given).toEqual(['worker downloads (fetchHere)', 'posted bytes', 'posted bytes'])
+    // and a small model (under WORKER_DOWNLOAD_MIN_BYTES): read here, its progress seen
+    const small = await downloadAndDecodeSbm(
+      { url: `${baseUrl}/whole`, sizeBytes: sbm.byteLength },
+      job(),
+      decodePool,
+    )
+    expect(small.ok).toBe(true)
+    expect(given).toEqual([
+      'worker downloads (fetchHere)',
+      'posted bytes',
+      'posted bytes',
+      'posted bytes',
+    ])
     decodePool.dispose()
   })
 })

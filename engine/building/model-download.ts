@@ -354,8 +354,16 @@ async function followWorkerDownload(
 }
 
 /**
+ * Smallest model (its stored size) a decode worker downloads itself: reading a small body on
+ * this thread costs next to nothing, and a worker's download gives the page its progress only
+ * with the last bytes, so a small model's progress bar would never be seen to fill.
+ */
+export const WORKER_DOWNLOAD_MIN_BYTES = 1024 * 1024
+
+/**
  * Downloads one SBM model with progress on the job and decodes it in the decode pool while it
- * arrives. When a decode worker is free (and `workerDownload`), that worker downloads the file itself
+ * arrives. When a decode worker is free (and `workerDownload`, for a model of at least
+ * {@link WORKER_DOWNLOAD_MIN_BYTES}), that worker downloads the file itself
  * ({@link decodeFetchedByWorker}; with `splitDecode` and two free, they share the decode);
  * otherwise this thread downloads it and posts the chunks, queued for the first worker to free
  * up, so the download never waits for a worker ({@link fetchAndDecodeSbm}). With
@@ -371,11 +379,12 @@ export function downloadAndDecodeSbm(
   {
     splitDecode = false,
     workerDownload = true,
-  }: { splitDecode?: boolean; workerDownload?: boolean } = {},
+    workerDownloadMinBytes = WORKER_DOWNLOAD_MIN_BYTES,
+  }: { splitDecode?: boolean; workerDownload?: boolean; workerDownloadMinBytes?: number } = {},
 ): Promise<DecodeSbmOutcome> {
   const onProgress = (doneBytes: number, totalBytes: number) =>
     job.reportProgress(doneBytes, totalBytes)
-  if (workerDownload && !decodeForPicking) {
+  if (workerDownload && !decodeForPicking && model.sizeBytes >= workerDownloadMinBytes) {
     const fetched = decodeFetchedByWorker(
       model.url,
       (source, decodeOptions, signal) =>

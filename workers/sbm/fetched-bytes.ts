@@ -183,7 +183,8 @@ export async function fetchModelHere({
       close()
       return whole
     }
-    report({ kind: 'progress', doneBytes: 0, totalBytes: declared })
+    // No report of 0 bytes: the first is of the first chunk, so a small file's one report is
+    // its whole (a report of 0 on its own could be the last one the page's snapshot shows).
     forward({ kind: 'start', byteLength: declared })
     const arriving = new ArrivingBytes(declared, { readsHere: true })
     void arriving
