@@ -63,8 +63,8 @@ export interface BuildingEngineOptions {
   splitDecode?: boolean
   /**
    * Let a free decode worker download the model itself (issue 23.2, model-download.ts
-   * `decodeFetchedByWorker`): no read of the body on this thread, which renders meanwhile.
-   * Default true; false makes this thread read every download and post its chunks, as before
+   * `decodeFetchedByWorker`, models of 1 MiB and more): no read of the body on this thread,
+   * which renders meanwhile. Default true; false makes this thread read every download and post its chunks, as before
    * session 22. Noisy same-run A/Bs (bench/README.md, sbm-browser, session 22): the page's main
    * thread spent 30–35 ms less CPU per 28 MB model and the decode worker 20–35 ms more; wall
    * time faster in 20 of 34 rounds. A quiet run decides.
