@@ -165,11 +165,14 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
       pickCount: 500,
       batchRayCount: 5000,
       seed: recipe.seed,
-      // BENCH_SBM_COMPARE: `1` or `workerFetch`, `pickingWorkerDecodes`, `splitDecode`
+      // BENCH_SBM_COMPARE: `1` or `posted` (the path before session 22),
+      // `pickingWorkerDecodes`, `splitDecode`, `fetchedSplitDecode`, `downloadOnly`
       // (comma-separated)
-      compareWorkerFetch: compared.has('1') || compared.has('workerFetch'),
+      comparePosted: compared.has('1') || compared.has('posted'),
       comparePickingWorkerDecodes: compared.has('pickingWorkerDecodes'),
       compareSplitDecode: compared.has('splitDecode'),
+      compareDownloadOnly: compared.has('downloadOnly'),
+      compareFetchedSplitDecode: compared.has('fetchedSplitDecode'),
     }
     // Traced so that each load's CPU per thread can be told apart from waiting for a core.
     await browser.startTracing(page, { categories: traceCategories })
@@ -238,10 +241,6 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
           anchor: cpuByThread(threadCpu, 'anchor '),
         },
         /**
-         * With BENCH_SBM_COMPARE=1: the path before (the decode worker fetches the URL itself
-         * and decodes between its reads of the body), measured in the same rounds as ours.
-         */
-        /**
          * With BENCH_SBM_COMPARE=pickingWorkerDecodes: session 13's path (the picking worker
          * decodes positions, indices and BVHs itself, the decode worker what drawing needs), in
          * the same rounds as ours.
@@ -268,12 +267,41 @@ export async function runSbmBrowserBench(options: SbmBrowserBenchOptions = {}) {
               },
             }
           : {}),
-        ...(result.oursWorkerFetch
+        /**
+         * With BENCH_SBM_COMPARE=fetchedSplitDecode: the decode split across two workers, the
+         * first downloading the file itself and passing every chunk on, in the same rounds.
+         */
+        ...(result.oursFetchedSplitDecode
           ? {
-              workerFetch: {
-                ...summarise(result.oursWorkerFetch),
-                phasesMs: phaseMedians(result.oursWorkerFetch),
-                cpuByThread: cpuByThread(threadCpu, 'oursWorkerFetch '),
+              fetchedSplitDecode: {
+                ...summarise(result.oursFetchedSplitDecode),
+                phasesMs: phaseMedians(result.oursFetchedSplitDecode),
+                cpuByThread: cpuByThread(threadCpu, 'oursFetchedSplitDecode '),
+              },
+            }
+          : {}),
+        /** With BENCH_SBM_COMPARE=downloadOnly: the page's download alone, to its last byte. */
+        ...(result.downloadOnly
+          ? {
+              downloadOnly: {
+                toLastByte: measure(
+                  result.downloadOnly.map((sample) => sample.loadToPickableMs),
+                  'ms',
+                ),
+                cpuByThread: cpuByThread(threadCpu, 'downloadOnly '),
+              },
+            }
+          : {}),
+        /**
+         * With BENCH_SBM_COMPARE=posted (or 1): the path before session 22 (the page reads the
+         * download and posts each chunk to the decode worker), in the same rounds as ours.
+         */
+        ...(result.oursPosted
+          ? {
+              posted: {
+                ...summarise(result.oursPosted),
+                phasesMs: phaseMedians(result.oursPosted),
+                cpuByThread: cpuByThread(threadCpu, 'oursPosted '),
               },
             }
           : {}),

@@ -61,6 +61,15 @@ export interface BuildingEngineOptions {
    * CPU in all, and its median load was 448 against 534 ms, faster in 4 of 7 rounds.
    */
   splitDecode?: boolean
+  /**
+   * Let a free decode worker download the model itself (issue 23.2, model-download.ts
+   * `decodeFetchedByWorker`, models of 1 MiB and more): no read of the body on this thread,
+   * which renders meanwhile. Default true; false makes this thread read every download and post its chunks, as before
+   * session 22. Noisy same-run A/Bs (bench/README.md, sbm-browser, session 22): the page's main
+   * thread spent 30–35 ms less CPU per 28 MB model and the decode worker 20–35 ms more; wall
+   * time faster in 20 of 34 rounds. A quiet run decides.
+   */
+  workerDownload?: boolean
 }
 
 type BuildingHandlers = Pick<CommandHandlers, keyof BuildingCommands>
@@ -292,6 +301,7 @@ export function createBuildingHandlers(
         createBvhWorker: options.createBvhWorker ?? createBvhWorker,
         pickingWorkerDecodes: options.pickingWorkerDecodes ?? false,
         splitDecode: options.splitDecode ?? false,
+        workerDownload: options.workerDownload ?? true,
         createIndoorRouteWorker: options.createIndoorRouteWorker ?? createIndoorRouteWorker,
         onChange: () => {
           if (scene !== opened) return

@@ -36,6 +36,8 @@ export interface BuildingSceneDependencies {
   pickingWorkerDecodes: boolean
   /** Whether a model's decode may be split across two free decode workers (BuildingEngineOptions). */
   splitDecode: boolean
+  /** Whether a free decode worker downloads a model itself (BuildingEngineOptions). */
+  workerDownload: boolean
   createIndoorRouteWorker: () => WorkerEndpoint
   /** Something in the scene changed: publish a snapshot. */
   onChange(): void
@@ -324,7 +326,10 @@ export class BuildingScene {
               picking.added.catch(() => undefined)
             }
           : undefined,
-        { splitDecode: this.dependencies.splitDecode },
+        {
+          splitDecode: this.dependencies.splitDecode,
+          workerDownload: this.dependencies.workerDownload,
+        },
       )
       if (this.isDisposed) {
         if (outcome.ok) for (const bitmap of outcome.value.imageBitmaps) bitmap?.close()

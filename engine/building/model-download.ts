@@ -1,5 +1,12 @@
 import * as Comlink from 'comlink'
 import type { PostedBytesMessage, PostedModelSource } from '../../workers/sbm/posted-bytes'
+import type {
+  FetchedModelSource,
+  FetchInstruction,
+  FetchReport,
+  ForwardedMessage,
+  ForwardedModelSource,
+} from '../../workers/sbm/fetched-bytes'
 import { joinSplitDecode } from '../../workers/sbm/decoded-sbm'
 import { NOT_VALID_SBM_MESSAGE, SBM_INVALID_CODE } from '../../workers/sbm/sbm-error'
 import type {
@@ -10,6 +17,7 @@ import type {
 import type { ModelLoadErrorCode } from '../api/building-snapshot'
 import { EngineError } from '../api/errors'
 import type { JobHandle } from '../core/engine-context'
+import { type FileAddressBook, fileAddresses } from '../core/file-addresses'
 import type { WorkerPool } from '../workers/create-worker-client'
 import {
   type DownloadOptions,
@@ -182,17 +190,218 @@ export async function fetchAndDecodeSbm(
 }
 
 /**
+ * Starts a decode of a download a decode worker makes itself (or of the bytes it passes on, for
+ * the other share of a split decode), or answers null when no worker is free right now (then
+ * nothing was sent). `signal` stops a job whose bytes will never come.
+ */
+export type StartFetchedDecode = (
+  source: FetchedModelSource | ForwardedModelSource,
+  options: DecodeRequestOptions,
+  signal?: AbortSignal,
+) => Promise<DecodeSbmOutcome> | null
+
+/** Options of {@link decodeFetchedByWorker}. */
+export interface WorkerDownloadOptions extends DownloadOptions {
+  /** The page's address book (tests pass their own). */
+  addresses?: FileAddressBook
+  /**
+   * Split the decode across two free workers (issue 23.2, `splitDecode`): the one that
+   * downloads decodes positions and BVHs and passes every chunk on to the other, which decodes
+   * indices, normals and uvs; joined as {@link decodeForDrawingAndPicking} joins them.
+   */
+  split?: boolean
+}
+
+/** What to list as transferred when a fetched or forwarded source is posted to a worker. */
+export function transferablesOfFetched(
+  source: FetchedModelSource | ForwardedModelSource,
+): Transferable[] {
+  return 'forwardTo' in source && source.forwardTo ? [source.port, source.forwardTo] : [source.port]
+}
+
+/**
+ * Downloads an SBM model **inside the decode worker** that decodes it, streaming (issue 23.2):
+ * the body goes from the network into the worker's file buffer with no hop through this thread
+ * (no read of 28 MB here, no message per chunk), and the decode starts on the views already in.
+ * This thread keeps what it alone has (workers/sbm/fetched-bytes.ts): it picks the address with
+ * the freshest grant and renews a refused one once, as {@link openDownload} does
+ * (`FileAddressBook.request`), it cancels on `signal`, and it reports the worker's progress.
+ * Failures are the page's own: no answer or an error status rejects with a
+ * {@link DownloadError} worded alike, a cut body is the decode's `sbm.downloadFailed`. Answers
+ * null at once when `startDecode` has no worker free: a download must not wait for a decode
+ * worker (the caller downloads here and posts, {@link fetchAndDecodeSbm}). With `split`, two
+ * free workers share the decode; with one free, it decodes alone.
+ */
+export function decodeFetchedByWorker(
+  url: string,
+  startDecode: StartFetchedDecode,
+  options: WorkerDownloadOptions = {},
+): Promise<DecodeSbmOutcome> | null {
+  const channel = new MessageChannel()
+  const unused = (...ports: MessagePort[]) => {
+    for (const port of ports) port.close()
+  }
+  if (options.split) {
+    const onward = new MessageChannel()
+    // The receiving half first: it only waits on its port, so it can take a worker before the
+    // downloading half is sure to get one.
+    const stopSecond = new AbortController()
+    const second = startDecode(
+      { kind: 'forwarded', port: onward.port2 },
+      { forPicking: true, share: 'indicesNormalsAndUvs', withoutBvhs: true },
+      stopSecond.signal,
+    )
+    if (second) {
+      const first = startDecode(
+        { kind: 'fetchHere', port: channel.port2, forwardTo: onward.port1 },
+        { forPicking: true, share: 'positionsAndBvhs' },
+      )
+      if (first) {
+        // A downloading half that fails or dies never sends the rest: let the other go.
+        first.then(
+          (outcome) => {
+            if (!outcome.ok) stopSecond.abort()
+          },
+          () => stopSecond.abort(),
+        )
+        return followWorkerDownload(url, channel.port1, joinShares(first, second), options)
+      }
+      // Only one worker was free: the waiting half is let go, and the caller posts the bytes
+      // to whichever worker frees up first.
+      onward.port1.postMessage({
+        kind: 'failed',
+        message: 'download failed: no second worker',
+      } satisfies ForwardedMessage)
+      second.catch(() => undefined)
+      unused(onward.port1, channel.port1, channel.port2)
+      return null
+    }
+    unused(onward.port1, onward.port2)
+  }
+  const decoding = startDecode({ kind: 'fetchHere', port: channel.port2 }, { forPicking: true })
+  if (!decoding) {
+    unused(channel.port1, channel.port2)
+    return null
+  }
+  return followWorkerDownload(url, channel.port1, decoding, options)
+}
+
+async function followWorkerDownload(
+  url: string,
+  port: MessagePort,
+  decoding: Promise<DecodeSbmOutcome>,
+  { addresses = fileAddresses, signal, onProgress, expectedSizeBytes }: WorkerDownloadOptions,
+): Promise<DecodeSbmOutcome> {
+  const instruct = (instruction: FetchInstruction) => port.postMessage(instruction)
+  const answers: ((report: FetchReport) => void)[] = []
+  port.onmessage = ({ data }: MessageEvent<FetchReport>) => {
+    if (data.kind === 'progress') {
+      const total = data.totalBytes ?? Math.max(expectedSizeBytes ?? 0, data.doneBytes)
+      onProgress?.(data.doneBytes, Math.max(total, data.doneBytes))
+    } else {
+      answers.shift()?.(data)
+    }
+  }
+  // The worker's last progress report may come after its answer, on the other channel.
+  const withLastProgress = (outcome: DecodeSbmOutcome) => {
+    if (outcome.ok) onProgress?.(outcome.value.fileBytes, outcome.value.fileBytes)
+    return outcome
+  }
+  const cancel = () => instruct({ kind: 'cancel' })
+  signal?.addEventListener('abort', cancel, { once: true })
+  // The decode may end before it answers (a worker that failed to start): its end is the answer.
+  const ended = decoding.then(
+    () => null,
+    () => null,
+  )
+  // Open until the decode settles: the worker may still need an instruction (a refusal
+  // standing, a cancel) after this function has its answer.
+  void ended.then(() => {
+    signal?.removeEventListener('abort', cancel)
+    port.onmessage = null
+    port.close()
+  })
+  if (signal?.aborted) cancel()
+  const answer = await addresses.request(url, async (address) => {
+    // A worker resolves a relative address against its script, not this page.
+    const absolute =
+      typeof location === 'undefined' ? address : new URL(address, location.href).href
+    instruct({ kind: 'fetch', url: absolute })
+    const report = await Promise.race([
+      new Promise<FetchReport>((resolve) => answers.push(resolve)),
+      ended,
+    ])
+    if (report === null) return { status: 0, failure: null }
+    return report.kind === 'answered'
+      ? { status: report.status, failure: null }
+      : { status: 0, failure: report.kind === 'unreachable' ? report.message : '' }
+  })
+  if (answer.status === 0 && answer.failure === null) {
+    // The decode's answer came before the worker's word on the response (two channels, no
+    // order between them): a failure before the body is still thrown, as the page's own is.
+    const outcome = await decoding
+    if (!outcome.ok && outcome.error.isBeforeBody) throw new DownloadError(outcome.error.message)
+    return withLastProgress(outcome)
+  }
+  // Failing before the body as the page's own fetch fails (openDownload); the worker's decode
+  // fails alike and is not waited for.
+  if (answer.failure !== null) throw new DownloadError(answer.failure)
+  if (answer.status === 401 || answer.status === 403) instruct({ kind: 'refusalStands' })
+  if (answer.status < 200 || answer.status > 299) {
+    throw new DownloadError(`download failed: HTTP ${answer.status}`)
+  }
+  return withLastProgress(await decoding)
+}
+
+/**
+ * Smallest model (its stored size) a decode worker downloads itself: reading a small body on
+ * this thread costs next to nothing, and a worker's download gives the page its progress only
+ * with the last bytes, so a small model's progress bar would never be seen to fill.
+ */
+export const WORKER_DOWNLOAD_MIN_BYTES = 1024 * 1024
+
+/**
  * Downloads one SBM model with progress on the job and decodes it in the decode pool while it
- * arrives; picking's share is decoded by `decodeForPicking` from the same bytes, or copied by
- * the decode when there is none (see {@link decodeForDrawingAndPicking}).
+ * arrives. When a decode worker is free (and `workerDownload`, for a model of at least
+ * {@link WORKER_DOWNLOAD_MIN_BYTES}), that worker downloads the file itself
+ * ({@link decodeFetchedByWorker}; with `splitDecode` and two free, they share the decode);
+ * otherwise this thread downloads it and posts the chunks, queued for the first worker to free
+ * up, so the download never waits for a worker ({@link fetchAndDecodeSbm}). With
+ * `decodeForPicking` the bytes always go through this thread: the picking worker decodes
+ * picking's share from them (see {@link decodeForDrawingAndPicking}); otherwise the decode
+ * copies positions and indices for the picking worker.
  */
 export function downloadAndDecodeSbm(
   model: { url: string; sizeBytes: number },
   job: JobHandle,
   decodePool: WorkerPool<SbmDecodeWorkerApi>,
   decodeForPicking?: (source: PostedModelSource) => void,
-  { splitDecode = false }: { splitDecode?: boolean } = {},
+  {
+    splitDecode = false,
+    workerDownload = true,
+    workerDownloadMinBytes = WORKER_DOWNLOAD_MIN_BYTES,
+  }: { splitDecode?: boolean; workerDownload?: boolean; workerDownloadMinBytes?: number } = {},
 ): Promise<DecodeSbmOutcome> {
+  const onProgress = (doneBytes: number, totalBytes: number) =>
+    job.reportProgress(doneBytes, totalBytes)
+  if (workerDownload && !decodeForPicking && model.sizeBytes >= workerDownloadMinBytes) {
+    const fetched = decodeFetchedByWorker(
+      model.url,
+      (source, decodeOptions, signal) =>
+        decodePool.tryRun<DecodeSbmOutcome>(
+          (api) =>
+            api.decode(Comlink.transfer(source, transferablesOfFetched(source)), decodeOptions),
+          { signal: signal ? AbortSignal.any([job.signal, signal]) : job.signal },
+        ),
+      {
+        expectedSizeBytes: model.sizeBytes,
+        signal: job.signal,
+        onProgress,
+        split: splitDecode,
+      },
+    )
+    if (fetched) return fetched
+  }
   return fetchAndDecodeSbm(
     model.url,
     decodeForDrawingAndPicking(
@@ -212,11 +421,7 @@ export function downloadAndDecodeSbm(
             )
         : undefined,
     ),
-    {
-      expectedSizeBytes: model.sizeBytes,
-      signal: job.signal,
-      onProgress: (doneBytes, totalBytes) => job.reportProgress(doneBytes, totalBytes),
-    },
+    { expectedSizeBytes: model.sizeBytes, signal: job.signal, onProgress },
   )
 }
 

@@ -120,6 +120,15 @@ export interface FileAddressBook {
    * (shared by concurrent refusals) and retries with the file's fresh grant.
    */
   fetch(url: string, init?: RequestInit): Promise<Response>
+  /**
+   * {@link fetch} through another sender: `send` requests one address (e.g. a worker's own
+   * fetch, engine/building/model-download.ts) and answers with its status; a 401/403 renews the
+   * addresses once and sends the file's fresh address, exactly as `fetch` does.
+   */
+  request<Answer extends { status: number }>(
+    url: string,
+    send: (address: string) => Promise<Answer>,
+  ): Promise<Answer>
   /** Asks the renewer for the current addresses; true when a grant changed. */
   renew(): Promise<boolean>
   /** The page's renewer, or null when no project is open (refusals then stand). */
@@ -189,6 +198,21 @@ export function createFileAddressBook(options: FileAddressBookOptions = {}): Fil
     return current(url)
   }
 
+  async function request<Answer extends { status: number }>(
+    url: string,
+    sendTo: (address: string) => Promise<Answer>,
+  ): Promise<Answer> {
+    const first = await fresh(url)
+    const answer = await sendTo(first)
+    if ((answer.status !== 401 && answer.status !== 403) || signedAddressOf(url) === undefined) {
+      return answer
+    }
+    await renew()
+    const retry = current(url)
+    if (retry === first) return answer
+    return sendTo(retry)
+  }
+
   return {
     current,
     fresh,
@@ -198,20 +222,10 @@ export function createFileAddressBook(options: FileAddressBookOptions = {}): Fil
       freshGrants.clear()
       renewedAheadOf.clear()
     },
-    async fetch(url, init) {
-      const first = await fresh(url)
-      const response = await send(first, init)
-      if (
-        (response.status !== 401 && response.status !== 403) ||
-        signedAddressOf(url) === undefined
-      ) {
-        return response
-      }
-      await renew()
-      const retry = current(url)
-      if (retry === first) return response
-      return send(retry, init)
+    fetch(url, init) {
+      return request(url, (address) => send(address, init))
     },
+    request,
   }
 }
 

@@ -55,6 +55,9 @@ export async function decodeWhileArriving(
       timer.lap('streamedViews')
       onPlaced(placed)
       timer.lap('streamedCopies')
+      // A body read by this thread is read only between its tasks (ArrivingBytes.readsHere).
+      await arriving.betweenSteps()
+      timer.lap('waitForBytes')
     }
     const chunk = decodeBvhs ? await arrivingBvhChunk(arriving, binStart + bin.byteLength) : null
     for (const entry of chunk ? parseBvhChunk(chunk) : []) {
@@ -69,6 +72,8 @@ export async function decodeWhileArriving(
         roots: decodeBvhRoots(entry, decoder),
       })
       timer.lap('streamedBvhs')
+      await arriving.betweenSteps()
+      timer.lap('waitForBytes')
     }
   } catch (error) {
     if (error instanceof SbmDownloadError) throw error

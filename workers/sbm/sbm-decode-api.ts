@@ -3,6 +3,14 @@ import { type DecodeSbmOptions, decodeSbm } from './decode-sbm'
 import { takeForPicking, type DecodedSbm, transferablesOf } from './decoded-sbm'
 import { fetchArrivingModel } from './arriving-bytes'
 import { isPostedModelSource, type PostedModelSource, receivePostedModel } from './posted-bytes'
+import {
+  type FetchedModelSource,
+  type ForwardedModelSource,
+  fetchModelHere,
+  isFetchedModelSource,
+  isForwardedModelSource,
+  receiveForwardedModel,
+} from './fetched-bytes'
 import { type SbmErrorData, toSbmErrorData } from './sbm-error'
 import type { WorkerOutcome } from '../protocol/outcome'
 import { type LoadTimings, startLapTimer } from './load-timings'
@@ -22,13 +30,15 @@ export interface DecodedModel {
   pickingCopy: DecodedSbm | null
   /**
    * Where the worker's time went (ms): `fetch` (whole file, or with a URL only to the response's
-   * headers: the rest arrives during `decode`; 0 for posted bytes), `decode` (its parts as
+   * headers — the rest arrives during `decode`; 0 for posted bytes), `decode` (its parts as
    * `decode.<phase>`),
    * `takeForPicking`, `images`;
    * `answeredAtEpochMs` is when the answer was posted (performance.timeOrigin + now), so the
    * receiver can tell how long the message took to arrive.
    */
   timings: LoadTimings & { answeredAtEpochMs: number }
+  /** The file's size in bytes (of a download made here: the progress bar's last step). */
+  fileBytes: number
   /**
    * Of a split decode (DecodeSbmOptions.share): the second worker's timings, whose normals and
    * uvs `model` now holds (set on the main thread when the halves are joined).
@@ -72,14 +82,17 @@ async function decodeImages(model: DecodedSbm): Promise<(ImageBitmap | null)[]> 
 
 /**
  * What the SBM decode worker exposes: stateless, one call per model. The file arrives as a
- * transferred buffer, as bytes another thread posts while it downloads them
- * ({@link PostedModelSource}: what the app does, engine/building/model-download.ts) or as a URL
+ * transferred buffer, as a download this worker makes itself for the page
+ * ({@link FetchedModelSource}: what the app does when a decode worker is free,
+ * engine/building/model-download.ts), as bytes another thread posts while it downloads them
+ * ({@link PostedModelSource}: the app's path otherwise), as bytes another decode worker
+ * downloads and passes on (a split decode, {@link ForwardedModelSource}) or as a bare URL
  * fetched here; it leaves as a few large transferred buffers (see DecodedSbm). Kept apart from
  * `sbm-decode.worker.ts` so tests can serve it in-process.
  */
 export const sbmDecodeApi = {
   async decode(
-    source: ArrayBuffer | string | PostedModelSource,
+    source: ArrayBuffer | string | PostedModelSource | FetchedModelSource | ForwardedModelSource,
     options: DecodeRequestOptions = {},
   ): Promise<DecodeSbmOutcome> {
     try {
@@ -91,7 +104,11 @@ export const sbmDecodeApi = {
           ? await fetchArrivingModel(source)
           : isPostedModelSource(source)
             ? receivePostedModel(source)
-            : new Uint8Array(source)
+            : isFetchedModelSource(source)
+              ? await fetchModelHere(source)
+              : isForwardedModelSource(source)
+                ? await receiveForwardedModel(source)
+                : new Uint8Array(source)
       timer.lap('fetch')
       const model = await decodeSbm(bytes, {
         ...options,
@@ -113,7 +130,13 @@ export const sbmDecodeApi = {
       }
       const decoded: DecodeSbmOutcome = {
         ok: true,
-        value: { model, imageBitmaps, pickingCopy, timings },
+        value: {
+          model,
+          imageBitmaps,
+          pickingCopy,
+          timings,
+          fileBytes: bytes instanceof Uint8Array ? bytes.byteLength : bytes.bytes.byteLength,
+        },
       }
       return Comlink.transfer(decoded, [
         ...transferablesOf(model),

@@ -31,10 +31,16 @@ export const SBM_DOWNLOAD_FAILED_CODE = 'sbm.downloadFailed'
 /** A worker was given a URL and could not fetch it (network error, HTTP status). */
 export class SbmDownloadError extends Error {
   readonly code = SBM_DOWNLOAD_FAILED_CODE
+  /**
+   * True when the download failed before its body (no answer, an error status): the page's own
+   * download throws such failures instead of answering them (engine/building/model-download.ts).
+   */
+  readonly isBeforeBody: boolean
 
-  constructor(message: string) {
+  constructor(message: string, { isBeforeBody = false }: { isBeforeBody?: boolean } = {}) {
     super(message)
     this.name = 'SbmDownloadError'
+    this.isBeforeBody = isBeforeBody
   }
 }
 
@@ -43,12 +49,19 @@ export interface SbmErrorData {
   code: typeof SBM_INVALID_CODE | typeof SBM_DOWNLOAD_FAILED_CODE
   message: string
   detail: string
+  /** Set on a download that failed before its body (SbmDownloadError.isBeforeBody). */
+  isBeforeBody?: true
 }
 
 /** Converts an error into {@link SbmErrorData}; anything unexpected while reading is an invalid file. */
 export function toSbmErrorData(error: unknown): SbmErrorData {
   if (error instanceof SbmDownloadError) {
-    return { code: SBM_DOWNLOAD_FAILED_CODE, message: error.message, detail: error.message }
+    return {
+      code: SBM_DOWNLOAD_FAILED_CODE,
+      message: error.message,
+      detail: error.message,
+      ...(error.isBeforeBody ? { isBeforeBody: true as const } : {}),
+    }
   }
   const detail =
     error instanceof SbmError

@@ -2,12 +2,14 @@
  * The in-browser half of the SBM benchmark (bench/sbm/sbm-browser-bench.ts drives it), built by
  * Vite for production with real module workers. Each round loads the same building twice:
  * the anchor (fetch the GLB, GLTFLoader on the main thread, then new MeshBVH() per mesh on the
- * main thread) and ours, the app's path (engine/building/model-download.ts: the page reads the
- * download and posts each chunk to the decode worker, which decodes while the rest arrives and
- * hands a copy to the picking worker through the main thread by transfer; the main thread only
- * wraps the transferred buffers into three.js objects). With `compareWorkerFetch`, the path
- * before it (the decode worker fetches the URL itself) runs in the same rounds, for an A/B.
- * The order rotates by round so load from other processes on the shared machine hits all alike.
+ * main thread) and ours, the app's path with a free decode worker
+ * (engine/building/model-download.ts, `decodeFetchedByWorker`: the decode worker downloads the
+ * file itself and decodes while the rest arrives, and hands a copy to the picking worker
+ * through the main thread by transfer; the main thread only wraps the transferred buffers into
+ * three.js objects). With `comparePosted`, the path before it (the page reads the download and
+ * posts each chunk to the decode worker) runs in the same rounds, for an A/B; the other
+ * switches run earlier tries. The order rotates by round so load from other processes on the
+ * shared machine hits all alike.
  */
 import * as Comlink from 'comlink'
 import { Box3, DoubleSide, Matrix4, type Mesh, type Object3D, Raycaster, Vector3 } from 'three'
@@ -20,9 +22,11 @@ import type { SbmDecodeWorkerApi } from '../../../workers/sbm/sbm-decode.worker'
 import { transferablesOf } from '../../../workers/sbm/decoded-sbm'
 import { createSbmObject } from '../../../workers/sbm/sbm-three'
 import {
+  decodeFetchedByWorker,
   decodeForDrawingAndPicking,
   fetchAndDecodeSbm,
   type ModelSource,
+  transferablesOfFetched,
   transferablesOfSource,
 } from '../../../engine/building/model-download'
 import type { AddSbmOutcome, PickableSbm } from '../../../workers/bvh/bvh-api'
@@ -171,9 +175,11 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const sbmUrl = new URL(config.sbmUrl, location.href).href
   const anchorSamples: SbmLoadSample[] = []
   const ourSamples: SbmLoadSample[] = []
-  const workerFetchSamples: SbmLoadSample[] = []
+  const postedSamples: SbmLoadSample[] = []
   const pickingWorkerDecodesSamples: SbmLoadSample[] = []
   const splitDecodeSamples: SbmLoadSample[] = []
+  const downloadOnlySamples: SbmLoadSample[] = []
+  const fetchedSplitDecodeSamples: SbmLoadSample[] = []
   let triangleCount = 0
 
   // One load by workers started on the clock (module load, wasm init, first-run JIT), for the
@@ -193,18 +199,25 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const { decoder, picking } = workers
 
   function loadOurs() {
-    return loadOursBy('posted')
+    return loadOursBy('fetchedByWorker')
   }
   async function loadOursBy(
-    path: 'posted' | 'postedSplitDecode' | 'postedPickingWorkerDecodes' | 'workerFetch',
+    path:
+      | 'fetchedByWorker'
+      | 'fetchedSplitDecode'
+      | 'posted'
+      | 'postedSplitDecode'
+      | 'postedPickingWorkerDecodes',
   ) {
     const { decoder, secondDecoder, picking } = workers!
     const startMs = performance.now()
-    // One download posted to the decode worker, which decodes everything and copies positions
-    // and indices for the picking worker (the app's default, engine/building/model-download.ts).
-    // Compared: the picking worker decodes picking's share (positions, indices, BVHs) while
-    // passing the bytes on to the decode worker, which decodes what drawing needs; and the
-    // decode worker fetching for itself. The main thread never copies or decodes geometry.
+    // The decode worker downloads the file itself and decodes everything, copying positions and
+    // indices for the picking worker (the app's default with a free decode worker,
+    // engine/building/model-download.ts). Compared: the page reads the download and posts its
+    // chunks to the decode worker (the app's path before, and still when no decode worker is
+    // free); the picking worker decodes picking's share (positions, indices, BVHs) while
+    // passing the posted bytes on to the decode worker, which decodes what drawing needs. The
+    // main thread never copies or decodes geometry.
     // `postedSplitDecode` splits the decode across two decode workers, as the app's pool does
     // when two are free and `splitDecode` is on (model-download.ts; off by default, see
     // bench/README.md, session 21).
@@ -213,9 +226,18 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       decoder.decode(Comlink.transfer(source, transferablesOfSource(source)), options)
     const startSecondDecode = (source: ModelSource, options: DecodeRequestOptions) =>
       secondDecoder.decode(Comlink.transfer(source, transferablesOfSource(source)), options)
+    // The app's pool gives a worker per call while one is free; a split takes both.
+    const freeDecoders = path === 'fetchedSplitDecode' ? [secondDecoder, decoder] : [decoder]
     const decoded =
-      path === 'workerFetch'
-        ? await decoder.decode(sbmUrl, { forPicking: true })
+      path === 'fetchedByWorker' || path === 'fetchedSplitDecode'
+        ? await decodeFetchedByWorker(
+            sbmUrl,
+            (source, options) =>
+              freeDecoders
+                .shift()!
+                .decode(Comlink.transfer(source, transferablesOfFetched(source)), options),
+            { split: path === 'fetchedSplitDecode' },
+          )!
         : await fetchAndDecodeSbm(
             sbmUrl,
             decodeForDrawingAndPicking(
@@ -288,7 +310,7 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   const cases = {
     ours: { load: loadOurs, samples: ourSamples },
     anchor: { load: loadAnchorCase, samples: anchorSamples },
-    oursWorkerFetch: { load: () => loadOursBy('workerFetch'), samples: workerFetchSamples },
+    oursPosted: { load: () => loadOursBy('posted'), samples: postedSamples },
     oursPickingWorkerDecodes: {
       load: () => loadOursBy('postedPickingWorkerDecodes'),
       samples: pickingWorkerDecodesSamples,
@@ -297,13 +319,29 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
       load: () => loadOursBy('postedSplitDecode'),
       samples: splitDecodeSamples,
     },
+    oursFetchedSplitDecode: {
+      load: () => loadOursBy('fetchedSplitDecode'),
+      samples: fetchedSplitDecodeSamples,
+    },
+    downloadOnly: {
+      load: async () => {
+        const reader = (await fetch(sbmUrl)).body!.getReader()
+        while (!(await reader.read()).done) {
+          // every chunk is dropped: only the bytes' arrival is timed
+        }
+        return { release: () => undefined }
+      },
+      samples: downloadOnlySamples,
+    },
   }
   const caseNames: (keyof typeof cases)[] = [
     'ours',
     'anchor',
-    ...(config.compareWorkerFetch ? (['oursWorkerFetch'] as const) : []),
+    ...(config.comparePosted ? (['oursPosted'] as const) : []),
     ...(config.comparePickingWorkerDecodes ? (['oursPickingWorkerDecodes'] as const) : []),
     ...(config.compareSplitDecode ? (['oursSplitDecode'] as const) : []),
+    ...(config.compareFetchedSplitDecode ? (['oursFetchedSplitDecode'] as const) : []),
+    ...(config.compareDownloadOnly ? (['downloadOnly'] as const) : []),
   ]
   for (let round = 0; round < config.warmupRounds + config.rounds; round++) {
     const isTimed = round >= config.warmupRounds
@@ -400,11 +438,15 @@ window.runSbmBench = async (config: SbmPageConfig): Promise<SbmPageResult> => {
   return {
     anchor: anchorSamples,
     ours: ourSamples,
-    ...(config.compareWorkerFetch ? { oursWorkerFetch: workerFetchSamples } : {}),
+    ...(config.comparePosted ? { oursPosted: postedSamples } : {}),
     ...(config.comparePickingWorkerDecodes
       ? { oursPickingWorkerDecodes: pickingWorkerDecodesSamples }
       : {}),
     ...(config.compareSplitDecode ? { oursSplitDecode: splitDecodeSamples } : {}),
+    ...(config.compareFetchedSplitDecode
+      ? { oursFetchedSplitDecode: fetchedSplitDecodeSamples }
+      : {}),
+    ...(config.compareDownloadOnly ? { downloadOnly: downloadOnlySamples } : {}),
     oursCold,
     triangleCount,
     pickRoundTripMs,

@@ -9,8 +9,12 @@ export interface SbmPageConfig {
   /** Rays per throughput batch, in the worker and on the main thread. */
   batchRayCount: number
   seed: number
-  /** Also load by the decode worker fetching the URL itself (session 11's path), for an A/B. */
-  compareWorkerFetch?: boolean
+  /**
+   * Also load the way the app did before session 22 (the page reads the download and posts each
+   * chunk to the decode worker, `fetchAndDecodeSbm`), for an A/B against ours (the decode worker
+   * downloads the file itself, `decodeFetchedByWorker`).
+   */
+  comparePosted?: boolean
   /**
    * Also load the way session 13 tried (`pickingWorkerDecodes: true`): the picking worker decodes
    * positions, indices and BVHs from the bytes it forwards to the decode worker, which decodes
@@ -22,6 +26,16 @@ export interface SbmPageConfig {
    * an A/B against ours (one decode worker decodes everything).
    */
   compareSplitDecode?: boolean
+  /**
+   * Also load with the decode split across two decode workers, the first downloading the file
+   * itself and passing each chunk on to the second (`decodeFetchedByWorker` with `split`).
+   */
+  compareFetchedSplitDecode?: boolean
+  /**
+   * Also time the download alone (the page reads the whole body and drops it, no decode): the
+   * floor the network path (server, network process, renderer) sets under any decode.
+   */
+  compareDownloadOnly?: boolean
 }
 
 /** One timed load, with what the main thread went through meanwhile. */
@@ -46,12 +60,16 @@ export interface SbmLoadSample {
 export interface SbmPageResult {
   anchor: SbmLoadSample[]
   ours: SbmLoadSample[]
-  /** With `compareWorkerFetch`: ours with the decode worker fetching for itself. */
-  oursWorkerFetch?: SbmLoadSample[]
+  /** With `comparePosted`: ours with the page reading the download and posting its chunks. */
+  oursPosted?: SbmLoadSample[]
   /** With `comparePickingWorkerDecodes`: ours with the picking worker decoding its share. */
   oursPickingWorkerDecodes?: SbmLoadSample[]
   /** With `compareSplitDecode`: ours with the decode split across two decode workers. */
   oursSplitDecode?: SbmLoadSample[]
+  /** With `compareFetchedSplitDecode`: ours split across two workers, the first downloading. */
+  oursFetchedSplitDecode?: SbmLoadSample[]
+  /** With `compareDownloadOnly`: the page's download of the SBM alone, to its last byte. */
+  downloadOnly?: SbmLoadSample[]
   /** Ours, the first load of freshly started workers (warm-up: module load, wasm init, JIT). */
   oursCold: SbmLoadSample
   triangleCount: number
