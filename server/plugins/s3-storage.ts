@@ -15,7 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage'
 import { AppError } from '../http/app-error'
 import { createReadPresigner } from './s3-presign'
-import type { S3StorageSettings } from './storage-settings'
+import { type S3StorageSettings, s3ClientConfigOf } from './storage-settings'
 import {
   type FileSource,
   type ByteSpan,
@@ -63,16 +63,7 @@ export async function createS3FileStorage(
   options: { onStoreError?: (error: unknown) => void } = {},
 ): Promise<FileStorage> {
   await mkdir(spoolDirectory, { recursive: true })
-  const client = new S3Client({
-    region: settings.region,
-    forcePathStyle: settings.forcePathStyle,
-    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
-    ...(settings.credentials === undefined ? {} : { credentials: settings.credentials }),
-    // Checksums only where S3 demands them: by default the SDK sends bodies aws-chunked with a
-    // CRC32 trailer, which several S3-compatible stores keep verbatim, framing and all.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  })
+  const client = new S3Client(s3ClientConfigOf(settings))
   const Bucket = settings.bucket
   const keyOf = (sha256: string) =>
     `${settings.prefix}files/${requireSha256(sha256).slice(0, 2)}/${sha256}`

@@ -1,7 +1,9 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import S3rver from 's3rver'
+import { expect } from 'vitest'
 import { loadConfig } from '../config'
 import type { S3StorageSettings } from '../plugins/storage-settings'
 
@@ -156,5 +158,45 @@ function multipartPartsOf(directory: string): KoaMiddleware {
         ...(parts.length === 0 ? {} : { Part: parts }),
       },
     }
+  }
+}
+
+/** An answer as a browser sees it: status, headers and the whole body. */
+export interface BrowserAnswer {
+  status: number
+  header(name: string): string | undefined
+  body: Buffer
+}
+
+/**
+ * What a browser gets at `url` of the app. With `redirectsTo` (the app sends files by signed
+ * redirect), the app must answer an uncacheable 302 into that store, and the store's answer at
+ * the address is what the browser gets; without it, the app's own answer.
+ */
+export async function downloadAsBrowser(
+  app: FastifyInstance,
+  url: string,
+  {
+    headers = {},
+    redirectsTo,
+  }: { headers?: Record<string, string>; redirectsTo?: TestObjectStore },
+): Promise<BrowserAnswer> {
+  const answer = await app.inject({ method: 'GET', url, headers })
+  if (redirectsTo === undefined) {
+    return {
+      status: answer.statusCode,
+      header: (name) => answer.headers[name] as string | undefined,
+      body: answer.rawPayload,
+    }
+  }
+  expect(answer.statusCode).toBe(302)
+  expect(answer.headers['cache-control']).toBe('no-store')
+  const location = String(answer.headers.location)
+  expect(location.startsWith(redirectsTo.endpoint)).toBe(true)
+  const fromStore = await fetch(location, { headers })
+  return {
+    status: fromStore.status,
+    header: (name) => fromStore.headers.get(name) ?? undefined,
+    body: Buffer.from(await fromStore.arrayBuffer()),
   }
 }

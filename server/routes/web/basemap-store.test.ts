@@ -7,8 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BasemapFile, BasemapFindDatum } from '../../../contract/city'
 import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
-import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
+import {
+  downloadAsBrowser,
+  startTestObjectStore,
+  type TestObjectStore,
+} from '../../testing/test-object-store'
 import { createProject, postMultipart, signInNewUser } from './project-test-kit'
+import { buildPackageToEnd } from './orders-test-kit'
 
 /**
  * PMTiles basemaps live in the file store's `basemaps` area (issue 22): on a folder store at
@@ -57,26 +62,11 @@ describe.each(['folder', 'proxy', 'redirect'] as const)('basemaps in the store (
   })
 
   /** The bytes a browser gets at `url` (following a redirect to the store). */
-  const download = async (url: string, headers: Record<string, string> = {}) => {
-    const answer = await testApp.app.inject({ method: 'GET', url, headers })
-    if (mode !== 'redirect') {
-      return {
-        status: answer.statusCode,
-        header: (name: string) => answer.headers[name] as string | undefined,
-        body: answer.rawPayload,
-      }
-    }
-    expect(answer.statusCode).toBe(302)
-    expect(answer.headers['cache-control']).toBe('no-store')
-    const location = String(answer.headers.location)
-    expect(location.startsWith(objectStore.endpoint)).toBe(true)
-    const fromStore = await fetch(location, { headers })
-    return {
-      status: fromStore.status,
-      header: (name: string) => fromStore.headers.get(name) ?? undefined,
-      body: Buffer.from(await fromStore.arrayBuffer()),
-    }
-  }
+  const download = (url: string, headers: Record<string, string> = {}) =>
+    downloadAsBrowser(testApp.app, url, {
+      headers,
+      redirectsTo: mode === 'redirect' ? objectStore : undefined,
+    })
 
   it('stores an upload once, serves it whole and by Range, packs it and removes it with the basemap', async () => {
     const { app, config } = testApp
@@ -127,20 +117,7 @@ describe.each(['folder', 'proxy', 'redirect'] as const)('basemaps in the store (
       json: { project_id: project.id, kind: 'pmtiles', pmtiles_id: basemap.id },
     })
     expect(saved.envelope.code, saved.envelope.message).toBe('0')
-    const started = await callApi<OfflinePackage>(app, {
-      url: '/web/bimBiz/buildSbkFile',
-      token: owner,
-      json: { project_id: project.id },
-    })
-    expect(started.envelope.code, started.envelope.message).toBe('0')
-    await app.deps.services.offlinePackages.settle()
-    const state = await callApi<DownloadState>(app, {
-      url: '/web/bimBiz/checkSbkDownloadState',
-      token: owner,
-      json: { project_id: project.id },
-    })
-    const built = state.envelope.datum.package!
-    expect(built.state, built.error_message_id ?? '').toBe('ready')
+    const built = await buildPackageToEnd(app, owner, project.id)
     const zip = await buffer(
       await app.deps.storage.named('offline-packages').open(`${project.id}/${built.id}.zip`),
     )

@@ -8,7 +8,11 @@ import type { MergeStatusDatum } from '../../../contract/model-config'
 import type { BatchCreatePoiDatum } from '../../../contract/pois'
 import type { UploadPoiTemplateDatum } from '../../../contract/template-files'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
-import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
+import {
+  downloadAsBrowser,
+  startTestObjectStore,
+  type TestObjectStore,
+} from '../../testing/test-object-store'
 import { sbmFixtureFiles } from './building-test-kit'
 import { createProject, postMultipart, sampleFiles, signInNewUser } from './project-test-kit'
 import { libraryCamera } from './pois-test-kit'
@@ -55,25 +59,11 @@ describe.each(['folder', 'proxy', 'redirect'] as const)(
     })
 
     /** The bytes a browser gets at `url` (following a redirect to the store). */
-    const download = async (url: string, headers: Record<string, string> = {}) => {
-      const answer = await testApp.app.inject({ method: 'GET', url, headers })
-      if (mode !== 'redirect') {
-        return {
-          status: answer.statusCode,
-          header: (name: string) => answer.headers[name] as string | undefined,
-          body: answer.rawPayload,
-        }
-      }
-      expect(answer.statusCode).toBe(302)
-      const location = String(answer.headers.location)
-      expect(location.startsWith(objectStore.endpoint)).toBe(true)
-      const fromStore = await fetch(location, { headers })
-      return {
-        status: fromStore.status,
-        header: (name: string) => fromStore.headers.get(name) ?? undefined,
-        body: Buffer.from(await fromStore.arrayBuffer()),
-      }
-    }
+    const download = (url: string, headers: Record<string, string> = {}) =>
+      downloadAsBrowser(testApp.app, url, {
+        headers,
+        redirectsTo: mode === 'redirect' ? objectStore : undefined,
+      })
 
     it("stores a structure merge's ZIP, sends it whole and by Range, and sweeps ZIPs no merge names", async () => {
       const { app, config } = testApp

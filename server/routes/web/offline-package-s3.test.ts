@@ -6,9 +6,13 @@ import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
-import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
+import {
+  downloadAsBrowser,
+  startTestObjectStore,
+  type TestObjectStore,
+} from '../../testing/test-object-store'
 import { sbmFixtureFiles } from './building-test-kit'
-import { insertCutPackageBuild } from './orders-test-kit'
+import { buildPackageToEnd, insertCutPackageBuild } from './orders-test-kit'
 import { createProject, postMultipart, signInNewUser } from './project-test-kit'
 
 /**
@@ -51,23 +55,7 @@ describe.each(['proxy', 'redirect'] as const)('offline packages on S3, sent by %
       { name: 'file', value: (await sbmFixtureFiles()).twoStoreys, fileName: 'two-storeys.sbm' },
     ])
     expect(upload.envelope.code, upload.envelope.message).toBe('0')
-    const buildToEnd = async () => {
-      const started = await callApi<OfflinePackage>(app, {
-        url: '/web/bimBiz/buildSbkFile',
-        token: owner,
-        json: { project_id: project.id },
-      })
-      expect(started.envelope.code, started.envelope.message).toBe('0')
-      await app.deps.services.offlinePackages.settle()
-      const state = await callApi<DownloadState>(app, {
-        url: '/web/bimBiz/checkSbkDownloadState',
-        token: owner,
-        json: { project_id: project.id },
-      })
-      const built = state.envelope.datum.package!
-      expect(built.state, built.error_message_id ?? '').toBe('ready')
-      return built
-    }
+    const buildToEnd = () => buildPackageToEnd(app, owner, project.id)
     const packages = app.deps.storage.named('offline-packages')
     const packagesFolder = join(testApp.config.dataDir, 'offline-packages')
 
@@ -93,26 +81,11 @@ describe.each(['proxy', 'redirect'] as const)('offline packages on S3, sent by %
     expect(Object.keys(unzipSync(new Uint8Array(stored)))).toContain('manifest.json')
 
     /** The package's bytes as a browser gets them (following a redirect to the store). */
-    const download = async (headers: Record<string, string> = {}) => {
-      const answer = await app.inject({ method: 'GET', url: second.download_url!, headers })
-      if (serve === 'proxy') {
-        return {
-          status: answer.statusCode,
-          header: (name: string) => answer.headers[name] as string | undefined,
-          body: answer.rawPayload,
-        }
-      }
-      expect(answer.statusCode).toBe(302)
-      expect(answer.headers['cache-control']).toBe('no-store')
-      const location = String(answer.headers.location)
-      expect(location.startsWith(objectStore.endpoint)).toBe(true)
-      const fromStore = await fetch(location, { headers })
-      return {
-        status: fromStore.status,
-        header: (name: string) => fromStore.headers.get(name) ?? undefined,
-        body: Buffer.from(await fromStore.arrayBuffer()),
-      }
-    }
+    const download = (headers: Record<string, string> = {}) =>
+      downloadAsBrowser(app, second.download_url!, {
+        headers,
+        redirectsTo: serve === 'redirect' ? objectStore : undefined,
+      })
     const whole = await download()
     expect(whole.status).toBe(200)
     expect(whole.header('content-type')).toBe('application/zip')

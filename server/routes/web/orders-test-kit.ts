@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { expect } from 'vitest'
+import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
 import type { PayDatum, Recharge, ShoppingListDatum } from '../../../contract/orders'
 import { timestampOf } from '../../modules/time/clock'
 import { callApi, type TestApp } from '../../testing/test-app'
@@ -97,4 +99,27 @@ export async function insertCutPackageBuild(
     })
     .execute()
   return id
+}
+
+/** Builds the project's offline package through the routes and waits for it: ready or the test fails. */
+export async function buildPackageToEnd(
+  app: FastifyInstance,
+  token: string,
+  projectId: string,
+): Promise<OfflinePackage> {
+  const started = await callApi<OfflinePackage>(app, {
+    url: '/web/bimBiz/buildSbkFile',
+    token,
+    json: { project_id: projectId },
+  })
+  expect(started.envelope.code, started.envelope.message).toBe('0')
+  await app.deps.services.offlinePackages.settle()
+  const state = await callApi<DownloadState>(app, {
+    url: '/web/bimBiz/checkSbkDownloadState',
+    token,
+    json: { project_id: projectId },
+  })
+  const built = state.envelope.datum.package!
+  expect(built.state, built.error_message_id ?? '').toBe('ready')
+  return built
 }

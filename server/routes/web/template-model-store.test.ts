@@ -11,6 +11,7 @@ import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
 import { sbmFixtureFiles } from './building-test-kit'
 import { createProject, postMultipart, sampleFiles, signInNewUser } from './project-test-kit'
+import { buildPackageToEnd } from './orders-test-kit'
 
 /**
  * 3D template models' files live in the file store's `template-models` area (issue 22): on a
@@ -180,20 +181,7 @@ describe.each(['folder', 'proxy', 'redirect'] as const)(
       if (mode !== 'folder') {
         expect(await filesUnder(join(testApp.config.dataDir, 'template-models'))).toEqual([])
       }
-      const started = await callApi<OfflinePackage>(app, {
-        url: '/web/bimBiz/buildSbkFile',
-        token: owner,
-        json: { project_id: project.id },
-      })
-      expect(started.envelope.code, started.envelope.message).toBe('0')
-      await app.deps.services.offlinePackages.settle()
-      const state = await callApi<DownloadState>(app, {
-        url: '/web/bimBiz/checkSbkDownloadState',
-        token: owner,
-        json: { project_id: project.id },
-      })
-      const built = state.envelope.datum.package!
-      expect(built.state, built.error_message_id ?? '').toBe('ready')
+      const built = await buildPackageToEnd(app, owner, project.id)
       const zip = await buffer(
         await app.deps.storage.named('offline-packages').open(`${project.id}/${built.id}.zip`),
       )
