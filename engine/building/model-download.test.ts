@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { Box3, Matrix4, Vector3 } from 'three'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AddSbmOutcome, createBvhApi } from '../../workers/bvh/bvh-api'
+import type { DecodedSbm } from '../../workers/sbm/decoded-sbm'
 import { type PostedBytesMessage, receivePostedModel } from '../../workers/sbm/posted-bytes'
 import { type DecodeRequestOptions, sbmDecodeApi } from '../../workers/sbm/sbm-decode-api'
 import { createFileAddressBook } from '../core/file-addresses'
@@ -88,6 +89,37 @@ afterAll(
       server.close(() => resolve())
     }),
 )
+
+/**
+ * Casts nine rays down across the model's first primitive and expects `picking` to answer each
+ * as `reference` does; returns how many hit.
+ */
+async function picksAlike(
+  model: DecodedSbm,
+  picking: ReturnType<typeof createBvhApi>,
+  reference: ReturnType<typeof createBvhApi>,
+): Promise<number> {
+  const [minX, minY, minZ, maxX, maxY, maxZ] = model.primitives[0]!.boundingBox
+  const box = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ)).applyMatrix4(
+    new Matrix4().fromArray(model.instances[0]!.matrixWorld),
+  )
+  const center = box.getCenter(new Vector3())
+  let hits = 0
+  for (let step = -4; step <= 4; step++) {
+    const ray = {
+      origin: [center.x + step * 0.1 * (box.max.x - box.min.x), center.y + 1000, center.z] as [
+        number,
+        number,
+        number,
+      ],
+      direction: [0, -1, 0] as [number, number, number],
+    }
+    const hit = await picking.raycast(ray)
+    if (hit) hits++
+    expect(hit).toEqual(await reference.raycast(ray))
+  }
+  return hits
+}
 
 /** The decode API as the worker serves it, noting what it was given. */
 function decoder() {
@@ -220,26 +252,7 @@ describe('fetchAndDecodeSbm', () => {
       whole.value.model.stats.triangleCount,
     )
     await reference.addDecoded('duck', whole.value.pickingCopy!)
-    const [minX, minY, minZ, maxX, maxY, maxZ] = whole.value.model.primitives[0]!.boundingBox
-    const box = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ)).applyMatrix4(
-      new Matrix4().fromArray(whole.value.model.instances[0]!.matrixWorld),
-    )
-    const center = box.getCenter(new Vector3())
-    let hits = 0
-    for (let step = -4; step <= 4; step++) {
-      const ray = {
-        origin: [center.x + step * 0.1 * (box.max.x - box.min.x), center.y + 1000, center.z] as [
-          number,
-          number,
-          number,
-        ],
-        direction: [0, -1, 0] as [number, number, number],
-      }
-      const hit = await split.raycast(ray)
-      if (hit) hits++
-      expect(hit).toEqual(await reference.raycast(ray))
-    }
-    expect(hits).toBeGreaterThan(0)
+    expect(await picksAlike(whole.value.model, split, reference)).toBeGreaterThan(0)
   })
 
   it('decodes on one worker when no second worker is free, or the file came whole', async () => {
@@ -338,26 +351,7 @@ describe('decodeFetchedByWorker', () => {
     const reference = createBvhApi()
     fetched.addDecoded('duck', pickingCopy!)
     reference.addDecoded('duck', before.value.pickingCopy!)
-    const [minX, minY, minZ, maxX, maxY, maxZ] = model.primitives[0]!.boundingBox
-    const box = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ)).applyMatrix4(
-      new Matrix4().fromArray(model.instances[0]!.matrixWorld),
-    )
-    const center = box.getCenter(new Vector3())
-    let hits = 0
-    for (let step = -4; step <= 4; step++) {
-      const ray = {
-        origin: [center.x + step * 0.1 * (box.max.x - box.min.x), center.y + 1000, center.z] as [
-          number,
-          number,
-          number,
-        ],
-        direction: [0, -1, 0] as [number, number, number],
-      }
-      const hit = await fetched.raycast(ray)
-      if (hit) hits++
-      expect(hit).toEqual(await reference.raycast(ray))
-    }
-    expect(hits).toBeGreaterThan(0)
+    expect(await picksAlike(model, fetched, reference)).toBeGreaterThan(0)
   })
 
   it('fails as the posted download fails: an HTTP error, no server, a cut body, not an SBM', async () => {
@@ -481,22 +475,7 @@ describe('decodeFetchedByWorker', () => {
     const reference = createBvhApi()
     split.addDecoded('duck', pickingCopy!)
     reference.addDecoded('duck', whole.value.pickingCopy!)
-    const [minX, minY, minZ, maxX, maxY, maxZ] = model.primitives[0]!.boundingBox
-    const box = new Box3(new Vector3(minX, minY, minZ), new Vector3(maxX, maxY, maxZ)).applyMatrix4(
-      new Matrix4().fromArray(model.instances[0]!.matrixWorld),
-    )
-    const center = box.getCenter(new Vector3())
-    for (let step = -4; step <= 4; step++) {
-      const ray = {
-        origin: [center.x + step * 0.1 * (box.max.x - box.min.x), center.y + 1000, center.z] as [
-          number,
-          number,
-          number,
-        ],
-        direction: [0, -1, 0] as [number, number, number],
-      }
-      expect(await split.raycast(ray)).toEqual(await reference.raycast(ray))
-    }
+    await picksAlike(model, split, reference)
     // a download that fails fails both halves, as one failure of the page's kind
     await expect(
       decodeFetchedByWorker(
