@@ -200,3 +200,12 @@ export async function downloadAsBrowser(
     body: Buffer.from(await fromStore.arrayBuffer()),
   }
 }
+
+/**
+ * Every file under a local `directory`, by name (none when it does not exist): with a bucket,
+ * the tests check that nothing of what the store holds stays on the machine.
+ */
+export async function filesUnder(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => [])
+  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name)
+}

@@ -308,7 +308,3 @@ export function createBasemapsService(dependencies: {
       ),
   }
 }
-
-function keyOfName(name: string): string {
-  return storedNamePattern.exec(name)![1]!
-}

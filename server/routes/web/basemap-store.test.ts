@@ -1,14 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buffer } from 'node:stream/consumers'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BasemapFile, BasemapFindDatum } from '../../../contract/city'
-import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import {
   downloadAsBrowser,
+  filesUnder,
   startTestObjectStore,
   type TestObjectStore,
 } from '../../testing/test-object-store'
@@ -30,12 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await objectStore?.close()
 })
-
-/** Every file under `directory`, by name (none when it does not exist). */
-async function filesUnder(directory: string): Promise<string[]> {
-  const entries = await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name)
-}
 
 /** A PMTiles v3 archive as far as the server looks: its header, then distinct bytes. */
 function pmtilesArchive(sizeBytes: number): Buffer {

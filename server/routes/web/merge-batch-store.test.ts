@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { unzipSync } from 'fflate'
@@ -10,6 +9,7 @@ import type { UploadPoiTemplateDatum } from '../../../contract/template-files'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
 import {
   downloadAsBrowser,
+  filesUnder,
   startTestObjectStore,
   type TestObjectStore,
 } from '../../testing/test-object-store'
@@ -33,12 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await objectStore?.close()
 })
-
-/** Every file under `directory`, by name (none when it does not exist). */
-async function filesUnder(directory: string): Promise<string[]> {
-  const entries = await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name)
-}
 
 describe.each(['folder', 'proxy', 'redirect'] as const)(
   'merges and batch files in the store (%s)',

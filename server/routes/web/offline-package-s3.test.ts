@@ -1,13 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buffer } from 'node:stream/consumers'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
-import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
+import { createTestApp, type TestApp } from '../../testing/test-app'
 import {
   downloadAsBrowser,
+  filesUnder,
   startTestObjectStore,
   type TestObjectStore,
 } from '../../testing/test-object-store'
@@ -30,12 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await objectStore?.close()
 })
-
-/** Every file under `directory`, by path relative to it (none when it does not exist). */
-async function filesUnder(directory: string): Promise<string[]> {
-  const entries = await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name)
-}
 
 describe.each(['proxy', 'redirect'] as const)('offline packages on S3, sent by %s', (serve) => {
   let testApp: TestApp

@@ -1,14 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { readdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buffer } from 'node:stream/consumers'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DownloadState, OfflinePackage } from '../../../contract/offline-package'
 import { type TemplatePage, templateRoutes } from '../../../contract/templates'
 import { seededTemplateModels } from '../../modules/template-files/seed-template-models'
 import { callApi, createTestApp, type TestApp } from '../../testing/test-app'
-import { startTestObjectStore, type TestObjectStore } from '../../testing/test-object-store'
+import {
+  filesUnder,
+  startTestObjectStore,
+  type TestObjectStore,
+} from '../../testing/test-object-store'
 import { sbmFixtureFiles } from './building-test-kit'
 import { createProject, postMultipart, sampleFiles, signInNewUser } from './project-test-kit'
 import { buildPackageToEnd } from './orders-test-kit'
@@ -28,12 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await objectStore?.close()
 })
-
-/** Every file under `directory`, by name (none when it does not exist). */
-async function filesUnder(directory: string): Promise<string[]> {
-  const entries = await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name)
-}
 
 const camera = seededTemplateModels.find((model) => model.code === 'camera-3d')!
 const shippedCameraSbm = () =>
